@@ -1,0 +1,114 @@
+import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
+import type { CompanyInfo } from '~/services/env.server';
+import { NAV_LINKS } from './site-header';
+
+export function NewsletterForm() {
+  const location = useLocation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formAction === '/newsletter';
+  return (
+    <Form method="post" action="/newsletter" className="flex flex-col gap-2 sm:flex-row" preventScrollReset>
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      {/* Left empty by people; bots that fill every field are ignored. */}
+      <div aria-hidden="true" className="absolute -left-[9999px]">
+        <label>
+          Leave this field empty
+          <input type="text" name="website" tabIndex={-1} autoComplete="off" />
+        </label>
+      </div>
+      <label htmlFor="newsletter-email" className="sr-only">
+        Email address
+      </label>
+      <input
+        id="newsletter-email"
+        type="email"
+        name="email"
+        required
+        maxLength={254}
+        placeholder="Your email address"
+        autoComplete="email"
+        className="w-full rounded-md border border-brand-700 bg-brand-900 px-3 py-2 text-sm text-white placeholder:text-blue-200"
+      />
+      <button type="submit" className="btn-accent" disabled={busy}>
+        {busy ? 'Subscribing...' : 'Subscribe'}
+      </button>
+    </Form>
+  );
+}
+
+export function SiteFooter({ company }: { company: CompanyInfo }) {
+  return (
+    <footer className="mt-auto bg-brand-900 text-blue-100">
+      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+        <div>
+          <p className="text-lg font-bold text-white">{company.name}</p>
+          <p className="mt-3 text-sm">
+            Door-to-door parcel delivery to more than 200 countries, with every scan visible in real time.
+          </p>
+        </div>
+        <nav aria-label="Quick links">
+          <h2 className="font-semibold text-white">Quick Links</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className="hover:text-white hover:underline">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+            <li>
+              <Link to="/quote" className="hover:text-white hover:underline">
+                Get Quote
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <div>
+          <h2 className="font-semibold text-white">Contact</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            <li>
+              <a href={`tel:${company.phone.replace(/[^\d+]/g, '')}`} className="hover:text-white hover:underline">
+                {company.phone} (24/7)
+              </a>
+            </li>
+            <li>
+              <a href={`mailto:${company.email}`} className="hover:text-white hover:underline">
+                {company.email}
+              </a>
+            </li>
+            <li>350 Fifth Avenue, Suite 4100, New York, NY 10118</li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="font-semibold text-white">Newsletter</h2>
+          <p className="mb-3 mt-3 text-sm">Shipping tips, service updates and holiday cut-off dates. No spam.</p>
+          <NewsletterForm />
+        </div>
+      </div>
+      <div className="border-t border-brand-800">
+        <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-6 text-sm sm:flex-row sm:items-center sm:justify-between">
+          <p>© 2024 {company.name}. All rights reserved.</p>
+          <nav aria-label="Legal">
+            <ul className="flex flex-wrap gap-4">
+              <li>
+                <Link to="/privacy-policy" className="hover:text-white hover:underline">
+                  Privacy Policy
+                </Link>
+              </li>
+              <li>
+                <Link to="/terms-of-service" className="hover:text-white hover:underline">
+                  Terms of Service
+                </Link>
+              </li>
+              <li>
+                <Link to="/cookie-policy" className="hover:text-white hover:underline">
+                  Cookie Policy
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </div>
+      </div>
+    </footer>
+  );
+}

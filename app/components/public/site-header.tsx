@@ -1,0 +1,98 @@
+import { Link, NavLink } from '@remix-run/react';
+import type { CompanyInfo } from '~/services/env.server';
+
+export const NAV_LINKS = [
+  { to: '/', label: 'Home' },
+  { to: '/track', label: 'Track Package' },
+  { to: '/services', label: 'Services' },
+  { to: '/about', label: 'About' },
+  { to: '/contact', label: 'Contact' },
+] as const;
+
+function telHref(phone: string) {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+export function Logo({ name }: { name: string }) {
+  return (
+    <span className="flex items-center gap-2 text-lg font-extrabold tracking-tight text-brand-800">
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
+        <rect width="32" height="32" rx="6" fill="#1d4ed8" />
+        <path d="M7 11l9-5 9 5v10l-9 5-9-5z" fill="none" stroke="#fff" strokeWidth="2" />
+        <path d="M7 11l9 5 9-5M16 16v10" fill="none" stroke="#fb923c" strokeWidth="2" />
+      </svg>
+      {name}
+    </span>
+  );
+}
+
+export function SiteHeader({ company }: { company: CompanyInfo }) {
+  return (
+    <header className="bg-white shadow-sm">
+      <div className="bg-brand-800 text-sm text-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-1 px-4 py-2">
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-1">
+            <a href={telHref(company.phone)} className="hover:underline">
+              <span aria-hidden="true">☎ </span>24/7 {company.phone}
+            </a>
+            <a href={`mailto:${company.email}`} className="hover:underline">
+              <span aria-hidden="true">✉ </span>
+              {company.email}
+            </a>
+          </div>
+          <div className="flex items-center gap-4">
+            <span className="hidden sm:inline">Track packages worldwide</span>
+            <Link to="/quote" className="rounded bg-accent-500 px-3 py-1 font-semibold text-white hover:bg-accent-600">
+              Get Quote
+            </Link>
+          </div>
+        </div>
+      </div>
+      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3">
+        <Link to="/" aria-label={`${company.name} home`}>
+          <Logo name={company.name} />
+        </Link>
+        <ul className="hidden items-center gap-1 md:flex">
+          {NAV_LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink
+                to={link.to}
+                end={link.to === '/'}
+                prefetch="intent"
+                className={({ isActive }) =>
+                  `rounded-md px-3 py-2 text-sm font-medium ${
+                    isActive ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+                  }`
+                }
+              >
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        {/* A <details> menu opens without JavaScript on narrow screens. */}
+        <details className="group relative md:hidden" data-mobile-menu>
+          <summary className="list-none rounded-md border border-gray-300 px-3 py-2 text-sm font-medium text-gray-800 [&::-webkit-details-marker]:hidden">
+            <span aria-hidden="true">☰</span> Menu
+          </summary>
+          <ul className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-gray-200 bg-white py-2 shadow-lg">
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink
+                  to={link.to}
+                  end={link.to === '/'}
+                  className={({ isActive }) =>
+                    `block px-4 py-2 text-sm ${isActive ? 'bg-brand-50 font-semibold text-brand-700' : 'text-gray-700 hover:bg-gray-100'}`
+                  }
+                  onClick={(event) => event.currentTarget.closest('details')?.removeAttribute('open')}
+                >
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </details>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from 'node:crypto';
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+
+export const API_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const apiTokenSchema = new Schema(
+  {
+    tokenHash: { type: String, required: true, unique: true },
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true, index: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { timestamps: true },
+);
+// MongoDB removes expired tokens itself; lookups also check expiresAt.
+apiTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+type ApiTokenSchema = InferSchemaType<typeof apiTokenSchema>;
+
+export const ApiToken: Model<ApiTokenSchema> =
+  (mongoose.models.ApiToken as Model<ApiTokenSchema>) ?? mongoose.model('ApiToken', apiTokenSchema);
+
+function hashToken(token: string) {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Issues a random token; only its hash is stored. */
+export async function issueApiToken(userId: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + API_TOKEN_TTL_MS);
+  await ApiToken.create({ tokenHash: hashToken(token), userId, expiresAt });
+  return { token, expiresAt };
+}
+
+export async function findUserIdByToken(token: string): Promise<string | null> {
+  const found = await ApiToken.findOne({ tokenHash: hashToken(token), expiresAt: { $gt: new Date() } }).lean();
+  return found ? String(found.userId) : null;
+}
+
+export async function revokeApiToken(token: string): Promise<void> {
+  await ApiToken.deleteOne({ tokenHash: hashToken(token) });
+}

@@ -1,0 +1,62 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { GeneralErrorBoundary } from './components/error-boundary';
+import { Toaster } from './components/toaster';
+import { publicCompanyInfo } from './services/env.server';
+import { getToast } from './services/flash.server';
+import stylesheet from './tailwind.css?url';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, headers } = await getToast(request);
+  return json({ toast, company: publicCompanyInfo() }, { headers: headers ?? undefined });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.company.name ?? 'Courier' },
+  { name: 'description', content: 'Fast, reliable parcel delivery with real-time tracking worldwide.' },
+];
+
+export function useCompany() {
+  const data = useRouteLoaderData<typeof loader>('root');
+  return data?.company ?? { name: 'SwiftShip Courier', phone: '+1 (800) 555-0199', email: 'support@swiftship.example' };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-full flex-col bg-gray-50 text-gray-900 antialiased">
+        {children}
+        <Toaster toast={data?.toast ?? null} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return (
+    <main className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+      <GeneralErrorBoundary />
+    </main>
+  );
+}

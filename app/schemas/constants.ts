@@ -1,0 +1,71 @@
+export const PARCEL_STATUSES = [
+  'Pending',
+  'In Transit',
+  'Out for Delivery',
+  'Delivered',
+  'Picked Up',
+  'Failed',
+  'Returned',
+] as const;
+export type ParcelStatus = (typeof PARCEL_STATUSES)[number];
+
+/** Statuses that end a parcel's journey; everything else counts as active. */
+export const CLOSED_STATUSES: readonly ParcelStatus[] = ['Delivered', 'Failed', 'Returned'];
+
+export const PRIORITIES = ['Low', 'Standard', 'High', 'Express'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const SERVICE_TYPES = ['Standard', 'Express', 'Premium', 'Overnight'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+
+export const EVENT_STATUSES = [
+  'Package Picked Up',
+  'Departed Facility',
+  'In Transit',
+  'Arrived at Facility',
+  'Out for Delivery',
+  'Delivered',
+  'Picked Up',
+  'Failed Delivery',
+  'Returned to Sender',
+  'Custom Status',
+] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** How a tracking event's status moves the parcel's stored status (ARCHITECTURE.md). */
+export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
+  'Package Picked Up': 'Picked Up',
+  'Picked Up': 'Picked Up',
+  'Departed Facility': 'In Transit',
+  'Arrived at Facility': 'In Transit',
+  'In Transit': 'In Transit',
+  'Out for Delivery': 'Out for Delivery',
+  Delivered: 'Delivered',
+  'Failed Delivery': 'Failed',
+  'Returned to Sender': 'Returned',
+};
+
+export const TRACKING_NUMBER_PATTERN = /^[A-Z]{3}\d{9}$/;
+export const TRACKING_NUMBER_PLACEHOLDER = 'e.g. SWX123456789';
+
+export const PARCEL_CREATION_COST = 25.99;
+export const DEFAULT_DELIVERY_DAYS = 4;
+export const CARD_DESTINATION_LIMIT = 3;
+export const PARCELS_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 100;
+
+export const NOTIFICATION_TYPES = ['Status Update', 'Delivery Confirmation', 'Pickup Confirmation', 'Custom'] as const;
+export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
+
+export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;
+export const PAYMENT_METHODS = ['Credit Card', 'Debit Card', 'Bank Transfer', 'Cash', 'PayPal'] as const;
+export const RECEIPT_TAX_RATE = 0;
+
+/** Normalises what a visitor typed into the stored form of a tracking number. */
+export function normalizeTrackingNumber(input: string): string {
+  return input.trim().toUpperCase();
+}
+
+export function formatMoney(amount: number): string {
+  return `$${amount.toFixed(2)}`;
+}

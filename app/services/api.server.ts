@@ -1,0 +1,103 @@
+import { json } from '@remix-run/node';
+import mongoose from 'mongoose';
+import { z } from 'zod';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: Record<string, string[]>,
+    readonly headers?: HeadersInit,
+  ) {
+    super(message);
+  }
+}
+
+export function apiErrorResponse(
+  status: number,
+  message: string,
+  details?: Record<string, string[]>,
+  headers?: HeadersInit,
+) {
+  return json({ error: message, message, ...(details ? { details } : {}) }, { status, headers });
+}
+
+/** Per-field messages from a zod error, keyed by dotted path ('' for the whole body). */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const details: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.');
+    (details[key] ??= []).push(issue.message);
+  }
+  return details;
+}
+
+export function validationError(error: z.ZodError): ApiError {
+  return new ApiError(400, 'Validation failed', fieldErrors(error));
+}
+
+function isDatabaseDown(error: unknown): boolean {
+  const name = (error as { name?: string })?.name ?? '';
+  return /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongoTopologyClosedError/.test(name);
+}
+
+/** Turns anything thrown by an API handler into the one JSON error shape. */
+export function toApiErrorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (error instanceof ApiError) return apiErrorResponse(error.status, error.message, error.details, error.headers);
+  if (error instanceof z.ZodError) return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
+  if (error instanceof mongoose.Error.CastError) return apiErrorResponse(400, `Invalid ${error.path}`);
+  if (error instanceof mongoose.Error.ValidationError) {
+    const details = Object.fromEntries(Object.entries(error.errors).map(([k, v]) => [k, [v.message]]));
+    return apiErrorResponse(400, 'Validation failed', details);
+  }
+  if ((error as { code?: number })?.code === 11000) return apiErrorResponse(409, 'A record with that value already exists');
+  if (isDatabaseDown(error)) return apiErrorResponse(503, 'Database unavailable');
+  console.error(error);
+  return apiErrorResponse(500, 'Internal server error');
+}
+
+export async function handleApi(fn: () => Promise<Response>): Promise<Response> {
+  try {
+    return await fn();
+  } catch (error) {
+    return toApiErrorResponse(error);
+  }
+}
+
+const MAX_JSON_BYTES = 1024 * 1024;
+
+/** Reads a JSON body and validates it; 415, 413 and 400 as the API conventions say. */
+export async function readJsonBody<T extends z.ZodTypeAny>(request: Request, schema: T): Promise<z.output<T>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw new ApiError(415, 'Request body must be JSON (Content-Type: application/json)');
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > MAX_JSON_BYTES) throw new ApiError(413, 'Request body too large');
+  const text = await request.text();
+  if (text.length > MAX_JSON_BYTES) throw new ApiError(413, 'Request body too large');
+  let body: unknown;
+  try {
+    body = text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'Request body is not valid JSON');
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+export function parseQuery<T extends z.ZodTypeAny>(request: Request, schema: T): z.output<T> {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const result = schema.safeParse(params);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+export function requireObjectId(id: string | undefined, what = 'id'): string {
+  if (!id || !mongoose.isValidObjectId(id) || !/^[a-f\d]{24}$/i.test(id)) throw new ApiError(400, `Invalid ${what}`);
+  return id;
+}
+
+export function methodNotAllowed(allowed: string[]): Response {
+  return apiErrorResponse(405, 'Method not allowed', undefined, { Allow: allowed.join(', ') });
+}

@@ -1,0 +1,131 @@
+import { redirect } from '@remix-run/node';
+import { Authenticator } from 'remix-auth';
+import { FormStrategy } from 'remix-auth-form';
+import { findUserIdByToken } from '~/models/api-token.server';
+import { getUserById, verifyLogin, type PublicUser } from '~/models/user.server';
+import { LoginSchema } from '~/schemas/auth';
+import { safeRedirect } from '~/utils/safe-redirect';
+import { ApiError } from './api.server';
+import { connectDb } from './db.server';
+import { RateLimiter } from './rate-limit.server';
+import { getSession } from './session.server';
+
+export const USER_SESSION_KEY = 'userId';
+export const LOGIN_PATH = '/management/access';
+
+/** 5 failed sign-ins per username or per address within 15 minutes, then a pause. */
+export const loginFailures = new RateLimiter(5, 15 * 60 * 1000);
+
+export class LoginError extends Error {
+  constructor(
+    readonly kind: 'invalid' | 'locked' | 'validation',
+    message: string,
+    readonly retryAfterSeconds = 0,
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
+export const LOGIN_FAILED = 'Login failed. Please check your credentials and try again.';
+
+export function lockedMessage(seconds: number) {
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many failed sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+}
+
+/**
+ * Checks credentials with the per-username and per-address failure limits. Shared by the
+ * login page (through remix-auth) and POST /api/auth/login.
+ */
+export async function checkCredentials(input: unknown, address: string): Promise<PublicUser> {
+  const parsed = LoginSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+    throw new LoginError('validation', 'Username and password are required', 0, fieldErrors);
+  }
+  const { username, password } = parsed.data;
+  const userKey = `user:${username.toLowerCase()}`;
+  const addressKey = `addr:${address}`;
+  const blocked = [loginFailures.peek(userKey), loginFailures.peek(addressKey)].find((r) => !r.allowed);
+  if (blocked) throw new LoginError('locked', lockedMessage(blocked.retryAfterSeconds), blocked.retryAfterSeconds);
+
+  await connectDb();
+  const user = await verifyLogin(username, password);
+  if (!user) {
+    loginFailures.hit(userKey);
+    loginFailures.hit(addressKey);
+    throw new LoginError('invalid', INVALID_CREDENTIALS);
+  }
+  loginFailures.reset(userKey);
+  return user;
+}
+
+const requestAddresses = new WeakMap<Request, string>();
+
+export const authenticator = new Authenticator<PublicUser>();
+
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => {
+    const address = requestAddresses.get(request) ?? 'unknown';
+    return checkCredentials({ username: form.get('username'), password: form.get('password') }, address);
+  }),
+  'form',
+);
+
+/** Signs in with the form strategy; throws LoginError on failure. */
+export function authenticateForm(request: Request, address: string): Promise<PublicUser> {
+  requestAddresses.set(request, address);
+  return authenticator.authenticate('form', request);
+}
+
+export async function getUserId(request: Request): Promise<string | null> {
+  const session = await getSession(request);
+  const userId = session.get(USER_SESSION_KEY);
+  return typeof userId === 'string' ? userId : null;
+}
+
+export async function getSessionUser(request: Request): Promise<PublicUser | null> {
+  const userId = await getUserId(request);
+  if (!userId) return null;
+  await connectDb();
+  return getUserById(userId);
+}
+
+export function loginRedirectUrl(request: Request) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.pathname + url.search, '/dashboard');
+  return `${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`;
+}
+
+/** For staff pages: the signed-in user, or a redirect to the login page that comes back here. */
+export async function requireUser(request: Request): Promise<PublicUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw redirect(loginRedirectUrl(request));
+  return user;
+}
+
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get('authorization');
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match ? match[1]! : null;
+}
+
+/** For non-public API routes: a Bearer token or the staff session cookie, else 401 JSON. */
+export async function requireApiUser(request: Request): Promise<PublicUser> {
+  await connectDb();
+  const token = bearerToken(request);
+  if (token) {
+    const userId = await findUserIdByToken(token);
+    const user = userId ? await getUserById(userId) : null;
+    if (user) return user;
+    throw new ApiError(401, 'Invalid or expired token');
+  }
+  const user = await getSessionUser(request);
+  if (user) return user;
+  throw new ApiError(401, 'Authentication required');
+}
+
+export { bearerToken };

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.join(' or ')}//`)
+    .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  MONGODB_URI: optionalUrl(['mongodb:', 'mongodb+srv:']),
+  DATA_DIR: z.string().trim().min(1).default('.data'),
+  SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  MAIL_FROM: z.string().trim().min(3).optional(),
+  COMPANY_NAME: z.string().trim().min(1).default('SwiftShip Courier'),
+  COMPANY_PHONE: z.string().trim().min(3).default('+1 (800) 555-0199'),
+  COMPANY_EMAIL: z.email().default('support@swiftship.example'),
+  ADMIN_USERNAME: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z0-9._-]{3,40}$/, 'must be 3-40 letters, digits, dots, dashes or underscores')
+    .optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
+  RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings in .env files mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+function loadEnv(): Env {
+  try {
+    return parseEnv(process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
+
+const globalForEnv = globalThis as typeof globalThis & { __courierEnv?: Env };
+
+export const env: Env = (globalForEnv.__courierEnv ??= loadEnv());
+
+export function publicCompanyInfo() {
+  return { name: env.COMPANY_NAME, phone: env.COMPANY_PHONE, email: env.COMPANY_EMAIL };
+}
+
+export type CompanyInfo = ReturnType<typeof publicCompanyInfo>;

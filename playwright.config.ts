@@ -1,0 +1,62 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2626);
+export const E2E_DIR = process.env.E2E_DIR ?? path.join(os.tmpdir(), `courier-e2e-${E2E_PORT}`);
+export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password' };
+
+const chromiumLaunch = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  globalSetup: './tests/e2e/support/global-setup.ts',
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: chromiumLaunch,
+  },
+  projects: [
+    { name: 'js', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch, javaScriptEnabled: true } },
+    { name: 'no-js', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: `rm -rf "${path.join(E2E_DIR, 'data')}" && node server.js`,
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(E2E_PORT),
+      DATA_DIR: path.join(E2E_DIR, 'data'),
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      SMTP_TIMEOUT_MS: '5000',
+      PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+      RATE_LIMIT_TRACKING_PER_MINUTE: '100000',
+      E2E_REJECT_FLAG: path.join(E2E_DIR, 'smtp-reject'),
+    },
+  },
+});

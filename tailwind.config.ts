@@ -1,0 +1,26 @@
+import type { Config } from 'tailwindcss';
+
+export default {
+  content: ['./app/**/*.{ts,tsx}'],
+  theme: {
+    extend: {
+      colors: {
+        brand: {
+          50: '#eff6ff',
+          100: '#dbeafe',
+          500: '#2563eb',
+          600: '#1d4ed8',
+          700: '#1e40af',
+          800: '#1e3a8a',
+          900: '#172554',
+        },
+        accent: {
+          400: '#fb923c',
+          500: '#f97316',
+          600: '#ea580c',
+        },
+      },
+    },
+  },
+  plugins: [],
+} satisfies Config;

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { E2E_ADMIN, E2E_DIR } from '../../../playwright.config';
+
+export { E2E_ADMIN };
+
+/** Signs in as the seeded admin and lands on the dashboard. */
+export async function signIn(page: Page, redirectTo?: string) {
+  await page.goto(`/management/access${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
+  await page.getByLabel('Username').fill(E2E_ADMIN.username);
+  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(redirectTo ? new RegExp(redirectTo.replace(/[?]/g, '\\?')) : /\/dashboard/);
+}
+
+/** The status region where flash messages show (with or without JavaScript). */
+export function toastRegion(page: Page) {
+  return page.getByRole('status', { name: 'Notifications' });
+}
+
+export function uniqueName(prefix: string) {
+  return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Makes the test SMTP server refuse (true) or accept (false) messages. */
+export function setSmtpRejecting(rejecting: boolean) {
+  const flag = path.join(E2E_DIR, 'smtp-reject');
+  if (rejecting) fs.writeFileSync(flag, 'reject');
+  else fs.rmSync(flag, { force: true });
+}
+
+/** Waits for a message to `to` that the test SMTP server accepted. */
+export async function waitForMail(to: string, predicate: (m: ParsedMail) => boolean = () => true, timeoutMs = 10_000) {
+  const dir = path.join(E2E_DIR, 'mail');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+    for (const file of files.reverse()) {
+      const mail = await simpleParser(fs.readFileSync(path.join(dir, file)));
+      const recipients = [mail.to].flat().flatMap((a) => a?.value ?? []).map((v) => v.address?.toLowerCase());
+      if (recipients.includes(to.toLowerCase()) && predicate(mail)) return mail;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
+}

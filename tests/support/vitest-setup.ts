@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, inject, vi } from 'vitest';
+
+// Every test file runs against its own database and data folder, set before any app module loads.
+const base = inject('mongoBaseUri');
+const uri = new URL(base);
+const dbName = `test_${randomBytes(6).toString('hex')}`;
+uri.pathname = `/${dbName}`;
+process.env.MONGODB_URI = uri.toString();
+process.env.DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'courier-test-'));
+process.env.SESSION_SECRET ??= 'test-session-secret-0123456789abcdef';
+process.env.NODE_ENV = 'test';
+
+// An unexpected console.error usually means a swallowed failure: fail the test that caused it.
+let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
+
+beforeEach(() => {
+  errorSpy = vi.spyOn(console, 'error');
+});
+
+afterEach(() => {
+  const calls = errorSpy?.mock.calls ?? [];
+  errorSpy?.mockRestore();
+  if (calls.length > 0) {
+    throw new Error(`console.error was called: ${calls.map((c) => c.map(String).join(' ')).join('\n')}`);
+  }
+});
