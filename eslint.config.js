@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['build/**', 'public/build/**', 'node_modules/**', '.cache/**', '.data/**', 'test-results/**', 'playwright-report/**'],
+    ignores: ['build*/**', 'node_modules/**', '.cache/**', '.data/**', 'test-results/**', 'playwright-report/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -1,9 +1,11 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
 import express from 'express';
 
-const BUILD_PATH = './build/index.js';
-const build = await import(BUILD_PATH);
+const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
+const build = await import(pathToFileURL(path.join(buildDir, 'index.js')).href);
 
 // The server build validates the environment and starts the database on import.
 await build.entry.module.ready?.();
@@ -12,7 +14,7 @@ const app = express();
 app.disable('x-powered-by');
 if (process.env.TRUST_PROXY === 'true') app.set('trust proxy', true);
 app.use(compression());
-app.use('/build', express.static('public/build', { immutable: true, maxAge: '1y' }));
+app.use('/build', express.static(path.join(buildDir, 'assets'), { immutable: true, maxAge: '1y' }));
 app.use(express.static('public', { maxAge: '1h' }));
 app.all(
   '*',
