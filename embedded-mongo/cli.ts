@@ -1,0 +1,54 @@
+import { startEmbeddedMongo } from './index';
+
+function usage(): never {
+  process.stderr.write('usage: npm run db -- [--port <port>] [--host <host>] [--dir <path>]\n');
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): { port?: number; host?: string; dir?: string } {
+  const out: { port?: number; host?: string; dir?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) usage();
+      return v;
+    };
+    if (flag === '--port') {
+      const port = Number(value());
+      if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
+      out.port = port;
+    } else if (flag === '--host') out.host = value();
+    else if (flag === '--dir' || flag === '--dbpath') out.dir = value();
+    else if (flag === '--help' || flag === '-h') usage();
+    else usage();
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (!args.dir) process.stderr.write('embedded-mongo: no --dir given, data is kept in memory only\n');
+  const db = await startEmbeddedMongo(args);
+  process.stdout.write(db.uri + '\n');
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    db.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`embedded-mongo: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`embedded-mongo: ${err.message}\n`);
+  process.exit(1);
+});

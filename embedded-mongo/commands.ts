@@ -1,0 +1,584 @@
+import { calculateObjectSize, Long } from 'bson';
+import type { IndexSpec } from './collection';
+import type { Engine } from './engine';
+import { fail, toMongoError } from './errors';
+import { aggregate, compileFilter, project } from './query';
+import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update';
+import { cloneDoc, isPlainObject, keyOf, newId, pathValues, sortDocs, withIdFirst, type Doc } from './values';
+
+export const LIMITS = {
+  maxBsonObjectSize: 16 * 1024 * 1024,
+  maxMessageSizeBytes: 48_000_000,
+  maxWriteBatchSize: 100_000,
+};
+
+const MAX_BATCH_BYTES = LIMITS.maxBsonObjectSize - 64 * 1024;
+const VERSION = '7.0.0';
+
+export interface CommandContext {
+  connectionId: number;
+}
+
+type Handler = (engine: Engine, cmd: Doc, db: string, ctx: CommandContext) => Doc;
+
+function asNumber(v: unknown, fallback = 0): number {
+  if (v === undefined || v === null) return fallback;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+function asDoc(v: unknown, what: string): Doc | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) fail(14, `${what} must be an object`);
+  return v;
+}
+
+function collName(cmd: Doc, key: string): string {
+  const name = cmd[key];
+  if (typeof name !== 'string') fail(73, `collection name has invalid type ${typeof name}`);
+  return name;
+}
+
+function checkSize(doc: Doc): void {
+  const size = calculateObjectSize(doc);
+  if (size > LIMITS.maxBsonObjectSize)
+    fail(10334, `object to insert too large. size in bytes: ${size}, max size: ${LIMITS.maxBsonObjectSize}`);
+}
+
+export function helloReply(ctx: CommandContext, legacyName: boolean): Doc {
+  return {
+    helloOk: true,
+    ...(legacyName ? { ismaster: true } : { isWritablePrimary: true }),
+    maxBsonObjectSize: LIMITS.maxBsonObjectSize,
+    maxMessageSizeBytes: LIMITS.maxMessageSizeBytes,
+    maxWriteBatchSize: LIMITS.maxWriteBatchSize,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: ctx.connectionId,
+    minWireVersion: 0,
+    maxWireVersion: 21,
+    readOnly: false,
+    ok: 1,
+  };
+}
+
+function takeBatch(docs: Doc[], pos: number, batchSize: number, projection: unknown): { batch: Doc[]; pos: number } {
+  const end = batchSize > 0 ? Math.min(docs.length, pos + batchSize) : docs.length;
+  let raw: Doc[];
+  if (batchSize > 0) raw = docs.slice(pos, end);
+  else {
+    raw = [];
+    let bytes = 0;
+    for (let i = pos; i < end; i++) {
+      const size = calculateObjectSize(docs[i]!);
+      if (raw.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
+      bytes += size;
+      raw.push(docs[i]!);
+    }
+  }
+  return { batch: project(raw, projection), pos: pos + raw.length };
+}
+
+function cursorReply(engine: Engine, ns: string, docs: Doc[], opts: { batchSize?: number; single?: boolean; projection?: unknown }): Doc {
+  const size = opts.batchSize ?? 101;
+  const { batch, pos } = takeBatch(docs, 0, opts.single ? 0 : size, opts.projection);
+  let id = 0;
+  if (pos < docs.length && !opts.single) id = engine.openCursor(ns, docs, pos, opts.projection);
+  return { cursor: { firstBatch: batch, id: Long.fromNumber(id), ns }, ok: 1 };
+}
+
+function findDocs(engine: Engine, db: string, name: string, filter: Doc | undefined, sort: Doc | undefined, skip: number, limit: number): Doc[] {
+  const coll = engine.collection(db, name);
+  if (!coll) return [];
+  const sorting = sort && Object.keys(sort).length > 0;
+  let docs = coll.find(filter, sorting ? 0 : limit > 0 ? skip + limit : 0);
+  if (sorting) docs = sortDocs(docs, sort!);
+  if (skip > 0 || limit > 0) docs = docs.slice(skip, limit > 0 ? skip + limit : undefined);
+  return docs;
+}
+
+const find: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'find');
+  const filter = asDoc(cmd.filter, 'filter');
+  const sort = asDoc(cmd.sort, 'sort');
+  const skip = asNumber(cmd.skip);
+  if (skip < 0) fail(2, 'skip value must be non-negative');
+  let limit = asNumber(cmd.limit);
+  let single = cmd.singleBatch === true;
+  if (limit < 0) {
+    limit = -limit;
+    single = true;
+  }
+  const docs = findDocs(engine, db, name, filter, sort, skip, limit);
+  const batchSize = cmd.batchSize === undefined ? undefined : asNumber(cmd.batchSize);
+  return cursorReply(engine, `${db}.${name}`, docs, { batchSize, single, projection: cmd.projection });
+};
+
+const getMore: Handler = (engine, cmd, db) => {
+  const id = asNumber(cmd.getMore);
+  const cursor = engine.cursor(id);
+  if (!cursor) fail(43, `cursor id ${id} not found`);
+  const { batch, pos } = takeBatch(cursor.docs, cursor.pos, asNumber(cmd.batchSize), cursor.projection);
+  cursor.pos = pos;
+  const done = pos >= cursor.docs.length;
+  if (done) engine.closeCursor(id);
+  return { cursor: { nextBatch: batch, id: Long.fromNumber(done ? 0 : id), ns: cursor.ns ?? `${db}.${String(cmd.collection)}` }, ok: 1 };
+};
+
+const killCursors: Handler = (engine, cmd) => {
+  const killed: Long[] = [];
+  const notFound: Long[] = [];
+  for (const raw of Array.isArray(cmd.cursors) ? cmd.cursors : []) {
+    const id = asNumber(raw);
+    (engine.closeCursor(id) ? killed : notFound).push(Long.fromNumber(id));
+  }
+  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+};
+
+function writeReply(n: number, errors: Doc[], extra: Doc = {}): Doc {
+  const reply: Doc = { n, ...extra };
+  if (errors.length) reply.writeErrors = errors;
+  reply.ok = 1;
+  return reply;
+}
+
+const insert: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'insert');
+  const docs = cmd.documents;
+  if (!Array.isArray(docs)) fail(9, "BSON field 'insert.documents' is missing but a required field");
+  if (docs.length > LIMITS.maxWriteBatchSize) fail(16, `Write batch sizes must be between 1 and ${LIMITS.maxWriteBatchSize}. Got ${docs.length} operations.`);
+  const ordered = cmd.ordered !== false;
+  const coll = engine.ensureCollection(db, name);
+  const errors: Doc[] = [];
+  let n = 0;
+  docs.forEach((raw: unknown, index) => {
+    if (ordered && errors.length) return;
+    try {
+      if (!isPlainObject(raw)) fail(2, 'document to insert must be an object');
+      checkSize(raw);
+      const doc = raw._id === undefined ? withIdFirst(raw, newId()) : raw;
+      if (Array.isArray(doc._id) || doc._id instanceof RegExp) fail(2, `can't use an array for _id`);
+      engine.insert(coll, doc);
+      n++;
+    } catch (err) {
+      errors.push(toMongoError(err).toWriteError(index));
+    }
+  });
+  return writeReply(n, errors);
+};
+
+interface UpsertResult {
+  doc: Doc;
+}
+
+function buildUpsert(filter: Doc, u: unknown, arrayFilters: Doc[] | undefined): UpsertResult {
+  const seed = upsertSeed(filter);
+  let doc: Doc;
+  if (Array.isArray(u) || isOperatorUpdate(u)) {
+    doc = applyUpdate(seed, u, { filter, arrayFilters, inserting: true }).doc;
+  } else {
+    doc = cloneDoc(u as Doc);
+    if (doc._id === undefined && seed._id !== undefined) doc = withIdFirst(doc, seed._id);
+  }
+  if (doc._id === undefined) doc = withIdFirst(doc, newId());
+  else if (Object.keys(doc)[0] !== '_id') doc = withIdFirst(doc, doc._id);
+  checkSize(doc);
+  return { doc };
+}
+
+const update: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'update');
+  const updates = cmd.updates;
+  if (!Array.isArray(updates)) fail(9, "BSON field 'update.updates' is missing but a required field");
+  const ordered = cmd.ordered !== false;
+  const errors: Doc[] = [];
+  const upserted: Doc[] = [];
+  let n = 0;
+  let nModified = 0;
+  updates.forEach((spec: unknown, index) => {
+    if (ordered && errors.length) return;
+    try {
+      if (!isPlainObject(spec)) fail(9, 'update statement must be an object');
+      const filter = asDoc(spec.q, 'q') ?? {};
+      const u = spec.u;
+      validateUpdate(u);
+      const multi = spec.multi === true;
+      if (multi && !Array.isArray(u) && !isOperatorUpdate(u)) fail(9, 'multi update is not supported for replacement-style update');
+      const arrayFilters = spec.arrayFilters as Doc[] | undefined;
+      const coll = engine.collection(db, name);
+      const matches = coll ? coll.find(filter, multi ? 0 : 1) : [];
+      if (matches.length === 0) {
+        if (spec.upsert === true) {
+          const { doc } = buildUpsert(filter, u, arrayFilters);
+          engine.insert(engine.ensureCollection(db, name), doc);
+          n++;
+          upserted.push({ index, _id: doc._id });
+        }
+        return;
+      }
+      for (const old of matches) {
+        const { doc, changed } = applyUpdate(old, u, { filter, arrayFilters, inserting: false });
+        n++;
+        if (changed) {
+          checkSize(doc);
+          engine.replace(coll!, old, doc);
+          nModified++;
+        }
+      }
+    } catch (err) {
+      errors.push(toMongoError(err).toWriteError(index));
+    }
+  });
+  return writeReply(n, errors, { nModified, ...(upserted.length ? { upserted } : {}) });
+};
+
+const del: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'delete');
+  const deletes = cmd.deletes;
+  if (!Array.isArray(deletes)) fail(9, "BSON field 'delete.deletes' is missing but a required field");
+  const ordered = cmd.ordered !== false;
+  const errors: Doc[] = [];
+  let n = 0;
+  deletes.forEach((spec: unknown, index) => {
+    if (ordered && errors.length) return;
+    try {
+      if (!isPlainObject(spec)) fail(9, 'delete statement must be an object');
+      const coll = engine.collection(db, name);
+      if (!coll) return;
+      const limit = asNumber(spec.limit);
+      if (limit !== 0 && limit !== 1) fail(9, 'The limit field in delete objects must be 0 or 1');
+      for (const doc of coll.find(asDoc(spec.q, 'q') ?? {}, limit)) {
+        engine.remove(coll, doc);
+        n++;
+      }
+    } catch (err) {
+      errors.push(toMongoError(err).toWriteError(index));
+    }
+  });
+  return writeReply(n, errors);
+};
+
+function projectOne(doc: Doc | null, fields: unknown): Doc | null {
+  if (!doc) return null;
+  return project([doc], fields)[0] ?? null;
+}
+
+const findAndModify: Handler = (engine, cmd, db) => {
+  const name = typeof cmd.findAndModify === 'string' ? cmd.findAndModify : collName(cmd, 'findandmodify');
+  const filter = asDoc(cmd.query, 'query') ?? {};
+  const sort = asDoc(cmd.sort, 'sort');
+  const remove = cmd.remove === true;
+  const u = cmd.update;
+  if (remove && u !== undefined) fail(9, 'Cannot specify both an update and remove=true');
+  if (!remove && u === undefined) fail(9, 'Either an update or remove=true must be specified');
+  if (remove && cmd.upsert === true) fail(9, 'Cannot specify both upsert=true and remove=true');
+  if (!remove) validateUpdate(u);
+  const arrayFilters = cmd.arrayFilters as Doc[] | undefined;
+  const returnNew = cmd.new === true;
+  const coll = engine.collection(db, name);
+  const old = coll ? (findDocs(engine, db, name, filter, sort, 0, 1)[0] ?? null) : null;
+  if (!old) {
+    if (!remove && cmd.upsert === true) {
+      const { doc } = buildUpsert(filter, u, arrayFilters);
+      engine.insert(engine.ensureCollection(db, name), doc);
+      return {
+        lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
+        value: returnNew ? projectOne(doc, cmd.fields) : null,
+        ok: 1,
+      };
+    }
+    return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+  }
+  if (remove) {
+    engine.remove(coll!, old);
+    return { lastErrorObject: { n: 1 }, value: projectOne(old, cmd.fields), ok: 1 };
+  }
+  const { doc, changed } = applyUpdate(old, u, { filter, arrayFilters, inserting: false });
+  if (changed) {
+    checkSize(doc);
+    engine.replace(coll!, old, doc);
+  }
+  return {
+    lastErrorObject: { n: 1, updatedExisting: true },
+    value: projectOne(returnNew ? doc : old, cmd.fields),
+    ok: 1,
+  };
+};
+
+const aggregateCmd: Handler = (engine, cmd, db) => {
+  const pipeline = cmd.pipeline;
+  if (!Array.isArray(pipeline)) fail(14, "'pipeline' option must be specified as an array");
+  for (const stage of pipeline) {
+    if (!isPlainObject(stage)) fail(14, 'Each element of the pipeline array must be an object');
+    const op = Object.keys(stage)[0];
+    if (op === '$changeStream') fail(40573, 'The $changeStream stage is only supported on replica sets');
+    if (op === '$out' || op === '$merge') fail(115, `${op} is not supported by this server`);
+  }
+  if (cmd.explain === true) fail(115, 'explain is not supported by this server');
+  const cursorOpts = asDoc(cmd.cursor, 'cursor');
+  if (!cursorOpts) fail(9, "The 'cursor' option is required, except for aggregate with the explain argument");
+  const name = typeof cmd.aggregate === 'string' ? cmd.aggregate : null;
+  let stages = pipeline as Doc[];
+  let input: Doc[] = [];
+  if (name) {
+    const coll = engine.collection(db, name);
+    if (coll) {
+      const first = stages[0];
+      if (first && isPlainObject(first.$match)) {
+        input = coll.find(first.$match);
+        stages = stages.slice(1);
+      } else input = [...coll.docs.values()];
+    }
+  } else if (stages[0] && !('$documents' in stages[0])) {
+    fail(73, `{aggregate: 1} is not valid for '${Object.keys(stages[0])[0]}'; a collection is required.`);
+  }
+  const resolver = (other: string): Doc[] => [...(engine.collection(db, other)?.docs.values() ?? [])].map(cloneDoc);
+  const out = stages.length ? aggregate(input.map(cloneDoc), stages, resolver) : input;
+  const ns = `${db}.${name ?? '$cmd.aggregate'}`;
+  return cursorReply(engine, ns, out, { batchSize: cursorOpts.batchSize === undefined ? undefined : asNumber(cursorOpts.batchSize) });
+};
+
+const count: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'count');
+  const coll = engine.collection(db, name);
+  if (!coll) return { n: 0, ok: 1 };
+  const query = asDoc(cmd.query, 'query');
+  const skip = asNumber(cmd.skip);
+  const limit = Math.abs(asNumber(cmd.limit));
+  let n: number;
+  if (!query || Object.keys(query).length === 0) n = coll.docs.size;
+  else n = coll.find(query, limit > 0 ? skip + limit : 0).length;
+  n = Math.max(0, n - skip);
+  if (limit > 0) n = Math.min(n, limit);
+  return { n, ok: 1 };
+};
+
+const distinct: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'distinct');
+  const key = cmd.key;
+  if (typeof key !== 'string') fail(14, "BSON field 'distinct.key' is the wrong type");
+  const coll = engine.collection(db, name);
+  const seen = new Map<string, unknown>();
+  for (const doc of coll ? coll.find(asDoc(cmd.query, 'query')) : []) {
+    for (const v of pathValues(doc, key)) {
+      for (const x of Array.isArray(v) ? v : [v]) {
+        const k = keyOf(x);
+        if (!seen.has(k)) seen.set(k, x);
+      }
+    }
+  }
+  return { values: sortDocs([...seen.values()].map((v) => ({ v })), { v: 1 }).map((d) => d.v), ok: 1 };
+};
+
+const create: Handler = (engine, cmd, db) => {
+  const name = engine.validateName(db, cmd.create);
+  const opts: Doc = {};
+  for (const [k, v] of Object.entries(cmd)) {
+    if (k === 'create' || k === 'lsid' || k === '$db' || k.startsWith('$') || k === 'writeConcern' || k === 'comment') continue;
+    opts[k] = v;
+  }
+  const existing = engine.collection(db, name);
+  if (existing) {
+    if (keyOf(existing.options) === keyOf(opts)) return { ok: 1 };
+    fail(48, `Collection ${db}.${name} already exists.`);
+  }
+  engine.createCollection(db, name, opts);
+  return { ok: 1 };
+};
+
+const drop: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'drop');
+  const coll = engine.collection(db, name);
+  const nIndexesWas = coll ? coll.indexSpecs().length : 0;
+  engine.dropCollection(db, name);
+  return { ns: `${db}.${name}`, nIndexesWas, ok: 1 };
+};
+
+const dropDatabase: Handler = (engine, _cmd, db) => {
+  engine.dropDatabase(db);
+  return { dropped: db, ok: 1 };
+};
+
+const listCollections: Handler = (engine, cmd, db) => {
+  const filter = compileFilter(asDoc(cmd.filter, 'filter'));
+  const nameOnly = cmd.nameOnly === true;
+  const infos = engine
+    .collections(db)
+    .map((c) =>
+      nameOnly
+        ? { name: c.name, type: 'collection' }
+        : {
+            name: c.name,
+            type: 'collection',
+            options: c.options,
+            info: { readOnly: false },
+            idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+          },
+    )
+    .filter((info) => filter(info));
+  const batchSize = isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined ? asNumber(cmd.cursor.batchSize) : undefined;
+  return cursorReply(engine, `${db}.$cmd.listCollections`, infos, { batchSize });
+};
+
+function indexName(key: Doc): string {
+  return Object.entries(key)
+    .map(([k, v]) => `${k}_${String(v)}`)
+    .join('_');
+}
+
+const createIndexes: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'createIndexes');
+  const specs = cmd.indexes;
+  if (!Array.isArray(specs) || specs.length === 0) fail(2, 'Must specify at least one index to create');
+  const createdCollectionAutomatically = !engine.collection(db, name);
+  const coll = engine.ensureCollection(db, name);
+  const before = coll.indexSpecs().length;
+  for (const raw of specs) {
+    if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0)
+      fail(67, 'Index key pattern must be a non-empty object');
+    const spec = { v: 2, ...cloneDoc(raw), name: typeof raw.name === 'string' ? raw.name : indexName(raw.key) } as IndexSpec;
+    if (spec.v !== 2) spec.v = 2;
+    const existing = coll.indexSpecs();
+    const sameName = existing.find((s) => s.name === spec.name);
+    const sameKey = existing.find((s) => keyOf(s.key) === keyOf(spec.key));
+    const sameOptions = (a: IndexSpec): boolean =>
+      Boolean(a.unique) === Boolean(spec.unique) &&
+      Boolean(a.sparse) === Boolean(spec.sparse) &&
+      keyOf(a.partialFilterExpression) === keyOf(spec.partialFilterExpression);
+    if (sameName) {
+      if (keyOf(sameName.key) !== keyOf(spec.key))
+        fail(86, `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+      if (spec.name !== '_id_' && !sameOptions(sameName))
+        fail(85, `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+      continue;
+    }
+    if (sameKey && sameOptions(sameKey)) fail(85, `Index already exists with a different name: ${sameKey.name}`);
+    if (spec.key._id !== undefined && Object.keys(spec.key).length === 1 && spec.unique === undefined && !spec.partialFilterExpression) {
+      continue;
+    }
+    engine.createIndex(coll, spec);
+  }
+  const after = coll.indexSpecs().length;
+  const reply: Doc = { numIndexesBefore: before, numIndexesAfter: after, createdCollectionAutomatically };
+  if (before === after) reply.note = 'all indexes already exist';
+  reply.ok = 1;
+  return reply;
+};
+
+const listIndexes: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'listIndexes');
+  const coll = engine.collection(db, name);
+  if (!coll) fail(26, `ns does not exist: ${db}.${name}`);
+  const batchSize = isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined ? asNumber(cmd.cursor.batchSize) : undefined;
+  return cursorReply(engine, `${db}.$cmd.listIndexes.${name}`, coll.indexSpecs().map(cloneDoc), { batchSize });
+};
+
+const dropIndexes: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'dropIndexes');
+  const coll = engine.collection(db, name);
+  if (!coll) fail(26, `ns not found ${db}.${name}`);
+  const nIndexesWas = coll.indexSpecs().length;
+  const target = cmd.index;
+  let names: string[];
+  if (target === '*') names = coll.indexSpecs().slice(1).map((s) => s.name);
+  else if (typeof target === 'string') names = [target];
+  else if (Array.isArray(target)) names = target.map(String);
+  else if (isPlainObject(target)) {
+    const spec = coll.indexSpecs().find((s) => keyOf(s.key) === keyOf(target));
+    if (!spec) fail(27, `can't find index with key: ${JSON.stringify(target)}`);
+    names = [spec.name];
+  } else fail(14, 'invalid index specification');
+  if (names.includes('_id_')) fail(72, 'cannot drop _id index');
+  for (const n of names) if (!coll.hasIndex(n)) fail(27, `index not found with name [${n}]`);
+  for (const n of names) engine.dropIndex(coll, n);
+  return { nIndexesWas, ok: 1 };
+};
+
+const listDatabases: Handler = (engine, cmd) => {
+  const databases = [...engine.dbs.keys()].map((name) => ({ name, sizeOnDisk: 0, empty: false }));
+  return cmd.nameOnly ? { databases: databases.map((d) => ({ name: d.name })), ok: 1 } : { databases, totalSize: 0, ok: 1 };
+};
+
+const collStats: Handler = (engine, cmd, db) => {
+  const name = collName(cmd, 'collStats');
+  const coll = engine.collection(db, name);
+  if (!coll) fail(26, `ns not found ${db}.${name}`);
+  return { ns: coll.ns, count: coll.docs.size, nindexes: coll.indexSpecs().length, ok: 1 };
+};
+
+const refuseTransaction: Handler = () => fail(20, 'Transaction numbers are only allowed on a replica set member or mongos');
+
+const buildInfo: Handler = () => ({
+  version: VERSION,
+  gitVersion: 'embedded',
+  versionArray: [7, 0, 0, 0],
+  bits: 64,
+  debug: false,
+  maxBsonObjectSize: LIMITS.maxBsonObjectSize,
+  storageEngines: ['embedded'],
+  ok: 1,
+});
+
+const ok: Handler = () => ({ ok: 1 });
+
+const handlers: Record<string, Handler> = {
+  hello: (_e, _c, _d, ctx) => helloReply(ctx, false),
+  isMaster: (_e, _c, _d, ctx) => helloReply(ctx, true),
+  ismaster: (_e, _c, _d, ctx) => helloReply(ctx, true),
+  ping: ok,
+  buildInfo,
+  buildinfo: buildInfo,
+  getParameter: (_e, cmd) => {
+    const reply: Doc = {};
+    if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*')
+      reply.featureCompatibilityVersion = { version: '7.0' };
+    reply.ok = 1;
+    return reply;
+  },
+  endSessions: ok,
+  killAllSessions: ok,
+  refreshSessions: ok,
+  whatsmyuri: () => ({ you: '127.0.0.1', ok: 1 }),
+  connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+  getCmdLineOpts: () => ({ argv: [], parsed: {}, ok: 1 }),
+  serverStatus: () => ({ host: '127.0.0.1', version: VERSION, process: 'embedded-mongo', uptime: process.uptime(), localTime: new Date(), ok: 1 }),
+  hostInfo: () => ({ system: { currentTime: new Date(), hostname: '127.0.0.1' }, ok: 1 }),
+  find,
+  getMore,
+  killCursors,
+  insert,
+  update,
+  delete: del,
+  findAndModify,
+  findandmodify: findAndModify,
+  aggregate: aggregateCmd,
+  count,
+  distinct,
+  create,
+  drop,
+  dropDatabase,
+  listCollections,
+  createIndexes,
+  listIndexes,
+  dropIndexes,
+  deleteIndexes: dropIndexes,
+  listDatabases,
+  collStats,
+  commitTransaction: refuseTransaction,
+  abortTransaction: refuseTransaction,
+};
+
+/** Runs one command to completion synchronously; all state changes happen before it returns. */
+export function runCommand(engine: Engine, cmd: Doc, ctx: CommandContext): Doc {
+  const name = Object.keys(cmd)[0] ?? '';
+  try {
+    const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
+    const handler = Object.prototype.hasOwnProperty.call(handlers, name) ? handlers[name] : undefined;
+    if (!handler) fail(59, `no such command: '${name}'`);
+    if (cmd.txnNumber !== undefined || cmd.startTransaction !== undefined || cmd.autocommit !== undefined)
+      refuseTransaction(engine, cmd, db, ctx);
+    return handler(engine, cmd, db, ctx);
+  } catch (err) {
+    return toMongoError(err).toReply();
+  }
+}

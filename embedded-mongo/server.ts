@@ -1,0 +1,110 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { runCommand, helloReply, LIMITS, type CommandContext } from './commands';
+import type { Engine } from './engine';
+import type { Storage } from './storage';
+import type { Doc } from './values';
+import { encodeMsg, encodeReply, MORE_TO_COME, parseMessage, ProtocolError, type Request } from './wire';
+
+const HEADER_SIZE = 16;
+
+export class WireServer {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private nextConnectionId = 1;
+  private nextRequestId = 1;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly storage: Storage | null,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        const addr = this.server.address();
+        resolve(typeof addr === 'object' && addr ? addr.port : port);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    const ctx: CommandContext = { connectionId: this.nextConnectionId++ };
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let chain: Promise<void> = Promise.resolve();
+
+    socket.on('data', (chunk) => {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      while (pendingBytes >= HEADER_SIZE) {
+        const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+        pending = [buf];
+        const length = buf.readInt32LE(0);
+        if (length < HEADER_SIZE + 5 || length > LIMITS.maxMessageSizeBytes) {
+          socket.destroy();
+          return;
+        }
+        if (buf.length < length) break;
+        const message = buf.subarray(0, length);
+        const rest = buf.subarray(length);
+        pending = rest.length ? [rest] : [];
+        pendingBytes = rest.length;
+        let request: Request;
+        try {
+          request = parseMessage(message);
+        } catch (err) {
+          if (!(err instanceof ProtocolError)) throw err;
+          socket.destroy();
+          return;
+        }
+        chain = chain.then(() => this.handle(socket, request, ctx)).catch(() => {
+          socket.destroy();
+        });
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  private async handle(socket: Socket, request: Request, ctx: CommandContext): Promise<void> {
+    const requestId = this.nextRequestId++;
+    if (request.kind === 'query') {
+      const query = (request.query.$query as Doc | undefined) ?? request.query;
+      const name = Object.keys(query)[0];
+      let reply: Doc;
+      let failed = false;
+      if (request.collection.endsWith('.$cmd') && (name === 'ismaster' || name === 'isMaster' || name === 'hello')) {
+        reply = helloReply(ctx, name !== 'hello');
+      } else {
+        reply = { $err: 'Unsupported OP_QUERY command', code: 352, codeName: 'UnsupportedOpQueryCommand', ok: 0 };
+        failed = true;
+      }
+      if (!socket.destroyed) socket.write(encodeReply(requestId, request.header.requestId, reply, failed));
+      return;
+    }
+    const reply = runCommand(this.engine, request.command, ctx);
+    const ops = this.engine.takeOps();
+    let final = reply;
+    if (ops.length && this.storage) {
+      try {
+        await this.storage.append(ops);
+      } catch (err) {
+        final = { ok: 0, code: 1, codeName: 'InternalError', errmsg: `journal write failed: ${(err as Error).message}` };
+      }
+    }
+    if (request.flags & MORE_TO_COME) return;
+    if (!socket.destroyed) socket.write(encodeMsg(requestId, request.header.requestId, final));
+  }
+}

@@ -1,0 +1,294 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { deserialize, serialize } from 'bson';
+import type { Engine, Op } from './engine';
+
+const LOCK_FILE = 'mongod.lock';
+const SNAPSHOT = 'snapshot.bson';
+const SNAPSHOT_TMP = 'snapshot.bson.tmp';
+const JOURNAL_RE = /^journal\.(\d+)\.bson$/;
+const RECORD_HEADER = 8;
+
+export interface StorageOptions {
+  /** Journal size that triggers writing a snapshot. */
+  compactBytes?: number;
+}
+
+function journalName(gen: number): string {
+  return `journal.${gen}.bson`;
+}
+
+export function frame(op: object): Buffer {
+  const body = serialize(op);
+  const head = Buffer.allocUnsafe(RECORD_HEADER);
+  head.writeUInt32LE(body.length, 0);
+  head.writeUInt32LE(crc32(body), 4);
+  return Buffer.concat([head, body]);
+}
+
+/** Reads framed records; returns the offset where valid data ends (a torn or corrupt tail starts there). */
+export function readRecords(buf: Buffer, onRecord: (rec: Record<string, unknown>) => void): number {
+  let at = 0;
+  while (at + RECORD_HEADER <= buf.length) {
+    const len = buf.readUInt32LE(at);
+    const sum = buf.readUInt32LE(at + 4);
+    const end = at + RECORD_HEADER + len;
+    if (len < 5 || end > buf.length) break;
+    const body = buf.subarray(at + RECORD_HEADER, end);
+    if (crc32(body) !== sum) break;
+    let rec: Record<string, unknown>;
+    try {
+      rec = deserialize(body);
+    } catch {
+      break;
+    }
+    onRecord(rec);
+    at = end;
+  }
+  return at;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function acquireLock(dir: string): string {
+  const path = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return path;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+      if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) {
+        throw new Error(`data directory ${dir} is in use by another process (pid ${pid})`);
+      }
+      try {
+        unlinkSync(path);
+      } catch {
+        // another process removed the stale lock first
+      }
+    }
+  }
+  throw new Error(`could not lock data directory ${dir}`);
+}
+
+interface Waiter {
+  buf: Buffer;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** Append-only journal with group commit, periodic snapshots and a lock on the directory. */
+export class Storage {
+  private fh: FileHandle | null = null;
+  private gen = 0;
+  private journalBytes = 0;
+  private queue: Waiter[] = [];
+  private flushing: Promise<void> | null = null;
+  private compacting: Promise<void> | null = null;
+  private failed: Error | null = null;
+  private readonly compactBytes: number;
+  private readonly lockPath: string;
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly engine: Engine,
+    opts: StorageOptions,
+  ) {
+    this.compactBytes = opts.compactBytes ?? 64 * 1024 * 1024;
+    mkdirSync(dir, { recursive: true });
+    this.lockPath = acquireLock(dir);
+  }
+
+  static async open(dir: string, engine: Engine, opts: StorageOptions = {}): Promise<Storage> {
+    const storage = new Storage(resolve(dir), engine, opts);
+    try {
+      await storage.load();
+    } catch (err) {
+      storage.releaseLock();
+      throw err;
+    }
+    return storage;
+  }
+
+  private async load(): Promise<void> {
+    const snapPath = join(this.dir, SNAPSHOT);
+    if (existsSync(join(this.dir, SNAPSHOT_TMP))) unlinkSync(join(this.dir, SNAPSHOT_TMP));
+    let gen = 0;
+    if (existsSync(snapPath)) {
+      const buf = readFileSync(snapPath);
+      let sawGen = false;
+      const end = readRecords(buf, (rec) => {
+        if (rec.o === 'gen') {
+          gen = Number(rec.gen);
+          sawGen = true;
+        } else this.engine.replay(rec as Op);
+      });
+      if (!sawGen || end !== buf.length) throw new Error(`snapshot ${snapPath} is damaged`);
+    }
+    const journals = readdirSync(this.dir)
+      .map((f) => JOURNAL_RE.exec(f))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    let last = gen;
+    for (const g of journals) {
+      const path = join(this.dir, journalName(g));
+      if (g < gen) {
+        unlinkSync(path);
+        continue;
+      }
+      const buf = readFileSync(path);
+      const end = readRecords(buf, (rec) => this.engine.replay(rec as Op));
+      if (end < buf.length) {
+        // A torn write from a crash: the record was never acknowledged, so it is dropped.
+        const fh = await open(path, 'r+');
+        await fh.truncate(end);
+        await fh.sync();
+        await fh.close();
+      }
+      last = g;
+      this.journalBytes = end;
+    }
+    this.engine.takeOps();
+    this.gen = last;
+    this.fh = await open(join(this.dir, journalName(this.gen)), 'a');
+  }
+
+  /** Appends records; resolves once they are on disk. */
+  append(ops: Op[]): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.closed) return Promise.reject(new Error('storage is closed'));
+    const buf = ops.length === 1 ? frame(ops[0]!) : Buffer.concat(ops.map(frame));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ buf, resolve, reject });
+      if (!this.flushing) this.flushing = this.flushLoop();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0);
+        try {
+          const data = batch.length === 1 ? batch[0]!.buf : Buffer.concat(batch.map((w) => w.buf));
+          await this.fh!.write(data);
+          await this.fh!.datasync();
+          this.journalBytes += data.length;
+          for (const w of batch) w.resolve();
+        } catch (err) {
+          this.failed = err as Error;
+          for (const w of batch) w.reject(err as Error);
+          for (const w of this.queue.splice(0)) w.reject(err as Error);
+          return;
+        }
+        if (this.journalBytes >= this.compactBytes && !this.compacting && !this.closed) await this.startCompaction();
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  /** Switches to a new journal and writes a snapshot of the state in the background. */
+  private async startCompaction(): Promise<void> {
+    const oldGen = this.gen;
+    const newGen = oldGen + 1;
+    const ops = this.engine.snapshotOps();
+    await this.fh!.close();
+    this.fh = await open(join(this.dir, journalName(newGen)), 'a');
+    this.gen = newGen;
+    this.journalBytes = 0;
+    this.compacting = this.writeSnapshot(ops, newGen, oldGen)
+      .catch((err: Error) => {
+        process.emitWarning(`embedded-mongo: snapshot failed: ${err.message}`);
+      })
+      .finally(() => {
+        this.compacting = null;
+      });
+  }
+
+  private async writeSnapshot(ops: Iterable<Op>, gen: number, oldGen: number): Promise<void> {
+    const tmp = join(this.dir, SNAPSHOT_TMP);
+    const fh = await open(tmp, 'w');
+    try {
+      let chunk: Buffer[] = [frame({ o: 'gen', gen })];
+      let size = 0;
+      for (const op of ops) {
+        const f = frame(op);
+        chunk.push(f);
+        size += f.length;
+        if (size >= 4 * 1024 * 1024) {
+          await fh.write(Buffer.concat(chunk));
+          chunk = [];
+          size = 0;
+        }
+      }
+      if (chunk.length) await fh.write(Buffer.concat(chunk));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, join(this.dir, SNAPSHOT));
+    await this.syncDir();
+    for (let g = oldGen; g >= 0; g--) {
+      try {
+        await unlink(join(this.dir, journalName(g)));
+      } catch {
+        break;
+      }
+    }
+  }
+
+  private async syncDir(): Promise<void> {
+    try {
+      const d = await open(this.dir, 'r');
+      await d.sync();
+      await d.close();
+    } catch {
+      // fsync on a directory is not supported everywhere
+    }
+  }
+
+  /** Writes a snapshot now (used on clean shutdown so the next start is quick). */
+  async compact(): Promise<void> {
+    await this.flushing;
+    await this.compacting;
+    if (this.journalBytes > 0) {
+      await this.startCompaction();
+      await this.compacting;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.compact();
+    } finally {
+      this.closed = true;
+      await this.flushing;
+      await this.fh?.close();
+      this.fh = null;
+      this.releaseLock();
+    }
+  }
+
+  private releaseLock(): void {
+    try {
+      if (readFileSync(this.lockPath, 'utf8').trim() === String(process.pid)) unlinkSync(this.lockPath);
+    } catch {
+      // already gone
+    }
+  }
+}

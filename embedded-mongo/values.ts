@@ -1,0 +1,257 @@
+import { ObjectId } from 'bson';
+
+export type Doc = Record<string, unknown>;
+
+export function bsonType(v: unknown): string | undefined {
+  return v !== null && typeof v === 'object' ? ((v as { _bsontype?: string })._bsontype ?? undefined) : undefined;
+}
+
+export function isPlainObject(v: unknown): v is Doc {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+export function isOperatorObject(v: unknown): v is Doc {
+  if (!isPlainObject(v)) return false;
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys[0]!.startsWith('$');
+}
+
+function numberKey(n: number): string {
+  return 'n' + (Object.is(n, -0) ? 0 : n);
+}
+
+/** A canonical string for a value, equal for values MongoDB considers equal in an index. */
+export function keyOf(v: unknown): string {
+  if (v === undefined || v === null) return 'z';
+  switch (typeof v) {
+    case 'string':
+      return 's' + v;
+    case 'number':
+      return numberKey(v);
+    case 'boolean':
+      return v ? 'bt' : 'bf';
+    case 'bigint':
+      return numberKey(Number(v));
+  }
+  if (v instanceof Date) return 'd' + v.getTime();
+  if (v instanceof RegExp) return 'r' + v.toString();
+  if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
+  switch (bsonType(v)) {
+    case 'ObjectId':
+      return 'o' + (v as ObjectId).toHexString();
+    case 'Long':
+    case 'Int32':
+    case 'Double':
+    case 'Decimal128':
+      return numberKey(Number((v as { toString(): string }).toString()));
+    case 'Binary':
+      return 'x' + (v as { toString(enc: string): string }).toString('base64');
+  }
+  if (isPlainObject(v)) {
+    let s = '{';
+    for (const k of Object.keys(v)) s += JSON.stringify(k) + ':' + keyOf(v[k]) + ',';
+    return s + '}';
+  }
+  return 'u' + String(v);
+}
+
+/** Deep copy of plain objects and arrays; BSON value objects are immutable and shared. */
+export function cloneDoc<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneDoc) as T;
+  if (v instanceof Date) return new Date(v.getTime()) as T;
+  if (isPlainObject(v)) {
+    const out: Doc = {};
+    for (const k of Object.keys(v)) out[k] = cloneDoc(v[k]);
+    return out as T;
+  }
+  return v;
+}
+
+/** Values at a dotted path, descending into arrays the way MongoDB does for queries and indexes. */
+export function pathValues(doc: unknown, path: string): unknown[] {
+  const parts = path.split('.');
+  const out: unknown[] = [];
+  const walk = (v: unknown, i: number): void => {
+    if (i === parts.length) {
+      out.push(v);
+      return;
+    }
+    if (Array.isArray(v)) {
+      const part = parts[i]!;
+      if (/^\d+$/.test(part)) {
+        walk(v[Number(part)], i + 1);
+        return;
+      }
+      for (const e of v) if (isPlainObject(e)) walk(e, i);
+      return;
+    }
+    if (isPlainObject(v)) {
+      const next = v[parts[i]!];
+      if (next === undefined) return;
+      walk(next, i + 1);
+    }
+  };
+  walk(doc, 0);
+  return out;
+}
+
+export function getPath(doc: unknown, path: string): unknown {
+  let v: unknown = doc;
+  for (const part of path.split('.')) {
+    if (Array.isArray(v) && /^\d+$/.test(part)) v = v[Number(part)];
+    else if (isPlainObject(v)) v = v[part];
+    else return undefined;
+  }
+  return v;
+}
+
+export function setPath(doc: Doc, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur: Doc = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = cur[parts[i]!];
+    if (isPlainObject(next) || Array.isArray(next)) cur = next as Doc;
+    else {
+      const created: Doc = {};
+      cur[parts[i]!] = created;
+      cur = created;
+    }
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+function typeRank(v: unknown): number {
+  if (v === undefined || v === null) return 2;
+  switch (typeof v) {
+    case 'number':
+    case 'bigint':
+      return 3;
+    case 'string':
+      return 4;
+    case 'boolean':
+      return 9;
+  }
+  if (v instanceof Date) return 10;
+  if (v instanceof RegExp) return 12;
+  if (Array.isArray(v)) return 6;
+  switch (bsonType(v)) {
+    case 'MinKey':
+      return 1;
+    case 'Long':
+    case 'Int32':
+    case 'Double':
+    case 'Decimal128':
+      return 3;
+    case 'Symbol':
+      return 4;
+    case 'Binary':
+      return 7;
+    case 'ObjectId':
+      return 8;
+    case 'Timestamp':
+      return 11;
+    case 'BSONRegExp':
+      return 12;
+    case 'MaxKey':
+      return 13;
+  }
+  return 5;
+}
+
+/** Total order over BSON values following MongoDB's comparison order. */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra - rb;
+  switch (ra) {
+    case 3: {
+      const x = Number(a);
+      const y = Number(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 4: {
+      const x = String(a);
+      const y = String(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 8:
+      return compareValues((a as ObjectId).toHexString(), (b as ObjectId).toHexString());
+    case 9:
+      return Number(a) - Number(b);
+    case 10:
+      return (a as Date).getTime() - (b as Date).getTime();
+    case 6: {
+      const x = a as unknown[];
+      const y = b as unknown[];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        const c = compareValues(x[i], y[i]);
+        if (c) return c;
+      }
+      return x.length - y.length;
+    }
+    case 5: {
+      const x = Object.entries(a as Doc);
+      const y = Object.entries(b as Doc);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        const c = compareValues(x[i]![1], y[i]![1]) || compareValues(x[i]![0], y[i]![0]);
+        if (c) return c;
+      }
+      return x.length - y.length;
+    }
+  }
+  const x = keyOf(a);
+  const y = keyOf(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The value a document sorts by for one key: arrays sort by their smallest (ascending) or largest (descending) element. */
+export function sortKey(doc: Doc, path: string, dir: number): unknown {
+  const values = pathValues(doc, path).flatMap((v) => (Array.isArray(v) ? (v.length ? v : [undefined]) : [v]));
+  if (values.length === 0) return null;
+  let best = values[0];
+  for (const v of values) {
+    const c = compareValues(v, best);
+    if ((dir > 0 && c < 0) || (dir < 0 && c > 0)) best = v;
+  }
+  return best;
+}
+
+export function sortDocs(docs: Doc[], sort: Doc): Doc[] {
+  const keys = Object.entries(sort);
+  if (keys.length === 0) return docs;
+  if (keys.length === 1 && keys[0]![0] === '$natural') return Number(keys[0]![1]) < 0 ? docs.reverse() : docs;
+  const specs = keys.map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
+  const decorated = docs.map((doc, i) => ({ doc, i, keys: specs.map((s) => sortKey(doc, s.path, s.dir)) }));
+  decorated.sort((a, b) => {
+    for (let k = 0; k < specs.length; k++) {
+      const c = compareValues(a.keys[k], b.keys[k]);
+      if (c) return c * specs[k]!.dir;
+    }
+    return a.i - b.i;
+  });
+  return decorated.map((d) => d.doc);
+}
+
+/** Renders a value the way MongoDB prints it in duplicate-key messages. */
+export function formatValue(v: unknown): string {
+  if (v === undefined || v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return `new Date(${v.getTime()})`;
+  if (bsonType(v) === 'ObjectId') return `ObjectId('${(v as ObjectId).toHexString()}')`;
+  if (Array.isArray(v)) return '[ ' + v.map(formatValue).join(', ') + ' ]';
+  if (isPlainObject(v)) return '{ ' + Object.entries(v).map(([k, x]) => `${k}: ${formatValue(x)}`).join(', ') + ' }';
+  return String(v);
+}
+
+export function withIdFirst(doc: Doc, id: unknown): Doc {
+  const out: Doc = { _id: id };
+  for (const k of Object.keys(doc)) if (k !== '_id') out[k] = doc[k];
+  return out;
+}
+
+export function newId(): ObjectId {
+  return new ObjectId();
+}
