@@ -23,7 +23,7 @@ type Handler = (engine: Engine, cmd: Doc, db: string, ctx: CommandContext) => Do
 
 function asNumber(v: unknown, fallback = 0): number {
   if (v === undefined || v === null) return fallback;
-  const n = Number(v);
+  const n = v instanceof Long ? v.toNumber() : Number(v);
   return Number.isFinite(n) ? n : fallback;
 }
 

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { deserialize, serialize } from 'bson';
 import type { Engine, Op } from './engine';
+import { DESERIALIZE } from './wire';
 
 const LOCK_FILE = 'mongod.lock';
 const SNAPSHOT = 'snapshot.bson';
@@ -40,7 +41,7 @@ export function readRecords(buf: Buffer, onRecord: (rec: Record<string, unknown>
     if (crc32(body) !== sum) break;
     let rec: Record<string, unknown>;
     try {
-      rec = deserialize(body);
+      rec = deserialize(body, DESERIALIZE);
     } catch {
       break;
     }

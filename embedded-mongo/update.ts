@@ -1,3 +1,4 @@
+import { Long } from 'bson';
 import { update as mingoUpdate } from 'mingo/updater';
 import { fail } from './errors';
 import { aggregate, compileFilter } from './query';
@@ -129,6 +130,12 @@ export function applyUpdate(doc: Doc, u: unknown, ctx: UpdateContext): { doc: Do
         for (const [path, value] of Object.entries(args)) {
           if (typeof value !== 'number') fail(14, `Cannot ${target === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${String(value)}}`);
           const current = getPath(next, path);
+          if (current instanceof Long && Number.isInteger(value)) {
+            const operand = Long.fromNumber(value);
+            setPath(next, path, target === '$inc' ? current.add(operand) : current.multiply(operand));
+            delete args[path];
+            continue;
+          }
           if (current !== undefined && current !== null && typeof current !== 'number') {
             fail(14, `Cannot apply ${target} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`);
           }

@@ -20,6 +20,9 @@ export type Request =
   | { kind: 'msg'; header: Header; flags: number; command: Doc }
   | { kind: 'query'; header: Header; collection: string; query: Doc };
 
+// Longs stay Long so they round-trip; Int32 and Double become JS numbers for matching.
+export const DESERIALIZE = { promoteLongs: false } as const;
+
 export class ProtocolError extends Error {}
 
 export function readHeader(buf: Buffer): Header {
@@ -41,7 +44,7 @@ function readDoc(buf: Buffer, at: number, end: number): [Doc, number] {
   if (at + 5 > end) throw new ProtocolError('truncated document');
   const size = buf.readInt32LE(at);
   if (size < 5 || at + size > end) throw new ProtocolError('invalid document length');
-  return [deserialize(buf.subarray(at, at + size)) as Doc, at + size];
+  return [deserialize(buf.subarray(at, at + size), DESERIALIZE) as Doc, at + size];
 }
 
 /** Parses one complete message (header included). Throws ProtocolError on malformed input. */

@@ -1,0 +1,218 @@
+import { connect, type Socket } from 'node:net';
+import { deserialize, Long, serialize } from 'bson';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../embedded-mongo';
+
+let engine: EmbeddedMongo;
+let requestId = 1;
+
+beforeAll(async () => {
+  engine = await startEmbeddedMongo({ cursorTimeoutMs: 300 });
+});
+
+afterAll(async () => {
+  await engine?.stop();
+});
+
+function open(): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(engine.port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+/** Sends bytes and resolves with the next full reply, or null when the server closes the connection. */
+function exchange(socket: Socket, bytes: Buffer, expectReply = true): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    let data = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      if (data.length >= 4 && data.length >= data.readInt32LE(0)) finish(data);
+    };
+    const finish = (v: Buffer | null) => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const onClose = () => finish(null);
+    const timer = setTimeout(() => finish(expectReply ? null : Buffer.alloc(0)), expectReply ? 5000 : 300);
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.write(bytes);
+  });
+}
+
+function header(length: number, opCode: number): Buffer {
+  const h = Buffer.alloc(16);
+  h.writeInt32LE(length, 0);
+  h.writeInt32LE(requestId++, 4);
+  h.writeInt32LE(0, 8);
+  h.writeInt32LE(opCode, 12);
+  return h;
+}
+
+function opMsg(doc: object, flags = 0, sequences: Array<[string, object[]]> = []): Buffer {
+  const body = serialize(doc);
+  const parts: Buffer[] = [Buffer.alloc(4), Buffer.from([0]), body];
+  parts[0]!.writeUInt32LE(flags, 0);
+  for (const [id, docs] of sequences) {
+    const payload = Buffer.concat([Buffer.from(id + '\0'), ...docs.map((d) => serialize(d))]);
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(payload.length + 4, 0);
+    parts.push(Buffer.from([1]), size, payload);
+  }
+  if (flags & 1) parts.push(Buffer.alloc(4));
+  const rest = Buffer.concat(parts);
+  return Buffer.concat([header(16 + rest.length, 2013), rest]);
+}
+
+function msgReply(buf: Buffer | null): Record<string, unknown> {
+  expect(buf).not.toBeNull();
+  expect(buf!.readInt32LE(12)).toBe(2013);
+  return deserialize(buf!.subarray(21), { promoteLongs: false });
+}
+
+async function command(doc: object): Promise<Record<string, unknown>> {
+  const s = await open();
+  try {
+    return msgReply(await exchange(s, opMsg(doc)));
+  } finally {
+    s.destroy();
+  }
+}
+
+describe('wire protocol', () => {
+  it('answers the legacy OP_QUERY handshake with OP_REPLY', async () => {
+    const s = await open();
+    const query = serialize({ isMaster: 1, helloOk: true, client: { driver: { name: 'test' } } });
+    const fields = Buffer.alloc(4);
+    const ns = Buffer.from('admin.$cmd\0');
+    const skipReturn = Buffer.alloc(8);
+    skipReturn.writeInt32LE(-1, 4);
+    const rest = Buffer.concat([fields, ns, skipReturn, query]);
+    const reply = await exchange(s, Buffer.concat([header(16 + rest.length, 2004), rest]));
+    s.destroy();
+    expect(reply!.readInt32LE(12)).toBe(1);
+    expect(reply!.readInt32LE(32)).toBe(1);
+    const doc = deserialize(reply!.subarray(36));
+    expect(doc).toMatchObject({
+      ok: 1,
+      ismaster: true,
+      helloOk: true,
+      maxWireVersion: 21,
+      minWireVersion: 0,
+      maxBsonObjectSize: 16777216,
+      maxMessageSizeBytes: 48000000,
+      maxWriteBatchSize: 100000,
+      logicalSessionTimeoutMinutes: 30,
+    });
+    expect(doc.localTime).toBeInstanceOf(Date);
+    expect(typeof doc.connectionId).toBe('number');
+    expect(doc.setName).toBeUndefined();
+  });
+
+  it('answers hello over OP_MSG, accepts a checksum and document sequences', async () => {
+    expect(await command({ hello: 1, $db: 'admin' })).toMatchObject({ isWritablePrimary: true, ok: 1 });
+    const s = await open();
+    const inserted = msgReply(await exchange(s, opMsg({ insert: 'seq', $db: 'wire' }, 1, [['documents', [{ _id: 1 }, { _id: 2 }]]])));
+    expect(inserted).toMatchObject({ n: 2, ok: 1 });
+    const found = msgReply(await exchange(s, opMsg({ find: 'seq', filter: {}, $db: 'wire' })));
+    expect((found.cursor as { firstBatch: unknown[]; id: Long }).firstBatch).toEqual([{ _id: 1 }, { _id: 2 }]);
+    expect((found.cursor as { id: Long }).id).toBeInstanceOf(Long);
+    s.destroy();
+  });
+
+  it('does not reply when moreToCome is set', async () => {
+    const s = await open();
+    const reply = await exchange(s, opMsg({ endSessions: [], $db: 'admin' }, 2), false);
+    expect(reply!.length).toBe(0);
+    expect(msgReply(await exchange(s, opMsg({ ping: 1, $db: 'admin' })))).toMatchObject({ ok: 1 });
+    s.destroy();
+  });
+
+  it('answers unknown commands with CommandNotFound', async () => {
+    expect(await command({ frobnicate: 1, $db: 'admin' })).toMatchObject({ ok: 0, code: 59, codeName: 'CommandNotFound' });
+  });
+
+  it('refuses transactions and change streams', async () => {
+    const lsid = { id: new (await import('bson')).UUID() };
+    const txn = await command({ insert: 't', documents: [{ a: 1 }], lsid, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false, $db: 'wire' });
+    expect(txn).toMatchObject({ ok: 0, code: 20, codeName: 'IllegalOperation' });
+    expect(String(txn.errmsg)).toContain('Transaction numbers are only allowed on a replica set member or mongos');
+    expect(await command({ insert: 't', documents: [{ a: 1 }], lsid, txnNumber: Long.fromNumber(1), $db: 'wire' })).toMatchObject({ code: 20 });
+    expect(await command({ find: 't', filter: {}, $db: 'wire' })).toMatchObject({ cursor: { firstBatch: [] } });
+    const cs = await command({ aggregate: 't', pipeline: [{ $changeStream: {} }], cursor: {}, $db: 'wire' });
+    expect(cs).toMatchObject({ ok: 0, code: 40573 });
+
+    const client = await MongoClient.connect(engine.uri);
+    const session = client.startSession();
+    session.startTransaction();
+    // The driver wraps code 20 the same way it does for a real standalone server.
+    const err = (await client.db('wire').collection('t').insertOne({ a: 2 }, { session }).catch((e: unknown) => e)) as {
+      code?: number;
+      originalError?: { code?: number };
+    };
+    expect(err.originalError?.code ?? err.code).toBe(20);
+    await session.abortTransaction().catch(() => {});
+    await session.endSession();
+    expect(await client.db('wire').collection('t').countDocuments()).toBe(0);
+    await client.close();
+  });
+
+  it('reports CursorNotFound for unknown and expired cursors', async () => {
+    const unknown = await command({ getMore: Long.fromNumber(123456), collection: 'x', $db: 'wire' });
+    expect(unknown).toMatchObject({ ok: 0, code: 43, codeName: 'CursorNotFound', errmsg: 'cursor id 123456 not found' });
+
+    await command({ insert: 'many', documents: Array.from({ length: 10 }, (_, i) => ({ i })), $db: 'wire' });
+    const first = await command({ find: 'many', filter: {}, batchSize: 2, $db: 'wire' });
+    const id = (first.cursor as { id: Long }).id;
+    expect(id.isZero()).toBe(false);
+    const more = await command({ getMore: id, collection: 'many', batchSize: 3, $db: 'wire' });
+    expect((more.cursor as { nextBatch: unknown[] }).nextBatch).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await command({ getMore: id, collection: 'many', $db: 'wire' })).toMatchObject({ code: 43 });
+  });
+
+  it('survives malformed messages and keeps serving new clients', async () => {
+    const cases: Buffer[] = [
+      Buffer.from(Array.from({ length: 64 }, () => Math.floor(Math.random() * 256))),
+      (() => {
+        const b = header(30, 2013);
+        return Buffer.concat([b, Buffer.alloc(14, 0xff)]);
+      })(),
+      header(3, 2013),
+      header(900_000_000, 2013),
+      (() => {
+        const body = Buffer.concat([Buffer.alloc(4), Buffer.from([0]), Buffer.from([40, 0, 0, 0, 1, 2, 3])]);
+        return Buffer.concat([header(16 + body.length, 2013), body]);
+      })(),
+      header(20, 9999),
+    ];
+    for (const bytes of cases) {
+      const s = await open();
+      const reply = await exchange(s, bytes);
+      if (reply) expect(msgReply(reply).ok).toBe(0);
+      s.destroy();
+    }
+    const client = await MongoClient.connect(engine.uri);
+    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+    await client.close();
+  });
+
+  it('refuses documents over 16 MiB', async () => {
+    const big = { _id: 'big', blob: 'x'.repeat(16 * 1024 * 1024 + 10) };
+    const s = await open();
+    const reply = msgReply(await exchange(s, opMsg({ insert: 'big', $db: 'wire' }, 0, [['documents', [big]]])));
+    s.destroy();
+    expect(reply.ok).toBe(1);
+    expect(reply.writeErrors).toEqual([expect.objectContaining({ index: 0, code: 10334 })]);
+    expect(await command({ count: 'big', $db: 'wire' })).toMatchObject({ n: 0 });
+
+    const client = await MongoClient.connect(engine.uri);
+    await expect(client.db('wire').collection('big').insertOne(big)).rejects.toThrow();
+    expect(await client.db('wire').collection('big').countDocuments()).toBe(0);
+    await client.close();
+  });
+});
