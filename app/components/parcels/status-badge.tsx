@@ -1,4 +1,4 @@
-import { PRIORITIES } from '~/schemas/constants';
+import type { Priority } from '~/schemas/constants';
 
 const NEUTRAL = 'bg-gray-100 text-gray-800 ring-gray-300';
 
@@ -28,7 +28,7 @@ export function StatusBadge({ status }: { status: string | null | undefined }) {
   );
 }
 
-export const PRIORITY_BADGE_COLORS: Record<(typeof PRIORITIES)[number], string> = {
+export const PRIORITY_BADGE_COLORS: Record<Priority, string> = {
   Low: 'bg-gray-100 text-gray-700 ring-gray-300',
   Standard: 'bg-sky-100 text-sky-800 ring-sky-300',
   High: 'bg-orange-100 text-orange-800 ring-orange-300',
@@ -36,7 +36,7 @@ export const PRIORITY_BADGE_COLORS: Record<(typeof PRIORITIES)[number], string> 
 };
 
 export function PriorityBadge({ priority }: { priority: string | null | undefined }) {
-  const color = PRIORITY_BADGE_COLORS[priority as (typeof PRIORITIES)[number]] ?? NEUTRAL;
+  const color = PRIORITY_BADGE_COLORS[priority as Priority] ?? NEUTRAL;
   return (
     <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${color}`}>
       {priority || 'Standard'}
