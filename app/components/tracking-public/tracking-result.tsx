@@ -1,0 +1,140 @@
+import type { PublicTrackingResult } from '~/models/parcel.server';
+import { formatDate, formatDateTime } from '~/utils/format';
+
+type Result = PublicTrackingResult;
+
+const STATUS_STYLES: Record<string, string> = {
+  Processing: 'bg-sky-100 text-sky-800 ring-sky-300',
+  'Picked Up': 'bg-yellow-100 text-yellow-800 ring-yellow-300',
+  'In Transit': 'bg-blue-100 text-blue-800 ring-blue-300',
+  'Out for Delivery': 'bg-purple-100 text-purple-800 ring-purple-300',
+  Delivered: 'bg-green-100 text-green-800 ring-green-300',
+};
+const NEUTRAL = 'bg-gray-100 text-gray-800 ring-gray-300';
+
+export function PublicStatusBadge({ status }: { status: string }) {
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ring-1 ring-inset ${STATUS_STYLES[status] ?? NEUTRAL}`}
+      data-status={status}
+    >
+      {status}
+    </span>
+  );
+}
+
+function EventIcon({ status }: { status: string }) {
+  const common = 'h-5 w-5';
+  switch (status) {
+    case 'Package Picked Up':
+      return (
+        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M3 7l9-4 9 4v10l-9 4-9-4z" />
+          <path d="M3 7l9 4 9-4M12 11v10" />
+        </svg>
+      );
+    case 'In Transit':
+      return (
+        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M1 6h13v10H1zM14 10h5l3 3v3h-8z" />
+          <circle cx="5" cy="18" r="2" />
+          <circle cx="18" cy="18" r="2" />
+        </svg>
+      );
+    case 'Out for Delivery':
+      return (
+        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M12 21s-7-6.2-7-11a7 7 0 0114 0c0 4.8-7 11-7 11z" />
+          <circle cx="12" cy="10" r="2.5" />
+        </svg>
+      );
+    case 'Delivered':
+      return (
+        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+          <circle cx="12" cy="12" r="9" />
+          <path d="M8 12l3 3 5-6" />
+        </svg>
+      );
+    default:
+      return (
+        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="currentColor">
+          <circle cx="12" cy="12" r="4" />
+        </svg>
+      );
+  }
+}
+
+export function TrackingResult({ result }: { result: Result }) {
+  const { parcel, events } = result;
+  return (
+    <article aria-labelledby="result-heading" className="card overflow-hidden">
+      <header className="flex flex-col gap-3 border-b border-gray-200 bg-gray-50 p-5 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <p className="text-sm text-gray-600">Tracking number</p>
+          <h2 id="result-heading" className="font-mono text-2xl font-bold tracking-wide">
+            {parcel.trackingNumber}
+          </h2>
+        </div>
+        <div className="flex items-center gap-2">
+          <span className="sr-only">Status:</span>
+          <PublicStatusBadge status={parcel.status} />
+        </div>
+      </header>
+      <dl className="grid gap-5 p-5 sm:grid-cols-2 lg:grid-cols-4">
+        <div>
+          <dt className="text-sm font-medium text-gray-500">Recipient</dt>
+          <dd className="mt-1 font-semibold">{parcel.recipient.name || '—'}</dd>
+          <dd className="text-sm text-gray-700">{parcel.recipient.address || '—'}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-medium text-gray-500">Shipped from</dt>
+          <dd className="mt-1 text-sm text-gray-700">{parcel.sender.address || '—'}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-medium text-gray-500">Service</dt>
+          <dd className="mt-1 font-semibold">{parcel.serviceType}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-medium text-gray-500">Estimated delivery</dt>
+          <dd className="mt-1 font-semibold">{formatDate(parcel.estimatedDelivery)}</dd>
+        </div>
+      </dl>
+      <section aria-labelledby="history-heading" className="border-t border-gray-200 p-5">
+        <h3 id="history-heading" className="text-lg font-semibold">
+          Tracking history
+        </h3>
+        {events.length === 0 ? (
+          <p className="mt-3 text-gray-600">No tracking events found for this package.</p>
+        ) : (
+          <ol className="mt-4 space-y-0">
+            {events.map((event, index) => (
+              <li key={event.id} className="relative flex gap-4 pb-6 last:pb-0">
+                {index < events.length - 1 ? (
+                  <span aria-hidden="true" className="absolute left-[19px] top-10 h-[calc(100%-2.5rem)] w-0.5 bg-gray-200" />
+                ) : null}
+                <span
+                  className={`flex h-10 w-10 shrink-0 items-center justify-center rounded-full ${
+                    index === 0 ? 'bg-brand-600 text-white' : 'bg-gray-100 text-gray-600'
+                  }`}
+                >
+                  <EventIcon status={event.status} />
+                </span>
+                <div className="min-w-0">
+                  <p className="font-semibold">
+                    {event.status}
+                    {index === 0 ? <span className="ml-2 text-xs font-medium text-brand-700">Latest</span> : null}
+                  </p>
+                  {event.description ? <p className="text-sm text-gray-700">{event.description}</p> : null}
+                  <p className="text-sm text-gray-500">
+                    {event.location ? `${event.location} · ` : ''}
+                    <time dateTime={event.timestamp ?? undefined}>{formatDateTime(event.timestamp)}</time>
+                  </p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </article>
+  );
+}
