@@ -1,0 +1,101 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedMongo } from '../../embedded-mongo';
+
+// This file owns its database engine so it can stop it; set before any app module loads.
+const engine = await startEmbeddedMongo();
+process.env.MONGODB_URI = `${engine.uri.replace(/\/?$/, '/')}foundation`;
+process.env.ADMIN_USERNAME = 'boss';
+process.env.ADMIN_PASSWORD = 'correct-horse-battery';
+
+const { parseEnv } = await import('~/services/env.server');
+const { generateTrackingNumber, insertWithTrackingNumber, Parcel } = await import('~/models/parcel.server');
+const { User, verifyLogin } = await import('~/models/user.server');
+const { seedIfEmpty } = await import('~/services/seed.server');
+const { connectDb, disconnectDb } = await import('~/services/db.server');
+const { loader: health } = await import('~/routes/api.health');
+const { TRACKING_NUMBER_PATTERN } = await import('~/schemas/constants');
+
+afterAll(async () => {
+  await disconnectDb().catch(() => {});
+  await engine.stop().catch(() => {});
+});
+
+describe('environment', () => {
+  it('applies defaults', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.COMPANY_NAME).toBeTruthy();
+    expect(env.MONGODB_URI).toBeUndefined();
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => parseEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => parseEnv({ MONGODB_URI: 'postgres://x' })).toThrow(/MONGODB_URI/);
+    expect(() => parseEnv({ COMPANY_EMAIL: 'not-an-email' })).toThrow(/COMPANY_EMAIL/);
+    expect(() => parseEnv({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseEnv({ SMTP_URL: '', PORT: '' }).PORT).toBe(3000);
+  });
+});
+
+describe('tracking numbers', () => {
+  it('are three capital letters and nine digits', () => {
+    const numbers = new Set(Array.from({ length: 2000 }, generateTrackingNumber));
+    for (const n of numbers) expect(n).toMatch(TRACKING_NUMBER_PATTERN);
+    expect(numbers.size).toBeGreaterThan(1990);
+  });
+
+  it('are retried when the unique index reports a collision', async () => {
+    await connectDb();
+    const first = await Parcel.create({ trackingNumber: 'DUP000000001' });
+    const candidates = ['DUP000000001', 'DUP000000001', 'NEW000000002'];
+    const created = await insertWithTrackingNumber(
+      (trackingNumber) => Parcel.create({ trackingNumber }),
+      () => candidates.shift()!,
+    );
+    expect(created.trackingNumber).toBe('NEW000000002');
+    expect(await Parcel.countDocuments({ trackingNumber: first.trackingNumber })).toBe(1);
+  });
+
+  it('gives up after repeated collisions instead of looping', async () => {
+    await expect(
+      insertWithTrackingNumber((trackingNumber) => Parcel.create({ trackingNumber }), () => 'DUP000000001', 3),
+    ).rejects.toMatchObject({ code: 11000 });
+  });
+});
+
+describe('first-start seed', () => {
+  it('creates the admin and demo parcels once, and never on a database with data', async () => {
+    await connectDb();
+    await Parcel.deleteMany({});
+    await User.deleteMany({});
+    const first = await seedIfEmpty({ demoParcels: true });
+    expect(first.seeded).toBe(true);
+    if (!first.seeded) return;
+    expect(first.username).toBe('boss');
+    expect(first.trackingNumbers.length).toBeGreaterThanOrEqual(4);
+    const statuses = await Parcel.distinct('status');
+    expect(statuses.length).toBeGreaterThanOrEqual(4);
+    expect(await verifyLogin('BOSS', 'correct-horse-battery')).toMatchObject({ username: 'boss', role: 'admin' });
+
+    const second = await seedIfEmpty({ demoParcels: true });
+    expect(second.seeded).toBe(false);
+    expect(await User.countDocuments()).toBe(1);
+    expect(await Parcel.countDocuments()).toBe(first.trackingNumbers.length);
+  });
+});
+
+describe('GET /api/health', () => {
+  it('is up while the database answers, 503 once it is gone', async () => {
+    const up = await health();
+    expect(up.status).toBe(200);
+    expect(await up.json()).toMatchObject({ status: 'ok', database: 'up' });
+
+    await engine.stop();
+    const down = await health();
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ database: 'down' });
+  });
+});
