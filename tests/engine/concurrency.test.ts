@@ -1,0 +1,47 @@
+import mongoose, { Schema, type Connection } from 'mongoose';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTarget, uniqueDbName, type Target } from './helpers';
+
+let target: Target;
+let client: MongoClient;
+let conn: Connection;
+let dbName: string;
+
+beforeAll(async () => {
+  target = await startTarget();
+  dbName = uniqueDbName('concurrency');
+  client = await MongoClient.connect(target.uri, { maxPoolSize: 20 });
+  conn = await mongoose.createConnection(target.uri + dbName, { maxPoolSize: 20 }).asPromise();
+});
+
+afterAll(async () => {
+  await client?.db(dbName).dropDatabase().catch(() => {});
+  await client?.close();
+  await conn?.close();
+  await target?.stop();
+});
+
+describe('concurrency', () => {
+  it('lets exactly one of 20 concurrent creates of the same unique key succeed', async () => {
+    const Parcel = conn.model('Parcel', new Schema({ trackingNumber: { type: String, unique: true }, n: Number }));
+    await Parcel.init();
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, n) => Parcel.create({ trackingNumber: 'SAME', n })));
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(ok).toHaveLength(1);
+    expect(failed).toHaveLength(19);
+    for (const f of failed) expect(f.reason).toMatchObject({ code: 11000 });
+    expect(await Parcel.countDocuments({ trackingNumber: 'SAME' })).toBe(1);
+  });
+
+  it('applies 500 concurrent $inc exactly', async () => {
+    const coll = client.db(dbName).collection<{ _id: string; seq: number }>('counters');
+    await Promise.all(
+      Array.from({ length: 500 }, () => coll.findOneAndUpdate({ _id: 'receipt' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' })),
+    );
+    expect((await coll.findOne({ _id: 'receipt' }))!.seq).toBe(500);
+    await Promise.all(Array.from({ length: 500 }, () => coll.updateOne({ _id: 'receipt' }, { $inc: { seq: 1 } })));
+    expect((await coll.findOne({ _id: 'receipt' }))!.seq).toBe(1000);
+  });
+});
