@@ -1,0 +1,167 @@
+/**
+ * Measures the production build on the embedded database:
+ *   npm run build && npm run bench
+ * Starts `node server.js` on a fresh data directory holding BENCH_PARCELS parcels (default 10,000),
+ * then drives it with autocannon and reports requests/s and latency percentiles, plus the
+ * compressed bytes a browser downloads for the public pages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import mongoose from 'mongoose';
+import { startEmbeddedMongo } from '../embedded-mongo';
+
+const PARCELS = Number(process.env.BENCH_PARCELS ?? 10_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 3456);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ADMIN = { username: 'bench', password: 'bench-password-123' };
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'courier-bench-'));
+
+async function seed(): Promise<{ trackingNumber: string; searchTerm: string }> {
+  // Fill the data directory the app will open, using the same engine standalone.
+  const engine = await startEmbeddedMongo({ dir: path.join(dataDir, 'db') });
+  process.env.MONGODB_URI = `${engine.uri.replace(/\/?$/, '/')}courier`;
+  const { Parcel, generateTrackingNumber } = await import('../app/models/parcel.server');
+  const { createUser } = await import('../app/models/user.server');
+  await mongoose.connect(process.env.MONGODB_URI);
+  await Parcel.init();
+  await createUser({ username: ADMIN.username, password: ADMIN.password, name: 'Bench', role: 'admin' });
+  const names = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mateo', 'Sofia', 'Lucas', 'Mia', 'Ethan'];
+  const statuses = ['Pending', 'In Transit', 'Out for Delivery', 'Delivered', 'Picked Up', 'Failed', 'Returned'];
+  let trackingNumber = '';
+  const started = Date.now();
+  for (let i = 0; i < PARCELS; i += 500) {
+    const batch = Array.from({ length: Math.min(500, PARCELS - i) }, (_, j) => {
+      const n = i + j;
+      return {
+        trackingNumber: generateTrackingNumber(),
+        sender: { name: `${names[n % 10]} Sender ${n}`, email: `s${n}@example.com`, phone: '+1 555 0100', address: `${n} Market St, Springfield` },
+        recipient: { name: `${names[(n + 3) % 10]} Recipient ${n}`, email: `r${n}@example.com`, phone: '+1 555 0199', address: `${n} Elm St, Shelbyville` },
+        weight: (n % 200) / 10,
+        dimensions: { length: 30, width: 20, height: 10 },
+        serviceType: 'Standard',
+        priority: 'Standard',
+        status: statuses[n % statuses.length],
+        cost: 25.99,
+        destinations: [{ name: 'Recipient', address: `${n} Elm St`, city: 'Shelbyville', country: 'USA', postalCode: '12345' }],
+        events: [
+          { status: 'In Transit', location: 'Hub', description: 'On the way', timestamp: new Date(Date.now() - 3600_000) },
+          { status: 'Package Picked Up', location: 'Springfield', description: 'Picked up', timestamp: new Date(Date.now() - 7200_000) },
+        ],
+      };
+    });
+    const docs = await Parcel.insertMany(batch);
+    trackingNumber = docs[0]!.trackingNumber;
+  }
+  console.log(`seeded ${PARCELS} parcels in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await mongoose.disconnect();
+  await engine.stop();
+  return { trackingNumber, searchTerm: 'olivia sender 12' };
+}
+
+function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['server.js'], {
+    env: {
+      ...process.env,
+      MONGODB_URI: '',
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'bench-session-secret-0123456789',
+      RATE_LIMIT_TRACKING_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Row> {
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Bytes on the wire (gzip) for a page and every script and stylesheet it references. */
+async function pageWeight(pathname: string) {
+  const html = await (await fetch(BASE + pathname)).text();
+  const assets = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const unique = [...new Set(assets)];
+  let js = 0;
+  let css = 0;
+  for (const asset of unique) {
+    const body = Buffer.from(await (await fetch(BASE + asset)).arrayBuffer());
+    const size = gzipSync(body).length;
+    if (asset.endsWith('.css')) css += size;
+    else js += size;
+  }
+  const htmlBytes = gzipSync(Buffer.from(html)).length;
+  return { page: pathname, html: htmlBytes, css, js, total: htmlBytes + css + js, scripts: unique.filter((a) => a.endsWith('.js')).length };
+}
+
+async function main() {
+  if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` first.');
+  const { trackingNumber, searchTerm } = await seed();
+  const server = await startServer();
+  try {
+    const login = await fetch(`${BASE}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const form = await fetch(`${BASE}/management/access`, {
+      method: 'POST',
+      body: new URLSearchParams(ADMIN),
+      redirect: 'manual',
+    });
+    const cookie = (form.headers.getSetCookie?.() ?? [])
+      .map((c) => c.split(';')[0])
+      .filter((c) => c.startsWith('__session='))
+      .join('; ');
+
+    const rows: Row[] = [];
+    rows.push(await measure('GET /api/tracking/track/:n', `${BASE}/api/tracking/track/${trackingNumber}`));
+    rows.push(await measure('GET /track?number=:n', `${BASE}/track?number=${trackingNumber}`));
+    rows.push(await measure('GET / (home)', `${BASE}/`));
+    rows.push(
+      await measure(`GET /api/parcels?search=…`, `${BASE}/api/parcels?search=${encodeURIComponent(searchTerm)}`, {
+        authorization: `Bearer ${token}`,
+      }),
+    );
+    if (cookie) rows.push(await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, { cookie }));
+
+    console.log(`\n${PARCELS} parcels, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${os.cpus().length} cores`);
+    console.table(rows.map((r) => ({ endpoint: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
+    const weights = [await pageWeight('/'), await pageWeight(`/track?number=${trackingNumber}`)];
+    console.log('Compressed bytes a browser downloads (gzip):');
+    console.table(weights);
+  } finally {
+    server.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
