@@ -49,7 +49,9 @@ export async function checkCredentials(input: unknown, address: string): Promise
   const { username, password } = parsed.data;
   const userKey = `user:${username.toLowerCase()}`;
   const addressKey = `addr:${address}`;
-  const blocked = [loginFailures.peek(userKey), loginFailures.peek(addressKey)].find((r) => !r.allowed);
+  // Refused once the limit of failures is used up: another failure would exceed it.
+  const now = Date.now();
+  const blocked = [loginFailures.peek(userKey, now, 1), loginFailures.peek(addressKey, now, 1)].find((r) => !r.allowed);
   if (blocked) throw new LoginError('locked', lockedMessage(blocked.retryAfterSeconds), blocked.retryAfterSeconds);
 
   await connectDb();
@@ -63,13 +65,15 @@ export async function checkCredentials(input: unknown, address: string): Promise
   return user;
 }
 
-const requestAddresses = new WeakMap<Request, string>();
+// remix-auth hands the strategy a copy of the request, so the client's address travels in a
+// header that we set here (overwriting anything the client sent under that name).
+const ADDRESS_HEADER = 'x-courier-login-address';
 
 export const authenticator = new Authenticator<PublicUser>();
 
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
-    const address = requestAddresses.get(request) ?? 'unknown';
+    const address = request.headers.get(ADDRESS_HEADER) ?? 'unknown';
     return checkCredentials({ username: form.get('username'), password: form.get('password') }, address);
   }),
   'form',
@@ -77,8 +81,9 @@ authenticator.use(
 
 /** Signs in with the form strategy; throws LoginError on failure. */
 export function authenticateForm(request: Request, address: string): Promise<PublicUser> {
-  requestAddresses.set(request, address);
-  return authenticator.authenticate('form', request);
+  const headers = new Headers(request.headers);
+  headers.set(ADDRESS_HEADER, address);
+  return authenticator.authenticate('form', new Request(request, { headers }));
 }
 
 export async function getUserId(request: Request): Promise<string | null> {

@@ -27,11 +27,14 @@ export class RateLimiter {
     return this.result(window, now);
   }
 
-  /** Says whether `key` is over the limit, without counting a hit. */
-  peek(key: string, now = Date.now()): RateLimitResult {
+  /**
+   * Says whether `key` is over the limit, without counting a hit. With `extra` = 1 it says
+   * whether one more hit would still be within the limit.
+   */
+  peek(key: string, now = Date.now(), extra = 0): RateLimitResult {
     const window = this.windows.get(key);
     if (!window || window.resetAt <= now) return { allowed: true, remaining: this.limit, retryAfterSeconds: 0 };
-    return this.result(window, now, 0);
+    return this.result(window, now, extra);
   }
 
   reset(key: string) {

@@ -1,0 +1,19 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { revokeApiToken } from '~/models/api-token.server';
+import { handleApi, methodNotAllowed } from '~/services/api.server';
+import { bearerToken, requireApiUser } from '~/services/auth.server';
+
+export function loader() {
+  return methodNotAllowed(['POST']);
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    await requireApiUser(request);
+    const token = bearerToken(request);
+    if (token) await revokeApiToken(token);
+    return json({ success: true });
+  });
+}
