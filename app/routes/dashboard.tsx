@@ -1,19 +1,57 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Outlet, useLoaderData } from '@remix-run/react';
+import { Link, Outlet, useLoaderData } from '@remix-run/react';
+import { DashboardHeader } from '~/components/dashboard/dashboard-header';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
+import { Logo } from '~/components/public/site-header';
+import { useCompany } from '~/root';
 import { requireUser } from '~/services/auth.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ user });
+  return json({ user: { name: user.name, username: user.username, role: user.role } });
 }
+
+export const meta: MetaFunction = () => [{ title: 'Management dashboard' }];
 
 export default function DashboardLayout() {
   const { user } = useLoaderData<typeof loader>();
+  const company = useCompany();
   return (
-    <div className="min-h-full">
-      <p className="sr-only">Signed in as {user.name || user.username}</p>
-      <Outlet />
+    <div className="flex min-h-full flex-1 flex-col">
+      <a
+        href="#dashboard-main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <DashboardHeader user={user} companyName={company.name} />
+      <DashboardTabs />
+      <main id="dashboard-main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <div className="flex min-h-full flex-1 flex-col">
+      <header className="border-b border-gray-200 bg-white">
+        <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
+          <Link to="/" aria-label="Website home">
+            <Logo name="" />
+          </Link>
+          <div>
+            <p className="text-lg font-bold leading-tight text-gray-900">Management</p>
+            <p className="text-sm text-gray-600">Admin Dashboard</p>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto w-full max-w-3xl flex-1 px-4 py-10">
+        <DashboardSectionError />
+      </main>
     </div>
   );
 }

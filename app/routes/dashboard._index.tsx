@@ -1,0 +1,134 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { StatCard } from '~/components/dashboard/stat-card';
+import { getDashboardStats, listRecentTrackingEvents } from '~/models/dashboard.server';
+import { formatMoney } from '~/schemas/constants';
+import { OVERVIEW_ACTIVITY_LIMIT } from '~/schemas/dashboard';
+import { requireUser } from '~/services/auth.server';
+import { formatDateTime, formatRelativeTime } from '~/utils/format';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const [stats, activity] = await Promise.all([
+    getDashboardStats().catch((error: unknown) => {
+      console.error('Could not load dashboard statistics:', error);
+      return null;
+    }),
+    listRecentTrackingEvents({ limit: OVERVIEW_ACTIVITY_LIMIT }).catch((error: unknown) => {
+      console.error('Could not load recent activity:', error);
+      return null;
+    }),
+  ]);
+  // Relative times are computed against the server's clock on both sides, so hydration agrees.
+  return json({ stats, activity, now: new Date().toISOString() });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Overview · Management dashboard' }];
+
+const icons = {
+  box: (
+    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M21 8l-9-5-9 5 9 5 9-5zM3 8v8l9 5 9-5V8M12 13v8" />
+    </svg>
+  ),
+  truck: (
+    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M3 6h11v9H3zM14 9h4l3 3v3h-7zM7 18a2 2 0 1 0 0-.01M17 18a2 2 0 1 0 0-.01" />
+    </svg>
+  ),
+  check: (
+    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M20 6L9 17l-5-5" />
+    </svg>
+  ),
+  dollar: (
+    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
+    </svg>
+  ),
+};
+
+export default function DashboardOverview() {
+  const { stats, activity, now } = useLoaderData<typeof loader>();
+
+  return (
+    <div className="space-y-8">
+      <h1 className="sr-only">Overview</h1>
+      <section aria-labelledby="stats-heading">
+        <h2 id="stats-heading" className="sr-only">
+          Statistics
+        </h2>
+        {stats ? (
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            <StatCard title="Total Parcels" value={stats.totalParcels} change={stats.changes.totalParcels.label} icon={icons.box} />
+            <StatCard title="Active Parcels" value={stats.activeParcels} change={stats.changes.activeParcels.label} icon={icons.truck} />
+            <StatCard
+              title="Delivered Parcels"
+              value={stats.deliveredParcels}
+              change={stats.changes.deliveredParcels.label}
+              icon={icons.check}
+            />
+            <StatCard
+              title="Total Revenue"
+              value={formatMoney(stats.totalRevenue)}
+              change={stats.changes.totalRevenue.label}
+              icon={icons.dollar}
+            />
+          </div>
+        ) : (
+          <p role="alert" className="text-red-600">
+            Failed to load dashboard statistics
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="activity-heading" className="card p-5">
+        <h2 id="activity-heading" className="text-lg font-semibold text-gray-900">
+          Recent Activity
+        </h2>
+        {activity === null ? (
+          <div role="alert" className="mt-3 flex flex-wrap items-center gap-3">
+            <p className="text-red-600">Failed to load data</p>
+            <Link to="/dashboard" className="btn-secondary">
+              Retry
+            </Link>
+          </div>
+        ) : activity.length === 0 ? (
+          <p className="mt-3 text-sm text-gray-600">No tracking activity yet.</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-gray-100">
+            {activity.map((event) => (
+              <li key={event.id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-3">
+                <div className="min-w-0">
+                  <p className="text-sm font-medium text-gray-900">
+                    {event.status}
+                    {' · '}
+                    <Link to={`/dashboard/parcels/${event.parcelId}`} className="font-mono text-brand-700 hover:underline">
+                      {event.trackingNumber}
+                    </Link>
+                  </p>
+                  {event.location || event.description ? (
+                    <p className="truncate text-sm text-gray-600">
+                      {[event.location, event.description].filter(Boolean).join(' — ')}
+                    </p>
+                  ) : null}
+                </div>
+                {event.timestamp ? (
+                  <time dateTime={event.timestamp} title={formatDateTime(event.timestamp)} className="shrink-0 text-xs text-gray-500">
+                    {formatRelativeTime(event.timestamp, new Date(now))}
+                  </time>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

@@ -1,0 +1,137 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Logo } from '~/components/public/site-header';
+import { Field, FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { useCompany } from '~/root';
+import {
+  authenticateForm,
+  getSessionUser,
+  LOGIN_FAILED,
+  LoginError,
+  USER_SESSION_KEY,
+} from '~/services/auth.server';
+import { createToastHeaders } from '~/services/flash.server';
+import { clientAddress } from '~/services/rate-limit.server';
+import { commitSession, getSession } from '~/services/session.server';
+import { safeRedirect } from '~/utils/safe-redirect';
+
+type ActionData = {
+  formError?: string;
+  fieldErrors?: Record<string, string[]>;
+  username: string;
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // A broken session or an unreachable database just shows the form.
+  const user = await getSessionUser(request).catch(() => null);
+  if (user) {
+    const redirectTo = new URL(request.url).searchParams.get('redirectTo');
+    throw redirect(safeRedirect(redirectTo, '/dashboard'));
+  }
+  return json({});
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The form strategy reads the body itself, so read a copy here.
+  const form = await request.clone().formData();
+  const redirectTo = safeRedirect(form.get('redirectTo'), '/dashboard');
+  const rawUsername = form.get('username');
+  const username = typeof rawUsername === 'string' ? rawUsername.slice(0, 100) : '';
+
+  try {
+    const user = await authenticateForm(request, clientAddress(context));
+    const session = await getSession(request);
+    session.set(USER_SESSION_KEY, user.id);
+    const headers = await createToastHeaders(request, {
+      type: 'success',
+      title: 'Login successful',
+      description: 'Welcome to the management dashboard!',
+    });
+    headers.append('Set-Cookie', await commitSession(session, request));
+    return redirect(redirectTo, { headers });
+  } catch (error) {
+    if (error instanceof LoginError) {
+      if (error.kind === 'validation') {
+        return json<ActionData>({ fieldErrors: error.fieldErrors, username }, { status: 400 });
+      }
+      if (error.kind === 'locked') {
+        return json<ActionData>(
+          { formError: error.message, username },
+          { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+        );
+      }
+      return json<ActionData>({ formError: error.message, username }, { status: 400 });
+    }
+    console.error('Sign-in failed unexpectedly:', error);
+    return json<ActionData>({ formError: LOGIN_FAILED, username }, { status: 500 });
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: 'Staff login' }];
+
+export default function StaffLogin() {
+  const company = useCompany();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  const redirectTo = searchParams.get('redirectTo') ?? '/dashboard';
+
+  return (
+    <main className="flex flex-1 items-center justify-center bg-gradient-to-br from-brand-50 to-white px-4 py-12">
+      <div className="w-full max-w-md">
+        <div className="mb-6 flex justify-center">
+          <Link to="/" aria-label={`${company.name} home`}>
+            <Logo name={company.name} />
+          </Link>
+        </div>
+        <div className="card p-6 sm:p-8">
+          <h1 className="text-2xl font-bold text-gray-900">Staff login</h1>
+          <p className="mt-1 text-sm text-gray-600">Sign in to the management dashboard.</p>
+          <Form method="post" className="mt-6 space-y-4">
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <FormErrors errors={actionData?.formError ? [actionData.formError] : null} />
+            <Field
+              label="Username"
+              name="username"
+              type="text"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              maxLength={100}
+              defaultValue={actionData?.username ?? ''}
+              errors={actionData?.fieldErrors?.username}
+            />
+            <Field
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={200}
+              errors={actionData?.fieldErrors?.password}
+            />
+            <button type="submit" className="btn-primary w-full" disabled={submitting}>
+              {submitting ? (
+                <>
+                  <Spinner />
+                  Signing in...
+                </>
+              ) : (
+                'Sign In'
+              )}
+            </button>
+          </Form>
+        </div>
+        <p className="mt-6 text-center text-sm text-gray-600">
+          <Link to="/" className="text-brand-700 hover:underline">
+            Back to the website
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
