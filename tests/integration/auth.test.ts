@@ -1,0 +1,290 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUser } from '~/models/user.server';
+import { action as loginApi } from '~/routes/api.auth.login';
+import { action as logoutApi } from '~/routes/api.auth.logout';
+import { loader as meApi } from '~/routes/api.auth.me';
+import { loader as dashboardLoader } from '~/routes/dashboard';
+import { action as logoutAction, loader as logoutLoader } from '~/routes/logout';
+import { action as loginPageAction, loader as loginPageLoader } from '~/routes/management.access';
+import { loginFailures, requireUser } from '~/services/auth.server';
+import { connectDb } from '~/services/db.server';
+
+const PASSWORD = 'correct-horse-battery';
+
+async function call(
+  handler: unknown,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: BodyInit; address?: string } = {},
+): Promise<Response> {
+  const request = new Request(new URL(url, 'http://localhost'), {
+    method: init.method ?? 'GET',
+    headers: init.headers,
+    body: init.body,
+  });
+  try {
+    return await (handler as (args: unknown) => Promise<Response>)({
+      request,
+      params: {},
+      context: { clientAddress: init.address ?? '10.0.0.1' },
+    });
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+function postJson(handler: unknown, url: string, body: unknown, address?: string, headers: Record<string, string> = {}) {
+  return call(handler, url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    address,
+  });
+}
+
+function postForm(handler: unknown, url: string, fields: Record<string, string>, address?: string, cookie?: string) {
+  return call(handler, url, {
+    method: 'POST',
+    headers: cookie ? { cookie } : {},
+    body: new URLSearchParams(fields),
+    address,
+  });
+}
+
+/** The cookie pairs a browser would send back after these Set-Cookie headers. */
+function cookiesFrom(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+beforeAll(async () => {
+  await connectDb();
+  await createUser({ username: 'Alice', password: PASSWORD, name: 'Alice Staff', role: 'admin' });
+  await createUser({ username: 'bob', password: PASSWORD, role: 'staff' });
+});
+
+beforeEach(() => loginFailures.clear());
+
+describe('POST /api/auth/login', () => {
+  it('returns a token and the user without the password hash', async () => {
+    const res = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(typeof body.token).toBe('string');
+    expect(body.token.length).toBeGreaterThan(20);
+    expect(body.user).toMatchObject({ username: 'alice', name: 'Alice Staff', role: 'admin' });
+    expect(body.user.id).toBe(body.user._id);
+    expect(JSON.stringify(body)).not.toMatch(/passwordHash|scrypt/);
+  });
+
+  it('refuses a missing field or an operator object with 400 and details', async () => {
+    const missing = await postJson(loginApi, '/api/auth/login', { username: 'alice' });
+    expect(missing.status).toBe(400);
+    const missingBody = await missing.json();
+    expect(missingBody.error).toBe('Validation failed');
+    expect(missingBody.details.password).toBeDefined();
+
+    const injected = await postJson(loginApi, '/api/auth/login', { username: { $gt: '' }, password: { $gt: '' } });
+    expect(injected.status).toBe(400);
+    const injectedBody = await injected.json();
+    expect(Object.keys(injectedBody.details)).toEqual(expect.arrayContaining(['username', 'password']));
+  });
+
+  it('refuses a body that is not JSON with 415', async () => {
+    const res = await call(loginApi, '/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=alice&password=x',
+    });
+    expect(res.status).toBe(415);
+  });
+
+  it('answers wrong credentials with 401 and the same message for an unknown user', async () => {
+    const wrong = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: 'nope-nope' }, '10.0.1.1');
+    const unknown = await postJson(loginApi, '/api/auth/login', { username: 'nobody', password: 'nope-nope' }, '10.0.1.2');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const wrongBody = await wrong.json();
+    expect(wrongBody).toEqual({ error: 'Invalid credentials', message: 'Invalid credentials' });
+    expect(await unknown.json()).toEqual(wrongBody);
+  });
+
+  it('locks a username after 5 failures with 429 and Retry-After, even with the right password', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await postJson(loginApi, '/api/auth/login', { username: 'bob', password: `wrong-${i}` }, `10.0.2.${i}`);
+      expect(res.status).toBe(401);
+    }
+    const locked = await postJson(loginApi, '/api/auth/login', { username: 'bob', password: PASSWORD }, '10.0.2.99');
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect((await locked.json()).message).toMatch(/Too many failed sign-in attempts/);
+
+    // Another account from another address is not affected.
+    const other = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD }, '10.0.3.1');
+    expect(other.status).toBe(200);
+  });
+
+  it('locks an address after 5 failures across usernames', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await postJson(loginApi, '/api/auth/login', { username: `guess${i}`, password: 'x' }, '10.0.4.4');
+      expect(res.status).toBe(401);
+    }
+    const locked = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD }, '10.0.4.4');
+    expect(locked.status).toBe(429);
+  });
+});
+
+describe('GET /api/auth/me and POST /api/auth/logout', () => {
+  it('returns the user for a token, 401 without one, and 401 once the token is revoked', async () => {
+    const login = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD });
+    const { token } = await login.json();
+    const auth = { authorization: `Bearer ${token}` };
+
+    const me = await call(meApi, '/api/auth/me', { headers: auth });
+    expect(me.status).toBe(200);
+    const meBody = await me.json();
+    expect(meBody.user).toMatchObject({ username: 'alice', role: 'admin' });
+    expect(meBody.user).not.toHaveProperty('passwordHash');
+
+    const anonymous = await call(meApi, '/api/auth/me');
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error).toBeTruthy();
+
+    const logout = await call(logoutApi, '/api/auth/logout', { method: 'POST', headers: auth });
+    expect(logout.status).toBe(200);
+    expect(await logout.json()).toEqual({ success: true });
+
+    const after = await call(meApi, '/api/auth/me', { headers: auth });
+    expect(after.status).toBe(401);
+  });
+
+  it('rejects a made-up token', async () => {
+    const res = await call(meApi, '/api/auth/me', { headers: { authorization: 'Bearer not-a-real-token' } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('requireUser', () => {
+  it('redirects a signed-out visitor to the login page with redirectTo', async () => {
+    let thrown: unknown;
+    try {
+      await requireUser(new Request('http://localhost/dashboard/parcels?status=Pending'));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Response);
+    const res = thrown as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(
+      `/management/access?redirectTo=${encodeURIComponent('/dashboard/parcels?status=Pending')}`,
+    );
+  });
+});
+
+describe('the staff login page', () => {
+  it('signs in, sets an HttpOnly SameSite=Lax session cookie and a toast, and goes to redirectTo', async () => {
+    const res = await postForm(loginPageAction, '/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+      redirectTo: '/dashboard/parcels',
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/dashboard/parcels');
+    const cookies = res.headers.getSetCookie();
+    const session = cookies.find((c) => c.startsWith('__session='));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).not.toMatch(/Secure/i);
+    expect(cookies.some((c) => c.startsWith('__flash='))).toBe(true);
+
+    // The cookie opens the dashboard.
+    const dashboard = await call(dashboardLoader, '/dashboard', { headers: { cookie: cookiesFrom(res) } });
+    expect(dashboard.status).toBe(200);
+    expect((await dashboard.json()).user).toMatchObject({ username: 'alice', name: 'Alice Staff', role: 'admin' });
+  });
+
+  it('marks the cookie Secure over https', async () => {
+    const res = await postForm(loginPageAction, 'https://courier.example/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('__session='))).toMatch(/Secure/i);
+  });
+
+  it('ignores an absolute or protocol-relative redirectTo', async () => {
+    for (const redirectTo of ['https://evil.example', '//evil.example/x']) {
+      const res = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD, redirectTo });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/dashboard');
+    }
+  });
+
+  it('gives the same message for a wrong password and an unknown user, keeping the username', async () => {
+    const wrong = await postForm(loginPageAction, '/management/access', { username: 'alice', password: 'bad-password' }, '10.0.5.1');
+    const unknown = await postForm(loginPageAction, '/management/access', { username: 'ghost', password: 'bad-password' }, '10.0.5.2');
+    expect(wrong.status).toBe(400);
+    expect(unknown.status).toBe(400);
+    expect(wrong.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false);
+    const wrongBody = await wrong.json();
+    expect(wrongBody).toEqual({ formError: 'Invalid credentials. Please try again.', username: 'alice' });
+    expect((await unknown.json()).formError).toBe(wrongBody.formError);
+  });
+
+  it('shows field errors when a field is empty', async () => {
+    const res = await postForm(loginPageAction, '/management/access', { username: '', password: '' });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.fieldErrors.username).toEqual(['Username is required']);
+    expect(body.fieldErrors.password).toEqual(['Password is required']);
+  });
+
+  it('counts failures per client address and locks with 429', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await postForm(loginPageAction, '/management/access', { username: `guess${i}`, password: 'x' }, '10.0.6.6');
+      expect(res.status).toBe(400);
+    }
+    const locked = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD }, '10.0.6.6');
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await locked.json()).formError).toMatch(/Too many failed sign-in attempts/);
+
+    // Someone at another address still gets in.
+    const elsewhere = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD }, '10.0.7.7');
+    expect(elsewhere.status).toBe(302);
+  });
+
+  it('sends a signed-in user from the login page to the dashboard', async () => {
+    const login = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD });
+    const res = await call(loginPageLoader, '/management/access', { headers: { cookie: cookiesFrom(login) } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/dashboard');
+  });
+});
+
+describe('logout', () => {
+  it('POST destroys the session and goes to the login page; GET does not sign out', async () => {
+    const login = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD });
+    const cookie = cookiesFrom(login);
+
+    const viaGet = await call(logoutLoader, '/logout', { headers: { cookie } });
+    expect(viaGet.status).toBe(302);
+    expect(viaGet.headers.get('location')).toBe('/dashboard');
+    expect(viaGet.headers.getSetCookie()).toEqual([]);
+
+    const res = await call(logoutAction, '/logout', { method: 'POST', headers: { cookie } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/management/access');
+    const cleared = cookiesFrom(res);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('__session='))).toMatch(/Expires=Thu, 01 Jan 1970/i);
+
+    const after = await call(dashboardLoader, '/dashboard', { headers: { cookie: cleared } });
+    expect(after.status).toBe(302);
+    expect(after.headers.get('location')).toMatch(/^\/management\/access\?redirectTo=/);
+  });
+});
