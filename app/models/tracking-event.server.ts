@@ -1,0 +1,213 @@
+import mongoose from 'mongoose';
+import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
+import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
+import { connectDb } from '~/services/db.server';
+import { Parcel, serializeEvent, type LeanParcel } from './parcel.server';
+
+type LeanEvent = NonNullable<LeanParcel['events']>[number];
+type VersionedParcel = LeanParcel & { __v?: number };
+
+export type TrackingEvent = ReturnType<typeof serializeEvent> & { parcelId: string };
+
+function isObjectId(id: string): boolean {
+  return /^[a-f\d]{24}$/i.test(id);
+}
+
+/**
+ * Newest first by timestamp. Events are stored newest-added first, and the sort is stable, so
+ * events with equal timestamps keep that order (the one added last counts as newest).
+ */
+export function sortNewestFirst<T extends { timestamp: Date | string }>(events: readonly T[]): T[] {
+  return [...events].sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime());
+}
+
+function toEvent(parcelId: unknown, event: LeanEvent): TrackingEvent {
+  return { ...serializeEvent(event), parcelId: String(parcelId) };
+}
+
+/**
+ * What the parcel's stored status should become, given its events: the newest event's mapping
+ * (Delivered also records actualDelivery, any other mapped status clears it). A custom/unknown
+ * newest status, or no events at all, leaves status and actualDelivery as they are (null).
+ */
+export function statusFromEvents(events: readonly LeanEvent[]) {
+  const newest = sortNewestFirst(events)[0];
+  if (!newest) return null;
+  const status = EVENT_TO_PARCEL_STATUS[newest.status];
+  if (!status) return null;
+  return { status, actualDelivery: status === 'Delivered' ? new Date(newest.timestamp) : null };
+}
+
+/**
+ * Brings the stored status in line with the events of the parcel as one event write left it.
+ *
+ * Every event write increments `__v` in the same atomic update that changes `events`, and returns
+ * the document as it was right after. This `$set` only applies while `__v` is still that version,
+ * i.e. while the events are exactly the ones the status was computed from. If another event write
+ * got in between, this one is skipped: that later write computes from a newer set of events
+ * (which includes ours) under its own version, so the last event write always decides.
+ */
+async function syncParcelStatus(parcelId: unknown, version: number, events: readonly LeanEvent[]) {
+  const next = statusFromEvents(events);
+  if (!next) return;
+  const update =
+    next.actualDelivery === null
+      ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
+      : { $set: { status: next.status, actualDelivery: next.actualDelivery } };
+  await Parcel.updateOne({ _id: parcelId, __v: version }, update);
+}
+
+/** The parcel's events, newest first; null when there is no such parcel. */
+export async function listEvents(parcelId: string): Promise<TrackingEvent[] | null> {
+  if (!isObjectId(parcelId)) return null;
+  await connectDb();
+  const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
+  if (!parcel) return null;
+  return sortNewestFirst(parcel.events ?? []).map((e) => toEvent(parcel._id, e));
+}
+
+/** A parcel as the Tracking tab shows it: number, status and its events newest first. */
+export async function getParcelTracking(parcelId: string) {
+  if (!isObjectId(parcelId)) return null;
+  await connectDb();
+  const parcel = await Parcel.findById(parcelId, {
+    trackingNumber: 1,
+    status: 1,
+    'sender.name': 1,
+    'recipient.name': 1,
+    events: 1,
+  }).lean<LeanParcel>();
+  if (!parcel) return null;
+  return {
+    id: String(parcel._id),
+    trackingNumber: parcel.trackingNumber,
+    status: parcel.status ?? 'Pending',
+    senderName: parcel.sender?.name ?? '',
+    recipientName: parcel.recipient?.name ?? '',
+    events: sortNewestFirst(parcel.events ?? []).map((e) => toEvent(parcel._id, e)),
+  };
+}
+export type ParcelTracking = NonNullable<Awaited<ReturnType<typeof getParcelTracking>>>;
+
+/** One event by its own id (with its parcel's id); null when unknown. */
+export async function getEvent(eventId: string): Promise<TrackingEvent | null> {
+  if (!isObjectId(eventId)) return null;
+  await connectDb();
+  const parcel = await Parcel.findOne({ 'events._id': eventId }, { events: 1 }).lean<LeanParcel>();
+  const event = parcel?.events?.find((e) => String(e._id) === eventId.toLowerCase());
+  return parcel && event ? toEvent(parcel._id, event) : null;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Parcels to pick from in the Tracking tab: newest first, optionally matching a search. */
+export async function searchParcelsForTracking({
+  search = '',
+  limit = PARCELS_PAGE_SIZE,
+}: { search?: string; limit?: number } = {}) {
+  await connectDb();
+  const term = search.trim();
+  const pattern = term ? new RegExp(escapeRegex(term), 'i') : null;
+  const filter = pattern
+    ? { $or: [{ trackingNumber: pattern }, { 'sender.name': pattern }, { 'recipient.name': pattern }] }
+    : {};
+  const parcels = await Parcel.find(filter, { trackingNumber: 1, status: 1, 'sender.name': 1, 'recipient.name': 1 })
+    .sort({ createdAt: -1 })
+    .limit(limit)
+    .lean<LeanParcel[]>();
+  return parcels.map((p) => ({
+    id: String(p._id),
+    trackingNumber: p.trackingNumber,
+    status: p.status ?? 'Pending',
+    senderName: p.sender?.name ?? '',
+    recipientName: p.recipient?.name ?? '',
+  }));
+}
+export type TrackingParcelSummary = Awaited<ReturnType<typeof searchParcelsForTracking>>[number];
+
+/** Adds an event (stored first in the array) and updates the parcel's status; null when the parcel is unknown. */
+export async function addEvent(parcelId: string, input: TrackingEventInput): Promise<TrackingEvent | null> {
+  if (!isObjectId(parcelId)) return null;
+  await connectDb();
+  const eventId = new mongoose.Types.ObjectId();
+  const now = new Date();
+  const event = {
+    _id: eventId,
+    status: input.status,
+    location: input.location ?? '',
+    description: input.description ?? '',
+    timestamp: input.timestamp ?? now,
+    createdAt: now,
+  };
+  const parcel = await Parcel.findOneAndUpdate(
+    { _id: parcelId },
+    { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
+    { new: true, projection: { events: 1, __v: 1 } },
+  ).lean<VersionedParcel>();
+  if (!parcel) return null;
+  const events = parcel.events ?? [];
+  await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
+  const stored = events.find((e) => String(e._id) === String(eventId));
+  return toEvent(parcel._id, stored ?? event);
+}
+
+/**
+ * Changes the fields given (others stay) of the event with this id, wherever it lives, and updates
+ * its parcel's status. `parcelId` optionally restricts it to one parcel. Null when not found.
+ */
+export async function updateEvent(
+  eventId: string,
+  input: TrackingEventUpdate,
+  { parcelId }: { parcelId?: string } = {},
+): Promise<TrackingEvent | null> {
+  if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
+  eventId = eventId.toLowerCase();
+  await connectDb();
+  const set: Record<string, unknown> = {};
+  if (input.status !== undefined) set['events.$.status'] = input.status;
+  if (input.location !== undefined) set['events.$.location'] = input.location;
+  if (input.description !== undefined) set['events.$.description'] = input.description;
+  if (input.timestamp !== undefined) set['events.$.timestamp'] = input.timestamp;
+  const parcel = await Parcel.findOneAndUpdate(
+    { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
+    { $set: set, $inc: { __v: 1 } },
+    { new: true, projection: { events: 1, __v: 1 } },
+  ).lean<VersionedParcel>();
+  if (!parcel) return null;
+  const events = parcel.events ?? [];
+  await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
+  const stored = events.find((e) => String(e._id) === eventId);
+  return stored ? toEvent(parcel._id, stored) : null;
+}
+
+/**
+ * Removes the event with this id and updates its parcel's status from the events left (with none
+ * left, the status stays). Returns the removed event, or null when not found.
+ */
+export async function deleteEvent(
+  eventId: string,
+  { parcelId }: { parcelId?: string } = {},
+): Promise<TrackingEvent | null> {
+  if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
+  eventId = eventId.toLowerCase();
+  await connectDb();
+  const id = new mongoose.Types.ObjectId(eventId);
+  // The document before the update tells us which event went; the events after it are the
+  // others, and the version after it is one more than before.
+  const before = await Parcel.findOneAndUpdate(
+    { 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) },
+    { $pull: { events: { _id: id } }, $inc: { __v: 1 } },
+    { new: false, projection: { events: 1, __v: 1 } },
+  ).lean<VersionedParcel>();
+  if (!before) return null;
+  const events = before.events ?? [];
+  const removed = events.find((e) => String(e._id) === eventId);
+  await syncParcelStatus(
+    before._id,
+    (before.__v ?? 0) + 1,
+    events.filter((e) => String(e._id) !== eventId),
+  );
+  return removed ? toEvent(before._id, removed) : null;
+}

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { addEvent, listEvents } from '~/models/tracking-event.server';
+import { TrackingEventSchema } from '~/schemas/tracking-event';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import { requireApiUser } from '~/services/auth.server';
+
+/** GET /api/tracking/:parcelId/events → { events } newest first. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    await requireApiUser(request);
+    const parcelId = requireObjectId(params.parcelId, 'parcel id');
+    const events = await listEvents(parcelId);
+    if (!events) throw new ApiError(404, 'Parcel not found');
+    return json({ events });
+  });
+}
+
+/** POST /api/tracking/:parcelId/events → 201 { event }. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+    await requireApiUser(request);
+    const parcelId = requireObjectId(params.parcelId, 'parcel id');
+    const input = await readJsonBody(request, TrackingEventSchema);
+    const event = await addEvent(parcelId, input);
+    if (!event) throw new ApiError(404, 'Parcel not found');
+    return json({ event }, { status: 201 });
+  });
+}

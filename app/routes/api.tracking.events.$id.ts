@@ -1,0 +1,35 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { deleteEvent, getEvent, updateEvent } from '~/models/tracking-event.server';
+import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import { requireApiUser } from '~/services/auth.server';
+
+/** GET /api/tracking/events/:id → { event } (with its parcelId). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    await requireApiUser(request);
+    const id = requireObjectId(params.id, 'event id');
+    const event = await getEvent(id);
+    if (!event) throw new ApiError(404, 'Tracking event not found');
+    return json({ event });
+  });
+}
+
+/** PUT /api/tracking/events/:id → { event }; DELETE → { success, message }. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== 'PUT' && request.method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+    await requireApiUser(request);
+    const id = requireObjectId(params.id, 'event id');
+    if (request.method === 'DELETE') {
+      const removed = await deleteEvent(id);
+      if (!removed) throw new ApiError(404, 'Tracking event not found');
+      return json({ success: true, message: 'Tracking event deleted' });
+    }
+    const input = await readJsonBody(request, TrackingEventUpdateSchema);
+    const event = await updateEvent(id, input);
+    if (!event) throw new ApiError(404, 'Tracking event not found');
+    return json({ event });
+  });
+}

@@ -1,0 +1,370 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '~/models/api-token.server';
+import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { addEvent, deleteEvent, listEvents, updateEvent } from '~/models/tracking-event.server';
+import { createUser } from '~/models/user.server';
+import { EVENT_STATUSES, EVENT_TO_PARCEL_STATUS } from '~/schemas/constants';
+import { TrackingEventFormSchema } from '~/schemas/tracking-event';
+import { connectDb } from '~/services/db.server';
+import { action as eventsAction, loader as eventsLoader } from '~/routes/api.tracking.$parcelId.events';
+import { action as eventAction, loader as eventLoader } from '~/routes/api.tracking.events.$id';
+
+const context = { clientAddress: '10.1.2.3' };
+const MISSING_ID = '0123456789abcdef01234567';
+let token = '';
+
+beforeAll(async () => {
+  await connectDb();
+  const user = await createUser({ username: 'tracker', password: 'tracker-password-1', name: 'Tracker' });
+  token = (await issueApiToken(user.id)).token;
+});
+
+async function createParcel(status = 'Pending') {
+  const parcel = await insertWithTrackingNumber((trackingNumber) =>
+    Parcel.create({
+      trackingNumber,
+      status,
+      sender: { name: 'Ann Sender', address: '1 Main St' },
+      recipient: { name: 'Bob Recipient', address: '2 High St' },
+    }),
+  );
+  return String(parcel._id);
+}
+
+async function storedParcel(id: string) {
+  const parcel = await Parcel.findById(id).lean();
+  if (!parcel) throw new Error('parcel vanished');
+  return parcel;
+}
+
+function request(path: string, init: { method?: string; body?: unknown; auth?: string | null; raw?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.auth !== null) headers.Authorization = `Bearer ${init.auth ?? token}`;
+  let body: string | undefined;
+  if (init.raw !== undefined) body = init.raw;
+  else if (init.body !== undefined) body = JSON.stringify(init.body);
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return new Request(`http://localhost${path}`, { method: init.method ?? 'GET', headers, body });
+}
+
+function call(fn: (args: never) => Promise<Response>, req: Request, params: Record<string, string>) {
+  return fn({ request: req, params, context } as never);
+}
+
+const listCall = (parcelId: string, auth?: string | null) =>
+  call(eventsLoader, request(`/api/tracking/${parcelId}/events`, { auth }), { parcelId });
+const postCall = (parcelId: string, body: unknown, opts: { auth?: string | null; raw?: string } = {}) =>
+  call(eventsAction, request(`/api/tracking/${parcelId}/events`, { method: 'POST', body, ...opts }), { parcelId });
+const putCall = (id: string, body: unknown, opts: { auth?: string | null; raw?: string } = {}) =>
+  call(eventAction, request(`/api/tracking/events/${id}`, { method: 'PUT', body, ...opts }), { id });
+const deleteCall = (id: string, auth?: string | null) =>
+  call(eventAction, request(`/api/tracking/events/${id}`, { method: 'DELETE', auth }), { id });
+
+describe('GET /api/tracking/:parcelId/events', () => {
+  it('lists the events newest first by timestamp, even when added out of order', async () => {
+    const parcelId = await createParcel();
+    await postCall(parcelId, { status: 'In Transit', location: 'Chicago', timestamp: '2024-12-02T10:00:00Z' });
+    await postCall(parcelId, { status: 'Package Picked Up', location: 'Denver', timestamp: '2024-12-01T10:00:00Z' });
+    await postCall(parcelId, { status: 'Out for Delivery', location: 'Boston', timestamp: '2024-12-03T08:00:00Z' });
+    const res = await listCall(parcelId);
+    expect(res.status).toBe(200);
+    const { events } = await res.json();
+    expect(events.map((e: { location: string }) => e.location)).toEqual(['Boston', 'Chicago', 'Denver']);
+    expect(events[0]).toMatchObject({
+      status: 'Out for Delivery',
+      location: 'Boston',
+      description: '',
+      timestamp: '2024-12-03T08:00:00.000Z',
+      parcelId,
+    });
+    expect(events[0].id).toBe(events[0]._id);
+    expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+  });
+
+  it('answers 401 without a token or with a bad one', async () => {
+    const parcelId = await createParcel();
+    const res = await listCall(parcelId, null);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+    expect((await listCall(parcelId, 'not-a-real-token')).status).toBe(401);
+  });
+
+  it('answers 400 for a malformed parcel id and 404 for an unknown one', async () => {
+    const bad = await listCall('not-an-id');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toMatch(/invalid parcel id/i);
+    const missing = await listCall(MISSING_ID);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Parcel not found', message: 'Parcel not found' });
+  });
+});
+
+describe('POST /api/tracking/:parcelId/events', () => {
+  it('creates an event (201) and defaults the timestamp to now', async () => {
+    const parcelId = await createParcel();
+    const before = Date.now();
+    const res = await postCall(parcelId, { status: 'Departed Facility', location: 'Memphis Hub', description: 'Left hub' });
+    expect(res.status).toBe(201);
+    const { event } = await res.json();
+    expect(event).toMatchObject({ status: 'Departed Facility', location: 'Memphis Hub', description: 'Left hub', parcelId });
+    expect(event.id).toMatch(/^[a-f\d]{24}$/);
+    const at = new Date(event.timestamp).getTime();
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    const stored = await storedParcel(parcelId);
+    expect(stored.events).toHaveLength(1);
+    expect(stored.status).toBe('In Transit');
+  });
+
+  it('answers 401 without auth and stores nothing', async () => {
+    const parcelId = await createParcel();
+    const res = await postCall(parcelId, { status: 'Delivered' }, { auth: null });
+    expect(res.status).toBe(401);
+    const stored = await storedParcel(parcelId);
+    expect(stored.events).toHaveLength(0);
+    expect(stored.status).toBe('Pending');
+  });
+
+  it.each([
+    ['missing status', { location: 'X' }, 'status'],
+    ['empty status', { status: '   ' }, 'status'],
+    ['operator object as status', { status: { $gt: '' } }, 'status'],
+    ['operator object as location', { status: 'Delivered', location: { $ne: null } }, 'location'],
+    ['too long location', { status: 'Delivered', location: 'x'.repeat(201) }, 'location'],
+    ['too long description', { status: 'Delivered', description: 'x'.repeat(1001) }, 'description'],
+    ['too long status', { status: 'x'.repeat(101) }, 'status'],
+    ['bad timestamp', { status: 'Delivered', timestamp: 'yesterday' }, 'timestamp'],
+    ['numeric timestamp', { status: 'Delivered', timestamp: 1733000000000 }, 'timestamp'],
+  ])('answers 400 with details for %s and stores nothing', async (_name, body, field) => {
+    const parcelId = await createParcel();
+    const res = await postCall(parcelId, body);
+    expect(res.status).toBe(400);
+    const json = await res.json();
+    expect(json.error).toBe('Validation failed');
+    expect(json.details[field]).toEqual([expect.any(String)]);
+    const stored = await storedParcel(parcelId);
+    expect(stored.events).toHaveLength(0);
+    expect(stored.status).toBe('Pending');
+  });
+
+  it('answers 400 for a body that is not JSON, 415 for a non-JSON content type', async () => {
+    const parcelId = await createParcel();
+    expect((await postCall(parcelId, undefined, { raw: '{"status": ' })).status).toBe(400);
+    const res = await eventsAction({
+      request: new Request(`http://localhost/api/tracking/${parcelId}/events`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
+        body: 'status=Delivered',
+      }),
+      params: { parcelId },
+      context,
+    } as never);
+    expect(res.status).toBe(415);
+    expect((await storedParcel(parcelId)).events).toHaveLength(0);
+  });
+
+  it('answers 400 for a malformed parcel id and 404 for an unknown one', async () => {
+    expect((await postCall('123', { status: 'Delivered' })).status).toBe(400);
+    const res = await postCall(MISSING_ID, { status: 'Delivered' });
+    expect(res.status).toBe(404);
+    expect((await res.json()).message).toBe('Parcel not found');
+  });
+
+  it('lands all of 10 concurrent adds to one parcel', async () => {
+    const parcelId = await createParcel();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        postCall(parcelId, {
+          status: i === 9 ? 'Delivered' : 'In Transit',
+          location: `Stop ${i}`,
+          timestamp: new Date(Date.UTC(2024, 11, 1, i)).toISOString(),
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const events = (await listEvents(parcelId))!;
+    expect(events).toHaveLength(10);
+    expect(events.map((e) => e.location)).toEqual(Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`));
+    const stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Delivered');
+    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-01T09:00:00.000Z');
+  });
+});
+
+describe('parcel status follows the newest event', () => {
+  const mapped = EVENT_STATUSES.filter((s) => s !== 'Custom Status');
+
+  it.each(mapped.map((status) => [status, EVENT_TO_PARCEL_STATUS[status]]))(
+    '%s sets the parcel to %s',
+    async (eventStatus, parcelStatus) => {
+      const parcelId = await createParcel();
+      const res = await postCall(parcelId, { status: eventStatus, timestamp: '2024-12-05T12:00:00Z' });
+      expect(res.status).toBe(201);
+      const stored = await storedParcel(parcelId);
+      expect(stored.status).toBe(parcelStatus);
+      if (parcelStatus === 'Delivered') expect(stored.actualDelivery?.toISOString()).toBe('2024-12-05T12:00:00.000Z');
+      else expect(stored.actualDelivery ?? null).toBeNull();
+    },
+  );
+
+  it('Custom Status and unknown text leave the status unchanged', async () => {
+    const parcelId = await createParcel();
+    await postCall(parcelId, { status: 'Out for Delivery', timestamp: '2024-12-01T08:00:00Z' });
+    await postCall(parcelId, { status: 'Custom Status', timestamp: '2024-12-01T09:00:00Z' });
+    expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+    const res = await postCall(parcelId, { status: 'Held at customs', timestamp: '2024-12-01T10:00:00Z' });
+    expect((await res.json()).event.status).toBe('Held at customs');
+    expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+  });
+
+  it('an older event does not override the newest one', async () => {
+    const parcelId = await createParcel();
+    await postCall(parcelId, { status: 'Out for Delivery', timestamp: '2024-12-03T08:00:00Z' });
+    await postCall(parcelId, { status: 'Package Picked Up', timestamp: '2024-12-01T08:00:00Z' });
+    expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+  });
+
+  it('deleting the newest event moves the status back to the previous event; the last one leaves it', async () => {
+    const parcelId = await createParcel();
+    const first = (await (await postCall(parcelId, { status: 'In Transit', timestamp: '2024-12-01T08:00:00Z' })).json()).event;
+    const second = (await (await postCall(parcelId, { status: 'Delivered', timestamp: '2024-12-02T08:00:00Z' })).json()).event;
+    expect((await storedParcel(parcelId)).status).toBe('Delivered');
+
+    const res = await deleteCall(second.id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, message: 'Tracking event deleted' });
+    let stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('In Transit');
+    expect(stored.actualDelivery ?? null).toBeNull();
+
+    expect((await deleteCall(first.id)).status).toBe(200);
+    stored = await storedParcel(parcelId);
+    expect(stored.events).toHaveLength(0);
+    expect(stored.status).toBe('In Transit');
+  });
+
+  it('editing an event re-evaluates which one is newest', async () => {
+    const parcelId = await createParcel();
+    const old = (await addEvent(parcelId, { status: 'Delivered', location: '', description: '', timestamp: new Date('2024-12-01T08:00:00Z') }))!;
+    await addEvent(parcelId, { status: 'In Transit', location: '', description: '', timestamp: new Date('2024-12-02T08:00:00Z') });
+    expect((await storedParcel(parcelId)).status).toBe('In Transit');
+    await updateEvent(old.id, { timestamp: new Date('2024-12-03T08:00:00Z') });
+    const stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Delivered');
+    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-03T08:00:00.000Z');
+    expect((await listEvents(parcelId))!.map((e) => e.status)).toEqual(['Delivered', 'In Transit']);
+  });
+});
+
+describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
+  it('reads one event with its parcel id', async () => {
+    const parcelId = await createParcel();
+    const created = (await addEvent(parcelId, { status: 'In Transit', location: 'Reno', description: '' }))!;
+    const res = await call(eventLoader, request(`/api/tracking/events/${created.id}`), { id: created.id });
+    expect(res.status).toBe(200);
+    expect((await res.json()).event).toMatchObject({ id: created.id, status: 'In Transit', location: 'Reno', parcelId });
+    expect((await call(eventLoader, request(`/api/tracking/events/${MISSING_ID}`), { id: MISSING_ID })).status).toBe(404);
+  });
+
+  it('updates only the fields sent and moves the parcel status', async () => {
+    const parcelId = await createParcel();
+    const created = (await addEvent(parcelId, {
+      status: 'Out for Delivery',
+      location: 'Austin',
+      description: 'On the van',
+      timestamp: new Date('2024-12-04T07:00:00Z'),
+    }))!;
+    const res = await putCall(created.id, { status: 'Delivered', description: 'Left at front door' });
+    expect(res.status).toBe(200);
+    const { event } = await res.json();
+    expect(event).toEqual({
+      id: created.id,
+      _id: created.id,
+      parcelId,
+      status: 'Delivered',
+      location: 'Austin',
+      description: 'Left at front door',
+      timestamp: '2024-12-04T07:00:00.000Z',
+    });
+    const stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Delivered');
+    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-04T07:00:00.000Z');
+  });
+
+  it('PUT answers 401, 400 (bad id, bad body, empty body) and 404, changing nothing', async () => {
+    const parcelId = await createParcel();
+    const created = (await addEvent(parcelId, { status: 'In Transit', location: 'Reno', description: '' }))!;
+    expect((await putCall(created.id, { status: 'Delivered' }, { auth: null })).status).toBe(401);
+    expect((await putCall('nope', { status: 'Delivered' })).status).toBe(400);
+    const bad = await putCall(created.id, { status: { $gt: '' } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).details.status).toBeDefined();
+    expect((await putCall(created.id, {})).status).toBe(400);
+    expect((await putCall(MISSING_ID, { status: 'Delivered' })).status).toBe(404);
+    const stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('In Transit');
+    expect(stored.events[0]).toMatchObject({ status: 'In Transit', location: 'Reno' });
+  });
+
+  it('DELETE answers 401, 400 and 404, removing nothing', async () => {
+    const parcelId = await createParcel();
+    const created = (await addEvent(parcelId, { status: 'In Transit', location: '', description: '' }))!;
+    expect((await deleteCall(created.id, null)).status).toBe(401);
+    expect((await deleteCall('xyz')).status).toBe(400);
+    const missing = await deleteCall(MISSING_ID);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).message).toBe('Tracking event not found');
+    expect((await storedParcel(parcelId)).events).toHaveLength(1);
+    expect((await deleteCall(created.id)).status).toBe(200);
+    expect((await deleteCall(created.id)).status).toBe(404);
+  });
+
+  it('refuses other methods with 405', async () => {
+    const res = await call(eventAction, request(`/api/tracking/events/${MISSING_ID}`, { method: 'PATCH', body: {} }), {
+      id: MISSING_ID,
+    });
+    expect(res.status).toBe(405);
+  });
+});
+
+describe('model functions', () => {
+  it('deleteEvent scoped to another parcel finds nothing', async () => {
+    const a = await createParcel();
+    const b = await createParcel();
+    const event = (await addEvent(a, { status: 'In Transit', location: '', description: '' }))!;
+    expect(await deleteEvent(event.id, { parcelId: b })).toBeNull();
+    expect(await updateEvent(event.id, { status: 'Delivered' }, { parcelId: b })).toBeNull();
+    expect((await listEvents(a))!).toHaveLength(1);
+  });
+});
+
+describe('TrackingEventFormSchema', () => {
+  it('reads date and time as UTC and uses the custom text for Custom Status', () => {
+    const parsed = TrackingEventFormSchema.parse({
+      status: 'Custom Status',
+      customStatus: 'Held at customs',
+      location: ' Port ',
+      description: '',
+      date: '2024-12-15',
+      time: '09:30',
+    });
+    expect(parsed).toEqual({
+      status: 'Held at customs',
+      location: 'Port',
+      description: '',
+      timestamp: new Date('2024-12-15T09:30:00Z'),
+    });
+  });
+
+  it('asks for the custom text, a real date and a known status', () => {
+    const result = TrackingEventFormSchema.safeParse({ status: 'Custom Status', date: '2024-02-31', time: '10:00' });
+    expect(result.success).toBe(false);
+    const paths = result.error!.issues.map((i) => i.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['customStatus', 'date']));
+    expect(TrackingEventFormSchema.safeParse({ status: 'Teleported' }).success).toBe(false);
+  });
+
+  it('leaves the timestamp empty (now) without a date', () => {
+    expect(TrackingEventFormSchema.parse({ status: 'Delivered', date: '', time: '' }).timestamp).toBeUndefined();
+  });
+});
