@@ -24,17 +24,18 @@ export function mailFrom() {
 }
 
 let smtpTransport: Transporter | undefined;
-let smtpTransportUrl: string | undefined;
+let smtpTransportKey: string | undefined;
 
-function getSmtpTransport(url: string): Transporter {
-  if (!smtpTransport || smtpTransportUrl !== url) {
+function getSmtpTransport(url: string, timeoutMs: number): Transporter {
+  const key = `${timeoutMs} ${url}`;
+  if (!smtpTransport || smtpTransportKey !== key) {
     smtpTransport = nodemailer.createTransport(url, {
       // A slow or dead server must not hang the request that sends.
-      connectionTimeout: env.SMTP_TIMEOUT_MS,
-      greetingTimeout: env.SMTP_TIMEOUT_MS,
-      socketTimeout: env.SMTP_TIMEOUT_MS,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
     });
-    smtpTransportUrl = url;
+    smtpTransportKey = key;
   }
   return smtpTransport;
 }
@@ -45,11 +46,14 @@ const outboxTransport = nodemailer.createTransport({ streamTransport: true, buff
  * Sends one e-mail: through SMTP_URL when set, otherwise into the local outbox as an .eml file.
  * Rejects with the transport's error when the message was not accepted.
  */
-export async function sendMail(message: MailMessage, options: { smtpUrl?: string } = {}): Promise<MailResult> {
+export async function sendMail(
+  message: MailMessage,
+  options: { smtpUrl?: string; timeoutMs?: number } = {},
+): Promise<MailResult> {
   const smtpUrl = options.smtpUrl ?? env.SMTP_URL;
   const mail = { from: mailFrom(), ...message };
   if (smtpUrl) {
-    const info = await getSmtpTransport(smtpUrl).sendMail(mail);
+    const info = await getSmtpTransport(smtpUrl, options.timeoutMs ?? env.SMTP_TIMEOUT_MS).sendMail(mail);
     return { messageId: info.messageId };
   }
   const info = await outboxTransport.sendMail(mail);

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from './constants';
+
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+/** The send dialog offers the newest parcels (spec: the notifications screen loads 50). */
+export const NOTIFICATION_PARCEL_CHOICES = 50;
+export const NOTIFICATION_TITLE_MAX = 200;
+export const NOTIFICATION_MESSAGE_MAX = 5000;
+
+const typeField = z.enum(NOTIFICATION_TYPES, { error: `Type must be one of: ${NOTIFICATION_TYPES.join(', ')}` });
+const statusField = z.enum(NOTIFICATION_STATUSES, {
+  error: `Status must be one of: ${NOTIFICATION_STATUSES.join(', ')}`,
+});
+
+const titleField = z
+  .string({ error: 'Subject is required' })
+  .trim()
+  .min(1, 'Subject is required')
+  .max(NOTIFICATION_TITLE_MAX, `Subject must be at most ${NOTIFICATION_TITLE_MAX} characters`);
+
+const messageField = z
+  .string({ error: 'Message is required' })
+  .trim()
+  .min(1, 'Message is required')
+  .max(NOTIFICATION_MESSAGE_MAX, `Message must be at most ${NOTIFICATION_MESSAGE_MAX} characters`);
+
+const trackingNumberField = z
+  .string({ error: 'Tracking number is required' })
+  .transform(normalizeTrackingNumber)
+  .pipe(z.string().regex(TRACKING_NUMBER_PATTERN, 'Tracking number must be three letters followed by nine digits'));
+
+/** POST /api/notifications. */
+export const NotificationCreateSchema = z.object({
+  type: typeField,
+  recipient: z
+    .string({ error: 'Recipient e-mail is required' })
+    .trim()
+    .toLowerCase()
+    .pipe(z.email('Recipient must be a valid e-mail address').max(254)),
+  title: titleField,
+  message: messageField,
+  trackingNumber: trackingNumberField,
+});
+export type NotificationCreateInput = z.infer<typeof NotificationCreateSchema>;
+
+/** PUT /api/notifications/:id. */
+export const NotificationStatusUpdateSchema = z.object({ status: statusField });
+
+/** GET /api/notifications query. */
+export const NotificationListQuerySchema = z.object({
+  page: z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page starts at 1').default(1),
+  limit: z.coerce
+    .number({ error: 'Limit must be a number' })
+    .int('Limit must be a whole number')
+    .min(1, 'Limit must be at least 1')
+    .max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`)
+    .default(NOTIFICATIONS_PAGE_SIZE),
+  type: typeField.optional(),
+  status: statusField.optional(),
+});
+
+/** The dashboard's Send Notification form: the recipient comes from the chosen parcel. */
+export const NotificationSendFormSchema = z.object({
+  parcelId: z
+    .string({ error: 'Please select a parcel' })
+    .regex(/^[a-f\d]{24}$/i, 'Please select a parcel'),
+  type: typeField,
+  title: titleField,
+  message: messageField,
+});
+
+/** The dashboard's Retry and Delete buttons. */
+export const NotificationActionSchema = z.object({
+  intent: z.enum(['retry', 'delete']),
+  notificationId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid notification'),
+});
+
+export type TemplateParcel = { trackingNumber: string; status: string; recipientName?: string };
+
+/**
+ * The Quick Templates: fixed subjects and messages with the parcel's tracking number and status
+ * filled in. Custom starts empty. Shared by the server (no-JS "Apply template") and the browser.
+ */
+export function notificationTemplate(type: NotificationType, parcel: TemplateParcel | null): { title: string; message: string } {
+  const number = parcel?.trackingNumber ?? '[tracking number]';
+  const status = parcel?.status ?? '[status]';
+  const greeting = parcel?.recipientName ? `Dear ${parcel.recipientName},` : 'Hello,';
+  switch (type) {
+    case 'Status Update':
+      return {
+        title: `Status update for your parcel ${number}`,
+        message: `${greeting}\n\nThere is news about your parcel ${number}: its current status is "${status}".\n\nYou can follow every step of its journey on our tracking page using the link below.\n\nThank you for shipping with us.`,
+      };
+    case 'Delivery Confirmation':
+      return {
+        title: `Your parcel ${number} has been delivered`,
+        message: `${greeting}\n\nGood news: your parcel ${number} has been delivered (status: "${status}").\n\nIf anything is missing or damaged, please contact our support team within 24 hours of delivery.\n\nThank you for choosing us.`,
+      };
+    case 'Pickup Confirmation':
+      return {
+        title: `Your parcel ${number} has been picked up`,
+        message: `${greeting}\n\nWe have picked up your parcel ${number} and it is now on its way (status: "${status}").\n\nWe will keep you informed as it moves through our network, and you can track it at any time using the link below.\n\nThank you for shipping with us.`,
+      };
+    default:
+      return { title: '', message: '' };
+  }
+}
+
+export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<NotificationType, string> = {
+  'Status Update': "Tell the recipient their parcel's current status.",
+  'Delivery Confirmation': 'Confirm that the parcel has been delivered.',
+  'Pickup Confirmation': 'Confirm that the parcel has been picked up and is on its way.',
+  Custom: 'Write your own subject and message.',
+};

@@ -1,0 +1,83 @@
+import { env } from './env.server';
+import { emailLayout, escapeHtml, publicUrl, sendMail, textToHtml, type MailMessage } from './mailer.server';
+
+export { notificationTemplate } from '~/schemas/notification';
+
+export type SendOptions = {
+  /** Overrides SMTP_URL (tests point this at their own server). */
+  smtpUrl?: string;
+  /** Overrides SMTP_TIMEOUT_MS. */
+  timeoutMs?: number;
+};
+
+export type RenderableNotification = {
+  recipient: string;
+  title: string;
+  message: string;
+  trackingNumber: string;
+};
+
+export function trackingUrl(trackingNumber: string): string {
+  return publicUrl(`/track?${new URLSearchParams({ number: trackingNumber })}`);
+}
+
+/** The e-mail for a notification: branded HTML and plain text, staff-typed text escaped. */
+export function renderNotificationEmail(notification: RenderableNotification): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+  const link = trackingUrl(notification.trackingNumber);
+  const text = [
+    notification.message,
+    '',
+    `Tracking number: ${notification.trackingNumber}`,
+    `Track your parcel: ${link}`,
+    '',
+    '--',
+    env.COMPANY_NAME,
+    `${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`,
+  ].join('\n');
+  const body = `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(notification.title)}</h1>
+${textToHtml(notification.message)}
+<p style="margin:24px 0 8px">Tracking number: <strong>${escapeHtml(notification.trackingNumber)}</strong></p>
+<p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1e40af;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">Track your parcel</a></p>
+<p style="font-size:13px;color:#6b7280">Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
+  return { subject: notification.title, text, html: emailLayout(notification.title, body) };
+}
+
+export type DeliveryResult = { ok: true; messageId: string } | { ok: false; error: string };
+
+function errorText(error: unknown): string {
+  const e = error as { message?: string; response?: string } | null;
+  const text = e?.message || e?.response || String(error);
+  return text.slice(0, 1000);
+}
+
+/**
+ * Sends a notification's e-mail and never throws: the outcome (message id or the transport's
+ * error text) is returned. A hard time limit caps the whole attempt, on top of the transport's
+ * own connection, greeting and socket timeouts, so a dead server cannot hang the caller.
+ */
+export async function deliverNotificationEmail(
+  notification: RenderableNotification,
+  options: SendOptions = {},
+): Promise<DeliveryResult> {
+  const timeoutMs = options.timeoutMs ?? env.SMTP_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const sending = sendMail({ to: notification.recipient, ...renderNotificationEmail(notification) }, { smtpUrl: options.smtpUrl, timeoutMs });
+    // The losing promise may still reject later; keep that from surfacing as unhandled.
+    sending.catch(() => undefined);
+    const result = await Promise.race([
+      sending,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`Timed out after ${timeoutMs} ms waiting for the mail server`)),
+          timeoutMs,
+        );
+      }),
+    ]);
+    return { ok: true, messageId: result.messageId };
+  } catch (error) {
+    return { ok: false, error: errorText(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
