@@ -1,0 +1,13 @@
+import { HONEYPOT_FIELD } from '~/schemas/public-forms';
+
+/** Left empty by people (it is off-screen and out of the tab order); bots that fill every field are ignored. */
+export function HoneypotField() {
+  return (
+    <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+      <label>
+        Leave this field empty
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}

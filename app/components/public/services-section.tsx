@@ -1,0 +1,96 @@
+import { SectionHeading } from './page-hero';
+
+export const SERVICES = [
+  {
+    name: 'Ground Shipping',
+    icon: '🚚',
+    description:
+      'Cost-effective road delivery for everyday parcels, with pickup from your door and live tracking at every depot scan.',
+    points: ['Standard delivery in 3-5 business days', 'Economy option in 5-10 business days', 'Parcels up to 70 kg'],
+  },
+  {
+    name: 'Express Air',
+    icon: '✈️',
+    description: 'Time-critical documents and parcels flown on the first available departure and delivered by a dedicated driver.',
+    points: ['Delivery in 1-2 business days', 'Morning and same-day cut-offs', 'Signature on delivery'],
+  },
+  {
+    name: 'International',
+    icon: '🌍',
+    description: 'Door-to-door delivery to more than 200 countries, with customs paperwork prepared and cleared by our brokers.',
+    points: ['Delivery in 7-21 days by destination', 'Duties paid or unpaid', 'Local last-mile partners'],
+  },
+  {
+    name: 'Freight Services',
+    icon: '📦',
+    description: 'Pallets and oversized consignments by road, air or sea, with booked delivery slots and liftgate vehicles.',
+    points: ['Full and part loads', 'Temperature-controlled options', 'Dedicated account manager'],
+  },
+] as const;
+
+const STATS = [
+  { value: '200+', label: 'Countries served' },
+  { value: '99.5%', label: 'On-time delivery' },
+  { value: '50,000+', label: 'Happy customers' },
+  { value: '2 hours', label: 'Support response time' },
+];
+
+const BENEFITS = [
+  { title: 'Real-time tracking', text: 'Every scan, from pickup to the photo proof of delivery, visible with your tracking number.' },
+  { title: 'Insurance included', text: 'Declared-value cover on every shipment, with damage claims opened within 24 hours of delivery.' },
+  { title: 'Transparent pricing', text: 'One price per shipment, fees shown before you book, no fuel or residential surprises.' },
+  { title: '24/7 support', text: 'Real people on the phone day and night, and answers to every e-mail within 2 hours.' },
+];
+
+/** The four services, the figures block and the benefits; shown on the home and services pages. */
+export function ServicesSection({ headingId = 'services-heading' }: { headingId?: string }) {
+  return (
+    <section aria-labelledby={headingId} className="bg-white py-20">
+      <div className="mx-auto max-w-7xl px-4">
+        <SectionHeading id={headingId} eyebrow="Our services" title="Shipping solutions for every parcel">
+          From a single envelope to a full truckload, choose the speed and price that fits. Every service comes with
+          tracking, insurance and 24/7 support.
+        </SectionHeading>
+        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {SERVICES.map((service) => (
+            <li key={service.name} className="card flex flex-col p-6">
+              <span aria-hidden="true" className="text-3xl">
+                {service.icon}
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-gray-900">{service.name}</h3>
+              <p className="mt-2 flex-1 text-sm text-gray-600">{service.description}</p>
+              <ul className="mt-4 space-y-1 text-sm text-gray-700">
+                {service.points.map((point) => (
+                  <li key={point}>
+                    <span aria-hidden="true" className="text-green-600">
+                      ✓{' '}
+                    </span>
+                    {point}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+
+        <dl className="mt-16 grid grid-cols-2 gap-6 rounded-2xl bg-brand-800 p-8 text-center text-white lg:grid-cols-4">
+          {STATS.map((stat) => (
+            <div key={stat.label} className="flex flex-col-reverse">
+              <dt className="mt-1 text-sm text-blue-100">{stat.label}</dt>
+              <dd className="text-3xl font-extrabold">{stat.value}</dd>
+            </div>
+          ))}
+        </dl>
+
+        <ul className="mt-16 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
+          {BENEFITS.map((benefit) => (
+            <li key={benefit.title}>
+              <h3 className="font-semibold text-gray-900">{benefit.title}</h3>
+              <p className="mt-2 text-sm text-gray-600">{benefit.text}</p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}

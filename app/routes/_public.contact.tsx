@@ -1,0 +1,239 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
+import { publicPageMeta } from '~/components/public/page-meta';
+import { HoneypotField } from '~/components/public/honeypot-field';
+import { PageHero, SectionHeading } from '~/components/public/page-hero';
+import { Field, FormErrors, TextareaField } from '~/components/ui/field';
+import { contactLimiter, createContactMessage, notifySupportOfInquiry } from '~/models/inquiry.server';
+import { useCompany } from '~/root';
+import {
+  ContactMessageSchema,
+  formValues,
+  HONEYPOT_FIELD,
+  parseForm,
+  type FieldErrors,
+} from '~/schemas/public-forms';
+import { redirectWithToast } from '~/services/flash.server';
+import { clientAddress } from '~/services/rate-limit.server';
+
+const FIELDS = ['firstName', 'lastName', 'email', 'phone', 'subject', 'message'] as const;
+
+const SUCCESS_TOAST = {
+  type: 'success',
+  title: 'Message sent',
+  description: 'Thank you for getting in touch. Our support team replies within 2 hours.',
+} as const;
+
+type ActionData = { fieldErrors: FieldErrors; formErrors?: string[]; values: Record<string, string> };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const sent = new URL(request.url).searchParams.get('sent') === '1';
+  return json({ sent });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  if (formData.get(HONEYPOT_FIELD)) return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
+
+  const values = formValues(formData, FIELDS);
+  const parsed = parseForm(ContactMessageSchema, values);
+  if (!parsed.success) return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+
+  const address = clientAddress(context);
+  const limit = contactLimiter.hit(address);
+  if (!limit.allowed) {
+    return json<ActionData>(
+      {
+        fieldErrors: {},
+        formErrors: [
+          `You have sent several messages in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call us.`,
+        ],
+        values,
+      },
+      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    );
+  }
+
+  const inquiry = await createContactMessage({ ...parsed.data, clientAddress: address });
+  await notifySupportOfInquiry(inquiry);
+  return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
+}
+
+export const meta: MetaFunction = ({ matches }) =>
+  publicPageMeta(matches, 'Contact Us', 'Call, e-mail or write to our support team, available 24/7. We reply within 2 hours.');
+
+const OFFICES = [
+  {
+    city: 'New York',
+    role: 'Headquarters',
+    address: ['350 Fifth Avenue, Suite 4100', 'New York, NY 10118', 'United States'],
+    hours: 'Mon–Fri 8:00 AM – 8:00 PM ET',
+  },
+  {
+    city: 'Los Angeles',
+    role: 'West Coast hub',
+    address: ['1200 S Figueroa Street, Suite 900', 'Los Angeles, CA 90015', 'United States'],
+    hours: 'Mon–Fri 7:00 AM – 7:00 PM PT',
+  },
+  {
+    city: 'London',
+    role: 'Europe, Middle East & Africa',
+    address: ['1 Canada Square, Level 30', 'London E14 5AB', 'United Kingdom'],
+    hours: 'Mon–Fri 8:00 AM – 6:00 PM GMT',
+  },
+];
+
+const CONTACT_FAQ: FaqItem[] = [
+  {
+    question: 'How quickly will I get an answer?',
+    answer:
+      'Our support team answers every message within 2 hours, around the clock. Urgent questions about a parcel that is out for delivery are fastest by phone.',
+  },
+  {
+    question: 'What should I include in my message?',
+    answer:
+      'Your tracking number (three letters followed by nine digits, e.g. SWX123456789), the sender and recipient names, and a short description of the problem. Photos help for damage reports.',
+  },
+  {
+    question: 'How do I report a damaged parcel?',
+    answer:
+      'Tell us within 24 hours of delivery and keep the packaging. We open a claim the same day; formal claims can be filed up to 30 days after delivery.',
+  },
+  {
+    question: 'Can I change the delivery address of a parcel in transit?',
+    answer:
+      'Usually yes, until the parcel is out for delivery. Contact us with the tracking number and the new address; a redirection may change the delivery estimate.',
+  },
+];
+
+export default function ContactPage() {
+  const { sent } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const navigation = useNavigation();
+  const company = useCompany();
+  const busy = navigation.state === 'submitting' && navigation.formAction === '/contact';
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  const phoneHref = `tel:${company.phone.replace(/[^\d+]/g, '')}`;
+
+  const channels = [
+    {
+      title: 'Call us 24/7',
+      detail: <a href={phoneHref} className="font-semibold text-brand-700 hover:underline">{company.phone}</a>,
+      note: 'Day and night, every day of the year, including public holidays.',
+    },
+    {
+      title: 'Email support',
+      detail: <a href={`mailto:${company.email}`} className="font-semibold text-brand-700 hover:underline">{company.email}</a>,
+      note: 'We reply to every e-mail within 2 hours.',
+    },
+    {
+      title: 'Live chat',
+      detail: <span className="font-semibold text-gray-900">Mon–Fri 6:00 AM – 10:00 PM ET</span>,
+      note: 'Sat–Sun 8:00 AM – 6:00 PM ET. Start a chat from any tracking result.',
+    },
+    {
+      title: 'Headquarters',
+      detail: <span className="font-semibold text-gray-900">350 Fifth Avenue, Suite 4100</span>,
+      note: 'New York, NY 10118, United States',
+    },
+  ];
+
+  return (
+    <>
+      <PageHero eyebrow="Contact" title="Get in touch with our team">
+        Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and replies to every message
+        within 2 hours.
+      </PageHero>
+
+      <section aria-labelledby="channels-heading" className="mx-auto max-w-7xl px-4 py-16">
+        <h2 id="channels-heading" className="sr-only">
+          Ways to reach us
+        </h2>
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {channels.map((channel) => (
+            <li key={channel.title} className="card p-6">
+              <h3 className="text-lg font-semibold text-gray-900">{channel.title}</h3>
+              <p className="mt-2">{channel.detail}</p>
+              <p className="mt-2 text-sm text-gray-600">{channel.note}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="contact-form-heading" className="bg-white py-16" id="contact-form">
+        <div className="mx-auto grid max-w-7xl gap-12 px-4 lg:grid-cols-5">
+          <div className="lg:col-span-2">
+            <SectionHeading id="contact-form-heading" eyebrow="Write to us" title="Send us a message" align="left">
+              Fill in the form and a member of our support team will get back to you within 2 hours. For a price on regular
+              shipments, request a quote instead.
+            </SectionHeading>
+            <p className="mt-6 text-sm text-gray-600">
+              Have your tracking number ready if your message is about a parcel. It has three letters followed by nine
+              digits, for example SWX123456789.
+            </p>
+          </div>
+          <div className="lg:col-span-3">
+            {sent && !actionData ? (
+              <div role="status" className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900">
+                <p className="font-semibold">Thank you! Your message has been sent.</p>
+                <p className="mt-1 text-sm">We have received it and will reply by e-mail within 2 hours.</p>
+              </div>
+            ) : null}
+            <Form method="post" action="/contact" className="relative grid gap-5 sm:grid-cols-2" aria-labelledby="contact-form-heading">
+              <HoneypotField />
+              <div className="sm:col-span-2">
+                <FormErrors errors={actionData?.formErrors} />
+              </div>
+              <Field label="First name" name="firstName" autoComplete="given-name" required maxLength={80} defaultValue={values.firstName} errors={errors.firstName} />
+              <Field label="Last name" name="lastName" autoComplete="family-name" required maxLength={80} defaultValue={values.lastName} errors={errors.lastName} />
+              <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={values.email} errors={errors.email} />
+              <Field label="Phone (optional)" name="phone" type="tel" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors.phone} />
+              <Field className="sm:col-span-2" label="Subject" name="subject" required maxLength={150} defaultValue={values.subject} errors={errors.subject} />
+              <TextareaField className="sm:col-span-2" label="Message" name="message" rows={6} required minLength={10} maxLength={5000} defaultValue={values.message} errors={errors.message} />
+              <div className="sm:col-span-2">
+                <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
+                  {busy ? 'Sending...' : 'Send Message'}
+                </button>
+              </div>
+            </Form>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="offices-heading" className="mx-auto max-w-7xl px-4 py-16">
+        <SectionHeading id="offices-heading" eyebrow="Offices" title="Our offices">
+          Drop-off counters and account managers in three cities, backed by a network of partner depots in more than 200
+          countries.
+        </SectionHeading>
+        <ul className="mt-10 grid gap-6 md:grid-cols-3">
+          {OFFICES.map((office) => (
+            <li key={office.city} className="card p-6">
+              <h3 className="text-xl font-semibold text-gray-900">{office.city}</h3>
+              <p className="text-sm font-medium text-accent-600">{office.role}</p>
+              <address className="mt-3 not-italic text-gray-700">
+                {office.address.map((line) => (
+                  <span key={line} className="block">
+                    {line}
+                  </span>
+                ))}
+              </address>
+              <p className="mt-3 text-sm text-gray-600">{office.hours}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="contact-faq-heading" className="bg-white py-16">
+        <div className="mx-auto max-w-3xl px-4">
+          <SectionHeading id="contact-faq-heading" eyebrow="FAQ" title="Frequently asked questions" />
+          <div className="mt-10">
+            <FaqAccordion items={CONTACT_FAQ} group="contact-faq" />
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}

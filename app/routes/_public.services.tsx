@@ -1,0 +1,159 @@
+import type { MetaFunction } from '@remix-run/node';
+import { Link } from '@remix-run/react';
+import { PageHero, SectionHeading } from '~/components/public/page-hero';
+import { publicPageMeta } from '~/components/public/page-meta';
+import { ServicesSection } from '~/components/public/services-section';
+
+export const meta: MetaFunction = ({ matches }) =>
+  publicPageMeta(
+    matches,
+    'Services & Pricing',
+    'Ground, Express Air, International and Freight shipping. Plans from $9.99 per shipment, with tracking and insurance included.',
+  );
+
+const PLANS = [
+  {
+    id: 'basic',
+    name: 'Basic',
+    price: '$9.99',
+    unit: 'per shipment',
+    summary: 'For occasional senders and small online shops.',
+    features: [
+      'Standard delivery in 3-5 business days',
+      'Real-time tracking and e-mail updates',
+      'Insurance up to $100 per parcel',
+      'Drop-off at any partner point',
+      'E-mail support, answered within 2 hours',
+    ],
+    cta: 'Choose Plan',
+    popular: false,
+  },
+  {
+    id: 'premium',
+    name: 'Premium',
+    price: '$19.99',
+    unit: 'per shipment',
+    summary: 'For growing businesses that ship every day.',
+    features: [
+      'Express delivery in 1-2 business days',
+      'Free scheduled pickup from your door',
+      'Insurance up to $1,000 per parcel',
+      'Signature and photo proof of delivery',
+      '24/7 phone support with priority routing',
+    ],
+    cta: 'Choose Plan',
+    popular: true,
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    price: 'Custom',
+    unit: 'volume pricing',
+    summary: 'For high-volume shippers and freight.',
+    features: [
+      'All services, including International and Freight',
+      'Volume discounts and monthly invoicing',
+      'Dedicated account manager',
+      'API integration and bulk label creation',
+      'Custom insurance and delivery agreements',
+    ],
+    cta: 'Contact Sales',
+    popular: false,
+  },
+] as const;
+
+const DELIVERY_TIMES = [
+  { service: 'Express', time: '1-2 business days' },
+  { service: 'Standard', time: '3-5 business days' },
+  { service: 'Economy', time: '5-10 business days' },
+  { service: 'International', time: '7-21 days' },
+];
+
+export default function ServicesPage() {
+  return (
+    <>
+      <PageHero eyebrow="Services" title="Shipping services built around your deadlines">
+        Whether you send one parcel a year or a thousand a day, pick the speed you need and pay a clear price per shipment.
+        Tracking, insurance and 24/7 support are always included.
+      </PageHero>
+
+      <ServicesSection />
+
+      <section aria-labelledby="delivery-times-heading" className="mx-auto max-w-3xl px-4 py-16">
+        <SectionHeading id="delivery-times-heading" eyebrow="Delivery times" title="How fast will it arrive?">
+          Delivery times are estimates counted from pickup and can vary with customs, weather and remote destinations.
+        </SectionHeading>
+        <table className="mt-8 w-full overflow-hidden rounded-lg bg-white text-left shadow-sm">
+          <thead className="bg-gray-100 text-sm text-gray-700">
+            <tr>
+              <th scope="col" className="px-4 py-3">
+                Service
+              </th>
+              <th scope="col" className="px-4 py-3">
+                Typical delivery time
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-200">
+            {DELIVERY_TIMES.map((row) => (
+              <tr key={row.service}>
+                <th scope="row" className="px-4 py-3 font-medium text-gray-900">
+                  {row.service}
+                </th>
+                <td className="px-4 py-3 text-gray-700">{row.time}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="plans-heading" className="bg-brand-50 py-20">
+        <div className="mx-auto max-w-7xl px-4">
+          <SectionHeading id="plans-heading" eyebrow="Pricing" title="Choose your plan">
+            Simple per-shipment pricing with no monthly fees. Fees are shown before you book and paid in advance.
+          </SectionHeading>
+          <ul className="mt-12 grid gap-8 lg:grid-cols-3">
+            {PLANS.map((plan) => (
+              <li
+                key={plan.id}
+                className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-500 shadow-lg' : ''}`}
+                aria-labelledby={`plan-${plan.id}`}
+              >
+                {plan.popular ? (
+                  <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-500 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
+                    Most Popular
+                  </p>
+                ) : null}
+                <h3 id={`plan-${plan.id}`} className="text-xl font-bold text-gray-900">
+                  {plan.name}
+                </h3>
+                <p className="mt-1 text-sm text-gray-600">{plan.summary}</p>
+                <p className="mt-6">
+                  <span className="text-4xl font-extrabold text-gray-900">{plan.price}</span>{' '}
+                  <span className="text-sm text-gray-600">{plan.unit}</span>
+                </p>
+                <ul className="mt-6 flex-1 space-y-2 text-sm text-gray-700">
+                  {plan.features.map((feature) => (
+                    <li key={feature}>
+                      <span aria-hidden="true" className="text-green-600">
+                        ✓{' '}
+                      </span>
+                      {feature}
+                    </li>
+                  ))}
+                </ul>
+                <Link
+                  to={`/quote?plan=${plan.id}`}
+                  className={`mt-8 w-full ${plan.popular ? 'btn-accent' : 'btn-primary'}`}
+                  aria-label={`${plan.cta}: ${plan.name}`}
+                >
+                  {plan.cta}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </>
+  );
+}

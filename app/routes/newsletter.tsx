@@ -1,0 +1,46 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { newsletterLimiter, notifySupportOfSubscription, subscribeToNewsletter } from '~/models/subscription.server';
+import { formValues, HONEYPOT_FIELD, NewsletterSchema, parseForm } from '~/schemas/public-forms';
+import { redirectWithToast } from '~/services/flash.server';
+import { clientAddress } from '~/services/rate-limit.server';
+import { safeRedirect } from '~/utils/safe-redirect';
+
+const SUCCESS_TOAST = {
+  type: 'success',
+  title: 'Subscribed',
+  description: 'Thank you for subscribing. Shipping tips and service updates will arrive in your inbox.',
+} as const;
+
+/** The footer's newsletter form posts here from every public page; the answer is a toast back on that page. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const redirectTo = safeRedirect(formData.get('redirectTo'), '/');
+  if (formData.get(HONEYPOT_FIELD)) return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
+
+  const parsed = parseForm(NewsletterSchema, formValues(formData, ['email']));
+  if (!parsed.success) {
+    return redirectWithToast(request, redirectTo, {
+      type: 'error',
+      title: 'Subscription failed',
+      description: parsed.fieldErrors.email?.[0] ?? 'Enter a valid email address',
+    });
+  }
+
+  const address = clientAddress(context);
+  if (!newsletterLimiter.hit(address).allowed) {
+    return redirectWithToast(request, redirectTo, {
+      type: 'error',
+      title: 'Too many attempts',
+      description: 'Please wait a few minutes before subscribing again.',
+    });
+  }
+
+  const { created } = await subscribeToNewsletter({ email: parsed.data.email, source: redirectTo, clientAddress: address });
+  if (created) await notifySupportOfSubscription({ email: parsed.data.email });
+  return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
+}
+
+export async function loader() {
+  return redirect('/');
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** Plans a visitor can ask about; the values are what `/quote?plan=` accepts. */
+export const QUOTE_PLANS = [
+  { value: 'basic', label: 'Basic ($9.99 per shipment)' },
+  { value: 'premium', label: 'Premium ($19.99 per shipment)' },
+  { value: 'enterprise', label: 'Enterprise (custom pricing)' },
+  { value: 'not-sure', label: 'Not sure yet' },
+] as const;
+export const QUOTE_PLAN_VALUES = ['basic', 'premium', 'enterprise', 'not-sure'] as const;
+export type QuotePlan = (typeof QUOTE_PLAN_VALUES)[number];
+
+export const SHIPMENT_VOLUMES = ['1-10', '11-50', '51-200', '201-1,000', 'More than 1,000'] as const;
+
+/** Accepted submissions per form and client address within the window. */
+export const PUBLIC_FORM_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
+
+/** The field bots fill in and people never see. */
+export const HONEYPOT_FIELD = 'website';
+
+function requiredText(label: string, max: number) {
+  return z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+}
+
+function optionalText(label: string, max: number) {
+  return z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .optional()
+    .transform((value) => value || undefined);
+}
+
+const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email must be at most 254 characters')
+  .pipe(z.email('Enter a valid email address'))
+  .transform((value) => value.toLowerCase());
+
+const PHONE_PATTERN = /^\+?[0-9 ().-]{6,30}$/;
+
+const requiredPhone = requiredText('Phone', 30).refine(
+  (value) => PHONE_PATTERN.test(value),
+  'Enter a valid phone number',
+);
+
+const optionalPhone = optionalText('Phone', 30).refine(
+  (value) => value === undefined || PHONE_PATTERN.test(value),
+  'Enter a valid phone number',
+);
+
+export const ContactMessageSchema = z.object({
+  firstName: requiredText('First name', 80),
+  lastName: requiredText('Last name', 80),
+  email: emailField,
+  phone: optionalPhone,
+  subject: requiredText('Subject', 150),
+  message: requiredText('Message', 5000).refine((value) => value.length >= 10, 'Message must be at least 10 characters'),
+});
+export type ContactMessageInput = z.infer<typeof ContactMessageSchema>;
+
+export const QuoteRequestSchema = z.object({
+  name: requiredText('Name', 120),
+  email: emailField,
+  phone: requiredPhone,
+  company: optionalText('Company', 150),
+  plan: z.enum(QUOTE_PLAN_VALUES, { error: 'Choose a plan' }),
+  shipmentsPerMonth: z.enum(SHIPMENT_VOLUMES, { error: 'Choose how many shipments you send per month' }),
+  origin: requiredText('Origin', 150),
+  destination: requiredText('Destination', 150),
+  message: optionalText('Message', 5000),
+});
+export type QuoteRequestInput = z.infer<typeof QuoteRequestSchema>;
+
+export const NewsletterSchema = z.object({
+  email: emailField,
+});
+export type NewsletterInput = z.infer<typeof NewsletterSchema>;
+
+export function isQuotePlan(value: unknown): value is QuotePlan {
+  return typeof value === 'string' && (QUOTE_PLAN_VALUES as readonly string[]).includes(value);
+}
+
+export type FieldErrors = Record<string, string[] | undefined>;
+
+/** Reads a form into plain strings (files and repeated keys are reduced to their first text value). */
+export function formValues(formData: FormData, fields: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const field of fields) {
+    const value = formData.get(field);
+    values[field] = typeof value === 'string' ? value : '';
+  }
+  return values;
+}
+
+/** Validates a submitted form; failures come back as per-field messages for the page. */
+export function parseForm<Schema extends z.ZodType>(
+  schema: Schema,
+  values: Record<string, string>,
+): { success: true; data: z.infer<Schema> } | { success: false; fieldErrors: FieldErrors } {
+  const result = schema.safeParse(values);
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, fieldErrors: z.flattenError(result.error).fieldErrors as FieldErrors };
+}
