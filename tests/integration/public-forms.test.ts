@@ -1,0 +1,303 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Inquiry, contactLimiter, quoteLimiter } from '~/models/inquiry.server';
+import { Subscription, newsletterLimiter } from '~/models/subscription.server';
+import { action as contactAction, loader as contactLoader } from '~/routes/_public.contact';
+import { action as quoteAction, loader as quoteLoader } from '~/routes/_public.quote';
+import { action as newsletterAction } from '~/routes/newsletter';
+import { disconnectDb } from '~/services/db.server';
+import { env } from '~/services/env.server';
+import { getToast } from '~/services/flash.server';
+import { startTestSmtpServer } from '../support/smtp';
+
+let addressCounter = 0;
+function nextAddress() {
+  addressCounter += 1;
+  return `10.20.${Math.floor(addressCounter / 250)}.${addressCounter % 250}`;
+}
+
+function post(url: string, fields: Record<string, string>) {
+  return new Request(`http://localhost${url}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+type ActionFn = (args: { request: Request; params: object; context: object }) => Promise<Response>;
+
+async function submit(action: unknown, url: string, fields: Record<string, string>, clientAddress = nextAddress()) {
+  return (action as ActionFn)({ request: post(url, fields), params: {}, context: { clientAddress } });
+}
+
+/** The toast a redirect carries, as the next page would show it. */
+async function toastOf(response: Response) {
+  const cookie = response.headers.get('Set-Cookie') ?? '';
+  const { toast } = await getToast(new Request('http://localhost/', { headers: { Cookie: cookie.split(';')[0]! } }));
+  return toast;
+}
+
+function outboxMessages(): string[] {
+  const dir = path.join(env.DATA_DIR, 'outbox');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).map((file) => fs.readFileSync(path.join(dir, file), 'utf8'));
+}
+
+function uniqueText(prefix: string) {
+  return `${prefix} ${Math.random().toString(36).slice(2, 10)}`;
+}
+
+const validContact = () => ({
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'Ada.Lovelace@Example.com',
+  phone: '+44 20 7946 0958',
+  subject: uniqueText('Parcel SWX123456789 arrived damaged'),
+  message: 'The box was crushed on one corner.\n\nPlease advise <b>how</b> to claim.',
+  website: '',
+});
+
+const validQuote = () => ({
+  name: 'Grace Hopper',
+  email: 'grace@navy.example',
+  phone: '(555) 010-2030',
+  company: 'Compiler Works',
+  plan: 'premium',
+  shipmentsPerMonth: '51-200',
+  origin: 'Arlington, USA',
+  destination: uniqueText('Europe and Canada'),
+  message: 'Mostly 2 kg boxes.',
+  website: '',
+});
+
+beforeEach(() => {
+  contactLimiter.clear();
+  quoteLimiter.clear();
+  newsletterLimiter.clear();
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+describe('contact form', () => {
+  it('stores a valid message, e-mails support and redirects with a confirmation', async () => {
+    const fields = validContact();
+    const res = await submit(contactAction, '/contact', fields);
+
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/contact?sent=1');
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
+
+    const stored = await Inquiry.findOne({ subject: fields.subject }).lean();
+    expect(stored).toMatchObject({
+      kind: 'contact',
+      name: 'Ada Lovelace',
+      email: 'ada.lovelace@example.com',
+      phone: '+44 20 7946 0958',
+      emailStatus: 'sent',
+    });
+    expect(stored?.message).toContain('Please advise <b>how</b> to claim.');
+
+    const mail = outboxMessages().find((m) => m.includes(fields.subject));
+    expect(mail, 'an .eml mentioning the subject').toBeDefined();
+    expect(mail).toContain(`To: ${env.COMPANY_EMAIL}`);
+    expect(mail).toMatch(/Reply-To: ada\.lovelace@example\.com/i);
+    // The visitor's markup reaches the HTML part escaped, never as markup.
+    expect(mail).toContain('&lt;b&gt;how&lt;/b&gt;');
+    expect(mail).not.toContain('<b>how</b> to claim.</p>');
+
+    const page = await (contactLoader as unknown as (a: { request: Request }) => Promise<Response>)({
+      request: new Request('http://localhost/contact?sent=1'),
+    });
+    expect(await page.json()).toEqual({ sent: true });
+  });
+
+  it('rejects invalid input with 400, field errors and the typed values, storing nothing', async () => {
+    const before = await Inquiry.countDocuments();
+    const res = await submit(contactAction, '/contact', {
+      firstName: '   ',
+      lastName: 'Lovelace',
+      email: 'not-an-email',
+      phone: 'call me',
+      subject: '',
+      message: 'short',
+    });
+
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.fieldErrors).toMatchObject({
+      firstName: ['First name is required'],
+      email: ['Enter a valid email address'],
+      phone: ['Enter a valid phone number'],
+      subject: ['Subject is required'],
+      message: ['Message must be at least 10 characters'],
+    });
+    expect(body.fieldErrors.lastName).toBeUndefined();
+    expect(body.values).toMatchObject({ lastName: 'Lovelace', email: 'not-an-email' });
+    expect(await Inquiry.countDocuments()).toBe(before);
+  });
+
+  it('answers a filled honeypot as if successful but stores and sends nothing', async () => {
+    const fields = { ...validContact(), website: 'http://spam.example' };
+    const res = await submit(contactAction, '/contact', fields);
+
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/contact?sent=1');
+    expect(await Inquiry.countDocuments({ subject: fields.subject })).toBe(0);
+    expect(outboxMessages().some((m) => m.includes(fields.subject))).toBe(false);
+  });
+
+  it('refuses with 429 after five messages from one address in ten minutes', async () => {
+    const address = nextAddress();
+    for (let i = 0; i < 5; i += 1) {
+      const res = await submit(contactAction, '/contact', validContact(), address);
+      expect(res.status).toBe(302);
+    }
+    const fields = validContact();
+    const res = await submit(contactAction, '/contact', fields, address);
+
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+    const body = await res.json();
+    expect(body.formErrors[0]).toMatch(/Please wait \d+ minutes/);
+    expect(body.values.subject).toBe(fields.subject);
+    expect(await Inquiry.countDocuments({ subject: fields.subject })).toBe(0);
+
+    // Another address is not affected.
+    expect((await submit(contactAction, '/contact', validContact())).status).toBe(302);
+  });
+
+  it('keeps the message and still confirms when the mail server refuses it', async () => {
+    const smtp = await startTestSmtpServer({ reject: true });
+    const previous = env.SMTP_URL;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    env.SMTP_URL = smtp.url;
+    try {
+      const fields = validContact();
+      const res = await submit(contactAction, '/contact', fields);
+
+      expect(res.status).toBe(302);
+      expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
+      const stored = await Inquiry.findOne({ subject: fields.subject }).lean();
+      expect(stored?.emailStatus).toBe('failed');
+      expect(stored?.emailError).toMatch(/550|not accepted/);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not e-mail contact inquiry'));
+    } finally {
+      env.SMTP_URL = previous;
+      warn.mockRestore();
+      await smtp.stop();
+    }
+  });
+});
+
+describe('quote form', () => {
+  it('preselects the plan from the query and falls back to "not sure"', async () => {
+    const load = quoteLoader as unknown as (a: { request: Request }) => Promise<Response>;
+    expect(await (await load({ request: new Request('http://localhost/quote?plan=enterprise') })).json()).toMatchObject({
+      plan: 'enterprise',
+    });
+    expect(await (await load({ request: new Request('http://localhost/quote?plan=gold') })).json()).toMatchObject({
+      plan: 'not-sure',
+    });
+  });
+
+  it('stores a valid request and e-mails support', async () => {
+    const fields = validQuote();
+    const res = await submit(quoteAction, '/quote', fields);
+
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/quote?sent=1');
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Quote request received' });
+
+    const stored = await Inquiry.findOne({ destination: fields.destination }).lean();
+    expect(stored).toMatchObject({
+      kind: 'quote',
+      name: 'Grace Hopper',
+      company: 'Compiler Works',
+      plan: 'premium',
+      shipmentsPerMonth: '51-200',
+      origin: 'Arlington, USA',
+      emailStatus: 'sent',
+    });
+    const mail = outboxMessages().find((m) => m.includes(fields.destination));
+    expect(mail).toBeDefined();
+    expect(mail).toContain('Subject: [Quote] Quote request: Premium');
+  });
+
+  it('rejects an unknown plan, a missing volume and missing fields with 400, storing nothing', async () => {
+    const before = await Inquiry.countDocuments({ kind: 'quote' });
+    const res = await submit(quoteAction, '/quote', {
+      ...validQuote(),
+      name: '',
+      plan: 'gold',
+      shipmentsPerMonth: '',
+      origin: '',
+    });
+
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(Object.keys(body.fieldErrors).sort()).toEqual(['name', 'origin', 'plan', 'shipmentsPerMonth']);
+    expect(body.fieldErrors.plan).toEqual(['Choose a plan']);
+    expect(await Inquiry.countDocuments({ kind: 'quote' })).toBe(before);
+  });
+
+  it('ignores a filled honeypot and limits each address', async () => {
+    const trap = { ...validQuote(), website: 'x' };
+    expect((await submit(quoteAction, '/quote', trap)).status).toBe(302);
+    expect(await Inquiry.countDocuments({ destination: trap.destination })).toBe(0);
+
+    const address = nextAddress();
+    for (let i = 0; i < 5; i += 1) expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(302);
+    expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(429);
+  });
+});
+
+describe('newsletter', () => {
+  it('subscribes once per address whatever its case, and confirms on the page it came from', async () => {
+    const email = `Reader.${Date.now()}@Example.com`;
+    const first = await submit(newsletterAction, '/newsletter', { email, redirectTo: '/services' });
+    const second = await submit(newsletterAction, '/newsletter', { email: `  ${email.toUpperCase()} `, redirectTo: '/about?x=1' });
+
+    expect(first.status).toBe(302);
+    expect(first.headers.get('Location')).toBe('/services');
+    expect(await toastOf(first)).toMatchObject({ type: 'success', title: 'Subscribed' });
+    expect(second.status).toBe(302);
+    expect(second.headers.get('Location')).toBe('/about?x=1');
+    expect(await toastOf(second)).toMatchObject({ type: 'success', title: 'Subscribed' });
+
+    const docs = await Subscription.find({ email: email.toLowerCase() }).lean();
+    expect(docs).toHaveLength(1);
+    // Support hears about a new subscriber once, not on every repeat.
+    expect(outboxMessages().filter((m) => m.includes(email.toLowerCase()) && m.includes('[Newsletter]'))).toHaveLength(1);
+  });
+
+  it('redirects back with an error toast for an invalid address and stores nothing', async () => {
+    const before = await Subscription.countDocuments();
+    const res = await submit(newsletterAction, '/newsletter', { email: 'nope', redirectTo: '/contact' });
+
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/contact');
+    expect(await toastOf(res)).toMatchObject({ type: 'error', title: 'Subscription failed', description: 'Enter a valid email address' });
+    expect(await Subscription.countDocuments()).toBe(before);
+  });
+
+  it('never redirects off the site, ignores the honeypot and limits each address', async () => {
+    const offsite = await submit(newsletterAction, '/newsletter', { email: `a${Date.now()}@example.com`, redirectTo: '//evil.example/x' });
+    expect(offsite.headers.get('Location')).toBe('/');
+
+    const trapped = `bot${Date.now()}@example.com`;
+    await submit(newsletterAction, '/newsletter', { email: trapped, website: 'spam', redirectTo: '/' });
+    expect(await Subscription.countDocuments({ email: trapped })).toBe(0);
+
+    const address = nextAddress();
+    for (let i = 0; i < 5; i += 1) {
+      await submit(newsletterAction, '/newsletter', { email: `n${i}-${Date.now()}@example.com`, redirectTo: '/' }, address);
+    }
+    const limited = `late${Date.now()}@example.com`;
+    const res = await submit(newsletterAction, '/newsletter', { email: limited, redirectTo: '/' }, address);
+    expect(await toastOf(res)).toMatchObject({ type: 'error', title: 'Too many attempts' });
+    expect(await Subscription.countDocuments({ email: limited })).toBe(0);
+  });
+});
