@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from './components/error-boundary';
 import { Toaster } from './components/toaster';
 import { publicCompanyInfo } from './services/env.server';
 import { getToast } from './services/flash.server';
-import stylesheet from './tailwind.css?url';
+import stylesheet from './tailwind.css';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },

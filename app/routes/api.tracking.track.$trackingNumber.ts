@@ -18,7 +18,7 @@ function withCors(response: Response): Response {
   return response;
 }
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ params, context }: LoaderFunctionArgs) {
   const limit = trackingLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
     return withCors(

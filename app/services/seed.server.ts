@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Parcel, insertWithTrackingNumber } from '~/models/parcel.server';
 import { User, createUser } from '~/models/user.server';
+import type { ParcelStatus, Priority, ServiceType } from '~/schemas/constants';
 import { env } from './env.server';
 
 const HOUR = 60 * 60 * 1000;
@@ -8,9 +9,9 @@ const DAY = 24 * HOUR;
 
 type DemoEvent = { status: string; location: string; description: string; hoursAgo: number };
 type DemoParcel = {
-  status: string;
-  serviceType: string;
-  priority: string;
+  status: ParcelStatus;
+  serviceType: ServiceType;
+  priority: Priority;
   weight: number;
   dimensions: { length: number; width: number; height: number };
   sender: { name: string; email: string; phone: string; address: string };

@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { signIn } from './support/helpers';
 
 // The seeded demo parcels exist on the fresh e2e database; find one through the public API.
-async function demoTrackingNumber(request: import('@playwright/test').APIRequestContext) {
+async function demoTrackingNumber(request: APIRequestContext) {
   const login = await request.post('/api/auth/login', { data: { username: 'admin', password: 'e2e-admin-password' } });
   expect(login.ok()).toBeTruthy();
   const { token } = await login.json();
