@@ -1,0 +1,222 @@
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Parcel } from '~/models/parcel.server';
+import {
+  PAYMENT_METHODS,
+  RECEIPT_FORMATS,
+  RECEIPT_PARCEL_CHOICES,
+  RECEIPT_STATUSES,
+  RECEIPT_TAX_RATE,
+} from '~/schemas/constants';
+import {
+  DEFAULT_PAYMENT_METHOD,
+  DEFAULT_RECEIPT_FORMAT,
+  formatReceiptNumber,
+  type ReceiptFormat,
+  type ReceiptGenerateInput,
+  type ReceiptListQuery,
+  type ReceiptUpdateInput,
+} from '~/schemas/receipt';
+import { connectDb } from '~/services/db.server';
+import { nextSequence } from './counter.server';
+
+const receiptSchema = new Schema(
+  {
+    receiptNumber: { type: String, required: true, unique: true },
+    parcelId: { type: Schema.Types.ObjectId, ref: 'Parcel', required: true, index: true },
+    trackingNumber: { type: String, required: true },
+    customerName: { type: String, default: '', trim: true },
+    customerEmail: { type: String, default: '', trim: true, lowercase: true },
+    amount: { type: Number, required: true, min: 0 },
+    service: { type: String, default: 'Standard' },
+    date: { type: Date, required: true, default: () => new Date() },
+    status: { type: String, enum: RECEIPT_STATUSES, default: 'generated' },
+    tax: { type: Number, default: 0, min: 0 },
+    subtotal: { type: Number, required: true, min: 0 },
+    total: { type: Number, required: true, min: 0 },
+    paymentMethod: { type: String, enum: PAYMENT_METHODS, default: DEFAULT_PAYMENT_METHOD },
+    format: { type: String, enum: RECEIPT_FORMATS, default: DEFAULT_RECEIPT_FORMAT },
+    emailedAt: { type: Date },
+  },
+  { timestamps: true },
+);
+
+receiptSchema.index({ createdAt: -1 });
+receiptSchema.index({ status: 1, createdAt: -1 });
+
+type ReceiptSchema = InferSchemaType<typeof receiptSchema>;
+
+export const Receipt: Model<ReceiptSchema> =
+  (mongoose.models.Receipt as Model<ReceiptSchema>) ?? mongoose.model('Receipt', receiptSchema);
+
+export type LeanReceipt = {
+  _id: unknown;
+  receiptNumber: string;
+  parcelId: unknown;
+  trackingNumber: string;
+  customerName?: string | null;
+  customerEmail?: string | null;
+  amount: number;
+  service?: string | null;
+  date: Date;
+  status?: string | null;
+  tax?: number | null;
+  subtotal: number;
+  total: number;
+  paymentMethod?: string | null;
+  format?: string | null;
+  emailedAt?: Date | null;
+  createdAt?: Date | null;
+  updatedAt?: Date | null;
+};
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** The JSON form of a receipt used by the API and the dashboard. */
+export function serializeReceipt(receipt: LeanReceipt) {
+  const id = String(receipt._id);
+  return {
+    id,
+    _id: id,
+    receiptNumber: receipt.receiptNumber,
+    parcelId: String(receipt.parcelId),
+    trackingNumber: receipt.trackingNumber,
+    customerName: receipt.customerName ?? '',
+    customerEmail: receipt.customerEmail ?? '',
+    amount: receipt.amount,
+    service: receipt.service ?? 'Standard',
+    date: iso(receipt.date)!,
+    status: receipt.status ?? 'generated',
+    tax: receipt.tax ?? 0,
+    subtotal: receipt.subtotal,
+    total: receipt.total,
+    paymentMethod: receipt.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
+    format: (receipt.format ?? DEFAULT_RECEIPT_FORMAT) as ReceiptFormat,
+    emailedAt: iso(receipt.emailedAt),
+    createdAt: iso(receipt.createdAt),
+    updatedAt: iso(receipt.updatedAt),
+  };
+}
+export type SerializedReceipt = ReturnType<typeof serializeReceipt>;
+
+const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
+const roundMoney = (value: number) => Math.round(value * 100) / 100;
+
+/** Subtotal, tax at RECEIPT_TAX_RATE and total for an amount, in dollars with two decimals. */
+export function receiptAmounts(amount: number) {
+  const subtotal = roundMoney(amount);
+  const tax = roundMoney(subtotal * RECEIPT_TAX_RATE);
+  return { amount: subtotal, subtotal, tax, total: roundMoney(subtotal + tax) };
+}
+
+export async function listReceipts({ page = 1, limit = 20, status }: Partial<ReceiptListQuery> = {}) {
+  await connectDb();
+  const filter = status ? { status } : {};
+  const [items, totalItems] = await Promise.all([
+    Receipt.find(filter)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .lean<LeanReceipt[]>(),
+    Receipt.countDocuments(filter),
+  ]);
+  return {
+    receipts: items.map(serializeReceipt),
+    pagination: { totalItems, currentPage: page, totalPages: Math.max(1, Math.ceil(totalItems / limit)), limit },
+  };
+}
+
+export async function getReceipt(id: string): Promise<SerializedReceipt | null> {
+  await connectDb();
+  if (!isObjectId(id)) return null;
+  const receipt = await Receipt.findById(id).lean<LeanReceipt>();
+  return receipt ? serializeReceipt(receipt) : null;
+}
+
+export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
+  await connectDb();
+  const receipt = await Receipt.findOne().sort({ createdAt: -1, _id: -1 }).lean<LeanReceipt>();
+  return receipt ? serializeReceipt(receipt) : null;
+}
+
+/**
+ * Generates and stores a receipt for a parcel: the customer is the parcel's sender unless given,
+ * the amount is the parcel's cost. Returns null when the parcel does not exist (nothing is stored,
+ * and no number is used up).
+ */
+export async function generateReceipt(
+  parcelId: string,
+  overrides: ReceiptGenerateInput = {},
+  now: Date = new Date(),
+): Promise<SerializedReceipt | null> {
+  await connectDb();
+  if (!isObjectId(parcelId)) return null;
+  const parcel = await Parcel.findById(parcelId, { trackingNumber: 1, sender: 1, cost: 1, serviceType: 1 }).lean();
+  if (!parcel) return null;
+  const year = now.getUTCFullYear();
+  const sequence = await nextSequence(`receipt-${year}`);
+  const doc = await Receipt.create({
+    receiptNumber: formatReceiptNumber(year, sequence),
+    parcelId: parcel._id,
+    trackingNumber: parcel.trackingNumber,
+    customerName: overrides.customerName ?? parcel.sender?.name ?? '',
+    customerEmail: overrides.customerEmail ?? parcel.sender?.email ?? '',
+    ...receiptAmounts(parcel.cost ?? 0),
+    service: parcel.serviceType ?? 'Standard',
+    date: now,
+    status: 'generated',
+    paymentMethod: overrides.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
+    format: overrides.format ?? DEFAULT_RECEIPT_FORMAT,
+  });
+  return serializeReceipt(doc.toObject() as LeanReceipt);
+}
+
+export async function updateReceipt(id: string, input: ReceiptUpdateInput): Promise<SerializedReceipt | null> {
+  await connectDb();
+  if (!isObjectId(id)) return null;
+  const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const receipt = await Receipt.findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after', runValidators: true }).lean<LeanReceipt>();
+  return receipt ? serializeReceipt(receipt) : null;
+}
+
+export async function deleteReceipt(id: string): Promise<boolean> {
+  await connectDb();
+  if (!isObjectId(id)) return false;
+  const result = await Receipt.deleteOne({ _id: id });
+  return result.deletedCount === 1;
+}
+
+export async function markReceiptEmailed(id: string, at: Date = new Date()) {
+  await connectDb();
+  await Receipt.updateOne({ _id: id }, { $set: { emailedAt: at } });
+}
+
+/** The parcels offered in the Generate Receipt dialog: the newest, with their sender. */
+export async function listParcelChoices({ limit = RECEIPT_PARCEL_CHOICES }: { limit?: number } = {}) {
+  await connectDb();
+  const parcels = await Parcel.find({}, { trackingNumber: 1, sender: 1, cost: 1 })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean();
+  return parcels.map((p) => ({
+    id: String(p._id),
+    trackingNumber: p.trackingNumber,
+    senderName: p.sender?.name ?? '',
+    senderEmail: p.sender?.email ?? '',
+    cost: p.cost ?? 0,
+  }));
+}
+export type ParcelChoice = Awaited<ReturnType<typeof listParcelChoices>>[number];
+
+export async function getParcelChoice(id: string): Promise<ParcelChoice | null> {
+  await connectDb();
+  if (!isObjectId(id)) return null;
+  const p = await Parcel.findById(id, { trackingNumber: 1, sender: 1, cost: 1 }).lean();
+  if (!p) return null;
+  return {
+    id: String(p._id),
+    trackingNumber: p.trackingNumber,
+    senderName: p.sender?.name ?? '',
+    senderEmail: p.sender?.email ?? '',
+    cost: p.cost ?? 0,
+  };
+}

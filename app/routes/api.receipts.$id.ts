@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { deleteReceipt, getReceipt, updateReceipt } from '~/models/receipt.server';
+import { ReceiptUpdateSchema } from '~/schemas/receipt';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import { requireApiUser } from '~/services/auth.server';
+
+const NOT_FOUND = 'Receipt not found';
+
+/** GET /api/receipts/:id → { receipt }. */
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    await requireApiUser(request);
+    const id = requireObjectId(params.id, 'receipt id');
+    const receipt = await getReceipt(id);
+    if (!receipt) throw new ApiError(404, NOT_FOUND);
+    return json({ receipt });
+  });
+}
+
+/** PUT { customerName?, customerEmail?, paymentMethod?, format?, status? } → { receipt }; DELETE → { success, message }. */
+export function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'PUT' && request.method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+  return handleApi(async () => {
+    await requireApiUser(request);
+    const id = requireObjectId(params.id, 'receipt id');
+    if (request.method === 'PUT') {
+      const input = await readJsonBody(request, ReceiptUpdateSchema);
+      const receipt = await updateReceipt(id, input);
+      if (!receipt) throw new ApiError(404, NOT_FOUND);
+      return json({ receipt });
+    }
+    if (!(await deleteReceipt(id))) throw new ApiError(404, NOT_FOUND);
+    return json({ success: true, message: 'Receipt deleted' });
+  });
+}

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { generateReceipt } from '~/models/receipt.server';
+import { ReceiptGenerateSchema } from '~/schemas/receipt';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import { requireApiUser } from '~/services/auth.server';
+
+export function loader(_args: LoaderFunctionArgs) {
+  return methodNotAllowed(['POST']);
+}
+
+/** POST /api/receipts/generate/:parcelId with an optional JSON body → 201 { receipt }. */
+export function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  return handleApi(async () => {
+    await requireApiUser(request);
+    const parcelId = requireObjectId(params.parcelId, 'parcel id');
+    // The body is optional: an empty request without a Content-Type means "all defaults".
+    const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';
+    const input = hasBody ? await readJsonBody(request, ReceiptGenerateSchema) : {};
+    const receipt = await generateReceipt(parcelId, input);
+    if (!receipt) throw new ApiError(404, 'Parcel not found');
+    return json({ receipt }, { status: 201 });
+  });
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, PAYMENT_METHODS, RECEIPT_FORMATS, RECEIPT_STATUSES } from './constants';
+
+export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
+
+export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'Credit Card';
+export const DEFAULT_RECEIPT_FORMAT: ReceiptFormat = 'pdf';
+
+/** RCP-{year}-{sequence}: at least four digits, growing past 9999 without breaking. */
+export function formatReceiptNumber(year: number, sequence: number): string {
+  return `RCP-${year}-${String(sequence).padStart(4, '0')}`;
+}
+
+export const RECEIPT_NUMBER_PATTERN = /^RCP-\d{4}-\d{4,}$/;
+
+export const RECEIPT_CONTENT_TYPES: Record<ReceiptFormat, string> = {
+  pdf: 'application/pdf',
+  html: 'text/html; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+};
+
+export function receiptFilename(receiptNumber: string, format: ReceiptFormat): string {
+  return `receipt-${receiptNumber}.${format}`;
+}
+
+// Forms send empty strings for untouched fields; they mean "not given".
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const customerName = z.preprocess(
+  blankToUndefined,
+  z.string({ error: 'Customer name must be text' }).trim().max(200, 'Customer name is too long').optional(),
+);
+const customerEmail = z.preprocess(
+  blankToUndefined,
+  z
+    .string({ error: 'Customer e-mail must be text' })
+    .trim()
+    .max(254, 'Customer e-mail is too long')
+    .pipe(z.email('Enter a valid e-mail address'))
+    .optional(),
+);
+const paymentMethod = z.preprocess(
+  blankToUndefined,
+  z.enum(PAYMENT_METHODS, { error: `Payment method must be one of: ${PAYMENT_METHODS.join(', ')}` }).optional(),
+);
+const format = z.preprocess(
+  blankToUndefined,
+  z.enum(RECEIPT_FORMATS, { error: `Format must be one of: ${RECEIPT_FORMATS.join(', ')}` }).optional(),
+);
+const status = z.preprocess(
+  blankToUndefined,
+  z.enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` }).optional(),
+);
+
+/** What may be chosen when generating a receipt; the rest comes from the parcel. */
+export const ReceiptGenerateSchema = z.object({ customerName, customerEmail, paymentMethod, format });
+export type ReceiptGenerateInput = z.infer<typeof ReceiptGenerateSchema>;
+
+const objectId = z
+  .string({ error: 'Choose a parcel' })
+  .trim()
+  .regex(/^[a-f\d]{24}$/i, 'Choose a parcel');
+
+/** The dialog's form: the API takes the parcel from the URL instead. */
+export const ReceiptGenerateFormSchema = ReceiptGenerateSchema.extend({ parcelId: objectId });
+
+export const ReceiptUpdateSchema = z
+  .object({ customerName, customerEmail, paymentMethod, format, status })
+  .refine((input) => Object.values(input).some((v) => v !== undefined), {
+    message: 'Nothing to update: give customerName, customerEmail, paymentMethod, format or status',
+  });
+export type ReceiptUpdateInput = z.infer<typeof ReceiptUpdateSchema>;
+
+export const ReceiptListQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page must be at least 1')
+    .max(1_000_000, 'Page is too large')
+    .default(1),
+  limit: z.coerce
+    .number({ error: 'Limit must be a number' })
+    .int('Limit must be a whole number')
+    .min(1, 'Limit must be at least 1')
+    .max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`)
+    .default(20),
+  status: z.preprocess(
+    blankToUndefined,
+    z.enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` }).optional(),
+  ),
+});
+export type ReceiptListQuery = z.infer<typeof ReceiptListQuerySchema>;
