@@ -69,3 +69,7 @@ export function normalizeTrackingNumber(input: string): string {
 export function formatMoney(amount: number): string {
   return `$${amount.toFixed(2)}`;
 }
+
+export const RECEIPT_STATUSES = ['generated'] as const;
+export const RECEIPTS_PAGE_SIZE = 10;
+export const RECEIPT_PARCEL_CHOICES = 100;
