@@ -49,14 +49,15 @@ export class WireServer {
       pending.push(chunk);
       pendingBytes += chunk.length;
       while (pendingBytes >= HEADER_SIZE) {
-        const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-        pending = [buf];
-        const length = buf.readInt32LE(0);
+        if (pending[0]!.length < 4) pending = [Buffer.concat(pending)];
+        const length = pending[0]!.readInt32LE(0);
         if (length < HEADER_SIZE + 5 || length > LIMITS.maxMessageSizeBytes) {
           socket.destroy();
           return;
         }
-        if (buf.length < length) break;
+        // Join chunks only once the whole message is here; large messages arrive in many chunks.
+        if (pendingBytes < length) break;
+        const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
         const message = buf.subarray(0, length);
         const rest = buf.subarray(length);
         pending = rest.length ? [rest] : [];

@@ -37,7 +37,7 @@ function exchange(socket: Socket, bytes: Buffer, expectReply = true): Promise<Bu
       resolve(v);
     };
     const onClose = () => finish(null);
-    const timer = setTimeout(() => finish(expectReply ? null : Buffer.alloc(0)), expectReply ? 5000 : 300);
+    const timer = setTimeout(() => finish(expectReply ? null : Buffer.alloc(0)), expectReply ? 30000 : 300);
     socket.on('data', onData);
     socket.once('close', onClose);
     socket.write(bytes);
