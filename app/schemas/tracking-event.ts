@@ -119,3 +119,20 @@ export function toFormStatus(stored: string): { status: string; customStatus: st
   const known = (EVENT_STATUSES as readonly string[]).includes(stored) && stored !== CUSTOM_EVENT_STATUS;
   return known ? { status: stored, customStatus: '' } : { status: CUSTOM_EVENT_STATUS, customStatus: stored };
 }
+
+export type EventFormResult =
+  | { success: true; data: TrackingEventInput }
+  | { success: false; fieldErrors: Record<string, string[]>; formErrors: string[] };
+
+/** Parses the add/edit form's fields into an event input, or per-field messages. */
+export function parseEventForm(formData: FormData): EventFormResult {
+  const values: Record<string, string> = {};
+  for (const key of ['status', 'customStatus', 'location', 'description', 'date', 'time']) {
+    const value = formData.get(key);
+    if (typeof value === 'string') values[key] = value;
+  }
+  const result = TrackingEventFormSchema.safeParse(values);
+  if (result.success) return { success: true, data: result.data };
+  const flat = z.flattenError(result.error);
+  return { success: false, fieldErrors: flat.fieldErrors as Record<string, string[]>, formErrors: flat.formErrors };
+}

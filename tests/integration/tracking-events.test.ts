@@ -19,14 +19,13 @@ beforeAll(async () => {
   token = (await issueApiToken(user.id)).token;
 });
 
-async function createParcel(status = 'Pending') {
+async function createParcel() {
   const parcel = await insertWithTrackingNumber((trackingNumber) =>
-    Parcel.create({
+    new Parcel({
       trackingNumber,
-      status,
       sender: { name: 'Ann Sender', address: '1 Main St' },
       recipient: { name: 'Bob Recipient', address: '2 High St' },
-    }),
+    }).save(),
   );
   return String(parcel._id);
 }

@@ -1,0 +1,87 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react';
+import { FormErrors } from '~/components/ui/field';
+import { RouteDialog } from '~/components/ui/route-dialog';
+import { Spinner } from '~/components/ui/spinner';
+import { deleteEvent, getEvent } from '~/models/tracking-event.server';
+import { requireUser } from '~/services/auth.server';
+import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { formatDateTime } from '~/utils/format';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const event = await getEvent(params.eventId ?? '');
+  if (!event || event.parcelId !== params.parcelId) throw json({ message: 'Tracking event not found' }, { status: 404 });
+  return json({ event });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const parcelId = params.parcelId ?? '';
+  let removed;
+  try {
+    removed = await deleteEvent(params.eventId ?? '', { parcelId });
+  } catch (error) {
+    console.error('Could not delete a tracking event:', error);
+    return json(
+      { formErrors: ['Failed to delete tracking event. Please try again later.'] },
+      {
+        status: 503,
+        headers: await createToastHeaders(request, {
+          type: 'error',
+          title: 'Failed to delete tracking event',
+          description: 'Please try again later.',
+        }),
+      },
+    );
+  }
+  const parcelPage = `/dashboard/tracking/${parcelId}${new URL(request.url).search}`;
+  if (!removed) {
+    return redirectWithToast(request, parcelPage, {
+      type: 'error',
+      title: 'Failed to delete tracking event',
+      description: 'The tracking event no longer exists.',
+    });
+  }
+  return redirectWithToast(request, parcelPage, { type: 'success', title: 'Tracking event deleted' });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Delete Event · Tracking · Management dashboard' }];
+
+export default function DeleteEventDialog() {
+  const { event } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const { parcelId } = useParams();
+  const { search } = useLocation();
+  const closeTo = `/dashboard/tracking/${parcelId}${search}`;
+  return (
+    <RouteDialog title="Delete Event" closeTo={closeTo} size="md">
+      <Form method="post" className="space-y-4">
+        <FormErrors errors={actionData?.formErrors} />
+        <p className="text-gray-700">
+          Are you sure you want to delete the tracking event <strong>{event.status}</strong>
+          {event.location ? <> at {event.location}</> : null} ({formatDateTime(event.timestamp)})? This cannot be
+          undone.
+        </p>
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to={closeTo} preventScrollReset className="btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-danger" disabled={busy}>
+            {busy ? (
+              <>
+                <Spinner />
+                Deleting...
+              </>
+            ) : (
+              'Delete'
+            )}
+          </button>
+        </div>
+      </Form>
+    </RouteDialog>
+  );
+}

@@ -1,0 +1,74 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
+import { EventForm } from '~/components/tracking/event-form';
+import { RouteDialog } from '~/components/ui/route-dialog';
+import { addEvent } from '~/models/tracking-event.server';
+import { parseEventForm, toFormDateTime } from '~/schemas/tracking-event';
+import { requireUser } from '~/services/auth.server';
+import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+
+function parcelPage(request: Request, parcelId: string) {
+  return `/dashboard/tracking/${parcelId}${new URL(request.url).search}`;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  // The form's date and time default to now (UTC), computed here so both renders agree.
+  return json({ now: toFormDateTime(new Date()) });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const parcelId = params.parcelId ?? '';
+  const submission = parseEventForm(await request.formData());
+  if (!submission.success) {
+    return json({ fieldErrors: submission.fieldErrors, formErrors: submission.formErrors }, { status: 400 });
+  }
+  let event;
+  try {
+    event = await addEvent(parcelId, submission.data);
+  } catch (error) {
+    console.error('Could not add a tracking event:', error);
+    return json(
+      { fieldErrors: {}, formErrors: ['Failed to add tracking event. Please try again later.'] },
+      {
+        status: 503,
+        headers: await createToastHeaders(request, {
+          type: 'error',
+          title: 'Failed to add tracking event',
+          description: 'Please try again later.',
+        }),
+      },
+    );
+  }
+  if (!event) {
+    return redirectWithToast(request, '/dashboard/tracking', {
+      type: 'error',
+      title: 'Failed to add tracking event',
+      description: 'The parcel no longer exists.',
+    });
+  }
+  return redirectWithToast(request, parcelPage(request, parcelId), { type: 'success', title: 'Tracking event added' });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Add Event · Tracking · Management dashboard' }];
+
+export default function AddEventDialog() {
+  const { now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { parcelId } = useParams();
+  const { search } = useLocation();
+  const closeTo = `/dashboard/tracking/${parcelId}${search}`;
+  return (
+    <RouteDialog title="Add Event" closeTo={closeTo} description="Log a tracking event for this parcel.">
+      <EventForm
+        defaultValues={{ status: 'In Transit', customStatus: '', location: '', description: '', ...now }}
+        errors={actionData}
+        submitLabel="Add Event"
+        busyLabel="Adding..."
+        cancelTo={closeTo}
+      />
+    </RouteDialog>
+  );
+}

@@ -1,0 +1,101 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, NavLink, Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { StatusBadge } from '~/components/parcels/status-badge';
+import { Spinner } from '~/components/ui/spinner';
+import { searchParcelsForTracking } from '~/models/tracking-event.server';
+import { PARCELS_PAGE_SIZE } from '~/schemas/constants';
+import { requireUser } from '~/services/auth.server';
+
+const SEARCH_MAX = 100;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const search = (new URL(request.url).searchParams.get('search') ?? '').trim().slice(0, SEARCH_MAX);
+  const parcels = await searchParcelsForTracking({ search, limit: PARCELS_PAGE_SIZE });
+  return json({ search, parcels });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Tracking · Management dashboard' }];
+
+export default function TrackingTab() {
+  const { search, parcels } = useLoaderData<typeof loader>();
+  const { parcelId } = useParams();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const searching =
+    navigation.state === 'loading' && navigation.location.pathname === location.pathname && !navigation.formMethod;
+  const linkSearch = search ? `?${new URLSearchParams({ search })}` : '';
+
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold text-gray-900">Tracking History</h1>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:items-start">
+        <section aria-labelledby="tracking-parcels-heading" className="card p-4">
+          <h2 id="tracking-parcels-heading" className="mb-3 text-lg font-semibold">
+            Parcels
+          </h2>
+          {/* Searching keeps the selected parcel open. */}
+          <Form method="get" action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'} role="search">
+            <label htmlFor="tracking-search" className="field-label">
+              Search parcels
+            </label>
+            <div className="flex gap-2">
+              <input
+                id="tracking-search"
+                type="search"
+                name="search"
+                defaultValue={search}
+                maxLength={SEARCH_MAX}
+                placeholder="Search by tracking number, sender, or recipient..."
+                className="field-input"
+              />
+              <button type="submit" className="btn-secondary">
+                {searching ? <Spinner /> : null}
+                Search
+              </button>
+            </div>
+          </Form>
+          {parcels.length === 0 ? (
+            <p className="py-6 text-center text-sm text-gray-600">
+              {search ? 'No parcels found matching your search.' : 'No parcels yet.'}
+            </p>
+          ) : (
+            <ul
+              aria-label="Parcels to select"
+              className="mt-3 max-h-72 divide-y divide-gray-100 overflow-y-auto lg:max-h-[calc(100vh-18rem)]"
+            >
+              {parcels.map((parcel) => (
+                <li key={parcel.id}>
+                  <NavLink
+                    to={`/dashboard/tracking/${parcel.id}${linkSearch}`}
+                    preventScrollReset
+                    className={({ isActive }) =>
+                      `block rounded-md px-3 py-2 hover:bg-gray-50 ${isActive ? 'bg-brand-50 ring-1 ring-brand-500' : ''}`
+                    }
+                  >
+                    <span className="flex items-center justify-between gap-2">
+                      <span className="font-mono text-sm font-semibold">{parcel.trackingNumber}</span>
+                      <StatusBadge status={parcel.status} />
+                    </span>
+                    <span className="mt-0.5 block truncate text-xs text-gray-600">
+                      {parcel.senderName || '—'} → {parcel.recipientName || '—'}
+                    </span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <div className="min-w-0">
+          <Outlet />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}
