@@ -1,0 +1,325 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '~/models/api-token.server';
+import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { generateReceipt, getReceipt, Receipt } from '~/models/receipt.server';
+import { createUser } from '~/models/user.server';
+import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';
+import { action as generateAction, loader as generateLoader } from '~/routes/api.receipts.generate.$parcelId';
+import { loader as listLoader } from '~/routes/api.receipts';
+import { connectDb } from '~/services/db.server';
+import { emailReceipt } from '~/services/receipt-email.server';
+import { renderReceiptHtml, renderReceiptPdf, renderReceiptText, sampleReceipt } from '~/services/receipt-render.server';
+import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+
+const context = { clientAddress: '10.1.2.3' };
+const base = 'http://localhost';
+const company = { name: 'SwiftShip Courier', phone: '+1 (800) 555-0199', email: 'support@swiftship.example' };
+const year = new Date().getUTCFullYear();
+let token: string;
+let smtp: TestSmtpServer;
+
+function apiRequest(url: string, init: { method?: string; body?: unknown; rawBody?: string; auth?: string | null; type?: string } = {}) {
+  const headers: Record<string, string> = {};
+  const auth = init.auth === undefined ? token : init.auth;
+  if (auth) headers.Authorization = `Bearer ${auth}`;
+  if (init.body !== undefined || init.rawBody !== undefined) headers['Content-Type'] = init.type ?? 'application/json';
+  return new Request(`${base}${url}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+  });
+}
+
+const call = (fn: (args: never) => Promise<Response> | Response, request: Request, params: Record<string, string> = {}) =>
+  fn({ request, params, context } as never) as Promise<Response>;
+
+async function makeParcel(overrides: Record<string, unknown> = {}) {
+  const doc = await insertWithTrackingNumber((trackingNumber) =>
+    Parcel.create({
+      trackingNumber,
+      sender: { name: 'Ada Sender', email: 'ada.sender@example.com', phone: '555-0100', address: '1 Main St' },
+      recipient: { name: 'Rick Recipient', email: 'rick@example.com', phone: '555-0101', address: '2 High St' },
+      serviceType: 'Express',
+      cost: 25.99,
+      ...overrides,
+    }),
+  );
+  return { id: String(doc._id), trackingNumber: doc.trackingNumber };
+}
+
+async function generate(parcelId: string, body?: unknown) {
+  return call(generateAction, apiRequest(`/api/receipts/generate/${parcelId}`, { method: 'POST', body }), { parcelId });
+}
+
+/** The text pdfkit writes for standard fonts: hex strings inside TJ arrays (uncompressed). */
+function pdfText(pdf: Buffer): string {
+  const source = pdf.toString('latin1');
+  const lines: string[] = [];
+  for (const match of source.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+    const hexes = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => Buffer.from(m[1]!, 'hex').toString('latin1'));
+    lines.push(hexes.join(''));
+  }
+  return lines.join('\n');
+}
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  await connectDb();
+  const user = await createUser({ username: 'receipts-admin', password: 'a-long-password', role: 'admin' });
+  token = (await issueApiToken(user.id)).token;
+});
+
+afterAll(async () => {
+  await smtp?.stop();
+});
+
+describe('POST /api/receipts/generate/:parcelId', () => {
+  it('numbers receipts RCP-{year}-0001, -0002 and fills them from the parcel', async () => {
+    const parcel = await makeParcel();
+    const first = await generate(parcel.id);
+    expect(first.status).toBe(201);
+    const { receipt } = await first.json();
+    expect(receipt).toMatchObject({
+      receiptNumber: `RCP-${year}-0001`,
+      parcelId: parcel.id,
+      trackingNumber: parcel.trackingNumber,
+      customerName: 'Ada Sender',
+      customerEmail: 'ada.sender@example.com',
+      amount: 25.99,
+      subtotal: 25.99,
+      tax: 0,
+      total: 25.99,
+      service: 'Express',
+      status: 'generated',
+      paymentMethod: 'Credit Card',
+      format: 'pdf',
+    });
+    expect(receipt.id).toMatch(/^[a-f\d]{24}$/);
+    expect(receipt._id).toBe(receipt.id);
+    expect(new Date(receipt.date).toISOString()).toBe(receipt.date);
+
+    const second = await generate(parcel.id, { customerName: 'Other Payer', customerEmail: 'payer@example.com', paymentMethod: 'PayPal', format: 'txt' });
+    expect(second.status).toBe(201);
+    expect((await second.json()).receipt).toMatchObject({
+      receiptNumber: `RCP-${year}-0002`,
+      customerName: 'Other Payer',
+      customerEmail: 'payer@example.com',
+      paymentMethod: 'PayPal',
+      format: 'txt',
+    });
+  });
+
+  it('gives 20 concurrent generations 20 distinct numbers', async () => {
+    const parcel = await makeParcel();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => generate(parcel.id)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const numbers = await Promise.all(responses.map(async (r) => (await r.json()).receipt.receiptNumber as string));
+    expect(new Set(numbers).size).toBe(20);
+    for (const n of numbers) expect(n).toMatch(new RegExp(`^RCP-${year}-\\d{4}$`));
+  });
+
+  it('keeps counting past 9999 with more digits', async () => {
+    const parcel = await makeParcel();
+    const future = new Date(Date.UTC(2999, 5, 1));
+    await Receipt.db.collection('counters').updateOne({ _id: 'receipt-2999' as never }, { $set: { seq: 9998 } }, { upsert: true });
+    const a = await generateReceipt(parcel.id, {}, future);
+    const b = await generateReceipt(parcel.id, {}, future);
+    expect([a?.receiptNumber, b?.receiptNumber]).toEqual(['RCP-2999-9999', 'RCP-2999-10000']);
+  });
+
+  it('computes amounts from the parcel cost', async () => {
+    const parcel = await makeParcel({ cost: 10.5 });
+    const { receipt } = await (await generate(parcel.id)).json();
+    expect(receipt).toMatchObject({ amount: 10.5, subtotal: 10.5, tax: 0, total: 10.5 });
+  });
+
+  it('refuses a missing token, bad input, malformed and unknown parcels, storing nothing', async () => {
+    const parcel = await makeParcel();
+    const before = await Receipt.countDocuments();
+
+    const noAuth = await call(generateAction, apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: null }), { parcelId: parcel.id });
+    expect(noAuth.status).toBe(401);
+    expect(await noAuth.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+
+    const badToken = await call(generateAction, apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: 'nope' }), { parcelId: parcel.id });
+    expect(badToken.status).toBe(401);
+
+    const injected = await generate(parcel.id, { customerName: { $gt: '' } });
+    expect(injected.status).toBe(400);
+    expect((await injected.json()).details).toHaveProperty('customerName');
+
+    const badEmail = await generate(parcel.id, { customerEmail: 'not-an-email' });
+    expect(badEmail.status).toBe(400);
+    const badFormat = await generate(parcel.id, { format: 'docx' });
+    expect(badFormat.status).toBe(400);
+    const badMethod = await generate(parcel.id, { paymentMethod: 'Gold bars' });
+    expect(badMethod.status).toBe(400);
+
+    const notJson = await call(
+      generateAction,
+      apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', rawBody: 'format=pdf', type: 'application/x-www-form-urlencoded' }),
+      { parcelId: parcel.id },
+    );
+    expect(notJson.status).toBe(415);
+    const brokenJson = await call(generateAction, apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', rawBody: '{oops' }), {
+      parcelId: parcel.id,
+    });
+    expect(brokenJson.status).toBe(400);
+
+    const malformed = await generate('not-an-id');
+    expect(malformed.status).toBe(400);
+    const unknown = await generate('0123456789abcdef01234567');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'Parcel not found', message: 'Parcel not found' });
+
+    const get = await call(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), { parcelId: parcel.id });
+    expect(get.status).toBe(405);
+
+    expect(await Receipt.countDocuments()).toBe(before);
+  });
+});
+
+describe('GET /api/receipts', () => {
+  it('lists newest first with pagination', async () => {
+    const parcel = await makeParcel();
+    const created: string[] = [];
+    for (let i = 0; i < 3; i++) created.push((await (await generate(parcel.id)).json()).receipt.receiptNumber);
+    const total = await Receipt.countDocuments();
+
+    const res = await call(listLoader, apiRequest('/api/receipts?page=1&limit=2'));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.receipts).toHaveLength(2);
+    expect(body.receipts.map((r: { receiptNumber: string }) => r.receiptNumber)).toEqual([created[2], created[1]]);
+    expect(body.pagination).toEqual({ totalItems: total, currentPage: 1, totalPages: Math.ceil(total / 2), limit: 2 });
+
+    const page2 = await (await call(listLoader, apiRequest('/api/receipts?page=2&limit=2'))).json();
+    expect(page2.receipts[0].receiptNumber).toBe(created[0]);
+
+    const filtered = await (await call(listLoader, apiRequest('/api/receipts?status=generated&limit=100'))).json();
+    expect(filtered.pagination.totalItems).toBe(total);
+  });
+
+  it('refuses a missing token and bad query values', async () => {
+    expect((await call(listLoader, apiRequest('/api/receipts', { auth: null }))).status).toBe(401);
+    for (const query of ['page=0', 'page=abc', 'limit=101', 'limit=0', 'status=paid']) {
+      const res = await call(listLoader, apiRequest(`/api/receipts?${query}`));
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'Validation failed', details: expect.any(Object) });
+    }
+  });
+});
+
+describe('/api/receipts/:id', () => {
+  it('gets, updates and deletes a receipt', async () => {
+    const parcel = await makeParcel();
+    const { receipt } = await (await generate(parcel.id)).json();
+
+    const got = await call(itemLoader, apiRequest(`/api/receipts/${receipt.id}`), { id: receipt.id });
+    expect(got.status).toBe(200);
+    expect((await got.json()).receipt).toEqual(receipt);
+
+    const put = await call(
+      itemAction,
+      apiRequest(`/api/receipts/${receipt.id}`, { method: 'PUT', body: { customerName: 'New Name', customerEmail: 'new@example.com', paymentMethod: 'Cash' } }),
+      { id: receipt.id },
+    );
+    expect(put.status).toBe(200);
+    const updated = (await put.json()).receipt;
+    expect(updated).toMatchObject({ id: receipt.id, customerName: 'New Name', customerEmail: 'new@example.com', paymentMethod: 'Cash', receiptNumber: receipt.receiptNumber, total: receipt.total });
+    expect((await getReceipt(receipt.id))?.customerName).toBe('New Name');
+
+    const del = await call(itemAction, apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }), { id: receipt.id });
+    expect(del.status).toBe(200);
+    expect(await del.json()).toEqual({ success: true, message: 'Receipt deleted' });
+    expect(await getReceipt(receipt.id)).toBeNull();
+
+    const again = await call(itemAction, apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }), { id: receipt.id });
+    expect(again.status).toBe(404);
+  });
+
+  it('answers 401, 400 and 404 and leaves the receipt as it was', async () => {
+    const parcel = await makeParcel();
+    const { receipt } = await (await generate(parcel.id)).json();
+    const id = receipt.id;
+    const unknown = '0123456789abcdef01234567';
+
+    expect((await call(itemLoader, apiRequest(`/api/receipts/${id}`, { auth: null }), { id })).status).toBe(401);
+    expect((await call(itemAction, apiRequest(`/api/receipts/${id}`, { method: 'PUT', body: { customerName: 'X' }, auth: null }), { id })).status).toBe(401);
+    expect((await call(itemAction, apiRequest(`/api/receipts/${id}`, { method: 'DELETE', auth: null }), { id })).status).toBe(401);
+
+    expect((await call(itemLoader, apiRequest('/api/receipts/xyz'), { id: 'xyz' })).status).toBe(400);
+    expect((await call(itemAction, apiRequest('/api/receipts/xyz', { method: 'DELETE' }), { id: 'xyz' })).status).toBe(400);
+    for (const body of [{ customerName: { $gt: '' } }, { customerEmail: 'nope' }, { status: 'paid' }, {}, []]) {
+      const res = await call(itemAction, apiRequest(`/api/receipts/${id}`, { method: 'PUT', body }), { id });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+
+    const missing = await call(itemLoader, apiRequest(`/api/receipts/${unknown}`), { id: unknown });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Receipt not found', message: 'Receipt not found' });
+    expect((await call(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'PUT', body: { customerName: 'X' } }), { id: unknown })).status).toBe(404);
+    expect((await call(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'DELETE' }), { id: unknown })).status).toBe(404);
+
+    expect(await getReceipt(id)).toEqual(receipt);
+  });
+});
+
+describe('receipt documents', () => {
+  const receipt = { ...sampleReceipt(new Date(Date.UTC(2025, 2, 14))), receiptNumber: 'RCP-2025-0042', customerName: '<script>alert(1)</script> & Co' };
+
+  it('renders a real PDF with the receipt details', async () => {
+    const pdf = await renderReceiptPdf(receipt, company, { compress: false });
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = pdfText(pdf);
+    for (const expected of ['SwiftShip Courier', 'RCP-2025-0042', 'SWX123456789', '$25.99', 'Subtotal', 'Total', 'Credit Card']) {
+      expect(text).toContain(expected);
+    }
+    const compressed = await renderReceiptPdf(receipt, company);
+    expect(compressed.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('renders a self-contained, printable HTML document that escapes what customers typed', () => {
+    const html = renderReceiptHtml(receipt, company);
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('@media print');
+    expect(html).toContain('RCP-2025-0042');
+    expect(html).toContain('$25.99');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
+    expect(html).not.toMatch(/<link|src=/);
+  });
+
+  it('renders aligned plain text', () => {
+    const text = renderReceiptText(receipt, company);
+    expect(text).toContain('RCP-2025-0042');
+    expect(text).toContain('$25.99');
+    const totals = text.split('\n').filter((line) => /^\s*(Subtotal|Tax \(0%\)|Total):/.test(line));
+    expect(totals).toHaveLength(3);
+    expect(new Set(totals.map((line) => line.length)).size).toBe(1);
+  });
+});
+
+describe('e-mailing a receipt', () => {
+  it('delivers the receipt to the customer with the file attached', async () => {
+    const parcel = await makeParcel({ sender: { name: 'Mail Customer', email: 'mail.customer@example.com' } });
+    const { receipt } = await (await generate(parcel.id, { format: 'txt' })).json();
+    await emailReceipt(receipt, { smtpUrl: smtp.url });
+    const message = await smtp.waitForMessage('mail.customer@example.com');
+    expect(message.subject).toContain(receipt.receiptNumber);
+    expect(message.html).toContain(receipt.receiptNumber);
+    expect(message.attachments).toHaveLength(1);
+    expect(message.attachments[0]!.filename).toBe(`receipt-${receipt.receiptNumber}.txt`);
+    expect(message.attachments[0]!.content.toString('utf8')).toContain('$25.99');
+    expect((await getReceipt(receipt.id))?.emailedAt).toEqual(expect.any(String));
+  });
+
+  it('attaches a PDF for a PDF receipt', async () => {
+    const parcel = await makeParcel({ sender: { name: 'Pdf Customer', email: 'pdf.customer@example.com' } });
+    const { receipt } = await (await generate(parcel.id)).json();
+    await emailReceipt(receipt, { smtpUrl: smtp.url });
+    const message = await smtp.waitForMessage('pdf.customer@example.com');
+    expect(message.attachments[0]).toMatchObject({ filename: `receipt-${receipt.receiptNumber}.pdf`, contentType: 'application/pdf' });
+    expect(message.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+});
