@@ -17,13 +17,18 @@ import { createUser } from '~/models/user.server';
 import { action as retryAction, loader as retryLoader } from '~/routes/api.notifications.$id.retry';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.notifications.$id';
 import { action as listAction, loader as listLoader } from '~/routes/api.notifications';
+import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.notifications';
+import { action as sendAction, loader as sendLoader } from '~/routes/dashboard.notifications.new';
+import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/services/db.server';
+import { flashStorage, sessionStorage } from '~/services/session.server';
 import { outboxDir } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
 let accepting: TestSmtpServer;
 let rejecting: TestSmtpServer;
 let token: string;
+let cookie: string;
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -60,6 +65,9 @@ beforeAll(async () => {
   await connectDb();
   const user = await createUser({ username: 'notify-admin', password: 'a-long-password', role: 'admin' });
   token = (await issueApiToken(user.id)).token;
+  const session = await sessionStorage.getSession();
+  session.set(USER_SESSION_KEY, user.id);
+  cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
 });
 
 afterAll(async () => {
@@ -317,5 +325,96 @@ describe('POST /api/notifications/:id/retry', () => {
     expect((await retry('123')).status).toBe(400);
     expect((await retry(sent.id, null)).status).toBe(401);
     expect((await call(retryLoader, apiRequest(`/api/notifications/${sent.id}/retry`), { id: sent.id })).status).toBe(405);
+  });
+});
+
+function pageRequest(url: string, form?: Record<string, string>) {
+  return new Request(`${base}${url}`, {
+    method: form ? 'POST' : 'GET',
+    headers: { Cookie: cookie, ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+}
+
+async function toastOf(res: Response) {
+  const setCookie = res.headers.get('Set-Cookie') ?? '';
+  const flash = await flashStorage.getSession(setCookie.split(';')[0]);
+  return flash.get('toast') as { type: string; title: string; description?: string } | undefined;
+}
+
+describe('dashboard: Notifications tab', () => {
+  it('sends the staff to the login page without a session', async () => {
+    const request = new Request(`${base}/dashboard/notifications`);
+    const res = await call(pageLoader, request).catch((e: Response) => e);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toMatch(/^\/management\/access/);
+  });
+
+  it('fills a template with the parcel tracking number and status, and sends to the parcel recipient', async () => {
+    const parcel = await Parcel.create({
+      trackingNumber: 'DLG123456789',
+      status: 'In Transit',
+      recipient: { name: 'Dora', email: 'dora@example.com' },
+    });
+    const id = String(parcel._id);
+    const loaded = await (await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Status%20Update`))).json();
+    expect(loaded.parcels.some((p: { id: string }) => p.id === id)).toBe(true);
+    expect(loaded.values).toMatchObject({ parcelId: id, type: 'Status Update' });
+    expect(loaded.values.title).toContain('DLG123456789');
+    expect(loaded.values.message).toContain('In Transit');
+
+    const custom = await (await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Custom`))).json();
+    expect(custom.values).toMatchObject({ title: '', message: '' });
+
+    const res = await call(sendAction, pageRequest('/dashboard/notifications/new', { parcelId: id, type: 'Status Update', title: loaded.values.title, message: loaded.values.message }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/dashboard/notifications');
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification sent', description: 'E-mail sent to dora@example.com.' });
+    const { notifications } = await listNotifications({ limit: 1 });
+    expect(notifications[0]).toMatchObject({ recipient: 'dora@example.com', trackingNumber: 'DLG123456789', parcelId: id, status: 'sent' });
+  });
+
+  it('refuses a missing parcel, a parcel without recipient e-mail and an empty subject, storing nothing', async () => {
+    const before = (await listNotifications({ limit: 1 })).pagination.totalItems;
+    const noEmail = await Parcel.create({ trackingNumber: 'NOE123456789', recipient: { name: 'No Mail' } });
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ parcelId: '', type: 'Custom', title: 'Hi', message: 'There' }, 'parcelId'],
+      [{ parcelId: String(noEmail._id), type: 'Custom', title: 'Hi', message: 'There' }, 'parcelId'],
+      [{ parcelId: String(noEmail._id), type: 'Custom', title: '', message: 'There' }, 'title'],
+    ];
+    for (const [form, field] of cases) {
+      const res = await call(sendAction, pageRequest('/dashboard/notifications/new', form));
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.errors[field]).toBeDefined();
+      expect(body.values.message).toBe('There');
+    }
+    expect((await listNotifications({ limit: 1 })).pagination.totalItems).toBe(before);
+  });
+
+  it('retries and deletes only failed notifications, with the spec toasts', async () => {
+    const sent = await createAndSendNotification(input(), { smtpUrl: accepting.url });
+    const failed = await createAndSendNotification(input(), { smtpUrl: rejecting.url });
+
+    let res = await call(pageAction, pageRequest('/dashboard/notifications?page=2', { intent: 'retry', notificationId: sent.id }));
+    expect(res.headers.get('Location')).toBe('/dashboard/notifications?page=2');
+    expect(await toastOf(res)).toMatchObject({ title: 'Cannot retry notification', description: 'Only failed notifications can be retried.' });
+    res = await call(pageAction, pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: sent.id }));
+    expect(await toastOf(res)).toMatchObject({ title: 'Cannot delete notification', description: 'Only failed notifications can be deleted.' });
+    expect(await getNotification(sent.id)).not.toBeNull();
+
+    // Test env has no SMTP_URL: the retry goes to the outbox and succeeds.
+    res = await call(pageAction, pageRequest('/dashboard/notifications', { intent: 'retry', notificationId: failed.id }));
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification retried' });
+    expect((await getNotification(failed.id))?.status).toBe('sent');
+
+    const another = await createAndSendNotification(input(), { smtpUrl: rejecting.url });
+    res = await call(pageAction, pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: another.id }));
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification deleted' });
+    expect(await getNotification(another.id)).toBeNull();
+
+    const page = await (await call(pageLoader, pageRequest('/dashboard/notifications'))).json();
+    expect(page.pagination.limit).toBe(20);
+    expect(page.notifications[0].createdAt >= page.notifications[1].createdAt).toBe(true);
   });
 });

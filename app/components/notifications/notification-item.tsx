@@ -1,0 +1,79 @@
+import { Form, useNavigation } from '@remix-run/react';
+import type { SerializedNotification } from '~/models/notification.server';
+import { Spinner } from '~/components/ui/spinner';
+import { formatDateTime } from '~/utils/format';
+import { NotificationStatusBadge } from './notification-status-badge';
+
+/** One entry of 'Recent Notifications'; Retry and Delete are offered for failed ones. */
+export function NotificationItem({ notification, formAction }: { notification: SerializedNotification; formAction: string }) {
+  const navigation = useNavigation();
+  const busyIntent =
+    navigation.state !== 'idle' && navigation.formData?.get('notificationId') === notification.id
+      ? String(navigation.formData.get('intent'))
+      : null;
+  const headingId = `notification-${notification.id}`;
+
+  return (
+    <li aria-labelledby={headingId} className="space-y-2 py-4" data-notification-id={notification.id}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 id={headingId} className="break-words font-semibold text-gray-900">
+            {notification.title}
+          </h3>
+          <p className="text-sm text-gray-600">
+            <span className="font-medium text-gray-800">{notification.type}</span>
+            {' · '}To <span className="break-all">{notification.recipient}</span>
+            {' · '}Tracking <span className="font-mono">{notification.trackingNumber}</span>
+          </p>
+        </div>
+        <NotificationStatusBadge status={notification.status} />
+      </div>
+      <p className="text-xs text-gray-500">
+        Created <time dateTime={notification.createdAt ?? undefined}>{formatDateTime(notification.createdAt)}</time>
+        {notification.emailResult.attempts > 1 ? ` · ${notification.emailResult.attempts} attempts` : null}
+      </p>
+      {notification.status === 'failed' && notification.emailResult.error ? (
+        <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          <span className="font-semibold">E-mail error:</span> {notification.emailResult.error}
+        </p>
+      ) : null}
+      {notification.status === 'failed' ? (
+        <Form method="post" action={formAction} className="flex flex-wrap gap-2" preventScrollReset>
+          <input type="hidden" name="notificationId" value={notification.id} />
+          <button
+            type="submit"
+            name="intent"
+            value="retry"
+            className="btn-secondary"
+            disabled={busyIntent !== null}
+            aria-label={`Retry notification to ${notification.recipient}`}
+          >
+            {busyIntent === 'retry' ? (
+              <>
+                <Spinner /> Retrying...
+              </>
+            ) : (
+              'Retry'
+            )}
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="btn-danger"
+            disabled={busyIntent !== null}
+            aria-label={`Delete notification to ${notification.recipient}`}
+          >
+            {busyIntent === 'delete' ? (
+              <>
+                <Spinner /> Deleting...
+              </>
+            ) : (
+              'Delete'
+            )}
+          </button>
+        </Form>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,183 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, Outlet, useLoaderData } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { NotificationItem } from '~/components/notifications/notification-item';
+import {
+  deleteNotification,
+  listNotifications,
+  NotificationStateError,
+  retryNotification,
+} from '~/models/notification.server';
+import { NOTIFICATION_TYPES } from '~/schemas/constants';
+import {
+  NOTIFICATION_TEMPLATE_DESCRIPTIONS,
+  NotificationActionSchema,
+  NOTIFICATIONS_PAGE_SIZE,
+} from '~/schemas/notification';
+import { requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+
+const LIST_PATH = '/dashboard/notifications';
+
+function pageFrom(url: URL): number {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+function listUrl(page: number) {
+  return page > 1 ? `${LIST_PATH}?page=${page}` : LIST_PATH;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const page = pageFrom(new URL(request.url));
+  const { notifications, pagination } = await listNotifications({ page, limit: NOTIFICATIONS_PAGE_SIZE });
+  return json({ notifications, pagination });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
+  const back = listUrl(pageFrom(new URL(request.url)));
+  const parsed = NotificationActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return redirectWithToast(request, back, { type: 'error', title: 'Invalid request', description: 'Please try again.' });
+  }
+  const { intent, notificationId } = parsed.data;
+
+  if (intent === 'retry') {
+    try {
+      const notification = await retryNotification(notificationId);
+      if (!notification) {
+        return redirectWithToast(request, back, {
+          type: 'error',
+          title: 'Failed to retry notification',
+          description: 'This notification no longer exists.',
+        });
+      }
+      if (notification.status !== 'sent') {
+        return redirectWithToast(request, back, {
+          type: 'error',
+          title: 'Failed to retry notification',
+          description: 'Please try again later.',
+        });
+      }
+      return redirectWithToast(request, back, {
+        type: 'success',
+        title: 'Notification retried',
+        description: `E-mail sent to ${notification.recipient}.`,
+      });
+    } catch (error) {
+      if (error instanceof NotificationStateError) {
+        return redirectWithToast(request, back, { type: 'error', title: 'Cannot retry notification', description: error.message });
+      }
+      throw error;
+    }
+  }
+
+  try {
+    const deleted = await deleteNotification(notificationId);
+    if (!deleted) {
+      return redirectWithToast(request, back, {
+        type: 'error',
+        title: 'Failed to delete notification',
+        description: 'This notification no longer exists.',
+      });
+    }
+    return redirectWithToast(request, back, { type: 'success', title: 'Notification deleted' });
+  } catch (error) {
+    if (error instanceof NotificationStateError) {
+      return redirectWithToast(request, back, { type: 'error', title: 'Cannot delete notification', description: error.message });
+    }
+    throw error;
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: 'Notifications · Management dashboard' }];
+
+export default function NotificationsTab() {
+  const { notifications, pagination } = useLoaderData<typeof loader>();
+  const formAction = listUrl(pagination.currentPage);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">Email Notifications</h1>
+        <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
+          Send Notification
+        </Link>
+      </div>
+
+      <Outlet />
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
+        <section aria-labelledby="recent-notifications-heading" className="card p-4">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="recent-notifications-heading" className="text-lg font-semibold">
+              Recent Notifications
+            </h2>
+            <p className="text-sm text-gray-600">
+              {pagination.totalItems} notification{pagination.totalItems === 1 ? '' : 's'}
+            </p>
+          </div>
+          {notifications.length === 0 ? (
+            <p className="py-8 text-center text-sm text-gray-600">
+              {pagination.totalItems > 0 ? 'No notifications on this page.' : 'No notifications sent yet.'}
+            </p>
+          ) : (
+            <ul aria-label="Recent Notifications" className="divide-y divide-gray-100">
+              {notifications.map((notification) => (
+                <NotificationItem key={notification.id} notification={notification} formAction={formAction} />
+              ))}
+            </ul>
+          )}
+          {pagination.totalPages > 1 ? (
+            <nav aria-label="Notification pages" className="mt-4 flex items-center justify-between gap-2 border-t pt-4">
+              {pagination.currentPage > 1 ? (
+                <Link to={listUrl(pagination.currentPage - 1)} className="btn-secondary" rel="prev">
+                  Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="text-sm text-gray-600">
+                Page {pagination.currentPage} of {pagination.totalPages}
+              </span>
+              {pagination.currentPage < pagination.totalPages ? (
+                <Link to={listUrl(pagination.currentPage + 1)} className="btn-secondary" rel="next">
+                  Next
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </section>
+
+        <section aria-labelledby="quick-templates-heading" className="card p-4">
+          <h2 id="quick-templates-heading" className="mb-3 text-lg font-semibold">
+            Quick Templates
+          </h2>
+          <ul className="space-y-2">
+            {NOTIFICATION_TYPES.map((type) => (
+              <li key={type}>
+                <Link
+                  to={`${LIST_PATH}/new?${new URLSearchParams({ type })}`}
+                  preventScrollReset
+                  className="block rounded-md border border-gray-200 px-3 py-2 hover:border-brand-500 hover:bg-gray-50"
+                >
+                  <span className="block font-medium text-gray-900">{type}</span>
+                  <span className="block text-xs text-gray-600">{NOTIFICATION_TEMPLATE_DESCRIPTIONS[type]}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}
