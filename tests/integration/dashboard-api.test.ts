@@ -8,6 +8,7 @@ import { loader as recentTrackingApi } from '~/routes/api.dashboard.recent-track
 import { loader as statsApi } from '~/routes/api.dashboard.stats';
 import { loader as overviewLoader } from '~/routes/dashboard._index';
 import { action as loginPageAction } from '~/routes/management.access';
+import type { ParcelStatus } from '~/schemas/constants';
 import { connectDb } from '~/services/db.server';
 
 const PASSWORD = 'dashboard-password';
@@ -31,7 +32,7 @@ const now = new Date();
 const { thisMonthStart, lastMonthStart } = monthBounds(now);
 const at = (base: Date, hours: number) => new Date(base.getTime() + hours * HOUR);
 
-type Seed = { key: string; status: string; cost: number; createdAt: Date; events?: Array<{ status: string; ago: number; location?: string }> };
+type Seed = { key: string; status: ParcelStatus; cost: number; createdAt: Date; events?: Array<{ status: string; ago: number; location?: string }> };
 
 // Three parcels this month, two last month, two older.
 const seeds: Seed[] = [
