@@ -7,6 +7,7 @@ import {
   PRIORITIES,
   SERVICE_TYPES,
 } from '~/schemas/constants';
+import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
 
 const contactSchema = new Schema(
   {
@@ -217,3 +218,100 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
   };
 }
 export type PublicTrackingResult = ReturnType<typeof toPublicTrackingResult>;
+
+/* ---------- Parcel management (dashboard and /api/parcels) ---------- */
+
+export type ParcelPagination = { totalItems: number; currentPage: number; totalPages: number; limit: number };
+
+function escapeRegex(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function validId(id: string): boolean {
+  return /^[a-f\d]{24}$/i.test(id);
+}
+
+/** A page of parcels, newest first; `search` matches tracking number, sender or recipient name literally. */
+export async function listParcels({
+  page = 1,
+  limit = 100,
+  status,
+  search,
+}: {
+  page?: number;
+  limit?: number;
+  status?: string;
+  search?: string;
+}): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
+  const filter: Record<string, unknown> = {};
+  if (status) filter.status = status;
+  if (search) {
+    const pattern = new RegExp(escapeRegex(search), 'i');
+    filter.$or = [{ trackingNumber: pattern }, { 'sender.name': pattern }, { 'recipient.name': pattern }];
+  }
+  const [totalItems, docs] = await Promise.all([
+    Parcel.countDocuments(filter),
+    Parcel.find(filter, { events: 0 })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .lean<LeanParcel[]>(),
+  ]);
+  return {
+    parcels: docs.map((doc) => serializeParcel(doc, { events: false })),
+    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
+  };
+}
+
+export async function getParcel(id: string): Promise<SerializedParcel | null> {
+  if (!validId(id)) return null;
+  const doc = await Parcel.findById(id).lean<LeanParcel>();
+  return doc ? serializeParcel(doc) : null;
+}
+
+export async function createParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
+  const doc = await insertWithTrackingNumber((trackingNumber) =>
+    Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
+  );
+  return serializeParcel(doc.toObject() as LeanParcel);
+}
+
+/** Dotted `$set` paths for the fields given, so nested fields not given stay as they are. */
+function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const key of ['sender', 'recipient', 'dimensions'] as const) {
+    for (const [field, value] of Object.entries(input[key] ?? {})) {
+      if (value !== undefined) set[`${key}.${field}`] = value;
+    }
+  }
+  for (const key of ['weight', 'serviceType', 'status', 'priority', 'estimatedDelivery'] as const) {
+    if (input[key] !== undefined) set[key] = input[key];
+  }
+  if (input.destinations) set.destinations = input.destinations;
+  return set;
+}
+
+/**
+ * Applies the changes in one atomic update. Setting 'Delivered' records the delivery time unless
+ * one is already stored ($min sets an absent field and keeps an earlier one); any other status
+ * clears it, because the parcel is no longer delivered.
+ */
+export async function updateParcel(id: string, input: ParcelUpdateInput): Promise<SerializedParcel | null> {
+  if (!validId(id)) return null;
+  const set = updateFields(input);
+  const update: Record<string, unknown> = {};
+  if (input.status === 'Delivered') update.$min = { actualDelivery: new Date() };
+  else if (input.status) update.$unset = { actualDelivery: 1 };
+  if (Object.keys(set).length) update.$set = set;
+  const doc = Object.keys(update).length
+    ? await Parcel.findByIdAndUpdate(id, update, { returnDocument: 'after', runValidators: true }).lean<LeanParcel>()
+    : await Parcel.findById(id).lean<LeanParcel>();
+  return doc ? serializeParcel(doc) : null;
+}
+
+/** Deletes a parcel; its tracking events are embedded in it and go with it. */
+export async function deleteParcel(id: string): Promise<SerializedParcel | null> {
+  if (!validId(id)) return null;
+  const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
+  return doc ? serializeParcel(doc) : null;
+}

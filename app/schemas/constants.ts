@@ -73,3 +73,6 @@ export function formatMoney(amount: number): string {
 export const RECEIPT_STATUSES = ['generated'] as const;
 export const RECEIPTS_PAGE_SIZE = 10;
 export const RECEIPT_PARCEL_CHOICES = 100;
+
+export const MAX_PARCEL_DESTINATIONS = 50;
+export const PARCEL_SEARCH_MAX_LENGTH = 100;

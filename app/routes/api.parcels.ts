@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { createParcel, listParcels } from '~/models/parcel.server';
+import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
+import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
+import { requireApiUser } from '~/services/auth.server';
+
+/** GET /api/parcels?page&limit&status&search → { parcels, pagination } */
+export function loader({ request }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    await requireApiUser(request);
+    const query = parseQuery(request, ParcelListQuerySchema);
+    return json(await listParcels(query));
+  });
+}
+
+/** POST /api/parcels → 201 { parcel } (status 'Pending', the fixed creation cost, a fresh tracking number) */
+export function action({ request }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+    await requireApiUser(request);
+    const input = await readJsonBody(request, ParcelCreateSchema);
+    const parcel = await createParcel(input);
+    return json({ parcel }, { status: 201 });
+  });
+}
