@@ -51,7 +51,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
               data-active={hydrated ? index === active : undefined}
               className={`w-full shrink-0 snap-start bg-gradient-to-br ${BACKGROUNDS[index % BACKGROUNDS.length]}`}
             >
-              <div className="mx-auto max-w-7xl px-4 pb-24 pt-16 sm:px-16 sm:pb-28 sm:pt-20">
+              <div className="mx-auto max-w-7xl px-4 pb-32 pt-16 sm:px-16 sm:pb-36 sm:pt-20">
                 <p className="text-sm font-semibold uppercase tracking-wider text-accent-400">{slide.subtitle}</p>
                 <h2 className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl" data-slide-title>
                   {slide.title}
@@ -70,7 +70,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
         })}
       </div>
 
-      <div className="absolute inset-x-0 bottom-6 flex items-center justify-center gap-3">
+      <div className="absolute inset-x-0 bottom-16 z-10 flex items-center justify-center gap-3">
         {hydrated ? (
           <>
             <button

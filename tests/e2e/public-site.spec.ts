@@ -1,0 +1,204 @@
+import { expect, test, type Page } from '@playwright/test';
+import { toastRegion, uniqueName, waitForMail } from './support/helpers';
+
+const PAGES = [
+  { path: '/', heading: /fast, reliable parcel delivery and tracking worldwide/i, title: /parcel delivery/i },
+  { path: '/services', heading: 'Shipping services built around your deadlines', title: /Services & Pricing/ },
+  { path: '/about', heading: /^About /, title: /About Us/ },
+  { path: '/contact', heading: 'Get in touch with our team', title: /Contact Us/ },
+  { path: '/quote', heading: 'Request a shipping quote', title: /Get a Quote/ },
+  { path: '/privacy-policy', heading: 'Privacy Policy', title: /Privacy Policy/ },
+  { path: '/terms-of-service', heading: 'Terms of Service', title: /Terms of Service/ },
+  { path: '/cookie-policy', heading: 'Cookie Policy', title: /Cookie Policy/ },
+];
+
+for (const { path, heading, title } of PAGES) {
+  test(`${path} renders with its one h1 and title`, async ({ page }) => {
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeAttached();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expect(page).toHaveTitle(title);
+    await expect(page.getByRole('contentinfo').getByText('© 2024')).toBeVisible();
+  });
+}
+
+test('legal pages carry the update date and the terms state the key rules', async ({ page }) => {
+  for (const path of ['/privacy-policy', '/terms-of-service', '/cookie-policy']) {
+    await page.goto(path);
+    await expect(page.getByText('Last updated: December 15, 2024')).toBeVisible();
+  }
+  await page.goto('/terms-of-service');
+  await expect(page.getByText(/within 30 days after delivery/)).toBeVisible();
+  await expect(page.getByText(/All fees are paid in advance/)).toBeVisible();
+  await expect(page.getByText(/Delivery times are estimates only/)).toBeVisible();
+});
+
+test('an unknown page shows the 404 page', async ({ page }) => {
+  const response = await page.goto('/no-such-page-here');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Oops! Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Return to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the home tracking box trims the number and goes to the track page', async ({ page }) => {
+  await page.goto('/');
+  const field = page.getByRole('textbox', { name: 'Tracking number' });
+  await expect(field).toHaveAttribute('placeholder', /SWX123456789/);
+  await field.fill('  SWX123456789  ');
+  await field.press('Enter');
+  await expect(page).toHaveURL(/\/track\?number=/);
+  const url = new URL(page.url());
+  expect(url.searchParams.get('number')?.trim()).toBe('SWX123456789');
+});
+
+test('the Track Package button submits the tracking box', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'Tracking number' }).fill('abc123456789');
+  await page.getByRole('button', { name: 'Track Package' }).click();
+  await expect(page).toHaveURL(/\/track\?number=abc123456789$/);
+});
+
+test('with JavaScript the number in the URL is trimmed', async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, 'Trimming before navigation needs JavaScript; without it the track page trims.');
+  await page.goto('/');
+  await expect(page.locator('form[action="/track"]')).toHaveAttribute('novalidate', '');
+  await page.getByRole('textbox', { name: 'Tracking number' }).fill('   SWX987654321 ');
+  await page.getByRole('button', { name: 'Track Package' }).click();
+  await expect(page).toHaveURL(/\/track\?number=SWX987654321$/);
+});
+
+test('an empty or blank tracking box does nothing', async ({ page }) => {
+  await page.goto('/');
+  const field = page.getByRole('textbox', { name: 'Tracking number' });
+  await page.getByRole('button', { name: 'Track Package' }).click();
+  await field.fill('    ');
+  await field.press('Enter');
+  await page.getByRole('button', { name: 'Track Package' }).click();
+  await page.waitForTimeout(500);
+  expect(new URL(page.url()).pathname).toBe('/');
+  expect(new URL(page.url()).search).toBe('');
+});
+
+test('on a narrow screen the menu opens and its links work', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/');
+  const mainNav = page.getByRole('navigation', { name: 'Main' });
+  const menuLink = mainNav.locator('details').getByRole('link', { name: 'Services' });
+  await expect(menuLink).toBeHidden();
+  await mainNav.getByText('Menu').click();
+  await expect(menuLink).toBeVisible();
+  await menuLink.click();
+  await expect(page).toHaveURL(/\/services$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Shipping services built around your deadlines' })).toBeVisible();
+});
+
+async function faqSummaries(page: Page) {
+  const faq = page.locator('[data-faq="faq"]');
+  return { faq, items: faq.locator('details') };
+}
+
+test('the home FAQ keeps one answer open at a time', async ({ page }) => {
+  await page.goto('/');
+  const { faq, items } = await faqSummaries(page);
+  await expect(items).toHaveCount(6);
+  await expect(faq.locator('details[open]')).toHaveCount(1);
+
+  await faq.getByText('How long does delivery take?').click();
+  await expect(items.nth(1)).toHaveAttribute('open', '');
+  await expect(faq.locator('details[open]')).toHaveCount(1);
+  await expect(faq.getByText(/Express delivers in 1-2 business days/)).toBeVisible();
+
+  await faq.getByText('What happens if my parcel is damaged?').click();
+  await expect(items.nth(3)).toHaveAttribute('open', '');
+  await expect(faq.locator('details[open]')).toHaveCount(1);
+  await expect(faq.getByText(/Express delivers in 1-2 business days/)).toBeHidden();
+});
+
+test('without JavaScript every carousel slide is in the page', async ({ page, javaScriptEnabled }) => {
+  test.skip(javaScriptEnabled, 'Checks the no-script rendering.');
+  await page.goto('/');
+  const slides = page.locator('[data-slide-title]');
+  await expect(slides).toHaveCount(3);
+  for (const title of ['Fast & Reliable Delivery', 'Worldwide Shipping', 'Track Every Step']) {
+    await expect(page.getByRole('heading', { name: title })).toBeAttached();
+  }
+  await page.getByRole('link', { name: /Show slide 3/ }).click();
+  await expect(page.getByRole('heading', { name: 'Track Every Step' })).toBeInViewport();
+});
+
+test('the carousel advances on its own and with the buttons, and loops', async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, 'Autoplay and the buttons need JavaScript.');
+  test.setTimeout(45_000);
+  await page.goto('/');
+  const visibleTitle = page.locator('[data-slide-title]:visible');
+  await expect(page.getByRole('button', { name: 'Next slide' })).toBeVisible();
+  await expect(visibleTitle).toHaveCount(1);
+  await expect(visibleTitle).toHaveText('Fast & Reliable Delivery');
+
+  // Autoplay: the next slide within a little more than 5 s.
+  await expect(visibleTitle).toHaveText('Worldwide Shipping', { timeout: 7_000 });
+
+  await page.getByRole('button', { name: 'Next slide' }).click();
+  await expect(visibleTitle).toHaveText('Track Every Step');
+  await page.getByRole('button', { name: 'Next slide' }).click();
+  await expect(visibleTitle).toHaveText('Fast & Reliable Delivery');
+  await page.getByRole('button', { name: 'Previous slide' }).click();
+  await expect(visibleTitle).toHaveText('Track Every Step');
+
+  // Interaction does not stop the autoplay: it loops on to the first slide.
+  await expect(visibleTitle).toHaveText('Fast & Reliable Delivery', { timeout: 7_000 });
+});
+
+test('the services plans lead to a preselected quote form', async ({ page }) => {
+  await page.goto('/services');
+  await expect(page.getByText('Most Popular')).toBeVisible();
+  await page.getByRole('link', { name: 'Choose Plan: Premium' }).click();
+  await expect(page).toHaveURL(/\/quote\?plan=premium$/);
+  await expect(page.getByLabel('Plan')).toHaveValue('premium');
+
+  await page.goto('/services');
+  await page.getByRole('link', { name: 'Contact Sales: Enterprise' }).click();
+  await expect(page).toHaveURL(/\/quote\?plan=enterprise$/);
+  await expect(page.getByLabel('Plan')).toHaveValue('enterprise');
+});
+
+test('the contact form shows errors at the fields, then confirms a sent message', async ({ page }) => {
+  await page.goto('/contact');
+  const form = page.locator('form[action="/contact"]');
+  // Skip the browser's own checks to see the server's answer.
+  await form.evaluate((el) => el.setAttribute('novalidate', ''));
+  await form.getByLabel('First name').fill('Marie');
+  await form.getByLabel('Email', { exact: true }).fill('marie@@example');
+  await form.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByText('Enter a valid email address')).toBeVisible();
+  await expect(page.getByText('Last name is required')).toBeVisible();
+  await expect(form.getByLabel('First name')).toHaveValue('Marie');
+  await expect(form.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+
+  const subject = uniqueName('Redirect parcel');
+  await form.getByLabel('Last name').fill('Curie');
+  await form.getByLabel('Email', { exact: true }).fill('marie@example.com');
+  await form.getByLabel('Phone (optional)').fill('+33 1 23 45 67 89');
+  await form.getByLabel('Subject').fill(subject);
+  await form.getByLabel('Message', { exact: true }).fill('Please deliver SWX123456789 to my office instead of my home.');
+  await form.getByRole('button', { name: 'Send Message' }).click();
+
+  await expect(page).toHaveURL(/\/contact\?sent=1$/);
+  await expect(toastRegion(page).getByText('Message sent')).toBeVisible();
+  await expect(page.getByText('Thank you! Your message has been sent.')).toBeVisible();
+
+  const mail = await waitForMail('support@swiftship.example', (m) => (m.subject ?? '').includes(subject));
+  expect(mail.replyTo?.text).toContain('marie@example.com');
+  expect(mail.text).toContain('Please deliver SWX123456789 to my office');
+});
+
+test('the footer newsletter confirms a subscription on the same page', async ({ page }) => {
+  await page.goto('/about');
+  const email = `${uniqueName('reader').replace(/\s+/g, '.')}@example.com`;
+  await page.getByRole('contentinfo').getByLabel('Email address').fill(email);
+  await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click();
+  await expect(toastRegion(page).getByText('Subscribed')).toBeVisible();
+  await expect(page).toHaveURL(/\/about$/);
+});
