@@ -1,0 +1,120 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN, setSmtpRejecting, signIn, toastRegion, uniqueName, waitForMail } from './support/helpers';
+
+type CreatedParcel = { id: string; trackingNumber: string; email: string };
+
+// The SMTP server's reject switch is global: keep this spec's tests in order.
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
+
+async function createParcel(request: import('@playwright/test').APIRequestContext, project: string): Promise<CreatedParcel> {
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  expect(login.ok()).toBeTruthy();
+  const { token } = await login.json();
+  const email = `${uniqueName(`notify-${project}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
+  const res = await request.post('/api/parcels', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      sender: { name: 'Sam Sender', email: 'sam@example.com', phone: '555-0100', address: '1 Sender Way, Austin' },
+      recipient: { name: uniqueName('Nora Notified'), email, phone: '555-0101', address: '9 Elm St, Boston' },
+      weight: 1.2,
+    },
+  });
+  expect(res.status()).toBe(201);
+  const { parcel } = await res.json();
+  return { id: parcel.id, trackingNumber: parcel.trackingNumber, email };
+}
+
+/** Opens the send dialog (a page without JavaScript), picks the parcel and the Status Update template. */
+async function fillStatusUpdate(page: Page, parcel: CreatedParcel, javaScriptEnabled: boolean) {
+  await page.getByRole('link', { name: 'Send Notification' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/notifications\/new/);
+  await expect(page.getByRole('heading', { name: 'Send Notification' })).toBeVisible();
+  await page.getByLabel('Parcel', { exact: true }).selectOption(parcel.id);
+  await page.getByLabel('Template', { exact: true }).selectOption('Status Update');
+  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Apply template' }).click();
+  await expect(page.getByLabel('Recipient email')).toHaveValue(parcel.email);
+  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(`Status update for your parcel ${parcel.trackingNumber}`);
+  await expect(page.getByLabel('Message', { exact: true })).toHaveValue(/current status is "Pending"/);
+}
+
+function notificationItem(page: Page, recipient: string) {
+  return page.getByRole('list', { name: 'Recent Notifications' }).getByRole('listitem').filter({ hasText: recipient });
+}
+
+test('send a templated notification from the dialog: it is sent and the e-mail arrives', async ({ page, request }, testInfo) => {
+  const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
+  const parcel = await createParcel(request, testInfo.project.name);
+  await signIn(page, '/dashboard/notifications');
+  await expect(page.getByRole('heading', { name: 'Email Notifications' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Quick Templates' })).toBeVisible();
+
+  await fillStatusUpdate(page, parcel, javaScriptEnabled);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  await expect(toastRegion(page)).toContainText('Notification sent');
+  await expect(toastRegion(page)).toContainText(parcel.email);
+  await expect(page).toHaveURL(/\/dashboard\/notifications$/);
+  const item = notificationItem(page, parcel.email);
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText(parcel.trackingNumber);
+  await expect(item).toContainText('Status Update');
+  await expect(item.locator('[data-status="sent"]')).toBeVisible();
+
+  const mail = await waitForMail(parcel.email, (m) => (m.text ?? '').includes(parcel.trackingNumber));
+  expect(mail.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);
+  expect(String(mail.html)).toContain(`/track?number=${parcel.trackingNumber}`);
+});
+
+test('a quick template link opens the dialog with that template chosen', async ({ page }) => {
+  await signIn(page, '/dashboard/notifications');
+  await page.getByRole('link', { name: /Delivery Confirmation/ }).click();
+  await expect(page.getByRole('heading', { name: 'Send Notification' })).toBeVisible();
+  await expect(page.getByLabel('Template', { exact: true })).toHaveValue('Delivery Confirmation');
+});
+
+test('a refused e-mail shows as failed with the error text; Retry sends it', async ({ page, request }, testInfo) => {
+  const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
+  const parcel = await createParcel(request, testInfo.project.name);
+  await signIn(page, '/dashboard/notifications');
+  await fillStatusUpdate(page, parcel, javaScriptEnabled);
+
+  setSmtpRejecting(true);
+  try {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(toastRegion(page)).toContainText('Failed to send notification');
+  } finally {
+    setSmtpRejecting(false);
+  }
+
+  const item = notificationItem(page, parcel.email);
+  await expect(item.locator('[data-status="failed"]')).toBeVisible();
+  await expect(item).toContainText('550');
+  await expect(item).toContainText('Mailbox unavailable');
+
+  await item.getByRole('button', { name: /Retry/ }).click();
+  await expect(toastRegion(page)).toContainText('Notification retried');
+  await expect(item.locator('[data-status="sent"]')).toBeVisible();
+  await expect(item).not.toContainText('Mailbox unavailable');
+  await expect(item.getByRole('button', { name: /Retry/ })).toHaveCount(0);
+  await waitForMail(parcel.email, (m) => (m.text ?? '').includes(parcel.trackingNumber));
+});
+
+test('a failed notification can be deleted', async ({ page, request }, testInfo) => {
+  const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
+  const parcel = await createParcel(request, testInfo.project.name);
+  await signIn(page, '/dashboard/notifications');
+  await fillStatusUpdate(page, parcel, javaScriptEnabled);
+
+  setSmtpRejecting(true);
+  try {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(toastRegion(page)).toContainText('Failed to send notification');
+  } finally {
+    setSmtpRejecting(false);
+  }
+
+  const item = notificationItem(page, parcel.email);
+  await item.getByRole('button', { name: /Delete/ }).click();
+  await expect(toastRegion(page)).toContainText('Notification deleted');
+  await expect(notificationItem(page, parcel.email)).toHaveCount(0);
+});
