@@ -23,7 +23,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const parcelId = params.parcelId ?? '';
   const submission = parseEventForm(await request.formData());
   if (!submission.success) {
-    return json({ fieldErrors: submission.fieldErrors, formErrors: submission.formErrors }, { status: 400 });
+    const { fieldErrors, formErrors, values } = submission;
+    return json({ fieldErrors, formErrors, values }, { status: 400 });
   }
   let event;
   try {

@@ -122,7 +122,13 @@ export function toFormStatus(stored: string): { status: string; customStatus: st
 
 export type EventFormResult =
   | { success: true; data: TrackingEventInput }
-  | { success: false; fieldErrors: Record<string, string[]>; formErrors: string[] };
+  | {
+      success: false;
+      fieldErrors: Record<string, string[]>;
+      formErrors: string[];
+      /** What was sent, to fill the form again (without JavaScript the page is rendered anew). */
+      values: Record<string, string>;
+    };
 
 /** Parses the add/edit form's fields into an event input, or per-field messages. */
 export function parseEventForm(formData: FormData): EventFormResult {
@@ -134,5 +140,10 @@ export function parseEventForm(formData: FormData): EventFormResult {
   const result = TrackingEventFormSchema.safeParse(values);
   if (result.success) return { success: true, data: result.data };
   const flat = z.flattenError(result.error);
-  return { success: false, fieldErrors: flat.fieldErrors as Record<string, string[]>, formErrors: flat.formErrors };
+  return {
+    success: false,
+    fieldErrors: flat.fieldErrors as Record<string, string[]>,
+    formErrors: flat.formErrors,
+    values,
+  };
 }

@@ -23,11 +23,13 @@ export type EventFormValues = {
 export type EventFormErrors = {
   fieldErrors?: Partial<Record<keyof EventFormValues, string[]>>;
   formErrors?: string[];
+  /** The values sent with a refused submission; they take the place of the defaults. */
+  values?: Partial<EventFormValues>;
 };
 
 /** The add/edit tracking event form; posts to the current route's action. */
 export function EventForm({
-  defaultValues,
+  defaultValues: initialValues,
   errors,
   submitLabel,
   busyLabel,
@@ -39,6 +41,7 @@ export function EventForm({
   busyLabel: string;
   cancelTo: string;
 }) {
+  const defaultValues = { ...initialValues, ...errors?.values };
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';

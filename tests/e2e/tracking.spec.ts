@@ -1,0 +1,137 @@
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN, signIn, toastRegion, uniqueName } from './support/helpers';
+
+type CreatedParcel = { id: string; trackingNumber: string; recipientName: string };
+
+let parcel: CreatedParcel;
+
+// Each project (with and without JavaScript) works on a parcel of its own.
+test.beforeAll(async ({ request }) => {
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  expect(login.ok()).toBeTruthy();
+  const { token } = await login.json();
+  const recipientName = uniqueName('Tracy Tracking');
+  const res = await request.post('/api/parcels', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      sender: { name: 'Sam Sender', email: 'sam@example.com', phone: '555-0100', address: '1 Sender Way, Austin' },
+      recipient: { name: recipientName, email: 'tracy@example.com', phone: '555-0101', address: '9 Elm St, Boston' },
+      weight: 2.5,
+      serviceType: 'Express',
+    },
+  });
+  expect(res.status()).toBe(201);
+  const body = await res.json();
+  parcel = { id: body.parcel.id, trackingNumber: body.parcel.trackingNumber, recipientName };
+});
+
+async function expectPublicPage(page: Page, check: (result: ReturnType<Page['getByRole']>) => Promise<void>) {
+  await page.goto(`/track?number=${parcel.trackingNumber}`);
+  const result = page.getByRole('article', { name: parcel.trackingNumber });
+  await expect(result).toBeVisible();
+  await check(result);
+}
+
+test('select a parcel, then add, edit and delete a tracking event; the public page follows', async ({ page }) => {
+  // A long walk through three dialogs and three public page loads.
+  test.setTimeout(150_000);
+  const location = uniqueName('Springfield Depot');
+
+  await signIn(page, '/dashboard/tracking');
+  await expect(page.getByRole('heading', { name: 'Tracking History' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No Parcel Selected' })).toBeVisible();
+
+  await page.getByLabel('Search parcels').fill(parcel.recipientName);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const list = page.getByRole('list', { name: 'Parcels to select' });
+  await expect(list.getByRole('link')).toHaveCount(1);
+  await list.getByRole('link', { name: new RegExp(parcel.trackingNumber) }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/dashboard/tracking/${parcel.id}\\?search=`));
+  await expect(page.getByRole('heading', { name: parcel.trackingNumber })).toBeVisible();
+  await expect(page.getByText('No tracking events found for this parcel.')).toBeVisible();
+
+  // Add
+  await page.getByRole('link', { name: 'Add Event' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/tracking/${parcel.id}/events/new`));
+  await page.getByLabel('Status', { exact: true }).selectOption('Out for Delivery');
+  await page.getByLabel('Location').fill(location);
+  await page.getByLabel('Description').fill('On the van since morning');
+  await page.getByRole('button', { name: 'Add Event' }).click();
+  await expect(toastRegion(page)).toContainText('Tracking event added');
+  await expect(page).toHaveURL(new RegExp(`/dashboard/tracking/${parcel.id}\\?search=`));
+  const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
+  await expect(timeline.getByRole('heading', { name: 'Out for Delivery' })).toBeVisible();
+  await expect(timeline).toContainText(location);
+  await expect(page.locator('section[aria-labelledby="selected-parcel-heading"] [data-status]').first()).toHaveText(
+    'Out for Delivery',
+  );
+
+  await expectPublicPage(page, async (result) => {
+    await expect(result.locator('header')).toContainText('Out for Delivery');
+    await expect(result).toContainText(location);
+    await expect(result).toContainText('On the van since morning');
+  });
+
+  // Edit
+  await page.goto(`/dashboard/tracking/${parcel.id}`);
+  await page.getByRole('link', { name: 'Edit event Out for Delivery' }).click();
+  await expect(page.getByLabel('Location')).toHaveValue(location);
+  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('Out for Delivery');
+  await page.getByLabel('Status', { exact: true }).selectOption('Delivered');
+  await page.getByLabel('Description').fill('Left with the neighbour');
+  await page.getByRole('button', { name: 'Update Event' }).click();
+  await expect(toastRegion(page)).toContainText('Tracking event updated');
+  await expect(timeline.getByRole('heading', { name: 'Delivered' })).toBeVisible();
+  await expect(timeline.getByRole('heading', { name: 'Out for Delivery' })).toHaveCount(0);
+
+  await expectPublicPage(page, async (result) => {
+    await expect(result.locator('header')).toContainText('Delivered');
+    await expect(result).toContainText('Left with the neighbour');
+    await expect(result).not.toContainText('Out for Delivery');
+  });
+
+  // Delete
+  await page.goto(`/dashboard/tracking/${parcel.id}`);
+  await page.getByRole('link', { name: 'Delete event Delivered' }).click();
+  await expect(page.getByText('Are you sure you want to delete the tracking event')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(toastRegion(page)).toContainText('Tracking event deleted');
+  await expect(page.getByText('No tracking events found for this parcel.')).toBeVisible();
+
+  await expectPublicPage(page, async (result) => {
+    await expect(result).toContainText('No tracking events found for this package.');
+    await expect(result).not.toContainText(location);
+  });
+});
+
+test('a custom status is stored as typed; invalid input is explained', async ({ page }) => {
+  test.slow();
+  await signIn(page, '/dashboard/tracking');
+  await page.goto(`/dashboard/tracking/${parcel.id}/events/new`);
+  await page.getByLabel('Status', { exact: true }).selectOption('Custom Status');
+  await page.getByLabel('Date (UTC)').fill('');
+  await page.getByLabel('Time (UTC)').fill('');
+  await page.getByRole('button', { name: 'Add Event' }).click();
+  await expect(page.getByText('Enter the custom status')).toBeVisible();
+  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('Custom Status');
+
+  const custom = uniqueName('Held at customs');
+  await page.getByLabel('Custom status').fill(custom);
+  await page.getByLabel('Date (UTC)').fill('2024-12-15');
+  await page.getByLabel('Time (UTC)').fill('09:30');
+  await page.getByRole('button', { name: 'Add Event' }).click();
+  await expect(toastRegion(page)).toContainText('Tracking event added');
+  const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
+  await expect(timeline.getByRole('heading', { name: custom })).toBeVisible();
+  await expect(timeline).toContainText('Dec 15, 2024, 9:30 AM UTC');
+});
+
+test('a search without matches says so, and an unknown parcel is not found', async ({ page }) => {
+  await signIn(page, '/dashboard/tracking');
+  await page.getByLabel('Search parcels').fill(uniqueName('nobody-at-all'));
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('No parcels found matching your search.')).toBeVisible();
+  await page.goto('/dashboard/tracking/0123456789abcdef01234567');
+  await expect(page.getByRole('heading', { name: 'Parcel not found' })).toBeVisible();
+});
