@@ -92,3 +92,11 @@ export const ReceiptListQuerySchema = z.object({
   ),
 });
 export type ReceiptListQuery = z.infer<typeof ReceiptListQuerySchema>;
+
+export const RECEIPT_LIST_INTENTS = ['email', 'downloaded', 'printed'] as const;
+
+/** The Generated Receipts list's buttons, one action switched by intent. */
+export const ReceiptActionSchema = z.object({
+  intent: z.enum(RECEIPT_LIST_INTENTS),
+  receiptId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid receipt'),
+});

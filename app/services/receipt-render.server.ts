@@ -32,8 +32,15 @@ function taxLabel(receipt: ReceiptDocument) {
   return `Tax (${rate}%)`;
 }
 
-/** A complete, self-contained, printable HTML document (inline CSS, print rules). */
-export function renderReceiptHtml(receipt: ReceiptDocument, company: CompanyInfo = publicCompanyInfo()): string {
+/**
+ * A complete, self-contained, printable HTML document (inline CSS, print rules). `extras` lets the
+ * print page add its toolbar and script; they must already be HTML-safe.
+ */
+export function renderReceiptHtml(
+  receipt: ReceiptDocument,
+  company: CompanyInfo = publicCompanyInfo(),
+  extras: { beforeReceipt?: string; afterReceipt?: string } = {},
+): string {
   const e = (value: string | number) => escapeHtml(String(value));
   const items = receiptLineItems(receipt)
     .map(
@@ -74,6 +81,7 @@ export function renderReceiptHtml(receipt: ReceiptDocument, company: CompanyInfo
 </style>
 </head>
 <body>
+${extras.beforeReceipt ?? ''}
 <main class="receipt">
   <header>
     <div>
@@ -105,6 +113,7 @@ ${items}
   </table>
   <footer class="muted">Thank you for shipping with ${e(company.name)}.</footer>
 </main>
+${extras.afterReceipt ?? ''}
 </body>
 </html>
 `;

@@ -6,6 +6,12 @@ import { createUser } from '~/models/user.server';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';
 import { action as generateAction, loader as generateLoader } from '~/routes/api.receipts.generate.$parcelId';
 import { loader as listLoader } from '~/routes/api.receipts';
+import { loader as downloadLoader } from '~/routes/dashboard.receipts.$receiptId.download';
+import { loader as printLoader } from '~/routes/dashboard.receipts.$receiptId.print';
+import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.receipts';
+import { action as newAction, loader as newLoader } from '~/routes/dashboard.receipts.new';
+import { USER_SESSION_KEY } from '~/services/auth.server';
+import { flashStorage, sessionStorage } from '~/services/session.server';
 import { connectDb } from '~/services/db.server';
 import { emailReceipt } from '~/services/receipt-email.server';
 import { renderReceiptHtml, renderReceiptPdf, renderReceiptText, sampleReceipt } from '~/services/receipt-render.server';
@@ -16,6 +22,7 @@ const base = 'http://localhost';
 const company = { name: 'SwiftShip Courier', phone: '+1 (800) 555-0199', email: 'support@swiftship.example' };
 const year = new Date().getUTCFullYear();
 let token: string;
+let cookie: string;
 let smtp: TestSmtpServer;
 
 function apiRequest(url: string, init: { method?: string; body?: unknown; rawBody?: string; auth?: string | null; type?: string } = {}) {
@@ -67,7 +74,24 @@ beforeAll(async () => {
   await connectDb();
   const user = await createUser({ username: 'receipts-admin', password: 'a-long-password', role: 'admin' });
   token = (await issueApiToken(user.id)).token;
+  const session = await sessionStorage.getSession();
+  session.set(USER_SESSION_KEY, user.id);
+  cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
 });
+
+function pageRequest(url: string, form?: Record<string, string>, withCookie = true) {
+  return new Request(`${base}${url}`, {
+    method: form ? 'POST' : 'GET',
+    headers: withCookie ? { Cookie: cookie } : {},
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+}
+
+async function toastOf(res: Response) {
+  const setCookie = res.headers.get('Set-Cookie') ?? '';
+  const session = await flashStorage.getSession(setCookie.split(';')[0]);
+  return session.get('toast');
+}
 
 afterAll(async () => {
   await smtp?.stop();
@@ -321,5 +345,88 @@ describe('e-mailing a receipt', () => {
     const message = await smtp.waitForMessage('pdf.customer@example.com');
     expect(message.attachments[0]).toMatchObject({ filename: `receipt-${receipt.receiptNumber}.pdf`, contentType: 'application/pdf' });
     expect(message.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+});
+
+describe('the Receipts tab', () => {
+  it('sends signed-out visitors to the login page', async () => {
+    const res = await pageLoader({ request: pageRequest('/dashboard/receipts', undefined, false), params: {}, context } as never).catch((r: Response) => r);
+    expect((res as Response).status).toBe(302);
+    expect((res as Response).headers.get('Location')).toMatch(/^\/management\/access\?redirectTo=/);
+  });
+
+  it('generates from the dialog with the parcel sender prefilled, and refuses bad input', async () => {
+    const parcel = await makeParcel({ sender: { name: 'Dialog Sender', email: 'dialog.sender@example.com' } });
+    const form = await (await newLoader({ request: pageRequest(`/dashboard/receipts/new?parcelId=${parcel.id}&format=html`), params: {}, context } as never)).json();
+    expect(form.values).toMatchObject({ parcelId: parcel.id, customerName: 'Dialog Sender', customerEmail: 'dialog.sender@example.com', format: 'html', paymentMethod: 'Credit Card' });
+    expect(form.parcels.some((p: { id: string }) => p.id === parcel.id)).toBe(true);
+
+    const before = await Receipt.countDocuments();
+    const bad = await newAction({ request: pageRequest('/dashboard/receipts/new', { parcelId: '', customerEmail: 'nope', format: 'pdf' }), params: {}, context } as never);
+    expect(bad.status).toBe(400);
+    const badBody = await bad.json();
+    expect(Object.keys(badBody.errors)).toEqual(expect.arrayContaining(['parcelId', 'customerEmail']));
+    const unknown = await newAction({ request: pageRequest('/dashboard/receipts/new', { parcelId: '0123456789abcdef01234567' }), params: {}, context } as never);
+    expect(unknown.status).toBe(400);
+    expect(await Receipt.countDocuments()).toBe(before);
+
+    const ok = await newAction({
+      request: pageRequest('/dashboard/receipts/new', { parcelId: parcel.id, customerName: '', customerEmail: '', paymentMethod: 'Debit Card', format: 'html' }),
+      params: {},
+      context,
+    } as never);
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('Location')).toBe('/dashboard/receipts');
+    const toast = await toastOf(ok);
+    expect(toast).toMatchObject({ type: 'success', title: 'Receipt generated', description: expect.stringMatching(/^RCP-\d{4}-\d{4,}$/) });
+    const stored = await Receipt.findOne({ receiptNumber: toast.description }).lean();
+    expect(stored).toMatchObject({ customerName: 'Dialog Sender', customerEmail: 'dialog.sender@example.com', paymentMethod: 'Debit Card', format: 'html' });
+
+    const page = await (await pageLoader({ request: pageRequest('/dashboard/receipts'), params: {}, context } as never)).json();
+    expect(page.receipts[0].receiptNumber).toBe(toast.description);
+    expect(page.preview.html).toContain(toast.description);
+  });
+
+  it('downloads each format as a real file and serves a print page', async () => {
+    const parcel = await makeParcel();
+    const { receipt } = await (await generate(parcel.id, { format: 'html' })).json();
+    const expectations = { pdf: ['application/pdf', '%PDF-'], html: ['text/html; charset=utf-8', '<!DOCTYPE html>'], txt: ['text/plain; charset=utf-8', receipt.receiptNumber] };
+    for (const [format, [type, start]] of Object.entries(expectations)) {
+      const res = await downloadLoader({ request: pageRequest(`/dashboard/receipts/${receipt.id}/download?format=${format}`), params: { receiptId: receipt.id }, context } as never);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Content-Type')).toBe(type);
+      expect(res.headers.get('Content-Disposition')).toBe(`attachment; filename="receipt-${receipt.receiptNumber}.${format}"`);
+      const body = Buffer.from(await res.arrayBuffer()).toString('latin1');
+      expect(format === 'txt' ? body.includes(start!) : body.startsWith(start!)).toBe(true);
+    }
+    const own = await downloadLoader({ request: pageRequest(`/dashboard/receipts/${receipt.id}/download`), params: { receiptId: receipt.id }, context } as never);
+    expect(own.headers.get('Content-Disposition')).toContain('.html"');
+
+    const missing = await downloadLoader({ request: pageRequest('/dashboard/receipts/x/download'), params: { receiptId: '0123456789abcdef01234567' }, context } as never).catch((r: Response) => r);
+    expect((missing as Response).status).toBe(404);
+
+    const print = await printLoader({ request: pageRequest(`/dashboard/receipts/${receipt.id}/print`), params: { receiptId: receipt.id }, context } as never);
+    const html = await print.text();
+    expect(html).toContain(receipt.receiptNumber);
+    expect(html).toMatch(/<button[^>]*>Print<\/button>/);
+    expect(html).toContain('window.print()');
+  });
+
+  it('e-mails a receipt from the list, and reports a receipt without an address', async () => {
+    const parcel = await makeParcel({ sender: { name: 'No Mail', email: '' } });
+    const { receipt } = await (await generate(parcel.id)).json();
+    const failed = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'email', receiptId: receipt.id }), params: {}, context } as never);
+    expect(failed.status).toBe(302);
+    expect(await toastOf(failed)).toMatchObject({ type: 'error', title: 'Failed to email receipt', description: 'This receipt has no customer e-mail address.' });
+
+    const withMail = (await (await generate(parcel.id, { customerEmail: 'outbox.customer@example.com' })).json()).receipt;
+    const sent = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'email', receiptId: withMail.id }), params: {}, context } as never);
+    expect(await toastOf(sent)).toMatchObject({ type: 'success', title: 'Receipt emailed' });
+    expect((await getReceipt(withMail.id))?.emailedAt).toEqual(expect.any(String));
+
+    const downloaded = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'downloaded', receiptId: withMail.id }), params: {}, context } as never);
+    expect(await toastOf(downloaded)).toMatchObject({ title: 'Receipt downloaded' });
+    const printed = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'printed', receiptId: withMail.id }), params: {}, context } as never);
+    expect(await toastOf(printed)).toMatchObject({ title: 'Print receipt' });
   });
 });

@@ -1,0 +1,84 @@
+import { Form, useFetcher, useNavigation } from '@remix-run/react';
+import { Spinner } from '~/components/ui/spinner';
+import type { SerializedReceipt } from '~/models/receipt.server';
+import { formatMoney } from '~/schemas/constants';
+import { formatDateTime } from '~/utils/format';
+
+const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: 'Text' };
+
+/**
+ * One generated receipt with Download (a real file), Print (the print page in a new tab) and Email.
+ * A download or a new tab doesn't navigate, so with JavaScript a fetcher tells the server, whose
+ * answer carries the toast; without JavaScript the file or page simply opens.
+ */
+export function ReceiptItem({ receipt, formAction }: { receipt: SerializedReceipt; formAction: string }) {
+  const navigation = useNavigation();
+  const notify = useFetcher();
+  const sending =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === 'email' &&
+    navigation.formData?.get('receiptId') === receipt.id;
+
+  const tell = (intent: 'downloaded' | 'printed') =>
+    notify.submit({ intent, receiptId: receipt.id }, { method: 'post', action: formAction });
+
+  return (
+    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-2">
+          <span className="font-mono font-semibold">{receipt.receiptNumber}</span>
+          <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">{receipt.status}</span>
+          <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs font-medium text-gray-700">
+            {FORMAT_LABELS[receipt.format] ?? receipt.format}
+          </span>
+        </p>
+        <p className="mt-1 text-sm text-gray-700">
+          {receipt.customerName || 'No name'}
+          {receipt.customerEmail ? <span className="text-gray-500"> · {receipt.customerEmail}</span> : null}
+        </p>
+        <p className="text-sm text-gray-600">
+          <span className="font-mono">{receipt.trackingNumber}</span> · {receipt.service} · {receipt.paymentMethod} ·{' '}
+          <span className="font-semibold text-gray-900">{formatMoney(receipt.total)}</span>
+        </p>
+        <p className="text-xs text-gray-500">
+          {formatDateTime(receipt.date)}
+          {receipt.emailedAt ? ` · e-mailed ${formatDateTime(receipt.emailedAt)}` : ''}
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <a
+          href={`/dashboard/receipts/${receipt.id}/download`}
+          download
+          className="btn-secondary"
+          aria-label={`Download ${receipt.receiptNumber}`}
+          onClick={() => tell('downloaded')}
+        >
+          Download
+        </a>
+        <a
+          href={`/dashboard/receipts/${receipt.id}/print`}
+          target="_blank"
+          rel="noopener"
+          className="btn-secondary"
+          aria-label={`Print ${receipt.receiptNumber}`}
+          onClick={() => tell('printed')}
+        >
+          Print
+        </a>
+        <Form method="post" action={formAction} preventScrollReset>
+          <input type="hidden" name="intent" value="email" />
+          <input type="hidden" name="receiptId" value={receipt.id} />
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={sending}
+            aria-label={`Email ${receipt.receiptNumber}`}
+          >
+            {sending ? <Spinner /> : null}
+            {sending ? 'Sending...' : 'Email'}
+          </button>
+        </Form>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,161 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, Outlet, useLoaderData } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { ReceiptItem } from '~/components/receipts/receipt-item';
+import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
+import { RECEIPTS_PAGE_SIZE } from '~/schemas/constants';
+import { ReceiptActionSchema } from '~/schemas/receipt';
+import { requireUser } from '~/services/auth.server';
+import { publicCompanyInfo } from '~/services/env.server';
+import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { emailReceipt } from '~/services/receipt-email.server';
+import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
+
+const LIST_PATH = '/dashboard/receipts';
+
+function pageFrom(url: URL): number {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+function listUrl(page: number) {
+  return page > 1 ? `${LIST_PATH}?page=${page}` : LIST_PATH;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const page = pageFrom(new URL(request.url));
+  const [{ receipts, pagination }, newest] = await Promise.all([
+    listReceipts({ page, limit: RECEIPTS_PAGE_SIZE }),
+    getNewestReceipt(),
+  ]);
+  const preview = newest
+    ? { label: `Newest receipt, ${newest.receiptNumber}`, html: renderReceiptHtml(newest, publicCompanyInfo()) }
+    : { label: 'Sample receipt (no receipts generated yet)', html: renderReceiptHtml(sampleReceipt(), publicCompanyInfo()) };
+  return json({ receipts, pagination, preview });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
+  const back = listUrl(pageFrom(new URL(request.url)));
+  const parsed = ReceiptActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return redirectWithToast(request, back, { type: 'error', title: 'Invalid request', description: 'Please try again.' });
+  }
+  const { intent, receiptId } = parsed.data;
+  const receipt = await getReceipt(receiptId);
+
+  // Downloads and print tabs don't navigate: these answer the list's fetcher with a toast.
+  if (intent === 'downloaded' || intent === 'printed') {
+    if (!receipt) return json({ ok: false }, { status: 404 });
+    const toast =
+      intent === 'downloaded'
+        ? { type: 'success' as const, title: 'Receipt downloaded', description: receipt.receiptNumber }
+        : { type: 'info' as const, title: 'Print receipt', description: `${receipt.receiptNumber} opened for printing.` };
+    return json({ ok: true }, { headers: await createToastHeaders(request, toast) });
+  }
+
+  if (!receipt) {
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Failed to email receipt',
+      description: 'This receipt no longer exists.',
+    });
+  }
+  try {
+    await emailReceipt(receipt);
+  } catch (error) {
+    const message = error instanceof Error && error.message ? error.message : 'Please try again later.';
+    return redirectWithToast(request, back, { type: 'error', title: 'Failed to email receipt', description: message });
+  }
+  return redirectWithToast(request, back, {
+    type: 'success',
+    title: 'Receipt emailed',
+    description: `${receipt.receiptNumber} sent to ${receipt.customerEmail}.`,
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Receipts · Management dashboard' }];
+
+export default function ReceiptsTab() {
+  const { receipts, pagination, preview } = useLoaderData<typeof loader>();
+  const formAction = listUrl(pagination.currentPage);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">Receipt Generation</h1>
+        <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
+          Generate Receipt
+        </Link>
+      </div>
+
+      <Outlet />
+
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] xl:items-start">
+        <section aria-labelledby="generated-receipts-heading" className="card p-4">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="generated-receipts-heading" className="text-lg font-semibold">
+              Generated Receipts
+            </h2>
+            <p className="text-sm text-gray-600">
+              {pagination.totalItems} receipt{pagination.totalItems === 1 ? '' : 's'}
+            </p>
+          </div>
+          {receipts.length === 0 ? (
+            <p className="py-8 text-center text-sm text-gray-600">
+              {pagination.totalItems > 0
+                ? 'No receipts on this page.'
+                : 'No receipts generated yet. Generate your first receipt from a parcel.'}
+            </p>
+          ) : (
+            <ul aria-label="Generated Receipts" className="divide-y divide-gray-100">
+              {receipts.map((receipt) => (
+                <ReceiptItem key={receipt.id} receipt={receipt} formAction={formAction} />
+              ))}
+            </ul>
+          )}
+          {pagination.totalPages > 1 ? (
+            <nav aria-label="Receipt pages" className="mt-4 flex items-center justify-between gap-2 border-t pt-4">
+              {pagination.currentPage > 1 ? (
+                <Link to={listUrl(pagination.currentPage - 1)} className="btn-secondary" rel="prev">
+                  Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="text-sm text-gray-600">
+                Page {pagination.currentPage} of {pagination.totalPages}
+              </span>
+              {pagination.currentPage < pagination.totalPages ? (
+                <Link to={listUrl(pagination.currentPage + 1)} className="btn-secondary" rel="next">
+                  Next
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </section>
+
+        <section aria-labelledby="receipt-preview-heading" className="card p-4">
+          <h2 id="receipt-preview-heading" className="text-lg font-semibold">
+            Receipt template preview
+          </h2>
+          <p className="mb-3 text-sm text-gray-600">{preview.label}</p>
+          <iframe
+            title="Receipt template preview"
+            srcDoc={preview.html}
+            sandbox=""
+            className="h-[36rem] w-full rounded-md border border-gray-200 bg-white"
+          />
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}
