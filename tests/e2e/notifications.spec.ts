@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN, setSmtpRejecting, signIn, toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 type CreatedParcel = { id: string; trackingNumber: string; email: string };
@@ -6,7 +6,7 @@ type CreatedParcel = { id: string; trackingNumber: string; email: string };
 // The SMTP server's reject switch is global: keep this spec's tests in order.
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
-async function createParcel(request: import('@playwright/test').APIRequestContext, project: string): Promise<CreatedParcel> {
+async function createParcel(request: APIRequestContext, project: string): Promise<CreatedParcel> {
   const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
   expect(login.ok()).toBeTruthy();
   const { token } = await login.json();
