@@ -18,7 +18,9 @@ function isObjectId(id: string): boolean {
  * events with equal timestamps keep that order (the one added last counts as newest).
  */
 export function sortNewestFirst<T extends { timestamp: Date | string }>(events: readonly T[]): T[] {
-  return [...events].sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime());
+  return [...events].sort(
+    (a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime(),
+  );
 }
 
 function toEvent(parcelId: unknown, event: LeanEvent): TrackingEvent {
@@ -111,9 +113,20 @@ export async function searchParcelsForTracking({
   const term = search.trim();
   const pattern = term ? new RegExp(escapeRegex(term), 'i') : null;
   const filter = pattern
-    ? { $or: [{ trackingNumber: pattern }, { 'sender.name': pattern }, { 'recipient.name': pattern }] }
+    ? {
+        $or: [
+          { trackingNumber: pattern },
+          { 'sender.name': pattern },
+          { 'recipient.name': pattern },
+        ],
+      }
     : {};
-  const parcels = await Parcel.find(filter, { trackingNumber: 1, status: 1, 'sender.name': 1, 'recipient.name': 1 })
+  const parcels = await Parcel.find(filter, {
+    trackingNumber: 1,
+    status: 1,
+    'sender.name': 1,
+    'recipient.name': 1,
+  })
     .sort({ createdAt: -1 })
     .limit(limit)
     .lean<LeanParcel[]>();
@@ -128,7 +141,10 @@ export async function searchParcelsForTracking({
 export type TrackingParcelSummary = Awaited<ReturnType<typeof searchParcelsForTracking>>[number];
 
 /** Adds an event (stored first in the array) and updates the parcel's status; null when the parcel is unknown. */
-export async function addEvent(parcelId: string, input: TrackingEventInput): Promise<TrackingEvent | null> {
+export async function addEvent(
+  parcelId: string,
+  input: TrackingEventInput,
+): Promise<TrackingEvent | null> {
   if (!isObjectId(parcelId)) return null;
   await connectDb();
   const eventId = new mongoose.Types.ObjectId();

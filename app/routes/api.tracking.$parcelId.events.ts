@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { addEvent, listEvents } from '~/models/tracking-event.server';
 import { TrackingEventSchema } from '~/schemas/tracking-event';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  readJsonBody,
+  requireObjectId,
+} from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 /** GET /api/tracking/:parcelId/events → { events } newest first. */

@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { deleteEvent, getEvent, updateEvent } from '~/models/tracking-event.server';
 import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  readJsonBody,
+  requireObjectId,
+} from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 /** GET /api/tracking/events/:id → { event } (with its parcelId). */
@@ -19,7 +25,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** PUT /api/tracking/events/:id → { event }; DELETE → { success, message }. */
 export async function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== 'PUT' && request.method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+    if (request.method !== 'PUT' && request.method !== 'DELETE')
+      return methodNotAllowed(['GET', 'PUT', 'DELETE']);
     await requireApiUser(request);
     const id = requireObjectId(params.id, 'event id');
     if (request.method === 'DELETE') {

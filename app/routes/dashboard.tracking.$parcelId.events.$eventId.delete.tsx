@@ -1,6 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useParams,
+} from '@remix-run/react';
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
@@ -12,7 +20,8 @@ import { formatDateTime } from '~/utils/format';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const event = await getEvent(params.eventId ?? '');
-  if (!event || event.parcelId !== params.parcelId) throw json({ message: 'Tracking event not found' }, { status: 404 });
+  if (!event || event.parcelId !== params.parcelId)
+    throw json({ message: 'Tracking event not found' }, { status: 404 });
   return json({ event });
 }
 
@@ -44,10 +53,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
-  return redirectWithToast(request, parcelPage, { type: 'success', title: 'Tracking event deleted' });
+  return redirectWithToast(request, parcelPage, {
+    type: 'success',
+    title: 'Tracking event deleted',
+  });
 }
 
-export const meta: MetaFunction = () => [{ title: 'Delete Event · Tracking · Management dashboard' }];
+export const meta: MetaFunction = () => [
+  { title: 'Delete Event · Tracking · Management dashboard' },
+];
 
 export default function DeleteEventDialog() {
   const { event } = useLoaderData<typeof loader>();
@@ -63,8 +77,8 @@ export default function DeleteEventDialog() {
         <FormErrors errors={actionData?.formErrors} />
         <p className="text-gray-700">
           Are you sure you want to delete the tracking event <strong>{event.status}</strong>
-          {event.location ? <> at {event.location}</> : null} ({formatDateTime(event.timestamp)})? This cannot be
-          undone.
+          {event.location ? <> at {event.location}</> : null} ({formatDateTime(event.timestamp)})?
+          This cannot be undone.
         </p>
         <div className="flex flex-wrap justify-end gap-3">
           <Link to={closeTo} preventScrollReset className="btn-secondary">

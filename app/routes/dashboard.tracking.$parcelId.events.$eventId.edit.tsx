@@ -11,7 +11,8 @@ import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const event = await getEvent(params.eventId ?? '');
-  if (!event || event.parcelId !== params.parcelId) throw json({ message: 'Tracking event not found' }, { status: 404 });
+  if (!event || event.parcelId !== params.parcelId)
+    throw json({ message: 'Tracking event not found' }, { status: 404 });
   return json({ event });
 }
 
@@ -48,7 +49,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
-  return redirectWithToast(request, parcelPage, { type: 'success', title: 'Tracking event updated' });
+  return redirectWithToast(request, parcelPage, {
+    type: 'success',
+    title: 'Tracking event updated',
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event · Tracking · Management dashboard' }];

@@ -50,7 +50,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
-  return redirectWithToast(request, parcelPage(request, parcelId), { type: 'success', title: 'Tracking event added' });
+  return redirectWithToast(request, parcelPage(request, parcelId), {
+    type: 'success',
+    title: 'Tracking event added',
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Add Event · Tracking · Management dashboard' }];
@@ -62,9 +65,19 @@ export default function AddEventDialog() {
   const { search } = useLocation();
   const closeTo = `/dashboard/tracking/${parcelId}${search}`;
   return (
-    <RouteDialog title="Add Event" closeTo={closeTo} description="Log a tracking event for this parcel.">
+    <RouteDialog
+      title="Add Event"
+      closeTo={closeTo}
+      description="Log a tracking event for this parcel."
+    >
       <EventForm
-        defaultValues={{ status: 'In Transit', customStatus: '', location: '', description: '', ...now }}
+        defaultValues={{
+          status: 'In Transit',
+          customStatus: '',
+          location: '',
+          description: '',
+          ...now,
+        }}
         errors={actionData}
         submitLabel="Add Event"
         busyLabel="Adding..."

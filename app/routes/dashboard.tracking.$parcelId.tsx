@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteError } from '@remix-run/react';
+import {
+  isRouteErrorResponse,
+  Link,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useRouteError,
+} from '@remix-run/react';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { EventTimeline } from '~/components/tracking/event-timeline';
 import { getParcelTracking } from '~/models/tracking-event.server';
@@ -59,7 +66,9 @@ export function ErrorBoundary() {
     return (
       <section role="alert" className="card p-6 text-center">
         <h2 className="text-lg font-semibold text-gray-900">Parcel not found</h2>
-        <p className="mt-1 text-sm text-gray-600">It may have been deleted. Choose another parcel from the list.</p>
+        <p className="mt-1 text-sm text-gray-600">
+          It may have been deleted. Choose another parcel from the list.
+        </p>
       </section>
     );
   }

@@ -1,6 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, NavLink, Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react';
+import {
+  Form,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useParams,
+} from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { Spinner } from '~/components/ui/spinner';
@@ -12,7 +20,9 @@ const SEARCH_MAX = 100;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  const search = (new URL(request.url).searchParams.get('search') ?? '').trim().slice(0, SEARCH_MAX);
+  const search = (new URL(request.url).searchParams.get('search') ?? '')
+    .trim()
+    .slice(0, SEARCH_MAX);
   const parcels = await searchParcelsForTracking({ search, limit: PARCELS_PAGE_SIZE });
   return json({ search, parcels });
 }
@@ -25,7 +35,9 @@ export default function TrackingTab() {
   const location = useLocation();
   const navigation = useNavigation();
   const searching =
-    navigation.state === 'loading' && navigation.location.pathname === location.pathname && !navigation.formMethod;
+    navigation.state === 'loading' &&
+    navigation.location.pathname === location.pathname &&
+    !navigation.formMethod;
   const linkSearch = search ? `?${new URLSearchParams({ search })}` : '';
 
   return (
@@ -37,7 +49,11 @@ export default function TrackingTab() {
             Parcels
           </h2>
           {/* Searching keeps the selected parcel open. */}
-          <Form method="get" action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'} role="search">
+          <Form
+            method="get"
+            action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'}
+            role="search"
+          >
             <label htmlFor="tracking-search" className="field-label">
               Search parcels
             </label>
@@ -76,7 +92,9 @@ export default function TrackingTab() {
                     }
                   >
                     <span className="flex items-center justify-between gap-2">
-                      <span className="font-mono text-sm font-semibold">{parcel.trackingNumber}</span>
+                      <span className="font-mono text-sm font-semibold">
+                        {parcel.trackingNumber}
+                      </span>
                       <StatusBadge status={parcel.status} />
                     </span>
                     <span className="mt-0.5 block truncate text-xs text-gray-600">

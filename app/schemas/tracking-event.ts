@@ -19,8 +19,11 @@ const description = z
   .string({ error: 'Description must be text' })
   .trim()
   .max(EVENT_DESCRIPTION_MAX, `Description must be at most ${EVENT_DESCRIPTION_MAX} characters`);
-const timestamp = z
-  .iso.datetime({ offset: true, error: 'Timestamp must be an ISO 8601 date and time, e.g. 2024-12-15T09:30:00Z' })
+const timestamp = z.iso
+  .datetime({
+    offset: true,
+    error: 'Timestamp must be an ISO 8601 date and time, e.g. 2024-12-15T09:30:00Z',
+  })
   .transform((value) => new Date(value));
 
 /**
@@ -85,25 +88,28 @@ export const TrackingEventFormSchema = z
     if (value.time && !value.date) {
       ctx.addIssue({ code: 'custom', path: ['date'], message: 'Enter a date for this time' });
     }
-    if (value.date && DATE_INPUT.test(value.date) && Number.isNaN(formTimestamp(value.date, value.time).getTime())) {
+    if (
+      value.date &&
+      DATE_INPUT.test(value.date) &&
+      Number.isNaN(formTimestamp(value.date, value.time).getTime())
+    ) {
       ctx.addIssue({ code: 'custom', path: ['date'], message: 'Enter a valid date' });
     }
   })
-  .transform(
-    (value): TrackingEventInput => ({
-      status: value.status === CUSTOM_EVENT_STATUS ? value.customStatus : value.status,
-      location: value.location,
-      description: value.description,
-      timestamp: value.date ? formTimestamp(value.date, value.time) : undefined,
-    }),
-  );
+  .transform((value): TrackingEventInput => ({
+    status: value.status === CUSTOM_EVENT_STATUS ? value.customStatus : value.status,
+    location: value.location,
+    description: value.description,
+    timestamp: value.date ? formTimestamp(value.date, value.time) : undefined,
+  }));
 
 function formTimestamp(date: string, time: string): Date {
   const [y, m, d] = date.split('-').map(Number);
   const [hh = 0, mm = 0, ss = 0] = (time || '00:00').split(':').map(Number);
   const result = new Date(Date.UTC(y!, m! - 1, d!, hh, mm, ss));
   // Date.UTC rolls 2024-02-31 over to March; treat that as invalid rather than guess.
-  if (result.getUTCFullYear() !== y || result.getUTCMonth() !== m! - 1 || result.getUTCDate() !== d) return new Date(NaN);
+  if (result.getUTCFullYear() !== y || result.getUTCMonth() !== m! - 1 || result.getUTCDate() !== d)
+    return new Date(NaN);
   if (hh > 23 || mm > 59 || ss > 59) return new Date(NaN);
   return result;
 }
@@ -116,8 +122,11 @@ export function toFormDateTime(value: Date | string) {
 
 /** The form's status select for a stored status: known ones as is, anything else as a custom status. */
 export function toFormStatus(stored: string): { status: string; customStatus: string } {
-  const known = (EVENT_STATUSES as readonly string[]).includes(stored) && stored !== CUSTOM_EVENT_STATUS;
-  return known ? { status: stored, customStatus: '' } : { status: CUSTOM_EVENT_STATUS, customStatus: stored };
+  const known =
+    (EVENT_STATUSES as readonly string[]).includes(stored) && stored !== CUSTOM_EVENT_STATUS;
+  return known
+    ? { status: stored, customStatus: '' }
+    : { status: CUSTOM_EVENT_STATUS, customStatus: stored };
 }
 
 export type EventFormResult =

@@ -14,8 +14,18 @@ test.beforeAll(async ({ request }) => {
   const res = await request.post('/api/parcels', {
     headers: { Authorization: `Bearer ${token}` },
     data: {
-      sender: { name: 'Sam Sender', email: 'sam@example.com', phone: '555-0100', address: '1 Sender Way, Austin' },
-      recipient: { name: recipientName, email: 'tracy@example.com', phone: '555-0101', address: '9 Elm St, Boston' },
+      sender: {
+        name: 'Sam Sender',
+        email: 'sam@example.com',
+        phone: '555-0100',
+        address: '1 Sender Way, Austin',
+      },
+      recipient: {
+        name: recipientName,
+        email: 'tracy@example.com',
+        phone: '555-0101',
+        address: '9 Elm St, Boston',
+      },
       weight: 2.5,
       serviceType: 'Express',
     },
@@ -25,14 +35,19 @@ test.beforeAll(async ({ request }) => {
   parcel = { id: body.parcel.id, trackingNumber: body.parcel.trackingNumber, recipientName };
 });
 
-async function expectPublicPage(page: Page, check: (result: ReturnType<Page['getByRole']>) => Promise<void>) {
+async function expectPublicPage(
+  page: Page,
+  check: (result: ReturnType<Page['getByRole']>) => Promise<void>,
+) {
   await page.goto(`/track?number=${parcel.trackingNumber}`);
   const result = page.getByRole('article', { name: parcel.trackingNumber });
   await expect(result).toBeVisible();
   await check(result);
 }
 
-test('select a parcel, then add, edit and delete a tracking event; the public page follows', async ({ page }) => {
+test('select a parcel, then add, edit and delete a tracking event; the public page follows', async ({
+  page,
+}) => {
   // A long walk through three dialogs and three public page loads.
   test.setTimeout(150_000);
   const location = uniqueName('Springfield Depot');
@@ -63,9 +78,9 @@ test('select a parcel, then add, edit and delete a tracking event; the public pa
   const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
   await expect(timeline.getByRole('heading', { name: 'Out for Delivery' })).toBeVisible();
   await expect(timeline).toContainText(location);
-  await expect(page.locator('section[aria-labelledby="selected-parcel-heading"] [data-status]').first()).toHaveText(
-    'Out for Delivery',
-  );
+  await expect(
+    page.locator('section[aria-labelledby="selected-parcel-heading"] [data-status]').first(),
+  ).toHaveText('Out for Delivery');
 
   await expectPublicPage(page, async (result) => {
     await expect(result.locator('header')).toContainText('Out for Delivery');

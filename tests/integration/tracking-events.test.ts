@@ -5,18 +5,45 @@ import { addEvent, deleteEvent, listEvents, updateEvent } from '~/models/trackin
 import { createUser } from '~/models/user.server';
 import { EVENT_STATUSES, EVENT_TO_PARCEL_STATUS } from '~/schemas/constants';
 import { TrackingEventFormSchema } from '~/schemas/tracking-event';
+import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/services/db.server';
-import { action as eventsAction, loader as eventsLoader } from '~/routes/api.tracking.$parcelId.events';
+import { sessionStorage } from '~/services/session.server';
+import { loader as tabLoader } from '~/routes/dashboard.tracking';
+import { loader as parcelPageLoader } from '~/routes/dashboard.tracking.$parcelId';
+import {
+  action as addPageAction,
+  loader as addPageLoader,
+} from '~/routes/dashboard.tracking.$parcelId.events.new';
+import {
+  action as editPageAction,
+  loader as editPageLoader,
+} from '~/routes/dashboard.tracking.$parcelId.events.$eventId.edit';
+import {
+  action as deletePageAction,
+  loader as deletePageLoader,
+} from '~/routes/dashboard.tracking.$parcelId.events.$eventId.delete';
+import {
+  action as eventsAction,
+  loader as eventsLoader,
+} from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction, loader as eventLoader } from '~/routes/api.tracking.events.$id';
 
 const context = { clientAddress: '10.1.2.3' };
 const MISSING_ID = '0123456789abcdef01234567';
 let token = '';
+let sessionCookie = '';
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({ username: 'tracker', password: 'tracker-password-1', name: 'Tracker' });
+  const user = await createUser({
+    username: 'tracker',
+    password: 'tracker-password-1',
+    name: 'Tracker',
+  });
   token = (await issueApiToken(user.id)).token;
+  const session = await sessionStorage.getSession();
+  session.set(USER_SESSION_KEY, user.id);
+  sessionCookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
 });
 
 async function createParcel() {
@@ -36,7 +63,10 @@ async function storedParcel(id: string) {
   return parcel;
 }
 
-function request(path: string, init: { method?: string; body?: unknown; auth?: string | null; raw?: string } = {}) {
+function request(
+  path: string,
+  init: { method?: string; body?: unknown; auth?: string | null; raw?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.auth !== null) headers.Authorization = `Bearer ${init.auth ?? token}`;
   let body: string | undefined;
@@ -46,29 +76,59 @@ function request(path: string, init: { method?: string; body?: unknown; auth?: s
   return new Request(`http://localhost${path}`, { method: init.method ?? 'GET', headers, body });
 }
 
-function call(fn: (args: never) => Promise<Response>, req: Request, params: Record<string, string>) {
+function call(
+  fn: (args: never) => Promise<Response>,
+  req: Request,
+  params: Record<string, string>,
+) {
   return fn({ request: req, params, context } as never);
 }
 
 const listCall = (parcelId: string, auth?: string | null) =>
   call(eventsLoader, request(`/api/tracking/${parcelId}/events`, { auth }), { parcelId });
-const postCall = (parcelId: string, body: unknown, opts: { auth?: string | null; raw?: string } = {}) =>
-  call(eventsAction, request(`/api/tracking/${parcelId}/events`, { method: 'POST', body, ...opts }), { parcelId });
+const postCall = (
+  parcelId: string,
+  body: unknown,
+  opts: { auth?: string | null; raw?: string } = {},
+) =>
+  call(
+    eventsAction,
+    request(`/api/tracking/${parcelId}/events`, { method: 'POST', body, ...opts }),
+    { parcelId },
+  );
 const putCall = (id: string, body: unknown, opts: { auth?: string | null; raw?: string } = {}) =>
-  call(eventAction, request(`/api/tracking/events/${id}`, { method: 'PUT', body, ...opts }), { id });
+  call(eventAction, request(`/api/tracking/events/${id}`, { method: 'PUT', body, ...opts }), {
+    id,
+  });
 const deleteCall = (id: string, auth?: string | null) =>
   call(eventAction, request(`/api/tracking/events/${id}`, { method: 'DELETE', auth }), { id });
 
 describe('GET /api/tracking/:parcelId/events', () => {
   it('lists the events newest first by timestamp, even when added out of order', async () => {
     const parcelId = await createParcel();
-    await postCall(parcelId, { status: 'In Transit', location: 'Chicago', timestamp: '2024-12-02T10:00:00Z' });
-    await postCall(parcelId, { status: 'Package Picked Up', location: 'Denver', timestamp: '2024-12-01T10:00:00Z' });
-    await postCall(parcelId, { status: 'Out for Delivery', location: 'Boston', timestamp: '2024-12-03T08:00:00Z' });
+    await postCall(parcelId, {
+      status: 'In Transit',
+      location: 'Chicago',
+      timestamp: '2024-12-02T10:00:00Z',
+    });
+    await postCall(parcelId, {
+      status: 'Package Picked Up',
+      location: 'Denver',
+      timestamp: '2024-12-01T10:00:00Z',
+    });
+    await postCall(parcelId, {
+      status: 'Out for Delivery',
+      location: 'Boston',
+      timestamp: '2024-12-03T08:00:00Z',
+    });
     const res = await listCall(parcelId);
     expect(res.status).toBe(200);
     const { events } = await res.json();
-    expect(events.map((e: { location: string }) => e.location)).toEqual(['Boston', 'Chicago', 'Denver']);
+    expect(events.map((e: { location: string }) => e.location)).toEqual([
+      'Boston',
+      'Chicago',
+      'Denver',
+    ]);
     expect(events[0]).toMatchObject({
       status: 'Out for Delivery',
       location: 'Boston',
@@ -84,7 +144,10 @@ describe('GET /api/tracking/:parcelId/events', () => {
     const parcelId = await createParcel();
     const res = await listCall(parcelId, null);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+    expect(await res.json()).toMatchObject({
+      error: expect.any(String),
+      message: expect.any(String),
+    });
     expect((await listCall(parcelId, 'not-a-real-token')).status).toBe(401);
   });
 
@@ -94,7 +157,10 @@ describe('GET /api/tracking/:parcelId/events', () => {
     expect((await bad.json()).message).toMatch(/invalid parcel id/i);
     const missing = await listCall(MISSING_ID);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: 'Parcel not found', message: 'Parcel not found' });
+    expect(await missing.json()).toEqual({
+      error: 'Parcel not found',
+      message: 'Parcel not found',
+    });
   });
 });
 
@@ -102,10 +168,19 @@ describe('POST /api/tracking/:parcelId/events', () => {
   it('creates an event (201) and defaults the timestamp to now', async () => {
     const parcelId = await createParcel();
     const before = Date.now();
-    const res = await postCall(parcelId, { status: 'Departed Facility', location: 'Memphis Hub', description: 'Left hub' });
+    const res = await postCall(parcelId, {
+      status: 'Departed Facility',
+      location: 'Memphis Hub',
+      description: 'Left hub',
+    });
     expect(res.status).toBe(201);
     const { event } = await res.json();
-    expect(event).toMatchObject({ status: 'Departed Facility', location: 'Memphis Hub', description: 'Left hub', parcelId });
+    expect(event).toMatchObject({
+      status: 'Departed Facility',
+      location: 'Memphis Hub',
+      description: 'Left hub',
+      parcelId,
+    });
     expect(event.id).toMatch(/^[a-f\d]{24}$/);
     const at = new Date(event.timestamp).getTime();
     expect(at).toBeGreaterThanOrEqual(before - 1000);
@@ -183,7 +258,9 @@ describe('POST /api/tracking/:parcelId/events', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
     const events = (await listEvents(parcelId))!;
     expect(events).toHaveLength(10);
-    expect(events.map((e) => e.location)).toEqual(Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`));
+    expect(events.map((e) => e.location)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`),
+    );
     const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
     expect(stored.actualDelivery?.toISOString()).toBe('2024-12-01T09:00:00.000Z');
@@ -197,11 +274,15 @@ describe('parcel status follows the newest event', () => {
     '%s sets the parcel to %s',
     async (eventStatus, parcelStatus) => {
       const parcelId = await createParcel();
-      const res = await postCall(parcelId, { status: eventStatus, timestamp: '2024-12-05T12:00:00Z' });
+      const res = await postCall(parcelId, {
+        status: eventStatus,
+        timestamp: '2024-12-05T12:00:00Z',
+      });
       expect(res.status).toBe(201);
       const stored = await storedParcel(parcelId);
       expect(stored.status).toBe(parcelStatus);
-      if (parcelStatus === 'Delivered') expect(stored.actualDelivery?.toISOString()).toBe('2024-12-05T12:00:00.000Z');
+      if (parcelStatus === 'Delivered')
+        expect(stored.actualDelivery?.toISOString()).toBe('2024-12-05T12:00:00.000Z');
       else expect(stored.actualDelivery ?? null).toBeNull();
     },
   );
@@ -211,7 +292,10 @@ describe('parcel status follows the newest event', () => {
     await postCall(parcelId, { status: 'Out for Delivery', timestamp: '2024-12-01T08:00:00Z' });
     await postCall(parcelId, { status: 'Custom Status', timestamp: '2024-12-01T09:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
-    const res = await postCall(parcelId, { status: 'Held at customs', timestamp: '2024-12-01T10:00:00Z' });
+    const res = await postCall(parcelId, {
+      status: 'Held at customs',
+      timestamp: '2024-12-01T10:00:00Z',
+    });
     expect((await res.json()).event.status).toBe('Held at customs');
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
   });
@@ -225,8 +309,16 @@ describe('parcel status follows the newest event', () => {
 
   it('deleting the newest event moves the status back to the previous event; the last one leaves it', async () => {
     const parcelId = await createParcel();
-    const first = (await (await postCall(parcelId, { status: 'In Transit', timestamp: '2024-12-01T08:00:00Z' })).json()).event;
-    const second = (await (await postCall(parcelId, { status: 'Delivered', timestamp: '2024-12-02T08:00:00Z' })).json()).event;
+    const first = (
+      await (
+        await postCall(parcelId, { status: 'In Transit', timestamp: '2024-12-01T08:00:00Z' })
+      ).json()
+    ).event;
+    const second = (
+      await (
+        await postCall(parcelId, { status: 'Delivered', timestamp: '2024-12-02T08:00:00Z' })
+      ).json()
+    ).event;
     expect((await storedParcel(parcelId)).status).toBe('Delivered');
 
     const res = await deleteCall(second.id);
@@ -244,8 +336,18 @@ describe('parcel status follows the newest event', () => {
 
   it('editing an event re-evaluates which one is newest', async () => {
     const parcelId = await createParcel();
-    const old = (await addEvent(parcelId, { status: 'Delivered', location: '', description: '', timestamp: new Date('2024-12-01T08:00:00Z') }))!;
-    await addEvent(parcelId, { status: 'In Transit', location: '', description: '', timestamp: new Date('2024-12-02T08:00:00Z') });
+    const old = (await addEvent(parcelId, {
+      status: 'Delivered',
+      location: '',
+      description: '',
+      timestamp: new Date('2024-12-01T08:00:00Z'),
+    }))!;
+    await addEvent(parcelId, {
+      status: 'In Transit',
+      location: '',
+      description: '',
+      timestamp: new Date('2024-12-02T08:00:00Z'),
+    });
     expect((await storedParcel(parcelId)).status).toBe('In Transit');
     await updateEvent(old.id, { timestamp: new Date('2024-12-03T08:00:00Z') });
     const stored = await storedParcel(parcelId);
@@ -258,11 +360,25 @@ describe('parcel status follows the newest event', () => {
 describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
   it('reads one event with its parcel id', async () => {
     const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, { status: 'In Transit', location: 'Reno', description: '' }))!;
-    const res = await call(eventLoader, request(`/api/tracking/events/${created.id}`), { id: created.id });
+    const created = (await addEvent(parcelId, {
+      status: 'In Transit',
+      location: 'Reno',
+      description: '',
+    }))!;
+    const res = await call(eventLoader, request(`/api/tracking/events/${created.id}`), {
+      id: created.id,
+    });
     expect(res.status).toBe(200);
-    expect((await res.json()).event).toMatchObject({ id: created.id, status: 'In Transit', location: 'Reno', parcelId });
-    expect((await call(eventLoader, request(`/api/tracking/events/${MISSING_ID}`), { id: MISSING_ID })).status).toBe(404);
+    expect((await res.json()).event).toMatchObject({
+      id: created.id,
+      status: 'In Transit',
+      location: 'Reno',
+      parcelId,
+    });
+    expect(
+      (await call(eventLoader, request(`/api/tracking/events/${MISSING_ID}`), { id: MISSING_ID }))
+        .status,
+    ).toBe(404);
   });
 
   it('updates only the fields sent and moves the parcel status', async () => {
@@ -273,7 +389,10 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       description: 'On the van',
       timestamp: new Date('2024-12-04T07:00:00Z'),
     }))!;
-    const res = await putCall(created.id, { status: 'Delivered', description: 'Left at front door' });
+    const res = await putCall(created.id, {
+      status: 'Delivered',
+      description: 'Left at front door',
+    });
     expect(res.status).toBe(200);
     const { event } = await res.json();
     expect(event).toEqual({
@@ -292,7 +411,11 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
 
   it('PUT answers 401, 400 (bad id, bad body, empty body) and 404, changing nothing', async () => {
     const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, { status: 'In Transit', location: 'Reno', description: '' }))!;
+    const created = (await addEvent(parcelId, {
+      status: 'In Transit',
+      location: 'Reno',
+      description: '',
+    }))!;
     expect((await putCall(created.id, { status: 'Delivered' }, { auth: null })).status).toBe(401);
     expect((await putCall('nope', { status: 'Delivered' })).status).toBe(400);
     const bad = await putCall(created.id, { status: { $gt: '' } });
@@ -307,7 +430,11 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
 
   it('DELETE answers 401, 400 and 404, removing nothing', async () => {
     const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, { status: 'In Transit', location: '', description: '' }))!;
+    const created = (await addEvent(parcelId, {
+      status: 'In Transit',
+      location: '',
+      description: '',
+    }))!;
     expect((await deleteCall(created.id, null)).status).toBe(401);
     expect((await deleteCall('xyz')).status).toBe(400);
     const missing = await deleteCall(MISSING_ID);
@@ -319,9 +446,13 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
   });
 
   it('refuses other methods with 405', async () => {
-    const res = await call(eventAction, request(`/api/tracking/events/${MISSING_ID}`, { method: 'PATCH', body: {} }), {
-      id: MISSING_ID,
-    });
+    const res = await call(
+      eventAction,
+      request(`/api/tracking/events/${MISSING_ID}`, { method: 'PATCH', body: {} }),
+      {
+        id: MISSING_ID,
+      },
+    );
     expect(res.status).toBe(405);
   });
 });
@@ -356,7 +487,11 @@ describe('TrackingEventFormSchema', () => {
   });
 
   it('asks for the custom text, a real date and a known status', () => {
-    const result = TrackingEventFormSchema.safeParse({ status: 'Custom Status', date: '2024-02-31', time: '10:00' });
+    const result = TrackingEventFormSchema.safeParse({
+      status: 'Custom Status',
+      date: '2024-02-31',
+      time: '10:00',
+    });
     expect(result.success).toBe(false);
     const paths = result.error!.issues.map((i) => i.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['customStatus', 'date']));
@@ -364,6 +499,227 @@ describe('TrackingEventFormSchema', () => {
   });
 
   it('leaves the timestamp empty (now) without a date', () => {
-    expect(TrackingEventFormSchema.parse({ status: 'Delivered', date: '', time: '' }).timestamp).toBeUndefined();
+    expect(
+      TrackingEventFormSchema.parse({ status: 'Delivered', date: '', time: '' }).timestamp,
+    ).toBeUndefined();
+  });
+});
+
+describe('dashboard Tracking pages', () => {
+  function page(path: string, init: { form?: Record<string, string>; signedIn?: boolean } = {}) {
+    const headers: Record<string, string> =
+      init.signedIn === false ? {} : { Cookie: sessionCookie };
+    return new Request(`http://localhost${path}`, {
+      method: init.form ? 'POST' : 'GET',
+      headers,
+      body: init.form ? new URLSearchParams(init.form) : undefined,
+    });
+  }
+  async function run(
+    fn: (args: never) => Promise<Response>,
+    req: Request,
+    params: Record<string, string> = {},
+  ) {
+    try {
+      return await fn({ request: req, params, context } as never);
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  }
+  const form = (fields: Partial<Record<string, string>>) => ({
+    status: 'In Transit',
+    customStatus: '',
+    location: '',
+    description: '',
+    date: '',
+    time: '',
+    ...fields,
+  });
+
+  it('send visitors who are not signed in to the login page', async () => {
+    const parcelId = await createParcel();
+    const checks = [
+      run(tabLoader, page('/dashboard/tracking', { signedIn: false })),
+      run(parcelPageLoader, page(`/dashboard/tracking/${parcelId}`, { signedIn: false }), {
+        parcelId,
+      }),
+      run(
+        addPageAction,
+        page(`/dashboard/tracking/${parcelId}/events/new`, { signedIn: false, form: form({}) }),
+        {
+          parcelId,
+        },
+      ),
+    ];
+    for (const res of await Promise.all(checks)) {
+      expect(res.status).toBe(302);
+      expect(res.headers.get('Location')).toMatch(/^\/management\/access\?redirectTo=/);
+    }
+    expect((await storedParcel(parcelId)).events).toHaveLength(0);
+  });
+
+  it('lists parcels matching a case-insensitive, regex-safe search', async () => {
+    const parcelId = await createParcel();
+    await Parcel.updateOne(
+      { _id: parcelId },
+      { $set: { 'recipient.name': 'Zed (Q.) Unique+Name' } },
+    );
+    const found = await (
+      await run(tabLoader, page('/dashboard/tracking?search=zed%20(q.)%20unique%2B'))
+    ).json();
+    expect(found.parcels.map((p: { id: string }) => p.id)).toEqual([parcelId]);
+    const none = await (await run(tabLoader, page('/dashboard/tracking?search=.*'))).json();
+    expect(none.parcels).toEqual([]);
+  });
+
+  it('shows a parcel with its events newest first, and 404 for unknown or malformed ids', async () => {
+    const parcelId = await createParcel();
+    await addEvent(parcelId, {
+      status: 'In Transit',
+      location: 'A',
+      description: '',
+      timestamp: new Date('2024-01-01T00:00:00Z'),
+    });
+    await addEvent(parcelId, {
+      status: 'Delivered',
+      location: 'B',
+      description: '',
+      timestamp: new Date('2024-01-03T00:00:00Z'),
+    });
+    const res = await run(parcelPageLoader, page(`/dashboard/tracking/${parcelId}`), { parcelId });
+    expect(res.status).toBe(200);
+    const { parcel } = await res.json();
+    expect(parcel.status).toBe('Delivered');
+    expect(parcel.events.map((e: { location: string }) => e.location)).toEqual(['B', 'A']);
+    expect(
+      (
+        await run(parcelPageLoader, page(`/dashboard/tracking/${MISSING_ID}`), {
+          parcelId: MISSING_ID,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await run(parcelPageLoader, page('/dashboard/tracking/zzz'), { parcelId: 'zzz' })).status,
+    ).toBe(404);
+  });
+
+  it('adds an event from the form and redirects back to the parcel, keeping the search, with a toast', async () => {
+    const parcelId = await createParcel();
+    const defaults = await (
+      await run(addPageLoader, page(`/dashboard/tracking/${parcelId}/events/new`))
+    ).json();
+    expect(defaults.now.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const res = await run(
+      addPageAction,
+      page(`/dashboard/tracking/${parcelId}/events/new?search=bob`, {
+        form: form({
+          status: 'Out for Delivery',
+          location: 'Depot 4',
+          date: '2024-12-15',
+          time: '09:30',
+        }),
+      }),
+      { parcelId },
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe(`/dashboard/tracking/${parcelId}?search=bob`);
+    expect(res.headers.get('Set-Cookie')).toMatch(/__flash=/);
+    const events = (await listEvents(parcelId))!;
+    expect(events).toMatchObject([
+      { status: 'Out for Delivery', location: 'Depot 4', timestamp: '2024-12-15T09:30:00.000Z' },
+    ]);
+    expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+  });
+
+  it('answers 400 with field errors and the values sent, storing nothing', async () => {
+    const parcelId = await createParcel();
+    const res = await run(
+      addPageAction,
+      page(`/dashboard/tracking/${parcelId}/events/new`, {
+        form: form({ status: 'Custom Status', location: 'x'.repeat(201), date: '2024-13-01' }),
+      }),
+      { parcelId },
+    );
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(Object.keys(body.fieldErrors).sort()).toEqual(['customStatus', 'date', 'location']);
+    expect(body.values.status).toBe('Custom Status');
+    expect((await storedParcel(parcelId)).events).toHaveLength(0);
+  });
+
+  it('redirects with an error toast when the parcel is gone', async () => {
+    const res = await run(
+      addPageAction,
+      page(`/dashboard/tracking/${MISSING_ID}/events/new`, { form: form({}) }),
+      {
+        parcelId: MISSING_ID,
+      },
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/dashboard/tracking');
+  });
+
+  it('edits and deletes an event through the dialogs; events of other parcels are 404', async () => {
+    const parcelId = await createParcel();
+    const otherId = await createParcel();
+    const event = (await addEvent(parcelId, {
+      status: 'In Transit',
+      location: 'Hub',
+      description: '',
+      timestamp: new Date('2024-05-05T05:05:00Z'),
+    }))!;
+    const params = { parcelId, eventId: event.id };
+    const editPath = `/dashboard/tracking/${parcelId}/events/${event.id}/edit`;
+
+    const loaded = await (await run(editPageLoader, page(editPath), params)).json();
+    expect(loaded.event).toMatchObject({ id: event.id, status: 'In Transit', location: 'Hub' });
+    expect(
+      (await run(editPageLoader, page(editPath), { parcelId: otherId, eventId: event.id })).status,
+    ).toBe(404);
+    expect(
+      (await run(deletePageLoader, page(editPath), { parcelId: otherId, eventId: event.id }))
+        .status,
+    ).toBe(404);
+
+    const edited = await run(
+      editPageAction,
+      page(editPath, {
+        form: form({
+          status: 'Delivered',
+          location: 'Front door',
+          date: '2024-05-06',
+          time: '10:00',
+        }),
+      }),
+      params,
+    );
+    expect(edited.status).toBe(302);
+    expect(edited.headers.get('Location')).toBe(`/dashboard/tracking/${parcelId}`);
+    let stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Delivered');
+    expect(stored.events[0]).toMatchObject({ status: 'Delivered', location: 'Front door' });
+
+    // Scoped to the parcel in the URL: deleting through another parcel's page removes nothing.
+    const wrong = await run(
+      deletePageAction,
+      page(`/dashboard/tracking/${otherId}/events/${event.id}/delete`, { form: {} }),
+      {
+        parcelId: otherId,
+        eventId: event.id,
+      },
+    );
+    expect(wrong.status).toBe(302);
+    expect((await storedParcel(parcelId)).events).toHaveLength(1);
+
+    const deleted = await run(
+      deletePageAction,
+      page(`/dashboard/tracking/${parcelId}/events/${event.id}/delete`, { form: {} }),
+      params,
+    );
+    expect(deleted.status).toBe(302);
+    stored = await storedParcel(parcelId);
+    expect(stored.events).toHaveLength(0);
+    expect(stored.status).toBe('Delivered');
   });
 });

@@ -2,7 +2,10 @@ import { Link } from '@remix-run/react';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatDateTime } from '~/utils/format';
 
-type TimelineEvent = Pick<TrackingEvent, 'id' | 'status' | 'location' | 'description' | 'timestamp'>;
+type TimelineEvent = Pick<
+  TrackingEvent,
+  'id' | 'status' | 'location' | 'description' | 'timestamp'
+>;
 
 /** A parcel's tracking events, newest first, each with Edit and Delete links. */
 export function EventTimeline({
@@ -16,10 +19,15 @@ export function EventTimeline({
   linkSearch?: string;
 }) {
   if (events.length === 0) {
-    return <p className="py-8 text-center text-gray-600">No tracking events found for this parcel.</p>;
+    return (
+      <p className="py-8 text-center text-gray-600">No tracking events found for this parcel.</p>
+    );
   }
   return (
-    <ol className="relative ml-3 border-l border-gray-200" aria-label="Tracking events, newest first">
+    <ol
+      className="relative ml-3 border-l border-gray-200"
+      aria-label="Tracking events, newest first"
+    >
       {events.map((event, index) => (
         <li key={event.id} className="mb-6 ml-6 last:mb-0">
           <span
@@ -32,10 +40,14 @@ export function EventTimeline({
             <div className="min-w-0">
               <h3 className="font-semibold text-gray-900">{event.status}</h3>
               <p className="text-sm text-gray-600">
-                <time dateTime={event.timestamp ?? undefined}>{formatDateTime(event.timestamp)}</time>
+                <time dateTime={event.timestamp ?? undefined}>
+                  {formatDateTime(event.timestamp)}
+                </time>
                 {event.location ? <> · {event.location}</> : null}
               </p>
-              {event.description ? <p className="mt-1 break-words text-sm text-gray-700">{event.description}</p> : null}
+              {event.description ? (
+                <p className="mt-1 break-words text-sm text-gray-700">{event.description}</p>
+              ) : null}
             </div>
             <div className="flex shrink-0 gap-2">
               <Link
