@@ -160,7 +160,7 @@ export async function addEvent(
   const parcel = await Parcel.findOneAndUpdate(
     { _id: parcelId },
     { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
-    { new: true, projection: { events: 1, __v: 1 } },
+    { returnDocument: 'after', projection: { events: 1, __v: 1 } },
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
@@ -189,7 +189,7 @@ export async function updateEvent(
   const parcel = await Parcel.findOneAndUpdate(
     { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
     { $set: set, $inc: { __v: 1 } },
-    { new: true, projection: { events: 1, __v: 1 } },
+    { returnDocument: 'after', projection: { events: 1, __v: 1 } },
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
@@ -215,7 +215,7 @@ export async function deleteEvent(
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) },
     { $pull: { events: { _id: id } }, $inc: { __v: 1 } },
-    { new: false, projection: { events: 1, __v: 1 } },
+    { returnDocument: 'before', projection: { events: 1, __v: 1 } },
   ).lean<VersionedParcel>();
   if (!before) return null;
   const events = before.events ?? [];
