@@ -10,7 +10,7 @@ import { requireUser } from '~/services/auth.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ user: { name: user.name, username: user.username, role: user.role } });
+  return json({ user });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Management dashboard' }];
