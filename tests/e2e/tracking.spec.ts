@@ -143,6 +143,7 @@ test('a custom status is stored as typed; invalid input is explained', async ({ 
 });
 
 test('a search without matches says so, and an unknown parcel is not found', async ({ page }) => {
+  test.slow();
   await signIn(page, '/dashboard/tracking');
   await page.getByLabel('Search parcels').fill(uniqueName('nobody-at-all'));
   await page.getByRole('button', { name: 'Search' }).click();
