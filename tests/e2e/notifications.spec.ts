@@ -24,6 +24,19 @@ async function createParcel(request: APIRequestContext, project: string): Promis
   return { id: parcel.id, trackingNumber: parcel.trackingNumber, email };
 }
 
+const LIST = '/dashboard/notifications';
+
+/** signIn, with more time for the first client-side navigation on a busy machine. */
+async function signInToNotifications(page: Page) {
+  await signIn(page, LIST).catch(async (error) => {
+    await expect(page)
+      .toHaveURL(/\/dashboard\/notifications/, { timeout: 20_000 })
+      .catch(() => {
+        throw error;
+      });
+  });
+}
+
 /** Opens the send dialog (a page without JavaScript), picks the parcel and the Status Update template. */
 async function fillStatusUpdate(page: Page, parcel: CreatedParcel, javaScriptEnabled: boolean) {
   await page.getByRole('link', { name: 'Send Notification' }).click();
@@ -44,7 +57,7 @@ function notificationItem(page: Page, recipient: string) {
 test('send a templated notification from the dialog: it is sent and the e-mail arrives', async ({ page, request }, testInfo) => {
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
   const parcel = await createParcel(request, testInfo.project.name);
-  await signIn(page, '/dashboard/notifications');
+  await signInToNotifications(page);
   await expect(page.getByRole('heading', { name: 'Email Notifications' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Quick Templates' })).toBeVisible();
 
@@ -66,7 +79,7 @@ test('send a templated notification from the dialog: it is sent and the e-mail a
 });
 
 test('a quick template link opens the dialog with that template chosen', async ({ page }) => {
-  await signIn(page, '/dashboard/notifications');
+  await signInToNotifications(page);
   await page.getByRole('link', { name: /Delivery Confirmation/ }).click();
   await expect(page.getByRole('heading', { name: 'Send Notification' })).toBeVisible();
   await expect(page.getByLabel('Template', { exact: true })).toHaveValue('Delivery Confirmation');
@@ -75,7 +88,7 @@ test('a quick template link opens the dialog with that template chosen', async (
 test('a refused e-mail shows as failed with the error text; Retry sends it', async ({ page, request }, testInfo) => {
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
   const parcel = await createParcel(request, testInfo.project.name);
-  await signIn(page, '/dashboard/notifications');
+  await signInToNotifications(page);
   await fillStatusUpdate(page, parcel, javaScriptEnabled);
 
   setSmtpRejecting(true);
@@ -102,7 +115,7 @@ test('a refused e-mail shows as failed with the error text; Retry sends it', asy
 test('a failed notification can be deleted', async ({ page, request }, testInfo) => {
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
   const parcel = await createParcel(request, testInfo.project.name);
-  await signIn(page, '/dashboard/notifications');
+  await signInToNotifications(page);
   await fillStatusUpdate(page, parcel, javaScriptEnabled);
 
   setSmtpRejecting(true);
