@@ -8,6 +8,7 @@ import {
   SERVICE_TYPES,
 } from '~/schemas/constants';
 import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
+import { connectDb } from '~/services/db.server';
 
 const contactSchema = new Schema(
   {
@@ -243,6 +244,7 @@ export async function listParcels({
   status?: string;
   search?: string;
 }): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
+  await connectDb();
   const filter: Record<string, unknown> = {};
   if (status) filter.status = status;
   if (search) {
@@ -265,11 +267,13 @@ export async function listParcels({
 
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
   if (!validId(id)) return null;
+  await connectDb();
   const doc = await Parcel.findById(id).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }
 
 export async function createParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
+  await connectDb();
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
   );
@@ -298,6 +302,7 @@ function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
  */
 export async function updateParcel(id: string, input: ParcelUpdateInput): Promise<SerializedParcel | null> {
   if (!validId(id)) return null;
+  await connectDb();
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
   if (input.status === 'Delivered') update.$min = { actualDelivery: new Date() };
@@ -312,6 +317,7 @@ export async function updateParcel(id: string, input: ParcelUpdateInput): Promis
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
 export async function deleteParcel(id: string): Promise<SerializedParcel | null> {
   if (!validId(id)) return null;
+  await connectDb();
   const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }

@@ -239,3 +239,30 @@ export function formFieldErrors(error: z.ZodError): Record<string, string[]> {
   for (const issue of error.issues) (errors[issue.path.map(String).join('.')] ??= []).push(issue.message);
   return errors;
 }
+
+/* ---------- Adding and removing destination rows without JavaScript ---------- */
+
+export const SAVE_INTENT = 'save';
+export const ADD_DESTINATION_INTENT = 'add-destination';
+export const REMOVE_DESTINATION_PREFIX = 'remove-destination-';
+
+export function emptyDestination(): ParcelFormValues['destinations'][number] {
+  return { name: '', address: '', city: '', country: 'USA', postalCode: '' };
+}
+
+/**
+ * The form's add/remove destination buttons submit to the action (so they work with JS off);
+ * this applies such an intent to the submitted values. Returns false for any other intent.
+ */
+export function applyDestinationIntent(values: ParcelFormValues, intent: FormDataEntryValue | null): boolean {
+  if (intent === ADD_DESTINATION_INTENT) {
+    if (values.destinations.length < MAX_PARCEL_DESTINATIONS) values.destinations.push(emptyDestination());
+    return true;
+  }
+  if (typeof intent === 'string' && intent.startsWith(REMOVE_DESTINATION_PREFIX)) {
+    const index = Number(intent.slice(REMOVE_DESTINATION_PREFIX.length));
+    if (Number.isInteger(index) && index >= 0) values.destinations.splice(index, 1);
+    return true;
+  }
+  return false;
+}

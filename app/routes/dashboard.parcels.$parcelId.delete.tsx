@@ -1,0 +1,80 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { RouteDialog } from '~/components/ui/route-dialog';
+import { Spinner } from '~/components/ui/spinner';
+import { deleteParcel, getParcel } from '~/models/parcel.server';
+import { requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const parcel = await getParcel(params.parcelId ?? '');
+  if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
+  return json({ parcel: { id: parcel.id, trackingNumber: parcel.trackingNumber, eventCount: parcel.events?.length ?? 0 } });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
+  let deleted;
+  try {
+    deleted = await deleteParcel(params.parcelId ?? '');
+  } catch (error) {
+    console.error('Could not delete a parcel:', error);
+    return redirectWithToast(request, listUrl, {
+      type: 'error',
+      title: 'Error deleting parcel',
+      description: 'Failed to delete parcel. Please try again.',
+    });
+  }
+  if (!deleted) {
+    return redirectWithToast(request, listUrl, {
+      type: 'error',
+      title: 'Error deleting parcel',
+      description: 'The parcel no longer exists.',
+    });
+  }
+  return redirectWithToast(request, listUrl, {
+    type: 'success',
+    title: 'Parcel deleted successfully',
+    description: `Tracking number: ${deleted.trackingNumber}`,
+  });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Delete ${data?.parcel.trackingNumber ?? 'Parcel'} · Parcels · Management dashboard` },
+];
+
+export default function DeleteParcelDialog() {
+  const { parcel } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const closeTo = `/dashboard/parcels${search}`;
+  return (
+    <RouteDialog title="Delete Parcel" closeTo={closeTo} size="md">
+      <Form method="post" className="space-y-4">
+        <p className="text-gray-700">
+          Are you sure you want to delete parcel <span className="font-mono font-semibold">{parcel.trackingNumber}</span>?
+          This will also delete all associated tracking events
+          {parcel.eventCount ? ` (${parcel.eventCount})` : ''}. This action cannot be undone.
+        </p>
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to={closeTo} className="btn-secondary" preventScrollReset>
+            Cancel
+          </Link>
+          <button type="submit" className="btn-danger" disabled={busy}>
+            {busy ? <Spinner /> : null}
+            {busy ? 'Deleting...' : 'Delete'}
+          </button>
+        </div>
+      </Form>
+    </RouteDialog>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

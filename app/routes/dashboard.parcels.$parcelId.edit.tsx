@@ -1,0 +1,103 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-form';
+import { RouteDialog } from '~/components/ui/route-dialog';
+import { getParcel, updateParcel } from '~/models/parcel.server';
+import {
+  applyDestinationIntent,
+  defaultDestination,
+  formFieldErrors,
+  parcelFormToInput,
+  ParcelUpdateSchema,
+} from '~/schemas/parcel';
+import { requireUser } from '~/services/auth.server';
+import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+
+function notFound() {
+  return json({ message: 'Parcel not found' }, { status: 404 });
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const parcel = await getParcel(params.parcelId ?? '');
+  if (!parcel) throw notFound();
+  return json({ parcel: { ...parcel, events: undefined } });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const formData = await request.formData();
+  const values = parcelFormToInput(formData);
+  const revision = crypto.randomUUID();
+  if (applyDestinationIntent(values, formData.get('intent'))) {
+    return json({ values, fieldErrors: {}, formErrors: [], revision });
+  }
+  const result = ParcelUpdateSchema.safeParse(values);
+  if (!result.success) {
+    return json({ values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision }, { status: 400 });
+  }
+  const input = result.data;
+  // As on creation: a parcel without destinations goes to its recipient.
+  if (input.destinations?.length === 0 && input.recipient?.name && input.recipient.address) {
+    input.destinations = [defaultDestination({ name: input.recipient.name, address: input.recipient.address })];
+  }
+  const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
+  let parcel;
+  try {
+    parcel = await updateParcel(params.parcelId ?? '', input);
+  } catch (error) {
+    console.error('Could not update a parcel:', error);
+    return json(
+      { values, fieldErrors: {}, formErrors: ['Failed to update parcel. Please try again.'], revision },
+      {
+        status: 503,
+        headers: await createToastHeaders(request, {
+          type: 'error',
+          title: 'Error updating parcel',
+          description: 'Failed to update parcel. Please try again.',
+        }),
+      },
+    );
+  }
+  if (!parcel) {
+    return redirectWithToast(request, listUrl, {
+      type: 'error',
+      title: 'Error updating parcel',
+      description: 'The parcel no longer exists.',
+    });
+  }
+  return redirectWithToast(request, listUrl, {
+    type: 'success',
+    title: 'Parcel updated successfully',
+    description: `Tracking number: ${parcel.trackingNumber}`,
+  });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Edit ${data?.parcel.trackingNumber ?? 'Parcel'} · Parcels · Management dashboard` },
+];
+
+export default function EditParcelDialog() {
+  const { parcel } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { search } = useLocation();
+  const closeTo = `/dashboard/parcels${search}`;
+  return (
+    <RouteDialog title={`Edit Parcel: ${parcel.trackingNumber}`} closeTo={closeTo} size="xl">
+      <ParcelForm
+        defaults={parcelToFormDefaults(parcel)}
+        result={result}
+        withStatus
+        submitLabel="Update Parcel"
+        busyLabel="Updating..."
+        cancelTo={closeTo}
+      />
+    </RouteDialog>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

@@ -1,0 +1,116 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, useLoaderData, useLocation } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { destinationLine } from '~/components/parcels/parcel-card';
+import { PriorityBadge, StatusBadge } from '~/components/parcels/status-badge';
+import { RouteDialog } from '~/components/ui/route-dialog';
+import { getParcel } from '~/models/parcel.server';
+import { formatMoney } from '~/schemas/constants';
+import { requireUser } from '~/services/auth.server';
+import { formatDate, formatDateTime } from '~/utils/format';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const parcel = await getParcel(params.parcelId ?? '');
+  if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
+  const { events, ...rest } = parcel;
+  return json({ parcel: { ...rest, eventCount: events?.length ?? 0 } });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.parcel.trackingNumber ?? 'Parcel'} · Parcels · Management dashboard` },
+];
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-gray-500">{label}</dt>
+      <dd className="text-gray-900">{children}</dd>
+    </div>
+  );
+}
+
+function ContactDetails({ title, contact }: { title: string; contact: { name: string; email: string; phone: string; address: string } }) {
+  return (
+    <section aria-label={title} className="space-y-2">
+      <h3 className="font-semibold text-gray-900">{title}</h3>
+      <dl className="grid gap-2 text-sm sm:grid-cols-2">
+        <Item label="Name">{contact.name || '—'}</Item>
+        <Item label="Email">{contact.email || '—'}</Item>
+        <Item label="Phone">{contact.phone || '—'}</Item>
+        <Item label="Address">{contact.address || '—'}</Item>
+      </dl>
+    </section>
+  );
+}
+
+export default function ParcelDetailsDialog() {
+  const { parcel } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const closeTo = `/dashboard/parcels${search}`;
+  return (
+    <RouteDialog title={`Parcel Details: ${parcel.trackingNumber}`} closeTo={closeTo} size="xl">
+      <div className="space-y-6 text-sm">
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={parcel.status} />
+          <PriorityBadge priority={parcel.priority} />
+        </div>
+        <dl className="grid gap-3 sm:grid-cols-3">
+          <Item label="Tracking Number">
+            <span className="font-mono">{parcel.trackingNumber}</span>
+          </Item>
+          <Item label="Status">{parcel.status}</Item>
+          <Item label="Priority">{parcel.priority}</Item>
+          <Item label="Service Type">{parcel.serviceType}</Item>
+          <Item label="Cost">{formatMoney(parcel.cost)}</Item>
+          <Item label="Created">{formatDateTime(parcel.createdAt)}</Item>
+          <Item label="Estimated Delivery">{formatDate(parcel.estimatedDelivery)}</Item>
+          {parcel.actualDelivery ? <Item label="Delivered">{formatDateTime(parcel.actualDelivery)}</Item> : null}
+          <Item label="Tracking Events">{parcel.eventCount}</Item>
+        </dl>
+        <ContactDetails title="Sender" contact={parcel.sender} />
+        <ContactDetails title="Recipient" contact={parcel.recipient} />
+        <section aria-label="Package" className="space-y-2">
+          <h3 className="font-semibold text-gray-900">Package Details</h3>
+          <dl className="grid gap-2 sm:grid-cols-2">
+            <Item label="Weight">{parcel.weight} kg</Item>
+            <Item label="Dimensions">
+              {parcel.dimensions.length} × {parcel.dimensions.width} × {parcel.dimensions.height} cm
+            </Item>
+          </dl>
+        </section>
+        <section aria-label="Destinations" className="space-y-2">
+          <h3 className="font-semibold text-gray-900">Destinations ({parcel.destinations.length})</h3>
+          {parcel.destinations.length ? (
+            <ol className="space-y-2">
+              {parcel.destinations.map((d, i) => (
+                <li key={d.id ?? i} className="rounded-md border border-gray-200 p-3">
+                  <p className="font-medium">
+                    {i + 1}. {d.name || '—'}
+                  </p>
+                  <p className="text-gray-600">{destinationLine(d) || '—'}</p>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="text-gray-600">No destinations.</p>
+          )}
+        </section>
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to={`/dashboard/parcels/${parcel.id}/edit${search}`} className="btn-secondary" preventScrollReset>
+            Edit
+          </Link>
+          <Link to={closeTo} className="btn-primary" preventScrollReset>
+            Done
+          </Link>
+        </div>
+      </div>
+    </RouteDialog>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}
