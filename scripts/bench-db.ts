@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mongoose, { Schema, type Model } from 'mongoose';
+import mongoose, { Schema } from 'mongoose';
 import { startEmbeddedMongo } from '../embedded-mongo';
 
 const addressSchema = new Schema({ name: String, phone: String, email: String, city: String, street: String, region: String }, { _id: false });
@@ -75,7 +75,7 @@ const mib = () => `${Math.round(process.memoryUsage().rss / 1024 / 1024)} MiB`;
 async function run(n: number, dir?: string): Promise<{ findOne: number; insert: number; update: number; bulk: number; rss: string }> {
   const engine = await startEmbeddedMongo(dir ? { dir } : {});
   const conn = await mongoose.createConnection(engine.uri + 'bench', { maxPoolSize: 20 }).asPromise();
-  const Parcel: Model<Record<string, unknown>> = conn.model('Parcel', parcelSchema);
+  const Parcel = conn.model('Parcel', parcelSchema);
   await Parcel.init();
   let t = performance.now();
   for (let i = 0; i < n; i += 1000) {

@@ -30,7 +30,7 @@ const parcelSchema = new Schema<ParcelDoc>(
   { timestamps: true },
 );
 
-const counterSchema = new Schema({ _id: String, seq: Number }, { versionKey: false });
+const counterSchema = new Schema<{ _id: string; seq: number }>({ _id: String, seq: Number }, { versionKey: false });
 
 let target: Target;
 let conn: Connection;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   target = await startTarget();
   conn = await mongoose.createConnection(target.uri + uniqueDbName('parity_mongoose')).asPromise();
   Parcel = conn.model<ParcelDoc>('Parcel', parcelSchema);
-  Counter = conn.model('Counter', counterSchema);
+  Counter = conn.model<{ _id: string; seq: number }>('Counter', counterSchema);
   await Parcel.init();
   await Counter.init();
 });

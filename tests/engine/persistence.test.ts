@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Collection } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo } from '../../embedded-mongo';
 
@@ -12,6 +12,8 @@ const tsx = (args: string[]) => ['--import', 'tsx', ...args];
 // The command line is started the way `npm run db` does it, through the tsx binary.
 const tsxBin = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const dirs: string[] = [];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const collectionOf = (c: MongoClient, db: string, name: string) => c.db(db).collection(name) as unknown as Collection<any>;
 
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-'));
@@ -62,7 +64,7 @@ describe('persistence', () => {
       await new Promise((r) => child.once('exit', r));
 
       await withClient(dir, async (client) => {
-        const coll = client.db('crash').collection('writes');
+        const coll = collectionOf(client, 'crash', 'writes');
         const docs = await coll.find({}, { projection: { seq: 1, updated: 1 } }).toArray();
         const present = new Set(docs.map((d) => d.seq as number));
         for (const n of acked) expect(present.has(n)).toBe(true);
@@ -77,12 +79,12 @@ describe('persistence', () => {
   it('truncates a torn journal tail and keeps the rest', async () => {
     const dir = tempDir();
     await withClient(dir, async (client) => {
-      await client.db('t').collection('c').insertMany([{ _id: 1 }, { _id: 2 }]);
+      await collectionOf(client, 't', 'c').insertMany([{ _id: 1 }, { _id: 2 }]);
     }, { compactBytes: 1 << 30 });
     // A clean stop writes a snapshot; add records after it and tear the last one.
     const engine = await startEmbeddedMongo({ dir });
     const client = await MongoClient.connect(engine.uri);
-    await client.db('t').collection('c').insertOne({ _id: 3 });
+    await collectionOf(client, 't', 'c').insertOne({ _id: 3 });
     await client.close();
     // Simulate a crash: leave the lock and journal as they are by not calling stop() before tearing.
     const journal = readdirSync(dir).find((f) => f.startsWith('journal.'))!;
@@ -90,11 +92,11 @@ describe('persistence', () => {
     appendFileSync(join(dir, journal), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7]));
     await engine.stop();
     await withClient(dir, async (c) => {
-      expect((await c.db('t').collection('c').find().toArray()).map((d) => d._id)).toEqual([1, 2, 3]);
-      await c.db('t').collection('c').insertOne({ _id: 4 });
+      expect((await collectionOf(c, 't', 'c').find().toArray()).map((d) => d._id)).toEqual([1, 2, 3]);
+      await collectionOf(c, 't', 'c').insertOne({ _id: 4 });
     });
     await withClient(dir, async (c) => {
-      expect(await c.db('t').collection('c').countDocuments()).toBe(4);
+      expect(await collectionOf(c, 't', 'c').countDocuments()).toBe(4);
     });
     expect(before).toBeGreaterThan(0);
   });
@@ -103,7 +105,7 @@ describe('persistence', () => {
     const dir = tempDir();
     const engine = await startEmbeddedMongo({ dir });
     const client = await MongoClient.connect(engine.uri);
-    await client.db('t').collection('c').insertMany([{ _id: 'a' }, { _id: 'b' }]);
+    await collectionOf(client, 't', 'c').insertMany([{ _id: 'a' }, { _id: 'b' }]);
     await client.close();
     // Copy the live journal as a crashed process would have left it, with a half-written record.
     const journal = readdirSync(dir).find((f) => f.startsWith('journal.'))!;
@@ -114,7 +116,7 @@ describe('persistence', () => {
     const size = statSync(join(crashed, journal)).size;
     await engine.stop();
     await withClient(crashed, async (c) => {
-      expect((await c.db('t').collection('c').find().toArray()).map((d) => d._id)).toEqual(['a', 'b']);
+      expect((await collectionOf(c, 't', 'c').find().toArray()).map((d) => d._id)).toEqual(['a', 'b']);
     });
     expect(existsSync(join(crashed, journal)) ? statSync(join(crashed, journal)).size : 0).toBeLessThan(size);
   });
@@ -122,7 +124,7 @@ describe('persistence', () => {
   it('keeps data and indexes across restarts with snapshots', async () => {
     const dir = tempDir();
     await withClient(dir, async (client) => {
-      const coll = client.db('s').collection('parcels');
+      const coll = collectionOf(client, 's', 'parcels');
       await coll.createIndex({ trackingNumber: 1 }, { unique: true });
       for (let i = 0; i < 20; i++) {
         await coll.insertMany(Array.from({ length: 50 }, (_, j) => ({ trackingNumber: `T${i * 50 + j}`, pad: 'y'.repeat(300) })));
@@ -132,7 +134,7 @@ describe('persistence', () => {
     }, { compactBytes: 100 * 1024 });
     expect(existsSync(join(dir, 'snapshot.bson'))).toBe(true);
     await withClient(dir, async (client) => {
-      const coll = client.db('s').collection('parcels');
+      const coll = collectionOf(client, 's', 'parcels');
       expect(await coll.countDocuments()).toBe(998);
       expect(await coll.countDocuments({ touched: true })).toBe(998);
       await expect(coll.insertOne({ trackingNumber: 'T5' })).rejects.toMatchObject({ code: 11000 });
@@ -163,14 +165,14 @@ describe('persistence', () => {
     });
     expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
     const client = await MongoClient.connect(uri);
-    await client.db('cli').collection('c').insertOne({ _id: 'kept' });
+    await collectionOf(client, 'cli', 'c').insertOne({ _id: 'kept' });
     await client.close();
     cli.kill('SIGTERM');
     expect(await new Promise((r) => cli.once('exit', r))).toBe(0);
     expect(out.trim().split('\n')).toHaveLength(1);
     expect(existsSync(join(dir, 'mongod.lock'))).toBe(false);
     await withClient(dir, async (c) => {
-      expect(await c.db('cli').collection('c').findOne({ _id: 'kept' })).toEqual({ _id: 'kept' });
+      expect(await collectionOf(c, 'cli', 'c').findOne({ _id: 'kept' })).toEqual({ _id: 'kept' });
     });
 
     const mem = spawn(tsxBin, ['embedded-mongo/cli.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
