@@ -56,6 +56,8 @@ export default defineConfig({
       SMTP_TIMEOUT_MS: '5000',
       PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
       RATE_LIMIT_TRACKING_PER_MINUTE: '100000',
+      // Every browser test signs in from 127.0.0.1; the lockout itself is covered by the vitest suite.
+      LOGIN_MAX_FAILURES: '50',
       E2E_REJECT_FLAG: path.join(E2E_DIR, 'smtp-reject'),
     },
   },

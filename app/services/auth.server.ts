@@ -7,6 +7,7 @@ import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError } from './api.server';
 import { connectDb } from './db.server';
+import { env } from './env.server';
 import { RateLimiter } from './rate-limit.server';
 import { getSession } from './session.server';
 
@@ -14,7 +15,7 @@ export const USER_SESSION_KEY = 'userId';
 export const LOGIN_PATH = '/management/access';
 
 /** 5 failed sign-ins per username or per address within 15 minutes, then a pause. */
-export const loginFailures = new RateLimiter(5, 15 * 60 * 1000);
+export const loginFailures = new RateLimiter(env.LOGIN_MAX_FAILURES, env.LOGIN_WINDOW_MINUTES * 60 * 1000);
 
 export class LoginError extends Error {
   constructor(

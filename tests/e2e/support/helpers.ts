@@ -12,7 +12,9 @@ export async function signIn(page: Page, redirectTo?: string) {
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(redirectTo ? new RegExp(redirectTo.replace(/[?]/g, '\\?')) : /\/dashboard/);
+  await expect(page).toHaveURL(redirectTo ? new RegExp(redirectTo.replace(/[?]/g, '\\?')) : /\/dashboard/, {
+    timeout: 20_000,
+  });
 }
 
 /** The status region where flash messages show (with or without JavaScript). */
