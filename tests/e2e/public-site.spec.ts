@@ -20,14 +20,11 @@ for (const { path, heading, title } of PAGES) {
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
     await expect(page).toHaveTitle(title);
     await expect(page.getByRole('contentinfo').getByText('© 2024')).toBeVisible();
+    if (/policy|terms/.test(path)) await expect(page.getByText('Last updated: December 15, 2024')).toBeVisible();
   });
 }
 
-test('legal pages carry the update date and the terms state the key rules', async ({ page }) => {
-  for (const path of ['/privacy-policy', '/terms-of-service', '/cookie-policy']) {
-    await page.goto(path);
-    await expect(page.getByText('Last updated: December 15, 2024')).toBeVisible();
-  }
+test('the terms state the claims window, advance fees and estimated delivery times', async ({ page }) => {
   await page.goto('/terms-of-service');
   await expect(page.getByText(/within 30 days after delivery/)).toBeVisible();
   await expect(page.getByText(/All fees are paid in advance/)).toBeVisible();
@@ -156,12 +153,12 @@ test('the services plans lead to a preselected quote form', async ({ page }) => 
   await expect(page.getByText('Most Popular')).toBeVisible();
   await page.getByRole('link', { name: 'Choose Plan: Premium' }).click();
   await expect(page).toHaveURL(/\/quote\?plan=premium$/);
-  await expect(page.getByLabel('Plan')).toHaveValue('premium');
+  await expect(page.locator('form[action="/quote"]').getByLabel('Plan', { exact: true })).toHaveValue('premium');
 
   await page.goto('/services');
   await page.getByRole('link', { name: 'Contact Sales: Enterprise' }).click();
   await expect(page).toHaveURL(/\/quote\?plan=enterprise$/);
-  await expect(page.getByLabel('Plan')).toHaveValue('enterprise');
+  await expect(page.locator('form[action="/quote"]').getByLabel('Plan', { exact: true })).toHaveValue('enterprise');
 });
 
 test('the contact form shows errors at the fields, then confirms a sent message', async ({ page }) => {
@@ -201,4 +198,22 @@ test('the footer newsletter confirms a subscription on the same page', async ({ 
   await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click();
   await expect(toastRegion(page).getByText('Subscribed')).toBeVisible();
   await expect(page).toHaveURL(/\/about$/);
+});
+
+test('a quote request is confirmed on the page', async ({ page }) => {
+  await page.goto('/quote?plan=basic');
+  const form = page.locator('form[action="/quote"]');
+  const destination = uniqueName('Toronto');
+  await form.getByLabel('Name', { exact: true }).fill('Ines Duarte');
+  await form.getByLabel('Email', { exact: true }).fill('ines@example.com');
+  await form.getByLabel('Phone', { exact: true }).fill('+1 416 555 0101');
+  await form.getByLabel('Shipments per month').selectOption('11-50');
+  await form.getByLabel('Origin').fill('Buffalo, USA');
+  await form.getByLabel('Destination').fill(destination);
+  await form.getByRole('button', { name: 'Request Quote' }).click();
+
+  await expect(page).toHaveURL(/\/quote\?sent=1$/);
+  await expect(toastRegion(page).getByText('Quote request received')).toBeVisible();
+  const mail = await waitForMail('support@swiftship.example', (m) => (m.text ?? '').includes(destination));
+  expect(mail.subject).toContain('Basic');
 });
