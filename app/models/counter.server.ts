@@ -2,10 +2,14 @@ import mongoose, { Schema, type Model } from 'mongoose';
 
 type CounterSchema = { _id: string; seq: number };
 
-const counterSchema = new Schema<CounterSchema>({ _id: { type: String, required: true }, seq: { type: Number, default: 0 } }, { versionKey: false });
+const counterSchema = new Schema<CounterSchema>(
+  { _id: { type: String, required: true }, seq: { type: Number, default: 0 } },
+  { versionKey: false },
+);
 
 export const Counter: Model<CounterSchema> =
-  (mongoose.models.Counter as Model<CounterSchema>) ?? mongoose.model<CounterSchema>('Counter', counterSchema, 'counters');
+  (mongoose.models.Counter as Model<CounterSchema>) ??
+  mongoose.model<CounterSchema>('Counter', counterSchema, 'counters');
 
 /**
  * The next value of a named sequence (1, 2, 3…), from a single atomic update: two callers never

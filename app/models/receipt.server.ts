@@ -108,7 +108,11 @@ export function receiptAmounts(amount: number) {
   return { amount: subtotal, subtotal, tax, total: roundMoney(subtotal + tax) };
 }
 
-export async function listReceipts({ page = 1, limit = 20, status }: Partial<ReceiptListQuery> = {}) {
+export async function listReceipts({
+  page = 1,
+  limit = 20,
+  status,
+}: Partial<ReceiptListQuery> = {}) {
   await connectDb();
   const filter = status ? { status } : {};
   const [items, totalItems] = await Promise.all([
@@ -121,7 +125,12 @@ export async function listReceipts({ page = 1, limit = 20, status }: Partial<Rec
   ]);
   return {
     receipts: items.map(serializeReceipt),
-    pagination: { totalItems, currentPage: page, totalPages: Math.max(1, Math.ceil(totalItems / limit)), limit },
+    pagination: {
+      totalItems,
+      currentPage: page,
+      totalPages: Math.max(1, Math.ceil(totalItems / limit)),
+      limit,
+    },
   };
 }
 
@@ -150,7 +159,12 @@ export async function generateReceipt(
 ): Promise<SerializedReceipt | null> {
   await connectDb();
   if (!isObjectId(parcelId)) return null;
-  const parcel = await Parcel.findById(parcelId, { trackingNumber: 1, sender: 1, cost: 1, serviceType: 1 }).lean();
+  const parcel = await Parcel.findById(parcelId, {
+    trackingNumber: 1,
+    sender: 1,
+    cost: 1,
+    serviceType: 1,
+  }).lean();
   if (!parcel) return null;
   const year = now.getUTCFullYear();
   const sequence = await nextSequence(`receipt-${year}`);
@@ -170,11 +184,18 @@ export async function generateReceipt(
   return serializeReceipt(doc.toObject() as LeanReceipt);
 }
 
-export async function updateReceipt(id: string, input: ReceiptUpdateInput): Promise<SerializedReceipt | null> {
+export async function updateReceipt(
+  id: string,
+  input: ReceiptUpdateInput,
+): Promise<SerializedReceipt | null> {
   await connectDb();
   if (!isObjectId(id)) return null;
   const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const receipt = await Receipt.findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after', runValidators: true }).lean<LeanReceipt>();
+  const receipt = await Receipt.findByIdAndUpdate(
+    id,
+    { $set: set },
+    { returnDocument: 'after', runValidators: true },
+  ).lean<LeanReceipt>();
   return receipt ? serializeReceipt(receipt) : null;
 }
 
@@ -191,7 +212,9 @@ export async function markReceiptEmailed(id: string, at: Date = new Date()) {
 }
 
 /** The parcels offered in the Generate Receipt dialog: the newest, with their sender. */
-export async function listParcelChoices({ limit = RECEIPT_PARCEL_CHOICES }: { limit?: number } = {}) {
+export async function listParcelChoices({
+  limit = RECEIPT_PARCEL_CHOICES,
+}: { limit?: number } = {}) {
   await connectDb();
   const parcels = await Parcel.find({}, { trackingNumber: 1, sender: 1, cost: 1 })
     .sort({ createdAt: -1, _id: -1 })

@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { deleteReceipt, getReceipt, updateReceipt } from '~/models/receipt.server';
 import { ReceiptUpdateSchema } from '~/schemas/receipt';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  readJsonBody,
+  requireObjectId,
+} from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 const NOT_FOUND = 'Receipt not found';
@@ -20,7 +26,8 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 
 /** PUT { customerName?, customerEmail?, paymentMethod?, format?, status? } → { receipt }; DELETE → { success, message }. */
 export function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== 'PUT' && request.method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+  if (request.method !== 'PUT' && request.method !== 'DELETE')
+    return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
     await requireApiUser(request);
     const id = requireObjectId(params.id, 'receipt id');

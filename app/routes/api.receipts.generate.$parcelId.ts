@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { generateReceipt } from '~/models/receipt.server';
 import { ReceiptGenerateSchema } from '~/schemas/receipt';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  readJsonBody,
+  requireObjectId,
+} from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 export function loader(_args: LoaderFunctionArgs) {

@@ -8,7 +8,11 @@ import { renderReceiptFile } from '~/services/receipt-render.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const receipt = await getReceipt(params.receiptId ?? '');
-  if (!receipt) throw new Response('Receipt not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (!receipt)
+    throw new Response('Receipt not found', {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   const requested = new URL(request.url).searchParams.get('format');
   const format = RECEIPT_FORMATS.find((f) => f === requested) ?? receipt.format;
   const file = await renderReceiptFile(receipt, format);

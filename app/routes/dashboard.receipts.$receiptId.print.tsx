@@ -12,7 +12,11 @@ import { renderReceiptHtml } from '~/services/receipt-render.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const receipt = await getReceipt(params.receiptId ?? '');
-  if (!receipt) throw new Response('Receipt not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (!receipt)
+    throw new Response('Receipt not found', {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   const nonce = randomBytes(16).toString('base64');
   const toolbar = `<div class="no-print" style="max-width:720px;margin:0 auto 16px;display:flex;gap:12px;align-items:center;justify-content:space-between">
   <a href="/dashboard/receipts" style="color:#1e40af">Back to receipts</a>
@@ -25,7 +29,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   document.getElementById('print-receipt').addEventListener('click', function () { window.print(); });
   window.addEventListener('load', function () { setTimeout(function () { window.print(); }, 100); });
 </script>`;
-  const html = renderReceiptHtml(receipt, undefined, { beforeReceipt: toolbar, afterReceipt: script });
+  const html = renderReceiptHtml(receipt, undefined, {
+    beforeReceipt: toolbar,
+    afterReceipt: script,
+  });
   return new Response(html, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',

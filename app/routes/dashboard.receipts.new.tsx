@@ -5,7 +5,12 @@ import { useState } from 'react';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import { generateReceipt, getParcelChoice, listParcelChoices, type ParcelChoice } from '~/models/receipt.server';
+import {
+  generateReceipt,
+  getParcelChoice,
+  listParcelChoices,
+  type ParcelChoice,
+} from '~/models/receipt.server';
 import { formatMoney, PAYMENT_METHODS, RECEIPT_FORMATS } from '~/schemas/constants';
 import {
   DEFAULT_PAYMENT_METHOD,
@@ -22,7 +27,11 @@ import { useHydrated } from '~/utils/use-hydrated';
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
 
-const FORMAT_LABELS: Record<ReceiptFormat, string> = { pdf: 'PDF', html: 'HTML', txt: 'Plain text (TXT)' };
+const FORMAT_LABELS: Record<ReceiptFormat, string> = {
+  pdf: 'PDF',
+  html: 'HTML',
+  txt: 'Plain text (TXT)',
+};
 
 type FormValues = {
   parcelId: string;
@@ -34,7 +43,8 @@ type FormValues = {
 
 const asPaymentMethod = (value: unknown): PaymentMethod =>
   PAYMENT_METHODS.find((m) => m === value) ?? DEFAULT_PAYMENT_METHOD;
-const asFormat = (value: unknown): ReceiptFormat => RECEIPT_FORMATS.find((f) => f === value) ?? DEFAULT_RECEIPT_FORMAT;
+const asFormat = (value: unknown): ReceiptFormat =>
+  RECEIPT_FORMATS.find((f) => f === value) ?? DEFAULT_RECEIPT_FORMAT;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -72,7 +82,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return json({ values, errors: fieldErrors(parsed.error) }, { status: 400 });
   const { parcelId, ...overrides } = parsed.data;
   const receipt = await generateReceipt(parcelId, overrides);
-  if (!receipt) return json({ values, errors: { parcelId: ['Parcel not found'] } }, { status: 400 });
+  if (!receipt)
+    return json({ values, errors: { parcelId: ['Parcel not found'] } }, { status: 400 });
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Receipt generated',
@@ -88,8 +99,17 @@ export default function GenerateReceiptDialog() {
   // A parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.customerName}|${loaded.customerEmail}`;
   return (
-    <RouteDialog title="Generate Receipt" closeTo={LIST_PATH} description="Create a receipt for a parcel's shipping cost.">
-      <GenerateReceiptForm key={key} parcels={parcels} initial={actionData?.values ?? loaded} errors={actionData?.errors} />
+    <RouteDialog
+      title="Generate Receipt"
+      closeTo={LIST_PATH}
+      description="Create a receipt for a parcel's shipping cost."
+    >
+      <GenerateReceiptForm
+        key={key}
+        parcels={parcels}
+        initial={actionData?.values ?? loaded}
+        errors={actionData?.errors}
+      />
     </RouteDialog>
   );
 }
@@ -107,7 +127,8 @@ function GenerateReceiptForm({
   const navigation = useNavigation();
   const [values, setValues] = useState<FormValues>(initial);
   const parcel = parcels.find((p) => p.id === values.parcelId) ?? null;
-  const generating = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const generating =
+    navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
 
   function chooseParcel(parcelId: string) {
@@ -140,16 +161,25 @@ function GenerateReceiptForm({
       </SelectField>
       {hydrated ? null : (
         <div>
-          <button type="submit" formMethod="get" formAction={NEW_PATH} formNoValidate className="btn-secondary">
+          <button
+            type="submit"
+            formMethod="get"
+            formAction={NEW_PATH}
+            formNoValidate
+            className="btn-secondary"
+          >
             {applying ? <Spinner /> : null}
             Use parcel details
           </button>
-          <p className="mt-1 text-xs text-gray-500">Fills the customer from the chosen parcel&apos;s sender.</p>
+          <p className="mt-1 text-xs text-gray-500">
+            Fills the customer from the chosen parcel&apos;s sender.
+          </p>
         </div>
       )}
       {parcel ? (
         <p className="rounded-md bg-gray-50 p-3 text-sm text-gray-700">
-          Amount: <span className="font-semibold">{formatMoney(parcel.cost)}</span> (the parcel&apos;s shipping cost)
+          Amount: <span className="font-semibold">{formatMoney(parcel.cost)}</span> (the
+          parcel&apos;s shipping cost)
         </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
@@ -176,7 +206,9 @@ function GenerateReceiptForm({
           label="Payment method"
           name="paymentMethod"
           value={values.paymentMethod}
-          onChange={(e) => setValues((v) => ({ ...v, paymentMethod: asPaymentMethod(e.target.value) }))}
+          onChange={(e) =>
+            setValues((v) => ({ ...v, paymentMethod: asPaymentMethod(e.target.value) }))
+          }
           errors={errors?.paymentMethod}
         >
           {PAYMENT_METHODS.map((method) => (

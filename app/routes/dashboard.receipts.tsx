@@ -31,8 +31,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getNewestReceipt(),
   ]);
   const preview = newest
-    ? { label: `Newest receipt, ${newest.receiptNumber}`, html: renderReceiptHtml(newest, publicCompanyInfo()) }
-    : { label: 'Sample receipt (no receipts generated yet)', html: renderReceiptHtml(sampleReceipt(), publicCompanyInfo()) };
+    ? {
+        label: `Newest receipt, ${newest.receiptNumber}`,
+        html: renderReceiptHtml(newest, publicCompanyInfo()),
+      }
+    : {
+        label: 'Sample receipt (no receipts generated yet)',
+        html: renderReceiptHtml(sampleReceipt(), publicCompanyInfo()),
+      };
   return json({ receipts, pagination, preview });
 }
 
@@ -41,7 +47,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = listUrl(pageFrom(new URL(request.url)));
   const parsed = ReceiptActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    return redirectWithToast(request, back, { type: 'error', title: 'Invalid request', description: 'Please try again.' });
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Invalid request',
+      description: 'Please try again.',
+    });
   }
   const { intent, receiptId } = parsed.data;
   const receipt = await getReceipt(receiptId);
@@ -51,8 +61,16 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!receipt) return json({ ok: false }, { status: 404 });
     const toast =
       intent === 'downloaded'
-        ? { type: 'success' as const, title: 'Receipt downloaded', description: receipt.receiptNumber }
-        : { type: 'info' as const, title: 'Print receipt', description: `${receipt.receiptNumber} opened for printing.` };
+        ? {
+            type: 'success' as const,
+            title: 'Receipt downloaded',
+            description: receipt.receiptNumber,
+          }
+        : {
+            type: 'info' as const,
+            title: 'Print receipt',
+            description: `${receipt.receiptNumber} opened for printing.`,
+          };
     return json({ ok: true }, { headers: await createToastHeaders(request, toast) });
   }
 
@@ -66,8 +84,13 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await emailReceipt(receipt);
   } catch (error) {
-    const message = error instanceof Error && error.message ? error.message : 'Please try again later.';
-    return redirectWithToast(request, back, { type: 'error', title: 'Failed to email receipt', description: message });
+    const message =
+      error instanceof Error && error.message ? error.message : 'Please try again later.';
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Failed to email receipt',
+      description: message,
+    });
   }
   return redirectWithToast(request, back, {
     type: 'success',
@@ -117,7 +140,10 @@ export default function ReceiptsTab() {
             </ul>
           )}
           {pagination.totalPages > 1 ? (
-            <nav aria-label="Receipt pages" className="mt-4 flex items-center justify-between gap-2 border-t pt-4">
+            <nav
+              aria-label="Receipt pages"
+              className="mt-4 flex items-center justify-between gap-2 border-t pt-4"
+            >
               {pagination.currentPage > 1 ? (
                 <Link to={listUrl(pagination.currentPage - 1)} className="btn-secondary" rel="prev">
                   Previous

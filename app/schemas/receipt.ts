@@ -26,11 +26,16 @@ export function receiptFilename(receiptNumber: string, format: ReceiptFormat): s
 }
 
 // Forms send empty strings for untouched fields; they mean "not given".
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const customerName = z.preprocess(
   blankToUndefined,
-  z.string({ error: 'Customer name must be text' }).trim().max(200, 'Customer name is too long').optional(),
+  z
+    .string({ error: 'Customer name must be text' })
+    .trim()
+    .max(200, 'Customer name is too long')
+    .optional(),
 );
 const customerEmail = z.preprocess(
   blankToUndefined,
@@ -43,19 +48,32 @@ const customerEmail = z.preprocess(
 );
 const paymentMethod = z.preprocess(
   blankToUndefined,
-  z.enum(PAYMENT_METHODS, { error: `Payment method must be one of: ${PAYMENT_METHODS.join(', ')}` }).optional(),
+  z
+    .enum(PAYMENT_METHODS, {
+      error: `Payment method must be one of: ${PAYMENT_METHODS.join(', ')}`,
+    })
+    .optional(),
 );
 const format = z.preprocess(
   blankToUndefined,
-  z.enum(RECEIPT_FORMATS, { error: `Format must be one of: ${RECEIPT_FORMATS.join(', ')}` }).optional(),
+  z
+    .enum(RECEIPT_FORMATS, { error: `Format must be one of: ${RECEIPT_FORMATS.join(', ')}` })
+    .optional(),
 );
 const status = z.preprocess(
   blankToUndefined,
-  z.enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` }).optional(),
+  z
+    .enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` })
+    .optional(),
 );
 
 /** What may be chosen when generating a receipt; the rest comes from the parcel. */
-export const ReceiptGenerateSchema = z.object({ customerName, customerEmail, paymentMethod, format });
+export const ReceiptGenerateSchema = z.object({
+  customerName,
+  customerEmail,
+  paymentMethod,
+  format,
+});
 export type ReceiptGenerateInput = z.infer<typeof ReceiptGenerateSchema>;
 
 const objectId = z
@@ -88,7 +106,9 @@ export const ReceiptListQuerySchema = z.object({
     .default(20),
   status: z.preprocess(
     blankToUndefined,
-    z.enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` }).optional(),
+    z
+      .enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` })
+      .optional(),
   ),
 });
 export type ReceiptListQuery = z.infer<typeof ReceiptListQuerySchema>;

@@ -14,7 +14,8 @@ export async function emailReceipt(
   receipt: SerializedReceipt,
   options: { smtpUrl?: string } = {},
 ): Promise<MailResult> {
-  if (!receipt.customerEmail) throw new ReceiptEmailError('This receipt has no customer e-mail address.');
+  if (!receipt.customerEmail)
+    throw new ReceiptEmailError('This receipt has no customer e-mail address.');
   const company = publicCompanyInfo();
   const file = await renderReceiptFile(receipt, receipt.format, company);
   const result = await sendMail(
@@ -30,7 +31,9 @@ export async function emailReceipt(
         `${company.name} · ${company.phone} · ${company.email}`,
       ].join('\n'),
       html: renderReceiptHtml(receipt, company),
-      attachments: [{ filename: file.filename, content: file.content, contentType: file.contentType }],
+      attachments: [
+        { filename: file.filename, content: file.content, contentType: file.contentType },
+      ],
     },
     options,
   );

@@ -1,7 +1,12 @@
 import PDFDocument from 'pdfkit';
 import type { SerializedReceipt } from '~/models/receipt.server';
 import { formatMoney, PARCEL_CREATION_COST } from '~/schemas/constants';
-import { formatReceiptNumber, RECEIPT_CONTENT_TYPES, receiptFilename, type ReceiptFormat } from '~/schemas/receipt';
+import {
+  formatReceiptNumber,
+  RECEIPT_CONTENT_TYPES,
+  receiptFilename,
+  type ReceiptFormat,
+} from '~/schemas/receipt';
 import { formatDate } from '~/utils/format';
 import { publicCompanyInfo, type CompanyInfo } from './env.server';
 import { escapeHtml } from './mailer.server';
@@ -24,11 +29,18 @@ export type ReceiptDocument = Pick<
 >;
 
 export function receiptLineItems(receipt: ReceiptDocument) {
-  return [{ description: `${receipt.service} shipping, parcel ${receipt.trackingNumber}`, quantity: 1, amount: receipt.amount }];
+  return [
+    {
+      description: `${receipt.service} shipping, parcel ${receipt.trackingNumber}`,
+      quantity: 1,
+      amount: receipt.amount,
+    },
+  ];
 }
 
 function taxLabel(receipt: ReceiptDocument) {
-  const rate = receipt.subtotal > 0 ? Math.round((receipt.tax / receipt.subtotal) * 10000) / 100 : 0;
+  const rate =
+    receipt.subtotal > 0 ? Math.round((receipt.tax / receipt.subtotal) * 10000) / 100 : 0;
   return `Tax (${rate}%)`;
 }
 
@@ -120,11 +132,15 @@ ${extras.afterReceipt ?? ''}
 }
 
 /** Plain text with labels and amounts in aligned columns. */
-export function renderReceiptText(receipt: ReceiptDocument, company: CompanyInfo = publicCompanyInfo()): string {
+export function renderReceiptText(
+  receipt: ReceiptDocument,
+  company: CompanyInfo = publicCompanyInfo(),
+): string {
   const width = 56;
   const rule = '-'.repeat(width);
   const row = (label: string, value: string) => `${label.padEnd(18)}${value}`;
-  const money = (label: string, amount: number) => `${label.padStart(width - 12)}${formatMoney(amount).padStart(12)}`;
+  const money = (label: string, amount: number) =>
+    `${label.padStart(width - 12)}${formatMoney(amount).padStart(12)}`;
   const lines = [
     company.name,
     `${company.phone} | ${company.email}`,
@@ -144,7 +160,10 @@ export function renderReceiptText(receipt: ReceiptDocument, company: CompanyInfo
     rule,
     ...receiptLineItems(receipt).map((item) => {
       const amount = formatMoney(item.amount).padStart(12);
-      const description = item.description.length > width - 13 ? `${item.description.slice(0, width - 16)}...` : item.description;
+      const description =
+        item.description.length > width - 13
+          ? `${item.description.slice(0, width - 16)}...`
+          : item.description;
       return `${description.padEnd(width - 12)}${amount}`;
     }),
     rule,
@@ -168,7 +187,11 @@ export function renderReceiptPdf(
       size: 'A4',
       margin: 50,
       compress: options.compress ?? true,
-      info: { Title: `Receipt ${receipt.receiptNumber}`, Author: company.name, Subject: `Receipt for parcel ${receipt.trackingNumber}` },
+      info: {
+        Title: `Receipt ${receipt.receiptNumber}`,
+        Author: company.name,
+        Subject: `Receipt for parcel ${receipt.trackingNumber}`,
+      },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -180,9 +203,20 @@ export function renderReceiptPdf(
     const contentWidth = right - left;
 
     doc.font('Helvetica-Bold').fontSize(20).fillColor('#1e40af').text(company.name, left, 50);
-    doc.font('Helvetica').fontSize(10).fillColor('#6b7280').text(`${company.phone}  |  ${company.email}`);
-    doc.font('Helvetica-Bold').fontSize(16).fillColor('#111827').text('RECEIPT', left, 50, { width: contentWidth, align: 'right' });
-    doc.font('Helvetica').fontSize(11).text(receipt.receiptNumber, { width: contentWidth, align: 'right' });
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .fillColor('#6b7280')
+      .text(`${company.phone}  |  ${company.email}`);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(16)
+      .fillColor('#111827')
+      .text('RECEIPT', left, 50, { width: contentWidth, align: 'right' });
+    doc
+      .font('Helvetica')
+      .fontSize(11)
+      .text(receipt.receiptNumber, { width: contentWidth, align: 'right' });
     doc.text(formatDate(receipt.date), { width: contentWidth, align: 'right' });
 
     doc.moveTo(left, 110).lineTo(right, 110).lineWidth(2).strokeColor('#1e40af').stroke();
@@ -197,8 +231,15 @@ export function renderReceiptPdf(
     ];
     let y = 130;
     for (const [label, value] of details) {
-      doc.font('Helvetica-Bold').fontSize(10).fillColor('#4b5563').text(label, left, y, { width: 130 });
-      doc.font('Helvetica').fillColor('#111827').text(value, left + 130, y, { width: contentWidth - 130 });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(10)
+        .fillColor('#4b5563')
+        .text(label, left, y, { width: 130 });
+      doc
+        .font('Helvetica')
+        .fillColor('#111827')
+        .text(value, left + 130, y, { width: contentWidth - 130 });
       y += 18;
     }
 
@@ -235,7 +276,10 @@ export function renderReceiptPdf(
       .font('Helvetica')
       .fontSize(9)
       .fillColor('#6b7280')
-      .text(`Thank you for shipping with ${company.name}.`, left, y + 30, { width: contentWidth, align: 'center' });
+      .text(`Thank you for shipping with ${company.name}.`, left, y + 30, {
+        width: contentWidth,
+        align: 'center',
+      });
     doc.end();
   });
 }
@@ -250,9 +294,19 @@ export async function renderReceiptFile(
 ): Promise<RenderedReceipt> {
   const filename = receiptFilename(receipt.receiptNumber, format);
   const contentType = RECEIPT_CONTENT_TYPES[format];
-  if (format === 'pdf') return { filename, contentType, content: await renderReceiptPdf(receipt, company) };
-  if (format === 'html') return { filename, contentType, content: Buffer.from(renderReceiptHtml(receipt, company), 'utf8') };
-  return { filename, contentType, content: Buffer.from(renderReceiptText(receipt, company), 'utf8') };
+  if (format === 'pdf')
+    return { filename, contentType, content: await renderReceiptPdf(receipt, company) };
+  if (format === 'html')
+    return {
+      filename,
+      contentType,
+      content: Buffer.from(renderReceiptHtml(receipt, company), 'utf8'),
+    };
+  return {
+    filename,
+    contentType,
+    content: Buffer.from(renderReceiptText(receipt, company), 'utf8'),
+  };
 }
 
 /** A sample receipt for the template preview when none has been generated yet. */

@@ -4,7 +4,10 @@ import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
 import { generateReceipt, getReceipt, Receipt } from '~/models/receipt.server';
 import { createUser } from '~/models/user.server';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';
-import { action as generateAction, loader as generateLoader } from '~/routes/api.receipts.generate.$parcelId';
+import {
+  action as generateAction,
+  loader as generateLoader,
+} from '~/routes/api.receipts.generate.$parcelId';
 import { loader as listLoader } from '~/routes/api.receipts';
 import { loader as downloadLoader } from '~/routes/dashboard.receipts.$receiptId.download';
 import { loader as printLoader } from '~/routes/dashboard.receipts.$receiptId.print';
@@ -14,22 +17,41 @@ import { USER_SESSION_KEY } from '~/services/auth.server';
 import { flashStorage, sessionStorage } from '~/services/session.server';
 import { connectDb } from '~/services/db.server';
 import { emailReceipt } from '~/services/receipt-email.server';
-import { renderReceiptHtml, renderReceiptPdf, renderReceiptText, sampleReceipt } from '~/services/receipt-render.server';
+import {
+  renderReceiptHtml,
+  renderReceiptPdf,
+  renderReceiptText,
+  sampleReceipt,
+} from '~/services/receipt-render.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
-const company = { name: 'SwiftShip Courier', phone: '+1 (800) 555-0199', email: 'support@swiftship.example' };
+const company = {
+  name: 'SwiftShip Courier',
+  phone: '+1 (800) 555-0199',
+  email: 'support@swiftship.example',
+};
 const year = new Date().getUTCFullYear();
 let token: string;
 let cookie: string;
 let smtp: TestSmtpServer;
 
-function apiRequest(url: string, init: { method?: string; body?: unknown; rawBody?: string; auth?: string | null; type?: string } = {}) {
+function apiRequest(
+  url: string,
+  init: {
+    method?: string;
+    body?: unknown;
+    rawBody?: string;
+    auth?: string | null;
+    type?: string;
+  } = {},
+) {
   const headers: Record<string, string> = {};
   const auth = init.auth === undefined ? token : init.auth;
   if (auth) headers.Authorization = `Bearer ${auth}`;
-  if (init.body !== undefined || init.rawBody !== undefined) headers['Content-Type'] = init.type ?? 'application/json';
+  if (init.body !== undefined || init.rawBody !== undefined)
+    headers['Content-Type'] = init.type ?? 'application/json';
   return new Request(`${base}${url}`, {
     method: init.method ?? 'GET',
     headers,
@@ -37,15 +59,28 @@ function apiRequest(url: string, init: { method?: string; body?: unknown; rawBod
   });
 }
 
-const call = (fn: (args: never) => Promise<Response> | Response, request: Request, params: Record<string, string> = {}) =>
-  fn({ request, params, context } as never) as Promise<Response>;
+const call = (
+  fn: (args: never) => Promise<Response> | Response,
+  request: Request,
+  params: Record<string, string> = {},
+) => fn({ request, params, context } as never) as Promise<Response>;
 
 async function makeParcel(overrides: Record<string, unknown> = {}) {
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({
       trackingNumber,
-      sender: { name: 'Ada Sender', email: 'ada.sender@example.com', phone: '555-0100', address: '1 Main St' },
-      recipient: { name: 'Rick Recipient', email: 'rick@example.com', phone: '555-0101', address: '2 High St' },
+      sender: {
+        name: 'Ada Sender',
+        email: 'ada.sender@example.com',
+        phone: '555-0100',
+        address: '1 Main St',
+      },
+      recipient: {
+        name: 'Rick Recipient',
+        email: 'rick@example.com',
+        phone: '555-0101',
+        address: '2 High St',
+      },
       serviceType: 'Express',
       cost: 25.99,
       ...overrides,
@@ -55,7 +90,11 @@ async function makeParcel(overrides: Record<string, unknown> = {}) {
 }
 
 async function generate(parcelId: string, body?: unknown) {
-  return call(generateAction, apiRequest(`/api/receipts/generate/${parcelId}`, { method: 'POST', body }), { parcelId });
+  return call(
+    generateAction,
+    apiRequest(`/api/receipts/generate/${parcelId}`, { method: 'POST', body }),
+    { parcelId },
+  );
 }
 
 /** The text pdfkit writes for standard fonts: hex strings inside TJ arrays (uncompressed). */
@@ -63,7 +102,9 @@ function pdfText(pdf: Buffer): string {
   const source = pdf.toString('latin1');
   const lines: string[] = [];
   for (const match of source.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-    const hexes = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => Buffer.from(m[1]!, 'hex').toString('latin1'));
+    const hexes = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) =>
+      Buffer.from(m[1]!, 'hex').toString('latin1'),
+    );
     lines.push(hexes.join(''));
   }
   return lines.join('\n');
@@ -72,7 +113,11 @@ function pdfText(pdf: Buffer): string {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
-  const user = await createUser({ username: 'receipts-admin', password: 'a-long-password', role: 'admin' });
+  const user = await createUser({
+    username: 'receipts-admin',
+    password: 'a-long-password',
+    role: 'admin',
+  });
   token = (await issueApiToken(user.id)).token;
   const session = await sessionStorage.getSession();
   session.set(USER_SESSION_KEY, user.id);
@@ -122,7 +167,12 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     expect(receipt._id).toBe(receipt.id);
     expect(new Date(receipt.date).toISOString()).toBe(receipt.date);
 
-    const second = await generate(parcel.id, { customerName: 'Other Payer', customerEmail: 'payer@example.com', paymentMethod: 'PayPal', format: 'txt' });
+    const second = await generate(parcel.id, {
+      customerName: 'Other Payer',
+      customerEmail: 'payer@example.com',
+      paymentMethod: 'PayPal',
+      format: 'txt',
+    });
     expect(second.status).toBe(201);
     expect((await second.json()).receipt).toMatchObject({
       receiptNumber: `RCP-${year}-0002`,
@@ -137,7 +187,9 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     const parcel = await makeParcel();
     const responses = await Promise.all(Array.from({ length: 20 }, () => generate(parcel.id)));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
-    const numbers = await Promise.all(responses.map(async (r) => (await r.json()).receipt.receiptNumber as string));
+    const numbers = await Promise.all(
+      responses.map(async (r) => (await r.json()).receipt.receiptNumber as string),
+    );
     expect(new Set(numbers).size).toBe(20);
     for (const n of numbers) expect(n).toMatch(new RegExp(`^RCP-${year}-\\d{4}$`));
   });
@@ -145,7 +197,9 @@ describe('POST /api/receipts/generate/:parcelId', () => {
   it('keeps counting past 9999 with more digits', async () => {
     const parcel = await makeParcel();
     const future = new Date(Date.UTC(2999, 5, 1));
-    await Receipt.db.collection('counters').updateOne({ _id: 'receipt-2999' as never }, { $set: { seq: 9998 } }, { upsert: true });
+    await Receipt.db
+      .collection('counters')
+      .updateOne({ _id: 'receipt-2999' as never }, { $set: { seq: 9998 } }, { upsert: true });
     const a = await generateReceipt(parcel.id, {}, future);
     const b = await generateReceipt(parcel.id, {}, future);
     expect([a?.receiptNumber, b?.receiptNumber]).toEqual(['RCP-2999-9999', 'RCP-2999-10000']);
@@ -161,11 +215,22 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     const parcel = await makeParcel();
     const before = await Receipt.countDocuments();
 
-    const noAuth = await call(generateAction, apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: null }), { parcelId: parcel.id });
+    const noAuth = await call(
+      generateAction,
+      apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: null }),
+      { parcelId: parcel.id },
+    );
     expect(noAuth.status).toBe(401);
-    expect(await noAuth.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+    expect(await noAuth.json()).toMatchObject({
+      error: expect.any(String),
+      message: expect.any(String),
+    });
 
-    const badToken = await call(generateAction, apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: 'nope' }), { parcelId: parcel.id });
+    const badToken = await call(
+      generateAction,
+      apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: 'nope' }),
+      { parcelId: parcel.id },
+    );
     expect(badToken.status).toBe(401);
 
     const injected = await generate(parcel.id, { customerName: { $gt: '' } });
@@ -181,22 +246,35 @@ describe('POST /api/receipts/generate/:parcelId', () => {
 
     const notJson = await call(
       generateAction,
-      apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', rawBody: 'format=pdf', type: 'application/x-www-form-urlencoded' }),
+      apiRequest(`/api/receipts/generate/${parcel.id}`, {
+        method: 'POST',
+        rawBody: 'format=pdf',
+        type: 'application/x-www-form-urlencoded',
+      }),
       { parcelId: parcel.id },
     );
     expect(notJson.status).toBe(415);
-    const brokenJson = await call(generateAction, apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', rawBody: '{oops' }), {
-      parcelId: parcel.id,
-    });
+    const brokenJson = await call(
+      generateAction,
+      apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', rawBody: '{oops' }),
+      {
+        parcelId: parcel.id,
+      },
+    );
     expect(brokenJson.status).toBe(400);
 
     const malformed = await generate('not-an-id');
     expect(malformed.status).toBe(400);
     const unknown = await generate('0123456789abcdef01234567');
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: 'Parcel not found', message: 'Parcel not found' });
+    expect(await unknown.json()).toEqual({
+      error: 'Parcel not found',
+      message: 'Parcel not found',
+    });
 
-    const get = await call(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), { parcelId: parcel.id });
+    const get = await call(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), {
+      parcelId: parcel.id,
+    });
     expect(get.status).toBe(405);
 
     expect(await Receipt.countDocuments()).toBe(before);
@@ -207,20 +285,31 @@ describe('GET /api/receipts', () => {
   it('lists newest first with pagination', async () => {
     const parcel = await makeParcel();
     const created: string[] = [];
-    for (let i = 0; i < 3; i++) created.push((await (await generate(parcel.id)).json()).receipt.receiptNumber);
+    for (let i = 0; i < 3; i++)
+      created.push((await (await generate(parcel.id)).json()).receipt.receiptNumber);
     const total = await Receipt.countDocuments();
 
     const res = await call(listLoader, apiRequest('/api/receipts?page=1&limit=2'));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.receipts).toHaveLength(2);
-    expect(body.receipts.map((r: { receiptNumber: string }) => r.receiptNumber)).toEqual([created[2], created[1]]);
-    expect(body.pagination).toEqual({ totalItems: total, currentPage: 1, totalPages: Math.ceil(total / 2), limit: 2 });
+    expect(body.receipts.map((r: { receiptNumber: string }) => r.receiptNumber)).toEqual([
+      created[2],
+      created[1],
+    ]);
+    expect(body.pagination).toEqual({
+      totalItems: total,
+      currentPage: 1,
+      totalPages: Math.ceil(total / 2),
+      limit: 2,
+    });
 
     const page2 = await (await call(listLoader, apiRequest('/api/receipts?page=2&limit=2'))).json();
     expect(page2.receipts[0].receiptNumber).toBe(created[0]);
 
-    const filtered = await (await call(listLoader, apiRequest('/api/receipts?status=generated&limit=100'))).json();
+    const filtered = await (
+      await call(listLoader, apiRequest('/api/receipts?status=generated&limit=100'))
+    ).json();
     expect(filtered.pagination.totalItems).toBe(total);
   });
 
@@ -229,7 +318,10 @@ describe('GET /api/receipts', () => {
     for (const query of ['page=0', 'page=abc', 'limit=101', 'limit=0', 'status=paid']) {
       const res = await call(listLoader, apiRequest(`/api/receipts?${query}`));
       expect(res.status, query).toBe(400);
-      expect(await res.json()).toMatchObject({ error: 'Validation failed', details: expect.any(Object) });
+      expect(await res.json()).toMatchObject({
+        error: 'Validation failed',
+        details: expect.any(Object),
+      });
     }
   });
 });
@@ -239,26 +331,46 @@ describe('/api/receipts/:id', () => {
     const parcel = await makeParcel();
     const { receipt } = await (await generate(parcel.id)).json();
 
-    const got = await call(itemLoader, apiRequest(`/api/receipts/${receipt.id}`), { id: receipt.id });
+    const got = await call(itemLoader, apiRequest(`/api/receipts/${receipt.id}`), {
+      id: receipt.id,
+    });
     expect(got.status).toBe(200);
     expect((await got.json()).receipt).toEqual(receipt);
 
     const put = await call(
       itemAction,
-      apiRequest(`/api/receipts/${receipt.id}`, { method: 'PUT', body: { customerName: 'New Name', customerEmail: 'new@example.com', paymentMethod: 'Cash' } }),
+      apiRequest(`/api/receipts/${receipt.id}`, {
+        method: 'PUT',
+        body: { customerName: 'New Name', customerEmail: 'new@example.com', paymentMethod: 'Cash' },
+      }),
       { id: receipt.id },
     );
     expect(put.status).toBe(200);
     const updated = (await put.json()).receipt;
-    expect(updated).toMatchObject({ id: receipt.id, customerName: 'New Name', customerEmail: 'new@example.com', paymentMethod: 'Cash', receiptNumber: receipt.receiptNumber, total: receipt.total });
+    expect(updated).toMatchObject({
+      id: receipt.id,
+      customerName: 'New Name',
+      customerEmail: 'new@example.com',
+      paymentMethod: 'Cash',
+      receiptNumber: receipt.receiptNumber,
+      total: receipt.total,
+    });
     expect((await getReceipt(receipt.id))?.customerName).toBe('New Name');
 
-    const del = await call(itemAction, apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }), { id: receipt.id });
+    const del = await call(
+      itemAction,
+      apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }),
+      { id: receipt.id },
+    );
     expect(del.status).toBe(200);
     expect(await del.json()).toEqual({ success: true, message: 'Receipt deleted' });
     expect(await getReceipt(receipt.id)).toBeNull();
 
-    const again = await call(itemAction, apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }), { id: receipt.id });
+    const again = await call(
+      itemAction,
+      apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }),
+      { id: receipt.id },
+    );
     expect(again.status).toBe(404);
   });
 
@@ -268,35 +380,101 @@ describe('/api/receipts/:id', () => {
     const id = receipt.id;
     const unknown = '0123456789abcdef01234567';
 
-    expect((await call(itemLoader, apiRequest(`/api/receipts/${id}`, { auth: null }), { id })).status).toBe(401);
-    expect((await call(itemAction, apiRequest(`/api/receipts/${id}`, { method: 'PUT', body: { customerName: 'X' }, auth: null }), { id })).status).toBe(401);
-    expect((await call(itemAction, apiRequest(`/api/receipts/${id}`, { method: 'DELETE', auth: null }), { id })).status).toBe(401);
+    expect(
+      (await call(itemLoader, apiRequest(`/api/receipts/${id}`, { auth: null }), { id })).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          itemAction,
+          apiRequest(`/api/receipts/${id}`, {
+            method: 'PUT',
+            body: { customerName: 'X' },
+            auth: null,
+          }),
+          { id },
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          itemAction,
+          apiRequest(`/api/receipts/${id}`, { method: 'DELETE', auth: null }),
+          { id },
+        )
+      ).status,
+    ).toBe(401);
 
-    expect((await call(itemLoader, apiRequest('/api/receipts/xyz'), { id: 'xyz' })).status).toBe(400);
-    expect((await call(itemAction, apiRequest('/api/receipts/xyz', { method: 'DELETE' }), { id: 'xyz' })).status).toBe(400);
-    for (const body of [{ customerName: { $gt: '' } }, { customerEmail: 'nope' }, { status: 'paid' }, {}, []]) {
-      const res = await call(itemAction, apiRequest(`/api/receipts/${id}`, { method: 'PUT', body }), { id });
+    expect((await call(itemLoader, apiRequest('/api/receipts/xyz'), { id: 'xyz' })).status).toBe(
+      400,
+    );
+    expect(
+      (await call(itemAction, apiRequest('/api/receipts/xyz', { method: 'DELETE' }), { id: 'xyz' }))
+        .status,
+    ).toBe(400);
+    for (const body of [
+      { customerName: { $gt: '' } },
+      { customerEmail: 'nope' },
+      { status: 'paid' },
+      {},
+      [],
+    ]) {
+      const res = await call(
+        itemAction,
+        apiRequest(`/api/receipts/${id}`, { method: 'PUT', body }),
+        { id },
+      );
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
 
     const missing = await call(itemLoader, apiRequest(`/api/receipts/${unknown}`), { id: unknown });
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: 'Receipt not found', message: 'Receipt not found' });
-    expect((await call(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'PUT', body: { customerName: 'X' } }), { id: unknown })).status).toBe(404);
-    expect((await call(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'DELETE' }), { id: unknown })).status).toBe(404);
+    expect(await missing.json()).toEqual({
+      error: 'Receipt not found',
+      message: 'Receipt not found',
+    });
+    expect(
+      (
+        await call(
+          itemAction,
+          apiRequest(`/api/receipts/${unknown}`, { method: 'PUT', body: { customerName: 'X' } }),
+          { id: unknown },
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'DELETE' }), {
+          id: unknown,
+        })
+      ).status,
+    ).toBe(404);
 
     expect(await getReceipt(id)).toEqual(receipt);
   });
 });
 
 describe('receipt documents', () => {
-  const receipt = { ...sampleReceipt(new Date(Date.UTC(2025, 2, 14))), receiptNumber: 'RCP-2025-0042', customerName: '<script>alert(1)</script> & Co' };
+  const receipt = {
+    ...sampleReceipt(new Date(Date.UTC(2025, 2, 14))),
+    receiptNumber: 'RCP-2025-0042',
+    customerName: '<script>alert(1)</script> & Co',
+  };
 
   it('renders a real PDF with the receipt details', async () => {
     const pdf = await renderReceiptPdf(receipt, company, { compress: false });
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(pdf);
-    for (const expected of ['SwiftShip Courier', 'RCP-2025-0042', 'SWX123456789', '$25.99', 'Subtotal', 'Total', 'Credit Card']) {
+    for (const expected of [
+      'SwiftShip Courier',
+      'RCP-2025-0042',
+      'SWX123456789',
+      '$25.99',
+      'Subtotal',
+      'Total',
+      'Credit Card',
+    ]) {
       expect(text).toContain(expected);
     }
     const compressed = await renderReceiptPdf(receipt, company);
@@ -326,7 +504,9 @@ describe('receipt documents', () => {
 
 describe('e-mailing a receipt', () => {
   it('delivers the receipt to the customer with the file attached', async () => {
-    const parcel = await makeParcel({ sender: { name: 'Mail Customer', email: 'mail.customer@example.com' } });
+    const parcel = await makeParcel({
+      sender: { name: 'Mail Customer', email: 'mail.customer@example.com' },
+    });
     const { receipt } = await (await generate(parcel.id, { format: 'txt' })).json();
     await emailReceipt(receipt, { smtpUrl: smtp.url });
     const message = await smtp.waitForMessage('mail.customer@example.com');
@@ -339,50 +519,108 @@ describe('e-mailing a receipt', () => {
   });
 
   it('attaches a PDF for a PDF receipt', async () => {
-    const parcel = await makeParcel({ sender: { name: 'Pdf Customer', email: 'pdf.customer@example.com' } });
+    const parcel = await makeParcel({
+      sender: { name: 'Pdf Customer', email: 'pdf.customer@example.com' },
+    });
     const { receipt } = await (await generate(parcel.id)).json();
     await emailReceipt(receipt, { smtpUrl: smtp.url });
     const message = await smtp.waitForMessage('pdf.customer@example.com');
-    expect(message.attachments[0]).toMatchObject({ filename: `receipt-${receipt.receiptNumber}.pdf`, contentType: 'application/pdf' });
+    expect(message.attachments[0]).toMatchObject({
+      filename: `receipt-${receipt.receiptNumber}.pdf`,
+      contentType: 'application/pdf',
+    });
     expect(message.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 });
 
 describe('the Receipts tab', () => {
   it('sends signed-out visitors to the login page', async () => {
-    const res = await pageLoader({ request: pageRequest('/dashboard/receipts', undefined, false), params: {}, context } as never).catch((r: Response) => r);
+    const res = await pageLoader({
+      request: pageRequest('/dashboard/receipts', undefined, false),
+      params: {},
+      context,
+    } as never).catch((r: Response) => r);
     expect((res as Response).status).toBe(302);
     expect((res as Response).headers.get('Location')).toMatch(/^\/management\/access\?redirectTo=/);
   });
 
   it('generates from the dialog with the parcel sender prefilled, and refuses bad input', async () => {
-    const parcel = await makeParcel({ sender: { name: 'Dialog Sender', email: 'dialog.sender@example.com' } });
-    const form = await (await newLoader({ request: pageRequest(`/dashboard/receipts/new?parcelId=${parcel.id}&format=html`), params: {}, context } as never)).json();
-    expect(form.values).toMatchObject({ parcelId: parcel.id, customerName: 'Dialog Sender', customerEmail: 'dialog.sender@example.com', format: 'html', paymentMethod: 'Credit Card' });
+    const parcel = await makeParcel({
+      sender: { name: 'Dialog Sender', email: 'dialog.sender@example.com' },
+    });
+    const form = await (
+      await newLoader({
+        request: pageRequest(`/dashboard/receipts/new?parcelId=${parcel.id}&format=html`),
+        params: {},
+        context,
+      } as never)
+    ).json();
+    expect(form.values).toMatchObject({
+      parcelId: parcel.id,
+      customerName: 'Dialog Sender',
+      customerEmail: 'dialog.sender@example.com',
+      format: 'html',
+      paymentMethod: 'Credit Card',
+    });
     expect(form.parcels.some((p: { id: string }) => p.id === parcel.id)).toBe(true);
 
     const before = await Receipt.countDocuments();
-    const bad = await newAction({ request: pageRequest('/dashboard/receipts/new', { parcelId: '', customerEmail: 'nope', format: 'pdf' }), params: {}, context } as never);
+    const bad = await newAction({
+      request: pageRequest('/dashboard/receipts/new', {
+        parcelId: '',
+        customerEmail: 'nope',
+        format: 'pdf',
+      }),
+      params: {},
+      context,
+    } as never);
     expect(bad.status).toBe(400);
     const badBody = await bad.json();
-    expect(Object.keys(badBody.errors)).toEqual(expect.arrayContaining(['parcelId', 'customerEmail']));
-    const unknown = await newAction({ request: pageRequest('/dashboard/receipts/new', { parcelId: '0123456789abcdef01234567' }), params: {}, context } as never);
+    expect(Object.keys(badBody.errors)).toEqual(
+      expect.arrayContaining(['parcelId', 'customerEmail']),
+    );
+    const unknown = await newAction({
+      request: pageRequest('/dashboard/receipts/new', { parcelId: '0123456789abcdef01234567' }),
+      params: {},
+      context,
+    } as never);
     expect(unknown.status).toBe(400);
     expect(await Receipt.countDocuments()).toBe(before);
 
     const ok = await newAction({
-      request: pageRequest('/dashboard/receipts/new', { parcelId: parcel.id, customerName: '', customerEmail: '', paymentMethod: 'Debit Card', format: 'html' }),
+      request: pageRequest('/dashboard/receipts/new', {
+        parcelId: parcel.id,
+        customerName: '',
+        customerEmail: '',
+        paymentMethod: 'Debit Card',
+        format: 'html',
+      }),
       params: {},
       context,
     } as never);
     expect(ok.status).toBe(302);
     expect(ok.headers.get('Location')).toBe('/dashboard/receipts');
     const toast = await toastOf(ok);
-    expect(toast).toMatchObject({ type: 'success', title: 'Receipt generated', description: expect.stringMatching(/^RCP-\d{4}-\d{4,}$/) });
+    expect(toast).toMatchObject({
+      type: 'success',
+      title: 'Receipt generated',
+      description: expect.stringMatching(/^RCP-\d{4}-\d{4,}$/),
+    });
     const stored = await Receipt.findOne({ receiptNumber: toast.description }).lean();
-    expect(stored).toMatchObject({ customerName: 'Dialog Sender', customerEmail: 'dialog.sender@example.com', paymentMethod: 'Debit Card', format: 'html' });
+    expect(stored).toMatchObject({
+      customerName: 'Dialog Sender',
+      customerEmail: 'dialog.sender@example.com',
+      paymentMethod: 'Debit Card',
+      format: 'html',
+    });
 
-    const page = await (await pageLoader({ request: pageRequest('/dashboard/receipts'), params: {}, context } as never)).json();
+    const page = await (
+      await pageLoader({
+        request: pageRequest('/dashboard/receipts'),
+        params: {},
+        context,
+      } as never)
+    ).json();
     expect(page.receipts[0].receiptNumber).toBe(toast.description);
     expect(page.preview.html).toContain(toast.description);
   });
@@ -390,22 +628,44 @@ describe('the Receipts tab', () => {
   it('downloads each format as a real file and serves a print page', async () => {
     const parcel = await makeParcel();
     const { receipt } = await (await generate(parcel.id, { format: 'html' })).json();
-    const expectations = { pdf: ['application/pdf', '%PDF-'], html: ['text/html; charset=utf-8', '<!DOCTYPE html>'], txt: ['text/plain; charset=utf-8', receipt.receiptNumber] };
+    const expectations = {
+      pdf: ['application/pdf', '%PDF-'],
+      html: ['text/html; charset=utf-8', '<!DOCTYPE html>'],
+      txt: ['text/plain; charset=utf-8', receipt.receiptNumber],
+    };
     for (const [format, [type, start]] of Object.entries(expectations)) {
-      const res = await downloadLoader({ request: pageRequest(`/dashboard/receipts/${receipt.id}/download?format=${format}`), params: { receiptId: receipt.id }, context } as never);
+      const res = await downloadLoader({
+        request: pageRequest(`/dashboard/receipts/${receipt.id}/download?format=${format}`),
+        params: { receiptId: receipt.id },
+        context,
+      } as never);
       expect(res.status).toBe(200);
       expect(res.headers.get('Content-Type')).toBe(type);
-      expect(res.headers.get('Content-Disposition')).toBe(`attachment; filename="receipt-${receipt.receiptNumber}.${format}"`);
+      expect(res.headers.get('Content-Disposition')).toBe(
+        `attachment; filename="receipt-${receipt.receiptNumber}.${format}"`,
+      );
       const body = Buffer.from(await res.arrayBuffer()).toString('latin1');
       expect(format === 'txt' ? body.includes(start!) : body.startsWith(start!)).toBe(true);
     }
-    const own = await downloadLoader({ request: pageRequest(`/dashboard/receipts/${receipt.id}/download`), params: { receiptId: receipt.id }, context } as never);
+    const own = await downloadLoader({
+      request: pageRequest(`/dashboard/receipts/${receipt.id}/download`),
+      params: { receiptId: receipt.id },
+      context,
+    } as never);
     expect(own.headers.get('Content-Disposition')).toContain('.html"');
 
-    const missing = await downloadLoader({ request: pageRequest('/dashboard/receipts/x/download'), params: { receiptId: '0123456789abcdef01234567' }, context } as never).catch((r: Response) => r);
+    const missing = await downloadLoader({
+      request: pageRequest('/dashboard/receipts/x/download'),
+      params: { receiptId: '0123456789abcdef01234567' },
+      context,
+    } as never).catch((r: Response) => r);
     expect((missing as Response).status).toBe(404);
 
-    const print = await printLoader({ request: pageRequest(`/dashboard/receipts/${receipt.id}/print`), params: { receiptId: receipt.id }, context } as never);
+    const print = await printLoader({
+      request: pageRequest(`/dashboard/receipts/${receipt.id}/print`),
+      params: { receiptId: receipt.id },
+      context,
+    } as never);
     const html = await print.text();
     expect(html).toContain(receipt.receiptNumber);
     expect(html).toMatch(/<button[^>]*>Print<\/button>/);
@@ -415,18 +675,40 @@ describe('the Receipts tab', () => {
   it('e-mails a receipt from the list, and reports a receipt without an address', async () => {
     const parcel = await makeParcel({ sender: { name: 'No Mail', email: '' } });
     const { receipt } = await (await generate(parcel.id)).json();
-    const failed = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'email', receiptId: receipt.id }), params: {}, context } as never);
+    const failed = await pageAction({
+      request: pageRequest('/dashboard/receipts', { intent: 'email', receiptId: receipt.id }),
+      params: {},
+      context,
+    } as never);
     expect(failed.status).toBe(302);
-    expect(await toastOf(failed)).toMatchObject({ type: 'error', title: 'Failed to email receipt', description: 'This receipt has no customer e-mail address.' });
+    expect(await toastOf(failed)).toMatchObject({
+      type: 'error',
+      title: 'Failed to email receipt',
+      description: 'This receipt has no customer e-mail address.',
+    });
 
-    const withMail = (await (await generate(parcel.id, { customerEmail: 'outbox.customer@example.com' })).json()).receipt;
-    const sent = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'email', receiptId: withMail.id }), params: {}, context } as never);
+    const withMail = (
+      await (await generate(parcel.id, { customerEmail: 'outbox.customer@example.com' })).json()
+    ).receipt;
+    const sent = await pageAction({
+      request: pageRequest('/dashboard/receipts', { intent: 'email', receiptId: withMail.id }),
+      params: {},
+      context,
+    } as never);
     expect(await toastOf(sent)).toMatchObject({ type: 'success', title: 'Receipt emailed' });
     expect((await getReceipt(withMail.id))?.emailedAt).toEqual(expect.any(String));
 
-    const downloaded = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'downloaded', receiptId: withMail.id }), params: {}, context } as never);
+    const downloaded = await pageAction({
+      request: pageRequest('/dashboard/receipts', { intent: 'downloaded', receiptId: withMail.id }),
+      params: {},
+      context,
+    } as never);
     expect(await toastOf(downloaded)).toMatchObject({ title: 'Receipt downloaded' });
-    const printed = await pageAction({ request: pageRequest('/dashboard/receipts', { intent: 'printed', receiptId: withMail.id }), params: {}, context } as never);
+    const printed = await pageAction({
+      request: pageRequest('/dashboard/receipts', { intent: 'printed', receiptId: withMail.id }),
+      params: {},
+      context,
+    } as never);
     expect(await toastOf(printed)).toMatchObject({ title: 'Print receipt' });
   });
 });

@@ -11,7 +11,13 @@ const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: '
  * A download or a new tab doesn't navigate, so with JavaScript a fetcher tells the server, whose
  * answer carries the toast; without JavaScript the file or page simply opens.
  */
-export function ReceiptItem({ receipt, formAction }: { receipt: SerializedReceipt; formAction: string }) {
+export function ReceiptItem({
+  receipt,
+  formAction,
+}: {
+  receipt: SerializedReceipt;
+  formAction: string;
+}) {
   const navigation = useNavigation();
   const notify = useFetcher();
   const sending =
@@ -27,17 +33,22 @@ export function ReceiptItem({ receipt, formAction }: { receipt: SerializedReceip
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2">
           <span className="font-mono font-semibold">{receipt.receiptNumber}</span>
-          <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">{receipt.status}</span>
+          <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">
+            {receipt.status}
+          </span>
           <span className="rounded-full bg-gray-100 px-2 py-0.5 text-xs font-medium text-gray-700">
             {FORMAT_LABELS[receipt.format] ?? receipt.format}
           </span>
         </p>
         <p className="mt-1 text-sm text-gray-700">
           {receipt.customerName || 'No name'}
-          {receipt.customerEmail ? <span className="text-gray-500"> · {receipt.customerEmail}</span> : null}
+          {receipt.customerEmail ? (
+            <span className="text-gray-500"> · {receipt.customerEmail}</span>
+          ) : null}
         </p>
         <p className="text-sm text-gray-600">
-          <span className="font-mono">{receipt.trackingNumber}</span> · {receipt.service} · {receipt.paymentMethod} ·{' '}
+          <span className="font-mono">{receipt.trackingNumber}</span> · {receipt.service} ·{' '}
+          {receipt.paymentMethod} ·{' '}
           <span className="font-semibold text-gray-900">{formatMoney(receipt.total)}</span>
         </p>
         <p className="text-xs text-gray-500">

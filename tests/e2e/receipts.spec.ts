@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_ADMIN, signIn, toastRegion, uniqueName, waitForMail } from './support/helpers';
+
+test.describe.configure({ timeout: 180_000 });
+
+type CreatedParcel = {
+  id: string;
+  trackingNumber: string;
+  senderName: string;
+  senderEmail: string;
+};
+
+async function createParcel(request: APIRequestContext, project: string): Promise<CreatedParcel> {
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  expect(login.ok()).toBeTruthy();
+  const { token } = await login.json();
+  const senderName = uniqueName('Rita Receipt');
+  const senderEmail = `${uniqueName(`receipt-${project}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
+  const res = await request.post('/api/parcels', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      sender: {
+        name: senderName,
+        email: senderEmail,
+        phone: '555-0100',
+        address: '1 Sender Way, Austin',
+      },
+      recipient: {
+        name: 'Rob Recipient',
+        email: 'rob@example.com',
+        phone: '555-0101',
+        address: '9 Elm St, Boston',
+      },
+      weight: 2,
+    },
+  });
+  expect(res.status()).toBe(201);
+  const { parcel } = await res.json();
+  return { id: parcel.id, trackingNumber: parcel.trackingNumber, senderName, senderEmail };
+}
+
+/** Generates a receipt through the dialog (a page without JavaScript) and returns its number. */
+async function generateReceipt(
+  page: Page,
+  parcel: CreatedParcel,
+  format: 'pdf' | 'html' | 'txt',
+  javaScriptEnabled: boolean,
+) {
+  await page.getByRole('link', { name: 'Generate Receipt' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/receipts\/new/);
+  await expect(page.getByRole('heading', { name: 'Generate Receipt' })).toBeVisible();
+  await page.getByLabel('Parcel', { exact: true }).selectOption(parcel.id);
+  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Use parcel details' }).click();
+  await expect(page.getByLabel('Customer name')).toHaveValue(parcel.senderName);
+  await expect(page.getByLabel('Customer email')).toHaveValue(parcel.senderEmail);
+  await expect(page.getByLabel('Payment method')).toHaveValue('Credit Card');
+  await page.getByLabel('Format').selectOption(format);
+  await page.getByRole('button', { name: 'Generate Receipt' }).click();
+
+  await expect(toastRegion(page)).toContainText('Receipt generated');
+  await expect(page).toHaveURL(/\/dashboard\/receipts$/);
+  const text = (await toastRegion(page).textContent()) ?? '';
+  const receiptNumber = text.match(/RCP-\d{4}-\d{4,}/)?.[0];
+  expect(receiptNumber).toBeTruthy();
+  await expect(
+    page
+      .getByRole('list', { name: 'Generated Receipts' })
+      .getByRole('listitem')
+      .filter({ hasText: receiptNumber! }),
+  ).toHaveCount(1);
+  return receiptNumber!;
+}
+
+test('generate receipts, download each format, print and e-mail one', async ({
+  page,
+  request,
+}, testInfo) => {
+  const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
+  const parcel = await createParcel(request, testInfo.project.name);
+  await signIn(page, '/dashboard/receipts');
+  await expect(page.getByRole('heading', { name: 'Receipt Generation', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Generated Receipts' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Receipt template preview' })).toBeVisible();
+  await expect(
+    page
+      .frameLocator('iframe[title="Receipt template preview"]')
+      .getByText('Receipt', { exact: true }),
+  ).toBeVisible();
+
+  const numbers: Record<'pdf' | 'html' | 'txt', string> = { pdf: '', html: '', txt: '' };
+  for (const format of ['pdf', 'html', 'txt'] as const) {
+    numbers[format] = await generateReceipt(page, parcel, format, javaScriptEnabled);
+  }
+  const item = page
+    .getByRole('list', { name: 'Generated Receipts' })
+    .getByRole('listitem')
+    .filter({ hasText: numbers.pdf });
+  await expect(item).toContainText(parcel.senderName);
+  await expect(item).toContainText(parcel.trackingNumber);
+  await expect(item).toContainText('$25.99');
+
+  // Download: a real file in the receipt's format.
+  for (const format of ['pdf', 'html', 'txt'] as const) {
+    const number = numbers[format];
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('link', { name: `Download ${number}` }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toBe(`receipt-${number}.${format}`);
+    const bytes = fs.readFileSync((await download.path())!);
+    if (format === 'pdf') expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    if (format === 'html') expect(bytes.toString('utf8')).toContain(number);
+    if (format === 'txt') expect(bytes.toString('utf8')).toContain('$');
+    if (javaScriptEnabled) await expect(toastRegion(page)).toContainText('Receipt downloaded');
+  }
+
+  // Print: a print-ready page in a new tab.
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByRole('link', { name: `Print ${numbers.html}` }).click();
+  const printPage = await popupPromise;
+  await expect(printPage.getByText(numbers.html)).toBeVisible();
+  await expect(printPage.getByRole('button', { name: 'Print' })).toBeVisible();
+  await printPage.close();
+  if (javaScriptEnabled) await expect(toastRegion(page)).toContainText('Print receipt');
+
+  // E-mail: really sent to the customer with the receipt attached.
+  await page.getByRole('button', { name: `Email ${numbers.pdf}` }).click();
+  await expect(toastRegion(page)).toContainText('Receipt emailed');
+  const mail = await waitForMail(parcel.senderEmail, (m) =>
+    (m.subject ?? '').includes(numbers.pdf),
+  );
+  expect(mail.attachments).toHaveLength(1);
+  expect(mail.attachments[0]!.filename).toBe(`receipt-${numbers.pdf}.pdf`);
+  expect(mail.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+});
