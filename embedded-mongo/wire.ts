@@ -68,7 +68,8 @@ export function parseMessage(buf: Buffer): Request {
           const size = buf.readInt32LE(at);
           const sectionEnd = at + size;
           if (size < 5 || sectionEnd > end) throw new ProtocolError('invalid document sequence length');
-          let [identifier, pos] = readCString(buf, at + 4, sectionEnd);
+          const [identifier, start] = readCString(buf, at + 4, sectionEnd);
+          let pos = start;
           const docs: Doc[] = [];
           while (pos < sectionEnd) {
             let doc: Doc;

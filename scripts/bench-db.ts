@@ -77,7 +77,7 @@ async function run(n: number, dir?: string): Promise<{ findOne: number; insert: 
   const conn = await mongoose.createConnection(engine.uri + 'bench', { maxPoolSize: 20 }).asPromise();
   const Parcel = conn.model('Parcel', parcelSchema);
   await Parcel.init();
-  let t = performance.now();
+  const t = performance.now();
   for (let i = 0; i < n; i += 1000) {
     await Parcel.insertMany(Array.from({ length: Math.min(1000, n - i) }, (_, k) => parcel(i + k)), { lean: true });
   }

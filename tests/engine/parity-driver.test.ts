@@ -1,4 +1,4 @@
-import { Binary, Double, Int32, Long, MongoClient, MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
+import { Binary, Double, Int32, Long, MongoClient, type MongoServerError, ObjectId, type Collection, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget, uniqueDbName, type Target } from './helpers';
 
