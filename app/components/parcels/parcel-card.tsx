@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react';
+import type { MouseEvent } from 'react';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { CARD_DESTINATION_LIMIT } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
@@ -26,6 +27,11 @@ export function destinationLine(d: CardParcel['destinations'][number]): string {
  * A parcel in the management list. Its menu is a <details> disclosure with real links, so View
  * Details, Edit and Delete work without JavaScript too.
  */
+// With JS the card stays mounted across navigations, so close the menu once an item is chosen.
+function closeMenu(event: MouseEvent<HTMLElement>) {
+  event.currentTarget.closest('details')?.removeAttribute('open');
+}
+
 export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: string }) {
   const shown = parcel.destinations.slice(0, CARD_DESTINATION_LIMIT);
   const more = parcel.destinations.length - shown.length;
@@ -58,17 +64,17 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             </summary>
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
-                <Link to={`${base}${search}`} preventScrollReset className="block px-3 py-2 hover:bg-gray-50">
+                <Link to={`${base}${search}`} preventScrollReset onClick={closeMenu} className="block px-3 py-2 hover:bg-gray-50">
                   View Details
                 </Link>
               </li>
               <li>
-                <Link to={`${base}/edit${search}`} preventScrollReset className="block px-3 py-2 hover:bg-gray-50">
+                <Link to={`${base}/edit${search}`} preventScrollReset onClick={closeMenu} className="block px-3 py-2 hover:bg-gray-50">
                   Edit
                 </Link>
               </li>
               <li>
-                <Link to={`${base}/delete${search}`} preventScrollReset className="block px-3 py-2 text-red-700 hover:bg-red-50">
+                <Link to={`${base}/delete${search}`} preventScrollReset onClick={closeMenu} className="block px-3 py-2 text-red-700 hover:bg-red-50">
                   Delete
                 </Link>
               </li>

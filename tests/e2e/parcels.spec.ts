@@ -1,0 +1,134 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, toastRegion, uniqueName } from './support/helpers';
+
+function group(page: Page, name: string) {
+  return page.getByRole('group', { name, exact: true });
+}
+
+async function searchFor(page: Page, text: string, status = '') {
+  await page.getByPlaceholder('Search by tracking number, sender, or recipient...').fill(text);
+  await page.getByLabel('Filter by status').selectOption(status);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(text).replace(/%20/g, '\\+')}`));
+}
+
+async function openMenuItem(page: Page, trackingNumber: string, item: 'View Details' | 'Edit' | 'Delete') {
+  const card = page.getByRole('article', { name: trackingNumber });
+  await card.locator('summary', { hasText: `Actions for ${trackingNumber}` }).click();
+  await card.getByRole('link', { name: item, exact: true }).click();
+}
+
+test('create a parcel with two extra destinations, find, view, edit and delete it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sender = uniqueName('Sally Sender');
+  const recipient = uniqueName('Rick Recipient');
+  const stopA = uniqueName('Warehouse Alpha');
+  const stopB = uniqueName('Depot Beta');
+
+  await signIn(page, '/dashboard/parcels');
+  await expect(page.getByRole('heading', { name: 'Parcel Management' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Create Parcel' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/parcels\/new/);
+
+  await group(page, 'Sender Information').getByLabel('Name').fill(sender);
+  await group(page, 'Sender Information').getByLabel('Email').fill('sally@example.com');
+  await group(page, 'Sender Information').getByLabel('Address').fill('1 Origin Road, Austin');
+  await group(page, 'Recipient Information').getByLabel('Name').fill(recipient);
+  await group(page, 'Recipient Information').getByLabel('Email').fill('rick@example.com');
+  await group(page, 'Recipient Information').getByLabel('Address').fill('2 Target Avenue, Boston');
+
+  // Without JavaScript each click is a round trip that keeps what was typed.
+  await page.getByRole('button', { name: 'Add Destination' }).click();
+  await expect(group(page, 'Destination 1')).toBeVisible();
+  await page.getByRole('button', { name: 'Add Destination' }).click();
+  await expect(group(page, 'Destination 2')).toBeVisible();
+  await page.getByRole('button', { name: 'Add Destination' }).click();
+  await expect(group(page, 'Destination 3')).toBeVisible();
+  await page.getByRole('button', { name: 'Remove destination 3' }).click();
+  await expect(group(page, 'Destination 3')).toHaveCount(0);
+  await expect(group(page, 'Sender Information').getByLabel('Name')).toHaveValue(sender);
+  await expect(group(page, 'Destination 1').getByLabel('Country')).toHaveValue('USA');
+
+  await group(page, 'Destination 1').getByLabel('Name').fill(stopA);
+  await group(page, 'Destination 1').getByLabel('Address').fill('10 First Street');
+  await group(page, 'Destination 1').getByLabel('City').fill('Chicago');
+  await group(page, 'Destination 2').getByLabel('Name').fill(stopB);
+  await group(page, 'Destination 2').getByLabel('City').fill('Denver');
+  await page.getByLabel('Weight (kg)').fill('3.5');
+  await page.getByLabel('Length (cm)').fill('40');
+  await page.getByLabel('Service Type').selectOption('Express');
+  await page.getByLabel('Priority').selectOption('High');
+  await page.getByRole('button', { name: 'Create Parcel' }).click();
+
+  await expect(toastRegion(page)).toContainText('Parcel created successfully');
+  const toastText = (await toastRegion(page).textContent()) ?? '';
+  const trackingNumber = /[A-Z]{3}\d{9}/.exec(toastText)?.[0];
+  expect(trackingNumber, toastText).toBeTruthy();
+  await expect(page).toHaveURL(/\/dashboard\/parcels$/);
+
+  // Found by search (sender name) and by status filter.
+  await searchFor(page, sender);
+  const card = page.getByRole('article', { name: trackingNumber! });
+  await expect(card).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(card).toContainText(recipient);
+  await expect(card).toContainText('Pending');
+  await expect(card).toContainText(stopA);
+  await expect(card).toContainText(stopB);
+
+  await searchFor(page, recipient.toUpperCase(), 'Pending');
+  await expect(page.getByRole('article', { name: trackingNumber! })).toBeVisible();
+  await searchFor(page, recipient, 'Delivered');
+  await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
+
+  // Details show both destinations.
+  await searchFor(page, trackingNumber!);
+  await openMenuItem(page, trackingNumber!, 'View Details');
+  await expect(page).toHaveURL(/\/dashboard\/parcels\/[a-f\d]{24}\?search=/);
+  const details = page.getByRole('region', { name: 'Destinations' });
+  await expect(details).toContainText(stopA);
+  await expect(details).toContainText(stopB);
+  await expect(page.getByRole('region', { name: 'Recipient' })).toContainText('rick@example.com');
+  await page.getByRole('link', { name: 'Done' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/parcels\?search=/);
+
+  // Edit the status.
+  await openMenuItem(page, trackingNumber!, 'Edit');
+  await expect(page.getByText(`Edit Parcel: ${trackingNumber}`)).toBeVisible();
+  await expect(group(page, 'Recipient Information').getByLabel('Name')).toHaveValue(recipient);
+  await page.getByLabel('Status', { exact: true }).selectOption('In Transit');
+  await page.getByRole('button', { name: 'Update Parcel' }).click();
+  await expect(toastRegion(page)).toContainText('Parcel updated successfully');
+  await expect(page.getByRole('article', { name: trackingNumber! })).toContainText('In Transit');
+
+  // Delete it.
+  await openMenuItem(page, trackingNumber!, 'Delete');
+  await expect(page.getByText('This will also delete all associated tracking events')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(toastRegion(page)).toContainText('Parcel deleted successfully');
+  await searchFor(page, sender);
+  await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
+});
+
+test('the create form shows field errors at the fields and keeps the values', async ({ page }) => {
+  const sender = uniqueName('Errol Error');
+  await signIn(page, '/dashboard/parcels/new');
+  await group(page, 'Sender Information').getByLabel('Name').fill(sender);
+  await group(page, 'Sender Information').getByLabel('Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Create Parcel' }).click();
+  await expect(group(page, 'Recipient Information')).toContainText('Recipient name is required');
+  await expect(group(page, 'Recipient Information')).toContainText('Recipient address is required');
+  await expect(group(page, 'Sender Information')).toContainText('Invalid email address');
+  await expect(group(page, 'Sender Information').getByLabel('Name')).toHaveValue(sender);
+
+  await page.goto(`/dashboard/parcels?search=${encodeURIComponent(sender)}`);
+  await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
+});
+
+test('unknown parcels show the section error with Try Again and Reload Page', async ({ page }) => {
+  await signIn(page, '/dashboard/parcels/0123456789abcdef01234567');
+  await expect(page.getByText('Something went wrong')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Try Again' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Reload Page' })).toBeVisible();
+});
