@@ -156,7 +156,9 @@ async function main() {
     console.log('Compressed bytes a browser downloads (gzip):');
     console.table(weights);
   } finally {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
+    await exited;
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
