@@ -1,0 +1,249 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { Parcel } from '~/models/parcel.server';
+import { createUser } from '~/models/user.server';
+import { loader as listLoader } from '~/routes/dashboard.parcels';
+import { action as deleteAction } from '~/routes/dashboard.parcels.$parcelId.delete';
+import { action as editAction } from '~/routes/dashboard.parcels.$parcelId.edit';
+import { action as createAction } from '~/routes/dashboard.parcels.new';
+import { USER_SESSION_KEY } from '~/services/auth.server';
+import { connectDb } from '~/services/db.server';
+import { flashStorage, sessionStorage } from '~/services/session.server';
+
+const context = { clientAddress: '10.1.2.3' };
+let sessionCookie = '';
+
+beforeAll(async () => {
+  await connectDb();
+  const user = await createUser({ username: 'parcel-forms', password: 'parcel-forms-password' });
+  const session = await sessionStorage.getSession();
+  session.set(USER_SESSION_KEY, user.id);
+  sessionCookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+});
+
+function post(path: string, fields: Record<string, string>, signedIn = true) {
+  return new Request(`http://localhost${path}`, {
+    method: 'POST',
+    headers: signedIn ? { Cookie: sessionCookie } : {},
+    body: new URLSearchParams(fields),
+  });
+}
+
+async function toast(res: Response) {
+  const cookie = res.headers.get('Set-Cookie') ?? '';
+  const session = await flashStorage.getSession(cookie.split(';')[0]);
+  return session.get('toast') as { type: string; title: string; description?: string } | undefined;
+}
+
+type FormReply = {
+  values: { destinations: unknown[]; weight: number };
+  fieldErrors: Record<string, string[]>;
+};
+
+const baseFields = {
+  'sender.name': 'Form Sender',
+  'recipient.name': 'Form Recipient',
+  'recipient.address': '5 Form Street',
+  weight: 'heavy',
+  'dimensions.length': '12',
+  'dimensions.width': '',
+  'dimensions.height': '3.5',
+  serviceType: 'Overnight',
+  priority: 'Low',
+  estimatedDelivery: '',
+};
+
+describe('create parcel form', () => {
+  it('adds and removes destination rows without storing anything', async () => {
+    const before = await Parcel.countDocuments();
+    const add = await createAction({
+      request: post('/dashboard/parcels/new', {
+        ...baseFields,
+        'destinations.0.name': 'Kept',
+        'destinations.0.country': 'USA',
+        intent: 'add-destination',
+      }),
+      params: {},
+      context,
+    } as never);
+    expect(add.status).toBe(200);
+    const added = (await add.json()) as FormReply;
+    expect(added.values.destinations).toEqual([
+      { name: 'Kept', address: '', city: '', country: 'USA', postalCode: '' },
+      { name: '', address: '', city: '', country: 'USA', postalCode: '' },
+    ]);
+    const remove = await createAction({
+      request: post('/dashboard/parcels/new', {
+        ...baseFields,
+        'destinations.0.name': 'Gone',
+        'destinations.1.name': 'Kept',
+        intent: 'remove-destination-0',
+      }),
+      params: {},
+      context,
+    } as never);
+    const removed = (await remove.json()) as FormReply;
+    expect(removed.values.destinations).toHaveLength(1);
+    expect(removed.values.destinations[0]).toMatchObject({ name: 'Kept' });
+    expect(await Parcel.countDocuments()).toBe(before);
+  });
+
+  it('returns field errors with status 400 and stores nothing', async () => {
+    const before = await Parcel.countDocuments();
+    const res = await createAction({
+      request: post('/dashboard/parcels/new', {
+        ...baseFields,
+        'recipient.name': '',
+        'sender.email': 'nope',
+        intent: 'save',
+      }),
+      params: {},
+      context,
+    } as never);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as FormReply;
+    expect(Object.keys(body.fieldErrors).sort()).toEqual(['recipient.name', 'sender.email']);
+    expect(await Parcel.countDocuments()).toBe(before);
+  });
+
+  it('creates the parcel (unparseable numbers as 0) and redirects to the list with a toast', async () => {
+    const res = await createAction({
+      request: post('/dashboard/parcels/new?search=Form', { ...baseFields, intent: 'save' }),
+      params: {},
+      context,
+    } as never);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/dashboard/parcels?search=Form');
+    const stored = await Parcel.findOne({ 'sender.name': 'Form Sender' }).lean();
+    expect(stored).toMatchObject({
+      status: 'Pending',
+      cost: 25.99,
+      weight: 0,
+      dimensions: { length: 12, width: 0, height: 3.5 },
+      serviceType: 'Overnight',
+      priority: 'Low',
+    });
+    expect(stored!.destinations).toHaveLength(1);
+    expect(stored!.destinations[0]).toMatchObject({
+      name: 'Form Recipient',
+      address: '5 Form Street',
+      country: 'USA',
+    });
+    expect(await toast(res)).toEqual({
+      type: 'success',
+      title: 'Parcel created successfully',
+      description: `Tracking number: ${stored!.trackingNumber}`,
+    });
+  });
+
+  it('sends a signed-out visitor to the login page', async () => {
+    const before = await Parcel.countDocuments();
+    const res = await createAction({
+      request: post('/dashboard/parcels/new', { ...baseFields, intent: 'save' }, false),
+      params: {},
+      context,
+    } as never).catch((thrown: Response) => thrown);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toMatch(/^\/management\/access/);
+    expect(await Parcel.countDocuments()).toBe(before);
+  });
+});
+
+describe('edit and delete parcel forms', () => {
+  it('updates the status and records the delivery', async () => {
+    const parcel = await Parcel.create({
+      trackingNumber: 'EDT000000001',
+      recipient: { name: 'E', address: 'A' },
+    });
+    const res = await editAction({
+      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
+        ...baseFields,
+        weight: '7.25',
+        status: 'Delivered',
+        intent: 'save',
+      }),
+      params: { parcelId: parcel.id },
+      context,
+    } as never);
+    expect(res.status).toBe(302);
+    expect((await toast(res))?.title).toBe('Parcel updated successfully');
+    const stored = await Parcel.findById(parcel.id).lean();
+    expect(stored?.status).toBe('Delivered');
+    expect(stored?.weight).toBe(7.25);
+    expect(stored?.actualDelivery).toBeInstanceOf(Date);
+  });
+
+  it('refuses an unknown status with a field error', async () => {
+    const parcel = await Parcel.create({
+      trackingNumber: 'EDT000000002',
+      recipient: { name: 'E', address: 'A' },
+    });
+    const res = await editAction({
+      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
+        ...baseFields,
+        status: 'Lost',
+        intent: 'save',
+      }),
+      params: { parcelId: parcel.id },
+      context,
+    } as never);
+    expect(res.status).toBe(400);
+    expect(Object.keys(((await res.json()) as FormReply).fieldErrors)).toEqual(['status']);
+    expect((await Parcel.findById(parcel.id).lean())?.status).toBe('Pending');
+  });
+
+  it('deletes a parcel, and reports one that is already gone', async () => {
+    const parcel = await Parcel.create({
+      trackingNumber: 'DEL000000001',
+      recipient: { name: 'D', address: 'A' },
+    });
+    const res = await deleteAction({
+      request: post(`/dashboard/parcels/${parcel.id}/delete`, {}),
+      params: { parcelId: parcel.id },
+      context,
+    } as never);
+    expect(res.status).toBe(302);
+    expect(await toast(res)).toMatchObject({
+      type: 'success',
+      title: 'Parcel deleted successfully',
+    });
+    expect(await Parcel.countDocuments({ _id: parcel.id })).toBe(0);
+    const again = await deleteAction({
+      request: post(`/dashboard/parcels/${parcel.id}/delete`, {}),
+      params: { parcelId: parcel.id },
+      context,
+    } as never);
+    expect(await toast(again)).toMatchObject({ type: 'error', title: 'Error deleting parcel' });
+  });
+});
+
+describe('parcel list page', () => {
+  it('loads the filtered list, and says so when it cannot', async () => {
+    const request = () =>
+      new Request('http://localhost/dashboard/parcels?search=EDT&page=abc', {
+        headers: { Cookie: sessionCookie },
+      });
+    const res = await listLoader({ request: request(), params: {}, context } as never);
+    const data = (await res.json()) as {
+      parcels: Array<{ trackingNumber: string }>;
+      loadFailed: boolean;
+      search: string;
+    };
+    expect(data.loadFailed).toBe(false);
+    expect(data.search).toBe('EDT');
+    expect(data.parcels.map((p) => p.trackingNumber).sort()).toEqual([
+      'EDT000000001',
+      'EDT000000002',
+    ]);
+
+    const failure = vi
+      .spyOn(Parcel, 'countDocuments')
+      .mockRejectedValueOnce(new Error('database down'));
+    vi.mocked(console.error).mockImplementationOnce(() => {});
+    const failed = await listLoader({ request: request(), params: {}, context } as never);
+    failure.mockRestore();
+    expect(failed.status).toBe(503);
+    expect(((await failed.json()) as { loadFailed: boolean }).loadFailed).toBe(true);
+    // The loader logs the failure on purpose.
+    vi.mocked(console.error).mockClear();
+  });
+});
