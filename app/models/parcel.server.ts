@@ -222,7 +222,12 @@ export type PublicTrackingResult = ReturnType<typeof toPublicTrackingResult>;
 
 /* ---------- Parcel management (dashboard and /api/parcels) ---------- */
 
-export type ParcelPagination = { totalItems: number; currentPage: number; totalPages: number; limit: number };
+export type ParcelPagination = {
+  totalItems: number;
+  currentPage: number;
+  totalPages: number;
+  limit: number;
+};
 
 function escapeRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -249,7 +254,11 @@ export async function listParcels({
   if (status) filter.status = status;
   if (search) {
     const pattern = new RegExp(escapeRegex(search), 'i');
-    filter.$or = [{ trackingNumber: pattern }, { 'sender.name': pattern }, { 'recipient.name': pattern }];
+    filter.$or = [
+      { trackingNumber: pattern },
+      { 'sender.name': pattern },
+      { 'recipient.name': pattern },
+    ];
   }
   const [totalItems, docs] = await Promise.all([
     Parcel.countDocuments(filter),
@@ -300,7 +309,10 @@ function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
  * one is already stored ($min sets an absent field and keeps an earlier one); any other status
  * clears it, because the parcel is no longer delivered.
  */
-export async function updateParcel(id: string, input: ParcelUpdateInput): Promise<SerializedParcel | null> {
+export async function updateParcel(
+  id: string,
+  input: ParcelUpdateInput,
+): Promise<SerializedParcel | null> {
   if (!validId(id)) return null;
   await connectDb();
   const set = updateFields(input);
@@ -309,7 +321,10 @@ export async function updateParcel(id: string, input: ParcelUpdateInput): Promis
   else if (input.status) update.$unset = { actualDelivery: 1 };
   if (Object.keys(set).length) update.$set = set;
   const doc = Object.keys(update).length
-    ? await Parcel.findByIdAndUpdate(id, update, { returnDocument: 'after', runValidators: true }).lean<LeanParcel>()
+    ? await Parcel.findByIdAndUpdate(id, update, {
+        returnDocument: 'after',
+        runValidators: true,
+      }).lean<LeanParcel>()
     : await Parcel.findById(id).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }

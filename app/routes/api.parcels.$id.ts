@@ -2,7 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { deleteParcel, getParcel, updateParcel } from '~/models/parcel.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  readJsonBody,
+  requireObjectId,
+} from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 const notFound = () => new ApiError(404, 'Parcel not found');
@@ -24,7 +30,8 @@ export function loader({ request, params }: LoaderFunctionArgs) {
  */
 export function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
-    if (request.method !== 'PUT' && request.method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+    if (request.method !== 'PUT' && request.method !== 'DELETE')
+      return methodNotAllowed(['GET', 'PUT', 'DELETE']);
     await requireApiUser(request);
     const id = requireObjectId(params.id, 'parcel id');
     if (request.method === 'DELETE') {

@@ -32,7 +32,13 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ContactDetails({ title, contact }: { title: string; contact: { name: string; email: string; phone: string; address: string } }) {
+function ContactDetails({
+  title,
+  contact,
+}: {
+  title: string;
+  contact: { name: string; email: string; phone: string; address: string };
+}) {
   return (
     <section aria-label={title} className="space-y-2">
       <h3 className="font-semibold text-gray-900">{title}</h3>
@@ -67,7 +73,9 @@ export default function ParcelDetailsDialog() {
           <Item label="Cost">{formatMoney(parcel.cost)}</Item>
           <Item label="Created">{formatDateTime(parcel.createdAt)}</Item>
           <Item label="Estimated Delivery">{formatDate(parcel.estimatedDelivery)}</Item>
-          {parcel.actualDelivery ? <Item label="Delivered">{formatDateTime(parcel.actualDelivery)}</Item> : null}
+          {parcel.actualDelivery ? (
+            <Item label="Delivered">{formatDateTime(parcel.actualDelivery)}</Item>
+          ) : null}
           <Item label="Tracking Events">{parcel.eventCount}</Item>
         </dl>
         <ContactDetails title="Sender" contact={parcel.sender} />
@@ -82,7 +90,9 @@ export default function ParcelDetailsDialog() {
           </dl>
         </section>
         <section aria-label="Destinations" className="space-y-2">
-          <h3 className="font-semibold text-gray-900">Destinations ({parcel.destinations.length})</h3>
+          <h3 className="font-semibold text-gray-900">
+            Destinations ({parcel.destinations.length})
+          </h3>
           {parcel.destinations.length ? (
             <ol className="space-y-2">
               {parcel.destinations.map((d, i) => (
@@ -99,7 +109,11 @@ export default function ParcelDetailsDialog() {
           )}
         </section>
         <div className="flex flex-wrap justify-end gap-3">
-          <Link to={`/dashboard/parcels/${parcel.id}/edit${search}`} className="btn-secondary" preventScrollReset>
+          <Link
+            to={`/dashboard/parcels/${parcel.id}/edit${search}`}
+            className="btn-secondary"
+            preventScrollReset
+          >
             Edit
           </Link>
           <Link to={closeTo} className="btn-primary" preventScrollReset>

@@ -12,7 +12,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
-  return json({ parcel: { id: parcel.id, trackingNumber: parcel.trackingNumber, eventCount: parcel.events?.length ?? 0 } });
+  return json({
+    parcel: {
+      id: parcel.id,
+      trackingNumber: parcel.trackingNumber,
+      eventCount: parcel.events?.length ?? 0,
+    },
+  });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -57,8 +63,9 @@ export default function DeleteParcelDialog() {
     <RouteDialog title="Delete Parcel" closeTo={closeTo} size="md">
       <Form method="post" className="space-y-4">
         <p className="text-gray-700">
-          Are you sure you want to delete parcel <span className="font-mono font-semibold">{parcel.trackingNumber}</span>?
-          This will also delete all associated tracking events
+          Are you sure you want to delete parcel{' '}
+          <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also
+          delete all associated tracking events
           {parcel.eventCount ? ` (${parcel.eventCount})` : ''}. This action cannot be undone.
         </p>
         <div className="flex flex-wrap justify-end gap-3">

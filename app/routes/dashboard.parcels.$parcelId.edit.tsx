@@ -36,12 +36,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const result = ParcelUpdateSchema.safeParse(values);
   if (!result.success) {
-    return json({ values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision }, { status: 400 });
+    return json(
+      { values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision },
+      { status: 400 },
+    );
   }
   const input = result.data;
   // As on creation: a parcel without destinations goes to its recipient.
   if (input.destinations?.length === 0 && input.recipient?.name && input.recipient.address) {
-    input.destinations = [defaultDestination({ name: input.recipient.name, address: input.recipient.address })];
+    input.destinations = [
+      defaultDestination({ name: input.recipient.name, address: input.recipient.address }),
+    ];
   }
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let parcel;
@@ -50,7 +55,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     console.error('Could not update a parcel:', error);
     return json(
-      { values, fieldErrors: {}, formErrors: ['Failed to update parcel. Please try again.'], revision },
+      {
+        values,
+        fieldErrors: {},
+        formErrors: ['Failed to update parcel. Please try again.'],
+        revision,
+      },
       {
         status: 503,
         headers: await createToastHeaders(request, {

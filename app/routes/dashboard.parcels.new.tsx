@@ -5,7 +5,12 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { createParcel } from '~/models/parcel.server';
-import { applyDestinationIntent, formFieldErrors, ParcelCreateSchema, parcelFormToInput } from '~/schemas/parcel';
+import {
+  applyDestinationIntent,
+  formFieldErrors,
+  ParcelCreateSchema,
+  parcelFormToInput,
+} from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
 
@@ -24,7 +29,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = ParcelCreateSchema.safeParse(values);
   if (!result.success) {
-    return json({ values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision }, { status: 400 });
+    return json(
+      { values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision },
+      { status: 400 },
+    );
   }
   let trackingNumber: string;
   try {
@@ -32,7 +40,12 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     console.error('Could not create a parcel:', error);
     return json(
-      { values, fieldErrors: {}, formErrors: ['Failed to create parcel. Please try again.'], revision },
+      {
+        values,
+        fieldErrors: {},
+        formErrors: ['Failed to create parcel. Please try again.'],
+        revision,
+      },
       {
         status: 503,
         headers: await createToastHeaders(request, {
@@ -50,7 +63,9 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = () => [{ title: 'Create Parcel · Parcels · Management dashboard' }];
+export const meta: MetaFunction = () => [
+  { title: 'Create Parcel · Parcels · Management dashboard' },
+];
 
 export default function CreateParcelDialog() {
   const result = useActionData<typeof action>();

@@ -1,6 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation, useSubmit } from '@remix-run/react';
+import {
+  Form,
+  Link,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useSubmit,
+} from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelCard } from '~/components/parcels/parcel-card';
@@ -20,7 +28,9 @@ function readQuery(url: URL): ParcelListQuery {
   return {
     page: 1,
     limit: PARCELS_PAGE_SIZE,
-    status: (PARCEL_STATUSES as readonly string[]).includes(status) ? (status as ParcelListQuery['status']) : undefined,
+    status: (PARCEL_STATUSES as readonly string[]).includes(status)
+      ? (status as ParcelListQuery['status'])
+      : undefined,
     search: search || undefined,
   };
 }
@@ -54,14 +64,17 @@ export default function ParcelsTab() {
   const statusRef = useRef<HTMLSelectElement>(null);
   // Back/forward and links change the filters: show them, but never under the user's typing.
   useEffect(() => {
-    if (searchRef.current && document.activeElement !== searchRef.current) searchRef.current.value = search;
+    if (searchRef.current && document.activeElement !== searchRef.current)
+      searchRef.current.value = search;
     if (statusRef.current) statusRef.current.value = status;
   }, [search, status]);
 
   const here = `/dashboard/parcels${location.search}`;
   const filtering = Boolean(search || status);
   const loading =
-    navigation.state === 'loading' && navigation.location.pathname === '/dashboard/parcels' && !navigation.formMethod;
+    navigation.state === 'loading' &&
+    navigation.location.pathname === '/dashboard/parcels' &&
+    !navigation.formMethod;
 
   // With JS the filters apply as you type (debounced) or pick a status; without, the Search button does.
   function onFilterChange(form: HTMLFormElement, debounce: boolean) {
@@ -80,7 +93,11 @@ export default function ParcelsTab() {
             {loading ? <Spinner /> : null}
             Refresh
           </Link>
-          <Link to={`/dashboard/parcels/new${location.search}`} className="btn-primary" preventScrollReset>
+          <Link
+            to={`/dashboard/parcels/new${location.search}`}
+            className="btn-primary"
+            preventScrollReset
+          >
             Create Parcel
           </Link>
         </div>
@@ -156,7 +173,9 @@ export default function ParcelsTab() {
           {pagination ? (
             <p className="text-sm text-gray-600">
               {pagination.totalItems} parcel{pagination.totalItems === 1 ? '' : 's'}
-              {pagination.totalPages > 1 ? ` · page ${pagination.currentPage} of ${pagination.totalPages}` : ''}
+              {pagination.totalPages > 1
+                ? ` · page ${pagination.currentPage} of ${pagination.totalPages}`
+                : ''}
             </p>
           ) : null}
           <div className={`space-y-4 ${loading ? 'opacity-60' : ''}`}>

@@ -10,9 +10,13 @@ import {
   SERVICE_TYPES,
 } from './constants';
 
-const text = (max: number) => z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
+const text = (max: number) =>
+  z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
 
-const email = text(254).refine((value) => value === '' || z.email().safeParse(value).success, 'Invalid email address');
+const email = text(254).refine(
+  (value) => value === '' || z.email().safeParse(value).success,
+  'Invalid email address',
+);
 
 const ContactShape = {
   name: text(200),
@@ -58,14 +62,18 @@ export const DimensionsSchema = z.object({
 });
 
 // Plain dates from a date input or full ISO timestamps; nothing looser (Date.parse accepts '1').
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE =
+  /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** An ISO date string; empty or null means "not given". */
 const OptionalDateSchema = z
   .string({ error: 'Must be an ISO date string' })
   .trim()
   .nullish()
-  .refine((value) => !value || (ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))), 'Invalid date')
+  .refine(
+    (value) => !value || (ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))),
+    'Invalid date',
+  )
   .transform((value) => (value ? new Date(value) : undefined));
 
 export function defaultEstimatedDelivery(now = Date.now()): Date {
@@ -78,7 +86,13 @@ function isBlankDestination(d: DestinationInput) {
 
 /** The one destination a parcel gets when none was given: the recipient's. */
 export function defaultDestination(recipient: { name: string; address: string }): DestinationInput {
-  return { name: recipient.name, address: recipient.address, city: '', country: 'USA', postalCode: '' };
+  return {
+    name: recipient.name,
+    address: recipient.address,
+    city: '',
+    country: 'USA',
+    postalCode: '',
+  };
 }
 
 const DestinationsSchema = z
@@ -86,9 +100,15 @@ const DestinationsSchema = z
   .max(MAX_PARCEL_DESTINATIONS, `At most ${MAX_PARCEL_DESTINATIONS} destinations`)
   .transform((list) => list.filter((d) => !isBlankDestination(d)));
 
-const StatusSchema = z.enum(PARCEL_STATUSES, { error: `Status must be one of: ${PARCEL_STATUSES.join(', ')}` });
-const PrioritySchema = z.enum(PRIORITIES, { error: `Priority must be one of: ${PRIORITIES.join(', ')}` });
-const ServiceTypeSchema = z.enum(SERVICE_TYPES, { error: `Service type must be one of: ${SERVICE_TYPES.join(', ')}` });
+const StatusSchema = z.enum(PARCEL_STATUSES, {
+  error: `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
+});
+const PrioritySchema = z.enum(PRIORITIES, {
+  error: `Priority must be one of: ${PRIORITIES.join(', ')}`,
+});
+const ServiceTypeSchema = z.enum(SERVICE_TYPES, {
+  error: `Service type must be one of: ${SERVICE_TYPES.join(', ')}`,
+});
 
 /**
  * A new parcel. Status and cost are not taken from the body: new parcels are always 'Pending'
@@ -107,7 +127,9 @@ export const ParcelCreateSchema = z
   })
   .transform((input) => ({
     ...input,
-    destinations: input.destinations.length ? input.destinations : [defaultDestination(input.recipient)],
+    destinations: input.destinations.length
+      ? input.destinations
+      : [defaultDestination(input.recipient)],
     estimatedDelivery: input.estimatedDelivery ?? defaultEstimatedDelivery(),
   }));
 export type ParcelCreateInput = z.output<typeof ParcelCreateSchema>;
@@ -117,7 +139,10 @@ export type ParcelCreateInput = z.output<typeof ParcelCreateSchema>;
  * edit form can send everything and an API client just what it means to change.
  */
 export const ParcelUpdateSchema = z.object({
-  sender: z.object({ ...ContactShape }).partial().optional(),
+  sender: z
+    .object({ ...ContactShape })
+    .partial()
+    .optional(),
   recipient: z
     .object({
       ...ContactShape,
@@ -188,7 +213,13 @@ export function destinationRowCount(formData: FormData): number {
 export type ParcelFormValues = {
   sender: { name: string; email: string; phone: string; address: string };
   recipient: { name: string; email: string; phone: string; address: string };
-  destinations: Array<{ name: string; address: string; city: string; country: string; postalCode: string }>;
+  destinations: Array<{
+    name: string;
+    address: string;
+    city: string;
+    country: string;
+    postalCode: string;
+  }>;
   weight: number;
   dimensions: { length: number; width: number; height: number };
   serviceType: string;
@@ -236,7 +267,8 @@ export function parcelFormToInput(formData: FormData): ParcelFormValues {
 /** Per-field messages keyed by the form's field names (`recipient.name`, `destinations.0.city`). */
 export function formFieldErrors(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) (errors[issue.path.map(String).join('.')] ??= []).push(issue.message);
+  for (const issue of error.issues)
+    (errors[issue.path.map(String).join('.')] ??= []).push(issue.message);
   return errors;
 }
 
@@ -254,9 +286,13 @@ export function emptyDestination(): ParcelFormValues['destinations'][number] {
  * The form's add/remove destination buttons submit to the action (so they work with JS off);
  * this applies such an intent to the submitted values. Returns false for any other intent.
  */
-export function applyDestinationIntent(values: ParcelFormValues, intent: FormDataEntryValue | null): boolean {
+export function applyDestinationIntent(
+  values: ParcelFormValues,
+  intent: FormDataEntryValue | null,
+): boolean {
   if (intent === ADD_DESTINATION_INTENT) {
-    if (values.destinations.length < MAX_PARCEL_DESTINATIONS) values.destinations.push(emptyDestination());
+    if (values.destinations.length < MAX_PARCEL_DESTINATIONS)
+      values.destinations.push(emptyDestination());
     return true;
   }
   if (typeof intent === 'string' && intent.startsWith(REMOVE_DESTINATION_PREFIX)) {

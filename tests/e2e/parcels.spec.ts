@@ -9,16 +9,24 @@ async function searchFor(page: Page, text: string, status = '') {
   await page.getByPlaceholder('Search by tracking number, sender, or recipient...').fill(text);
   await page.getByLabel('Filter by status').selectOption(status);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(text).replace(/%20/g, '\\+')}`));
+  await expect(page).toHaveURL(
+    new RegExp(`search=${encodeURIComponent(text).replace(/%20/g, '\\+')}`),
+  );
 }
 
-async function openMenuItem(page: Page, trackingNumber: string, item: 'View Details' | 'Edit' | 'Delete') {
+async function openMenuItem(
+  page: Page,
+  trackingNumber: string,
+  item: 'View Details' | 'Edit' | 'Delete',
+) {
   const card = page.getByRole('article', { name: trackingNumber });
   await card.locator('summary', { hasText: `Actions for ${trackingNumber}` }).click();
   await card.getByRole('link', { name: item, exact: true }).click();
 }
 
-test('create a parcel with two extra destinations, find, view, edit and delete it', async ({ page }) => {
+test('create a parcel with two extra destinations, find, view, edit and delete it', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const sender = uniqueName('Sally Sender');
   const recipient = uniqueName('Rick Recipient');
@@ -104,7 +112,9 @@ test('create a parcel with two extra destinations, find, view, edit and delete i
 
   // Delete it.
   await openMenuItem(page, trackingNumber!, 'Delete');
-  await expect(page.getByText('This will also delete all associated tracking events')).toBeVisible();
+  await expect(
+    page.getByText('This will also delete all associated tracking events'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(toastRegion(page)).toContainText('Parcel deleted successfully');
   await searchFor(page, sender);

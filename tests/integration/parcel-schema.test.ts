@@ -20,7 +20,12 @@ describe('parcel form preprocessing', () => {
     expect(formNumber('  2.5 ')).toBe(2.5);
     expect(formNumber('-3')).toBe(-3);
     const input = parcelFormToInput(
-      form({ weight: 'abc', 'dimensions.length': '', 'dimensions.width': '12.5', 'dimensions.height': 'x' }),
+      form({
+        weight: 'abc',
+        'dimensions.length': '',
+        'dimensions.width': '12.5',
+        'dimensions.height': 'x',
+      }),
     );
     expect(input.weight).toBe(0);
     expect(input.dimensions).toEqual({ length: 0, width: 12.5, height: 0 });
@@ -51,7 +56,9 @@ describe('parcel form preprocessing', () => {
   it('a form with only the recipient passes the create schema with defaults', () => {
     const before = Date.now();
     const result = ParcelCreateSchema.parse(
-      parcelFormToInput(form({ 'recipient.name': 'Bob', 'recipient.address': '2 Target Ave', weight: 'n/a' })),
+      parcelFormToInput(
+        form({ 'recipient.name': 'Bob', 'recipient.address': '2 Target Ave', weight: 'n/a' }),
+      ),
     );
     expect(result.weight).toBe(0);
     expect(result.serviceType).toBe('Standard');
@@ -67,32 +74,48 @@ describe('parcel form preprocessing', () => {
 
 describe('ParcelCreateSchema', () => {
   it('requires the recipient name and address, and checks e-mails only when given', () => {
-    const result = ParcelCreateSchema.safeParse({ recipient: { name: ' ', address: '', email: 'nope' } });
+    const result = ParcelCreateSchema.safeParse({
+      recipient: { name: ' ', address: '', email: 'nope' },
+    });
     expect(result.success).toBe(false);
     const paths = result.error!.issues.map((i) => i.path.join('.'));
-    expect(paths).toEqual(expect.arrayContaining(['recipient.name', 'recipient.address', 'recipient.email']));
-    expect(ParcelCreateSchema.safeParse({ recipient: { name: 'B', address: 'A', email: '' } }).success).toBe(true);
+    expect(paths).toEqual(
+      expect.arrayContaining(['recipient.name', 'recipient.address', 'recipient.email']),
+    );
+    expect(
+      ParcelCreateSchema.safeParse({ recipient: { name: 'B', address: 'A', email: '' } }).success,
+    ).toBe(true);
   });
 
   it('drops blank destination rows, defaults their country to USA, and drops status and cost', () => {
     const result = ParcelCreateSchema.parse({
       recipient: { name: 'B', address: 'A' },
-      destinations: [{ name: '', address: '', city: '', postalCode: '' }, { name: 'Stop', city: 'Boston' }],
+      destinations: [
+        { name: '', address: '', city: '', postalCode: '' },
+        { name: 'Stop', city: 'Boston' },
+      ],
       status: 'Delivered',
       cost: 0,
     });
-    expect(result.destinations).toEqual([{ name: 'Stop', address: '', city: 'Boston', country: 'USA', postalCode: '' }]);
+    expect(result.destinations).toEqual([
+      { name: 'Stop', address: '', city: 'Boston', country: 'USA', postalCode: '' },
+    ]);
     expect(result).not.toHaveProperty('status');
     expect(result).not.toHaveProperty('cost');
   });
 
   it('accepts dates and ISO timestamps, refuses anything looser', () => {
     const base = { recipient: { name: 'B', address: 'A' } };
-    expect(ParcelCreateSchema.parse({ ...base, estimatedDelivery: '2030-05-06' }).estimatedDelivery.toISOString()).toBe(
-      '2030-05-06T00:00:00.000Z',
-    );
+    expect(
+      ParcelCreateSchema.parse({
+        ...base,
+        estimatedDelivery: '2030-05-06',
+      }).estimatedDelivery.toISOString(),
+    ).toBe('2030-05-06T00:00:00.000Z');
     expect(ParcelCreateSchema.safeParse({ ...base, estimatedDelivery: '1' }).success).toBe(false);
-    expect(ParcelCreateSchema.safeParse({ ...base, estimatedDelivery: '2030-13-45' }).success).toBe(false);
+    expect(ParcelCreateSchema.safeParse({ ...base, estimatedDelivery: '2030-13-45' }).success).toBe(
+      false,
+    );
     expect(ParcelCreateSchema.safeParse({ ...base, estimatedDelivery: 5 }).success).toBe(false);
   });
 
@@ -100,7 +123,9 @@ describe('ParcelCreateSchema', () => {
     const base = { recipient: { name: 'B', address: 'A' } };
     expect(ParcelCreateSchema.safeParse({ ...base, weight: -0.1 }).success).toBe(false);
     expect(ParcelCreateSchema.safeParse({ ...base, weight: '1' }).success).toBe(false);
-    expect(ParcelCreateSchema.safeParse({ ...base, dimensions: { height: -1 } }).success).toBe(false);
+    expect(ParcelCreateSchema.safeParse({ ...base, dimensions: { height: -1 } }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -115,7 +140,12 @@ describe('ParcelUpdateSchema', () => {
 
 describe('ParcelListQuerySchema', () => {
   it('defaults to page 1 of 100 with no filters', () => {
-    expect(ParcelListQuerySchema.parse({})).toEqual({ page: 1, limit: 100, status: undefined, search: undefined });
+    expect(ParcelListQuerySchema.parse({})).toEqual({
+      page: 1,
+      limit: 100,
+      status: undefined,
+      search: undefined,
+    });
     expect(ParcelListQuerySchema.parse({ status: '', search: '  ' })).toEqual({
       page: 1,
       limit: 100,
@@ -125,13 +155,27 @@ describe('ParcelListQuerySchema', () => {
   });
 
   it('limits pages, statuses and search length', () => {
-    expect(ParcelListQuerySchema.parse({ page: '3', limit: '100', status: 'In Transit', search: ' SWX ' })).toEqual({
+    expect(
+      ParcelListQuerySchema.parse({
+        page: '3',
+        limit: '100',
+        status: 'In Transit',
+        search: ' SWX ',
+      }),
+    ).toEqual({
       page: 3,
       limit: 100,
       status: 'In Transit',
       search: 'SWX',
     });
-    for (const bad of [{ limit: '101' }, { limit: '0' }, { page: '-1' }, { page: '1.5' }, { status: 'Lost' }, { search: 'x'.repeat(101) }]) {
+    for (const bad of [
+      { limit: '101' },
+      { limit: '0' },
+      { page: '-1' },
+      { page: '1.5' },
+      { status: 'Lost' },
+      { search: 'x'.repeat(101) },
+    ]) {
       expect(ParcelListQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });

@@ -11,18 +11,30 @@ const context = { clientAddress: '10.1.2.3' };
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({ username: 'parcels-api', password: 'parcels-api-password', name: 'API User' });
+  const user = await createUser({
+    username: 'parcels-api',
+    password: 'parcels-api-password',
+    name: 'API User',
+  });
   token = (await issueApiToken(user.id)).token;
 });
 
-function request(path: string, init: { method?: string; body?: unknown; auth?: boolean; contentType?: string } = {}) {
+function request(
+  path: string,
+  init: { method?: string; body?: unknown; auth?: boolean; contentType?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.auth !== false) headers.Authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['Content-Type'] = init.contentType ?? 'application/json';
   return new Request(`http://localhost${path}`, {
     method: init.method ?? 'GET',
     headers,
-    body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    body:
+      init.body === undefined
+        ? undefined
+        : typeof init.body === 'string'
+          ? init.body
+          : JSON.stringify(init.body),
   });
 }
 
@@ -46,10 +58,12 @@ async function call(
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-const list = (query = '', auth = true) => call(listLoader, request(`/api/parcels${query}`, { auth }));
+const list = (query = '', auth = true) =>
+  call(listLoader, request(`/api/parcels${query}`, { auth }));
 const create = (body: unknown, auth = true) =>
   call(listAction, request('/api/parcels', { method: 'POST', body, auth }));
-const get = (id: string, auth = true) => call(itemLoader, request(`/api/parcels/${id}`, { auth }), { id });
+const get = (id: string, auth = true) =>
+  call(itemLoader, request(`/api/parcels/${id}`, { auth }), { id });
 const put = (id: string, body: unknown, auth = true) =>
   call(itemAction, request(`/api/parcels/${id}`, { method: 'PUT', body, auth }), { id });
 const del = (id: string, auth = true) =>
@@ -57,8 +71,18 @@ const del = (id: string, auth = true) =>
 
 function body(overrides: Record<string, unknown> = {}) {
   return {
-    sender: { name: 'Ada Sender', email: 'ada@example.com', phone: '+1 555 0100', address: '1 Origin Rd' },
-    recipient: { name: 'Bob Recipient', email: 'bob@example.com', phone: '+1 555 0200', address: '2 Target Ave' },
+    sender: {
+      name: 'Ada Sender',
+      email: 'ada@example.com',
+      phone: '+1 555 0100',
+      address: '1 Origin Rd',
+    },
+    recipient: {
+      name: 'Bob Recipient',
+      email: 'bob@example.com',
+      phone: '+1 555 0200',
+      address: '2 Target Ave',
+    },
     destinations: [],
     weight: 2.5,
     dimensions: { length: 30, width: 20, height: 10 },
@@ -88,14 +112,20 @@ describe('POST /api/parcels', () => {
     expect(parcel.priority).toBe('High');
     expect(parcel.estimatedDelivery).toBe('2030-01-15T12:00:00.000Z');
     expect(parcel.destinations).toHaveLength(1);
-    expect(parcel.destinations[0]).toMatchObject({ name: 'Bob Recipient', address: '2 Target Ave', country: 'USA' });
+    expect(parcel.destinations[0]).toMatchObject({
+      name: 'Bob Recipient',
+      address: '2 Target Ave',
+      country: 'USA',
+    });
     const stored = await Parcel.findById(parcel.id).lean();
     expect(stored?.trackingNumber).toBe(parcel.trackingNumber);
   });
 
   it('ignores a status or cost in the body and defaults the estimated delivery to four days ahead', async () => {
     const before = Date.now();
-    const { status, body: res } = await create(body({ status: 'Delivered', cost: 1, estimatedDelivery: undefined }));
+    const { status, body: res } = await create(
+      body({ status: 'Delivered', cost: 1, estimatedDelivery: undefined }),
+    );
     expect(status).toBe(201);
     expect(res.parcel.status).toBe('Pending');
     expect(res.parcel.cost).toBe(25.99);
@@ -109,7 +139,13 @@ describe('POST /api/parcels', () => {
       body({
         destinations: [
           { name: 'Stop A', address: '3 First St', city: 'Boston', postalCode: '02101' },
-          { name: 'Stop B', address: '4 Second St', city: 'Paris', country: 'France', postalCode: '75001' },
+          {
+            name: 'Stop B',
+            address: '4 Second St',
+            city: 'Paris',
+            country: 'France',
+            postalCode: '75001',
+          },
         ],
       }),
     );
@@ -150,10 +186,17 @@ describe('POST /api/parcels', () => {
     const countBefore = await Parcel.countDocuments();
     const form = await call(
       listAction,
-      request('/api/parcels', { method: 'POST', body: 'weight=1', contentType: 'application/x-www-form-urlencoded' }),
+      request('/api/parcels', {
+        method: 'POST',
+        body: 'weight=1',
+        contentType: 'application/x-www-form-urlencoded',
+      }),
     );
     expect(form.status).toBe(415);
-    const broken = await call(listAction, request('/api/parcels', { method: 'POST', body: '{"recipient":' }));
+    const broken = await call(
+      listAction,
+      request('/api/parcels', { method: 'POST', body: '{"recipient":' }),
+    );
     expect(broken.status).toBe(400);
     expect(await Parcel.countDocuments()).toBe(countBefore);
   });
@@ -181,15 +224,26 @@ describe('GET /api/parcels', () => {
 
   beforeAll(async () => {
     // Names with regex characters: a search must match them literally.
-    await create(body({ sender: { name: `${tag} a.c (x)` }, recipient: { name: `${tag} R1`, address: 'x' } }));
-    await create(body({ sender: { name: `${tag} abc` }, recipient: { name: `${tag} R2`, address: 'x' } }));
+    await create(
+      body({ sender: { name: `${tag} a.c (x)` }, recipient: { name: `${tag} R1`, address: 'x' } }),
+    );
+    await create(
+      body({ sender: { name: `${tag} abc` }, recipient: { name: `${tag} R2`, address: 'x' } }),
+    );
     for (let i = 0; i < 3; i++) {
-      await create(body({ sender: { name: `${tag} page ${i}` }, recipient: { name: `${tag} pager`, address: 'x' } }));
+      await create(
+        body({
+          sender: { name: `${tag} page ${i}` },
+          recipient: { name: `${tag} pager`, address: 'x' },
+        }),
+      );
     }
   });
 
   it('lists parcels newest first with pagination figures', async () => {
-    const { status, body: res } = await list(`?search=${encodeURIComponent(`${tag} page`)}&limit=2&page=1`);
+    const { status, body: res } = await list(
+      `?search=${encodeURIComponent(`${tag} page`)}&limit=2&page=1`,
+    );
     expect(status).toBe(200);
     expect(res.pagination).toEqual({ totalItems: 3, currentPage: 1, totalPages: 2, limit: 2 });
     expect(res.parcels.map((p) => p.sender.name)).toEqual([`${tag} page 2`, `${tag} page 1`]);
@@ -235,7 +289,14 @@ describe('GET /api/parcels', () => {
   });
 
   it('refuses bad queries', async () => {
-    for (const query of ['?limit=101', '?limit=0', '?page=0', '?page=abc', '?status=Lost', `?search=${'x'.repeat(101)}`]) {
+    for (const query of [
+      '?limit=101',
+      '?limit=0',
+      '?page=0',
+      '?page=abc',
+      '?status=Lost',
+      `?search=${'x'.repeat(101)}`,
+    ]) {
       const { status, body: res } = await list(query);
       expect(status, query).toBe(400);
       expect(res.details, query).toBeTruthy();
@@ -254,7 +315,12 @@ describe('/api/parcels/:id', () => {
     const created = (await create(body())).body.parcel;
     const { status, body: res } = await get(created.id);
     expect(status).toBe(200);
-    expect(res.parcel).toMatchObject({ id: created.id, _id: created.id, trackingNumber: created.trackingNumber, events: [] });
+    expect(res.parcel).toMatchObject({
+      id: created.id,
+      _id: created.id,
+      trackingNumber: created.trackingNumber,
+      events: [],
+    });
     expect((await get(UNKNOWN_ID)).status).toBe(404);
     expect((await get(UNKNOWN_ID)).body.message).toBe('Parcel not found');
     expect((await get('not-an-id')).status).toBe(400);
@@ -316,7 +382,16 @@ describe('/api/parcels/:id', () => {
     const created = (await create(body())).body.parcel;
     await Parcel.updateOne(
       { _id: created.id },
-      { $push: { events: { status: 'In Transit', location: 'Hub', description: 'On its way', timestamp: new Date() } } },
+      {
+        $push: {
+          events: {
+            status: 'In Transit',
+            location: 'Hub',
+            description: 'On its way',
+            timestamp: new Date(),
+          },
+        },
+      },
     );
     expect((await get(created.id)).body.parcel.events).toHaveLength(1);
 
@@ -327,14 +402,20 @@ describe('/api/parcels/:id', () => {
     expect(status).toBe(200);
     expect(res).toEqual({ success: true, message: `Parcel ${created.trackingNumber} deleted` });
     expect(await Parcel.countDocuments({ _id: created.id })).toBe(0);
-    expect(await Parcel.countDocuments({ 'events.description': 'On its way', _id: created.id })).toBe(0);
+    expect(
+      await Parcel.countDocuments({ 'events.description': 'On its way', _id: created.id }),
+    ).toBe(0);
     expect((await get(created.id)).status).toBe(404);
     expect((await del(created.id)).status).toBe(404);
     expect((await del('123')).status).toBe(400);
   });
 
   it('answers 405 for other methods', async () => {
-    const res = await call(itemAction, request(`/api/parcels/${UNKNOWN_ID}`, { method: 'POST', body: {} }), { id: UNKNOWN_ID });
+    const res = await call(
+      itemAction,
+      request(`/api/parcels/${UNKNOWN_ID}`, { method: 'POST', body: {} }),
+      { id: UNKNOWN_ID },
+    );
     expect(res.status).toBe(405);
   });
 });

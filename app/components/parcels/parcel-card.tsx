@@ -37,10 +37,17 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
   const more = parcel.destinations.length - shown.length;
   const base = `/dashboard/parcels/${parcel.id}`;
   return (
-    <article className="card p-4" aria-labelledby={`parcel-${parcel.id}-title`} data-parcel-id={parcel.id}>
+    <article
+      className="card p-4"
+      aria-labelledby={`parcel-${parcel.id}-title`}
+      data-parcel-id={parcel.id}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
-          <h3 id={`parcel-${parcel.id}-title`} className="font-mono text-lg font-semibold text-gray-900">
+          <h3
+            id={`parcel-${parcel.id}-title`}
+            className="font-mono text-lg font-semibold text-gray-900"
+          >
             {parcel.trackingNumber}
           </h3>
           <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-gray-700">
@@ -64,17 +71,32 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             </summary>
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
-                <Link to={`${base}${search}`} preventScrollReset onClick={closeMenu} className="block px-3 py-2 hover:bg-gray-50">
+                <Link
+                  to={`${base}${search}`}
+                  preventScrollReset
+                  onClick={closeMenu}
+                  className="block px-3 py-2 hover:bg-gray-50"
+                >
                   View Details
                 </Link>
               </li>
               <li>
-                <Link to={`${base}/edit${search}`} preventScrollReset onClick={closeMenu} className="block px-3 py-2 hover:bg-gray-50">
+                <Link
+                  to={`${base}/edit${search}`}
+                  preventScrollReset
+                  onClick={closeMenu}
+                  className="block px-3 py-2 hover:bg-gray-50"
+                >
                   Edit
                 </Link>
               </li>
               <li>
-                <Link to={`${base}/delete${search}`} preventScrollReset onClick={closeMenu} className="block px-3 py-2 text-red-700 hover:bg-red-50">
+                <Link
+                  to={`${base}/delete${search}`}
+                  preventScrollReset
+                  onClick={closeMenu}
+                  className="block px-3 py-2 text-red-700 hover:bg-red-50"
+                >
                   Delete
                 </Link>
               </li>
@@ -87,19 +109,26 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
         <Contact title="Sender" contact={parcel.sender} />
         <Contact title="Recipient" contact={parcel.recipient} />
         <div>
-          <h4 className="text-xs font-semibold uppercase tracking-wide text-gray-500">Package Details</h4>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-gray-500">
+            Package Details
+          </h4>
           <p className="text-gray-700">Weight: {parcel.weight} kg</p>
           <p className="text-gray-700">
-            Dimensions: {parcel.dimensions.length} × {parcel.dimensions.width} × {parcel.dimensions.height} cm
+            Dimensions: {parcel.dimensions.length} × {parcel.dimensions.width} ×{' '}
+            {parcel.dimensions.height} cm
           </p>
           <p className="text-gray-700">Priority: {parcel.priority}</p>
-          <p className="text-gray-700">Estimated Delivery: {formatDate(parcel.estimatedDelivery)}</p>
+          <p className="text-gray-700">
+            Estimated Delivery: {formatDate(parcel.estimatedDelivery)}
+          </p>
         </div>
       </div>
 
       {shown.length ? (
         <div className="mt-4 text-sm">
-          <h4 className="text-xs font-semibold uppercase tracking-wide text-gray-500">Destinations</h4>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-gray-500">
+            Destinations
+          </h4>
           <ol className="mt-1 space-y-1">
             {shown.map((d, i) => (
               <li key={d.id ?? i} className="flex gap-2">
@@ -108,14 +137,14 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
                 </span>
                 <span>
                   <span className="font-medium">{d.name || '—'}</span>
-                  {destinationLine(d) ? <span className="text-gray-600"> — {destinationLine(d)}</span> : null}
+                  {destinationLine(d) ? (
+                    <span className="text-gray-600"> — {destinationLine(d)}</span>
+                  ) : null}
                 </span>
               </li>
             ))}
           </ol>
-          {more > 0 ? (
-            <p className="mt-1 text-gray-600">+{more} more destinations</p>
-          ) : null}
+          {more > 0 ? <p className="mt-1 text-gray-600">+{more} more destinations</p> : null}
         </div>
       ) : null}
     </article>

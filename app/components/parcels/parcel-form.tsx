@@ -3,7 +3,12 @@ import { useState, type MouseEvent } from 'react';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import type { SerializedParcel } from '~/models/parcel.server';
-import { MAX_PARCEL_DESTINATIONS, PARCEL_STATUSES, PRIORITIES, SERVICE_TYPES } from '~/schemas/constants';
+import {
+  MAX_PARCEL_DESTINATIONS,
+  PARCEL_STATUSES,
+  PRIORITIES,
+  SERVICE_TYPES,
+} from '~/schemas/constants';
 import {
   ADD_DESTINATION_INTENT,
   emptyDestination,
@@ -137,7 +142,9 @@ function DestinationFields({
     if (!hydrated) return;
     event.preventDefault();
     setRows((current) =>
-      current.length >= MAX_PARCEL_DESTINATIONS ? current : [...current, { key: nextRowKey(), defaults: emptyDestination() }],
+      current.length >= MAX_PARCEL_DESTINATIONS
+        ? current
+        : [...current, { key: nextRowKey(), defaults: emptyDestination() }],
     );
   }
   function remove(event: MouseEvent<HTMLButtonElement>, key: string) {
@@ -157,9 +164,17 @@ function DestinationFields({
         const field = (name: keyof Destination) => `destinations.${index}.${name}`;
         return (
           <fieldset key={row.key} className="space-y-3 rounded-md border border-gray-200 p-3">
-            <legend className="px-1 text-sm font-semibold text-gray-800">Destination {index + 1}</legend>
+            <legend className="px-1 text-sm font-semibold text-gray-800">
+              Destination {index + 1}
+            </legend>
             <div className="grid gap-3 sm:grid-cols-2">
-              <Field label="Name" name={field('name')} defaultValue={row.defaults.name} maxLength={200} errors={errors[field('name')]} />
+              <Field
+                label="Name"
+                name={field('name')}
+                defaultValue={row.defaults.name}
+                maxLength={200}
+                errors={errors[field('name')]}
+              />
               <Field
                 label="Address"
                 name={field('address')}
@@ -167,7 +182,13 @@ function DestinationFields({
                 maxLength={500}
                 errors={errors[field('address')]}
               />
-              <Field label="City" name={field('city')} defaultValue={row.defaults.city} maxLength={100} errors={errors[field('city')]} />
+              <Field
+                label="City"
+                name={field('city')}
+                defaultValue={row.defaults.city}
+                maxLength={100}
+                errors={errors[field('city')]}
+              />
               <Field
                 label="Country"
                 name={field('country')}
@@ -196,7 +217,13 @@ function DestinationFields({
         );
       })}
       {rows.length < MAX_PARCEL_DESTINATIONS ? (
-        <button type="submit" name="intent" value={ADD_DESTINATION_INTENT} className="btn-secondary" onClick={add}>
+        <button
+          type="submit"
+          name="intent"
+          value={ADD_DESTINATION_INTENT}
+          className="btn-secondary"
+          onClick={add}
+        >
           Add Destination
         </button>
       ) : null}
@@ -231,12 +258,30 @@ export function ParcelForm({
   return (
     <Form method="post" key={result?.revision ?? 'initial'} className="space-y-6" noValidate>
       {/* Enter in a field submits with the first submit button: make that the save button. */}
-      <button type="submit" name="intent" value={SAVE_INTENT} tabIndex={-1} aria-hidden="true" className="sr-only">
+      <button
+        type="submit"
+        name="intent"
+        value={SAVE_INTENT}
+        tabIndex={-1}
+        aria-hidden="true"
+        className="sr-only"
+      >
         {submitLabel}
       </button>
       <FormErrors errors={result?.formErrors} />
-      <ContactFields prefix="sender" legend="Sender Information" values={values.sender} errors={errors} />
-      <ContactFields prefix="recipient" legend="Recipient Information" values={values.recipient} errors={errors} required />
+      <ContactFields
+        prefix="sender"
+        legend="Sender Information"
+        values={values.sender}
+        errors={errors}
+      />
+      <ContactFields
+        prefix="recipient"
+        legend="Recipient Information"
+        values={values.recipient}
+        errors={errors}
+        required
+      />
       <DestinationFields initial={values.destinations} errors={errors} />
       <fieldset className="space-y-3">
         <legend className="text-base font-semibold text-gray-900">Package Details</legend>
@@ -283,14 +328,24 @@ export function ParcelForm({
               errors={errors['dimensions.height']}
             />
           </div>
-          <SelectField label="Service Type" name="serviceType" defaultValue={values.serviceType} errors={errors.serviceType}>
+          <SelectField
+            label="Service Type"
+            name="serviceType"
+            defaultValue={values.serviceType}
+            errors={errors.serviceType}
+          >
             {SERVICE_TYPES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
             ))}
           </SelectField>
-          <SelectField label="Priority" name="priority" defaultValue={values.priority} errors={errors.priority}>
+          <SelectField
+            label="Priority"
+            name="priority"
+            defaultValue={values.priority}
+            errors={errors.priority}
+          >
             {PRIORITIES.map((p) => (
               <option key={p} value={p}>
                 {p}
@@ -298,7 +353,12 @@ export function ParcelForm({
             ))}
           </SelectField>
           {withStatus ? (
-            <SelectField label="Status" name="status" defaultValue={values.status ?? 'Pending'} errors={errors.status}>
+            <SelectField
+              label="Status"
+              name="status"
+              defaultValue={values.status ?? 'Pending'}
+              errors={errors.status}
+            >
               {PARCEL_STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -311,7 +371,11 @@ export function ParcelForm({
             type="date"
             name="estimatedDelivery"
             defaultValue={values.estimatedDelivery}
-            hint={withStatus ? 'Leave empty to keep the current date.' : 'Optional. Defaults to 4 days from now.'}
+            hint={
+              withStatus
+                ? 'Leave empty to keep the current date.'
+                : 'Optional. Defaults to 4 days from now.'
+            }
             errors={errors.estimatedDelivery}
           />
         </div>
@@ -320,7 +384,13 @@ export function ParcelForm({
         <Link to={cancelTo} preventScrollReset className="btn-secondary">
           Cancel
         </Link>
-        <button type="submit" name="intent" value={SAVE_INTENT} className="btn-primary" disabled={busy}>
+        <button
+          type="submit"
+          name="intent"
+          value={SAVE_INTENT}
+          className="btn-primary"
+          disabled={busy}
+        >
           {busy ? <Spinner /> : null}
           {busy ? busyLabel : submitLabel}
         </button>

@@ -38,7 +38,9 @@ export const PRIORITY_BADGE_COLORS: Record<Priority, string> = {
 export function PriorityBadge({ priority }: { priority: string | null | undefined }) {
   const color = PRIORITY_BADGE_COLORS[priority as Priority] ?? NEUTRAL;
   return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${color}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${color}`}
+    >
       {priority || 'Standard'}
     </span>
   );
