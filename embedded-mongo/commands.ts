@@ -70,6 +70,12 @@ function takeBatch(docs: Doc[], pos: number, batchSize: number, projection: unkn
     raw = [];
     let bytes = 0;
     for (let i = pos; i < end; i++) {
+      // The first document always goes out and the running total is not needed after the last,
+      // so a batch holding one document (findOne) skips sizing it.
+      if (raw.length === 0 && i === end - 1) {
+        raw.push(docs[i]!);
+        break;
+      }
       const size = calculateObjectSize(docs[i]!);
       if (raw.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
       bytes += size;
