@@ -16,6 +16,7 @@ class Index {
   readonly fields: string[];
   readonly unique: boolean;
   readonly sparse: boolean;
+  readonly isText: boolean;
   private readonly partial: Matcher | null;
   /** For unique indexes: entry key -> _id key; otherwise entry key -> set of _id keys. */
   private readonly entries = new Map<string, string | Set<string>>();
@@ -26,10 +27,7 @@ class Index {
     this.unique = spec.unique === true;
     this.sparse = spec.sparse === true;
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : null;
-  }
-
-  get isText(): boolean {
-    return Object.values(this.spec.key).some((v) => typeof v === 'string');
+    this.isText = Object.values(spec.key).some((v) => typeof v === 'string');
   }
 
   /** Index keys for a document; several when an indexed field holds an array. */
@@ -249,6 +247,7 @@ export class Collection {
         combos = combos.flatMap((c) => keys.map((k) => (c ? c + '|' + k : k)));
       }
       if (combos.length === 0) continue;
+      if (combos.length === 1) return this.byKeys([...index.lookup(combos[0]!)]);
       const idKeys = new Set<string>();
       for (const combo of combos) for (const id of index.lookup(combo)) idKeys.add(id);
       return this.byKeys([...idKeys]);
@@ -257,6 +256,10 @@ export class Collection {
   }
 
   private byKeys(idKeys: string[]): Doc[] {
+    if (idKeys.length === 1) {
+      const d = this.docs.get(idKeys[0]!);
+      return d ? [d] : [];
+    }
     const out: Doc[] = [];
     const seen = new Set<string>();
     for (const k of idKeys) {

@@ -71,6 +71,10 @@ export function cloneDoc<T>(v: T): T {
 
 /** Values at a dotted path, descending into arrays the way MongoDB does for queries and indexes. */
 export function pathValues(doc: unknown, path: string): unknown[] {
+  if (!path.includes('.') && isPlainObject(doc)) {
+    const v = doc[path];
+    return v === undefined ? [] : [v];
+  }
   const parts = path.split('.');
   const out: unknown[] = [];
   const walk = (v: unknown, i: number): void => {
