@@ -43,7 +43,34 @@ export class WireServer {
     const ctx: CommandContext = { connectionId: this.nextConnectionId++ };
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    let chain: Promise<void> = Promise.resolve();
+    // Requests are answered in order. They run as they arrive; only while a journal write is
+    // awaited do later requests queue up behind it.
+    const queue: Request[] = [];
+    let waiting = false;
+    const failed = (): void => {
+      socket.destroy();
+    };
+    const drain = (): void => {
+      waiting = false;
+      while (queue.length > 0 && !waiting) dispatch(queue.shift()!);
+    };
+    const dispatch = (request: Request): void => {
+      if (waiting) {
+        queue.push(request);
+        return;
+      }
+      let journal: Promise<void> | undefined;
+      try {
+        journal = this.handle(socket, request, ctx);
+      } catch {
+        failed();
+        return;
+      }
+      if (journal) {
+        waiting = true;
+        journal.then(drain, failed);
+      }
+    };
 
     socket.on('data', (chunk) => {
       pending.push(chunk);
@@ -70,16 +97,15 @@ export class WireServer {
           socket.destroy();
           return;
         }
-        chain = chain.then(() => this.handle(socket, request, ctx)).catch(() => {
-          socket.destroy();
-        });
+        dispatch(request);
       }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.sockets.delete(socket));
   }
 
-  private async handle(socket: Socket, request: Request, ctx: CommandContext): Promise<void> {
+  /** Answers one request; returns a promise only when the reply waits for a journal write. */
+  private handle(socket: Socket, request: Request, ctx: CommandContext): Promise<void> | undefined {
     const requestId = this.nextRequestId++;
     if (request.kind === 'query') {
       const query = (request.query.$query as Doc | undefined) ?? request.query;
@@ -93,19 +119,28 @@ export class WireServer {
         failed = true;
       }
       if (!socket.destroyed) socket.write(encodeReply(requestId, request.header.requestId, reply, failed));
-      return;
+      return undefined;
     }
     const reply = runCommand(this.engine, request.command, ctx);
     const ops = this.engine.takeOps();
-    let final = reply;
     if (ops.length && this.storage) {
-      try {
-        await this.storage.append(ops);
-      } catch (err) {
-        final = { ok: 0, code: 1, codeName: 'InternalError', errmsg: `journal write failed: ${(err as Error).message}` };
-      }
+      return this.storage.append(ops).then(
+        () => this.send(socket, request, requestId, reply),
+        (err: unknown) =>
+          this.send(socket, request, requestId, {
+            ok: 0,
+            code: 1,
+            codeName: 'InternalError',
+            errmsg: `journal write failed: ${(err as Error).message}`,
+          }),
+      );
     }
+    this.send(socket, request, requestId, reply);
+    return undefined;
+  }
+
+  private send(socket: Socket, request: Extract<Request, { kind: 'msg' }>, requestId: number, reply: Doc): void {
     if (request.flags & MORE_TO_COME) return;
-    if (!socket.destroyed) socket.write(encodeMsg(requestId, request.header.requestId, final));
+    if (!socket.destroyed) socket.write(encodeMsg(requestId, request.header.requestId, reply));
   }
 }

@@ -98,17 +98,26 @@ export function parseMessage(buf: Buffer): Request {
 
 function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
   const h = Buffer.allocUnsafe(16);
-  h.writeInt32LE(length, 0);
-  h.writeInt32LE(requestId, 4);
-  h.writeInt32LE(responseTo, 8);
-  h.writeInt32LE(opCode, 12);
+  writeHeader(h, length, requestId, responseTo, opCode);
   return h;
+}
+
+function writeHeader(buf: Buffer, length: number, requestId: number, responseTo: number, opCode: number): void {
+  buf.writeInt32LE(length, 0);
+  buf.writeInt32LE(requestId, 4);
+  buf.writeInt32LE(responseTo, 8);
+  buf.writeInt32LE(opCode, 12);
 }
 
 export function encodeMsg(requestId: number, responseTo: number, doc: Doc): Buffer {
   const body = serialize(doc);
-  const prefix = Buffer.alloc(5);
-  return Buffer.concat([header(16 + 5 + body.length, requestId, responseTo, OP_MSG), prefix, body]);
+  const out = Buffer.allocUnsafe(16 + 5 + body.length);
+  writeHeader(out, out.length, requestId, responseTo, OP_MSG);
+  // Flags (none) and the kind-0 section marker.
+  out.writeUInt32LE(0, 16);
+  out[20] = 0;
+  out.set(body, 21);
+  return out;
 }
 
 export function encodeReply(requestId: number, responseTo: number, doc: Doc, queryFailure = false): Buffer {
