@@ -30,7 +30,8 @@ test.describe('tracking a parcel', () => {
     await page.goto('/track');
     await page.getByLabel('Tracking number').fill(`  ${number}  `);
     await page.getByRole('button', { name: 'Track' }).click();
-    await expect(page).toHaveURL(new RegExp(`number=${number}$`));
+    // With JavaScript the box trims before navigating; without, the server trims what it was sent.
+    await expect(page).toHaveURL(new RegExp(`number=(\\+|%20)*${number}(\\+|%20)*$`));
     await expect(page.getByRole('heading', { name: number })).toBeVisible();
   });
 
