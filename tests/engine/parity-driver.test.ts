@@ -131,6 +131,34 @@ describe('driver parity', () => {
     expect(removed).toMatchObject({ v: 2 });
   });
 
+  it('finds by a unique key together with other conditions and returns copies', async () => {
+    const coll = collection('unique_lookup');
+    await coll.createIndex({ code: 1 }, { unique: true });
+    await coll.insertMany([
+      { code: 'A1', status: 'open', tags: ['x', 'y'], meta: { k: 1 } },
+      { code: 'B2', status: 'closed', tags: [], meta: { k: 2 } },
+      { status: 'draft' },
+    ]);
+    expect(await coll.findOne({ code: 'A1', status: 'closed' })).toBeNull();
+    expect(await coll.findOne({ code: 'A1', tags: 'z' })).toBeNull();
+    expect(await coll.findOne({ code: 'A1', 'meta.k': 2 })).toBeNull();
+    expect((await coll.findOne({ code: 'A1', status: 'open', tags: 'y', 'meta.k': 1 }))?.code).toBe('A1');
+    expect((await coll.findOne({ code: { $eq: 'B2' } }))?.status).toBe('closed');
+    expect((await coll.findOne({ code: null }))?.status).toBe('draft');
+    expect(await coll.findOne({ code: 'C3' })).toBeNull();
+    expect(await coll.findOne({ code: 'A1' }, { projection: { _id: 0, status: 1 } })).toEqual({ status: 'open' });
+    const first = await coll.findOne({ code: 'A1' });
+    first!.status = 'changed';
+    (first!.tags as string[]).push('changed');
+    (first!.meta as { k: number }).k = 99;
+    const again = await coll.findOne({ code: 'A1' }, { projection: { _id: 0 } });
+    expect(again).toEqual({ code: 'A1', status: 'open', tags: ['x', 'y'], meta: { k: 1 } });
+    expect(await coll.find({ code: { $in: ['B2', 'A1'] } }, { projection: { _id: 0, code: 1 } }).toArray()).toEqual([
+      { code: 'A1' },
+      { code: 'B2' },
+    ]);
+  });
+
   it('enforces unique indexes with MongoDB error shapes', async () => {
     const coll = collection('uniq');
     await coll.createIndex({ trackingNumber: 1 }, { unique: true });

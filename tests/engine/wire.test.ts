@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deserialize, Long, serialize } from 'bson';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +202,61 @@ describe('wire protocol', () => {
     const client = await MongoClient.connect(engine.uri);
     expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
     await client.close();
+  });
+
+  it('answers pipelined requests in order, also behind journal writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wire-pipeline-'));
+    const durable = await startEmbeddedMongo({ dir });
+    try {
+      const s = await new Promise<Socket>((resolve, reject) => {
+        const sock = connect(durable.port, '127.0.0.1', () => resolve(sock));
+        sock.once('error', reject);
+      });
+      const messages = [
+        opMsg({ insert: 'p', documents: [{ _id: 1, v: 'a' }], $db: 'wire' }),
+        opMsg({ find: 'p', filter: { _id: 1 }, limit: 1, singleBatch: true, $db: 'wire' }),
+        opMsg({ insert: 'p', documents: [{ _id: 2, v: 'b' }], $db: 'wire' }, 2),
+        opMsg({ update: 'p', updates: [{ q: { _id: 1 }, u: { $set: { v: 'c' } } }], $db: 'wire' }),
+        opMsg({ find: 'p', filter: {}, $db: 'wire' }),
+      ];
+      const ids = messages.map((m) => m.readInt32LE(4));
+      const replies = await new Promise<Buffer[]>((resolve, reject) => {
+        let data = Buffer.alloc(0);
+        const out: Buffer[] = [];
+        const timer = setTimeout(() => reject(new Error(`only ${out.length} replies`)), 30000);
+        s.on('data', (chunk: Buffer) => {
+          data = Buffer.concat([data, chunk]);
+          while (data.length >= 4 && data.length >= data.readInt32LE(0)) {
+            out.push(data.subarray(0, data.readInt32LE(0)));
+            data = data.subarray(data.readInt32LE(0));
+          }
+          if (out.length === 4) {
+            clearTimeout(timer);
+            resolve(out);
+          }
+        });
+        s.write(Buffer.concat(messages));
+      });
+      s.destroy();
+      expect(replies.map((r) => r.readInt32LE(8))).toEqual([ids[0], ids[1], ids[3], ids[4]]);
+      const [inserted, found, updated, all] = replies.map(msgReply) as [
+        { n: number },
+        { cursor: { firstBatch: unknown[]; id: Long } },
+        { nModified: number },
+        { cursor: { firstBatch: unknown[] } },
+      ];
+      expect(inserted.n).toBe(1);
+      expect(found.cursor.firstBatch).toEqual([{ _id: 1, v: 'a' }]);
+      expect(found.cursor.id).toEqual(Long.ZERO);
+      expect(updated.nModified).toBe(1);
+      expect(all.cursor.firstBatch).toEqual([
+        { _id: 1, v: 'c' },
+        { _id: 2, v: 'b' },
+      ]);
+    } finally {
+      await durable.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses documents over 16 MiB', async () => {
