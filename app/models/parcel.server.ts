@@ -191,9 +191,27 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
 }
 export type SerializedParcel = ReturnType<typeof serializeParcel>;
 
-/** The public tracking lookup: case-insensitive, surrounding spaces ignored. */
+/** Only what the public result shows: no e-mails, phones or costs leave the database. */
+const PUBLIC_TRACKING_PROJECTION = {
+  trackingNumber: 1,
+  status: 1,
+  serviceType: 1,
+  estimatedDelivery: 1,
+  'recipient.name': 1,
+  'recipient.address': 1,
+  'sender.address': 1,
+  events: 1,
+} as const;
+
+/**
+ * The public tracking lookup: case-insensitive, surrounding spaces ignored. It is the hottest
+ * query of the site, so it goes through the driver directly, skipping mongoose's query layer.
+ */
 export async function findParcelByTrackingNumber(trackingNumber: string) {
-  return Parcel.findOne({ trackingNumber: trackingNumber.trim().toUpperCase() }).lean<LeanParcel>();
+  return Parcel.collection.findOne<LeanParcel>(
+    { trackingNumber: trackingNumber.trim().toUpperCase() },
+    { projection: PUBLIC_TRACKING_PROJECTION },
+  );
 }
 
 /** What a visitor may see of a parcel: no e-mails, phones or costs. */
