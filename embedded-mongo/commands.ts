@@ -311,6 +311,36 @@ const findAndModify: Handler = (engine, cmd, db) => {
   };
 };
 
+/**
+ * `[$skip?, $limit?, {$group: {_id: <constant>, n: {$sum: 1}}}]` after the $match — the pipeline
+ * countDocuments sends — answered without copying every matching document into mingo.
+ */
+function countOnly(input: Doc[], stages: Doc[]): Doc[] | null {
+  let skip = 0;
+  let limit = Infinity;
+  let i = 0;
+  for (; i < stages.length - 1; i++) {
+    const stage = stages[i]!;
+    const keys = Object.keys(stage);
+    if (keys.length !== 1) return null;
+    if (typeof stage.$skip === 'number' && Number.isInteger(stage.$skip) && stage.$skip >= 0 && limit === Infinity) skip += stage.$skip;
+    else if (typeof stage.$limit === 'number' && Number.isInteger(stage.$limit) && stage.$limit > 0) limit = Math.min(limit, stage.$limit);
+    else return null;
+  }
+  const group = stages[i]?.$group;
+  if (!isPlainObject(group) || Object.keys(stages[i]!).length !== 1) return null;
+  const fields = Object.keys(group);
+  if (fields.length !== 2 || !fields.includes('_id')) return null;
+  const id = group._id;
+  const constantId = id === null || typeof id === 'number' || (typeof id === 'string' && !id.startsWith('$'));
+  if (!constantId) return null;
+  const field = fields.find((f) => f !== '_id')!;
+  const acc = group[field];
+  if (!isPlainObject(acc) || Object.keys(acc).length !== 1 || acc.$sum !== 1) return null;
+  const n = Math.min(Math.max(0, input.length - skip), limit);
+  return n === 0 ? [] : [{ _id: id, [field]: n }];
+}
+
 const aggregateCmd: Handler = (engine, cmd, db) => {
   const pipeline = cmd.pipeline;
   if (!Array.isArray(pipeline)) fail(14, "'pipeline' option must be specified as an array");
@@ -339,7 +369,8 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
     fail(73, `{aggregate: 1} is not valid for '${Object.keys(stages[0])[0]}'; a collection is required.`);
   }
   const resolver = (other: string): Doc[] => [...(engine.collection(db, other)?.docs.values() ?? [])].map(cloneDoc);
-  const out = stages.length ? aggregate(input.map(cloneDoc), stages, resolver) : input;
+  const counted = countOnly(input, stages);
+  const out = counted ?? (stages.length ? aggregate(input.map(cloneDoc), stages, resolver) : input);
   const ns = `${db}.${name ?? '$cmd.aggregate'}`;
   return cursorReply(engine, ns, out, { batchSize: cursorOpts.batchSize === undefined ? undefined : asNumber(cursorOpts.batchSize) });
 };

@@ -69,11 +69,64 @@ function equalityMatcher(path: string, target: unknown): Matcher {
   };
 }
 
-/** Filters made only of field equalities are matched without mingo; they are the common case. */
+/** MongoDB regex match for one field: a string value, or a string element of an array there. */
+function regexMatcher(path: string, source: RegExp): Matcher {
+  // Never share lastIndex state with the caller's object.
+  const re = new RegExp(source.source, source.flags.replace(/[gy]/g, ''));
+  const test = (v: unknown) => typeof v === 'string' && re.test(v);
+  return (doc) => {
+    for (const v of pathValues(doc, path)) {
+      if (test(v)) return true;
+      if (Array.isArray(v) && v.some(test)) return true;
+    }
+    return false;
+  };
+}
+
+const REGEX_OPTIONS = /^[imsx]*$/;
+
+/** `/re/`, `{ $regex: /re/ }` or `{ $regex: 'src', $options: 'i' }` as a RegExp; else null. */
+function asRegex(v: unknown): RegExp | null {
+  if (v instanceof RegExp) return v;
+  if (!isPlainObject(v) || !('$regex' in v)) return null;
+  const keys = Object.keys(v);
+  if (keys.some((k) => k !== '$regex' && k !== '$options')) return null;
+  const { $regex: src, $options: opts } = v as { $regex: unknown; $options?: unknown };
+  if (opts !== undefined && (typeof opts !== 'string' || !REGEX_OPTIONS.test(opts) || opts.includes('x'))) return null;
+  if (src instanceof RegExp) return opts === undefined ? src : new RegExp(src.source, opts);
+  if (typeof src !== 'string') return null;
+  try {
+    return new RegExp(src, (opts as string | undefined) ?? '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Filters made only of field equalities, regexes and $or/$and of those are matched without
+ * mingo: they are what the product sends (lookups, searches, status filters). Anything else
+ * returns null and goes through mingo.
+ */
 function simpleMatcher(filter: Doc): Matcher | null {
   const parts: Matcher[] = [];
   for (const [k, v] of Object.entries(filter)) {
+    if (k === '$or' || k === '$and') {
+      if (!Array.isArray(v) || v.length === 0 || !v.every(isPlainObject)) return null;
+      const subs: Matcher[] = [];
+      for (const sub of v as Doc[]) {
+        const m = Object.keys(sub).length === 0 ? matchAll : simpleMatcher(sub);
+        if (!m) return null;
+        subs.push(m);
+      }
+      parts.push(k === '$or' ? (doc) => subs.some((m) => m(doc)) : (doc) => subs.every((m) => m(doc)));
+      continue;
+    }
     if (k.startsWith('$')) return null;
+    const re = asRegex(v);
+    if (re) {
+      parts.push(regexMatcher(k, re));
+      continue;
+    }
     let target = v;
     if (isPlainObject(v) && Object.keys(v).length === 1 && '$eq' in v) target = v.$eq;
     if (!isLiteral(target) || (isPlainObject(target) && Object.keys(target).length === 0)) return null;
@@ -97,8 +150,50 @@ export function compileFilter(filter: unknown): Matcher {
   return (doc) => q.test(doc);
 }
 
+/**
+ * Projections naming only top-level fields, all excluded or all included (with `_id` either
+ * way), are applied with a shallow copy; anything else goes through mingo.
+ */
+function topLevelProjection(projection: Doc): ((doc: Doc) => Doc) | null {
+  const fields = Object.entries(projection);
+  let mode: 'include' | 'exclude' | undefined;
+  let keepId = true;
+  const names = new Set<string>();
+  for (const [field, value] of fields) {
+    if (field.includes('.') || field.startsWith('$')) return null;
+    if (value !== 0 && value !== 1 && value !== true && value !== false) return null;
+    const include = value === 1 || value === true;
+    if (field === '_id') {
+      keepId = include;
+      continue;
+    }
+    const fieldMode = include ? 'include' : 'exclude';
+    if (mode && mode !== fieldMode) return null;
+    mode = fieldMode;
+    names.add(field);
+  }
+  if (mode === 'include') {
+    return (doc) => {
+      const out: Doc = {};
+      if (keepId && '_id' in doc) out._id = doc._id;
+      for (const key of Object.keys(doc)) if (names.has(key)) out[key] = doc[key];
+      return out;
+    };
+  }
+  return (doc) => {
+    const out: Doc = {};
+    for (const key of Object.keys(doc)) {
+      if (names.has(key) || (key === '_id' && !keepId)) continue;
+      out[key] = doc[key];
+    }
+    return out;
+  };
+}
+
 export function project(docs: Doc[], projection: unknown): Doc[] {
   if (!isPlainObject(projection) || Object.keys(projection).length === 0 || docs.length === 0) return docs;
+  const fast = topLevelProjection(projection);
+  if (fast) return docs.map(fast);
   return new Query({}, projectionOptions).find(docs, projection).all() as Doc[];
 }
 

@@ -69,13 +69,36 @@ export function cloneDoc<T>(v: T): T {
   return v;
 }
 
+const splitPaths = new Map<string, string[]>();
+
+function pathParts(path: string): string[] {
+  let parts = splitPaths.get(path);
+  if (!parts) {
+    parts = path.split('.');
+    if (splitPaths.size < 10_000) splitPaths.set(path, parts);
+  }
+  return parts;
+}
+
 /** Values at a dotted path, descending into arrays the way MongoDB does for queries and indexes. */
 export function pathValues(doc: unknown, path: string): unknown[] {
   if (!path.includes('.') && isPlainObject(doc)) {
     const v = doc[path];
     return v === undefined ? [] : [v];
   }
-  const parts = path.split('.');
+  const parts = pathParts(path);
+  // Most paths cross only plain objects: follow them without building the general walk.
+  let v: unknown = doc;
+  for (let i = 0; i < parts.length; i++) {
+    if (Array.isArray(v)) return walkPath(v, parts, i);
+    if (!isPlainObject(v)) return [];
+    v = v[parts[i]!];
+    if (v === undefined) return [];
+  }
+  return [v];
+}
+
+function walkPath(start: unknown, parts: string[], from: number): unknown[] {
   const out: unknown[] = [];
   const walk = (v: unknown, i: number): void => {
     if (i === parts.length) {
@@ -97,7 +120,7 @@ export function pathValues(doc: unknown, path: string): unknown[] {
       walk(next, i + 1);
     }
   };
-  walk(doc, 0);
+  walk(start, from);
   return out;
 }
 
@@ -212,7 +235,9 @@ export function compareValues(a: unknown, b: unknown): number {
 
 /** The value a document sorts by for one key: arrays sort by their smallest (ascending) or largest (descending) element. */
 export function sortKey(doc: Doc, path: string, dir: number): unknown {
-  const values = pathValues(doc, path).flatMap((v) => (Array.isArray(v) ? (v.length ? v : [undefined]) : [v]));
+  const found = pathValues(doc, path);
+  if (found.length === 1 && !Array.isArray(found[0])) return found[0];
+  const values = found.flatMap((v) => (Array.isArray(v) ? (v.length ? v : [undefined]) : [v]));
   if (values.length === 0) return null;
   let best = values[0];
   for (const v of values) {
@@ -222,20 +247,50 @@ export function sortKey(doc: Doc, path: string, dir: number): unknown {
   return best;
 }
 
+/**
+ * A sort column whose values all share one BSON type that compares like a JS primitive, turned
+ * into those primitives (the common case: dates, numbers, strings, ObjectIds); else null.
+ */
+function primitiveColumn(column: unknown[]): Array<number | string> | null {
+  if (column.length === 0) return null;
+  const rank = typeRank(column[0]);
+  for (const v of column) if (typeRank(v) !== rank) return null;
+  switch (rank) {
+    case 3:
+      return column.map((v) => Number(v));
+    case 4:
+      return column.map((v) => String(v));
+    case 8:
+      return column.map((v) => (v as ObjectId).toHexString());
+    case 10:
+      return column.map((v) => (v as Date).getTime());
+    default:
+      return null;
+  }
+}
+
 export function sortDocs(docs: Doc[], sort: Doc): Doc[] {
   const keys = Object.entries(sort);
   if (keys.length === 0) return docs;
   if (keys.length === 1 && keys[0]![0] === '$natural') return Number(keys[0]![1]) < 0 ? docs.reverse() : docs;
   const specs = keys.map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
-  const decorated = docs.map((doc, i) => ({ doc, i, keys: specs.map((s) => sortKey(doc, s.path, s.dir)) }));
-  decorated.sort((a, b) => {
+  const columns = specs.map((spec) => docs.map((doc) => sortKey(doc, spec.path, spec.dir)));
+  const primitive = columns.map(primitiveColumn);
+  const order = docs.map((_, i) => i);
+  order.sort((a, b) => {
     for (let k = 0; k < specs.length; k++) {
-      const c = compareValues(a.keys[k], b.keys[k]);
+      const fast = primitive[k];
+      let c: number;
+      if (fast) {
+        const x = fast[a]!;
+        const y = fast[b]!;
+        c = x < y ? -1 : x > y ? 1 : 0;
+      } else c = compareValues(columns[k]![a], columns[k]![b]);
       if (c) return c * specs[k]!.dir;
     }
-    return a.i - b.i;
+    return a - b;
   });
-  return decorated.map((d) => d.doc);
+  return order.map((i) => docs[i]!);
 }
 
 /** Renders a value the way MongoDB prints it in duplicate-key messages. */

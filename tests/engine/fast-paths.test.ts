@@ -1,0 +1,103 @@
+import { MongoClient, ObjectId, type Collection, type Document } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTarget, uniqueDbName, type Target } from './helpers';
+
+// Filters, projections, counts and sorts the product sends most are answered without mingo;
+// these cases pin down that the shortcuts give MongoDB's answers.
+let target: Target;
+let client: MongoClient;
+let coll: Collection<Document>;
+
+const day = (n: number) => new Date(Date.UTC(2030, 0, n));
+
+beforeAll(async () => {
+  target = await startTarget();
+  client = await MongoClient.connect(target.uri);
+  coll = client.db(uniqueDbName('fast')).collection('parcels');
+  await coll.insertMany([
+    { _id: 1, tn: 'ABC000000001', sender: { name: 'Olivia Stone' }, recipient: { name: 'Liam Hart' }, status: 'Pending', createdAt: day(3), tags: ['fragile'] },
+    { _id: 2, tn: 'ABC000000002', sender: { name: 'Noah Reed' }, recipient: { name: 'olivia west' }, status: 'Delivered', createdAt: day(5), tags: ['Olivia'] },
+    { _id: 3, tn: 'XYZ000000003', sender: { name: 'Emma Cole' }, recipient: { name: 'Ava Lee' }, status: 'Pending', createdAt: day(5), tags: [] },
+    { _id: 4, tn: 'XYZ000000004', sender: { name: 'Mia (Ltd.)' }, recipient: { name: 'Lucas Kim' }, status: 'Pending', createdAt: day(1) },
+  ]);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await target?.stop();
+});
+
+const ids = (docs: Document[]) => docs.map((d) => d._id);
+
+describe('regex and $or filters', () => {
+  it('matches case-insensitive regexes across fields, with a status filter beside them', async () => {
+    const re = /olivia/i;
+    const or = [{ tn: re }, { 'sender.name': re }, { 'recipient.name': re }];
+    expect(ids(await coll.find({ $or: or }).sort({ _id: 1 }).toArray())).toEqual([1, 2]);
+    expect(ids(await coll.find({ $or: or, status: 'Pending' }).toArray())).toEqual([1]);
+    expect(await coll.countDocuments({ $or: or })).toBe(2);
+  });
+
+  it('accepts $regex with $options, and matches string elements of arrays', async () => {
+    expect(ids(await coll.find({ tn: { $regex: '^xyz', $options: 'i' } }).sort({ _id: 1 }).toArray())).toEqual([3, 4]);
+    expect(ids(await coll.find({ tags: /^oliv/i }).toArray())).toEqual([2]);
+    expect(ids(await coll.find({ 'sender.name': /\(Ltd\.\)/ }).toArray())).toEqual([4]);
+    expect(await coll.countDocuments({ tn: { $regex: 'nothing' } })).toBe(0);
+  });
+});
+
+describe('counts', () => {
+  it('counts all, with a filter, and with skip and limit', async () => {
+    expect(await coll.countDocuments({})).toBe(4);
+    expect(await coll.countDocuments({ status: 'Pending' })).toBe(3);
+    expect(await coll.countDocuments({}, { skip: 1, limit: 2 })).toBe(2);
+    expect(await coll.countDocuments({}, { skip: 10 })).toBe(0);
+    expect(await coll.countDocuments({ status: 'Lost' })).toBe(0);
+  });
+
+  it('still runs other group pipelines in full', async () => {
+    const byStatus = await coll
+      .aggregate([{ $match: {} }, { $group: { _id: '$status', n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(byStatus).toEqual([
+      { _id: 'Delivered', n: 1 },
+      { _id: 'Pending', n: 3 },
+    ]);
+  });
+});
+
+describe('sorting', () => {
+  it('sorts by date descending with ties broken by the next key', async () => {
+    const docs = await coll.find({}).sort({ createdAt: -1, _id: -1 }).toArray();
+    expect(ids(docs)).toEqual([3, 2, 1, 4]);
+    const asc = await coll.find({}).sort({ createdAt: 1, _id: 1 }).limit(2).toArray();
+    expect(ids(asc)).toEqual([4, 1]);
+  });
+
+  it('orders mixed types the way MongoDB does', async () => {
+    const mixed = client.db(uniqueDbName('mixed')).collection('m');
+    const oid = new ObjectId();
+    await mixed.insertMany([{ v: 'b' }, { v: 2 }, { v: null }, { v: oid }, { v: day(1) }, { v: 1 }, { v: 'a' }]);
+    const docs = await mixed.find({}, { projection: { _id: 0 } }).sort({ v: 1 }).toArray();
+    expect(docs.map((d) => d.v)).toEqual([null, 1, 2, 'a', 'b', oid, day(1)]);
+  });
+});
+
+describe('projections', () => {
+  it('excludes and includes top-level fields, with or without _id', async () => {
+    const excluded = await coll.findOne({ _id: 1 }, { projection: { sender: 0, recipient: 0 } });
+    expect(excluded).toEqual({ _id: 1, tn: 'ABC000000001', status: 'Pending', createdAt: day(3), tags: ['fragile'] });
+    const included = await coll.findOne({ _id: 2 }, { projection: { status: 1, tn: 1 } });
+    expect(included).toEqual({ _id: 2, tn: 'ABC000000002', status: 'Delivered' });
+    const noId = await coll.findOne({ _id: 2 }, { projection: { status: 1, _id: 0 } });
+    expect(noId).toEqual({ status: 'Delivered' });
+    const nested = await coll.findOne({ _id: 2 }, { projection: { 'sender.name': 1 } });
+    expect(nested).toEqual({ _id: 2, sender: { name: 'Noah Reed' } });
+  });
+
+  it('never hands out the stored document itself', async () => {
+    const first = await coll.find({ _id: 3 }, { projection: { tags: 0 } }).toArray();
+    first[0]!.status = 'Changed';
+    expect((await coll.findOne({ _id: 3 }))!.status).toBe('Pending');
+  });
+});
