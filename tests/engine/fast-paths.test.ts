@@ -6,14 +6,14 @@ import { startTarget, uniqueDbName, type Target } from './helpers';
 // these cases pin down that the shortcuts give MongoDB's answers.
 let target: Target;
 let client: MongoClient;
-let coll: Collection<Document>;
+let coll: Collection<{ _id: number } & Document>;
 
 const day = (n: number) => new Date(Date.UTC(2030, 0, n));
 
 beforeAll(async () => {
   target = await startTarget();
   client = await MongoClient.connect(target.uri);
-  coll = client.db(uniqueDbName('fast')).collection('parcels');
+  coll = client.db(uniqueDbName('fast')).collection<{ _id: number } & Document>('parcels');
   await coll.insertMany([
     { _id: 1, tn: 'ABC000000001', sender: { name: 'Olivia Stone' }, recipient: { name: 'Liam Hart' }, status: 'Pending', createdAt: day(3), tags: ['fragile'] },
     { _id: 2, tn: 'ABC000000002', sender: { name: 'Noah Reed' }, recipient: { name: 'olivia west' }, status: 'Delivered', createdAt: day(5), tags: ['Olivia'] },
