@@ -98,7 +98,7 @@ function findDocs(engine: Engine, db: string, name: string, filter: Doc | undefi
   if (!coll) return [];
   const sorting = sort && Object.keys(sort).length > 0;
   let docs = coll.find(filter, sorting ? 0 : limit > 0 ? skip + limit : 0);
-  if (sorting) docs = sortDocs(docs, sort!);
+  if (sorting) docs = sortDocs(docs, sort!, limit > 0 ? skip + limit : 0);
   if (skip > 0 || limit > 0) docs = docs.slice(skip, limit > 0 ? skip + limit : undefined);
   return docs;
 }

@@ -269,15 +269,47 @@ function primitiveColumn(column: unknown[]): Array<number | string> | null {
   }
 }
 
-export function sortDocs(docs: Doc[], sort: Doc): Doc[] {
+/** The indexes of the `k` smallest items by `cmp`, in order, via a bounded max-heap. */
+function smallestK(n: number, k: number, cmp: (a: number, b: number) => number): number[] {
+  const heap: number[] = [];
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let top = i;
+      if (l < heap.length && cmp(heap[l]!, heap[top]!) > 0) top = l;
+      if (r < heap.length && cmp(heap[r]!, heap[top]!) > 0) top = r;
+      if (top === i) return;
+      [heap[i], heap[top]] = [heap[top]!, heap[i]!];
+      i = top;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      for (let c = heap.length - 1; c > 0; ) {
+        const p = (c - 1) >> 1;
+        if (cmp(heap[c]!, heap[p]!) <= 0) break;
+        [heap[c], heap[p]] = [heap[p]!, heap[c]!];
+        c = p;
+      }
+    } else if (cmp(i, heap[0]!) < 0) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.sort(cmp);
+}
+
+/** Sorts like MongoDB; with `firstK`, only the first that many come back (a top-k selection). */
+export function sortDocs(docs: Doc[], sort: Doc, firstK = 0): Doc[] {
   const keys = Object.entries(sort);
   if (keys.length === 0) return docs;
   if (keys.length === 1 && keys[0]![0] === '$natural') return Number(keys[0]![1]) < 0 ? docs.reverse() : docs;
   const specs = keys.map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
   const columns = specs.map((spec) => docs.map((doc) => sortKey(doc, spec.path, spec.dir)));
   const primitive = columns.map(primitiveColumn);
-  const order = docs.map((_, i) => i);
-  order.sort((a, b) => {
+  const cmp = (a: number, b: number): number => {
     for (let k = 0; k < specs.length; k++) {
       const fast = primitive[k];
       let c: number;
@@ -289,7 +321,10 @@ export function sortDocs(docs: Doc[], sort: Doc): Doc[] {
       if (c) return c * specs[k]!.dir;
     }
     return a - b;
-  });
+  };
+  if (firstK > 0 && firstK * 4 < docs.length) return smallestK(docs.length, firstK, cmp).map((i) => docs[i]!);
+  const order = docs.map((_, i) => i);
+  order.sort(cmp);
   return order.map((i) => docs[i]!);
 }
 

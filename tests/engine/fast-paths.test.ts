@@ -74,6 +74,16 @@ describe('sorting', () => {
     expect(ids(asc)).toEqual([4, 1]);
   });
 
+  it('returns the same first page with a limit as a full sort does', async () => {
+    const many = client.db(uniqueDbName('topk')).collection('m');
+    await many.insertMany(Array.from({ length: 500 }, (_, i) => ({ i, at: day((i * 37) % 28 + 1), n: (i * 7919) % 101 })));
+    const full = await many.find({}, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).toArray();
+    const page = await many.find({}, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).skip(20).limit(30).toArray();
+    expect(page).toEqual(full.slice(20, 50));
+    const first = await many.find({}).sort({ n: -1 }).limit(5).toArray();
+    expect(first.map((d) => d.n)).toEqual(full.map((d) => d.n).sort((a, b) => b - a).slice(0, 5));
+  });
+
   it('orders mixed types the way MongoDB does', async () => {
     const mixed = client.db(uniqueDbName('mixed')).collection('m');
     const oid = new ObjectId();
