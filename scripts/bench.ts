@@ -88,11 +88,16 @@ function startServer(): Promise<ChildProcess> {
 
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Row> {
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+async function measure(
+  name: string,
+  url: string,
+  headers: Record<string, string> = {},
+  connections = CONNECTIONS,
+): Promise<Row> {
+  await autocannon({ url, connections, duration: 2, headers }); // warm-up
+  const result = await autocannon({ url, connections, duration: DURATION, headers });
   return {
-    name,
+    name: `${name} [${connections} conn]`,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -148,9 +153,13 @@ async function main() {
         authorization: `Bearer ${token}`,
       }),
     );
-    if (cookie) rows.push(await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, { cookie }));
+    if (cookie) {
+      rows.push(await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, { cookie }));
+      // A handful of staff at once is the realistic load for the dashboard.
+      rows.push(await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, { cookie }, 2));
+    }
 
-    console.log(`\n${PARCELS} parcels, ${CONNECTIONS} connections, ${DURATION} s per endpoint, ${os.cpus().length} cores`);
+    console.log(`\n${PARCELS} parcels, ${DURATION} s per endpoint, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`);
     console.table(rows.map((r) => ({ endpoint: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
     const weights = [await pageWeight('/'), await pageWeight(`/track?number=${trackingNumber}`)];
     console.log('Compressed bytes a browser downloads (gzip):');
