@@ -47,12 +47,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [value, setValue] = useState(data.number);
   const [clientError, setClientError] = useState<string | null>(null);
   const loading = navigation.state !== 'idle' && navigation.location?.pathname === '/track';
 
   useEffect(() => {
-    setValue(data.number);
     setClientError(null);
   }, [data]);
 
@@ -68,14 +66,15 @@ export default function TrackPage() {
         className="mt-6 flex flex-col gap-3 sm:flex-row"
         role="search"
         onSubmit={(event) => {
-          const trimmed = value.trim();
+          // Read the field itself: a visitor on a slow phone may have typed before hydration.
+          const input = event.currentTarget.elements.namedItem('number') as HTMLInputElement | null;
+          const trimmed = input?.value.trim() ?? '';
           if (!trimmed) {
             event.preventDefault();
             setClientError(EMPTY);
             return;
           }
           setClientError(null);
-          const input = event.currentTarget.elements.namedItem('number') as HTMLInputElement | null;
           if (input) input.value = trimmed;
         }}
       >
@@ -91,8 +90,8 @@ export default function TrackPage() {
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={40}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
+          key={data.number}
+          defaultValue={data.number}
           placeholder={`Enter tracking number (${TRACKING_NUMBER_PLACEHOLDER})`}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'tracking-error' : undefined}
