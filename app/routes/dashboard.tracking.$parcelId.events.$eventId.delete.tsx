@@ -12,16 +12,19 @@ import {
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import { deleteEvent, getEvent } from '~/models/tracking-event.server';
+import { deleteEvent } from '~/models/tracking-event.server';
 import { requireUser } from '~/services/auth.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/services/flash.server';
+import {
+  eventSaveFailed,
+  requireParcelEvent,
+  trackingParcelPage,
+} from '~/services/tracking-event-pages.server';
 import { formatDateTime } from '~/utils/format';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const event = await getEvent(params.eventId ?? '');
-  if (!event || event.parcelId !== params.parcelId)
-    throw json({ message: 'Tracking event not found' }, { status: 404 });
+  const event = await requireParcelEvent(params);
   return json({ event });
 }
 
@@ -32,20 +35,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     removed = await deleteEvent(params.eventId ?? '', { parcelId });
   } catch (error) {
-    console.error('Could not delete a tracking event:', error);
-    return json(
-      { formErrors: ['Failed to delete tracking event. Please try again later.'] },
-      {
-        status: 503,
-        headers: await createToastHeaders(request, {
-          type: 'error',
-          title: 'Failed to delete tracking event',
-          description: 'Please try again later.',
-        }),
-      },
-    );
+    return eventSaveFailed(request, 'delete', error);
   }
-  const parcelPage = `/dashboard/tracking/${parcelId}${new URL(request.url).search}`;
+  const parcelPage = trackingParcelPage(request, parcelId);
   if (!removed) {
     return redirectWithToast(request, parcelPage, {
       type: 'error',

@@ -3,16 +3,19 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { getEvent, updateEvent } from '~/models/tracking-event.server';
+import { updateEvent } from '~/models/tracking-event.server';
 import { parseEventForm, toFormDateTime, toFormStatus } from '~/schemas/tracking-event';
 import { requireUser } from '~/services/auth.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/services/flash.server';
+import {
+  eventSaveFailed,
+  requireParcelEvent,
+  trackingParcelPage,
+} from '~/services/tracking-event-pages.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const event = await getEvent(params.eventId ?? '');
-  if (!event || event.parcelId !== params.parcelId)
-    throw json({ message: 'Tracking event not found' }, { status: 404 });
+  const event = await requireParcelEvent(params);
   return json({ event });
 }
 
@@ -28,20 +31,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     event = await updateEvent(params.eventId ?? '', submission.data, { parcelId });
   } catch (error) {
-    console.error('Could not update a tracking event:', error);
-    return json(
-      { fieldErrors: {}, formErrors: ['Failed to update tracking event. Please try again later.'] },
-      {
-        status: 503,
-        headers: await createToastHeaders(request, {
-          type: 'error',
-          title: 'Failed to update tracking event',
-          description: 'Please try again later.',
-        }),
-      },
-    );
+    return eventSaveFailed(request, 'update', error);
   }
-  const parcelPage = `/dashboard/tracking/${parcelId}${new URL(request.url).search}`;
+  const parcelPage = trackingParcelPage(request, parcelId);
   if (!event) {
     return redirectWithToast(request, parcelPage, {
       type: 'error',

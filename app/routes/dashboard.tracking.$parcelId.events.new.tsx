@@ -6,11 +6,8 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { addEvent } from '~/models/tracking-event.server';
 import { parseEventForm, toFormDateTime } from '~/schemas/tracking-event';
 import { requireUser } from '~/services/auth.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
-
-function parcelPage(request: Request, parcelId: string) {
-  return `/dashboard/tracking/${parcelId}${new URL(request.url).search}`;
-}
+import { redirectWithToast } from '~/services/flash.server';
+import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -30,18 +27,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     event = await addEvent(parcelId, submission.data);
   } catch (error) {
-    console.error('Could not add a tracking event:', error);
-    return json(
-      { fieldErrors: {}, formErrors: ['Failed to add tracking event. Please try again later.'] },
-      {
-        status: 503,
-        headers: await createToastHeaders(request, {
-          type: 'error',
-          title: 'Failed to add tracking event',
-          description: 'Please try again later.',
-        }),
-      },
-    );
+    return eventSaveFailed(request, 'add', error);
   }
   if (!event) {
     return redirectWithToast(request, '/dashboard/tracking', {
@@ -50,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
-  return redirectWithToast(request, parcelPage(request, parcelId), {
+  return redirectWithToast(request, trackingParcelPage(request, parcelId), {
     type: 'success',
     title: 'Tracking event added',
   });
