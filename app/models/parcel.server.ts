@@ -115,8 +115,22 @@ export async function insertWithTrackingNumber<T>(
 }
 
 type Contact = { name: string; email: string; phone: string; address: string };
-type LeanEvent = { _id: unknown; status: string; location?: string | null; description?: string | null; timestamp: Date; createdAt?: Date | null };
-type LeanDestination = { _id?: unknown; name?: string | null; address?: string | null; city?: string | null; country?: string | null; postalCode?: string | null };
+type LeanEvent = {
+  _id: unknown;
+  status: string;
+  location?: string | null;
+  description?: string | null;
+  timestamp: Date;
+  createdAt?: Date | null;
+};
+type LeanDestination = {
+  _id?: unknown;
+  name?: string | null;
+  address?: string | null;
+  city?: string | null;
+  country?: string | null;
+  postalCode?: string | null;
+};
 export type LeanParcel = {
   _id: unknown;
   trackingNumber: string;
@@ -139,7 +153,12 @@ export type LeanParcel = {
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 function contact(c: Partial<Contact> | null | undefined): Contact {
-  return { name: c?.name ?? '', email: c?.email ?? '', phone: c?.phone ?? '', address: c?.address ?? '' };
+  return {
+    name: c?.name ?? '',
+    email: c?.email ?? '',
+    phone: c?.phone ?? '',
+    address: c?.address ?? '',
+  };
 }
 
 export function serializeEvent(event: LeanEvent) {
@@ -251,6 +270,19 @@ function escapeRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * The staff search: what was typed, literally and in any case, within the tracking number, the
+ * sender's name or the recipient's name. Empty input matches every parcel.
+ */
+export function parcelSearchFilter(search: string | undefined): Record<string, unknown> {
+  const term = search?.trim();
+  if (!term) return {};
+  const pattern = new RegExp(escapeRegex(term), 'i');
+  return {
+    $or: [{ trackingNumber: pattern }, { 'sender.name': pattern }, { 'recipient.name': pattern }],
+  };
+}
+
 function validId(id: string): boolean {
   return /^[a-f\d]{24}$/i.test(id);
 }
@@ -268,16 +300,8 @@ export async function listParcels({
   search?: string;
 }): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
   await connectDb();
-  const filter: Record<string, unknown> = {};
+  const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
-  if (search) {
-    const pattern = new RegExp(escapeRegex(search), 'i');
-    filter.$or = [
-      { trackingNumber: pattern },
-      { 'sender.name': pattern },
-      { 'recipient.name': pattern },
-    ];
-  }
   const [totalItems, docs] = await Promise.all([
     Parcel.countDocuments(filter),
     Parcel.find(filter, { events: 0 })

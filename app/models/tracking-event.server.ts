@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { connectDb } from '~/services/db.server';
-import { Parcel, serializeEvent, type LeanParcel } from './parcel.server';
+import { Parcel, parcelSearchFilter, serializeEvent, type LeanParcel } from './parcel.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
@@ -100,28 +100,13 @@ export async function getEvent(eventId: string): Promise<TrackingEvent | null> {
   return parcel && event ? toEvent(parcel._id, event) : null;
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Parcels to pick from in the Tracking tab: newest first, optionally matching a search. */
 export async function searchParcelsForTracking({
   search = '',
   limit = PARCELS_PAGE_SIZE,
 }: { search?: string; limit?: number } = {}) {
   await connectDb();
-  const term = search.trim();
-  const pattern = term ? new RegExp(escapeRegex(term), 'i') : null;
-  const filter = pattern
-    ? {
-        $or: [
-          { trackingNumber: pattern },
-          { 'sender.name': pattern },
-          { 'recipient.name': pattern },
-        ],
-      }
-    : {};
-  const parcels = await Parcel.find(filter, {
+  const parcels = await Parcel.find(parcelSearchFilter(search), {
     trackingNumber: 1,
     status: 1,
     'sender.name': 1,
