@@ -150,17 +150,50 @@ export function compileFilter(filter: unknown): Matcher {
   return (doc) => q.test(doc);
 }
 
+type IncludeTree = Map<string, IncludeTree | true>;
+
 /**
- * Projections naming only top-level fields, all excluded or all included (with `_id` either
- * way), are applied with a shallow copy; anything else goes through mingo.
+ * Inclusion of a dotted path keeps, inside the named subdocument, only the named fields; inside an
+ * array, it applies to every element that is a document and drops the others, as MongoDB does.
  */
-function topLevelProjection(projection: Doc): ((doc: Doc) => Doc) | null {
-  const fields = Object.entries(projection);
+function includeTree(tree: IncludeTree, value: Doc): Doc {
+  const out: Doc = {};
+  for (const key of Object.keys(value)) {
+    const sub = tree.get(key);
+    if (sub === undefined) continue;
+    if (sub === true) out[key] = value[key];
+    else {
+      const kept = includeNested(sub, value[key]);
+      if (kept !== undefined) out[key] = kept;
+    }
+  }
+  return out;
+}
+
+function includeNested(tree: IncludeTree, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) {
+      const kept = includeNested(tree, item);
+      if (kept !== undefined) out.push(kept);
+    }
+    return out;
+  }
+  return isPlainObject(value) ? includeTree(tree, value) : undefined;
+}
+
+/**
+ * Projections of plain field paths, all excluded (top-level fields only) or all included (dotted
+ * paths too), with `_id` either way, are applied here; anything else goes through mingo. Paths that
+ * overlap (`a` and `a.b`) are left to mingo.
+ */
+function plainProjection(projection: Doc): ((doc: Doc) => Doc) | null {
   let mode: 'include' | 'exclude' | undefined;
   let keepId = true;
+  const tree: IncludeTree = new Map();
   const names = new Set<string>();
-  for (const [field, value] of fields) {
-    if (field.includes('.') || field.startsWith('$')) return null;
+  for (const [field, value] of Object.entries(projection)) {
+    if (field.startsWith('$') || field === '' || field.split('.').some((part) => part === '' || part.startsWith('$'))) return null;
     if (value !== 0 && value !== 1 && value !== true && value !== false) return null;
     const include = value === 1 || value === true;
     if (field === '_id') {
@@ -170,14 +203,33 @@ function topLevelProjection(projection: Doc): ((doc: Doc) => Doc) | null {
     const fieldMode = include ? 'include' : 'exclude';
     if (mode && mode !== fieldMode) return null;
     mode = fieldMode;
-    names.add(field);
+    if (!include) {
+      if (field.includes('.')) return null;
+      names.add(field);
+      continue;
+    }
+    const parts = field.split('.');
+    if (parts[0] === '_id') return null;
+    let node = tree;
+    for (let i = 0; i < parts.length; i++) {
+      const existing = node.get(parts[i]!);
+      if (i === parts.length - 1) {
+        if (existing !== undefined) return null;
+        node.set(parts[i]!, true);
+      } else if (existing === true) return null;
+      else if (existing) node = existing;
+      else {
+        const child: IncludeTree = new Map();
+        node.set(parts[i]!, child);
+        node = child;
+      }
+    }
   }
   if (mode === 'include') {
     return (doc) => {
       const out: Doc = {};
       if (keepId && '_id' in doc) out._id = doc._id;
-      for (const key of Object.keys(doc)) if (names.has(key)) out[key] = doc[key];
-      return out;
+      return Object.assign(out, includeTree(tree, doc));
     };
   }
   return (doc) => {
@@ -192,7 +244,7 @@ function topLevelProjection(projection: Doc): ((doc: Doc) => Doc) | null {
 
 export function project(docs: Doc[], projection: unknown): Doc[] {
   if (!isPlainObject(projection) || Object.keys(projection).length === 0 || docs.length === 0) return docs;
-  const fast = topLevelProjection(projection);
+  const fast = plainProjection(projection);
   if (fast) return docs.map(fast);
   return new Query({}, projectionOptions).find(docs, projection).all() as Doc[];
 }

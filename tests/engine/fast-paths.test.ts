@@ -105,6 +105,24 @@ describe('projections', () => {
     expect(nested).toEqual({ _id: 2, sender: { name: 'Noah Reed' } });
   });
 
+  it('includes dotted paths inside subdocuments and arrays of subdocuments', async () => {
+    const shapes = client.db(uniqueDbName('fast')).collection<{ _id: number } & Document>('shapes');
+    await shapes.insertMany([
+      { _id: 1, tn: 'A', r: { name: 'Ann', phone: '1', address: 'Main St' }, ev: [{ s: 'x', at: day(1), n: 1 }, 7, { n: 2 }, [{ s: 'y', n: 3 }]] },
+      { _id: 2, r: 'not a document', ev: 'none' },
+      { _id: 3, tn: 'C', r: { phone: '3' } },
+    ]);
+    const projection = { tn: 1, 'r.name': 1, 'r.address': 1, 'ev.s': 1, 'ev.at': 1 };
+    expect(await shapes.find({}, { projection }).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, tn: 'A', r: { name: 'Ann', address: 'Main St' }, ev: [{ s: 'x', at: day(1) }, {}, [{ s: 'y' }]] },
+      { _id: 2 },
+      { _id: 3, tn: 'C', r: {} },
+    ]);
+    expect(await shapes.findOne({ _id: 1 }, { projection: { _id: 0, 'r.name': 1, 'r.phone': 1 } })).toEqual({ r: { name: 'Ann', phone: '1' } });
+    // Field order follows the stored document, not the projection.
+    expect(Object.keys((await shapes.findOne({ _id: 1 }, { projection: { 'r.address': 1, 'r.name': 1 } }))!.r)).toEqual(['name', 'address']);
+  });
+
   it('never hands out the stored document itself', async () => {
     const first = await coll.find({ _id: 3 }, { projection: { tags: 0 } }).toArray();
     first[0]!.status = 'Changed';
