@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
@@ -6,37 +8,92 @@ import express from 'express';
 
 const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
 const build = await import(pathToFileURL(path.join(buildDir, 'index.js')).href);
+const entry = build.entry.module;
 
-// The server build validates the environment and starts the database on import.
-await build.entry.module.ready?.();
+// The server build validates the environment on import. ready() connects the database (starting
+// the embedded engine when MONGODB_URI is not set) and seeds a fresh one.
+//
+// With more than one app process (WEB_CONCURRENCY, one per CPU by default) this process is the
+// cluster's primary: it owns the database connection, the embedded engine and the rate-limit
+// counters, and the workers it forks serve HTTP on the shared port.
+const processes = cluster.isPrimary ? entry.appProcesses() : 1;
 
-const app = express();
-app.disable('x-powered-by');
-if (process.env.TRUST_PROXY === 'true') app.set('trust proxy', true);
-app.use(compression());
-app.use('/build', express.static(path.join(buildDir, 'assets'), { immutable: true, maxAge: '1y' }));
-app.use(express.static('public', { maxAge: '1h' }));
-app.all(
-  '*',
-  createRequestHandler({
-    build,
-    mode: process.env.NODE_ENV ?? 'production',
-    getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
-  }),
-);
+if (cluster.isPrimary && processes > 1) {
+  await entry.ready();
+  entry.serveSharedRateLimits(cluster);
+  const uri = entry.databaseUri();
+  let closing = false;
+  const fork = () => cluster.fork({ MONGODB_URI: uri });
+  for (let i = 0; i < processes; i++) fork();
+  let listening = 0;
+  cluster.on('listening', () => {
+    listening += 1;
+    if (listening === processes) console.log(`Courier app listening on http://localhost:${process.env.PORT ?? 3000} (${processes} processes)`);
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (closing) return;
+    console.error(`App process ${worker.process.pid} stopped (${signal ?? code}); starting another`);
+    fork();
+  });
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    const workers = Object.values(cluster.workers ?? {});
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise((resolve) => {
+            if (!worker || worker.isDead()) return resolve(undefined);
+            worker.once('exit', resolve);
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    await entry.shutdown?.();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} else {
+  await entry.ready();
 
-const port = Number(process.env.PORT ?? 3000);
-const server = app.listen(port, () => {
-  console.log(`Courier app listening on http://localhost:${port}`);
-});
+  const app = express();
+  app.disable('x-powered-by');
+  if (process.env.TRUST_PROXY === 'true') app.set('trust proxy', true);
+  app.use(compression());
+  app.use('/build', express.static(path.join(buildDir, 'assets'), { immutable: true, maxAge: '1y' }));
+  // public/ is fixed at start: only its own files reach the file system, so other requests
+  // (every page and API call) skip a stat() for a file that isn't there.
+  const publicFiles = new Set(
+    fs
+      .readdirSync('public', { recursive: true, withFileTypes: true })
+      .filter((file) => file.isFile())
+      .map((file) => '/' + path.relative('public', path.join(file.parentPath ?? file.path, file.name)).split(path.sep).join('/')),
+  );
+  const servePublic = express.static('public', { maxAge: '1h' });
+  app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
+  app.all(
+    '*',
+    createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV ?? 'production',
+      getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
+    }),
+  );
 
-let closing = false;
-async function shutdown() {
-  if (closing) return;
-  closing = true;
-  server.close();
-  await build.entry.module.shutdown?.();
-  process.exit(0);
+  const port = Number(process.env.PORT ?? 3000);
+  const server = app.listen(port, () => {
+    if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
+  });
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    server.close();
+    await entry.shutdown?.();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);

@@ -4,7 +4,9 @@ import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
+import os from 'node:os';
 import { connectDb, disconnectDb, onFirstConnect } from './services/db.server';
+import { env } from './services/env.server';
 import { applySecurityHeaders } from './services/security.server';
 import { seedOnFirstStart } from './services/seed.server';
 
@@ -16,6 +18,14 @@ const ABORT_DELAY = 5_000;
 export async function ready() {
   await connectDb();
 }
+
+/** How many app processes server.js runs: WEB_CONCURRENCY, or one per CPU. */
+export function appProcesses(): number {
+  return env.WEB_CONCURRENCY ?? os.availableParallelism();
+}
+
+export { databaseUri } from './services/db.server';
+export { serveSharedRateLimits } from './services/rate-limit.server';
 
 export async function shutdown() {
   await disconnectDb();

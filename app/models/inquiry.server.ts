@@ -3,11 +3,11 @@ import { PUBLIC_FORM_RATE_LIMIT, QUOTE_PLANS, type ContactMessageInput, type Quo
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emailLayout, escapeHtml, sendMail, textToHtml } from '~/services/mailer.server';
-import { RateLimiter } from '~/services/rate-limit.server';
+import { SharedRateLimiter } from '~/services/rate-limit.server';
 
 /** Accepted submissions per client address, one counter per form. */
-export const contactLimiter = new RateLimiter(PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
-export const quoteLimiter = new RateLimiter(PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
+export const contactLimiter = new SharedRateLimiter('contact', PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
+export const quoteLimiter = new SharedRateLimiter('quote', PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
 
 export const INQUIRY_KINDS = ['contact', 'quote'] as const;
 export type InquiryKind = (typeof INQUIRY_KINDS)[number];

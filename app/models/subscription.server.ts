@@ -3,9 +3,9 @@ import { PUBLIC_FORM_RATE_LIMIT } from '~/schemas/public-forms';
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emailLayout, escapeHtml, sendMail } from '~/services/mailer.server';
-import { RateLimiter } from '~/services/rate-limit.server';
+import { SharedRateLimiter } from '~/services/rate-limit.server';
 
-export const newsletterLimiter = new RateLimiter(PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
+export const newsletterLimiter = new SharedRateLimiter('newsletter', PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
 
 /** Newsletter subscribers, one document per e-mail address (stored lower-cased). */
 const subscriptionSchema = new Schema(

@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
 
   const address = clientAddress(context);
-  const limit = contactLimiter.hit(address);
+  const limit = await contactLimiter.hit(address);
   if (!limit.allowed) {
     return json<ActionData>(
       {

@@ -44,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
 
   const address = clientAddress(context);
-  const limit = quoteLimiter.hit(address);
+  const limit = await quoteLimiter.hit(address);
   if (!limit.allowed) {
     return json<ActionData>(
       {

@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const number = raw.trim();
   if (!number) return json({ number: '', result: null, error: EMPTY }, { status: 400 });
 
-  const limit = trackingLimiter.hit(clientAddress(context));
+  const limit = await trackingLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
     return json(
       {

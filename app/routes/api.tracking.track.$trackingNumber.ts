@@ -19,7 +19,7 @@ function withCors(response: Response): Response {
 }
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const limit = trackingLimiter.hit(clientAddress(context));
+  const limit = await trackingLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
     return withCors(
       apiErrorResponse(429, 'Too many tracking requests. Please wait a minute and try again.', undefined, {

@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const address = clientAddress(context);
-  if (!newsletterLimiter.hit(address).allowed) {
+  if (!(await newsletterLimiter.hit(address)).allowed) {
     return redirectWithToast(request, redirectTo, {
       type: 'error',
       title: 'Too many attempts',

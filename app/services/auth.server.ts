@@ -8,14 +8,14 @@ import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError } from './api.server';
 import { connectDb } from './db.server';
 import { env } from './env.server';
-import { RateLimiter } from './rate-limit.server';
+import { SharedRateLimiter } from './rate-limit.server';
 import { getSession } from './session.server';
 
 export const USER_SESSION_KEY = 'userId';
 export const LOGIN_PATH = '/management/access';
 
 /** 5 failed sign-ins per username or per address within 15 minutes, then a pause. */
-export const loginFailures = new RateLimiter(env.LOGIN_MAX_FAILURES, env.LOGIN_WINDOW_MINUTES * 60 * 1000);
+export const loginFailures = new SharedRateLimiter('login-failures', env.LOGIN_MAX_FAILURES, env.LOGIN_WINDOW_MINUTES * 60 * 1000);
 
 export class LoginError extends Error {
   constructor(
@@ -51,18 +51,16 @@ export async function checkCredentials(input: unknown, address: string): Promise
   const userKey = `user:${username.toLowerCase()}`;
   const addressKey = `addr:${address}`;
   // Refused once the limit of failures is used up: another failure would exceed it.
-  const now = Date.now();
-  const blocked = [loginFailures.peek(userKey, now, 1), loginFailures.peek(addressKey, now, 1)].find((r) => !r.allowed);
+  const blocked = (await Promise.all([loginFailures.peek(userKey, 1), loginFailures.peek(addressKey, 1)])).find((r) => !r.allowed);
   if (blocked) throw new LoginError('locked', lockedMessage(blocked.retryAfterSeconds), blocked.retryAfterSeconds);
 
   await connectDb();
   const user = await verifyLogin(username, password);
   if (!user) {
-    loginFailures.hit(userKey);
-    loginFailures.hit(addressKey);
+    await Promise.all([loginFailures.hit(userKey), loginFailures.hit(addressKey)]);
     throw new LoginError('invalid', INVALID_CREDENTIALS);
   }
-  loginFailures.reset(userKey);
+  await loginFailures.reset(userKey);
   return user;
 }
 

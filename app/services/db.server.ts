@@ -47,6 +47,16 @@ export function connectDb(): Promise<typeof mongoose> {
   return state.connecting;
 }
 
+/**
+ * The address other processes of the app use for this database: the embedded engine started
+ * here (with the database name) or MONGODB_URI. Only meaningful after connectDb().
+ */
+export function databaseUri(): string {
+  if (state.embedded) return `${state.embedded.uri}${DB_NAME}`;
+  if (env.MONGODB_URI) return env.MONGODB_URI;
+  throw new Error('The database is not started yet');
+}
+
 export function isEmbeddedDb(): boolean {
   return !env.MONGODB_URI;
 }

@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -6,10 +6,10 @@ import {
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
 import { connectDb } from './db.server';
 import { env } from './env.server';
-import { RateLimiter } from './rate-limit.server';
+import { SharedRateLimiter } from './rate-limit.server';
 
 /** One budget per client address, shared by the tracking page and the public API. */
-export const trackingLimiter = new RateLimiter(env.RATE_LIMIT_TRACKING_PER_MINUTE, 60_000);
+export const trackingLimiter = new SharedRateLimiter('tracking', env.RATE_LIMIT_TRACKING_PER_MINUTE, 60_000);
 
 export type TrackingLookup =
   | { kind: 'found'; result: PublicTrackingResult }

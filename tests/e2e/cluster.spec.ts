@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { E2E_DIR, E2E_PORT } from '../../playwright.config';
+
+// server.js with two app processes: the limits must hold across them, a process that dies is
+// replaced, and SIGTERM stops everything. Requests go over fresh connections, which the cluster
+// hands to its processes in turn.
+const PORT = E2E_PORT + 7;
+const DATA_DIR = path.join(E2E_DIR, 'cluster-data');
+const ADMIN = { username: 'clusteradmin', password: 'cluster-admin-password' };
+
+let server: ChildProcess;
+let output = '';
+
+function send(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method,
+        path: pathname,
+        agent: false,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The pids of the app processes the primary has forked. */
+function workerPids(primary: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === primary;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}. Server output:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test.describe('several app processes', () => {
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async () => {
+    test.info().skip(test.info().project.name !== 'js', 'a server-level check: the js project runs it once');
+    fs.rmSync(DATA_DIR, { recursive: true, force: true });
+    server = spawn(process.execPath, ['server.js'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(PORT),
+        DATA_DIR,
+        MONGODB_URI: '',
+        WEB_CONCURRENCY: '2',
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+        SEED_DEMO: 'false',
+        SESSION_SECRET: 'cluster-session-secret-0123456789',
+        RATE_LIMIT_TRACKING_PER_MINUTE: '4',
+        LOGIN_MAX_FAILURES: '2',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    await waitFor(() => output.includes('listening'), 'the cluster to listen', 60_000);
+  });
+
+  test.afterAll(async () => {
+    if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+    fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  });
+
+  test('runs two app processes beside the primary', async () => {
+    expect(workerPids(server.pid!)).toHaveLength(2);
+    expect((await send('GET', '/api/health')).status).toBe(200);
+  });
+
+  test('the tracking limit counts requests from every process together', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send('GET', '/api/tracking/track/ABC123456789')).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+  });
+
+  test('the sign-in lockout holds whichever process answers', async () => {
+    for (let i = 0; i < 2; i++) {
+      expect((await send('POST', '/api/auth/login', { username: ADMIN.username, password: 'wrong-password' })).status).toBe(401);
+    }
+    const locked = await send('POST', '/api/auth/login', ADMIN);
+    expect(locked.status).toBe(429);
+    expect(locked.json).toMatchObject({ message: expect.stringMatching(/Too many failed sign-in attempts/) });
+  });
+
+  test('a process that dies is replaced and the site keeps answering', async () => {
+    const [victim] = workerPids(server.pid!);
+    process.kill(victim!, 'SIGKILL');
+    const replaced = await waitFor(() => {
+      const pids = workerPids(server.pid!);
+      return pids.length === 2 && !pids.includes(victim!) ? pids : null;
+    }, 'a replacement process');
+    expect(replaced).toHaveLength(2);
+    await waitFor(async () => (await send('GET', '/api/health')).status === 200, 'health after the restart');
+    for (let i = 0; i < 4; i++) expect((await send('GET', '/api/health')).status).toBe(200);
+  });
+
+  test('SIGTERM stops the primary and every app process', async () => {
+    const pids = workerPids(server.pid!);
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+  });
+});
