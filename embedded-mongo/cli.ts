@@ -1,4 +1,4 @@
-import { startEmbeddedMongo } from './index';
+import { startEmbeddedMongoHere } from './index';
 
 function usage(): never {
   process.stderr.write('usage: npm run db -- [--port <port>] [--host <host>] [--dir <path>]\n');
@@ -30,7 +30,8 @@ function parseArgs(argv: string[]): { port?: number; host?: string; dir?: string
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!args.dir) process.stderr.write('embedded-mongo: no --dir given, data is kept in memory only\n');
-  const db = await startEmbeddedMongo(args);
+  // A process of its own: the engine runs on its main thread and is reached over TCP.
+  const db = await startEmbeddedMongoHere({ ...args, socket: false });
   process.stdout.write(db.uri + '\n');
   let stopping = false;
   const stop = (): void => {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { runCommand, helloReply, LIMITS, type CommandContext } from './commands';
 import type { Engine } from './engine';
@@ -9,6 +10,8 @@ const HEADER_SIZE = 16;
 
 export class WireServer {
   private readonly server: Server;
+  private socketServer: Server | null = null;
+  private socketPath: string | null = null;
   private readonly sockets = new Set<Socket>();
   private nextConnectionId = 1;
   private nextRequestId = 1;
@@ -31,10 +34,26 @@ export class WireServer {
     });
   }
 
+  /** Also listens on a Unix domain socket, which local clients reach with less work than TCP. */
+  listenSocket(file: string): Promise<void> {
+    const server = createServer((socket) => this.accept(socket));
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(file, () => {
+        server.off('error', reject);
+        this.socketServer = server;
+        this.socketPath = file;
+        resolve();
+      });
+    });
+  }
+
   async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const servers = [this.server, this.socketServer].filter((s): s is Server => s !== null && s.listening);
+    const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     for (const s of this.sockets) s.destroy();
     await closed;
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
   }
 
   private accept(socket: Socket): void {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +87,25 @@ async function command(doc: object): Promise<Record<string, unknown>> {
 }
 
 describe('wire protocol', () => {
+  it('serves the same data over its Unix socket and TCP, and removes the socket when stopped', async () => {
+    const local = await startEmbeddedMongo();
+    const socketFile = decodeURIComponent(local.uri.slice('mongodb://'.length, -1));
+    expect(socketFile).toMatch(/\.sock$/);
+    expect(existsSync(socketFile)).toBe(true);
+    expect(local.tcpUri).toBe(`mongodb://127.0.0.1:${local.port}/`);
+    const viaSocket = await MongoClient.connect(local.uri);
+    const viaTcp = await MongoClient.connect(local.tcpUri);
+    try {
+      await viaSocket.db('both').collection('c').insertOne({ _id: 1, from: 'socket' } as never);
+      expect(await viaTcp.db('both').collection('c').findOne({ _id: 1 } as never)).toEqual({ _id: 1, from: 'socket' });
+    } finally {
+      await viaSocket.close();
+      await viaTcp.close();
+      await local.stop();
+    }
+    expect(existsSync(socketFile)).toBe(false);
+  });
+
   it('answers the legacy OP_QUERY handshake with OP_REPLY', async () => {
     const s = await open();
     const query = serialize({ isMaster: 1, helloOk: true, client: { driver: { name: 'test' } } });
