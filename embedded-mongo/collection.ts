@@ -1,6 +1,6 @@
 import { fail, MongoCommandError } from './errors';
 import { compileFilter, type Matcher } from './query';
-import { formatValue, isOperatorObject, isPlainObject, keyOf, pathValues, type Doc } from './values';
+import { formatValue, isOperatorObject, isPlainObject, keyOf, pathValues, sortDocs, type Doc } from './values';
 
 export interface IndexSpec {
   v: number;
@@ -113,6 +113,8 @@ function pinnedValues(filter: Doc, field: string): unknown[] | undefined {
 export class Collection {
   readonly docs = new Map<string, Doc>();
   private readonly indexes: Index[] = [];
+  /** Whole-collection sort orders, kept until the next write (see `sorted`). */
+  private readonly sortCache = new Map<string, Doc[]>();
 
   constructor(
     readonly db: string,
@@ -165,6 +167,7 @@ export class Collection {
     const keys = this.check(doc, idKey, true);
     this.docs.set(idKey, doc);
     this.indexes.forEach((index, i) => index.add(keys[i]!, idKey));
+    this.sortCache.clear();
   }
 
   replace(oldDoc: Doc, newDoc: Doc): void {
@@ -175,6 +178,7 @@ export class Collection {
       index.add(keys[i]!, idKey);
     });
     this.docs.set(idKey, newDoc);
+    this.sortCache.clear();
   }
 
   /** Unconditional write used when replaying the journal. */
@@ -184,6 +188,7 @@ export class Collection {
     if (old) for (const index of this.indexes) index.remove(index.keysFor(old), idKey);
     this.docs.set(idKey, doc);
     for (const index of this.indexes) index.add(index.keysFor(doc), idKey);
+    this.sortCache.clear();
   }
 
   remove(doc: Doc): void {
@@ -196,6 +201,23 @@ export class Collection {
     if (!doc) return;
     for (const index of this.indexes) index.remove(index.keysFor(doc), idKey);
     this.docs.delete(idKey);
+    this.sortCache.clear();
+  }
+
+  /**
+   * Every document in the given sort order. The order is kept until the next write, so repeated
+   * unfiltered sorted reads (a list's first page, shown over and over) are a slice, as with an
+   * index on the sort key. At most a few orders are kept per collection.
+   */
+  sorted(sort: Doc): Doc[] {
+    const key = JSON.stringify(sort);
+    let order = this.sortCache.get(key);
+    if (!order) {
+      order = sortDocs([...this.docs.values()], sort);
+      if (this.sortCache.size >= 4) this.sortCache.delete(this.sortCache.keys().next().value!);
+      this.sortCache.set(key, order);
+    }
+    return order;
   }
 
   addIndex(spec: IndexSpec, enforce: boolean): void {

@@ -97,6 +97,9 @@ function findDocs(engine: Engine, db: string, name: string, filter: Doc | undefi
   const coll = engine.collection(db, name);
   if (!coll) return [];
   const sorting = sort && Object.keys(sort).length > 0;
+  if (sorting && (!filter || Object.keys(filter).length === 0)) {
+    return coll.sorted(sort!).slice(skip, limit > 0 ? skip + limit : undefined);
+  }
   let docs = coll.find(filter, sorting ? 0 : limit > 0 ? skip + limit : 0);
   if (sorting) docs = sortDocs(docs, sort!, limit > 0 ? skip + limit : 0);
   if (skip > 0 || limit > 0) docs = docs.slice(skip, limit > 0 ? skip + limit : undefined);

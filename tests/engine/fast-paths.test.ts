@@ -78,10 +78,30 @@ describe('sorting', () => {
     const many = client.db(uniqueDbName('topk')).collection('m');
     await many.insertMany(Array.from({ length: 500 }, (_, i) => ({ i, at: day((i * 37) % 28 + 1), n: (i * 7919) % 101 })));
     const full = await many.find({}, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).toArray();
+    // Unfiltered reads slice the collection's kept order; filtered ones select the top k.
     const page = await many.find({}, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).skip(20).limit(30).toArray();
     expect(page).toEqual(full.slice(20, 50));
-    const first = await many.find({}).sort({ n: -1 }).limit(5).toArray();
+    const filtered = await many.find({ i: { $gte: 0 } }, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).skip(20).limit(30).toArray();
+    expect(filtered).toEqual(full.slice(20, 50));
+    const first = await many.find({ i: { $lt: 1000 } }).sort({ n: -1 }).limit(5).toArray();
     expect(first.map((d) => d.n)).toEqual(full.map((d) => d.n).sort((a, b) => b - a).slice(0, 5));
+  });
+
+  it('sees every write in the next sorted read', async () => {
+    const list = client.db(uniqueDbName('sorted')).collection<{ _id: number; at: Date }>('l');
+    await list.insertMany([1, 2, 3].map((i) => ({ _id: i, at: day(i) })));
+    const newest = async () => ids(await list.find({}).sort({ at: -1 }).limit(2).toArray());
+    expect(await newest()).toEqual([3, 2]);
+    await list.insertOne({ _id: 4, at: day(9) });
+    expect(await newest()).toEqual([4, 3]);
+    await list.updateOne({ _id: 1 }, { $set: { at: day(20) } });
+    expect(await newest()).toEqual([1, 4]);
+    await list.deleteOne({ _id: 1 });
+    expect(await newest()).toEqual([4, 3]);
+    await list.replaceOne({ _id: 2 }, { at: day(30) });
+    expect(await newest()).toEqual([2, 4]);
+    await list.deleteMany({});
+    expect(await newest()).toEqual([]);
   });
 
   it('orders mixed types the way MongoDB does', async () => {
