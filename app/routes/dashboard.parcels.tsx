@@ -11,7 +11,7 @@ import {
 } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { ParcelCard } from '~/components/parcels/parcel-card';
+import { ParcelCard, useCardLinkNavigation } from '~/components/parcels/parcel-card';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { listParcels } from '~/models/parcel.server';
@@ -56,6 +56,7 @@ const SEARCH_DEBOUNCE_MS = 350;
 export default function ParcelsTab() {
   const { search, status, parcels, pagination, loadFailed } = useLoaderData<typeof loader>();
   const location = useLocation();
+  const onCardClick = useCardLinkNavigation();
   const navigation = useNavigation();
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -178,7 +179,8 @@ export default function ParcelsTab() {
                 : ''}
             </p>
           ) : null}
-          <div className={`space-y-4 ${loading ? 'opacity-60' : ''}`}>
+          {/* Clicks (and Enter) on the cards' links arrive here: see useCardLinkNavigation. */}
+          <div className={`space-y-4 ${loading ? 'opacity-60' : ''}`} onClick={onCardClick}>
             {parcels.map((parcel) => (
               <ParcelCard key={parcel.id} parcel={parcel} search={location.search} />
             ))}

@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react';
+import { useNavigate } from '@remix-run/react';
 import type { MouseEvent } from 'react';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { CARD_DESTINATION_LIMIT } from '~/schemas/constants';
@@ -24,14 +24,27 @@ export function destinationLine(d: CardParcel['destinations'][number]): string {
 }
 
 /**
+ * Clicks on the cards' menu links, for the list that holds them. The cards render plain links
+ * (a hundred cards would otherwise mean three hundred router links to render on every visit);
+ * with JavaScript, this one handler turns a click into a client-side navigation that keeps the
+ * scroll position and closes the menu the link was in. Without JavaScript the links just work.
+ */
+export function useCardLinkNavigation() {
+  const navigate = useNavigate();
+  return (event: MouseEvent<HTMLElement>) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-card-link]');
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    link.closest('details')?.removeAttribute('open');
+    navigate(link.getAttribute('href')!, { preventScrollReset: true });
+  };
+}
+
+/**
  * A parcel in the management list. Its menu is a <details> disclosure with real links, so View
  * Details, Edit and Delete work without JavaScript too.
  */
-// With JS the card stays mounted across navigations, so close the menu once an item is chosen.
-function closeMenu(event: MouseEvent<HTMLElement>) {
-  event.currentTarget.closest('details')?.removeAttribute('open');
-}
-
 export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: string }) {
   const shown = parcel.destinations.slice(0, CARD_DESTINATION_LIMIT);
   const more = parcel.destinations.length - shown.length;
@@ -71,34 +84,19 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             </summary>
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
-                <Link
-                  to={`${base}${search}`}
-                  preventScrollReset
-                  onClick={closeMenu}
-                  className="block px-3 py-2 hover:bg-gray-50"
-                >
+                <a href={`${base}${search}`} data-card-link className="block px-3 py-2 hover:bg-gray-50">
                   View Details
-                </Link>
+                </a>
               </li>
               <li>
-                <Link
-                  to={`${base}/edit${search}`}
-                  preventScrollReset
-                  onClick={closeMenu}
-                  className="block px-3 py-2 hover:bg-gray-50"
-                >
+                <a href={`${base}/edit${search}`} data-card-link className="block px-3 py-2 hover:bg-gray-50">
                   Edit
-                </Link>
+                </a>
               </li>
               <li>
-                <Link
-                  to={`${base}/delete${search}`}
-                  preventScrollReset
-                  onClick={closeMenu}
-                  className="block px-3 py-2 text-red-700 hover:bg-red-50"
-                >
+                <a href={`${base}/delete${search}`} data-card-link className="block px-3 py-2 text-red-700 hover:bg-red-50">
                   Delete
-                </Link>
+                </a>
               </li>
             </ul>
           </details>
