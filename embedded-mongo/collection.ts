@@ -1,5 +1,6 @@
+import { serialize } from 'bson';
 import { fail, MongoCommandError } from './errors';
-import { compileFilter, type Matcher } from './query';
+import { compileFilter, usesExpressions, type Matcher } from './query';
 import { formatValue, isOperatorObject, isPlainObject, keyOf, pathValues, sortDocs, type Doc } from './values';
 
 export interface IndexSpec {
@@ -113,8 +114,9 @@ function pinnedValues(filter: Doc, field: string): unknown[] | undefined {
 export class Collection {
   readonly docs = new Map<string, Doc>();
   private readonly indexes: Index[] = [];
-  /** Whole-collection sort orders, kept until the next write (see `sorted`). */
+  /** Whole-collection sort orders and filter results, kept until the next write. */
   private readonly sortCache = new Map<string, Doc[]>();
+  private readonly matchCache = new Map<string, Doc[]>();
 
   constructor(
     readonly db: string,
@@ -167,7 +169,7 @@ export class Collection {
     const keys = this.check(doc, idKey, true);
     this.docs.set(idKey, doc);
     this.indexes.forEach((index, i) => index.add(keys[i]!, idKey));
-    this.sortCache.clear();
+    this.changed();
   }
 
   replace(oldDoc: Doc, newDoc: Doc): void {
@@ -178,7 +180,7 @@ export class Collection {
       index.add(keys[i]!, idKey);
     });
     this.docs.set(idKey, newDoc);
-    this.sortCache.clear();
+    this.changed();
   }
 
   /** Unconditional write used when replaying the journal. */
@@ -188,7 +190,7 @@ export class Collection {
     if (old) for (const index of this.indexes) index.remove(index.keysFor(old), idKey);
     this.docs.set(idKey, doc);
     for (const index of this.indexes) index.add(index.keysFor(doc), idKey);
-    this.sortCache.clear();
+    this.changed();
   }
 
   remove(doc: Doc): void {
@@ -201,7 +203,31 @@ export class Collection {
     if (!doc) return;
     for (const index of this.indexes) index.remove(index.keysFor(doc), idKey);
     this.docs.delete(idKey);
+    this.changed();
+  }
+
+  private changed(): void {
     this.sortCache.clear();
+    this.matchCache.clear();
+  }
+
+  /**
+   * Every document matching the filter, in natural order (the caller must not change the
+   * array). The answer is kept until the next write, so a count and a find with the same filter
+   * (every page of a list sends both) scan the collection once. Filters with expressions
+   * (which may read the clock) are not kept.
+   */
+  matching(filter: Doc): Doc[] {
+    if (usesExpressions(filter)) return this.find(filter);
+    const bytes = serialize(filter);
+    const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    let docs = this.matchCache.get(key);
+    if (!docs) {
+      docs = this.find(filter);
+      if (this.matchCache.size >= 8) this.matchCache.delete(this.matchCache.keys().next().value!);
+      this.matchCache.set(key, docs);
+    }
+    return docs;
   }
 
   /**

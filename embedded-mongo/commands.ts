@@ -100,7 +100,7 @@ function findDocs(engine: Engine, db: string, name: string, filter: Doc | undefi
   if (sorting && (!filter || Object.keys(filter).length === 0)) {
     return coll.sorted(sort!).slice(skip, limit > 0 ? skip + limit : undefined);
   }
-  let docs = coll.find(filter, sorting ? 0 : limit > 0 ? skip + limit : 0);
+  let docs = sorting ? coll.matching(filter!) : coll.find(filter, limit > 0 ? skip + limit : 0);
   if (sorting) docs = sortDocs(docs, sort!, limit > 0 ? skip + limit : 0);
   if (skip > 0 || limit > 0) docs = docs.slice(skip, limit > 0 ? skip + limit : undefined);
   return docs;
@@ -364,7 +364,7 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
     if (coll) {
       const first = stages[0];
       if (first && isPlainObject(first.$match)) {
-        input = coll.find(first.$match);
+        input = Object.keys(first.$match).length ? coll.matching(first.$match) : [...coll.docs.values()];
         stages = stages.slice(1);
       } else input = [...coll.docs.values()];
     }
@@ -387,7 +387,7 @@ const count: Handler = (engine, cmd, db) => {
   const limit = Math.abs(asNumber(cmd.limit));
   let n: number;
   if (!query || Object.keys(query).length === 0) n = coll.docs.size;
-  else n = coll.find(query, limit > 0 ? skip + limit : 0).length;
+  else n = limit > 0 ? coll.find(query, skip + limit).length : coll.matching(query).length;
   n = Math.max(0, n - skip);
   if (limit > 0) n = Math.min(n, limit);
   return { n, ok: 1 };

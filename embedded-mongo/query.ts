@@ -38,7 +38,7 @@ const projectionOptions = initOptions({
   useGlobalContext: false,
 });
 
-function usesExpressions(v: unknown): boolean {
+export function usesExpressions(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(usesExpressions);
   if (!isPlainObject(v)) return false;
   for (const k of Object.keys(v)) {

@@ -305,7 +305,7 @@ function smallestK(n: number, k: number, cmp: (a: number, b: number) => number):
 export function sortDocs(docs: Doc[], sort: Doc, firstK = 0): Doc[] {
   const keys = Object.entries(sort);
   if (keys.length === 0) return docs;
-  if (keys.length === 1 && keys[0]![0] === '$natural') return Number(keys[0]![1]) < 0 ? docs.reverse() : docs;
+  if (keys.length === 1 && keys[0]![0] === '$natural') return Number(keys[0]![1]) < 0 ? [...docs].reverse() : docs;
   const specs = keys.map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
   const columns = specs.map((spec) => docs.map((doc) => sortKey(doc, spec.path, spec.dir)));
   const primitive = columns.map(primitiveColumn);

@@ -104,6 +104,25 @@ describe('sorting', () => {
     expect(await newest()).toEqual([]);
   });
 
+  it('counts and finds with a filter see every write', async () => {
+    const list = client.db(uniqueDbName('filtered')).collection<{ _id: number; name: string; at: Date }>('l');
+    await list.insertMany([1, 2, 3].map((i) => ({ _id: i, name: i === 2 ? 'Other' : `Olivia ${i}`, at: day(i) })));
+    const filter = { name: /olivia/i };
+    const look = async () => ({
+      n: await list.countDocuments(filter),
+      ids: ids(await list.find(filter).sort({ at: -1 }).toArray()),
+      natural: ids(await list.find(filter).sort({ $natural: -1 }).toArray()),
+    });
+    expect(await look()).toEqual({ n: 2, ids: [3, 1], natural: [3, 1] });
+    expect(await look()).toEqual({ n: 2, ids: [3, 1], natural: [3, 1] });
+    await list.insertOne({ _id: 4, name: 'OLIVIA 4', at: day(0) });
+    expect(await look()).toEqual({ n: 3, ids: [3, 1, 4], natural: [4, 3, 1] });
+    await list.updateOne({ _id: 3 }, { $set: { name: 'Someone' } });
+    expect(await look()).toEqual({ n: 2, ids: [1, 4], natural: [4, 1] });
+    await list.deleteOne({ _id: 1 });
+    expect(await look()).toEqual({ n: 1, ids: [4], natural: [4] });
+  });
+
   it('orders mixed types the way MongoDB does', async () => {
     const mixed = client.db(uniqueDbName('mixed')).collection('m');
     const oid = new ObjectId();
