@@ -71,7 +71,7 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             <dt className="font-medium">Service:</dt>
             <dd>{parcel.serviceType}</dd>
             <dt className="font-medium">Weight:</dt>
-            <dd>{parcel.weight} kg</dd>
+            <dd>{`${parcel.weight} kg`}</dd>
           </dl>
         </div>
         <div className="flex items-center gap-2">
@@ -80,7 +80,7 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
           <details className="relative">
             <summary className="btn-secondary list-none px-2 py-1 [&::-webkit-details-marker]:hidden">
               <span aria-hidden="true">⋯</span>
-              <span className="sr-only">Actions for {parcel.trackingNumber}</span>
+              <span className="sr-only">{`Actions for ${parcel.trackingNumber}`}</span>
             </summary>
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
@@ -110,15 +110,12 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
           <h4 className="text-xs font-semibold uppercase tracking-wide text-gray-500">
             Package Details
           </h4>
-          <p className="text-gray-700">Weight: {parcel.weight} kg</p>
+          <p className="text-gray-700">{`Weight: ${parcel.weight} kg`}</p>
           <p className="text-gray-700">
-            Dimensions: {parcel.dimensions.length} × {parcel.dimensions.width} ×{' '}
-            {parcel.dimensions.height} cm
+            {`Dimensions: ${parcel.dimensions.length} × ${parcel.dimensions.width} × ${parcel.dimensions.height} cm`}
           </p>
-          <p className="text-gray-700">Priority: {parcel.priority}</p>
-          <p className="text-gray-700">
-            Estimated Delivery: {formatDate(parcel.estimatedDelivery)}
-          </p>
+          <p className="text-gray-700">{`Priority: ${parcel.priority}`}</p>
+          <p className="text-gray-700">{`Estimated Delivery: ${formatDate(parcel.estimatedDelivery)}`}</p>
         </div>
       </div>
 
@@ -128,21 +125,22 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             Destinations
           </h4>
           <ol className="mt-1 space-y-1">
-            {shown.map((d, i) => (
-              <li key={d.id ?? i} className="flex gap-2">
-                <span className="inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">
-                  {i + 1}
-                </span>
-                <span>
-                  <span className="font-medium">{d.name || '—'}</span>
-                  {destinationLine(d) ? (
-                    <span className="text-gray-600"> — {destinationLine(d)}</span>
-                  ) : null}
-                </span>
-              </li>
-            ))}
+            {shown.map((d, i) => {
+              const line = destinationLine(d);
+              return (
+                <li key={d.id ?? i} className="flex gap-2">
+                  <span className="inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">
+                    {i + 1}
+                  </span>
+                  <span>
+                    <span className="font-medium">{d.name || '—'}</span>
+                    {line ? <span className="text-gray-600">{` — ${line}`}</span> : null}
+                  </span>
+                </li>
+              );
+            })}
           </ol>
-          {more > 0 ? <p className="mt-1 text-gray-600">+{more} more destinations</p> : null}
+          {more > 0 ? <p className="mt-1 text-gray-600">{`+${more} more destinations`}</p> : null}
         </div>
       ) : null}
     </article>
