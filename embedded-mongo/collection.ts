@@ -111,6 +111,17 @@ function pinnedValues(filter: Doc, field: string): unknown[] | undefined {
   return [v];
 }
 
+/** The cached answer for `key`, computed on a miss; the oldest entry goes once `max` are kept. */
+function remember(cache: Map<string, Doc[]>, key: string, max: number, compute: () => Doc[]): Doc[] {
+  let value = cache.get(key);
+  if (!value) {
+    value = compute();
+    if (cache.size >= max) cache.delete(cache.keys().next().value!);
+    cache.set(key, value);
+  }
+  return value;
+}
+
 export class Collection {
   readonly docs = new Map<string, Doc>();
   private readonly indexes: Index[] = [];
@@ -218,32 +229,20 @@ export class Collection {
    * (which may read the clock) are not kept.
    */
   matching(filter: Doc): Doc[] {
+    if (Object.keys(filter).length === 0) return [...this.docs.values()];
     if (usesExpressions(filter)) return this.find(filter);
     const bytes = serialize(filter);
     const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-    let docs = this.matchCache.get(key);
-    if (!docs) {
-      docs = this.find(filter);
-      if (this.matchCache.size >= 8) this.matchCache.delete(this.matchCache.keys().next().value!);
-      this.matchCache.set(key, docs);
-    }
-    return docs;
+    return remember(this.matchCache, key, 8, () => this.find(filter));
   }
 
   /**
    * Every document in the given sort order. The order is kept until the next write, so repeated
    * unfiltered sorted reads (a list's first page, shown over and over) are a slice, as with an
-   * index on the sort key. At most a few orders are kept per collection.
+   * index on the sort key.
    */
   sorted(sort: Doc): Doc[] {
-    const key = JSON.stringify(sort);
-    let order = this.sortCache.get(key);
-    if (!order) {
-      order = sortDocs([...this.docs.values()], sort);
-      if (this.sortCache.size >= 4) this.sortCache.delete(this.sortCache.keys().next().value!);
-      this.sortCache.set(key, order);
-    }
-    return order;
+    return remember(this.sortCache, JSON.stringify(sort), 4, () => sortDocs([...this.docs.values()], sort));
   }
 
   addIndex(spec: IndexSpec, enforce: boolean): void {

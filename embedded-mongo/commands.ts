@@ -364,7 +364,7 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
     if (coll) {
       const first = stages[0];
       if (first && isPlainObject(first.$match)) {
-        input = Object.keys(first.$match).length ? coll.matching(first.$match) : [...coll.docs.values()];
+        input = coll.matching(first.$match);
         stages = stages.slice(1);
       } else input = [...coll.docs.values()];
     }

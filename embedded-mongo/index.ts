@@ -86,7 +86,7 @@ export async function startEmbeddedMongoHere(options: EmbeddedMongoOptions = {})
 /**
  * Starts the engine on a thread of its own in this process, so that the engine's work (decoding,
  * querying, encoding, journaling) runs beside the application's instead of taking turns with it.
- * The application reaches it over TCP as before.
+ * The application connects to it at `uri` either way.
  */
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const entry = new URL('./engine-thread.js', import.meta.url);
