@@ -57,10 +57,6 @@ export function databaseUri(): string {
   throw new Error('The database is not started yet');
 }
 
-export function isEmbeddedDb(): boolean {
-  return !env.MONGODB_URI;
-}
-
 /** True when the database answers a ping within the time limit. */
 export async function pingDb(timeoutMs = 2000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

@@ -148,7 +148,7 @@ export function serveSharedRateLimits(clusterModule: typeof cluster) {
   clusterModule.on('message', (worker, message: LimitRequest) => {
     if (message?.type !== 'rate-limit') return;
     let limiter = limiters.get(message.name);
-    if (!limiter || limiter.limit !== message.limit || limiter.windowMs !== message.windowMs) {
+    if (!limiter) {
       limiter = new RateLimiter(message.limit, message.windowMs);
       limiters.set(message.name, limiter);
     }
