@@ -1,18 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { getReceipt } from '~/models/receipt.server';
 import { RECEIPT_FORMATS } from '~/schemas/constants';
-import { requireUser } from '~/services/auth.server';
 import { renderReceiptFile } from '~/services/receipt-render.server';
+import { requireStaffReceipt } from '~/services/receipt-pages.server';
 
 /** The receipt as a file in its format (or ?format=pdf|html|txt), sent as a download. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const receipt = await getReceipt(params.receiptId ?? '');
-  if (!receipt)
-    throw new Response('Receipt not found', {
-      status: 404,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+  const receipt = await requireStaffReceipt(request, params.receiptId);
   const requested = new URL(request.url).searchParams.get('format');
   const format = RECEIPT_FORMATS.find((f) => f === requested) ?? receipt.format;
   const file = await renderReceiptFile(receipt, format);

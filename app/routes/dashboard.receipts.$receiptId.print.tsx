@@ -1,22 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { getReceipt } from '~/models/receipt.server';
-import { requireUser } from '~/services/auth.server';
 import { escapeHtml } from '~/services/mailer.server';
 import { renderReceiptHtml } from '~/services/receipt-render.server';
+import { requireStaffReceipt } from '~/services/receipt-pages.server';
 
 /**
  * A print-ready page: the receipt document on its own, with a Print button. With JavaScript the
  * browser's print dialog opens by itself; without, the browser's own Print command does the job.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const receipt = await getReceipt(params.receiptId ?? '');
-  if (!receipt)
-    throw new Response('Receipt not found', {
-      status: 404,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+  const receipt = await requireStaffReceipt(request, params.receiptId);
   const nonce = randomBytes(16).toString('base64');
   const toolbar = `<div class="no-print" style="max-width:720px;margin:0 auto 16px;display:flex;gap:12px;align-items:center;justify-content:space-between">
   <a href="/dashboard/receipts" style="color:#1e40af">Back to receipts</a>
