@@ -5,15 +5,10 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel, updateParcel } from '~/models/parcel.server';
-import {
-  applyDestinationIntent,
-  defaultDestination,
-  formFieldErrors,
-  parcelFormToInput,
-  ParcelUpdateSchema,
-} from '~/schemas/parcel';
+import { defaultDestination, ParcelUpdateSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { parcelSaveFailed, readParcelForm } from '~/services/parcel-pages.server';
 
 function notFound() {
   return json({ message: 'Parcel not found' }, { status: 404 });
@@ -28,20 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const formData = await request.formData();
-  const values = parcelFormToInput(formData);
-  const revision = crypto.randomUUID();
-  if (applyDestinationIntent(values, formData.get('intent'))) {
-    return json({ values, fieldErrors: {}, formErrors: [], revision });
-  }
-  const result = ParcelUpdateSchema.safeParse(values);
-  if (!result.success) {
-    return json(
-      { values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision },
-      { status: 400 },
-    );
-  }
-  const input = result.data;
+  const form = await readParcelForm(request, ParcelUpdateSchema);
+  if (form.answer) return form.answer;
+  const input = form.data;
   // As on creation: a parcel without destinations goes to its recipient.
   if (input.destinations?.length === 0 && input.recipient?.name && input.recipient.address) {
     input.destinations = [
@@ -53,23 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     parcel = await updateParcel(params.parcelId ?? '', input);
   } catch (error) {
-    console.error('Could not update a parcel:', error);
-    return json(
-      {
-        values,
-        fieldErrors: {},
-        formErrors: ['Failed to update parcel. Please try again.'],
-        revision,
-      },
-      {
-        status: 503,
-        headers: await createToastHeaders(request, {
-          type: 'error',
-          title: 'Error updating parcel',
-          description: 'Failed to update parcel. Please try again.',
-        }),
-      },
-    );
+    return parcelSaveFailed(request, 'update', form, error);
   }
   if (!parcel) {
     return redirectWithToast(request, listUrl, {

@@ -1,18 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
 import { useActionData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { createParcel } from '~/models/parcel.server';
-import {
-  applyDestinationIntent,
-  formFieldErrors,
-  ParcelCreateSchema,
-  parcelFormToInput,
-} from '~/schemas/parcel';
+import { ParcelCreateSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { parcelSaveFailed, readParcelForm } from '~/services/parcel-pages.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -21,40 +16,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const formData = await request.formData();
-  const values = parcelFormToInput(formData);
-  const revision = crypto.randomUUID();
-  if (applyDestinationIntent(values, formData.get('intent'))) {
-    return json({ values, fieldErrors: {}, formErrors: [], revision });
-  }
-  const result = ParcelCreateSchema.safeParse(values);
-  if (!result.success) {
-    return json(
-      { values, fieldErrors: formFieldErrors(result.error), formErrors: [], revision },
-      { status: 400 },
-    );
-  }
+  const form = await readParcelForm(request, ParcelCreateSchema);
+  if (form.answer) return form.answer;
   let trackingNumber: string;
   try {
-    trackingNumber = (await createParcel(result.data)).trackingNumber;
+    trackingNumber = (await createParcel(form.data)).trackingNumber;
   } catch (error) {
-    console.error('Could not create a parcel:', error);
-    return json(
-      {
-        values,
-        fieldErrors: {},
-        formErrors: ['Failed to create parcel. Please try again.'],
-        revision,
-      },
-      {
-        status: 503,
-        headers: await createToastHeaders(request, {
-          type: 'error',
-          title: 'Error creating parcel',
-          description: 'Failed to create parcel. Please try again.',
-        }),
-      },
-    );
+    return parcelSaveFailed(request, 'create', form, error);
   }
   return redirectWithToast(request, `/dashboard/parcels${new URL(request.url).search}`, {
     type: 'success',
