@@ -1,9 +1,6 @@
-import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext } from '@remix-run/node';
-import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
-import { isbot } from 'isbot';
-import { renderToPipeableStream } from 'react-dom/server';
+import { renderToString } from 'react-dom/server';
 import os from 'node:os';
 import { connectDb, disconnectDb, onFirstConnect } from './services/db.server';
 import { env } from './services/env.server';
@@ -11,8 +8,6 @@ import { applySecurityHeaders } from './services/security.server';
 import { seedOnFirstStart } from './services/seed.server';
 
 onFirstConnect(seedOnFirstStart);
-
-const ABORT_DELAY = 5_000;
 
 /** Called by the server before it listens: connects the database and seeds a fresh one. */
 export async function ready() {
@@ -43,34 +38,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const callbackName = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
   applySecurityHeaders(responseHeaders);
-  return new Promise((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
-      {
-        [callbackName]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(error);
-        },
-      },
-    );
-    setTimeout(abort, ABORT_DELAY);
-  });
+  // The whole page in one string: no route defers data, so there is nothing to stream, and a
+  // string is cheaper to render and send than a stream of chunks.
+  const html = renderToString(<RemixServer context={remixContext} url={request.url} />);
+  responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }
