@@ -11,13 +11,14 @@ import {
 } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { ParcelCard, useCardLinkNavigation } from '~/components/parcels/parcel-card';
+import { ParcelCard } from '~/components/parcels/parcel-card';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { listParcels } from '~/models/parcel.server';
 import { PARCEL_SEARCH_MAX_LENGTH, PARCEL_STATUSES, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import { ParcelListQuerySchema, type ParcelListQuery } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
+import { useLinkNavigation } from '~/utils/link-navigation';
 
 /** A bad page number or status in the address bar shows the first page rather than an error. */
 function readQuery(url: URL): ParcelListQuery {
@@ -56,7 +57,7 @@ const SEARCH_DEBOUNCE_MS = 350;
 export default function ParcelsTab() {
   const { search, status, parcels, pagination, loadFailed } = useLoaderData<typeof loader>();
   const location = useLocation();
-  const onCardClick = useCardLinkNavigation();
+  const onCardClick = useLinkNavigation({ preventScrollReset: true });
   const navigation = useNavigation();
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -179,7 +180,7 @@ export default function ParcelsTab() {
                 : ''}
             </p>
           ) : null}
-          {/* Clicks (and Enter) on the cards' links arrive here: see useCardLinkNavigation. */}
+          {/* Clicks (and Enter) on the cards' links arrive here: see useLinkNavigation. */}
           <div className={`space-y-4 ${loading ? 'opacity-60' : ''}`} onClick={onCardClick}>
             {parcels.map((parcel) => (
               <ParcelCard key={parcel.id} parcel={parcel} search={location.search} />

@@ -89,6 +89,32 @@ test('on a narrow screen the menu opens and its links work', async ({ page }) =>
   await menuLink.click();
   await expect(page).toHaveURL(/\/services$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Shipping services built around your deadlines' })).toBeVisible();
+  await expect(menuLink).toBeHidden();
+});
+
+test('the header and footer links mark the current page and, with JavaScript, navigate in the page', async ({ page, javaScriptEnabled }) => {
+  await page.goto('/');
+  const mainNav = page.getByRole('navigation', { name: 'Main' });
+  const bar = mainNav.locator('ul').first();
+  await expect(bar.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+  if (javaScriptEnabled) {
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    // Resting on a link prefetches the page it leads to (its route module, and its data if any).
+    const aboutPrefetch = page.locator('link[rel="modulepreload"][href*="about"], link[rel="prefetch"][href*="about"]');
+    await expect(aboutPrefetch).toHaveCount(0);
+    await bar.getByRole('link', { name: 'About' }).hover();
+    await expect(aboutPrefetch).not.toHaveCount(0);
+  }
+  await bar.getByRole('link', { name: 'About' }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(bar.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
+  await expect(bar.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
+  await page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Terms of Service' }).click();
+  await expect(page).toHaveURL(/\/terms-of-service$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Terms');
+  if (javaScriptEnabled) {
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  }
 });
 
 async function faqSummaries(page: Page) {

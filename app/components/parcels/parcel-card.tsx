@@ -1,5 +1,3 @@
-import { useNavigate } from '@remix-run/react';
-import type { MouseEvent } from 'react';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { CARD_DESTINATION_LIMIT } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
@@ -21,24 +19,6 @@ function Contact({ title, contact }: { title: string; contact: CardParcel['sende
 
 export function destinationLine(d: CardParcel['destinations'][number]): string {
   return [d.address, d.city, d.postalCode, d.country].filter(Boolean).join(', ');
-}
-
-/**
- * Clicks on the cards' menu links, for the list that holds them. The cards render plain links
- * (a hundred cards would otherwise mean three hundred router links to render on every visit);
- * with JavaScript, this one handler turns a click into a client-side navigation that keeps the
- * scroll position and closes the menu the link was in. Without JavaScript the links just work.
- */
-export function useCardLinkNavigation() {
-  const navigate = useNavigate();
-  return (event: MouseEvent<HTMLElement>) => {
-    const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-card-link]');
-    if (!link || event.defaultPrevented || event.button !== 0) return;
-    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    link.closest('details')?.removeAttribute('open');
-    navigate(link.getAttribute('href')!, { preventScrollReset: true });
-  };
 }
 
 /**
@@ -84,17 +64,17 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             </summary>
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
-                <a href={`${base}${search}`} data-card-link className="block px-3 py-2 hover:bg-gray-50">
+                <a href={`${base}${search}`} data-client-link data-discover="true" className="block px-3 py-2 hover:bg-gray-50">
                   View Details
                 </a>
               </li>
               <li>
-                <a href={`${base}/edit${search}`} data-card-link className="block px-3 py-2 hover:bg-gray-50">
+                <a href={`${base}/edit${search}`} data-client-link data-discover="true" className="block px-3 py-2 hover:bg-gray-50">
                   Edit
                 </a>
               </li>
               <li>
-                <a href={`${base}/delete${search}`} data-card-link className="block px-3 py-2 text-red-700 hover:bg-red-50">
+                <a href={`${base}/delete${search}`} data-client-link data-discover="true" className="block px-3 py-2 text-red-700 hover:bg-red-50">
                   Delete
                 </a>
               </li>

@@ -1,4 +1,5 @@
-import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
+import { Form, useLocation, useNavigation } from '@remix-run/react';
+import { useLinkNavigation } from '~/utils/link-navigation';
 import type { CompanyInfo } from '~/services/env.server';
 import { NAV_LINKS } from './site-header';
 
@@ -37,8 +38,10 @@ export function NewsletterForm() {
 }
 
 export function SiteFooter({ company }: { company: CompanyInfo }) {
+  const navigateOnClick = useLinkNavigation();
   return (
-    <footer className="mt-auto bg-brand-900 text-blue-100">
+    // Clicks and Enter on the links inside arrive here (see link-navigation).
+    <footer className="mt-auto bg-brand-900 text-blue-100" onClick={navigateOnClick}>
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="text-lg font-bold text-white">{company.name}</p>
@@ -51,15 +54,15 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <ul className="mt-3 space-y-2 text-sm">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <Link to={link.to} className="hover:text-white hover:underline">
+                <a href={link.to} data-client-link data-discover="true" className="hover:text-white hover:underline">
                   {link.label}
-                </Link>
+                </a>
               </li>
             ))}
             <li>
-              <Link to="/quote" className="hover:text-white hover:underline">
+              <a href="/quote" data-client-link data-discover="true" className="hover:text-white hover:underline">
                 Get Quote
-              </Link>
+              </a>
             </li>
           </ul>
         </nav>
@@ -91,19 +94,19 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <nav aria-label="Legal">
             <ul className="flex flex-wrap gap-4">
               <li>
-                <Link to="/privacy-policy" className="hover:text-white hover:underline">
+                <a href="/privacy-policy" data-client-link data-discover="true" className="hover:text-white hover:underline">
                   Privacy Policy
-                </Link>
+                </a>
               </li>
               <li>
-                <Link to="/terms-of-service" className="hover:text-white hover:underline">
+                <a href="/terms-of-service" data-client-link data-discover="true" className="hover:text-white hover:underline">
                   Terms of Service
-                </Link>
+                </a>
               </li>
               <li>
-                <Link to="/cookie-policy" className="hover:text-white hover:underline">
+                <a href="/cookie-policy" data-client-link data-discover="true" className="hover:text-white hover:underline">
                   Cookie Policy
-                </Link>
+                </a>
               </li>
             </ul>
           </nav>

@@ -1,4 +1,5 @@
-import { Link, NavLink } from '@remix-run/react';
+import { useLocation } from '@remix-run/react';
+import { useLinkNavigation, useLinkPrefetch } from '~/utils/link-navigation';
 import type { CompanyInfo } from '~/services/env.server';
 
 export const NAV_LINKS = [
@@ -26,9 +27,23 @@ export function Logo({ name }: { name: string }) {
   );
 }
 
+/** Whether a navigation entry is the page being shown (or a page under it). */
+export function isCurrent(pathname: string, to: string): boolean {
+  return to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/**
+ * The links are plain anchors (see link-navigation): clicks on them navigate client-side through
+ * the header's one handler, and the page under the pointer or focus is prefetched.
+ */
 export function SiteHeader({ company }: { company: CompanyInfo }) {
+  const { pathname } = useLocation();
+  const navigateOnClick = useLinkNavigation();
+  const prefetch = useLinkPrefetch();
   return (
-    <header className="bg-white shadow-sm">
+    // Clicks and Enter on the links inside arrive here.
+    <header className="bg-white shadow-sm" onClick={navigateOnClick} {...prefetch.handlers}>
+      {prefetch.links}
       <div className="bg-brand-800 text-sm text-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-1 px-4 py-2">
           <div className="flex flex-wrap items-center gap-x-6 gap-y-1">
@@ -42,31 +57,29 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
           </div>
           <div className="flex items-center gap-4">
             <span className="hidden sm:inline">Track packages worldwide</span>
-            <Link to="/quote" className="rounded bg-accent-500 px-3 py-1 font-semibold text-white hover:bg-accent-600">
+            <a href="/quote" data-client-link data-discover="true" className="rounded bg-accent-500 px-3 py-1 font-semibold text-white hover:bg-accent-600">
               Get Quote
-            </Link>
+            </a>
           </div>
         </div>
       </div>
       <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3">
-        <Link to="/" aria-label={`${company.name} home`}>
+        <a href="/" data-client-link data-discover="true" aria-label={`${company.name} home`}>
           <Logo name={company.name} />
-        </Link>
+        </a>
         <ul className="hidden items-center gap-1 md:flex">
           {NAV_LINKS.map((link) => (
             <li key={link.to}>
-              <NavLink
-                to={link.to}
-                end={link.to === '/'}
-                prefetch="intent"
-                className={({ isActive }) =>
-                  `rounded-md px-3 py-2 text-sm font-medium ${
-                    isActive ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
-                  }`
-                }
+              <a
+                href={link.to}
+                data-client-link data-discover="true"
+                aria-current={isCurrent(pathname, link.to) ? 'page' : undefined}
+                className={`rounded-md px-3 py-2 text-sm font-medium ${
+                  isCurrent(pathname, link.to) ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+                }`}
               >
                 {link.label}
-              </NavLink>
+              </a>
             </li>
           ))}
         </ul>
@@ -78,16 +91,16 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
           <ul className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-gray-200 bg-white py-2 shadow-lg">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.to === '/'}
-                  className={({ isActive }) =>
-                    `block px-4 py-2 text-sm ${isActive ? 'bg-brand-50 font-semibold text-brand-700' : 'text-gray-700 hover:bg-gray-100'}`
-                  }
-                  onClick={(event) => event.currentTarget.closest('details')?.removeAttribute('open')}
+                <a
+                  href={link.to}
+                  data-client-link data-discover="true"
+                  aria-current={isCurrent(pathname, link.to) ? 'page' : undefined}
+                  className={`block px-4 py-2 text-sm ${
+                    isCurrent(pathname, link.to) ? 'bg-brand-50 font-semibold text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+                  }`}
                 >
                   {link.label}
-                </NavLink>
+                </a>
               </li>
             ))}
           </ul>
