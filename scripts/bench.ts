@@ -19,6 +19,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 15);
 const PORT = Number(process.env.BENCH_PORT ?? 3456);
+/** Comma-separated words; only rows whose name contains one of them run (all when unset). */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 
@@ -96,7 +98,8 @@ async function measure(
   connections = CONNECTIONS,
   /** Gives each request its own path (e.g. a different search every time). */
   nextPath?: () => string,
-): Promise<Row> {
+): Promise<Row | null> {
+  if (ONLY.length && !ONLY.some((word) => name.includes(word))) return null;
   const requests = nextPath ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }] : undefined;
   // Unmeasured first: the app processes compile their hot paths as they run (JIT), so this
   // gives the steady-state rate rather than the first seconds after a start.
@@ -150,7 +153,7 @@ async function main() {
       .filter((c) => c.startsWith('__session='))
       .join('; ');
 
-    const rows: Row[] = [];
+    const rows: (Row | null)[] = [];
     rows.push(await measure('GET /api/tracking/track/:n', `${BASE}/api/tracking/track/${trackingNumber}`));
     rows.push(await measure('GET /track?number=:n', `${BASE}/track?number=${trackingNumber}`));
     rows.push(await measure('GET / (home)', `${BASE}/`));
@@ -178,7 +181,7 @@ async function main() {
     }
 
     console.log(`\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`);
-    console.table(rows.map((r) => ({ endpoint: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
+    console.table(rows.filter((r): r is Row => r !== null).map((r) => ({ endpoint: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
     const weights = [await pageWeight('/'), await pageWeight(`/track?number=${trackingNumber}`)];
     console.log('Compressed bytes a browser downloads (gzip):');
     console.table(weights);
