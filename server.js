@@ -1,10 +1,8 @@
 import cluster from 'node:cluster';
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRequestHandler } from '@remix-run/express';
-import compression from 'compression';
-import express from 'express';
+import { createRequestHandler } from '@remix-run/node';
+import { createAppServer } from './server/app-server.js';
 
 const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
 const build = await import(pathToFileURL(path.join(buildDir, 'index.js')).href);
@@ -57,32 +55,15 @@ if (cluster.isPrimary && processes > 1) {
 } else {
   await entry.ready();
 
-  const app = express();
-  app.disable('x-powered-by');
-  if (process.env.TRUST_PROXY === 'true') app.set('trust proxy', true);
-  app.use(compression());
-  app.use('/build', express.static(path.join(buildDir, 'assets'), { immutable: true, maxAge: '1y' }));
-  // public/ is fixed at start: only its own files reach the file system, so other requests
-  // (every page and API call) skip a stat() for a file that isn't there.
-  const publicFiles = new Set(
-    fs
-      .readdirSync('public', { recursive: true, withFileTypes: true })
-      .filter((file) => file.isFile())
-      .map((file) => '/' + path.relative('public', path.join(file.parentPath ?? file.path, file.name)).split(path.sep).join('/')),
-  );
-  const servePublic = express.static('public', { maxAge: '1h' });
-  app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode: process.env.NODE_ENV ?? 'production',
-      getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
-    }),
-  );
+  const server = createAppServer({
+    handle: createRequestHandler(build, process.env.NODE_ENV ?? 'production'),
+    assetsDir: path.join(buildDir, 'assets'),
+    publicDir: 'public',
+    trustProxy: process.env.TRUST_PROXY === 'true',
+  });
 
   const port = Number(process.env.PORT ?? 3000);
-  const server = app.listen(port, () => {
+  server.listen(port, () => {
     if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
   });
 
