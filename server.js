@@ -23,17 +23,23 @@ if (cluster.isPrimary && processes > 1) {
   let closing = false;
   const fork = () => cluster.fork({ MONGODB_URI: uri });
   for (let i = 0; i < processes; i++) fork();
-  let listening = 0;
-  cluster.on('listening', () => {
-    listening += 1;
-    if (listening === processes) console.log(`Courier app listening on http://localhost:${process.env.PORT ?? 3000} (${processes} processes)`);
+  const served = new Set();
+  cluster.on('listening', (worker) => {
+    served.add(worker.id);
+    if (served.size === processes) console.log(`Courier app listening on http://localhost:${process.env.PORT ?? 3000} (${processes} processes)`);
   });
   cluster.on('exit', (worker, code, signal) => {
     if (closing) return;
+    if (!served.has(worker.id)) {
+      // It failed before it could serve (the port is taken, say): another would fail the same way.
+      console.error(`App process ${worker.process.pid} stopped before it could serve (${signal ?? code}); stopping`);
+      shutdown(1);
+      return;
+    }
     console.error(`App process ${worker.process.pid} stopped (${signal ?? code}); starting another`);
     fork();
   });
-  const shutdown = async () => {
+  const shutdown = async (exitCode = 0) => {
     if (closing) return;
     closing = true;
     const workers = Object.values(cluster.workers ?? {});
@@ -48,10 +54,10 @@ if (cluster.isPrimary && processes > 1) {
       ),
     );
     await entry.shutdown?.();
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => shutdown());
+  process.on('SIGTERM', () => shutdown());
 } else {
   await entry.ready();
 
@@ -63,6 +69,10 @@ if (cluster.isPrimary && processes > 1) {
   });
 
   const port = Number(process.env.PORT ?? 3000);
+  server.once('error', (error) => {
+    console.error(`Cannot serve on port ${port}: ${error.message}`);
+    process.exit(1);
+  });
   server.listen(port, () => {
     if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
   });

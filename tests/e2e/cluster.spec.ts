@@ -107,6 +107,25 @@ test.describe('several app processes', () => {
     expect((await send('GET', '/api/health')).status).toBe(200);
   });
 
+  test('a second server on the taken port stops with a message instead of restarting forever', async () => {
+    const dir = path.join(E2E_DIR, 'cluster-data-second');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const second = spawn(process.execPath, ['server.js'], {
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(PORT), DATA_DIR: dir, MONGODB_URI: '', WEB_CONCURRENCY: '2', SEED_DEMO: 'false', SESSION_SECRET: 'cluster-session-secret-0123456789' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    second.stdout!.on('data', (chunk) => (text += chunk));
+    second.stderr!.on('data', (chunk) => (text += chunk));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(text).toContain(`Cannot serve on port ${PORT}`);
+    expect(text).toContain('stopped before it could serve');
+    expect(text).not.toContain('starting another');
+    expect((await send('GET', '/api/health')).status).toBe(200);
+  });
+
   test('the tracking limit counts requests from every process together', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await send('GET', '/api/tracking/track/ABC123456789')).status);
