@@ -41,6 +41,17 @@ export class RateLimiter {
     return this.result(window, now, extra);
   }
 
+  /**
+   * Counts `hits` more for `key` in its current window (one that `hit` just opened) and says until
+   * when they are valid.
+   */
+  take(key: string, hits: number, now = Date.now()): { hits: number; resetAt: number } {
+    const window = this.windows.get(key);
+    if (!window || window.resetAt <= now) return { hits: 0, resetAt: now };
+    window.count += hits;
+    return { hits, resetAt: window.resetAt };
+  }
+
   reset(key: string) {
     this.windows.delete(key);
   }
@@ -65,20 +76,24 @@ export class RateLimiter {
   }
 }
 
-type LimitOp = 'hit' | 'peek' | 'reset';
-type LimitRequest = { type: 'rate-limit'; id: number; name: string; limit: number; windowMs: number; op: LimitOp; key: string; extra: number };
-type LimitReply = { type: 'rate-limit'; id: number; result: RateLimitResult };
+type LimitOp = 'hit' | 'peek' | 'reset' | 'lease';
+export type LimitRequest = { type: 'rate-limit'; id: number; name: string; limit: number; windowMs: number; op: LimitOp; key: string; extra: number };
+/** `lease`: hits granted to the asking process beyond the one it asked for, until `resetAt`. */
+export type LimitReply = { type: 'rate-limit'; id: number; result: RateLimitResult; lease?: { hits: number; resetAt: number } };
+/** How a process reaches the primary's counts. */
+export type LimitTransport = (request: Omit<LimitRequest, 'type' | 'id'>) => Promise<LimitReply>;
 
-const pending = new Map<number, { resolve: (result: RateLimitResult) => void; reject: (error: Error) => void }>();
+const pending = new Map<number, { resolve: (reply: LimitReply) => void; reject: (error: Error) => void }>();
 let nextRequestId = 1;
 let listening = false;
 
-function askPrimary(request: Omit<LimitRequest, 'type' | 'id'>): Promise<RateLimitResult> {
+/** The transport of a cluster worker: IPC to the primary (see serveSharedRateLimits). */
+const askPrimary: LimitTransport = (request) => {
   if (!listening) {
     listening = true;
     process.on('message', (message: LimitReply) => {
       if (message?.type !== 'rate-limit') return;
-      pending.get(message.id)?.resolve(message.result);
+      pending.get(message.id)?.resolve(message);
       pending.delete(message.id);
     });
     process.once('disconnect', () => {
@@ -91,52 +106,119 @@ function askPrimary(request: Omit<LimitRequest, 'type' | 'id'>): Promise<RateLim
     pending.set(id, { resolve, reject });
     process.send!({ type: 'rate-limit', id, ...request } satisfies LimitRequest);
   });
-}
+};
 
 const ALLOWED: RateLimitResult = { allowed: true, remaining: 0, retryAfterSeconds: 0 };
 
-/** A named limit that holds across every process of the app (see the note at the top). */
+type Lease = { hits: number; resetAt: number };
+
+/**
+ * A named limit that holds across every process of the app (see the note at the top).
+ *
+ * With `leased`, `hit` asks the primary only now and then: the primary grants the asking process
+ * a share of what is left of the key's budget (up to half of it split between the processes; one
+ * hit when little is left), and the process counts those hits itself until its window ends. The
+ * limit is never exceeded. Near the end of a budget a client may be refused a hit or two early,
+ * when another process still holds part of it. Meant for a limit that is hit on every request
+ * (public tracking); `peek` and `reset` also look at the process's own share.
+ */
 export class SharedRateLimiter {
   /** The counts when this process is not a cluster worker (tests, a single process). */
   readonly local: RateLimiter;
+  private readonly leased: boolean;
+  private readonly transport: LimitTransport | undefined;
+  private readonly leases = new Map<string, Lease>();
+  private lastSweep = Date.now();
 
   constructor(
     readonly name: string,
     limit: number,
     windowMs: number,
+    options: { leased?: boolean; transport?: LimitTransport } = {},
   ) {
     this.local = new RateLimiter(limit, windowMs);
+    this.leased = options.leased ?? false;
+    this.transport = options.transport;
   }
 
   hit(key: string): Promise<RateLimitResult> {
+    const lease = this.leased ? this.lease(key) : undefined;
+    if (lease) {
+      lease.hits -= 1;
+      return Promise.resolve({ allowed: true, remaining: lease.hits, retryAfterSeconds: 0 });
+    }
     return this.run('hit', key, 0);
   }
 
   peek(key: string, extra = 0): Promise<RateLimitResult> {
+    const lease = this.leased ? this.lease(key) : undefined;
+    if (lease && lease.hits >= extra) return Promise.resolve({ allowed: true, remaining: lease.hits, retryAfterSeconds: 0 });
     return this.run('peek', key, extra);
   }
 
   async reset(key: string): Promise<void> {
+    this.leases.delete(key);
     await this.run('reset', key, 0);
   }
 
   clear() {
     this.local.clear();
+    this.leases.clear();
   }
 
-  private run(op: LimitOp, key: string, extra: number): Promise<RateLimitResult> {
-    if (cluster.isWorker && process.send) {
-      return askPrimary({ name: this.name, limit: this.local.limit, windowMs: this.local.windowMs, op, key, extra });
+  /** This process's unexpired share of the key's budget, if it has hits left. */
+  private lease(key: string): Lease | undefined {
+    const now = Date.now();
+    if (now - this.lastSweep >= this.local.windowMs) {
+      this.lastSweep = now;
+      for (const [k, lease] of this.leases) if (lease.resetAt <= now) this.leases.delete(k);
     }
-    return Promise.resolve(apply(this.local, op, key, extra));
+    const lease = this.leases.get(key);
+    return lease && lease.resetAt > now && lease.hits > 0 ? lease : undefined;
+  }
+
+  private async run(op: LimitOp, key: string, extra: number): Promise<RateLimitResult> {
+    const transport = this.transport ?? (cluster.isWorker && process.send ? askPrimary : undefined);
+    if (!transport) return apply(this.local, op, key, extra);
+    const wire = op === 'hit' && this.leased ? 'lease' : op;
+    const reply = await transport({ name: this.name, limit: this.local.limit, windowMs: this.local.windowMs, op: wire, key, extra });
+    if (reply.lease) this.leases.set(key, { ...reply.lease });
+    return reply.result;
   }
 }
 
 function apply(limiter: RateLimiter, op: LimitOp, key: string, extra: number): RateLimitResult {
-  if (op === 'hit') return limiter.hit(key);
+  if (op === 'hit' || op === 'lease') return limiter.hit(key);
   if (op === 'peek') return limiter.peek(key, Date.now(), extra);
   limiter.reset(key);
   return ALLOWED;
+}
+
+/**
+ * The primary's side: one set of counters per limit name, answering the processes' requests.
+ * `processes()` says how many processes share the limits (it sizes the leases).
+ */
+export class RateLimitServer {
+  private limiters = new Map<string, RateLimiter>();
+
+  constructor(private readonly processes: () => number) {}
+
+  handle(message: LimitRequest): LimitReply {
+    let limiter = this.limiters.get(message.name);
+    if (!limiter) {
+      limiter = new RateLimiter(message.limit, message.windowMs);
+      this.limiters.set(message.name, limiter);
+    }
+    if (message.op !== 'lease') return { type: 'rate-limit', id: message.id, result: apply(limiter, message.op, message.key, message.extra) };
+    const now = Date.now();
+    const result = limiter.hit(message.key, now);
+    if (!result.allowed || result.remaining === 0) return { type: 'rate-limit', id: message.id, result };
+    // Up to half of what is left, split between the processes; a lease is hits counted now.
+    const hits = Math.floor(result.remaining / (2 * Math.max(1, this.processes())));
+    if (hits === 0) return { type: 'rate-limit', id: message.id, result };
+    const granted = limiter.take(message.key, hits, now);
+    return { type: 'rate-limit', id: message.id, result, lease: granted };
+  }
 }
 
 /**
@@ -144,15 +226,10 @@ function apply(limiter: RateLimiter, op: LimitOp, key: string, extra: number): R
  * counters per limit name.
  */
 export function serveSharedRateLimits(clusterModule: typeof cluster) {
-  const limiters = new Map<string, RateLimiter>();
+  const server = new RateLimitServer(() => Object.keys(clusterModule.workers ?? {}).length);
   clusterModule.on('message', (worker, message: LimitRequest) => {
     if (message?.type !== 'rate-limit') return;
-    let limiter = limiters.get(message.name);
-    if (!limiter) {
-      limiter = new RateLimiter(message.limit, message.windowMs);
-      limiters.set(message.name, limiter);
-    }
-    const reply: LimitReply = { type: 'rate-limit', id: message.id, result: apply(limiter, message.op, message.key, message.extra) };
+    const reply = server.handle(message);
     if (worker.isConnected()) worker.send(reply);
   });
 }
