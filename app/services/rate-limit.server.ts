@@ -2,9 +2,10 @@ import cluster from 'node:cluster';
 
 /**
  * Fixed-window counters. `RateLimiter` keeps them in this process; `SharedRateLimiter` is what
- * the app uses: under server.js's cluster, every app process asks the primary, which keeps one
- * set of counts for all of them. Behind a load balancer in front of several machines, the
- * effective limit is per machine.
+ * the app uses: under server.js's cluster, the app processes ask the primary, which keeps one
+ * set of counts for all of them (the tracking limit hands out shares of a budget, so that not
+ * every lookup asks). Behind a load balancer in front of several machines, the effective limit
+ * is per machine.
  */
 type Window = { count: number; resetAt: number };
 
