@@ -73,8 +73,13 @@ export class RateLimiter {
   private sweep(now: number) {
     if (now - this.lastSweep < this.windowMs) return;
     this.lastSweep = now;
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    dropExpired(this.windows, now);
   }
+}
+
+/** Deletes the entries whose window has ended. */
+function dropExpired(entries: Map<string, { resetAt: number }>, now: number) {
+  for (const [key, entry] of entries) if (entry.resetAt <= now) entries.delete(key);
 }
 
 type LimitOp = 'hit' | 'peek' | 'reset' | 'lease';
@@ -172,7 +177,7 @@ export class SharedRateLimiter {
     const now = Date.now();
     if (now - this.lastSweep >= this.local.windowMs) {
       this.lastSweep = now;
-      for (const [k, lease] of this.leases) if (lease.resetAt <= now) this.leases.delete(k);
+      dropExpired(this.leases, now);
     }
     const lease = this.leases.get(key);
     return lease && lease.resetAt > now && lease.hits > 0 ? lease : undefined;
@@ -213,12 +218,9 @@ export class RateLimitServer {
     if (message.op !== 'lease') return { type: 'rate-limit', id: message.id, result: apply(limiter, message.op, message.key, message.extra) };
     const now = Date.now();
     const result = limiter.hit(message.key, now);
-    if (!result.allowed || result.remaining === 0) return { type: 'rate-limit', id: message.id, result };
     // Up to half of what is left, split between the processes; a lease is hits counted now.
-    const hits = Math.floor(result.remaining / (2 * Math.max(1, this.processes())));
-    if (hits === 0) return { type: 'rate-limit', id: message.id, result };
-    const granted = limiter.take(message.key, hits, now);
-    return { type: 'rate-limit', id: message.id, result, lease: granted };
+    const hits = result.allowed ? Math.floor(result.remaining / (2 * Math.max(1, this.processes()))) : 0;
+    return { type: 'rate-limit', id: message.id, result, lease: hits > 0 ? limiter.take(message.key, hits, now) : undefined };
   }
 }
 
