@@ -28,7 +28,7 @@ export function Logo({ name }: { name: string }) {
 }
 
 /** Whether a navigation entry is the page being shown (or a page under it). */
-export function isCurrent(pathname: string, to: string): boolean {
+function isCurrent(pathname: string, to: string): boolean {
   return to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
 }
 
@@ -68,20 +68,24 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
           <Logo name={company.name} />
         </a>
         <ul className="hidden items-center gap-1 md:flex">
-          {NAV_LINKS.map((link) => (
-            <li key={link.to}>
-              <a
-                href={link.to}
-                data-client-link data-discover="true"
-                aria-current={isCurrent(pathname, link.to) ? 'page' : undefined}
-                className={`rounded-md px-3 py-2 text-sm font-medium ${
-                  isCurrent(pathname, link.to) ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
-                }`}
-              >
-                {link.label}
-              </a>
-            </li>
-          ))}
+          {NAV_LINKS.map((link) => {
+            const current = isCurrent(pathname, link.to);
+            return (
+              <li key={link.to}>
+                <a
+                  href={link.to}
+                  data-client-link
+                  data-discover="true"
+                  aria-current={current ? 'page' : undefined}
+                  className={`rounded-md px-3 py-2 text-sm font-medium ${
+                    current ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+                  }`}
+                >
+                  {link.label}
+                </a>
+              </li>
+            );
+          })}
         </ul>
         {/* A <details> menu opens without JavaScript on narrow screens. */}
         <details className="group relative md:hidden" data-mobile-menu>
@@ -89,20 +93,24 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
             <span aria-hidden="true">☰</span> Menu
           </summary>
           <ul className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-gray-200 bg-white py-2 shadow-lg">
-            {NAV_LINKS.map((link) => (
-              <li key={link.to}>
-                <a
-                  href={link.to}
-                  data-client-link data-discover="true"
-                  aria-current={isCurrent(pathname, link.to) ? 'page' : undefined}
-                  className={`block px-4 py-2 text-sm ${
-                    isCurrent(pathname, link.to) ? 'bg-brand-50 font-semibold text-brand-700' : 'text-gray-700 hover:bg-gray-100'
-                  }`}
-                >
-                  {link.label}
-                </a>
-              </li>
-            ))}
+            {NAV_LINKS.map((link) => {
+              const current = isCurrent(pathname, link.to);
+              return (
+                <li key={link.to}>
+                  <a
+                    href={link.to}
+                    data-client-link
+                    data-discover="true"
+                    aria-current={current ? 'page' : undefined}
+                    className={`block px-4 py-2 text-sm ${
+                      current ? 'bg-brand-50 font-semibold text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+                    }`}
+                  >
+                    {link.label}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         </details>
       </nav>
