@@ -36,8 +36,18 @@ export default defineConfig({
     launchOptions: chromiumLaunch,
   },
   projects: [
-    { name: 'js', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch, javaScriptEnabled: true } },
-    { name: 'no-js', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch, javaScriptEnabled: false } },
+    {
+      name: 'js',
+      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch, javaScriptEnabled: true },
+    },
+    {
+      name: 'no-js',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: chromiumLaunch,
+        javaScriptEnabled: false,
+      },
+    },
   ],
   webServer: {
     command: `rm -rf "${path.join(E2E_DIR, 'data')}" && node server.js`,

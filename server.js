@@ -26,17 +26,24 @@ if (cluster.isPrimary && processes > 1) {
   const served = new Set();
   cluster.on('listening', (worker) => {
     served.add(worker.id);
-    if (served.size === processes) console.log(`Courier app listening on http://localhost:${process.env.PORT ?? 3000} (${processes} processes)`);
+    if (served.size === processes)
+      console.log(
+        `Courier app listening on http://localhost:${process.env.PORT ?? 3000} (${processes} processes)`,
+      );
   });
   cluster.on('exit', (worker, code, signal) => {
     if (closing) return;
     if (!served.has(worker.id)) {
       // It failed before it could serve (the port is taken, say): another would fail the same way.
-      console.error(`App process ${worker.process.pid} stopped before it could serve (${signal ?? code}); stopping`);
+      console.error(
+        `App process ${worker.process.pid} stopped before it could serve (${signal ?? code}); stopping`,
+      );
       shutdown(1);
       return;
     }
-    console.error(`App process ${worker.process.pid} stopped (${signal ?? code}); starting another`);
+    console.error(
+      `App process ${worker.process.pid} stopped (${signal ?? code}); starting another`,
+    );
     fork();
   });
   const shutdown = async (exitCode = 0) => {

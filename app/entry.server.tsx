@@ -43,5 +43,8 @@ export default function handleRequest(
   // string is cheaper to render and send than a stream of chunks.
   const html = renderToString(<RemixServer context={remixContext} url={request.url} />);
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(`<!DOCTYPE html>${html}`, {
+    headers: responseHeaders,
+    status: responseStatusCode,
+  });
 }

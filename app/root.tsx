@@ -1,6 +1,14 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteLoaderData,
+} from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { GeneralErrorBoundary } from './components/error-boundary';
 import { Toaster } from './components/toaster';
@@ -20,12 +28,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.company.name ?? 'Courier' },
-  { name: 'description', content: 'Fast, reliable parcel delivery with real-time tracking worldwide.' },
+  {
+    name: 'description',
+    content: 'Fast, reliable parcel delivery with real-time tracking worldwide.',
+  },
 ];
 
 export function useCompany() {
   const data = useRouteLoaderData<typeof loader>('root');
-  return data?.company ?? { name: 'SwiftShip Courier', phone: '+1 (800) 555-0199', email: 'support@swiftship.example' };
+  return (
+    data?.company ?? {
+      name: 'SwiftShip Courier',
+      phone: '+1 (800) 555-0199',
+      email: 'support@swiftship.example',
+    }
+  );
 }
 
 export function Layout({ children }: { children: ReactNode }) {

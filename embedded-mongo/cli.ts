@@ -29,7 +29,8 @@ function parseArgs(argv: string[]): { port?: number; host?: string; dir?: string
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (!args.dir) process.stderr.write('embedded-mongo: no --dir given, data is kept in memory only\n');
+  if (!args.dir)
+    process.stderr.write('embedded-mongo: no --dir given, data is kept in memory only\n');
   // A process of its own: the engine runs on its main thread and is reached over TCP.
   const db = await startEmbeddedMongoHere({ ...args, socket: false });
   process.stdout.write(db.uri + '\n');

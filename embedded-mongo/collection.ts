@@ -1,7 +1,15 @@
 import { serialize } from 'bson';
 import { fail, MongoCommandError } from './errors';
 import { compileFilter, usesExpressions, type Matcher } from './query';
-import { formatValue, isOperatorObject, isPlainObject, keyOf, pathValues, sortDocs, type Doc } from './values';
+import {
+  formatValue,
+  isOperatorObject,
+  isPlainObject,
+  keyOf,
+  pathValues,
+  sortDocs,
+  type Doc,
+} from './values';
 
 export interface IndexSpec {
   v: number;
@@ -27,7 +35,9 @@ class Index {
     this.fields = Object.keys(spec.key);
     this.unique = spec.unique === true;
     this.sparse = spec.sparse === true;
-    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : null;
+    this.partial = spec.partialFilterExpression
+      ? compileFilter(spec.partialFilterExpression)
+      : null;
     this.isText = Object.values(spec.key).some((v) => typeof v === 'string');
   }
 
@@ -103,7 +113,11 @@ function pinnedValues(filter: Doc, field: string): unknown[] | undefined {
     const keys = Object.keys(v);
     if (keys.length !== 1) return undefined;
     if (keys[0] === '$eq' && !(v.$eq instanceof RegExp) && !Array.isArray(v.$eq)) return [v.$eq];
-    if (keys[0] === '$in' && Array.isArray(v.$in) && v.$in.every((x) => !(x instanceof RegExp) && !Array.isArray(x)))
+    if (
+      keys[0] === '$in' &&
+      Array.isArray(v.$in) &&
+      v.$in.every((x) => !(x instanceof RegExp) && !Array.isArray(x))
+    )
       return v.$in;
     return undefined;
   }
@@ -112,7 +126,12 @@ function pinnedValues(filter: Doc, field: string): unknown[] | undefined {
 }
 
 /** The cached answer for `key`, computed on a miss; the oldest entry goes once `max` are kept. */
-function remember(cache: Map<string, Doc[]>, key: string, max: number, compute: () => Doc[]): Doc[] {
+function remember(
+  cache: Map<string, Doc[]>,
+  key: string,
+  max: number,
+  compute: () => Doc[],
+): Doc[] {
   let value = cache.get(key);
   if (!value) {
     value = compute();
@@ -242,7 +261,9 @@ export class Collection {
    * index on the sort key.
    */
   sorted(sort: Doc): Doc[] {
-    return remember(this.sortCache, JSON.stringify(sort), 4, () => sortDocs([...this.docs.values()], sort));
+    return remember(this.sortCache, JSON.stringify(sort), 4, () =>
+      sortDocs([...this.docs.values()], sort),
+    );
   }
 
   addIndex(spec: IndexSpec, enforce: boolean): void {

@@ -4,7 +4,16 @@ import type { Engine } from './engine';
 import { fail, toMongoError } from './errors';
 import { aggregate, compileFilter, project } from './query';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update';
-import { cloneDoc, isPlainObject, keyOf, newId, pathValues, sortDocs, withIdFirst, type Doc } from './values';
+import {
+  cloneDoc,
+  isPlainObject,
+  keyOf,
+  newId,
+  pathValues,
+  sortDocs,
+  withIdFirst,
+  type Doc,
+} from './values';
 
 export const LIMITS = {
   maxBsonObjectSize: 16 * 1024 * 1024,
@@ -42,7 +51,10 @@ function collName(cmd: Doc, key: string): string {
 function checkSize(doc: Doc): void {
   const size = calculateObjectSize(doc);
   if (size > LIMITS.maxBsonObjectSize)
-    fail(10334, `object to insert too large. size in bytes: ${size}, max size: ${LIMITS.maxBsonObjectSize}`);
+    fail(
+      10334,
+      `object to insert too large. size in bytes: ${size}, max size: ${LIMITS.maxBsonObjectSize}`,
+    );
 }
 
 export function helloReply(ctx: CommandContext, legacyName: boolean): Doc {
@@ -62,7 +74,12 @@ export function helloReply(ctx: CommandContext, legacyName: boolean): Doc {
   };
 }
 
-function takeBatch(docs: Doc[], pos: number, batchSize: number, projection: unknown): { batch: Doc[]; pos: number } {
+function takeBatch(
+  docs: Doc[],
+  pos: number,
+  batchSize: number,
+  projection: unknown,
+): { batch: Doc[]; pos: number } {
   const end = batchSize > 0 ? Math.min(docs.length, pos + batchSize) : docs.length;
   let raw: Doc[];
   if (batchSize > 0) raw = docs.slice(pos, end);
@@ -85,7 +102,12 @@ function takeBatch(docs: Doc[], pos: number, batchSize: number, projection: unkn
   return { batch: project(raw, projection), pos: pos + raw.length };
 }
 
-function cursorReply(engine: Engine, ns: string, docs: Doc[], opts: { batchSize?: number; single?: boolean; projection?: unknown }): Doc {
+function cursorReply(
+  engine: Engine,
+  ns: string,
+  docs: Doc[],
+  opts: { batchSize?: number; single?: boolean; projection?: unknown },
+): Doc {
   const size = opts.batchSize ?? 101;
   const { batch, pos } = takeBatch(docs, 0, opts.single ? 0 : size, opts.projection);
   let id = 0;
@@ -93,7 +115,15 @@ function cursorReply(engine: Engine, ns: string, docs: Doc[], opts: { batchSize?
   return { cursor: { firstBatch: batch, id: Long.fromNumber(id), ns }, ok: 1 };
 }
 
-function findDocs(engine: Engine, db: string, name: string, filter: Doc | undefined, sort: Doc | undefined, skip: number, limit: number): Doc[] {
+function findDocs(
+  engine: Engine,
+  db: string,
+  name: string,
+  filter: Doc | undefined,
+  sort: Doc | undefined,
+  skip: number,
+  limit: number,
+): Doc[] {
   const coll = engine.collection(db, name);
   if (!coll) return [];
   const sorting = sort && Object.keys(sort).length > 0;
@@ -120,18 +150,34 @@ const find: Handler = (engine, cmd, db) => {
   }
   const docs = findDocs(engine, db, name, filter, sort, skip, limit);
   const batchSize = cmd.batchSize === undefined ? undefined : asNumber(cmd.batchSize);
-  return cursorReply(engine, `${db}.${name}`, docs, { batchSize, single, projection: cmd.projection });
+  return cursorReply(engine, `${db}.${name}`, docs, {
+    batchSize,
+    single,
+    projection: cmd.projection,
+  });
 };
 
 const getMore: Handler = (engine, cmd, db) => {
   const id = asNumber(cmd.getMore);
   const cursor = engine.cursor(id);
   if (!cursor) fail(43, `cursor id ${id} not found`);
-  const { batch, pos } = takeBatch(cursor.docs, cursor.pos, asNumber(cmd.batchSize), cursor.projection);
+  const { batch, pos } = takeBatch(
+    cursor.docs,
+    cursor.pos,
+    asNumber(cmd.batchSize),
+    cursor.projection,
+  );
   cursor.pos = pos;
   const done = pos >= cursor.docs.length;
   if (done) engine.closeCursor(id);
-  return { cursor: { nextBatch: batch, id: Long.fromNumber(done ? 0 : id), ns: cursor.ns ?? `${db}.${String(cmd.collection)}` }, ok: 1 };
+  return {
+    cursor: {
+      nextBatch: batch,
+      id: Long.fromNumber(done ? 0 : id),
+      ns: cursor.ns ?? `${db}.${String(cmd.collection)}`,
+    },
+    ok: 1,
+  };
 };
 
 const killCursors: Handler = (engine, cmd) => {
@@ -141,7 +187,13 @@ const killCursors: Handler = (engine, cmd) => {
     const id = asNumber(raw);
     (engine.closeCursor(id) ? killed : notFound).push(Long.fromNumber(id));
   }
-  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+  return {
+    cursorsKilled: killed,
+    cursorsNotFound: notFound,
+    cursorsAlive: [],
+    cursorsUnknown: [],
+    ok: 1,
+  };
 };
 
 function writeReply(n: number, errors: Doc[], extra: Doc = {}): Doc {
@@ -154,8 +206,13 @@ function writeReply(n: number, errors: Doc[], extra: Doc = {}): Doc {
 const insert: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'insert');
   const docs = cmd.documents;
-  if (!Array.isArray(docs)) fail(9, "BSON field 'insert.documents' is missing but a required field");
-  if (docs.length > LIMITS.maxWriteBatchSize) fail(16, `Write batch sizes must be between 1 and ${LIMITS.maxWriteBatchSize}. Got ${docs.length} operations.`);
+  if (!Array.isArray(docs))
+    fail(9, "BSON field 'insert.documents' is missing but a required field");
+  if (docs.length > LIMITS.maxWriteBatchSize)
+    fail(
+      16,
+      `Write batch sizes must be between 1 and ${LIMITS.maxWriteBatchSize}. Got ${docs.length} operations.`,
+    );
   const ordered = cmd.ordered !== false;
   const coll = engine.ensureCollection(db, name);
   const errors: Doc[] = [];
@@ -166,7 +223,8 @@ const insert: Handler = (engine, cmd, db) => {
       if (!isPlainObject(raw)) fail(2, 'document to insert must be an object');
       checkSize(raw);
       const doc = raw._id === undefined ? withIdFirst(raw, newId()) : raw;
-      if (Array.isArray(doc._id) || doc._id instanceof RegExp) fail(2, `can't use an array for _id`);
+      if (Array.isArray(doc._id) || doc._id instanceof RegExp)
+        fail(2, `can't use an array for _id`);
       engine.insert(coll, doc);
       n++;
     } catch (err) {
@@ -198,7 +256,8 @@ function buildUpsert(filter: Doc, u: unknown, arrayFilters: Doc[] | undefined): 
 const update: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'update');
   const updates = cmd.updates;
-  if (!Array.isArray(updates)) fail(9, "BSON field 'update.updates' is missing but a required field");
+  if (!Array.isArray(updates))
+    fail(9, "BSON field 'update.updates' is missing but a required field");
   const ordered = cmd.ordered !== false;
   const errors: Doc[] = [];
   const upserted: Doc[] = [];
@@ -212,7 +271,8 @@ const update: Handler = (engine, cmd, db) => {
       const u = spec.u;
       validateUpdate(u);
       const multi = spec.multi === true;
-      if (multi && !Array.isArray(u) && !isOperatorUpdate(u)) fail(9, 'multi update is not supported for replacement-style update');
+      if (multi && !Array.isArray(u) && !isOperatorUpdate(u))
+        fail(9, 'multi update is not supported for replacement-style update');
       const arrayFilters = spec.arrayFilters as Doc[] | undefined;
       const coll = engine.collection(db, name);
       const matches = coll ? coll.find(filter, multi ? 0 : 1) : [];
@@ -244,7 +304,8 @@ const update: Handler = (engine, cmd, db) => {
 const del: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'delete');
   const deletes = cmd.deletes;
-  if (!Array.isArray(deletes)) fail(9, "BSON field 'delete.deletes' is missing but a required field");
+  if (!Array.isArray(deletes))
+    fail(9, "BSON field 'delete.deletes' is missing but a required field");
   const ordered = cmd.ordered !== false;
   const errors: Doc[] = [];
   let n = 0;
@@ -273,7 +334,8 @@ function projectOne(doc: Doc | null, fields: unknown): Doc | null {
 }
 
 const findAndModify: Handler = (engine, cmd, db) => {
-  const name = typeof cmd.findAndModify === 'string' ? cmd.findAndModify : collName(cmd, 'findandmodify');
+  const name =
+    typeof cmd.findAndModify === 'string' ? cmd.findAndModify : collName(cmd, 'findandmodify');
   const filter = asDoc(cmd.query, 'query') ?? {};
   const sort = asDoc(cmd.sort, 'sort');
   const remove = cmd.remove === true;
@@ -326,8 +388,15 @@ function countOnly(input: Doc[], stages: Doc[]): Doc[] | null {
     const stage = stages[i]!;
     const keys = Object.keys(stage);
     if (keys.length !== 1) return null;
-    if (typeof stage.$skip === 'number' && Number.isInteger(stage.$skip) && stage.$skip >= 0 && limit === Infinity) skip += stage.$skip;
-    else if (typeof stage.$limit === 'number' && Number.isInteger(stage.$limit) && stage.$limit > 0) limit = Math.min(limit, stage.$limit);
+    if (
+      typeof stage.$skip === 'number' &&
+      Number.isInteger(stage.$skip) &&
+      stage.$skip >= 0 &&
+      limit === Infinity
+    )
+      skip += stage.$skip;
+    else if (typeof stage.$limit === 'number' && Number.isInteger(stage.$limit) && stage.$limit > 0)
+      limit = Math.min(limit, stage.$limit);
     else return null;
   }
   const group = stages[i]?.$group;
@@ -335,7 +404,8 @@ function countOnly(input: Doc[], stages: Doc[]): Doc[] | null {
   const fields = Object.keys(group);
   if (fields.length !== 2 || !fields.includes('_id')) return null;
   const id = group._id;
-  const constantId = id === null || typeof id === 'number' || (typeof id === 'string' && !id.startsWith('$'));
+  const constantId =
+    id === null || typeof id === 'number' || (typeof id === 'string' && !id.startsWith('$'));
   if (!constantId) return null;
   const field = fields.find((f) => f !== '_id')!;
   const acc = group[field];
@@ -350,12 +420,14 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
   for (const stage of pipeline) {
     if (!isPlainObject(stage)) fail(14, 'Each element of the pipeline array must be an object');
     const op = Object.keys(stage)[0];
-    if (op === '$changeStream') fail(40573, 'The $changeStream stage is only supported on replica sets');
+    if (op === '$changeStream')
+      fail(40573, 'The $changeStream stage is only supported on replica sets');
     if (op === '$out' || op === '$merge') fail(115, `${op} is not supported by this server`);
   }
   if (cmd.explain === true) fail(115, 'explain is not supported by this server');
   const cursorOpts = asDoc(cmd.cursor, 'cursor');
-  if (!cursorOpts) fail(9, "The 'cursor' option is required, except for aggregate with the explain argument");
+  if (!cursorOpts)
+    fail(9, "The 'cursor' option is required, except for aggregate with the explain argument");
   const name = typeof cmd.aggregate === 'string' ? cmd.aggregate : null;
   let stages = pipeline as Doc[];
   let input: Doc[] = [];
@@ -369,13 +441,19 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
       } else input = [...coll.docs.values()];
     }
   } else if (stages[0] && !('$documents' in stages[0])) {
-    fail(73, `{aggregate: 1} is not valid for '${Object.keys(stages[0])[0]}'; a collection is required.`);
+    fail(
+      73,
+      `{aggregate: 1} is not valid for '${Object.keys(stages[0])[0]}'; a collection is required.`,
+    );
   }
-  const resolver = (other: string): Doc[] => [...(engine.collection(db, other)?.docs.values() ?? [])].map(cloneDoc);
+  const resolver = (other: string): Doc[] =>
+    [...(engine.collection(db, other)?.docs.values() ?? [])].map(cloneDoc);
   const counted = countOnly(input, stages);
   const out = counted ?? (stages.length ? aggregate(input.map(cloneDoc), stages, resolver) : input);
   const ns = `${db}.${name ?? '$cmd.aggregate'}`;
-  return cursorReply(engine, ns, out, { batchSize: cursorOpts.batchSize === undefined ? undefined : asNumber(cursorOpts.batchSize) });
+  return cursorReply(engine, ns, out, {
+    batchSize: cursorOpts.batchSize === undefined ? undefined : asNumber(cursorOpts.batchSize),
+  });
 };
 
 const count: Handler = (engine, cmd, db) => {
@@ -407,14 +485,28 @@ const distinct: Handler = (engine, cmd, db) => {
       }
     }
   }
-  return { values: sortDocs([...seen.values()].map((v) => ({ v })), { v: 1 }).map((d) => d.v), ok: 1 };
+  return {
+    values: sortDocs(
+      [...seen.values()].map((v) => ({ v })),
+      { v: 1 },
+    ).map((d) => d.v),
+    ok: 1,
+  };
 };
 
 const create: Handler = (engine, cmd, db) => {
   const name = engine.validateName(db, cmd.create);
   const opts: Doc = {};
   for (const [k, v] of Object.entries(cmd)) {
-    if (k === 'create' || k === 'lsid' || k === '$db' || k.startsWith('$') || k === 'writeConcern' || k === 'comment') continue;
+    if (
+      k === 'create' ||
+      k === 'lsid' ||
+      k === '$db' ||
+      k.startsWith('$') ||
+      k === 'writeConcern' ||
+      k === 'comment'
+    )
+      continue;
     opts[k] = v;
   }
   const existing = engine.collection(db, name);
@@ -456,7 +548,10 @@ const listCollections: Handler = (engine, cmd, db) => {
           },
     )
     .filter((info) => filter(info));
-  const batchSize = isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined ? asNumber(cmd.cursor.batchSize) : undefined;
+  const batchSize =
+    isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined
+      ? asNumber(cmd.cursor.batchSize)
+      : undefined;
   return cursorReply(engine, `${db}.$cmd.listCollections`, infos, { batchSize });
 };
 
@@ -469,14 +564,19 @@ function indexName(key: Doc): string {
 const createIndexes: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'createIndexes');
   const specs = cmd.indexes;
-  if (!Array.isArray(specs) || specs.length === 0) fail(2, 'Must specify at least one index to create');
+  if (!Array.isArray(specs) || specs.length === 0)
+    fail(2, 'Must specify at least one index to create');
   const createdCollectionAutomatically = !engine.collection(db, name);
   const coll = engine.ensureCollection(db, name);
   const before = coll.indexSpecs().length;
   for (const raw of specs) {
     if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0)
       fail(67, 'Index key pattern must be a non-empty object');
-    const spec = { v: 2, ...cloneDoc(raw), name: typeof raw.name === 'string' ? raw.name : indexName(raw.key) } as IndexSpec;
+    const spec = {
+      v: 2,
+      ...cloneDoc(raw),
+      name: typeof raw.name === 'string' ? raw.name : indexName(raw.key),
+    } as IndexSpec;
     if (spec.v !== 2) spec.v = 2;
     const existing = coll.indexSpecs();
     const sameName = existing.find((s) => s.name === spec.name);
@@ -487,19 +587,35 @@ const createIndexes: Handler = (engine, cmd, db) => {
       keyOf(a.partialFilterExpression) === keyOf(spec.partialFilterExpression);
     if (sameName) {
       if (keyOf(sameName.key) !== keyOf(spec.key))
-        fail(86, `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+        fail(
+          86,
+          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
+        );
       if (spec.name !== '_id_' && !sameOptions(sameName))
-        fail(85, `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+        fail(
+          85,
+          `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
+        );
       continue;
     }
-    if (sameKey && sameOptions(sameKey)) fail(85, `Index already exists with a different name: ${sameKey.name}`);
-    if (spec.key._id !== undefined && Object.keys(spec.key).length === 1 && spec.unique === undefined && !spec.partialFilterExpression) {
+    if (sameKey && sameOptions(sameKey))
+      fail(85, `Index already exists with a different name: ${sameKey.name}`);
+    if (
+      spec.key._id !== undefined &&
+      Object.keys(spec.key).length === 1 &&
+      spec.unique === undefined &&
+      !spec.partialFilterExpression
+    ) {
       continue;
     }
     engine.createIndex(coll, spec);
   }
   const after = coll.indexSpecs().length;
-  const reply: Doc = { numIndexesBefore: before, numIndexesAfter: after, createdCollectionAutomatically };
+  const reply: Doc = {
+    numIndexesBefore: before,
+    numIndexesAfter: after,
+    createdCollectionAutomatically,
+  };
   if (before === after) reply.note = 'all indexes already exist';
   reply.ok = 1;
   return reply;
@@ -509,8 +625,13 @@ const listIndexes: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'listIndexes');
   const coll = engine.collection(db, name);
   if (!coll) fail(26, `ns does not exist: ${db}.${name}`);
-  const batchSize = isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined ? asNumber(cmd.cursor.batchSize) : undefined;
-  return cursorReply(engine, `${db}.$cmd.listIndexes.${name}`, coll.indexSpecs().map(cloneDoc), { batchSize });
+  const batchSize =
+    isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined
+      ? asNumber(cmd.cursor.batchSize)
+      : undefined;
+  return cursorReply(engine, `${db}.$cmd.listIndexes.${name}`, coll.indexSpecs().map(cloneDoc), {
+    batchSize,
+  });
 };
 
 const dropIndexes: Handler = (engine, cmd, db) => {
@@ -520,7 +641,11 @@ const dropIndexes: Handler = (engine, cmd, db) => {
   const nIndexesWas = coll.indexSpecs().length;
   const target = cmd.index;
   let names: string[];
-  if (target === '*') names = coll.indexSpecs().slice(1).map((s) => s.name);
+  if (target === '*')
+    names = coll
+      .indexSpecs()
+      .slice(1)
+      .map((s) => s.name);
   else if (typeof target === 'string') names = [target];
   else if (Array.isArray(target)) names = target.map(String);
   else if (isPlainObject(target)) {
@@ -536,7 +661,9 @@ const dropIndexes: Handler = (engine, cmd, db) => {
 
 const listDatabases: Handler = (engine, cmd) => {
   const databases = [...engine.dbs.keys()].map((name) => ({ name, sizeOnDisk: 0, empty: false }));
-  return cmd.nameOnly ? { databases: databases.map((d) => ({ name: d.name })), ok: 1 } : { databases, totalSize: 0, ok: 1 };
+  return cmd.nameOnly
+    ? { databases: databases.map((d) => ({ name: d.name })), ok: 1 }
+    : { databases, totalSize: 0, ok: 1 };
 };
 
 const collStats: Handler = (engine, cmd, db) => {
@@ -546,7 +673,8 @@ const collStats: Handler = (engine, cmd, db) => {
   return { ns: coll.ns, count: coll.docs.size, nindexes: coll.indexSpecs().length, ok: 1 };
 };
 
-const refuseTransaction: Handler = () => fail(20, 'Transaction numbers are only allowed on a replica set member or mongos');
+const refuseTransaction: Handler = () =>
+  fail(20, 'Transaction numbers are only allowed on a replica set member or mongos');
 
 const buildInfo: Handler = () => ({
   version: VERSION,
@@ -579,9 +707,19 @@ const handlers: Record<string, Handler> = {
   killAllSessions: ok,
   refreshSessions: ok,
   whatsmyuri: () => ({ you: '127.0.0.1', ok: 1 }),
-  connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+  connectionStatus: () => ({
+    authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
+    ok: 1,
+  }),
   getCmdLineOpts: () => ({ argv: [], parsed: {}, ok: 1 }),
-  serverStatus: () => ({ host: '127.0.0.1', version: VERSION, process: 'embedded-mongo', uptime: process.uptime(), localTime: new Date(), ok: 1 }),
+  serverStatus: () => ({
+    host: '127.0.0.1',
+    version: VERSION,
+    process: 'embedded-mongo',
+    uptime: process.uptime(),
+    localTime: new Date(),
+    ok: 1,
+  }),
   hostInfo: () => ({ system: { currentTime: new Date(), hostname: '127.0.0.1' }, ok: 1 }),
   find,
   getMore,
@@ -613,9 +751,15 @@ export function runCommand(engine: Engine, cmd: Doc, ctx: CommandContext): Doc {
   const name = Object.keys(cmd)[0] ?? '';
   try {
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
-    const handler = Object.prototype.hasOwnProperty.call(handlers, name) ? handlers[name] : undefined;
+    const handler = Object.prototype.hasOwnProperty.call(handlers, name)
+      ? handlers[name]
+      : undefined;
     if (!handler) fail(59, `no such command: '${name}'`);
-    if (cmd.txnNumber !== undefined || cmd.startTransaction !== undefined || cmd.autocommit !== undefined)
+    if (
+      cmd.txnNumber !== undefined ||
+      cmd.startTransaction !== undefined ||
+      cmd.autocommit !== undefined
+    )
       refuseTransaction(engine, cmd, db, ctx);
     return handler(engine, cmd, db, ctx);
   } catch (err) {

@@ -47,7 +47,13 @@ export class Engine {
   }
 
   validateName(db: string, name: unknown): string {
-    if (typeof name !== 'string' || name.length === 0 || name.includes('\0') || name.startsWith('system.') || name.includes('$'))
+    if (
+      typeof name !== 'string' ||
+      name.length === 0 ||
+      name.includes('\0') ||
+      name.startsWith('system.') ||
+      name.includes('$')
+    )
       fail(73, `Invalid collection name: ${String(name)}`);
     if (!db || /[/\\. "$]/.test(db)) fail(73, `Invalid database name: ${db}`);
     return name;
@@ -143,7 +149,11 @@ export class Engine {
   snapshotOps(): Iterable<Op> {
     // Captured now: stored documents are never mutated, so holding references is a consistent snapshot.
     const colls = [...this.dbs.values()].flatMap((m) => [...m.values()]);
-    const captured = colls.map((c) => ({ c, docs: [...c.docs.values()], specs: c.indexSpecs().slice(1) }));
+    const captured = colls.map((c) => ({
+      c,
+      docs: [...c.docs.values()],
+      specs: c.indexSpecs().slice(1),
+    }));
     return (function* (): Generator<Op> {
       for (const { c, docs, specs } of captured) {
         yield { o: 'ci', db: c.db, c: c.name, opts: c.options };
@@ -176,6 +186,7 @@ export class Engine {
 
   expireCursors(): void {
     const now = Date.now();
-    for (const [id, c] of this.cursors) if (now - c.lastUsed > this.cursorTimeoutMs) this.cursors.delete(id);
+    for (const [id, c] of this.cursors)
+      if (now - c.lastUsed > this.cursorTimeoutMs) this.cursors.delete(id);
   }
 }

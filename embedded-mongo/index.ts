@@ -41,18 +41,25 @@ export interface EmbeddedMongo {
 }
 
 /** Starts the engine on the calling thread. */
-export async function startEmbeddedMongoHere(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+export async function startEmbeddedMongoHere(
+  options: EmbeddedMongoOptions = {},
+): Promise<EmbeddedMongo> {
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine(options.cursorTimeoutMs);
   const dir = options.dir ?? options.dbPath;
-  const storage = dir ? await Storage.open(dir, engine, { compactBytes: options.compactBytes }) : null;
+  const storage = dir
+    ? await Storage.open(dir, engine, { compactBytes: options.compactBytes })
+    : null;
   const server = new WireServer(engine, storage);
   let port: number;
   let socketFile: string | null = null;
   try {
     port = await server.listen(options.port ?? 0, host);
     if (options.socket !== false && process.platform !== 'win32') {
-      const file = path.join(tmpdir(), `embedded-mongo-${process.pid}-${randomBytes(6).toString('hex')}.sock`);
+      const file = path.join(
+        tmpdir(),
+        `embedded-mongo-${process.pid}-${randomBytes(6).toString('hex')}.sock`,
+      );
       // Socket paths are limited to about 100 bytes; with a longer temporary directory, TCP only.
       if (Buffer.byteLength(file) < 100) {
         await server.listenSocket(file);
@@ -65,7 +72,10 @@ export async function startEmbeddedMongoHere(options: EmbeddedMongoOptions = {})
     throw err;
   }
   const tcpUri = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
-  const sweep = setInterval(() => engine.expireCursors(), Math.min(60_000, Math.max(100, engine.cursorTimeoutMs / 2)));
+  const sweep = setInterval(
+    () => engine.expireCursors(),
+    Math.min(60_000, Math.max(100, engine.cursorTimeoutMs / 2)),
+  );
   sweep.unref();
   let stopping: Promise<void> | null = null;
   return {
@@ -88,22 +98,41 @@ export async function startEmbeddedMongoHere(options: EmbeddedMongoOptions = {})
  * querying, encoding, journaling) runs beside the application's instead of taking turns with it.
  * The application connects to it at `uri` either way.
  */
-export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+export async function startEmbeddedMongo(
+  options: EmbeddedMongoOptions = {},
+): Promise<EmbeddedMongo> {
   const entry = new URL('./engine-thread.js', import.meta.url);
   // Bundled into another program (the app's server build), the engine has no thread entry
   // beside it and runs on the calling thread.
-  if (entry.protocol !== 'file:' || !existsSync(fileURLToPath(entry))) return startEmbeddedMongoHere(options);
+  if (entry.protocol !== 'file:' || !existsSync(fileURLToPath(entry)))
+    return startEmbeddedMongoHere(options);
   const worker = new Worker(entry, { workerData: options });
-  const started = await new Promise<{ uri: string; tcpUri: string; port: number }>((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    worker.once('error', onError);
-    worker.once('exit', (code) => reject(new Error(`The database engine thread exited (${code}) before it started`)));
-    worker.once('message', (message: { started?: { uri: string; tcpUri: string; port: number }; failed?: { message: string; code?: string } }) => {
-      worker.off('error', onError);
-      if (message.started) resolve(message.started);
-      else reject(Object.assign(new Error(message.failed?.message ?? 'The database engine did not start'), { code: message.failed?.code }));
-    });
-  });
+  const started = await new Promise<{ uri: string; tcpUri: string; port: number }>(
+    (resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      worker.once('error', onError);
+      worker.once('exit', (code) =>
+        reject(new Error(`The database engine thread exited (${code}) before it started`)),
+      );
+      worker.once(
+        'message',
+        (message: {
+          started?: { uri: string; tcpUri: string; port: number };
+          failed?: { message: string; code?: string };
+        }) => {
+          worker.off('error', onError);
+          if (message.started) resolve(message.started);
+          else
+            reject(
+              Object.assign(
+                new Error(message.failed?.message ?? 'The database engine did not start'),
+                { code: message.failed?.code },
+              ),
+            );
+        },
+      );
+    },
+  );
   worker.removeAllListeners('exit');
   let stopping: Promise<void> | null = null;
   return {

@@ -18,7 +18,13 @@ const context = Context.init()
   .addWindowOps(windowOperators);
 
 export function mingoOptions(extra: Partial<Options> = {}): Options {
-  return initOptions({ context, useStrictMode: true, scriptEnabled: false, useGlobalContext: false, ...extra });
+  return initOptions({
+    context,
+    useStrictMode: true,
+    scriptEnabled: false,
+    useGlobalContext: false,
+    ...extra,
+  });
 }
 
 const baseOptions = mingoOptions();
@@ -92,7 +98,11 @@ function asRegex(v: unknown): RegExp | null {
   const keys = Object.keys(v);
   if (keys.some((k) => k !== '$regex' && k !== '$options')) return null;
   const { $regex: src, $options: opts } = v as { $regex: unknown; $options?: unknown };
-  if (opts !== undefined && (typeof opts !== 'string' || !REGEX_OPTIONS.test(opts) || opts.includes('x'))) return null;
+  if (
+    opts !== undefined &&
+    (typeof opts !== 'string' || !REGEX_OPTIONS.test(opts) || opts.includes('x'))
+  )
+    return null;
   if (src instanceof RegExp) return opts === undefined ? src : new RegExp(src.source, opts);
   if (typeof src !== 'string') return null;
   try {
@@ -118,7 +128,9 @@ function simpleMatcher(filter: Doc): Matcher | null {
         if (!m) return null;
         subs.push(m);
       }
-      parts.push(k === '$or' ? (doc) => subs.some((m) => m(doc)) : (doc) => subs.every((m) => m(doc)));
+      parts.push(
+        k === '$or' ? (doc) => subs.some((m) => m(doc)) : (doc) => subs.every((m) => m(doc)),
+      );
       continue;
     }
     if (k.startsWith('$')) return null;
@@ -129,7 +141,8 @@ function simpleMatcher(filter: Doc): Matcher | null {
     }
     let target = v;
     if (isPlainObject(v) && Object.keys(v).length === 1 && '$eq' in v) target = v.$eq;
-    if (!isLiteral(target) || (isPlainObject(target) && Object.keys(target).length === 0)) return null;
+    if (!isLiteral(target) || (isPlainObject(target) && Object.keys(target).length === 0))
+      return null;
     parts.push(equalityMatcher(k, target));
   }
   if (parts.length === 1) return parts[0]!;
@@ -193,7 +206,12 @@ function plainProjection(projection: Doc): ((doc: Doc) => Doc) | null {
   const tree: IncludeTree = new Map();
   const names = new Set<string>();
   for (const [field, value] of Object.entries(projection)) {
-    if (field.startsWith('$') || field === '' || field.split('.').some((part) => part === '' || part.startsWith('$'))) return null;
+    if (
+      field.startsWith('$') ||
+      field === '' ||
+      field.split('.').some((part) => part === '' || part.startsWith('$'))
+    )
+      return null;
     if (value !== 0 && value !== 1 && value !== true && value !== false) return null;
     const include = value === 1 || value === true;
     if (field === '_id') {
@@ -243,7 +261,8 @@ function plainProjection(projection: Doc): ((doc: Doc) => Doc) | null {
 }
 
 export function project(docs: Doc[], projection: unknown): Doc[] {
-  if (!isPlainObject(projection) || Object.keys(projection).length === 0 || docs.length === 0) return docs;
+  if (!isPlainObject(projection) || Object.keys(projection).length === 0 || docs.length === 0)
+    return docs;
   const fast = plainProjection(projection);
   if (fast) return docs.map(fast);
   return new Query({}, projectionOptions).find(docs, projection).all() as Doc[];

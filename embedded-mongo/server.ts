@@ -4,7 +4,14 @@ import { runCommand, helloReply, LIMITS, type CommandContext } from './commands'
 import type { Engine } from './engine';
 import type { Storage } from './storage';
 import type { Doc } from './values';
-import { encodeMsg, encodeReply, MORE_TO_COME, parseMessage, ProtocolError, type Request } from './wire';
+import {
+  encodeMsg,
+  encodeReply,
+  MORE_TO_COME,
+  parseMessage,
+  ProtocolError,
+  type Request,
+} from './wire';
 
 const HEADER_SIZE = 16;
 
@@ -49,8 +56,12 @@ export class WireServer {
   }
 
   async close(): Promise<void> {
-    const servers = [this.server, this.socketServer].filter((s): s is Server => s !== null && s.listening);
-    const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    const servers = [this.server, this.socketServer].filter(
+      (s): s is Server => s !== null && s.listening,
+    );
+    const closed = Promise.all(
+      servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+    );
     for (const s of this.sockets) s.destroy();
     await closed;
     if (this.socketPath) rmSync(this.socketPath, { force: true });
@@ -131,13 +142,22 @@ export class WireServer {
       const name = Object.keys(query)[0];
       let reply: Doc;
       let failed = false;
-      if (request.collection.endsWith('.$cmd') && (name === 'ismaster' || name === 'isMaster' || name === 'hello')) {
+      if (
+        request.collection.endsWith('.$cmd') &&
+        (name === 'ismaster' || name === 'isMaster' || name === 'hello')
+      ) {
         reply = helloReply(ctx, name !== 'hello');
       } else {
-        reply = { $err: 'Unsupported OP_QUERY command', code: 352, codeName: 'UnsupportedOpQueryCommand', ok: 0 };
+        reply = {
+          $err: 'Unsupported OP_QUERY command',
+          code: 352,
+          codeName: 'UnsupportedOpQueryCommand',
+          ok: 0,
+        };
         failed = true;
       }
-      if (!socket.destroyed) socket.write(encodeReply(requestId, request.header.requestId, reply, failed));
+      if (!socket.destroyed)
+        socket.write(encodeReply(requestId, request.header.requestId, reply, failed));
       return undefined;
     }
     const reply = runCommand(this.engine, request.command, ctx);
@@ -158,7 +178,12 @@ export class WireServer {
     return undefined;
   }
 
-  private send(socket: Socket, request: Extract<Request, { kind: 'msg' }>, requestId: number, reply: Doc): void {
+  private send(
+    socket: Socket,
+    request: Extract<Request, { kind: 'msg' }>,
+    requestId: number,
+    reply: Doc,
+  ): void {
     if (request.flags & MORE_TO_COME) return;
     if (!socket.destroyed) socket.write(encodeMsg(requestId, request.header.requestId, reply));
   }

@@ -1,4 +1,13 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -195,7 +204,8 @@ export class Storage {
           for (const w of this.queue.splice(0)) w.reject(err as Error);
           return;
         }
-        if (this.journalBytes >= this.compactBytes && !this.compacting && !this.closed) await this.startCompaction();
+        if (this.journalBytes >= this.compactBytes && !this.compacting && !this.closed)
+          await this.startCompaction();
       }
     } finally {
       this.flushing = null;
@@ -287,7 +297,8 @@ export class Storage {
 
   private releaseLock(): void {
     try {
-      if (readFileSync(this.lockPath, 'utf8').trim() === String(process.pid)) unlinkSync(this.lockPath);
+      if (readFileSync(this.lockPath, 'utf8').trim() === String(process.pid))
+        unlinkSync(this.lockPath);
     } catch {
       // already gone
     }

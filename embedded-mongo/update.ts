@@ -2,7 +2,16 @@ import { Long } from 'bson';
 import { update as mingoUpdate } from 'mingo/updater';
 import { fail } from './errors';
 import { aggregate, compileFilter } from './query';
-import { cloneDoc, getPath, isOperatorObject, isPlainObject, keyOf, setPath, withIdFirst, type Doc } from './values';
+import {
+  cloneDoc,
+  getPath,
+  isOperatorObject,
+  isPlainObject,
+  keyOf,
+  setPath,
+  withIdFirst,
+  type Doc,
+} from './values';
 
 const OPERATORS = new Set([
   '$set',
@@ -33,8 +42,12 @@ export function validateUpdate(u: unknown): void {
   if (!keys.some((k) => k.startsWith('$'))) return;
   for (const k of keys) {
     if (!OPERATORS.has(k))
-      fail(9, `Unknown modifier: ${k}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!isPlainObject(u[k])) fail(9, `Modifiers operate on fields but we found type ${typeof u[k]} instead.`);
+      fail(
+        9,
+        `Unknown modifier: ${k}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (!isPlainObject(u[k]))
+      fail(9, `Modifiers operate on fields but we found type ${typeof u[k]} instead.`);
   }
 }
 
@@ -48,7 +61,9 @@ function elementTests(filter: Doc, arrayPath: string): Array<(e: unknown) => boo
       } else if (k === arrayPath) {
         if (isPlainObject(cond) && isPlainObject(cond.$elemMatch)) {
           const inner = cond.$elemMatch;
-          const scalar = Object.keys(inner).every((x) => x.startsWith('$') && x !== '$and' && x !== '$or');
+          const scalar = Object.keys(inner).every(
+            (x) => x.startsWith('$') && x !== '$and' && x !== '$or',
+          );
           const m = compileFilter(scalar ? { v: inner } : inner);
           tests.push((e) => (scalar ? m({ v: e }) : isPlainObject(e) && m(e)));
         } else {
@@ -74,7 +89,8 @@ function resolvePositional(path: string, filter: Doc, doc: Doc): string {
   const arr = getPath(doc, arrayPath);
   const tests = elementTests(filter, arrayPath);
   let index = -1;
-  if (Array.isArray(arr) && tests.length > 0) index = arr.findIndex((e) => tests.every((t) => t(e)));
+  if (Array.isArray(arr) && tests.length > 0)
+    index = arr.findIndex((e) => tests.every((t) => t(e)));
   if (index < 0) fail(2, 'The positional operator did not find the match needed from the query.');
   parts[at] = String(index);
   return parts.join('.');
@@ -93,23 +109,33 @@ function applyPipeline(doc: Doc, pipeline: Doc[]): Doc {
 }
 
 /** Applies an update to a copy of doc; the stored document is never mutated. */
-export function applyUpdate(doc: Doc, u: unknown, ctx: UpdateContext): { doc: Doc; changed: boolean } {
+export function applyUpdate(
+  doc: Doc,
+  u: unknown,
+  ctx: UpdateContext,
+): { doc: Doc; changed: boolean } {
   let next: Doc;
   if (Array.isArray(u)) {
     next = applyPipeline(doc, u as Doc[]);
   } else if (!isOperatorUpdate(u)) {
     const replacement = u as Doc;
-    if ('_id' in replacement && doc._id !== undefined && keyOf(replacement._id) !== keyOf(doc._id)) {
+    if (
+      '_id' in replacement &&
+      doc._id !== undefined &&
+      keyOf(replacement._id) !== keyOf(doc._id)
+    ) {
       fail(66, "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
-    next = doc._id !== undefined ? withIdFirst(cloneDoc(replacement), doc._id) : cloneDoc(replacement);
+    next =
+      doc._id !== undefined ? withIdFirst(cloneDoc(replacement), doc._id) : cloneDoc(replacement);
   } else {
     next = cloneDoc(doc);
     const touched: string[] = [];
     const touch = (path: string): void => {
       for (const other of touched) {
         const [a, b] = other.length <= path.length ? [other, path] : [path, other];
-        if (a === b || b.startsWith(a + '.')) fail(40, `Updating the path '${path}' would create a conflict at '${a}'`);
+        if (a === b || b.startsWith(a + '.'))
+          fail(40, `Updating the path '${path}' would create a conflict at '${a}'`);
       }
       touched.push(path);
     };
@@ -128,16 +154,27 @@ export function applyUpdate(doc: Doc, u: unknown, ctx: UpdateContext): { doc: Do
       }
       if (target === '$inc' || target === '$mul') {
         for (const [path, value] of Object.entries(args)) {
-          if (typeof value !== 'number') fail(14, `Cannot ${target === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${String(value)}}`);
+          if (typeof value !== 'number')
+            fail(
+              14,
+              `Cannot ${target === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${String(value)}}`,
+            );
           const current = getPath(next, path);
           if (current instanceof Long && Number.isInteger(value)) {
             const operand = Long.fromNumber(value);
-            setPath(next, path, target === '$inc' ? current.add(operand) : current.multiply(operand));
+            setPath(
+              next,
+              path,
+              target === '$inc' ? current.add(operand) : current.multiply(operand),
+            );
             delete args[path];
             continue;
           }
           if (current !== undefined && current !== null && typeof current !== 'number') {
-            fail(14, `Cannot apply ${target} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`);
+            fail(
+              14,
+              `Cannot apply ${target} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`,
+            );
           }
           if (target === '$mul' && current === undefined && !path.includes('$')) {
             setPath(next, path, 0);

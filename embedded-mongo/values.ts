@@ -3,7 +3,9 @@ import { ObjectId } from 'bson';
 export type Doc = Record<string, unknown>;
 
 export function bsonType(v: unknown): string | undefined {
-  return v !== null && typeof v === 'object' ? ((v as { _bsontype?: string })._bsontype ?? undefined) : undefined;
+  return v !== null && typeof v === 'object'
+    ? ((v as { _bsontype?: string })._bsontype ?? undefined)
+    : undefined;
 }
 
 export function isPlainObject(v: unknown): v is Doc {
@@ -287,7 +289,7 @@ function smallestK(n: number, k: number, cmp: (a: number, b: number) => number):
   for (let i = 0; i < n; i++) {
     if (heap.length < k) {
       heap.push(i);
-      for (let c = heap.length - 1; c > 0; ) {
+      for (let c = heap.length - 1; c > 0;) {
         const p = (c - 1) >> 1;
         if (cmp(heap[c]!, heap[p]!) <= 0) break;
         [heap[c], heap[p]] = [heap[p]!, heap[c]!];
@@ -305,7 +307,8 @@ function smallestK(n: number, k: number, cmp: (a: number, b: number) => number):
 export function sortDocs(docs: Doc[], sort: Doc, firstK = 0): Doc[] {
   const keys = Object.entries(sort);
   if (keys.length === 0) return docs;
-  if (keys.length === 1 && keys[0]![0] === '$natural') return Number(keys[0]![1]) < 0 ? [...docs].reverse() : docs;
+  if (keys.length === 1 && keys[0]![0] === '$natural')
+    return Number(keys[0]![1]) < 0 ? [...docs].reverse() : docs;
   const specs = keys.map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
   const columns = specs.map((spec) => docs.map((doc) => sortKey(doc, spec.path, spec.dir)));
   const primitive = columns.map(primitiveColumn);
@@ -322,7 +325,8 @@ export function sortDocs(docs: Doc[], sort: Doc, firstK = 0): Doc[] {
     }
     return a - b;
   };
-  if (firstK > 0 && firstK * 4 < docs.length) return smallestK(docs.length, firstK, cmp).map((i) => docs[i]!);
+  if (firstK > 0 && firstK * 4 < docs.length)
+    return smallestK(docs.length, firstK, cmp).map((i) => docs[i]!);
   const order = docs.map((_, i) => i);
   order.sort(cmp);
   return order.map((i) => docs[i]!);
@@ -336,7 +340,14 @@ export function formatValue(v: unknown): string {
   if (v instanceof Date) return `new Date(${v.getTime()})`;
   if (bsonType(v) === 'ObjectId') return `ObjectId('${(v as ObjectId).toHexString()}')`;
   if (Array.isArray(v)) return '[ ' + v.map(formatValue).join(', ') + ' ]';
-  if (isPlainObject(v)) return '{ ' + Object.entries(v).map(([k, x]) => `${k}: ${formatValue(x)}`).join(', ') + ' }';
+  if (isPlainObject(v))
+    return (
+      '{ ' +
+      Object.entries(v)
+        .map(([k, x]) => `${k}: ${formatValue(x)}`)
+        .join(', ') +
+      ' }'
+    );
   return String(v);
 }
 

@@ -54,7 +54,8 @@ export function parseMessage(buf: Buffer): Request {
     if (header.opCode === OP_MSG) {
       const flags = buf.readUInt32LE(16);
       // Unknown required flag bits (0-15) must be rejected; optional bits are ignored.
-      if (flags & 0xfffc & ~EXHAUST_ALLOWED) throw new ProtocolError(`unsupported OP_MSG flags ${flags}`);
+      if (flags & 0xfffc & ~EXHAUST_ALLOWED)
+        throw new ProtocolError(`unsupported OP_MSG flags ${flags}`);
       const end = buf.length - (flags & CHECKSUM_PRESENT ? 4 : 0);
       let at = 20;
       let command: Doc | undefined;
@@ -67,7 +68,8 @@ export function parseMessage(buf: Buffer): Request {
         } else if (kind === 1) {
           const size = buf.readInt32LE(at);
           const sectionEnd = at + size;
-          if (size < 5 || sectionEnd > end) throw new ProtocolError('invalid document sequence length');
+          if (size < 5 || sectionEnd > end)
+            throw new ProtocolError('invalid document sequence length');
           const [identifier, start] = readCString(buf, at + 4, sectionEnd);
           let pos = start;
           const docs: Doc[] = [];
@@ -102,7 +104,13 @@ function header(length: number, requestId: number, responseTo: number, opCode: n
   return h;
 }
 
-function writeHeader(buf: Buffer, length: number, requestId: number, responseTo: number, opCode: number): void {
+function writeHeader(
+  buf: Buffer,
+  length: number,
+  requestId: number,
+  responseTo: number,
+  opCode: number,
+): void {
   buf.writeInt32LE(length, 0);
   buf.writeInt32LE(requestId, 4);
   buf.writeInt32LE(responseTo, 8);
@@ -120,11 +128,20 @@ export function encodeMsg(requestId: number, responseTo: number, doc: Doc): Buff
   return out;
 }
 
-export function encodeReply(requestId: number, responseTo: number, doc: Doc, queryFailure = false): Buffer {
+export function encodeReply(
+  requestId: number,
+  responseTo: number,
+  doc: Doc,
+  queryFailure = false,
+): Buffer {
   const body = serialize(doc);
   const fields = Buffer.alloc(20);
   fields.writeInt32LE(queryFailure ? 2 : 0, 0);
   fields.writeInt32LE(0, 12);
   fields.writeInt32LE(1, 16);
-  return Buffer.concat([header(16 + 20 + body.length, requestId, responseTo, OP_REPLY), fields, body]);
+  return Buffer.concat([
+    header(16 + 20 + body.length, requestId, responseTo, OP_REPLY),
+    fields,
+    body,
+  ]);
 }

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import mongoose, { Schema } from 'mongoose';
 import { startEmbeddedMongo } from '../embedded-mongo';
 
-const addressSchema = new Schema({ name: String, phone: String, email: String, city: String, street: String, region: String }, { _id: false });
+const addressSchema = new Schema(
+  { name: String, phone: String, email: String, city: String, street: String, region: String },
+  { _id: false },
+);
 const eventSchema = new Schema({ status: String, note: String, location: String, at: Date });
 const parcelSchema = new Schema(
   {
@@ -55,7 +58,12 @@ function parcel(i: number) {
 const cpuRates: Record<string, number> = {};
 
 /** Operations per wall-clock second; also records operations per CPU-second of this process, which a busy machine distorts less. */
-async function timed(label: string, seconds: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<number> {
+async function timed(
+  label: string,
+  seconds: number,
+  concurrency: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<number> {
   // One second unmeasured first, so the figure is the warmed-up (JIT-compiled) rate.
   const warm = performance.now() + 1000;
   let warmed = 0;
@@ -80,14 +88,22 @@ async function timed(label: string, seconds: number, concurrency: number, op: (i
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const mib = () => `${Math.round(process.memoryUsage().rss / 1024 / 1024)} MiB`;
 
-async function run(n: number, dir?: string): Promise<{ findOne: number; insert: number; update: number; bulk: number; rss: string }> {
+async function run(
+  n: number,
+  dir?: string,
+): Promise<{ findOne: number; insert: number; update: number; bulk: number; rss: string }> {
   const engine = await startEmbeddedMongo(dir ? { dir } : {});
-  const conn = await mongoose.createConnection(engine.uri + 'bench', { maxPoolSize: 20 }).asPromise();
+  const conn = await mongoose
+    .createConnection(engine.uri + 'bench', { maxPoolSize: 20 })
+    .asPromise();
   const Parcel = conn.model('Parcel', parcelSchema);
   await Parcel.init();
   const t = performance.now();
   for (let i = 0; i < n; i += 1000) {
-    await Parcel.insertMany(Array.from({ length: Math.min(1000, n - i) }, (_, k) => parcel(i + k)), { lean: true });
+    await Parcel.insertMany(
+      Array.from({ length: Math.min(1000, n - i) }, (_, k) => parcel(i + k)),
+      { lean: true },
+    );
   }
   const bulk = n / ((performance.now() - t) / 1000);
   const findOne = await timed(`findOne ${n}${dir ? ' dir' : ''}`, 3, 8, async () => {
@@ -96,12 +112,23 @@ async function run(n: number, dir?: string): Promise<{ findOne: number; insert: 
     if (!doc) throw new Error('missing parcel');
   });
   let next = n;
-  const insert = await timed(`insert ${n}${dir ? ' dir' : ''}`, 3, 16, () => Parcel.create(parcel(next++)));
+  const insert = await timed(`insert ${n}${dir ? ' dir' : ''}`, 3, 16, () =>
+    Parcel.create(parcel(next++)),
+  );
   const update = await timed(`update ${n}${dir ? ' dir' : ''}`, 3, 8, async () => {
     const i = Math.floor(Math.random() * n);
     await Parcel.updateOne(
       { trackingNumber: `SW${String(i).padStart(9, '0')}` },
-      { $push: { events: { $each: [{ status: 'note', note: 'bench', at: new Date() }], $position: 0, $slice: 12 } }, $set: { status: 'in_transit' } },
+      {
+        $push: {
+          events: {
+            $each: [{ status: 'note', note: 'bench', at: new Date() }],
+            $position: 0,
+            $slice: 12,
+          },
+        },
+        $set: { status: 'in_transit' },
+      },
     );
   });
   const rss = mib();

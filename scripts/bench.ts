@@ -20,7 +20,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 15);
 const PORT = Number(process.env.BENCH_PORT ?? 3456);
 /** Comma-separated words; only rows whose name contains one of them run (all when unset). */
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter(Boolean);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 
@@ -34,9 +37,33 @@ async function seed(): Promise<{ trackingNumber: string; searchTerm: string }> {
   const { createUser } = await import('../app/models/user.server');
   await mongoose.connect(process.env.MONGODB_URI);
   await Parcel.init();
-  await createUser({ username: ADMIN.username, password: ADMIN.password, name: 'Bench', role: 'admin' });
-  const names = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mateo', 'Sofia', 'Lucas', 'Mia', 'Ethan'];
-  const statuses = ['Pending', 'In Transit', 'Out for Delivery', 'Delivered', 'Picked Up', 'Failed', 'Returned'];
+  await createUser({
+    username: ADMIN.username,
+    password: ADMIN.password,
+    name: 'Bench',
+    role: 'admin',
+  });
+  const names = [
+    'Olivia',
+    'Liam',
+    'Emma',
+    'Noah',
+    'Ava',
+    'Mateo',
+    'Sofia',
+    'Lucas',
+    'Mia',
+    'Ethan',
+  ];
+  const statuses = [
+    'Pending',
+    'In Transit',
+    'Out for Delivery',
+    'Delivered',
+    'Picked Up',
+    'Failed',
+    'Returned',
+  ];
   let trackingNumber = '';
   const started = Date.now();
   for (let i = 0; i < PARCELS; i += 500) {
@@ -44,18 +71,46 @@ async function seed(): Promise<{ trackingNumber: string; searchTerm: string }> {
       const n = i + j;
       return {
         trackingNumber: generateTrackingNumber(),
-        sender: { name: `${names[n % 10]} Sender ${n}`, email: `s${n}@example.com`, phone: '+1 555 0100', address: `${n} Market St, Springfield` },
-        recipient: { name: `${names[(n + 3) % 10]} Recipient ${n}`, email: `r${n}@example.com`, phone: '+1 555 0199', address: `${n} Elm St, Shelbyville` },
+        sender: {
+          name: `${names[n % 10]} Sender ${n}`,
+          email: `s${n}@example.com`,
+          phone: '+1 555 0100',
+          address: `${n} Market St, Springfield`,
+        },
+        recipient: {
+          name: `${names[(n + 3) % 10]} Recipient ${n}`,
+          email: `r${n}@example.com`,
+          phone: '+1 555 0199',
+          address: `${n} Elm St, Shelbyville`,
+        },
         weight: (n % 200) / 10,
         dimensions: { length: 30, width: 20, height: 10 },
         serviceType: 'Standard',
         priority: 'Standard',
         status: statuses[n % statuses.length],
         cost: 25.99,
-        destinations: [{ name: 'Recipient', address: `${n} Elm St`, city: 'Shelbyville', country: 'USA', postalCode: '12345' }],
+        destinations: [
+          {
+            name: 'Recipient',
+            address: `${n} Elm St`,
+            city: 'Shelbyville',
+            country: 'USA',
+            postalCode: '12345',
+          },
+        ],
         events: [
-          { status: 'In Transit', location: 'Hub', description: 'On the way', timestamp: new Date(Date.now() - 3600_000) },
-          { status: 'Package Picked Up', location: 'Springfield', description: 'Picked up', timestamp: new Date(Date.now() - 7200_000) },
+          {
+            status: 'In Transit',
+            location: 'Hub',
+            description: 'On the way',
+            timestamp: new Date(Date.now() - 3600_000),
+          },
+          {
+            status: 'Package Picked Up',
+            location: 'Springfield',
+            description: 'Picked up',
+            timestamp: new Date(Date.now() - 7200_000),
+          },
         ],
       };
     });
@@ -100,7 +155,9 @@ async function measure(
   nextPath?: () => string,
 ): Promise<Row | null> {
   if (ONLY.length && !ONLY.some((word) => name.includes(word))) return null;
-  const requests = nextPath ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }] : undefined;
+  const requests = nextPath
+    ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }]
+    : undefined;
   // Unmeasured first: the app processes compile their hot paths as they run (JIT), so this
   // gives the steady-state rate rather than the first seconds after a start.
   await autocannon({ url, connections, duration: WARMUP, headers, requests });
@@ -118,7 +175,9 @@ async function measure(
 /** Bytes on the wire (gzip) for a page and every script and stylesheet it references. */
 async function pageWeight(pathname: string) {
   const html = await (await fetch(BASE + pathname)).text();
-  const assets = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const assets = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.(?:js|css))"/g)].map(
+    (m) => m[1]!,
+  );
   const unique = [...new Set(assets)];
   let js = 0;
   let css = 0;
@@ -129,7 +188,14 @@ async function pageWeight(pathname: string) {
     else js += size;
   }
   const htmlBytes = gzipSync(Buffer.from(html)).length;
-  return { page: pathname, html: htmlBytes, css, js, total: htmlBytes + css + js, scripts: unique.filter((a) => a.endsWith('.js')).length };
+  return {
+    page: pathname,
+    html: htmlBytes,
+    css,
+    js,
+    total: htmlBytes + css + js,
+    scripts: unique.filter((a) => a.endsWith('.js')).length,
+  };
 }
 
 async function main() {
@@ -154,34 +220,76 @@ async function main() {
       .join('; ');
 
     const rows: (Row | null)[] = [];
-    rows.push(await measure('GET /api/tracking/track/:n', `${BASE}/api/tracking/track/${trackingNumber}`));
+    rows.push(
+      await measure('GET /api/tracking/track/:n', `${BASE}/api/tracking/track/${trackingNumber}`),
+    );
     rows.push(await measure('GET /track?number=:n', `${BASE}/track?number=${trackingNumber}`));
     rows.push(await measure('GET / (home)', `${BASE}/`));
     rows.push(
-      await measure(`GET /api/parcels?search=… (one search, repeated)`, `${BASE}/api/parcels?search=${encodeURIComponent(searchTerm)}`, {
-        authorization: `Bearer ${token}`,
-      }),
+      await measure(
+        `GET /api/parcels?search=… (one search, repeated)`,
+        `${BASE}/api/parcels?search=${encodeURIComponent(searchTerm)}`,
+        {
+          authorization: `Bearer ${token}`,
+        },
+      ),
     );
     // A different search every time: the engine's kept result of a repeated filter never helps.
     let searches = 0;
-    const names = ['olivia', 'liam', 'emma', 'noah', 'ava', 'mateo', 'sofia', 'lucas', 'mia', 'ethan'];
+    const names = [
+      'olivia',
+      'liam',
+      'emma',
+      'noah',
+      'ava',
+      'mateo',
+      'sofia',
+      'lucas',
+      'mia',
+      'ethan',
+    ];
     rows.push(
       await measure(
         `GET /api/parcels?search=… (a new search each time)`,
         `${BASE}/api/parcels`,
         { authorization: `Bearer ${token}` },
         CONNECTIONS,
-        () => `/api/parcels?search=${encodeURIComponent(`${names[searches % 10]} sender ${searches++ % 997}`)}`,
+        () =>
+          `/api/parcels?search=${encodeURIComponent(`${names[searches % 10]} sender ${searches++ % 997}`)}`,
       ),
     );
     if (cookie) {
-      rows.push(await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, { cookie }));
+      rows.push(
+        await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, {
+          cookie,
+        }),
+      );
       // A handful of staff at once is the realistic load for the dashboard.
-      rows.push(await measure('GET /dashboard/parcels (signed in)', `${BASE}/dashboard/parcels`, { cookie }, 2));
+      rows.push(
+        await measure(
+          'GET /dashboard/parcels (signed in)',
+          `${BASE}/dashboard/parcels`,
+          { cookie },
+          2,
+        ),
+      );
     }
 
-    console.log(`\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`);
-    console.table(rows.filter((r): r is Row => r !== null).map((r) => ({ endpoint: r.name, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, non2xx: r.non2xx })));
+    console.log(
+      `\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`,
+    );
+    console.table(
+      rows
+        .filter((r): r is Row => r !== null)
+        .map((r) => ({
+          endpoint: r.name,
+          'req/s': r.rps,
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+          errors: r.errors,
+          non2xx: r.non2xx,
+        })),
+    );
     const weights = [await pageWeight('/'), await pageWeight(`/track?number=${trackingNumber}`)];
     console.log('Compressed bytes a browser downloads (gzip):');
     console.table(weights);

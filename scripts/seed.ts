@@ -14,7 +14,9 @@ async function main() {
     const result = await seedIfEmpty({ demoParcels: true });
     console.log(describeSeed(result));
   } else if ((await Parcel.estimatedDocumentCount()) > 0 && !force) {
-    console.log('The database already has parcels; nothing was added. Use `npm run seed -- --force` to add the demo parcels anyway.');
+    console.log(
+      'The database already has parcels; nothing was added. Use `npm run seed -- --force` to add the demo parcels anyway.',
+    );
   } else {
     const numbers = await createDemoParcels();
     console.log(`Added demo parcels: ${numbers.join(', ')}`);

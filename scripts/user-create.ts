@@ -25,7 +25,10 @@ const UserCreateSchema = z.object({
   username: z
     .string({ error: '--username is required' })
     .trim()
-    .regex(/^[a-zA-Z0-9._-]{3,40}$/, 'The username must be 3-40 letters, digits, dots, dashes or underscores'),
+    .regex(
+      /^[a-zA-Z0-9._-]{3,40}$/,
+      'The username must be 3-40 letters, digits, dots, dashes or underscores',
+    ),
   role: z.enum(USER_ROLES, { error: `--role must be one of: ${USER_ROLES.join(', ')}` }),
   name: z.string().trim().max(100, 'The name is too long').optional(),
   email: z.email('--email must be an e-mail address').optional(),
@@ -34,7 +37,13 @@ const UserCreateSchema = z.object({
     .min(MIN_PASSWORD_LENGTH, `The password must be at least ${MIN_PASSWORD_LENGTH} characters`)
     .max(200, 'The password is too long'),
 });
-export type UserCreateInput = { username?: string; role?: string; name?: string; email?: string; password?: string };
+export type UserCreateInput = {
+  username?: string;
+  role?: string;
+  name?: string;
+  email?: string;
+  password?: string;
+};
 
 /** Reads the command-line options (without the password). */
 export function parseUserCreateArgs(argv: string[]) {
@@ -59,7 +68,8 @@ export function parseUserCreateArgs(argv: string[]) {
 
 function validate<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new UserCreateError(parsed.error.issues.map((i) => i.message).join('\n'));
+  if (!parsed.success)
+    throw new UserCreateError(parsed.error.issues.map((i) => i.message).join('\n'));
   return parsed.data;
 }
 
@@ -71,7 +81,9 @@ export async function createUserFromInput(input: UserCreateInput): Promise<Publi
     return await createUser({ username, role, name, email, password });
   } catch (error) {
     if ((error as { code?: number }).code === 11000) {
-      throw new UserCreateError(`A user named "${username.toLowerCase()}" already exists (usernames ignore case).`);
+      throw new UserCreateError(
+        `A user named "${username.toLowerCase()}" already exists (usernames ignore case).`,
+      );
     }
     throw error;
   }
@@ -128,7 +140,11 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     console.log(`Created ${user.role} "${user.username}"${user.name ? ` (${user.name})` : ''}.`);
     return 0;
   } catch (error) {
-    console.error(error instanceof UserCreateError ? error.message : `Could not create the user: ${(error as Error).message}`);
+    console.error(
+      error instanceof UserCreateError
+        ? error.message
+        : `Could not create the user: ${(error as Error).message}`,
+    );
     return 1;
   } finally {
     await disconnectDb().catch(() => {});

@@ -19,7 +19,12 @@ import serveStatic from 'serve-static';
  */
 export function createAppServer({ handle, assetsDir, publicDir, trustProxy = false }) {
   const compress = compression();
-  const assets = serveStatic(assetsDir, { immutable: true, maxAge: '1y', index: false, redirect: false });
+  const assets = serveStatic(assetsDir, {
+    immutable: true,
+    maxAge: '1y',
+    index: false,
+    redirect: false,
+  });
   const publicFiles = listFiles(publicDir);
   const servePublic = serveStatic(publicDir, { maxAge: '1h', index: false, redirect: false });
 
@@ -75,7 +80,14 @@ function listFiles(dir) {
     fs
       .readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((file) => file.isFile())
-      .map((file) => '/' + path.relative(dir, path.join(file.parentPath ?? file.path, file.name)).split(path.sep).join('/')),
+      .map(
+        (file) =>
+          '/' +
+          path
+            .relative(dir, path.join(file.parentPath ?? file.path, file.name))
+            .split(path.sep)
+            .join('/'),
+      ),
   );
 }
 
@@ -89,12 +101,19 @@ function firstValue(value) {
  * the proxy nearest the client saw); otherwise the connection's.
  */
 function clientAddress(req, trustProxy) {
-  return (trustProxy && firstValue(req.headers['x-forwarded-for'])) || req.socket.remoteAddress || 'unknown';
+  return (
+    (trustProxy && firstValue(req.headers['x-forwarded-for'])) ||
+    req.socket.remoteAddress ||
+    'unknown'
+  );
 }
 
 function remixRequest(req, signal, trustProxy) {
-  const protocol = (trustProxy && firstValue(req.headers['x-forwarded-proto'])) || (req.socket.encrypted ? 'https' : 'http');
-  const host = (trustProxy && firstValue(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
+  const protocol =
+    (trustProxy && firstValue(req.headers['x-forwarded-proto'])) ||
+    (req.socket.encrypted ? 'https' : 'http');
+  const host =
+    (trustProxy && firstValue(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
   const url = new URL(`${protocol}://${host}${req.url}`);
   const headers = new Headers();
   const raw = req.rawHeaders;

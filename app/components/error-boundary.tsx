@@ -5,7 +5,8 @@ type StatusHandler = (info: { status: number; data: unknown }) => ReactNode;
 
 function messageOf(data: unknown): string | null {
   if (typeof data === 'string' && data.trim()) return data;
-  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message;
+  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string')
+    return data.message;
   return null;
 }
 
@@ -37,7 +38,9 @@ export function GeneralErrorBoundary({
   return (
     <div role="alert" className="space-y-4">
       <h1 className="text-2xl font-bold">Unexpected Application Error!</h1>
-      <p className="text-gray-600">Something went wrong on our side. Please try again in a moment.</p>
+      <p className="text-gray-600">
+        Something went wrong on our side. Please try again in a moment.
+      </p>
       <Link to="/" className="btn-primary">
         Return to Home
       </Link>

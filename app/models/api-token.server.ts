@@ -32,7 +32,10 @@ export async function issueApiToken(userId: string): Promise<{ token: string; ex
 }
 
 export async function findUserIdByToken(token: string): Promise<string | null> {
-  const found = await ApiToken.findOne({ tokenHash: hashToken(token), expiresAt: { $gt: new Date() } }).lean();
+  const found = await ApiToken.findOne({
+    tokenHash: hashToken(token),
+    expiresAt: { $gt: new Date() },
+  }).lean();
   return found ? String(found.userId) : null;
 }
 

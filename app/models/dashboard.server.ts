@@ -77,11 +77,15 @@ type StatsRow = {
   revenueLast: number;
 };
 
-export async function getDashboardStats({ now = new Date() }: { now?: Date } = {}): Promise<DashboardStats> {
+export async function getDashboardStats({
+  now = new Date(),
+}: { now?: Date } = {}): Promise<DashboardStats> {
   await connectDb();
   const { thisMonthStart, lastMonthStart } = monthBounds(now);
   const inThis = { $gte: ['$createdAt', thisMonthStart] };
-  const inLast = { $and: [{ $gte: ['$createdAt', lastMonthStart] }, { $lt: ['$createdAt', thisMonthStart] }] };
+  const inLast = {
+    $and: [{ $gte: ['$createdAt', lastMonthStart] }, { $lt: ['$createdAt', thisMonthStart] }],
+  };
 
   const [row] = await Parcel.aggregate<StatsRow>([
     {
@@ -135,7 +139,10 @@ export async function getDashboardStats({ now = new Date() }: { now?: Date } = {
 /** The newest parcels, as the API shows them. */
 export async function listRecentParcels({ limit }: { limit: number }) {
   await connectDb();
-  const parcels = await Parcel.find().sort({ createdAt: -1, _id: -1 }).limit(limit).lean<LeanParcel[]>();
+  const parcels = await Parcel.find()
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean<LeanParcel[]>();
   return parcels.map((p) => serializeParcel(p));
 }
 
@@ -153,11 +160,21 @@ export type RecentTrackingEvent = {
 type RecentEventRow = {
   _id: unknown;
   trackingNumber: string;
-  event: { _id: unknown; status: string; location?: string | null; description?: string | null; timestamp?: Date | null };
+  event: {
+    _id: unknown;
+    status: string;
+    location?: string | null;
+    description?: string | null;
+    timestamp?: Date | null;
+  };
 };
 
 /** The newest tracking events across all parcels, newest first. */
-export async function listRecentTrackingEvents({ limit }: { limit: number }): Promise<RecentTrackingEvent[]> {
+export async function listRecentTrackingEvents({
+  limit,
+}: {
+  limit: number;
+}): Promise<RecentTrackingEvent[]> {
   await connectDb();
   const rows = await Parcel.aggregate<RecentEventRow>([
     { $match: { 'events.0': { $exists: true } } },

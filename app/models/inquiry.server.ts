@@ -1,13 +1,26 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { PUBLIC_FORM_RATE_LIMIT, QUOTE_PLANS, type ContactMessageInput, type QuoteRequestInput } from '~/schemas/public-forms';
+import {
+  PUBLIC_FORM_RATE_LIMIT,
+  QUOTE_PLANS,
+  type ContactMessageInput,
+  type QuoteRequestInput,
+} from '~/schemas/public-forms';
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emailLayout, escapeHtml, sendMail, textToHtml } from '~/services/mailer.server';
 import { SharedRateLimiter } from '~/services/rate-limit.server';
 
 /** Accepted submissions per client address, one counter per form. */
-export const contactLimiter = new SharedRateLimiter('contact', PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
-export const quoteLimiter = new SharedRateLimiter('quote', PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
+export const contactLimiter = new SharedRateLimiter(
+  'contact',
+  PUBLIC_FORM_RATE_LIMIT.limit,
+  PUBLIC_FORM_RATE_LIMIT.windowMs,
+);
+export const quoteLimiter = new SharedRateLimiter(
+  'quote',
+  PUBLIC_FORM_RATE_LIMIT.limit,
+  PUBLIC_FORM_RATE_LIMIT.windowMs,
+);
 
 export const INQUIRY_KINDS = ['contact', 'quote'] as const;
 export type InquiryKind = (typeof INQUIRY_KINDS)[number];
@@ -43,7 +56,9 @@ export const Inquiry: Model<InquirySchema> =
 
 export type StoredInquiry = InquirySchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
 
-export async function createContactMessage(input: ContactMessageInput & { clientAddress?: string }) {
+export async function createContactMessage(
+  input: ContactMessageInput & { clientAddress?: string },
+) {
   await connectDb();
   const doc = await Inquiry.create({
     kind: 'contact',
@@ -82,7 +97,10 @@ export async function createQuoteRequest(input: QuoteRequestInput & { clientAddr
   return doc.toObject() as StoredInquiry;
 }
 
-export async function listInquiries({ kind, limit = 50 }: { kind?: InquiryKind; limit?: number } = {}) {
+export async function listInquiries({
+  kind,
+  limit = 50,
+}: { kind?: InquiryKind; limit?: number } = {}) {
   await connectDb();
   return Inquiry.find(kind ? { kind } : {})
     .sort({ createdAt: -1 })
@@ -90,8 +108,21 @@ export async function listInquiries({ kind, limit = 50 }: { kind?: InquiryKind; 
     .lean<StoredInquiry[]>();
 }
 
-async function recordEmailResult({ id, status, error }: { id: mongoose.Types.ObjectId; status: 'sent' | 'failed'; error?: string }) {
-  await Inquiry.updateOne({ _id: id }, status === 'sent' ? { $set: { emailStatus: status }, $unset: { emailError: 1 } } : { $set: { emailStatus: status, emailError: error } });
+async function recordEmailResult({
+  id,
+  status,
+  error,
+}: {
+  id: mongoose.Types.ObjectId;
+  status: 'sent' | 'failed';
+  error?: string;
+}) {
+  await Inquiry.updateOne(
+    { _id: id },
+    status === 'sent'
+      ? { $set: { emailStatus: status }, $unset: { emailError: 1 } }
+      : { $set: { emailStatus: status, emailError: error } },
+  );
 }
 
 function inquiryRows(inquiry: StoredInquiry): Array<[string, string | null | undefined]> {
@@ -117,8 +148,14 @@ function inquiryRows(inquiry: StoredInquiry): Array<[string, string | null | und
 
 /** The message the support team receives for one inquiry; everything the visitor typed is escaped. */
 export function inquiryEmail(inquiry: StoredInquiry) {
-  const heading = inquiry.kind === 'quote' ? `New quote request from ${inquiry.name}` : `New contact message from ${inquiry.name}`;
-  const subject = inquiry.kind === 'quote' ? `[Quote] ${inquiry.subject} from ${inquiry.name}` : `[Contact] ${inquiry.subject}`;
+  const heading =
+    inquiry.kind === 'quote'
+      ? `New quote request from ${inquiry.name}`
+      : `New contact message from ${inquiry.name}`;
+  const subject =
+    inquiry.kind === 'quote'
+      ? `[Quote] ${inquiry.subject} from ${inquiry.name}`
+      : `[Contact] ${inquiry.subject}`;
   const rows = inquiryRows(inquiry).filter(([, value]) => value);
   const text = [
     heading,
@@ -139,7 +176,13 @@ export function inquiryEmail(inquiry: StoredInquiry) {
 <table role="presentation" cellpadding="0" cellspacing="0">${table}</table>
 ${inquiry.message ? `<h2 style="font-size:15px;margin:20px 0 8px">Message</h2>${textToHtml(inquiry.message)}` : ''}
 <p style="color:#6b7280;font-size:12px;margin-top:20px">Received ${escapeHtml(inquiry.createdAt.toISOString())} · reference ${escapeHtml(String(inquiry._id))}. Reply to this e-mail to answer the visitor.</p>`;
-  return { to: env.COMPANY_EMAIL, replyTo: inquiry.email, subject, text, html: emailLayout(heading, body) };
+  return {
+    to: env.COMPANY_EMAIL,
+    replyTo: inquiry.email,
+    subject,
+    text,
+    html: emailLayout(heading, body),
+  };
 }
 
 /**
@@ -153,8 +196,14 @@ export async function notifySupportOfInquiry(inquiry: StoredInquiry): Promise<bo
     return true;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.warn(`Could not e-mail ${inquiry.kind} inquiry ${String(inquiry._id)} to support: ${message}`);
-    await recordEmailResult({ id: inquiry._id, status: 'failed', error: message.slice(0, 500) }).catch(() => {});
+    console.warn(
+      `Could not e-mail ${inquiry.kind} inquiry ${String(inquiry._id)} to support: ${message}`,
+    );
+    await recordEmailResult({
+      id: inquiry._id,
+      status: 'failed',
+      error: message.slice(0, 500),
+    }).catch(() => {});
     return false;
   }
 }

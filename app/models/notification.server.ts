@@ -1,6 +1,14 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { normalizeTrackingNumber, NOTIFICATION_STATUSES, NOTIFICATION_TYPES } from '~/schemas/constants';
-import type { NotificationCreateInput, NotificationStatus, NotificationType } from '~/schemas/notification';
+import {
+  normalizeTrackingNumber,
+  NOTIFICATION_STATUSES,
+  NOTIFICATION_TYPES,
+} from '~/schemas/constants';
+import type {
+  NotificationCreateInput,
+  NotificationStatus,
+  NotificationType,
+} from '~/schemas/notification';
 import { connectDb } from '~/services/db.server';
 import { deliverNotificationEmail, type SendOptions } from '~/services/notifications.server';
 import { Parcel, type LeanParcel } from './parcel.server';
@@ -45,7 +53,12 @@ type LeanNotification = {
   trackingNumber: string;
   parcelId?: unknown;
   status?: string | null;
-  emailResult?: { messageId?: string | null; error?: string | null; sentAt?: Date | null; attempts?: number | null } | null;
+  emailResult?: {
+    messageId?: string | null;
+    error?: string | null;
+    sentAt?: Date | null;
+    attempts?: number | null;
+  } | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
 };
@@ -127,12 +140,24 @@ export async function getNotification(id: string): Promise<SerializedNotificatio
 }
 
 /** Sends the stored notification's e-mail and records the outcome on the same record. */
-async function deliverAndRecord(doc: LeanNotification, options: SendOptions): Promise<SerializedNotification> {
+async function deliverAndRecord(
+  doc: LeanNotification,
+  options: SendOptions,
+): Promise<SerializedNotification> {
   const result = await deliverNotificationEmail(doc, options);
   const update = result.ok
-    ? { $set: { status: 'sent', 'emailResult.messageId': result.messageId, 'emailResult.sentAt': new Date() }, $unset: { 'emailResult.error': 1 } }
+    ? {
+        $set: {
+          status: 'sent',
+          'emailResult.messageId': result.messageId,
+          'emailResult.sentAt': new Date(),
+        },
+        $unset: { 'emailResult.error': 1 },
+      }
     : { $set: { status: 'failed', 'emailResult.error': result.error } };
-  const updated = await Notification.findByIdAndUpdate(doc._id, update, { returnDocument: 'after' }).lean<LeanNotification>();
+  const updated = await Notification.findByIdAndUpdate(doc._id, update, {
+    returnDocument: 'after',
+  }).lean<LeanNotification>();
   return serializeNotification(updated ?? doc);
 }
 
@@ -169,7 +194,10 @@ export async function createAndSendNotification(
  * throws NotificationStateError unless the notification is failed. Claiming the record
  * (failed → pending) is atomic, so two retries at once send only one e-mail.
  */
-export async function retryNotification(id: string, options: SendOptions = {}): Promise<SerializedNotification | null> {
+export async function retryNotification(
+  id: string,
+  options: SendOptions = {},
+): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
   const claimed = await Notification.findOneAndUpdate(
@@ -202,7 +230,11 @@ export async function updateNotificationStatus(
 ): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
-  const updated = await Notification.findByIdAndUpdate(id, { $set: { status } }, { returnDocument: 'after' }).lean<LeanNotification>();
+  const updated = await Notification.findByIdAndUpdate(
+    id,
+    { $set: { status } },
+    { returnDocument: 'after' },
+  ).lean<LeanNotification>();
   return updated ? serializeNotification(updated) : null;
 }
 
@@ -224,16 +256,31 @@ function toParcelOption(p: LeanParcel): NotificationParcelOption {
   };
 }
 
-const PARCEL_OPTION_FIELDS = { trackingNumber: 1, status: 1, 'recipient.name': 1, 'recipient.email': 1, createdAt: 1 };
+const PARCEL_OPTION_FIELDS = {
+  trackingNumber: 1,
+  status: 1,
+  'recipient.name': 1,
+  'recipient.email': 1,
+  createdAt: 1,
+};
 
 /** The newest parcels, as the send dialog offers them. */
-export async function listParcelsForNotifications({ limit }: { limit: number }): Promise<NotificationParcelOption[]> {
+export async function listParcelsForNotifications({
+  limit,
+}: {
+  limit: number;
+}): Promise<NotificationParcelOption[]> {
   await connectDb();
-  const parcels = await Parcel.find({}, PARCEL_OPTION_FIELDS).sort({ createdAt: -1, _id: -1 }).limit(limit).lean<LeanParcel[]>();
+  const parcels = await Parcel.find({}, PARCEL_OPTION_FIELDS)
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean<LeanParcel[]>();
   return parcels.map(toParcelOption);
 }
 
-export async function getParcelForNotification(id: string): Promise<NotificationParcelOption | null> {
+export async function getParcelForNotification(
+  id: string,
+): Promise<NotificationParcelOption | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
   const parcel = await Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>();

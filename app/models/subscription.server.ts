@@ -5,7 +5,11 @@ import { env } from '~/services/env.server';
 import { emailLayout, escapeHtml, sendMail } from '~/services/mailer.server';
 import { SharedRateLimiter } from '~/services/rate-limit.server';
 
-export const newsletterLimiter = new SharedRateLimiter('newsletter', PUBLIC_FORM_RATE_LIMIT.limit, PUBLIC_FORM_RATE_LIMIT.windowMs);
+export const newsletterLimiter = new SharedRateLimiter(
+  'newsletter',
+  PUBLIC_FORM_RATE_LIMIT.limit,
+  PUBLIC_FORM_RATE_LIMIT.windowMs,
+);
 
 /** Newsletter subscribers, one document per e-mail address (stored lower-cased). */
 const subscriptionSchema = new Schema(
@@ -69,11 +73,16 @@ export async function notifySupportOfSubscription({ email }: { email: string }):
       to: env.COMPANY_EMAIL,
       subject,
       text: `${email} subscribed to the ${env.COMPANY_NAME} newsletter.`,
-      html: emailLayout('New newsletter subscriber', `<p>${escapeHtml(email)} subscribed to the newsletter.</p>`),
+      html: emailLayout(
+        'New newsletter subscriber',
+        `<p>${escapeHtml(email)} subscribed to the newsletter.</p>`,
+      ),
     });
     return true;
   } catch (error) {
-    console.warn(`Could not e-mail the new subscription of ${email} to support: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `Could not e-mail the new subscription of ${email} to support: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return false;
   }
 }

@@ -59,11 +59,26 @@ const WHY_US = [
 ];
 
 const STEPS = [
-  { title: 'Order placed', text: 'Book online or by phone and tell us what you are sending, from where and to whom.' },
-  { title: 'Payment', text: 'Pay the shown price in advance by card or on account; no hidden fees are added later.' },
-  { title: 'Pickup scheduled', text: 'Choose a pickup slot; a driver collects the parcel at your door and gives it a tracking number.' },
-  { title: 'In-transit tracking', text: 'Follow every scan between depots, flights and customs in real time, with e-mail updates.' },
-  { title: 'Delivered with proof', text: 'The recipient signs, and a delivery photo and timestamp are added to the tracking record.' },
+  {
+    title: 'Order placed',
+    text: 'Book online or by phone and tell us what you are sending, from where and to whom.',
+  },
+  {
+    title: 'Payment',
+    text: 'Pay the shown price in advance by card or on account; no hidden fees are added later.',
+  },
+  {
+    title: 'Pickup scheduled',
+    text: 'Choose a pickup slot; a driver collects the parcel at your door and gives it a tracking number.',
+  },
+  {
+    title: 'In-transit tracking',
+    text: 'Follow every scan between depots, flights and customs in real time, with e-mail updates.',
+  },
+  {
+    title: 'Delivered with proof',
+    text: 'The recipient signs, and a delivery photo and timestamp are added to the tracking record.',
+  },
 ];
 
 const TESTIMONIALS = [
@@ -137,16 +152,22 @@ export default function Home() {
   const company = useCompany();
   return (
     <>
-      <h1 className="sr-only">{company.name}: fast, reliable parcel delivery and tracking worldwide</h1>
+      <h1 className="sr-only">
+        {company.name}: fast, reliable parcel delivery and tracking worldwide
+      </h1>
       <HeroCarousel slides={SLIDES} />
       <div className="px-4">
         <TrackingBox />
       </div>
 
       <section aria-labelledby="why-heading" className="mx-auto max-w-7xl px-4 py-20">
-        <SectionHeading id="why-heading" eyebrow="Why choose us" title={`Why choose ${company.name}?`}>
-          Businesses and families trust us with the parcels that matter because we combine speed with care — and tell you
-          exactly where things are.
+        <SectionHeading
+          id="why-heading"
+          eyebrow="Why choose us"
+          title={`Why choose ${company.name}?`}
+        >
+          Businesses and families trust us with the parcels that matter because we combine speed
+          with care — and tell you exactly where things are.
         </SectionHeading>
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {WHY_US.map((item) => (
@@ -161,13 +182,19 @@ export default function Home() {
       <section aria-labelledby="about-heading" className="bg-white py-20">
         <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 lg:grid-cols-2">
           <div>
-            <SectionHeading id="about-heading" eyebrow="About us" title="Delivering since 2009" align="left">
-              {company.name} was founded in 2009 in New York with three vans and one promise: every parcel on time, and
-              every customer told where it is.
+            <SectionHeading
+              id="about-heading"
+              eyebrow="About us"
+              title="Delivering since 2009"
+              align="left"
+            >
+              {company.name} was founded in 2009 in New York with three vans and one promise: every
+              parcel on time, and every customer told where it is.
             </SectionHeading>
             <p className="mt-4 text-gray-600">
-              Today our own drivers, hubs and partner carriers move parcels for more than 50,000 customers — online shops,
-              hospitals, law firms and families sending gifts home — to over 200 countries.
+              Today our own drivers, hubs and partner carriers move parcels for more than 50,000
+              customers — online shops, hospitals, law firms and families sending gifts home — to
+              over 200 countries.
             </p>
             <Link to="/about" className="btn-secondary mt-6">
               More about us
@@ -190,11 +217,18 @@ export default function Home() {
       </section>
 
       <section aria-labelledby="how-heading" className="mx-auto max-w-7xl px-4 py-20">
-        <SectionHeading id="how-heading" eyebrow="How it works" title="From order to doorstep in five steps" />
+        <SectionHeading
+          id="how-heading"
+          eyebrow="How it works"
+          title="From order to doorstep in five steps"
+        />
         <ol className="mt-12 grid gap-6 md:grid-cols-5">
           {STEPS.map((step, index) => (
             <li key={step.title} className="card p-6">
-              <span className="flex h-10 w-10 items-center justify-center rounded-full bg-brand-600 font-bold text-white" aria-hidden="true">
+              <span
+                className="flex h-10 w-10 items-center justify-center rounded-full bg-brand-600 font-bold text-white"
+                aria-hidden="true"
+              >
                 {index + 1}
               </span>
               <h3 className="mt-4 font-semibold text-gray-900">
@@ -209,7 +243,11 @@ export default function Home() {
 
       <section aria-labelledby="testimonials-heading" className="bg-brand-50 py-20">
         <div className="mx-auto max-w-7xl px-4">
-          <SectionHeading id="testimonials-heading" eyebrow="Testimonials" title="What our customers say" />
+          <SectionHeading
+            id="testimonials-heading"
+            eyebrow="Testimonials"
+            title="What our customers say"
+          />
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
             {TESTIMONIALS.map((t) => (
               <li key={t.name} className="card flex flex-col p-6">
@@ -227,8 +265,11 @@ export default function Home() {
 
       <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-20">
         <SectionHeading id="faq-heading" eyebrow="FAQ" title="Frequently asked questions">
-          Can’t find your answer? <Link to="/contact" className="font-semibold text-brand-700 hover:underline">Contact our team</Link>,
-          available 24/7.
+          Can’t find your answer?{' '}
+          <Link to="/contact" className="font-semibold text-brand-700 hover:underline">
+            Contact our team
+          </Link>
+          , available 24/7.
         </SectionHeading>
         <div className="mt-10">
           <FaqAccordion items={FAQ} group="faq" />

@@ -19,13 +19,34 @@ const STATS = [
 ];
 
 const TIMELINE = [
-  { year: '2009', text: 'Founded in New York with three vans, delivering same-day documents for Manhattan law firms.' },
-  { year: '2012', text: 'Opened our Los Angeles hub and launched coast-to-coast Express Air in 1-2 days.' },
-  { year: '2015', text: 'Launched real-time tracking: every scan published online within minutes.' },
-  { year: '2017', text: 'Opened our London office and began international delivery to more than 100 countries.' },
-  { year: '2020', text: 'Added photo proof of delivery and contact-free handovers; passed 20,000 business customers.' },
-  { year: '2022', text: 'Launched Freight Services for pallets and oversized shipments by road, air and sea.' },
-  { year: '2024', text: 'Reached 200+ countries and 50,000+ customers, with 99.5% of parcels delivered on time.' },
+  {
+    year: '2009',
+    text: 'Founded in New York with three vans, delivering same-day documents for Manhattan law firms.',
+  },
+  {
+    year: '2012',
+    text: 'Opened our Los Angeles hub and launched coast-to-coast Express Air in 1-2 days.',
+  },
+  {
+    year: '2015',
+    text: 'Launched real-time tracking: every scan published online within minutes.',
+  },
+  {
+    year: '2017',
+    text: 'Opened our London office and began international delivery to more than 100 countries.',
+  },
+  {
+    year: '2020',
+    text: 'Added photo proof of delivery and contact-free handovers; passed 20,000 business customers.',
+  },
+  {
+    year: '2022',
+    text: 'Launched Freight Services for pallets and oversized shipments by road, air and sea.',
+  },
+  {
+    year: '2024',
+    text: 'Reached 200+ countries and 50,000+ customers, with 99.5% of parcels delivered on time.',
+  },
 ];
 
 const VALUES = [
@@ -52,27 +73,37 @@ export default function AboutPage() {
   return (
     <>
       <PageHero eyebrow="About us" title={`About ${company.name}`}>
-        Since 2009 we have delivered what matters to people and businesses — on time, handled with care, and tracked at every
-        step.
+        Since 2009 we have delivered what matters to people and businesses — on time, handled with
+        care, and tracked at every step.
       </PageHero>
 
-      <section aria-labelledby="story-heading" className="mx-auto grid max-w-7xl gap-12 px-4 py-20 lg:grid-cols-2">
+      <section
+        aria-labelledby="story-heading"
+        className="mx-auto grid max-w-7xl gap-12 px-4 py-20 lg:grid-cols-2"
+      >
         <div>
-          <SectionHeading id="story-heading" eyebrow="Our story" title="From three vans to 200+ countries" align="left" />
+          <SectionHeading
+            id="story-heading"
+            eyebrow="Our story"
+            title="From three vans to 200+ countries"
+            align="left"
+          />
           <div className="mt-6 space-y-4 text-gray-700">
             <p>
-              {company.name} started in 2009 in a small New York depot. Our founders had spent years in logistics watching
-              customers phone around to find out where their parcels were, and built a courier around one idea: delivering
-              on time is only half the job — the other half is telling people where things are.
+              {company.name} started in 2009 in a small New York depot. Our founders had spent years
+              in logistics watching customers phone around to find out where their parcels were, and
+              built a courier around one idea: delivering on time is only half the job — the other
+              half is telling people where things are.
             </p>
             <p>
-              We scanned every hand-over from the first day, long before live tracking was common. That discipline let us
-              grow from same-day document runs to Express Air across the country, international delivery from our London
-              office, and freight for pallets and oversized goods.
+              We scanned every hand-over from the first day, long before live tracking was common.
+              That discipline let us grow from same-day document runs to Express Air across the
+              country, international delivery from our London office, and freight for pallets and
+              oversized goods.
             </p>
             <p>
-              Today more than 50,000 customers, from one-person online shops to hospital groups, rely on our drivers, hubs and
-              partner carriers in over 200 countries.
+              Today more than 50,000 customers, from one-person online shops to hospital groups,
+              rely on our drivers, hubs and partner carriers in over 200 countries.
             </p>
           </div>
         </div>
@@ -91,26 +122,35 @@ export default function AboutPage() {
           <div className="card p-8">
             <h2 className="text-2xl font-bold text-gray-900">Our mission</h2>
             <p className="mt-4 text-gray-700">
-              To make sending a parcel anywhere in the world as simple and predictable as sending it across town: a clear
-              price, a delivery date we keep, and full visibility from pickup to proof of delivery.
+              To make sending a parcel anywhere in the world as simple and predictable as sending it
+              across town: a clear price, a delivery date we keep, and full visibility from pickup
+              to proof of delivery.
             </p>
           </div>
           <div className="card p-8">
             <h2 className="text-2xl font-bold text-gray-900">Our vision</h2>
             <p className="mt-4 text-gray-700">
-              A delivery network where no parcel is ever lost from view, where every customer can reach a person who knows
-              their shipment, and where fast delivery does not cost the planet.
+              A delivery network where no parcel is ever lost from view, where every customer can
+              reach a person who knows their shipment, and where fast delivery does not cost the
+              planet.
             </p>
           </div>
         </div>
       </section>
 
       <section aria-labelledby="timeline-heading" className="mx-auto max-w-4xl px-4 py-20">
-        <SectionHeading id="timeline-heading" eyebrow="Our journey" title="Milestones from 2009 to 2024" />
+        <SectionHeading
+          id="timeline-heading"
+          eyebrow="Our journey"
+          title="Milestones from 2009 to 2024"
+        />
         <ol className="relative mt-12 space-y-8 border-l-2 border-brand-100 pl-8">
           {TIMELINE.map((entry) => (
             <li key={entry.year} className="relative">
-              <span aria-hidden="true" className="absolute -left-[41px] top-1 h-4 w-4 rounded-full border-4 border-white bg-brand-600" />
+              <span
+                aria-hidden="true"
+                className="absolute -left-[41px] top-1 h-4 w-4 rounded-full border-4 border-white bg-brand-600"
+              />
               <h3 className="text-lg font-bold text-brand-700">{entry.year}</h3>
               <p className="mt-1 text-gray-700">{entry.text}</p>
             </li>

@@ -6,7 +6,11 @@ import { publicPageMeta } from '~/components/public/page-meta';
 import { HoneypotField } from '~/components/public/honeypot-field';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
-import { contactLimiter, createContactMessage, notifySupportOfInquiry } from '~/models/inquiry.server';
+import {
+  contactLimiter,
+  createContactMessage,
+  notifySupportOfInquiry,
+} from '~/models/inquiry.server';
 import { useCompany } from '~/root';
 import {
   ContactMessageSchema,
@@ -26,7 +30,11 @@ const SUCCESS_TOAST = {
   description: 'Thank you for getting in touch. Our support team replies within 2 hours.',
 } as const;
 
-type ActionData = { fieldErrors: FieldErrors; formErrors?: string[]; values: Record<string, string> };
+type ActionData = {
+  fieldErrors: FieldErrors;
+  formErrors?: string[];
+  values: Record<string, string>;
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1';
@@ -35,11 +43,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
-  if (formData.get(HONEYPOT_FIELD)) return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
+  if (formData.get(HONEYPOT_FIELD))
+    return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
 
   const values = formValues(formData, FIELDS);
   const parsed = parseForm(ContactMessageSchema, values);
-  if (!parsed.success) return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  if (!parsed.success)
+    return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
 
   const address = clientAddress(context);
   const limit = await contactLimiter.hit(address);
@@ -62,7 +72,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(matches, 'Contact Us', 'Call, e-mail or write to our support team, available 24/7. We reply within 2 hours.');
+  publicPageMeta(
+    matches,
+    'Contact Us',
+    'Call, e-mail or write to our support team, available 24/7. We reply within 2 hours.',
+  );
 
 const OFFICES = [
   {
@@ -121,12 +135,23 @@ export default function ContactPage() {
   const channels = [
     {
       title: 'Call us 24/7',
-      detail: <a href={phoneHref} className="font-semibold text-brand-700 hover:underline">{company.phone}</a>,
+      detail: (
+        <a href={phoneHref} className="font-semibold text-brand-700 hover:underline">
+          {company.phone}
+        </a>
+      ),
       note: 'Day and night, every day of the year, including public holidays.',
     },
     {
       title: 'Email support',
-      detail: <a href={`mailto:${company.email}`} className="font-semibold text-brand-700 hover:underline">{company.email}</a>,
+      detail: (
+        <a
+          href={`mailto:${company.email}`}
+          className="font-semibold text-brand-700 hover:underline"
+        >
+          {company.email}
+        </a>
+      ),
       note: 'We reply to every e-mail within 2 hours.',
     },
     {
@@ -144,8 +169,8 @@ export default function ContactPage() {
   return (
     <>
       <PageHero eyebrow="Contact" title="Get in touch with our team">
-        Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and replies to every message
-        within 2 hours.
+        Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and
+        replies to every message within 2 hours.
       </PageHero>
 
       <section aria-labelledby="channels-heading" className="mx-auto max-w-7xl px-4 py-16">
@@ -166,33 +191,99 @@ export default function ContactPage() {
       <section aria-labelledby="contact-form-heading" className="bg-white py-16" id="contact-form">
         <div className="mx-auto grid max-w-7xl gap-12 px-4 lg:grid-cols-5">
           <div className="lg:col-span-2">
-            <SectionHeading id="contact-form-heading" eyebrow="Write to us" title="Send us a message" align="left">
-              Fill in the form and a member of our support team will get back to you within 2 hours. For a price on regular
-              shipments, request a quote instead.
+            <SectionHeading
+              id="contact-form-heading"
+              eyebrow="Write to us"
+              title="Send us a message"
+              align="left"
+            >
+              Fill in the form and a member of our support team will get back to you within 2 hours.
+              For a price on regular shipments, request a quote instead.
             </SectionHeading>
             <p className="mt-6 text-sm text-gray-600">
-              Have your tracking number ready if your message is about a parcel. It has three letters followed by nine
-              digits, for example SWX123456789.
+              Have your tracking number ready if your message is about a parcel. It has three
+              letters followed by nine digits, for example SWX123456789.
             </p>
           </div>
           <div className="lg:col-span-3">
             {sent && !actionData ? (
-              <div role="status" className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900">
+              <div
+                role="status"
+                className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900"
+              >
                 <p className="font-semibold">Thank you! Your message has been sent.</p>
-                <p className="mt-1 text-sm">We have received it and will reply by e-mail within 2 hours.</p>
+                <p className="mt-1 text-sm">
+                  We have received it and will reply by e-mail within 2 hours.
+                </p>
               </div>
             ) : null}
-            <Form method="post" action="/contact" className="relative grid gap-5 sm:grid-cols-2" aria-labelledby="contact-form-heading">
+            <Form
+              method="post"
+              action="/contact"
+              className="relative grid gap-5 sm:grid-cols-2"
+              aria-labelledby="contact-form-heading"
+            >
               <HoneypotField />
               <div className="sm:col-span-2">
                 <FormErrors errors={actionData?.formErrors} />
               </div>
-              <Field label="First name" name="firstName" autoComplete="given-name" required maxLength={80} defaultValue={values.firstName} errors={errors.firstName} />
-              <Field label="Last name" name="lastName" autoComplete="family-name" required maxLength={80} defaultValue={values.lastName} errors={errors.lastName} />
-              <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} defaultValue={values.email} errors={errors.email} />
-              <Field label="Phone (optional)" name="phone" type="tel" autoComplete="tel" maxLength={30} defaultValue={values.phone} errors={errors.phone} />
-              <Field className="sm:col-span-2" label="Subject" name="subject" required maxLength={150} defaultValue={values.subject} errors={errors.subject} />
-              <TextareaField className="sm:col-span-2" label="Message" name="message" rows={6} required minLength={10} maxLength={5000} defaultValue={values.message} errors={errors.message} />
+              <Field
+                label="First name"
+                name="firstName"
+                autoComplete="given-name"
+                required
+                maxLength={80}
+                defaultValue={values.firstName}
+                errors={errors.firstName}
+              />
+              <Field
+                label="Last name"
+                name="lastName"
+                autoComplete="family-name"
+                required
+                maxLength={80}
+                defaultValue={values.lastName}
+                errors={errors.lastName}
+              />
+              <Field
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                required
+                maxLength={254}
+                defaultValue={values.email}
+                errors={errors.email}
+              />
+              <Field
+                label="Phone (optional)"
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                maxLength={30}
+                defaultValue={values.phone}
+                errors={errors.phone}
+              />
+              <Field
+                className="sm:col-span-2"
+                label="Subject"
+                name="subject"
+                required
+                maxLength={150}
+                defaultValue={values.subject}
+                errors={errors.subject}
+              />
+              <TextareaField
+                className="sm:col-span-2"
+                label="Message"
+                name="message"
+                rows={6}
+                required
+                minLength={10}
+                maxLength={5000}
+                defaultValue={values.message}
+                errors={errors.message}
+              />
               <div className="sm:col-span-2">
                 <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
                   {busy ? 'Sending...' : 'Send Message'}
@@ -205,8 +296,8 @@ export default function ContactPage() {
 
       <section aria-labelledby="offices-heading" className="mx-auto max-w-7xl px-4 py-16">
         <SectionHeading id="offices-heading" eyebrow="Offices" title="Our offices">
-          Drop-off counters and account managers in three cities, backed by a network of partner depots in more than 200
-          countries.
+          Drop-off counters and account managers in three cities, backed by a network of partner
+          depots in more than 200 countries.
         </SectionHeading>
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {OFFICES.map((office) => (
@@ -228,7 +319,11 @@ export default function ContactPage() {
 
       <section aria-labelledby="contact-faq-heading" className="bg-white py-16">
         <div className="mx-auto max-w-3xl px-4">
-          <SectionHeading id="contact-faq-heading" eyebrow="FAQ" title="Frequently asked questions" />
+          <SectionHeading
+            id="contact-faq-heading"
+            eyebrow="FAQ"
+            title="Frequently asked questions"
+          />
           <div className="mt-10">
             <FaqAccordion items={CONTACT_FAQ} group="contact-faq" />
           </div>

@@ -5,11 +5,23 @@ import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
 
 export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(matches, 'Cookie Policy', 'The few cookies our website uses, what each one does and how to control them.');
+  publicPageMeta(
+    matches,
+    'Cookie Policy',
+    'The few cookies our website uses, what each one does and how to control them.',
+  );
 
 const COOKIES = [
-  { name: '__session', purpose: 'Keeps staff signed in to the management dashboard.', duration: 'Up to 12 hours' },
-  { name: '__flash', purpose: 'Carries a one-time confirmation message, such as “Message sent”, to the next page.', duration: 'Until that page is shown' },
+  {
+    name: '__session',
+    purpose: 'Keeps staff signed in to the management dashboard.',
+    duration: 'Up to 12 hours',
+  },
+  {
+    name: '__flash',
+    purpose: 'Carries a one-time confirmation message, such as “Message sent”, to the next page.',
+    duration: 'Until that page is shown',
+  },
 ];
 
 export default function CookiePolicyPage() {
@@ -19,8 +31,8 @@ export default function CookiePolicyPage() {
       title="Cookie Policy"
       intro={
         <p>
-          This policy explains how {company.name} uses cookies and similar technologies on its website. We keep their use to
-          the minimum needed for the site to work.
+          This policy explains how {company.name} uses cookies and similar technologies on its
+          website. We keep their use to the minimum needed for the site to work.
         </p>
       }
       sections={[
@@ -28,8 +40,8 @@ export default function CookiePolicyPage() {
           heading: 'What cookies are',
           body: (
             <p>
-              Cookies are small text files a website stores in your browser. They let the site remember something between one
-              page and the next, such as being signed in.
+              Cookies are small text files a website stores in your browser. They let the site
+              remember something between one page and the next, such as being signed in.
             </p>
           ),
         },
@@ -69,8 +81,8 @@ export default function CookiePolicyPage() {
           heading: 'No advertising or tracking cookies',
           body: (
             <p>
-              We do not use advertising cookies, cross-site tracking or third-party analytics. Tracking a parcel by its number
-              does not require any cookie at all.
+              We do not use advertising cookies, cross-site tracking or third-party analytics.
+              Tracking a parcel by its number does not require any cookie at all.
             </p>
           ),
         },
@@ -78,8 +90,9 @@ export default function CookiePolicyPage() {
           heading: 'Managing cookies',
           body: (
             <p>
-              You can block or delete cookies in your browser settings. The public website, including parcel tracking, keeps
-              working without cookies; only confirmation messages after a form and the staff dashboard need them.
+              You can block or delete cookies in your browser settings. The public website,
+              including parcel tracking, keeps working without cookies; only confirmation messages
+              after a form and the staff dashboard need them.
             </p>
           ),
         },
@@ -87,8 +100,8 @@ export default function CookiePolicyPage() {
           heading: 'Changes and contact',
           body: (
             <p>
-              If we ever add a cookie that is not strictly necessary, we will update this page and ask for your consent first.
-              Questions: {company.email}. See also our{' '}
+              If we ever add a cookie that is not strictly necessary, we will update this page and
+              ask for your consent first. Questions: {company.email}. See also our{' '}
               <Link to="/privacy-policy" className="text-brand-700 underline">
                 Privacy Policy
               </Link>

@@ -73,15 +73,20 @@ export default function ServicesPage() {
   return (
     <>
       <PageHero eyebrow="Services" title="Shipping services built around your deadlines">
-        Whether you send one parcel a year or a thousand a day, pick the speed you need and pay a clear price per shipment.
-        Tracking, insurance and 24/7 support are always included.
+        Whether you send one parcel a year or a thousand a day, pick the speed you need and pay a
+        clear price per shipment. Tracking, insurance and 24/7 support are always included.
       </PageHero>
 
       <ServicesSection />
 
       <section aria-labelledby="delivery-times-heading" className="mx-auto max-w-3xl px-4 py-16">
-        <SectionHeading id="delivery-times-heading" eyebrow="Delivery times" title="How fast will it arrive?">
-          Delivery times are estimates counted from pickup and can vary with customs, weather and remote destinations.
+        <SectionHeading
+          id="delivery-times-heading"
+          eyebrow="Delivery times"
+          title="How fast will it arrive?"
+        >
+          Delivery times are estimates counted from pickup and can vary with customs, weather and
+          remote destinations.
         </SectionHeading>
         <table className="mt-8 w-full overflow-hidden rounded-lg bg-white text-left shadow-sm">
           <thead className="bg-gray-100 text-sm text-gray-700">
@@ -110,7 +115,8 @@ export default function ServicesPage() {
       <section aria-labelledby="plans-heading" className="bg-brand-50 py-20">
         <div className="mx-auto max-w-7xl px-4">
           <SectionHeading id="plans-heading" eyebrow="Pricing" title="Choose your plan">
-            Simple per-shipment pricing with no monthly fees. Fees are shown before you book and paid in advance.
+            Simple per-shipment pricing with no monthly fees. Fees are shown before you book and
+            paid in advance.
           </SectionHeading>
           <ul className="mt-12 grid gap-8 lg:grid-cols-3">
             {PLANS.map((plan) => (

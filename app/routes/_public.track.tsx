@@ -31,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   try {
     const lookup = await lookupTrackingNumber(number);
-    if (lookup.kind !== 'found') return json({ number, result: null, error: NOT_FOUND }, { status: 404 });
+    if (lookup.kind !== 'found')
+      return json({ number, result: null, error: NOT_FOUND }, { status: 404 });
     return json({ number, result: lookup.result, error: null });
   } catch (error) {
     console.error(error);
@@ -40,7 +41,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.result ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}` : 'Track Package' },
+  {
+    title: data?.result
+      ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}`
+      : 'Track Package',
+  },
   { name: 'robots', content: 'noindex' },
 ];
 
@@ -59,7 +64,9 @@ export default function TrackPage() {
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">Track Package</h1>
-      <p className="mt-2 text-gray-600">Enter your tracking number to see where your parcel is right now.</p>
+      <p className="mt-2 text-gray-600">
+        Enter your tracking number to see where your parcel is right now.
+      </p>
       <Form
         method="get"
         action="/track"
@@ -104,7 +111,11 @@ export default function TrackPage() {
       </Form>
       <div className="mt-6" aria-live="polite">
         {error ? (
-          <p id="tracking-error" role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-red-700">
+          <p
+            id="tracking-error"
+            role="alert"
+            className="rounded-md border border-red-200 bg-red-50 p-4 text-red-700"
+          >
             {error}
           </p>
         ) : null}

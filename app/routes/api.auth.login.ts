@@ -21,9 +21,12 @@ export function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       if (!(error instanceof LoginError)) throw error;
       if (error.kind === 'locked') {
-        throw new ApiError(429, error.message, undefined, { 'Retry-After': String(error.retryAfterSeconds) });
+        throw new ApiError(429, error.message, undefined, {
+          'Retry-After': String(error.retryAfterSeconds),
+        });
       }
-      if (error.kind === 'validation') throw new ApiError(400, 'Validation failed', error.fieldErrors);
+      if (error.kind === 'validation')
+        throw new ApiError(400, 'Validation failed', error.fieldErrors);
       throw new ApiError(401, 'Invalid credentials');
     }
   });

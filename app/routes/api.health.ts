@@ -4,7 +4,11 @@ import { pingDb } from '~/services/db.server';
 export async function loader() {
   const up = await pingDb();
   return json(
-    { status: up ? 'ok' : 'error', database: up ? 'up' : 'down', timestamp: new Date().toISOString() },
+    {
+      status: up ? 'ok' : 'error',
+      database: up ? 'up' : 'down',
+      timestamp: new Date().toISOString(),
+    },
     { status: up ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
   );
 }

@@ -7,7 +7,13 @@ import {
   updateNotificationStatus,
 } from '~/models/notification.server';
 import { NotificationStatusUpdateSchema } from '~/schemas/notification';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody, requireObjectId } from '~/services/api.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  readJsonBody,
+  requireObjectId,
+} from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 const NOT_FOUND = 'Notification not found';
@@ -25,7 +31,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** PUT {status} → {notification}; DELETE → {notification} (failed notifications only, else 409). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== 'PUT' && request.method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+  if (request.method !== 'PUT' && request.method !== 'DELETE')
+    return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
     await requireApiUser(request);
     const id = requireObjectId(params.id, 'notification id');

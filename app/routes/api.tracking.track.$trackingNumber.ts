@@ -22,21 +22,33 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const limit = await trackingLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
     return withCors(
-      apiErrorResponse(429, 'Too many tracking requests. Please wait a minute and try again.', undefined, {
-        'Retry-After': String(limit.retryAfterSeconds),
-      }),
+      apiErrorResponse(
+        429,
+        'Too many tracking requests. Please wait a minute and try again.',
+        undefined,
+        {
+          'Retry-After': String(limit.retryAfterSeconds),
+        },
+      ),
     );
   }
   const response = await handleApi(async () => {
     const lookup = await lookupTrackingNumber(params.trackingNumber ?? '');
     if (lookup.kind === 'malformed') {
-      return apiErrorResponse(400, 'Invalid tracking number: expected three letters followed by nine digits', {
-        trackingNumber: ['Expected three letters followed by nine digits, e.g. SWX123456789'],
-      });
+      return apiErrorResponse(
+        400,
+        'Invalid tracking number: expected three letters followed by nine digits',
+        {
+          trackingNumber: ['Expected three letters followed by nine digits, e.g. SWX123456789'],
+        },
+      );
     }
     if (lookup.kind === 'not-found') {
       return json(
-        { error: 'Tracking number not found', message: `Tracking number not found: ${lookup.trackingNumber}` },
+        {
+          error: 'Tracking number not found',
+          message: `Tracking number not found: ${lookup.trackingNumber}`,
+        },
         { status: 404 },
       );
     }
@@ -47,5 +59,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method === 'OPTIONS') return withCors(new Response(null, { status: 204 }));
-  return withCors(apiErrorResponse(405, 'Method not allowed', undefined, { Allow: 'GET, OPTIONS' }));
+  return withCors(
+    apiErrorResponse(405, 'Method not allowed', undefined, { Allow: 'GET, OPTIONS' }),
+  );
 }

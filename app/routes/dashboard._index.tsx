@@ -62,8 +62,18 @@ export default function DashboardOverview() {
         </h2>
         {stats ? (
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <StatCard title="Total Parcels" value={stats.totalParcels} change={stats.changes.totalParcels.label} icon={icons.box} />
-            <StatCard title="Active Parcels" value={stats.activeParcels} change={stats.changes.activeParcels.label} icon={icons.truck} />
+            <StatCard
+              title="Total Parcels"
+              value={stats.totalParcels}
+              change={stats.changes.totalParcels.label}
+              icon={icons.box}
+            />
+            <StatCard
+              title="Active Parcels"
+              value={stats.activeParcels}
+              change={stats.changes.activeParcels.label}
+              icon={icons.truck}
+            />
             <StatCard
               title="Delivered Parcels"
               value={stats.deliveredParcels}
@@ -100,12 +110,18 @@ export default function DashboardOverview() {
         ) : (
           <ul className="mt-3 divide-y divide-gray-100">
             {activity.map((event) => (
-              <li key={event.id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-3">
+              <li
+                key={event.id}
+                className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-3"
+              >
                 <div className="min-w-0">
                   <p className="text-sm font-medium text-gray-900">
                     {event.status}
                     {' · '}
-                    <Link to={`/dashboard/parcels/${event.parcelId}`} className="font-mono text-brand-700 hover:underline">
+                    <Link
+                      to={`/dashboard/parcels/${event.parcelId}`}
+                      className="font-mono text-brand-700 hover:underline"
+                    >
                       {event.trackingNumber}
                     </Link>
                   </p>
@@ -116,7 +132,11 @@ export default function DashboardOverview() {
                   ) : null}
                 </div>
                 {event.timestamp ? (
-                  <time dateTime={event.timestamp} title={formatDateTime(event.timestamp)} className="shrink-0 text-xs text-gray-500">
+                  <time
+                    dateTime={event.timestamp}
+                    title={formatDateTime(event.timestamp)}
+                    className="shrink-0 text-xs text-gray-500"
+                  >
                     {formatRelativeTime(event.timestamp, new Date(now))}
                   </time>
                 ) : null}

@@ -26,7 +26,8 @@ import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 
 const LIST_PATH = '/dashboard/notifications';
-const NO_RECIPIENT_EMAIL = 'This parcel has no recipient e-mail address. Add one to the parcel first.';
+const NO_RECIPIENT_EMAIL =
+  'This parcel has no recipient e-mail address. Add one to the parcel first.';
 
 type FormValues = { parcelId: string; type: NotificationType; title: string; message: string };
 
@@ -113,8 +114,17 @@ export default function SendNotificationDialog() {
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
   return (
-    <RouteDialog title="Send Notification" closeTo={LIST_PATH} description="E-mail the recipient of a parcel.">
-      <SendNotificationForm key={key} parcels={parcels} initial={actionData?.values ?? loaded} errors={actionData?.errors} />
+    <RouteDialog
+      title="Send Notification"
+      closeTo={LIST_PATH}
+      description="E-mail the recipient of a parcel."
+    >
+      <SendNotificationForm
+        key={key}
+        parcels={parcels}
+        initial={actionData?.values ?? loaded}
+        errors={actionData?.errors}
+      />
     </RouteDialog>
   );
 }
@@ -132,7 +142,8 @@ function SendNotificationForm({
   const navigation = useNavigation();
   const [values, setValues] = useState<FormValues>(initial);
   const parcel = parcels.find((p) => p.id === values.parcelId) ?? null;
-  const sending = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const sending =
+    navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
 
   function choose(next: Partial<FormValues>) {
@@ -198,7 +209,9 @@ function SendNotificationForm({
             {applying ? <Spinner /> : null}
             Apply template
           </button>
-          <p className="mt-1 text-xs text-gray-500">Fills the subject and message for the chosen parcel and template.</p>
+          <p className="mt-1 text-xs text-gray-500">
+            Fills the subject and message for the chosen parcel and template.
+          </p>
         </div>
       )}
       <Field

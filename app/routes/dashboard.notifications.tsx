@@ -32,7 +32,10 @@ function listUrl(page: number) {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const page = pageFrom(new URL(request.url));
-  const { notifications, pagination } = await listNotifications({ page, limit: NOTIFICATIONS_PAGE_SIZE });
+  const { notifications, pagination } = await listNotifications({
+    page,
+    limit: NOTIFICATIONS_PAGE_SIZE,
+  });
   return json({ notifications, pagination });
 }
 
@@ -41,7 +44,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = listUrl(pageFrom(new URL(request.url)));
   const parsed = NotificationActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    return redirectWithToast(request, back, { type: 'error', title: 'Invalid request', description: 'Please try again.' });
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Invalid request',
+      description: 'Please try again.',
+    });
   }
   const { intent, notificationId } = parsed.data;
 
@@ -69,7 +76,11 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     } catch (error) {
       if (error instanceof NotificationStateError) {
-        return redirectWithToast(request, back, { type: 'error', title: 'Cannot retry notification', description: error.message });
+        return redirectWithToast(request, back, {
+          type: 'error',
+          title: 'Cannot retry notification',
+          description: error.message,
+        });
       }
       throw error;
     }
@@ -87,7 +98,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(request, back, { type: 'success', title: 'Notification deleted' });
   } catch (error) {
     if (error instanceof NotificationStateError) {
-      return redirectWithToast(request, back, { type: 'error', title: 'Cannot delete notification', description: error.message });
+      return redirectWithToast(request, back, {
+        type: 'error',
+        title: 'Cannot delete notification',
+        description: error.message,
+      });
     }
     throw error;
   }
@@ -122,17 +137,26 @@ export default function NotificationsTab() {
           </div>
           {notifications.length === 0 ? (
             <p className="py-8 text-center text-sm text-gray-600">
-              {pagination.totalItems > 0 ? 'No notifications on this page.' : 'No notifications sent yet.'}
+              {pagination.totalItems > 0
+                ? 'No notifications on this page.'
+                : 'No notifications sent yet.'}
             </p>
           ) : (
             <ul aria-label="Recent Notifications" className="divide-y divide-gray-100">
               {notifications.map((notification) => (
-                <NotificationItem key={notification.id} notification={notification} formAction={formAction} />
+                <NotificationItem
+                  key={notification.id}
+                  notification={notification}
+                  formAction={formAction}
+                />
               ))}
             </ul>
           )}
           {pagination.totalPages > 1 ? (
-            <nav aria-label="Notification pages" className="mt-4 flex items-center justify-between gap-2 border-t pt-4">
+            <nav
+              aria-label="Notification pages"
+              className="mt-4 flex items-center justify-between gap-2 border-t pt-4"
+            >
               {pagination.currentPage > 1 ? (
                 <Link to={listUrl(pagination.currentPage - 1)} className="btn-secondary" rel="prev">
                   Previous
@@ -167,7 +191,9 @@ export default function NotificationsTab() {
                   className="block rounded-md border border-gray-200 px-3 py-2 hover:border-brand-500 hover:bg-gray-50"
                 >
                   <span className="block font-medium text-gray-900">{type}</span>
-                  <span className="block text-xs text-gray-600">{NOTIFICATION_TEMPLATE_DESCRIPTIONS[type]}</span>
+                  <span className="block text-xs text-gray-600">
+                    {NOTIFICATION_TEMPLATE_DESCRIPTIONS[type]}
+                  </span>
                 </Link>
               </li>
             ))}

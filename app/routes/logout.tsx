@@ -11,5 +11,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
-  return redirect(LOGIN_PATH, { headers: { 'Set-Cookie': await destroySession(session, request) } });
+  return redirect(LOGIN_PATH, {
+    headers: { 'Set-Cookie': await destroySession(session, request) },
+  });
 }

@@ -1,6 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { newsletterLimiter, notifySupportOfSubscription, subscribeToNewsletter } from '~/models/subscription.server';
+import {
+  newsletterLimiter,
+  notifySupportOfSubscription,
+  subscribeToNewsletter,
+} from '~/models/subscription.server';
 import { formValues, HONEYPOT_FIELD, NewsletterSchema, parseForm } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
@@ -9,7 +13,8 @@ import { safeRedirect } from '~/utils/safe-redirect';
 const SUCCESS_TOAST = {
   type: 'success',
   title: 'Subscribed',
-  description: 'Thank you for subscribing. Shipping tips and service updates will arrive in your inbox.',
+  description:
+    'Thank you for subscribing. Shipping tips and service updates will arrive in your inbox.',
 } as const;
 
 /** The footer's newsletter form posts here from every public page; the answer is a toast back on that page. */
@@ -36,7 +41,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
 
-  const { created } = await subscribeToNewsletter({ email: parsed.data.email, source: redirectTo, clientAddress: address });
+  const { created } = await subscribeToNewsletter({
+    email: parsed.data.email,
+    source: redirectTo,
+    clientAddress: address,
+  });
   if (created) await notifySupportOfSubscription({ email: parsed.data.email });
   return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
 }

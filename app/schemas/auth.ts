@@ -6,6 +6,9 @@ export const LoginSchema = z.object({
     .trim()
     .min(1, 'Username is required')
     .max(100, 'Username is too long'),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(200, 'Password is too long'),
 });
 export type LoginInput = z.infer<typeof LoginSchema>;

@@ -54,11 +54,22 @@ export const CARD_DESTINATION_LIMIT = 3;
 export const PARCELS_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;
 
-export const NOTIFICATION_TYPES = ['Status Update', 'Delivery Confirmation', 'Pickup Confirmation', 'Custom'] as const;
+export const NOTIFICATION_TYPES = [
+  'Status Update',
+  'Delivery Confirmation',
+  'Pickup Confirmation',
+  'Custom',
+] as const;
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 
 export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;
-export const PAYMENT_METHODS = ['Credit Card', 'Debit Card', 'Bank Transfer', 'Cash', 'PayPal'] as const;
+export const PAYMENT_METHODS = [
+  'Credit Card',
+  'Debit Card',
+  'Bank Transfer',
+  'Cash',
+  'PayPal',
+] as const;
 export const RECEIPT_TAX_RATE = 0;
 
 /** Normalises what a visitor typed into the stored form of a tracking number. */

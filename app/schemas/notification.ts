@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from './constants';
+import {
+  MAX_PAGE_SIZE,
+  NOTIFICATION_STATUSES,
+  NOTIFICATION_TYPES,
+  normalizeTrackingNumber,
+  TRACKING_NUMBER_PATTERN,
+} from './constants';
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
@@ -10,7 +16,9 @@ export const NOTIFICATION_PARCEL_CHOICES = 50;
 export const NOTIFICATION_TITLE_MAX = 200;
 export const NOTIFICATION_MESSAGE_MAX = 5000;
 
-const typeField = z.enum(NOTIFICATION_TYPES, { error: `Type must be one of: ${NOTIFICATION_TYPES.join(', ')}` });
+const typeField = z.enum(NOTIFICATION_TYPES, {
+  error: `Type must be one of: ${NOTIFICATION_TYPES.join(', ')}`,
+});
 const statusField = z.enum(NOTIFICATION_STATUSES, {
   error: `Status must be one of: ${NOTIFICATION_STATUSES.join(', ')}`,
 });
@@ -30,7 +38,14 @@ const messageField = z
 const trackingNumberField = z
   .string({ error: 'Tracking number is required' })
   .transform(normalizeTrackingNumber)
-  .pipe(z.string().regex(TRACKING_NUMBER_PATTERN, 'Tracking number must be three letters followed by nine digits'));
+  .pipe(
+    z
+      .string()
+      .regex(
+        TRACKING_NUMBER_PATTERN,
+        'Tracking number must be three letters followed by nine digits',
+      ),
+  );
 
 /** POST /api/notifications. */
 export const NotificationCreateSchema = z.object({
@@ -51,7 +66,11 @@ export const NotificationStatusUpdateSchema = z.object({ status: statusField });
 
 /** GET /api/notifications query. */
 export const NotificationListQuerySchema = z.object({
-  page: z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page starts at 1').default(1),
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page starts at 1')
+    .default(1),
   limit: z.coerce
     .number({ error: 'Limit must be a number' })
     .int('Limit must be a whole number')
@@ -84,7 +103,10 @@ export type TemplateParcel = { trackingNumber: string; status: string; recipient
  * The Quick Templates: fixed subjects and messages with the parcel's tracking number and status
  * filled in. Custom starts empty. Shared by the server (no-JS "Apply template") and the browser.
  */
-export function notificationTemplate(type: NotificationType, parcel: TemplateParcel | null): { title: string; message: string } {
+export function notificationTemplate(
+  type: NotificationType,
+  parcel: TemplateParcel | null,
+): { title: string; message: string } {
   const number = parcel?.trackingNumber ?? '[tracking number]';
   const status = parcel?.status ?? '[status]';
   const greeting = parcel?.recipientName ? `Dear ${parcel.recipientName},` : 'Hello,';

@@ -10,7 +10,13 @@ export const QUOTE_PLANS = [
 export const QUOTE_PLAN_VALUES = ['basic', 'premium', 'enterprise', 'not-sure'] as const;
 export type QuotePlan = (typeof QUOTE_PLAN_VALUES)[number];
 
-export const SHIPMENT_VOLUMES = ['1-10', '11-50', '51-200', '201-1,000', 'More than 1,000'] as const;
+export const SHIPMENT_VOLUMES = [
+  '1-10',
+  '11-50',
+  '51-200',
+  '201-1,000',
+  'More than 1,000',
+] as const;
 
 /** Accepted submissions per form and client address within the window. */
 export const PUBLIC_FORM_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
@@ -61,7 +67,10 @@ export const ContactMessageSchema = z.object({
   email: emailField,
   phone: optionalPhone,
   subject: requiredText('Subject', 150),
-  message: requiredText('Message', 5000).refine((value) => value.length >= 10, 'Message must be at least 10 characters'),
+  message: requiredText('Message', 5000).refine(
+    (value) => value.length >= 10,
+    'Message must be at least 10 characters',
+  ),
 });
 export type ContactMessageInput = z.infer<typeof ContactMessageSchema>;
 
@@ -71,7 +80,9 @@ export const QuoteRequestSchema = z.object({
   phone: requiredPhone,
   company: optionalText('Company', 150),
   plan: z.enum(QUOTE_PLAN_VALUES, { error: 'Choose a plan' }),
-  shipmentsPerMonth: z.enum(SHIPMENT_VOLUMES, { error: 'Choose how many shipments you send per month' }),
+  shipmentsPerMonth: z.enum(SHIPMENT_VOLUMES, {
+    error: 'Choose how many shipments you send per month',
+  }),
   origin: requiredText('Origin', 150),
   destination: requiredText('Destination', 150),
   message: optionalText('Message', 5000),

@@ -38,20 +38,28 @@ export function validationError(error: z.ZodError): ApiError {
 
 function isDatabaseDown(error: unknown): boolean {
   const name = (error as { name?: string })?.name ?? '';
-  return /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongoTopologyClosedError/.test(name);
+  return /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongoTopologyClosedError/.test(
+    name,
+  );
 }
 
 /** Turns anything thrown by an API handler into the one JSON error shape. */
 export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
-  if (error instanceof ApiError) return apiErrorResponse(error.status, error.message, error.details, error.headers);
-  if (error instanceof z.ZodError) return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
-  if (error instanceof mongoose.Error.CastError) return apiErrorResponse(400, `Invalid ${error.path}`);
+  if (error instanceof ApiError)
+    return apiErrorResponse(error.status, error.message, error.details, error.headers);
+  if (error instanceof z.ZodError)
+    return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
+  if (error instanceof mongoose.Error.CastError)
+    return apiErrorResponse(400, `Invalid ${error.path}`);
   if (error instanceof mongoose.Error.ValidationError) {
-    const details = Object.fromEntries(Object.entries(error.errors).map(([k, v]) => [k, [v.message]]));
+    const details = Object.fromEntries(
+      Object.entries(error.errors).map(([k, v]) => [k, [v.message]]),
+    );
     return apiErrorResponse(400, 'Validation failed', details);
   }
-  if ((error as { code?: number })?.code === 11000) return apiErrorResponse(409, 'A record with that value already exists');
+  if ((error as { code?: number })?.code === 11000)
+    return apiErrorResponse(409, 'A record with that value already exists');
   if (isDatabaseDown(error)) return apiErrorResponse(503, 'Database unavailable');
   console.error(error);
   return apiErrorResponse(500, 'Internal server error');
@@ -68,9 +76,13 @@ export async function handleApi(fn: () => Promise<Response>): Promise<Response> 
 const MAX_JSON_BYTES = 1024 * 1024;
 
 /** Reads a JSON body and validates it; 415, 413 and 400 as the API conventions say. */
-export async function readJsonBody<T extends z.ZodTypeAny>(request: Request, schema: T): Promise<z.output<T>> {
+export async function readJsonBody<T extends z.ZodTypeAny>(
+  request: Request,
+  schema: T,
+): Promise<z.output<T>> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw new ApiError(415, 'Request body must be JSON (Content-Type: application/json)');
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type))
+    throw new ApiError(415, 'Request body must be JSON (Content-Type: application/json)');
   const length = Number(request.headers.get('content-length') ?? 0);
   if (length > MAX_JSON_BYTES) throw new ApiError(413, 'Request body too large');
   const text = await request.text();
@@ -94,7 +106,8 @@ export function parseQuery<T extends z.ZodTypeAny>(request: Request, schema: T):
 }
 
 export function requireObjectId(id: string | undefined, what = 'id'): string {
-  if (!id || !mongoose.isValidObjectId(id) || !/^[a-f\d]{24}$/i.test(id)) throw new ApiError(400, `Invalid ${what}`);
+  if (!id || !mongoose.isValidObjectId(id) || !/^[a-f\d]{24}$/i.test(id))
+    throw new ApiError(400, `Invalid ${what}`);
   return id;
 }
 

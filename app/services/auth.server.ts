@@ -15,7 +15,11 @@ export const USER_SESSION_KEY = 'userId';
 export const LOGIN_PATH = '/management/access';
 
 /** 5 failed sign-ins per username or per address within 15 minutes, then a pause. */
-export const loginFailures = new SharedRateLimiter('login-failures', env.LOGIN_MAX_FAILURES, env.LOGIN_WINDOW_MINUTES * 60 * 1000);
+export const loginFailures = new SharedRateLimiter(
+  'login-failures',
+  env.LOGIN_MAX_FAILURES,
+  env.LOGIN_WINDOW_MINUTES * 60 * 1000,
+);
 
 export class LoginError extends Error {
   constructor(
@@ -44,15 +48,23 @@ export async function checkCredentials(input: unknown, address: string): Promise
   const parsed = LoginSchema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+    for (const issue of parsed.error.issues)
+      (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
     throw new LoginError('validation', 'Username and password are required', 0, fieldErrors);
   }
   const { username, password } = parsed.data;
   const userKey = `user:${username.toLowerCase()}`;
   const addressKey = `addr:${address}`;
   // Refused once the limit of failures is used up: another failure would exceed it.
-  const blocked = (await Promise.all([loginFailures.peek(userKey, 1), loginFailures.peek(addressKey, 1)])).find((r) => !r.allowed);
-  if (blocked) throw new LoginError('locked', lockedMessage(blocked.retryAfterSeconds), blocked.retryAfterSeconds);
+  const blocked = (
+    await Promise.all([loginFailures.peek(userKey, 1), loginFailures.peek(addressKey, 1)])
+  ).find((r) => !r.allowed);
+  if (blocked)
+    throw new LoginError(
+      'locked',
+      lockedMessage(blocked.retryAfterSeconds),
+      blocked.retryAfterSeconds,
+    );
 
   await connectDb();
   const user = await verifyLogin(username, password);
@@ -73,7 +85,10 @@ export const authenticator = new Authenticator<PublicUser>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const address = request.headers.get(ADDRESS_HEADER) ?? 'unknown';
-    return checkCredentials({ username: form.get('username'), password: form.get('password') }, address);
+    return checkCredentials(
+      { username: form.get('username'), password: form.get('password') },
+      address,
+    );
   }),
   'form',
 );

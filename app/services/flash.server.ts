@@ -32,7 +32,9 @@ export async function redirectWithToast(
 }
 
 /** Reads (and consumes) the toast; the returned headers clear it. */
-export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+export async function getToast(
+  request: Request,
+): Promise<{ toast: Toast | null; headers: Headers | null }> {
   const session = await flashStorage.getSession(request.headers.get('Cookie'));
   if (!session.has(TOAST_KEY)) return { toast: null, headers: null };
   const parsed = ToastSchema.safeParse(session.get(TOAST_KEY));

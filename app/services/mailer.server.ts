@@ -40,7 +40,11 @@ function getSmtpTransport(url: string, timeoutMs: number): Transporter {
   return smtpTransport;
 }
 
-const outboxTransport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+const outboxTransport = nodemailer.createTransport({
+  streamTransport: true,
+  buffer: true,
+  newline: 'unix',
+});
 
 /**
  * Sends one e-mail: through SMTP_URL when set, otherwise into the local outbox as an .eml file.
@@ -53,18 +57,29 @@ export async function sendMail(
   const smtpUrl = options.smtpUrl ?? env.SMTP_URL;
   const mail = { from: mailFrom(), ...message };
   if (smtpUrl) {
-    const info = await getSmtpTransport(smtpUrl, options.timeoutMs ?? env.SMTP_TIMEOUT_MS).sendMail(mail);
+    const info = await getSmtpTransport(smtpUrl, options.timeoutMs ?? env.SMTP_TIMEOUT_MS).sendMail(
+      mail,
+    );
     return { messageId: info.messageId };
   }
   const info = await outboxTransport.sendMail(mail);
   const dir = outboxDir();
   await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
+  const file = path.join(
+    dir,
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
+  );
   await fs.writeFile(file, info.message as Buffer);
   return { messageId: info.messageId, outboxFile: file };
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);

@@ -1,5 +1,12 @@
 import { env } from './env.server';
-import { emailLayout, escapeHtml, publicUrl, sendMail, textToHtml, type MailMessage } from './mailer.server';
+import {
+  emailLayout,
+  escapeHtml,
+  publicUrl,
+  sendMail,
+  textToHtml,
+  type MailMessage,
+} from './mailer.server';
 
 export { notificationTemplate } from '~/schemas/notification';
 
@@ -22,7 +29,9 @@ export function trackingUrl(trackingNumber: string): string {
 }
 
 /** The e-mail for a notification: branded HTML and plain text, staff-typed text escaped. */
-export function renderNotificationEmail(notification: RenderableNotification): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+export function renderNotificationEmail(
+  notification: RenderableNotification,
+): Pick<MailMessage, 'subject' | 'text' | 'html'> {
   const link = trackingUrl(notification.trackingNumber);
   const text = [
     notification.message,
@@ -62,7 +71,10 @@ export async function deliverNotificationEmail(
   const timeoutMs = options.timeoutMs ?? env.SMTP_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const sending = sendMail({ to: notification.recipient, ...renderNotificationEmail(notification) }, { smtpUrl: options.smtpUrl, timeoutMs });
+    const sending = sendMail(
+      { to: notification.recipient, ...renderNotificationEmail(notification) },
+      { smtpUrl: options.smtpUrl, timeoutMs },
+    );
     // The losing promise may still reject later; keep that from surfacing as unhandled.
     sending.catch(() => undefined);
     const result = await Promise.race([

@@ -25,7 +25,12 @@ export async function readParcelForm<T>(request: Request, schema: z.ZodType<T>) 
   if (!result.success) {
     return {
       answer: json(
-        { values, fieldErrors: formFieldErrors(result.error), formErrors: [] as string[], revision },
+        {
+          values,
+          fieldErrors: formFieldErrors(result.error),
+          formErrors: [] as string[],
+          revision,
+        },
         { status: 400 },
       ),
     };

@@ -9,7 +9,12 @@ import { env } from './env.server';
 import { SharedRateLimiter } from './rate-limit.server';
 
 /** One budget per client address, shared by the tracking page and the public API. */
-export const trackingLimiter = new SharedRateLimiter('tracking', env.RATE_LIMIT_TRACKING_PER_MINUTE, 60_000, { leased: true });
+export const trackingLimiter = new SharedRateLimiter(
+  'tracking',
+  env.RATE_LIMIT_TRACKING_PER_MINUTE,
+  60_000,
+  { leased: true },
+);
 
 export type TrackingLookup =
   | { kind: 'found'; result: PublicTrackingResult }

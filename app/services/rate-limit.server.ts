@@ -38,7 +38,8 @@ export class RateLimiter {
    */
   peek(key: string, now = Date.now(), extra = 0): RateLimitResult {
     const window = this.windows.get(key);
-    if (!window || window.resetAt <= now) return { allowed: true, remaining: this.limit, retryAfterSeconds: 0 };
+    if (!window || window.resetAt <= now)
+      return { allowed: true, remaining: this.limit, retryAfterSeconds: 0 };
     return this.result(window, now, extra);
   }
 
@@ -83,13 +84,30 @@ function dropExpired(entries: Map<string, { resetAt: number }>, now: number) {
 }
 
 type LimitOp = 'hit' | 'peek' | 'reset' | 'lease';
-export type LimitRequest = { type: 'rate-limit'; id: number; name: string; limit: number; windowMs: number; op: LimitOp; key: string; extra: number };
+export type LimitRequest = {
+  type: 'rate-limit';
+  id: number;
+  name: string;
+  limit: number;
+  windowMs: number;
+  op: LimitOp;
+  key: string;
+  extra: number;
+};
 /** `lease`: hits granted to the asking process beyond the one it asked for, until `resetAt`. */
-export type LimitReply = { type: 'rate-limit'; id: number; result: RateLimitResult; lease?: { hits: number; resetAt: number } };
+export type LimitReply = {
+  type: 'rate-limit';
+  id: number;
+  result: RateLimitResult;
+  lease?: { hits: number; resetAt: number };
+};
 /** How a process reaches the primary's counts. */
 export type LimitTransport = (request: Omit<LimitRequest, 'type' | 'id'>) => Promise<LimitReply>;
 
-const pending = new Map<number, { resolve: (reply: LimitReply) => void; reject: (error: Error) => void }>();
+const pending = new Map<
+  number,
+  { resolve: (reply: LimitReply) => void; reject: (error: Error) => void }
+>();
 let nextRequestId = 1;
 let listening = false;
 
@@ -158,7 +176,8 @@ export class SharedRateLimiter {
 
   peek(key: string, extra = 0): Promise<RateLimitResult> {
     const lease = this.leased ? this.lease(key) : undefined;
-    if (lease && lease.hits >= extra) return Promise.resolve({ allowed: true, remaining: lease.hits, retryAfterSeconds: 0 });
+    if (lease && lease.hits >= extra)
+      return Promise.resolve({ allowed: true, remaining: lease.hits, retryAfterSeconds: 0 });
     return this.run('peek', key, extra);
   }
 
@@ -187,7 +206,14 @@ export class SharedRateLimiter {
     const transport = this.transport ?? (cluster.isWorker && process.send ? askPrimary : undefined);
     if (!transport) return apply(this.local, op, key, extra);
     const wire = op === 'hit' && this.leased ? 'lease' : op;
-    const reply = await transport({ name: this.name, limit: this.local.limit, windowMs: this.local.windowMs, op: wire, key, extra });
+    const reply = await transport({
+      name: this.name,
+      limit: this.local.limit,
+      windowMs: this.local.windowMs,
+      op: wire,
+      key,
+      extra,
+    });
     if (reply.lease) this.leases.set(key, { ...reply.lease });
     return reply.result;
   }
@@ -215,12 +241,24 @@ export class RateLimitServer {
       limiter = new RateLimiter(message.limit, message.windowMs);
       this.limiters.set(message.name, limiter);
     }
-    if (message.op !== 'lease') return { type: 'rate-limit', id: message.id, result: apply(limiter, message.op, message.key, message.extra) };
+    if (message.op !== 'lease')
+      return {
+        type: 'rate-limit',
+        id: message.id,
+        result: apply(limiter, message.op, message.key, message.extra),
+      };
     const now = Date.now();
     const result = limiter.hit(message.key, now);
     // Up to half of what is left, split between the processes; a lease is hits counted now.
-    const hits = result.allowed ? Math.floor(result.remaining / (2 * Math.max(1, this.processes()))) : 0;
-    return { type: 'rate-limit', id: message.id, result, lease: hits > 0 ? limiter.take(message.key, hits, now) : undefined };
+    const hits = result.allowed
+      ? Math.floor(result.remaining / (2 * Math.max(1, this.processes())))
+      : 0;
+    return {
+      type: 'rate-limit',
+      id: message.id,
+      result,
+      lease: hits > 0 ? limiter.take(message.key, hits, now) : undefined,
+    };
   }
 }
 

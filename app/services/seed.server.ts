@@ -16,7 +16,13 @@ type DemoParcel = {
   dimensions: { length: number; width: number; height: number };
   sender: { name: string; email: string; phone: string; address: string };
   recipient: { name: string; email: string; phone: string; address: string };
-  destinations: Array<{ name: string; address: string; city: string; country: string; postalCode: string }>;
+  destinations: Array<{
+    name: string;
+    address: string;
+    city: string;
+    country: string;
+    postalCode: string;
+  }>;
   estimatedInDays: number;
   deliveredHoursAgo?: number;
   events: DemoEvent[];
@@ -29,15 +35,53 @@ const DEMO_PARCELS: DemoParcel[] = [
     priority: 'High',
     weight: 2.4,
     dimensions: { length: 30, width: 20, height: 15 },
-    sender: { name: 'Harbor Books Ltd', email: 'orders@harborbooks.example', phone: '+1 212 555 0143', address: '88 Pearl Street, New York, NY 10004' },
-    recipient: { name: 'Maria Gonzalez', email: 'maria.gonzalez@example.com', phone: '+1 312 555 0178', address: '1420 W Fulton Market, Chicago, IL 60607' },
-    destinations: [{ name: 'Maria Gonzalez', address: '1420 W Fulton Market', city: 'Chicago', country: 'USA', postalCode: '60607' }],
+    sender: {
+      name: 'Harbor Books Ltd',
+      email: 'orders@harborbooks.example',
+      phone: '+1 212 555 0143',
+      address: '88 Pearl Street, New York, NY 10004',
+    },
+    recipient: {
+      name: 'Maria Gonzalez',
+      email: 'maria.gonzalez@example.com',
+      phone: '+1 312 555 0178',
+      address: '1420 W Fulton Market, Chicago, IL 60607',
+    },
+    destinations: [
+      {
+        name: 'Maria Gonzalez',
+        address: '1420 W Fulton Market',
+        city: 'Chicago',
+        country: 'USA',
+        postalCode: '60607',
+      },
+    ],
     estimatedInDays: 1,
     events: [
-      { status: 'In Transit', location: 'Cleveland, OH', description: 'Package is on its way to the next facility', hoursAgo: 3 },
-      { status: 'Departed Facility', location: 'Newark, NJ', description: 'Departed sorting facility', hoursAgo: 14 },
-      { status: 'Arrived at Facility', location: 'Newark, NJ', description: 'Arrived at regional sorting facility', hoursAgo: 19 },
-      { status: 'Package Picked Up', location: 'New York, NY', description: 'Picked up from sender', hoursAgo: 26 },
+      {
+        status: 'In Transit',
+        location: 'Cleveland, OH',
+        description: 'Package is on its way to the next facility',
+        hoursAgo: 3,
+      },
+      {
+        status: 'Departed Facility',
+        location: 'Newark, NJ',
+        description: 'Departed sorting facility',
+        hoursAgo: 14,
+      },
+      {
+        status: 'Arrived at Facility',
+        location: 'Newark, NJ',
+        description: 'Arrived at regional sorting facility',
+        hoursAgo: 19,
+      },
+      {
+        status: 'Package Picked Up',
+        location: 'New York, NY',
+        description: 'Picked up from sender',
+        hoursAgo: 26,
+      },
     ],
   },
   {
@@ -46,15 +90,53 @@ const DEMO_PARCELS: DemoParcel[] = [
     priority: 'Standard',
     weight: 5.8,
     dimensions: { length: 45, width: 35, height: 25 },
-    sender: { name: 'Northwind Outdoor Co.', email: 'ship@northwind.example', phone: '+1 503 555 0110', address: '700 NW Everett St, Portland, OR 97209' },
-    recipient: { name: 'James Whitaker', email: 'j.whitaker@example.com', phone: '+1 206 555 0191', address: '2201 4th Ave, Seattle, WA 98121' },
-    destinations: [{ name: 'James Whitaker', address: '2201 4th Ave', city: 'Seattle', country: 'USA', postalCode: '98121' }],
+    sender: {
+      name: 'Northwind Outdoor Co.',
+      email: 'ship@northwind.example',
+      phone: '+1 503 555 0110',
+      address: '700 NW Everett St, Portland, OR 97209',
+    },
+    recipient: {
+      name: 'James Whitaker',
+      email: 'j.whitaker@example.com',
+      phone: '+1 206 555 0191',
+      address: '2201 4th Ave, Seattle, WA 98121',
+    },
+    destinations: [
+      {
+        name: 'James Whitaker',
+        address: '2201 4th Ave',
+        city: 'Seattle',
+        country: 'USA',
+        postalCode: '98121',
+      },
+    ],
     estimatedInDays: 0,
     events: [
-      { status: 'Out for Delivery', location: 'Seattle, WA', description: 'With the courier for delivery today', hoursAgo: 2 },
-      { status: 'Arrived at Facility', location: 'Seattle, WA', description: 'Arrived at local delivery station', hoursAgo: 9 },
-      { status: 'In Transit', location: 'Tacoma, WA', description: 'In transit to the delivery station', hoursAgo: 30 },
-      { status: 'Package Picked Up', location: 'Portland, OR', description: 'Picked up from sender', hoursAgo: 52 },
+      {
+        status: 'Out for Delivery',
+        location: 'Seattle, WA',
+        description: 'With the courier for delivery today',
+        hoursAgo: 2,
+      },
+      {
+        status: 'Arrived at Facility',
+        location: 'Seattle, WA',
+        description: 'Arrived at local delivery station',
+        hoursAgo: 9,
+      },
+      {
+        status: 'In Transit',
+        location: 'Tacoma, WA',
+        description: 'In transit to the delivery station',
+        hoursAgo: 30,
+      },
+      {
+        status: 'Package Picked Up',
+        location: 'Portland, OR',
+        description: 'Picked up from sender',
+        hoursAgo: 52,
+      },
     ],
   },
   {
@@ -63,16 +145,54 @@ const DEMO_PARCELS: DemoParcel[] = [
     priority: 'Express',
     weight: 0.8,
     dimensions: { length: 25, width: 18, height: 4 },
-    sender: { name: 'Lumen Legal LLP', email: 'docs@lumenlegal.example', phone: '+1 415 555 0122', address: '1 Market St, San Francisco, CA 94105' },
-    recipient: { name: 'Daniel Okafor', email: 'daniel.okafor@example.com', phone: '+1 213 555 0164', address: '350 S Grand Ave, Los Angeles, CA 90071' },
-    destinations: [{ name: 'Daniel Okafor', address: '350 S Grand Ave', city: 'Los Angeles', country: 'USA', postalCode: '90071' }],
+    sender: {
+      name: 'Lumen Legal LLP',
+      email: 'docs@lumenlegal.example',
+      phone: '+1 415 555 0122',
+      address: '1 Market St, San Francisco, CA 94105',
+    },
+    recipient: {
+      name: 'Daniel Okafor',
+      email: 'daniel.okafor@example.com',
+      phone: '+1 213 555 0164',
+      address: '350 S Grand Ave, Los Angeles, CA 90071',
+    },
+    destinations: [
+      {
+        name: 'Daniel Okafor',
+        address: '350 S Grand Ave',
+        city: 'Los Angeles',
+        country: 'USA',
+        postalCode: '90071',
+      },
+    ],
     estimatedInDays: -1,
     deliveredHoursAgo: 20,
     events: [
-      { status: 'Delivered', location: 'Los Angeles, CA', description: 'Delivered to reception, signed by A. Reyes', hoursAgo: 20 },
-      { status: 'Out for Delivery', location: 'Los Angeles, CA', description: 'With the courier for delivery today', hoursAgo: 25 },
-      { status: 'In Transit', location: 'Oakland, CA', description: 'Overnight linehaul to Los Angeles', hoursAgo: 33 },
-      { status: 'Package Picked Up', location: 'San Francisco, CA', description: 'Picked up from sender', hoursAgo: 36 },
+      {
+        status: 'Delivered',
+        location: 'Los Angeles, CA',
+        description: 'Delivered to reception, signed by A. Reyes',
+        hoursAgo: 20,
+      },
+      {
+        status: 'Out for Delivery',
+        location: 'Los Angeles, CA',
+        description: 'With the courier for delivery today',
+        hoursAgo: 25,
+      },
+      {
+        status: 'In Transit',
+        location: 'Oakland, CA',
+        description: 'Overnight linehaul to Los Angeles',
+        hoursAgo: 33,
+      },
+      {
+        status: 'Package Picked Up',
+        location: 'San Francisco, CA',
+        description: 'Picked up from sender',
+        hoursAgo: 36,
+      },
     ],
   },
   {
@@ -81,11 +201,33 @@ const DEMO_PARCELS: DemoParcel[] = [
     priority: 'Standard',
     weight: 12.5,
     dimensions: { length: 60, width: 40, height: 40 },
-    sender: { name: 'Atelier Verde', email: 'hello@atelierverde.example', phone: '+44 20 7946 0321', address: '14 Shoreditch High St, London E1 6PG' },
-    recipient: { name: 'Sophie Laurent', email: 'sophie.laurent@example.com', phone: '+33 1 70 36 45 12', address: '22 Rue de Rivoli, 75004 Paris' },
+    sender: {
+      name: 'Atelier Verde',
+      email: 'hello@atelierverde.example',
+      phone: '+44 20 7946 0321',
+      address: '14 Shoreditch High St, London E1 6PG',
+    },
+    recipient: {
+      name: 'Sophie Laurent',
+      email: 'sophie.laurent@example.com',
+      phone: '+33 1 70 36 45 12',
+      address: '22 Rue de Rivoli, 75004 Paris',
+    },
     destinations: [
-      { name: 'Sophie Laurent', address: '22 Rue de Rivoli', city: 'Paris', country: 'France', postalCode: '75004' },
-      { name: 'Galerie Moreau', address: '5 Rue Saint-Honoré', city: 'Paris', country: 'France', postalCode: '75001' },
+      {
+        name: 'Sophie Laurent',
+        address: '22 Rue de Rivoli',
+        city: 'Paris',
+        country: 'France',
+        postalCode: '75004',
+      },
+      {
+        name: 'Galerie Moreau',
+        address: '5 Rue Saint-Honoré',
+        city: 'Paris',
+        country: 'France',
+        postalCode: '75001',
+      },
     ],
     estimatedInDays: 5,
     events: [],
@@ -96,15 +238,53 @@ const DEMO_PARCELS: DemoParcel[] = [
     priority: 'Low',
     weight: 1.2,
     dimensions: { length: 20, width: 15, height: 10 },
-    sender: { name: 'Pixel Parts Inc.', email: 'support@pixelparts.example', phone: '+1 512 555 0187', address: '600 Congress Ave, Austin, TX 78701' },
-    recipient: { name: 'Priya Natarajan', email: 'priya.n@example.com', phone: '+1 617 555 0135', address: '77 Massachusetts Ave, Cambridge, MA 02139' },
-    destinations: [{ name: 'Priya Natarajan', address: '77 Massachusetts Ave', city: 'Cambridge', country: 'USA', postalCode: '02139' }],
+    sender: {
+      name: 'Pixel Parts Inc.',
+      email: 'support@pixelparts.example',
+      phone: '+1 512 555 0187',
+      address: '600 Congress Ave, Austin, TX 78701',
+    },
+    recipient: {
+      name: 'Priya Natarajan',
+      email: 'priya.n@example.com',
+      phone: '+1 617 555 0135',
+      address: '77 Massachusetts Ave, Cambridge, MA 02139',
+    },
+    destinations: [
+      {
+        name: 'Priya Natarajan',
+        address: '77 Massachusetts Ave',
+        city: 'Cambridge',
+        country: 'USA',
+        postalCode: '02139',
+      },
+    ],
     estimatedInDays: -2,
     events: [
-      { status: 'Failed Delivery', location: 'Cambridge, MA', description: 'Recipient not available; a notice was left at the door', hoursAgo: 28 },
-      { status: 'Out for Delivery', location: 'Cambridge, MA', description: 'With the courier for delivery today', hoursAgo: 34 },
-      { status: 'In Transit', location: 'Hartford, CT', description: 'In transit to the delivery station', hoursAgo: 60 },
-      { status: 'Package Picked Up', location: 'Austin, TX', description: 'Picked up from sender', hoursAgo: 110 },
+      {
+        status: 'Failed Delivery',
+        location: 'Cambridge, MA',
+        description: 'Recipient not available; a notice was left at the door',
+        hoursAgo: 28,
+      },
+      {
+        status: 'Out for Delivery',
+        location: 'Cambridge, MA',
+        description: 'With the courier for delivery today',
+        hoursAgo: 34,
+      },
+      {
+        status: 'In Transit',
+        location: 'Hartford, CT',
+        description: 'In transit to the delivery station',
+        hoursAgo: 60,
+      },
+      {
+        status: 'Package Picked Up',
+        location: 'Austin, TX',
+        description: 'Picked up from sender',
+        hoursAgo: 110,
+      },
     ],
   },
 ];
@@ -120,7 +300,8 @@ export async function createDemoParcels(now = Date.now()): Promise<string[]> {
         trackingNumber,
         cost: 25.99,
         estimatedDelivery: new Date(now + estimatedInDays * DAY),
-        actualDelivery: deliveredHoursAgo === undefined ? undefined : new Date(now - deliveredHoursAgo * HOUR),
+        actualDelivery:
+          deliveredHoursAgo === undefined ? undefined : new Date(now - deliveredHoursAgo * HOUR),
         events: events.map((e) => ({
           status: e.status,
           location: e.location,
@@ -136,7 +317,13 @@ export async function createDemoParcels(now = Date.now()): Promise<string[]> {
 
 export type SeedResult =
   | { seeded: false }
-  | { seeded: true; username: string; password: string | null; generatedPassword: boolean; trackingNumbers: string[] };
+  | {
+      seeded: true;
+      username: string;
+      password: string | null;
+      generatedPassword: boolean;
+      trackingNumbers: string[];
+    };
 
 /** Seeds an empty database with an admin and demo parcels. Does nothing when any data exists. */
 export async function seedIfEmpty(options: { demoParcels: boolean }): Promise<SeedResult> {
@@ -145,9 +332,21 @@ export async function seedIfEmpty(options: { demoParcels: boolean }): Promise<Se
   const username = env.ADMIN_USERNAME ?? 'admin';
   const generatedPassword = !env.ADMIN_PASSWORD;
   const password = env.ADMIN_PASSWORD ?? randomBytes(9).toString('base64url');
-  await createUser({ username, password, name: 'Administrator', email: env.COMPANY_EMAIL, role: 'admin' });
+  await createUser({
+    username,
+    password,
+    name: 'Administrator',
+    email: env.COMPANY_EMAIL,
+    role: 'admin',
+  });
   const trackingNumbers = options.demoParcels ? await createDemoParcels() : [];
-  return { seeded: true, username, password: generatedPassword ? password : null, generatedPassword, trackingNumbers };
+  return {
+    seeded: true,
+    username,
+    password: generatedPassword ? password : null,
+    generatedPassword,
+    trackingNumbers,
+  };
 }
 
 export function describeSeed(result: SeedResult): string {

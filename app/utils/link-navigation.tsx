@@ -9,7 +9,9 @@ import { useCallback, useState, type FocusEvent, type MouseEvent } from 'react';
  * JavaScript the links just work.
  */
 function clientLink(event: { target: EventTarget }): HTMLAnchorElement | null {
-  return event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[data-client-link]') : null;
+  return event.target instanceof Element
+    ? event.target.closest<HTMLAnchorElement>('a[data-client-link]')
+    : null;
 }
 
 /**

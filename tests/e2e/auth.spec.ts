@@ -11,15 +11,17 @@ async function fillLogin(page: Page, username: string, password: string) {
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-test('a wrong password shows the message; the right one opens the dashboard with a toast', async ({ page }) => {
+test('a wrong password shows the message; the right one opens the dashboard with a toast', async ({
+  page,
+}) => {
   await page.goto('/management/access');
   await expect(page.getByLabel('Username')).toHaveAttribute('required', '');
   await expect(page.getByLabel('Password')).toHaveAttribute('required', '');
 
   await fillLogin(page, E2E_ADMIN.username, 'definitely-not-the-password');
-  await expect(page.getByRole('alert').filter({ hasText: 'Invalid credentials. Please try again.' })).toBeVisible(
-    SIGN_IN_TIMEOUT,
-  );
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Invalid credentials. Please try again.' }),
+  ).toBeVisible(SIGN_IN_TIMEOUT);
   await expect(page).toHaveURL(/\/management\/access/);
   await expect(page.getByLabel('Username')).toHaveValue(E2E_ADMIN.username);
 
@@ -36,7 +38,9 @@ test('a wrong password shows the message; the right one opens the dashboard with
   await expect(header.getByRole('button', { name: 'Logout' })).toBeVisible();
 });
 
-test('the guard sends a signed-out visitor to the login page and back afterwards', async ({ page }) => {
+test('the guard sends a signed-out visitor to the login page and back afterwards', async ({
+  page,
+}) => {
   await page.goto('/dashboard/parcels');
   await expect(page).toHaveURL(/\/management\/access\?redirectTo=%2Fdashboard%2Fparcels$/);
   await fillLogin(page, E2E_ADMIN.username, E2E_ADMIN.password);
@@ -53,7 +57,10 @@ test('the overview shows the four figures, their change and recent activity', as
   for (const name of ['Overview', 'Parcels', 'Tracking', 'Notifications', 'Receipts']) {
     await expect(tabs.getByRole('link', { name })).toBeVisible();
   }
-  await expect(tabs.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  await expect(tabs.getByRole('link', { name: 'Overview' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   for (const title of ['Total Parcels', 'Active Parcels', 'Delivered Parcels', 'Total Revenue']) {
     await expect(page.getByText(title, { exact: true })).toBeVisible();

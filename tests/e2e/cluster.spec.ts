@@ -15,7 +15,11 @@ const ADMIN = { username: 'clusteradmin', password: 'cluster-admin-password' };
 let server: ChildProcess;
 let output = '';
 
-function send(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+function send(
+  method: string,
+  pathname: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -25,13 +29,17 @@ function send(method: string, pathname: string, body?: unknown): Promise<{ statu
         method,
         path: pathname,
         agent: false,
-        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+        headers: payload
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+          : {},
       },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }),
+        );
       },
     );
     req.on('error', reject);
@@ -55,7 +63,11 @@ function workerPids(primary: number): number[] {
     .map(Number);
 }
 
-async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -64,7 +76,8 @@ async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs =
     } catch {
       // not yet
     }
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}. Server output:\n${output}`);
+    if (Date.now() > end)
+      throw new Error(`Timed out waiting for ${what}. Server output:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -73,7 +86,9 @@ test.describe('several app processes', () => {
   test.describe.configure({ mode: 'serial' });
 
   test.beforeAll(async () => {
-    test.info().skip(test.info().project.name !== 'js', 'a server-level check: the js project runs it once');
+    test
+      .info()
+      .skip(test.info().project.name !== 'js', 'a server-level check: the js project runs it once');
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
     server = spawn(process.execPath, ['server.js'], {
       env: {
@@ -111,7 +126,16 @@ test.describe('several app processes', () => {
     const dir = path.join(E2E_DIR, 'cluster-data-second');
     fs.rmSync(dir, { recursive: true, force: true });
     const second = spawn(process.execPath, ['server.js'], {
-      env: { ...process.env, NODE_ENV: 'production', PORT: String(PORT), DATA_DIR: dir, MONGODB_URI: '', WEB_CONCURRENCY: '2', SEED_DEMO: 'false', SESSION_SECRET: 'cluster-session-secret-0123456789' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(PORT),
+        DATA_DIR: dir,
+        MONGODB_URI: '',
+        WEB_CONCURRENCY: '2',
+        SEED_DEMO: 'false',
+        SESSION_SECRET: 'cluster-session-secret-0123456789',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let text = '';
@@ -128,17 +152,27 @@ test.describe('several app processes', () => {
 
   test('the tracking limit counts requests from every process together', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await send('GET', '/api/tracking/track/ABC123456789')).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await send('GET', '/api/tracking/track/ABC123456789')).status);
     expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
   });
 
   test('the sign-in lockout holds whichever process answers', async () => {
     for (let i = 0; i < 2; i++) {
-      expect((await send('POST', '/api/auth/login', { username: ADMIN.username, password: 'wrong-password' })).status).toBe(401);
+      expect(
+        (
+          await send('POST', '/api/auth/login', {
+            username: ADMIN.username,
+            password: 'wrong-password',
+          })
+        ).status,
+      ).toBe(401);
     }
     const locked = await send('POST', '/api/auth/login', ADMIN);
     expect(locked.status).toBe(429);
-    expect(locked.json).toMatchObject({ message: expect.stringMatching(/Too many failed sign-in attempts/) });
+    expect(locked.json).toMatchObject({
+      message: expect.stringMatching(/Too many failed sign-in attempts/),
+    });
   });
 
   test('a process that dies is replaced and the site keeps answering', async () => {
@@ -149,13 +183,18 @@ test.describe('several app processes', () => {
       return pids.length === 2 && !pids.includes(victim!) ? pids : null;
     }, 'a replacement process');
     expect(replaced).toHaveLength(2);
-    await waitFor(async () => (await send('GET', '/api/health')).status === 200, 'health after the restart');
+    await waitFor(
+      async () => (await send('GET', '/api/health')).status === 200,
+      'health after the restart',
+    );
     for (let i = 0; i < 4; i++) expect((await send('GET', '/api/health')).status).toBe(200);
   });
 
   test('SIGTERM stops the primary and every app process', async () => {
     const pids = workerPids(server.pid!);
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      server.once('exit', (code) => resolve(code)),
+    );
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
     for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);

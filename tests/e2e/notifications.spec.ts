@@ -1,5 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN, setSmtpRejecting, signIn, toastRegion, uniqueName, waitForMail } from './support/helpers';
+import {
+  E2E_ADMIN,
+  setSmtpRejecting,
+  signIn,
+  toastRegion,
+  uniqueName,
+  waitForMail,
+} from './support/helpers';
 
 type CreatedParcel = { id: string; trackingNumber: string; email: string };
 
@@ -14,8 +21,18 @@ async function createParcel(request: APIRequestContext, project: string): Promis
   const res = await request.post('/api/parcels', {
     headers: { Authorization: `Bearer ${token}` },
     data: {
-      sender: { name: 'Sam Sender', email: 'sam@example.com', phone: '555-0100', address: '1 Sender Way, Austin' },
-      recipient: { name: uniqueName('Nora Notified'), email, phone: '555-0101', address: '9 Elm St, Boston' },
+      sender: {
+        name: 'Sam Sender',
+        email: 'sam@example.com',
+        phone: '555-0100',
+        address: '1 Sender Way, Austin',
+      },
+      recipient: {
+        name: uniqueName('Nora Notified'),
+        email,
+        phone: '555-0101',
+        address: '9 Elm St, Boston',
+      },
       weight: 1.2,
     },
   });
@@ -46,15 +63,25 @@ async function fillStatusUpdate(page: Page, parcel: CreatedParcel, javaScriptEna
   await page.getByLabel('Template', { exact: true }).selectOption('Status Update');
   if (!javaScriptEnabled) await page.getByRole('button', { name: 'Apply template' }).click();
   await expect(page.getByLabel('Recipient email')).toHaveValue(parcel.email);
-  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(`Status update for your parcel ${parcel.trackingNumber}`);
-  await expect(page.getByLabel('Message', { exact: true })).toHaveValue(/current status is "Pending"/);
+  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(
+    `Status update for your parcel ${parcel.trackingNumber}`,
+  );
+  await expect(page.getByLabel('Message', { exact: true })).toHaveValue(
+    /current status is "Pending"/,
+  );
 }
 
 function notificationItem(page: Page, recipient: string) {
-  return page.getByRole('list', { name: 'Recent Notifications' }).getByRole('listitem').filter({ hasText: recipient });
+  return page
+    .getByRole('list', { name: 'Recent Notifications' })
+    .getByRole('listitem')
+    .filter({ hasText: recipient });
 }
 
-test('send a templated notification from the dialog: it is sent and the e-mail arrives', async ({ page, request }, testInfo) => {
+test('send a templated notification from the dialog: it is sent and the e-mail arrives', async ({
+  page,
+  request,
+}, testInfo) => {
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
   const parcel = await createParcel(request, testInfo.project.name);
   await signInToNotifications(page);
@@ -73,7 +100,9 @@ test('send a templated notification from the dialog: it is sent and the e-mail a
   await expect(item).toContainText('Status Update');
   await expect(item.locator('[data-status="sent"]')).toBeVisible();
 
-  const mail = await waitForMail(parcel.email, (m) => (m.text ?? '').includes(parcel.trackingNumber));
+  const mail = await waitForMail(parcel.email, (m) =>
+    (m.text ?? '').includes(parcel.trackingNumber),
+  );
   expect(mail.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);
   expect(String(mail.html)).toContain(`/track?number=${parcel.trackingNumber}`);
 });
@@ -85,7 +114,10 @@ test('a quick template link opens the dialog with that template chosen', async (
   await expect(page.getByLabel('Template', { exact: true })).toHaveValue('Delivery Confirmation');
 });
 
-test('a refused e-mail shows as failed with the error text; Retry sends it', async ({ page, request }, testInfo) => {
+test('a refused e-mail shows as failed with the error text; Retry sends it', async ({
+  page,
+  request,
+}, testInfo) => {
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
   const parcel = await createParcel(request, testInfo.project.name);
   await signInToNotifications(page);

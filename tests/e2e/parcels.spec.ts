@@ -98,8 +98,12 @@ test('create a parcel with two extra destinations, find, view, edit and delete i
   await openMenuItem(page, trackingNumber!, 'View Details');
   await expect(page).toHaveURL(/\/dashboard\/parcels\/[a-f\d]{24}\?search=/);
   if (js) {
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    await expect(page.getByRole('article', { name: trackingNumber! }).locator('details')).not.toHaveAttribute('open');
+    expect(
+      await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
+    ).toBe(true);
+    await expect(
+      page.getByRole('article', { name: trackingNumber! }).locator('details'),
+    ).not.toHaveAttribute('open');
   }
   const details = page.getByRole('region', { name: 'Destinations' });
   await expect(details).toContainText(stopA);

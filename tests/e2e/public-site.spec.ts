@@ -2,8 +2,16 @@ import { expect, test, type Page } from '@playwright/test';
 import { toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 const PAGES = [
-  { path: '/', heading: /fast, reliable parcel delivery and tracking worldwide/i, title: /parcel delivery/i },
-  { path: '/services', heading: 'Shipping services built around your deadlines', title: /Services & Pricing/ },
+  {
+    path: '/',
+    heading: /fast, reliable parcel delivery and tracking worldwide/i,
+    title: /parcel delivery/i,
+  },
+  {
+    path: '/services',
+    heading: 'Shipping services built around your deadlines',
+    title: /Services & Pricing/,
+  },
   { path: '/about', heading: /^About /, title: /About Us/ },
   { path: '/contact', heading: 'Get in touch with our team', title: /Contact Us/ },
   { path: '/quote', heading: 'Request a shipping quote', title: /Get a Quote/ },
@@ -20,11 +28,14 @@ for (const { path, heading, title } of PAGES) {
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
     await expect(page).toHaveTitle(title);
     await expect(page.getByRole('contentinfo').getByText('© 2024')).toBeVisible();
-    if (/policy|terms/.test(path)) await expect(page.getByText('Last updated: December 15, 2024')).toBeVisible();
+    if (/policy|terms/.test(path))
+      await expect(page.getByText('Last updated: December 15, 2024')).toBeVisible();
   });
 }
 
-test('the terms state the claims window, advance fees and estimated delivery times', async ({ page }) => {
+test('the terms state the claims window, advance fees and estimated delivery times', async ({
+  page,
+}) => {
   await page.goto('/terms-of-service');
   await expect(page.getByText(/within 30 days after delivery/)).toBeVisible();
   await expect(page.getByText(/All fees are paid in advance/)).toBeVisible();
@@ -58,7 +69,10 @@ test('the Track Package button submits the tracking box', async ({ page }) => {
 });
 
 test('with JavaScript the number in the URL is trimmed', async ({ page, javaScriptEnabled }) => {
-  test.skip(!javaScriptEnabled, 'Trimming before navigation needs JavaScript; without it the track page trims.');
+  test.skip(
+    !javaScriptEnabled,
+    'Trimming before navigation needs JavaScript; without it the track page trims.',
+  );
   await page.goto('/');
   await expect(page.locator('form[action="/track"]')).toHaveAttribute('novalidate', '');
   await page.getByRole('textbox', { name: 'Tracking number' }).fill('   SWX987654321 ');
@@ -88,11 +102,16 @@ test('on a narrow screen the menu opens and its links work', async ({ page }) =>
   await expect(menuLink).toBeVisible();
   await menuLink.click();
   await expect(page).toHaveURL(/\/services$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Shipping services built around your deadlines' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Shipping services built around your deadlines' }),
+  ).toBeVisible();
   await expect(menuLink).toBeHidden();
 });
 
-test('the header and footer links mark the current page and, with JavaScript, navigate in the page', async ({ page, javaScriptEnabled }) => {
+test('the header and footer links mark the current page and, with JavaScript, navigate in the page', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await page.goto('/');
   const mainNav = page.getByRole('navigation', { name: 'Main' });
   const bar = mainNav.locator('ul').first();
@@ -100,7 +119,9 @@ test('the header and footer links mark the current page and, with JavaScript, na
   if (javaScriptEnabled) {
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     // Resting on a link prefetches the page it leads to (its route module, and its data if any).
-    const aboutPrefetch = page.locator('link[rel="modulepreload"][href*="about"], link[rel="prefetch"][href*="about"]');
+    const aboutPrefetch = page.locator(
+      'link[rel="modulepreload"][href*="about"], link[rel="prefetch"][href*="about"]',
+    );
     await expect(aboutPrefetch).toHaveCount(0);
     await bar.getByRole('link', { name: 'About' }).hover();
     await expect(aboutPrefetch).not.toHaveCount(0);
@@ -109,11 +130,16 @@ test('the header and footer links mark the current page and, with JavaScript, na
   await expect(page).toHaveURL(/\/about$/);
   await expect(bar.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
   await expect(bar.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
-  await page.getByRole('navigation', { name: 'Legal' }).getByRole('link', { name: 'Terms of Service' }).click();
+  await page
+    .getByRole('navigation', { name: 'Legal' })
+    .getByRole('link', { name: 'Terms of Service' })
+    .click();
   await expect(page).toHaveURL(/\/terms-of-service$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Terms');
   if (javaScriptEnabled) {
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
+    ).toBe(true);
   }
 });
 
@@ -139,7 +165,10 @@ test('the home FAQ keeps one answer open at a time', async ({ page }) => {
   await expect(faq.getByText(/Express delivers in 1-2 business days/)).toBeHidden();
 });
 
-test('without JavaScript every carousel slide is in the page', async ({ page, javaScriptEnabled }) => {
+test('without JavaScript every carousel slide is in the page', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.skip(javaScriptEnabled, 'Checks the no-script rendering.');
   await page.goto('/');
   const slides = page.locator('[data-slide-title]');
@@ -151,7 +180,10 @@ test('without JavaScript every carousel slide is in the page', async ({ page, ja
   await expect(page.getByRole('heading', { name: 'Track Every Step' })).toBeInViewport();
 });
 
-test('the carousel advances on its own and with the buttons, and loops', async ({ page, javaScriptEnabled }) => {
+test('the carousel advances on its own and with the buttons, and loops', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, 'Autoplay and the buttons need JavaScript.');
   test.setTimeout(45_000);
   await page.goto('/');
@@ -179,15 +211,21 @@ test('the services plans lead to a preselected quote form', async ({ page }) => 
   await expect(page.getByText('Most Popular')).toBeVisible();
   await page.getByRole('link', { name: 'Choose Plan: Premium' }).click();
   await expect(page).toHaveURL(/\/quote\?plan=premium$/);
-  await expect(page.locator('form[action="/quote"]').getByLabel('Plan', { exact: true })).toHaveValue('premium');
+  await expect(
+    page.locator('form[action="/quote"]').getByLabel('Plan', { exact: true }),
+  ).toHaveValue('premium');
 
   await page.goto('/services');
   await page.getByRole('link', { name: 'Contact Sales: Enterprise' }).click();
   await expect(page).toHaveURL(/\/quote\?plan=enterprise$/);
-  await expect(page.locator('form[action="/quote"]').getByLabel('Plan', { exact: true })).toHaveValue('enterprise');
+  await expect(
+    page.locator('form[action="/quote"]').getByLabel('Plan', { exact: true }),
+  ).toHaveValue('enterprise');
 });
 
-test('the contact form shows errors at the fields, then confirms a sent message', async ({ page }) => {
+test('the contact form shows errors at the fields, then confirms a sent message', async ({
+  page,
+}) => {
   await page.goto('/contact');
   const form = page.locator('form[action="/contact"]');
   // Skip the browser's own checks to see the server's answer.
@@ -205,14 +243,18 @@ test('the contact form shows errors at the fields, then confirms a sent message'
   await form.getByLabel('Email', { exact: true }).fill('marie@example.com');
   await form.getByLabel('Phone (optional)').fill('+33 1 23 45 67 89');
   await form.getByLabel('Subject').fill(subject);
-  await form.getByLabel('Message', { exact: true }).fill('Please deliver SWX123456789 to my office instead of my home.');
+  await form
+    .getByLabel('Message', { exact: true })
+    .fill('Please deliver SWX123456789 to my office instead of my home.');
   await form.getByRole('button', { name: 'Send Message' }).click();
 
   await expect(page).toHaveURL(/\/contact\?sent=1$/);
   await expect(toastRegion(page).getByText('Message sent')).toBeVisible();
   await expect(page.getByText('Thank you! Your message has been sent.')).toBeVisible();
 
-  const mail = await waitForMail('support@swiftship.example', (m) => (m.subject ?? '').includes(subject));
+  const mail = await waitForMail('support@swiftship.example', (m) =>
+    (m.subject ?? '').includes(subject),
+  );
   expect(mail.replyTo?.text).toContain('marie@example.com');
   expect(mail.text).toContain('Please deliver SWX123456789 to my office');
 });
@@ -240,6 +282,8 @@ test('a quote request is confirmed on the page', async ({ page }) => {
 
   await expect(page).toHaveURL(/\/quote\?sent=1$/);
   await expect(toastRegion(page).getByText('Quote request received')).toBeVisible();
-  const mail = await waitForMail('support@swiftship.example', (m) => (m.text ?? '').includes(destination));
+  const mail = await waitForMail('support@swiftship.example', (m) =>
+    (m.text ?? '').includes(destination),
+  );
   expect(mail.subject).toContain('Basic');
 });

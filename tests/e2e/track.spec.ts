@@ -3,7 +3,9 @@ import { signIn } from './support/helpers';
 
 // The seeded demo parcels exist on the fresh e2e database; find one through the public API.
 async function demoTrackingNumber(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login', { data: { username: 'admin', password: 'e2e-admin-password' } });
+  const login = await request.post('/api/auth/login', {
+    data: { username: 'admin', password: 'e2e-admin-password' },
+  });
   expect(login.ok()).toBeTruthy();
   const { token } = await login.json();
   const list = await request.get('/api/parcels?status=In%20Transit&limit=1', {
@@ -50,9 +52,13 @@ test.describe('tracking a parcel', () => {
   });
 
   test('a parcel without events says there are none yet', async ({ page, request }) => {
-    const login = await request.post('/api/auth/login', { data: { username: 'admin', password: 'e2e-admin-password' } });
+    const login = await request.post('/api/auth/login', {
+      data: { username: 'admin', password: 'e2e-admin-password' },
+    });
     const { token } = await login.json();
-    const list = await request.get('/api/parcels?status=Pending&limit=100', { headers: { Authorization: `Bearer ${token}` } });
+    const list = await request.get('/api/parcels?status=Pending&limit=100', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const { parcels } = await list.json();
     const quiet = parcels.find((p: { events?: unknown[] }) => (p.events ?? []).length === 0);
     test.skip(!quiet, 'no parcel without events');

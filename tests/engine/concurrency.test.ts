@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await client?.db(dbName).dropDatabase().catch(() => {});
+  await client
+    ?.db(dbName)
+    .dropDatabase()
+    .catch(() => {});
   await client?.close();
   await conn?.close();
   await target?.stop();
@@ -24,9 +27,14 @@ afterAll(async () => {
 
 describe('concurrency', () => {
   it('lets exactly one of 20 concurrent creates of the same unique key succeed', async () => {
-    const Parcel = conn.model('Parcel', new Schema({ trackingNumber: { type: String, unique: true }, n: Number }));
+    const Parcel = conn.model(
+      'Parcel',
+      new Schema({ trackingNumber: { type: String, unique: true }, n: Number }),
+    );
     await Parcel.init();
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, n) => Parcel.create({ trackingNumber: 'SAME', n })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, n) => Parcel.create({ trackingNumber: 'SAME', n })),
+    );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(ok).toHaveLength(1);
@@ -38,10 +46,18 @@ describe('concurrency', () => {
   it('applies 500 concurrent $inc exactly', async () => {
     const coll = client.db(dbName).collection<{ _id: string; seq: number }>('counters');
     await Promise.all(
-      Array.from({ length: 500 }, () => coll.findOneAndUpdate({ _id: 'receipt' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' })),
+      Array.from({ length: 500 }, () =>
+        coll.findOneAndUpdate(
+          { _id: 'receipt' },
+          { $inc: { seq: 1 } },
+          { upsert: true, returnDocument: 'after' },
+        ),
+      ),
     );
     expect((await coll.findOne({ _id: 'receipt' }))!.seq).toBe(500);
-    await Promise.all(Array.from({ length: 500 }, () => coll.updateOne({ _id: 'receipt' }, { $inc: { seq: 1 } })));
+    await Promise.all(
+      Array.from({ length: 500 }, () => coll.updateOne({ _id: 'receipt' }, { $inc: { seq: 1 } })),
+    );
     expect((await coll.findOne({ _id: 'receipt' }))!.seq).toBe(1000);
   });
 });

@@ -15,10 +15,41 @@ beforeAll(async () => {
   client = await MongoClient.connect(target.uri);
   coll = client.db(uniqueDbName('fast')).collection<{ _id: number } & Document>('parcels');
   await coll.insertMany([
-    { _id: 1, tn: 'ABC000000001', sender: { name: 'Olivia Stone' }, recipient: { name: 'Liam Hart' }, status: 'Pending', createdAt: day(3), tags: ['fragile'] },
-    { _id: 2, tn: 'ABC000000002', sender: { name: 'Noah Reed' }, recipient: { name: 'olivia west' }, status: 'Delivered', createdAt: day(5), tags: ['Olivia'] },
-    { _id: 3, tn: 'XYZ000000003', sender: { name: 'Emma Cole' }, recipient: { name: 'Ava Lee' }, status: 'Pending', createdAt: day(5), tags: [] },
-    { _id: 4, tn: 'XYZ000000004', sender: { name: 'Mia (Ltd.)' }, recipient: { name: 'Lucas Kim' }, status: 'Pending', createdAt: day(1) },
+    {
+      _id: 1,
+      tn: 'ABC000000001',
+      sender: { name: 'Olivia Stone' },
+      recipient: { name: 'Liam Hart' },
+      status: 'Pending',
+      createdAt: day(3),
+      tags: ['fragile'],
+    },
+    {
+      _id: 2,
+      tn: 'ABC000000002',
+      sender: { name: 'Noah Reed' },
+      recipient: { name: 'olivia west' },
+      status: 'Delivered',
+      createdAt: day(5),
+      tags: ['Olivia'],
+    },
+    {
+      _id: 3,
+      tn: 'XYZ000000003',
+      sender: { name: 'Emma Cole' },
+      recipient: { name: 'Ava Lee' },
+      status: 'Pending',
+      createdAt: day(5),
+      tags: [],
+    },
+    {
+      _id: 4,
+      tn: 'XYZ000000004',
+      sender: { name: 'Mia (Ltd.)' },
+      recipient: { name: 'Lucas Kim' },
+      status: 'Pending',
+      createdAt: day(1),
+    },
   ]);
 });
 
@@ -39,7 +70,14 @@ describe('regex and $or filters', () => {
   });
 
   it('accepts $regex with $options, and matches string elements of arrays', async () => {
-    expect(ids(await coll.find({ tn: { $regex: '^xyz', $options: 'i' } }).sort({ _id: 1 }).toArray())).toEqual([3, 4]);
+    expect(
+      ids(
+        await coll
+          .find({ tn: { $regex: '^xyz', $options: 'i' } })
+          .sort({ _id: 1 })
+          .toArray(),
+      ),
+    ).toEqual([3, 4]);
     expect(ids(await coll.find({ tags: /^oliv/i }).toArray())).toEqual([2]);
     expect(ids(await coll.find({ 'sender.name': /\(Ltd\.\)/ }).toArray())).toEqual([4]);
     expect(await coll.countDocuments({ tn: { $regex: 'nothing' } })).toBe(0);
@@ -57,7 +95,11 @@ describe('counts', () => {
 
   it('still runs other group pipelines in full', async () => {
     const byStatus = await coll
-      .aggregate([{ $match: {} }, { $group: { _id: '$status', n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+      .aggregate([
+        { $match: {} },
+        { $group: { _id: '$status', n: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ])
       .toArray();
     expect(byStatus).toEqual([
       { _id: 'Delivered', n: 1 },
@@ -76,15 +118,43 @@ describe('sorting', () => {
 
   it('returns the same first page with a limit as a full sort does', async () => {
     const many = client.db(uniqueDbName('topk')).collection('m');
-    await many.insertMany(Array.from({ length: 500 }, (_, i) => ({ i, at: day((i * 37) % 28 + 1), n: (i * 7919) % 101 })));
-    const full = await many.find({}, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).toArray();
+    await many.insertMany(
+      Array.from({ length: 500 }, (_, i) => ({
+        i,
+        at: day(((i * 37) % 28) + 1),
+        n: (i * 7919) % 101,
+      })),
+    );
+    const full = await many
+      .find({}, { projection: { _id: 0 } })
+      .sort({ at: -1, n: 1, i: 1 })
+      .toArray();
     // Unfiltered reads slice the collection's kept order; filtered ones select the top k.
-    const page = await many.find({}, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).skip(20).limit(30).toArray();
+    const page = await many
+      .find({}, { projection: { _id: 0 } })
+      .sort({ at: -1, n: 1, i: 1 })
+      .skip(20)
+      .limit(30)
+      .toArray();
     expect(page).toEqual(full.slice(20, 50));
-    const filtered = await many.find({ i: { $gte: 0 } }, { projection: { _id: 0 } }).sort({ at: -1, n: 1, i: 1 }).skip(20).limit(30).toArray();
+    const filtered = await many
+      .find({ i: { $gte: 0 } }, { projection: { _id: 0 } })
+      .sort({ at: -1, n: 1, i: 1 })
+      .skip(20)
+      .limit(30)
+      .toArray();
     expect(filtered).toEqual(full.slice(20, 50));
-    const first = await many.find({ i: { $lt: 1000 } }).sort({ n: -1 }).limit(5).toArray();
-    expect(first.map((d) => d.n)).toEqual(full.map((d) => d.n).sort((a, b) => b - a).slice(0, 5));
+    const first = await many
+      .find({ i: { $lt: 1000 } })
+      .sort({ n: -1 })
+      .limit(5)
+      .toArray();
+    expect(first.map((d) => d.n)).toEqual(
+      full
+        .map((d) => d.n)
+        .sort((a, b) => b - a)
+        .slice(0, 5),
+    );
   });
 
   it('sees every write in the next sorted read', async () => {
@@ -105,8 +175,12 @@ describe('sorting', () => {
   });
 
   it('counts and finds with a filter see every write', async () => {
-    const list = client.db(uniqueDbName('filtered')).collection<{ _id: number; name: string; at: Date }>('l');
-    await list.insertMany([1, 2, 3].map((i) => ({ _id: i, name: i === 2 ? 'Other' : `Olivia ${i}`, at: day(i) })));
+    const list = client
+      .db(uniqueDbName('filtered'))
+      .collection<{ _id: number; name: string; at: Date }>('l');
+    await list.insertMany(
+      [1, 2, 3].map((i) => ({ _id: i, name: i === 2 ? 'Other' : `Olivia ${i}`, at: day(i) })),
+    );
     const filter = { name: /olivia/i };
     const look = async () => ({
       n: await list.countDocuments(filter),
@@ -126,8 +200,19 @@ describe('sorting', () => {
   it('orders mixed types the way MongoDB does', async () => {
     const mixed = client.db(uniqueDbName('mixed')).collection('m');
     const oid = new ObjectId();
-    await mixed.insertMany([{ v: 'b' }, { v: 2 }, { v: null }, { v: oid }, { v: day(1) }, { v: 1 }, { v: 'a' }]);
-    const docs = await mixed.find({}, { projection: { _id: 0 } }).sort({ v: 1 }).toArray();
+    await mixed.insertMany([
+      { v: 'b' },
+      { v: 2 },
+      { v: null },
+      { v: oid },
+      { v: day(1) },
+      { v: 1 },
+      { v: 'a' },
+    ]);
+    const docs = await mixed
+      .find({}, { projection: { _id: 0 } })
+      .sort({ v: 1 })
+      .toArray();
     expect(docs.map((d) => d.v)).toEqual([null, 1, 2, 'a', 'b', oid, day(1)]);
   });
 });
@@ -135,7 +220,13 @@ describe('sorting', () => {
 describe('projections', () => {
   it('excludes and includes top-level fields, with or without _id', async () => {
     const excluded = await coll.findOne({ _id: 1 }, { projection: { sender: 0, recipient: 0 } });
-    expect(excluded).toEqual({ _id: 1, tn: 'ABC000000001', status: 'Pending', createdAt: day(3), tags: ['fragile'] });
+    expect(excluded).toEqual({
+      _id: 1,
+      tn: 'ABC000000001',
+      status: 'Pending',
+      createdAt: day(3),
+      tags: ['fragile'],
+    });
     const included = await coll.findOne({ _id: 2 }, { projection: { status: 1, tn: 1 } });
     expect(included).toEqual({ _id: 2, tn: 'ABC000000002', status: 'Delivered' });
     const noId = await coll.findOne({ _id: 2 }, { projection: { status: 1, _id: 0 } });
@@ -147,19 +238,35 @@ describe('projections', () => {
   it('includes dotted paths inside subdocuments and arrays of subdocuments', async () => {
     const shapes = client.db(uniqueDbName('fast')).collection<{ _id: number } & Document>('shapes');
     await shapes.insertMany([
-      { _id: 1, tn: 'A', r: { name: 'Ann', phone: '1', address: 'Main St' }, ev: [{ s: 'x', at: day(1), n: 1 }, 7, { n: 2 }, [{ s: 'y', n: 3 }]] },
+      {
+        _id: 1,
+        tn: 'A',
+        r: { name: 'Ann', phone: '1', address: 'Main St' },
+        ev: [{ s: 'x', at: day(1), n: 1 }, 7, { n: 2 }, [{ s: 'y', n: 3 }]],
+      },
       { _id: 2, r: 'not a document', ev: 'none' },
       { _id: 3, tn: 'C', r: { phone: '3' } },
     ]);
     const projection = { tn: 1, 'r.name': 1, 'r.address': 1, 'ev.s': 1, 'ev.at': 1 };
     expect(await shapes.find({}, { projection }).sort({ _id: 1 }).toArray()).toEqual([
-      { _id: 1, tn: 'A', r: { name: 'Ann', address: 'Main St' }, ev: [{ s: 'x', at: day(1) }, {}, [{ s: 'y' }]] },
+      {
+        _id: 1,
+        tn: 'A',
+        r: { name: 'Ann', address: 'Main St' },
+        ev: [{ s: 'x', at: day(1) }, {}, [{ s: 'y' }]],
+      },
       { _id: 2 },
       { _id: 3, tn: 'C', r: {} },
     ]);
-    expect(await shapes.findOne({ _id: 1 }, { projection: { _id: 0, 'r.name': 1, 'r.phone': 1 } })).toEqual({ r: { name: 'Ann', phone: '1' } });
+    expect(
+      await shapes.findOne({ _id: 1 }, { projection: { _id: 0, 'r.name': 1, 'r.phone': 1 } }),
+    ).toEqual({ r: { name: 'Ann', phone: '1' } });
     // Field order follows the stored document, not the projection.
-    expect(Object.keys((await shapes.findOne({ _id: 1 }, { projection: { 'r.address': 1, 'r.name': 1 } }))!.r)).toEqual(['name', 'address']);
+    expect(
+      Object.keys(
+        (await shapes.findOne({ _id: 1 }, { projection: { 'r.address': 1, 'r.name': 1 } }))!.r,
+      ),
+    ).toEqual(['name', 'address']);
   });
 
   it('never hands out the stored document itself', async () => {

@@ -2,8 +2,15 @@ import mongoose, { Schema, Types, type Connection, type Model } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTarget, uniqueDbName, type Target } from './helpers';
 
-const addressSchema = new Schema({ name: String, phone: String, city: String, street: String }, { _id: false });
-const eventSchema = new Schema({ status: String, note: String, at: { type: Date, default: Date.now } });
+const addressSchema = new Schema(
+  { name: String, phone: String, city: String, street: String },
+  { _id: false },
+);
+const eventSchema = new Schema({
+  status: String,
+  note: String,
+  at: { type: Date, default: Date.now },
+});
 
 interface ParcelDoc {
   _id: Types.ObjectId;
@@ -30,7 +37,10 @@ const parcelSchema = new Schema<ParcelDoc>(
   { timestamps: true },
 );
 
-const counterSchema = new Schema<{ _id: string; seq: number }>({ _id: String, seq: Number }, { versionKey: false });
+const counterSchema = new Schema<{ _id: string; seq: number }>(
+  { _id: String, seq: Number },
+  { versionKey: false },
+);
 
 let target: Target;
 let conn: Connection;
@@ -42,9 +52,14 @@ function parcel(n: number, status = 'pending') {
     trackingNumber: `SW${String(n).padStart(6, '0')}`,
     status,
     sender: { name: `Sender ${n}`, phone: '555-0100', city: 'Accra' },
-    recipient: { name: n % 2 ? `Ama Mensah ${n}` : `Kofi Boateng ${n}`, city: n % 3 ? 'Kumasi' : 'Tema' },
+    recipient: {
+      name: n % 2 ? `Ama Mensah ${n}` : `Kofi Boateng ${n}`,
+      city: n % 3 ? 'Kumasi' : 'Tema',
+    },
     destinations: ['Accra hub', 'Kumasi hub'],
-    events: [{ status: 'created', note: 'label printed', at: new Date(Date.UTC(2026, 0, 1, 0, n)) }],
+    events: [
+      { status: 'created', note: 'label printed', at: new Date(Date.UTC(2026, 0, 1, 0, n)) },
+    ],
     weightKg: n,
   };
 }
@@ -80,11 +95,16 @@ describe('mongoose parity', () => {
   });
 
   it('finds with $or of case-insensitive regexes, a status filter, sort, skip and limit', async () => {
-    await Parcel.insertMany([2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => parcel(n, n % 4 === 0 ? 'delivered' : 'pending')));
+    await Parcel.insertMany(
+      [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => parcel(n, n % 4 === 0 ? 'delivered' : 'pending')),
+    );
     const term = 'ama';
     const filter = {
       status: 'pending',
-      $or: [{ trackingNumber: new RegExp(term, 'i') }, { 'recipient.name': { $regex: term, $options: 'i' } }],
+      $or: [
+        { trackingNumber: new RegExp(term, 'i') },
+        { 'recipient.name': { $regex: term, $options: 'i' } },
+      ],
     };
     const all = await Parcel.find(filter).sort({ weightKg: -1 }).lean();
     expect(all.map((p) => p.weightKg)).toEqual([9, 7, 5, 3, 1]);
@@ -94,8 +114,15 @@ describe('mongoose parity', () => {
     expect(await Parcel.countDocuments({})).toBe(10);
     const byDate = await Parcel.find({}).sort({ 'events.0.at': 1 }).limit(3).lean();
     expect(byDate.map((p) => p.weightKg)).toEqual([1, 2, 3]);
-    const byName = await Parcel.find({ weightKg: { $lte: 4 } }).sort({ 'recipient.name': 1 }).lean();
-    expect(byName.map((p) => p.recipient.name)).toEqual(['Ama Mensah 1', 'Ama Mensah 3', 'Kofi Boateng 2', 'Kofi Boateng 4']);
+    const byName = await Parcel.find({ weightKg: { $lte: 4 } })
+      .sort({ 'recipient.name': 1 })
+      .lean();
+    expect(byName.map((p) => p.recipient.name)).toEqual([
+      'Ama Mensah 1',
+      'Ama Mensah 3',
+      'Kofi Boateng 2',
+      'Kofi Boateng 4',
+    ]);
   });
 
   it('rejects a malformed id with a CastError and keeps working', async () => {
@@ -106,7 +133,10 @@ describe('mongoose parity', () => {
   it('pushes an event to the front and sets fields in findOneAndUpdate', async () => {
     const updated = await Parcel.findOneAndUpdate(
       { trackingNumber: 'SW000002' },
-      { $push: { events: { $each: [{ status: 'in_transit', note: 'left hub' }], $position: 0 } }, $set: { status: 'in_transit' } },
+      {
+        $push: { events: { $each: [{ status: 'in_transit', note: 'left hub' }], $position: 0 } },
+        $set: { status: 'in_transit' },
+      },
       { new: true },
     ).lean();
     expect(updated?.status).toBe('in_transit');
@@ -117,7 +147,10 @@ describe('mongoose parity', () => {
   it('updates one embedded element by its _id with positional $ and with arrayFilters', async () => {
     const p = await Parcel.findOne({ trackingNumber: 'SW000002' }).lean();
     const [first, second] = p!.events;
-    await Parcel.updateOne({ _id: p!._id, 'events._id': second!._id }, { $set: { 'events.$.note': 'positional' } });
+    await Parcel.updateOne(
+      { _id: p!._id, 'events._id': second!._id },
+      { $set: { 'events.$.note': 'positional' } },
+    );
     let after = await Parcel.findById(p!._id).lean();
     expect(after!.events[1]!.note).toBe('positional');
     expect(after!.events[0]!.note).toBe('left hub');
@@ -142,8 +175,16 @@ describe('mongoose parity', () => {
   });
 
   it('increments a counter with upsert (receipt numbers)', async () => {
-    const a = await Counter.findOneAndUpdate({ _id: 'receipt-2026' }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean();
-    const b = await Counter.findOneAndUpdate({ _id: 'receipt-2026' }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean();
+    const a = await Counter.findOneAndUpdate(
+      { _id: 'receipt-2026' },
+      { $inc: { seq: 1 } },
+      { upsert: true, new: true },
+    ).lean();
+    const b = await Counter.findOneAndUpdate(
+      { _id: 'receipt-2026' },
+      { $inc: { seq: 1 } },
+      { upsert: true, new: true },
+    ).lean();
     expect(a).toEqual({ _id: 'receipt-2026', seq: 1 });
     expect(b).toEqual({ _id: 'receipt-2026', seq: 2 });
   });
@@ -163,14 +204,30 @@ describe('mongoose parity', () => {
 
   it('reports unique violations on insert and update', async () => {
     const err = await Parcel.create(parcel(1)).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 11000, keyPattern: { trackingNumber: 1 }, keyValue: { trackingNumber: 'SW000001' } });
+    expect(err).toMatchObject({
+      code: 11000,
+      keyPattern: { trackingNumber: 1 },
+      keyValue: { trackingNumber: 'SW000001' },
+    });
     expect(String((err as Error).message)).toContain('E11000 duplicate key error collection');
-    expect(String((err as Error).message)).toContain('index: trackingNumber_1 dup key: { trackingNumber: "SW000001" }');
+    expect(String((err as Error).message)).toContain(
+      'index: trackingNumber_1 dup key: { trackingNumber: "SW000001" }',
+    );
 
-    const upd = await Parcel.updateOne({ trackingNumber: 'SW000003' }, { $set: { trackingNumber: 'SW000004' } }).catch((e: unknown) => e);
+    const upd = await Parcel.updateOne(
+      { trackingNumber: 'SW000003' },
+      { $set: { trackingNumber: 'SW000004' } },
+    ).catch((e: unknown) => e);
     expect(upd).toMatchObject({ code: 11000, keyValue: { trackingNumber: 'SW000004' } });
-    const fam = await Parcel.findOneAndUpdate({ trackingNumber: 'SW000003' }, { $set: { trackingNumber: 'SW000004' } }).catch((e: unknown) => e);
-    expect(fam).toMatchObject({ code: 11000, codeName: 'DuplicateKey', keyPattern: { trackingNumber: 1 } });
+    const fam = await Parcel.findOneAndUpdate(
+      { trackingNumber: 'SW000003' },
+      { $set: { trackingNumber: 'SW000004' } },
+    ).catch((e: unknown) => e);
+    expect(fam).toMatchObject({
+      code: 11000,
+      codeName: 'DuplicateKey',
+      keyPattern: { trackingNumber: 1 },
+    });
     expect((await Parcel.findOne({ trackingNumber: 'SW000003' }).lean())?.weightKg).toBe(3);
   });
 
@@ -181,7 +238,12 @@ describe('mongoose parity', () => {
       { upsert: true },
     );
     let doc = await Parcel.findOne({ trackingNumber: 'SW900000' }).lean();
-    expect(doc).toMatchObject({ trackingNumber: 'SW900000', sender: { name: 'Upserted' }, status: 'pending', weightKg: 42 });
+    expect(doc).toMatchObject({
+      trackingNumber: 'SW900000',
+      sender: { name: 'Upserted' },
+      status: 'pending',
+      weightKg: 42,
+    });
     expect(doc!._id).toBeInstanceOf(Types.ObjectId);
     await Parcel.updateOne(
       { trackingNumber: 'SW900000' },

@@ -12,8 +12,9 @@ const tsx = (args: string[]) => ['--import', 'tsx', ...args];
 // The command line is started the way `npm run db` does it, through the tsx binary.
 const tsxBin = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const dirs: string[] = [];
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const collectionOf = (c: MongoClient, db: string, name: string) => c.db(db).collection(name) as unknown as Collection<any>;
+const collectionOf = (c: MongoClient, db: string, name: string) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  c.db(db).collection(name) as unknown as Collection<any>;
 
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-'));
@@ -25,7 +26,11 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function withClient<T>(dir: string, fn: (client: MongoClient) => Promise<T>, opts: { compactBytes?: number } = {}): Promise<T> {
+async function withClient<T>(
+  dir: string,
+  fn: (client: MongoClient) => Promise<T>,
+  opts: { compactBytes?: number } = {},
+): Promise<T> {
   const engine = await startEmbeddedMongo({ dir, ...opts });
   const client = await MongoClient.connect(engine.uri);
   try {
@@ -42,7 +47,11 @@ describe('persistence', () => {
     for (const compactBytes of [64 * 1024 * 1024, 32 * 1024]) {
       const acked = new Set<number>();
       const updated = new Set<number>();
-      const child = spawn(node, tsx(['tests/engine/fixtures/writer.ts', dir, String(compactBytes)]), { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        node,
+        tsx(['tests/engine/fixtures/writer.ts', dir, String(compactBytes)]),
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       let buffered = '';
@@ -78,9 +87,13 @@ describe('persistence', () => {
 
   it('truncates a torn journal tail and keeps the rest', async () => {
     const dir = tempDir();
-    await withClient(dir, async (client) => {
-      await collectionOf(client, 't', 'c').insertMany([{ _id: 1 }, { _id: 2 }]);
-    }, { compactBytes: 1 << 30 });
+    await withClient(
+      dir,
+      async (client) => {
+        await collectionOf(client, 't', 'c').insertMany([{ _id: 1 }, { _id: 2 }]);
+      },
+      { compactBytes: 1 << 30 },
+    );
     // A clean stop writes a snapshot; add records after it and tear the last one.
     const engine = await startEmbeddedMongo({ dir });
     const client = await MongoClient.connect(engine.uri);
@@ -92,7 +105,9 @@ describe('persistence', () => {
     appendFileSync(join(dir, journal), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7]));
     await engine.stop();
     await withClient(dir, async (c) => {
-      expect((await collectionOf(c, 't', 'c').find().toArray()).map((d) => d._id)).toEqual([1, 2, 3]);
+      expect((await collectionOf(c, 't', 'c').find().toArray()).map((d) => d._id)).toEqual([
+        1, 2, 3,
+      ]);
       await collectionOf(c, 't', 'c').insertOne({ _id: 4 });
     });
     await withClient(dir, async (c) => {
@@ -116,36 +131,55 @@ describe('persistence', () => {
     const size = statSync(join(crashed, journal)).size;
     await engine.stop();
     await withClient(crashed, async (c) => {
-      expect((await collectionOf(c, 't', 'c').find().toArray()).map((d) => d._id)).toEqual(['a', 'b']);
+      expect((await collectionOf(c, 't', 'c').find().toArray()).map((d) => d._id)).toEqual([
+        'a',
+        'b',
+      ]);
     });
-    expect(existsSync(join(crashed, journal)) ? statSync(join(crashed, journal)).size : 0).toBeLessThan(size);
+    expect(
+      existsSync(join(crashed, journal)) ? statSync(join(crashed, journal)).size : 0,
+    ).toBeLessThan(size);
   });
 
   it('keeps data and indexes across restarts with snapshots', async () => {
     const dir = tempDir();
-    await withClient(dir, async (client) => {
-      const coll = collectionOf(client, 's', 'parcels');
-      await coll.createIndex({ trackingNumber: 1 }, { unique: true });
-      for (let i = 0; i < 20; i++) {
-        await coll.insertMany(Array.from({ length: 50 }, (_, j) => ({ trackingNumber: `T${i * 50 + j}`, pad: 'y'.repeat(300) })));
-      }
-      await coll.updateMany({}, { $set: { touched: true } });
-      await coll.deleteMany({ trackingNumber: { $in: ['T1', 'T2'] } });
-    }, { compactBytes: 100 * 1024 });
+    await withClient(
+      dir,
+      async (client) => {
+        const coll = collectionOf(client, 's', 'parcels');
+        await coll.createIndex({ trackingNumber: 1 }, { unique: true });
+        for (let i = 0; i < 20; i++) {
+          await coll.insertMany(
+            Array.from({ length: 50 }, (_, j) => ({
+              trackingNumber: `T${i * 50 + j}`,
+              pad: 'y'.repeat(300),
+            })),
+          );
+        }
+        await coll.updateMany({}, { $set: { touched: true } });
+        await coll.deleteMany({ trackingNumber: { $in: ['T1', 'T2'] } });
+      },
+      { compactBytes: 100 * 1024 },
+    );
     expect(existsSync(join(dir, 'snapshot.bson'))).toBe(true);
     await withClient(dir, async (client) => {
       const coll = collectionOf(client, 's', 'parcels');
       expect(await coll.countDocuments()).toBe(998);
       expect(await coll.countDocuments({ touched: true })).toBe(998);
       await expect(coll.insertOne({ trackingNumber: 'T5' })).rejects.toMatchObject({ code: 11000 });
-      expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'trackingNumber_1']);
+      expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual([
+        '_id_',
+        'trackingNumber_1',
+      ]);
     });
   });
 
   it('refuses a second process on the same directory and runs from the command line', async () => {
     const dir = tempDir();
     const engine = await startEmbeddedMongo({ dir });
-    const second = spawn(node, tsx(['embedded-mongo/cli.ts', '--dir', dir]), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const second = spawn(node, tsx(['embedded-mongo/cli.ts', '--dir', dir]), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     second.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise((r) => second.once('exit', r));
@@ -154,7 +188,9 @@ describe('persistence', () => {
     await expect(startEmbeddedMongo({ dir })).rejects.toThrow(/in use by another process/);
     await engine.stop();
 
-    const cli = spawn(tsxBin, ['embedded-mongo/cli.ts', '--port', '0', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(tsxBin, ['embedded-mongo/cli.ts', '--port', '0', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const uri = await new Promise<string>((resolve, reject) => {
       cli.stdout.on('data', (d: Buffer) => {

@@ -40,7 +40,10 @@ function exchange(socket: Socket, bytes: Buffer, expectReply = true): Promise<Bu
       resolve(v);
     };
     const onClose = () => finish(null);
-    const timer = setTimeout(() => finish(expectReply ? null : Buffer.alloc(0)), expectReply ? 30000 : 300);
+    const timer = setTimeout(
+      () => finish(expectReply ? null : Buffer.alloc(0)),
+      expectReply ? 30000 : 300,
+    );
     socket.on('data', onData);
     socket.once('close', onClose);
     socket.write(bytes);
@@ -96,8 +99,16 @@ describe('wire protocol', () => {
     const viaSocket = await MongoClient.connect(local.uri);
     const viaTcp = await MongoClient.connect(local.tcpUri);
     try {
-      await viaSocket.db('both').collection('c').insertOne({ _id: 1, from: 'socket' } as never);
-      expect(await viaTcp.db('both').collection('c').findOne({ _id: 1 } as never)).toEqual({ _id: 1, from: 'socket' });
+      await viaSocket
+        .db('both')
+        .collection('c')
+        .insertOne({ _id: 1, from: 'socket' } as never);
+      expect(
+        await viaTcp
+          .db('both')
+          .collection('c')
+          .findOne({ _id: 1 } as never),
+      ).toEqual({ _id: 1, from: 'socket' });
     } finally {
       await viaSocket.close();
       await viaTcp.close();
@@ -136,12 +147,23 @@ describe('wire protocol', () => {
   });
 
   it('answers hello over OP_MSG, accepts a checksum and document sequences', async () => {
-    expect(await command({ hello: 1, $db: 'admin' })).toMatchObject({ isWritablePrimary: true, ok: 1 });
+    expect(await command({ hello: 1, $db: 'admin' })).toMatchObject({
+      isWritablePrimary: true,
+      ok: 1,
+    });
     const s = await open();
-    const inserted = msgReply(await exchange(s, opMsg({ insert: 'seq', $db: 'wire' }, 1, [['documents', [{ _id: 1 }, { _id: 2 }]]])));
+    const inserted = msgReply(
+      await exchange(
+        s,
+        opMsg({ insert: 'seq', $db: 'wire' }, 1, [['documents', [{ _id: 1 }, { _id: 2 }]]]),
+      ),
+    );
     expect(inserted).toMatchObject({ n: 2, ok: 1 });
     const found = msgReply(await exchange(s, opMsg({ find: 'seq', filter: {}, $db: 'wire' })));
-    expect((found.cursor as { firstBatch: unknown[]; id: Long }).firstBatch).toEqual([{ _id: 1 }, { _id: 2 }]);
+    expect((found.cursor as { firstBatch: unknown[]; id: Long }).firstBatch).toEqual([
+      { _id: 1 },
+      { _id: 2 },
+    ]);
     expect((found.cursor as { id: Long }).id).toBeInstanceOf(Long);
     s.destroy();
   });
@@ -155,24 +177,57 @@ describe('wire protocol', () => {
   });
 
   it('answers unknown commands with CommandNotFound', async () => {
-    expect(await command({ frobnicate: 1, $db: 'admin' })).toMatchObject({ ok: 0, code: 59, codeName: 'CommandNotFound' });
+    expect(await command({ frobnicate: 1, $db: 'admin' })).toMatchObject({
+      ok: 0,
+      code: 59,
+      codeName: 'CommandNotFound',
+    });
   });
 
   it('refuses transactions and change streams', async () => {
     const lsid = { id: new (await import('bson')).UUID() };
-    const txn = await command({ insert: 't', documents: [{ a: 1 }], lsid, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false, $db: 'wire' });
+    const txn = await command({
+      insert: 't',
+      documents: [{ a: 1 }],
+      lsid,
+      txnNumber: Long.fromNumber(1),
+      startTransaction: true,
+      autocommit: false,
+      $db: 'wire',
+    });
     expect(txn).toMatchObject({ ok: 0, code: 20, codeName: 'IllegalOperation' });
-    expect(String(txn.errmsg)).toContain('Transaction numbers are only allowed on a replica set member or mongos');
-    expect(await command({ insert: 't', documents: [{ a: 1 }], lsid, txnNumber: Long.fromNumber(1), $db: 'wire' })).toMatchObject({ code: 20 });
-    expect(await command({ find: 't', filter: {}, $db: 'wire' })).toMatchObject({ cursor: { firstBatch: [] } });
-    const cs = await command({ aggregate: 't', pipeline: [{ $changeStream: {} }], cursor: {}, $db: 'wire' });
+    expect(String(txn.errmsg)).toContain(
+      'Transaction numbers are only allowed on a replica set member or mongos',
+    );
+    expect(
+      await command({
+        insert: 't',
+        documents: [{ a: 1 }],
+        lsid,
+        txnNumber: Long.fromNumber(1),
+        $db: 'wire',
+      }),
+    ).toMatchObject({ code: 20 });
+    expect(await command({ find: 't', filter: {}, $db: 'wire' })).toMatchObject({
+      cursor: { firstBatch: [] },
+    });
+    const cs = await command({
+      aggregate: 't',
+      pipeline: [{ $changeStream: {} }],
+      cursor: {},
+      $db: 'wire',
+    });
     expect(cs).toMatchObject({ ok: 0, code: 40573 });
 
     const client = await MongoClient.connect(engine.uri);
     const session = client.startSession();
     session.startTransaction();
     // The driver wraps code 20 the same way it does for a real standalone server.
-    const err = (await client.db('wire').collection('t').insertOne({ a: 2 }, { session }).catch((e: unknown) => e)) as {
+    const err = (await client
+      .db('wire')
+      .collection('t')
+      .insertOne({ a: 2 }, { session })
+      .catch((e: unknown) => e)) as {
       code?: number;
       originalError?: { code?: number };
     };
@@ -184,17 +239,32 @@ describe('wire protocol', () => {
   });
 
   it('reports CursorNotFound for unknown and expired cursors', async () => {
-    const unknown = await command({ getMore: Long.fromNumber(123456), collection: 'x', $db: 'wire' });
-    expect(unknown).toMatchObject({ ok: 0, code: 43, codeName: 'CursorNotFound', errmsg: 'cursor id 123456 not found' });
+    const unknown = await command({
+      getMore: Long.fromNumber(123456),
+      collection: 'x',
+      $db: 'wire',
+    });
+    expect(unknown).toMatchObject({
+      ok: 0,
+      code: 43,
+      codeName: 'CursorNotFound',
+      errmsg: 'cursor id 123456 not found',
+    });
 
-    await command({ insert: 'many', documents: Array.from({ length: 10 }, (_, i) => ({ i })), $db: 'wire' });
+    await command({
+      insert: 'many',
+      documents: Array.from({ length: 10 }, (_, i) => ({ i })),
+      $db: 'wire',
+    });
     const first = await command({ find: 'many', filter: {}, batchSize: 2, $db: 'wire' });
     const id = (first.cursor as { id: Long }).id;
     expect(id.isZero()).toBe(false);
     const more = await command({ getMore: id, collection: 'many', batchSize: 3, $db: 'wire' });
     expect((more.cursor as { nextBatch: unknown[] }).nextBatch).toHaveLength(3);
     await new Promise((r) => setTimeout(r, 700));
-    expect(await command({ getMore: id, collection: 'many', $db: 'wire' })).toMatchObject({ code: 43 });
+    expect(await command({ getMore: id, collection: 'many', $db: 'wire' })).toMatchObject({
+      code: 43,
+    });
   });
 
   it('survives malformed messages and keeps serving new clients', async () => {
@@ -207,7 +277,11 @@ describe('wire protocol', () => {
       header(3, 2013),
       header(900_000_000, 2013),
       (() => {
-        const body = Buffer.concat([Buffer.alloc(4), Buffer.from([0]), Buffer.from([40, 0, 0, 0, 1, 2, 3])]);
+        const body = Buffer.concat([
+          Buffer.alloc(4),
+          Buffer.from([0]),
+          Buffer.from([40, 0, 0, 0, 1, 2, 3]),
+        ]);
         return Buffer.concat([header(16 + body.length, 2013), body]);
       })(),
       header(20, 9999),
@@ -281,14 +355,21 @@ describe('wire protocol', () => {
   it('refuses documents over 16 MiB', async () => {
     const big = { _id: 'big', blob: 'x'.repeat(16 * 1024 * 1024 + 10) };
     const s = await open();
-    const reply = msgReply(await exchange(s, opMsg({ insert: 'big', $db: 'wire' }, 0, [['documents', [big]]])));
+    const reply = msgReply(
+      await exchange(s, opMsg({ insert: 'big', $db: 'wire' }, 0, [['documents', [big]]])),
+    );
     s.destroy();
     expect(reply.ok).toBe(1);
     expect(reply.writeErrors).toEqual([expect.objectContaining({ index: 0, code: 10334 })]);
     expect(await command({ count: 'big', $db: 'wire' })).toMatchObject({ n: 0 });
 
     const client = await MongoClient.connect(engine.uri);
-    await expect(client.db('wire').collection('big').insertOne(big as never)).rejects.toThrow();
+    await expect(
+      client
+        .db('wire')
+        .collection('big')
+        .insertOne(big as never),
+    ).rejects.toThrow();
     expect(await client.db('wire').collection('big').countDocuments()).toBe(0);
     await client.close();
   });

@@ -14,7 +14,12 @@ const PASSWORD = 'correct-horse-battery';
 async function call(
   handler: unknown,
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: BodyInit; address?: string } = {},
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: BodyInit;
+    address?: string;
+  } = {},
 ): Promise<Response> {
   const request = new Request(new URL(url, 'http://localhost'), {
     method: init.method ?? 'GET',
@@ -33,7 +38,13 @@ async function call(
   }
 }
 
-function postJson(handler: unknown, url: string, body: unknown, address?: string, headers: Record<string, string> = {}) {
+function postJson(
+  handler: unknown,
+  url: string,
+  body: unknown,
+  address?: string,
+  headers: Record<string, string> = {},
+) {
   return call(handler, url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -42,7 +53,13 @@ function postJson(handler: unknown, url: string, body: unknown, address?: string
   });
 }
 
-function postForm(handler: unknown, url: string, fields: Record<string, string>, address?: string, cookie?: string) {
+function postForm(
+  handler: unknown,
+  url: string,
+  fields: Record<string, string>,
+  address?: string,
+  cookie?: string,
+) {
   return call(handler, url, {
     method: 'POST',
     headers: cookie ? { cookie } : {},
@@ -69,7 +86,10 @@ beforeEach(() => loginFailures.clear());
 
 describe('POST /api/auth/login', () => {
   it('returns a token and the user without the password hash', async () => {
-    const res = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD });
+    const res = await postJson(loginApi, '/api/auth/login', {
+      username: 'alice',
+      password: PASSWORD,
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(typeof body.token).toBe('string');
@@ -86,10 +106,15 @@ describe('POST /api/auth/login', () => {
     expect(missingBody.error).toBe('Validation failed');
     expect(missingBody.details.password).toBeDefined();
 
-    const injected = await postJson(loginApi, '/api/auth/login', { username: { $gt: '' }, password: { $gt: '' } });
+    const injected = await postJson(loginApi, '/api/auth/login', {
+      username: { $gt: '' },
+      password: { $gt: '' },
+    });
     expect(injected.status).toBe(400);
     const injectedBody = await injected.json();
-    expect(Object.keys(injectedBody.details)).toEqual(expect.arrayContaining(['username', 'password']));
+    expect(Object.keys(injectedBody.details)).toEqual(
+      expect.arrayContaining(['username', 'password']),
+    );
   });
 
   it('refuses a body that is not JSON with 415', async () => {
@@ -102,8 +127,18 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers wrong credentials with 401 and the same message for an unknown user', async () => {
-    const wrong = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: 'nope-nope' }, '10.0.1.1');
-    const unknown = await postJson(loginApi, '/api/auth/login', { username: 'nobody', password: 'nope-nope' }, '10.0.1.2');
+    const wrong = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'alice', password: 'nope-nope' },
+      '10.0.1.1',
+    );
+    const unknown = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'nobody', password: 'nope-nope' },
+      '10.0.1.2',
+    );
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const wrongBody = await wrong.json();
@@ -113,10 +148,20 @@ describe('POST /api/auth/login', () => {
 
   it('locks a username after 5 failures with 429 and Retry-After, even with the right password', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await postJson(loginApi, '/api/auth/login', { username: 'bob', password: `wrong-${i}` }, `10.0.2.${i}`);
+      const res = await postJson(
+        loginApi,
+        '/api/auth/login',
+        { username: 'bob', password: `wrong-${i}` },
+        `10.0.2.${i}`,
+      );
       expect(res.status).toBe(401);
     }
-    const locked = await postJson(loginApi, '/api/auth/login', { username: 'bob', password: PASSWORD }, '10.0.2.99');
+    const locked = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'bob', password: PASSWORD },
+      '10.0.2.99',
+    );
     expect(locked.status).toBe(429);
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
@@ -124,23 +169,41 @@ describe('POST /api/auth/login', () => {
     expect((await locked.json()).message).toMatch(/Too many failed sign-in attempts/);
 
     // Another account from another address is not affected.
-    const other = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD }, '10.0.3.1');
+    const other = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'alice', password: PASSWORD },
+      '10.0.3.1',
+    );
     expect(other.status).toBe(200);
   });
 
   it('locks an address after 5 failures across usernames', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await postJson(loginApi, '/api/auth/login', { username: `guess${i}`, password: 'x' }, '10.0.4.4');
+      const res = await postJson(
+        loginApi,
+        '/api/auth/login',
+        { username: `guess${i}`, password: 'x' },
+        '10.0.4.4',
+      );
       expect(res.status).toBe(401);
     }
-    const locked = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD }, '10.0.4.4');
+    const locked = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'alice', password: PASSWORD },
+      '10.0.4.4',
+    );
     expect(locked.status).toBe(429);
   });
 });
 
 describe('GET /api/auth/me and POST /api/auth/logout', () => {
   it('returns the user for a token, 401 without one, and 401 once the token is revoked', async () => {
-    const login = await postJson(loginApi, '/api/auth/login', { username: 'alice', password: PASSWORD });
+    const login = await postJson(loginApi, '/api/auth/login', {
+      username: 'alice',
+      password: PASSWORD,
+    });
     const { token } = await login.json();
     const auth = { authorization: `Bearer ${token}` };
 
@@ -163,7 +226,9 @@ describe('GET /api/auth/me and POST /api/auth/logout', () => {
   });
 
   it('rejects a made-up token', async () => {
-    const res = await call(meApi, '/api/auth/me', { headers: { authorization: 'Bearer not-a-real-token' } });
+    const res = await call(meApi, '/api/auth/me', {
+      headers: { authorization: 'Bearer not-a-real-token' },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -203,9 +268,15 @@ describe('the staff login page', () => {
     expect(cookies.some((c) => c.startsWith('__flash='))).toBe(true);
 
     // The cookie opens the dashboard.
-    const dashboard = await call(dashboardLoader, '/dashboard', { headers: { cookie: cookiesFrom(res) } });
+    const dashboard = await call(dashboardLoader, '/dashboard', {
+      headers: { cookie: cookiesFrom(res) },
+    });
     expect(dashboard.status).toBe(200);
-    expect((await dashboard.json()).user).toMatchObject({ username: 'alice', name: 'Alice Staff', role: 'admin' });
+    expect((await dashboard.json()).user).toMatchObject({
+      username: 'alice',
+      name: 'Alice Staff',
+      role: 'admin',
+    });
   });
 
   it('marks the cookie Secure over https', async () => {
@@ -219,25 +290,45 @@ describe('the staff login page', () => {
 
   it('ignores an absolute or protocol-relative redirectTo', async () => {
     for (const redirectTo of ['https://evil.example', '//evil.example/x']) {
-      const res = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD, redirectTo });
+      const res = await postForm(loginPageAction, '/management/access', {
+        username: 'alice',
+        password: PASSWORD,
+        redirectTo,
+      });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/dashboard');
     }
   });
 
   it('gives the same message for a wrong password and an unknown user, keeping the username', async () => {
-    const wrong = await postForm(loginPageAction, '/management/access', { username: 'alice', password: 'bad-password' }, '10.0.5.1');
-    const unknown = await postForm(loginPageAction, '/management/access', { username: 'ghost', password: 'bad-password' }, '10.0.5.2');
+    const wrong = await postForm(
+      loginPageAction,
+      '/management/access',
+      { username: 'alice', password: 'bad-password' },
+      '10.0.5.1',
+    );
+    const unknown = await postForm(
+      loginPageAction,
+      '/management/access',
+      { username: 'ghost', password: 'bad-password' },
+      '10.0.5.2',
+    );
     expect(wrong.status).toBe(400);
     expect(unknown.status).toBe(400);
     expect(wrong.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false);
     const wrongBody = await wrong.json();
-    expect(wrongBody).toEqual({ formError: 'Invalid credentials. Please try again.', username: 'alice' });
+    expect(wrongBody).toEqual({
+      formError: 'Invalid credentials. Please try again.',
+      username: 'alice',
+    });
     expect((await unknown.json()).formError).toBe(wrongBody.formError);
   });
 
   it('shows field errors when a field is empty', async () => {
-    const res = await postForm(loginPageAction, '/management/access', { username: '', password: '' });
+    const res = await postForm(loginPageAction, '/management/access', {
+      username: '',
+      password: '',
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.fieldErrors.username).toEqual(['Username is required']);
@@ -246,22 +337,42 @@ describe('the staff login page', () => {
 
   it('counts failures per client address and locks with 429', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await postForm(loginPageAction, '/management/access', { username: `guess${i}`, password: 'x' }, '10.0.6.6');
+      const res = await postForm(
+        loginPageAction,
+        '/management/access',
+        { username: `guess${i}`, password: 'x' },
+        '10.0.6.6',
+      );
       expect(res.status).toBe(400);
     }
-    const locked = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD }, '10.0.6.6');
+    const locked = await postForm(
+      loginPageAction,
+      '/management/access',
+      { username: 'alice', password: PASSWORD },
+      '10.0.6.6',
+    );
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await locked.json()).formError).toMatch(/Too many failed sign-in attempts/);
 
     // Someone at another address still gets in.
-    const elsewhere = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD }, '10.0.7.7');
+    const elsewhere = await postForm(
+      loginPageAction,
+      '/management/access',
+      { username: 'alice', password: PASSWORD },
+      '10.0.7.7',
+    );
     expect(elsewhere.status).toBe(302);
   });
 
   it('sends a signed-in user from the login page to the dashboard', async () => {
-    const login = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD });
-    const res = await call(loginPageLoader, '/management/access', { headers: { cookie: cookiesFrom(login) } });
+    const login = await postForm(loginPageAction, '/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const res = await call(loginPageLoader, '/management/access', {
+      headers: { cookie: cookiesFrom(login) },
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/dashboard');
   });
@@ -269,7 +380,10 @@ describe('the staff login page', () => {
 
 describe('logout', () => {
   it('POST destroys the session and goes to the login page; GET does not sign out', async () => {
-    const login = await postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD });
+    const login = await postForm(loginPageAction, '/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+    });
     const cookie = cookiesFrom(login);
 
     const viaGet = await call(logoutLoader, '/logout', { headers: { cookie } });
@@ -281,7 +395,9 @@ describe('logout', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/management/access');
     const cleared = cookiesFrom(res);
-    expect(res.headers.getSetCookie().find((c) => c.startsWith('__session='))).toMatch(/Expires=Thu, 01 Jan 1970/i);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('__session='))).toMatch(
+      /Expires=Thu, 01 Jan 1970/i,
+    );
 
     const after = await call(dashboardLoader, '/dashboard', { headers: { cookie: cleared } });
     expect(after.status).toBe(302);

@@ -14,7 +14,11 @@ import { connectDb } from '~/services/db.server';
 const PASSWORD = 'dashboard-password';
 let token = '';
 
-async function get(handler: unknown, url: string, headers: Record<string, string> = { authorization: `Bearer ${token}` }) {
+async function get(
+  handler: unknown,
+  url: string,
+  headers: Record<string, string> = { authorization: `Bearer ${token}` },
+) {
   try {
     return await (handler as (args: unknown) => Promise<Response>)({
       request: new Request(new URL(url, 'http://localhost'), { headers }),
@@ -32,11 +36,23 @@ const now = new Date();
 const { thisMonthStart, lastMonthStart } = monthBounds(now);
 const at = (base: Date, hours: number) => new Date(base.getTime() + hours * HOUR);
 
-type Seed = { key: string; status: ParcelStatus; cost: number; createdAt: Date; events?: Array<{ status: string; ago: number; location?: string }> };
+type Seed = {
+  key: string;
+  status: ParcelStatus;
+  cost: number;
+  createdAt: Date;
+  events?: Array<{ status: string; ago: number; location?: string }>;
+};
 
 // Three parcels this month, two last month, two older.
 const seeds: Seed[] = [
-  { key: 'A', status: 'Pending', cost: 10, createdAt: at(thisMonthStart, 3), events: [{ status: 'In Transit', ago: 1 * HOUR, location: 'Denver, CO' }] },
+  {
+    key: 'A',
+    status: 'Pending',
+    cost: 10,
+    createdAt: at(thisMonthStart, 3),
+    events: [{ status: 'In Transit', ago: 1 * HOUR, location: 'Denver, CO' }],
+  },
   {
     key: 'B',
     status: 'Delivered',
@@ -47,8 +63,20 @@ const seeds: Seed[] = [
       { status: 'Out for Delivery', ago: 5 * HOUR },
     ],
   },
-  { key: 'C', status: 'In Transit', cost: 30.5, createdAt: at(thisMonthStart, 1), events: [{ status: 'Departed Facility', ago: 48 * HOUR }] },
-  { key: 'D', status: 'Delivered', cost: 40, createdAt: at(lastMonthStart, 26), events: [{ status: 'Delivered', ago: 20 * 24 * HOUR }] },
+  {
+    key: 'C',
+    status: 'In Transit',
+    cost: 30.5,
+    createdAt: at(thisMonthStart, 1),
+    events: [{ status: 'Departed Facility', ago: 48 * HOUR }],
+  },
+  {
+    key: 'D',
+    status: 'Delivered',
+    cost: 40,
+    createdAt: at(lastMonthStart, 26),
+    events: [{ status: 'Delivered', ago: 20 * 24 * HOUR }],
+  },
   { key: 'E', status: 'Failed', cost: 5, createdAt: at(lastMonthStart, 25) },
   { key: 'F', status: 'Returned', cost: 100, createdAt: at(lastMonthStart, -240) },
   { key: 'G', status: 'Out for Delivery', cost: 1.25, createdAt: at(lastMonthStart, -241) },
@@ -67,8 +95,18 @@ describe('dashboard API', () => {
     const res = await get(statsApi, '/api/dashboard/stats');
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ totalParcels: 0, activeParcels: 0, deliveredParcels: 0, totalRevenue: 0 });
-    expect(body.changes.totalParcels).toEqual({ thisMonth: 0, lastMonth: 0, percent: null, label: '—' });
+    expect(body).toMatchObject({
+      totalParcels: 0,
+      activeParcels: 0,
+      deliveredParcels: 0,
+      totalRevenue: 0,
+    });
+    expect(body.changes.totalParcels).toEqual({
+      thisMonth: 0,
+      lastMonth: 0,
+      percent: null,
+      label: '—',
+    });
     const events = await get(recentTrackingApi, '/api/dashboard/recent-tracking');
     expect(await events.json()).toEqual({ events: [] });
   });
@@ -104,17 +142,42 @@ describe('dashboard API', () => {
     expect(body.activeParcels).toBe(3); // A (Pending), C (In Transit), G (Out for Delivery)
     expect(body.deliveredParcels).toBe(2);
     expect(body.totalRevenue).toBe(206.75);
-    expect(body.changes.totalParcels).toEqual({ thisMonth: 3, lastMonth: 2, percent: 50, label: '+50%' });
-    expect(body.changes.activeParcels).toEqual({ thisMonth: 2, lastMonth: 0, percent: null, label: 'New' });
-    expect(body.changes.deliveredParcels).toEqual({ thisMonth: 1, lastMonth: 1, percent: 0, label: '0%' });
-    expect(body.changes.totalRevenue).toEqual({ thisMonth: 60.5, lastMonth: 45, percent: 34, label: '+34%' });
+    expect(body.changes.totalParcels).toEqual({
+      thisMonth: 3,
+      lastMonth: 2,
+      percent: 50,
+      label: '+50%',
+    });
+    expect(body.changes.activeParcels).toEqual({
+      thisMonth: 2,
+      lastMonth: 0,
+      percent: null,
+      label: 'New',
+    });
+    expect(body.changes.deliveredParcels).toEqual({
+      thisMonth: 1,
+      lastMonth: 1,
+      percent: 0,
+      label: '0%',
+    });
+    expect(body.changes.totalRevenue).toEqual({
+      thisMonth: 60.5,
+      lastMonth: 45,
+      percent: 34,
+      label: '+34%',
+    });
   });
 
   it('compares calendar months: a month later this month becomes last month', async () => {
     const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
     const stats = await getDashboardStats({ now: nextMonth });
     expect(stats.totalParcels).toBe(7);
-    expect(stats.changes.totalParcels).toEqual({ thisMonth: 0, lastMonth: 3, percent: -100, label: '-100%' });
+    expect(stats.changes.totalParcels).toEqual({
+      thisMonth: 0,
+      lastMonth: 3,
+      percent: -100,
+      label: '-100%',
+    });
     expect(stats.changes.deliveredParcels.label).toBe('-100%');
   });
 
@@ -130,7 +193,9 @@ describe('dashboard API', () => {
 
     const two = await (await get(recentParcelsApi, '/api/dashboard/recent-parcels?limit=2')).json();
     expect(two.parcels).toHaveLength(2);
-    const all = await (await get(recentParcelsApi, '/api/dashboard/recent-parcels?limit=100')).json();
+    const all = await (
+      await get(recentParcelsApi, '/api/dashboard/recent-parcels?limit=100')
+    ).json();
     expect(all.parcels).toHaveLength(7);
   });
 
@@ -138,7 +203,9 @@ describe('dashboard API', () => {
     const res = await get(recentTrackingApi, '/api/dashboard/recent-tracking');
     expect(res.status).toBe(200);
     const { events } = await res.json();
-    expect(events.map((e: { status: string; trackingNumber: string }) => [e.status, e.trackingNumber])).toEqual([
+    expect(
+      events.map((e: { status: string; trackingNumber: string }) => [e.status, e.trackingNumber]),
+    ).toEqual([
       ['Delivered', trackingNumbers.B],
       ['In Transit', trackingNumbers.A],
       ['Out for Delivery', trackingNumbers.B],
@@ -156,8 +223,13 @@ describe('dashboard API', () => {
     expect(events[0].id).toBe(events[0]._id);
     expect(new Date(events[0].timestamp).getTime()).toBe(now.getTime() - 10 * 60 * 1000);
 
-    const limited = await (await get(recentTrackingApi, '/api/dashboard/recent-tracking?limit=2')).json();
-    expect(limited.events.map((e: { status: string }) => e.status)).toEqual(['Delivered', 'In Transit']);
+    const limited = await (
+      await get(recentTrackingApi, '/api/dashboard/recent-tracking?limit=2')
+    ).json();
+    expect(limited.events.map((e: { status: string }) => e.status)).toEqual([
+      'Delivered',
+      'In Transit',
+    ]);
   });
 
   it('refuses requests without a valid token', async () => {
@@ -201,7 +273,12 @@ describe('dashboard API', () => {
     const res = await get(overviewLoader, '/dashboard', { cookie });
     expect(res.status).toBe(200);
     const data = await res.json();
-    expect(data.stats).toMatchObject({ totalParcels: 7, activeParcels: 3, deliveredParcels: 2, totalRevenue: 206.75 });
+    expect(data.stats).toMatchObject({
+      totalParcels: 7,
+      activeParcels: 3,
+      deliveredParcels: 2,
+      totalRevenue: 206.75,
+    });
     expect(data.stats.changes.totalParcels.label).toBe('+50%');
     expect(data.activity).toHaveLength(5);
     expect(data.activity[0].trackingNumber).toBe(trackingNumbers.B);
@@ -222,7 +299,9 @@ describe('monthChange and monthBounds', () => {
   });
 
   it('uses UTC calendar months, across a year boundary', () => {
-    const { thisMonthStart: start, lastMonthStart: previous } = monthBounds(new Date('2025-01-15T10:00:00Z'));
+    const { thisMonthStart: start, lastMonthStart: previous } = monthBounds(
+      new Date('2025-01-15T10:00:00Z'),
+    );
     expect(start.toISOString()).toBe('2025-01-01T00:00:00.000Z');
     expect(previous.toISOString()).toBe('2024-12-01T00:00:00.000Z');
   });

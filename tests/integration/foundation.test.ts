@@ -8,7 +8,8 @@ process.env.ADMIN_USERNAME = 'boss';
 process.env.ADMIN_PASSWORD = 'correct-horse-battery';
 
 const { parseEnv } = await import('~/services/env.server');
-const { generateTrackingNumber, insertWithTrackingNumber, Parcel } = await import('~/models/parcel.server');
+const { generateTrackingNumber, insertWithTrackingNumber, Parcel } =
+  await import('~/models/parcel.server');
 const { User, verifyLogin } = await import('~/models/user.server');
 const { seedIfEmpty } = await import('~/services/seed.server');
 const { connectDb, disconnectDb } = await import('~/services/db.server');
@@ -61,7 +62,11 @@ describe('tracking numbers', () => {
 
   it('gives up after repeated collisions instead of looping', async () => {
     await expect(
-      insertWithTrackingNumber((trackingNumber) => Parcel.create({ trackingNumber }), () => 'DUP000000001', 3),
+      insertWithTrackingNumber(
+        (trackingNumber) => Parcel.create({ trackingNumber }),
+        () => 'DUP000000001',
+        3,
+      ),
     ).rejects.toMatchObject({ code: 11000 });
   });
 });
@@ -78,7 +83,10 @@ describe('first-start seed', () => {
     expect(first.trackingNumbers.length).toBeGreaterThanOrEqual(4);
     const statuses = await Parcel.distinct('status');
     expect(statuses.length).toBeGreaterThanOrEqual(4);
-    expect(await verifyLogin('BOSS', 'correct-horse-battery')).toMatchObject({ username: 'boss', role: 'admin' });
+    expect(await verifyLogin('BOSS', 'correct-horse-battery')).toMatchObject({
+      username: 'boss',
+      role: 'admin',
+    });
 
     const second = await seedIfEmpty({ demoParcels: true });
     expect(second.seeded).toBe(false);

@@ -44,7 +44,10 @@ function input(overrides: Record<string, unknown> = {}) {
   };
 }
 
-function apiRequest(url: string, init: { method?: string; body?: unknown; auth?: string | null } = {}) {
+function apiRequest(
+  url: string,
+  init: { method?: string; body?: unknown; auth?: string | null } = {},
+) {
   const headers: Record<string, string> = {};
   const auth = init.auth === undefined ? token : init.auth;
   if (auth) headers.Authorization = `Bearer ${auth}`;
@@ -56,14 +59,21 @@ function apiRequest(url: string, init: { method?: string; body?: unknown; auth?:
   });
 }
 
-const call = (fn: (args: never) => Promise<Response> | Response, request: Request, params: Record<string, string> = {}) =>
-  fn({ request, params, context } as never) as Promise<Response>;
+const call = (
+  fn: (args: never) => Promise<Response> | Response,
+  request: Request,
+  params: Record<string, string> = {},
+) => fn({ request, params, context } as never) as Promise<Response>;
 
 beforeAll(async () => {
   accepting = await startTestSmtpServer();
   rejecting = await startTestSmtpServer({ reject: true });
   await connectDb();
-  const user = await createUser({ username: 'notify-admin', password: 'a-long-password', role: 'admin' });
+  const user = await createUser({
+    username: 'notify-admin',
+    password: 'a-long-password',
+    role: 'admin',
+  });
   token = (await issueApiToken(user.id)).token;
   const session = await sessionStorage.getSession();
   session.set(USER_SESSION_KEY, user.id);
@@ -123,7 +133,9 @@ describe('sending notifications', () => {
     const { notifications } = await listNotifications({ page: 1, limit: 100 });
     expect(notifications.filter((n) => n.recipient === data.recipient)).toHaveLength(1);
 
-    await expect(retryNotification(failed.id, { smtpUrl: accepting.url })).rejects.toBeInstanceOf(NotificationStateError);
+    await expect(retryNotification(failed.id, { smtpUrl: accepting.url })).rejects.toBeInstanceOf(
+      NotificationStateError,
+    );
     await expect(deleteNotification(failed.id)).rejects.toBeInstanceOf(NotificationStateError);
   });
 
@@ -134,7 +146,10 @@ describe('sending notifications', () => {
     const port = (silent.address() as net.AddressInfo).port;
     try {
       const started = Date.now();
-      const notification = await createAndSendNotification(input(), { smtpUrl: `smtp://127.0.0.1:${port}`, timeoutMs: 400 });
+      const notification = await createAndSendNotification(input(), {
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        timeoutMs: 400,
+      });
       expect(Date.now() - started).toBeLessThan(3000);
       expect(notification.status).toBe('failed');
       expect(notification.emailResult.error).toMatch(/time/i);
@@ -151,7 +166,9 @@ describe('sending notifications', () => {
     const dir = outboxDir();
     expect(dir.startsWith(path.resolve(process.env.DATA_DIR!))).toBe(true);
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml'));
-    const mails = await Promise.all(files.map(async (f) => simpleParser(fs.readFileSync(path.join(dir, f)))));
+    const mails = await Promise.all(
+      files.map(async (f) => simpleParser(fs.readFileSync(path.join(dir, f)))),
+    );
     const mail = mails.find((m) => [m.to].flat()[0]?.value[0]?.address === data.recipient);
     expect(mail?.subject).toBe(data.title);
     expect(mail?.text).toContain('Outbox message body');
@@ -159,7 +176,10 @@ describe('sending notifications', () => {
   });
 
   it('links the notification to the parcel with that tracking number', async () => {
-    const parcel = await Parcel.create({ trackingNumber: 'LNK123456789', recipient: { name: 'Ann', email: 'ann@example.com' } });
+    const parcel = await Parcel.create({
+      trackingNumber: 'LNK123456789',
+      recipient: { name: 'Ann', email: 'ann@example.com' },
+    });
     const notification = await createAndSendNotification(input({ trackingNumber: 'lnk123456789' }));
     expect(notification.trackingNumber).toBe('LNK123456789');
     expect(notification.parcelId).toBe(String(parcel._id));
@@ -168,8 +188,12 @@ describe('sending notifications', () => {
 
 describe('GET /api/notifications', () => {
   it('lists newest first with pagination and filters', async () => {
-    const a = await createAndSendNotification(input({ type: 'Pickup Confirmation' }), { smtpUrl: accepting.url });
-    const b = await createAndSendNotification(input({ type: 'Pickup Confirmation' }), { smtpUrl: rejecting.url });
+    const a = await createAndSendNotification(input({ type: 'Pickup Confirmation' }), {
+      smtpUrl: accepting.url,
+    });
+    const b = await createAndSendNotification(input({ type: 'Pickup Confirmation' }), {
+      smtpUrl: rejecting.url,
+    });
 
     const res = await call(listLoader, apiRequest('/api/notifications?page=1&limit=2'));
     expect(res.status).toBe(200);
@@ -181,14 +205,25 @@ describe('GET /api/notifications', () => {
     expect(body.pagination.totalItems).toBeGreaterThanOrEqual(2);
     expect(body.pagination.totalPages).toBe(Math.ceil(body.pagination.totalItems / 2));
 
-    const filtered = await (await call(listLoader, apiRequest('/api/notifications?type=Pickup%20Confirmation&status=failed'))).json();
+    const filtered = await (
+      await call(
+        listLoader,
+        apiRequest('/api/notifications?type=Pickup%20Confirmation&status=failed'),
+      )
+    ).json();
     expect(filtered.notifications.map((n: { id: string }) => n.id)).toEqual([b.id]);
-    expect(filtered.notifications[0]).toMatchObject({ _id: b.id, status: 'failed', type: 'Pickup Confirmation' });
+    expect(filtered.notifications[0]).toMatchObject({
+      _id: b.id,
+      status: 'failed',
+      type: 'Pickup Confirmation',
+    });
     expect(filtered.notifications[0].emailResult.error).toMatch(/550/);
   });
 
   it('answers 401 without a valid token', async () => {
-    expect((await call(listLoader, apiRequest('/api/notifications', { auth: null }))).status).toBe(401);
+    expect((await call(listLoader, apiRequest('/api/notifications', { auth: null }))).status).toBe(
+      401,
+    );
     const res = await call(listLoader, apiRequest('/api/notifications', { auth: 'not-a-token' }));
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'Invalid or expired token' });
@@ -206,18 +241,29 @@ describe('GET /api/notifications', () => {
 describe('POST /api/notifications', () => {
   it('creates and sends: 201 with the notification', async () => {
     const data = input();
-    const res = await call(listAction, apiRequest('/api/notifications', { method: 'POST', body: data }));
+    const res = await call(
+      listAction,
+      apiRequest('/api/notifications', { method: 'POST', body: data }),
+    );
     expect(res.status).toBe(201);
     const { notification } = await res.json();
     // The test environment has no SMTP_URL: the e-mail goes to the outbox.
-    expect(notification).toMatchObject({ type: data.type, recipient: data.recipient, title: data.title, status: 'sent' });
+    expect(notification).toMatchObject({
+      type: data.type,
+      recipient: data.recipient,
+      title: data.title,
+      status: 'sent',
+    });
     expect(notification.id).toBe(notification._id);
     expect(new Date(notification.createdAt).toISOString()).toBe(notification.createdAt);
   });
 
   it('answers 401 without a token and stores nothing', async () => {
     const data = input();
-    const res = await call(listAction, apiRequest('/api/notifications', { method: 'POST', body: data, auth: null }));
+    const res = await call(
+      listAction,
+      apiRequest('/api/notifications', { method: 'POST', body: data, auth: null }),
+    );
     expect(res.status).toBe(401);
     const { notifications } = await listNotifications({ limit: 100 });
     expect(notifications.some((n) => n.recipient === data.recipient)).toBe(false);
@@ -235,7 +281,10 @@ describe('POST /api/notifications', () => {
       { ...input(), title: undefined },
     ];
     for (const body of bodies) {
-      const res = await call(listAction, apiRequest('/api/notifications', { method: 'POST', body }));
+      const res = await call(
+        listAction,
+        apiRequest('/api/notifications', { method: 'POST', body }),
+      );
       expect(res.status, JSON.stringify(body)).toBe(400);
       const json = await res.json();
       expect(json.error).toBe('Validation failed');
@@ -257,15 +306,31 @@ describe('/api/notifications/:id', () => {
     const res = await call(itemLoader, apiRequest(`/api/notifications/${n.id}`), { id: n.id });
     expect(res.status).toBe(200);
     expect((await res.json()).notification).toMatchObject({ id: n.id, status: 'sent' });
-    expect((await call(itemLoader, apiRequest('/api/notifications/0123456789abcdef01234567'), { id: '0123456789abcdef01234567' })).status).toBe(404);
-    expect((await call(itemLoader, apiRequest('/api/notifications/xyz'), { id: 'xyz' })).status).toBe(400);
-    expect((await call(itemLoader, apiRequest(`/api/notifications/${n.id}`, { auth: null }), { id: n.id })).status).toBe(401);
+    expect(
+      (
+        await call(itemLoader, apiRequest('/api/notifications/0123456789abcdef01234567'), {
+          id: '0123456789abcdef01234567',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(itemLoader, apiRequest('/api/notifications/xyz'), { id: 'xyz' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(itemLoader, apiRequest(`/api/notifications/${n.id}`, { auth: null }), {
+          id: n.id,
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('PUT updates the status; 400 for a bad status, 404 unknown, 401 without token', async () => {
     const n = await createAndSendNotification(input(), { smtpUrl: accepting.url });
     const put = (id: string, body: unknown, auth?: string | null) =>
-      call(itemAction, apiRequest(`/api/notifications/${id}`, { method: 'PUT', body, auth }), { id });
+      call(itemAction, apiRequest(`/api/notifications/${id}`, { method: 'PUT', body, auth }), {
+        id,
+      });
 
     const res = await put(n.id, { status: 'failed' });
     expect(res.status).toBe(200);
@@ -288,7 +353,9 @@ describe('/api/notifications/:id', () => {
 
     const conflict = await del(sent.id);
     expect(conflict.status).toBe(409);
-    expect(await conflict.json()).toMatchObject({ message: 'Only failed notifications can be deleted.' });
+    expect(await conflict.json()).toMatchObject({
+      message: 'Only failed notifications can be deleted.',
+    });
     expect(await getNotification(sent.id)).not.toBeNull();
 
     expect((await del(failed.id, null)).status).toBe(401);
@@ -306,7 +373,11 @@ describe('/api/notifications/:id', () => {
 describe('POST /api/notifications/:id/retry', () => {
   it('re-sends a failed notification (outbox here) and returns the same record as sent', async () => {
     const failed = await createAndSendNotification(input(), { smtpUrl: rejecting.url });
-    const res = await call(retryAction, apiRequest(`/api/notifications/${failed.id}/retry`, { method: 'POST' }), { id: failed.id });
+    const res = await call(
+      retryAction,
+      apiRequest(`/api/notifications/${failed.id}/retry`, { method: 'POST' }),
+      { id: failed.id },
+    );
     expect(res.status).toBe(200);
     const { notification } = await res.json();
     expect(notification).toMatchObject({ id: failed.id, status: 'sent' });
@@ -316,22 +387,32 @@ describe('POST /api/notifications/:id/retry', () => {
   it('answers 409 for a sent notification, 404 unknown, 400 malformed, 401 without token, 405 for GET', async () => {
     const sent = await createAndSendNotification(input(), { smtpUrl: accepting.url });
     const retry = (id: string, auth?: string | null) =>
-      call(retryAction, apiRequest(`/api/notifications/${id}/retry`, { method: 'POST', auth }), { id });
+      call(retryAction, apiRequest(`/api/notifications/${id}/retry`, { method: 'POST', auth }), {
+        id,
+      });
     const conflict = await retry(sent.id);
     expect(conflict.status).toBe(409);
-    expect(await conflict.json()).toMatchObject({ error: 'Only failed notifications can be retried.' });
+    expect(await conflict.json()).toMatchObject({
+      error: 'Only failed notifications can be retried.',
+    });
     expect((await getNotification(sent.id))?.emailResult.attempts).toBe(1);
     expect((await retry('0123456789abcdef01234567')).status).toBe(404);
     expect((await retry('123')).status).toBe(400);
     expect((await retry(sent.id, null)).status).toBe(401);
-    expect((await call(retryLoader, apiRequest(`/api/notifications/${sent.id}/retry`), { id: sent.id })).status).toBe(405);
+    expect(
+      (await call(retryLoader, apiRequest(`/api/notifications/${sent.id}/retry`), { id: sent.id }))
+        .status,
+    ).toBe(405);
   });
 });
 
 function pageRequest(url: string, form?: Record<string, string>) {
   return new Request(`${base}${url}`, {
     method: form ? 'POST' : 'GET',
-    headers: { Cookie: cookie, ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: {
+      Cookie: cookie,
+      ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+    },
     body: form ? new URLSearchParams(form) : undefined,
   });
 }
@@ -357,29 +438,59 @@ describe('dashboard: Notifications tab', () => {
       recipient: { name: 'Dora', email: 'dora@example.com' },
     });
     const id = String(parcel._id);
-    const loaded = await (await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Status%20Update`))).json();
+    const loaded = await (
+      await call(
+        sendLoader,
+        pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Status%20Update`),
+      )
+    ).json();
     expect(loaded.parcels.some((p: { id: string }) => p.id === id)).toBe(true);
     expect(loaded.values).toMatchObject({ parcelId: id, type: 'Status Update' });
     expect(loaded.values.title).toContain('DLG123456789');
     expect(loaded.values.message).toContain('In Transit');
 
-    const custom = await (await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Custom`))).json();
+    const custom = await (
+      await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Custom`))
+    ).json();
     expect(custom.values).toMatchObject({ title: '', message: '' });
 
-    const res = await call(sendAction, pageRequest('/dashboard/notifications/new', { parcelId: id, type: 'Status Update', title: loaded.values.title, message: loaded.values.message }));
+    const res = await call(
+      sendAction,
+      pageRequest('/dashboard/notifications/new', {
+        parcelId: id,
+        type: 'Status Update',
+        title: loaded.values.title,
+        message: loaded.values.message,
+      }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe('/dashboard/notifications');
-    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification sent', description: 'E-mail sent to dora@example.com.' });
+    expect(await toastOf(res)).toMatchObject({
+      type: 'success',
+      title: 'Notification sent',
+      description: 'E-mail sent to dora@example.com.',
+    });
     const { notifications } = await listNotifications({ limit: 1 });
-    expect(notifications[0]).toMatchObject({ recipient: 'dora@example.com', trackingNumber: 'DLG123456789', parcelId: id, status: 'sent' });
+    expect(notifications[0]).toMatchObject({
+      recipient: 'dora@example.com',
+      trackingNumber: 'DLG123456789',
+      parcelId: id,
+      status: 'sent',
+    });
   });
 
   it('refuses a missing parcel, a parcel without recipient e-mail and an empty subject, storing nothing', async () => {
     const before = (await listNotifications({ limit: 1 })).pagination.totalItems;
-    const noEmail = await Parcel.create({ trackingNumber: 'NOE123456789', recipient: { name: 'No Mail' } });
+    const noEmail = await Parcel.create({
+      trackingNumber: 'NOE123456789',
+      recipient: { name: 'No Mail' },
+    });
     const cases: Array<[Record<string, string>, string]> = [
       [{ parcelId: '', type: 'Custom', title: 'Hi', message: 'There' }, 'parcelId'],
-      [{ parcelId: String(noEmail._id), type: 'Custom', title: 'Hi', message: 'There' }, 'parcelId'],
+      [
+        { parcelId: String(noEmail._id), type: 'Custom', title: 'Hi', message: 'There' },
+        'parcelId',
+      ],
       [{ parcelId: String(noEmail._id), type: 'Custom', title: '', message: 'There' }, 'title'],
     ];
     for (const [form, field] of cases) {
@@ -396,20 +507,38 @@ describe('dashboard: Notifications tab', () => {
     const sent = await createAndSendNotification(input(), { smtpUrl: accepting.url });
     const failed = await createAndSendNotification(input(), { smtpUrl: rejecting.url });
 
-    let res = await call(pageAction, pageRequest('/dashboard/notifications?page=2', { intent: 'retry', notificationId: sent.id }));
+    let res = await call(
+      pageAction,
+      pageRequest('/dashboard/notifications?page=2', { intent: 'retry', notificationId: sent.id }),
+    );
     expect(res.headers.get('Location')).toBe('/dashboard/notifications?page=2');
-    expect(await toastOf(res)).toMatchObject({ title: 'Cannot retry notification', description: 'Only failed notifications can be retried.' });
-    res = await call(pageAction, pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: sent.id }));
-    expect(await toastOf(res)).toMatchObject({ title: 'Cannot delete notification', description: 'Only failed notifications can be deleted.' });
+    expect(await toastOf(res)).toMatchObject({
+      title: 'Cannot retry notification',
+      description: 'Only failed notifications can be retried.',
+    });
+    res = await call(
+      pageAction,
+      pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: sent.id }),
+    );
+    expect(await toastOf(res)).toMatchObject({
+      title: 'Cannot delete notification',
+      description: 'Only failed notifications can be deleted.',
+    });
     expect(await getNotification(sent.id)).not.toBeNull();
 
     // Test env has no SMTP_URL: the retry goes to the outbox and succeeds.
-    res = await call(pageAction, pageRequest('/dashboard/notifications', { intent: 'retry', notificationId: failed.id }));
+    res = await call(
+      pageAction,
+      pageRequest('/dashboard/notifications', { intent: 'retry', notificationId: failed.id }),
+    );
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification retried' });
     expect((await getNotification(failed.id))?.status).toBe('sent');
 
     const another = await createAndSendNotification(input(), { smtpUrl: rejecting.url });
-    res = await call(pageAction, pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: another.id }));
+    res = await call(
+      pageAction,
+      pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: another.id }),
+    );
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification deleted' });
     expect(await getNotification(another.id)).toBeNull();
 

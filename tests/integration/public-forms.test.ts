@@ -27,14 +27,25 @@ function post(url: string, fields: Record<string, string>) {
 
 type ActionFn = (args: { request: Request; params: object; context: object }) => Promise<Response>;
 
-async function submit(action: unknown, url: string, fields: Record<string, string>, clientAddress = nextAddress()) {
-  return (action as ActionFn)({ request: post(url, fields), params: {}, context: { clientAddress } });
+async function submit(
+  action: unknown,
+  url: string,
+  fields: Record<string, string>,
+  clientAddress = nextAddress(),
+) {
+  return (action as ActionFn)({
+    request: post(url, fields),
+    params: {},
+    context: { clientAddress },
+  });
 }
 
 /** The toast a redirect carries, as the next page would show it. */
 async function toastOf(response: Response) {
   const cookie = response.headers.get('Set-Cookie') ?? '';
-  const { toast } = await getToast(new Request('http://localhost/', { headers: { Cookie: cookie.split(';')[0]! } }));
+  const { toast } = await getToast(
+    new Request('http://localhost/', { headers: { Cookie: cookie.split(';')[0]! } }),
+  );
   return toast;
 }
 
@@ -108,9 +119,11 @@ describe('contact form', () => {
     expect(mail).toContain('&lt;b&gt;how&lt;/b&gt;');
     expect(mail).not.toContain('<b>how</b> to claim.</p>');
 
-    const page = await (contactLoader as unknown as (a: { request: Request }) => Promise<Response>)({
-      request: new Request('http://localhost/contact?sent=1'),
-    });
+    const page = await (contactLoader as unknown as (a: { request: Request }) => Promise<Response>)(
+      {
+        request: new Request('http://localhost/contact?sent=1'),
+      },
+    );
     expect(await page.json()).toEqual({ sent: true });
   });
 
@@ -183,7 +196,9 @@ describe('contact form', () => {
       const stored = await Inquiry.findOne({ subject: fields.subject }).lean();
       expect(stored?.emailStatus).toBe('failed');
       expect(stored?.emailError).toMatch(/550|not accepted/);
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not e-mail contact inquiry'));
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('Could not e-mail contact inquiry'),
+      );
     } finally {
       env.SMTP_URL = previous;
       warn.mockRestore();
@@ -195,10 +210,14 @@ describe('contact form', () => {
 describe('quote form', () => {
   it('preselects the plan from the query and falls back to "not sure"', async () => {
     const load = quoteLoader as unknown as (a: { request: Request }) => Promise<Response>;
-    expect(await (await load({ request: new Request('http://localhost/quote?plan=enterprise') })).json()).toMatchObject({
+    expect(
+      await (await load({ request: new Request('http://localhost/quote?plan=enterprise') })).json(),
+    ).toMatchObject({
       plan: 'enterprise',
     });
-    expect(await (await load({ request: new Request('http://localhost/quote?plan=gold') })).json()).toMatchObject({
+    expect(
+      await (await load({ request: new Request('http://localhost/quote?plan=gold') })).json(),
+    ).toMatchObject({
       plan: 'not-sure',
     });
   });
@@ -238,7 +257,12 @@ describe('quote form', () => {
 
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(Object.keys(body.fieldErrors).sort()).toEqual(['name', 'origin', 'plan', 'shipmentsPerMonth']);
+    expect(Object.keys(body.fieldErrors).sort()).toEqual([
+      'name',
+      'origin',
+      'plan',
+      'shipmentsPerMonth',
+    ]);
     expect(body.fieldErrors.plan).toEqual(['Choose a plan']);
     expect(await Inquiry.countDocuments({ kind: 'quote' })).toBe(before);
   });
@@ -249,7 +273,8 @@ describe('quote form', () => {
     expect(await Inquiry.countDocuments({ destination: trap.destination })).toBe(0);
 
     const address = nextAddress();
-    for (let i = 0; i < 5; i += 1) expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(302);
+    for (let i = 0; i < 5; i += 1)
+      expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(302);
     expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(429);
   });
 });
@@ -258,7 +283,10 @@ describe('newsletter', () => {
   it('subscribes once per address whatever its case, and confirms on the page it came from', async () => {
     const email = `Reader.${Date.now()}@Example.com`;
     const first = await submit(newsletterAction, '/newsletter', { email, redirectTo: '/services' });
-    const second = await submit(newsletterAction, '/newsletter', { email: `  ${email.toUpperCase()} `, redirectTo: '/about?x=1' });
+    const second = await submit(newsletterAction, '/newsletter', {
+      email: `  ${email.toUpperCase()} `,
+      redirectTo: '/about?x=1',
+    });
 
     expect(first.status).toBe(302);
     expect(first.headers.get('Location')).toBe('/services');
@@ -270,33 +298,59 @@ describe('newsletter', () => {
     const docs = await Subscription.find({ email: email.toLowerCase() }).lean();
     expect(docs).toHaveLength(1);
     // Support hears about a new subscriber once, not on every repeat.
-    expect(outboxMessages().filter((m) => m.includes(email.toLowerCase()) && m.includes('[Newsletter]'))).toHaveLength(1);
+    expect(
+      outboxMessages().filter((m) => m.includes(email.toLowerCase()) && m.includes('[Newsletter]')),
+    ).toHaveLength(1);
   });
 
   it('redirects back with an error toast for an invalid address and stores nothing', async () => {
     const before = await Subscription.countDocuments();
-    const res = await submit(newsletterAction, '/newsletter', { email: 'nope', redirectTo: '/contact' });
+    const res = await submit(newsletterAction, '/newsletter', {
+      email: 'nope',
+      redirectTo: '/contact',
+    });
 
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe('/contact');
-    expect(await toastOf(res)).toMatchObject({ type: 'error', title: 'Subscription failed', description: 'Enter a valid email address' });
+    expect(await toastOf(res)).toMatchObject({
+      type: 'error',
+      title: 'Subscription failed',
+      description: 'Enter a valid email address',
+    });
     expect(await Subscription.countDocuments()).toBe(before);
   });
 
   it('never redirects off the site, ignores the honeypot and limits each address', async () => {
-    const offsite = await submit(newsletterAction, '/newsletter', { email: `a${Date.now()}@example.com`, redirectTo: '//evil.example/x' });
+    const offsite = await submit(newsletterAction, '/newsletter', {
+      email: `a${Date.now()}@example.com`,
+      redirectTo: '//evil.example/x',
+    });
     expect(offsite.headers.get('Location')).toBe('/');
 
     const trapped = `bot${Date.now()}@example.com`;
-    await submit(newsletterAction, '/newsletter', { email: trapped, website: 'spam', redirectTo: '/' });
+    await submit(newsletterAction, '/newsletter', {
+      email: trapped,
+      website: 'spam',
+      redirectTo: '/',
+    });
     expect(await Subscription.countDocuments({ email: trapped })).toBe(0);
 
     const address = nextAddress();
     for (let i = 0; i < 5; i += 1) {
-      await submit(newsletterAction, '/newsletter', { email: `n${i}-${Date.now()}@example.com`, redirectTo: '/' }, address);
+      await submit(
+        newsletterAction,
+        '/newsletter',
+        { email: `n${i}-${Date.now()}@example.com`, redirectTo: '/' },
+        address,
+      );
     }
     const limited = `late${Date.now()}@example.com`;
-    const res = await submit(newsletterAction, '/newsletter', { email: limited, redirectTo: '/' }, address);
+    const res = await submit(
+      newsletterAction,
+      '/newsletter',
+      { email: limited, redirectTo: '/' },
+      address,
+    );
     expect(await toastOf(res)).toMatchObject({ type: 'error', title: 'Too many attempts' });
     expect(await Subscription.countDocuments({ email: limited })).toBe(0);
   });

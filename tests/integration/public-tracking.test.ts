@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
-import { loader as trackApi, action as trackApiAction } from '~/routes/api.tracking.track.$trackingNumber';
+import {
+  loader as trackApi,
+  action as trackApiAction,
+} from '~/routes/api.tracking.track.$trackingNumber';
 import { loader as trackPage } from '~/routes/_public.track';
 import { connectDb, disconnectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
@@ -13,15 +16,35 @@ beforeAll(async () => {
   const parcel = await insertWithTrackingNumber((tn) =>
     Parcel.create({
       trackingNumber: tn,
-      sender: { name: 'Acme Corp', email: 'ship@acme.example', phone: '555-0100', address: '1 Main St, Springfield' },
-      recipient: { name: 'Jane Roe', email: 'jane@example.com', phone: '555-0199', address: '9 Elm St, Shelbyville' },
+      sender: {
+        name: 'Acme Corp',
+        email: 'ship@acme.example',
+        phone: '555-0100',
+        address: '1 Main St, Springfield',
+      },
+      recipient: {
+        name: 'Jane Roe',
+        email: 'jane@example.com',
+        phone: '555-0199',
+        address: '9 Elm St, Shelbyville',
+      },
       serviceType: 'Express',
       status: 'In Transit',
       cost: 25.99,
       estimatedDelivery: new Date('2030-01-05T12:00:00Z'),
       events: [
-        { status: 'Package Picked Up', location: 'Springfield', description: 'Picked up', timestamp: new Date('2030-01-01T10:00:00Z') },
-        { status: 'In Transit', location: 'Capital City', description: 'On the way', timestamp: new Date('2030-01-02T10:00:00Z') },
+        {
+          status: 'Package Picked Up',
+          location: 'Springfield',
+          description: 'Picked up',
+          timestamp: new Date('2030-01-01T10:00:00Z'),
+        },
+        {
+          status: 'In Transit',
+          location: 'Capital City',
+          description: 'On the way',
+          timestamp: new Date('2030-01-02T10:00:00Z'),
+        },
       ],
     }),
   );
@@ -51,7 +74,11 @@ describe('GET /api/tracking/track/:trackingNumber', () => {
         estimatedDelivery: '2030-01-05T12:00:00.000Z',
       },
       events: [
-        expect.objectContaining({ status: 'In Transit', location: 'Capital City', timestamp: '2030-01-02T10:00:00.000Z' }),
+        expect.objectContaining({
+          status: 'In Transit',
+          location: 'Capital City',
+          timestamp: '2030-01-02T10:00:00.000Z',
+        }),
         expect.objectContaining({ status: 'Package Picked Up', description: 'Picked up' }),
       ],
     });
@@ -154,7 +181,9 @@ describe('/track page loader', () => {
     });
     expect(found.status).toBe(200);
     expect((await found.json()).result.parcel.trackingNumber).toBe(trackingNumber);
-    const missing = await callRoute(trackPage, '/track?number=QQQ111111111', { clientAddress: uniqueAddress() });
+    const missing = await callRoute(trackPage, '/track?number=QQQ111111111', {
+      clientAddress: uniqueAddress(),
+    });
     expect(missing.status).toBe(404);
     expect((await missing.json()).error).toBe('Tracking number not found');
   });

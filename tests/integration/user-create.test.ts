@@ -20,7 +20,12 @@ describe('user:create', () => {
       email: 'jane@example.com',
       password: 'long-enough-1',
     });
-    expect(user).toMatchObject({ username: 'jane.doe', role: 'staff', name: 'Jane Doe', email: 'jane@example.com' });
+    expect(user).toMatchObject({
+      username: 'jane.doe',
+      role: 'staff',
+      name: 'Jane Doe',
+      email: 'jane@example.com',
+    });
     expect(await verifyLogin('JANE.DOE', 'long-enough-1')).toMatchObject({ id: user.id });
     const stored = await User.findById(user.id).select('+passwordHash').lean();
     expect(stored?.passwordHash).toBeTruthy();
@@ -28,32 +33,41 @@ describe('user:create', () => {
   });
 
   it('refuses a username that exists in another case', async () => {
-    await expect(createUserFromInput({ username: 'JANE.doe', role: 'admin', password: 'another-password' })).rejects.toThrow(
-      'A user named "jane.doe" already exists (usernames ignore case).',
-    );
+    await expect(
+      createUserFromInput({ username: 'JANE.doe', role: 'admin', password: 'another-password' }),
+    ).rejects.toThrow('A user named "jane.doe" already exists (usernames ignore case).');
     expect(await User.countDocuments({ username: 'jane.doe' })).toBe(1);
   });
 
   it('refuses a bad role, a short password and a bad e-mail', async () => {
-    await expect(createUserFromInput({ username: 'sam', role: 'root', password: 'long-enough-1' })).rejects.toThrow(
-      '--role must be one of: admin, staff',
-    );
-    await expect(createUserFromInput({ username: 'sam', role: 'staff', password: 'short' })).rejects.toThrow(
-      'The password must be at least 8 characters',
-    );
     await expect(
-      createUserFromInput({ username: 'sam', role: 'staff', email: 'not-an-email', password: 'long-enough-1' }),
+      createUserFromInput({ username: 'sam', role: 'root', password: 'long-enough-1' }),
+    ).rejects.toThrow('--role must be one of: admin, staff');
+    await expect(
+      createUserFromInput({ username: 'sam', role: 'staff', password: 'short' }),
+    ).rejects.toThrow('The password must be at least 8 characters');
+    await expect(
+      createUserFromInput({
+        username: 'sam',
+        role: 'staff',
+        email: 'not-an-email',
+        password: 'long-enough-1',
+      }),
     ).rejects.toThrow('--email must be an e-mail address');
     expect(await User.countDocuments({ username: 'sam' })).toBe(0);
   });
 
   it('reads the command line and refuses unknown options', () => {
-    expect(parseUserCreateArgs(['--username', 'kim', '--role', 'admin', '--name', 'Kim Lee'])).toMatchObject({
+    expect(
+      parseUserCreateArgs(['--username', 'kim', '--role', 'admin', '--name', 'Kim Lee']),
+    ).toMatchObject({
       username: 'kim',
       role: 'admin',
       name: 'Kim Lee',
     });
-    expect(() => parseUserCreateArgs(['--username', 'kim', '--bogus'])).toThrow(/Usage: npm run user:create/);
+    expect(() => parseUserCreateArgs(['--username', 'kim', '--bogus'])).toThrow(
+      /Usage: npm run user:create/,
+    );
   });
 
   it('runs end to end with USER_PASSWORD and exits 0, or 1 with a clear message', async () => {
@@ -64,11 +78,16 @@ describe('user:create', () => {
     log.mockRestore();
 
     await connectDb();
-    expect(await verifyLogin('ops', 'from-the-env-1')).toMatchObject({ role: 'admin', name: 'Ops Team' });
+    expect(await verifyLogin('ops', 'from-the-env-1')).toMatchObject({
+      role: 'admin',
+      name: 'Ops Team',
+    });
 
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await main(['--username', 'OPS', '--role', 'staff'])).toBe(1);
-    expect(error).toHaveBeenCalledWith('A user named "ops" already exists (usernames ignore case).');
+    expect(error).toHaveBeenCalledWith(
+      'A user named "ops" already exists (usernames ignore case).',
+    );
     expect(await main(['--username', 'x1'])).toBe(1);
     expect(String(error.mock.calls.at(-1)?.[0])).toMatch(/Usage/);
     error.mockRestore();

@@ -42,13 +42,21 @@ function start(trustProxy: boolean) {
   );
 }
 
-function send(pathname: string, options: http.RequestOptions & { body?: string } = {}): Promise<Reply> {
+function send(
+  pathname: string,
+  options: http.RequestOptions & { body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: pathname, agent: false, ...options }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: pathname, agent: false, ...options },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -62,20 +70,26 @@ describe('the app server', () => {
   });
 
   it('sends a one-piece answer with its length, in one response without chunking', async () => {
-    handle = async () => Response.json({ parcel: { trackingNumber: 'ABC123456789' } }, { status: 404 });
+    handle = async () =>
+      Response.json({ parcel: { trackingNumber: 'ABC123456789' } }, { status: 404 });
     const reply = await send('/api/tracking/track/ABC123456789?x=1');
     expect(reply.status).toBe(404);
     expect(reply.headers['content-type']).toMatch(/application\/json/);
     expect(reply.headers['content-length']).toBe(String(reply.body.length));
     expect(reply.headers['transfer-encoding']).toBeUndefined();
-    expect(JSON.parse(reply.body.toString())).toEqual({ parcel: { trackingNumber: 'ABC123456789' } });
-    expect(seen[0]!.request.url).toBe(`http://127.0.0.1:${port}/api/tracking/track/ABC123456789?x=1`);
+    expect(JSON.parse(reply.body.toString())).toEqual({
+      parcel: { trackingNumber: 'ABC123456789' },
+    });
+    expect(seen[0]!.request.url).toBe(
+      `http://127.0.0.1:${port}/api/tracking/track/ABC123456789?x=1`,
+    );
     expect(seen[0]!.context.clientAddress).toBe('127.0.0.1');
   });
 
   it('gzips a large answer for a client that accepts it', async () => {
     const page = `<!DOCTYPE html><html><body>${'<p>Out for delivery</p>'.repeat(200)}</body></html>`;
-    handle = async () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    handle = async () =>
+      new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
     const reply = await send('/track', { headers: { 'accept-encoding': 'gzip' } });
     expect(reply.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(reply.body).toString()).toBe(page);
@@ -92,11 +106,15 @@ describe('the app server', () => {
     const reply = await send('/management/access', { method: 'POST', body: 'username=a' });
     expect(reply.status).toBe(302);
     expect(reply.headers.location).toBe('/dashboard');
-    expect(reply.headers['set-cookie']).toEqual(['a=1; Path=/; HttpOnly', 'b=2; Path=/; SameSite=Lax']);
+    expect(reply.headers['set-cookie']).toEqual([
+      'a=1; Path=/; HttpOnly',
+      'b=2; Path=/; SameSite=Lax',
+    ]);
   });
 
   it('passes the method, headers and body of a form post to the handler', async () => {
-    handle = async (request) => new Response(`${request.method} ${request.headers.get('x-test')} ${await request.text()}`);
+    handle = async (request) =>
+      new Response(`${request.method} ${request.headers.get('x-test')} ${await request.text()}`);
     const reply = await send('/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-test': 'yes' },
@@ -181,7 +199,9 @@ describe('the app server', () => {
   it('aborts the request signal when the client goes away before the answer', async () => {
     let aborted!: Promise<boolean>;
     handle = (request) => {
-      aborted = new Promise((resolve) => request.signal.addEventListener('abort', () => resolve(true)));
+      aborted = new Promise((resolve) =>
+        request.signal.addEventListener('abort', () => resolve(true)),
+      );
       return new Promise(() => {});
     };
     const req = http.request({ host: '127.0.0.1', port, path: '/slow', agent: false });
@@ -200,7 +220,11 @@ describe('the app server behind a trusted proxy', () => {
   it('takes the client address, protocol and host from X-Forwarded-*', async () => {
     handle = async () => new Response('ok');
     await send('/track', {
-      headers: { 'x-forwarded-for': '203.0.113.7, 10.0.0.2', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'track.example.com' },
+      headers: {
+        'x-forwarded-for': '203.0.113.7, 10.0.0.2',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'track.example.com',
+      },
     });
     const last = seen.at(-1)!;
     expect(last.context.clientAddress).toBe('203.0.113.7');

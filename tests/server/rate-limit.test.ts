@@ -15,7 +15,10 @@ function processes(count: number, limit: number, windowMs: number, leased: boole
     messages += 1;
     return server.handle({ type: 'rate-limit', id: ++id, ...request });
   };
-  const limiters = Array.from({ length: count }, () => new SharedRateLimiter('tracking', limit, windowMs, { leased, transport }));
+  const limiters = Array.from(
+    { length: count },
+    () => new SharedRateLimiter('tracking', limit, windowMs, { leased, transport }),
+  );
   return { limiters, messages: () => messages };
 }
 
@@ -28,7 +31,11 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter(3, 60_000);
     const start = 1_000_000;
     expect([1, 2, 3].map(() => limiter.hit('1.2.3.4', start).allowed)).toEqual([true, true, true]);
-    expect(limiter.hit('1.2.3.4', start + 15_000)).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 45 });
+    expect(limiter.hit('1.2.3.4', start + 15_000)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterSeconds: 45,
+    });
     expect(limiter.hit('5.6.7.8', start).allowed).toBe(true);
     expect(limiter.peek('1.2.3.4', start + 59_000).allowed).toBe(false);
     expect(limiter.hit('1.2.3.4', start + 60_000).allowed).toBe(true);
@@ -57,7 +64,8 @@ describe('a shared limit across app processes', () => {
   it('with leases never lets more than the limit through and asks the primary only now and then', async () => {
     const { limiters, messages } = processes(2, 60, 60_000, true);
     let allowed = 0;
-    for (let i = 0; i < 100; i++) if ((await limiters[i % 3 === 0 ? 1 : 0]!.hit('1.2.3.4')).allowed) allowed += 1;
+    for (let i = 0; i < 100; i++)
+      if ((await limiters[i % 3 === 0 ? 1 : 0]!.hit('1.2.3.4')).allowed) allowed += 1;
     expect(allowed).toBeLessThanOrEqual(60);
     expect(allowed).toBeGreaterThanOrEqual(57);
     expect(messages()).toBeLessThan(60);

@@ -6,19 +6,33 @@ type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Respon
 export async function callRoute(
   handler: unknown,
   url: string,
-  options: { method?: string; params?: Record<string, string>; headers?: HeadersInit; body?: unknown; clientAddress?: string } = {},
+  options: {
+    method?: string;
+    params?: Record<string, string>;
+    headers?: HeadersInit;
+    body?: unknown;
+    clientAddress?: string;
+  } = {},
 ): Promise<Response> {
   const headers = new Headers(options.headers);
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
-    if (typeof options.body === 'string' || options.body instanceof URLSearchParams || options.body instanceof FormData) {
+    if (
+      typeof options.body === 'string' ||
+      options.body instanceof URLSearchParams ||
+      options.body instanceof FormData
+    ) {
       body = options.body as BodyInit;
     } else {
       body = JSON.stringify(options.body);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
   }
-  const request = new Request(new URL(url, 'http://localhost'), { method: options.method ?? 'GET', headers, body });
+  const request = new Request(new URL(url, 'http://localhost'), {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+  });
   try {
     return await (handler as Handler)({
       request,

@@ -31,7 +31,9 @@ export async function startTestSmtpServer(
     logger: false,
     onRcptTo(address, _session, callback) {
       if (rejecting()) {
-        const error = new Error(`Mailbox unavailable: ${address.address} is not accepted here`) as Error & {
+        const error = new Error(
+          `Mailbox unavailable: ${address.address} is not accepted here`,
+        ) as Error & {
           responseCode: number;
         };
         error.responseCode = 550;
@@ -50,7 +52,10 @@ export async function startTestSmtpServer(
           fs.mkdirSync(options.saveDir, { recursive: true });
           fs.writeFileSync(path.join(options.saveDir, `${Date.now()}-${messages.length}.eml`), raw);
         }
-        const recipients = [parsed.to].flat().flatMap((a) => a?.value ?? []).map((v) => v.address?.toLowerCase());
+        const recipients = [parsed.to]
+          .flat()
+          .flatMap((a) => a?.value ?? [])
+          .map((v) => v.address?.toLowerCase());
         for (const waiter of [...waiters]) {
           if (recipients.includes(waiter.to.toLowerCase())) {
             waiters.splice(waiters.indexOf(waiter), 1);
@@ -75,11 +80,17 @@ export async function startTestSmtpServer(
     messages,
     waitForMessage(to, timeoutMs = 10_000) {
       const found = messages.find((m) =>
-        [m.to].flat().flatMap((a) => a?.value ?? []).some((v) => v.address?.toLowerCase() === to.toLowerCase()),
+        [m.to]
+          .flat()
+          .flatMap((a) => a?.value ?? [])
+          .some((v) => v.address?.toLowerCase() === to.toLowerCase()),
       );
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`No message to ${to} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`No message to ${to} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           to,
           resolve: (m) => {

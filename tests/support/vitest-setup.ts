@@ -25,6 +25,8 @@ afterEach(() => {
   const calls = errorSpy?.mock.calls ?? [];
   errorSpy?.mockRestore();
   if (calls.length > 0) {
-    throw new Error(`console.error was called: ${calls.map((c: unknown[]) => c.map(String).join(' ')).join('\n')}`);
+    throw new Error(
+      `console.error was called: ${calls.map((c: unknown[]) => c.map(String).join(' ')).join('\n')}`,
+    );
   }
 });

@@ -5,13 +5,21 @@ import type { PublicUser } from '~/models/user.server';
 export function RoleBadge({ role }: { role: string }) {
   const style = role === 'admin' ? 'bg-brand-100 text-brand-800' : 'bg-gray-100 text-gray-700';
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${style}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${style}`}
+    >
       {role}
     </span>
   );
 }
 
-export function DashboardHeader({ user, companyName }: { user: Pick<PublicUser, 'name' | 'username' | 'role'>; companyName: string }) {
+export function DashboardHeader({
+  user,
+  companyName,
+}: {
+  user: Pick<PublicUser, 'name' | 'username' | 'role'>;
+  companyName: string;
+}) {
   return (
     <header className="border-b border-gray-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">

@@ -12,7 +12,12 @@ export function StatCard({
   change: string;
   icon?: ReactNode;
 }) {
-  const tone = change.startsWith('+') || change === 'New' ? 'text-green-700' : change.startsWith('-') ? 'text-red-700' : 'text-gray-600';
+  const tone =
+    change.startsWith('+') || change === 'New'
+      ? 'text-green-700'
+      : change.startsWith('-')
+        ? 'text-red-700'
+        : 'text-gray-600';
   return (
     <div className="card p-5">
       <div className="flex items-start justify-between gap-3">
@@ -27,7 +32,8 @@ export function StatCard({
         ) : null}
       </div>
       <p className="mt-3 text-sm">
-        <span className={`font-semibold ${tone}`}>{change}</span> <span className="text-gray-500">from last month</span>
+        <span className={`font-semibold ${tone}`}>{change}</span>{' '}
+        <span className="text-gray-500">from last month</span>
       </p>
     </div>
   );

@@ -5,7 +5,13 @@ import { formatDateTime } from '~/utils/format';
 import { NotificationStatusBadge } from './notification-status-badge';
 
 /** One entry of 'Recent Notifications'; Retry and Delete are offered for failed ones. */
-export function NotificationItem({ notification, formAction }: { notification: SerializedNotification; formAction: string }) {
+export function NotificationItem({
+  notification,
+  formAction,
+}: {
+  notification: SerializedNotification;
+  formAction: string;
+}) {
   const navigation = useNavigation();
   const busyIntent =
     navigation.state !== 'idle' && navigation.formData?.get('notificationId') === notification.id
@@ -14,7 +20,11 @@ export function NotificationItem({ notification, formAction }: { notification: S
   const headingId = `notification-${notification.id}`;
 
   return (
-    <li aria-labelledby={headingId} className="space-y-2 py-4" data-notification-id={notification.id}>
+    <li
+      aria-labelledby={headingId}
+      className="space-y-2 py-4"
+      data-notification-id={notification.id}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h3 id={headingId} className="break-words font-semibold text-gray-900">
@@ -29,8 +39,13 @@ export function NotificationItem({ notification, formAction }: { notification: S
         <NotificationStatusBadge status={notification.status} />
       </div>
       <p className="text-xs text-gray-500">
-        Created <time dateTime={notification.createdAt ?? undefined}>{formatDateTime(notification.createdAt)}</time>
-        {notification.emailResult.attempts > 1 ? ` · ${notification.emailResult.attempts} attempts` : null}
+        Created{' '}
+        <time dateTime={notification.createdAt ?? undefined}>
+          {formatDateTime(notification.createdAt)}
+        </time>
+        {notification.emailResult.attempts > 1
+          ? ` · ${notification.emailResult.attempts} attempts`
+          : null}
       </p>
       {notification.status === 'failed' && notification.emailResult.error ? (
         <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

@@ -64,17 +64,32 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             </summary>
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
-                <a href={`${base}${search}`} data-client-link data-discover="true" className="block px-3 py-2 hover:bg-gray-50">
+                <a
+                  href={`${base}${search}`}
+                  data-client-link
+                  data-discover="true"
+                  className="block px-3 py-2 hover:bg-gray-50"
+                >
                   View Details
                 </a>
               </li>
               <li>
-                <a href={`${base}/edit${search}`} data-client-link data-discover="true" className="block px-3 py-2 hover:bg-gray-50">
+                <a
+                  href={`${base}/edit${search}`}
+                  data-client-link
+                  data-discover="true"
+                  className="block px-3 py-2 hover:bg-gray-50"
+                >
                   Edit
                 </a>
               </li>
               <li>
-                <a href={`${base}/delete${search}`} data-client-link data-discover="true" className="block px-3 py-2 text-red-700 hover:bg-red-50">
+                <a
+                  href={`${base}/delete${search}`}
+                  data-client-link
+                  data-discover="true"
+                  className="block px-3 py-2 text-red-700 hover:bg-red-50"
+                >
                   Delete
                 </a>
               </li>

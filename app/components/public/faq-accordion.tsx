@@ -6,7 +6,15 @@ export type FaqItem = { question: string; answer: string };
  * An accordion where one answer is open at a time. `<details name>` makes the group exclusive in
  * browsers without JavaScript; the toggle handler does the same for browsers that ignore `name`.
  */
-export function FaqAccordion({ items, group, defaultOpen = 0 }: { items: FaqItem[]; group: string; defaultOpen?: number | null }) {
+export function FaqAccordion({
+  items,
+  group,
+  defaultOpen = 0,
+}: {
+  items: FaqItem[];
+  group: string;
+  defaultOpen?: number | null;
+}) {
   const listRef = useRef<HTMLDivElement>(null);
 
   function closeOthers(event: SyntheticEvent<HTMLDetailsElement>) {
@@ -18,12 +26,25 @@ export function FaqAccordion({ items, group, defaultOpen = 0 }: { items: FaqItem
   }
 
   return (
-    <div ref={listRef} className="divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white shadow-sm" data-faq={group}>
+    <div
+      ref={listRef}
+      className="divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white shadow-sm"
+      data-faq={group}
+    >
       {items.map((item, index) => (
-        <details key={item.question} name={group} open={index === defaultOpen} onToggle={closeOthers} className="group">
+        <details
+          key={item.question}
+          name={group}
+          open={index === defaultOpen}
+          onToggle={closeOthers}
+          className="group"
+        >
           <summary className="flex list-none items-center justify-between gap-4 px-5 py-4 text-left font-semibold text-gray-900 hover:bg-gray-50 [&::-webkit-details-marker]:hidden">
             <span>{item.question}</span>
-            <span aria-hidden="true" className="text-xl leading-none text-brand-600 transition-transform group-open:rotate-45">
+            <span
+              aria-hidden="true"
+              className="text-xl leading-none text-brand-600 transition-transform group-open:rotate-45"
+            >
               +
             </span>
           </summary>

@@ -1,7 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useHydrated } from '~/utils/use-hydrated';
 
-export type HeroSlide = { title: string; subtitle: string; description: string; features: [string, string, string] };
+export type HeroSlide = {
+  title: string;
+  subtitle: string;
+  description: string;
+  features: [string, string, string];
+};
 
 export const CAROUSEL_INTERVAL_MS = 5000;
 
@@ -31,9 +36,15 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
   }, [hydrated, active, go]);
 
   return (
-    <section aria-roledescription="carousel" aria-label="Highlights" className="relative overflow-hidden bg-brand-900 text-white">
+    <section
+      aria-roledescription="carousel"
+      aria-label="Highlights"
+      className="relative overflow-hidden bg-brand-900 text-white"
+    >
       <div
-        className={hydrated ? 'relative' : 'flex snap-x snap-mandatory overflow-x-auto scroll-smooth'}
+        className={
+          hydrated ? 'relative' : 'flex snap-x snap-mandatory overflow-x-auto scroll-smooth'
+        }
         aria-live={hydrated ? 'off' : undefined}
         tabIndex={hydrated ? undefined : 0}
         aria-label={hydrated ? undefined : 'Highlights, scroll sideways for more'}
@@ -52,14 +63,22 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
               className={`w-full shrink-0 snap-start bg-gradient-to-br ${BACKGROUNDS[index % BACKGROUNDS.length]}`}
             >
               <div className="mx-auto max-w-7xl px-4 pb-32 pt-16 sm:px-16 sm:pb-36 sm:pt-20">
-                <p className="text-sm font-semibold uppercase tracking-wider text-accent-400">{slide.subtitle}</p>
-                <h2 className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl" data-slide-title>
+                <p className="text-sm font-semibold uppercase tracking-wider text-accent-400">
+                  {slide.subtitle}
+                </p>
+                <h2
+                  className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl"
+                  data-slide-title
+                >
                   {slide.title}
                 </h2>
                 <p className="mt-5 max-w-2xl text-lg text-blue-100">{slide.description}</p>
                 <ul className="mt-8 flex flex-wrap gap-3" aria-label="Features">
                   {slide.features.map((feature) => (
-                    <li key={feature} className="rounded-full bg-white/10 px-4 py-1.5 text-sm font-medium ring-1 ring-white/20">
+                    <li
+                      key={feature}
+                      className="rounded-full bg-white/10 px-4 py-1.5 text-sm font-medium ring-1 ring-white/20"
+                    >
                       {feature}
                     </li>
                   ))}

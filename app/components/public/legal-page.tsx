@@ -5,8 +5,20 @@ export const LEGAL_LAST_UPDATED = 'December 15, 2024';
 export type LegalSection = { heading: string; body: ReactNode };
 
 /** A legal document: one h1, the update date, a table of contents and numbered sections. */
-export function LegalPage({ title, intro, sections }: { title: string; intro: ReactNode; sections: LegalSection[] }) {
-  const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+export function LegalPage({
+  title,
+  intro,
+  sections,
+}: {
+  title: string;
+  intro: ReactNode;
+  sections: LegalSection[];
+}) {
+  const slug = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/(^-|-$)/g, '');
   return (
     <article className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-4xl font-extrabold tracking-tight text-gray-900">{title}</h1>
@@ -29,7 +41,9 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
           <h2 id={slug(section.heading)} className="scroll-mt-4 text-2xl font-bold text-gray-900">
             {index + 1}. {section.heading}
           </h2>
-          <div className="mt-3 space-y-3 text-gray-700 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6">{section.body}</div>
+          <div className="mt-3 space-y-3 text-gray-700 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6">
+            {section.body}
+          </div>
         </section>
       ))}
     </article>

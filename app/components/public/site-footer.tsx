@@ -8,7 +8,12 @@ export function NewsletterForm() {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formAction === '/newsletter';
   return (
-    <Form method="post" action="/newsletter" className="flex flex-col gap-2 sm:flex-row" preventScrollReset>
+    <Form
+      method="post"
+      action="/newsletter"
+      className="flex flex-col gap-2 sm:flex-row"
+      preventScrollReset
+    >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {/* Left empty by people; bots that fill every field are ignored. */}
       <div aria-hidden="true" className="absolute -left-[9999px]">
@@ -46,7 +51,8 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
         <div>
           <p className="text-lg font-bold text-white">{company.name}</p>
           <p className="mt-3 text-sm">
-            Door-to-door parcel delivery to more than 200 countries, with every scan visible in real time.
+            Door-to-door parcel delivery to more than 200 countries, with every scan visible in real
+            time.
           </p>
         </div>
         <nav aria-label="Quick links">
@@ -54,13 +60,23 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <ul className="mt-3 space-y-2 text-sm">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <a href={link.to} data-client-link data-discover="true" className="hover:text-white hover:underline">
+                <a
+                  href={link.to}
+                  data-client-link
+                  data-discover="true"
+                  className="hover:text-white hover:underline"
+                >
                   {link.label}
                 </a>
               </li>
             ))}
             <li>
-              <a href="/quote" data-client-link data-discover="true" className="hover:text-white hover:underline">
+              <a
+                href="/quote"
+                data-client-link
+                data-discover="true"
+                className="hover:text-white hover:underline"
+              >
                 Get Quote
               </a>
             </li>
@@ -70,7 +86,10 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <h2 className="font-semibold text-white">Contact</h2>
           <ul className="mt-3 space-y-2 text-sm">
             <li>
-              <a href={`tel:${company.phone.replace(/[^\d+]/g, '')}`} className="hover:text-white hover:underline">
+              <a
+                href={`tel:${company.phone.replace(/[^\d+]/g, '')}`}
+                className="hover:text-white hover:underline"
+              >
                 {company.phone} (24/7)
               </a>
             </li>
@@ -84,7 +103,9 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
         </div>
         <div>
           <h2 className="font-semibold text-white">Newsletter</h2>
-          <p className="mb-3 mt-3 text-sm">Shipping tips, service updates and holiday cut-off dates. No spam.</p>
+          <p className="mb-3 mt-3 text-sm">
+            Shipping tips, service updates and holiday cut-off dates. No spam.
+          </p>
           <NewsletterForm />
         </div>
       </div>
@@ -94,17 +115,32 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <nav aria-label="Legal">
             <ul className="flex flex-wrap gap-4">
               <li>
-                <a href="/privacy-policy" data-client-link data-discover="true" className="hover:text-white hover:underline">
+                <a
+                  href="/privacy-policy"
+                  data-client-link
+                  data-discover="true"
+                  className="hover:text-white hover:underline"
+                >
                   Privacy Policy
                 </a>
               </li>
               <li>
-                <a href="/terms-of-service" data-client-link data-discover="true" className="hover:text-white hover:underline">
+                <a
+                  href="/terms-of-service"
+                  data-client-link
+                  data-discover="true"
+                  className="hover:text-white hover:underline"
+                >
                   Terms of Service
                 </a>
               </li>
               <li>
-                <a href="/cookie-policy" data-client-link data-discover="true" className="hover:text-white hover:underline">
+                <a
+                  href="/cookie-policy"
+                  data-client-link
+                  data-discover="true"
+                  className="hover:text-white hover:underline"
+                >
                   Cookie Policy
                 </a>
               </li>

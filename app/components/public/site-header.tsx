@@ -57,13 +57,21 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
           </div>
           <div className="flex items-center gap-4">
             <span className="hidden sm:inline">Track packages worldwide</span>
-            <a href="/quote" data-client-link data-discover="true" className="rounded bg-accent-500 px-3 py-1 font-semibold text-white hover:bg-accent-600">
+            <a
+              href="/quote"
+              data-client-link
+              data-discover="true"
+              className="rounded bg-accent-500 px-3 py-1 font-semibold text-white hover:bg-accent-600"
+            >
               Get Quote
             </a>
           </div>
         </div>
       </div>
-      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3"
+      >
         <a href="/" data-client-link data-discover="true" aria-label={`${company.name} home`}>
           <Logo name={company.name} />
         </a>
@@ -103,7 +111,9 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
                     data-discover="true"
                     aria-current={current ? 'page' : undefined}
                     className={`block px-4 py-2 text-sm ${
-                      current ? 'bg-brand-50 font-semibold text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+                      current
+                        ? 'bg-brand-50 font-semibold text-brand-700'
+                        : 'text-gray-700 hover:bg-gray-100'
                     }`}
                   >
                     {link.label}

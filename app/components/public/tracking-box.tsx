@@ -24,8 +24,17 @@ export function TrackingBox() {
       <h2 id="track-box-heading" className="text-xl font-bold text-gray-900">
         Track your package
       </h2>
-      <p className="mt-1 text-sm text-gray-600">Enter your tracking number to see every scan, from pickup to proof of delivery.</p>
-      <Form method="get" action="/track" onSubmit={onSubmit} noValidate={hydrated} aria-labelledby="track-box-heading" className="mt-4 flex flex-col gap-3 sm:flex-row">
+      <p className="mt-1 text-sm text-gray-600">
+        Enter your tracking number to see every scan, from pickup to proof of delivery.
+      </p>
+      <Form
+        method="get"
+        action="/track"
+        onSubmit={onSubmit}
+        noValidate={hydrated}
+        aria-labelledby="track-box-heading"
+        className="mt-4 flex flex-col gap-3 sm:flex-row"
+      >
         <label htmlFor="home-tracking-number" className="sr-only">
           Tracking number
         </label>

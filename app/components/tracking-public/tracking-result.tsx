@@ -28,14 +28,28 @@ function EventIcon({ status }: { status: string }) {
   switch (status) {
     case 'Package Picked Up':
       return (
-        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className={common}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M3 7l9-4 9 4v10l-9 4-9-4z" />
           <path d="M3 7l9 4 9-4M12 11v10" />
         </svg>
       );
     case 'In Transit':
       return (
-        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className={common}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M1 6h13v10H1zM14 10h5l3 3v3h-8z" />
           <circle cx="5" cy="18" r="2" />
           <circle cx="18" cy="18" r="2" />
@@ -43,14 +57,28 @@ function EventIcon({ status }: { status: string }) {
       );
     case 'Out for Delivery':
       return (
-        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className={common}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M12 21s-7-6.2-7-11a7 7 0 0114 0c0 4.8-7 11-7 11z" />
           <circle cx="12" cy="10" r="2.5" />
         </svg>
       );
     case 'Delivered':
       return (
-        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className={common}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <circle cx="12" cy="12" r="9" />
           <path d="M8 12l3 3 5-6" />
         </svg>
@@ -110,7 +138,10 @@ export function TrackingResult({ result }: { result: Result }) {
             {events.map((event, index) => (
               <li key={event.id} className="relative flex gap-4 pb-6 last:pb-0">
                 {index < events.length - 1 ? (
-                  <span aria-hidden="true" className="absolute left-[19px] top-10 h-[calc(100%-2.5rem)] w-0.5 bg-gray-200" />
+                  <span
+                    aria-hidden="true"
+                    className="absolute left-[19px] top-10 h-[calc(100%-2.5rem)] w-0.5 bg-gray-200"
+                  />
                 ) : null}
                 <span
                   className={`flex h-10 w-10 shrink-0 items-center justify-center rounded-full ${
@@ -122,12 +153,18 @@ export function TrackingResult({ result }: { result: Result }) {
                 <div className="min-w-0">
                   <p className="font-semibold">
                     {event.status}
-                    {index === 0 ? <span className="ml-2 text-xs font-medium text-brand-700">Latest</span> : null}
+                    {index === 0 ? (
+                      <span className="ml-2 text-xs font-medium text-brand-700">Latest</span>
+                    ) : null}
                   </p>
-                  {event.description ? <p className="text-sm text-gray-700">{event.description}</p> : null}
+                  {event.description ? (
+                    <p className="text-sm text-gray-700">{event.description}</p>
+                  ) : null}
                   <p className="text-sm text-gray-500">
                     {event.location ? `${event.location} · ` : ''}
-                    <time dateTime={event.timestamp ?? undefined}>{formatDateTime(event.timestamp)}</time>
+                    <time dateTime={event.timestamp ?? undefined}>
+                      {formatDateTime(event.timestamp)}
+                    </time>
                   </p>
                 </div>
               </li>

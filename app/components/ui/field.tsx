@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 type Errors = string[] | undefined | null;
 
@@ -20,7 +26,11 @@ export function Field({
   hint,
   className,
   ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; errors?: Errors; hint?: ReactNode }) {
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: ReactNode;
+  errors?: Errors;
+  hint?: ReactNode;
+}) {
   const fallbackId = useId();
   const id = props.id ?? fallbackId;
   const errorId = `${id}-error`;
@@ -101,7 +111,10 @@ export function TextareaField({
 export function FormErrors({ errors }: { errors: Errors }) {
   if (!errors?.length) return null;
   return (
-    <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+    <div
+      role="alert"
+      className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+    >
       {errors.map((e) => (
         <p key={e}>{e}</p>
       ))}

@@ -28,7 +28,10 @@ export function RouteDialog({
 
   if (!hydrated) {
     return (
-      <section aria-labelledby="route-dialog-title" className={`card mx-auto my-6 w-full ${width} p-6`}>
+      <section
+        aria-labelledby="route-dialog-title"
+        className={`card mx-auto my-6 w-full ${width} p-6`}
+      >
         <div className="mb-4 flex items-start justify-between gap-4">
           <div>
             <h2 id="route-dialog-title" className="text-xl font-semibold">
@@ -46,7 +49,11 @@ export function RouteDialog({
   }
 
   return (
-    <Dialog open onClose={() => navigate(closeTo, { preventScrollReset: true })} className="relative z-40">
+    <Dialog
+      open
+      onClose={() => navigate(closeTo, { preventScrollReset: true })}
+      className="relative z-40"
+    >
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div className="fixed inset-0 overflow-y-auto">
         <div className="flex min-h-full items-start justify-center p-4 sm:items-center">
@@ -54,7 +61,9 @@ export function RouteDialog({
             <div className="mb-4 flex items-start justify-between gap-4">
               <div>
                 <DialogTitle className="text-xl font-semibold">{title}</DialogTitle>
-                {description ? <div className="mt-1 text-sm text-gray-600">{description}</div> : null}
+                {description ? (
+                  <div className="mt-1 text-sm text-gray-600">{description}</div>
+                ) : null}
               </div>
               <Link to={closeTo} preventScrollReset className="btn-secondary" aria-label="Close">
                 Close

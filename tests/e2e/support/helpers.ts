@@ -8,13 +8,18 @@ export { E2E_ADMIN };
 
 /** Signs in as the seeded admin and lands on the dashboard. */
 export async function signIn(page: Page, redirectTo?: string) {
-  await page.goto(`/management/access${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
+  await page.goto(
+    `/management/access${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`,
+  );
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(redirectTo ? new RegExp(redirectTo.replace(/[?]/g, '\\?')) : /\/dashboard/, {
-    timeout: 20_000,
-  });
+  await expect(page).toHaveURL(
+    redirectTo ? new RegExp(redirectTo.replace(/[?]/g, '\\?')) : /\/dashboard/,
+    {
+      timeout: 20_000,
+    },
+  );
 }
 
 /** The status region where flash messages show (with or without JavaScript). */
@@ -34,14 +39,21 @@ export function setSmtpRejecting(rejecting: boolean) {
 }
 
 /** Waits for a message to `to` that the test SMTP server accepted. */
-export async function waitForMail(to: string, predicate: (m: ParsedMail) => boolean = () => true, timeoutMs = 10_000) {
+export async function waitForMail(
+  to: string,
+  predicate: (m: ParsedMail) => boolean = () => true,
+  timeoutMs = 10_000,
+) {
   const dir = path.join(E2E_DIR, 'mail');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
     for (const file of files.reverse()) {
       const mail = await simpleParser(fs.readFileSync(path.join(dir, file)));
-      const recipients = [mail.to].flat().flatMap((a) => a?.value ?? []).map((v) => v.address?.toLowerCase());
+      const recipients = [mail.to]
+        .flat()
+        .flatMap((a) => a?.value ?? [])
+        .map((v) => v.address?.toLowerCase());
       if (recipients.includes(to.toLowerCase()) && predicate(mail)) return mail;
     }
     await new Promise((r) => setTimeout(r, 200));
