@@ -1,29 +1,87 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRequestHandler } from '@remix-run/node';
-import { createAppServer } from './server/app-server.js';
+import { startEmbeddedDatabase } from './server/embedded-database.js';
+import { createApp } from './server/index.js';
 
+/**
+ * Starts the app. Without MONGODB_URI it first starts the embedded database engine (see
+ * embedded-mongo/README.md) on DATA_DIR/db and hands its address to the app as MONGODB_URI: the
+ * app only ever sees a connection string, and its build contains no engine.
+ *
+ * With more than one app process (WEB_CONCURRENCY) this process seeds a fresh database, then
+ * forks the processes that serve HTTP on the shared port; they share nothing but the database.
+ */
 const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
-const build = await import(pathToFileURL(path.join(buildDir, 'index.js')).href);
-const entry = build.entry.module;
 
-// The server build validates the environment on import. ready() connects the database (starting
-// the embedded engine when MONGODB_URI is not set) and seeds a fresh one.
-//
-// With more than one app process (WEB_CONCURRENCY, one per CPU by default) this process is the
-// cluster's primary: it owns the database connection, the embedded engine and the rate-limit
-// counters, and the workers it forks serve HTTP on the shared port.
-const processes = cluster.isPrimary ? entry.appProcesses() : 1;
+if (cluster.isPrimary) {
+  const database = process.env.MONGODB_URI ? null : await startEmbeddedDatabase().catch(fail);
+  const entry = await loadEntry();
+  await entry.ready({ embedded: Boolean(database) });
+  const processes = entry.appProcesses();
+  if (processes > 1) {
+    await entry.shutdown();
+    runCluster(processes, database);
+  } else {
+    await serve(entry, { onStop: () => database?.stop() });
+  }
+} else {
+  const entry = await loadEntry();
+  await entry.ready({ embedded: false });
+  await serve(entry);
+}
 
-if (cluster.isPrimary && processes > 1) {
-  await entry.ready();
-  entry.serveSharedRateLimits(cluster);
-  const uri = entry.databaseUri();
+function fail(error) {
+  console.error(error.message);
+  process.exit(1);
+}
+
+async function loadEntry() {
+  const build = await import(pathToFileURL(path.join(buildDir, 'index.js')).href);
+  return Object.assign(build.entry.module, { build });
+}
+
+async function serve(entry, { onStop } = {}) {
+  const port = Number(process.env.PORT ?? 3000);
+  const app = createApp({
+    build: entry.build,
+    buildDir,
+    mode: process.env.NODE_ENV ?? 'production',
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    bodyLimit: entry.bodyLimit(),
+  });
+  const server = app.listen(port, () => {
+    if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
+  });
+  // Slow-drip clients: the headers within 10 s, the whole request within 30 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.once('error', (error) => {
+    console.error(`Cannot serve on port ${port}: ${error.message}`);
+    process.exit(1);
+  });
+
   let closing = false;
-  const fork = () => cluster.fork({ MONGODB_URI: uri });
-  for (let i = 0; i < processes; i++) fork();
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    // Stop accepting; in-flight requests finish (idle keep-alive connections close at once).
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    await new Promise((resolve) => server.close(resolve));
+    await entry.shutdown();
+    await onStop?.();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+function runCluster(processes, database) {
+  let closing = false;
   const served = new Set();
+  const fork = () => cluster.fork();
+  for (let i = 0; i < processes; i++) fork();
   cluster.on('listening', (worker) => {
     served.add(worker.id);
     if (served.size === processes)
@@ -60,38 +118,9 @@ if (cluster.isPrimary && processes > 1) {
           }),
       ),
     );
-    await entry.shutdown?.();
+    await database?.stop();
     process.exit(exitCode);
   };
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
-} else {
-  await entry.ready();
-
-  const server = createAppServer({
-    handle: createRequestHandler(build, process.env.NODE_ENV ?? 'production'),
-    assetsDir: path.join(buildDir, 'assets'),
-    publicDir: 'public',
-    trustProxy: process.env.TRUST_PROXY === 'true',
-  });
-
-  const port = Number(process.env.PORT ?? 3000);
-  server.once('error', (error) => {
-    console.error(`Cannot serve on port ${port}: ${error.message}`);
-    process.exit(1);
-  });
-  server.listen(port, () => {
-    if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
-  });
-
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    server.close();
-    await entry.shutdown?.();
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }

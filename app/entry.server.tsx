@@ -2,16 +2,18 @@ import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import os from 'node:os';
-import { connectDb, disconnectDb, onFirstConnect } from './services/db.server';
+import { connectDb, disconnectDb } from './services/db.server';
 import { env } from './services/env.server';
 import { applySecurityHeaders } from './services/security.server';
 import { seedOnFirstStart } from './services/seed.server';
 
-onFirstConnect(seedOnFirstStart);
-
-/** Called by the server before it listens: connects the database and seeds a fresh one. */
-export async function ready() {
+/**
+ * Called by the server before it listens: connects the database and, in the process that
+ * started an embedded one (or with SEED_DEMO), seeds it when it is empty.
+ */
+export async function ready({ embedded = false }: { embedded?: boolean } = {}) {
   await connectDb();
+  await seedOnFirstStart({ embedded });
 }
 
 /** How many app processes server.js runs: WEB_CONCURRENCY, or one per CPU. */
@@ -19,15 +21,19 @@ export function appProcesses(): number {
   return env.WEB_CONCURRENCY ?? os.availableParallelism();
 }
 
-export { databaseUri } from './services/db.server';
-export { serveSharedRateLimits } from './services/rate-limit.server';
+/** The most a request body may carry, in bytes (BODY_LIMIT_BYTES). */
+export function bodyLimit(): number {
+  return env.BODY_LIMIT_BYTES;
+}
 
 export async function shutdown() {
   await disconnectDb();
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {
+  // A client that went away, or a body cut off at the size limit (server/index.js answered 413).
   if (request.signal.aborted) return;
+  if (error instanceof Error && error.name === 'PayloadTooLargeError') return;
   console.error(error);
 }
 

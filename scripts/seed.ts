@@ -2,6 +2,7 @@
  * Adds the demo parcels (and, on a database without users, the admin account) to the database the
  * environment points at — the way to get demo data on MONGODB_URI:  npm run seed
  */
+import { embeddedDatabase } from './support/database';
 import { Parcel } from '../app/models/parcel.server';
 import { countUsers } from '../app/models/user.server';
 import { connectDb, disconnectDb } from '../app/services/db.server';
@@ -22,10 +23,12 @@ async function main() {
     console.log(`Added demo parcels: ${numbers.join(', ')}`);
   }
   await disconnectDb();
+  await embeddedDatabase?.stop();
 }
 
 main().catch(async (error) => {
   console.error(error instanceof Error ? error.message : error);
   await disconnectDb().catch(() => {});
+  await embeddedDatabase?.stop().catch(() => {});
   process.exit(1);
 });

@@ -5,6 +5,7 @@
  *
  * The password comes from USER_PASSWORD, or is asked for on the terminal without echo.
  */
+import { embeddedDatabase } from './support/database';
 import { Writable } from 'node:stream';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -148,6 +149,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return 1;
   } finally {
     await disconnectDb().catch(() => {});
+    await embeddedDatabase?.stop();
   }
 }
 

@@ -1,38 +1,21 @@
-import path from 'node:path';
 import mongoose from 'mongoose';
-import { startEmbeddedMongo } from '../../embedded-mongo';
 import { env } from './env.server';
 
-export const DB_NAME = 'courier';
-
-type DbState = {
-  connecting?: Promise<typeof mongoose>;
-  embedded?: { uri: string; stop(): Promise<void> };
-  onFirstConnect: Array<(info: { embedded: boolean }) => Promise<void>>;
-};
+type DbState = { connecting?: Promise<typeof mongoose> };
 
 const globalForDb = globalThis as typeof globalThis & { __courierDb?: DbState };
-const state: DbState = (globalForDb.__courierDb ??= { onFirstConnect: [] });
+const state: DbState = (globalForDb.__courierDb ??= {});
 
-/** Runs once after the first successful connection (used for the first-start seed). */
-export function onFirstConnect(hook: (info: { embedded: boolean }) => Promise<void>) {
-  state.onFirstConnect.push(hook);
-}
-
+/**
+ * The app only ever sees a connection string: MONGODB_URI, which server.js sets to the embedded
+ * engine's address when none is configured.
+ */
 async function connect(): Promise<typeof mongoose> {
-  let uri = env.MONGODB_URI;
-  if (!uri) {
-    state.embedded = await startEmbeddedMongo({ dir: path.resolve(env.DATA_DIR, 'db') });
-    uri = state.embedded.uri;
-  }
+  const uri = env.MONGODB_URI;
+  if (!uri) throw new Error('MONGODB_URI is not set: start the app with `npm start`');
   mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, {
-    dbName: env.MONGODB_URI ? undefined : DB_NAME,
-    serverSelectionTimeoutMS: 5000,
-    autoIndex: true,
-  });
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true });
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
-  for (const hook of state.onFirstConnect) await hook({ embedded: !env.MONGODB_URI });
   return mongoose;
 }
 
@@ -45,16 +28,6 @@ export function connectDb(): Promise<typeof mongoose> {
     });
   }
   return state.connecting;
-}
-
-/**
- * The address other processes of the app use for this database: the embedded engine started
- * here (with the database name) or MONGODB_URI. Only meaningful after connectDb().
- */
-export function databaseUri(): string {
-  if (state.embedded) return `${state.embedded.uri}${DB_NAME}`;
-  if (env.MONGODB_URI) return env.MONGODB_URI;
-  throw new Error('The database is not started yet');
 }
 
 /** True when the database answers a ping within the time limit. */
@@ -85,7 +58,5 @@ export async function pingDb(timeoutMs = 2000): Promise<boolean> {
 
 export async function disconnectDb() {
   await mongoose.disconnect();
-  await state.embedded?.stop();
-  state.embedded = undefined;
   state.connecting = undefined;
 }

@@ -46,6 +46,11 @@ const EnvSchema = z.object({
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

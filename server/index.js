@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { createRequestHandler } from '@remix-run/express';
+import compression from 'compression';
+import express from 'express';
+
+/**
+ * The HTTP side of one app process, in the Epic Stack's manner: express, gzip, the build's hashed
+ * assets under /build/ (immutable for a year), public/, and every other request through Remix's
+ * express adapter with the client's address in the load context.
+ *
+ * Request bodies are counted as they stream in (see limitBody), so no route ever buffers more
+ * than `bodyLimit` bytes, chunked or not.
+ *
+ * @param {{
+ *   build: import('@remix-run/node').ServerBuild,
+ *   buildDir: string,
+ *   publicDir?: string,
+ *   mode?: string,
+ *   trustProxy?: boolean,
+ *   bodyLimit?: number,
+ * }} options
+ */
+export function createApp({
+  build,
+  buildDir,
+  publicDir = 'public',
+  mode = 'production',
+  trustProxy = false,
+  bodyLimit = 1024 * 1024,
+}) {
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a proxy, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto.
+  app.set('trust proxy', trustProxy);
+  app.use(compression());
+  app.use(
+    '/build',
+    express.static(path.join(buildDir, 'assets'), {
+      immutable: true,
+      maxAge: '1y',
+      index: false,
+      redirect: false,
+    }),
+  );
+  // A missing asset is a plain 404, not a page.
+  app.use('/build', (_req, res) => void res.sendStatus(404));
+  app.use(express.static(publicDir, { maxAge: '1h', index: false, redirect: false }));
+  app.use(limitBody(bodyLimit));
+  app.all(
+    '*',
+    createRequestHandler({
+      build,
+      mode,
+      getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
+    }),
+  );
+  // After a 413 the adapter's own answer has nowhere to go; anything else is logged, never shown.
+  app.use((error, req, res, _next) => {
+    if (req.bodyTooLarge) return;
+    console.error(error);
+    if (res.headersSent) return void req.socket.destroy();
+    res.status(500).type('text/plain').send('Internal Server Error');
+  });
+  return app;
+}
+
+/**
+ * Answers 413 as soon as a request body passes `limit` bytes, whether it declared its length or
+ * streams in chunks, and reads nothing more of it. The counter listens beside the adapter, which
+ * attaches its own reader in the same tick, so no chunk is missed and backpressure still holds.
+ * (body-parser and raw-body enforce limits too, but only by consuming the body themselves, which
+ * would leave nothing for Remix to read.)
+ */
+function limitBody(limit) {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) return tooLarge(req, res, limit);
+    let received = 0;
+    const count = (chunk) => {
+      received += chunk.length;
+      if (received <= limit) return;
+      req.off('data', count);
+      tooLarge(req, res, limit);
+    };
+    req.on('data', count);
+    next();
+  };
+}
+
+function tooLarge(req, res, limit) {
+  req.bodyTooLarge = true;
+  if (!res.headersSent) {
+    const message = `The request body is larger than ${limit} bytes`;
+    res.status(413).set('Connection', 'close').json({ error: message, message });
+  }
+  // Read nothing more, and make the route's reader fail rather than see a truncated body.
+  req.pause();
+  const error = Object.assign(new Error('Request body too large'), {
+    name: 'PayloadTooLargeError',
+    status: 413,
+  });
+  if (res.writableFinished) req.destroy(error);
+  else res.once('finish', () => req.destroy(error));
+}

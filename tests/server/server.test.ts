@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { json, type ServerBuild } from '@remix-run/node';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../server/index.js';
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'server-'));
+fs.mkdirSync(path.join(dir, 'build', 'assets', '_shared'), { recursive: true });
+fs.mkdirSync(path.join(dir, 'public'), { recursive: true });
+fs.writeFileSync(path.join(dir, 'build', 'assets', '_shared', 'chunk-ABC.js'), 'export const x=1;');
+fs.writeFileSync(path.join(dir, 'public', 'favicon.svg'), '<svg/>');
+
+const LIMIT = 64 * 1024;
+let received = 0;
+
+/** A Remix build with three resource routes, enough to drive the adapter end to end. */
+const route = (id: string, routePath: string, module: object) => ({
+  id: `routes/${id}`,
+  parentId: 'root',
+  path: routePath,
+  module,
+});
+const build = {
+  mode: 'production',
+  entry: {
+    module: {
+      default: () => new Response('no documents here'),
+      // As the app's entry does: a body cut off at the limit has already been answered.
+      handleError: (error: Error) => {
+        if (error.name !== 'PayloadTooLargeError') console.error(error);
+      },
+    },
+  },
+  routes: {
+    root: { id: 'root', path: '', module: {} },
+    'routes/echo': route('echo', 'echo', {
+      action: async ({ request, context }: { request: Request; context: object }) => {
+        const text = await request.text();
+        received += text.length;
+        return json({ length: text.length, context, method: request.method });
+      },
+      loader: ({ request, context }: { request: Request; context: object }) =>
+        json({ url: request.url, context, big: 'x'.repeat(4000) }),
+    }),
+    'routes/cookies': route('cookies', 'cookies', {
+      loader: () => {
+        const headers = new Headers();
+        headers.append('Set-Cookie', 'a=1; Path=/');
+        headers.append('Set-Cookie', 'b=2; Path=/');
+        return json({ ok: true }, { headers });
+      },
+    }),
+    'routes/fail': route('fail', 'fail', {
+      loader: () => {
+        throw new Error('secret internals');
+      },
+    }),
+  },
+  assets: {
+    url: '/build/manifest.js',
+    version: '1',
+    entry: { module: '', imports: [] },
+    routes: {},
+  },
+  publicPath: '/build/',
+  assetsBuildDirectory: path.join(dir, 'build', 'assets'),
+  future: {},
+  isSpaMode: false,
+  basename: undefined,
+} as unknown as ServerBuild;
+
+function start(trustProxy: boolean) {
+  const app = createApp({
+    build,
+    buildDir: path.join(dir, 'build'),
+    publicDir: path.join(dir, 'public'),
+    trustProxy,
+    bodyLimit: LIMIT,
+  });
+  return new Promise<{ server: http.Server; port: number }>((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () =>
+      resolve({ server, port: (server.address() as AddressInfo).port }),
+    );
+  });
+}
+
+let server: http.Server;
+let port: number;
+
+beforeAll(async () => {
+  ({ server, port } = await start(false));
+});
+
+afterAll(() => {
+  server.close();
+});
+
+function send(
+  pathname: string,
+  options: http.RequestOptions & { body?: string | string[]; gap?: number } = {},
+  target = port,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: target, path: pathname, agent: false, ...options },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    const pieces = typeof options.body === 'string' ? [options.body] : (options.body ?? []);
+    (async () => {
+      for (const piece of pieces) {
+        if (req.destroyed) return;
+        req.write(piece);
+        if (options.gap) await new Promise((r) => setTimeout(r, options.gap));
+      }
+      req.end();
+    })().catch(() => {});
+  });
+}
+
+describe('the express server', () => {
+  it('hands loaders and actions the request, its body and the client address', async () => {
+    const get = await send('/echo?x=1');
+    expect(get.status).toBe(200);
+    expect(JSON.parse(get.body)).toMatchObject({
+      url: `http://127.0.0.1:${port}/echo?x=1`,
+      context: { clientAddress: expect.stringMatching(/127\.0\.0\.1/) },
+    });
+    const post = await send('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: ['hello ', 'world'],
+    });
+    expect(JSON.parse(post.body)).toMatchObject({ length: 11, method: 'POST' });
+  });
+
+  it('takes the client address and protocol from a trusted proxy only', async () => {
+    const headers = { 'x-forwarded-for': '203.0.113.9, 10.0.0.1', 'x-forwarded-proto': 'https' };
+    const direct = JSON.parse((await send('/echo', { headers })).body);
+    expect(direct.context.clientAddress).not.toBe('203.0.113.9');
+    expect(direct.url).toMatch(/^http:/);
+    const proxied = await start(true);
+    try {
+      const behind = JSON.parse((await send('/echo', { headers }, proxied.port)).body);
+      expect(behind.context.clientAddress).toBe('203.0.113.9');
+      expect(behind.url).toMatch(/^https:/);
+    } finally {
+      proxied.server.close();
+    }
+  });
+
+  it('gzips for a client that accepts it and keeps every Set-Cookie', async () => {
+    const big = await send('/echo', { headers: { 'accept-encoding': 'gzip' } });
+    expect(big.headers['content-encoding']).toBe('gzip');
+    const cookies = await send('/cookies');
+    expect(cookies.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+  });
+
+  it('serves build assets for a year and public files for an hour', async () => {
+    const asset = await send('/build/_shared/chunk-ABC.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await send('/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers['cache-control']).toBe('public, max-age=3600');
+    expect((await send('/build/_shared/missing.js')).status).toBe(404);
+  });
+
+  it('answers 500 without details when a loader fails', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const reply = await send('/fail');
+    error.mockRestore();
+    expect(reply.status).toBe(500);
+    expect(reply.body).not.toMatch(/secret internals|at .*\.ts/);
+  });
+
+  it('refuses a body that declares more than the limit with 413, reading none of it', async () => {
+    const before = received;
+    const reply = await send('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'content-length': String(LIMIT + 1) },
+      body: 'x'.repeat(100),
+    });
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body).error).toMatch(/larger than/);
+    expect(received).toBe(before);
+  });
+
+  it('stops a chunked body at the limit with 413 and keeps serving others', async () => {
+    const before = received;
+    const chunk = 'y'.repeat(16 * 1024);
+    const started = Date.now();
+    const [big, health] = await Promise.all([
+      send('/echo', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+        body: Array.from({ length: 400 }, () => chunk),
+        gap: 1,
+      }),
+      send('/echo'),
+    ]);
+    expect(big.status).toBe(413);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(health.status).toBe(200);
+    expect(received).toBe(before);
+    // A body within the limit still goes through whole.
+    const ok = await send('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+      body: [chunk, chunk, chunk],
+    });
+    expect(JSON.parse(ok.body).length).toBe(3 * chunk.length);
+  });
+});
