@@ -8,15 +8,15 @@ import {
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emailLayout, escapeHtml, sendMail, textToHtml } from '~/services/mailer.server';
-import { SharedRateLimiter } from '~/services/rate-limit.server';
+import { RateLimit } from '~/services/rate-limit.server';
 
 /** Accepted submissions per client address, one counter per form. */
-export const contactLimiter = new SharedRateLimiter(
+export const contactLimiter = new RateLimit(
   'contact',
   PUBLIC_FORM_RATE_LIMIT.limit,
   PUBLIC_FORM_RATE_LIMIT.windowMs,
 );
-export const quoteLimiter = new SharedRateLimiter(
+export const quoteLimiter = new RateLimit(
   'quote',
   PUBLIC_FORM_RATE_LIMIT.limit,
   PUBLIC_FORM_RATE_LIMIT.windowMs,

@@ -3,9 +3,9 @@ import { PUBLIC_FORM_RATE_LIMIT } from '~/schemas/public-forms';
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emailLayout, escapeHtml, sendMail } from '~/services/mailer.server';
-import { SharedRateLimiter } from '~/services/rate-limit.server';
+import { RateLimit } from '~/services/rate-limit.server';
 
-export const newsletterLimiter = new SharedRateLimiter(
+export const newsletterLimiter = new RateLimit(
   'newsletter',
   PUBLIC_FORM_RATE_LIMIT.limit,
   PUBLIC_FORM_RATE_LIMIT.windowMs,

@@ -5,16 +5,10 @@ import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { useCompany } from '~/root';
-import {
-  authenticateForm,
-  getSessionUser,
-  LOGIN_FAILED,
-  LoginError,
-  USER_SESSION_KEY,
-} from '~/services/auth.server';
+import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/services/auth.server';
 import { createToastHeaders } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
-import { commitSession, getSession } from '~/services/session.server';
+import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 
 type ActionData = {
@@ -42,14 +36,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   try {
     const user = await authenticateForm(request, clientAddress(context));
-    const session = await getSession(request);
-    session.set(USER_SESSION_KEY, user.id);
     const headers = await createToastHeaders(request, {
       type: 'success',
       title: 'Login successful',
       description: 'Welcome to the management dashboard!',
     });
-    headers.append('Set-Cookie', await commitSession(session, request));
+    headers.append('Set-Cookie', await startUserSession(request, user.id));
     return redirect(redirectTo, { headers });
   } catch (error) {
     if (error instanceof LoginError) {

@@ -2,24 +2,35 @@ import { redirect } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { findUserIdByToken } from '~/models/api-token.server';
+import { USER_SESSION_KEY } from '~/models/session.server';
 import { getUserById, verifyLogin, type PublicUser } from '~/models/user.server';
 import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError } from './api.server';
 import { connectDb } from './db.server';
 import { env } from './env.server';
-import { SharedRateLimiter } from './rate-limit.server';
+import { RateLimit } from './rate-limit.server';
 import { getSession } from './session.server';
 
-export const USER_SESSION_KEY = 'userId';
+export { USER_SESSION_KEY } from '~/models/session.server';
 export const LOGIN_PATH = '/management/access';
 
-/** 5 failed sign-ins per username or per address within 15 minutes, then a pause. */
-export const loginFailures = new SharedRateLimiter(
-  'login-failures',
-  env.LOGIN_MAX_FAILURES,
-  env.LOGIN_WINDOW_MINUTES * 60 * 1000,
-);
+const loginWindowMs = env.LOGIN_WINDOW_MINUTES * 60 * 1000;
+
+/**
+ * Failed sign-ins within the window: LOGIN_MAX_FAILURES for one username from one address (a
+ * person's typos lock only that pair); four times that for one username from anywhere (guessing
+ * spread over many addresses); twenty times that from one address across usernames, so that an
+ * office behind one address is not locked out by one colleague.
+ */
+export const loginFailures = {
+  userAddress: new RateLimit('login-user-address', env.LOGIN_MAX_FAILURES, loginWindowMs),
+  user: new RateLimit('login-user', env.LOGIN_MAX_FAILURES * 4, loginWindowMs),
+  address: new RateLimit('login-address', env.LOGIN_MAX_FAILURES * 20, loginWindowMs),
+  async clear() {
+    await Promise.all([this.userAddress.clear(), this.user.clear(), this.address.clear()]);
+  },
+};
 
 export class LoginError extends Error {
   constructor(
@@ -53,12 +64,16 @@ export async function checkCredentials(input: unknown, address: string): Promise
     throw new LoginError('validation', 'Username and password are required', 0, fieldErrors);
   }
   const { username, password } = parsed.data;
-  const userKey = `user:${username.toLowerCase()}`;
-  const addressKey = `addr:${address}`;
-  // Refused once the limit of failures is used up: another failure would exceed it.
-  const blocked = (
-    await Promise.all([loginFailures.peek(userKey, 1), loginFailures.peek(addressKey, 1)])
-  ).find((r) => !r.allowed);
+  const user = username.toLowerCase();
+  const checks = [
+    { limit: loginFailures.userAddress, key: `${user}|${address}` },
+    { limit: loginFailures.user, key: user },
+    { limit: loginFailures.address, key: address },
+  ];
+  // Refused once a limit of failures is used up: another failure would exceed it.
+  const blocked = (await Promise.all(checks.map((c) => c.limit.peek(c.key, 1)))).find(
+    (r) => !r.allowed,
+  );
   if (blocked)
     throw new LoginError(
       'locked',
@@ -67,13 +82,13 @@ export async function checkCredentials(input: unknown, address: string): Promise
     );
 
   await connectDb();
-  const user = await verifyLogin(username, password);
-  if (!user) {
-    await Promise.all([loginFailures.hit(userKey), loginFailures.hit(addressKey)]);
+  const signedIn = await verifyLogin(username, password);
+  if (!signedIn) {
+    await Promise.all(checks.map((c) => c.limit.hit(c.key)));
     throw new LoginError('invalid', INVALID_CREDENTIALS);
   }
-  await loginFailures.reset(userKey);
-  return user;
+  await loginFailures.userAddress.reset(checks[0]!.key);
+  return signedIn;
 }
 
 // remix-auth hands the strategy a copy of the request, so the client's address travels in a

@@ -6,14 +6,13 @@ import {
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
 import { connectDb } from './db.server';
 import { env } from './env.server';
-import { SharedRateLimiter } from './rate-limit.server';
+import { RateLimit } from './rate-limit.server';
 
 /** One budget per client address, shared by the tracking page and the public API. */
-export const trackingLimiter = new SharedRateLimiter(
+export const trackingLimiter = new RateLimit(
   'tracking',
   env.RATE_LIMIT_TRACKING_PER_MINUTE,
   60_000,
-  { leased: true },
 );
 
 export type TrackingLookup =

@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deleteUserSessions } from '~/models/session.server';
 import { createUser } from '~/models/user.server';
 import { action as loginApi } from '~/routes/api.auth.login';
 import { action as logoutApi } from '~/routes/api.auth.logout';
@@ -146,13 +147,13 @@ describe('POST /api/auth/login', () => {
     expect(await unknown.json()).toEqual(wrongBody);
   });
 
-  it('locks a username after 5 failures with 429 and Retry-After, even with the right password', async () => {
+  it('locks a username from one address after 5 failures with 429 and Retry-After, even with the right password', async () => {
     for (let i = 0; i < 5; i++) {
       const res = await postJson(
         loginApi,
         '/api/auth/login',
         { username: 'bob', password: `wrong-${i}` },
-        `10.0.2.${i}`,
+        '10.0.2.1',
       );
       expect(res.status).toBe(401);
     }
@@ -160,7 +161,7 @@ describe('POST /api/auth/login', () => {
       loginApi,
       '/api/auth/login',
       { username: 'bob', password: PASSWORD },
-      '10.0.2.99',
+      '10.0.2.1',
     );
     expect(locked.status).toBe(429);
     const retryAfter = Number(locked.headers.get('retry-after'));
@@ -168,22 +169,48 @@ describe('POST /api/auth/login', () => {
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect((await locked.json()).message).toMatch(/Too many failed sign-in attempts/);
 
-    // Another account from another address is not affected.
-    const other = await postJson(
+    // The same person from another address, and another account from this one, are not affected.
+    const elsewhere = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'bob', password: PASSWORD },
+      '10.0.2.2',
+    );
+    expect(elsewhere.status).toBe(200);
+    const colleague = await postJson(
       loginApi,
       '/api/auth/login',
       { username: 'alice', password: PASSWORD },
-      '10.0.3.1',
+      '10.0.2.1',
     );
-    expect(other.status).toBe(200);
+    expect(colleague.status).toBe(200);
   });
 
-  it('locks an address after 5 failures across usernames', async () => {
-    for (let i = 0; i < 5; i++) {
+  it('locks a username after 20 failures spread over many addresses', async () => {
+    for (let i = 0; i < 20; i++) {
       const res = await postJson(
         loginApi,
         '/api/auth/login',
-        { username: `guess${i}`, password: 'x' },
+        { username: 'bob', password: `wrong-${i}` },
+        `10.0.5.${i}`,
+      );
+      expect(res.status).toBe(401);
+    }
+    const locked = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'bob', password: PASSWORD },
+      '10.0.5.99',
+    );
+    expect(locked.status).toBe(429);
+  });
+
+  it("lets an office's address fail across usernames 100 times before it locks the address", async () => {
+    for (let i = 0; i < 100; i++) {
+      const res = await postJson(
+        loginApi,
+        '/api/auth/login',
+        { username: `guess${i % 25}`, password: `x${i}` },
         '10.0.4.4',
       );
       expect(res.status).toBe(401);
@@ -195,6 +222,13 @@ describe('POST /api/auth/login', () => {
       '10.0.4.4',
     );
     expect(locked.status).toBe(429);
+    const fromElsewhere = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'alice', password: PASSWORD },
+      '10.0.4.5',
+    );
+    expect(fromElsewhere.status).toBe(200);
   });
 });
 
@@ -335,12 +369,12 @@ describe('the staff login page', () => {
     expect(body.fieldErrors.password).toEqual(['Password is required']);
   });
 
-  it('counts failures per client address and locks with 429', async () => {
+  it('counts failures per username and client address and locks with 429', async () => {
     for (let i = 0; i < 5; i++) {
       const res = await postForm(
         loginPageAction,
         '/management/access',
-        { username: `guess${i}`, password: 'x' },
+        { username: 'alice', password: `x${i}` },
         '10.0.6.6',
       );
       expect(res.status).toBe(400);
@@ -402,5 +436,47 @@ describe('logout', () => {
     const after = await call(dashboardLoader, '/dashboard', { headers: { cookie: cleared } });
     expect(after.status).toBe(302);
     expect(after.headers.get('location')).toMatch(/^\/management\/access\?redirectTo=/);
+  });
+
+  it('ends the session on the server: a copy of the cookie taken before logout opens nothing', async () => {
+    const login = await postForm(loginPageAction, '/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const copied = cookiesFrom(login);
+    expect(
+      (await call(dashboardLoader, '/dashboard', { headers: { cookie: copied } })).status,
+    ).toBe(200);
+    await call(logoutAction, '/logout', { method: 'POST', headers: { cookie: copied } });
+    const replayed = await call(dashboardLoader, '/dashboard', { headers: { cookie: copied } });
+    expect(replayed.status).toBe(302);
+    expect(replayed.headers.get('location')).toMatch(/^\/management\/access/);
+    const me = await call(meApi, '/api/auth/me', { headers: { cookie: copied } });
+    expect(me.status).toBe(401);
+  });
+
+  it("gives every sign-in a new session id, and can end all of a user's sessions", async () => {
+    const sign = () =>
+      postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD });
+    const first = await sign();
+    const second = await sign();
+    const sessionOf = (res: Response) =>
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('__session='))!
+        .split(';')[0];
+    expect(sessionOf(first)).not.toBe(sessionOf(second));
+    // The cookie holds an id, not the user.
+    expect(decodeURIComponent(sessionOf(first)!)).not.toMatch(/userId|alice/);
+
+    const me = await call(meApi, '/api/auth/me', { headers: { cookie: cookiesFrom(first) } });
+    const { user } = await me.json();
+    expect(await deleteUserSessions(user.id)).toBeGreaterThanOrEqual(2);
+    for (const res of [first, second]) {
+      const after = await call(dashboardLoader, '/dashboard', {
+        headers: { cookie: cookiesFrom(res) },
+      });
+      expect(after.status).toBe(302);
+    }
   });
 });

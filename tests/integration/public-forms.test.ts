@@ -82,10 +82,8 @@ const validQuote = () => ({
   website: '',
 });
 
-beforeEach(() => {
-  contactLimiter.clear();
-  quoteLimiter.clear();
-  newsletterLimiter.clear();
+beforeEach(async () => {
+  await Promise.all([contactLimiter.clear(), quoteLimiter.clear(), newsletterLimiter.clear()]);
 });
 
 afterAll(async () => {
