@@ -29,7 +29,7 @@ const ADMIN = { username: 'bench', password: 'bench-password-123' };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'courier-bench-'));
 
-async function seed(): Promise<{ trackingNumber: string; searchTerm: string }> {
+async function seed() {
   // Fill the data directory the app will open, using the same engine standalone.
   const engine = await startEmbeddedMongo({ dir: path.join(dataDir, 'db') });
   process.env.MONGODB_URI = `${engine.uri.replace(/\/?$/, '/')}courier`;
@@ -119,12 +119,11 @@ async function seed(): Promise<{ trackingNumber: string; searchTerm: string }> {
   }
   console.log(`seeded ${PARCELS} parcels in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await mongoose.disconnect();
-  await engine.stop();
-  return { trackingNumber, searchTerm: 'olivia sender 12' };
+  return { trackingNumber, searchTerm: 'olivia sender 12', engine };
 }
 
-function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server.js'], {
+function startServer(script = 'server.js', extraEnv: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,
       MONGODB_URI: '',
@@ -133,10 +132,11 @@ function startServer(): Promise<ChildProcess> {
       DATA_DIR: dataDir,
       SESSION_SECRET: 'bench-session-secret-0123456789',
       RATE_LIMIT_TRACKING_PER_MINUTE: '100000000',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
+  return new Promise<ChildProcess>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('listening')) resolve(child);
     });
@@ -154,7 +154,8 @@ async function measure(
   /** Gives each request its own path (e.g. a different search every time). */
   nextPath?: () => string,
 ): Promise<Row | null> {
-  if (ONLY.length && !ONLY.some((word) => name.includes(word))) return null;
+  const wanted = name.startsWith('ceiling') || !ONLY.length || ONLY.some((w) => name.includes(w));
+  if (!wanted) return null;
   const requests = nextPath
     ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }]
     : undefined;
@@ -198,9 +199,32 @@ async function pageWeight(pathname: string) {
   };
 }
 
+async function stopServer(server: ChildProcess) {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+/** The ceiling row: a bare node:http server doing one driver findOne per lookup, same database. */
+async function measureCeiling(engineUri: string, trackingNumber: string) {
+  const ceiling = await startServer('scripts/bench-ceiling.js', {
+    MONGODB_URI: `${engineUri.replace(/\/?$/, '/')}courier`,
+  });
+  try {
+    return await measure(
+      'ceiling: node:http + findOne',
+      `${BASE}/api/tracking/track/${trackingNumber}`,
+    );
+  } finally {
+    await stopServer(ceiling);
+  }
+}
+
 async function main() {
   if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` first.');
-  const { trackingNumber, searchTerm } = await seed();
+  const { trackingNumber, searchTerm, engine } = await seed();
+  // Measured first, on the engine that seeded the data; the app then opens the same directory.
+  const ceiling = await measureCeiling(engine.uri, trackingNumber).finally(() => engine.stop());
   const server = await startServer();
   try {
     const login = await fetch(`${BASE}/api/auth/login`, {
@@ -219,7 +243,7 @@ async function main() {
       .filter((c) => c.startsWith('__session='))
       .join('; ');
 
-    const rows: (Row | null)[] = [];
+    const rows: (Row | null)[] = [ceiling];
     rows.push(
       await measure('GET /api/tracking/track/:n', `${BASE}/api/tracking/track/${trackingNumber}`),
     );
@@ -286,6 +310,7 @@ async function main() {
           'req/s': r.rps,
           'p50 ms': r.p50,
           'p99 ms': r.p99,
+          'of ceiling': ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)} %` : '',
           errors: r.errors,
           non2xx: r.non2xx,
         })),
@@ -294,9 +319,7 @@ async function main() {
     console.log('Compressed bytes a browser downloads (gzip):');
     console.table(weights);
   } finally {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
+    await stopServer(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
 fi
 
 npm run lint
+npx prettier --check .
 npm run typecheck
 npx vitest run
 npm run build

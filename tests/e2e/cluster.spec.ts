@@ -89,6 +89,8 @@ test.describe('several app processes', () => {
     test
       .info()
       .skip(test.info().project.name !== 'js', 'a server-level check: the js project runs it once');
+    // Three processes start and load the build: give them the minute waitFor allows.
+    test.setTimeout(90_000);
     fs.rmSync(DATA_DIR, { recursive: true, force: true });
     server = spawn(process.execPath, ['server.js'], {
       env: {
