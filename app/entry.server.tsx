@@ -4,8 +4,8 @@ import { renderToString } from 'react-dom/server';
 import os from 'node:os';
 import { connectDb, disconnectDb } from './services/db.server';
 import { env } from './services/env.server';
-import { applySecurityHeaders } from './services/security.server';
 import { seedOnFirstStart } from './services/seed.server';
+import { NonceProvider } from './utils/nonce-provider';
 
 /**
  * Called by the server before it listens: connects the database and, in the process that
@@ -42,12 +42,17 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
-  applySecurityHeaders(responseHeaders);
+  // Security headers come from the server (server/security.js), with this request's nonce.
+  const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : '';
   // The whole page in one string: no route defers data, so there is nothing to stream, and a
   // string is cheaper to render and send than a stream of chunks.
-  const html = renderToString(<RemixServer context={remixContext} url={request.url} />);
+  const html = renderToString(
+    <NonceProvider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+    </NonceProvider>,
+  );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(`<!DOCTYPE html>${html}`, {
     headers: responseHeaders,

@@ -14,6 +14,7 @@ import { GeneralErrorBoundary } from './components/error-boundary';
 import { Toaster } from './components/toaster';
 import { publicCompanyInfo } from './services/env.server';
 import { getToast } from './services/flash.server';
+import { useNonce } from './utils/nonce-provider';
 import stylesheet from './tailwind.css';
 
 export const links: LinksFunction = () => [
@@ -47,6 +48,7 @@ export function useCompany() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
+  const nonce = useNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -58,8 +60,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="flex min-h-full flex-col bg-gray-50 text-gray-900 antialiased">
         {children}
         <Toaster toast={data?.toast ?? null} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
 import express from 'express';
+import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
 
 /**
  * The HTTP side of one app process, in the Epic Stack's manner: express, gzip, the build's hashed
@@ -9,7 +10,8 @@ import express from 'express';
  * express adapter with the client's address in the load context.
  *
  * Request bodies are counted as they stream in (see limitBody), so no route ever buffers more
- * than `bodyLimit` bytes, chunked or not.
+ * than `bodyLimit` bytes, chunked or not. Every answer gets the security headers, and every
+ * mutation must come from the site itself (see security.js).
  *
  * @param {{
  *   build: import('@remix-run/node').ServerBuild,
@@ -18,6 +20,7 @@ import express from 'express';
  *   mode?: string,
  *   trustProxy?: boolean,
  *   bodyLimit?: number,
+ *   publicUrl?: string,
  * }} options
  */
 export function createApp({
@@ -27,12 +30,15 @@ export function createApp({
   mode = 'production',
   trustProxy = false,
   bodyLimit = 1024 * 1024,
+  publicUrl,
 }) {
+  const sessionCookie = '__session';
   const app = express();
   app.disable('x-powered-by');
   // Behind a proxy, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto.
   app.set('trust proxy', trustProxy);
   app.use(compression());
+  app.use(securityHeaders());
   app.use(
     '/build',
     express.static(path.join(buildDir, 'assets'), {
@@ -46,12 +52,17 @@ export function createApp({
   app.use('/build', (_req, res) => void res.sendStatus(404));
   app.use(express.static(publicDir, { maxAge: '1h', index: false, redirect: false }));
   app.use(limitBody(bodyLimit));
+  app.use(sameOriginMutations({ publicUrl, sessionCookie }));
+  app.use(noStoreForPrivateAnswers({ sessionCookie }));
   app.all(
     '*',
     createRequestHandler({
       build,
       mode,
-      getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown' }),
+      getLoadContext: (req, res) => ({
+        clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        cspNonce: res.locals.cspNonce,
+      }),
     }),
   );
   // After a 413 the adapter's own answer has nowhere to go; anything else is logged, never shown.

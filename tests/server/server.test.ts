@@ -17,6 +17,7 @@ fs.writeFileSync(path.join(dir, 'public', 'favicon.svg'), '<svg/>');
 
 const LIMIT = 64 * 1024;
 let received = 0;
+let mutations = 0;
 
 /** A Remix build with three resource routes, enough to drive the adapter end to end. */
 const route = (id: string, routePath: string, module: object) => ({
@@ -55,6 +56,20 @@ const build = {
         return json({ ok: true }, { headers });
       },
     }),
+    'routes/dashboard': route('dashboard', 'dashboard', {
+      loader: () => json({ staff: true }, { headers: { 'Cache-Control': 'public, max-age=60' } }),
+      action: async () => {
+        mutations += 1;
+        return json({ changed: true });
+      },
+    }),
+    'routes/api-thing': route('api-thing', 'api/thing', {
+      loader: () => json({ thing: true }),
+      action: async () => {
+        mutations += 1;
+        return json({ changed: true }, { status: 201 });
+      },
+    }),
     'routes/fail': route('fail', 'fail', {
       loader: () => {
         throw new Error('secret internals');
@@ -81,6 +96,7 @@ function start(trustProxy: boolean) {
     publicDir: path.join(dir, 'public'),
     trustProxy,
     bodyLimit: LIMIT,
+    publicUrl: 'https://courier.example',
   });
   return new Promise<{ server: http.Server; port: number }>((resolve) => {
     const server = app.listen(0, '127.0.0.1', () =>
@@ -220,5 +236,89 @@ describe('the express server', () => {
       body: [chunk, chunk, chunk],
     });
     expect(JSON.parse(ok.body).length).toBe(3 * chunk.length);
+  });
+});
+
+describe('security', () => {
+  const cookie = '__session=abc';
+
+  it('sends a CSP whose scripts need the nonce that the app was handed, and the other headers', async () => {
+    const reply = await send('/echo');
+    const csp = String(reply.headers['content-security-policy']);
+    const nonce = JSON.parse(reply.body).context.cspNonce;
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(reply.headers['strict-transport-security']).toBeUndefined();
+    const second = JSON.parse((await send('/echo')).body).context.cspNonce;
+    expect(second).not.toBe(nonce);
+  });
+
+  it('sends HSTS only when the request came over https', async () => {
+    const proxied = await start(true);
+    try {
+      const reply = await send(
+        '/echo',
+        { headers: { 'x-forwarded-proto': 'https' } },
+        proxied.port,
+      );
+      expect(reply.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    } finally {
+      proxied.server.close();
+    }
+  });
+
+  it('marks staff pages and authenticated API answers no-store, whatever the route said', async () => {
+    expect((await send('/dashboard')).headers['cache-control']).toBe('no-store');
+    const withToken = await send('/api/thing', { headers: { authorization: 'Bearer x' } });
+    expect(withToken.headers['cache-control']).toBe('no-store');
+    expect((await send('/api/thing', { headers: { cookie } })).headers['cache-control']).toBe(
+      'no-store',
+    );
+    expect((await send('/api/thing')).headers['cache-control']).toBeUndefined();
+  });
+
+  it('refuses a cross-origin mutation with the session cookie, with and without ?_data', async () => {
+    const before = mutations;
+    const post = (pathname: string, headers: Record<string, string>) =>
+      send(pathname, { method: 'POST', headers: { cookie, ...headers } });
+    const page = await post('/dashboard', { origin: 'http://127.0.0.1:9999' });
+    expect(page.status).toBe(403);
+    const data = await post('/dashboard?_data=routes%2Fdashboard', {
+      origin: 'http://evil.example',
+    });
+    expect(data.status).toBe(403);
+    expect(JSON.parse(data.body).error).toMatch(/Cross-site/);
+    expect((await post('/api/thing', { origin: 'null' })).status).toBe(403);
+    expect((await post('/dashboard', { 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    // With the cookie and no word on where it came from: refused.
+    expect((await post('/dashboard', {})).status).toBe(403);
+    expect(mutations).toBe(before);
+  });
+
+  it('lets the site itself, token clients and cookie-less clients through', async () => {
+    const before = mutations;
+    const own = `http://127.0.0.1:${port}`;
+    const ok = [
+      await send('/dashboard', { method: 'POST', headers: { cookie, origin: own } }),
+      await send('/dashboard', {
+        method: 'POST',
+        headers: { cookie, origin: 'https://courier.example' },
+      }),
+      await send('/dashboard', {
+        method: 'POST',
+        headers: { cookie, 'sec-fetch-site': 'same-origin' },
+      }),
+      await send('/api/thing', {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', origin: 'http://elsewhere.example' },
+      }),
+      await send('/api/thing', { method: 'POST' }),
+    ];
+    expect(ok.map((r) => r.status)).toEqual([200, 200, 200, 201, 201]);
+    expect(mutations).toBe(before + 5);
   });
 });

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import helmet from 'helmet';
+import onHeaders from 'on-headers';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Security headers on every answer, through helmet: a Content-Security-Policy whose scripts must
+ * carry this request's nonce (`res.locals.cspNonce`, handed to Remix in the load context), no
+ * framing, nosniff, a strict referrer policy, and HSTS on requests that came over https.
+ */
+export function securityHeaders() {
+  const nonce = (req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString('base64');
+    next();
+  };
+  const headers = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", (_req, res) => `'nonce-${res.locals.cspNonce}'`],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    // Sent below, only where the request came over https (a plain-http development server
+    // must not pin a browser to https).
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  const hsts = helmet.strictTransportSecurity({ maxAge: 365 * 24 * 60 * 60 });
+  return [
+    nonce,
+    headers,
+    (req, res, next) => (req.secure ? hsts(req, res, next) : next()),
+    (_req, res, next) => {
+      res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+      next();
+    },
+  ];
+}
+
+/**
+ * Staff pages and authenticated API answers carry personal data: no cache may keep them. Applied
+ * as the headers go out, so it holds whatever the route said.
+ */
+export function noStoreForPrivateAnswers({ sessionCookie }) {
+  return (req, res, next) => {
+    const path = req.path;
+    const staffPage = path.startsWith('/dashboard') || path.startsWith('/management');
+    const authenticatedApi =
+      path.startsWith('/api/') &&
+      (Boolean(req.headers.authorization) || hasCookie(req, sessionCookie));
+    if (staffPage || authenticatedApi)
+      onHeaders(res, () => res.setHeader('Cache-Control', 'no-store'));
+    next();
+  };
+}
+
+/**
+ * Cross-site request forgery: a request that changes something must come from the site itself.
+ * Browsers say where a request comes from in `Origin` (and, for navigations, `Sec-Fetch-Site`), for
+ * documents, `?_data=` fetches and resource routes alike, so one check here covers them all:
+ * - with `Authorization` (API tokens and keys) there is no ambient credential to abuse: allowed;
+ * - an `Origin` must be this site's (the request's own origin or PUBLIC_URL's);
+ * - without `Origin`, `Sec-Fetch-Site` must be `same-origin` or `none`;
+ * - with neither (old browsers, command-line clients) only a request without the session cookie is
+ *   allowed, since it carries no authority.
+ * A token scheme (double-submit cookies) would protect the same requests with more moving parts.
+ */
+export function sameOriginMutations({ publicUrl, sessionCookie }) {
+  const trusted = publicUrl ? new URL(publicUrl).origin : null;
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method) || req.headers.authorization) return next();
+    const origin = req.headers.origin;
+    const own = `${req.protocol}://${req.get('host')}`;
+    let allowed;
+    if (origin) allowed = origin === own || origin === trusted;
+    else if (req.headers['sec-fetch-site'])
+      allowed = ['same-origin', 'none'].includes(req.headers['sec-fetch-site']);
+    else allowed = !hasCookie(req, sessionCookie);
+    if (allowed) return next();
+    const message = 'Cross-site requests cannot change anything here';
+    res.status(403);
+    if (req.path.startsWith('/api/') || '_data' in req.query) res.json({ error: message, message });
+    else res.type('text/plain').send(message);
+  };
+}
+
+function hasCookie(req, name) {
+  const header = req.headers.cookie;
+  return Boolean(header) && header.split(';').some((pair) => pair.trim().startsWith(`${name}=`));
+}
