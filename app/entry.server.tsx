@@ -1,5 +1,5 @@
 import type { AppLoadContext, EntryContext } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import os from 'node:os';
 import { connectDb, disconnectDb } from './services/db.server';
@@ -34,6 +34,8 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // A client that went away, or a body cut off at the size limit (server/index.js answered 413).
   if (request.signal.aborted) return;
   if (error instanceof Error && error.name === 'PayloadTooLargeError') return;
+  // The router's own answers to a bad request (a method no route takes, say) are not failures.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   console.error(error);
 }
 

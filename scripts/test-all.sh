@@ -14,6 +14,7 @@ fi
 npm run lint
 npx prettier --check .
 npm run typecheck
-npx vitest run
+# The build first: the fuzz suite drives the production build through the real server.
 npm run build
+npx vitest run
 npx playwright test

@@ -10,6 +10,7 @@ import type {
   NotificationType,
 } from '~/schemas/notification';
 import { connectDb } from '~/services/db.server';
+import { env } from '~/services/env.server';
 import { deliverNotificationEmail, type SendOptions } from '~/services/notifications.server';
 import { Parcel, type LeanParcel } from './parcel.server';
 
@@ -103,6 +104,22 @@ export class NotificationStateError extends Error {
 
 const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
 
+export const INTERRUPTED_SEND = 'Interrupted before it was sent';
+
+/**
+ * A send caps itself at SMTP_TIMEOUT_MS, so a notification still pending well past that (its
+ * last change) was cut off by a crash or a restart: it becomes failed, so staff can retry or
+ * delete it. Runs before notifications are read or acted on, in whichever process.
+ */
+export async function failInterruptedSends(now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - env.SMTP_TIMEOUT_MS - 5_000);
+  const result = await Notification.updateMany(
+    { status: 'pending', updatedAt: { $lt: cutoff } },
+    { $set: { status: 'failed', 'emailResult.error': INTERRUPTED_SEND } },
+  );
+  return result.modifiedCount;
+}
+
 export async function listNotifications({
   page = 1,
   limit = 20,
@@ -115,6 +132,7 @@ export async function listNotifications({
   status?: NotificationStatus;
 }) {
   await connectDb();
+  await failInterruptedSends();
   const filter: Record<string, string> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
@@ -135,6 +153,7 @@ export async function listNotifications({
 export async function getNotification(id: string): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
+  await failInterruptedSends();
   const doc = await Notification.findById(id).lean<LeanNotification>();
   return doc ? serializeNotification(doc) : null;
 }
@@ -200,6 +219,7 @@ export async function retryNotification(
 ): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
+  await failInterruptedSends();
   const claimed = await Notification.findOneAndUpdate(
     { _id: id, status: 'failed' },
     { $set: { status: 'pending' }, $inc: { 'emailResult.attempts': 1 } },
@@ -217,6 +237,7 @@ export async function retryNotification(
 export async function deleteNotification(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
   await connectDb();
+  await failInterruptedSends();
   const deleted = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
   if (deleted) return true;
   const exists = await Notification.exists({ _id: id });

@@ -9,6 +9,7 @@ import {
   deleteNotification,
   getNotification,
   listNotifications,
+  Notification,
   NotificationStateError,
   retryNotification,
 } from '~/models/notification.server';
@@ -371,6 +372,49 @@ describe('/api/notifications/:id', () => {
 });
 
 describe('POST /api/notifications/:id/retry', () => {
+  it('ends a send cut off by a crash: still pending past the send time limit, it becomes failed and can be retried', async () => {
+    // As a crash mid-send leaves it: pending, last changed long before the time limit ran out.
+    const stale = new Date(Date.now() - 60 * 60 * 1000);
+    const { insertedId } = await Notification.collection.insertOne({
+      type: 'custom',
+      recipient: 'crash@example.com',
+      title: 'Cut off',
+      message: 'The process died while sending this.',
+      trackingNumber: 'ABC123456789',
+      status: 'pending',
+      emailResult: { attempts: 1 },
+      createdAt: stale,
+      updatedAt: stale,
+    });
+    const id = String(insertedId);
+    const sending = await Notification.collection.insertOne({
+      type: 'custom',
+      recipient: 'busy@example.com',
+      title: 'Being sent',
+      message: 'Another process is sending this right now.',
+      trackingNumber: 'ABC123456789',
+      status: 'pending',
+      emailResult: { attempts: 1 },
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    const read = await call(itemLoader, apiRequest(`/api/notifications/${id}`), { id });
+    const { notification } = await read.json();
+    expect(notification).toMatchObject({ status: 'failed' });
+    expect(notification.emailResult.error).toBe('Interrupted before it was sent');
+    // A send still within its time limit is left alone.
+    expect((await Notification.findById(sending.insertedId).lean())!.status).toBe('pending');
+    await Notification.deleteOne({ _id: sending.insertedId });
+
+    const retried = await call(
+      retryAction,
+      apiRequest(`/api/notifications/${id}/retry`, { method: 'POST' }),
+      { id },
+    );
+    expect(retried.status).toBe(200);
+    expect((await retried.json()).notification.status).toBe('sent');
+  });
+
   it('re-sends a failed notification (outbox here) and returns the same record as sent', async () => {
     const failed = await createAndSendNotification(input(), { smtpUrl: rejecting.url });
     const res = await call(
