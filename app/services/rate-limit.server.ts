@@ -64,8 +64,13 @@ export class RateLimit {
 
   private store(): Promise<RateLimiterMongo> {
     this.limiter ??= connectDb().then(async (conn) => {
+      // Counts need not survive a crash: the write is acknowledged without waiting for the
+      // journal (w: 1, j: false), so a lookup doesn't wait for a disk flush.
+      const db = conn.connection
+        .getClient()
+        .db(conn.connection.name, { writeConcern: { w: 1, j: false } });
       const limiter = new RateLimiterMongo({
-        storeClient: conn.connection,
+        storeClient: db,
         tableName: COLLECTION,
         keyPrefix: this.name,
         points: this.limit,
