@@ -1,7 +1,39 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { Link, useNavigate } from '@remix-run/react';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useHydrated } from '~/utils/use-hydrated';
+
+/**
+ * However the dialog closes — Escape, the Close link, a submit that redirects, a cancelled
+ * delete — focus goes back to the control that opened it, or, when that control is gone (a
+ * deleted row), to the page's main heading. The opener is the element that had focus when the
+ * dialog's route rendered: the link or button that was activated.
+ */
+function useReturnFocus() {
+  // Read while rendering, before the dialog's own effects move focus into it.
+  const [opener] = useState(() =>
+    typeof document !== 'undefined' && document.activeElement instanceof HTMLElement
+      ? document.activeElement
+      : null,
+  );
+  useEffect(() => {
+    return () => {
+      // After the parent route has rendered in the dialog's place.
+      requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (active && active !== document.body && active.isConnected) return;
+        if (opener && opener !== document.body && opener.isConnected) {
+          opener.focus();
+          return;
+        }
+        const heading = document.querySelector<HTMLElement>('main h1, h1');
+        if (!heading) return;
+        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+        heading.focus();
+      });
+    };
+  }, [opener]);
+}
 
 /**
  * A dialog that is also a URL. With JavaScript it opens as a modal over the parent route;
@@ -24,6 +56,7 @@ export function RouteDialog({
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  useReturnFocus();
   const width = size === 'md' ? 'max-w-md' : size === 'lg' ? 'max-w-2xl' : 'max-w-4xl';
 
   if (!hydrated) {
