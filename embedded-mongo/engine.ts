@@ -1,6 +1,6 @@
 import { Collection, type IndexSpec } from './collection';
 import { fail } from './errors';
-import type { Doc } from './values';
+import { fromWire, type Doc } from './values';
 
 /** A state change as written to the journal; replaying it over any later state is idempotent. */
 export type Op =
@@ -114,7 +114,9 @@ export class Engine {
   }
 
   /** Applies a journal or snapshot record without constraint checks. */
-  replay(op: Op): void {
+  replay(raw: Op): void {
+    // Records are decoded with their BSON number types; keep them as the wire does.
+    const op = fromWire(raw);
     switch (op.o) {
       case 'ci':
         if (!this.collection(op.db, op.c)) this.createCollection(op.db, op.c, op.opts);

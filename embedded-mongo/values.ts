@@ -1,4 +1,4 @@
-import { ObjectId } from 'bson';
+import { Double, Long, ObjectId } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -6,6 +6,140 @@ export function bsonType(v: unknown): string | undefined {
   return v !== null && typeof v === 'object'
     ? ((v as { _bsontype?: string })._bsontype ?? undefined)
     : undefined;
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** True for a JS number the BSON encoder writes as an Int32. */
+export function isInt32Number(v: number): boolean {
+  return Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX && !Object.is(v, -0);
+}
+
+/**
+ * How stored values keep their BSON number type: a JS number is an Int32 when it is integral and
+ * fits (the encoder writes it so) and a Double otherwise; a Double whose value is integral and
+ * fits an Int32 stays a `Double` object; Longs stay `Long` and Decimal128 stays `Decimal128`.
+ */
+export function storedDouble(n: number): number | Double {
+  return isInt32Number(n) ? new Double(n) : n;
+}
+
+/** The BSON type number of a stored value (-1 MinKey, 127 MaxKey); undefined for a missing one. */
+export function bsonTypeCode(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return 10;
+  switch (typeof v) {
+    case 'number':
+      return isInt32Number(v) ? 16 : 1;
+    case 'string':
+      return 2;
+    case 'boolean':
+      return 8;
+    case 'bigint':
+      return 18;
+  }
+  if (Array.isArray(v)) return 4;
+  if (v instanceof Date) return 9;
+  if (v instanceof RegExp) return 11;
+  switch (bsonType(v)) {
+    case 'Double':
+      return 1;
+    case 'Int32':
+      return 16;
+    case 'Long':
+      return 18;
+    case 'Decimal128':
+      return 19;
+    case 'Binary':
+      return 5;
+    case 'ObjectId':
+      return 7;
+    case 'BSONRegExp':
+      return 11;
+    case 'Code':
+      return (v as { scope?: unknown }).scope ? 15 : 13;
+    case 'BSONSymbol':
+      return 14;
+    case 'Timestamp':
+      return 17;
+    case 'MinKey':
+      return -1;
+    case 'MaxKey':
+      return 127;
+    case 'DBRef':
+      return 3;
+  }
+  return 3;
+}
+
+export function isNumeric(v: unknown): boolean {
+  const code = bsonTypeCode(v);
+  return code === 1 || code === 16 || code === 18 || code === 19;
+}
+
+/**
+ * A value as decoded with `promoteValues: false`, in the form the engine keeps: Int32 as a JS
+ * number, Double as a JS number unless only the `Double` object keeps it from reading as an Int32,
+ * symbols as strings. Returns the same object when nothing needed changing.
+ */
+export function fromWire<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const x = fromWire(v[i]);
+      if (x !== v[i]) (out ??= [...v])[i] = x;
+    }
+    return (out ?? v) as T;
+  }
+  if (isPlainObject(v)) {
+    for (const k of Object.keys(v)) {
+      const x = fromWire(v[k]);
+      if (x !== v[k]) (v as Doc)[k] = x;
+    }
+    return v;
+  }
+  switch (bsonType(v)) {
+    case 'Int32':
+      return (v as unknown as { value: number }).value as T;
+    case 'Double':
+      return storedDouble((v as unknown as Double).value) as T;
+    case 'BSONSymbol':
+      return (v as unknown as { value: string }).value as T;
+  }
+  return v;
+}
+
+/**
+ * A copy in which `Double` objects and Longs that a double holds exactly are plain JS numbers,
+ * for code that only understands JS numbers (mingo's expressions). Parts without such values are
+ * shared, not copied.
+ */
+export function plainNumbers<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const x = plainNumbers(v[i]);
+      if (x !== v[i]) (out ??= [...v])[i] = x;
+    }
+    return (out ?? v) as T;
+  }
+  if (isPlainObject(v)) {
+    let out: Doc | null = null;
+    for (const k of Object.keys(v)) {
+      const x = plainNumbers(v[k]);
+      if (x !== v[k]) (out ??= { ...v })[k] = x;
+    }
+    return (out ?? v) as T;
+  }
+  if (bsonType(v) === 'Double') return (v as unknown as Double).value as T;
+  if (v instanceof Long) {
+    const n = v.toNumber();
+    if (Number.isSafeInteger(n)) return n as T;
+  }
+  return v;
 }
 
 export function isPlainObject(v: unknown): v is Doc {
@@ -196,8 +330,12 @@ export function compareValues(a: unknown, b: unknown): number {
   if (ra !== rb) return ra - rb;
   switch (ra) {
     case 3: {
+      if (a instanceof Long && b instanceof Long) return a.compare(b);
       const x = Number(a);
       const y = Number(b);
+      // NaN sorts before every other number and equals itself.
+      if (Number.isNaN(x) || Number.isNaN(y))
+        return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case 4: {

@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'bson';
-import type { Doc } from './values';
+import { fromWire, type Doc } from './values';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -20,8 +20,9 @@ export type Request =
   | { kind: 'msg'; header: Header; flags: number; command: Doc }
   | { kind: 'query'; header: Header; collection: string; query: Doc };
 
-// Longs stay Long so they round-trip; Int32 and Double become JS numbers for matching.
-export const DESERIALIZE = { promoteLongs: false } as const;
+// Numbers are decoded as Int32, Double and Long objects so that their BSON type is known;
+// fromWire then turns them into the form the engine keeps (see storedDouble in values.ts).
+export const DESERIALIZE = { promoteLongs: false, promoteValues: false } as const;
 
 export class ProtocolError extends Error {}
 
@@ -44,7 +45,7 @@ function readDoc(buf: Buffer, at: number, end: number): [Doc, number] {
   if (at + 5 > end) throw new ProtocolError('truncated document');
   const size = buf.readInt32LE(at);
   if (size < 5 || at + size > end) throw new ProtocolError('invalid document length');
-  return [deserialize(buf.subarray(at, at + size), DESERIALIZE) as Doc, at + size];
+  return [fromWire(deserialize(buf.subarray(at, at + size), DESERIALIZE) as Doc), at + size];
 }
 
 /** Parses one complete message (header included). Throws ProtocolError on malformed input. */
