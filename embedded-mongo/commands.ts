@@ -2,10 +2,19 @@ import { calculateObjectSize, Long } from 'bson';
 import type { IndexSpec } from './collection';
 import type { Engine } from './engine';
 import { fail, toMongoError } from './errors';
-import { aggregate, compileFilter, project } from './query';
+import {
+  aggregate,
+  compileFilter,
+  compileProjection,
+  notImplemented,
+  project,
+  validatePipeline,
+  type Projector,
+} from './query';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update';
 import {
   cloneDoc,
+  isNumeric,
   isPlainObject,
   keyOf,
   newId,
@@ -48,6 +57,34 @@ function collName(cmd: Doc, key: string): string {
   return name;
 }
 
+/**
+ * Options that change what a command answers and that this engine does not implement are
+ * refused, never ignored. A collation is accepted only when it is the simple (binary) one.
+ */
+function refuseUnsupported(spec: Doc, command: string): void {
+  const collation = spec.collation;
+  if (collation !== undefined && collation !== null) {
+    if (!isPlainObject(collation)) fail(14, `BSON field '${command}.collation' is the wrong type`);
+    const simple = collation.locale === 'simple' && Object.keys(collation).length === 1;
+    if (!simple) notImplemented(`Collation (${JSON.stringify(collation)})`);
+  }
+  if (spec.hint !== undefined && spec.hint !== null) notImplemented(`The ${command} option hint`);
+  for (const option of ['let', 'min', 'max', 'returnKey', 'showRecordId', 'tailable', 'awaitData'])
+    if (spec[option] !== undefined && spec[option] !== null && spec[option] !== false)
+      notImplemented(`The ${command} option ${option}`);
+}
+
+/** A sort specification as MongoDB accepts it: each key 1 or -1. */
+function checkSort(sort: Doc | undefined): void {
+  if (!sort) return;
+  for (const [k, v] of Object.entries(sort)) {
+    if (isPlainObject(v)) notImplemented(`Sorting by {${k}: ${JSON.stringify(v)}}`);
+    const n = isNumeric(v) ? Number(v) : NaN;
+    if (n !== 1 && n !== -1)
+      fail(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+  }
+}
+
 function checkSize(doc: Doc): void {
   const size = calculateObjectSize(doc);
   if (size > LIMITS.maxBsonObjectSize)
@@ -78,7 +115,7 @@ function takeBatch(
   docs: Doc[],
   pos: number,
   batchSize: number,
-  projection: unknown,
+  projection: Projector | null,
 ): { batch: Doc[]; pos: number } {
   const end = batchSize > 0 ? Math.min(docs.length, pos + batchSize) : docs.length;
   let raw: Doc[];
@@ -106,12 +143,13 @@ function cursorReply(
   engine: Engine,
   ns: string,
   docs: Doc[],
-  opts: { batchSize?: number; single?: boolean; projection?: unknown },
+  opts: { batchSize?: number; single?: boolean; projection?: Projector | null },
 ): Doc {
   const size = opts.batchSize ?? 101;
-  const { batch, pos } = takeBatch(docs, 0, opts.single ? 0 : size, opts.projection);
+  const projection = opts.projection ?? null;
+  const { batch, pos } = takeBatch(docs, 0, opts.single ? 0 : size, projection);
   let id = 0;
-  if (pos < docs.length && !opts.single) id = engine.openCursor(ns, docs, pos, opts.projection);
+  if (pos < docs.length && !opts.single) id = engine.openCursor(ns, docs, pos, projection);
   return { cursor: { firstBatch: batch, id: Long.fromNumber(id), ns }, ok: 1 };
 }
 
@@ -125,7 +163,10 @@ function findDocs(
   limit: number,
 ): Doc[] {
   const coll = engine.collection(db, name);
-  if (!coll) return [];
+  if (!coll) {
+    compileFilter(filter);
+    return [];
+  }
   const sorting = sort && Object.keys(sort).length > 0;
   if (sorting && (!filter || Object.keys(filter).length === 0)) {
     return coll.sorted(sort!).slice(skip, limit > 0 ? skip + limit : undefined);
@@ -140,6 +181,9 @@ const find: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'find');
   const filter = asDoc(cmd.filter, 'filter');
   const sort = asDoc(cmd.sort, 'sort');
+  refuseUnsupported(cmd, 'find');
+  checkSort(sort);
+  const projection = compileProjection(asDoc(cmd.projection, 'projection'), filter);
   const skip = asNumber(cmd.skip);
   if (skip < 0) fail(2, 'skip value must be non-negative');
   let limit = asNumber(cmd.limit);
@@ -153,7 +197,7 @@ const find: Handler = (engine, cmd, db) => {
   return cursorReply(engine, `${db}.${name}`, docs, {
     batchSize,
     single,
-    projection: cmd.projection,
+    projection,
   });
 };
 
@@ -165,7 +209,7 @@ const getMore: Handler = (engine, cmd, db) => {
     cursor.docs,
     cursor.pos,
     asNumber(cmd.batchSize),
-    cursor.projection,
+    cursor.projection as Projector | null,
   );
   cursor.pos = pos;
   const done = pos >= cursor.docs.length;
@@ -258,6 +302,7 @@ const update: Handler = (engine, cmd, db) => {
   const updates = cmd.updates;
   if (!Array.isArray(updates))
     fail(9, "BSON field 'update.updates' is missing but a required field");
+  if (cmd.let !== undefined && cmd.let !== null) notImplemented('The update option let');
   const ordered = cmd.ordered !== false;
   const errors: Doc[] = [];
   const upserted: Doc[] = [];
@@ -269,13 +314,15 @@ const update: Handler = (engine, cmd, db) => {
       if (!isPlainObject(spec)) fail(9, 'update statement must be an object');
       const filter = asDoc(spec.q, 'q') ?? {};
       const u = spec.u;
+      refuseUnsupported(spec, 'update');
       validateUpdate(u);
+      if (Array.isArray(u)) validatePipeline(u);
       const multi = spec.multi === true;
       if (multi && !Array.isArray(u) && !isOperatorUpdate(u))
         fail(9, 'multi update is not supported for replacement-style update');
       const arrayFilters = spec.arrayFilters as Doc[] | undefined;
       const coll = engine.collection(db, name);
-      const matches = coll ? coll.find(filter, multi ? 0 : 1) : [];
+      const matches = coll ? coll.find(filter, multi ? 0 : 1) : (compileFilter(filter), []);
       if (matches.length === 0) {
         if (spec.upsert === true) {
           const { doc } = buildUpsert(filter, u, arrayFilters);
@@ -306,6 +353,7 @@ const del: Handler = (engine, cmd, db) => {
   const deletes = cmd.deletes;
   if (!Array.isArray(deletes))
     fail(9, "BSON field 'delete.deletes' is missing but a required field");
+  if (cmd.let !== undefined && cmd.let !== null) notImplemented('The delete option let');
   const ordered = cmd.ordered !== false;
   const errors: Doc[] = [];
   let n = 0;
@@ -313,8 +361,12 @@ const del: Handler = (engine, cmd, db) => {
     if (ordered && errors.length) return;
     try {
       if (!isPlainObject(spec)) fail(9, 'delete statement must be an object');
+      refuseUnsupported(spec, 'delete');
       const coll = engine.collection(db, name);
-      if (!coll) return;
+      if (!coll) {
+        compileFilter(asDoc(spec.q, 'q'));
+        return;
+      }
       const limit = asNumber(spec.limit);
       if (limit !== 0 && limit !== 1) fail(9, 'The limit field in delete objects must be 0 or 1');
       for (const doc of coll.find(asDoc(spec.q, 'q') ?? {}, limit)) {
@@ -328,7 +380,7 @@ const del: Handler = (engine, cmd, db) => {
   return writeReply(n, errors);
 };
 
-function projectOne(doc: Doc | null, fields: unknown): Doc | null {
+function projectOne(doc: Doc | null, fields: Projector | null): Doc | null {
   if (!doc) return null;
   return project([doc], fields)[0] ?? null;
 }
@@ -343,7 +395,11 @@ const findAndModify: Handler = (engine, cmd, db) => {
   if (remove && u !== undefined) fail(9, 'Cannot specify both an update and remove=true');
   if (!remove && u === undefined) fail(9, 'Either an update or remove=true must be specified');
   if (remove && cmd.upsert === true) fail(9, 'Cannot specify both upsert=true and remove=true');
+  refuseUnsupported(cmd, 'findAndModify');
+  checkSort(sort);
   if (!remove) validateUpdate(u);
+  if (Array.isArray(u)) validatePipeline(u);
+  const fields = compileProjection(asDoc(cmd.fields, 'fields'), filter);
   const arrayFilters = cmd.arrayFilters as Doc[] | undefined;
   const returnNew = cmd.new === true;
   const coll = engine.collection(db, name);
@@ -354,7 +410,7 @@ const findAndModify: Handler = (engine, cmd, db) => {
       engine.insert(engine.ensureCollection(db, name), doc);
       return {
         lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
-        value: returnNew ? projectOne(doc, cmd.fields) : null,
+        value: returnNew ? projectOne(doc, fields) : null,
         ok: 1,
       };
     }
@@ -362,7 +418,7 @@ const findAndModify: Handler = (engine, cmd, db) => {
   }
   if (remove) {
     engine.remove(coll!, old);
-    return { lastErrorObject: { n: 1 }, value: projectOne(old, cmd.fields), ok: 1 };
+    return { lastErrorObject: { n: 1 }, value: projectOne(old, fields), ok: 1 };
   }
   const { doc, changed } = applyUpdate(old, u, { filter, arrayFilters, inserting: false });
   if (changed) {
@@ -371,7 +427,7 @@ const findAndModify: Handler = (engine, cmd, db) => {
   }
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
-    value: projectOne(returnNew ? doc : old, cmd.fields),
+    value: projectOne(returnNew ? doc : old, fields),
     ok: 1,
   };
 };
@@ -417,14 +473,9 @@ function countOnly(input: Doc[], stages: Doc[]): Doc[] | null {
 const aggregateCmd: Handler = (engine, cmd, db) => {
   const pipeline = cmd.pipeline;
   if (!Array.isArray(pipeline)) fail(14, "'pipeline' option must be specified as an array");
-  for (const stage of pipeline) {
-    if (!isPlainObject(stage)) fail(14, 'Each element of the pipeline array must be an object');
-    const op = Object.keys(stage)[0];
-    if (op === '$changeStream')
-      fail(40573, 'The $changeStream stage is only supported on replica sets');
-    if (op === '$out' || op === '$merge') fail(115, `${op} is not supported by this server`);
-  }
-  if (cmd.explain === true) fail(115, 'explain is not supported by this server');
+  validatePipeline(pipeline);
+  if (cmd.explain === true) fail(115, 'explain is not supported by this database engine');
+  refuseUnsupported(cmd, 'aggregate');
   const cursorOpts = asDoc(cmd.cursor, 'cursor');
   if (!cursorOpts)
     fail(9, "The 'cursor' option is required, except for aggregate with the explain argument");
@@ -458,9 +509,13 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
 
 const count: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'count');
-  const coll = engine.collection(db, name);
-  if (!coll) return { n: 0, ok: 1 };
+  refuseUnsupported(cmd, 'count');
   const query = asDoc(cmd.query, 'query');
+  const coll = engine.collection(db, name);
+  if (!coll) {
+    compileFilter(query);
+    return { n: 0, ok: 1 };
+  }
   const skip = asNumber(cmd.skip);
   const limit = Math.abs(asNumber(cmd.limit));
   let n: number;
@@ -475,6 +530,8 @@ const distinct: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'distinct');
   const key = cmd.key;
   if (typeof key !== 'string') fail(14, "BSON field 'distinct.key' is the wrong type");
+  refuseUnsupported(cmd, 'distinct');
+  compileFilter(asDoc(cmd.query, 'query'));
   const coll = engine.collection(db, name);
   const seen = new Map<string, unknown>();
   for (const doc of coll ? coll.find(asDoc(cmd.query, 'query')) : []) {
@@ -494,6 +551,31 @@ const distinct: Handler = (engine, cmd, db) => {
   };
 };
 
+/** Collection options kept and listed that change no answer. */
+const NEUTRAL_CREATE_OPTIONS = new Set([
+  'storageEngine',
+  'indexOptionDefaults',
+  'idIndex',
+  // Without a validator (refused below) these change nothing.
+  'validationLevel',
+  'validationAction',
+]);
+/** Collection options MongoDB has that this engine does not implement. */
+const REFUSED_CREATE_OPTIONS: Record<string, string> = {
+  validator: 'Document validation (the validator option, $jsonSchema)',
+  capped: 'Capped collections',
+  size: 'Capped collections (the size option)',
+  max: 'Capped collections (the max option)',
+  viewOn: 'Views',
+  pipeline: 'Views',
+  timeseries: 'Time series collections',
+  expireAfterSeconds: 'Collections that expire documents (expireAfterSeconds)',
+  clusteredIndex: 'Clustered collections',
+  changeStreamPreAndPostImages: 'Change streams',
+  encryptedFields: 'Queryable encryption',
+  collation: 'Collation',
+};
+
 const create: Handler = (engine, cmd, db) => {
   const name = engine.validateName(db, cmd.create);
   const opts: Doc = {};
@@ -504,9 +586,17 @@ const create: Handler = (engine, cmd, db) => {
       k === '$db' ||
       k.startsWith('$') ||
       k === 'writeConcern' ||
-      k === 'comment'
+      k === 'comment' ||
+      v === undefined ||
+      v === null
     )
       continue;
+    if (k === 'capped' && v === false) continue;
+    if (k === 'collation' && isPlainObject(v) && v.locale === 'simple') continue;
+    if (k === 'validator' && isPlainObject(v) && Object.keys(v).length === 0) continue;
+    if (k in REFUSED_CREATE_OPTIONS) notImplemented(REFUSED_CREATE_OPTIONS[k]!);
+    if (!NEUTRAL_CREATE_OPTIONS.has(k))
+      fail(40415, `BSON field 'create.${k}' is an unknown field.`);
     opts[k] = v;
   }
   const existing = engine.collection(db, name);
@@ -561,11 +651,74 @@ function indexName(key: Doc): string {
     .join('_');
 }
 
+/** Index options that are kept and listed; `background` is accepted and ignored, as MongoDB does. */
+const INDEX_OPTIONS = new Set([
+  'v',
+  'key',
+  'name',
+  'unique',
+  'sparse',
+  'partialFilterExpression',
+  'expireAfterSeconds',
+  'background',
+  'hidden',
+  'storageEngine',
+  'ns',
+]);
+const REFUSED_INDEX_TYPES: Record<string, string> = {
+  text: 'Text indexes',
+  '2d': 'Geospatial (2d) indexes',
+  '2dsphere': 'Geospatial (2dsphere) indexes',
+  geoHaystack: 'Geospatial (geoHaystack) indexes',
+};
+
+/**
+ * Index definitions this engine cannot honour are refused before anything is created: text and
+ * geospatial indexes, collations, and options MongoDB does not know.
+ */
+function checkIndexSpec(raw: unknown): void {
+  if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0)
+    fail(67, 'Index key pattern must be a non-empty object');
+  for (const [field, kind] of Object.entries(raw.key)) {
+    if (typeof kind === 'string') {
+      if (kind in REFUSED_INDEX_TYPES) notImplemented(REFUSED_INDEX_TYPES[kind]!);
+      if (kind !== 'hashed') fail(67, `Unknown index plugin '${kind}'`);
+      if (raw.unique === true)
+        fail(67, 'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.');
+    } else if (!isNumeric(kind) || Number(kind) === 0 || Number.isNaN(Number(kind)))
+      fail(
+        67,
+        `Values in the index key pattern can only be positive or negative numbers or strings; found ${field}: ${JSON.stringify(kind)}`,
+      );
+  }
+  for (const [option, value] of Object.entries(raw)) {
+    if (value === undefined || value === null) continue;
+    if (option === 'collation') {
+      if (isPlainObject(value) && value.locale === 'simple') continue;
+      notImplemented('Collation (index collation)');
+    }
+    if (option === 'weights' || option === 'default_language' || option === 'language_override')
+      notImplemented('Text indexes');
+    if (option === 'wildcardProjection') notImplemented('Wildcard indexes (wildcardProjection)');
+    if (!INDEX_OPTIONS.has(option))
+      fail(197, `The field '${option}' is not valid for an index specification.`);
+  }
+  if (raw.expireAfterSeconds !== undefined) {
+    const ttl = Number(raw.expireAfterSeconds);
+    if (!isNumeric(raw.expireAfterSeconds) || !Number.isFinite(ttl) || ttl < 0)
+      fail(
+        67,
+        `TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number`,
+      );
+  }
+}
+
 const createIndexes: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'createIndexes');
   const specs = cmd.indexes;
   if (!Array.isArray(specs) || specs.length === 0)
     fail(2, 'Must specify at least one index to create');
+  for (const raw of specs) checkIndexSpec(raw);
   const createdCollectionAutomatically = !engine.collection(db, name);
   const coll = engine.ensureCollection(db, name);
   const before = coll.indexSpecs().length;
@@ -584,6 +737,7 @@ const createIndexes: Handler = (engine, cmd, db) => {
     const sameOptions = (a: IndexSpec): boolean =>
       Boolean(a.unique) === Boolean(spec.unique) &&
       Boolean(a.sparse) === Boolean(spec.sparse) &&
+      keyOf(a.expireAfterSeconds) === keyOf(spec.expireAfterSeconds) &&
       keyOf(a.partialFilterExpression) === keyOf(spec.partialFilterExpression);
     if (sameName) {
       if (keyOf(sameName.key) !== keyOf(spec.key))
@@ -673,6 +827,11 @@ const collStats: Handler = (engine, cmd, db) => {
   return { ns: coll.ns, count: coll.docs.size, nindexes: coll.indexSpecs().length, ok: 1 };
 };
 
+const refuseCommand =
+  (feature: string): Handler =>
+  () =>
+    fail(115, `${feature} is not supported by this database engine`);
+
 const refuseTransaction: Handler = () =>
   fail(20, 'Transaction numbers are only allowed on a replica set member or mongos');
 
@@ -744,6 +903,15 @@ const handlers: Record<string, Handler> = {
   collStats,
   commitTransaction: refuseTransaction,
   abortTransaction: refuseTransaction,
+  explain: refuseCommand('explain'),
+  collMod: refuseCommand('collMod'),
+  mapReduce: refuseCommand('mapReduce'),
+  mapreduce: refuseCommand('mapReduce'),
+  geoSearch: refuseCommand('geoSearch'),
+  renameCollection: refuseCommand('renameCollection'),
+  validate: refuseCommand('validate'),
+  convertToCapped: refuseCommand('convertToCapped'),
+  cloneCollectionAsCapped: refuseCommand('cloneCollectionAsCapped'),
 };
 
 /** Runs one command to completion synchronously; all state changes happen before it returns. */

@@ -1,15 +1,51 @@
+import { Long } from 'bson';
 import { Context, initOptions, type Options } from 'mingo/core';
 import { Query } from 'mingo/query';
 import { Aggregator } from 'mingo/aggregator';
+import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as pipelineOperators from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
-import { isPlainObject, keyOf, pathValues, type Doc } from './values';
+import { fail } from './errors';
+import {
+  bsonType,
+  bsonTypeCode,
+  compareValues,
+  isPlainObject,
+  keyOf,
+  plainNumbers,
+  sortDocs,
+  type Doc,
+} from './values';
+
+/** Refusal of something MongoDB does that this engine does not: never an answer without it. */
+export function notImplemented(feature: string): never {
+  fail(238, `${feature} is not implemented by this database engine`);
+}
+
+// Pipeline stages that filter and sort use the engine's own matcher and ordering, so a $match
+// later in a pipeline answers exactly as a find does. Operators added first take precedence.
+const engineStages = {
+  $match: (collection: Iterator, expr: unknown): Iterator => {
+    const match = compileFilter(expr);
+    return collection.filter((o) => match(o as Doc));
+  },
+  $sort: (collection: Iterator, keys: unknown): Iterator => {
+    if (!isPlainObject(keys) || Object.keys(keys).length === 0)
+      fail(15976, '$sort stage must have at least one sort key');
+    for (const [k, v] of Object.entries(keys)) {
+      if (isPlainObject(v)) notImplemented(`$sort by {${k}: ${JSON.stringify(v)}}`);
+      if (v !== 1 && v !== -1) fail(15975, '$sort key ordering must be 1 (for ascending) or -1');
+    }
+    return Lazy(sortDocs(collection.value() as Doc[], keys));
+  },
+};
 
 const context = Context.init()
+  .addPipelineOps(engineStages as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
@@ -28,14 +64,6 @@ export function mingoOptions(extra: Partial<Options> = {}): Options {
 }
 
 const baseOptions = mingoOptions();
-// mingo copies the whole operator context for every operator it compiles, so plain filters
-// get a context holding only query operators; filters with $expr get the full one.
-const filterOptions = initOptions({
-  context: Context.init().addQueryOps(queryOperators),
-  useStrictMode: true,
-  scriptEnabled: false,
-  useGlobalContext: false,
-});
 
 const projectionOptions = initOptions({
   context: Context.init().addQueryOps(queryOperators).addProjectionOps(projectionOperators),
@@ -54,221 +82,939 @@ export function usesExpressions(v: unknown): boolean {
   return false;
 }
 
-function isLiteral(v: unknown): boolean {
-  if (v === undefined || v instanceof RegExp || Array.isArray(v)) return false;
-  if (isPlainObject(v)) return !Object.keys(v).some((k) => k.startsWith('$'));
-  return true;
-}
-
-/** MongoDB equality for one field: the value itself, or an element of an array at that path. */
-function equalityMatcher(path: string, target: unknown): Matcher {
-  const key = keyOf(target);
-  const isNull = target === null;
-  return (doc) => {
-    const values = pathValues(doc, path);
-    if (isNull && values.length === 0) return true;
-    for (const v of values) {
-      if (keyOf(v) === key) return true;
-      if (Array.isArray(v) && v.some((e) => keyOf(e) === key)) return true;
-    }
-    return false;
-  };
-}
-
-/** MongoDB regex match for one field: a string value, or a string element of an array there. */
-function regexMatcher(path: string, source: RegExp): Matcher {
-  // Never share lastIndex state with the caller's object.
-  const re = new RegExp(source.source, source.flags.replace(/[gy]/g, ''));
-  const test = (v: unknown) => typeof v === 'string' && re.test(v);
-  return (doc) => {
-    for (const v of pathValues(doc, path)) {
-      if (test(v)) return true;
-      if (Array.isArray(v) && v.some(test)) return true;
-    }
-    return false;
-  };
-}
-
-const REGEX_OPTIONS = /^[imsx]*$/;
-
-/** `/re/`, `{ $regex: /re/ }` or `{ $regex: 'src', $options: 'i' }` as a RegExp; else null. */
-function asRegex(v: unknown): RegExp | null {
-  if (v instanceof RegExp) return v;
-  if (!isPlainObject(v) || !('$regex' in v)) return null;
-  const keys = Object.keys(v);
-  if (keys.some((k) => k !== '$regex' && k !== '$options')) return null;
-  const { $regex: src, $options: opts } = v as { $regex: unknown; $options?: unknown };
-  if (
-    opts !== undefined &&
-    (typeof opts !== 'string' || !REGEX_OPTIONS.test(opts) || opts.includes('x'))
-  )
-    return null;
-  if (src instanceof RegExp) return opts === undefined ? src : new RegExp(src.source, opts);
-  if (typeof src !== 'string') return null;
-  try {
-    return new RegExp(src, (opts as string | undefined) ?? '');
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Filters made only of field equalities, regexes and $or/$and of those are matched without
- * mingo: they are what the product sends (lookups, searches, status filters). Anything else
- * returns null and goes through mingo.
- */
-function simpleMatcher(filter: Doc): Matcher | null {
-  const parts: Matcher[] = [];
-  for (const [k, v] of Object.entries(filter)) {
-    if (k === '$or' || k === '$and') {
-      if (!Array.isArray(v) || v.length === 0 || !v.every(isPlainObject)) return null;
-      const subs: Matcher[] = [];
-      for (const sub of v as Doc[]) {
-        const m = Object.keys(sub).length === 0 ? matchAll : simpleMatcher(sub);
-        if (!m) return null;
-        subs.push(m);
-      }
-      parts.push(
-        k === '$or' ? (doc) => subs.some((m) => m(doc)) : (doc) => subs.every((m) => m(doc)),
-      );
-      continue;
-    }
-    if (k.startsWith('$')) return null;
-    const re = asRegex(v);
-    if (re) {
-      parts.push(regexMatcher(k, re));
-      continue;
-    }
-    let target = v;
-    if (isPlainObject(v) && Object.keys(v).length === 1 && '$eq' in v) target = v.$eq;
-    if (!isLiteral(target) || (isPlainObject(target) && Object.keys(target).length === 0))
-      return null;
-    parts.push(equalityMatcher(k, target));
-  }
-  if (parts.length === 1) return parts[0]!;
-  return (doc) => parts.every((m) => m(doc));
-}
-
 export type Matcher = (doc: Doc) => boolean;
 
 const matchAll: Matcher = () => true;
 
-export function compileFilter(filter: unknown): Matcher {
-  if (filter === undefined || filter === null) return matchAll;
-  if (!isPlainObject(filter)) throw new Error('filter must be an object');
-  if (Object.keys(filter).length === 0) return matchAll;
-  const simple = simpleMatcher(filter);
-  if (simple) return simple;
-  const q = new Query(filter, usesExpressions(filter) ? baseOptions : filterOptions);
-  return (doc) => q.test(doc);
-}
-
-type IncludeTree = Map<string, IncludeTree | true>;
+/** A field the document does not have (as opposed to one holding null). */
+const MISSING = Symbol('missing');
 
 /**
- * Inclusion of a dotted path keeps, inside the named subdocument, only the named fields; inside an
- * array, it applies to every element that is a document and drops the others, as MongoDB does.
+ * The values at a dotted path as MongoDB's matcher sees them: arrays met on the way are crossed
+ * (their documents searched, a numeric part used as an index), and a document that lacks the
+ * next field yields MISSING. Leaf arrays are returned whole.
  */
-function includeTree(tree: IncludeTree, value: Doc): Doc {
+function leafValues(doc: unknown, parts: string[]): unknown[] {
+  if (parts.length === 1 && isPlainObject(doc)) {
+    const v = doc[parts[0]!];
+    return [v === undefined ? MISSING : v];
+  }
+  const out: unknown[] = [];
+  const walk = (v: unknown, i: number): void => {
+    if (i === parts.length) {
+      out.push(v);
+      return;
+    }
+    const part = parts[i]!;
+    if (Array.isArray(v)) {
+      if (/^\d+$/.test(part)) {
+        const e = v[Number(part)];
+        if (e === undefined) out.push(MISSING);
+        else walk(e, i + 1);
+      }
+      for (const e of v) if (isPlainObject(e)) walk(e, i);
+      return;
+    }
+    if (isPlainObject(v)) {
+      const next = v[part];
+      if (next === undefined) out.push(MISSING);
+      else walk(next, i + 1);
+      return;
+    }
+    out.push(MISSING);
+  };
+  walk(doc, 0);
+  return out;
+}
+
+/** A leaf array stands for itself and for each of its elements. */
+function candidates(leaves: unknown[]): unknown[] {
+  let expanded: unknown[] | null = null;
+  for (let i = 0; i < leaves.length; i++) {
+    const v = leaves[i];
+    if (Array.isArray(v)) {
+      expanded ??= leaves.slice(0, i);
+      expanded.push(v, ...v);
+    } else if (expanded) expanded.push(v);
+  }
+  return expanded ?? leaves;
+}
+
+/** A test on the values found at one path: `leaves` as found, `cands` with arrays expanded. */
+type ValueTest = (cands: unknown[], leaves: unknown[]) => boolean;
+
+const isMissingOrNull = (v: unknown): boolean => v === MISSING || v === null || v === undefined;
+
+function sameRegex(a: unknown, b: RegExp): boolean {
+  if (a instanceof RegExp) return a.source === b.source && a.flags === b.flags;
+  if (bsonType(a) === 'BSONRegExp') {
+    const r = a as { pattern: string; options: string };
+    return (
+      r.pattern === b.source && [...r.options].sort().join('') === [...b.flags].sort().join('')
+    );
+  }
+  return false;
+}
+
+function equalsTest(target: unknown): (v: unknown) => boolean {
+  if (target === null || target === undefined) return isMissingOrNull;
+  if (target instanceof RegExp) return (v) => sameRegex(v, target);
+  const key = keyOf(target);
+  const numeric = typeof target === 'number' && Number.isNaN(target);
+  if (numeric) return (v) => v !== MISSING && isNaNValue(v);
+  return (v) => v !== MISSING && v !== null && keyOf(v) === key;
+}
+
+function isNaNValue(v: unknown): boolean {
+  return (typeof v === 'number' || bsonType(v) === 'Double') && Number.isNaN(Number(v));
+}
+
+function regexTest(re: RegExp): (v: unknown) => boolean {
+  const safe = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+  return (v) => (typeof v === 'string' ? safe.test(v) : sameRegex(v, re));
+}
+
+const REGEX_OPTIONS = /^[imsux]*$/;
+
+function makeRegex(source: unknown, options: unknown): RegExp {
+  if (options !== undefined && typeof options !== 'string') fail(2, '$options has to be a string');
+  const opts = (options as string | undefined) ?? '';
+  if (!REGEX_OPTIONS.test(opts)) fail(51108, `invalid flag in regex options: ${opts}`);
+  if (opts.includes('x')) notImplemented("The regex option 'x' (extended)");
+  if (source instanceof RegExp) {
+    if (options !== undefined && source.flags && opts)
+      fail(51074, 'options set in both $regex and $options');
+    return new RegExp(source.source, opts || source.flags);
+  }
+  if (bsonType(source) === 'BSONRegExp') {
+    const r = source as { pattern: string; options: string };
+    return makeRegex(r.pattern, opts || r.options);
+  }
+  if (typeof source !== 'string') fail(2, '$regex has to be a string');
+  try {
+    return new RegExp(source, opts.replace(/x/g, ''));
+  } catch (err) {
+    fail(51091, `Regular expression is invalid: ${(err as Error).message}`);
+  }
+}
+
+const TYPE_ALIASES: Record<string, number> = {
+  double: 1,
+  string: 2,
+  object: 3,
+  array: 4,
+  binData: 5,
+  undefined: 6,
+  objectId: 7,
+  bool: 8,
+  date: 9,
+  null: 10,
+  regex: 11,
+  dbPointer: 12,
+  javascript: 13,
+  symbol: 14,
+  javascriptWithScope: 15,
+  int: 16,
+  timestamp: 17,
+  long: 18,
+  decimal: 19,
+  minKey: -1,
+  maxKey: 127,
+};
+const TYPE_CODES = new Set(Object.values(TYPE_ALIASES));
+const NUMBER_CODES = new Set([1, 16, 18, 19]);
+
+function typeTest(spec: unknown): (v: unknown) => boolean {
+  const list = Array.isArray(spec) ? spec : [spec];
+  if (list.length === 0) fail(9, '$type must match at least one type');
+  const codes = new Set<number>();
+  let anyNumber = false;
+  for (const t of list) {
+    if (typeof t === 'string') {
+      if (t === 'number') anyNumber = true;
+      else if (t in TYPE_ALIASES) codes.add(TYPE_ALIASES[t]!);
+      else fail(2, `Unknown type name alias: ${t}`);
+    } else if (typeof t === 'number' || bsonType(t) === 'Double' || t instanceof Long) {
+      const n = Number(t);
+      if (!Number.isInteger(n)) fail(2, `Invalid numerical type code: ${n}`);
+      if (!TYPE_CODES.has(n)) fail(2, `Invalid numerical type code: ${n}`);
+      codes.add(n);
+    } else fail(14, 'type must be represented as a number or a string');
+  }
+  return (v) => {
+    if (v === MISSING) return false;
+    const code = bsonTypeCode(v);
+    if (code === undefined) return codes.has(6);
+    return codes.has(code) || (anyNumber && NUMBER_CODES.has(code));
+  };
+}
+
+/** MongoDB's comparison operators compare only within one type bracket (numbers, strings, ...). */
+function comparisonTest(op: string, target: unknown): (v: unknown) => boolean {
+  if (target instanceof RegExp) fail(2, `Can't have RegEx as arg to predicate over field.`);
+  if (target === null || target === undefined) {
+    return op === '$gte' || op === '$lte' ? isMissingOrNull : () => false;
+  }
+  const bracket = bracketOf(target);
+  const targetNaN = isNaNValue(target);
+  const minMax = bracket === 1 || bracket === 13;
+  return (v) => {
+    if (v === MISSING) return false;
+    if (!minMax && bracketOf(v) !== bracket) return false;
+    if (targetNaN || isNaNValue(v)) {
+      return targetNaN && isNaNValue(v) && (op === '$gte' || op === '$lte');
+    }
+    const c = compareValues(v, target);
+    switch (op) {
+      case '$gt':
+        return c > 0;
+      case '$gte':
+        return c >= 0;
+      case '$lt':
+        return c < 0;
+      default:
+        return c <= 0;
+    }
+  };
+}
+
+/** MongoDB's canonical type order: numbers compare with numbers, strings with symbols, ... */
+function bracketOf(v: unknown): number {
+  const code = bsonTypeCode(v);
+  switch (code) {
+    case -1:
+      return 1;
+    case 10:
+    case 6:
+    case undefined:
+      return 2;
+    case 1:
+    case 16:
+    case 18:
+    case 19:
+      return 3;
+    case 2:
+    case 14:
+      return 4;
+    case 3:
+      return 5;
+    case 4:
+      return 6;
+    case 5:
+      return 7;
+    case 7:
+      return 8;
+    case 8:
+      return 9;
+    case 9:
+      return 10;
+    case 17:
+      return 11;
+    case 11:
+      return 12;
+    case 127:
+      return 13;
+    default:
+      return 20 + (code ?? 0);
+  }
+}
+
+function modTest(arg: unknown): (v: unknown) => boolean {
+  if (!Array.isArray(arg)) fail(2, 'malformed mod, needs to be an array');
+  if (arg.length < 2) fail(2, 'malformed mod, not enough elements');
+  if (arg.length > 2) fail(2, 'malformed mod, too many elements');
+  const [d, r] = arg.map((x) => {
+    if (!isNumber(x)) fail(2, 'malformed mod, divisor value is invalid');
+    const n = Number(x);
+    if (!Number.isFinite(n)) fail(2, 'malformed mod, divisor value is invalid');
+    return Math.trunc(n);
+  }) as [number, number];
+  if (d === 0) fail(2, 'divisor cannot be 0');
+  return (v) => {
+    if (v === MISSING || !isNumber(v)) return false;
+    const n = Number(v);
+    if (!Number.isFinite(n)) return false;
+    const rem = Math.trunc(n) % d;
+    return rem === r || (rem === 0 && r === 0);
+  };
+}
+
+function isNumber(v: unknown): boolean {
+  const code = bsonTypeCode(v);
+  return code === 1 || code === 16 || code === 18 || code === 19;
+}
+
+function bitsTest(op: string, arg: unknown): (v: unknown) => boolean {
+  let mask = 0n;
+  if (Array.isArray(arg)) {
+    for (const pos of arg) {
+      if (!isNumber(pos) || !Number.isInteger(Number(pos)) || Number(pos) < 0)
+        fail(2, `bit positions must be non-negative integers: ${String(pos)}`);
+      if (Number(pos) < 64) mask |= 1n << BigInt(Number(pos));
+    }
+  } else if (isNumber(arg)) {
+    const n = Number(arg);
+    if (!Number.isInteger(n) || n < 0)
+      fail(9, `${op} bitmask must be a non-negative integer: ${String(arg)}`);
+    mask = BigInt(n);
+  } else notImplemented(`${op} with a BinData bitmask`);
+  return (v) => {
+    let bits: bigint;
+    if (typeof v === 'number' || bsonType(v) === 'Double' || bsonType(v) === 'Int32') {
+      const n = Number(v);
+      if (!Number.isInteger(n)) return false;
+      bits = BigInt.asUintN(64, BigInt(n));
+    } else if (v instanceof Long) bits = BigInt.asUintN(64, BigInt(v.toString()));
+    else if (bsonType(v) === 'Binary') {
+      const bytes = (v as { buffer: Uint8Array }).buffer;
+      bits = 0n;
+      for (let i = Math.min(bytes.length, 8) - 1; i >= 0; i--)
+        bits = (bits << 8n) | BigInt(bytes[i]!);
+    } else return false;
+    const set = bits & mask;
+    switch (op) {
+      case '$bitsAllSet':
+        return set === mask;
+      case '$bitsAnySet':
+        return set !== 0n;
+      case '$bitsAllClear':
+        return set === 0n;
+      default:
+        return set !== mask;
+    }
+  };
+}
+
+const GEO_OPERATORS = new Set([
+  '$near',
+  '$nearSphere',
+  '$geoWithin',
+  '$geoIntersects',
+  '$within',
+  '$box',
+  '$center',
+  '$centerSphere',
+  '$polygon',
+  '$geometry',
+  '$maxDistance',
+  '$minDistance',
+]);
+
+/** Compiles the operators (or equality) given for one path into a test on its values. */
+function compileValueTest(cond: unknown): ValueTest {
+  if (cond instanceof RegExp) {
+    const test = regexTest(cond);
+    return (cands) => cands.some(test);
+  }
+  if (!isOperatorSpec(cond)) {
+    const test = equalsTest(cond);
+    return (cands) => cands.some(test);
+  }
+  const spec = cond as Doc;
+  const tests: ValueTest[] = [];
+  const keys = Object.keys(spec);
+  for (const op of keys) {
+    const arg = spec[op];
+    switch (op) {
+      case '$eq': {
+        const test = equalsTest(arg);
+        tests.push((cands) => cands.some(test));
+        break;
+      }
+      case '$ne': {
+        if (arg instanceof RegExp) fail(2, "Can't have regex as arg to $ne.");
+        const test = equalsTest(arg);
+        tests.push((cands) => !cands.some(test));
+        break;
+      }
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte': {
+        const test = comparisonTest(op, arg);
+        tests.push((cands) => cands.some(test));
+        break;
+      }
+      case '$in':
+      case '$nin': {
+        if (!Array.isArray(arg)) fail(2, `${op} needs an array`);
+        const each = arg.map((x) => {
+          if (isPlainObject(x) && Object.keys(x).some((k) => k.startsWith('$')))
+            fail(2, `cannot nest $ under ${op}`);
+          return x instanceof RegExp ? regexTest(x) : equalsTest(x);
+        });
+        const any = (v: unknown): boolean => each.some((t) => t(v));
+        tests.push(op === '$in' ? (cands) => cands.some(any) : (cands) => !cands.some(any));
+        break;
+      }
+      case '$exists': {
+        const want =
+          arg !== false && arg !== 0 && arg !== null && !(arg instanceof Long && arg.isZero());
+        tests.push((_, leaves) => leaves.some((v) => v !== MISSING) === want);
+        break;
+      }
+      case '$type': {
+        const test = typeTest(arg);
+        tests.push((cands) => cands.some(test));
+        break;
+      }
+      case '$regex': {
+        const test = regexTest(makeRegex(arg, spec.$options));
+        tests.push((cands) => cands.some(test));
+        break;
+      }
+      case '$options':
+        if (!('$regex' in spec)) fail(2, '$options needs a $regex');
+        break;
+      case '$not': {
+        if (arg instanceof RegExp) {
+          const inner = regexTest(arg);
+          tests.push((cands) => !cands.some(inner));
+          break;
+        }
+        if (!isPlainObject(arg)) fail(2, '$not needs a regex or a document');
+        if (Object.keys(arg).length === 0) fail(2, '$not cannot be empty');
+        if (!isOperatorSpec(arg)) fail(2, `unknown operator: ${Object.keys(arg)[0]}`);
+        const inner = compileValueTest(arg);
+        tests.push((cands, leaves) => !inner(cands, leaves));
+        break;
+      }
+      case '$elemMatch': {
+        if (!isPlainObject(arg)) fail(2, '$elemMatch needs an Object');
+        const element = elementMatcher(arg);
+        tests.push((_, leaves) => leaves.some((v) => Array.isArray(v) && v.some(element)));
+        break;
+      }
+      case '$all': {
+        if (!Array.isArray(arg)) fail(2, '$all needs an array');
+        if (arg.length === 0) {
+          tests.push(() => false);
+          break;
+        }
+        const parts: ValueTest[] = arg.map((x) => {
+          if (isPlainObject(x) && '$elemMatch' in x) {
+            if (Object.keys(x).length !== 1) fail(2, '$all/$elemMatch has to be consistent');
+            return compileValueTest(x);
+          }
+          if (isPlainObject(x) && Object.keys(x).some((k) => k.startsWith('$')))
+            fail(2, 'no $ expressions in $all');
+          const test = x instanceof RegExp ? regexTest(x) : equalsTest(x);
+          return (cands) => cands.some(test);
+        });
+        tests.push((cands, leaves) => parts.every((p) => p(cands, leaves)));
+        break;
+      }
+      case '$size': {
+        const n = Number(arg);
+        if (!isNumber(arg)) fail(2, '$size needs a number');
+        if (!Number.isInteger(n)) fail(2, '$size must be a whole number');
+        if (n < 0) fail(2, '$size may not be negative');
+        tests.push((_, leaves) => leaves.some((v) => Array.isArray(v) && v.length === n));
+        break;
+      }
+      case '$mod': {
+        const test = modTest(arg);
+        tests.push((cands) => cands.some(test));
+        break;
+      }
+      case '$bitsAllSet':
+      case '$bitsAnySet':
+      case '$bitsAllClear':
+      case '$bitsAnyClear': {
+        const test = bitsTest(op, arg);
+        tests.push((cands) => cands.some(test));
+        break;
+      }
+      case '$comment':
+        break;
+      default:
+        if (GEO_OPERATORS.has(op)) notImplemented(`The geospatial query operator ${op}`);
+        fail(2, `unknown operator: ${op}`);
+    }
+  }
+  if (tests.length === 1) return tests[0]!;
+  return (cands, leaves) => tests.every((t) => t(cands, leaves));
+}
+
+/** `{ $gt: 1, ... }` (operators) as opposed to a document to compare with (`{ a: 1 }`). */
+function isOperatorSpec(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  const keys = Object.keys(v);
+  if (keys.length === 0 || !keys[0]!.startsWith('$')) return false;
+  // A DBRef is a document, not operators.
+  if (keys[0] === '$ref' || keys[0] === '$id' || keys[0] === '$db') return false;
+  return true;
+}
+
+const LOGICAL = new Set(['$and', '$or', '$nor']);
+
+/**
+ * The test an $elemMatch applies to each array element: a query on element documents, or
+ * operators applied to the element itself (`{ $gte: 2, $lt: 5 }`).
+ */
+export function elementMatcher(spec: Doc): (e: unknown) => boolean {
+  const first = Object.keys(spec)[0];
+  const valueForm =
+    first !== undefined &&
+    first.startsWith('$') &&
+    !LOGICAL.has(first) &&
+    first !== '$expr' &&
+    first !== '$where' &&
+    first !== '$text' &&
+    first !== '$comment' &&
+    first !== '$jsonSchema';
+  if (valueForm) {
+    const test = compileValueTest(spec);
+    return (e) => test([e], [e]);
+  }
+  const m = compileFilter(spec);
+  return (e) => isPlainObject(e) && m(e);
+}
+
+function compileField(path: string, cond: unknown): Matcher {
+  if (path === '') fail(2, 'FieldPath cannot be constructed with empty string');
+  const parts = path.split('.');
+  const test = compileValueTest(cond);
+  return (doc) => {
+    const leaves = leafValues(doc, parts);
+    return test(candidates(leaves), leaves);
+  };
+}
+
+function compileLogical(op: string, arg: unknown): Matcher {
+  if (!Array.isArray(arg) || arg.length === 0) fail(2, `${op} must be a nonempty array`);
+  const subs = arg.map((sub) => {
+    if (!isPlainObject(sub)) fail(2, `${op} argument's entries must be objects`);
+    return compileQuery(sub);
+  });
+  if (op === '$and') return (doc) => subs.every((m) => m(doc));
+  if (op === '$or') return (doc) => subs.some((m) => m(doc));
+  return (doc) => !subs.some((m) => m(doc));
+}
+
+function compileExpr(expr: unknown): Matcher {
+  const q = new Query({ $expr: expr }, baseOptions);
+  return (doc) => q.test(plainNumbers(doc));
+}
+
+function compileQuery(filter: Doc): Matcher {
+  const parts: Matcher[] = [];
+  for (const [k, v] of Object.entries(filter)) {
+    if (k.startsWith('$')) {
+      switch (k) {
+        case '$and':
+        case '$or':
+        case '$nor':
+          parts.push(compileLogical(k, v));
+          continue;
+        case '$expr':
+          parts.push(compileExpr(v));
+          continue;
+        case '$comment':
+          continue;
+        case '$alwaysTrue':
+          continue;
+        case '$alwaysFalse':
+          parts.push(() => false);
+          continue;
+        case '$where':
+          notImplemented('The $where query operator (server-side JavaScript)');
+          break;
+        case '$text':
+          notImplemented('Text search ($text)');
+          break;
+        case '$jsonSchema':
+          notImplemented('The $jsonSchema query operator');
+          break;
+        case '$sampleRate':
+          notImplemented('The $sampleRate query operator');
+          break;
+        default:
+          fail(
+            2,
+            `unknown top level operator: ${k}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`,
+          );
+      }
+    }
+    parts.push(compileField(k, v));
+  }
+  if (parts.length === 0) return matchAll;
+  if (parts.length === 1) return parts[0]!;
+  if (parts.length === 2) {
+    const [a, b] = parts as [Matcher, Matcher];
+    return (doc) => a(doc) && b(doc);
+  }
+  return (doc) => parts.every((m) => m(doc));
+}
+
+/** Compiles a MongoDB filter; invalid or unknown operators throw MongoDB's errors here. */
+export function compileFilter(filter: unknown): Matcher {
+  if (filter === undefined || filter === null) return matchAll;
+  if (!isPlainObject(filter)) fail(2, 'filter must be an object');
+  return compileQuery(filter);
+}
+
+/** Conditions of the filter that apply to elements of the array at arrayPath. */
+export function elementTests(filter: Doc, arrayPath: string): Array<(e: unknown) => boolean> {
+  const tests: Array<(e: unknown) => boolean> = [];
+  const visit = (f: Doc): void => {
+    for (const [k, cond] of Object.entries(f)) {
+      if (k === '$and' && Array.isArray(cond)) {
+        cond.forEach((c) => isPlainObject(c) && visit(c));
+      } else if (k === arrayPath) {
+        if (
+          isPlainObject(cond) &&
+          Object.keys(cond).length === 1 &&
+          isPlainObject(cond.$elemMatch)
+        ) {
+          tests.push(elementMatcher(cond.$elemMatch));
+        } else {
+          const test = compileValueTest(cond);
+          tests.push((e) => test(candidates([e]), [e]));
+        }
+      } else if (k.startsWith(arrayPath + '.')) {
+        const m = compileFilter({ [k.slice(arrayPath.length + 1)]: cond });
+        tests.push((e) => isPlainObject(e) && m(e));
+      }
+    }
+  };
+  visit(filter);
+  return tests;
+}
+
+type Node = {
+  include?: boolean;
+  slice?: [number, number | undefined];
+  elemMatch?: (e: unknown) => boolean;
+  positional?: Array<(e: unknown) => boolean>;
+  children?: Map<string, Node>;
+};
+
+export type Projector = (doc: Doc) => Doc;
+
+function sliceArgs(arg: unknown, field: string): [number, number | undefined] {
+  if (isNumber(arg)) return [Number(arg), undefined];
+  if (Array.isArray(arg) && arg.length === 2 && arg.every(isNumber)) {
+    const limit = Number(arg[1]);
+    if (limit <= 0) fail(28724, 'Second argument to $slice must be a positive number');
+    return [Number(arg[0]), limit];
+  }
+  fail(28667, `Invalid $slice syntax for field '${field}'`);
+}
+
+function applySlice(v: unknown, [a, b]: [number, number | undefined]): unknown {
+  if (!Array.isArray(v)) return v;
+  if (b === undefined) return a >= 0 ? v.slice(0, a) : v.slice(Math.max(0, v.length + a));
+  const start = a >= 0 ? Math.min(a, v.length) : Math.max(0, v.length + a);
+  return v.slice(start, start + b);
+}
+
+/**
+ * Compiles a find projection: inclusion or exclusion of (dotted) fields, `$slice`, `$elemMatch`
+ * and the positional `field.$` (which needs the query filter). Projections with computed fields
+ * go through mingo. Returns null for an empty projection.
+ */
+export function compileProjection(projection: unknown, filter: Doc = {}): Projector | null {
+  if (projection === undefined || projection === null) return null;
+  if (!isPlainObject(projection)) fail(2, 'projection must be an object');
+  if (Object.keys(projection).length === 0) return null;
+  const root = new Map<string, Node>();
+  let keepId: boolean | undefined;
+  let including = false;
+  let excluding = false;
+  let computed = false;
+  const add = (field: string, node: Node): void => {
+    const parts = field.split('.');
+    if (parts.some((p) => p === ''))
+      fail(40352, 'FieldPath cannot be constructed with empty string');
+    if (parts.some((p) => p.startsWith('$')))
+      fail(
+        16410,
+        `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
+      );
+    let map = root;
+    for (let i = 0; i < parts.length; i++) {
+      const existing = map.get(parts[i]!);
+      if (i === parts.length - 1) {
+        if (existing) fail(31250, `Path collision at ${field}`);
+        map.set(parts[i]!, node);
+      } else {
+        if (existing && !existing.children)
+          fail(
+            31249,
+            `Path collision at ${field} remaining portion ${parts.slice(i + 1).join('.')}`,
+          );
+        const next: Node = existing ?? { children: new Map() };
+        map.set(parts[i]!, next);
+        map = next.children!;
+      }
+    }
+  };
+  for (const [field, value] of Object.entries(projection)) {
+    if (field.endsWith('.$')) {
+      const arrayPath = field.slice(0, -2);
+      const tests = elementTests(filter, arrayPath);
+      if (tests.length === 0)
+        fail(
+          51246,
+          `Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array`,
+        );
+      including = true;
+      add(arrayPath, { positional: tests });
+      continue;
+    }
+    if (isPlainObject(value)) {
+      const keys = Object.keys(value);
+      if (keys.length === 1 && keys[0] === '$slice') {
+        add(field, { slice: sliceArgs(value.$slice, field) });
+        continue;
+      }
+      if (keys.length === 1 && keys[0] === '$elemMatch') {
+        if (field.includes('.')) fail(31275, `Cannot use $elemMatch projection on a nested field.`);
+        if (!isPlainObject(value.$elemMatch))
+          fail(31274, 'elemMatch: Invalid argument, object required.');
+        including = true;
+        add(field, { elemMatch: elementMatcher(value.$elemMatch) });
+        continue;
+      }
+      if (keys.length === 1 && keys[0] === '$meta')
+        notImplemented(`The $meta projection ('${String(value.$meta)}')`);
+      computed = true;
+      continue;
+    }
+    if (typeof value !== 'boolean' && !isNumber(value)) {
+      computed = true;
+      continue;
+    }
+    const on = value === true || (value !== false && Number(value) !== 0);
+    if (field === '_id') {
+      keepId = on;
+      continue;
+    }
+    if (on) {
+      if (excluding) fail(31254, `Cannot do inclusion on field ${field} in exclusion projection`);
+      including = true;
+      add(field, { include: true });
+    } else {
+      if (including) fail(31253, `Cannot do exclusion on field ${field} in inclusion projection`);
+      excluding = true;
+      add(field, { include: false });
+    }
+  }
+  if (computed) {
+    const q = new Query({}, projectionOptions);
+    return (doc) => q.find([plainNumbers(doc)], projection).all()[0] as Doc;
+  }
+  if (excluding && including) fail(31254, 'Cannot do exclusion in an inclusion projection');
+  // `{ _id: 1 }` alone is an inclusion of `_id`; `{ _id: 0 }` alone an exclusion.
+  if (!including && !excluding && keepId === true) including = true;
+  if (including) {
+    const withId = keepId !== false;
+    return (doc) => {
+      const out = includeFields(root, doc, true) as Doc;
+      if (!withId || !('_id' in doc) || root.has('_id')) {
+        if (!withId) delete out._id;
+        return out;
+      }
+      return { _id: doc._id, ...out };
+    };
+  }
+  if (keepId === false) root.set('_id', { include: false });
+  return (doc) => excludeFields(root, doc) as Doc;
+}
+
+function positionalElement(arr: unknown, tests: Array<(e: unknown) => boolean>): unknown {
+  if (!Array.isArray(arr)) return undefined;
+  const match = arr.find((e) => tests.every((t) => t(e)));
+  if (match === undefined)
+    fail(
+      51246,
+      `Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array`,
+    );
+  return [match];
+}
+
+function includeFields(map: Map<string, Node>, value: Doc, top: boolean): Doc {
   const out: Doc = {};
   for (const key of Object.keys(value)) {
-    const sub = tree.get(key);
-    if (sub === undefined) continue;
-    if (sub === true) out[key] = value[key];
-    else {
-      const kept = includeNested(sub, value[key]);
+    const node = map.get(key);
+    if (!node) continue;
+    const v = value[key];
+    if (node.include) out[key] = v;
+    else if (node.slice) out[key] = applySlice(v, node.slice);
+    else if (node.elemMatch) {
+      if (top && Array.isArray(v)) {
+        const e = v.find(node.elemMatch);
+        if (e !== undefined) out[key] = [e];
+      }
+    } else if (node.positional) {
+      const kept = positionalElement(v, node.positional);
+      if (kept !== undefined) out[key] = kept;
+    } else if (node.children) {
+      const kept = includeNested(node.children, v);
       if (kept !== undefined) out[key] = kept;
     }
   }
   return out;
 }
 
-function includeNested(tree: IncludeTree, value: unknown): unknown {
+function includeNested(map: Map<string, Node>, value: unknown): unknown {
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     for (const item of value) {
-      const kept = includeNested(tree, item);
+      const kept = includeNested(map, item);
       if (kept !== undefined) out.push(kept);
     }
     return out;
   }
-  return isPlainObject(value) ? includeTree(tree, value) : undefined;
+  return isPlainObject(value) ? includeFields(map, value, false) : undefined;
 }
 
-/**
- * Projections of plain field paths, all excluded (top-level fields only) or all included (dotted
- * paths too), with `_id` either way, are applied here; anything else goes through mingo. Paths that
- * overlap (`a` and `a.b`) are left to mingo.
- */
-function plainProjection(projection: Doc): ((doc: Doc) => Doc) | null {
-  let mode: 'include' | 'exclude' | undefined;
-  let keepId = true;
-  const tree: IncludeTree = new Map();
-  const names = new Set<string>();
-  for (const [field, value] of Object.entries(projection)) {
-    if (
-      field.startsWith('$') ||
-      field === '' ||
-      field.split('.').some((part) => part === '' || part.startsWith('$'))
-    )
-      return null;
-    if (value !== 0 && value !== 1 && value !== true && value !== false) return null;
-    const include = value === 1 || value === true;
-    if (field === '_id') {
-      keepId = include;
-      continue;
-    }
-    const fieldMode = include ? 'include' : 'exclude';
-    if (mode && mode !== fieldMode) return null;
-    mode = fieldMode;
-    if (!include) {
-      if (field.includes('.')) return null;
-      names.add(field);
-      continue;
-    }
-    const parts = field.split('.');
-    if (parts[0] === '_id') return null;
-    let node = tree;
-    for (let i = 0; i < parts.length; i++) {
-      const existing = node.get(parts[i]!);
-      if (i === parts.length - 1) {
-        if (existing !== undefined) return null;
-        node.set(parts[i]!, true);
-      } else if (existing === true) return null;
-      else if (existing) node = existing;
-      else {
-        const child: IncludeTree = new Map();
-        node.set(parts[i]!, child);
-        node = child;
-      }
-    }
+function excludeFields(map: Map<string, Node>, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => excludeFields(map, item));
+  if (!isPlainObject(value)) return value;
+  const out: Doc = {};
+  for (const key of Object.keys(value)) {
+    const node = map.get(key);
+    const v = value[key];
+    if (!node) out[key] = v;
+    else if (node.include === false) continue;
+    else if (node.slice) out[key] = applySlice(v, node.slice);
+    else if (node.children) out[key] = excludeFields(node.children, v);
+    else out[key] = v;
   }
-  if (mode === 'include') {
-    return (doc) => {
-      const out: Doc = {};
-      if (keepId && '_id' in doc) out._id = doc._id;
-      return Object.assign(out, includeTree(tree, doc));
-    };
-  }
-  return (doc) => {
-    const out: Doc = {};
-    for (const key of Object.keys(doc)) {
-      if (names.has(key) || (key === '_id' && !keepId)) continue;
-      out[key] = doc[key];
-    }
-    return out;
-  };
+  return out;
 }
 
 export function project(docs: Doc[], projection: unknown): Doc[] {
-  if (!isPlainObject(projection) || Object.keys(projection).length === 0 || docs.length === 0)
-    return docs;
-  const fast = plainProjection(projection);
-  if (fast) return docs.map(fast);
-  return new Query({}, projectionOptions).find(docs, projection).all() as Doc[];
+  if (docs.length === 0 || projection === undefined || projection === null) return docs;
+  const projector =
+    typeof projection === 'function' ? (projection as Projector) : compileProjection(projection);
+  return projector ? docs.map(projector) : docs;
+}
+
+/** Pipeline stages MongoDB 7 knows. Those mingo does not run are refused by name. */
+const KNOWN_STAGES = new Set([
+  '$addFields',
+  '$bucket',
+  '$bucketAuto',
+  '$changeStream',
+  '$changeStreamSplitLargeEvent',
+  '$collStats',
+  '$count',
+  '$currentOp',
+  '$densify',
+  '$documents',
+  '$facet',
+  '$fill',
+  '$geoNear',
+  '$graphLookup',
+  '$group',
+  '$indexStats',
+  '$limit',
+  '$listLocalSessions',
+  '$listSampledQueries',
+  '$listSearchIndexes',
+  '$listSessions',
+  '$lookup',
+  '$match',
+  '$merge',
+  '$out',
+  '$planCacheStats',
+  '$project',
+  '$redact',
+  '$replaceRoot',
+  '$replaceWith',
+  '$sample',
+  '$search',
+  '$searchMeta',
+  '$set',
+  '$setWindowFields',
+  '$shardedDataDistribution',
+  '$skip',
+  '$sort',
+  '$sortByCount',
+  '$unionWith',
+  '$unset',
+  '$unwind',
+  '$vectorSearch',
+]);
+
+const ENGINE_STAGES = new Set([
+  '$addFields',
+  '$bucket',
+  '$bucketAuto',
+  '$count',
+  '$documents',
+  '$facet',
+  '$group',
+  '$limit',
+  '$lookup',
+  '$match',
+  '$project',
+  '$replaceRoot',
+  '$replaceWith',
+  '$sample',
+  '$set',
+  '$skip',
+  '$sort',
+  '$sortByCount',
+  '$unionWith',
+  '$unset',
+  '$unwind',
+  '$graphLookup',
+  '$setWindowFields',
+  '$redact',
+  '$densify',
+  '$fill',
+]);
+
+/**
+ * Checks every stage of a pipeline (and of the pipelines nested in $lookup, $facet and
+ * $unionWith) before anything runs: unknown stages get MongoDB's error, stages MongoDB has and
+ * this engine does not run are refused by name, and every $match filter is compiled.
+ */
+export function validatePipeline(pipeline: unknown[]): void {
+  for (const stage of pipeline) {
+    if (!isPlainObject(stage)) fail(14, 'Each element of the pipeline array must be an object');
+    const keys = Object.keys(stage);
+    if (keys.length !== 1)
+      fail(40323, 'A pipeline stage specification object must contain exactly one field.');
+    const name = keys[0]!;
+    const arg = stage[name];
+    if (!KNOWN_STAGES.has(name)) fail(40324, `Unrecognized pipeline stage name: '${name}'`);
+    if (name === '$changeStream')
+      fail(40573, 'The $changeStream stage is only supported on replica sets');
+    if (name === '$out' || name === '$merge')
+      fail(115, `The ${name} aggregation stage is not supported by this database engine`);
+    if (!ENGINE_STAGES.has(name))
+      fail(115, `The ${name} aggregation stage is not supported by this database engine`);
+    if (name === '$match') {
+      if (!isPlainObject(arg)) fail(15959, 'the match filter must be an expression in an object');
+      compileFilter(arg);
+    }
+    if (name === '$lookup' && isPlainObject(arg) && Array.isArray(arg.pipeline))
+      validatePipeline(arg.pipeline);
+    if (name === '$unionWith' && isPlainObject(arg) && Array.isArray(arg.pipeline))
+      validatePipeline(arg.pipeline);
+    if (name === '$facet' && isPlainObject(arg))
+      for (const sub of Object.values(arg)) if (Array.isArray(sub)) validatePipeline(sub);
+  }
 }
 
 export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string) => Doc[]): Doc[] {
-  const agg = new Aggregator(pipeline, mingoOptions({ collectionResolver: resolver }));
-  return agg.run(docs) as Doc[];
+  const agg = new Aggregator(
+    plainNumbers(pipeline),
+    mingoOptions({ collectionResolver: (name) => resolver(name).map(plainNumbers) }),
+  );
+  // mingo computes with JS numbers; documents that pass through unchanged go out as stored, with
+  // their Double values still Doubles.
+  const originals = new Map<Doc, Doc>();
+  const input = docs.map((doc) => {
+    const view = plainNumbers(doc);
+    if (view !== doc) originals.set(view, doc);
+    return view;
+  });
+  const out = agg.run(input) as Doc[];
+  return originals.size === 0 ? out : out.map((d) => originals.get(d) ?? d);
 }
