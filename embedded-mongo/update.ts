@@ -1,14 +1,18 @@
-import { Long } from 'bson';
-import { update as mingoUpdate } from 'mingo/updater';
+import { Double, Long, Timestamp } from 'bson';
 import { fail } from './errors';
-import { aggregate, compileFilter } from './query';
+import { aggregate, compileFilter, elementTests, notImplemented } from './query';
 import {
+  bsonTypeCode,
   cloneDoc,
-  getPath,
+  compareValues,
+  formatValue,
+  isInt32Number,
   isOperatorObject,
   isPlainObject,
   keyOf,
   setPath,
+  sortDocs,
+  storedDouble,
   withIdFirst,
   type Doc,
 } from './values';
@@ -51,42 +55,13 @@ export function validateUpdate(u: unknown): void {
   }
 }
 
-/** Conditions of the filter that apply to elements of the array at arrayPath. */
-function elementTests(filter: Doc, arrayPath: string): Array<(e: unknown) => boolean> {
-  const tests: Array<(e: unknown) => boolean> = [];
-  const visit = (f: Doc): void => {
-    for (const [k, cond] of Object.entries(f)) {
-      if (k === '$and' && Array.isArray(cond)) {
-        cond.forEach((c) => isPlainObject(c) && visit(c));
-      } else if (k === arrayPath) {
-        if (isPlainObject(cond) && isPlainObject(cond.$elemMatch)) {
-          const inner = cond.$elemMatch;
-          const scalar = Object.keys(inner).every(
-            (x) => x.startsWith('$') && x !== '$and' && x !== '$or',
-          );
-          const m = compileFilter(scalar ? { v: inner } : inner);
-          tests.push((e) => (scalar ? m({ v: e }) : isPlainObject(e) && m(e)));
-        } else {
-          const m = compileFilter({ v: cond });
-          tests.push((e) => m({ v: e }));
-        }
-      } else if (k.startsWith(arrayPath + '.')) {
-        const m = compileFilter({ [k.slice(arrayPath.length + 1)]: cond });
-        tests.push((e) => isPlainObject(e) && m(e));
-      }
-    }
-  };
-  visit(filter);
-  return tests;
-}
-
 /** Replaces the positional `$` segment with the index of the first array element the filter matched. */
 function resolvePositional(path: string, filter: Doc, doc: Doc): string {
   const parts = path.split('.');
   const at = parts.indexOf('$');
   if (at < 0) return path;
   const arrayPath = parts.slice(0, at).join('.');
-  const arr = getPath(doc, arrayPath);
+  const arr = getAt(doc, parts.slice(0, at));
   const tests = elementTests(filter, arrayPath);
   let index = -1;
   if (Array.isArray(arr) && tests.length > 0)
@@ -106,6 +81,476 @@ function applyPipeline(doc: Doc, pipeline: Doc[]): Doc {
   const [out] = aggregate([cloneDoc(doc)], pipeline, () => []);
   if (!out) fail(2, 'update pipeline produced no document');
   return out;
+}
+
+function getAt(doc: unknown, parts: string[]): unknown {
+  let v: unknown = doc;
+  for (const part of parts) {
+    if (Array.isArray(v)) {
+      if (!/^\d+$/.test(part)) return undefined;
+      v = v[Number(part)];
+    } else if (isPlainObject(v)) v = v[part];
+    else return undefined;
+    if (v === undefined) return undefined;
+  }
+  return v;
+}
+
+const TYPE_NAMES: Record<number, string> = {
+  1: 'double',
+  2: 'string',
+  3: 'object',
+  4: 'array',
+  5: 'binData',
+  7: 'objectId',
+  8: 'bool',
+  9: 'date',
+  10: 'null',
+  11: 'regex',
+  13: 'javascript',
+  16: 'int',
+  17: 'timestamp',
+  18: 'long',
+  19: 'decimal',
+};
+
+function typeName(v: unknown): string {
+  return TYPE_NAMES[bsonTypeCode(v) ?? 6] ?? 'unknown';
+}
+
+/** The container holding the last part of a path, created on the way when `create` is set. */
+function parentOf(
+  doc: Doc,
+  parts: string[],
+  create: boolean,
+): { parent: Doc | unknown[]; key: string } | null {
+  let cur: Doc | unknown[] = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i]!;
+    let next: unknown;
+    if (Array.isArray(cur)) {
+      if (!/^\d+$/.test(part)) {
+        if (!create) return null;
+        fail(28, `Cannot create field '${part}' in element {${parts[i - 1]}: ${formatValue(cur)}}`);
+      }
+      next = cur[Number(part)];
+    } else next = cur[part];
+    if (next === undefined) {
+      if (!create) return null;
+      const created: Doc = {};
+      assign(cur, part, created);
+      cur = created;
+      continue;
+    }
+    if (isPlainObject(next) || Array.isArray(next)) {
+      cur = next as Doc | unknown[];
+      continue;
+    }
+    if (!create) return null;
+    fail(28, `Cannot create field '${parts[i + 1]}' in element {${part}: ${formatValue(next)}}`);
+  }
+  const key = parts[parts.length - 1]!;
+  if (Array.isArray(cur) && !/^\d+$/.test(key)) {
+    if (!create) return null;
+    fail(
+      28,
+      `Cannot create field '${key}' in element {${parts[parts.length - 2]}: ${formatValue(cur)}}`,
+    );
+  }
+  return { parent: cur, key };
+}
+
+/** Sets a field or array element; arrays are padded with nulls up to a new index, as MongoDB does. */
+function assign(container: Doc | unknown[], key: string, value: unknown): void {
+  if (Array.isArray(container)) {
+    const i = Number(key);
+    while (container.length < i) container.push(null);
+    container[i] = value;
+  } else container[key] = value;
+}
+
+function read(container: Doc | unknown[], key: string): unknown {
+  return Array.isArray(container) ? container[Number(key)] : container[key];
+}
+
+type NumberKind = 'int' | 'long' | 'double' | 'decimal';
+
+function numberKind(v: unknown): NumberKind | null {
+  switch (bsonTypeCode(v)) {
+    case 16:
+      return 'int';
+    case 18:
+      return 'long';
+    case 1:
+      return 'double';
+    case 19:
+      return 'decimal';
+  }
+  return null;
+}
+
+function toLong(v: unknown): Long {
+  return v instanceof Long ? v : Long.fromNumber(Number(v));
+}
+
+/** MongoDB's typed arithmetic: int op int is int (long on overflow), long wins over int, double over both. */
+function arithmetic(op: '$inc' | '$mul', a: unknown, b: unknown): unknown {
+  const ka = numberKind(a)!;
+  const kb = numberKind(b)!;
+  if (ka === 'decimal' || kb === 'decimal') notImplemented(`${op} on Decimal128 values`);
+  if (ka === 'double' || kb === 'double') {
+    const r = op === '$inc' ? Number(a) + Number(b) : Number(a) * Number(b);
+    return storedDouble(r);
+  }
+  if (ka === 'long' || kb === 'long') {
+    return op === '$inc' ? toLong(a).add(toLong(b)) : toLong(a).multiply(toLong(b));
+  }
+  const r = op === '$inc' ? Number(a) + Number(b) : Number(a) * Number(b);
+  if (isInt32Number(r)) return r;
+  return op === '$inc'
+    ? Long.fromNumber(Number(a)).add(Long.fromNumber(Number(b)))
+    : Long.fromNumber(Number(a)).multiply(Long.fromNumber(Number(b)));
+}
+
+function zeroLike(v: unknown): unknown {
+  switch (numberKind(v)) {
+    case 'long':
+      return Long.ZERO;
+    case 'double':
+      return new Double(0);
+    default:
+      return 0;
+  }
+}
+
+/** The $pull test for one element, chosen as MongoDB's PullNode chooses it. */
+function pullMatcher(cond: unknown): (e: unknown) => boolean {
+  if (isPlainObject(cond)) {
+    const first = Object.keys(cond)[0];
+    const pathOperator =
+      first !== undefined &&
+      first.startsWith('$') &&
+      first !== '$and' &&
+      first !== '$or' &&
+      first !== '$nor' &&
+      first !== '$expr' &&
+      first !== '$where' &&
+      first !== '$text' &&
+      first !== '$comment' &&
+      first !== '$jsonSchema';
+    if (!pathOperator) {
+      // A query on element documents: `{ a: 1 }`, `{ $or: [...] }`, `{}`.
+      const m = compileFilter(cond);
+      return (e) => isPlainObject(e) && m(e);
+    }
+    const m = compileFilter({ v: cond });
+    return (e) => m({ v: e });
+  }
+  if (cond instanceof RegExp) {
+    const m = compileFilter({ v: cond });
+    return (e) => m({ v: e });
+  }
+  const key = keyOf(cond);
+  return (e) => keyOf(e) === key && (cond !== null || e === null);
+}
+
+function sortElements(values: unknown[], spec: unknown): unknown[] {
+  if (spec === 1 || spec === -1) {
+    return values
+      .map((v, i) => ({ v, i }))
+      .sort((x, y) => compareValues(x.v, y.v) * (spec as number) || x.i - y.i)
+      .map((x) => x.v);
+  }
+  if (!isPlainObject(spec) || Object.keys(spec).length === 0)
+    fail(
+      2,
+      'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields',
+    );
+  for (const dir of Object.values(spec))
+    if (dir !== 1 && dir !== -1) fail(2, 'The $sort element value must be either 1 or -1');
+  const docs = values.map((v) => (isPlainObject(v) ? v : { '': v }));
+  const sorted = sortDocs(docs, spec);
+  return sorted.map((d) => (Object.keys(d).length === 1 && '' in d ? d[''] : d));
+}
+
+function pushEach(current: unknown[], arg: unknown): unknown[] {
+  if (!isPlainObject(arg) || !('$each' in arg)) return [...current, cloneDoc(arg)];
+  for (const k of Object.keys(arg))
+    if (!['$each', '$slice', '$sort', '$position'].includes(k))
+      fail(2, `Unrecognized clause in $push: ${k}`);
+  if (!Array.isArray(arg.$each))
+    fail(
+      2,
+      `The argument to $each in $push must be an array but it was of type: ${typeName(arg.$each)}`,
+    );
+  const each = arg.$each.map(cloneDoc);
+  let out = [...current];
+  if (arg.$position !== undefined) {
+    const pos = Number(arg.$position);
+    if (!Number.isInteger(pos)) fail(2, 'The value for $position must be an integer value');
+    const at = pos < 0 ? Math.max(0, out.length + pos) : Math.min(pos, out.length);
+    out.splice(at, 0, ...each);
+  } else out.push(...each);
+  if (arg.$sort !== undefined) out = sortElements(out, arg.$sort);
+  if (arg.$slice !== undefined) {
+    const n = Number(arg.$slice);
+    if (!Number.isInteger(n)) fail(2, 'The value for $slice must be an integer value');
+    out = n >= 0 ? out.slice(0, n) : out.slice(Math.max(0, out.length + n));
+  }
+  return out;
+}
+
+interface Change {
+  op: string;
+  path: string;
+  parts: string[];
+  arg: unknown;
+}
+
+/** Expands `$[]` and `$[id]` into the concrete element paths of this document. */
+function expandArrayFilters(
+  doc: Doc,
+  path: string,
+  filters: Map<string, (e: unknown) => boolean>,
+  used: Set<string>,
+): string[] {
+  if (!path.includes('$[')) return [path];
+  const parts = path.split('.');
+  let prefixes: string[][] = [[]];
+  for (const part of parts) {
+    const m = /^\$\[(.*)\]$/.exec(part);
+    if (!m) {
+      prefixes = prefixes.map((p) => [...p, part]);
+      continue;
+    }
+    const id = m[1]!;
+    let test: ((e: unknown) => boolean) | undefined;
+    if (id !== '') {
+      test = filters.get(id);
+      if (!test) fail(2, `No array filter found for identifier '${id}' in path '${path}'`);
+      used.add(id);
+    }
+    const next: string[][] = [];
+    for (const prefix of prefixes) {
+      const arr = getAt(doc, prefix);
+      if (!Array.isArray(arr))
+        fail(
+          2,
+          `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`,
+        );
+      arr.forEach((e, i) => {
+        if (!test || test(e)) next.push([...prefix, String(i)]);
+      });
+    }
+    prefixes = next;
+  }
+  return prefixes.map((p) => p.join('.'));
+}
+
+function compileArrayFilters(
+  arrayFilters: Doc[] | undefined,
+): Map<string, (e: unknown) => boolean> {
+  const out = new Map<string, (e: unknown) => boolean>();
+  for (const f of arrayFilters ?? []) {
+    if (!isPlainObject(f)) fail(9, 'arrayFilters must be an array of objects');
+    const ids = new Set(Object.keys(f).map((k) => k.split('.')[0]!));
+    if (ids.size !== 1)
+      fail(9, 'Error parsing array filter :: caused by :: Expected a single top-level field name');
+    const id = [...ids][0]!;
+    if (out.has(id))
+      fail(9, `Found multiple array filters with the same top-level field name ${id}`);
+    const m = compileFilter(f);
+    out.set(id, (e) => m({ [id]: e }));
+  }
+  return out;
+}
+
+function applyChange(next: Doc, c: Change, doc: Doc): void {
+  const { op, path, parts, arg } = c;
+  switch (op) {
+    case '$set': {
+      const at = parentOf(next, parts, true)!;
+      assign(at.parent, at.key, cloneDoc(arg));
+      return;
+    }
+    case '$unset': {
+      const at = parentOf(next, parts, false);
+      if (!at) return;
+      if (Array.isArray(at.parent)) {
+        if (Number(at.key) < at.parent.length) at.parent[Number(at.key)] = null;
+      } else delete at.parent[at.key];
+      return;
+    }
+    case '$inc':
+    case '$mul': {
+      if (!numberKind(arg))
+        fail(
+          14,
+          `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${formatValue(arg)}}`,
+        );
+      const at = parentOf(next, parts, true)!;
+      const current = read(at.parent, at.key);
+      if (current === undefined) {
+        assign(at.parent, at.key, op === '$inc' ? arg : zeroLike(arg));
+        return;
+      }
+      if (!numberKind(current))
+        fail(
+          14,
+          `Cannot apply ${op} to a value of non-numeric type. {_id: ${formatValue(doc._id)}} has the field '${at.key}' of non-numeric type ${typeName(current)}`,
+        );
+      assign(at.parent, at.key, arithmetic(op, current, arg));
+      return;
+    }
+    case '$min':
+    case '$max': {
+      const at = parentOf(next, parts, true)!;
+      const current = read(at.parent, at.key);
+      const c = current === undefined ? 0 : compareValues(arg, current);
+      if (current === undefined || (op === '$min' ? c < 0 : c > 0))
+        assign(at.parent, at.key, cloneDoc(arg));
+      return;
+    }
+    case '$currentDate': {
+      let value: unknown = new Date();
+      if (isPlainObject(arg)) {
+        if (arg.$type === 'timestamp')
+          value = new Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 });
+        else if (arg.$type !== 'date')
+          fail(2, "The '$type' string field is required to be 'date' or 'timestamp'");
+      } else if (typeof arg !== 'boolean')
+        fail(
+          2,
+          `${path} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'}).`,
+        );
+      const at = parentOf(next, parts, true)!;
+      assign(at.parent, at.key, value);
+      return;
+    }
+    case '$rename': {
+      if (typeof arg !== 'string')
+        fail(2, `The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
+      const from = parentOf(next, parts, false);
+      if (!from || Array.isArray(from.parent)) return;
+      if (!(from.key in from.parent)) return;
+      const value = from.parent[from.key];
+      delete from.parent[from.key];
+      const to = parentOf(next, arg.split('.'), true)!;
+      assign(to.parent, to.key, value);
+      return;
+    }
+    case '$push':
+    case '$addToSet': {
+      const at = parentOf(next, parts, true)!;
+      const current = read(at.parent, at.key);
+      if (current !== undefined && !Array.isArray(current))
+        fail(
+          2,
+          `The field '${path}' must be an array but is of type ${typeName(current)} in document {_id: ${formatValue(doc._id)}}`,
+        );
+      const list = (current as unknown[] | undefined) ?? [];
+      if (op === '$push') {
+        assign(at.parent, at.key, pushEach(list, arg));
+        return;
+      }
+      let values: unknown[] = [arg];
+      if (isPlainObject(arg) && '$each' in arg) {
+        if (!Array.isArray(arg.$each))
+          fail(
+            2,
+            `The argument to $each in $addToSet must be an array but it was of type ${typeName(arg.$each)}`,
+          );
+        values = arg.$each;
+      }
+      const out = [...list];
+      const seen = new Set(out.map(keyOf));
+      for (const v of values) {
+        const k = keyOf(v);
+        if (!seen.has(k)) {
+          seen.add(k);
+          out.push(cloneDoc(v));
+        }
+      }
+      assign(at.parent, at.key, out);
+      return;
+    }
+    case '$pop': {
+      const n = Number(arg);
+      if (n !== 1 && n !== -1) fail(9, `$pop expects 1 or -1, found: ${formatValue(arg)}`);
+      const at = parentOf(next, parts, false);
+      if (!at) return;
+      const current = read(at.parent, at.key);
+      if (current === undefined) return;
+      if (!Array.isArray(current))
+        fail(14, `Path '${path}' contains an element of non-array type '${typeName(current)}'`);
+      assign(at.parent, at.key, n === 1 ? current.slice(0, -1) : current.slice(1));
+      return;
+    }
+    case '$pull':
+    case '$pullAll': {
+      let remove: (e: unknown) => boolean;
+      if (op === '$pullAll') {
+        if (!Array.isArray(arg))
+          fail(2, `$pullAll requires an array argument but was given a ${typeName(arg)}`);
+        const keys = new Set(arg.map(keyOf));
+        remove = (e) => keys.has(keyOf(e));
+      } else remove = pullMatcher(arg);
+      const at = parentOf(next, parts, false);
+      if (!at) return;
+      const current = read(at.parent, at.key);
+      if (current === undefined) return;
+      if (!Array.isArray(current)) fail(2, 'Cannot apply $pull to a non-array value');
+      const kept = current.filter((e) => !remove(e));
+      if (kept.length !== current.length) assign(at.parent, at.key, kept);
+      return;
+    }
+    case '$bit': {
+      if (!isPlainObject(arg) || Object.keys(arg).length === 0)
+        fail(
+          9,
+          `The $bit modifier is not compatible with a ${typeName(arg)}. You must pass in an embedded document: {$bit: {field: {and/or/xor: #}}`,
+        );
+      const at = parentOf(next, parts, true)!;
+      let current = read(at.parent, at.key) ?? 0;
+      for (const [how, operand] of Object.entries(arg)) {
+        if (!['and', 'or', 'xor'].includes(how))
+          fail(
+            2,
+            `The $bit modifier only supports 'and', 'or', and 'xor', not '${how}' which is an unknown operator: {${how}: ${formatValue(operand)}}`,
+          );
+        const ko = numberKind(operand);
+        if (ko !== 'int' && ko !== 'long')
+          fail(
+            2,
+            `The $bit modifier field must be an Integer(32/64 bit); a '${typeName(operand)}' is not supported here: {${how}: ${formatValue(operand)}}`,
+          );
+        const kc = numberKind(current);
+        if (kc !== 'int' && kc !== 'long')
+          fail(
+            2,
+            `Cannot apply $bit to a value of non-integral type.{_id: ${formatValue(doc._id)}} has the field ${at.key} of non-integer type ${typeName(current)}`,
+          );
+        if (kc === 'int' && ko === 'int') {
+          const a = current as number;
+          const b = operand as number;
+          current = how === 'and' ? a & b : how === 'or' ? a | b : a ^ b;
+        } else {
+          const a = toLong(current);
+          const b = toLong(operand);
+          current = how === 'and' ? a.and(b) : how === 'or' ? a.or(b) : a.xor(b);
+        }
+      }
+      assign(at.parent, at.key, current);
+      return;
+    }
+  }
+}
+
+function comparePaths(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
 /** Applies an update to a copy of doc; the stored document is never mutated. */
@@ -130,6 +575,8 @@ export function applyUpdate(
       doc._id !== undefined ? withIdFirst(cloneDoc(replacement), doc._id) : cloneDoc(replacement);
   } else {
     next = cloneDoc(doc);
+    const filters = compileArrayFilters(ctx.arrayFilters);
+    const used = new Set<string>();
     const touched: string[] = [];
     const touch = (path: string): void => {
       for (const other of touched) {
@@ -139,58 +586,47 @@ export function applyUpdate(
       }
       touched.push(path);
     };
+    const changes: Change[] = [];
     for (const [op, rawArgs] of Object.entries(u as Doc)) {
-      let target = op;
-      if (op === '$setOnInsert') {
-        if (!ctx.inserting) continue;
-        target = '$set';
-      }
-      const args: Doc = {};
       for (const [path, value] of Object.entries(rawArgs as Doc)) {
+        if (path === '' || path.split('.').some((p) => p === ''))
+          fail(56, `An empty update path is not valid.`);
         const resolved = resolvePositional(path, ctx.filter, doc);
         touch(resolved);
-        if (op === '$rename' && typeof value === 'string') touch(value);
-        args[resolved] = value;
-      }
-      if (target === '$inc' || target === '$mul') {
-        for (const [path, value] of Object.entries(args)) {
-          if (typeof value !== 'number')
-            fail(
-              14,
-              `Cannot ${target === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${String(value)}}`,
-            );
-          const current = getPath(next, path);
-          if (current instanceof Long && Number.isInteger(value)) {
-            const operand = Long.fromNumber(value);
-            setPath(
-              next,
-              path,
-              target === '$inc' ? current.add(operand) : current.multiply(operand),
-            );
-            delete args[path];
-            continue;
-          }
-          if (current !== undefined && current !== null && typeof current !== 'number') {
-            fail(
-              14,
-              `Cannot apply ${target} to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${typeof current}`,
-            );
-          }
-          if (target === '$mul' && current === undefined && !path.includes('$')) {
-            setPath(next, path, 0);
-            delete args[path];
-          }
+        if (op === '$rename') {
+          if (typeof value === 'string') touch(value);
+          if (resolved.includes('$[') || (typeof value === 'string' && value.includes('$')))
+            fail(2, `The source field for $rename may not be dynamic: ${path}`);
         }
-        if (Object.keys(args).length === 0) continue;
+        if (op === '$setOnInsert' && !ctx.inserting) continue;
+        const target = op === '$setOnInsert' ? '$set' : op;
+        for (const concrete of expandArrayFilters(doc, resolved, filters, used))
+          changes.push({ op: target, path: concrete, parts: concrete.split('.'), arg: value });
       }
-      mingoUpdate(next, { [target]: args } as never, ctx.arrayFilters ?? [], {});
     }
+    for (const id of filters.keys())
+      if (!used.has(id))
+        fail(
+          9,
+          `The array filter for identifier '${id}' was not used in the update ${JSON.stringify(u)}`,
+        );
+    // MongoDB applies the fields of an update in field-name order, whatever the operators' order.
+    changes.sort((a, b) => comparePaths(a.parts, b.parts));
+    for (const c of changes) applyChange(next, c, doc);
   }
   if (doc._id !== undefined && keyOf(next._id) !== keyOf(doc._id)) {
     fail(66, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   if (doc._id !== undefined && Object.keys(next)[0] !== '_id') next = withIdFirst(next, doc._id);
-  return { doc: next, changed: keyOf(next) !== keyOf(doc) };
+  return { doc: next, changed: keyOf(next) !== keyOf(doc) || typesChanged(doc, next) };
+}
+
+/** keyOf treats 1 and 1.0 as equal; a change of number type is still a change. */
+function typesChanged(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.some((x, i) => typesChanged(x, b[i]));
+  if (isPlainObject(a) && isPlainObject(b))
+    return Object.keys(a).some((k) => typesChanged(a[k], b[k]));
+  return bsonTypeCode(a) !== bsonTypeCode(b);
 }
 
 /** The document an upsert starts from: the equality conditions of its filter. */
