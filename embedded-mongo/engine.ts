@@ -1,6 +1,6 @@
 import { Collection, type IndexSpec } from './collection';
 import { fail } from './errors';
-import { fromWire, type Doc } from './values';
+import { fromWire, pathValues, type Doc } from './values';
 
 /** A state change as written to the journal; replaying it over any later state is idempotent. */
 export type Op =
@@ -11,6 +11,19 @@ export type Op =
   | { o: 'r'; db: string; c: string; id: unknown }
   | { o: 'ix'; db: string; c: string; spec: IndexSpec }
   | { o: 'dx'; db: string; c: string; name: string };
+
+/** The earliest date at a (dotted) field, looking into arrays; undefined when there is none. */
+function earliestDate(doc: Doc, field: string): number | undefined {
+  let best: number | undefined;
+  const visit = (v: unknown): void => {
+    if (v instanceof Date) {
+      const t = v.getTime();
+      if (!Number.isNaN(t) && (best === undefined || t < best)) best = t;
+    } else if (Array.isArray(v)) v.forEach(visit);
+  };
+  pathValues(doc, field).forEach(visit);
+  return best;
+}
 
 interface Cursor {
   id: number;
@@ -111,6 +124,37 @@ export class Engine {
   dropIndex(coll: Collection, name: string): void {
     coll.dropIndex(name);
     this.log({ o: 'dx', db: coll.db, c: coll.name, name });
+  }
+
+  /**
+   * Deletes the documents whose TTL index date has expired, as MongoDB's TTL monitor does: for
+   * each single-field index with `expireAfterSeconds`, a document expires once the earliest date
+   * at the indexed field (a date or an array holding dates) lies that many seconds in the past.
+   * Returns how many documents were deleted; the deletions go to the journal like any other.
+   */
+  expireTtl(now = Date.now()): number {
+    let removed = 0;
+    for (const colls of [...this.dbs.values()]) {
+      for (const coll of [...colls.values()]) {
+        for (const spec of coll.indexSpecs()) {
+          if (spec.expireAfterSeconds === undefined || Object.keys(spec.key).length !== 1) continue;
+          const seconds = Number(spec.expireAfterSeconds);
+          if (!Number.isFinite(seconds)) continue;
+          const field = Object.keys(spec.key)[0]!;
+          const cutoff = now - seconds * 1000;
+          const expired: Doc[] = [];
+          for (const doc of coll.docs.values()) {
+            const at = earliestDate(doc, field);
+            if (at !== undefined && at <= cutoff) expired.push(doc);
+          }
+          for (const doc of expired) {
+            this.remove(coll, doc);
+            removed++;
+          }
+        }
+      }
+    }
+    return removed;
   }
 
   /** Applies a journal or snapshot record without constraint checks. */

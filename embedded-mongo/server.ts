@@ -14,6 +14,8 @@ import {
 } from './wire';
 
 const HEADER_SIZE = 16;
+/** How often expired documents of TTL indexes are deleted (MongoDB's TTL monitor: 60 s). */
+const TTL_SWEEP_MS = 60_000;
 
 export class WireServer {
   private readonly server: Server;
@@ -28,6 +30,21 @@ export class WireServer {
     private readonly storage: Storage | null,
   ) {
     this.server = createServer((socket) => this.accept(socket));
+    this.ttlSweep = setInterval(() => this.expireTtl(), TTL_SWEEP_MS);
+    this.ttlSweep.unref();
+  }
+
+  private readonly ttlSweep: NodeJS.Timeout;
+
+  /** Deletes expired TTL documents and journals the deletions. */
+  expireTtl(now = Date.now()): number {
+    const removed = this.engine.expireTtl(now);
+    const ops = this.engine.takeOps();
+    if (ops.length && this.storage) {
+      // A failed journal write fails every later write too; nothing more to do here.
+      this.storage.append(ops).catch(() => {});
+    }
+    return removed;
   }
 
   listen(port: number, host: string): Promise<number> {
@@ -56,6 +73,7 @@ export class WireServer {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.ttlSweep);
     const servers = [this.server, this.socketServer].filter(
       (s): s is Server => s !== null && s.listening,
     );
