@@ -1,3 +1,4 @@
+import type { Db } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../embedded-mongo';
 
 export interface Target {
@@ -20,4 +21,13 @@ export async function startTarget(): Promise<Target> {
 
 export function uniqueDbName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/**
+ * True when the server is this project's engine rather than a MongoDB (the suites reach either
+ * through MONGODB_URI).
+ */
+export async function isEngine(db: Db): Promise<boolean> {
+  const info = await db.admin().command({ buildInfo: 1 });
+  return info.gitVersion === 'embedded';
 }

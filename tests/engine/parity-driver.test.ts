@@ -1,25 +1,31 @@
 import {
   Binary,
+  Decimal128,
   Double,
   Int32,
   Long,
+  MaxKey,
+  MinKey,
   MongoClient,
   type MongoServerError,
   ObjectId,
+  Timestamp,
   type Collection,
   type Db,
 } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget, uniqueDbName, type Target } from './helpers';
+import { isEngine, startTarget, uniqueDbName, type Target } from './helpers';
 
 let target: Target;
 let client: MongoClient;
 let db: Db;
+let engine: boolean;
 
 beforeAll(async () => {
   target = await startTarget();
   client = await MongoClient.connect(target.uri, { maxPoolSize: 5 });
   db = client.db(uniqueDbName('parity_driver'));
+  engine = await isEngine(db);
 });
 
 afterAll(async () => {
@@ -330,5 +336,433 @@ describe('driver parity', () => {
     expect((await coll.deleteOne({})).deletedCount).toBe(1);
     expect(await coll.drop()).toBe(true);
     expect((await db.listCollections({ name: 'misc' }).toArray()).length).toBe(0);
+  });
+});
+
+/** The error a promise rejects with; fails the test when it resolves. */
+async function rejection(p: Promise<unknown>): Promise<MongoServerError> {
+  const outcome = await p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome))
+    throw new Error(`expected an error, got ${JSON.stringify(outcome.value)}`);
+  return outcome.error as MongoServerError;
+}
+
+/**
+ * A feature the engine does not implement: against MongoDB the answer is checked, against the
+ * engine the request must be refused with CommandNotSupported (115) or NotImplemented (238) and a
+ * message naming the feature, never answered without it.
+ */
+async function mongoAnswerOrRefusal<T>(
+  run: () => Promise<T>,
+  feature: RegExp,
+  check: (value: T) => void | Promise<void>,
+): Promise<void> {
+  if (engine) {
+    const err = await rejection(run());
+    expect([115, 238]).toContain(err.code);
+    expect(err.codeName).toBe(err.code === 115 ? 'CommandNotSupported' : 'NotImplemented');
+    expect(err.message).toMatch(feature);
+    return;
+  }
+  await check(await run());
+}
+
+describe('driver parity: answers that must be MongoDB’s', () => {
+  it('projects _id alone, $slice, $elemMatch and the positional $', async () => {
+    const coll = collection('projections');
+    const doc = {
+      _id: 1,
+      a: 'x',
+      arr: [1, 2, 3, 4],
+      subs: [
+        { k: 1, v: 'a' },
+        { k: 2, v: 'b' },
+      ],
+      nested: { b: [5, 6, 7], c: 1 },
+    };
+    await coll.insertOne(doc);
+    expect(await coll.findOne({ _id: 1 }, { projection: { _id: 1 } })).toEqual({ _id: 1 });
+    expect(await coll.find({}, { projection: { _id: 1 } }).toArray()).toEqual([{ _id: 1 }]);
+    expect(await coll.findOne({}, { projection: { _id: 0 } })).toEqual({
+      a: 'x',
+      arr: [1, 2, 3, 4],
+      subs: doc.subs,
+      nested: doc.nested,
+    });
+    expect(await coll.findOne({}, { projection: { arr: { $slice: 2 } } })).toEqual({
+      ...doc,
+      arr: [1, 2],
+    });
+    expect(await coll.findOne({}, { projection: { a: 1, arr: { $slice: -1 } } })).toEqual({
+      _id: 1,
+      a: 'x',
+      arr: [4],
+    });
+    expect(await coll.findOne({}, { projection: { _id: 0, arr: { $slice: [1, 2] } } })).toEqual({
+      a: 'x',
+      arr: [2, 3],
+      subs: doc.subs,
+      nested: doc.nested,
+    });
+    expect(
+      await coll.findOne({}, { projection: { _id: 0, 'nested.b': { $slice: 1 }, a: 1 } }),
+    ).toEqual({ a: 'x', nested: { b: [5] } });
+    expect(
+      await coll.findOne({}, { projection: { arr: { $elemMatch: { $in: [2, 3] } } } }),
+    ).toEqual({ _id: 1, arr: [2] });
+    expect(
+      await coll.findOne({}, { projection: { _id: 0, subs: { $elemMatch: { k: { $gt: 1 } } } } }),
+    ).toEqual({ subs: [{ k: 2, v: 'b' }] });
+    expect(await coll.findOne({}, { projection: { arr: { $elemMatch: { $gt: 10 } } } })).toEqual({
+      _id: 1,
+    });
+    expect(await coll.findOne({ arr: { $gte: 3 } }, { projection: { 'arr.$': 1 } })).toEqual({
+      _id: 1,
+      arr: [3],
+    });
+    expect(
+      await coll.findOne({ 'subs.k': 2 }, { projection: { 'subs.$': 1, a: 1, _id: 0 } }),
+    ).toEqual({ a: 'x', subs: [{ k: 2, v: 'b' }] });
+    expect(
+      (await rejection(coll.findOne({}, { projection: { a: 1, arr: 0 } }))).code,
+    ).toBeGreaterThan(0);
+  });
+
+  it('pulls with $or, $and and $nor conditions and with operators on values', async () => {
+    const coll = collection('pulls');
+    await coll.insertOne({
+      _id: 1,
+      subs: [{ a: 1 }, { a: 2 }, { a: 3 }],
+      mixed: [{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 2, b: 2 }, 5],
+      nums: [1, 2, 3, 4, 5],
+    });
+    await coll.updateOne({ _id: 1 }, { $pull: { subs: { $or: [{ a: 1 }, { a: 2 }] } } } as never);
+    await coll.updateOne({ _id: 1 }, { $pull: { mixed: { $and: [{ a: 1 }, { b: 2 }] } } } as never);
+    await coll.updateOne({ _id: 1 }, { $pull: { nums: { $gte: 4 } } } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      subs: [{ a: 3 }],
+      mixed: [{ a: 1, b: 1 }, { a: 2, b: 2 }, 5],
+      nums: [1, 2, 3],
+    });
+    await coll.updateOne({ _id: 1 }, {
+      $pull: { mixed: { $nor: [{ a: 1 }] }, nums: { $in: [1, 3] } },
+    } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      subs: [{ a: 3 }],
+      mixed: [{ a: 1, b: 1 }, 5],
+      nums: [2],
+    });
+    await coll.updateOne({ _id: 1 }, { $pull: { mixed: 5, subs: {} } } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      subs: [],
+      mixed: [{ a: 1, b: 1 }],
+      nums: [2],
+    });
+  });
+
+  it('upserts with array operators on fields that do not exist yet', async () => {
+    const coll = collection('array_upserts');
+    await coll.updateOne({ k: 'u1' }, { $pull: { tags: 'x' }, $set: { n: 1 } } as never, {
+      upsert: true,
+    });
+    await coll.updateOne({ k: 'u2' }, { $pullAll: { tags: ['x'] } } as never, { upsert: true });
+    await coll.updateOne(
+      { k: 'u3' },
+      {
+        $push: { list: { $each: [3, 1, 2], $sort: 1 } },
+        $addToSet: { set: { $each: ['b', 'b', 'a'] } },
+        $pop: { gone: 1 },
+      } as never,
+      { upsert: true },
+    );
+    const docs = await coll
+      .find({}, { projection: { _id: 0 } })
+      .sort({ k: 1 })
+      .toArray();
+    expect(docs).toEqual([
+      { k: 'u1', n: 1 },
+      { k: 'u2' },
+      { k: 'u3', list: [1, 2, 3], set: ['b', 'a'] },
+    ]);
+    const fam = await coll.findOneAndUpdate(
+      { k: 'u4' },
+      { $pull: { tags: { $in: ['x'] } }, $push: { events: 'e' } } as never,
+      { upsert: true, returnDocument: 'after', projection: { _id: 0 } },
+    );
+    expect(fam).toEqual({ k: 'u4', events: ['e'] });
+  });
+
+  it('tells every BSON type apart in $type, by alias and by number', async () => {
+    const coll = collection('types_query');
+    await coll.insertMany([
+      { _id: 'int', v: 1 },
+      { _id: 'int32', v: new Int32(7) },
+      { _id: 'double', v: 1.5 },
+      { _id: 'double-integral', v: new Double(2) },
+      { _id: 'long', v: Long.fromNumber(3) },
+      { _id: 'decimal', v: Decimal128.fromString('1.5') },
+      { _id: 'string', v: 'x' },
+      { _id: 'binData', v: new Binary(Buffer.from([1])) },
+      { _id: 'objectId', v: new ObjectId() },
+      { _id: 'null', v: null },
+      { _id: 'array', v: [1, 'x'] },
+      { _id: 'bool', v: true },
+      { _id: 'date', v: new Date('2026-01-01') },
+      { _id: 'regex', v: /x/ },
+      { _id: 'object', v: { a: 1 } },
+      { _id: 'timestamp', v: new Timestamp({ t: 1, i: 1 }) },
+      { _id: 'minKey', v: new MinKey() },
+      { _id: 'maxKey', v: new MaxKey() },
+      { _id: 'missing' },
+    ]);
+    const ids = async (type: unknown) =>
+      (await coll.find({ v: { $type: type } } as never, { projection: { _id: 1 } }).toArray())
+        .map((d) => d._id as string)
+        .sort();
+    expect(await ids('long')).toEqual(['long']);
+    expect(await ids(18)).toEqual(['long']);
+    expect(await ids('int')).toEqual(['array', 'int', 'int32']);
+    expect(await ids(16)).toEqual(['array', 'int', 'int32']);
+    expect(await ids('double')).toEqual(['double', 'double-integral']);
+    expect(await ids(1)).toEqual(['double', 'double-integral']);
+    expect(await ids('decimal')).toEqual(['decimal']);
+    expect(await ids('number')).toEqual([
+      'array',
+      'decimal',
+      'double',
+      'double-integral',
+      'int',
+      'int32',
+      'long',
+    ]);
+    expect(await ids('string')).toEqual(['array', 'string']);
+    expect(await ids(2)).toEqual(['array', 'string']);
+    expect(await ids('binData')).toEqual(['binData']);
+    expect(await ids(5)).toEqual(['binData']);
+    expect(await ids('objectId')).toEqual(['objectId']);
+    expect(await ids(7)).toEqual(['objectId']);
+    expect(await ids('null')).toEqual(['null']);
+    expect(await ids('array')).toEqual(['array']);
+    expect(await ids('bool')).toEqual(['bool']);
+    expect(await ids('date')).toEqual(['date']);
+    expect(await ids('regex')).toEqual(['regex']);
+    expect(await ids('object')).toEqual(['object']);
+    expect(await ids('timestamp')).toEqual(['timestamp']);
+    expect(await ids('minKey')).toEqual(['minKey']);
+    expect(await ids(-1)).toEqual(['minKey']);
+    expect(await ids('maxKey')).toEqual(['maxKey']);
+    expect(await ids(127)).toEqual(['maxKey']);
+    expect(await ids(['long', 'bool'])).toEqual(['bool', 'long']);
+    expect(await ids('undefined')).toEqual([]);
+    await expect(ids('nonsense')).rejects.toMatchObject({ code: 2 });
+    await expect(ids(99)).rejects.toMatchObject({ code: 2 });
+    const raw = await coll
+      .find({ _id: { $in: ['int', 'double-integral', 'long'] } }, { promoteValues: false })
+      .sort({ _id: 1 })
+      .toArray();
+    expect(raw.map((d) => (d.v as { _bsontype: string })._bsontype)).toEqual([
+      'Double',
+      'Int32',
+      'Long',
+    ]);
+    expect(await coll.countDocuments({ v: 2 })).toBe(1);
+    expect(await coll.countDocuments({ v: { $gte: 1, $lt: 2 } })).toBe(4);
+    await coll.updateOne({ _id: 'double-integral' }, { $inc: { v: 1 } });
+    expect(await ids('double')).toEqual(['double', 'double-integral']);
+    await coll.updateOne({ _id: 'int' }, { $inc: { v: 0.5 } });
+    expect(await ids('double')).toEqual(['double', 'double-integral', 'int']);
+    await coll.updateOne({ _id: 'int32' }, { $inc: { v: Long.fromNumber(1) } });
+    expect(await ids('long')).toEqual(['int32', 'long']);
+  });
+
+  it('matches $all against a single value as well as arrays', async () => {
+    const coll = collection('all');
+    await coll.insertMany([
+      { _id: 1, t: 'x' },
+      { _id: 2, t: ['x', 'y'] },
+      { _id: 3, t: 'y' },
+      { _id: 4, t: [['x']] },
+    ]);
+    const ids = async (filter: object) =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ t: { $all: ['x'] } })).toEqual([1, 2]);
+    expect(await ids({ t: { $all: ['x', 'y'] } })).toEqual([2]);
+    expect(await ids({ t: { $all: [] } })).toEqual([]);
+    expect(await ids({ t: { $all: [/^y/] } })).toEqual([2, 3]);
+    expect(await ids({ t: { $all: [['x']] } })).toEqual([4]);
+  });
+
+  it('refuses updates through arrays and scalars with PathNotViable', async () => {
+    const coll = collection('path_conflicts');
+    await coll.insertOne({ _id: 1, comments: [{ body: 'a' }], n: 5 });
+    const err = await rejection(coll.updateOne({ _id: 1 }, { $set: { 'comments.body': 'x' } }));
+    expect(err.code).toBe(28);
+    expect(err.message).toContain("Cannot create field 'body' in element {comments: [");
+    await expect(coll.updateOne({ _id: 1 }, { $set: { 'n.x': 1 } })).rejects.toMatchObject({
+      code: 28,
+    });
+    await expect(coll.updateOne({ _id: 1 }, { $inc: { 'comments.n': 1 } })).rejects.toMatchObject({
+      code: 28,
+    });
+    expect(await coll.updateOne({ _id: 1 }, { $unset: { 'comments.body': 1 } })).toMatchObject({
+      matchedCount: 1,
+      modifiedCount: 0,
+    });
+    await coll.updateOne({ _id: 1 }, { $set: { 'comments.0.body': 'b', 'comments.2.body': 'c' } });
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      comments: [{ body: 'b' }, null, { body: 'c' }],
+      n: 5,
+    });
+  });
+
+  it('answers unknown operators and stages with MongoDB’s errors, even on no data', async () => {
+    const coll = collection('never_created');
+    let err = await rejection(coll.find({ a: { $foo: 1 } }).toArray());
+    expect(err).toMatchObject({ code: 2, codeName: 'BadValue' });
+    expect(err.message).toContain('unknown operator: $foo');
+    err = await rejection(coll.find({ $foo: 1 }).toArray());
+    expect(err).toMatchObject({ code: 2, codeName: 'BadValue' });
+    expect(err.message).toContain('unknown top level operator: $foo');
+    await expect(coll.countDocuments({ a: { $foo: 1 } })).rejects.toMatchObject({ code: 2 });
+    await expect(coll.deleteMany({ a: { $foo: 1 } })).rejects.toMatchObject({ code: 2 });
+    await expect(coll.updateOne({ a: { $foo: 1 } }, { $set: { b: 1 } })).rejects.toMatchObject({
+      code: 2,
+    });
+    err = await rejection(coll.aggregate([{ $foo: {} }]).toArray());
+    expect(err.code).toBe(40324);
+    expect(err.message).toContain("Unrecognized pipeline stage name: '$foo'");
+    err = await rejection(
+      coll.aggregate([{ $match: {} }, { $match: { a: { $foo: 1 } } }]).toArray(),
+    );
+    expect(err.code).toBe(2);
+    expect(await db.listCollections({ name: 'never_created' }).toArray()).toEqual([]);
+  });
+
+  it('keeps TTL indexes', async () => {
+    const coll = collection('ttl');
+    await coll.createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
+    await coll.insertOne({ at: new Date() });
+    const index = (await coll.listIndexes().toArray()).find((i) => i.name === 'at_1');
+    expect(index).toMatchObject({ key: { at: 1 }, expireAfterSeconds: 3600 });
+    expect(await coll.countDocuments()).toBe(1);
+  });
+});
+
+describe('driver parity: what the engine does not implement is refused, never ignored', () => {
+  it('collation', async () => {
+    const coll = collection('collation');
+    await coll.insertMany([{ name: 'a' }, { name: 'A' }, { name: 'b' }]);
+    await mongoAnswerOrRefusal(
+      () => coll.find({ name: 'a' }, { collation: { locale: 'en', strength: 2 } }).toArray(),
+      /collation/i,
+      (docs) => expect(docs.map((d) => d.name).sort()).toEqual(['A', 'a']),
+    );
+    await mongoAnswerOrRefusal(
+      () => coll.countDocuments({ name: 'b' }, { collation: { locale: 'en', strength: 1 } }),
+      /collation/i,
+      (n) => expect(n).toBe(1),
+    );
+    const simple = await coll.find({ name: 'a' }, { collation: { locale: 'simple' } }).toArray();
+    expect(simple.map((d) => d.name)).toEqual(['a']);
+  });
+
+  it('$jsonSchema validators and the $jsonSchema query operator', async () => {
+    await mongoAnswerOrRefusal(
+      () =>
+        db.createCollection('validated', {
+          validator: { $jsonSchema: { bsonType: 'object', required: ['name'] } },
+        }),
+      /validation|validator|jsonSchema/i,
+      async (coll) => {
+        await expect(coll.insertOne({ other: 1 })).rejects.toMatchObject({ code: 121 });
+        await coll.insertOne({ name: 'ok' });
+      },
+    );
+    const coll = collection('schema_query');
+    await coll.insertMany([{ name: 'x' }, { other: 1 }]);
+    await mongoAnswerOrRefusal(
+      () => coll.find({ $jsonSchema: { required: ['name'] } }).toArray(),
+      /jsonSchema/,
+      (docs) => expect(docs.map((d) => d.name)).toEqual(['x']),
+    );
+  });
+
+  it('hint, explain, $where, geo queries, text indexes and $out', async () => {
+    const coll = collection('unimplemented');
+    await coll.insertMany([
+      { n: 1, loc: { type: 'Point', coordinates: [0, 0] }, text: 'red fox' },
+      { n: 2, loc: { type: 'Point', coordinates: [50, 50] }, text: 'blue whale' },
+    ]);
+    await mongoAnswerOrRefusal(
+      () => coll.find({}).hint({ _id: 1 }).toArray(),
+      /hint/,
+      (docs) => expect(docs).toHaveLength(2),
+    );
+    await mongoAnswerOrRefusal(
+      () => coll.find({ n: 1 }).explain(),
+      /explain/,
+      (plan) => expect(plan).toHaveProperty('queryPlanner'),
+    );
+    await mongoAnswerOrRefusal(
+      () => coll.find({ $where: 'this.n === 2' }).toArray(),
+      /\$where/,
+      (docs) => expect(docs.map((d) => d.n)).toEqual([2]),
+    );
+    await mongoAnswerOrRefusal(
+      () =>
+        coll
+          .find({ loc: { $geoWithin: { $centerSphere: [[0, 0], 0.01] } } })
+          .project({ _id: 0, n: 1 })
+          .toArray(),
+      /geoWithin/,
+      (docs) => expect(docs).toEqual([{ n: 1 }]),
+    );
+    await mongoAnswerOrRefusal(
+      () => coll.createIndex({ text: 'text' }),
+      /[Tt]ext index/,
+      async (name) => {
+        expect(name).toBe('text_text');
+        const found = await coll.find({ $text: { $search: 'fox' } }).toArray();
+        expect(found.map((d) => d.n)).toEqual([1]);
+      },
+    );
+    await mongoAnswerOrRefusal(
+      () => coll.aggregate([{ $match: { n: 1 } }, { $out: 'unimplemented_out' }]).toArray(),
+      /\$out/,
+      async () => expect(await collection('unimplemented_out').countDocuments()).toBe(1),
+    );
+    await mongoAnswerOrRefusal(
+      () => coll.createIndex({ loc: '2dsphere' }),
+      /2dsphere/,
+      (name) => expect(name).toBe('loc_2dsphere'),
+    );
+  });
+
+  it('transactions get the standalone server’s answer', async () => {
+    const session = client.startSession();
+    try {
+      const outcome = await session
+        .withTransaction(async () => {
+          await collection('txn').insertOne({ n: 1 }, { session });
+        })
+        .then(
+          () => null,
+          (err: MongoServerError) => err,
+        );
+      // The driver reports IllegalOperation (20) from a standalone server as a retryable-writes
+      // error; a replica set runs the transaction.
+      const standalone = /retryable writes|Transaction numbers are only allowed/;
+      if (engine) expect(outcome?.message).toMatch(standalone);
+      else if (outcome) expect(outcome.message).toMatch(standalone);
+    } finally {
+      await session.endSession();
+    }
   });
 });

@@ -42,7 +42,21 @@ const counterSchema = new Schema<{ _id: string; seq: number }>(
   { versionKey: false },
 );
 
+interface BasketDoc {
+  _id: Types.ObjectId;
+  key: string;
+  items: Array<{ sku: string; qty: number }>;
+  tags: string[];
+}
+
+const basketSchema = new Schema<BasketDoc>({
+  key: String,
+  items: [new Schema({ sku: String, qty: Number }, { _id: false })],
+  tags: [String],
+});
+
 let target: Target;
+let Basket: Model<BasketDoc>;
 let conn: Connection;
 let Parcel: Model<ParcelDoc>;
 let Counter: Model<{ _id: string; seq: number }>;
@@ -69,7 +83,9 @@ beforeAll(async () => {
   conn = await mongoose.createConnection(target.uri + uniqueDbName('parity_mongoose')).asPromise();
   Parcel = conn.model<ParcelDoc>('Parcel', parcelSchema);
   Counter = conn.model<{ _id: string; seq: number }>('Counter', counterSchema);
+  Basket = conn.model<BasketDoc>('Basket', basketSchema);
   await Parcel.init();
+  await Basket.init();
   await Counter.init();
 });
 
@@ -271,5 +287,53 @@ describe('mongoose parity', () => {
     expect(byName._id_?.key).toEqual({ _id: 1 });
     expect(byName.trackingNumber_1).toMatchObject({ key: { trackingNumber: 1 }, unique: true });
     expect(byName.status_1).toMatchObject({ key: { status: 1 } });
+  });
+
+  it('answers exists() and select(_id) with the _id alone', async () => {
+    const found = await Parcel.exists({ trackingNumber: 'SW000001' });
+    expect(found).not.toBeNull();
+    expect(Object.keys(found!)).toEqual(['_id']);
+    expect(found!._id).toBeInstanceOf(Types.ObjectId);
+    expect(await Parcel.exists({ trackingNumber: 'nope' })).toBeNull();
+    const ids = await Parcel.find({ status: 'pending' }).select('_id').lean();
+    expect(ids.length).toBeGreaterThan(0);
+    for (const doc of ids) expect(Object.keys(doc)).toEqual(['_id']);
+    const some = await Parcel.findOne({ trackingNumber: 'SW000001' })
+      .select({ events: { $slice: 1 }, trackingNumber: 1 })
+      .lean();
+    expect(Object.keys(some!).sort()).toEqual(['_id', 'events', 'trackingNumber']);
+  });
+
+  it('pulls subdocuments without _id and upserts with $pull', async () => {
+    const basket = await Basket.create({
+      key: 'b1',
+      items: [
+        { sku: 'a', qty: 1 },
+        { sku: 'b', qty: 2 },
+        { sku: 'c', qty: 3 },
+      ],
+      tags: ['x', 'y'],
+    });
+    (basket.items as unknown as Types.DocumentArray<{ sku: string; qty: number }>).pull(
+      { sku: 'a', qty: 1 },
+      { sku: 'b', qty: 2 },
+    );
+    await basket.save();
+    let saved = await Basket.findById(basket._id).lean();
+    expect(saved!.items).toEqual([{ sku: 'c', qty: 3 }]);
+    await Basket.updateOne(
+      { _id: basket._id },
+      { $pull: { items: { $or: [{ sku: 'c' }, { qty: { $gt: 5 } }] } } },
+    );
+    saved = await Basket.findById(basket._id).lean();
+    expect(saved!.items).toEqual([]);
+    await Basket.updateOne(
+      { key: 'b2' },
+      { $pull: { tags: 'x' }, $addToSet: { items: { sku: 'd', qty: 1 } } },
+      { upsert: true },
+    );
+    const upserted = await Basket.findOne({ key: 'b2' }).lean();
+    expect(upserted).toMatchObject({ key: 'b2', items: [{ sku: 'd', qty: 1 }] });
+    expect(upserted!.tags ?? []).toEqual([]);
   });
 });
