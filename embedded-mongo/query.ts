@@ -99,6 +99,15 @@ function leafValues(doc: unknown, parts: string[]): unknown[] {
     const v = doc[parts[0]!];
     return [v === undefined ? MISSING : v];
   }
+  // Most paths cross only documents: follow them without the general walk.
+  let at: unknown = doc;
+  let i = 0;
+  for (; i < parts.length && isPlainObject(at); i++) {
+    at = at[parts[i]!];
+    if (at === undefined) return [MISSING];
+  }
+  if (i === parts.length) return [at];
+  if (!Array.isArray(at)) return [MISSING];
   const out: unknown[] = [];
   const walk = (v: unknown, i: number): void => {
     if (i === parts.length) {
@@ -123,7 +132,7 @@ function leafValues(doc: unknown, parts: string[]): unknown[] {
     }
     out.push(MISSING);
   };
-  walk(doc, 0);
+  walk(at, i);
   return out;
 }
 
