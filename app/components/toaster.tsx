@@ -46,6 +46,8 @@ export function Toaster({ toast }: { toast: Toast | null }) {
         <div
           className={`pointer-events-auto rounded-lg border p-4 shadow-lg ${STYLES[visible.type]}`}
           data-toast-type={visible.type}
+          // Errors are announced at once; other toasts wait their turn in the polite region.
+          role={visible.type === 'error' ? 'alert' : undefined}
         >
           <div className="flex items-start justify-between gap-3">
             <div>

@@ -5,6 +5,7 @@ import { DashboardHeader } from '~/components/dashboard/dashboard-header';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
 import { Logo } from '~/components/public/site-header';
+import { RouteAnnouncer } from '~/components/route-announcer';
 import { useCompany } from '~/root';
 import { requireUser } from '~/services/auth.server';
 
@@ -31,6 +32,7 @@ export default function DashboardLayout() {
       <main id="dashboard-main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
         <Outlet />
       </main>
+      <RouteAnnouncer />
     </div>
   );
 }

@@ -63,3 +63,10 @@ test('when the opener is gone, focus goes to the page heading', async ({ page })
   await page.keyboard.press('Escape');
   await expectFocusOn(page, page.getByRole('heading', { level: 1 }));
 });
+
+test('a client-side page change is announced by its title', async ({ page }) => {
+  await signIn(page, '/dashboard');
+  await page.getByRole('link', { name: 'Parcels', exact: true }).first().click();
+  await expect(page.getByRole('heading', { name: 'Parcel Management' })).toBeVisible();
+  await expect(page.locator('[data-route-announcer]')).toHaveText(await page.title());
+});
