@@ -2,8 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support/helpers';
 
 // A keyboard user who closes a dialog, however it closes, lands on the control that opened it.
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'js', 'dialogs are pages without JavaScript');
+test.beforeEach(() => {
+  test.skip(test.info().project.name !== 'js', 'dialogs are pages without JavaScript');
 });
 
 async function openWithKeyboard(page: Page, name: string, dialogTitle: string) {
