@@ -1,12 +1,18 @@
 import { startEmbeddedMongoHere } from './index';
 
+interface Args {
+  port?: number;
+  host?: string;
+  dir?: string;
+}
+
 function usage(): never {
   process.stderr.write('usage: npm run db -- [--port <port>] [--host <host>] [--dir <path>]\n');
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): { port?: number; host?: string; dir?: string } {
-  const out: { port?: number; host?: string; dir?: string } = {};
+function parseArgs(argv: string[]): Args {
+  const out: Args = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
@@ -31,9 +37,11 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!args.dir)
     process.stderr.write('embedded-mongo: no --dir given, data is kept in memory only\n');
-  // A process of its own: the engine runs on its main thread and is reached over TCP.
-  const db = await startEmbeddedMongoHere({ ...args, socket: false });
-  process.stdout.write(db.uri + '\n');
+  // A process of its own: the engine runs on its main thread and is reached over TCP, and
+  // through the data directory's socket too.
+  const db = await startEmbeddedMongoHere({ ...args, socket: Boolean(args.dir) });
+  process.stdout.write(db.tcpUri + '\n');
+  if (db.uri !== db.tcpUri) process.stderr.write(`embedded-mongo: also at ${db.uri}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Engine } from './engine';
+import { lockDataDir } from './lock';
 import { WireServer } from './server';
 import { Storage } from './storage';
 
@@ -22,40 +23,75 @@ export interface EmbeddedMongoOptions {
   /** Journal size that triggers a snapshot (default 64 MiB). */
   compactBytes?: number;
   /**
-   * Also listen on a Unix domain socket in the temporary directory and hand out its address as
-   * `uri` (default true; not on Windows). The TCP port stays open either way.
+   * Listen on a TCP port (default true). With `false` the engine is reached only through its
+   * Unix domain socket (`uri`), and `tcpUri` and `port` are null; this needs `socket` and a
+   * Unix-like system.
+   */
+  tcp?: boolean;
+  /**
+   * Hand out a Unix domain socket as `uri` (default true; not on Windows). With a data directory
+   * that is the directory's own socket, `<dir>/mongod.sock`, which is also the directory's lock
+   * and so is there even with `false`; in-memory it is a socket in the temporary directory.
+   * With `false`, `uri` is the TCP address.
    */
   socket?: boolean;
 }
 
-export interface EmbeddedMongo {
+export interface EmbeddedMongo<Tcp extends boolean = boolean> {
   /**
-   * Connection string ending with `/`, e.g. `mongodb://%2Ftmp%2Fembedded-mongo-….sock/` or
-   * `mongodb://127.0.0.1:27017/`; append the database name.
+   * Connection string ending with `/`, e.g. `mongodb://%2Fsrv%2Fapp%2F.data%2Fdb%2Fmongod.sock/`
+   * or `mongodb://127.0.0.1:27017/`; append the database name.
    */
   uri: string;
-  /** The TCP address, `mongodb://127.0.0.1:<port>/`. */
-  tcpUri: string;
-  port: number;
+  /** The TCP address, `mongodb://127.0.0.1:<port>/`; null when started with `tcp: false`. */
+  tcpUri: Tcp extends true ? string : null;
+  /** The TCP port; null when started with `tcp: false`. */
+  port: Tcp extends true ? number : null;
+  /** Stops serving, flushes the journal, writes a snapshot and releases the data directory. */
   stop(): Promise<void>;
 }
 
+type Started = Pick<EmbeddedMongo, 'uri' | 'tcpUri' | 'port'>;
+
 /** Starts the engine on the calling thread. */
+export async function startEmbeddedMongoHere(
+  options: EmbeddedMongoOptions & { tcp: false },
+): Promise<EmbeddedMongo<false>>;
+export async function startEmbeddedMongoHere(
+  options?: EmbeddedMongoOptions & { tcp?: true },
+): Promise<EmbeddedMongo<true>>;
+export async function startEmbeddedMongoHere(
+  options?: EmbeddedMongoOptions,
+): Promise<EmbeddedMongo>;
 export async function startEmbeddedMongoHere(
   options: EmbeddedMongoOptions = {},
 ): Promise<EmbeddedMongo> {
   const host = options.host ?? '127.0.0.1';
+  const tcp = options.tcp !== false;
+  const unix = process.platform !== 'win32';
+  if (!tcp && (options.socket === false || !unix))
+    throw new Error(
+      'embedded-mongo: tcp: false leaves only the Unix domain socket, which needs socket: true ' +
+        'and a Unix-like system',
+    );
   const engine = new Engine(options.cursorTimeoutMs);
   const dir = options.dir ?? options.dbPath;
-  const storage = dir
-    ? await Storage.open(dir, engine, { compactBytes: options.compactBytes })
-    : null;
-  const server = new WireServer(engine, storage);
-  let port: number;
+  const lock = dir ? await lockDataDir(dir) : null;
+  let storage: Storage | null = null;
+  let server: WireServer | null = null;
+  let port: number | null = null;
   let socketFile: string | null = null;
   try {
-    port = await server.listen(options.port ?? 0, host);
-    if (options.socket !== false && process.platform !== 'win32') {
+    storage = lock
+      ? await Storage.open(lock.dir, engine, { compactBytes: options.compactBytes })
+      : null;
+    server = new WireServer(engine, storage);
+    if (tcp) port = await server.listen(options.port ?? 0, host);
+    if (lock) {
+      const wire = server;
+      lock.serve((socket) => wire.accept(socket));
+      if (options.socket !== false) socketFile = lock.socketPath;
+    } else if (options.socket !== false && unix) {
       const file = path.join(
         tmpdir(),
         `embedded-mongo-${process.pid}-${randomBytes(6).toString('hex')}.sock`,
@@ -66,12 +102,20 @@ export async function startEmbeddedMongoHere(
         socketFile = file;
       }
     }
+    if (!tcp && !socketFile)
+      throw new Error(
+        `embedded-mongo: tcp: false, and no Unix domain socket could be made in ${tmpdir()}`,
+      );
   } catch (err) {
-    await server.close();
+    lock?.serve(null);
+    await server?.close();
     await storage?.close();
+    await lock?.release();
     throw err;
   }
-  const tcpUri = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  const wire = server;
+  const tcpUri =
+    port === null ? null : `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   const sweep = setInterval(
     () => engine.expireCursors(),
     Math.min(60_000, Math.max(100, engine.cursorTimeoutMs / 2)),
@@ -79,14 +123,21 @@ export async function startEmbeddedMongoHere(
   sweep.unref();
   let stopping: Promise<void> | null = null;
   return {
-    uri: socketFile ? `mongodb://${encodeURIComponent(socketFile)}/` : tcpUri,
+    uri: socketFile ? `mongodb://${encodeURIComponent(socketFile)}/` : tcpUri!,
     tcpUri,
     port,
     stop() {
       stopping ??= (async () => {
         clearInterval(sweep);
-        await server.close();
-        await storage?.close();
+        lock?.serve(null);
+        try {
+          await wire.close();
+          await storage?.close();
+        } finally {
+          // Released last, once everything is on disk, so that no other engine reads the
+          // directory while this one still writes to it.
+          await lock?.release();
+        }
       })();
       return stopping;
     },
@@ -99,6 +150,13 @@ export async function startEmbeddedMongoHere(
  * The application connects to it at `uri` either way.
  */
 export async function startEmbeddedMongo(
+  options: EmbeddedMongoOptions & { tcp: false },
+): Promise<EmbeddedMongo<false>>;
+export async function startEmbeddedMongo(
+  options?: EmbeddedMongoOptions & { tcp?: true },
+): Promise<EmbeddedMongo<true>>;
+export async function startEmbeddedMongo(options?: EmbeddedMongoOptions): Promise<EmbeddedMongo>;
+export async function startEmbeddedMongo(
   options: EmbeddedMongoOptions = {},
 ): Promise<EmbeddedMongo> {
   const entry = new URL('./engine-thread.js', import.meta.url);
@@ -107,32 +165,27 @@ export async function startEmbeddedMongo(
   if (entry.protocol !== 'file:' || !existsSync(fileURLToPath(entry)))
     return startEmbeddedMongoHere(options);
   const worker = new Worker(entry, { workerData: options });
-  const started = await new Promise<{ uri: string; tcpUri: string; port: number }>(
-    (resolve, reject) => {
-      const onError = (error: Error) => reject(error);
-      worker.once('error', onError);
-      worker.once('exit', (code) =>
-        reject(new Error(`The database engine thread exited (${code}) before it started`)),
-      );
-      worker.once(
-        'message',
-        (message: {
-          started?: { uri: string; tcpUri: string; port: number };
-          failed?: { message: string; code?: string };
-        }) => {
-          worker.off('error', onError);
-          if (message.started) resolve(message.started);
-          else
-            reject(
-              Object.assign(
-                new Error(message.failed?.message ?? 'The database engine did not start'),
-                { code: message.failed?.code },
-              ),
-            );
-        },
-      );
-    },
-  );
+  const started = await new Promise<Started>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    worker.once('error', onError);
+    worker.once('exit', (code) =>
+      reject(new Error(`The database engine thread exited (${code}) before it started`)),
+    );
+    worker.once(
+      'message',
+      (message: { started?: Started; failed?: { message: string; code?: string } }) => {
+        worker.off('error', onError);
+        if (message.started) resolve(message.started);
+        else
+          reject(
+            Object.assign(
+              new Error(message.failed?.message ?? 'The database engine did not start'),
+              { code: message.failed?.code },
+            ),
+          );
+      },
+    );
+  });
   worker.removeAllListeners('exit');
   let stopping: Promise<void> | null = null;
   return {

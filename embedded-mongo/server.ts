@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { runCommand, helloReply, LIMITS, type CommandContext } from './commands';
 import type { Engine } from './engine';
@@ -58,7 +58,10 @@ export class WireServer {
     });
   }
 
-  /** Also listens on a Unix domain socket, which local clients reach with less work than TCP. */
+  /**
+   * Also listens on a Unix domain socket (mode 0600), which local clients reach with less work
+   * than TCP.
+   */
   listenSocket(file: string): Promise<void> {
     const server = createServer((socket) => this.accept(socket));
     return new Promise((resolve, reject) => {
@@ -67,7 +70,12 @@ export class WireServer {
         server.off('error', reject);
         this.socketServer = server;
         this.socketPath = file;
-        resolve();
+        try {
+          chmodSync(file, 0o600);
+          resolve();
+        } catch (err) {
+          reject(err as Error);
+        }
       });
     });
   }
@@ -85,7 +93,8 @@ export class WireServer {
     if (this.socketPath) rmSync(this.socketPath, { force: true });
   }
 
-  private accept(socket: Socket): void {
+  /** Serves a client connection (also one accepted by another server, like the data directory's socket). */
+  accept(socket: Socket): void {
     this.sockets.add(socket);
     socket.setNoDelay(true);
     const ctx: CommandContext = { connectionId: this.nextConnectionId++ };

@@ -1,13 +1,4 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -15,7 +6,6 @@ import { deserialize, serialize } from 'bson';
 import type { Engine, Op } from './engine';
 import { DESERIALIZE } from './wire';
 
-const LOCK_FILE = 'mongod.lock';
 const SNAPSHOT = 'snapshot.bson';
 const SNAPSHOT_TMP = 'snapshot.bson.tmp';
 const JOURNAL_RE = /^journal\.(\d+)\.bson$/;
@@ -60,46 +50,16 @@ export function readRecords(buf: Buffer, onRecord: (rec: Record<string, unknown>
   return at;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function acquireLock(dir: string): string {
-  const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return path;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-      if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) {
-        throw new Error(`data directory ${dir} is in use by another process (pid ${pid})`);
-      }
-      try {
-        unlinkSync(path);
-      } catch {
-        // another process removed the stale lock first
-      }
-    }
-  }
-  throw new Error(`could not lock data directory ${dir}`);
-}
-
 interface Waiter {
   buf: Buffer;
   resolve: () => void;
   reject: (err: Error) => void;
 }
 
-/** Append-only journal with group commit, periodic snapshots and a lock on the directory. */
+/**
+ * Append-only journal with group commit and periodic snapshots. The caller holds the lock on the
+ * directory (see lock.ts).
+ */
 export class Storage {
   private fh: FileHandle | null = null;
   private gen = 0;
@@ -109,7 +69,6 @@ export class Storage {
   private compacting: Promise<void> | null = null;
   private failed: Error | null = null;
   private readonly compactBytes: number;
-  private readonly lockPath: string;
   private closed = false;
 
   private constructor(
@@ -119,17 +78,11 @@ export class Storage {
   ) {
     this.compactBytes = opts.compactBytes ?? 64 * 1024 * 1024;
     mkdirSync(dir, { recursive: true });
-    this.lockPath = acquireLock(dir);
   }
 
   static async open(dir: string, engine: Engine, opts: StorageOptions = {}): Promise<Storage> {
     const storage = new Storage(resolve(dir), engine, opts);
-    try {
-      await storage.load();
-    } catch (err) {
-      storage.releaseLock();
-      throw err;
-    }
+    await storage.load();
     return storage;
   }
 
@@ -291,16 +244,6 @@ export class Storage {
       await this.flushing;
       await this.fh?.close();
       this.fh = null;
-      this.releaseLock();
-    }
-  }
-
-  private releaseLock(): void {
-    try {
-      if (readFileSync(this.lockPath, 'utf8').trim() === String(process.pid))
-        unlinkSync(this.lockPath);
-    } catch {
-      // already gone
     }
   }
 }

@@ -7,7 +7,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../embedded-mongo';
 
-let engine: EmbeddedMongo;
+let engine: EmbeddedMongo<true>;
 let requestId = 1;
 
 beforeAll(async () => {
