@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -10,6 +18,9 @@ const SNAPSHOT = 'snapshot.bson';
 const SNAPSHOT_TMP = 'snapshot.bson.tmp';
 const JOURNAL_RE = /^journal\.(\d+)\.bson$/;
 const RECORD_HEADER = 8;
+/** Modes of the data directory and of every file in it: for the owner only. */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
 
 export interface StorageOptions {
   /** Journal size that triggers writing a snapshot. */
@@ -50,6 +61,22 @@ export function readRecords(buf: Buffer, onRecord: (rec: Record<string, unknown>
   return at;
 }
 
+/** Gives the directory mode 0700 and its files mode 0600; warns where that is not allowed. */
+export function privatize(dir: string): void {
+  const fix = (path: string, mode: number): void => {
+    try {
+      if ((statSync(path).mode & 0o777) !== mode) chmodSync(path, mode);
+    } catch (err) {
+      const { code, message } = err as NodeJS.ErrnoException;
+      if (code !== 'ENOENT')
+        console.warn(`embedded-mongo: cannot make ${path} private: ${message}`);
+    }
+  };
+  fix(dir, DIR_MODE);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isFile()) fix(join(dir, entry.name), FILE_MODE);
+}
+
 interface Waiter {
   buf: Buffer;
   resolve: () => void;
@@ -77,7 +104,7 @@ export class Storage {
     opts: StorageOptions,
   ) {
     this.compactBytes = opts.compactBytes ?? 64 * 1024 * 1024;
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   }
 
   static async open(dir: string, engine: Engine, opts: StorageOptions = {}): Promise<Storage> {
@@ -87,6 +114,7 @@ export class Storage {
   }
 
   private async load(): Promise<void> {
+    privatize(this.dir);
     const snapPath = join(this.dir, SNAPSHOT);
     if (existsSync(join(this.dir, SNAPSHOT_TMP))) unlinkSync(join(this.dir, SNAPSHOT_TMP));
     let gen = 0;
@@ -127,7 +155,7 @@ export class Storage {
     }
     this.engine.takeOps();
     this.gen = last;
-    this.fh = await open(join(this.dir, journalName(this.gen)), 'a');
+    this.fh = await open(join(this.dir, journalName(this.gen)), 'a', FILE_MODE);
   }
 
   /** Appends records; resolves once they are on disk. */
@@ -171,7 +199,7 @@ export class Storage {
     const newGen = oldGen + 1;
     const ops = this.engine.snapshotOps();
     await this.fh!.close();
-    this.fh = await open(join(this.dir, journalName(newGen)), 'a');
+    this.fh = await open(join(this.dir, journalName(newGen)), 'a', FILE_MODE);
     this.gen = newGen;
     this.journalBytes = 0;
     this.compacting = this.writeSnapshot(ops, newGen, oldGen)
@@ -185,7 +213,7 @@ export class Storage {
 
   private async writeSnapshot(ops: Iterable<Op>, gen: number, oldGen: number): Promise<void> {
     const tmp = join(this.dir, SNAPSHOT_TMP);
-    const fh = await open(tmp, 'w');
+    const fh = await open(tmp, 'w', FILE_MODE);
     try {
       let chunk: Buffer[] = [frame({ o: 'gen', gen })];
       let size = 0;

@@ -1,0 +1,45 @@
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedMongoHere } from '../../embedded-mongo';
+import { fillAndKill } from './crash';
+
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-modes-'));
+  dirs.push(d);
+  return join(d, 'db');
+}
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('data directory modes', () => {
+  it('keeps the directory 0700 and its files 0600, and fixes them at start', async () => {
+    const dir = tempDir();
+    await fillAndKill(dir, 3);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'journal.0.bson')).mode & 0o777).toBe(0o600);
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'journal.0.bson'), 0o644);
+    writeFileSync(join(dir, 'notes.txt'), 'x', { mode: 0o666 });
+    chmodSync(join(dir, 'notes.txt'), 0o666);
+    const engine = await startEmbeddedMongoHere({ dir });
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const f of ['journal.0.bson', 'notes.txt'])
+      expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
+    await engine.stop();
+    expect(statSync(join(dir, 'snapshot.bson')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'journal.1.bson')).mode & 0o777).toBe(0o600);
+
+    const fresh = tempDir();
+    const other = await startEmbeddedMongoHere({ dir: fresh, tcp: false });
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+    await other.stop();
+    for (const f of readdirSync(fresh))
+      expect(statSync(join(fresh, f)).mode & 0o777, f).toBe(0o600);
+  }, 60_000);
+});
