@@ -1,13 +1,18 @@
 import { startEmbeddedMongoHere } from './index';
+import { describeSalvage, salvageDataDir } from './salvage';
 
 interface Args {
   port?: number;
   host?: string;
   dir?: string;
+  salvage?: boolean;
 }
 
 function usage(): never {
-  process.stderr.write('usage: npm run db -- [--port <port>] [--host <host>] [--dir <path>]\n');
+  process.stderr.write(
+    'usage: npm run db -- [--port <port>] [--host <host>] [--dir <path>]\n' +
+      '       npm run db -- --dir <path> --salvage\n',
+  );
   process.exit(2);
 }
 
@@ -27,6 +32,7 @@ function parseArgs(argv: string[]): Args {
       out.port = port;
     } else if (flag === '--host') out.host = value();
     else if (flag === '--dir' || flag === '--dbpath') out.dir = value();
+    else if (flag === '--salvage' && inline === undefined) out.salvage = true;
     else if (flag === '--help' || flag === '-h') usage();
     else usage();
   }
@@ -34,7 +40,14 @@ function parseArgs(argv: string[]): Args {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const { salvage, ...args } = parseArgs(process.argv.slice(2));
+  if (salvage) {
+    // Recovers what is intact in a damaged directory, reports it and exits; it does not serve.
+    if (!args.dir) usage();
+    const report = await salvageDataDir(args.dir);
+    process.stdout.write(describeSalvage(report).join('\n') + '\n');
+    return;
+  }
   if (!args.dir)
     process.stderr.write('embedded-mongo: no --dir given, data is kept in memory only\n');
   // A process of its own: the engine runs on its main thread and is reached over TCP, and

@@ -14,9 +14,9 @@ import { deserialize, serialize } from 'bson';
 import type { Engine, Op } from './engine';
 import { DESERIALIZE } from './wire';
 
-const SNAPSHOT = 'snapshot.bson';
+export const SNAPSHOT = 'snapshot.bson';
 const SNAPSHOT_TMP = 'snapshot.bson.tmp';
-const JOURNAL_RE = /^journal\.(\d+)\.bson$/;
+export const JOURNAL_RE = /^journal\.(\d+)\.bson$/;
 const RECORD_HEADER = 8;
 /** Modes of the data directory and of every file in it: for the owner only. */
 export const DIR_MODE = 0o700;
@@ -27,7 +27,7 @@ export interface StorageOptions {
   compactBytes?: number;
 }
 
-function journalName(gen: number): string {
+export function journalName(gen: number): string {
   return `journal.${gen}.bson`;
 }
 
@@ -39,26 +39,92 @@ export function frame(op: object): Buffer {
   return Buffer.concat([head, body]);
 }
 
-/** Reads framed records; returns the offset where valid data ends (a torn or corrupt tail starts there). */
+/** The intact record that starts at `at` and the offset where it ends, or null. */
+export function recordAt(
+  buf: Buffer,
+  at: number,
+): { rec: Record<string, unknown>; end: number } | null {
+  if (at + RECORD_HEADER + 5 > buf.length) return null;
+  const len = buf.readUInt32LE(at);
+  const end = at + RECORD_HEADER + len;
+  if (len < 5 || end > buf.length) return null;
+  // A BSON document begins with its own length: a cheap test before the checksum.
+  if (buf.readUInt32LE(at + RECORD_HEADER) !== len) return null;
+  const body = buf.subarray(at + RECORD_HEADER, end);
+  if (crc32(body) !== buf.readUInt32LE(at + 4)) return null;
+  try {
+    return { rec: deserialize(body, DESERIALIZE), end };
+  } catch {
+    return null;
+  }
+}
+
+/** The first offset at or after `from` where an intact record starts, or -1. */
+export function nextRecord(buf: Buffer, from: number): number {
+  for (let at = from; at + RECORD_HEADER + 5 <= buf.length; at++) if (recordAt(buf, at)) return at;
+  return -1;
+}
+
+/** Reads framed records; returns the offset where intact records end (damage or a torn tail starts there). */
 export function readRecords(buf: Buffer, onRecord: (rec: Record<string, unknown>) => void): number {
   let at = 0;
-  while (at + RECORD_HEADER <= buf.length) {
-    const len = buf.readUInt32LE(at);
-    const sum = buf.readUInt32LE(at + 4);
-    const end = at + RECORD_HEADER + len;
-    if (len < 5 || end > buf.length) break;
-    const body = buf.subarray(at + RECORD_HEADER, end);
-    if (crc32(body) !== sum) break;
-    let rec: Record<string, unknown>;
-    try {
-      rec = deserialize(body, DESERIALIZE);
-    } catch {
-      break;
-    }
-    onRecord(rec);
-    at = end;
+  for (let r = recordAt(buf, at); r; r = recordAt(buf, at)) {
+    onRecord(r.rec);
+    at = r.end;
   }
   return at;
+}
+
+/**
+ * What follows the intact records that end at `end`:
+ * - `clean`: nothing;
+ * - `torn`: the final record of the file, cut off by a crash while it was written: the file
+ *   ends before the length it declares, or it is the last thing in the file and its checksum
+ *   fails, or only zero bytes follow (space a file system gave the file before the data reached
+ *   it). Such a record was never acknowledged, since a write is acknowledged once it is on disk.
+ * - `damaged`: anything else, in particular a bad record with data after it, or any intact
+ *   record anywhere after it (also when a damaged length field makes it look like the last).
+ */
+export function tailAfter(
+  buf: Buffer,
+  end: number,
+): { kind: 'clean' } | { kind: 'torn' } | { kind: 'damaged'; next: number } {
+  if (end >= buf.length) return { kind: 'clean' };
+  const next = nextRecord(buf, end + 1);
+  if (next >= 0) return { kind: 'damaged', next };
+  if (buf.subarray(end).every((b) => b === 0)) return { kind: 'torn' };
+  if (buf.length - end < RECORD_HEADER) return { kind: 'torn' };
+  const len = buf.readUInt32LE(end);
+  if (len >= 5 && end + RECORD_HEADER + len >= buf.length) return { kind: 'torn' };
+  return { kind: 'damaged', next: -1 };
+}
+
+/** A journal or snapshot that cannot be read without losing records that are still intact. */
+export class DamagedFileError extends Error {
+  readonly code = 'EDATADAMAGED';
+
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    dir: string,
+    detail: string,
+  ) {
+    super(
+      `${file} is damaged at byte offset ${offset} (${detail}). The engine does not start on ` +
+        'it, so that no record after the damage is lost, and has left the file as it is. To ' +
+        'keep every record that is still intact, stop whatever uses the directory and run: ' +
+        `npm run db -- --dir ${dir} --salvage`,
+    );
+  }
+}
+
+function describe(buf: Buffer, end: number, tail: ReturnType<typeof tailAfter>): string {
+  const after = buf.length - end;
+  if (tail.kind === 'damaged' && tail.next >= 0)
+    return `${after} bytes follow it, with intact records again from offset ${tail.next}`;
+  if (tail.kind === 'torn')
+    return `the last ${after} bytes are an incomplete record, where the file should be complete`;
+  return `${after} bytes follow it`;
 }
 
 /** Gives the directory mode 0700 and its files mode 0600; warns where that is not allowed. */
@@ -127,7 +193,16 @@ export class Storage {
           sawGen = true;
         } else this.engine.replay(rec as Op);
       });
-      if (!sawGen || end !== buf.length) throw new Error(`snapshot ${snapPath} is damaged`);
+      // A snapshot is complete on disk before it takes its name, so it has no torn tail.
+      if (end !== buf.length)
+        throw new DamagedFileError(
+          snapPath,
+          end,
+          this.dir,
+          describe(buf, end, tailAfter(buf, end)),
+        );
+      if (!sawGen)
+        throw new DamagedFileError(snapPath, 0, this.dir, 'its generation record is missing');
     }
     const journals = readdirSync(this.dir)
       .map((f) => JOURNAL_RE.exec(f))
@@ -143,8 +218,16 @@ export class Storage {
       }
       const buf = readFileSync(path);
       const end = readRecords(buf, (rec) => this.engine.replay(rec as Op));
-      if (end < buf.length) {
-        // A torn write from a crash: the record was never acknowledged, so it is dropped.
+      const tail = tailAfter(buf, end);
+      // Only the newest journal is written to, so only it can end in a torn record.
+      if (tail.kind === 'damaged' || (tail.kind === 'torn' && g !== journals.at(-1)))
+        throw new DamagedFileError(path, end, this.dir, describe(buf, end, tail));
+      if (tail.kind === 'torn') {
+        // A write cut off by a crash: it was never acknowledged, so it is dropped.
+        console.warn(
+          `embedded-mongo: ${path}: dropping an incomplete record at byte offset ${end} ` +
+            `(the last ${buf.length - end} bytes), a write cut off before it was acknowledged`,
+        );
         const fh = await open(path, 'r+');
         await fh.truncate(end);
         await fh.sync();
