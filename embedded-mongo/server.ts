@@ -190,7 +190,15 @@ export class WireServer {
     const reply = runCommand(this.engine, request.command, ctx);
     const ops = this.engine.takeOps();
     if (ops.length && this.storage) {
-      return this.storage.append(ops).then(
+      const journaled = this.storage.append(ops);
+      // As MongoDB does for { j: false } (and w: 0): acknowledged once applied, journaled in the
+      // background with the next group commit; a failed flush fails the writes that follow.
+      if (skipsJournalWait(request.command)) {
+        journaled.catch(() => undefined);
+        this.send(socket, request, requestId, reply);
+        return undefined;
+      }
+      return journaled.then(
         () => this.send(socket, request, requestId, reply),
         (err: unknown) =>
           this.send(socket, request, requestId, {
@@ -214,4 +222,11 @@ export class WireServer {
     if (request.flags & MORE_TO_COME) return;
     if (!socket.destroyed) socket.write(encodeMsg(requestId, request.header.requestId, reply));
   }
+}
+
+/** A write concern that does not wait for the journal: `{ j: false }` or `{ w: 0 }`. */
+function skipsJournalWait(command: Doc): boolean {
+  const concern = command.writeConcern as { j?: unknown; w?: unknown } | undefined;
+  if (!concern || typeof concern !== 'object') return false;
+  return concern.j === false || concern.w === 0;
 }

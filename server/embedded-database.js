@@ -11,7 +11,8 @@ export async function startEmbeddedDatabase() {
   const dir = path.resolve(process.env.DATA_DIR || '.data', 'db');
   let engine;
   try {
-    engine = await startEmbeddedMongo({ dir });
+    // Unix socket only, mode 0600 in a 0700 directory: no other local user can reach the data.
+    engine = await startEmbeddedMongo({ dir, tcp: false });
   } catch (error) {
     throw new Error(`Cannot start the embedded database in ${dir}: ${error.message}`);
   }
