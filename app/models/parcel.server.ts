@@ -266,8 +266,9 @@ export type ParcelPagination = {
   limit: number;
 };
 
+/** A literal pattern; a NUL becomes `\x00`, since a BSON regular expression cannot hold one. */
 function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\0/g, '\\x00');
 }
 
 /**
