@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
@@ -5,10 +6,10 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel, updateParcel } from '~/models/parcel.server';
-import { defaultDestination, ParcelUpdateSchema } from '~/schemas/parcel';
+import { defaultDestination, ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
-import { parcelSaveFailed, readParcelForm } from '~/services/parcel-pages.server';
+import { parcelSaveFailed } from '~/services/parcel-pages.server';
 
 function notFound() {
   return json({ message: 'Parcel not found' }, { status: 404 });
@@ -23,11 +24,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await readParcelForm(request, ParcelUpdateSchema);
-  if (form.answer) return form.answer;
-  const input = form.data;
+  const submission = parseWithZod(await request.formData(), {
+    schema: ParcelUpdateFormSchema,
+    disableAutoCoercion: true,
+  });
+  // A destination row added or removed without JavaScript is answered with the form as it is now.
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
+  // The form always shows every destination, so no rows means none are left.
+  const input = { ...submission.value, destinations: submission.value.destinations ?? [] };
   // As on creation: a parcel without destinations goes to its recipient.
-  if (input.destinations?.length === 0 && input.recipient?.name && input.recipient.address) {
+  if (input.destinations.length === 0 && input.recipient?.name && input.recipient.address) {
     input.destinations = [
       defaultDestination({ name: input.recipient.name, address: input.recipient.address }),
     ];
@@ -37,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     parcel = await updateParcel(params.parcelId ?? '', input);
   } catch (error) {
-    return parcelSaveFailed(request, 'update', form, error);
+    return parcelSaveFailed(request, 'update', submission, error);
   }
   if (!parcel) {
     return redirectWithToast(request, listUrl, {
@@ -59,15 +67,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function EditParcelDialog() {
   const { parcel } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
   return (
     <RouteDialog title={`Edit Parcel: ${parcel.trackingNumber}`} closeTo={closeTo} size="xl">
       <ParcelForm
+        mode="edit"
         defaults={parcelToFormDefaults(parcel)}
-        result={result}
-        withStatus
+        lastResult={lastResult}
         submitLabel="Update Parcel"
         busyLabel="Updating..."
         cancelTo={closeTo}

@@ -1,13 +1,15 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
 import { useActionData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { createParcel } from '~/models/parcel.server';
-import { ParcelCreateSchema } from '~/schemas/parcel';
+import { ParcelCreateFormSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
-import { parcelSaveFailed, readParcelForm } from '~/services/parcel-pages.server';
+import { parcelSaveFailed } from '~/services/parcel-pages.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -16,13 +18,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await readParcelForm(request, ParcelCreateSchema);
-  if (form.answer) return form.answer;
+  const submission = parseWithZod(await request.formData(), {
+    schema: ParcelCreateFormSchema,
+    disableAutoCoercion: true,
+  });
+  // A destination row added or removed without JavaScript is answered with the form as it is now.
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
   let trackingNumber: string;
   try {
-    trackingNumber = (await createParcel(form.data)).trackingNumber;
+    trackingNumber = (await createParcel(submission.value)).trackingNumber;
   } catch (error) {
-    return parcelSaveFailed(request, 'create', form, error);
+    return parcelSaveFailed(request, 'create', submission, error);
   }
   return redirectWithToast(request, `/dashboard/parcels${new URL(request.url).search}`, {
     type: 'success',
@@ -36,14 +44,15 @@ export const meta: MetaFunction = () => [
 ];
 
 export default function CreateParcelDialog() {
-  const result = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
   return (
     <RouteDialog title="Create New Parcel" closeTo={closeTo} size="xl">
       <ParcelForm
+        mode="create"
         defaults={newParcelDefaults()}
-        result={result}
+        lastResult={lastResult}
         submitLabel="Create Parcel"
         busyLabel="Creating..."
         cancelTo={closeTo}

@@ -1,3 +1,4 @@
+import { configureCoercion } from '@conform-to/zod/v4/future';
 import { z } from 'zod';
 import {
   DEFAULT_DELIVERY_DAYS,
@@ -187,118 +188,23 @@ export const ParcelListQuerySchema = z.object({
 });
 export type ParcelListQuery = z.output<typeof ParcelListQuerySchema>;
 
-/* ---------- Form data → schema input ---------- */
+/* ---------- The create and edit forms ---------- */
 
-function formString(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === 'string' ? value : '';
-}
-
-/** The spec's form rule: numbers that don't parse (or are empty) count as 0. */
-export function formNumber(value: string): number {
-  const n = Number.parseFloat(value.trim());
+/** The spec's form rule: a number that doesn't parse, an empty field included, counts as 0. */
+function formNumber(text: string): number {
+  const n = Number.parseFloat(text);
   return Number.isFinite(n) ? n : 0;
 }
 
-/** How many destination rows the form carries (`destinations.N.*` fields). */
-export function destinationRowCount(formData: FormData): number {
-  let max = -1;
-  for (const key of formData.keys()) {
-    const match = /^destinations\.(\d+)\./.exec(key);
-    if (match) max = Math.max(max, Number(match[1]));
-  }
-  return Math.min(max + 1, MAX_PARCEL_DESTINATIONS);
-}
-
-export type ParcelFormValues = {
-  sender: { name: string; email: string; phone: string; address: string };
-  recipient: { name: string; email: string; phone: string; address: string };
-  destinations: Array<{
-    name: string;
-    address: string;
-    city: string;
-    country: string;
-    postalCode: string;
-  }>;
-  weight: number;
-  dimensions: { length: number; width: number; height: number };
-  serviceType: string;
-  priority: string;
-  status?: string;
-  estimatedDelivery: string;
-};
-
 /**
- * Reads the parcel form (flat names like `sender.name`, `destinations.0.city`) into the shape the
- * shared schemas take. Numbers are parsed here, so the schemas stay strict for the JSON API.
+ * How conform reads the parcel form into these schemas. Numbers follow the rule above, and an empty
+ * text field stays '' rather than missing: optional contact and destination fields are '' in a
+ * parcel, and an empty recipient name or address is reported as required.
  */
-export function parcelFormToInput(formData: FormData): ParcelFormValues {
-  const contact = (prefix: string) => ({
-    name: formString(formData, `${prefix}.name`),
-    email: formString(formData, `${prefix}.email`),
-    phone: formString(formData, `${prefix}.phone`),
-    address: formString(formData, `${prefix}.address`),
-  });
-  const destinations = Array.from({ length: destinationRowCount(formData) }, (_, i) => ({
-    name: formString(formData, `destinations.${i}.name`),
-    address: formString(formData, `destinations.${i}.address`),
-    city: formString(formData, `destinations.${i}.city`),
-    country: formString(formData, `destinations.${i}.country`),
-    postalCode: formString(formData, `destinations.${i}.postalCode`),
-  }));
-  const status = formData.get('status');
-  return {
-    sender: contact('sender'),
-    recipient: contact('recipient'),
-    destinations,
-    weight: formNumber(formString(formData, 'weight')),
-    dimensions: {
-      length: formNumber(formString(formData, 'dimensions.length')),
-      width: formNumber(formString(formData, 'dimensions.width')),
-      height: formNumber(formString(formData, 'dimensions.height')),
-    },
-    serviceType: formString(formData, 'serviceType') || 'Standard',
-    priority: formString(formData, 'priority') || 'Standard',
-    ...(typeof status === 'string' ? { status } : {}),
-    estimatedDelivery: formString(formData, 'estimatedDelivery'),
-  };
-}
+const parcelFormCoercion = configureCoercion({
+  stripEmptyString: (value) => value,
+  type: { number: formNumber },
+});
 
-/** Per-field messages keyed by the form's field names (`recipient.name`, `destinations.0.city`). */
-export function formFieldErrors(error: z.ZodError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues)
-    (errors[issue.path.map(String).join('.')] ??= []).push(issue.message);
-  return errors;
-}
-
-/* ---------- Adding and removing destination rows without JavaScript ---------- */
-
-export const SAVE_INTENT = 'save';
-export const ADD_DESTINATION_INTENT = 'add-destination';
-export const REMOVE_DESTINATION_PREFIX = 'remove-destination-';
-
-export function emptyDestination(): ParcelFormValues['destinations'][number] {
-  return { name: '', address: '', city: '', country: 'USA', postalCode: '' };
-}
-
-/**
- * The form's add/remove destination buttons submit to the action (so they work with JS off);
- * this applies such an intent to the submitted values. Returns false for any other intent.
- */
-export function applyDestinationIntent(
-  values: ParcelFormValues,
-  intent: FormDataEntryValue | null,
-): boolean {
-  if (intent === ADD_DESTINATION_INTENT) {
-    if (values.destinations.length < MAX_PARCEL_DESTINATIONS)
-      values.destinations.push(emptyDestination());
-    return true;
-  }
-  if (typeof intent === 'string' && intent.startsWith(REMOVE_DESTINATION_PREFIX)) {
-    const index = Number(intent.slice(REMOVE_DESTINATION_PREFIX.length));
-    if (Number.isInteger(index) && index >= 0) values.destinations.splice(index, 1);
-    return true;
-  }
-  return false;
-}
+export const ParcelCreateFormSchema = parcelFormCoercion.coerceFormValue(ParcelCreateSchema);
+export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(ParcelUpdateSchema);

@@ -34,10 +34,20 @@ async function toast(res: Response) {
   return session.get('toast') as { type: string; title: string; description?: string } | undefined;
 }
 
+/** conform's answer to a submission that was not saved. */
 type FormReply = {
-  values: { destinations: unknown[]; weight: number };
-  fieldErrors: Record<string, string[]>;
+  status?: 'error';
+  initialValue: { destinations?: unknown[]; weight?: string };
+  error?: Record<string, string[]>;
 };
+
+/** What conform's Add and Remove buttons submit. */
+const insertDestination = JSON.stringify({
+  type: 'insert',
+  payload: { name: 'destinations', defaultValue: { country: 'USA' } },
+});
+const removeDestination = (index: number) =>
+  JSON.stringify({ type: 'remove', payload: { name: 'destinations', index } });
 
 const baseFields = {
   'sender.name': 'Form Sender',
@@ -58,32 +68,36 @@ describe('create parcel form', () => {
     const add = await createAction({
       request: post('/dashboard/parcels/new', {
         ...baseFields,
-        'destinations.0.name': 'Kept',
-        'destinations.0.country': 'USA',
-        intent: 'add-destination',
+        'recipient.name': '',
+        'destinations[0].name': 'Kept',
+        'destinations[0].country': 'USA',
+        __intent__: insertDestination,
       }),
       params: {},
       context,
     } as never);
+    // Not a failed submission: the form comes back with one row more, and no errors yet.
     expect(add.status).toBe(200);
     const added = (await add.json()) as FormReply;
-    expect(added.values.destinations).toEqual([
-      { name: 'Kept', address: '', city: '', country: 'USA', postalCode: '' },
-      { name: '', address: '', city: '', country: 'USA', postalCode: '' },
+    expect(added.status).toBeUndefined();
+    expect(added.initialValue.destinations).toEqual([
+      { name: 'Kept', country: 'USA' },
+      { country: 'USA' },
     ]);
+    expect(added.initialValue.weight).toBe('heavy');
     const remove = await createAction({
       request: post('/dashboard/parcels/new', {
         ...baseFields,
-        'destinations.0.name': 'Gone',
-        'destinations.1.name': 'Kept',
-        intent: 'remove-destination-0',
+        'destinations[0].name': 'Gone',
+        'destinations[1].name': 'Kept',
+        __intent__: removeDestination(0),
       }),
       params: {},
       context,
     } as never);
+    expect(remove.status).toBe(200);
     const removed = (await remove.json()) as FormReply;
-    expect(removed.values.destinations).toHaveLength(1);
-    expect(removed.values.destinations[0]).toMatchObject({ name: 'Kept' });
+    expect(removed.initialValue.destinations).toEqual([{ name: 'Kept' }]);
     expect(await Parcel.countDocuments()).toBe(before);
   });
 
@@ -94,20 +108,24 @@ describe('create parcel form', () => {
         ...baseFields,
         'recipient.name': '',
         'sender.email': 'nope',
-        intent: 'save',
       }),
       params: {},
       context,
     } as never);
     expect(res.status).toBe(400);
     const body = (await res.json()) as FormReply;
-    expect(Object.keys(body.fieldErrors).sort()).toEqual(['recipient.name', 'sender.email']);
+    expect(body.status).toBe('error');
+    expect(body.error).toEqual({
+      'recipient.name': ['Recipient name is required'],
+      'sender.email': ['Invalid email address'],
+    });
+    expect(body.initialValue).toMatchObject({ sender: { name: 'Form Sender', email: 'nope' } });
     expect(await Parcel.countDocuments()).toBe(before);
   });
 
   it('creates the parcel (unparseable numbers as 0) and redirects to the list with a toast', async () => {
     const res = await createAction({
-      request: post('/dashboard/parcels/new?search=Form', { ...baseFields, intent: 'save' }),
+      request: post('/dashboard/parcels/new?search=Form', { ...baseFields }),
       params: {},
       context,
     } as never);
@@ -138,7 +156,7 @@ describe('create parcel form', () => {
   it('sends a signed-out visitor to the login page', async () => {
     const before = await Parcel.countDocuments();
     const res = await createAction({
-      request: post('/dashboard/parcels/new', { ...baseFields, intent: 'save' }, false),
+      request: post('/dashboard/parcels/new', { ...baseFields }, false),
       params: {},
       context,
     } as never).catch((thrown: Response) => thrown);
@@ -159,7 +177,6 @@ describe('edit and delete parcel forms', () => {
         ...baseFields,
         weight: '7.25',
         status: 'Delivered',
-        intent: 'save',
       }),
       params: { parcelId: parcel.id },
       context,
@@ -181,13 +198,12 @@ describe('edit and delete parcel forms', () => {
       request: post(`/dashboard/parcels/${parcel.id}/edit`, {
         ...baseFields,
         status: 'Lost',
-        intent: 'save',
       }),
       params: { parcelId: parcel.id },
       context,
     } as never);
     expect(res.status).toBe(400);
-    expect(Object.keys(((await res.json()) as FormReply).fieldErrors)).toEqual(['status']);
+    expect(Object.keys(((await res.json()) as FormReply).error ?? {})).toEqual(['status']);
     expect((await Parcel.findById(parcel.id).lean())?.status).toBe('Pending');
   });
 

@@ -1,9 +1,10 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import {
-  formNumber,
+  ParcelCreateFormSchema,
   ParcelCreateSchema,
-  parcelFormToInput,
   ParcelListQuerySchema,
+  ParcelUpdateFormSchema,
   ParcelUpdateSchema,
 } from '~/schemas/parcel';
 
@@ -13,38 +14,59 @@ function form(entries: Record<string, string>) {
   return data;
 }
 
-describe('parcel form preprocessing', () => {
+/** What the create action gets from its form (or the field errors, which fail the test). */
+function parseCreateForm(entries: Record<string, string>) {
+  const submission = parseWithZod(form(entries), {
+    schema: ParcelCreateFormSchema,
+    disableAutoCoercion: true,
+  });
+  if (submission.status !== 'success') throw new Error(JSON.stringify(submission.error));
+  return submission.value;
+}
+
+const recipient = { 'recipient.name': 'Bob', 'recipient.address': '2 Target Ave' };
+
+describe('the parcel form as conform reads it', () => {
   it('turns empty and unparseable numbers into 0 and keeps real ones', () => {
-    expect(formNumber('')).toBe(0);
-    expect(formNumber('heavy')).toBe(0);
-    expect(formNumber('  2.5 ')).toBe(2.5);
-    expect(formNumber('-3')).toBe(-3);
-    const input = parcelFormToInput(
-      form({
-        weight: 'abc',
-        'dimensions.length': '',
-        'dimensions.width': '12.5',
-        'dimensions.height': 'x',
-      }),
-    );
+    const input = parseCreateForm({
+      ...recipient,
+      weight: 'abc',
+      'dimensions.length': '',
+      'dimensions.width': ' 12.5 ',
+      'dimensions.height': 'x',
+    });
     expect(input.weight).toBe(0);
     expect(input.dimensions).toEqual({ length: 0, width: 12.5, height: 0 });
+    // The edit form sends every number, so an emptied one is 0 there too.
+    const edited = parseWithZod(form({ weight: '', 'dimensions.length': '3' }), {
+      schema: ParcelUpdateFormSchema,
+      disableAutoCoercion: true,
+    });
+    expect(edited.status === 'success' && edited.value).toMatchObject({
+      weight: 0,
+      dimensions: { length: 3 },
+    });
+    // A negative number parses, and is then refused like in the API.
+    const negative = parseWithZod(form({ ...recipient, weight: '-3' }), {
+      schema: ParcelCreateFormSchema,
+      disableAutoCoercion: true,
+    });
+    expect(negative.status).toBe('error');
   });
 
   it('reads nested contacts and numbered destination rows', () => {
-    const input = parcelFormToInput(
-      form({
-        'sender.name': 'Ada',
-        'recipient.name': 'Bob',
-        'recipient.address': '2 Target Ave',
-        'destinations.0.name': 'Stop A',
-        'destinations.0.country': 'USA',
-        'destinations.1.name': 'Stop B',
-        'destinations.1.city': 'Paris',
-        serviceType: 'Express',
-      }),
-    );
-    expect(input.sender.name).toBe('Ada');
+    const input = parseCreateForm({
+      'sender.name': 'Ada',
+      'sender.email': '',
+      ...recipient,
+      'recipient.phone': '',
+      'destinations[0].name': 'Stop A',
+      'destinations[0].country': 'USA',
+      'destinations[1].name': 'Stop B',
+      'destinations[1].city': 'Paris',
+      serviceType: 'Express',
+    });
+    expect(input.sender).toEqual({ name: 'Ada', email: '', phone: '', address: '' });
     expect(input.recipient).toEqual({ name: 'Bob', email: '', phone: '', address: '2 Target Ave' });
     expect(input.destinations.map((d) => d.name)).toEqual(['Stop A', 'Stop B']);
     expect(input.destinations[1]!.city).toBe('Paris');
@@ -55,11 +77,7 @@ describe('parcel form preprocessing', () => {
 
   it('a form with only the recipient passes the create schema with defaults', () => {
     const before = Date.now();
-    const result = ParcelCreateSchema.parse(
-      parcelFormToInput(
-        form({ 'recipient.name': 'Bob', 'recipient.address': '2 Target Ave', weight: 'n/a' }),
-      ),
-    );
+    const result = parseCreateForm({ ...recipient, weight: 'n/a', estimatedDelivery: '' });
     expect(result.weight).toBe(0);
     expect(result.serviceType).toBe('Standard');
     expect(result.priority).toBe('Standard');
@@ -69,6 +87,19 @@ describe('parcel form preprocessing', () => {
     const days = (result.estimatedDelivery.getTime() - before) / 86_400_000;
     expect(days).toBeGreaterThan(3.99);
     expect(days).toBeLessThan(4.01);
+  });
+
+  it('says an empty recipient name and address are required', () => {
+    const submission = parseWithZod(
+      form({ 'recipient.name': '', 'recipient.address': ' ', 'sender.email': 'nope' }),
+      { schema: ParcelCreateFormSchema, disableAutoCoercion: true },
+    );
+    expect(submission.status).toBe('error');
+    expect(submission.status === 'error' && submission.error).toEqual({
+      'recipient.name': ['Recipient name is required'],
+      'recipient.address': ['Recipient address is required'],
+      'sender.email': ['Invalid email address'],
+    });
   });
 });
 

@@ -1,5 +1,14 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigation } from '@remix-run/react';
-import { useState, type MouseEvent } from 'react';
+import type { z } from 'zod';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import type { SerializedParcel } from '~/models/parcel.server';
@@ -10,41 +19,37 @@ import {
   SERVICE_TYPES,
 } from '~/schemas/constants';
 import {
-  ADD_DESTINATION_INTENT,
-  emptyDestination,
-  REMOVE_DESTINATION_PREFIX,
-  SAVE_INTENT,
-  type ParcelFormValues,
+  ParcelCreateFormSchema,
+  ParcelUpdateFormSchema,
+  type ParcelUpdateSchema,
 } from '~/schemas/parcel';
-import { useHydrated } from '~/utils/use-hydrated';
 
-type Destination = ParcelFormValues['destinations'][number];
+/** The fields of both forms; only the edit form has the status. */
+type ParcelFormFields = z.input<typeof ParcelUpdateSchema>;
 
-/** What the form shows: numbers may be blank on a new parcel. */
-export type ParcelFormDefaults = Omit<ParcelFormValues, 'weight' | 'dimensions'> & {
-  weight: number | '';
-  dimensions: { length: number | ''; width: number | ''; height: number | '' };
-};
+type Contact = { name: string; email: string; phone: string; address: string };
 
-export type ParcelFormResult = {
-  values?: ParcelFormValues;
-  fieldErrors?: Record<string, string[]>;
-  formErrors?: string[];
-  /** Changes on every action reply, so the form re-mounts with the values sent back. */
-  revision?: string;
+/** What the form starts with: blank numbers on a new parcel, the stored values when editing. */
+export type ParcelFormDefaults = {
+  sender?: Partial<Contact>;
+  recipient?: Partial<Contact>;
+  destinations?: Array<{
+    name: string;
+    address: string;
+    city: string;
+    country: string;
+    postalCode: string;
+  }>;
+  weight?: number;
+  dimensions?: { length: number; width: number; height: number };
+  serviceType: string;
+  priority: string;
+  status?: string;
+  estimatedDelivery?: string;
 };
 
 export function newParcelDefaults(): ParcelFormDefaults {
-  return {
-    sender: { name: '', email: '', phone: '', address: '' },
-    recipient: { name: '', email: '', phone: '', address: '' },
-    destinations: [],
-    weight: '',
-    dimensions: { length: '', width: '', height: '' },
-    serviceType: 'Standard',
-    priority: 'Standard',
-    estimatedDelivery: '',
-  };
+  return { serviceType: 'Standard', priority: 'Standard' };
 }
 
 export function parcelToFormDefaults(parcel: SerializedParcel): ParcelFormDefaults {
@@ -68,271 +73,191 @@ export function parcelToFormDefaults(parcel: SerializedParcel): ParcelFormDefaul
 }
 
 function ContactFields({
-  prefix,
+  field,
   legend,
-  values,
-  errors,
   required,
 }: {
-  prefix: 'sender' | 'recipient';
+  field: FieldMetadata<ParcelFormFields['sender']>;
   legend: string;
-  values: ParcelFormDefaults['sender'];
-  errors: Record<string, string[]>;
   required?: boolean;
 }) {
+  const contact = field.getFieldset();
   return (
     <fieldset className="space-y-3">
       <legend className="text-base font-semibold text-gray-900">{legend}</legend>
       <div className="grid gap-3 sm:grid-cols-2">
         <Field
           label={required ? 'Name (required)' : 'Name'}
-          name={`${prefix}.name`}
-          defaultValue={values.name}
+          {...getInputProps(contact.name, { type: 'text' })}
           autoComplete="off"
           maxLength={200}
-          errors={errors[`${prefix}.name`]}
+          errors={contact.name.errors}
         />
         <Field
           label="Email"
-          type="email"
-          name={`${prefix}.email`}
-          defaultValue={values.email}
+          {...getInputProps(contact.email, { type: 'email' })}
           autoComplete="off"
           maxLength={254}
-          errors={errors[`${prefix}.email`]}
+          errors={contact.email.errors}
         />
         <Field
           label="Phone"
-          type="tel"
-          name={`${prefix}.phone`}
-          defaultValue={values.phone}
+          {...getInputProps(contact.phone, { type: 'tel' })}
           autoComplete="off"
           maxLength={50}
-          errors={errors[`${prefix}.phone`]}
+          errors={contact.phone.errors}
         />
         <Field
           label={required ? 'Address (required)' : 'Address'}
-          name={`${prefix}.address`}
-          defaultValue={values.address}
+          {...getInputProps(contact.address, { type: 'text' })}
           autoComplete="off"
           maxLength={500}
-          errors={errors[`${prefix}.address`]}
+          errors={contact.address.errors}
         />
       </div>
     </fieldset>
   );
 }
 
-let rowKeySeed = 0;
-const nextRowKey = () => `row-${++rowKeySeed}`;
-
-function DestinationFields({
-  initial,
-  errors,
-}: {
-  initial: Destination[];
-  errors: Record<string, string[]>;
-}) {
-  const hydrated = useHydrated();
-  // Rows keep a stable key so removing one keeps what was typed in the others.
-  const [rows, setRows] = useState(() => initial.map((d) => ({ key: nextRowKey(), defaults: d })));
-
-  // With JS the buttons change the rows here; without, they submit and the action re-renders the form.
-  function add(event: MouseEvent<HTMLButtonElement>) {
-    if (!hydrated) return;
-    event.preventDefault();
-    setRows((current) =>
-      current.length >= MAX_PARCEL_DESTINATIONS
-        ? current
-        : [...current, { key: nextRowKey(), defaults: emptyDestination() }],
-    );
-  }
-  function remove(event: MouseEvent<HTMLButtonElement>, key: string) {
-    if (!hydrated) return;
-    event.preventDefault();
-    setRows((current) => current.filter((row) => row.key !== key));
-  }
-
+function MeasureField({ label, field }: { label: string; field: FieldMetadata<number> }) {
   return (
-    <fieldset className="space-y-3">
-      <legend className="text-base font-semibold text-gray-900">Additional Destinations</legend>
-      <p className="text-sm text-gray-600">
-        Optional. Without additional destinations, the recipient&apos;s address is the destination.
-      </p>
-      {errors.destinations ? <p className="field-error">{errors.destinations.join(' ')}</p> : null}
-      {rows.map((row, index) => {
-        const field = (name: keyof Destination) => `destinations.${index}.${name}`;
-        return (
-          <fieldset key={row.key} className="space-y-3 rounded-md border border-gray-200 p-3">
-            <legend className="px-1 text-sm font-semibold text-gray-800">
-              Destination {index + 1}
-            </legend>
-            <div className="grid gap-3 sm:grid-cols-2">
-              <Field
-                label="Name"
-                name={field('name')}
-                defaultValue={row.defaults.name}
-                maxLength={200}
-                errors={errors[field('name')]}
-              />
-              <Field
-                label="Address"
-                name={field('address')}
-                defaultValue={row.defaults.address}
-                maxLength={500}
-                errors={errors[field('address')]}
-              />
-              <Field
-                label="City"
-                name={field('city')}
-                defaultValue={row.defaults.city}
-                maxLength={100}
-                errors={errors[field('city')]}
-              />
-              <Field
-                label="Country"
-                name={field('country')}
-                defaultValue={row.defaults.country}
-                maxLength={100}
-                errors={errors[field('country')]}
-              />
-              <Field
-                label="Postal Code"
-                name={field('postalCode')}
-                defaultValue={row.defaults.postalCode}
-                maxLength={20}
-                errors={errors[field('postalCode')]}
-              />
-            </div>
-            <button
-              type="submit"
-              name="intent"
-              value={`${REMOVE_DESTINATION_PREFIX}${index}`}
-              className="btn-secondary"
-              onClick={(event) => remove(event, row.key)}
-            >
-              Remove destination {index + 1}
-            </button>
-          </fieldset>
-        );
-      })}
-      {rows.length < MAX_PARCEL_DESTINATIONS ? (
-        <button
-          type="submit"
-          name="intent"
-          value={ADD_DESTINATION_INTENT}
-          className="btn-secondary"
-          onClick={add}
-        >
-          Add Destination
-        </button>
-      ) : null}
-    </fieldset>
+    <Field
+      label={label}
+      {...getInputProps(field, { type: 'number' })}
+      step="0.1"
+      min="0"
+      inputMode="decimal"
+      errors={field.errors}
+    />
   );
 }
 
-/** The create and edit parcel form; it posts to the current route's action. */
+/**
+ * The create and edit parcel form; it posts to the current route's action. Destination rows are
+ * added and removed with conform's list intents: buttons that submit, so without JavaScript the
+ * action answers with the form one row longer or shorter, and with JavaScript conform does it here.
+ */
 export function ParcelForm({
+  mode,
   defaults,
-  result,
-  withStatus,
+  lastResult,
   submitLabel,
   busyLabel,
   cancelTo,
 }: {
+  mode: 'create' | 'edit';
   defaults: ParcelFormDefaults;
-  result?: ParcelFormResult | null;
-  withStatus?: boolean;
+  lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
   busyLabel: string;
   cancelTo: string;
 }) {
-  const values: ParcelFormDefaults = result?.values ?? defaults;
-  const errors = result?.fieldErrors ?? {};
+  const schema = mode === 'edit' ? ParcelUpdateFormSchema : ParcelCreateFormSchema;
+  const [form, fields] = useForm<ParcelFormFields, unknown>({
+    lastResult,
+    defaultValue: defaults,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
+  });
+  const dimensions = fields.dimensions.getFieldset();
+  const destinations = fields.destinations.getFieldList();
   const navigation = useNavigation();
-  const busy =
-    navigation.state === 'submitting' &&
-    navigation.formMethod?.toUpperCase() === 'POST' &&
-    (navigation.formData?.get('intent') ?? SAVE_INTENT) === SAVE_INTENT;
+  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
 
   return (
-    <Form method="post" key={result?.revision ?? 'initial'} className="space-y-6" noValidate>
+    <Form method="post" {...getFormProps(form)} className="space-y-6">
       {/* Enter in a field submits with the first submit button: make that the save button. */}
-      <button
-        type="submit"
-        name="intent"
-        value={SAVE_INTENT}
-        tabIndex={-1}
-        aria-hidden="true"
-        className="sr-only"
-      >
+      <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
         {submitLabel}
       </button>
-      <FormErrors errors={result?.formErrors} />
-      <ContactFields
-        prefix="sender"
-        legend="Sender Information"
-        values={values.sender}
-        errors={errors}
-      />
-      <ContactFields
-        prefix="recipient"
-        legend="Recipient Information"
-        values={values.recipient}
-        errors={errors}
-        required
-      />
-      <DestinationFields initial={values.destinations} errors={errors} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <ContactFields field={fields.sender} legend="Sender Information" />
+      <ContactFields field={fields.recipient} legend="Recipient Information" required />
+      <fieldset className="space-y-3">
+        <legend className="text-base font-semibold text-gray-900">Additional Destinations</legend>
+        <p className="text-sm text-gray-600">
+          Optional. Without additional destinations, the recipient&apos;s address is the
+          destination.
+        </p>
+        {fields.destinations.errors ? (
+          <p id={fields.destinations.errorId} className="field-error">
+            {fields.destinations.errors.join(' ')}
+          </p>
+        ) : null}
+        {destinations.map((row, index) => {
+          const destination = row.getFieldset();
+          return (
+            <fieldset key={row.key} className="space-y-3 rounded-md border border-gray-200 p-3">
+              <legend className="px-1 text-sm font-semibold text-gray-800">
+                Destination {index + 1}
+              </legend>
+              <div className="grid gap-3 sm:grid-cols-2">
+                <Field
+                  label="Name"
+                  {...getInputProps(destination.name, { type: 'text' })}
+                  maxLength={200}
+                  errors={destination.name.errors}
+                />
+                <Field
+                  label="Address"
+                  {...getInputProps(destination.address, { type: 'text' })}
+                  maxLength={500}
+                  errors={destination.address.errors}
+                />
+                <Field
+                  label="City"
+                  {...getInputProps(destination.city, { type: 'text' })}
+                  maxLength={100}
+                  errors={destination.city.errors}
+                />
+                <Field
+                  label="Country"
+                  {...getInputProps(destination.country, { type: 'text' })}
+                  maxLength={100}
+                  errors={destination.country.errors}
+                />
+                <Field
+                  label="Postal Code"
+                  {...getInputProps(destination.postalCode, { type: 'text' })}
+                  maxLength={20}
+                  errors={destination.postalCode.errors}
+                />
+              </div>
+              <button
+                {...form.remove.getButtonProps({ name: fields.destinations.name, index })}
+                className="btn-secondary"
+              >
+                Remove destination {index + 1}
+              </button>
+            </fieldset>
+          );
+        })}
+        {destinations.length < MAX_PARCEL_DESTINATIONS ? (
+          <button
+            {...form.insert.getButtonProps({
+              name: fields.destinations.name,
+              defaultValue: { country: 'USA' },
+            })}
+            className="btn-secondary"
+          >
+            Add Destination
+          </button>
+        ) : null}
+      </fieldset>
       <fieldset className="space-y-3">
         <legend className="text-base font-semibold text-gray-900">Package Details</legend>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Weight (kg)"
-            type="number"
-            name="weight"
-            step="0.1"
-            min="0"
-            inputMode="decimal"
-            defaultValue={values.weight}
-            errors={errors.weight}
-          />
+          <MeasureField label="Weight (kg)" field={fields.weight} />
           <div className="grid grid-cols-3 gap-2 sm:col-span-2">
-            <Field
-              label="Length (cm)"
-              type="number"
-              name="dimensions.length"
-              step="0.1"
-              min="0"
-              inputMode="decimal"
-              defaultValue={values.dimensions.length}
-              errors={errors['dimensions.length']}
-            />
-            <Field
-              label="Width (cm)"
-              type="number"
-              name="dimensions.width"
-              step="0.1"
-              min="0"
-              inputMode="decimal"
-              defaultValue={values.dimensions.width}
-              errors={errors['dimensions.width']}
-            />
-            <Field
-              label="Height (cm)"
-              type="number"
-              name="dimensions.height"
-              step="0.1"
-              min="0"
-              inputMode="decimal"
-              defaultValue={values.dimensions.height}
-              errors={errors['dimensions.height']}
-            />
+            <MeasureField label="Length (cm)" field={dimensions.length} />
+            <MeasureField label="Width (cm)" field={dimensions.width} />
+            <MeasureField label="Height (cm)" field={dimensions.height} />
           </div>
           <SelectField
             label="Service Type"
-            name="serviceType"
-            defaultValue={values.serviceType}
-            errors={errors.serviceType}
+            {...getSelectProps(fields.serviceType)}
+            errors={fields.serviceType.errors}
           >
             {SERVICE_TYPES.map((s) => (
               <option key={s} value={s}>
@@ -342,9 +267,8 @@ export function ParcelForm({
           </SelectField>
           <SelectField
             label="Priority"
-            name="priority"
-            defaultValue={values.priority}
-            errors={errors.priority}
+            {...getSelectProps(fields.priority)}
+            errors={fields.priority.errors}
           >
             {PRIORITIES.map((p) => (
               <option key={p} value={p}>
@@ -352,12 +276,11 @@ export function ParcelForm({
               </option>
             ))}
           </SelectField>
-          {withStatus ? (
+          {mode === 'edit' ? (
             <SelectField
               label="Status"
-              name="status"
-              defaultValue={values.status ?? 'Pending'}
-              errors={errors.status}
+              {...getSelectProps(fields.status)}
+              errors={fields.status.errors}
             >
               {PARCEL_STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -368,15 +291,13 @@ export function ParcelForm({
           ) : null}
           <Field
             label="Estimated Delivery Date"
-            type="date"
-            name="estimatedDelivery"
-            defaultValue={values.estimatedDelivery}
+            {...getInputProps(fields.estimatedDelivery, { type: 'date' })}
             hint={
-              withStatus
+              mode === 'edit'
                 ? 'Leave empty to keep the current date.'
                 : 'Optional. Defaults to 4 days from now.'
             }
-            errors={errors.estimatedDelivery}
+            errors={fields.estimatedDelivery.errors}
           />
         </div>
       </fieldset>
@@ -384,13 +305,7 @@ export function ParcelForm({
         <Link to={cancelTo} preventScrollReset className="btn-secondary">
           Cancel
         </Link>
-        <button
-          type="submit"
-          name="intent"
-          value={SAVE_INTENT}
-          className="btn-primary"
-          disabled={busy}
-        >
+        <button type="submit" className="btn-primary" disabled={busy}>
           {busy ? <Spinner /> : null}
           {busy ? busyLabel : submitLabel}
         </button>

@@ -19,7 +19,7 @@ function ErrorList({ id, errors }: { id: string; errors: Errors }) {
   );
 }
 
-/** A labelled input with its server-side errors announced to assistive technology. */
+/** A labelled input with its errors announced to assistive technology. */
 export function Field({
   label,
   errors,
@@ -108,10 +108,11 @@ export function TextareaField({
 }
 
 /** Form-level errors (not tied to one field). */
-export function FormErrors({ errors }: { errors: Errors }) {
+export function FormErrors({ id, errors }: { id?: string; errors: Errors }) {
   if (!errors?.length) return null;
   return (
     <div
+      id={id}
       role="alert"
       className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
     >
