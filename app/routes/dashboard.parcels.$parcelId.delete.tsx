@@ -1,10 +1,21 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+} from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import { deleteParcel, getParcel } from '~/models/parcel.server';
+import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 
@@ -23,6 +34,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: ParcelDeleteSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let deleted;
   try {
@@ -55,13 +70,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function DeleteParcelDialog() {
   const { parcel } = useLoaderData<typeof loader>();
+  const [form] = useForm({ lastResult: useActionData<typeof action>() });
   const { search } = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const closeTo = `/dashboard/parcels${search}`;
   return (
     <RouteDialog title="Delete Parcel" closeTo={closeTo} size="md">
-      <Form method="post" className="space-y-4">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
         <p className="text-gray-700">
           Are you sure you want to delete parcel{' '}
           <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also

@@ -1,3 +1,5 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import {
@@ -13,6 +15,7 @@ import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import { deleteEvent } from '~/models/tracking-event.server';
+import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import {
@@ -30,12 +33,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: TrackingEventDeleteSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
   const parcelId = params.parcelId ?? '';
   let removed;
   try {
     removed = await deleteEvent(params.eventId ?? '', { parcelId });
   } catch (error) {
-    return eventSaveFailed(request, 'delete', error);
+    return eventSaveFailed(request, 'delete', submission, error);
   }
   const parcelPage = trackingParcelPage(request, parcelId);
   if (!removed) {
@@ -57,7 +64,7 @@ export const meta: MetaFunction = () => [
 
 export default function DeleteEventDialog() {
   const { event } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const [form] = useForm({ lastResult: useActionData<typeof action>() });
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const { parcelId } = useParams();
@@ -65,8 +72,8 @@ export default function DeleteEventDialog() {
   const closeTo = `/dashboard/tracking/${parcelId}${search}`;
   return (
     <RouteDialog title="Delete Event" closeTo={closeTo} size="md">
-      <Form method="post" className="space-y-4">
-        <FormErrors errors={actionData?.formErrors} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
         <p className="text-gray-700">
           Are you sure you want to delete the tracking event <strong>{event.status}</strong>
           {event.location ? <> at {event.location}</> : null} ({formatDateTime(event.timestamp)})?

@@ -1,10 +1,11 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { updateEvent } from '~/models/tracking-event.server';
-import { parseEventForm, toFormDateTime, toFormStatus } from '~/schemas/tracking-event';
+import { toFormDateTime, toFormStatus, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import {
@@ -22,16 +23,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const parcelId = params.parcelId ?? '';
-  const submission = parseEventForm(await request.formData());
-  if (!submission.success) {
-    const { fieldErrors, formErrors, values } = submission;
-    return json({ fieldErrors, formErrors, values }, { status: 400 });
+  const submission = parseWithZod(await request.formData(), { schema: TrackingEventFormSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   let event;
   try {
-    event = await updateEvent(params.eventId ?? '', submission.data, { parcelId });
+    event = await updateEvent(params.eventId ?? '', submission.value, { parcelId });
   } catch (error) {
-    return eventSaveFailed(request, 'update', error);
+    return eventSaveFailed(request, 'update', submission, error);
   }
   const parcelPage = trackingParcelPage(request, parcelId);
   if (!event) {
@@ -51,7 +51,7 @@ export const meta: MetaFunction = () => [{ title: 'Edit Event · Tracking · Man
 
 export default function EditEventDialog() {
   const { event } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const { parcelId } = useParams();
   const { search } = useLocation();
   const closeTo = `/dashboard/tracking/${parcelId}${search}`;
@@ -65,7 +65,7 @@ export default function EditEventDialog() {
           description: event.description,
           ...(event.timestamp ? toFormDateTime(event.timestamp) : { date: '', time: '' }),
         }}
-        errors={actionData}
+        lastResult={lastResult}
         submitLabel="Update Event"
         busyLabel="Updating..."
         cancelTo={closeTo}

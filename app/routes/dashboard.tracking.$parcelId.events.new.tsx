@@ -1,10 +1,11 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { addEvent } from '~/models/tracking-event.server';
-import { parseEventForm, toFormDateTime } from '~/schemas/tracking-event';
+import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
@@ -18,16 +19,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const parcelId = params.parcelId ?? '';
-  const submission = parseEventForm(await request.formData());
-  if (!submission.success) {
-    const { fieldErrors, formErrors, values } = submission;
-    return json({ fieldErrors, formErrors, values }, { status: 400 });
+  const submission = parseWithZod(await request.formData(), { schema: TrackingEventFormSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   let event;
   try {
-    event = await addEvent(parcelId, submission.data);
+    event = await addEvent(parcelId, submission.value);
   } catch (error) {
-    return eventSaveFailed(request, 'add', error);
+    return eventSaveFailed(request, 'add', submission, error);
   }
   if (!event) {
     return redirectWithToast(request, '/dashboard/tracking', {
@@ -46,7 +46,7 @@ export const meta: MetaFunction = () => [{ title: 'Add Event · Tracking · Mana
 
 export default function AddEventDialog() {
   const { now } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const { parcelId } = useParams();
   const { search } = useLocation();
   const closeTo = `/dashboard/tracking/${parcelId}${search}`;
@@ -64,7 +64,7 @@ export default function AddEventDialog() {
           description: '',
           ...now,
         }}
-        errors={actionData}
+        lastResult={lastResult}
         submitLabel="Add Event"
         busyLabel="Adding..."
         cancelTo={closeTo}

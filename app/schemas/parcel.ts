@@ -188,6 +188,9 @@ export const ParcelListQuerySchema = z.object({
 });
 export type ParcelListQuery = z.output<typeof ParcelListQuerySchema>;
 
+/** The delete confirmation: a button, no fields. */
+export const ParcelDeleteSchema = z.object({});
+
 /* ---------- The create and edit forms ---------- */
 
 /** The spec's form rule: a number that doesn't parse, an empty field included, counts as 0. */

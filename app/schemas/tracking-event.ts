@@ -58,9 +58,9 @@ const DATE_INPUT = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_INPUT = /^\d{2}:\d{2}(:\d{2})?$/;
 
 /**
- * The dashboard's add/edit form. Date and time are read as UTC (the labels say so), matching how
- * the dashboard displays times. 'Custom Status' takes its text from `customStatus`.
- * Empty date and time mean now.
+ * The dashboard's add/edit form, read into a TrackingEventSchema input and checked by it. Date and
+ * time are read as UTC (the labels say so), matching how the dashboard displays times.
+ * 'Custom Status' takes its text from `customStatus`. Empty date and time mean now.
  */
 export const TrackingEventFormSchema = z
   .object({
@@ -96,12 +96,16 @@ export const TrackingEventFormSchema = z
       ctx.addIssue({ code: 'custom', path: ['date'], message: 'Enter a valid date' });
     }
   })
-  .transform((value): TrackingEventInput => ({
+  .transform((value): z.input<typeof TrackingEventSchema> => ({
     status: value.status === CUSTOM_EVENT_STATUS ? value.customStatus : value.status,
     location: value.location,
     description: value.description,
-    timestamp: value.date ? formTimestamp(value.date, value.time) : undefined,
-  }));
+    timestamp: value.date ? formTimestamp(value.date, value.time).toISOString() : undefined,
+  }))
+  .pipe(TrackingEventSchema);
+
+/** The delete confirmation: a button, no fields. */
+export const TrackingEventDeleteSchema = z.object({});
 
 function formTimestamp(date: string, time: string): Date {
   const [y, m, d] = date.split('-').map(Number);
@@ -127,32 +131,4 @@ export function toFormStatus(stored: string): { status: string; customStatus: st
   return known
     ? { status: stored, customStatus: '' }
     : { status: CUSTOM_EVENT_STATUS, customStatus: stored };
-}
-
-export type EventFormResult =
-  | { success: true; data: TrackingEventInput }
-  | {
-      success: false;
-      fieldErrors: Record<string, string[]>;
-      formErrors: string[];
-      /** What was sent, to fill the form again (without JavaScript the page is rendered anew). */
-      values: Record<string, string>;
-    };
-
-/** Parses the add/edit form's fields into an event input, or per-field messages. */
-export function parseEventForm(formData: FormData): EventFormResult {
-  const values: Record<string, string> = {};
-  for (const key of ['status', 'customStatus', 'location', 'description', 'date', 'time']) {
-    const value = formData.get(key);
-    if (typeof value === 'string') values[key] = value;
-  }
-  const result = TrackingEventFormSchema.safeParse(values);
-  if (result.success) return { success: true, data: result.data };
-  const flat = z.flattenError(result.error);
-  return {
-    success: false,
-    fieldErrors: flat.fieldErrors as Record<string, string[]>,
-    formErrors: flat.formErrors,
-    values,
-  };
 }

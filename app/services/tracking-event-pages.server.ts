@@ -1,3 +1,4 @@
+import type { Submission } from '@conform-to/react';
 import { json } from '@remix-run/node';
 import { getEvent } from '~/models/tracking-event.server';
 import { createToastHeaders } from './flash.server';
@@ -22,22 +23,17 @@ export async function requireParcelEvent(params: { parcelId?: string; eventId?: 
 export async function eventSaveFailed(
   request: Request,
   verb: 'add' | 'update' | 'delete',
+  submission: Submission<unknown>,
   error: unknown,
 ) {
   console.error(`Could not ${verb} a tracking event:`, error);
   const title = `Failed to ${verb} tracking event`;
-  return json(
-    {
-      fieldErrors: {} as Record<string, string[]>,
-      formErrors: [`${title}. Please try again later.`],
-    },
-    {
-      status: 503,
-      headers: await createToastHeaders(request, {
-        type: 'error',
-        title,
-        description: 'Please try again later.',
-      }),
-    },
-  );
+  return json(submission.reply({ formErrors: [`${title}. Please try again later.`] }), {
+    status: 503,
+    headers: await createToastHeaders(request, {
+      type: 'error',
+      title,
+      description: 'Please try again later.',
+    }),
+  });
 }

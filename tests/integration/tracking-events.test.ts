@@ -643,8 +643,9 @@ describe('dashboard Tracking pages', () => {
     );
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(Object.keys(body.fieldErrors).sort()).toEqual(['customStatus', 'date', 'location']);
-    expect(body.values.status).toBe('Custom Status');
+    expect(body.status).toBe('error');
+    expect(Object.keys(body.error).sort()).toEqual(['customStatus', 'date', 'location']);
+    expect(body.initialValue.status).toBe('Custom Status');
     expect((await storedParcel(parcelId)).events).toHaveLength(0);
   });
 

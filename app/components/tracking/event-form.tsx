@@ -1,5 +1,13 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { EVENT_STATUSES } from '~/schemas/constants';
@@ -8,6 +16,7 @@ import {
   EVENT_DESCRIPTION_MAX,
   EVENT_LOCATION_MAX,
   EVENT_STATUS_MAX,
+  TrackingEventFormSchema,
 } from '~/schemas/tracking-event';
 import { useHydrated } from '~/utils/use-hydrated';
 
@@ -20,46 +29,37 @@ export type EventFormValues = {
   time: string;
 };
 
-export type EventFormErrors = {
-  fieldErrors?: Partial<Record<keyof EventFormValues, string[]>>;
-  formErrors?: string[];
-  /** The values sent with a refused submission; they take the place of the defaults. */
-  values?: Partial<EventFormValues>;
-};
-
 /** The add/edit tracking event form; posts to the current route's action. */
 export function EventForm({
-  defaultValues: initialValues,
-  errors,
+  defaultValues,
+  lastResult,
   submitLabel,
   busyLabel,
   cancelTo,
 }: {
   defaultValues: EventFormValues;
-  errors?: EventFormErrors | null;
+  lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
   busyLabel: string;
   cancelTo: string;
 }) {
-  const defaultValues = { ...initialValues, ...errors?.values };
+  const [form, fields] = useForm<EventFormValues, unknown>({
+    lastResult,
+    defaultValue: defaultValues,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TrackingEventFormSchema }),
+  });
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
-  const [status, setStatus] = useState(defaultValues.status);
   // Without JS the custom text field is always there; with JS it appears when it applies.
-  const showCustom = !hydrated || status === CUSTOM_EVENT_STATUS;
-  const fieldErrors = errors?.fieldErrors ?? {};
+  const showCustom = !hydrated || fields.status.value === CUSTOM_EVENT_STATUS;
 
   return (
-    <Form method="post" className="space-y-4" noValidate>
-      <FormErrors errors={errors?.formErrors} />
-      <SelectField
-        label="Status"
-        name="status"
-        defaultValue={defaultValues.status}
-        onChange={(e) => setStatus(e.currentTarget.value)}
-        errors={fieldErrors.status}
-      >
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <SelectField label="Status" {...getSelectProps(fields.status)} errors={fields.status.errors}>
         {EVENT_STATUSES.map((s) => (
           <option key={s} value={s}>
             {s}
@@ -69,46 +69,37 @@ export function EventForm({
       {showCustom ? (
         <Field
           label="Custom status"
-          name="customStatus"
-          defaultValue={defaultValues.customStatus}
+          {...getInputProps(fields.customStatus, { type: 'text' })}
           maxLength={EVENT_STATUS_MAX}
           hint={`Used when the status is '${CUSTOM_EVENT_STATUS}'.`}
-          errors={fieldErrors.customStatus}
+          errors={fields.customStatus.errors}
         />
-      ) : (
-        <input type="hidden" name="customStatus" value="" />
-      )}
+      ) : null}
       <Field
         label="Location"
-        name="location"
-        defaultValue={defaultValues.location}
+        {...getInputProps(fields.location, { type: 'text' })}
         maxLength={EVENT_LOCATION_MAX}
         placeholder="e.g. Chicago Distribution Center"
-        errors={fieldErrors.location}
+        errors={fields.location.errors}
       />
       <TextareaField
         label="Description"
-        name="description"
+        {...getTextareaProps(fields.description)}
         rows={3}
-        defaultValue={defaultValues.description}
         maxLength={EVENT_DESCRIPTION_MAX}
-        errors={fieldErrors.description}
+        errors={fields.description.errors}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="Date (UTC)"
-          name="date"
-          type="date"
-          defaultValue={defaultValues.date}
-          errors={fieldErrors.date}
+          {...getInputProps(fields.date, { type: 'date' })}
+          errors={fields.date.errors}
         />
         <Field
           label="Time (UTC)"
-          name="time"
-          type="time"
-          defaultValue={defaultValues.time}
+          {...getInputProps(fields.time, { type: 'time' })}
           hint="Times are in UTC. Leave date and time empty for now."
-          errors={fieldErrors.time}
+          errors={fields.time.errors}
         />
       </div>
       <div className="flex flex-wrap justify-end gap-3 pt-2">
