@@ -1,7 +1,15 @@
+import {
+  getFormProps,
+  getSelectProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
@@ -20,7 +28,6 @@ import {
   NotificationSendFormSchema,
   type NotificationType,
 } from '~/schemas/notification';
-import { fieldErrors } from '~/services/api.server';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
@@ -64,30 +71,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = Object.fromEntries(await request.formData());
-  const values: FormValues = {
-    parcelId: String(form.parcelId ?? ''),
-    type: asType(String(form.type ?? '')) ?? 'Custom',
-    title: String(form.title ?? ''),
-    message: String(form.message ?? ''),
-  };
-  const parsed = NotificationSendFormSchema.safeParse(form);
-  if (!parsed.success) {
-    return json({ values, errors: fieldErrors(parsed.error) }, { status: 400 });
+  const submission = parseWithZod(await request.formData(), {
+    schema: NotificationSendFormSchema,
+  });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  const parcel = await getParcelForNotification(parsed.data.parcelId);
+  const parcel = await getParcelForNotification(submission.value.parcelId);
   if (!parcel) {
-    return json({ values, errors: { parcelId: ['Please select a parcel'] } }, { status: 400 });
+    return json(submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }), {
+      status: 400,
+    });
   }
   if (!parcel.recipientEmail) {
-    return json({ values, errors: { parcelId: [NO_RECIPIENT_EMAIL] } }, { status: 400 });
+    return json(submission.reply({ fieldErrors: { parcelId: [NO_RECIPIENT_EMAIL] } }), {
+      status: 400,
+    });
   }
 
   const notification = await createAndSendNotification({
-    type: parsed.data.type,
+    type: submission.value.type,
     recipient: parcel.recipientEmail,
-    title: parsed.data.title,
-    message: parsed.data.message,
+    title: submission.value.title,
+    message: submission.value.message,
     trackingNumber: parcel.trackingNumber,
     parcelId: parcel.id,
   });
@@ -110,7 +116,7 @@ export const meta: MetaFunction = () => [{ title: 'Send Notification · Manageme
 
 export default function SendNotificationDialog() {
   const { parcels, values: loaded } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
   return (
@@ -122,8 +128,8 @@ export default function SendNotificationDialog() {
       <SendNotificationForm
         key={key}
         parcels={parcels}
-        initial={actionData?.values ?? loaded}
-        errors={actionData?.errors}
+        defaultValue={loaded}
+        lastResult={lastResult}
       />
     </RouteDialog>
   );
@@ -131,42 +137,49 @@ export default function SendNotificationDialog() {
 
 function SendNotificationForm({
   parcels,
-  initial,
-  errors,
+  defaultValue,
+  lastResult,
 }: {
   parcels: NotificationParcelOption[];
-  initial: FormValues;
-  errors?: Record<string, string[]>;
+  defaultValue: FormValues;
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [values, setValues] = useState<FormValues>(initial);
-  const parcel = parcels.find((p) => p.id === values.parcelId) ?? null;
+  const [form, fields] = useForm<FormValues, unknown>({
+    lastResult,
+    defaultValue,
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSendFormSchema }),
+  });
+  const parcel = parcels.find((p) => p.id === fields.parcelId.value) ?? null;
   const sending =
     navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
 
-  function choose(next: Partial<FormValues>) {
-    setValues((current) => {
-      const merged = { ...current, ...next };
-      if (merged.type === 'Custom') {
-        return next.type ? { ...merged, title: '', message: '' } : merged;
-      }
-      const chosen = parcels.find((p) => p.id === merged.parcelId) ?? null;
-      return { ...merged, ...notificationTemplate(merged.type, templateParcel(chosen)) };
-    });
+  /** A template fills subject and message for the chosen parcel; choosing Custom empties them. */
+  function applyTemplate(type: NotificationType | null, parcelId: string | undefined) {
+    if (!type) return;
+    const chosen = parcels.find((p) => p.id === parcelId) ?? null;
+    const filled = notificationTemplate(type, templateParcel(chosen));
+    form.update({ name: fields.title.name, value: filled.title });
+    form.update({ name: fields.message.name, value: filled.message });
   }
 
   return (
-    <Form method="post" action={`${LIST_PATH}/new`} className="space-y-4">
-      <FormErrors errors={errors?.['']} />
+    <Form method="post" action={`${LIST_PATH}/new`} {...getFormProps(form)} className="space-y-4">
+      <FormErrors id={form.errorId} errors={form.errors} />
       <SelectField
         label="Parcel"
-        name="parcelId"
+        {...getSelectProps(fields.parcelId)}
         required
-        value={values.parcelId}
-        onChange={(e) => choose({ parcelId: e.target.value })}
-        errors={errors?.parcelId}
+        onChange={(e) => {
+          const type = asType(fields.type.value ?? null);
+          if (type !== 'Custom') applyTemplate(type, e.target.value);
+        }}
+        errors={fields.parcelId.errors}
       >
         <option value="">Select a parcel…</option>
         {parcels.map((p) => (
@@ -186,10 +199,9 @@ function SendNotificationForm({
       ) : null}
       <SelectField
         label="Template"
-        name="type"
-        value={values.type}
-        onChange={(e) => choose({ type: e.target.value as NotificationType })}
-        errors={errors?.type}
+        {...getSelectProps(fields.type)}
+        onChange={(e) => applyTemplate(asType(e.target.value), fields.parcelId.value)}
+        errors={fields.type.errors}
       >
         {NOTIFICATION_TYPES.map((type) => (
           <option key={type} value={type}>
@@ -216,22 +228,18 @@ function SendNotificationForm({
       )}
       <Field
         label="Subject"
-        name="title"
+        {...getInputProps(fields.title, { type: 'text' })}
         required
         maxLength={NOTIFICATION_TITLE_MAX}
-        value={values.title}
-        onChange={(e) => setValues((v) => ({ ...v, title: e.target.value }))}
-        errors={errors?.title}
+        errors={fields.title.errors}
       />
       <TextareaField
         label="Message"
-        name="message"
+        {...getTextareaProps(fields.message)}
         required
         rows={8}
         maxLength={NOTIFICATION_MESSAGE_MAX}
-        value={values.message}
-        onChange={(e) => setValues((v) => ({ ...v, message: e.target.value }))}
-        errors={errors?.message}
+        errors={fields.message.errors}
       />
       <div className="flex justify-end gap-2">
         <button type="submit" className="btn-primary" disabled={sending}>

@@ -1,6 +1,7 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useLoaderData } from '@remix-run/react';
+import { Link, Outlet, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
 import {
@@ -42,15 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
-  const parsed = NotificationActionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    return redirectWithToast(request, back, {
-      type: 'error',
-      title: 'Invalid request',
-      description: 'Please try again.',
-    });
+  const submission = parseWithZod(await request.formData(), { schema: NotificationActionSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  const { intent, notificationId } = parsed.data;
+  const { intent, notificationId } = submission.value;
 
   if (intent === 'retry') {
     try {
@@ -112,6 +109,7 @@ export const meta: MetaFunction = () => [{ title: 'Notifications · Management d
 
 export default function NotificationsTab() {
   const { notifications, pagination } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
 
   return (
@@ -148,6 +146,9 @@ export default function NotificationsTab() {
                   key={notification.id}
                   notification={notification}
                   formAction={formAction}
+                  lastResult={
+                    lastResult?.initialValue?.notificationId === notification.id ? lastResult : null
+                  }
                 />
               ))}
             </ul>

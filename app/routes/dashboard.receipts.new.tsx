@@ -1,7 +1,14 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
@@ -19,7 +26,6 @@ import {
   type PaymentMethod,
   type ReceiptFormat,
 } from '~/schemas/receipt';
-import { fieldErrors } from '~/services/api.server';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
@@ -70,20 +76,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = Object.fromEntries(await request.formData());
-  const values: FormValues = {
-    parcelId: String(form.parcelId ?? ''),
-    customerName: String(form.customerName ?? ''),
-    customerEmail: String(form.customerEmail ?? ''),
-    paymentMethod: asPaymentMethod(form.paymentMethod),
-    format: asFormat(form.format),
-  };
-  const parsed = ReceiptGenerateFormSchema.safeParse(form);
-  if (!parsed.success) return json({ values, errors: fieldErrors(parsed.error) }, { status: 400 });
-  const { parcelId, ...overrides } = parsed.data;
+  const submission = parseWithZod(await request.formData(), {
+    schema: ReceiptGenerateFormSchema,
+  });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
+  const { parcelId, ...overrides } = submission.value;
   const receipt = await generateReceipt(parcelId, overrides);
-  if (!receipt)
-    return json({ values, errors: { parcelId: ['Parcel not found'] } }, { status: 400 });
+  if (!receipt) {
+    return json(submission.reply({ fieldErrors: { parcelId: ['Parcel not found'] } }), {
+      status: 400,
+    });
+  }
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Receipt generated',
@@ -95,7 +100,7 @@ export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Managemen
 
 export default function GenerateReceiptDialog() {
   const { parcels, values: loaded } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   // A parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.customerName}|${loaded.customerEmail}`;
   return (
@@ -107,8 +112,8 @@ export default function GenerateReceiptDialog() {
       <GenerateReceiptForm
         key={key}
         parcels={parcels}
-        initial={actionData?.values ?? loaded}
-        errors={actionData?.errors}
+        defaultValue={loaded}
+        lastResult={lastResult}
       />
     </RouteDialog>
   );
@@ -116,41 +121,45 @@ export default function GenerateReceiptDialog() {
 
 function GenerateReceiptForm({
   parcels,
-  initial,
-  errors,
+  defaultValue,
+  lastResult,
 }: {
   parcels: ParcelChoice[];
-  initial: FormValues;
-  errors?: Record<string, string[]>;
+  defaultValue: FormValues;
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [values, setValues] = useState<FormValues>(initial);
-  const parcel = parcels.find((p) => p.id === values.parcelId) ?? null;
+  const [form, fields] = useForm<FormValues, unknown>({
+    lastResult,
+    defaultValue,
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReceiptGenerateFormSchema }),
+  });
+  const parcel = parcels.find((p) => p.id === fields.parcelId.value) ?? null;
   const generating =
     navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
 
+  /** Choosing a parcel makes its sender the customer. */
   function chooseParcel(parcelId: string) {
     const chosen = parcels.find((p) => p.id === parcelId);
-    setValues((v) => ({
-      ...v,
-      parcelId,
-      customerName: chosen ? chosen.senderName : v.customerName,
-      customerEmail: chosen ? chosen.senderEmail : v.customerEmail,
-    }));
+    if (!chosen) return;
+    form.update({ name: fields.customerName.name, value: chosen.senderName });
+    form.update({ name: fields.customerEmail.name, value: chosen.senderEmail });
   }
 
   return (
-    <Form method="post" action={NEW_PATH} className="space-y-4">
-      <FormErrors errors={errors?.['']} />
+    <Form method="post" action={NEW_PATH} {...getFormProps(form)} className="space-y-4">
+      <FormErrors id={form.errorId} errors={form.errors} />
       <SelectField
         label="Parcel"
-        name="parcelId"
+        {...getSelectProps(fields.parcelId)}
         required
-        value={values.parcelId}
         onChange={(e) => chooseParcel(e.target.value)}
-        errors={errors?.parcelId}
+        errors={fields.parcelId.errors}
       >
         <option value="">Select a parcel…</option>
         {parcels.map((p) => (
@@ -185,31 +194,22 @@ function GenerateReceiptForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="Customer name"
-          name="customerName"
+          {...getInputProps(fields.customerName, { type: 'text' })}
           autoComplete="off"
           maxLength={200}
-          value={values.customerName}
-          onChange={(e) => setValues((v) => ({ ...v, customerName: e.target.value }))}
-          errors={errors?.customerName}
+          errors={fields.customerName.errors}
         />
         <Field
           label="Customer email"
-          name="customerEmail"
-          type="email"
+          {...getInputProps(fields.customerEmail, { type: 'email' })}
           autoComplete="off"
           maxLength={254}
-          value={values.customerEmail}
-          onChange={(e) => setValues((v) => ({ ...v, customerEmail: e.target.value }))}
-          errors={errors?.customerEmail}
+          errors={fields.customerEmail.errors}
         />
         <SelectField
           label="Payment method"
-          name="paymentMethod"
-          value={values.paymentMethod}
-          onChange={(e) =>
-            setValues((v) => ({ ...v, paymentMethod: asPaymentMethod(e.target.value) }))
-          }
-          errors={errors?.paymentMethod}
+          {...getSelectProps(fields.paymentMethod)}
+          errors={fields.paymentMethod.errors}
         >
           {PAYMENT_METHODS.map((method) => (
             <option key={method} value={method}>
@@ -219,10 +219,8 @@ function GenerateReceiptForm({
         </SelectField>
         <SelectField
           label="Format"
-          name="format"
-          value={values.format}
-          onChange={(e) => setValues((v) => ({ ...v, format: asFormat(e.target.value) }))}
-          errors={errors?.format}
+          {...getSelectProps(fields.format)}
+          errors={fields.format.errors}
         >
           {RECEIPT_FORMATS.map((format) => (
             <option key={format} value={format}>

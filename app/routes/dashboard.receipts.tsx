@@ -1,6 +1,7 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useLoaderData } from '@remix-run/react';
+import { Link, Outlet, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
@@ -45,20 +46,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
-  const parsed = ReceiptActionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    return redirectWithToast(request, back, {
-      type: 'error',
-      title: 'Invalid request',
-      description: 'Please try again.',
-    });
+  const submission = parseWithZod(await request.formData(), { schema: ReceiptActionSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  const { intent, receiptId } = parsed.data;
+  const { intent, receiptId } = submission.value;
   const receipt = await getReceipt(receiptId);
 
   // Downloads and print tabs don't navigate: these answer the list's fetcher with a toast.
   if (intent === 'downloaded' || intent === 'printed') {
-    if (!receipt) return json({ ok: false }, { status: 404 });
+    if (!receipt) {
+      return json(submission.reply({ formErrors: ['This receipt no longer exists.'] }), {
+        status: 404,
+      });
+    }
     const toast =
       intent === 'downloaded'
         ? {
@@ -71,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
             title: 'Print receipt',
             description: `${receipt.receiptNumber} opened for printing.`,
           };
-    return json({ ok: true }, { headers: await createToastHeaders(request, toast) });
+    return json(submission.reply(), { headers: await createToastHeaders(request, toast) });
   }
 
   if (!receipt) {
@@ -103,6 +104,7 @@ export const meta: MetaFunction = () => [{ title: 'Receipts · Management dashbo
 
 export default function ReceiptsTab() {
   const { receipts, pagination, preview } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
 
   return (
@@ -135,7 +137,14 @@ export default function ReceiptsTab() {
           ) : (
             <ul aria-label="Generated Receipts" className="divide-y divide-gray-100">
               {receipts.map((receipt) => (
-                <ReceiptItem key={receipt.id} receipt={receipt} formAction={formAction} />
+                <ReceiptItem
+                  key={receipt.id}
+                  receipt={receipt}
+                  formAction={formAction}
+                  lastResult={
+                    lastResult?.initialValue?.receiptId === receipt.id ? lastResult : null
+                  }
+                />
               ))}
             </ul>
           )}

@@ -81,19 +81,23 @@ export const NotificationListQuerySchema = z.object({
   status: statusField.optional(),
 });
 
-/** The dashboard's Send Notification form: the recipient comes from the chosen parcel. */
-export const NotificationSendFormSchema = z.object({
+/**
+ * The dashboard's Send Notification form: what the API takes, except that the recipient and the
+ * tracking number come from the chosen parcel.
+ */
+export const NotificationSendFormSchema = NotificationCreateSchema.pick({
+  type: true,
+  title: true,
+  message: true,
+}).extend({
   parcelId: z
     .string({ error: 'Please select a parcel' })
     .regex(/^[a-f\d]{24}$/i, 'Please select a parcel'),
-  type: typeField,
-  title: titleField,
-  message: messageField,
 });
 
 /** The dashboard's Retry and Delete buttons. */
 export const NotificationActionSchema = z.object({
-  intent: z.enum(['retry', 'delete']),
+  intent: z.enum(['retry', 'delete'], { error: 'Choose Retry or Delete' }),
   notificationId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid notification'),
 });
 

@@ -117,6 +117,6 @@ export const RECEIPT_LIST_INTENTS = ['email', 'downloaded', 'printed'] as const;
 
 /** The Generated Receipts list's buttons, one action switched by intent. */
 export const ReceiptActionSchema = z.object({
-  intent: z.enum(RECEIPT_LIST_INTENTS),
+  intent: z.enum(RECEIPT_LIST_INTENTS, { error: 'Choose Download, Print or Email' }),
   receiptId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid receipt'),
 });

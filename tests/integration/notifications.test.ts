@@ -541,8 +541,9 @@ describe('dashboard: Notifications tab', () => {
       const res = await call(sendAction, pageRequest('/dashboard/notifications/new', form));
       expect(res.status).toBe(400);
       const body = await res.json();
-      expect(body.errors[field]).toBeDefined();
-      expect(body.values.message).toBe('There');
+      expect(body.status).toBe('error');
+      expect(body.error[field]).toBeDefined();
+      expect(body.initialValue.message).toBe('There');
     }
     expect((await listNotifications({ limit: 1 })).pagination.totalItems).toBe(before);
   });

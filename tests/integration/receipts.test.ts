@@ -576,7 +576,8 @@ describe('the Receipts tab', () => {
     } as never);
     expect(bad.status).toBe(400);
     const badBody = await bad.json();
-    expect(Object.keys(badBody.errors)).toEqual(
+    expect(badBody.status).toBe('error');
+    expect(Object.keys(badBody.error ?? {})).toEqual(
       expect.arrayContaining(['parcelId', 'customerEmail']),
     );
     const unknown = await newAction({

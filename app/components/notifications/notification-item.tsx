@@ -1,5 +1,9 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
+import type { z } from 'zod';
 import type { SerializedNotification } from '~/models/notification.server';
+import type { NotificationActionSchema } from '~/schemas/notification';
+import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { formatDateTime } from '~/utils/format';
 import { NotificationStatusBadge } from './notification-status-badge';
@@ -8,10 +12,18 @@ import { NotificationStatusBadge } from './notification-status-badge';
 export function NotificationItem({
   notification,
   formAction,
+  lastResult,
 }: {
   notification: SerializedNotification;
   formAction: string;
+  /** The list action's answer when it refused this notification's Retry or Delete. */
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const [form, fields] = useForm<z.input<typeof NotificationActionSchema>>({
+    id: `notification-actions-${notification.id}`,
+    lastResult,
+    defaultValue: { notificationId: notification.id },
+  });
   const navigation = useNavigation();
   const busyIntent =
     navigation.state !== 'idle' && navigation.formData?.get('notificationId') === notification.id
@@ -53,11 +65,18 @@ export function NotificationItem({
         </p>
       ) : null}
       {notification.status === 'failed' ? (
-        <Form method="post" action={formAction} className="flex flex-wrap gap-2" preventScrollReset>
-          <input type="hidden" name="notificationId" value={notification.id} />
+        <Form
+          method="post"
+          action={formAction}
+          {...getFormProps(form)}
+          className="flex flex-wrap gap-2"
+          preventScrollReset
+        >
+          <FormErrors id={form.errorId} errors={Object.values(form.allErrors).flat()} />
+          <input {...getInputProps(fields.notificationId, { type: 'hidden' })} />
           <button
             type="submit"
-            name="intent"
+            name={fields.intent.name}
             value="retry"
             className="btn-secondary"
             disabled={busyIntent !== null}
@@ -73,7 +92,7 @@ export function NotificationItem({
           </button>
           <button
             type="submit"
-            name="intent"
+            name={fields.intent.name}
             value="delete"
             className="btn-danger"
             disabled={busyIntent !== null}

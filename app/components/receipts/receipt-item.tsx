@@ -1,7 +1,11 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
+import type { z } from 'zod';
+import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import type { SerializedReceipt } from '~/models/receipt.server';
 import { formatMoney } from '~/schemas/constants';
+import type { ReceiptActionSchema } from '~/schemas/receipt';
 import { formatDateTime } from '~/utils/format';
 
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: 'Text' };
@@ -14,10 +18,18 @@ const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: '
 export function ReceiptItem({
   receipt,
   formAction,
+  lastResult,
 }: {
   receipt: SerializedReceipt;
   formAction: string;
+  /** The list action's answer when it refused this receipt's Email. */
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const [form, fields] = useForm<z.input<typeof ReceiptActionSchema>>({
+    id: `receipt-actions-${receipt.id}`,
+    lastResult,
+    defaultValue: { intent: 'email', receiptId: receipt.id },
+  });
   const navigation = useNavigation();
   const notify = useFetcher();
   const sending =
@@ -76,9 +88,10 @@ export function ReceiptItem({
         >
           Print
         </a>
-        <Form method="post" action={formAction} preventScrollReset>
-          <input type="hidden" name="intent" value="email" />
-          <input type="hidden" name="receiptId" value={receipt.id} />
+        <Form method="post" action={formAction} {...getFormProps(form)} preventScrollReset>
+          <FormErrors id={form.errorId} errors={Object.values(form.allErrors).flat()} />
+          <input {...getInputProps(fields.intent, { type: 'hidden' })} />
+          <input {...getInputProps(fields.receiptId, { type: 'hidden' })} />
           <button
             type="submit"
             className="btn-primary"
