@@ -1,3 +1,5 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -12,29 +14,15 @@ import {
   notifySupportOfInquiry,
 } from '~/models/inquiry.server';
 import { useCompany } from '~/root';
-import {
-  ContactMessageSchema,
-  formValues,
-  HONEYPOT_FIELD,
-  parseForm,
-  type FieldErrors,
-} from '~/schemas/public-forms';
+import { ContactMessageSchema, HONEYPOT_FIELD } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
-
-const FIELDS = ['firstName', 'lastName', 'email', 'phone', 'subject', 'message'] as const;
 
 const SUCCESS_TOAST = {
   type: 'success',
   title: 'Message sent',
   description: 'Thank you for getting in touch. Our support team replies within 2 hours.',
 } as const;
-
-type ActionData = {
-  fieldErrors: FieldErrors;
-  formErrors?: string[];
-  values: Record<string, string>;
-};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1';
@@ -46,27 +34,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get(HONEYPOT_FIELD))
     return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
 
-  const values = formValues(formData, FIELDS);
-  const parsed = parseForm(ContactMessageSchema, values);
-  if (!parsed.success)
-    return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: ContactMessageSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
 
   const address = clientAddress(context);
   const limit = await contactLimiter.hit(address);
   if (!limit.allowed) {
-    return json<ActionData>(
-      {
-        fieldErrors: {},
+    return json(
+      submission.reply({
         formErrors: [
           `You have sent several messages in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call us.`,
         ],
-        values,
-      },
+      }),
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     );
   }
 
-  const inquiry = await createContactMessage({ ...parsed.data, clientAddress: address });
+  const inquiry = await createContactMessage({ ...submission.value, clientAddress: address });
   await notifySupportOfInquiry(inquiry);
   return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
 }
@@ -124,12 +110,17 @@ const CONTACT_FAQ: FaqItem[] = [
 
 export default function ContactPage() {
   const { sent } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactMessageSchema }),
+  });
   const navigation = useNavigation();
   const company = useCompany();
   const busy = navigation.state === 'submitting' && navigation.formAction === '/contact';
-  const errors = actionData?.fieldErrors ?? {};
-  const values = actionData?.values ?? {};
   const phoneHref = `tel:${company.phone.replace(/[^\d+]/g, '')}`;
 
   const channels = [
@@ -206,7 +197,7 @@ export default function ContactPage() {
             </p>
           </div>
           <div className="lg:col-span-3">
-            {sent && !actionData ? (
+            {sent && !lastResult ? (
               <div
                 role="status"
                 className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900"
@@ -220,69 +211,62 @@ export default function ContactPage() {
             <Form
               method="post"
               action="/contact"
+              {...getFormProps(form)}
               className="relative grid gap-5 sm:grid-cols-2"
               aria-labelledby="contact-form-heading"
             >
               <HoneypotField />
               <div className="sm:col-span-2">
-                <FormErrors errors={actionData?.formErrors} />
+                <FormErrors id={form.errorId} errors={form.errors} />
               </div>
               <Field
                 label="First name"
-                name="firstName"
+                {...getInputProps(fields.firstName, { type: 'text' })}
                 autoComplete="given-name"
                 required
                 maxLength={80}
-                defaultValue={values.firstName}
-                errors={errors.firstName}
+                errors={fields.firstName.errors}
               />
               <Field
                 label="Last name"
-                name="lastName"
+                {...getInputProps(fields.lastName, { type: 'text' })}
                 autoComplete="family-name"
                 required
                 maxLength={80}
-                defaultValue={values.lastName}
-                errors={errors.lastName}
+                errors={fields.lastName.errors}
               />
               <Field
                 label="Email"
-                name="email"
-                type="email"
+                {...getInputProps(fields.email, { type: 'email' })}
                 autoComplete="email"
                 required
                 maxLength={254}
-                defaultValue={values.email}
-                errors={errors.email}
+                errors={fields.email.errors}
               />
               <Field
                 label="Phone (optional)"
-                name="phone"
-                type="tel"
+                {...getInputProps(fields.phone, { type: 'tel' })}
                 autoComplete="tel"
                 maxLength={30}
-                defaultValue={values.phone}
-                errors={errors.phone}
+                errors={fields.phone.errors}
               />
               <Field
                 className="sm:col-span-2"
                 label="Subject"
-                name="subject"
+                {...getInputProps(fields.subject, { type: 'text' })}
                 required
                 maxLength={150}
-                defaultValue={values.subject}
-                errors={errors.subject}
+                errors={fields.subject.errors}
               />
               <TextareaField
                 className="sm:col-span-2"
                 label="Message"
-                name="message"
+                {...getTextareaProps(fields.message)}
                 rows={6}
                 required
                 minLength={10}
                 maxLength={5000}
-                defaultValue={values.message}
-                errors={errors.message}
+                errors={fields.message.errors}
               />
               <div className="sm:col-span-2">
                 <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>

@@ -1,3 +1,12 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -7,41 +16,21 @@ import { PageHero } from '~/components/public/page-hero';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { createQuoteRequest, notifySupportOfInquiry, quoteLimiter } from '~/models/inquiry.server';
 import {
-  formValues,
   HONEYPOT_FIELD,
   isQuotePlan,
-  parseForm,
   QUOTE_PLANS,
   QuoteRequestSchema,
   SHIPMENT_VOLUMES,
-  type FieldErrors,
+  type QuotePlan,
 } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
-
-const FIELDS = [
-  'name',
-  'email',
-  'phone',
-  'company',
-  'plan',
-  'shipmentsPerMonth',
-  'origin',
-  'destination',
-  'message',
-] as const;
 
 const SUCCESS_TOAST = {
   type: 'success',
   title: 'Quote request received',
   description: 'Thank you. Our sales team will send your quote within 2 hours.',
 } as const;
-
-type ActionData = {
-  fieldErrors: FieldErrors;
-  formErrors?: string[];
-  values: Record<string, string>;
-};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -54,27 +43,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get(HONEYPOT_FIELD))
     return redirectWithToast(request, '/quote?sent=1', SUCCESS_TOAST);
 
-  const values = formValues(formData, FIELDS);
-  const parsed = parseForm(QuoteRequestSchema, values);
-  if (!parsed.success)
-    return json<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: QuoteRequestSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
 
   const address = clientAddress(context);
   const limit = await quoteLimiter.hit(address);
   if (!limit.allowed) {
-    return json<ActionData>(
-      {
-        fieldErrors: {},
+    return json(
+      submission.reply({
         formErrors: [
           `You have sent several quote requests in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call our sales team.`,
         ],
-        values,
-      },
+      }),
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     );
   }
 
-  const inquiry = await createQuoteRequest({ ...parsed.data, clientAddress: address });
+  const inquiry = await createQuoteRequest({ ...submission.value, clientAddress: address });
   await notifySupportOfInquiry(inquiry);
   return redirectWithToast(request, '/quote?sent=1', SUCCESS_TOAST);
 }
@@ -88,11 +75,7 @@ export const meta: MetaFunction = ({ matches }) =>
 
 export default function QuotePage() {
   const { plan, sent } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formAction === '/quote';
-  const errors = actionData?.fieldErrors ?? {};
-  const values = actionData?.values ?? {};
+  const lastResult = useActionData<typeof action>();
 
   return (
     <>
@@ -130,7 +113,7 @@ export default function QuotePage() {
           </p>
         </div>
         <div className="lg:col-span-2">
-          {sent && !actionData ? (
+          {sent && !lastResult ? (
             <div
               role="status"
               className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900"
@@ -139,119 +122,134 @@ export default function QuotePage() {
               <p className="mt-1 text-sm">Our sales team will e-mail your quote within 2 hours.</p>
             </div>
           ) : null}
-          <Form
-            method="post"
-            action="/quote"
-            className="card relative grid gap-5 p-6 sm:grid-cols-2"
-            aria-labelledby="quote-form-heading"
-          >
-            <HoneypotField />
-            <div className="sm:col-span-2">
-              <FormErrors errors={actionData?.formErrors} />
-            </div>
-            <Field
-              label="Name"
-              name="name"
-              autoComplete="name"
-              required
-              maxLength={120}
-              defaultValue={values.name}
-              errors={errors.name}
-            />
-            <Field
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
-              maxLength={254}
-              defaultValue={values.email}
-              errors={errors.email}
-            />
-            <Field
-              label="Phone"
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              required
-              maxLength={30}
-              defaultValue={values.phone}
-              errors={errors.phone}
-            />
-            <Field
-              label="Company (optional)"
-              name="company"
-              autoComplete="organization"
-              maxLength={150}
-              defaultValue={values.company}
-              errors={errors.company}
-            />
-            <SelectField
-              key={plan}
-              label="Plan"
-              name="plan"
-              required
-              defaultValue={values.plan || plan}
-              errors={errors.plan}
-            >
-              {QUOTE_PLANS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              label="Shipments per month"
-              name="shipmentsPerMonth"
-              required
-              defaultValue={values.shipmentsPerMonth ?? ''}
-              errors={errors.shipmentsPerMonth}
-            >
-              <option value="" disabled>
-                Choose a range
-              </option>
-              {SHIPMENT_VOLUMES.map((volume) => (
-                <option key={volume} value={volume}>
-                  {volume}
-                </option>
-              ))}
-            </SelectField>
-            <Field
-              label="Origin"
-              name="origin"
-              placeholder="City and country you ship from"
-              required
-              maxLength={150}
-              defaultValue={values.origin}
-              errors={errors.origin}
-            />
-            <Field
-              label="Destination"
-              name="destination"
-              placeholder="Cities, countries or regions you ship to"
-              required
-              maxLength={150}
-              defaultValue={values.destination}
-              errors={errors.destination}
-            />
-            <TextareaField
-              className="sm:col-span-2"
-              label="Message (optional)"
-              name="message"
-              rows={5}
-              maxLength={5000}
-              placeholder="Typical parcel sizes and weights, special handling, delivery deadlines…"
-              defaultValue={values.message}
-              errors={errors.message}
-            />
-            <div className="sm:col-span-2">
-              <button type="submit" className="btn-accent w-full sm:w-auto" disabled={busy}>
-                {busy ? 'Sending...' : 'Request Quote'}
-              </button>
-            </div>
-          </Form>
+          {/* A plan chosen through the URL starts the form afresh. */}
+          <QuoteForm key={plan} plan={plan} lastResult={lastResult} />
         </div>
       </section>
     </>
+  );
+}
+
+function QuoteForm({
+  plan,
+  lastResult,
+}: {
+  plan: QuotePlan;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { plan },
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: QuoteRequestSchema }),
+  });
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formAction === '/quote';
+  const volume = getSelectProps(fields.shipmentsPerMonth);
+  return (
+    <Form
+      method="post"
+      action="/quote"
+      {...getFormProps(form)}
+      className="card relative grid gap-5 p-6 sm:grid-cols-2"
+      aria-labelledby="quote-form-heading"
+    >
+      <HoneypotField />
+      <div className="sm:col-span-2">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <Field
+        label="Name"
+        {...getInputProps(fields.name, { type: 'text' })}
+        autoComplete="name"
+        required
+        maxLength={120}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="Email"
+        {...getInputProps(fields.email, { type: 'email' })}
+        autoComplete="email"
+        required
+        maxLength={254}
+        errors={fields.email.errors}
+      />
+      <Field
+        label="Phone"
+        {...getInputProps(fields.phone, { type: 'tel' })}
+        autoComplete="tel"
+        required
+        maxLength={30}
+        errors={fields.phone.errors}
+      />
+      <Field
+        label="Company (optional)"
+        {...getInputProps(fields.company, { type: 'text' })}
+        autoComplete="organization"
+        maxLength={150}
+        errors={fields.company.errors}
+      />
+      <SelectField
+        label="Plan"
+        {...getSelectProps(fields.plan)}
+        required
+        errors={fields.plan.errors}
+      >
+        {QUOTE_PLANS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Shipments per month"
+        {...volume}
+        // Until a range is chosen the disabled prompt shows, not the first range.
+        defaultValue={volume.defaultValue ?? ''}
+        required
+        errors={fields.shipmentsPerMonth.errors}
+      >
+        <option value="" disabled>
+          Choose a range
+        </option>
+        {SHIPMENT_VOLUMES.map((volume) => (
+          <option key={volume} value={volume}>
+            {volume}
+          </option>
+        ))}
+      </SelectField>
+      <Field
+        label="Origin"
+        {...getInputProps(fields.origin, { type: 'text' })}
+        placeholder="City and country you ship from"
+        required
+        maxLength={150}
+        errors={fields.origin.errors}
+      />
+      <Field
+        label="Destination"
+        {...getInputProps(fields.destination, { type: 'text' })}
+        placeholder="Cities, countries or regions you ship to"
+        required
+        maxLength={150}
+        errors={fields.destination.errors}
+      />
+      <TextareaField
+        className="sm:col-span-2"
+        label="Message (optional)"
+        {...getTextareaProps(fields.message)}
+        rows={5}
+        maxLength={5000}
+        placeholder="Typical parcel sizes and weights, special handling, delivery deadlines…"
+        errors={fields.message.errors}
+      />
+      <div className="sm:col-span-2">
+        <button type="submit" className="btn-accent w-full sm:w-auto" disabled={busy}>
+          {busy ? 'Sending...' : 'Request Quote'}
+        </button>
+      </div>
+    </Form>
   );
 }

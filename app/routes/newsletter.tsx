@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import {
@@ -5,7 +6,7 @@ import {
   notifySupportOfSubscription,
   subscribeToNewsletter,
 } from '~/models/subscription.server';
-import { formValues, HONEYPOT_FIELD, NewsletterSchema, parseForm } from '~/schemas/public-forms';
+import { HONEYPOT_FIELD, NewsletterSchema } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
 import { safeRedirect } from '~/utils/safe-redirect';
@@ -17,18 +18,22 @@ const SUCCESS_TOAST = {
     'Thank you for subscribing. Shipping tips and service updates will arrive in your inbox.',
 } as const;
 
-/** The footer's newsletter form posts here from every public page; the answer is a toast back on that page. */
+/**
+ * The footer's newsletter form posts here from every public page, so every answer, a refused
+ * address included, is a toast back on that page (with JavaScript the form checks the address
+ * before it is sent).
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/');
   if (formData.get(HONEYPOT_FIELD)) return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
 
-  const parsed = parseForm(NewsletterSchema, formValues(formData, ['email']));
-  if (!parsed.success) {
+  const submission = parseWithZod(formData, { schema: NewsletterSchema });
+  if (submission.status !== 'success') {
     return redirectWithToast(request, redirectTo, {
       type: 'error',
       title: 'Subscription failed',
-      description: parsed.fieldErrors.email?.[0] ?? 'Enter a valid email address',
+      description: submission.error?.email?.[0] ?? 'Enter a valid email address',
     });
   }
 
@@ -42,11 +47,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const { created } = await subscribeToNewsletter({
-    email: parsed.data.email,
+    email: submission.value.email,
     source: redirectTo,
     clientAddress: address,
   });
-  if (created) await notifySupportOfSubscription({ email: parsed.data.email });
+  if (created) await notifySupportOfSubscription({ email: submission.value.email });
   return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
 }
 

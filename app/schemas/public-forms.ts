@@ -97,25 +97,3 @@ export type NewsletterInput = z.infer<typeof NewsletterSchema>;
 export function isQuotePlan(value: unknown): value is QuotePlan {
   return typeof value === 'string' && (QUOTE_PLAN_VALUES as readonly string[]).includes(value);
 }
-
-export type FieldErrors = Record<string, string[] | undefined>;
-
-/** Reads a form into plain strings (files and repeated keys are reduced to their first text value). */
-export function formValues(formData: FormData, fields: readonly string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const field of fields) {
-    const value = formData.get(field);
-    values[field] = typeof value === 'string' ? value : '';
-  }
-  return values;
-}
-
-/** Validates a submitted form; failures come back as per-field messages for the page. */
-export function parseForm<Schema extends z.ZodType>(
-  schema: Schema,
-  values: Record<string, string>,
-): { success: true; data: z.infer<Schema> } | { success: false; fieldErrors: FieldErrors } {
-  const result = schema.safeParse(values);
-  if (result.success) return { success: true, data: result.data };
-  return { success: false, fieldErrors: z.flattenError(result.error).fieldErrors as FieldErrors };
-}

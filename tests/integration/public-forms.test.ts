@@ -138,15 +138,16 @@ describe('contact form', () => {
 
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.fieldErrors).toMatchObject({
+    expect(body.status).toBe('error');
+    expect(body.error).toMatchObject({
       firstName: ['First name is required'],
       email: ['Enter a valid email address'],
       phone: ['Enter a valid phone number'],
       subject: ['Subject is required'],
       message: ['Message must be at least 10 characters'],
     });
-    expect(body.fieldErrors.lastName).toBeUndefined();
-    expect(body.values).toMatchObject({ lastName: 'Lovelace', email: 'not-an-email' });
+    expect(body.error.lastName).toBeUndefined();
+    expect(body.initialValue).toMatchObject({ lastName: 'Lovelace', email: 'not-an-email' });
     expect(await Inquiry.countDocuments()).toBe(before);
   });
 
@@ -172,8 +173,8 @@ describe('contact form', () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
     const body = await res.json();
-    expect(body.formErrors[0]).toMatch(/Please wait \d+ minutes/);
-    expect(body.values.subject).toBe(fields.subject);
+    expect(body.error[''][0]).toMatch(/Please wait \d+ minutes/);
+    expect(body.initialValue.subject).toBe(fields.subject);
     expect(await Inquiry.countDocuments({ subject: fields.subject })).toBe(0);
 
     // Another address is not affected.
@@ -255,13 +256,8 @@ describe('quote form', () => {
 
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(Object.keys(body.fieldErrors).sort()).toEqual([
-      'name',
-      'origin',
-      'plan',
-      'shipmentsPerMonth',
-    ]);
-    expect(body.fieldErrors.plan).toEqual(['Choose a plan']);
+    expect(Object.keys(body.error).sort()).toEqual(['name', 'origin', 'plan', 'shipmentsPerMonth']);
+    expect(body.error.plan).toEqual(['Choose a plan']);
     expect(await Inquiry.countDocuments({ kind: 'quote' })).toBe(before);
   });
 

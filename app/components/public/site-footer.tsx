@@ -1,9 +1,19 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, useLocation, useNavigation } from '@remix-run/react';
+import { NewsletterSchema } from '~/schemas/public-forms';
 import { useLinkNavigation } from '~/utils/link-navigation';
 import type { CompanyInfo } from '~/services/env.server';
 import { NAV_LINKS } from './site-header';
 
+/** Answered with a toast on the page it was sent from (see routes/newsletter). */
 export function NewsletterForm() {
+  const [form, fields] = useForm({
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: NewsletterSchema }),
+  });
   const location = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formAction === '/newsletter';
@@ -11,7 +21,8 @@ export function NewsletterForm() {
     <Form
       method="post"
       action="/newsletter"
-      className="flex flex-col gap-2 sm:flex-row"
+      {...getFormProps(form)}
+      className="flex flex-col gap-2 sm:flex-row sm:items-start"
       preventScrollReset
     >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
@@ -25,16 +36,22 @@ export function NewsletterForm() {
       <label htmlFor="newsletter-email" className="sr-only">
         Email address
       </label>
-      <input
-        id="newsletter-email"
-        type="email"
-        name="email"
-        required
-        maxLength={254}
-        placeholder="Your email address"
-        autoComplete="email"
-        className="w-full rounded-md border border-brand-700 bg-brand-900 px-3 py-2 text-sm text-white placeholder:text-blue-200"
-      />
+      <div className="w-full">
+        <input
+          {...getInputProps(fields.email, { type: 'email' })}
+          id="newsletter-email"
+          required
+          maxLength={254}
+          placeholder="Your email address"
+          autoComplete="email"
+          className="w-full rounded-md border border-brand-700 bg-brand-900 px-3 py-2 text-sm text-white placeholder:text-blue-200"
+        />
+        {fields.email.errors ? (
+          <p id={fields.email.errorId} className="mt-1 text-sm text-red-200">
+            {fields.email.errors.join(' ')}
+          </p>
+        ) : null}
+      </div>
       <button type="submit" className="btn-accent" disabled={busy}>
         {busy ? 'Subscribing...' : 'Subscribe'}
       </button>
