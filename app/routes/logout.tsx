@@ -1,5 +1,7 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { redirect } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { LogoutSchema } from '~/schemas/auth';
 import { getUserId, LOGIN_PATH } from '~/services/auth.server';
 import { destroySession, getSession } from '~/services/session.server';
 
@@ -10,6 +12,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // A POST without a form body (a script's plain request) signs out all the same.
+  const formData = await request.formData().catch(() => new FormData());
+  const submission = parseWithZod(formData, { schema: LogoutSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
   const session = await getSession(request);
   return redirect(LOGIN_PATH, {
     headers: { 'Set-Cookie': await destroySession(session, request) },

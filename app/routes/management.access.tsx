@@ -1,3 +1,5 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
@@ -5,17 +7,17 @@ import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { useCompany } from '~/root';
-import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/services/auth.server';
+import { LoginFormSchema } from '~/schemas/auth';
+import {
+  authenticateForm,
+  getSessionUser,
+  LOGIN_FAILED,
+  LoginError,
+} from '~/services/auth.server';
 import { createToastHeaders } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
 import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
-
-type ActionData = {
-  formError?: string;
-  fieldErrors?: Record<string, string[]>;
-  username: string;
-};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.
@@ -29,10 +31,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   // The form strategy reads the body itself, so read a copy here.
-  const form = await request.clone().formData();
-  const redirectTo = safeRedirect(form.get('redirectTo'), '/dashboard');
-  const rawUsername = form.get('username');
-  const username = typeof rawUsername === 'string' ? rawUsername.slice(0, 100) : '';
+  const submission = parseWithZod(await request.clone().formData(), { schema: LoginFormSchema });
+  // Answers give the username back to the form, never the password.
+  const hideFields = ['password'];
+  if (submission.status !== 'success') {
+    return json(submission.reply({ hideFields }), {
+      status: submission.status === 'error' ? 400 : 200,
+    });
+  }
+  const redirectTo = safeRedirect(submission.value.redirectTo, '/dashboard');
 
   try {
     const user = await authenticateForm(request, clientAddress(context));
@@ -45,19 +52,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(redirectTo, { headers });
   } catch (error) {
     if (error instanceof LoginError) {
-      if (error.kind === 'validation') {
-        return json<ActionData>({ fieldErrors: error.fieldErrors, username }, { status: 400 });
-      }
+      const reply = submission.reply({
+        formErrors: [error.message],
+        fieldErrors: error.fieldErrors,
+        hideFields,
+      });
       if (error.kind === 'locked') {
-        return json<ActionData>(
-          { formError: error.message, username },
-          { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-        );
+        return json(reply, {
+          status: 429,
+          headers: { 'Retry-After': String(error.retryAfterSeconds) },
+        });
       }
-      return json<ActionData>({ formError: error.message, username }, { status: 400 });
+      return json(reply, { status: 400 });
     }
     console.error('Sign-in failed unexpectedly:', error);
-    return json<ActionData>({ formError: LOGIN_FAILED, username }, { status: 500 });
+    return json(submission.reply({ formErrors: [LOGIN_FAILED], hideFields }), { status: 500 });
   }
 }
 
@@ -65,7 +74,13 @@ export const meta: MetaFunction = () => [{ title: 'Staff login' }];
 
 export default function StaffLogin() {
   const company = useCompany();
-  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: useActionData<typeof action>(),
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginFormSchema }),
+  });
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
@@ -82,29 +97,26 @@ export default function StaffLogin() {
         <div className="card p-6 sm:p-8">
           <h1 className="text-2xl font-bold text-gray-900">Staff login</h1>
           <p className="mt-1 text-sm text-gray-600">Sign in to the management dashboard.</p>
-          <Form method="post" className="mt-6 space-y-4">
-            <input type="hidden" name="redirectTo" value={redirectTo} />
-            <FormErrors errors={actionData?.formError ? [actionData.formError] : null} />
+          <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+            <input type="hidden" name={fields.redirectTo.name} value={redirectTo} />
+            <FormErrors id={form.errorId} errors={form.errors} />
             <Field
               label="Username"
-              name="username"
-              type="text"
+              {...getInputProps(fields.username, { type: 'text' })}
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
               required
               maxLength={100}
-              defaultValue={actionData?.username ?? ''}
-              errors={actionData?.fieldErrors?.username}
+              errors={fields.username.errors}
             />
             <Field
               label="Password"
-              name="password"
-              type="password"
+              {...getInputProps(fields.password, { type: 'password' })}
               autoComplete="current-password"
               required
               maxLength={200}
-              errors={actionData?.fieldErrors?.password}
+              errors={fields.password.errors}
             />
             <button type="submit" className="btn-primary w-full" disabled={submitting}>
               {submitting ? (

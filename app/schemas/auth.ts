@@ -12,3 +12,9 @@ export const LoginSchema = z.object({
     .max(200, 'Password is too long'),
 });
 export type LoginInput = z.infer<typeof LoginSchema>;
+
+/** The staff login page: the credentials, and where to go once signed in. */
+export const LoginFormSchema = LoginSchema.extend({ redirectTo: z.string().optional() });
+
+/** The Logout button: no fields. */
+export const LogoutSchema = z.object({});

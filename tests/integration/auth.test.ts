@@ -351,11 +351,11 @@ describe('the staff login page', () => {
     expect(unknown.status).toBe(400);
     expect(wrong.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false);
     const wrongBody = await wrong.json();
-    expect(wrongBody).toEqual({
-      formError: 'Invalid credentials. Please try again.',
-      username: 'alice',
-    });
-    expect((await unknown.json()).formError).toBe(wrongBody.formError);
+    expect(wrongBody.status).toBe('error');
+    expect(wrongBody.error).toEqual({ '': ['Invalid credentials. Please try again.'] });
+    // The username goes back to the form; the password never does.
+    expect(wrongBody.initialValue).toEqual({ username: 'alice' });
+    expect((await unknown.json()).error).toEqual(wrongBody.error);
   });
 
   it('shows field errors when a field is empty', async () => {
@@ -365,8 +365,8 @@ describe('the staff login page', () => {
     });
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.fieldErrors.username).toEqual(['Username is required']);
-    expect(body.fieldErrors.password).toEqual(['Password is required']);
+    expect(body.error.username).toEqual(['Username is required']);
+    expect(body.error.password).toEqual(['Password is required']);
   });
 
   it('counts failures per username and client address and locks with 429', async () => {
@@ -387,7 +387,7 @@ describe('the staff login page', () => {
     );
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await locked.json()).formError).toMatch(/Too many failed sign-in attempts/);
+    expect((await locked.json()).error[''][0]).toMatch(/Too many failed sign-in attempts/);
 
     // Someone at another address still gets in.
     const elsewhere = await postForm(
