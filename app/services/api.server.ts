@@ -23,7 +23,7 @@ export function apiErrorResponse(
 }
 
 /** Per-field messages from a zod error, keyed by dotted path ('' for the whole body). */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const details: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const key = issue.path.map(String).join('.');
