@@ -17,6 +17,7 @@ import { useCompany } from '~/root';
 import { ContactMessageSchema, HONEYPOT_FIELD } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
+import { readFormData } from '~/services/form.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get(HONEYPOT_FIELD))
     return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
 

@@ -31,6 +31,7 @@ import {
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
+import { readFormData } from '~/services/form.server';
 
 const LIST_PATH = '/dashboard/notifications';
 const NO_RECIPIENT_EMAIL =
@@ -71,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(await request.formData(), {
+  const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });
   if (submission.status !== 'success') {

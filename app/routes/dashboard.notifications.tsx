@@ -18,6 +18,7 @@ import {
 } from '~/schemas/notification';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
 
 const LIST_PATH = '/dashboard/notifications';
 
@@ -43,7 +44,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
-  const submission = parseWithZod(await request.formData(), { schema: NotificationActionSchema });
+  const submission = parseWithZod(await readFormData(request), {
+    schema: NotificationActionSchema,
+  });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }

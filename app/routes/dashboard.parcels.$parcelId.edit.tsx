@@ -10,6 +10,7 @@ import { defaultDestination, ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
+import { readFormData } from '~/services/form.server';
 
 function notFound() {
   return json({ message: 'Parcel not found' }, { status: 404 });
@@ -24,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(await request.formData(), {
+  const submission = parseWithZod(await readFormData(request), {
     schema: ParcelUpdateFormSchema,
     disableAutoCoercion: true,
   });

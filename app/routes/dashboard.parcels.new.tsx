@@ -10,6 +10,7 @@ import { ParcelCreateFormSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
+import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(await request.formData(), {
+  const submission = parseWithZod(await readFormData(request), {
     schema: ParcelCreateFormSchema,
     disableAutoCoercion: true,
   });

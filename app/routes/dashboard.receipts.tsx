@@ -12,6 +12,7 @@ import { publicCompanyInfo } from '~/services/env.server';
 import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
 import { emailReceipt } from '~/services/receipt-email.server';
 import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
+import { readFormData } from '~/services/form.server';
 
 const LIST_PATH = '/dashboard/receipts';
 
@@ -46,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
-  const submission = parseWithZod(await request.formData(), { schema: ReceiptActionSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: ReceiptActionSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }

@@ -24,6 +24,7 @@ import {
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
 import { formatDateTime } from '~/utils/format';
+import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -33,7 +34,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: TrackingEventDeleteSchema });
+  const submission = parseWithZod(await readFormData(request), {
+    schema: TrackingEventDeleteSchema,
+  });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }

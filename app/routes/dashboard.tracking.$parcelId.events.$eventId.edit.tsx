@@ -13,6 +13,7 @@ import {
   requireParcelEvent,
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
+import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const parcelId = params.parcelId ?? '';
-  const submission = parseWithZod(await request.formData(), { schema: TrackingEventFormSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }

@@ -9,6 +9,7 @@ import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-even
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
+import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const parcelId = params.parcelId ?? '';
-  const submission = parseWithZod(await request.formData(), { schema: TrackingEventFormSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }

@@ -8,16 +8,12 @@ import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { useCompany } from '~/root';
 import { LoginFormSchema } from '~/schemas/auth';
-import {
-  authenticateForm,
-  getSessionUser,
-  LOGIN_FAILED,
-  LoginError,
-} from '~/services/auth.server';
+import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/services/auth.server';
 import { createToastHeaders } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
 import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
+import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.
@@ -31,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   // The form strategy reads the body itself, so read a copy here.
-  const submission = parseWithZod(await request.clone().formData(), { schema: LoginFormSchema });
+  const submission = parseWithZod(await readFormData(request.clone()), { schema: LoginFormSchema });
   // Answers give the username back to the form, never the password.
   const hideFields = ['password'];
   if (submission.status !== 'success') {

@@ -10,6 +10,7 @@ import { HONEYPOT_FIELD, NewsletterSchema } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/services/flash.server';
 import { clientAddress } from '~/services/rate-limit.server';
 import { safeRedirect } from '~/utils/safe-redirect';
+import { readFormData } from '~/services/form.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -24,7 +25,7 @@ const SUCCESS_TOAST = {
  * before it is sent).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const redirectTo = safeRedirect(formData.get('redirectTo'), '/');
   if (formData.get(HONEYPOT_FIELD)) return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
 
