@@ -1,0 +1,51 @@
+/**
+ * Loaded into every process of the server under soak (`NODE_OPTIONS=--import …`, which cluster
+ * workers inherit) to report its V8 heap, which only the process itself can read. When the soak
+ * writes a new number into `SOAK_MEMORY_DIR/request` (looked at every 200 ms), the process runs a
+ * full garbage collection and writes `SOAK_MEMORY_DIR/<pid>.json` with that number and
+ * process.memoryUsage(): the heap in use is then the live heap, not whatever garbage waits for
+ * the next collection. Does nothing without SOAK_MEMORY_DIR, and nothing on worker threads (the
+ * embedded engine's).
+ */
+import cluster from 'node:cluster';
+import fs from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
+
+const dir = process.env.SOAK_MEMORY_DIR;
+
+if (dir && isMainThread) {
+  // A context made after this flag is set has `gc`; the process's own flags stay as they were.
+  v8.setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc');
+  const file = path.join(dir, `${process.pid}.json`);
+  let answered = null;
+  setInterval(() => {
+    let request;
+    try {
+      request = fs.readFileSync(path.join(dir, 'request'), 'utf8').trim();
+    } catch {
+      return; // no request yet, or the soak has ended
+    }
+    if (request === answered) return;
+    answered = request;
+    collect();
+    const { rss, heapUsed, heapTotal } = process.memoryUsage();
+    const report = {
+      request,
+      pid: process.pid,
+      primary: cluster.isPrimary,
+      rss,
+      heapUsed,
+      heapTotal,
+    };
+    try {
+      fs.writeFileSync(`${file}.tmp`, JSON.stringify(report));
+      fs.renameSync(`${file}.tmp`, file);
+    } catch {
+      // the soak has ended and removed the directory
+    }
+  }, 200).unref();
+}
