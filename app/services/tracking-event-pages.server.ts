@@ -5,7 +5,7 @@ import { createToastHeaders } from './flash.server';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */
 export function trackingParcelPage(request: Request, parcelId: string): string {
-  return `/dashboard/tracking/${parcelId}${new URL(request.url).search}`;
+  return `/dashboard/tracking/${encodeURIComponent(parcelId)}${new URL(request.url).search}`;
 }
 
 /** The event the URL names, only when it belongs to the parcel the URL names; else 404. */
