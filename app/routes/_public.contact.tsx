@@ -115,7 +115,7 @@ export default function ContactPage() {
   const [form, fields] = useForm({
     lastResult,
     defaultNoValidate: false,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactMessageSchema }),
   });

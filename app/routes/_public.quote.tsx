@@ -142,7 +142,7 @@ function QuoteForm({
     lastResult,
     defaultValue: { plan },
     defaultNoValidate: false,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: QuoteRequestSchema }),
   });

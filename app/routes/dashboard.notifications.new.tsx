@@ -151,7 +151,7 @@ function SendNotificationForm({
     lastResult,
     defaultValue,
     defaultNoValidate: false,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSendFormSchema }),
   });

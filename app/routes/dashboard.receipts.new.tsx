@@ -135,7 +135,7 @@ function GenerateReceiptForm({
     lastResult,
     defaultValue,
     defaultNoValidate: false,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReceiptGenerateFormSchema }),
   });

@@ -73,7 +73,7 @@ export default function StaffLogin() {
   const [form, fields] = useForm({
     lastResult: useActionData<typeof action>(),
     defaultNoValidate: false,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginFormSchema }),
   });

@@ -125,6 +125,8 @@ test.describe('several app processes', () => {
   });
 
   test('a second server on the taken port stops with a message instead of restarting forever', async () => {
+    // It starts its own engine and loads the build before its processes find the port taken.
+    test.setTimeout(90_000);
     const dir = path.join(E2E_DIR, 'cluster-data-second');
     fs.rmSync(dir, { recursive: true, force: true });
     const second = spawn(process.execPath, ['server.js'], {

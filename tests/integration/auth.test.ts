@@ -229,7 +229,7 @@ describe('POST /api/auth/login', () => {
       '10.0.4.5',
     );
     expect(fromElsewhere.status).toBe(200);
-  });
+  }, 120_000);
 });
 
 describe('GET /api/auth/me and POST /api/auth/logout', () => {

@@ -156,7 +156,7 @@ export function ParcelForm({
   const [form, fields] = useForm<ParcelFormFields, unknown>({
     lastResult,
     defaultValue: defaults,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
   });

@@ -10,7 +10,7 @@ import { NAV_LINKS } from './site-header';
 export function NewsletterForm() {
   const [form, fields] = useForm({
     defaultNoValidate: false,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NewsletterSchema }),
   });

@@ -46,7 +46,7 @@ export function EventForm({
   const [form, fields] = useForm<EventFormValues, unknown>({
     lastResult,
     defaultValue: defaultValues,
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TrackingEventFormSchema }),
   });
