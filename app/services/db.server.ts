@@ -11,7 +11,8 @@ const state: DbState = (globalForDb.__courierDb ??= {});
  * engine's address when none is configured.
  */
 async function connect(): Promise<typeof mongoose> {
-  const uri = env.MONGODB_URI;
+  // Read again here: a command-line script may have started the engine after env was parsed.
+  const uri = env.MONGODB_URI ?? process.env.MONGODB_URI;
   if (!uri) throw new Error('MONGODB_URI is not set: start the app with `npm start`');
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true });
