@@ -287,3 +287,21 @@ test('a quote request is confirmed on the page', async ({ page }) => {
   );
   expect(mail.subject).toContain('Basic');
 });
+
+test("the browser's /favicon.ico request gets the icon and leaves a pending toast for the page", async ({
+  page,
+}) => {
+  // A form answer that sets a toast for the next page (the contact form's bot trap needs no mail).
+  const answer = await page.request.post('/contact', {
+    form: { website: 'filled by a bot', firstName: 'Bot' },
+    maxRedirects: 0,
+  });
+  expect(answer.status()).toBe(302);
+
+  const icon = await page.request.get('/favicon.ico');
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+
+  await page.goto('/about');
+  await expect(toastRegion(page).getByText('Message sent')).toBeVisible();
+});
