@@ -132,6 +132,55 @@ test('create a parcel with two extra destinations, find, view, edit and delete i
   await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
 });
 
+test('destination rows are added and removed, keeping what was typed in the other rows', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const recipient = uniqueName('Rhoda Rows');
+  await signIn(page, '/dashboard/parcels/new');
+  await group(page, 'Recipient Information').getByLabel('Name').fill(recipient);
+  await group(page, 'Recipient Information').getByLabel('Address').fill('7 Row Lane, Tulsa');
+
+  // Without JavaScript each click is a round trip to the action; with it, conform adds the row here.
+  const cities = ['Austin', 'Boston', 'Chicago'];
+  for (const [index, city] of cities.entries()) {
+    await page.getByRole('button', { name: 'Add Destination' }).click();
+    const row = group(page, `Destination ${index + 1}`);
+    await expect(row.getByLabel('Country')).toHaveValue('USA');
+    await row.getByLabel('City').fill(city);
+  }
+  await page.getByRole('button', { name: 'Remove destination 2' }).click();
+  await expect(group(page, 'Destination 3')).toHaveCount(0);
+  await expect(group(page, 'Destination 1').getByLabel('City')).toHaveValue('Austin');
+  await expect(group(page, 'Destination 2').getByLabel('City')).toHaveValue('Chicago');
+  await expect(group(page, 'Recipient Information').getByLabel('Name')).toHaveValue(recipient);
+  await page.getByRole('button', { name: 'Create Parcel' }).click();
+
+  await expect(toastRegion(page)).toContainText('Parcel created successfully');
+  const trackingNumber = /[A-Z]{3}\d{9}/.exec((await toastRegion(page).textContent()) ?? '')?.[0];
+  expect(trackingNumber).toBeTruthy();
+  await searchFor(page, trackingNumber!);
+  await openMenuItem(page, trackingNumber!, 'View Details');
+  const destinations = page.getByRole('region', { name: 'Destinations' });
+  await expect(destinations).toContainText('Austin');
+  await expect(destinations).toContainText('Chicago');
+  await expect(destinations).not.toContainText('Boston');
+  await page.getByRole('link', { name: 'Done' }).click();
+
+  // Removing every row when editing leaves the recipient's address as the one destination.
+  await openMenuItem(page, trackingNumber!, 'Edit');
+  await expect(group(page, 'Destination 2')).toBeVisible();
+  await page.getByRole('button', { name: 'Remove destination 2' }).click();
+  await expect(group(page, 'Destination 2')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Remove destination 1' }).click();
+  await expect(group(page, 'Destination 1')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Update Parcel' }).click();
+  await expect(toastRegion(page)).toContainText('Parcel updated successfully');
+  await openMenuItem(page, trackingNumber!, 'View Details');
+  await expect(destinations).toContainText('7 Row Lane, Tulsa');
+  await expect(destinations).not.toContainText('Austin');
+});
+
 test('the create form shows field errors at the fields and keeps the values', async ({ page }) => {
   const sender = uniqueName('Errol Error');
   await signIn(page, '/dashboard/parcels/new');
