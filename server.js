@@ -53,6 +53,7 @@ async function serve(entry, { onStop } = {}) {
   });
   const server = app.listen(port, () => {
     if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
+    entry.startWorkers();
   });
   // Slow-drip clients: the headers within 10 s, the whole request within 30 s.
   server.headersTimeout = 10_000;

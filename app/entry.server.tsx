@@ -4,6 +4,7 @@ import { renderToString } from 'react-dom/server';
 import os from 'node:os';
 import { connectDb, disconnectDb } from './services/db.server';
 import { env } from './services/env.server';
+import { startJobWorker, type JobWorker } from './services/jobs.server';
 import { seedOnFirstStart } from './services/seed.server';
 import { NonceProvider } from './utils/nonce-provider';
 
@@ -26,7 +27,18 @@ export function bodyLimit(): number {
   return env.BODY_LIMIT_BYTES;
 }
 
+let worker: JobWorker | null = null;
+
+/** Called by each process that serves HTTP: runs background jobs (e-mails, webhooks) beside it. */
+export function startWorkers() {
+  if (env.JOBS_WORKER === 'false' || worker) return;
+  worker = startJobWorker();
+}
+
 export async function shutdown() {
+  // Jobs in flight finish first; one cut short by a crash is taken again when its lease ends.
+  await worker?.stop();
+  worker = null;
   await disconnectDb();
 }
 

@@ -17,7 +17,7 @@ import { connectDb, disconnectDb } from '../app/services/db.server';
 export const MIN_PASSWORD_LENGTH = 8;
 
 export const USAGE =
-  'Usage: npm run user:create -- --username <name> --role admin|staff [--name "Full Name"] [--email address]\n' +
+  'Usage: npm run user:create -- --username <name> --role admin|staff|viewer [--name "Full Name"] [--email address]\n' +
   `The password is read from USER_PASSWORD or asked for (at least ${MIN_PASSWORD_LENGTH} characters).`;
 
 export class UserCreateError extends Error {}

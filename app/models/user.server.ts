@@ -1,8 +1,16 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { getDummyHash, hashPassword, verifyPassword } from '~/services/password.server';
 
-export const USER_ROLES = ['admin', 'staff'] as const;
+export const USER_ROLES = ['admin', 'staff', 'viewer'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+// viewer reads; staff also runs parcels, events, e-mails and receipts; admin also manages users,
+// templates, settings, API keys and webhooks.
+const ROLE_RANK: Record<UserRole, number> = { viewer: 0, staff: 1, admin: 2 };
+
+export function hasRole(user: { role: UserRole }, needed: UserRole): boolean {
+  return (ROLE_RANK[user.role] ?? -1) >= ROLE_RANK[needed];
+}
 
 const userSchema = new Schema(
   {

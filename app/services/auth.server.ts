@@ -1,9 +1,15 @@
-import { redirect } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { findUserIdByToken } from '~/models/api-token.server';
 import { USER_SESSION_KEY } from '~/models/session.server';
-import { getUserById, verifyLogin, type PublicUser } from '~/models/user.server';
+import {
+  getUserById,
+  hasRole,
+  verifyLogin,
+  type PublicUser,
+  type UserRole,
+} from '~/models/user.server';
 import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError } from './api.server';
@@ -163,3 +169,11 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
 }
 
 export { bearerToken };
+
+/** 403 unless the user has at least the `needed` role; the message names the role. */
+export function requireRole(user: PublicUser, needed: UserRole, kind: 'api' | 'page' = 'api') {
+  if (hasRole(user, needed)) return;
+  const message = `This needs the ${needed} role`;
+  if (kind === 'api') throw new ApiError(403, message);
+  throw json({ message }, { status: 403 });
+}

@@ -16,6 +16,15 @@ const optionalUrl = (protocols: string[]) =>
     )
     .optional();
 
+/** A list of seconds separated by commas ("60,300,1800"), for retry delays. */
+export function secondsList(name: string) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*$/, `${name} must be seconds separated by commas`)
+    .transform((value) => value.split(',').map((part) => Number(part.trim())));
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -51,6 +60,10 @@ const EnvSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  // The background queue: how often an idle worker looks for due jobs, and how many it runs at once.
+  JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  JOBS_WORKER: z.enum(['true', 'false']).default('true'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,0 +1,212 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+
+/**
+ * The durable background queue: e-mails and webhook deliveries are jobs in MongoDB, run by a
+ * worker in every app process. A worker takes a job with one `findOneAndUpdate` that leases it
+ * (`lockedUntil`); a process that dies mid-job leaves the lease to expire and another worker (or
+ * the same one after a restart) takes the job again. A job that succeeded is never run again.
+ */
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+const jobSchema = new Schema(
+  {
+    type: { type: String, required: true },
+    payload: { type: Schema.Types.Mixed, default: {} },
+    status: { type: String, enum: JOB_STATUSES, default: 'queued' },
+    runAt: { type: Date, required: true },
+    attempts: { type: Number, default: 0 },
+    // Retry delays in seconds after attempts 1, 2, …; the job fails after attempts = delays + 1.
+    retryDelays: { type: [Number], default: [] },
+    lockedUntil: { type: Date, default: null },
+    lockedBy: { type: String, default: null },
+    lastError: { type: String, default: null },
+    finishedAt: { type: Date, default: null },
+    // Makes enqueue idempotent: a second job with the same key is not created.
+    uniqueKey: { type: String },
+  },
+  { timestamps: true, minimize: false },
+);
+jobSchema.index({ status: 1, runAt: 1 });
+jobSchema.index({ uniqueKey: 1 }, { unique: true, sparse: true });
+// Finished jobs are kept for a week, for the record.
+jobSchema.index({ finishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600 });
+
+type JobSchema = InferSchemaType<typeof jobSchema>;
+export const Job: Model<JobSchema> =
+  (mongoose.models.Job as Model<JobSchema>) ?? mongoose.model('Job', jobSchema);
+
+export type JobRecord = {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  status: JobStatus;
+  attempts: number;
+  runAt: Date;
+  lastError: string | null;
+  /** True when this attempt is the job's last: a failure now fails the job. */
+  lastAttempt: boolean;
+};
+
+type LeanJob = JobSchema & { _id: mongoose.Types.ObjectId };
+
+function toRecord(doc: LeanJob): JobRecord {
+  return {
+    id: String(doc._id),
+    type: doc.type,
+    payload: (doc.payload ?? {}) as Record<string, unknown>,
+    status: doc.status as JobStatus,
+    attempts: doc.attempts,
+    runAt: doc.runAt,
+    lastError: doc.lastError ?? null,
+    lastAttempt: doc.attempts > (doc.retryDelays?.length ?? 0),
+  };
+}
+
+export type EnqueueOptions = {
+  /** When to run first (default: now). */
+  runAt?: Date;
+  /** Seconds to wait before each retry; the number of retries is its length. */
+  retryDelays?: number[];
+  /** A job with this key is created once; later enqueues with it return the first job. */
+  uniqueKey?: string;
+};
+
+export async function enqueueJob(
+  type: string,
+  payload: Record<string, unknown>,
+  options: EnqueueOptions = {},
+): Promise<JobRecord> {
+  const doc = {
+    type,
+    payload,
+    status: 'queued' as const,
+    runAt: options.runAt ?? new Date(),
+    retryDelays: options.retryDelays ?? [],
+    ...(options.uniqueKey ? { uniqueKey: options.uniqueKey } : {}),
+  };
+  let job: LeanJob;
+  try {
+    job = (await Job.create(doc)).toObject() as LeanJob;
+  } catch (error) {
+    if ((error as { code?: number }).code !== 11000 || !options.uniqueKey) throw error;
+    const existing = await Job.findOne({ uniqueKey: options.uniqueKey }).lean<LeanJob>();
+    if (!existing) throw error;
+    job = existing;
+  }
+  jobEvents.emit();
+  return toRecord(job);
+}
+
+/**
+ * Leases the next due job of the given types to `workerId` for `leaseMs`: a queued job whose
+ * time has come, or a running one whose worker stopped renewing its lease (it crashed).
+ */
+export async function claimJob(
+  types: string[],
+  workerId: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<JobRecord | null> {
+  const doc = await Job.findOneAndUpdate(
+    {
+      type: { $in: types },
+      $or: [
+        { status: 'queued', runAt: { $lte: now } },
+        { status: 'running', lockedUntil: { $lt: now } },
+      ],
+    },
+    {
+      $set: {
+        status: 'running',
+        lockedBy: workerId,
+        lockedUntil: new Date(now.getTime() + leaseMs),
+      },
+      $inc: { attempts: 1 },
+    },
+    { sort: { runAt: 1 }, returnDocument: 'after' },
+  ).lean<LeanJob>();
+  return doc ? toRecord(doc) : null;
+}
+
+/** Marks a leased job done. False if the lease was lost (another worker took the job). */
+export async function completeJob(id: string, workerId: string): Promise<boolean> {
+  const result = await Job.updateOne(
+    { _id: id, status: 'running', lockedBy: workerId },
+    {
+      $set: { status: 'succeeded', finishedAt: new Date(), lockedUntil: null, lastError: null },
+    },
+  );
+  return result.modifiedCount === 1;
+}
+
+/**
+ * Records a failed attempt: the job waits for its next retry, or fails for good after its last.
+ * Returns the job's new status, or null if the lease was lost.
+ */
+export async function failJobAttempt(
+  id: string,
+  workerId: string,
+  error: string,
+  now = new Date(),
+): Promise<'queued' | 'failed' | null> {
+  const job = await Job.findOne({ _id: id, status: 'running', lockedBy: workerId }).lean<LeanJob>();
+  if (!job) return null;
+  const delays = job.retryDelays ?? [];
+  const retry = job.attempts <= delays.length;
+  const update = retry
+    ? {
+        status: 'queued',
+        runAt: new Date(now.getTime() + (delays[job.attempts - 1] ?? 0) * 1000),
+        lockedUntil: null,
+        lockedBy: null,
+        lastError: error,
+      }
+    : { status: 'failed', finishedAt: now, lockedUntil: null, lastError: error };
+  const result = await Job.updateOne(
+    { _id: id, status: 'running', lockedBy: workerId },
+    { $set: update },
+  );
+  if (result.modifiedCount !== 1) return null;
+  return retry ? 'queued' : 'failed';
+}
+
+/** Puts a finished (or waiting) job back in the queue to run now, with its attempts reset. */
+export async function requeueJob(id: string, retryDelays?: number[]): Promise<boolean> {
+  const result = await Job.updateOne(
+    { _id: id, status: { $in: ['failed', 'queued'] } },
+    {
+      $set: {
+        status: 'queued',
+        runAt: new Date(),
+        attempts: 0,
+        lockedBy: null,
+        lockedUntil: null,
+        finishedAt: null,
+        ...(retryDelays ? { retryDelays } : {}),
+      },
+    },
+  );
+  if (result.modifiedCount === 1) jobEvents.emit();
+  return result.modifiedCount === 1;
+}
+
+export async function getJob(id: string): Promise<JobRecord | null> {
+  if (!mongoose.isValidObjectId(id)) return null;
+  const doc = await Job.findById(id).lean<LeanJob>();
+  return doc ? toRecord(doc) : null;
+}
+
+/** Wakes this process's worker when a job is enqueued here, so it need not wait for a poll. */
+export const jobEvents = {
+  listeners: new Set<() => void>(),
+  emit() {
+    for (const listener of this.listeners) listener();
+  },
+};
+
+export function newWorkerId(): string {
+  return `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+}

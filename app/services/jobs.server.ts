@@ -1,0 +1,146 @@
+import {
+  claimJob,
+  completeJob,
+  failJobAttempt,
+  jobEvents,
+  Job,
+  newWorkerId,
+  type JobRecord,
+} from '~/models/job.server';
+import { env } from './env.server';
+
+export type JobHandler = {
+  /** Does the work; throwing (or rejecting) is a failed attempt that is retried. */
+  run: (job: JobRecord) => Promise<void>;
+  /** Called once when the last attempt failed. */
+  onFailed?: (job: JobRecord, error: string) => Promise<void>;
+};
+
+const handlers = new Map<string, JobHandler>();
+
+/** Registers what runs jobs of `type`. Modules that enqueue a type define its handler. */
+export function defineJob(type: string, handler: JobHandler) {
+  handlers.set(type, handler);
+}
+
+export function jobHandler(type: string): JobHandler | undefined {
+  return handlers.get(type);
+}
+
+function errorText(error: unknown): string {
+  const e = error as { message?: string } | null;
+  return (e?.message || String(error)).slice(0, 1000);
+}
+
+/**
+ * Runs one leased job through its handler and records the outcome. The lease is renewed while
+ * the handler runs, so a slow job is not taken by another worker.
+ */
+export async function runJob(job: JobRecord, workerId: string, leaseMs: number) {
+  const handler = handlers.get(job.type);
+  if (!handler) {
+    await failJobAttempt(job.id, workerId, `No handler for jobs of type ${job.type}`);
+    return;
+  }
+  const renew = setInterval(
+    () => {
+      Job.updateOne(
+        { _id: job.id, status: 'running', lockedBy: workerId },
+        { $set: { lockedUntil: new Date(Date.now() + leaseMs) } },
+      ).catch(() => undefined);
+    },
+    Math.max(1000, leaseMs / 3),
+  );
+  renew.unref();
+  try {
+    await handler.run(job);
+    clearInterval(renew);
+    await completeJob(job.id, workerId);
+  } catch (error) {
+    clearInterval(renew);
+    const text = errorText(error);
+    const status = await failJobAttempt(job.id, workerId, text);
+    if (status === 'failed') await handler.onFailed?.(job, text);
+  }
+}
+
+export type JobWorker = { id: string; stop: () => Promise<void>; idle: () => Promise<void> };
+
+/**
+ * Starts this process's worker: it takes due jobs of every registered type, up to
+ * `concurrency` at a time, and looks again every `pollMs` or as soon as a job is enqueued here.
+ */
+export function startJobWorker({
+  pollMs = env.JOBS_POLL_MS,
+  concurrency = env.JOBS_CONCURRENCY,
+  leaseMs = 60_000,
+}: { pollMs?: number; concurrency?: number; leaseMs?: number } = {}): JobWorker {
+  const id = newWorkerId();
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let filling = false;
+  let idleWaiters: Array<() => void> = [];
+
+  const settleIdle = () => {
+    if (running.size > 0 || filling) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
+
+  const fill = async () => {
+    if (filling || stopped) return;
+    filling = true;
+    try {
+      while (!stopped && running.size < concurrency && handlers.size > 0) {
+        const job = await claimJob([...handlers.keys()], id, leaseMs);
+        if (!job) break;
+        const task: Promise<void> = runJob(job, id, leaseMs)
+          .catch((error) => console.error('Background job failed to record its outcome', error))
+          .finally(() => {
+            running.delete(task);
+            void fill();
+            settleIdle();
+          });
+        running.add(task);
+      }
+    } catch (error) {
+      // The database is briefly unreachable: the next poll tries again.
+      if (!stopped) console.error('Background jobs: cannot reach the queue', errorText(error));
+    } finally {
+      filling = false;
+      settleIdle();
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(async () => {
+      await fill();
+      schedule();
+    }, pollMs);
+    timer.unref();
+  };
+
+  const wake = () => void fill();
+  jobEvents.listeners.add(wake);
+  void fill();
+  schedule();
+
+  return {
+    id,
+    /** Resolves when nothing is running and nothing due was found on the last look. */
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        void fill().then(settleIdle);
+      }),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      jobEvents.listeners.delete(wake);
+      await Promise.allSettled([...running]);
+    },
+  };
+}
