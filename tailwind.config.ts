@@ -14,10 +14,14 @@ export default {
           800: '#1e3a8a',
           900: '#172554',
         },
+        // White on 700 and 700 on white are 5.2:1; 200 on the blue banners is at least 5:1.
         accent: {
+          200: '#fed7aa',
           400: '#fb923c',
           500: '#f97316',
           600: '#ea580c',
+          700: '#c2410c',
+          800: '#9a3412',
         },
       },
     },

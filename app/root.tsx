@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteLoaderData,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
@@ -15,6 +16,7 @@ import { Toaster } from './components/toaster';
 import { publicCompanyInfo } from './services/env.server';
 import { getToast } from './services/flash.server';
 import { useNonce } from './utils/nonce-provider';
+import { shouldHydrate } from './utils/route-handle';
 import stylesheet from './tailwind.css';
 
 export const links: LinksFunction = () => [
@@ -49,6 +51,8 @@ export function useCompany() {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const nonce = useNonce();
+  // Public pages ship no framework JavaScript (see their layout's handle).
+  const hydrate = shouldHydrate(useMatches());
   return (
     <html lang="en" className="h-full">
       <head>
@@ -60,8 +64,12 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="flex min-h-full flex-col bg-gray-50 text-gray-900 antialiased">
         {children}
         <Toaster toast={data?.toast ?? null} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

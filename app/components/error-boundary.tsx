@@ -28,7 +28,7 @@ export function GeneralErrorBoundary({
       <div role="alert" className="space-y-4">
         <h1 className="text-2xl font-bold">Something went wrong</h1>
         <p className="text-gray-600">{messageOf(error.data) ?? `Error ${error.status}`}</p>
-        <Link to="/" className="btn-primary">
+        <Link to="/" reloadDocument className="btn-primary">
           Return to Home
         </Link>
       </div>
@@ -41,7 +41,7 @@ export function GeneralErrorBoundary({
       <p className="text-gray-600">
         Something went wrong on our side. Please try again in a moment.
       </p>
-      <Link to="/" className="btn-primary">
+      <Link to="/" reloadDocument className="btn-primary">
         Return to Home
       </Link>
     </div>
@@ -54,7 +54,7 @@ export function NotFound() {
       <p className="text-6xl font-extrabold text-brand-600">404</p>
       <h1 className="text-3xl font-bold">Oops! Page not found</h1>
       <p className="text-gray-600">The page you are looking for has moved, or never existed.</p>
-      <Link to="/" className="btn-primary">
+      <Link to="/" reloadDocument className="btn-primary">
         Return to Home
       </Link>
     </div>

@@ -8,8 +8,10 @@ const STYLES: Record<Toast['type'], string> = {
 };
 
 /**
- * The toast region is rendered by the server, so a flash shows with JavaScript off too.
- * With JavaScript it auto-dismisses, and Alt+T moves focus to it.
+ * The toast region is rendered by the server, so a flash shows with JavaScript off too, and it
+ * closes without JavaScript: the toast is an open `<details>` whose summary is the ×, and a closed
+ * one is hidden. Alt+T moves focus to the region (an access key, so it works on the public pages,
+ * which run no JavaScript). With JavaScript the toast also dismisses itself.
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
   const regionRef = useRef<HTMLElement>(null);
@@ -39,31 +41,32 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       role="status"
       aria-live="polite"
       aria-label="Notifications"
+      accessKey="t"
       tabIndex={-1}
-      className="pointer-events-none fixed bottom-4 right-4 z-50 flex w-full max-w-sm flex-col gap-2 px-4 sm:px-0"
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col gap-2 p-3 sm:inset-x-auto sm:bottom-4 sm:right-4 sm:w-full sm:max-w-sm sm:p-0"
     >
       {visible ? (
-        <div
-          className={`pointer-events-auto rounded-lg border p-4 shadow-lg ${STYLES[visible.type]}`}
+        <details
+          open
+          className={`pointer-events-auto relative rounded-lg border p-4 pr-12 shadow-lg [&:not([open])]:hidden ${STYLES[visible.type]}`}
           data-toast-type={visible.type}
-          // Errors are announced at once; other toasts wait their turn in the polite region.
-          role={visible.type === 'error' ? 'alert' : undefined}
         >
-          <div className="flex items-start justify-between gap-3">
-            <div>
-              <p className="font-semibold">{visible.title}</p>
-              {visible.description ? <p className="mt-1 text-sm">{visible.description}</p> : null}
-            </div>
-            <button
-              type="button"
-              className="rounded px-1 text-lg leading-none opacity-70 hover:opacity-100"
-              onClick={() => setVisible(null)}
-              aria-label="Dismiss notification"
-            >
-              ×
-            </button>
+          <summary
+            className="absolute right-2 top-2 list-none rounded px-2 text-xl leading-none hover:bg-black/5 [&::-webkit-details-marker]:hidden"
+            onClick={(event) => {
+              event.preventDefault();
+              setVisible(null);
+            }}
+            aria-label="Dismiss notification"
+          >
+            ×
+          </summary>
+          {/* Errors are announced at once; other toasts wait their turn in the polite region. */}
+          <div role={visible.type === 'error' ? 'alert' : undefined}>
+            <p className="font-semibold">{visible.title}</p>
+            {visible.description ? <p className="mt-1 text-sm">{visible.description}</p> : null}
           </div>
-        </div>
+        </details>
       ) : null}
     </section>
   );

@@ -1,5 +1,4 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { HeroCarousel, type HeroSlide } from '~/components/public/hero-carousel';
 import { SectionHeading } from '~/components/public/page-hero';
@@ -196,20 +195,25 @@ export default function Home() {
               customers — online shops, hospitals, law firms and families sending gifts home — to
               over 200 countries.
             </p>
-            <Link to="/about" className="btn-secondary mt-6">
+            <a href="/about" className="btn-secondary mt-6">
               More about us
-            </Link>
+            </a>
           </div>
-          <dl className="grid grid-cols-2 gap-6">
+          <dl className="grid grid-cols-2 gap-3 sm:gap-6">
             {[
               { value: '50,000+', label: 'Customers' },
               { value: '200+', label: 'Countries' },
               { value: '15+', label: 'Years of experience' },
               { value: '2009', label: 'Founded' },
             ].map((stat) => (
-              <div key={stat.label} className="card flex flex-col-reverse p-6 text-center">
+              <div
+                key={stat.label}
+                className="card flex min-w-0 flex-col-reverse p-4 text-center sm:p-6"
+              >
                 <dt className="mt-1 text-sm text-gray-600">{stat.label}</dt>
-                <dd className="text-3xl font-extrabold text-brand-700">{stat.value}</dd>
+                <dd className="text-xl font-extrabold text-brand-700 min-[360px]:text-2xl sm:text-3xl">
+                  {stat.value}
+                </dd>
               </div>
             ))}
           </dl>
@@ -266,9 +270,9 @@ export default function Home() {
       <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-20">
         <SectionHeading id="faq-heading" eyebrow="FAQ" title="Frequently asked questions">
           Can’t find your answer?{' '}
-          <Link to="/contact" className="font-semibold text-brand-700 hover:underline">
+          <a href="/contact" className="font-semibold text-brand-700 underline">
             Contact our team
-          </Link>
+          </a>
           , available 24/7.
         </SectionHeading>
         <div className="mt-10">

@@ -1,5 +1,4 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
@@ -107,11 +106,16 @@ export default function AboutPage() {
             </p>
           </div>
         </div>
-        <dl className="grid grid-cols-2 gap-6 self-center">
+        <dl className="grid grid-cols-2 gap-3 self-center sm:gap-6">
           {STATS.map((stat) => (
-            <div key={stat.label} className="card flex flex-col-reverse p-6 text-center">
+            <div
+              key={stat.label}
+              className="card flex min-w-0 flex-col-reverse p-4 text-center sm:p-6"
+            >
               <dt className="mt-1 text-sm text-gray-600">{stat.label}</dt>
-              <dd className="text-3xl font-extrabold text-brand-700">{stat.value}</dd>
+              <dd className="text-xl font-extrabold text-brand-700 min-[360px]:text-2xl sm:text-3xl">
+                {stat.value}
+              </dd>
             </div>
           ))}
         </dl>
@@ -170,9 +174,9 @@ export default function AboutPage() {
             ))}
           </ul>
           <p className="mt-12 text-center">
-            <Link to="/contact" className="btn-primary">
+            <a href="/contact" className="btn-primary">
               Talk to our team
-            </Link>
+            </a>
           </p>
         </div>
       </section>

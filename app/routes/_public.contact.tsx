@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { HoneypotField } from '~/components/public/honeypot-field';
@@ -119,9 +119,7 @@ export default function ContactPage() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactMessageSchema }),
   });
-  const navigation = useNavigation();
   const company = useCompany();
-  const busy = navigation.state === 'submitting' && navigation.formAction === '/contact';
   const phoneHref = `tel:${company.phone.replace(/[^\d+]/g, '')}`;
 
   const channels = [
@@ -139,7 +137,7 @@ export default function ContactPage() {
       detail: (
         <a
           href={`mailto:${company.email}`}
-          className="font-semibold text-brand-700 hover:underline"
+          className="font-semibold text-brand-700 [overflow-wrap:anywhere] hover:underline"
         >
           {company.email}
         </a>
@@ -147,9 +145,13 @@ export default function ContactPage() {
       note: 'We reply to every e-mail within 2 hours.',
     },
     {
-      title: 'Live chat',
-      detail: <span className="font-semibold text-gray-900">Mon–Fri 6:00 AM – 10:00 PM ET</span>,
-      note: 'Sat–Sun 8:00 AM – 6:00 PM ET. Start a chat from any tracking result.',
+      title: 'Send a message',
+      detail: (
+        <a href="#contact-form" className="font-semibold text-brand-700 hover:underline">
+          Use the form below
+        </a>
+      ),
+      note: 'Day or night, a member of our support team replies within 2 hours.',
     },
     {
       title: 'Headquarters',
@@ -209,7 +211,7 @@ export default function ContactPage() {
                 </p>
               </div>
             ) : null}
-            <Form
+            <form
               method="post"
               action="/contact"
               {...getFormProps(form)}
@@ -270,11 +272,11 @@ export default function ContactPage() {
                 errors={fields.message.errors}
               />
               <div className="sm:col-span-2">
-                <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
-                  {busy ? 'Sending...' : 'Send Message'}
+                <button type="submit" className="btn-primary w-full sm:w-auto">
+                  Send Message
                 </button>
               </div>
-            </Form>
+            </form>
           </div>
         </div>
       </section>
@@ -288,7 +290,7 @@ export default function ContactPage() {
           {OFFICES.map((office) => (
             <li key={office.city} className="card p-6">
               <h3 className="text-xl font-semibold text-gray-900">{office.city}</h3>
-              <p className="text-sm font-medium text-accent-600">{office.role}</p>
+              <p className="text-sm font-medium text-accent-700">{office.role}</p>
               <address className="mt-3 not-italic text-gray-700">
                 {office.address.map((line) => (
                   <span key={line} className="block">

@@ -1,5 +1,4 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
@@ -102,9 +101,9 @@ export default function CookiePolicyPage() {
             <p>
               If we ever add a cookie that is not strictly necessary, we will update this page and
               ask for your consent first. Questions: {company.email}. See also our{' '}
-              <Link to="/privacy-policy" className="text-brand-700 underline">
+              <a href="/privacy-policy" className="text-brand-700 underline">
                 Privacy Policy
-              </Link>
+              </a>
               .
             </p>
           ),

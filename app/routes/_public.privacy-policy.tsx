@@ -1,5 +1,4 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
@@ -125,9 +124,9 @@ export default function PrivacyPolicyPage() {
             <p>
               Data is encrypted in transit, access is limited to staff who need it, and every staff
               sign-in is logged. How we use cookies is described in our{' '}
-              <Link to="/cookie-policy" className="text-brand-700 underline">
+              <a href="/cookie-policy" className="text-brand-700 underline">
                 Cookie Policy
-              </Link>
+              </a>
               .
             </p>
           ),

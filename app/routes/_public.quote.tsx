@@ -9,7 +9,7 @@ import {
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { HoneypotField } from '~/components/public/honeypot-field';
 import { PageHero } from '~/components/public/page-hero';
@@ -103,13 +103,13 @@ export default function QuotePage() {
           </ul>
           <p className="mt-6 text-sm text-gray-600">
             Not ready for a quote?{' '}
-            <Link to="/services" className="font-semibold text-brand-700 hover:underline">
+            <a href="/services" className="font-semibold text-brand-700 underline">
               Compare our plans
-            </Link>{' '}
+            </a>{' '}
             or{' '}
-            <Link to="/contact" className="font-semibold text-brand-700 hover:underline">
+            <a href="/contact" className="font-semibold text-brand-700 underline">
               send us a question
-            </Link>
+            </a>
             .
           </p>
         </div>
@@ -146,11 +146,9 @@ function QuoteForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: QuoteRequestSchema }),
   });
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formAction === '/quote';
   const volume = getSelectProps(fields.shipmentsPerMonth);
   return (
-    <Form
+    <form
       method="post"
       action="/quote"
       {...getFormProps(form)}
@@ -247,10 +245,10 @@ function QuoteForm({
         errors={fields.message.errors}
       />
       <div className="sm:col-span-2">
-        <button type="submit" className="btn-accent w-full sm:w-auto" disabled={busy}>
-          {busy ? 'Sending...' : 'Request Quote'}
+        <button type="submit" className="btn-accent w-full sm:w-auto">
+          Request Quote
         </button>
       </div>
-    </Form>
+    </form>
   );
 }

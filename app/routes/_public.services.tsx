@@ -1,5 +1,4 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { ServicesSection } from '~/components/public/services-section';
@@ -122,11 +121,11 @@ export default function ServicesPage() {
             {PLANS.map((plan) => (
               <li
                 key={plan.id}
-                className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-500 shadow-lg' : ''}`}
+                className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-700 shadow-lg' : ''}`}
                 aria-labelledby={`plan-${plan.id}`}
               >
                 {plan.popular ? (
-                  <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-500 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
+                  <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
                     Most Popular
                   </p>
                 ) : null}
@@ -148,13 +147,13 @@ export default function ServicesPage() {
                     </li>
                   ))}
                 </ul>
-                <Link
-                  to={`/quote?plan=${plan.id}`}
+                <a
+                  href={`/quote?plan=${plan.id}`}
                   className={`mt-8 w-full ${plan.popular ? 'btn-accent' : 'btn-primary'}`}
                   aria-label={`${plan.cta}: ${plan.name}`}
                 >
                   {plan.cta}
-                </Link>
+                </a>
               </li>
             ))}
           </ul>

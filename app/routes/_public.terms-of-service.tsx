@@ -1,5 +1,4 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Link } from '@remix-run/react';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
@@ -128,9 +127,9 @@ export default function TermsOfServicePage() {
               </p>
               <p>
                 To make a claim,{' '}
-                <Link to="/contact" className="text-brand-700 underline">
+                <a href="/contact" className="text-brand-700 underline">
                   contact us
-                </Link>{' '}
+                </a>{' '}
                 with the tracking number, photos and proof of the contents’ value. We answer every
                 claim within 10 business days.
               </p>

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useLoaderData, useNavigation } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useLoaderData } from '@remix-run/react';
+import { pageTitle } from '~/components/public/page-meta';
 import { TrackingResult } from '~/components/tracking-public/tracking-result';
-import { Spinner } from '~/components/ui/spinner';
-import { TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/constants';
+import { TRACKING_NUMBER_FORMAT_MESSAGE, TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/constants';
 import { lookupTrackingNumber, trackingLimiter } from '~/services/public-tracking.server';
 import { clientAddress } from '~/services/rate-limit.server';
 
@@ -31,7 +30,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   try {
     const lookup = await lookupTrackingNumber(number);
-    if (lookup.kind !== 'found')
+    if (lookup.kind === 'malformed')
+      return json({ number, result: null, error: TRACKING_NUMBER_FORMAT_MESSAGE }, { status: 400 });
+    if (lookup.kind === 'not-found')
       return json({ number, result: null, error: NOT_FOUND }, { status: 404 });
     return json({ number, result: lookup.result, error: null });
   } catch (error) {
@@ -40,50 +41,39 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   {
-    title: data?.result
-      ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}`
-      : 'Track Package',
+    title: pageTitle(
+      matches,
+      data?.result
+        ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}`
+        : 'Track Package',
+    ),
   },
-  { name: 'robots', content: 'noindex' },
+  {
+    name: 'description',
+    content:
+      'Track your parcel with its tracking number: the status, every scan and the estimated delivery date.',
+  },
+  // A result is one visitor's business; only the empty page belongs in search results.
+  ...(data?.number ? [{ name: 'robots', content: 'noindex' }] : []),
 ];
 
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const [clientError, setClientError] = useState<string | null>(null);
-  const loading = navigation.state !== 'idle' && navigation.location?.pathname === '/track';
-
-  useEffect(() => {
-    setClientError(null);
-  }, [data]);
-
-  const error = clientError ?? data.error;
-
+  const { error } = data;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">Track Package</h1>
-      <p className="mt-2 text-gray-600">
+      <p id="tracking-hint" className="mt-2 text-gray-600">
         Enter your tracking number to see where your parcel is right now.
       </p>
-      <Form
+      <form
         method="get"
         action="/track"
         className="mt-6 flex flex-col gap-3 sm:flex-row"
         role="search"
-        onSubmit={(event) => {
-          // Read the field itself: a visitor on a slow phone may have typed before hydration.
-          const input = event.currentTarget.elements.namedItem('number') as HTMLInputElement | null;
-          const trimmed = input?.value.trim() ?? '';
-          if (!trimmed) {
-            event.preventDefault();
-            setClientError(EMPTY);
-            return;
-          }
-          setClientError(null);
-          if (input) input.value = trimmed;
-        }}
+        aria-label="Track parcels"
       >
         <label htmlFor="tracking-number" className="sr-only">
           Tracking number
@@ -92,34 +82,31 @@ export default function TrackPage() {
           id="tracking-number"
           name="number"
           type="text"
-          inputMode="text"
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={40}
-          key={data.number}
           defaultValue={data.number}
           placeholder={`Enter tracking number (${TRACKING_NUMBER_PLACEHOLDER})`}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'tracking-error' : undefined}
-          className="field-input flex-1 py-3 text-base"
+          aria-describedby={error ? 'tracking-error tracking-hint' : 'tracking-hint'}
+          className="field-input min-w-0 flex-1 py-3 text-base"
         />
-        <button type="submit" className="btn-primary px-6 py-3 text-base" disabled={loading}>
-          {loading ? <Spinner /> : null}
-          {loading ? 'Tracking...' : 'Track'}
+        <button type="submit" className="btn-primary px-6 py-3 text-base">
+          Track
         </button>
-      </Form>
-      <div className="mt-6" aria-live="polite">
+      </form>
+      <div className="mt-6">
         {error ? (
           <p
             id="tracking-error"
             role="alert"
-            className="rounded-md border border-red-200 bg-red-50 p-4 text-red-700"
+            className="rounded-md border border-red-200 bg-red-50 p-4 text-red-800"
           >
             {error}
           </p>
         ) : null}
-        {data.result && !clientError ? <TrackingResult result={data.result} /> : null}
+        {data.result ? <TrackingResult result={data.result} /> : null}
       </div>
     </div>
   );

@@ -2,6 +2,11 @@ import { Outlet } from '@remix-run/react';
 import { SiteFooter } from '~/components/public/site-footer';
 import { SiteHeader } from '~/components/public/site-header';
 import { useCompany } from '~/root';
+import type { RouteHandle } from '~/utils/route-handle';
+
+// The public site is plain HTML and CSS: visitors on slow phones get the page in one round trip,
+// with none of the framework's JavaScript.
+export const handle: RouteHandle = { hydrate: false };
 
 export default function PublicLayout() {
   const company = useCompany();

@@ -42,7 +42,7 @@ export function ErrorBoundary() {
     <div className="flex min-h-full flex-1 flex-col">
       <header className="border-b border-gray-200 bg-white">
         <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
-          <Link to="/" aria-label="Website home">
+          <Link to="/" reloadDocument aria-label="Website home">
             <Logo name="" />
           </Link>
           <div>

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { pageTitle } from '~/components/public/page-meta';
 import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
@@ -66,7 +67,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [{ title: 'Staff login' }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Staff login') },
+  { name: 'robots', content: 'noindex' },
+];
 
 export default function StaffLogin() {
   const company = useCompany();
@@ -86,7 +90,7 @@ export default function StaffLogin() {
     <main className="flex flex-1 items-center justify-center bg-gradient-to-br from-brand-50 to-white px-4 py-12">
       <div className="w-full max-w-md">
         <div className="mb-6 flex justify-center">
-          <Link to="/" aria-label={`${company.name} home`}>
+          <Link to="/" reloadDocument aria-label={`${company.name} home`}>
             <Logo name={company.name} />
           </Link>
         </div>
@@ -127,7 +131,7 @@ export default function StaffLogin() {
           </Form>
         </div>
         <p className="mt-6 text-center text-sm text-gray-600">
-          <Link to="/" className="text-brand-700 hover:underline">
+          <Link to="/" reloadDocument className="text-brand-700 hover:underline">
             Back to the website
           </Link>
         </p>

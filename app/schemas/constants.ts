@@ -47,6 +47,9 @@ export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
 
 export const TRACKING_NUMBER_PATTERN = /^[A-Z]{3}\d{9}$/;
 export const TRACKING_NUMBER_PLACEHOLDER = 'e.g. SWX123456789';
+/** What a visitor is told when a number does not have that shape. */
+export const TRACKING_NUMBER_FORMAT_MESSAGE =
+  'Tracking numbers are three letters and nine digits, like ABC123456789';
 
 export const PARCEL_CREATION_COST = 25.99;
 export const DEFAULT_DELIVERY_DAYS = 4;

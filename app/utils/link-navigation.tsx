@@ -1,8 +1,8 @@
-import { PrefetchPageLinks, useNavigate } from '@remix-run/react';
-import { useCallback, useState, type FocusEvent, type MouseEvent } from 'react';
+import { useNavigate } from '@remix-run/react';
+import { useCallback, type MouseEvent } from 'react';
 
 /**
- * Regions full of links (the public header and footer, a page of parcel cards) render plain
+ * Regions full of links (a page of parcel cards) render plain
  * `<a href data-client-link data-discover="true">` instead of one router <Link> each: every <Link>
  * costs router hooks on every server render, and a hundred of them add up. `data-discover` lets
  * Remix load the routes they lead to ahead of a click, as it does for a <Link>. Without
@@ -31,20 +31,4 @@ export function useLinkNavigation({ preventScrollReset = false } = {}) {
     },
     [navigate, preventScrollReset],
   );
-}
-
-/**
- * Prefetches the page a pointer or the keyboard focus rests on (what `<Link prefetch="intent">`
- * does), for a region of plain links: spread `handlers` on the region and render `links`.
- */
-export function useLinkPrefetch() {
-  const [page, setPage] = useState<string | null>(null);
-  const onIntent = useCallback((event: MouseEvent<HTMLElement> | FocusEvent<HTMLElement>) => {
-    const href = clientLink(event)?.getAttribute('href');
-    if (href?.startsWith('/')) setPage(href);
-  }, []);
-  return {
-    handlers: { onMouseOver: onIntent, onFocus: onIntent },
-    links: page ? <PrefetchPageLinks page={page} /> : null,
-  };
 }

@@ -51,6 +51,15 @@ test.describe('tracking a parcel', () => {
     await expect(page.getByRole('alert')).toHaveText('Tracking number not found');
   });
 
+  test('a malformed number is explained', async ({ page }) => {
+    await page.goto('/track');
+    await page.getByLabel('Tracking number').fill('SWX12345');
+    await page.getByRole('button', { name: 'Track' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'Tracking numbers are three letters and nine digits, like ABC123456789',
+    );
+  });
+
   test('a parcel without events says there are none yet', async ({ page, request }) => {
     const login = await request.post('/api/auth/login', {
       data: { username: 'admin', password: 'e2e-admin-password' },

@@ -199,3 +199,17 @@ describe('/track page loader', () => {
     expect((await last!.json()).error).toMatch(/Too many tracking requests/);
   });
 });
+
+describe('/track with a malformed number', () => {
+  it('explains what a tracking number looks like', async () => {
+    for (const typed of ['abc', '12345', 'ABCD123456789', 'SWX12345678']) {
+      const res = await callRoute(trackPage, `/track?number=${encodeURIComponent(typed)}`, {
+        clientAddress: uniqueAddress(),
+      });
+      expect(res.status, typed).toBe(400);
+      expect((await res.json()).error).toBe(
+        'Tracking numbers are three letters and nine digits, like ABC123456789',
+      );
+    }
+  });
+});

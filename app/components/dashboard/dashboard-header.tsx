@@ -24,7 +24,7 @@ export function DashboardHeader({
     <header className="border-b border-gray-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
         <div className="flex items-center gap-3">
-          <Link to="/" aria-label={`${companyName} website`}>
+          <Link to="/" reloadDocument aria-label={`${companyName} website`}>
             <Logo name="" />
           </Link>
           <div>

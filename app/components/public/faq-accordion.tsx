@@ -1,10 +1,8 @@
-import { useRef, type SyntheticEvent } from 'react';
-
 export type FaqItem = { question: string; answer: string };
 
 /**
- * An accordion where one answer is open at a time. `<details name>` makes the group exclusive in
- * browsers without JavaScript; the toggle handler does the same for browsers that ignore `name`.
+ * An accordion of `<details>`: it works without JavaScript, and the shared `name` makes browsers
+ * that support exclusive accordions keep one answer open at a time (older ones let several open).
  */
 export function FaqAccordion({
   items,
@@ -15,30 +13,13 @@ export function FaqAccordion({
   group: string;
   defaultOpen?: number | null;
 }) {
-  const listRef = useRef<HTMLDivElement>(null);
-
-  function closeOthers(event: SyntheticEvent<HTMLDetailsElement>) {
-    const opened = event.currentTarget;
-    if (!opened.open) return;
-    listRef.current?.querySelectorAll<HTMLDetailsElement>('details[open]').forEach((details) => {
-      if (details !== opened) details.open = false;
-    });
-  }
-
   return (
     <div
-      ref={listRef}
       className="divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white shadow-sm"
       data-faq={group}
     >
       {items.map((item, index) => (
-        <details
-          key={item.question}
-          name={group}
-          open={index === defaultOpen}
-          onToggle={closeOthers}
-          className="group"
-        >
+        <details key={item.question} name={group} open={index === defaultOpen} className="group">
           <summary className="flex list-none items-center justify-between gap-4 px-5 py-4 text-left font-semibold text-gray-900 hover:bg-gray-50 [&::-webkit-details-marker]:hidden">
             <span>{item.question}</span>
             <span

@@ -14,7 +14,7 @@ export function PageHero({
     <section className="bg-gradient-to-br from-brand-800 via-brand-700 to-brand-600 text-white">
       <div className="mx-auto max-w-7xl px-4 py-16 sm:py-20">
         {eyebrow ? (
-          <p className="text-sm font-semibold uppercase tracking-wider text-accent-400">
+          <p className="text-sm font-semibold uppercase tracking-wider text-accent-200">
             {eyebrow}
           </p>
         ) : null}
@@ -43,7 +43,7 @@ export function SectionHeading({
   return (
     <div className={align === 'center' ? 'mx-auto max-w-2xl text-center' : 'max-w-2xl'}>
       {eyebrow ? (
-        <p className="text-sm font-semibold uppercase tracking-wider text-accent-600">{eyebrow}</p>
+        <p className="text-sm font-semibold uppercase tracking-wider text-accent-700">{eyebrow}</p>
       ) : null}
       <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-gray-900">
         {title}

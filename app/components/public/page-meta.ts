@@ -9,14 +9,21 @@ export function companyNameFrom(matches: Matches): string {
   return root?.company?.name ?? 'SwiftShip Courier';
 }
 
+/** "<Page> · <company name>", the way every page of the site is titled. */
+export function pageTitle(matches: Matches, title: string | null): string {
+  const company = companyNameFrom(matches);
+  return title ? `${title} · ${company}` : company;
+}
+
 export function publicPageMeta(
   matches: Matches,
   title: string | null,
   description: string,
+  { index = true }: { index?: boolean } = {},
 ): MetaDescriptor[] {
-  const company = companyNameFrom(matches);
   return [
-    { title: title ? `${title} | ${company}` : company },
+    { title: pageTitle(matches, title) },
     { name: 'description', content: description },
+    ...(index ? [] : [{ name: 'robots', content: 'noindex' }]),
   ];
 }

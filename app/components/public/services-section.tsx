@@ -132,11 +132,13 @@ export function ServicesSection({ headingId = 'services-heading' }: { headingId?
           ))}
         </ul>
 
-        <dl className="mt-16 grid grid-cols-2 gap-6 rounded-2xl bg-brand-800 p-8 text-center text-white lg:grid-cols-4">
+        <dl className="mt-16 grid grid-cols-2 gap-x-3 gap-y-6 rounded-2xl bg-brand-800 px-4 py-6 text-center text-white sm:gap-6 sm:p-8 lg:grid-cols-4">
           {STATS.map((stat) => (
-            <div key={stat.label} className="flex flex-col-reverse">
+            <div key={stat.label} className="flex min-w-0 flex-col-reverse">
               <dt className="mt-1 text-sm text-blue-100">{stat.label}</dt>
-              <dd className="text-3xl font-extrabold">{stat.value}</dd>
+              <dd className="text-xl font-extrabold min-[360px]:text-2xl sm:text-3xl">
+                {stat.value}
+              </dd>
             </div>
           ))}
         </dl>

@@ -1,12 +1,11 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, useLocation, useNavigation } from '@remix-run/react';
+import { useLocation } from '@remix-run/react';
 import { NewsletterSchema } from '~/schemas/public-forms';
-import { useLinkNavigation } from '~/utils/link-navigation';
 import type { CompanyInfo } from '~/services/env.server';
 import { NAV_LINKS } from './site-header';
 
-/** Answered with a toast on the page it was sent from (see routes/newsletter). */
+/** Posts to /newsletter, which answers with a flash message back on the page it was sent from. */
 export function NewsletterForm() {
   const [form, fields] = useForm({
     defaultNoValidate: false,
@@ -15,15 +14,12 @@ export function NewsletterForm() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NewsletterSchema }),
   });
   const location = useLocation();
-  const navigation = useNavigation();
-  const busy = navigation.state !== 'idle' && navigation.formAction === '/newsletter';
   return (
-    <Form
+    <form
       method="post"
       action="/newsletter"
       {...getFormProps(form)}
       className="flex flex-col gap-2 sm:flex-row sm:items-start"
-      preventScrollReset
     >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {/* Left empty by people; bots that fill every field are ignored. */}
@@ -36,7 +32,7 @@ export function NewsletterForm() {
       <label htmlFor="newsletter-email" className="sr-only">
         Email address
       </label>
-      <div className="w-full">
+      <div className="w-full min-w-0">
         <input
           {...getInputProps(fields.email, { type: 'email' })}
           id="newsletter-email"
@@ -44,7 +40,7 @@ export function NewsletterForm() {
           maxLength={254}
           placeholder="Your email address"
           autoComplete="email"
-          className="w-full rounded-md border border-brand-700 bg-brand-900 px-3 py-2 text-sm text-white placeholder:text-blue-200"
+          className="w-full min-w-0 rounded-md border border-blue-300 bg-brand-900 px-3 py-2 text-sm text-white placeholder:text-blue-200"
         />
         {fields.email.errors ? (
           <p id={fields.email.errorId} className="mt-1 text-sm text-red-200">
@@ -52,18 +48,16 @@ export function NewsletterForm() {
           </p>
         ) : null}
       </div>
-      <button type="submit" className="btn-accent" disabled={busy}>
-        {busy ? 'Subscribing...' : 'Subscribe'}
+      <button type="submit" className="btn-accent">
+        Subscribe
       </button>
-    </Form>
+    </form>
   );
 }
 
 export function SiteFooter({ company }: { company: CompanyInfo }) {
-  const navigateOnClick = useLinkNavigation();
   return (
-    // Clicks and Enter on the links inside arrive here (see link-navigation).
-    <footer className="mt-auto bg-brand-900 text-blue-100" onClick={navigateOnClick}>
+    <footer className="mt-auto bg-brand-900 text-blue-100">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="text-lg font-bold text-white">{company.name}</p>
@@ -77,23 +71,13 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <ul className="mt-3 space-y-2 text-sm">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <a
-                  href={link.to}
-                  data-client-link
-                  data-discover="true"
-                  className="hover:text-white hover:underline"
-                >
+                <a href={link.to} className="hover:text-white hover:underline">
                   {link.label}
                 </a>
               </li>
             ))}
             <li>
-              <a
-                href="/quote"
-                data-client-link
-                data-discover="true"
-                className="hover:text-white hover:underline"
-              >
+              <a href="/quote" className="hover:text-white hover:underline">
                 Get Quote
               </a>
             </li>
@@ -111,7 +95,10 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
               </a>
             </li>
             <li>
-              <a href={`mailto:${company.email}`} className="hover:text-white hover:underline">
+              <a
+                href={`mailto:${company.email}`}
+                className="[overflow-wrap:anywhere] hover:text-white hover:underline"
+              >
                 {company.email}
               </a>
             </li>
@@ -132,32 +119,17 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           <nav aria-label="Legal">
             <ul className="flex flex-wrap gap-4">
               <li>
-                <a
-                  href="/privacy-policy"
-                  data-client-link
-                  data-discover="true"
-                  className="hover:text-white hover:underline"
-                >
+                <a href="/privacy-policy" className="hover:text-white hover:underline">
                   Privacy Policy
                 </a>
               </li>
               <li>
-                <a
-                  href="/terms-of-service"
-                  data-client-link
-                  data-discover="true"
-                  className="hover:text-white hover:underline"
-                >
+                <a href="/terms-of-service" className="hover:text-white hover:underline">
                   Terms of Service
                 </a>
               </li>
               <li>
-                <a
-                  href="/cookie-policy"
-                  data-client-link
-                  data-discover="true"
-                  className="hover:text-white hover:underline"
-                >
+                <a href="/cookie-policy" className="hover:text-white hover:underline">
                   Cookie Policy
                 </a>
               </li>

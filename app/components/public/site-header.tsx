@@ -1,5 +1,4 @@
 import { useLocation } from '@remix-run/react';
-import { useLinkNavigation, useLinkPrefetch } from '~/utils/link-navigation';
 import type { CompanyInfo } from '~/services/env.server';
 
 export const NAV_LINKS = [
@@ -17,7 +16,7 @@ function telHref(phone: string) {
 export function Logo({ name }: { name: string }) {
   return (
     <span className="flex items-center gap-2 text-lg font-extrabold tracking-tight text-brand-800">
-      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
         <rect width="32" height="32" rx="6" fill="#1d4ed8" />
         <path d="M7 11l9-5 9 5v10l-9 5-9-5z" fill="none" stroke="#fff" strokeWidth="2" />
         <path d="M7 11l9 5 9-5M16 16v10" fill="none" stroke="#fb923c" strokeWidth="2" />
@@ -33,24 +32,23 @@ function isCurrent(pathname: string, to: string): boolean {
 }
 
 /**
- * The links are plain anchors (see link-navigation): clicks on them navigate client-side through
- * the header's one handler, and the page under the pointer or focus is prefetched.
+ * Plain links, and a `<details>` menu on narrow screens: the public pages run no JavaScript, so
+ * every link is an ordinary page load.
  */
 export function SiteHeader({ company }: { company: CompanyInfo }) {
   const { pathname } = useLocation();
-  const navigateOnClick = useLinkNavigation();
-  const prefetch = useLinkPrefetch();
   return (
-    // Clicks and Enter on the links inside arrive here.
-    <header className="bg-white shadow-sm" onClick={navigateOnClick} {...prefetch.handlers}>
-      {prefetch.links}
+    <header className="bg-white shadow-sm">
       <div className="bg-brand-800 text-sm text-white">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-1 px-4 py-2">
-          <div className="flex flex-wrap items-center gap-x-6 gap-y-1">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-2">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-6 gap-y-1">
             <a href={telHref(company.phone)} className="hover:underline">
               <span aria-hidden="true">☎ </span>24/7 {company.phone}
             </a>
-            <a href={`mailto:${company.email}`} className="hover:underline">
+            <a
+              href={`mailto:${company.email}`}
+              className="[overflow-wrap:anywhere] hover:underline"
+            >
               <span aria-hidden="true">✉ </span>
               {company.email}
             </a>
@@ -59,9 +57,7 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
             <span className="hidden sm:inline">Track packages worldwide</span>
             <a
               href="/quote"
-              data-client-link
-              data-discover="true"
-              className="rounded bg-accent-500 px-3 py-1 font-semibold text-white hover:bg-accent-600"
+              className="rounded bg-accent-700 px-3 py-1 font-semibold text-white hover:bg-accent-800"
             >
               Get Quote
             </a>
@@ -70,9 +66,9 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
       </div>
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3"
+        className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3"
       >
-        <a href="/" data-client-link data-discover="true" aria-label={`${company.name} home`}>
+        <a href="/" aria-label={`${company.name} home`} className="min-w-0">
           <Logo name={company.name} />
         </a>
         <ul className="hidden items-center gap-1 md:flex">
@@ -82,8 +78,6 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
               <li key={link.to}>
                 <a
                   href={link.to}
-                  data-client-link
-                  data-discover="true"
                   aria-current={current ? 'page' : undefined}
                   className={`rounded-md px-3 py-2 text-sm font-medium ${
                     current ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
@@ -95,22 +89,19 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
             );
           })}
         </ul>
-        {/* A <details> menu opens without JavaScript on narrow screens. */}
-        <details className="group relative md:hidden" data-mobile-menu>
+        <details className="group relative shrink-0 md:hidden" data-mobile-menu>
           <summary className="list-none rounded-md border border-gray-300 px-3 py-2 text-sm font-medium text-gray-800 [&::-webkit-details-marker]:hidden">
             <span aria-hidden="true">☰</span> Menu
           </summary>
-          <ul className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-gray-200 bg-white py-2 shadow-lg">
+          <ul className="absolute right-0 z-40 mt-2 w-56 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-2 shadow-lg">
             {NAV_LINKS.map((link) => {
               const current = isCurrent(pathname, link.to);
               return (
                 <li key={link.to}>
                   <a
                     href={link.to}
-                    data-client-link
-                    data-discover="true"
                     aria-current={current ? 'page' : undefined}
-                    className={`block px-4 py-2 text-sm ${
+                    className={`block px-4 py-3 text-base ${
                       current
                         ? 'bg-brand-50 font-semibold text-brand-700'
                         : 'text-gray-700 hover:bg-gray-100'

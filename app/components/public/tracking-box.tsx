@@ -1,37 +1,21 @@
-import { Form, useNavigate } from '@remix-run/react';
-import type { FormEvent } from 'react';
-import { useHydrated } from '~/utils/use-hydrated';
+import { TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/constants';
 
 /**
- * A GET form to /track. With JavaScript the number is trimmed before navigating and a blank value
- * does nothing; without it, `required` and the pattern make the browser refuse a blank value.
+ * A GET form to /track, which trims what was typed. `required` and the pattern make the browser
+ * refuse a blank value, so an empty box goes nowhere.
  */
 export function TrackingBox() {
-  const navigate = useNavigate();
-  // Once scripts run, a blank value is ignored silently instead of raising the browser's warning.
-  const hydrated = useHydrated();
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const value = new FormData(event.currentTarget).get('number');
-    const number = typeof value === 'string' ? value.trim() : '';
-    if (!number) return;
-    navigate(`/track?number=${encodeURIComponent(number)}`);
-  }
-
   return (
-    <div className="card relative mx-auto -mt-12 max-w-3xl p-6 shadow-lg sm:p-8">
+    <div className="card relative mx-auto -mt-12 max-w-3xl p-5 shadow-lg sm:p-8">
       <h2 id="track-box-heading" className="text-xl font-bold text-gray-900">
         Track your package
       </h2>
-      <p className="mt-1 text-sm text-gray-600">
+      <p id="track-box-hint" className="mt-1 text-sm text-gray-600">
         Enter your tracking number to see every scan, from pickup to proof of delivery.
       </p>
-      <Form
+      <form
         method="get"
         action="/track"
-        onSubmit={onSubmit}
-        noValidate={hydrated}
         aria-labelledby="track-box-heading"
         className="mt-4 flex flex-col gap-3 sm:flex-row"
       >
@@ -47,14 +31,16 @@ export function TrackingBox() {
           title="Enter a tracking number, e.g. SWX123456789"
           maxLength={64}
           autoComplete="off"
+          autoCapitalize="characters"
           spellCheck={false}
-          placeholder="Enter tracking number (e.g. SWX123456789)"
-          className="field-input flex-1 py-3 text-base"
+          aria-describedby="track-box-hint"
+          placeholder={`Enter tracking number (${TRACKING_NUMBER_PLACEHOLDER})`}
+          className="field-input min-w-0 flex-1 py-3 text-base"
         />
         <button type="submit" className="btn-accent px-6 py-3 text-base">
           Track Package
         </button>
-      </Form>
+      </form>
     </div>
   );
 }

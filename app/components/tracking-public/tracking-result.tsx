@@ -110,20 +110,20 @@ export function TrackingResult({ result }: { result: Result }) {
       </header>
       <dl className="grid gap-5 p-5 sm:grid-cols-2 lg:grid-cols-4">
         <div>
-          <dt className="text-sm font-medium text-gray-500">Recipient</dt>
+          <dt className="text-sm font-medium text-gray-600">Recipient</dt>
           <dd className="mt-1 font-semibold">{parcel.recipient.name || '—'}</dd>
           <dd className="text-sm text-gray-700">{parcel.recipient.address || '—'}</dd>
         </div>
         <div>
-          <dt className="text-sm font-medium text-gray-500">Shipped from</dt>
+          <dt className="text-sm font-medium text-gray-600">Shipped from</dt>
           <dd className="mt-1 text-sm text-gray-700">{parcel.sender.address || '—'}</dd>
         </div>
         <div>
-          <dt className="text-sm font-medium text-gray-500">Service</dt>
+          <dt className="text-sm font-medium text-gray-600">Service</dt>
           <dd className="mt-1 font-semibold">{parcel.serviceType}</dd>
         </div>
         <div>
-          <dt className="text-sm font-medium text-gray-500">Estimated delivery</dt>
+          <dt className="text-sm font-medium text-gray-600">Estimated delivery</dt>
           <dd className="mt-1 font-semibold">{formatDate(parcel.estimatedDelivery)}</dd>
         </div>
       </dl>
@@ -160,7 +160,7 @@ export function TrackingResult({ result }: { result: Result }) {
                   {event.description ? (
                     <p className="text-sm text-gray-700">{event.description}</p>
                   ) : null}
-                  <p className="text-sm text-gray-500">
+                  <p className="text-sm text-gray-600">
                     {event.location ? `${event.location} · ` : ''}
                     <time dateTime={event.timestamp ?? undefined}>
                       {formatDateTime(event.timestamp)}
