@@ -4,6 +4,9 @@ import compression from 'compression';
 import express from 'express';
 import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
 
+/** Public lookups other sites may call from a browser: they read no cookie and change nothing. */
+const PUBLIC_POST_ENDPOINTS = ['/api/tracking/track'];
+
 /**
  * The HTTP side of one app process, in the Epic Stack's manner: express, gzip, the build's hashed
  * assets under /build/ (immutable for a year), public/, and every other request through Remix's
@@ -52,7 +55,7 @@ export function createApp({
   app.use('/build', (_req, res) => void res.sendStatus(404));
   app.use(express.static(publicDir, { maxAge: '1h', index: false, redirect: false }));
   app.use(limitBody(bodyLimit));
-  app.use(sameOriginMutations({ publicUrl, sessionCookie }));
+  app.use(sameOriginMutations({ publicUrl, sessionCookie, openPaths: PUBLIC_POST_ENDPOINTS }));
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
   app.all(
     '*',

@@ -74,12 +74,16 @@ export function noStoreForPrivateAnswers({ sessionCookie }) {
  * - without `Origin`, `Sec-Fetch-Site` must be `same-origin` or `none`;
  * - with neither (old browsers, command-line clients) only a request without the session cookie is
  *   allowed, since it carries no authority.
+ * `openPaths` are public endpoints other sites may post to (CORS): they read no cookie and change
+ * nothing, so where a request comes from does not matter to them.
  * A token scheme (double-submit cookies) would protect the same requests with more moving parts.
  */
-export function sameOriginMutations({ publicUrl, sessionCookie }) {
+export function sameOriginMutations({ publicUrl, sessionCookie, openPaths = [] }) {
   const trusted = publicUrl ? new URL(publicUrl).origin : null;
+  const open = new Set(openPaths);
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method) || req.headers.authorization) return next();
+    if (SAFE_METHODS.has(req.method) || req.headers.authorization || open.has(req.path))
+      return next();
     const origin = req.headers.origin;
     const own = `${req.protocol}://${req.get('host')}`;
     let allowed;

@@ -233,6 +233,17 @@ export async function findParcelByTrackingNumber(trackingNumber: string) {
   );
 }
 
+/** Several public lookups in one query: the parcels among `trackingNumbers` (already normalised). */
+export async function findParcelsByTrackingNumbers(trackingNumbers: string[]) {
+  if (!trackingNumbers.length) return [];
+  return Parcel.collection
+    .find<LeanParcel>(
+      { trackingNumber: { $in: trackingNumbers } },
+      { projection: PUBLIC_TRACKING_PROJECTION },
+    )
+    .toArray();
+}
+
 /** What a visitor may see of a parcel: no e-mails, phones or costs. */
 export function toPublicTrackingResult(parcel: LeanParcel) {
   return {

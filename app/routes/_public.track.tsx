@@ -2,71 +2,131 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
-import { TrackingResult } from '~/components/tracking-public/tracking-result';
-import { TRACKING_NUMBER_FORMAT_MESSAGE, TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/constants';
-import { lookupTrackingNumber, trackingLimiter } from '~/services/public-tracking.server';
+import {
+  TrackingResult,
+  TrackingSummaryList,
+  type TrackingSummary,
+} from '~/components/tracking-public/tracking-result';
+import type { PublicTrackingResult } from '~/models/parcel.server';
+import {
+  MAX_TRACKING_NUMBERS,
+  TRACKING_NUMBER_FORMAT_MESSAGE,
+  TRACKING_NUMBER_PLACEHOLDER,
+} from '~/schemas/constants';
+import { TrackingQuerySchema } from '~/schemas/public-tracking';
+import {
+  lookupTrackingNumbers,
+  TRACKING_NOT_FOUND,
+  trackingLimiter,
+} from '~/services/public-tracking.server';
 import { clientAddress } from '~/services/rate-limit.server';
 
-const EMPTY = 'Please enter a tracking number';
-const NOT_FOUND = 'Tracking number not found';
 const FAILED = 'Failed to track package. Please try again.';
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const raw = new URL(request.url).searchParams.get('number');
-  if (raw === null) return json({ number: '', result: null, error: null });
-  const number = raw.trim();
-  if (!number) return json({ number: '', result: null, error: EMPTY }, { status: 400 });
+type TrackPageData = {
+  /** What the field shows: what was asked for, on one line. */
+  number: string;
+  error: string | null;
+  /** One number: its full result. */
+  result: PublicTrackingResult | null;
+  /** Several numbers: one summary each. */
+  summaries: TrackingSummary[] | null;
+};
 
-  const limit = await trackingLimiter.hit(clientAddress(context));
+function page(data: Partial<TrackPageData>, init?: ResponseInit) {
+  return json<TrackPageData>(
+    { number: '', error: null, result: null, summaries: null, ...data },
+    init,
+  );
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const values = new URL(request.url).searchParams.getAll('number');
+  if (!values.length)
+    return json<TrackPageData>({ number: '', error: null, result: null, summaries: null });
+  // The field is one line: numbers given on several lines show separated by commas.
+  const number = values
+    .join(', ')
+    .trim()
+    .replace(/\s*[\r\n]+\s*/g, ', ');
+
+  const parsed = TrackingQuerySchema.safeParse(values);
+  if (!parsed.success) {
+    return page({ number, error: parsed.error.issues[0]!.message }, { status: 400 });
+  }
+  const numbers = parsed.data;
+
+  const limit = await trackingLimiter.hit(clientAddress(context), numbers.length);
   if (!limit.allowed) {
-    return json(
+    return page(
       {
         number,
-        result: null,
         error: `Too many tracking requests from your network. Please wait ${limit.retryAfterSeconds} seconds and try again.`,
       },
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     );
   }
   try {
-    const lookup = await lookupTrackingNumber(number);
-    if (lookup.kind === 'malformed')
-      return json({ number, result: null, error: TRACKING_NUMBER_FORMAT_MESSAGE }, { status: 400 });
-    if (lookup.kind === 'not-found')
-      return json({ number, result: null, error: NOT_FOUND }, { status: 404 });
-    return json({ number, result: lookup.result, error: null });
+    const lookups = await lookupTrackingNumbers(numbers);
+    if (lookups.length === 1) {
+      const [lookup] = lookups;
+      if (lookup!.kind === 'malformed')
+        return page({ number, error: TRACKING_NUMBER_FORMAT_MESSAGE }, { status: 400 });
+      if (lookup!.kind === 'not-found')
+        return page({ number, error: TRACKING_NOT_FOUND }, { status: 404 });
+      return page({ number, result: lookup!.result });
+    }
+    const summaries = lookups.map((lookup): TrackingSummary => {
+      if (lookup.kind === 'found') {
+        const { parcel, events } = lookup.result;
+        return {
+          trackingNumber: parcel.trackingNumber,
+          found: true,
+          status: parcel.status,
+          estimatedDelivery: parcel.estimatedDelivery,
+          latestEvent: events[0] ?? null,
+        };
+      }
+      return {
+        trackingNumber: lookup.trackingNumber,
+        found: false,
+        error: lookup.kind === 'malformed' ? TRACKING_NUMBER_FORMAT_MESSAGE : TRACKING_NOT_FOUND,
+      };
+    });
+    return page({ number, summaries });
   } catch (error) {
     console.error(error);
-    return json({ number, result: null, error: FAILED }, { status: 503 });
+    return page({ number, error: FAILED }, { status: 503 });
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
-  {
-    title: pageTitle(
-      matches,
-      data?.result
-        ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}`
-        : 'Track Package',
-    ),
-  },
-  {
-    name: 'description',
-    content:
-      'Track your parcel with its tracking number: the status, every scan and the estimated delivery date.',
-  },
-  // A result is one visitor's business; only the empty page belongs in search results.
-  ...(data?.number ? [{ name: 'robots', content: 'noindex' }] : []),
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = data?.result
+    ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}`
+    : data?.summaries
+      ? `${data.summaries.length} tracking numbers`
+      : 'Track Package';
+  return [
+    { title: pageTitle(matches, title) },
+    {
+      name: 'description',
+      content:
+        'Track your parcels with their tracking numbers: the status, every scan and the estimated delivery date, for up to 30 parcels at once.',
+    },
+    // A result is one visitor's business; only the empty page belongs in search results.
+    ...(data?.number ? [{ name: 'robots', content: 'noindex' }] : []),
+  ];
+};
 
 export default function TrackPage() {
-  const data = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>() as TrackPageData;
   const { error } = data;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">Track Package</h1>
       <p id="tracking-hint" className="mt-2 text-gray-600">
-        Enter your tracking number to see where your parcel is right now.
+        Enter your tracking number to see where your parcel is right now. Tracking several? Enter up
+        to {MAX_TRACKING_NUMBERS}, separated by commas, spaces or new lines.
       </p>
       <form
         method="get"
@@ -85,7 +145,7 @@ export default function TrackPage() {
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
-          maxLength={40}
+          maxLength={MAX_TRACKING_NUMBERS * 20}
           defaultValue={data.number}
           placeholder={`Enter tracking number (${TRACKING_NUMBER_PLACEHOLDER})`}
           aria-invalid={error ? true : undefined}
@@ -107,6 +167,7 @@ export default function TrackPage() {
           </p>
         ) : null}
         {data.result ? <TrackingResult result={data.result} /> : null}
+        {data.summaries ? <TrackingSummaryList summaries={data.summaries} /> : null}
       </div>
     </div>
   );

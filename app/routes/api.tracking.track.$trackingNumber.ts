@@ -1,34 +1,32 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { apiErrorResponse, handleApi } from '~/services/api.server';
-import { lookupTrackingNumber, trackingLimiter } from '~/services/public-tracking.server';
+import {
+  lookupTrackingNumber,
+  TRACKING_NOT_FOUND,
+  trackingLimiter,
+  withPublicCors,
+} from '~/services/public-tracking.server';
 import { clientAddress } from '~/services/rate-limit.server';
 
-// The one endpoint other sites may call from the browser.
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type',
-  'Access-Control-Max-Age': '86400',
-};
+const METHODS = 'GET, OPTIONS';
 
-function withCors(response: Response): Response {
-  for (const [key, value] of Object.entries(CORS_HEADERS)) response.headers.set(key, value);
+function answer(response: Response): Response {
   response.headers.set('Cache-Control', 'no-store');
-  return response;
+  return withPublicCors(response, METHODS);
 }
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  // Remix hands OPTIONS (a CORS preflight) to the loader; it looks nothing up.
+  if (request.method === 'OPTIONS') return answer(new Response(null, { status: 204 }));
   const limit = await trackingLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
-    return withCors(
+    return answer(
       apiErrorResponse(
         429,
         'Too many tracking requests. Please wait a minute and try again.',
         undefined,
-        {
-          'Retry-After': String(limit.retryAfterSeconds),
-        },
+        { 'Retry-After': String(limit.retryAfterSeconds) },
       ),
     );
   }
@@ -46,20 +44,18 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     if (lookup.kind === 'not-found') {
       return json(
         {
-          error: 'Tracking number not found',
-          message: `Tracking number not found: ${lookup.trackingNumber}`,
+          error: TRACKING_NOT_FOUND,
+          message: `${TRACKING_NOT_FOUND}: ${lookup.trackingNumber}`,
         },
         { status: 404 },
       );
     }
     return json(lookup.result);
   });
-  return withCors(response);
+  return answer(response);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method === 'OPTIONS') return withCors(new Response(null, { status: 204 }));
-  return withCors(
-    apiErrorResponse(405, 'Method not allowed', undefined, { Allow: 'GET, OPTIONS' }),
-  );
+  if (request.method === 'OPTIONS') return answer(new Response(null, { status: 204 }));
+  return answer(apiErrorResponse(405, 'Method not allowed', undefined, { Allow: METHODS }));
 }

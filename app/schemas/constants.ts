@@ -50,6 +50,8 @@ export const TRACKING_NUMBER_PLACEHOLDER = 'e.g. SWX123456789';
 /** What a visitor is told when a number does not have that shape. */
 export const TRACKING_NUMBER_FORMAT_MESSAGE =
   'Tracking numbers are three letters and nine digits, like ABC123456789';
+/** How many numbers one lookup (the track page, the batch API) takes at once. */
+export const MAX_TRACKING_NUMBERS = 30;
 
 export const PARCEL_CREATION_COST = 25.99;
 export const DEFAULT_DELIVERY_DAYS = 4;
@@ -78,6 +80,18 @@ export const RECEIPT_TAX_RATE = 0;
 /** Normalises what a visitor typed into the stored form of a tracking number. */
 export function normalizeTrackingNumber(input: string): string {
   return input.trim().toUpperCase();
+}
+
+/**
+ * The numbers in what a visitor typed or pasted: separated by commas, spaces or new lines,
+ * normalised, each once, in the order given.
+ */
+export function splitTrackingNumbers(input: string): string[] {
+  const numbers = input
+    .split(/[\s,;]+/)
+    .map(normalizeTrackingNumber)
+    .filter(Boolean);
+  return [...new Set(numbers)];
 }
 
 export function formatMoney(amount: number): string {

@@ -1,19 +1,29 @@
 import {
   findParcelByTrackingNumber,
+  findParcelsByTrackingNumbers,
   toPublicTrackingResult,
   type PublicTrackingResult,
 } from '~/models/parcel.server';
-import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
+import {
+  normalizeTrackingNumber,
+  TRACKING_NUMBER_FORMAT_MESSAGE,
+  TRACKING_NUMBER_PATTERN,
+} from '~/schemas/constants';
 import { connectDb } from './db.server';
 import { env } from './env.server';
 import { RateLimit } from './rate-limit.server';
 
-/** One budget per client address, shared by the tracking page and the public API. */
+/**
+ * One budget per client address, shared by the tracking page and the public API; every number
+ * looked up counts once, however many arrive in one request.
+ */
 export const trackingLimiter = new RateLimit(
   'tracking',
   env.RATE_LIMIT_TRACKING_PER_MINUTE,
   60_000,
 );
+
+export const TRACKING_NOT_FOUND = 'Tracking number not found';
 
 export type TrackingLookup =
   | { kind: 'found'; result: PublicTrackingResult }
@@ -28,4 +38,57 @@ export async function lookupTrackingNumber(input: string): Promise<TrackingLooku
   const parcel = await findParcelByTrackingNumber(trackingNumber);
   if (!parcel) return { kind: 'not-found', trackingNumber };
   return { kind: 'found', result: toPublicTrackingResult(parcel) };
+}
+
+/** Looks several numbers up in one query; one answer per number, in the order given. */
+export async function lookupTrackingNumbers(inputs: string[]): Promise<TrackingLookup[]> {
+  const numbers = inputs.map(normalizeTrackingNumber);
+  const wellFormed = numbers.filter((n) => TRACKING_NUMBER_PATTERN.test(n));
+  let parcels: Awaited<ReturnType<typeof findParcelsByTrackingNumbers>> = [];
+  if (wellFormed.length) {
+    await connectDb();
+    parcels = await findParcelsByTrackingNumbers(wellFormed);
+  }
+  const byNumber = new Map(parcels.map((parcel) => [parcel.trackingNumber, parcel]));
+  return numbers.map((trackingNumber): TrackingLookup => {
+    if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
+    const parcel = byNumber.get(trackingNumber);
+    if (!parcel) return { kind: 'not-found', trackingNumber };
+    return { kind: 'found', result: toPublicTrackingResult(parcel) };
+  });
+}
+
+/**
+ * One entry of a batch answer (`POST /api/tracking/track`). Numbers that are unknown or not
+ * shaped like a tracking number are both "not found"; `message` says which.
+ */
+export function toBatchEntry(lookup: TrackingLookup) {
+  if (lookup.kind === 'found') {
+    return {
+      trackingNumber: lookup.result.parcel.trackingNumber,
+      found: true as const,
+      parcel: lookup.result.parcel,
+      events: lookup.result.events,
+    };
+  }
+  return {
+    trackingNumber: lookup.trackingNumber,
+    found: false as const,
+    error: TRACKING_NOT_FOUND,
+    message:
+      lookup.kind === 'malformed'
+        ? TRACKING_NUMBER_FORMAT_MESSAGE
+        : `${TRACKING_NOT_FOUND}: ${lookup.trackingNumber}`,
+  };
+}
+export type TrackingBatchEntry = ReturnType<typeof toBatchEntry>;
+
+/** Headers that let other sites call the public tracking endpoints from a browser. */
+export function withPublicCors(response: Response, methods: string): Response {
+  response.headers.set('Access-Control-Allow-Origin', '*');
+  response.headers.set('Access-Control-Allow-Methods', methods);
+  response.headers.set('Access-Control-Allow-Headers', 'Content-Type, If-None-Match');
+  response.headers.set('Access-Control-Expose-Headers', 'ETag, Retry-After');
+  response.headers.set('Access-Control-Max-Age', '86400');
+  return response;
 }

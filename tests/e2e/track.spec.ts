@@ -91,3 +91,78 @@ test('staff pages stay behind sign-in while tracking is public', async ({ page }
   await expect(page).toHaveURL(/\/management\/access/);
   await signIn(page);
 });
+
+async function demoNumbers(request: APIRequestContext, count: number) {
+  const login = await request.post('/api/auth/login', {
+    data: { username: 'admin', password: 'e2e-admin-password' },
+  });
+  const { token } = await login.json();
+  const list = await request.get(`/api/parcels?limit=${count}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { parcels } = await list.json();
+  return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
+}
+
+test.describe('tracking several parcels at once', () => {
+  test('/track?number=A,B,C shows one summary per number, each leading to its result', async ({
+    page,
+    request,
+  }) => {
+    const [a, b] = await demoNumbers(request, 2);
+    await page.goto(`/track?number=${a},${b!.toLowerCase()},ZZZ999999998,${a}`);
+    await expect(page).toHaveTitle('3 tracking numbers · SwiftShip Courier');
+    const rows = page.locator('[data-tracking-summary]');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(0).getByRole('link', { name: a! })).toBeVisible();
+    await expect(rows.nth(0).getByText('Latest event')).toBeVisible();
+    await expect(rows.nth(0).getByText('Estimated delivery')).toBeVisible();
+    await expect(rows.nth(1).getByRole('link', { name: b! })).toBeVisible();
+    await expect(rows.nth(2)).toContainText('ZZZ999999998');
+    await expect(rows.nth(2)).toContainText('Tracking number not found');
+    await expect(rows.nth(2).getByRole('link')).toHaveCount(0);
+
+    await rows.nth(1).getByRole('link', { name: b! }).click();
+    await expect(page).toHaveURL(new RegExp(`/track\\?number=${b}$`));
+    await expect(page.getByRole('heading', { name: b! })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Tracking history' })).toBeVisible();
+  });
+
+  test('the home box takes numbers separated by commas, spaces or new lines', async ({
+    page,
+    request,
+  }) => {
+    const [a, b, c] = await demoNumbers(request, 3);
+    await page.goto('/');
+    const field = page.getByRole('textbox', { name: 'Tracking number' });
+    // Lines pasted into a one-line field arrive separated by spaces.
+    await field.fill(`${a}, ${b}\n${c}`);
+    await field.press('Enter');
+    await expect(page).toHaveURL(/\/track\?number=/);
+    await expect(page.locator('[data-tracking-summary]')).toHaveCount(3);
+  });
+
+  test('more than 30 numbers get a clear message', async ({ page }) => {
+    const numbers = Array.from({ length: 31 }, (_, i) => `QQQ${String(i).padStart(9, '0')}`);
+    await page.goto(`/track?number=${numbers.join('%0A')}`);
+    await expect(page.getByRole('alert')).toHaveText(
+      'You can track up to 30 numbers at once, and 31 were entered. Please track them in smaller groups.',
+    );
+    await expect(page.locator('[data-tracking-summary]')).toHaveCount(0);
+  });
+
+  test('the batch API answers per number', async ({ request }) => {
+    const [a] = await demoNumbers(request, 1);
+    const res = await request.post('/api/tracking/track', {
+      data: { trackingNumbers: [a, 'ZZZ999999997'] },
+      headers: { Origin: 'https://shop.example' },
+    });
+    expect(res.status()).toBe(200);
+    expect(res.headers()['access-control-allow-origin']).toBe('*');
+    const { results } = await res.json();
+    expect(results.map((r: { found: boolean }) => r.found)).toEqual([true, false]);
+    expect(results[1].error).toBe('Tracking number not found');
+    const empty = await request.post('/api/tracking/track', { data: { trackingNumbers: [] } });
+    expect(empty.status()).toBe(400);
+  });
+});

@@ -4,15 +4,28 @@ import {
   loader as trackApi,
   action as trackApiAction,
 } from '~/routes/api.tracking.track.$trackingNumber';
+import { loader as batchApiLoader, action as batchApi } from '~/routes/api.tracking.track';
 import { loader as trackPage } from '~/routes/_public.track';
+import { trackingLimiter } from '~/services/public-tracking.server';
 import { connectDb, disconnectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { callRoute, uniqueAddress } from '../support/api';
 
 let trackingNumber = '';
+let secondNumber = '';
 
 beforeAll(async () => {
   await connectDb();
+  const second = await insertWithTrackingNumber((tn) =>
+    Parcel.create({
+      trackingNumber: tn,
+      recipient: { name: 'Sam Poe', address: '3 Oak Ave, Ogdenville' },
+      serviceType: 'Standard',
+      status: 'Pending',
+      estimatedDelivery: new Date('2030-02-01T12:00:00Z'),
+    }),
+  );
+  secondNumber = second.trackingNumber;
   const parcel = await insertWithTrackingNumber((tn) =>
     Parcel.create({
       trackingNumber: tn,
@@ -165,7 +178,7 @@ describe('/track page loader', () => {
   it('renders nothing to look up without a number', async () => {
     const res = await callRoute(trackPage, '/track');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ number: '', result: null, error: null });
+    expect(await res.json()).toEqual({ number: '', result: null, summaries: null, error: null });
   });
 
   it('asks for a number when the box was empty, without a lookup', async () => {
@@ -211,5 +224,192 @@ describe('/track with a malformed number', () => {
         'Tracking numbers are three letters and nine digits, like ABC123456789',
       );
     }
+  });
+});
+
+describe('/track with several numbers', () => {
+  it('summarises each number once, in the order given, found or not', async () => {
+    const typed = `${trackingNumber.toLowerCase()}, ZZZ000000009\n${secondNumber} ${trackingNumber},abc`;
+    const res = await callRoute(trackPage, `/track?number=${encodeURIComponent(typed)}`, {
+      clientAddress: uniqueAddress(),
+    });
+    expect(res.status).toBe(200);
+    const data = await res.json();
+    expect(data.result).toBeNull();
+    expect(data.number).toBe(
+      `${trackingNumber.toLowerCase()}, ZZZ000000009, ${secondNumber} ${trackingNumber},abc`,
+    );
+    expect(data.summaries).toEqual([
+      {
+        trackingNumber,
+        found: true,
+        status: 'In Transit',
+        estimatedDelivery: '2030-01-05T12:00:00.000Z',
+        latestEvent: expect.objectContaining({
+          status: 'In Transit',
+          location: 'Capital City',
+          timestamp: '2030-01-02T10:00:00.000Z',
+        }),
+      },
+      { trackingNumber: 'ZZZ000000009', found: false, error: 'Tracking number not found' },
+      {
+        trackingNumber: secondNumber,
+        found: true,
+        status: 'Pending',
+        estimatedDelivery: '2030-02-01T12:00:00.000Z',
+        latestEvent: null,
+      },
+      {
+        trackingNumber: 'ABC',
+        found: false,
+        error: 'Tracking numbers are three letters and nine digits, like ABC123456789',
+      },
+    ]);
+  });
+
+  it('takes repeated number parameters as one list', async () => {
+    const res = await callRoute(
+      trackPage,
+      `/track?number=${trackingNumber}&number=${secondNumber}`,
+      { clientAddress: uniqueAddress() },
+    );
+    expect((await res.json()).summaries).toHaveLength(2);
+  });
+
+  it('refuses more than 30 numbers with a clear message, looking none up', async () => {
+    const numbers = Array.from({ length: 31 }, (_, i) => `QQQ${String(i).padStart(9, '0')}`);
+    const address = uniqueAddress();
+    const res = await callRoute(trackPage, `/track?number=${numbers.join(',')}`, {
+      clientAddress: address,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe(
+      'You can track up to 30 numbers at once, and 31 were entered. Please track them in smaller groups.',
+    );
+    expect((await trackingLimiter.peek(address)).remaining).toBe(
+      env.RATE_LIMIT_TRACKING_PER_MINUTE,
+    );
+    // Thirty, even with duplicates on top, are fine.
+    const thirty = [...numbers.slice(0, 30), numbers[0]!].join(' ');
+    const ok = await callRoute(trackPage, `/track?number=${encodeURIComponent(thirty)}`, {
+      clientAddress: uniqueAddress(),
+    });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).summaries).toHaveLength(30);
+  });
+
+  it('counts every number against the per-address limit', async () => {
+    const address = uniqueAddress();
+    await callRoute(trackPage, `/track?number=${trackingNumber},${secondNumber},ZZZ000000008`, {
+      clientAddress: address,
+    });
+    expect((await trackingLimiter.peek(address)).remaining).toBe(
+      env.RATE_LIMIT_TRACKING_PER_MINUTE - 3,
+    );
+  });
+});
+
+describe('POST /api/tracking/track', () => {
+  const post = (body: unknown, clientAddress = uniqueAddress()) =>
+    callRoute(batchApi, '/api/tracking/track', { method: 'POST', body, clientAddress });
+
+  it('answers each number, found or not, in the order given, duplicates once', async () => {
+    const res = await post({
+      trackingNumbers: [
+        trackingNumber,
+        'ZZZ000000007',
+        ` ${secondNumber.toLowerCase()} `,
+        trackingNumber.toLowerCase(),
+        'nope',
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const body = await res.json();
+    expect(body.results).toHaveLength(4);
+    const [first, missing, second, malformed] = body.results;
+    expect(first).toEqual({
+      trackingNumber,
+      found: true,
+      parcel: expect.objectContaining({ trackingNumber, status: 'In Transit' }),
+      events: [
+        expect.objectContaining({ status: 'In Transit' }),
+        expect.objectContaining({ status: 'Package Picked Up' }),
+      ],
+    });
+    expect(missing).toEqual({
+      trackingNumber: 'ZZZ000000007',
+      found: false,
+      error: 'Tracking number not found',
+      message: 'Tracking number not found: ZZZ000000007',
+    });
+    expect(second).toMatchObject({ trackingNumber: secondNumber, found: true, events: [] });
+    expect(malformed).toMatchObject({
+      trackingNumber: 'NOPE',
+      found: false,
+      error: 'Tracking number not found',
+      message: 'Tracking numbers are three letters and nine digits, like ABC123456789',
+    });
+    // The single lookup's answer for the same number is the same.
+    const single = await callRoute(trackApi, `/api/tracking/track/${trackingNumber}`, {
+      params: { trackingNumber },
+      clientAddress: uniqueAddress(),
+    });
+    const { parcel, events } = await single.json();
+    expect({ parcel: first.parcel, events: first.events }).toEqual({ parcel, events });
+    expect(JSON.stringify(body)).not.toMatch(/jane@example\.com|555-0199|25\.99/);
+  });
+
+  it('answers 400 for an empty, missing or oversized list', async () => {
+    const tooMany = Array.from({ length: 31 }, (_, i) => `QQQ${String(i).padStart(9, '0')}`);
+    for (const body of [
+      { trackingNumbers: [] },
+      { trackingNumbers: ['  '] },
+      {},
+      { trackingNumbers: 'SWX123456789' },
+      { trackingNumbers: tooMany },
+    ]) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect((await res.json()).details.trackingNumbers).toBeDefined();
+    }
+    const notJson = await callRoute(batchApi, '/api/tracking/track', {
+      method: 'POST',
+      body: 'trackingNumbers=SWX123456789',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(notJson.status).toBe(415);
+  });
+
+  it('counts each number against the tracking limit, with 429 past it', async () => {
+    const address = uniqueAddress();
+    const numbers = Array.from({ length: 30 }, (_, i) => `QQQ${String(i).padStart(9, '0')}`);
+    const rounds = Math.ceil(env.RATE_LIMIT_TRACKING_PER_MINUTE / 30);
+    const statuses: number[] = [];
+    for (let i = 0; i < rounds + 1; i++)
+      statuses.push((await post({ trackingNumbers: numbers }, address)).status);
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await post({ trackingNumbers: [trackingNumber] }, address);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The single lookup shares the budget.
+    const single = await callRoute(trackApi, `/api/tracking/track/${trackingNumber}`, {
+      params: { trackingNumber },
+      clientAddress: address,
+    });
+    expect(single.status).toBe(429);
+  });
+
+  it('answers a CORS preflight and refuses GET', async () => {
+    const preflight = await callRoute(batchApiLoader, '/api/tracking/track', {
+      method: 'OPTIONS',
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Content-Type');
+    const get = await callRoute(batchApiLoader, '/api/tracking/track');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
   });
 });

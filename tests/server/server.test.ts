@@ -70,6 +70,12 @@ const build = {
         return json({ changed: true }, { status: 201 });
       },
     }),
+    'routes/public-lookup': route('public-lookup', 'api/tracking/track', {
+      action: async () => {
+        mutations += 1;
+        return json({ results: [] });
+      },
+    }),
     'routes/fail': route('fail', 'fail', {
       loader: () => {
         throw new Error('secret internals');
@@ -255,6 +261,17 @@ describe('security', () => {
     expect(reply.headers['strict-transport-security']).toBeUndefined();
     const second = JSON.parse((await send('/echo')).body).context.cspNonce;
     expect(second).not.toBe(nonce);
+  });
+
+  it('lets other sites post to the public tracking lookup', async () => {
+    const before = mutations;
+    const reply = await send('/api/tracking/track', {
+      method: 'POST',
+      headers: { origin: 'https://shop.example', cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(reply.status).toBe(200);
+    expect(mutations).toBe(before + 1);
   });
 
   it('sends HSTS only when the request came over https', async () => {

@@ -1,8 +1,8 @@
-import { TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/constants';
+import { MAX_TRACKING_NUMBERS, TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/constants';
 
 /**
- * A GET form to /track, which trims what was typed. `required` and the pattern make the browser
- * refuse a blank value, so an empty box goes nowhere.
+ * A GET form to /track, which trims what was typed and reads up to 30 numbers. `required` and the
+ * pattern make the browser refuse a blank value, so an empty box goes nowhere.
  */
 export function TrackingBox() {
   return (
@@ -11,7 +11,8 @@ export function TrackingBox() {
         Track your package
       </h2>
       <p id="track-box-hint" className="mt-1 text-sm text-gray-600">
-        Enter your tracking number to see every scan, from pickup to proof of delivery.
+        Enter your tracking number to see every scan, from pickup to proof of delivery. Tracking
+        several? Separate up to {MAX_TRACKING_NUMBERS} numbers with commas or spaces.
       </p>
       <form
         method="get"
@@ -29,7 +30,7 @@ export function TrackingBox() {
           required
           pattern=".*\S.*"
           title="Enter a tracking number, e.g. SWX123456789"
-          maxLength={64}
+          maxLength={MAX_TRACKING_NUMBERS * 20}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}

@@ -2,6 +2,18 @@ import type { PublicTrackingResult } from '~/models/parcel.server';
 import { formatDate, formatDateTime } from '~/utils/format';
 
 type Result = PublicTrackingResult;
+type PublicEvent = Result['events'][number];
+
+/** One line of a lookup of several numbers. */
+export type TrackingSummary =
+  | {
+      trackingNumber: string;
+      found: true;
+      status: string;
+      estimatedDelivery: string | null;
+      latestEvent: PublicEvent | null;
+    }
+  | { trackingNumber: string; found: false; error: string };
 
 const STATUS_STYLES: Record<string, string> = {
   Processing: 'bg-sky-100 text-sky-800 ring-sky-300',
@@ -92,6 +104,10 @@ function EventIcon({ status }: { status: string }) {
   }
 }
 
+function EventTime({ event }: { event: PublicEvent }) {
+  return <time dateTime={event.timestamp ?? undefined}>{formatDateTime(event.timestamp)}</time>;
+}
+
 export function TrackingResult({ result }: { result: Result }) {
   const { parcel, events } = result;
   return (
@@ -162,9 +178,7 @@ export function TrackingResult({ result }: { result: Result }) {
                   ) : null}
                   <p className="text-sm text-gray-600">
                     {event.location ? `${event.location} · ` : ''}
-                    <time dateTime={event.timestamp ?? undefined}>
-                      {formatDateTime(event.timestamp)}
-                    </time>
+                    <EventTime event={event} />
                   </p>
                 </div>
               </li>
@@ -173,5 +187,77 @@ export function TrackingResult({ result }: { result: Result }) {
         )}
       </section>
     </article>
+  );
+}
+
+function trackHref(trackingNumber: string) {
+  return `/track?number=${encodeURIComponent(trackingNumber)}`;
+}
+
+/** Several numbers at once: a row per number, each found one linking to its full result. */
+export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[] }) {
+  const found = summaries.filter((s) => s.found).length;
+  return (
+    <section aria-labelledby="summaries-heading" className="card overflow-hidden">
+      <header className="border-b border-gray-200 bg-gray-50 p-5">
+        <h2 id="summaries-heading" className="text-xl font-bold">
+          {summaries.length} tracking numbers
+        </h2>
+        <p className="mt-1 text-sm text-gray-600">
+          {found} of {summaries.length} found. Choose a number to see its full history.
+        </p>
+      </header>
+      <ul className="divide-y divide-gray-200" data-tracking-summaries>
+        {summaries.map((summary) => (
+          <li key={summary.trackingNumber} className="p-5" data-tracking-summary>
+            {summary.found ? (
+              <>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <h3 className="break-all font-mono text-lg font-bold tracking-wide">
+                    <a
+                      href={trackHref(summary.trackingNumber)}
+                      className="text-brand-700 underline hover:text-brand-800"
+                    >
+                      {summary.trackingNumber}
+                    </a>
+                  </h3>
+                  <PublicStatusBadge status={summary.status} />
+                </div>
+                <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2">
+                  <div>
+                    <dt className="font-medium text-gray-600">Latest event</dt>
+                    <dd className="mt-0.5 text-gray-900">
+                      {summary.latestEvent ? (
+                        <>
+                          <span className="font-semibold">{summary.latestEvent.status}</span>
+                          {summary.latestEvent.location ? ` · ${summary.latestEvent.location}` : ''}
+                          {' · '}
+                          <EventTime event={summary.latestEvent} />
+                        </>
+                      ) : (
+                        'No tracking events yet'
+                      )}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="font-medium text-gray-600">Estimated delivery</dt>
+                    <dd className="mt-0.5 font-semibold text-gray-900">
+                      {formatDate(summary.estimatedDelivery)}
+                    </dd>
+                  </div>
+                </dl>
+              </>
+            ) : (
+              <>
+                <h3 className="break-all font-mono text-lg font-bold tracking-wide text-gray-900">
+                  {summary.trackingNumber}
+                </h3>
+                <p className="mt-1 text-sm font-medium text-red-800">{summary.error}</p>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
