@@ -4,6 +4,7 @@ import { renderToString } from 'react-dom/server';
 import os from 'node:os';
 import { connectDb, disconnectDb } from './services/db.server';
 import { env } from './services/env.server';
+import { documentResponse } from './services/http-cache.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
 import { seedOnFirstStart } from './services/seed.server';
 import { NonceProvider } from './utils/nonce-provider';
@@ -68,8 +69,11 @@ export default function handleRequest(
     </NonceProvider>,
   );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-  return new Response(`<!DOCTYPE html>${html}`, {
-    headers: responseHeaders,
-    status: responseStatusCode,
-  });
+  return documentResponse(
+    request,
+    responseStatusCode,
+    responseHeaders,
+    `<!DOCTYPE html>${html}`,
+    nonce,
+  );
 }

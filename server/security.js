@@ -12,6 +12,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function securityHeaders() {
   const nonce = (req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString('base64');
+    // A 304 tells the browser to show the page it holds, whose inline script carries the nonce of
+    // the answer that first sent it. That answer's policy must stay with it: a 304 carrying this
+    // request's policy would replace it and block the script.
+    onHeaders(res, () => {
+      if (res.statusCode === 304) res.removeHeader('Content-Security-Policy');
+    });
     next();
   };
   const headers = helmet({

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
@@ -14,6 +14,7 @@ import {
   TRACKING_NUMBER_PLACEHOLDER,
 } from '~/schemas/constants';
 import { TrackingQuerySchema } from '~/schemas/public-tracking';
+import { PRIVATE_REVALIDATE } from '~/services/http-cache.server';
 import {
   lookupTrackingNumbers,
   TRACKING_NOT_FOUND,
@@ -34,9 +35,12 @@ type TrackPageData = {
 };
 
 function page(data: Partial<TrackPageData>, init?: ResponseInit) {
+  const headers = new Headers(init?.headers);
+  // Results change as parcels move: the browser keeps them but asks each time (304 if unchanged).
+  headers.set('Cache-Control', PRIVATE_REVALIDATE);
   return json<TrackPageData>(
     { number: '', error: null, result: null, summaries: null, ...data },
-    init,
+    { ...init, headers },
   );
 }
 
@@ -99,6 +103,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return page({ number, error: FAILED }, { status: 503 });
   }
 }
+
+// The layout's policy for the empty page; a lookup's own (private, revalidated) for results.
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, key) => headers.set(key, value));
+  return headers;
+};
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const title = data?.result

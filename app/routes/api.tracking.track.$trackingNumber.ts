@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { apiErrorResponse, handleApi } from '~/services/api.server';
+import { conditionalResponse, PRIVATE_REVALIDATE } from '~/services/http-cache.server';
 import {
   lookupTrackingNumber,
   TRACKING_NOT_FOUND,
@@ -11,8 +12,9 @@ import { clientAddress } from '~/services/rate-limit.server';
 
 const METHODS = 'GET, OPTIONS';
 
+// A result may be kept by the browser but is checked every time: unchanged, it costs a 304.
 function answer(response: Response): Response {
-  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('Cache-Control', PRIVATE_REVALIDATE);
   return withPublicCors(response, METHODS);
 }
 
@@ -50,7 +52,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         { status: 404 },
       );
     }
-    return json(lookup.result);
+    return conditionalResponse(request, JSON.stringify(lookup.result), {
+      headers: new Headers({ 'Content-Type': 'application/json; charset=utf-8' }),
+    });
   });
   return answer(response);
 }

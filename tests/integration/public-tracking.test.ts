@@ -179,6 +179,8 @@ describe('/track page loader', () => {
     const res = await callRoute(trackPage, '/track');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ number: '', result: null, summaries: null, error: null });
+    // The empty page is the layout's public page; a lookup is private.
+    expect(res.headers.get('cache-control')).toBeNull();
   });
 
   it('asks for a number when the box was empty, without a lookup', async () => {
@@ -193,6 +195,7 @@ describe('/track page loader', () => {
       clientAddress: uniqueAddress(),
     });
     expect(found.status).toBe(200);
+    expect(found.headers.get('cache-control')).toBe('private, no-cache');
     expect((await found.json()).result.parcel.trackingNumber).toBe(trackingNumber);
     const missing = await callRoute(trackPage, '/track?number=QQQ111111111', {
       clientAddress: uniqueAddress(),
@@ -411,5 +414,45 @@ describe('POST /api/tracking/track', () => {
     const get = await callRoute(batchApiLoader, '/api/tracking/track');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe('revalidating a tracking result', () => {
+  it('sends an ETag with private, no-cache and answers 304 to it while unchanged', async () => {
+    const url = `/api/tracking/track/${trackingNumber}`;
+    const call = (headers?: HeadersInit) =>
+      callRoute(trackApi, url, {
+        params: { trackingNumber },
+        clientAddress: uniqueAddress(),
+        headers,
+      });
+    const first = await call();
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    expect(first.headers.get('access-control-expose-headers')).toContain('ETag');
+
+    const again = await call({ 'If-None-Match': etag! });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+
+    // A new event changes the answer: a full 200 with a new ETag.
+    await Parcel.updateOne(
+      { trackingNumber },
+      {
+        $push: {
+          events: {
+            status: 'Out for Delivery',
+            location: 'Shelbyville',
+            timestamp: new Date('2030-01-03T08:00:00Z'),
+          },
+        },
+      },
+    );
+    const changed = await call({ 'If-None-Match': etag! });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect((await changed.json()).events[0].status).toBe('Out for Delivery');
   });
 });

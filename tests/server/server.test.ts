@@ -70,6 +70,9 @@ const build = {
         return json({ changed: true }, { status: 201 });
       },
     }),
+    'routes/not-modified': route('not-modified', 'not-modified', {
+      loader: () => new Response(null, { status: 304, headers: { ETag: 'W/"x"' } }),
+    }),
     'routes/public-lookup': route('public-lookup', 'api/tracking/track', {
       action: async () => {
         mutations += 1;
@@ -261,6 +264,14 @@ describe('security', () => {
     expect(reply.headers['strict-transport-security']).toBeUndefined();
     const second = JSON.parse((await send('/echo')).body).context.cspNonce;
     expect(second).not.toBe(nonce);
+  });
+
+  it('leaves the policy of the page a browser already holds in place on a 304', async () => {
+    // The held page's inline script carries the nonce of the answer that first sent it.
+    const reply = await send('/not-modified');
+    expect(reply.status).toBe(304);
+    expect(reply.headers['content-security-policy']).toBeUndefined();
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('lets other sites post to the public tracking lookup', async () => {

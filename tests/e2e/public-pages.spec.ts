@@ -1,0 +1,180 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { toastRegion } from './support/helpers';
+
+const PUBLIC_PAGES = [
+  '/',
+  '/track',
+  '/services',
+  '/about',
+  '/contact',
+  '/quote',
+  '/privacy-policy',
+  '/terms-of-service',
+  '/cookie-policy',
+  '/no-such-page-here',
+];
+
+async function demoTrackingNumbers(request: APIRequestContext, limit = 3) {
+  const login = await request.post('/api/auth/login', {
+    data: { username: 'admin', password: 'e2e-admin-password' },
+  });
+  const { token } = await login.json();
+  const list = await request.get(`/api/parcels?limit=${limit}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { parcels } = await list.json();
+  return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
+}
+
+test.describe('public pages ship no framework JavaScript', () => {
+  for (const path of [...PUBLIC_PAGES, '/track?number=SWX123456789']) {
+    test(`${path} loads no script file`, async ({ page }) => {
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(request.url());
+      });
+      await page.goto(path);
+      await expect(page.locator('script[src]')).toHaveCount(0);
+      await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(0);
+      // Inline scripts: only the carousel's loop on the home page, small and with the nonce.
+      const inline = await page.locator('script').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          nonce: node.nonce || node.getAttribute('nonce'),
+          size: node.textContent?.length ?? 0,
+        })),
+      );
+      expect(inline.length).toBeLessThanOrEqual(path === '/' ? 1 : 0);
+      for (const script of inline) {
+        expect(script.size).toBeLessThanOrEqual(1500);
+        expect(script.nonce).toBeTruthy();
+      }
+      expect(scripts).toEqual([]);
+      expect(await page.evaluate(() => '__remixContext' in window)).toBe(false);
+    });
+  }
+
+  test('the staff sign-in page keeps the framework', async ({ page, javaScriptEnabled }) => {
+    await page.goto('/management/access');
+    expect(await page.locator('script[src], link[rel="modulepreload"]').count()).toBeGreaterThan(0);
+    if (javaScriptEnabled) expect(await page.evaluate(() => '__remixContext' in window)).toBe(true);
+  });
+
+  test('nothing moves once the home page has loaded', async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, 'Layout shifts are measured by a script in the page.');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/');
+    await page.waitForTimeout(1_000);
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+              total += entry.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(total), 500);
+        }),
+    );
+    expect(shift).toBe(0);
+  });
+});
+
+test.describe('narrow screens', () => {
+  for (const width of [320, 375]) {
+    test(`nothing overflows sideways at ${width} px`, async ({ page, request }) => {
+      const numbers = await demoTrackingNumbers(request);
+      await page.setViewportSize({ width, height: 720 });
+      for (const path of [
+        ...PUBLIC_PAGES,
+        `/track?number=${numbers[0]}`,
+        `/track?number=${numbers.join(',')},ZZZ000000000,bad`,
+        '/management/access',
+      ]) {
+        await page.goto(path);
+        const widths = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          inner: window.innerWidth,
+        }));
+        expect(widths.scroll, path).toBeLessThanOrEqual(widths.inner);
+      }
+      // The figures fit inside their cards.
+      for (const path of ['/', '/about', '/services']) {
+        await page.goto(path);
+        const spilled = await page
+          .locator('dd')
+          .evaluateAll((nodes) =>
+            nodes
+              .filter((node) => node.scrollWidth > node.clientWidth + 1)
+              .map((node) => node.textContent),
+          );
+        expect(spilled, path).toEqual([]);
+      }
+    });
+  }
+});
+
+/**
+ * A flash message on a public page (here the newsletter's refusal of a malformed address, which
+ * counts against no limit): shown once, never stored, full width on a phone, closable without
+ * JavaScript.
+ */
+test('a flash message shows on a page the browser had kept, spans a phone, and closes', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 720 });
+  await page.goto('/privacy-policy');
+  const footer = page.getByRole('contentinfo');
+  await footer.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
+  await footer.getByLabel('Email address').fill('not-an-address');
+  const answer = page.waitForResponse(
+    (response) =>
+      new URL(response.url()).pathname === '/privacy-policy' && response.status() === 200,
+  );
+  await footer.getByRole('button', { name: 'Subscribe' }).click();
+  // The page had been kept by the browser for five minutes, yet it is asked for again
+  // (Vary: Cookie) and the answer, which clears the message, is not stored.
+  expect((await answer).headers()['cache-control']).toBe('private, no-store');
+  const toast = toastRegion(page).locator('[data-toast-type]');
+  await expect(toast).toContainText('Subscription failed');
+
+  const box = (await toast.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(8);
+  expect(box.x).toBeLessThanOrEqual(16);
+  expect(Math.round(375 - box.x - box.width)).toBe(Math.round(box.x));
+
+  await toast.getByLabel('Dismiss notification').click();
+  await expect(toastRegion(page).getByText('Subscription failed')).toBeHidden();
+});
+
+test.describe('HTTP caching', () => {
+  test('marketing pages are public for five minutes, and 304 while unchanged', async ({
+    request,
+  }) => {
+    for (const path of ['/', '/services', '/about', '/privacy-policy']) {
+      const first = await request.get(path);
+      expect(first.headers()['cache-control'], path).toBe('public, max-age=300');
+      const etag = first.headers()['etag'];
+      expect(etag, path).toMatch(/^W\/"/);
+      // The home page's nonce differs on every answer; its ETag does not.
+      const again = await request.get(path, { headers: { 'If-None-Match': etag! } });
+      expect(again.status(), path).toBe(304);
+      expect(await again.body()).toHaveLength(0);
+      expect(again.headers()['content-security-policy']).toBeUndefined();
+      const other = await request.get(path, { headers: { 'If-None-Match': 'W/"stale"' } });
+      expect(other.status()).toBe(200);
+    }
+  });
+
+  test('a tracking result and the tracking API revalidate every time', async ({ request }) => {
+    const [number] = await demoTrackingNumbers(request, 1);
+    for (const path of [`/track?number=${number}`, `/api/tracking/track/${number}`]) {
+      const first = await request.get(path);
+      expect(first.status()).toBe(200);
+      expect(first.headers()['cache-control'], path).toBe('private, no-cache');
+      const etag = first.headers()['etag']!;
+      expect(etag, path).toBeTruthy();
+      const again = await request.get(path, { headers: { 'If-None-Match': etag } });
+      expect(again.status(), path).toBe(304);
+    }
+  });
+});
