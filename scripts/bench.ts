@@ -3,13 +3,15 @@
  *   npm run build && npm run bench
  * Starts `node server.js` on a fresh data directory holding BENCH_PARCELS parcels (default 10,000),
  * then drives it with autocannon and reports requests/s and latency percentiles, plus the
- * compressed bytes a browser downloads for the public pages.
+ * compressed bytes a browser downloads for every public page, each against its budget (the run
+ * fails when a page is over). BENCH_ONLY=weights measures the pages alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo } from '../embedded-mongo';
@@ -24,6 +26,8 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((word) => word.trim())
   .filter(Boolean);
+/** BENCH_ONLY=weights: the page weights alone, no load test (nor its ceiling row). */
+const WEIGHTS_ONLY = ONLY.length > 0 && ONLY.every((word) => word === 'weights');
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 
@@ -154,7 +158,9 @@ async function measure(
   /** Gives each request its own path (e.g. a different search every time). */
   nextPath?: () => string,
 ): Promise<Row | null> {
-  const wanted = name.startsWith('ceiling') || !ONLY.length || ONLY.some((w) => name.includes(w));
+  const wanted =
+    !WEIGHTS_ONLY &&
+    (name.startsWith('ceiling') || !ONLY.length || ONLY.some((w) => name.includes(w)));
   if (!wanted) return null;
   const requests = nextPath
     ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }]
@@ -173,30 +179,85 @@ async function measure(
   };
 }
 
-/** Bytes on the wire (gzip) for a page and every script and stylesheet it references. */
-async function pageWeight(pathname: string) {
-  const html = await (await fetch(BASE + pathname)).text();
-  const assets = [...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.(?:js|css))"/g)].map(
-    (m) => m[1]!,
-  );
-  const unique = [...new Set(assets)];
-  let js = 0;
-  let css = 0;
-  for (const asset of unique) {
-    const body = Buffer.from(await (await fetch(BASE + asset)).arrayBuffer());
-    const size = gzipSync(body).length;
-    if (asset.endsWith('.css')) css += size;
-    else js += size;
+/**
+ * What a browser downloads for a page: the HTML and everything it references (stylesheets,
+ * scripts, module preloads, icons), as compressed bytes of the bodies the server sends.
+ */
+const KB = 1000;
+const PAGE_BUDGETS = (trackingNumber: string, others: string[]) => [
+  { page: '/', budget: 30 * KB },
+  { page: '/track', budget: 30 * KB },
+  { page: `/track?number=${trackingNumber}`, budget: 14 * KB },
+  { page: `/track?number=${[trackingNumber, ...others].join(',')}`, budget: 30 * KB },
+  { page: '/services', budget: 30 * KB },
+  { page: '/about', budget: 30 * KB },
+  { page: '/contact', budget: 30 * KB },
+  { page: '/quote', budget: 30 * KB },
+  { page: '/privacy-policy', budget: 30 * KB },
+  { page: '/terms-of-service', budget: 30 * KB },
+  { page: '/cookie-policy', budget: 30 * KB },
+  { page: '/no-such-page', budget: 30 * KB },
+];
+
+/** The body's bytes as sent with `Accept-Encoding: gzip` (undecoded), and its text. */
+function download(pathname: string): Promise<{ wire: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(BASE + pathname, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const gzipped = res.headers['content-encoding'] === 'gzip';
+          resolve({ wire: body.length, text: (gzipped ? gunzipSync(body) : body).toString() });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+async function pageWeight(pathname: string, budget: number) {
+  const { wire: html, text } = await download(pathname);
+  const tags = [...text.matchAll(/<(?:link|script)\b[^>]*>/g)].map((m) => m[0]);
+  const assets = new Set<string>();
+  for (const tag of tags) {
+    const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+    if (!url?.startsWith('/')) continue;
+    if (tag.startsWith('<script') || /rel="(?:stylesheet|modulepreload|preload|icon)"/.test(tag))
+      assets.add(url);
   }
-  const htmlBytes = gzipSync(Buffer.from(html)).length;
+  let css = 0;
+  let js = 0;
+  let other = 0;
+  for (const asset of assets) {
+    const { wire } = await download(asset);
+    if (asset.endsWith('.css')) css += wire;
+    else if (asset.endsWith('.js')) js += wire;
+    else other += wire;
+  }
+  const total = html + css + js + other;
+  const inlineScripts = tags.filter((t) => t.startsWith('<script') && !/\bsrc=/.test(t)).length;
   return {
-    page: pathname,
-    html: htmlBytes,
+    page: pathname.length > 40 ? `${pathname.slice(0, 37)}...` : pathname,
+    html,
     css,
     js,
-    total: htmlBytes + css + js,
-    scripts: unique.filter((a) => a.endsWith('.js')).length,
+    'other (icon)': other,
+    total,
+    budget,
+    'script files': [...assets].filter((a) => a.endsWith('.js')).length,
+    'inline scripts': inlineScripts,
+    result: total <= budget ? 'pass' : 'FAIL',
   };
+}
+
+/** Two more tracking numbers, for the page that looks several up at once. */
+async function demoTrackingNumbers(token: string): Promise<string[]> {
+  const res = await fetch(`${BASE}/api/parcels?limit=3`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { parcels } = (await res.json()) as { parcels: { trackingNumber: string }[] };
+  return parcels.map((p) => p.trackingNumber).slice(0, 2);
 }
 
 async function stopServer(server: ChildProcess) {
@@ -224,7 +285,10 @@ async function main() {
   if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` first.');
   const { trackingNumber, searchTerm, engine } = await seed();
   // Measured first, on the engine that seeded the data; the app then opens the same directory.
-  const ceiling = await measureCeiling(engine.uri, trackingNumber).finally(() => engine.stop());
+  const ceiling = WEIGHTS_ONLY
+    ? null
+    : await measureCeiling(engine.uri, trackingNumber).finally(() => engine.stop());
+  if (WEIGHTS_ONLY) await engine.stop();
   const server = await startServer();
   try {
     const login = await fetch(`${BASE}/api/auth/login`, {
@@ -299,25 +363,31 @@ async function main() {
       );
     }
 
-    console.log(
-      `\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`,
-    );
-    console.table(
-      rows
-        .filter((r): r is Row => r !== null)
-        .map((r) => ({
-          endpoint: r.name,
-          'req/s': r.rps,
-          'p50 ms': r.p50,
-          'p99 ms': r.p99,
-          'of ceiling': ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)} %` : '',
-          errors: r.errors,
-          non2xx: r.non2xx,
-        })),
-    );
-    const weights = [await pageWeight('/'), await pageWeight(`/track?number=${trackingNumber}`)];
-    console.log('Compressed bytes a browser downloads (gzip):');
+    if (!WEIGHTS_ONLY) {
+      console.log(
+        `\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`,
+      );
+      console.table(
+        rows
+          .filter((r): r is Row => r !== null)
+          .map((r) => ({
+            endpoint: r.name,
+            'req/s': r.rps,
+            'p50 ms': r.p50,
+            'p99 ms': r.p99,
+            'of ceiling': ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)} %` : '',
+            errors: r.errors,
+            non2xx: r.non2xx,
+          })),
+      );
+    }
+    const others = await demoTrackingNumbers(token);
+    const weights = [];
+    for (const { page, budget } of PAGE_BUDGETS(trackingNumber, others))
+      weights.push(await pageWeight(page, budget));
+    console.log('Compressed bytes a browser downloads per page, against its budget:');
     console.table(weights);
+    if (weights.some((w) => w.result !== 'pass')) process.exitCode = 1;
   } finally {
     await stopServer(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
