@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { MAX_PAGE_SIZE } from './constants';
 
 export const RECENT_PARCELS_DEFAULT_LIMIT = 5;

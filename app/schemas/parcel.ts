@@ -1,5 +1,5 @@
 import { configureCoercion } from '@conform-to/zod/v4/future';
-import { z } from 'zod';
+import { z } from './zod';
 import {
   DEFAULT_DELIVERY_DAYS,
   MAX_PAGE_SIZE,

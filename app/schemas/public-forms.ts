@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Plans a visitor can ask about; the values are what `/quote?plan=` accepts. */
 export const QUOTE_PLANS = [

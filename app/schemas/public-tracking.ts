@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { MAX_TRACKING_NUMBERS, normalizeTrackingNumber, splitTrackingNumbers } from './constants';
 
 export const EMPTY_TRACKING_MESSAGE = 'Please enter a tracking number';

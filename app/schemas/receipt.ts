@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { MAX_PAGE_SIZE, PAYMENT_METHODS, RECEIPT_FORMATS, RECEIPT_STATUSES } from './constants';
 
 export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { EVENT_STATUSES } from './constants';
 
 export const EVENT_STATUS_MAX = 100;
