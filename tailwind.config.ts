@@ -27,4 +27,7 @@ export default {
     },
   },
   plugins: [],
+  // The defaults Tailwind's utilities read (--tw-shadow, --tw-ring-…, some 50 of them) go on the
+  // elements that use those utilities rather than on every element: less style work per page.
+  experimental: { optimizeUniversalDefaults: true },
 } satisfies Config;
