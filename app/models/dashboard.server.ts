@@ -1,6 +1,6 @@
 import { connectDb } from '~/services/db.server';
 import { CLOSED_STATUSES } from '~/schemas/constants';
-import { Parcel, serializeParcel, type LeanParcel } from './parcel.server';
+import { eventTimeZone, Parcel, serializeParcel, type LeanParcel } from './parcel.server';
 
 /**
  * How a figure's "change from last month" is computed:
@@ -153,6 +153,7 @@ export type RecentTrackingEvent = {
   location: string;
   description: string;
   timestamp: string | null;
+  timeZone: string;
   parcelId: string;
   trackingNumber: string;
 };
@@ -166,6 +167,7 @@ type RecentEventRow = {
     location?: string | null;
     description?: string | null;
     timestamp?: Date | null;
+    timeZone?: string | null;
   };
 };
 
@@ -193,6 +195,7 @@ export async function listRecentTrackingEvents({
       location: row.event.location ?? '',
       description: row.event.description ?? '',
       timestamp: row.event.timestamp ? new Date(row.event.timestamp).toISOString() : null,
+      timeZone: eventTimeZone(row.event),
       parcelId: String(row._id),
       trackingNumber: row.trackingNumber,
     };

@@ -9,6 +9,7 @@ import {
 } from '~/schemas/constants';
 import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
 import { connectDb } from '~/services/db.server';
+import { env } from '~/services/env.server';
 
 const contactSchema = new Schema(
   {
@@ -33,6 +34,9 @@ const trackingEventSchema = new Schema({
   location: { type: String, default: '', trim: true },
   description: { type: String, default: '', trim: true },
   timestamp: { type: Date, required: true, default: () => new Date() },
+  // The IANA zone of the place it happened; events stored before zones were kept have none and
+  // count as the company's (eventTimeZone).
+  timeZone: { type: String, trim: true },
   createdAt: { type: Date, default: () => new Date() },
 });
 
@@ -121,6 +125,7 @@ type LeanEvent = {
   location?: string | null;
   description?: string | null;
   timestamp: Date;
+  timeZone?: string | null;
   createdAt?: Date | null;
 };
 type LeanDestination = {
@@ -161,6 +166,11 @@ function contact(c: Partial<Contact> | null | undefined): Contact {
   };
 }
 
+/** The zone an event is shown in: its own, or the company's for events stored without one. */
+export function eventTimeZone(event: { timeZone?: string | null }): string {
+  return event.timeZone || env.COMPANY_TIMEZONE;
+}
+
 export function serializeEvent(event: LeanEvent) {
   const id = String(event._id);
   return {
@@ -170,6 +180,7 @@ export function serializeEvent(event: LeanEvent) {
     location: event.location ?? '',
     description: event.description ?? '',
     timestamp: iso(event.timestamp),
+    timeZone: eventTimeZone(event),
   };
 }
 export type SerializedEvent = ReturnType<typeof serializeEvent>;
@@ -257,12 +268,13 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
     },
     events: [...(parcel.events ?? [])]
       .sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime())
-      .map(({ _id, status, location, description, timestamp }) => ({
-        id: String(_id),
-        status,
-        location: location ?? '',
-        description: description ?? '',
-        timestamp: iso(timestamp),
+      .map((event) => ({
+        id: String(event._id),
+        status: event.status,
+        location: event.location ?? '',
+        description: event.description ?? '',
+        timestamp: iso(event.timestamp),
+        timeZone: eventTimeZone(event),
       })),
   };
 }

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { connectDb } from '~/services/db.server';
+import { env } from '~/services/env.server';
 import { Parcel, parcelSearchFilter, serializeEvent, type LeanParcel } from './parcel.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
@@ -140,6 +141,7 @@ export async function addEvent(
     location: input.location ?? '',
     description: input.description ?? '',
     timestamp: input.timestamp ?? now,
+    timeZone: input.timeZone ?? env.COMPANY_TIMEZONE,
     createdAt: now,
   };
   const parcel = await Parcel.findOneAndUpdate(
@@ -171,6 +173,7 @@ export async function updateEvent(
   if (input.location !== undefined) set['events.$.location'] = input.location;
   if (input.description !== undefined) set['events.$.description'] = input.description;
   if (input.timestamp !== undefined) set['events.$.timestamp'] = input.timestamp;
+  if (input.timeZone !== undefined) set['events.$.timeZone'] = input.timeZone;
   const parcel = await Parcel.findOneAndUpdate(
     { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
     { $set: set, $inc: { __v: 1 } },

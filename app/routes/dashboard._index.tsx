@@ -7,7 +7,7 @@ import { getDashboardStats, listRecentTrackingEvents } from '~/models/dashboard.
 import { formatMoney } from '~/schemas/constants';
 import { OVERVIEW_ACTIVITY_LIMIT } from '~/schemas/dashboard';
 import { requireUser } from '~/services/auth.server';
-import { formatDateTime, formatRelativeTime } from '~/utils/format';
+import { formatEventTime, formatRelativeTime } from '~/utils/format';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -134,7 +134,8 @@ export default function DashboardOverview() {
                 {event.timestamp ? (
                   <time
                     dateTime={event.timestamp}
-                    title={formatDateTime(event.timestamp)}
+                    title={formatEventTime(event.timestamp, event.timeZone)}
+                    suppressHydrationWarning
                     className="shrink-0 text-xs text-gray-500"
                   >
                     {formatRelativeTime(event.timestamp, new Date(now))}

@@ -23,7 +23,7 @@ import {
   requireParcelEvent,
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
-import { formatDateTime } from '~/utils/format';
+import { formatEventTime } from '~/utils/format';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -79,8 +79,11 @@ export default function DeleteEventDialog() {
         <FormErrors id={form.errorId} errors={form.errors} />
         <p className="text-gray-700">
           Are you sure you want to delete the tracking event <strong>{event.status}</strong>
-          {event.location ? <> at {event.location}</> : null} ({formatDateTime(event.timestamp)})?
-          This cannot be undone.
+          {event.location ? <> at {event.location}</> : null} (
+          <time dateTime={event.timestamp ?? undefined} suppressHydrationWarning>
+            {formatEventTime(event.timestamp, event.timeZone)}
+          </time>
+          )? This cannot be undone.
         </p>
         <div className="flex flex-wrap justify-end gap-3">
           <Link to={closeTo} preventScrollReset className="btn-secondary">

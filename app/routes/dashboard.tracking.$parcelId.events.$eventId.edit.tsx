@@ -64,7 +64,10 @@ export default function EditEventDialog() {
           ...toFormStatus(event.status),
           location: event.location,
           description: event.description,
-          ...(event.timestamp ? toFormDateTime(event.timestamp) : { date: '', time: '' }),
+          ...(event.timestamp
+            ? toFormDateTime(event.timestamp, event.timeZone)
+            : { date: '', time: '' }),
+          timeZone: event.timeZone,
         }}
         lastResult={lastResult}
         submitLabel="Update Event"

@@ -7,14 +7,17 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { addEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUser } from '~/services/auth.server';
+import { env } from '~/services/env.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  // The form's date and time default to now (UTC), computed here so both renders agree.
-  return json({ now: toFormDateTime(new Date()) });
+  // The form's date and time default to now in the company's zone, computed here so both renders
+  // agree; once JavaScript runs the form switches to the browser's zone and its "now".
+  const timeZone = env.COMPANY_TIMEZONE;
+  return json({ now: toFormDateTime(new Date(), timeZone), timeZone });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -46,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Add Event · Tracking · Management dashboard' }];
 
 export default function AddEventDialog() {
-  const { now } = useLoaderData<typeof loader>();
+  const { now, timeZone } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { parcelId } = useParams();
   const { search } = useLocation();
@@ -64,7 +67,9 @@ export default function AddEventDialog() {
           location: '',
           description: '',
           ...now,
+          timeZone,
         }}
+        detectTimeZone
         lastResult={lastResult}
         submitLabel="Add Event"
         busyLabel="Adding..."

@@ -1,5 +1,11 @@
-import { z } from './zod';
+import {
+  canonicalTimeZone,
+  isTimeZone,
+  toZonedInputs,
+  zonedDateTimeToUtc,
+} from '../utils/time-zone';
 import { EVENT_STATUSES } from './constants';
+import { z } from './zod';
 
 export const EVENT_STATUS_MAX = 100;
 export const EVENT_LOCATION_MAX = 200;
@@ -19,6 +25,12 @@ const description = z
   .string({ error: 'Description must be text' })
   .trim()
   .max(EVENT_DESCRIPTION_MAX, `Description must be at most ${EVENT_DESCRIPTION_MAX} characters`);
+const TIME_ZONE_MESSAGE = 'Choose a time zone, e.g. America/New_York';
+const timeZone = z
+  .string({ error: 'Time zone must be text' })
+  .trim()
+  .refine(isTimeZone, { error: TIME_ZONE_MESSAGE })
+  .transform(canonicalTimeZone);
 const timestamp = z.iso
   .datetime({
     offset: true,
@@ -32,12 +44,15 @@ const timestamp = z.iso
  * `status` is free text: one of EVENT_STATUSES moves the parcel's status per EVENT_TO_PARCEL_STATUS;
  * any other text is stored as a custom status and leaves the parcel's status as it is.
  * `timestamp` is an ISO 8601 date-time with a zone (`Z` or an offset); it defaults to now.
+ * `timeZone` is the IANA zone of the place it happened ("America/Chicago"), in which it is shown;
+ * it defaults to the company's (COMPANY_TIMEZONE).
  */
 export const TrackingEventSchema = z.object({
   status,
   location: location.default(''),
   description: description.default(''),
   timestamp: timestamp.optional(),
+  timeZone: timeZone.optional(),
 });
 export type TrackingEventInput = z.output<typeof TrackingEventSchema>;
 
@@ -48,9 +63,10 @@ export const TrackingEventUpdateSchema = z
     location: location.optional(),
     description: description.optional(),
     timestamp: timestamp.optional(),
+    timeZone: timeZone.optional(),
   })
   .refine((value) => Object.values(value).some((v) => v !== undefined), {
-    message: 'Send at least one of status, location, description, timestamp',
+    message: 'Send at least one of status, location, description, timestamp, timeZone',
   });
 export type TrackingEventUpdate = z.output<typeof TrackingEventUpdateSchema>;
 
@@ -59,7 +75,7 @@ const TIME_INPUT = /^\d{2}:\d{2}(:\d{2})?$/;
 
 /**
  * The dashboard's add/edit form, read into a TrackingEventSchema input and checked by it. Date and
- * time are read as UTC (the labels say so), matching how the dashboard displays times.
+ * time are the clocks' reading in the chosen time zone, the place the event happened.
  * 'Custom Status' takes its text from `customStatus`. Empty date and time mean now.
  */
 export const TrackingEventFormSchema = z
@@ -74,6 +90,7 @@ export const TrackingEventFormSchema = z
     description: description.default(''),
     date: z.string().trim().default(''),
     time: z.string().trim().default(''),
+    timeZone: z.string({ error: TIME_ZONE_MESSAGE }).trim().min(1, TIME_ZONE_MESSAGE),
   })
   .superRefine((value, ctx) => {
     if (value.status === CUSTOM_EVENT_STATUS && !value.customStatus) {
@@ -88,10 +105,15 @@ export const TrackingEventFormSchema = z
     if (value.time && !value.date) {
       ctx.addIssue({ code: 'custom', path: ['date'], message: 'Enter a date for this time' });
     }
+    if (!isTimeZone(value.timeZone)) {
+      ctx.addIssue({ code: 'custom', path: ['timeZone'], message: TIME_ZONE_MESSAGE });
+      return;
+    }
     if (
       value.date &&
       DATE_INPUT.test(value.date) &&
-      Number.isNaN(formTimestamp(value.date, value.time).getTime())
+      (!value.time || TIME_INPUT.test(value.time)) &&
+      Number.isNaN(zonedDateTimeToUtc(value.date, value.time, value.timeZone).getTime())
     ) {
       ctx.addIssue({ code: 'custom', path: ['date'], message: 'Enter a valid date' });
     }
@@ -100,28 +122,19 @@ export const TrackingEventFormSchema = z
     status: value.status === CUSTOM_EVENT_STATUS ? value.customStatus : value.status,
     location: value.location,
     description: value.description,
-    timestamp: value.date ? formTimestamp(value.date, value.time).toISOString() : undefined,
+    timestamp: value.date
+      ? zonedDateTimeToUtc(value.date, value.time, value.timeZone).toISOString()
+      : undefined,
+    timeZone: value.timeZone,
   }))
   .pipe(TrackingEventSchema);
 
 /** The delete confirmation: a button, no fields. */
 export const TrackingEventDeleteSchema = z.object({});
 
-function formTimestamp(date: string, time: string): Date {
-  const [y, m, d] = date.split('-').map(Number);
-  const [hh = 0, mm = 0, ss = 0] = (time || '00:00').split(':').map(Number);
-  const result = new Date(Date.UTC(y!, m! - 1, d!, hh, mm, ss));
-  // Date.UTC rolls 2024-02-31 over to March; treat that as invalid rather than guess.
-  if (result.getUTCFullYear() !== y || result.getUTCMonth() !== m! - 1 || result.getUTCDate() !== d)
-    return new Date(NaN);
-  if (hh > 23 || mm > 59 || ss > 59) return new Date(NaN);
-  return result;
-}
-
-/** Default values for the form's date and time inputs (UTC). */
-export function toFormDateTime(value: Date | string) {
-  const iso = new Date(value).toISOString();
-  return { date: iso.slice(0, 10), time: iso.slice(11, 16) };
+/** Default values for the form's date and time inputs: `value` as clocks in `timeZone` showed it. */
+export function toFormDateTime(value: Date | string, timeZone: string) {
+  return toZonedInputs(value, timeZone);
 }
 
 /** The form's status select for a stored status: known ones as is, anything else as a custom status. */

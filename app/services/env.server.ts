@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalTimeZone, DEFAULT_COMPANY_TIME_ZONE, isTimeZone } from '../utils/time-zone';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -38,6 +39,13 @@ const EnvSchema = z.object({
   COMPANY_NAME: z.string().trim().min(1).default('SwiftShip Courier'),
   COMPANY_PHONE: z.string().trim().min(3).default('+1 (800) 555-0199'),
   COMPANY_EMAIL: z.email().default('support@swiftship.example'),
+  /** Where the company is: tracking events without a zone of their own happened in this one. */
+  COMPANY_TIMEZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, 'must be an IANA time zone, e.g. America/New_York')
+    .transform(canonicalTimeZone)
+    .default(DEFAULT_COMPANY_TIME_ZONE),
   ADMIN_USERNAME: z
     .string()
     .trim()

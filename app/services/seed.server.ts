@@ -289,6 +289,19 @@ const DEMO_PARCELS: DemoParcel[] = [
   },
 ];
 
+/** Where the demo events' places keep their clocks (by the US state that ends the location). */
+const DEMO_TIME_ZONES: Record<string, string> = {
+  CA: 'America/Los_Angeles',
+  CT: 'America/New_York',
+  MA: 'America/New_York',
+  NJ: 'America/New_York',
+  NY: 'America/New_York',
+  OH: 'America/New_York',
+  OR: 'America/Los_Angeles',
+  TX: 'America/Chicago',
+  WA: 'America/Los_Angeles',
+};
+
 /** Inserts the demo parcels; returns their tracking numbers. */
 export async function createDemoParcels(now = Date.now()): Promise<string[]> {
   const numbers: string[] = [];
@@ -307,6 +320,7 @@ export async function createDemoParcels(now = Date.now()): Promise<string[]> {
           location: e.location,
           description: e.description,
           timestamp: new Date(now - e.hoursAgo * HOUR),
+          timeZone: DEMO_TIME_ZONES[e.location.slice(-2)],
         })),
       }),
     );

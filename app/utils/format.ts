@@ -1,3 +1,5 @@
+import { timeZoneAbbreviation } from './time-zone';
+
 const dateFormat = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   month: 'short',
@@ -14,7 +16,7 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
-// Dates are shown in UTC so the server-rendered page and the hydrated one agree.
+// Dates without a place are shown in UTC so the server-rendered page and the hydrated one agree.
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '—';
   return dateFormat.format(new Date(value));
@@ -23,6 +25,29 @@ export function formatDate(value: string | Date | null | undefined): string {
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return '—';
   return dateTimeFormat.format(new Date(value));
+}
+
+const eventFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A tracking event's time where it happened, as carriers print it: "Nov 22, 2026, 3:15 PM EST".
+ */
+export function formatEventTime(value: string | Date | null | undefined, timeZone: string): string {
+  if (!value) return '—';
+  const instant = new Date(value);
+  let format = eventFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone,
+    });
+    eventFormats.set(timeZone, format);
+  }
+  return `${format.format(instant)} ${timeZoneAbbreviation(instant, timeZone)}`;
 }
 
 /** '5 minutes ago', '2 hours ago', '3 days ago' relative to `now`. */

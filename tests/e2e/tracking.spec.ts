@@ -125,16 +125,17 @@ test('a custom status is stored as typed; invalid input is explained', async ({ 
   await signIn(page, '/dashboard/tracking');
   await page.goto(`/dashboard/tracking/${parcel.id}/events/new`);
   await page.getByLabel('Status', { exact: true }).selectOption('Custom Status');
-  await page.getByLabel('Date (UTC)').fill('');
-  await page.getByLabel('Time (UTC)').fill('');
+  await page.getByLabel('Date', { exact: true }).fill('');
+  await page.getByLabel('Time', { exact: true }).fill('');
   await page.getByRole('button', { name: 'Add Event' }).click();
   await expect(page.getByText('Enter the custom status')).toBeVisible();
   await expect(page.getByLabel('Status', { exact: true })).toHaveValue('Custom Status');
 
   const custom = uniqueName('Held at customs');
   await page.getByLabel('Custom status').fill(custom);
-  await page.getByLabel('Date (UTC)').fill('2024-12-15');
-  await page.getByLabel('Time (UTC)').fill('09:30');
+  await page.getByLabel('Date', { exact: true }).fill('2024-12-15');
+  await page.getByLabel('Time', { exact: true }).fill('09:30');
+  await page.getByLabel('Time zone').selectOption('UTC');
   await page.getByRole('button', { name: 'Add Event' }).click();
   await expect(toastRegion(page)).toContainText('Tracking event added');
   const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
@@ -150,4 +151,45 @@ test('a search without matches says so, and an unknown parcel is not found', asy
   await expect(page.getByText('No parcels found matching your search.')).toBeVisible();
   await page.goto('/dashboard/tracking/0123456789abcdef01234567');
   await expect(page.getByRole('heading', { name: 'Parcel not found' })).toBeVisible();
+});
+
+test.describe('time zones', () => {
+  // The browser is somewhere other than the company (America/New_York).
+  test.use({ timezoneId: 'Asia/Tokyo' });
+
+  test('an event is entered and shown in the zone where it happened', async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    test.slow();
+    await signIn(page, '/dashboard/tracking');
+    await page.goto(`/dashboard/tracking/${parcel.id}/events/new`);
+    const zone = page.getByLabel('Time zone');
+    // With JavaScript the form starts in the browser's zone; without, in the company's.
+    await expect(zone).toHaveValue(javaScriptEnabled ? 'Asia/Tokyo' : 'America/New_York');
+
+    const location = uniqueName('Chicago Hub');
+    await page.getByLabel('Status', { exact: true }).selectOption('Arrived at Facility');
+    await page.getByLabel('Location').fill(location);
+    await page.getByLabel('Date', { exact: true }).fill('2026-11-22');
+    await page.getByLabel('Time', { exact: true }).fill('15:15');
+    await zone.selectOption('America/Chicago');
+    await page.getByRole('button', { name: 'Add Event' }).click();
+    await expect(toastRegion(page)).toContainText('Tracking event added');
+    const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
+    await expect(timeline).toContainText('Nov 22, 2026, 3:15 PM CST');
+
+    await expectPublicPage(page, async (result) => {
+      const item = result.getByRole('listitem').filter({ hasText: location });
+      await expect(item).toContainText('Nov 22, 2026, 3:15 PM CST');
+      await expect(item.locator('time')).toHaveAttribute('datetime', '2026-11-22T21:15:00.000Z');
+    });
+
+    const res = await page.request.get(`/api/tracking/track/${parcel.trackingNumber}`);
+    const { events } = await res.json();
+    expect(events.find((e: { location: string }) => e.location === location)).toMatchObject({
+      timestamp: '2026-11-22T21:15:00.000Z',
+      timeZone: 'America/Chicago',
+    });
+  });
 });

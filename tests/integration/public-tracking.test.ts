@@ -57,6 +57,7 @@ beforeAll(async () => {
           location: 'Capital City',
           description: 'On the way',
           timestamp: new Date('2030-01-02T10:00:00Z'),
+          timeZone: 'America/Chicago',
         },
       ],
     }),
@@ -91,8 +92,14 @@ describe('GET /api/tracking/track/:trackingNumber', () => {
           status: 'In Transit',
           location: 'Capital City',
           timestamp: '2030-01-02T10:00:00.000Z',
+          timeZone: 'America/Chicago',
         }),
-        expect.objectContaining({ status: 'Package Picked Up', description: 'Picked up' }),
+        // Stored without a zone: the company's.
+        expect.objectContaining({
+          status: 'Package Picked Up',
+          description: 'Picked up',
+          timeZone: 'America/New_York',
+        }),
       ],
     });
     expect(typeof body.events[0].id).toBe('string');

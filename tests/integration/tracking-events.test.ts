@@ -190,6 +190,37 @@ describe('POST /api/tracking/:parcelId/events', () => {
     expect(stored.status).toBe('In Transit');
   });
 
+  it("keeps the time zone of the place, defaulting to the company's; timestamps stay UTC", async () => {
+    const parcelId = await createParcel();
+    const res = await postCall(parcelId, {
+      status: 'Arrived at Facility',
+      location: 'Tokyo Hub',
+      timestamp: '2026-11-22T15:15:00+09:00',
+      timeZone: 'Asia/Tokyo',
+    });
+    expect(res.status).toBe(201);
+    const { event } = await res.json();
+    expect(event).toMatchObject({
+      timestamp: '2026-11-22T06:15:00.000Z',
+      timeZone: 'Asia/Tokyo',
+    });
+    const plain = await (await postCall(parcelId, { status: 'In Transit' })).json();
+    expect(plain.event.timeZone).toBe('America/New_York');
+    // An event stored before zones were kept counts as the company's.
+    await Parcel.updateOne({ _id: parcelId }, { $unset: { 'events.0.timeZone': 1 } });
+    const listed = await (await listCall(parcelId)).json();
+    expect(listed.events.map((e: { timeZone: string }) => e.timeZone).sort()).toEqual([
+      'America/New_York',
+      'Asia/Tokyo',
+    ]);
+    // PUT changes the zone alone.
+    const moved = await putCall(event.id, { timeZone: 'Europe/London' });
+    expect((await moved.json()).event).toMatchObject({
+      timeZone: 'Europe/London',
+      timestamp: '2026-11-22T06:15:00.000Z',
+    });
+  });
+
   it('answers 401 without auth and stores nothing', async () => {
     const parcelId = await createParcel();
     const res = await postCall(parcelId, { status: 'Delivered' }, { auth: null });
@@ -209,6 +240,8 @@ describe('POST /api/tracking/:parcelId/events', () => {
     ['too long status', { status: 'x'.repeat(101) }, 'status'],
     ['bad timestamp', { status: 'Delivered', timestamp: 'yesterday' }, 'timestamp'],
     ['numeric timestamp', { status: 'Delivered', timestamp: 1733000000000 }, 'timestamp'],
+    ['unknown time zone', { status: 'Delivered', timeZone: 'Mars/Olympus_Mons' }, 'timeZone'],
+    ['numeric time zone', { status: 'Delivered', timeZone: -5 }, 'timeZone'],
   ])('answers 400 with details for %s and stores nothing', async (_name, body, field) => {
     const parcelId = await createParcel();
     const res = await postCall(parcelId, body);
@@ -403,6 +436,7 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       location: 'Austin',
       description: 'Left at front door',
       timestamp: '2024-12-04T07:00:00.000Z',
+      timeZone: 'America/New_York',
     });
     const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
@@ -469,7 +503,7 @@ describe('model functions', () => {
 });
 
 describe('TrackingEventFormSchema', () => {
-  it('reads date and time as UTC and uses the custom text for Custom Status', () => {
+  it('reads date and time in the chosen zone and uses the custom text for Custom Status', () => {
     const parsed = TrackingEventFormSchema.parse({
       status: 'Custom Status',
       customStatus: 'Held at customs',
@@ -477,13 +511,46 @@ describe('TrackingEventFormSchema', () => {
       description: '',
       date: '2024-12-15',
       time: '09:30',
+      timeZone: 'UTC',
     });
     expect(parsed).toEqual({
       status: 'Held at customs',
       location: 'Port',
       description: '',
       timestamp: new Date('2024-12-15T09:30:00Z'),
+      timeZone: 'UTC',
     });
+    const chicago = TrackingEventFormSchema.parse({
+      status: 'Delivered',
+      date: '2024-12-15',
+      time: '09:30',
+      timeZone: 'America/Chicago',
+    });
+    expect(chicago.timestamp).toEqual(new Date('2024-12-15T15:30:00Z'));
+    expect(chicago.timeZone).toBe('America/Chicago');
+    // Summer time where it applies: 09:30 in Chicago in July is 14:30 UTC.
+    const july = TrackingEventFormSchema.parse({
+      status: 'Delivered',
+      date: '2024-07-15',
+      time: '09:30',
+      timeZone: 'America/Chicago',
+    });
+    expect(july.timestamp).toEqual(new Date('2024-07-15T14:30:00Z'));
+    const tokyo = TrackingEventFormSchema.parse({
+      status: 'Delivered',
+      date: '2024-12-15',
+      time: '08:00',
+      timeZone: 'Asia/Tokyo',
+    });
+    expect(tokyo.timestamp).toEqual(new Date('2024-12-14T23:00:00Z'));
+  });
+
+  it('asks for a time zone it knows', () => {
+    for (const timeZone of ['', 'Mars/Olympus_Mons', 'EST5EDT; drop']) {
+      const result = TrackingEventFormSchema.safeParse({ status: 'Delivered', timeZone });
+      expect(result.success, timeZone).toBe(false);
+      expect(result.error!.issues.map((i) => i.path.join('.'))).toContain('timeZone');
+    }
   });
 
   it('asks for the custom text, a real date and a known status', () => {
@@ -491,16 +558,20 @@ describe('TrackingEventFormSchema', () => {
       status: 'Custom Status',
       date: '2024-02-31',
       time: '10:00',
+      timeZone: 'UTC',
     });
     expect(result.success).toBe(false);
     const paths = result.error!.issues.map((i) => i.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['customStatus', 'date']));
-    expect(TrackingEventFormSchema.safeParse({ status: 'Teleported' }).success).toBe(false);
+    expect(
+      TrackingEventFormSchema.safeParse({ status: 'Teleported', timeZone: 'UTC' }).success,
+    ).toBe(false);
   });
 
   it('leaves the timestamp empty (now) without a date', () => {
     expect(
-      TrackingEventFormSchema.parse({ status: 'Delivered', date: '', time: '' }).timestamp,
+      TrackingEventFormSchema.parse({ status: 'Delivered', date: '', time: '', timeZone: 'UTC' })
+        .timestamp,
     ).toBeUndefined();
   });
 });
@@ -534,6 +605,7 @@ describe('dashboard Tracking pages', () => {
     description: '',
     date: '',
     time: '',
+    timeZone: 'UTC',
     ...fields,
   });
 
@@ -630,6 +702,40 @@ describe('dashboard Tracking pages', () => {
       { status: 'Out for Delivery', location: 'Depot 4', timestamp: '2024-12-15T09:30:00.000Z' },
     ]);
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+  });
+
+  it("reads the form's date and time in its time zone, offered the company's by default", async () => {
+    const parcelId = await createParcel();
+    const defaults = await (
+      await run(addPageLoader, page(`/dashboard/tracking/${parcelId}/events/new`))
+    ).json();
+    expect(defaults.timeZone).toBe('America/New_York');
+    const res = await run(
+      addPageAction,
+      page(`/dashboard/tracking/${parcelId}/events/new`, {
+        form: form({
+          status: 'In Transit',
+          date: '2026-11-22',
+          time: '15:15',
+          timeZone: 'America/New_York',
+        }),
+      }),
+      { parcelId },
+    );
+    expect(res.status).toBe(302);
+    const [event] = (await listEvents(parcelId))!;
+    expect(event).toMatchObject({
+      timestamp: '2026-11-22T20:15:00.000Z',
+      timeZone: 'America/New_York',
+    });
+    // The edit form shows it as it was entered.
+    const edit = await (
+      await run(editPageLoader, page(`/dashboard/tracking/${parcelId}/events/${event!.id}/edit`), {
+        parcelId,
+        eventId: event!.id,
+      })
+    ).json();
+    expect(edit.event).toMatchObject({ timeZone: 'America/New_York' });
   });
 
   it('answers 400 with field errors and the values sent, storing nothing', async () => {

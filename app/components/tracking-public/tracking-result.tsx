@@ -1,5 +1,5 @@
 import type { PublicTrackingResult } from '~/models/parcel.server';
-import { formatDate, formatDateTime } from '~/utils/format';
+import { formatDate, formatEventTime } from '~/utils/format';
 
 type Result = PublicTrackingResult;
 type PublicEvent = Result['events'][number];
@@ -105,7 +105,11 @@ function EventIcon({ status }: { status: string }) {
 }
 
 function EventTime({ event }: { event: PublicEvent }) {
-  return <time dateTime={event.timestamp ?? undefined}>{formatDateTime(event.timestamp)}</time>;
+  return (
+    <time dateTime={event.timestamp ?? undefined}>
+      {formatEventTime(event.timestamp, event.timeZone)}
+    </time>
+  );
 }
 
 export function TrackingResult({ result }: { result: Result }) {

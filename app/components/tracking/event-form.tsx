@@ -8,6 +8,7 @@ import {
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigation } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { EVENT_STATUSES } from '~/schemas/constants';
@@ -16,8 +17,10 @@ import {
   EVENT_DESCRIPTION_MAX,
   EVENT_LOCATION_MAX,
   EVENT_STATUS_MAX,
+  toFormDateTime,
   TrackingEventFormSchema,
 } from '~/schemas/tracking-event';
+import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { useHydrated } from '~/utils/use-hydrated';
 
 export type EventFormValues = {
@@ -27,21 +30,37 @@ export type EventFormValues = {
   description: string;
   date: string;
   time: string;
+  timeZone: string;
 };
 
-/** The add/edit tracking event form; posts to the current route's action. */
+/** The zones to offer: the usual ones, and the ones in play if they are not among them. */
+function timeZoneOptions(...inPlay: (string | null | undefined)[]) {
+  const extra = inPlay.filter(
+    (zone): zone is string =>
+      Boolean(zone) && !(TIME_ZONE_CHOICES as readonly string[]).includes(zone!),
+  );
+  return [...new Set(extra), ...TIME_ZONE_CHOICES];
+}
+
+/**
+ * The add/edit tracking event form; posts to the current route's action. Date and time are read in
+ * the chosen time zone. With `detectTimeZone` (a new event), once JavaScript runs the zone becomes
+ * the browser's and the date and time its "now"; without JavaScript they stay the company's.
+ */
 export function EventForm({
   defaultValues,
   lastResult,
   submitLabel,
   busyLabel,
   cancelTo,
+  detectTimeZone = false,
 }: {
   defaultValues: EventFormValues;
   lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
   busyLabel: string;
   cancelTo: string;
+  detectTimeZone?: boolean;
 }) {
   const [form, fields] = useForm<EventFormValues, unknown>({
     lastResult,
@@ -55,6 +74,24 @@ export function EventForm({
   const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   // Without JS the custom text field is always there; with JS it appears when it applies.
   const showCustom = !hydrated || fields.status.value === CUSTOM_EVENT_STATUS;
+
+  const [browserZone, setBrowserZone] = useState<string | null>(null);
+  useEffect(() => {
+    if (!detectTimeZone || lastResult) return;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && zone !== defaultValues.timeZone) setBrowserZone(zone);
+  }, [detectTimeZone, lastResult, defaultValues.timeZone]);
+  const appliedZone = useRef<string | null>(null);
+  useEffect(() => {
+    // Once the browser's zone is among the options: choose it, and its "now".
+    if (!browserZone || appliedZone.current === browserZone) return;
+    appliedZone.current = browserZone;
+    const now = toFormDateTime(new Date(), browserZone);
+    form.update({ name: fields.timeZone.name, value: browserZone });
+    form.update({ name: fields.date.name, value: now.date });
+    form.update({ name: fields.time.name, value: now.time });
+  }, [browserZone, form, fields.timeZone.name, fields.date.name, fields.time.name]);
+  const zones = timeZoneOptions(browserZone, fields.timeZone.value, defaultValues.timeZone);
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -91,16 +128,28 @@ export function EventForm({
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
-          label="Date (UTC)"
+          label="Date"
           {...getInputProps(fields.date, { type: 'date' })}
           errors={fields.date.errors}
         />
         <Field
-          label="Time (UTC)"
+          label="Time"
           {...getInputProps(fields.time, { type: 'time' })}
-          hint="Times are in UTC. Leave date and time empty for now."
+          hint="Where the event happened. Leave date and time empty for now."
           errors={fields.time.errors}
         />
+        <SelectField
+          className="sm:col-span-2"
+          label="Time zone"
+          {...getSelectProps(fields.timeZone)}
+          errors={fields.timeZone.errors}
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <div className="flex flex-wrap justify-end gap-3 pt-2">
         <Link to={cancelTo} preventScrollReset className="btn-secondary">

@@ -1,10 +1,10 @@
 import { Link } from '@remix-run/react';
 import type { TrackingEvent } from '~/models/tracking-event.server';
-import { formatDateTime } from '~/utils/format';
+import { formatEventTime } from '~/utils/format';
 
 type TimelineEvent = Pick<
   TrackingEvent,
-  'id' | 'status' | 'location' | 'description' | 'timestamp'
+  'id' | 'status' | 'location' | 'description' | 'timestamp' | 'timeZone'
 >;
 
 /** A parcel's tracking events, newest first, each with Edit and Delete links. */
@@ -40,8 +40,9 @@ export function EventTimeline({
             <div className="min-w-0">
               <h3 className="font-semibold text-gray-900">{event.status}</h3>
               <p className="text-sm text-gray-600">
-                <time dateTime={event.timestamp ?? undefined}>
-                  {formatDateTime(event.timestamp)}
+                {/* In the event's own zone; the browser's time-zone data may name it differently. */}
+                <time dateTime={event.timestamp ?? undefined} suppressHydrationWarning>
+                  {formatEventTime(event.timestamp, event.timeZone)}
                 </time>
                 {event.location ? <> · {event.location}</> : null}
               </p>
