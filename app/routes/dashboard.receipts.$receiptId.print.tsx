@@ -14,13 +14,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // stricter still, admits the same one.
   const nonce =
     typeof context.cspNonce === 'string' ? context.cspNonce : randomBytes(16).toString('base64');
-  const toolbar = `<div class="no-print" style="max-width:720px;margin:0 auto 16px;display:flex;gap:12px;align-items:center;justify-content:space-between">
+  const toolbar = `<nav aria-label="Receipt actions" class="no-print" style="max-width:720px;margin:0 auto 16px;display:flex;gap:12px;align-items:center;justify-content:space-between">
   <a href="/dashboard/receipts" style="color:#1e40af">Back to receipts</a>
   <span style="display:flex;gap:12px;align-items:center">
     <noscript><span style="color:#4b5563;font-size:13px">Use your browser's Print command (Ctrl+P or Cmd+P).</span></noscript>
     <button type="button" id="print-receipt" style="background:#1e40af;color:#fff;border:0;border-radius:6px;padding:8px 16px;font-weight:bold;cursor:pointer">Print</button>
   </span>
-</div>`;
+</nav>`;
   const script = `<script nonce="${escapeHtml(nonce)}">
   document.getElementById('print-receipt').addEventListener('click', function () { window.print(); });
   window.addEventListener('load', function () { setTimeout(function () { window.print(); }, 100); });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/helpers';
+import { E2E_ADMIN, signIn } from './support/helpers';
 
 // A keyboard user who closes a dialog, however it closes, lands on the control that opened it.
 test.beforeEach(() => {
@@ -69,4 +69,48 @@ test('a client-side page change is announced by its title', async ({ page }) => 
   await page.getByRole('link', { name: 'Parcels', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Parcel Management' })).toBeVisible();
   await expect(page.locator('[data-route-announcer]')).toHaveText(await page.title());
+});
+
+test('a submitted Add Event dialog returns focus to Add Event; a cancelled and a confirmed delete to their opener and the heading', async ({
+  page,
+  request,
+}) => {
+  // A parcel of this test's own.
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  const { token } = await login.json();
+  const party = { name: 'Kim Keyboard', email: 'kim@example.com', phone: '555-0100' };
+  const created = await request.post('/api/parcels', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      sender: { ...party, address: '1 Sender Way, Austin' },
+      recipient: { ...party, address: '9 Elm St, Boston' },
+      weight: 1,
+      serviceType: 'Standard',
+    },
+  });
+  const { parcel } = await created.json();
+
+  await signIn(page, `/dashboard/tracking/${parcel.id}`);
+  let opener = await openWithKeyboard(page, 'Add Event', 'Add Event');
+  await page.getByLabel('Status', { exact: true }).selectOption('In Transit');
+  await page.getByLabel('Description').fill('Submitted with Enter');
+  await page.getByLabel('Location').fill('Keyboard hub');
+  await page.getByLabel('Location').press('Enter');
+  await expect(page.getByRole('list', { name: 'Tracking events, newest first' })).toContainText(
+    'Keyboard hub',
+  );
+  await expectFocusOn(page, opener);
+
+  // Cancel in the delete confirmation: back on the event's delete control.
+  opener = await openWithKeyboard(page, 'Delete event In Transit', 'Delete Event');
+  await page.getByRole('dialog').getByRole('link', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await expectFocusOn(page, opener);
+
+  // Confirmed: the control is gone with its event, so the page heading takes the focus.
+  await openWithKeyboard(page, 'Delete event In Transit', 'Delete Event');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('No tracking events found for this parcel.')).toBeVisible();
+  await expectFocusOn(page, page.getByRole('heading', { level: 1 }));
 });

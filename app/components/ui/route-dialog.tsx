@@ -19,9 +19,9 @@ function useReturnFocus() {
   useEffect(() => {
     return () => {
       // After the parent route has rendered in the dialog's place.
+      // Headless UI has already put the focus back on the last element it saw focused that
+      // still exists, which is another control when the opener went away with its row.
       requestAnimationFrame(() => {
-        const active = document.activeElement;
-        if (active && active !== document.body && active.isConnected) return;
         if (opener && opener !== document.body && opener.isConnected) {
           opener.focus();
           return;

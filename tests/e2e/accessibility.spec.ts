@@ -1,0 +1,234 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_ADMIN } from './support/helpers';
+
+// axe (WCAG 2.1 A and AA rules) on every screen of the app: public pages, sign-in, every
+// dashboard tab and every dialog, at a phone's width and a desktop's, in both projects (with and
+// without JavaScript). A new screen is added here when it is built.
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const WIDTHS = [
+  { name: 'phone', width: 375, height: 740 },
+  { name: 'desktop', width: 1280, height: 900 },
+];
+
+type Fixtures = { parcelId: string; trackingNumber: string; eventId: string; receiptId: string };
+
+const PUBLIC_SCREENS: Array<(trackingNumber: string) => string> = [
+  () => '/',
+  () => '/track',
+  (number) => `/track?number=${number}`,
+  (number) => `/track?number=${number},XYZ000000000`,
+  () => '/track?number=not-a-number',
+  () => '/services',
+  () => '/about',
+  () => '/contact',
+  () => '/quote',
+  () => '/privacy-policy',
+  () => '/terms-of-service',
+  () => '/cookie-policy',
+  () => '/no-such-page-here',
+  () => '/management/access',
+];
+
+const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
+  () => '/dashboard',
+  () => '/dashboard/parcels',
+  () => '/dashboard/parcels?search=no-such-parcel-anywhere',
+  () => '/dashboard/parcels/new',
+  (f) => `/dashboard/parcels/${f.parcelId}`,
+  (f) => `/dashboard/parcels/${f.parcelId}/edit`,
+  (f) => `/dashboard/parcels/${f.parcelId}/delete`,
+  () => '/dashboard/tracking',
+  (f) => `/dashboard/tracking/${f.parcelId}`,
+  (f) => `/dashboard/tracking/${f.parcelId}/events/new`,
+  (f) => `/dashboard/tracking/${f.parcelId}/events/${f.eventId}/edit`,
+  (f) => `/dashboard/tracking/${f.parcelId}/events/${f.eventId}/delete`,
+  () => '/dashboard/notifications',
+  () => '/dashboard/notifications/new',
+  () => '/dashboard/receipts',
+  () => '/dashboard/receipts/new',
+  (f) => `/dashboard/receipts/${f.receiptId}/print`,
+];
+
+const PLACEHOLDERS: Fixtures = {
+  parcelId: ':parcelId',
+  trackingNumber: ':trackingNumber',
+  eventId: ':eventId',
+  receiptId: ':receiptId',
+};
+
+// axe takes a few seconds on a long page of a busy machine.
+test.describe.configure({ timeout: 60_000 });
+
+let fixtures: Fixtures;
+
+async function apiToken(request: APIRequestContext) {
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  return ((await login.json()) as { token: string }).token;
+}
+
+// A parcel of this file's own, with an event and a receipt, so other specs cannot delete it.
+test.beforeAll(async ({ request }) => {
+  const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+  const party = { name: 'Ada Access', email: 'ada@example.com', phone: '555-0100' };
+  const created = await request.post('/api/parcels', {
+    headers,
+    data: {
+      sender: { ...party, address: '1 Sender Way, Austin' },
+      recipient: { ...party, address: '9 Elm St, Boston' },
+      weight: 2,
+      serviceType: 'Express',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { parcel } = (await created.json()) as { parcel: { id: string; trackingNumber: string } };
+  const added = await request.post(`/api/tracking/${parcel.id}/events`, {
+    headers,
+    data: { status: 'In Transit', location: 'Boston hub', description: 'Arrived at the hub' },
+  });
+  expect(added.status()).toBe(201);
+  const { event } = (await added.json()) as { event: { id: string } };
+  const generated = await request.post(`/api/receipts/generate/${parcel.id}`, {
+    headers,
+    data: {},
+  });
+  expect(generated.status()).toBe(201);
+  const { receipt } = (await generated.json()) as { receipt: { id: string } };
+  fixtures = {
+    parcelId: parcel.id,
+    trackingNumber: parcel.trackingNumber,
+    eventId: event.id,
+    receiptId: receipt.id,
+  };
+});
+
+async function expectNoViolations(page: Page, path: string) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(500);
+  // With JavaScript, wait for the app to be interactive so its dialogs are what axe sees.
+  await page.waitForLoadState('networkidle');
+  await expectNoViolationsHere(page, path);
+}
+
+/**
+ * axe runs as a script in the page. Without JavaScript it cannot, so the page the browser
+ * rendered without JavaScript is analysed in a second page: the same document, scripts removed
+ * and `<noscript>` content shown, from the same address so its stylesheets load.
+ */
+function axe(page: Page) {
+  return new AxeBuilder({ page }).withTags(WCAG);
+}
+
+async function analyze(page: Page) {
+  const rendered = await page.content();
+  // A sandboxed frame (the receipt preview) runs no script, axe's included: it is analysed in
+  // the copy too, with scripts allowed in the frame (it has none of its own).
+  const sandboxed = /<iframe[^>]*\ssandbox=""/.test(rendered);
+  if (javaScript() && !sandboxed) return axe(page).analyze();
+  const html = rendered
+    .replace(/<script\b[\s\S]*?<\/script>/gi, '')
+    .replace(/<\/?noscript>/gi, '')
+    .replace(/(<iframe[^>]*\s)sandbox=""/g, '$1sandbox="allow-scripts"');
+  const context = await page.context().browser()!.newContext({
+    javaScriptEnabled: true,
+    viewport: page.viewportSize(),
+  });
+  try {
+    const copy = await context.newPage();
+    const url = page.url();
+    await copy.route(
+      (address) => address.href === url,
+      (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+    );
+    // Nothing but styles and images: no script of the app's may run in the copy.
+    await copy.route(/\.m?js(\?|$)/, (route) => route.abort());
+    await copy.goto(url);
+    return await axe(copy).analyze();
+  } finally {
+    await context.close();
+  }
+}
+
+async function expectNoViolationsHere(page: Page, path = page.url()) {
+  const { violations } = await analyze(page);
+  const found = violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
+  );
+  expect(found, `${path} at ${page.viewportSize()?.width}px`).toEqual([]);
+}
+
+function javaScript() {
+  return test.info().project.name === 'js';
+}
+
+/** Lets a form reach the server with empty required fields, as a tampered browser would. */
+async function skipBrowserChecks(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => {
+    for (const form of document.querySelectorAll('form')) form.noValidate = true;
+  });
+}
+
+async function signInWithCookie(page: Page) {
+  const baseURL = test.info().project.use.baseURL!;
+  const answer = await page.request.post('/management/access', {
+    form: E2E_ADMIN,
+    headers: { origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(answer.status()).toBe(302);
+}
+
+for (const size of WIDTHS) {
+  test.describe(`at ${size.width} px`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    for (const [index, screen] of PUBLIC_SCREENS.entries()) {
+      test(`public screen ${index + 1}: ${screen('…')}`, async ({ page }) => {
+        await expectNoViolations(page, screen(fixtures.trackingNumber));
+      });
+    }
+
+    for (const [index, screen] of STAFF_SCREENS.entries()) {
+      test(`staff screen ${index + 1}: ${screen(PLACEHOLDERS)}`, async ({ page }) => {
+        await signInWithCookie(page);
+        await expectNoViolations(page, screen(fixtures));
+      });
+    }
+
+    test('the sign-in page with its error showing', async ({ page }) => {
+      await page.goto('/management/access');
+      await page.getByLabel('Username').fill('nobody');
+      await page.getByLabel('Password').fill('wrong-password');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page.getByText('Invalid credentials')).toBeVisible();
+      await expectNoViolationsHere(page);
+    });
+
+    test('the contact form showing its field errors', async ({ page }) => {
+      test.skip(!javaScript(), "without JavaScript the browser's own checks stop the submit");
+      await page.goto('/contact');
+      await skipBrowserChecks(page);
+      await page.getByRole('button', { name: 'Send Message' }).click();
+      await expect(page.getByText('First name is required')).toBeVisible();
+      await expectNoViolationsHere(page);
+    });
+
+    test('the create parcel dialog showing its field errors', async ({ page }) => {
+      test.skip(!javaScript(), "without JavaScript the browser's own checks stop the submit");
+      await signInWithCookie(page);
+      await page.goto('/dashboard/parcels/new');
+      await skipBrowserChecks(page);
+      await page.getByRole('dialog').getByRole('button', { name: 'Create Parcel' }).click();
+      await expect(
+        page
+          .getByRole('dialog')
+          .getByText(/is required/)
+          .first(),
+      ).toBeVisible();
+      await expectNoViolationsHere(page);
+    });
+  });
+}
