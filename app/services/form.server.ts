@@ -2,9 +2,14 @@
  * The submitted form of a page action. A body that is not a form (JSON, a broken multipart
  * message, no body at all) is the client's mistake: 400, never a 500.
  */
+// No form here has a list longer than this; `items[99999].name` would make conform build (and
+// the page render) a hundred thousand rows.
+const MAX_LIST_INDEX = 200;
+
 export async function readFormData(request: Request): Promise<FormData> {
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch (error) {
     // Cut off at the size limit: the server has already answered 413.
     if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
@@ -13,4 +18,14 @@ export async function readFormData(request: Request): Promise<FormData> {
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     });
   }
+  for (const name of form.keys()) {
+    for (const [, index] of name.matchAll(/\[(\d+)\]/g)) {
+      if (Number(index) > MAX_LIST_INDEX)
+        throw new Response('The form has a list longer than this page accepts', {
+          status: 400,
+          headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+        });
+    }
+  }
+  return form;
 }

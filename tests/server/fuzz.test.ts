@@ -1,0 +1,328 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerBuild } from '@remix-run/node';
+import mongoose from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../server/index.js';
+
+/**
+ * Hostile input against every route of the production build, through the real server: wrong
+ * methods, malformed and deeply nested JSON, wrong types, huge and negative numbers, NUL bytes and
+ * lone surrogates, invalid ids, 100,000-character strings, arrays for objects, missing and
+ * duplicated fields — signed in and not. No answer may be a 5xx, and no stored document may change
+ * (apart from the sign-in counters and sessions the requests legitimately make). Needs
+ * `npm run build` first (`npm run test:all` builds before it runs the suites). FUZZ_TRACE=<file>
+ * appends each request with its time in ms to that file.
+ */
+
+// Generous limits, so that every request reaches its route instead of a 429.
+process.env.RATE_LIMIT_TRACKING_PER_MINUTE = '1000000';
+process.env.LOGIN_MAX_FAILURES = '1000';
+
+const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
+const LEGITIMATE_CHANGES = new Set(['rate_limits', 'sessions', 'apitokens']);
+const PASSWORD = 'fuzz-password-123';
+
+let server: http.Server;
+let base = '';
+let cookie = '';
+let token = '';
+let sent = 0;
+const ids: Record<'parcel' | 'event' | 'receipt' | 'notification', string> = {
+  parcel: '',
+  event: '',
+  receipt: '',
+  notification: '',
+};
+let trackingNumber = '';
+
+type Reply = { status: number; body: string };
+
+function request(
+  method: string,
+  pathname: string,
+  { headers = {}, body }: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Reply> {
+  sent += 1;
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${pathname}`, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function snapshot(): Promise<Record<string, string>> {
+  const db = mongoose.connection.db!;
+  const out: Record<string, string> = {};
+  for (const { name } of await db.listCollections().toArray()) {
+    if (LEGITIMATE_CHANGES.has(name)) continue;
+    const docs = await db.collection(name).find().sort({ _id: 1 }).toArray();
+    out[name] = JSON.stringify(docs);
+  }
+  return out;
+}
+
+const deep = (levels: number, leaf: string) => '['.repeat(levels) + leaf + ']'.repeat(levels);
+const LONG = 'x'.repeat(100_000);
+
+/** JSON bodies an integrator should never send. */
+const JSON_BODIES: string[] = [
+  '',
+  '{',
+  'null',
+  '[]',
+  '"text"',
+  '12',
+  deep(5_000, '1'),
+  `{"a":${deep(2_000, '{}')}}`,
+  JSON.stringify({ username: { $gt: '' }, password: { $ne: null } }),
+  JSON.stringify({ weight: -1, cost: 1e308, priority: 'Urgent', status: ['x'] }),
+  JSON.stringify({ weight: 'heavy', dimensions: 'big', sender: [], recipient: 7 }),
+  JSON.stringify({ name: 'a\u0000b', email: '\ud800@example.com', message: LONG }),
+  JSON.stringify({ trackingNumber: LONG, email: LONG, subject: LONG }),
+  JSON.stringify({ destinations: Array.from({ length: 500 }, () => ({ city: {} })) }),
+  JSON.stringify({ status: 'Delivered', timestamp: 'not a date', location: null }),
+  JSON.stringify({ parcelId: '../../etc/passwd', type: 'status_update', amount: -5 }),
+  JSON.stringify({ __proto__: { admin: true }, constructor: { prototype: { x: 1 } } }),
+  '{"status":"Pending","status":"Delivered","weight":1,"weight":"x"}',
+];
+
+/** Form bodies from a browser that was tampered with. */
+const FORM_BODIES: string[] = [
+  '',
+  'intent=nope',
+  'intent=delete&intent=retry&id=zzz',
+  `username=${encodeURIComponent(LONG)}&password=${encodeURIComponent(LONG)}`,
+  'email=%00%00&name=%ED%A0%80&message=%FF%FE',
+  'weight=-5&cost=1e999&destinations[0].city=&destinations[99999].name=x',
+  'status=Bogus&timestamp=yesterday&location=&parcelId=000000000000000000000000',
+  'redirectTo=%2F%09%2Fevil.example&redirectTo=https%3A%2F%2Fevil.example',
+  'a[b][c][d][e][f][g][h][i][j][k]=1&__proto__[x]=1',
+  '%%%&&&===',
+];
+
+const BAD_IDS = ['zzz', '000000000000000000000000', '..%2F..', '%00', 'A'.repeat(300), '-1'];
+const QUERIES = [
+  '',
+  '?page=-1&limit=1000000',
+  '?page=abc&limit=NaN&status=bogus&search=%00',
+  `?search=${'('.repeat(50)}&sort=__proto__`,
+  '?search[$ne]=x&status[]=a&status[]=b',
+  `?number=${encodeURIComponent(LONG.slice(0, 5000))}`,
+];
+
+/** Every path of the build's route manifest, with each parameter filled several ways. */
+function routePaths(build: ServerBuild): string[] {
+  const full = (id: string | undefined): string => {
+    const route = id ? build.routes[id] : undefined;
+    if (!route) return '';
+    const parent = full(route.parentId);
+    if (!route.path) return parent;
+    return parent ? `${parent}/${route.path}` : route.path;
+  };
+  const paths = new Set<string>();
+  for (const id of Object.keys(build.routes)) {
+    const pattern = `/${full(id)}`;
+    const params = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    const good = (name: string) =>
+      name === 'trackingNumber'
+        ? trackingNumber
+        : name.startsWith('event')
+          ? ids.event
+          : name.startsWith('receipt')
+            ? ids.receipt
+            : name.startsWith('parcel')
+              ? ids.parcel
+              : ids.notification;
+    const fill = (value: (name: string) => string) =>
+      pattern.replace(/:(\w+)/g, (_, name: string) => value(name)).replace('*', 'no/such/page');
+    paths.add(fill(good));
+    if (params.length) for (const bad of BAD_IDS) paths.add(fill(() => bad));
+    // One good parameter and one bad, where there are two.
+    if (params.length > 1) paths.add(fill((name) => (name === params[0] ? good(name) : 'zzz')));
+  }
+  return [...paths];
+}
+
+/**
+ * Requests that would do what they say whatever the body — delete a real record, sign the
+ * fuzzer out, generate a receipt — are left out for valid ids: they are not hostile input.
+ */
+function legitimate(method: string, pathname: string): boolean {
+  if (pathname === '/logout' || pathname === '/api/auth/logout') return true;
+  const validId = Object.values(ids).some((id) => pathname.includes(id));
+  if (!validId) return false;
+  return (
+    method === 'DELETE' || pathname.endsWith('/delete') || pathname.includes('/receipts/generate/')
+  );
+}
+
+beforeAll(async () => {
+  const entry = path.join(buildDir, 'index.js');
+  if (!fs.existsSync(entry)) throw new Error('No server build: run `npm run build` first.');
+  const build = (await import(pathToFileURL(entry).href)) as ServerBuild & {
+    entry: { module: { ready(): Promise<void> } };
+  };
+  await build.entry.module.ready();
+  const app = createApp({ build, buildDir, mode: 'production' });
+  await new Promise<void>((resolve) => {
+    server = app.listen(0, '127.0.0.1', () => resolve());
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const { createUser } = await import('~/models/user.server');
+  await createUser({ username: 'fuzzer', password: PASSWORD, name: 'Fuzz', role: 'admin' });
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'fuzzer', password: PASSWORD }),
+  });
+  token = ((await login.json()) as { token: string }).token;
+  const form = await fetch(`${base}/management/access`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'fuzzer', password: PASSWORD }),
+    redirect: 'manual',
+  });
+  cookie = form.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  expect(cookie).toMatch(/__session=/);
+
+  // One of everything, so that valid ids reach the deeper code.
+  const api = (pathname: string, body: unknown) =>
+    fetch(`${base}${pathname}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<Record<string, { id: string; trackingNumber?: string }>>);
+  const party = { name: 'A B', email: 'a@example.com', phone: '+1 555 0100', address: '1 Main St' };
+  const { parcel } = await api('/api/parcels', {
+    sender: party,
+    recipient: party,
+    weight: 1,
+    dimensions: { length: 1, width: 1, height: 1 },
+    serviceType: 'Standard',
+    priority: 'Standard',
+    destinations: [{ name: 'A B', address: '1 Main St', city: 'X', country: 'Y', postalCode: '1' }],
+  });
+  ids.parcel = parcel!.id;
+  trackingNumber = parcel!.trackingNumber!;
+  const { event } = await api(`/api/tracking/${ids.parcel}/events`, {
+    status: 'In Transit',
+    location: 'Hub',
+    description: 'On the way',
+  });
+  ids.event = event!.id;
+  const { receipt } = await api(`/api/receipts/generate/${ids.parcel}`, {});
+  ids.receipt = receipt!.id;
+  const { notification } = await api('/api/notifications', {
+    type: 'Custom',
+    recipient: 'a@example.com',
+    title: 'Hello',
+    message: 'A message',
+    trackingNumber,
+  });
+  ids.notification = notification!.id;
+}, 120_000);
+
+afterAll(async () => {
+  server?.close();
+  console.log(`fuzz: ${sent} requests`);
+});
+
+describe('hostile input', () => {
+  it('never answers 5xx and changes nothing', async () => {
+    const build = (await import(
+      pathToFileURL(path.join(buildDir, 'index.js')).href
+    )) as ServerBuild;
+    const before = await snapshot();
+    const failures: string[] = [];
+    const check = (what: string, reply: Reply) => {
+      if (reply.status >= 500)
+        failures.push(`${reply.status} ${what}: ${reply.body.slice(0, 200)}`);
+    };
+    const identities: Record<string, Record<string, string>> = {
+      anonymous: {},
+      cookie: { cookie, origin: base },
+      token: { authorization: `Bearer ${token}` },
+    };
+    // Every request is queued here, then sent four at a time.
+    const tasks: Array<() => Promise<void>> = [];
+    const send = (
+      method: string,
+      target: string,
+      what: string,
+      init?: Parameters<typeof request>[2],
+    ) =>
+      tasks.push(async () => {
+        const started = performance.now();
+        check(what, await request(method, target, init));
+        if (process.env.FUZZ_TRACE)
+          fs.appendFileSync(
+            process.env.FUZZ_TRACE,
+            `${(performance.now() - started).toFixed(0)} ${what.slice(0, 120)}\n`,
+          );
+      });
+    for (const pathname of routePaths(build)) {
+      const api = pathname.startsWith('/api/');
+      // A made-up id fails before the body is read: a few requests are enough there.
+      const validPath = !BAD_IDS.some((bad) => pathname.includes(bad));
+      for (const [who, auth] of Object.entries(identities)) {
+        const queries = !validPath ? [''] : who === 'anonymous' ? QUERIES : QUERIES.slice(0, 3);
+        for (const query of queries) {
+          const target = `${pathname}${query}`;
+          send('GET', target, `GET ${target} (${who})`, { headers: auth });
+        }
+        const methods = validPath && who === 'anonymous' ? ['HEAD', 'OPTIONS', 'PATCH'] : ['PATCH'];
+        for (const method of methods) {
+          send(method, pathname, `${method} ${pathname} (${who})`, { headers: auth });
+        }
+        const bodies = api
+          ? JSON_BODIES.map((body) => ({ type: 'application/json', body }))
+          : FORM_BODIES.map((body) => ({ type: 'application/x-www-form-urlencoded', body }));
+        // The other kind too, and a body that is not what it says.
+        bodies.push({
+          type: api ? 'application/x-www-form-urlencoded' : 'application/json',
+          body: '{',
+        });
+        bodies.push({ type: 'multipart/form-data; boundary=x', body: '--x\r\nbroken' });
+        // Every body where it is read: the API with a token, pages with the cookie, the public
+        // forms and the sign-in without either. Elsewhere the credential check answers first.
+        const reads =
+          validPath &&
+          ((api && who === 'token') ||
+            (!api && who === 'cookie') ||
+            (who === 'anonymous' && !pathname.startsWith('/dashboard') && !api) ||
+            (who === 'anonymous' && /^\/api\/(auth|tracking\/track)/.test(pathname)));
+        const tried = reads ? bodies : [...bodies.slice(0, 2), ...bodies.slice(-2)];
+        for (const method of api ? ['POST', 'PUT', 'DELETE'] : ['POST', 'DELETE']) {
+          if (who !== 'anonymous' && legitimate(method, pathname)) continue;
+          for (const { type, body } of tried) {
+            send(method, pathname, `${method} ${pathname} (${who}, ${type}) ${body.slice(0, 60)}`, {
+              headers: { ...auth, 'content-type': type },
+              body,
+            });
+          }
+        }
+      }
+    }
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let task = tasks.shift(); task; task = tasks.shift()) await task();
+      }),
+    );
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+    expect(sent).toBeGreaterThan(2_000);
+  }, 600_000);
+});
