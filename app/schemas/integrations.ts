@@ -98,3 +98,19 @@ export const WebhookUpdateSchema = z.object({
   active: z.boolean({ error: 'Active must be true or false' }).optional(),
 });
 export type WebhookUpdateInput = z.output<typeof WebhookUpdateSchema>;
+
+/** GET /api/webhooks/:id/deliveries query. */
+export const WebhookDeliveryQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page must be at least 1')
+    .max(1_000_000, 'Page is too large')
+    .default(1),
+  limit: z.coerce
+    .number({ error: 'Limit must be a number' })
+    .int('Limit must be a whole number')
+    .min(1, 'Limit must be at least 1')
+    .max(100, 'Limit must be at most 100')
+    .default(20),
+});
