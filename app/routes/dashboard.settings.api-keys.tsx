@@ -1,9 +1,11 @@
-import { getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { CheckboxGroup } from '~/components/settings/checkbox-group';
+import { SecretOnce } from '~/components/settings/secret-once';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { createApiKey, listApiKeys, revokeApiKey } from '~/models/api-key.server';
@@ -20,7 +22,7 @@ import { formatDateTime } from '~/utils/format';
 
 const PATH = '/dashboard/settings/api-keys';
 
-const SCOPE_HINTS: Record<(typeof API_KEY_SCOPES)[number], string> = {
+const SCOPE_HINTS: Record<string, string> = {
   read: 'Read: every GET request',
   write: 'Write: create, change and delete',
 };
@@ -90,25 +92,14 @@ export default function ApiKeysSettings() {
   return (
     <div className="space-y-6">
       {created ? (
-        <section
-          aria-labelledby="new-key-heading"
-          className="card space-y-3 border-green-200 bg-green-50 p-4"
+        <SecretOnce
+          heading={`New API key: ${created.apiKey.name}`}
+          label="API key"
+          value={created.key}
         >
-          <h2 id="new-key-heading" className="text-lg font-semibold text-green-900">
-            New API key: {created.apiKey.name}
-          </h2>
-          <p className="text-sm text-green-900">
-            Copy this key now. It will not be shown again. Send it as{' '}
-            <code>Authorization: Bearer &lt;key&gt;</code>.
-          </p>
-          <Field
-            label="API key"
-            value={created.key}
-            readOnly
-            onFocus={(e) => e.currentTarget.select()}
-            className="[&_input]:font-mono"
-          />
-        </section>
+          Copy this key now. It will not be shown again. Send it as{' '}
+          <code>Authorization: Bearer &lt;key&gt;</code>.
+        </SecretOnce>
       ) : null}
 
       <section aria-labelledby="create-key-heading" className="card p-4">
@@ -125,29 +116,12 @@ export default function ApiKeysSettings() {
             hint="Who or what uses it, e.g. Warehouse sync"
             errors={fields.name.errors}
           />
-          <fieldset
-            aria-describedby={fields.scopes.errors?.length ? fields.scopes.errorId : undefined}
-          >
-            <legend className="field-label">Scopes</legend>
-            <div className="flex flex-wrap gap-4">
-              {getCollectionProps(fields.scopes, {
-                type: 'checkbox',
-                options: [...API_KEY_SCOPES],
-              }).map((props) => (
-                <label key={props.key} className="flex items-center gap-2 text-sm">
-                  <input {...props} key={props.key} />
-                  {SCOPE_HINTS[props.value as (typeof API_KEY_SCOPES)[number]]}
-                </label>
-              ))}
-            </div>
-            {fields.scopes.errors?.length ? (
-              <ul id={fields.scopes.errorId} className="field-error">
-                {fields.scopes.errors.map((e) => (
-                  <li key={e}>{e}</li>
-                ))}
-              </ul>
-            ) : null}
-          </fieldset>
+          <CheckboxGroup
+            legend="Scopes"
+            field={fields.scopes}
+            options={API_KEY_SCOPES}
+            labels={SCOPE_HINTS}
+          />
           <button
             type="submit"
             name="intent"

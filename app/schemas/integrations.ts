@@ -114,3 +114,15 @@ export const WebhookDeliveryQuerySchema = z.object({
     .max(100, 'Limit must be at most 100')
     .default(20),
 });
+
+/** The Settings edit form: every field is sent, and an unticked Active box means paused. */
+export const WebhookEditFormSchema = WebhookCreateSchema.extend({
+  active: z.boolean().default(false),
+});
+
+/** The Settings buttons on one webhook: Delete, and Redeliver on a delivery. */
+export const WebhookDeleteSchema = z.object({ intent: z.literal('delete') });
+export const WebhookRedeliverSchema = z.object({
+  intent: z.literal('redeliver'),
+  deliveryId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid delivery'),
+});
