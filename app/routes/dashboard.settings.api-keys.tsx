@@ -16,7 +16,7 @@ import {
   ApiKeyRevokeSchema,
 } from '~/schemas/integrations';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 import { formatDateTime } from '~/utils/format';
 
@@ -59,16 +59,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ created: null, result: submission.reply() }, { status: 400 });
   // The key is shown on this answer only (never in a cookie or a redirect), then never again.
   const created = await createApiKey(submission.value, user.id);
-  return json(
-    { created, result: submission.reply({ resetForm: true }) },
-    {
-      headers: await createToastHeaders(request, {
-        type: 'success',
-        title: 'API key created',
-        description: created.apiKey.name,
-      }),
-    },
-  );
+  // No toast: it would show on the page after this one; the panel with the secret says it.
+  return json({ created, result: submission.reply({ resetForm: true }) });
 }
 
 export const meta: MetaFunction = () => [{ title: 'API keys · Settings · Management dashboard' }];

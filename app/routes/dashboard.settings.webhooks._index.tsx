@@ -11,7 +11,6 @@ import { Spinner } from '~/components/ui/spinner';
 import { createWebhook, listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { createToastHeaders } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
@@ -36,16 +35,8 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   // The signing secret is shown on this answer only.
   const created = await createWebhook(submission.value);
-  return json(
-    { created, result: submission.reply({ resetForm: true }) },
-    {
-      headers: await createToastHeaders(request, {
-        type: 'success',
-        title: 'Webhook created',
-        description: created.webhook.url,
-      }),
-    },
-  );
+  // No toast: it would show on the page after this one; the panel with the secret says it.
+  return json({ created, result: submission.reply({ resetForm: true }) });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Webhooks · Settings · Management dashboard' }];
