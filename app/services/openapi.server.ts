@@ -72,6 +72,7 @@ const OPS: Op[] = [
     summary: 'Sign in: a bearer token for 7 days',
     tag: 'Auth',
     access: 'public',
+    rateLimited: true,
     body: LoginSchema,
     errors: [400, 401, 429],
     ok: {

@@ -3,6 +3,7 @@ import { issueApiToken } from '~/models/api-token.server';
 import { createParcel } from '~/models/parcel.server';
 import { createUser } from '~/models/user.server';
 import { action as splatAction, loader as splatLoader } from '~/routes/api.$';
+import { action as loginAction } from '~/routes/api.auth.login';
 import { action as healthAction } from '~/routes/api.health';
 import { loader as notificationsLoader } from '~/routes/api.notifications';
 import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
@@ -160,6 +161,32 @@ describe('rate limits on the public tracking API', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('sends the RateLimit headers on every sign-in answer, counting failures', async () => {
+    const address = uniqueAddress();
+    const login = (password: string) =>
+      callRoute(loginAction, '/api/auth/login', {
+        method: 'POST',
+        body: { username: 'conventions', password },
+        clientAddress: address,
+      });
+    const max = env.LOGIN_MAX_FAILURES;
+    const wrong = await login('not-the-password');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('ratelimit-limit')).toBe(String(max));
+    expect(wrong.headers.get('ratelimit-remaining')).toBe(String(max - 1));
+    expect(wrong.headers.get('retry-after')).toBeNull();
+    const right = await login('conventions-password');
+    expect(right.status).toBe(200);
+    expect(right.headers.get('ratelimit-remaining')).toBe(String(max));
+    const bad = await callRoute(loginAction, '/api/auth/login', {
+      method: 'POST',
+      body: {},
+      clientAddress: address,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('ratelimit-limit')).toBe(String(max * 20));
   });
 
   it('answers a preflight 204 without using any of the budget', async () => {
