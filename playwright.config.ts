@@ -70,6 +70,9 @@ export default defineConfig({
       // Every browser test signs in from 127.0.0.1; the lockout itself is covered by the vitest suite.
       LOGIN_MAX_FAILURES: '50',
       E2E_REJECT_FLAG: path.join(E2E_DIR, 'smtp-reject'),
+      // Webhook receivers in the tests run on 127.0.0.1 and fail on purpose: quick retries.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAYS: '1,1,1',
     },
   },
 });

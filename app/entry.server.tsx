@@ -7,6 +7,8 @@ import { env } from './services/env.server';
 import { documentResponse } from './services/http-cache.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
 import { seedOnFirstStart } from './services/seed.server';
+// Registers the webhook.deliver job handler in the server process.
+import './services/webhooks.server';
 import { NonceProvider } from './utils/nonce-provider';
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
@@ -40,6 +41,7 @@ export function createApp({
   app.disable('x-powered-by');
   // Behind a proxy, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto.
   app.set('trust proxy', trustProxy);
+  app.use(requestId());
   app.use(compression());
   app.use(securityHeaders());
   app.use(
@@ -65,6 +67,7 @@ export function createApp({
       getLoadContext: (req, res) => ({
         clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
         cspNonce: res.locals.cspNonce,
+        requestId: res.locals.requestId,
       }),
     }),
   );
@@ -76,6 +79,23 @@ export function createApp({
     res.status(500).type('text/plain').send('Internal Server Error');
   });
   return app;
+}
+
+/** What a client may send as its own request id: short, printable, no spaces or separators. */
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:@+=-]{1,128}$/;
+
+/**
+ * Every answer carries `X-Request-Id`: the client's own when it sent a valid one (so a caller can
+ * match its logs with ours), else a fresh UUID. Routes see it in the load context.
+ */
+function requestId() {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    next();
+  };
 }
 
 /**

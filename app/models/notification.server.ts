@@ -10,6 +10,7 @@ import type {
   NotificationType,
 } from '~/schemas/notification';
 import { connectDb } from '~/services/db.server';
+import { emitWebhookEvent } from '~/services/webhooks.server';
 import { env } from '~/services/env.server';
 import { deliverNotificationEmail, type SendOptions } from '~/services/notifications.server';
 import { Parcel, type LeanParcel } from './parcel.server';
@@ -177,7 +178,11 @@ async function deliverAndRecord(
   const updated = await Notification.findByIdAndUpdate(doc._id, update, {
     returnDocument: 'after',
   }).lean<LeanNotification>();
-  return serializeNotification(updated ?? doc);
+  const notification = serializeNotification(updated ?? doc);
+  await emitWebhookEvent(result.ok ? 'notification.sent' : 'notification.failed', {
+    notification,
+  });
+  return notification;
 }
 
 /**

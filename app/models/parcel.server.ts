@@ -9,6 +9,7 @@ import {
 } from '~/schemas/constants';
 import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
 import { connectDb } from '~/services/db.server';
+import { emitWebhookEvent } from '~/services/webhooks.server';
 import { env } from '~/services/env.server';
 
 const contactSchema = new Schema(
@@ -352,7 +353,9 @@ export async function createParcel(input: ParcelCreateInput): Promise<Serialized
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
   );
-  return serializeParcel(doc.toObject() as LeanParcel);
+  const parcel = serializeParcel(doc.toObject() as LeanParcel);
+  await emitWebhookEvent('parcel.created', { parcel });
+  return parcel;
 }
 
 /** Dotted `$set` paths for the fields given, so nested fields not given stay as they are. */
@@ -386,13 +389,23 @@ export async function updateParcel(
   if (input.status === 'Delivered') update.$min = { actualDelivery: new Date() };
   else if (input.status) update.$unset = { actualDelivery: 1 };
   if (Object.keys(set).length) update.$set = set;
-  const doc = Object.keys(update).length
-    ? await Parcel.findByIdAndUpdate(id, update, {
-        returnDocument: 'after',
-        runValidators: true,
-      }).lean<LeanParcel>()
-    : await Parcel.findById(id).lean<LeanParcel>();
-  return doc ? serializeParcel(doc) : null;
+  if (!Object.keys(update).length) {
+    const unchanged = await Parcel.findById(id).lean<LeanParcel>();
+    return unchanged ? serializeParcel(unchanged) : null;
+  }
+  const previous = input.status
+    ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
+    : null;
+  const doc = await Parcel.findByIdAndUpdate(id, update, {
+    returnDocument: 'after',
+    runValidators: true,
+  }).lean<LeanParcel>();
+  if (!doc) return null;
+  const parcel = serializeParcel(doc);
+  await emitWebhookEvent('parcel.updated', { parcel });
+  if (previous && previous.status !== parcel.status)
+    await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus: previous.status });
+  return parcel;
 }
 
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
@@ -400,5 +413,8 @@ export async function deleteParcel(id: string): Promise<SerializedParcel | null>
   if (!validId(id)) return null;
   await connectDb();
   const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
-  return doc ? serializeParcel(doc) : null;
+  if (!doc) return null;
+  const parcel = serializeParcel(doc);
+  await emitWebhookEvent('parcel.deleted', { parcel });
+  return parcel;
 }

@@ -128,7 +128,7 @@ export async function listReceipts({
     pagination: {
       totalItems,
       currentPage: page,
-      totalPages: Math.max(1, Math.ceil(totalItems / limit)),
+      totalPages: Math.ceil(totalItems / limit),
       limit,
     },
   };

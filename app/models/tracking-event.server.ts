@@ -3,7 +3,14 @@ import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
-import { Parcel, parcelSearchFilter, serializeEvent, type LeanParcel } from './parcel.server';
+import { emitWebhookEvent } from '~/services/webhooks.server';
+import {
+  Parcel,
+  parcelSearchFilter,
+  serializeEvent,
+  serializeParcel,
+  type LeanParcel,
+} from './parcel.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
@@ -57,7 +64,34 @@ async function syncParcelStatus(parcelId: unknown, version: number, events: read
     next.actualDelivery === null
       ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
       : { $set: { status: next.status, actualDelivery: next.actualDelivery } };
-  await Parcel.updateOne({ _id: parcelId, __v: version }, update);
+  const before = await Parcel.findOneAndUpdate({ _id: parcelId, __v: version }, update, {
+    returnDocument: 'before',
+  }).lean<LeanParcel>();
+  if (before && before.status !== next.status) {
+    const previousStatus = before.status;
+    const parcel = serializeParcel({
+      ...before,
+      status: next.status,
+      actualDelivery: next.actualDelivery ?? undefined,
+    });
+    await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus });
+  }
+}
+
+/** What an event's webhook carries: the event, and the parcel it belongs to. */
+async function emitEventChange(
+  type: 'tracking_event.created' | 'tracking_event.updated' | 'tracking_event.deleted',
+  event: TrackingEvent,
+) {
+  const parcel = await Parcel.findById(event.parcelId, { trackingNumber: 1, status: 1 }).lean<
+    Pick<LeanParcel, 'trackingNumber' | 'status'>
+  >();
+  await emitWebhookEvent(type, {
+    event,
+    parcel: parcel
+      ? { id: event.parcelId, trackingNumber: parcel.trackingNumber, status: parcel.status }
+      : { id: event.parcelId },
+  });
 }
 
 /** The parcel's events, newest first; null when there is no such parcel. */
@@ -153,7 +187,9 @@ export async function addEvent(
   const events = parcel.events ?? [];
   await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
   const stored = events.find((e) => String(e._id) === String(eventId));
-  return toEvent(parcel._id, stored ?? event);
+  const added = toEvent(parcel._id, stored ?? event);
+  await emitEventChange('tracking_event.created', added);
+  return added;
 }
 
 /**
@@ -183,7 +219,10 @@ export async function updateEvent(
   const events = parcel.events ?? [];
   await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
   const stored = events.find((e) => String(e._id) === eventId);
-  return stored ? toEvent(parcel._id, stored) : null;
+  if (!stored) return null;
+  const updated = toEvent(parcel._id, stored);
+  await emitEventChange('tracking_event.updated', updated);
+  return updated;
 }
 
 /**
@@ -213,5 +252,8 @@ export async function deleteEvent(
     (before.__v ?? 0) + 1,
     events.filter((e) => String(e._id) !== eventId),
   );
-  return removed ? toEvent(before._id, removed) : null;
+  if (!removed) return null;
+  const event = toEvent(before._id, removed);
+  await emitEventChange('tracking_event.deleted', event);
+  return event;
 }

@@ -3,19 +3,22 @@ import { json } from '@remix-run/node';
 import { issueApiToken } from '~/models/api-token.server';
 import { LoginSchema } from '~/schemas/auth';
 import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
-import { checkCredentials, LoginError } from '~/services/auth.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import { checkCredentials, LoginError, loginFailures } from '~/services/auth.server';
+import { clientAddress, rateLimitHeaders } from '~/services/rate-limit.server';
 
 export function loader() {
   return methodNotAllowed(['POST']);
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
-  return handleApi(async () => {
+export async function action({ request, context }: ActionFunctionArgs) {
+  const address = clientAddress(context);
+  let username: string | null = null;
+  const response = await handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
     const body = await readJsonBody(request, LoginSchema);
+    username = body.username.toLowerCase();
     try {
-      const user = await checkCredentials(body, clientAddress(context));
+      const user = await checkCredentials(body, address);
       const { token, expiresAt } = await issueApiToken(user.id);
       return json({ token, expiresAt: expiresAt.toISOString(), user });
     } catch (error) {
@@ -30,4 +33,17 @@ export function action({ request, context }: ActionFunctionArgs) {
       throw new ApiError(401, 'Invalid credentials');
     }
   });
+  // Sign-in is limited by failures: every answer says how many this username may still have from
+  // this address (or, without a username, this address across usernames) before a lockout.
+  const limit = await (
+    username
+      ? loginFailures.userAddress.peek(`${username}|${address}`)
+      : loginFailures.address.peek(address)
+  ).catch(() => null);
+  if (limit) {
+    const headers = rateLimitHeaders(limit);
+    for (const [name, value] of Object.entries(headers))
+      if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  return response;
 }

@@ -1,4 +1,5 @@
 import { json } from '@remix-run/node';
+import { methodNotAllowed } from '~/services/api.server';
 import { pingDb } from '~/services/db.server';
 
 export async function loader() {
@@ -11,4 +12,8 @@ export async function loader() {
     },
     { status: up ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
   );
+}
+
+export function action() {
+  return methodNotAllowed(['GET']);
 }

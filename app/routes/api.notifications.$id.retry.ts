@@ -3,6 +3,7 @@ import { json } from '@remix-run/node';
 import { NotificationStateError, retryNotification } from '~/models/notification.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
+import { idempotent } from '~/services/idempotency.server';
 
 export function loader() {
   return methodNotAllowed(['POST']);
@@ -18,13 +19,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     await requireApiUser(request);
     const id = requireObjectId(params.id, 'notification id');
-    try {
-      const notification = await retryNotification(id);
-      if (!notification) throw new ApiError(404, 'Notification not found');
-      return json({ notification });
-    } catch (error) {
-      if (error instanceof NotificationStateError) throw new ApiError(409, error.message);
-      throw error;
-    }
+    return idempotent(request, async () => {
+      try {
+        const notification = await retryNotification(id);
+        if (!notification) throw new ApiError(404, 'Notification not found');
+        return json({ notification });
+      } catch (error) {
+        if (error instanceof NotificationStateError) throw new ApiError(409, error.message);
+        throw error;
+      }
+    });
   });
 }

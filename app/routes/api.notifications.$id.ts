@@ -10,6 +10,7 @@ import { NotificationStatusUpdateSchema } from '~/schemas/notification';
 import {
   ApiError,
   handleApi,
+  jsonWithEtag,
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
@@ -25,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const id = requireObjectId(params.id, 'notification id');
     const notification = await getNotification(id);
     if (!notification) throw new ApiError(404, NOT_FOUND);
-    return json({ notification });
+    return jsonWithEtag(request, { notification });
   });
 }
 

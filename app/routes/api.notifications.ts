@@ -4,6 +4,7 @@ import { createAndSendNotification, listNotifications } from '~/models/notificat
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
 import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
+import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -24,8 +25,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   return handleApi(async () => {
     await requireApiUser(request);
-    const input = await readJsonBody(request, NotificationCreateSchema);
-    const notification = await createAndSendNotification(input);
-    return json({ notification }, { status: 201 });
+    return idempotent(request, async () => {
+      const input = await readJsonBody(request, NotificationCreateSchema);
+      const notification = await createAndSendNotification(input);
+      return json({ notification }, { status: 201 });
+    });
   });
 }

@@ -5,6 +5,7 @@ import { ParcelUpdateSchema } from '~/schemas/parcel';
 import {
   ApiError,
   handleApi,
+  jsonWithEtag,
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
@@ -20,7 +21,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     const id = requireObjectId(params.id, 'parcel id');
     const parcel = await getParcel(id);
     if (!parcel) throw notFound();
-    return json({ parcel });
+    return jsonWithEtag(request, { parcel });
   });
 }
 

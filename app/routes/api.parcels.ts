@@ -4,6 +4,7 @@ import { createParcel, listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
+import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/parcels?page&limit&status&search → { parcels, pagination } */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -19,8 +20,10 @@ export function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
     await requireApiUser(request);
-    const input = await readJsonBody(request, ParcelCreateSchema);
-    const parcel = await createParcel(input);
-    return json({ parcel }, { status: 201 });
+    return idempotent(request, async () => {
+      const input = await readJsonBody(request, ParcelCreateSchema);
+      const parcel = await createParcel(input);
+      return json({ parcel }, { status: 201 });
+    });
   });
 }

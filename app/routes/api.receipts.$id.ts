@@ -5,6 +5,7 @@ import { ReceiptUpdateSchema } from '~/schemas/receipt';
 import {
   ApiError,
   handleApi,
+  jsonWithEtag,
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
@@ -20,7 +21,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     const id = requireObjectId(params.id, 'receipt id');
     const receipt = await getReceipt(id);
     if (!receipt) throw new ApiError(404, NOT_FOUND);
-    return json({ receipt });
+    return jsonWithEtag(request, { receipt });
   });
 }
 

@@ -10,6 +10,7 @@ import {
   requireObjectId,
 } from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
+import { idempotent } from '~/services/idempotency.server';
 
 export function loader(_args: LoaderFunctionArgs) {
   return methodNotAllowed(['POST']);
@@ -21,11 +22,13 @@ export function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     await requireApiUser(request);
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
-    // The body is optional: an empty request without a Content-Type means "all defaults".
-    const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';
-    const input = hasBody ? await readJsonBody(request, ReceiptGenerateSchema) : {};
-    const receipt = await generateReceipt(parcelId, input);
-    if (!receipt) throw new ApiError(404, 'Parcel not found');
-    return json({ receipt }, { status: 201 });
+    return idempotent(request, async () => {
+      // The body is optional: an empty request without a Content-Type means "all defaults".
+      const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';
+      const input = hasBody ? await readJsonBody(request, ReceiptGenerateSchema) : {};
+      const receipt = await generateReceipt(parcelId, input);
+      if (!receipt) throw new ApiError(404, 'Parcel not found');
+      return json({ receipt }, { status: 201 });
+    });
   });
 }

@@ -10,6 +10,7 @@ import {
   requireObjectId,
 } from '~/services/api.server';
 import { requireApiUser } from '~/services/auth.server';
+import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/tracking/:parcelId/events → { events } newest first. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,9 +29,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
     await requireApiUser(request);
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
-    const input = await readJsonBody(request, TrackingEventSchema);
-    const event = await addEvent(parcelId, input);
-    if (!event) throw new ApiError(404, 'Parcel not found');
-    return json({ event }, { status: 201 });
+    return idempotent(request, async () => {
+      const input = await readJsonBody(request, TrackingEventSchema);
+      const event = await addEvent(parcelId, input);
+      if (!event) throw new ApiError(404, 'Parcel not found');
+      return json({ event }, { status: 201 });
+    });
   });
 }

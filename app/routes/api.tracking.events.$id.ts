@@ -5,6 +5,7 @@ import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
 import {
   ApiError,
   handleApi,
+  jsonWithEtag,
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
@@ -18,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const id = requireObjectId(params.id, 'event id');
     const event = await getEvent(id);
     if (!event) throw new ApiError(404, 'Tracking event not found');
-    return json({ event });
+    return jsonWithEtag(request, { event });
   });
 }
 

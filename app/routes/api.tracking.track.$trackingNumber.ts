@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { json } from '@remix-run/node';
 import { apiErrorResponse, handleApi } from '~/services/api.server';
 import { conditionalResponse, PRIVATE_REVALIDATE } from '~/services/http-cache.server';
 import {
@@ -8,28 +7,34 @@ import {
   trackingLimiter,
   withPublicCors,
 } from '~/services/public-tracking.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import {
+  clientAddress,
+  rateLimitHeaders,
+  type RateLimitResult,
+} from '~/services/rate-limit.server';
 
 const METHODS = 'GET, OPTIONS';
 
 // A result may be kept by the browser but is checked every time: unchanged, it costs a 304.
-function answer(response: Response): Response {
+// Every answer after a counted lookup says what is left of the budget.
+function answer(response: Response, limit?: RateLimitResult): Response {
   response.headers.set('Cache-Control', PRIVATE_REVALIDATE);
+  if (limit)
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
+      response.headers.set(name, value);
   return withPublicCors(response, METHODS);
 }
 
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  // Remix hands OPTIONS (a CORS preflight) to the loader; it looks nothing up.
+  // Remix hands OPTIONS (a CORS preflight) to the loader; it looks nothing up and counts nothing.
   if (request.method === 'OPTIONS') return answer(new Response(null, { status: 204 }));
   const limit = await trackingLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
     return answer(
-      apiErrorResponse(
-        429,
-        'Too many tracking requests. Please wait a minute and try again.',
-        undefined,
-        { 'Retry-After': String(limit.retryAfterSeconds) },
-      ),
+      apiErrorResponse(429, 'Too many tracking requests. Please wait a minute and try again.'),
+      limit,
     );
   }
   const response = await handleApi(async () => {
@@ -44,19 +49,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       );
     }
     if (lookup.kind === 'not-found') {
-      return json(
-        {
+      // `error` and `message` are the same text (the spec's clients read either); the number is
+      // given on its own.
+      return new Response(
+        JSON.stringify({
           error: TRACKING_NOT_FOUND,
-          message: `${TRACKING_NOT_FOUND}: ${lookup.trackingNumber}`,
-        },
-        { status: 404 },
+          message: TRACKING_NOT_FOUND,
+          trackingNumber: lookup.trackingNumber,
+        }),
+        { status: 404, headers: JSON_HEADERS },
       );
     }
     return conditionalResponse(request, JSON.stringify(lookup.result), {
-      headers: new Headers({ 'Content-Type': 'application/json; charset=utf-8' }),
+      headers: new Headers(JSON_HEADERS),
     });
   });
-  return answer(response);
+  return answer(response, limit);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

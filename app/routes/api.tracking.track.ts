@@ -8,7 +8,11 @@ import {
   trackingLimiter,
   withPublicCors,
 } from '~/services/public-tracking.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import {
+  clientAddress,
+  rateLimitHeaders,
+  type RateLimitResult,
+} from '~/services/rate-limit.server';
 
 /**
  * Several public lookups at once: `{"trackingNumbers": [...]}` (at most 30, duplicates counted
@@ -17,8 +21,11 @@ import { clientAddress } from '~/services/rate-limit.server';
  */
 const METHODS = 'POST, OPTIONS';
 
-function answer(response: Response): Response {
+function answer(response: Response, limit?: RateLimitResult): Response {
   response.headers.set('Cache-Control', 'no-store');
+  if (limit)
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
+      response.headers.set(name, value);
   return withPublicCors(response, METHODS);
 }
 
@@ -31,19 +38,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST')
     return answer(apiErrorResponse(405, 'Method not allowed', undefined, { Allow: METHODS }));
+  const address = clientAddress(context);
+  let limit: RateLimitResult | undefined;
   const response = await handleApi(async () => {
     const { trackingNumbers } = await readJsonBody(request, TrackingBatchSchema);
-    const limit = await trackingLimiter.hit(clientAddress(context), trackingNumbers.length);
+    limit = await trackingLimiter.hit(address, trackingNumbers.length);
     if (!limit.allowed) {
       return apiErrorResponse(
         429,
         'Too many tracking requests. Please wait a minute and try again.',
-        undefined,
-        { 'Retry-After': String(limit.retryAfterSeconds) },
       );
     }
     const lookups = await lookupTrackingNumbers(trackingNumbers);
     return json({ results: lookups.map(toBatchEntry) });
   });
-  return answer(response);
+  // A body that was refused before anything was counted still says what is left of the budget.
+  limit ??= await trackingLimiter.peek(address).catch(() => undefined);
+  return answer(response, limit);
 }

@@ -175,10 +175,8 @@ export const ParcelListQuerySchema = z.object({
   limit: positiveInt('Limit')
     .pipe(z.number().max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`))
     .default(PARCELS_PAGE_SIZE),
-  status: z
-    .union([z.literal(''), StatusSchema])
-    .optional()
-    .transform((value) => value || undefined),
+  // An empty filter (the form's "All") means none; anything else must be a status.
+  status: z.preprocess((value) => (value === '' ? undefined : value), StatusSchema.optional()),
   search: z
     .string()
     .trim()

@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
+import { conditionalResponse } from './http-cache.server';
 
 export class ApiError extends Error {
   constructor(
@@ -113,4 +114,14 @@ export function requireObjectId(id: string | undefined, what = 'id'): string {
 
 export function methodNotAllowed(allowed: string[]): Response {
   return apiErrorResponse(405, 'Method not allowed', undefined, { Allow: allowed.join(', ') });
+}
+
+/**
+ * A single resource for GET: JSON with a weak ETag, and 304 without a body when the client's
+ * `If-None-Match` names it (the answer is private, so only the client itself keeps it).
+ */
+export function jsonWithEtag(request: Request, data: unknown): Response {
+  return conditionalResponse(request, JSON.stringify(data), {
+    headers: new Headers({ 'Content-Type': 'application/json; charset=utf-8' }),
+  });
 }

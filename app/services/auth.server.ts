@@ -1,6 +1,7 @@
 import { json, redirect } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
+import { authenticateApiKey, looksLikeApiKey } from '~/models/api-key.server';
 import { findUserIdByToken } from '~/models/api-token.server';
 import { USER_SESSION_KEY } from '~/models/session.server';
 import {
@@ -153,19 +154,46 @@ function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-/** For non-public API routes: a Bearer token or the staff session cookie, else 401 JSON. */
+/**
+ * Who made an API request: `key:<id>` for an API key, `user:<id>` for a login token or the staff
+ * session. Per-credential state (idempotency keys) is kept under this name.
+ */
+const credentials = new WeakMap<Request, string>();
+
+export function apiCredential(request: Request): string | null {
+  return credentials.get(request) ?? null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const READ_ONLY_KEY = 'This API key has the read scope only: changes need the write scope';
+
+/**
+ * For non-public API routes: a Bearer token (from login, or a long-lived API key) or the staff
+ * session cookie, else 401 JSON. A key without the `write` scope gets 403 on anything but a read.
+ */
 export async function requireApiUser(request: Request): Promise<PublicUser> {
   await connectDb();
   const token = bearerToken(request);
+  if (token && looksLikeApiKey(token)) {
+    const key = await authenticateApiKey(token);
+    const user = key ? await getUserById(key.userId) : null;
+    if (!key || !user) throw new ApiError(401, 'Invalid or revoked API key');
+    credentials.set(request, `key:${key.id}`);
+    if (!SAFE_METHODS.has(request.method) && !key.scopes.includes('write'))
+      throw new ApiError(403, READ_ONLY_KEY);
+    return user;
+  }
   if (token) {
     const userId = await findUserIdByToken(token);
     const user = userId ? await getUserById(userId) : null;
-    if (user) return user;
-    throw new ApiError(401, 'Invalid or expired token');
+    if (!user) throw new ApiError(401, 'Invalid or expired token');
+    credentials.set(request, `user:${user.id}`);
+    return user;
   }
   const user = await getSessionUser(request);
-  if (user) return user;
-  throw new ApiError(401, 'Authentication required');
+  if (!user) throw new ApiError(401, 'Authentication required');
+  credentials.set(request, `user:${user.id}`);
+  return user;
 }
 
 export { bearerToken };

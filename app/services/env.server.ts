@@ -72,6 +72,13 @@ const EnvSchema = z.object({
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOBS_WORKER: z.enum(['true', 'false']).default('true'),
+  // Webhooks: seconds to wait before each retry of a failed delivery (its length is the number
+  // of retries), how long a receiver may take to answer, and whether private addresses are allowed.
+  WEBHOOK_RETRY_DELAYS: secondsList('WEBHOOK_RETRY_DELAYS').default([
+    5, 300, 1800, 7200, 18000, 36000, 36000,
+  ]),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -87,8 +87,11 @@ export type TrackingBatchEntry = ReturnType<typeof toBatchEntry>;
 export function withPublicCors(response: Response, methods: string): Response {
   response.headers.set('Access-Control-Allow-Origin', '*');
   response.headers.set('Access-Control-Allow-Methods', methods);
-  response.headers.set('Access-Control-Allow-Headers', 'Content-Type, If-None-Match');
-  response.headers.set('Access-Control-Expose-Headers', 'ETag, Retry-After');
+  response.headers.set('Access-Control-Allow-Headers', 'Content-Type, If-None-Match, X-Request-Id');
+  response.headers.set(
+    'Access-Control-Expose-Headers',
+    'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id',
+  );
   response.headers.set('Access-Control-Max-Age', '86400');
   return response;
 }

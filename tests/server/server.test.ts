@@ -169,6 +169,25 @@ describe('the express server', () => {
     expect(JSON.parse(post.body)).toMatchObject({ length: 11, method: 'POST' });
   });
 
+  it('gives every answer an X-Request-Id, echoing a valid one the client sent', async () => {
+    const fresh = await send('/echo');
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(fresh.body).context.requestId).toBe(fresh.headers['x-request-id']);
+    const again = await send('/echo');
+    expect(again.headers['x-request-id']).not.toBe(fresh.headers['x-request-id']);
+    const echoed = await send('/echo', { headers: { 'x-request-id': 'client-trace.42:a' } });
+    expect(echoed.headers['x-request-id']).toBe('client-trace.42:a');
+    // Spaces, separators or a very long value are not echoed: a fresh id replaces them.
+    for (const bad of ['two words', 'a'.repeat(200), '<script>']) {
+      const replaced = await send('/echo', { headers: { 'x-request-id': bad } });
+      expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    // Answers the server gives itself carry one too.
+    const missing = await send('/build/_shared/nope.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('takes the client address and protocol from a trusted proxy only', async () => {
     const headers = { 'x-forwarded-for': '203.0.113.9, 10.0.0.1', 'x-forwarded-proto': 'https' };
     const direct = JSON.parse((await send('/echo', { headers })).body);

@@ -8,12 +8,18 @@ export const DASHBOARD_TABS = [
   { to: '/dashboard/receipts', label: 'Receipts', end: false },
 ] as const;
 
-/** The five dashboard sections as links; on a phone the row scrolls sideways. */
-export function DashboardTabs() {
+export const SETTINGS_TAB = { to: '/dashboard/settings', label: 'Settings', end: false } as const;
+
+/**
+ * The five dashboard sections as links, and Settings (API keys, webhooks) for admins; on a phone
+ * the row scrolls sideways.
+ */
+export function DashboardTabs({ showSettings = false }: { showSettings?: boolean }) {
+  const tabs = showSettings ? [...DASHBOARD_TABS, SETTINGS_TAB] : DASHBOARD_TABS;
   return (
     <nav aria-label="Dashboard sections" className="border-b border-gray-200 bg-white">
       <ul className="mx-auto flex max-w-7xl gap-1 overflow-x-auto whitespace-nowrap px-4">
-        {DASHBOARD_TABS.map((tab) => (
+        {tabs.map((tab) => (
           <li key={tab.to} className="shrink-0">
             <NavLink
               to={tab.to}

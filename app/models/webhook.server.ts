@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookCreateInput,
+  type WebhookEventType,
+  type WebhookUpdateInput,
+} from '~/schemas/integrations';
+
+/**
+ * Webhook endpoints and their deliveries. An endpoint's secret (`whsec_` and 32 random bytes in
+ * base64, as the Standard Webhooks specification has it) signs every delivery, so it is kept as
+ * it is given; it is shown once, when the endpoint is created. A delivery is one event for one
+ * endpoint: its body is fixed when the event happens, its attempts are logged as they are made.
+ */
+const webhookSchema = new Schema(
+  {
+    url: { type: String, required: true },
+    events: { type: [String], enum: WEBHOOK_EVENT_TYPES, required: true },
+    description: { type: String, default: '' },
+    active: { type: Boolean, default: true },
+    secret: { type: String, required: true, select: false },
+  },
+  { timestamps: true },
+);
+webhookSchema.index({ active: 1, events: 1 });
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const attemptSchema = new Schema(
+  {
+    at: { type: Date, required: true },
+    statusCode: { type: Number, default: null },
+    durationMs: { type: Number, required: true },
+    // The first 1 KB of the receiver's answer, or why there was none.
+    response: { type: String, default: '' },
+    error: { type: String, default: null },
+  },
+  { _id: false },
+);
+
+const deliverySchema = new Schema(
+  {
+    webhookId: { type: Schema.Types.ObjectId, required: true },
+    // The Standard Webhooks message id: the same on every attempt and redelivery.
+    messageId: { type: String, required: true },
+    type: { type: String, enum: WEBHOOK_EVENT_TYPES, required: true },
+    payload: { type: String, required: true },
+    status: { type: String, enum: DELIVERY_STATUSES, default: 'pending' },
+    attempts: { type: [attemptSchema], default: [] },
+    jobId: { type: String, default: null },
+  },
+  { timestamps: true, collection: 'webhook_deliveries' },
+);
+deliverySchema.index({ webhookId: 1, createdAt: -1 });
+// Deliveries are kept for 30 days, for the record.
+deliverySchema.index({ createdAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
+
+type WebhookSchema = InferSchemaType<typeof webhookSchema>;
+type DeliverySchema = InferSchemaType<typeof deliverySchema>;
+type LeanWebhook = WebhookSchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
+type LeanDelivery = DeliverySchema & {
+  _id: mongoose.Types.ObjectId;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const Webhook: Model<WebhookSchema> =
+  (mongoose.models.Webhook as Model<WebhookSchema>) ?? mongoose.model('Webhook', webhookSchema);
+export const WebhookDelivery: Model<DeliverySchema> =
+  (mongoose.models.WebhookDelivery as Model<DeliverySchema>) ??
+  mongoose.model('WebhookDelivery', deliverySchema);
+
+export type SerializedWebhook = {
+  id: string;
+  _id: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string;
+  active: boolean;
+  createdAt: string;
+};
+
+export type SerializedDeliveryAttempt = {
+  at: string;
+  statusCode: number | null;
+  durationMs: number;
+  response: string;
+  error: string | null;
+};
+
+export type SerializedDelivery = {
+  id: string;
+  _id: string;
+  webhookId: string;
+  messageId: string;
+  type: WebhookEventType;
+  status: DeliveryStatus;
+  attempts: SerializedDeliveryAttempt[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+function serializeWebhook(doc: LeanWebhook): SerializedWebhook {
+  const id = String(doc._id);
+  return {
+    id,
+    _id: id,
+    url: doc.url,
+    events: doc.events as WebhookEventType[],
+    description: doc.description ?? '',
+    active: doc.active ?? true,
+    createdAt: doc.createdAt.toISOString(),
+  };
+}
+
+function serializeDelivery(doc: LeanDelivery): SerializedDelivery {
+  const id = String(doc._id);
+  return {
+    id,
+    _id: id,
+    webhookId: String(doc.webhookId),
+    messageId: doc.messageId,
+    type: doc.type as WebhookEventType,
+    status: doc.status as DeliveryStatus,
+    attempts: (doc.attempts ?? []).map((a) => ({
+      at: a.at.toISOString(),
+      statusCode: a.statusCode ?? null,
+      durationMs: a.durationMs,
+      response: a.response ?? '',
+      error: a.error ?? null,
+    })),
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+  };
+}
+
+const valid = (id: string) => mongoose.isValidObjectId(id) && /^[a-f\d]{24}$/i.test(id);
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export async function createWebhook(
+  input: WebhookCreateInput,
+): Promise<{ webhook: SerializedWebhook; secret: string }> {
+  const secret = newWebhookSecret();
+  const doc = await Webhook.create({ ...input, active: true, secret });
+  return { webhook: serializeWebhook(doc.toObject() as LeanWebhook), secret };
+}
+
+export async function listWebhooks(): Promise<SerializedWebhook[]> {
+  const docs = await Webhook.find().sort({ createdAt: -1, _id: -1 }).lean<LeanWebhook[]>();
+  return docs.map(serializeWebhook);
+}
+
+export async function getWebhook(id: string): Promise<SerializedWebhook | null> {
+  if (!valid(id)) return null;
+  const doc = await Webhook.findById(id).lean<LeanWebhook>();
+  return doc ? serializeWebhook(doc) : null;
+}
+
+export async function updateWebhook(
+  id: string,
+  input: WebhookUpdateInput,
+): Promise<SerializedWebhook | null> {
+  if (!valid(id)) return null;
+  const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const doc = Object.keys(set).length
+    ? await Webhook.findByIdAndUpdate(
+        id,
+        { $set: set },
+        { returnDocument: 'after' },
+      ).lean<LeanWebhook>()
+    : await Webhook.findById(id).lean<LeanWebhook>();
+  return doc ? serializeWebhook(doc) : null;
+}
+
+/** Deletes an endpoint; its pending deliveries stop at their next attempt. */
+export async function deleteWebhook(id: string): Promise<SerializedWebhook | null> {
+  if (!valid(id)) return null;
+  const doc = await Webhook.findByIdAndDelete(id).lean<LeanWebhook>();
+  return doc ? serializeWebhook(doc) : null;
+}
+
+/** Active endpoints that want events of this type, with their secrets. */
+export async function subscribedWebhooks(type: WebhookEventType) {
+  const docs = await Webhook.find({ active: true, events: type }, { _id: 1 }).lean<LeanWebhook[]>();
+  return docs.map((doc) => String(doc._id));
+}
+
+/** The endpoint a delivery goes to, with its secret (null when it was deleted). */
+export async function webhookForDelivery(id: string) {
+  const doc = await Webhook.findById(id).select('+secret').lean<LeanWebhook>();
+  return doc ? { ...serializeWebhook(doc), secret: doc.secret } : null;
+}
+
+export async function createDelivery(input: {
+  webhookId: string;
+  messageId: string;
+  type: WebhookEventType;
+  payload: string;
+}): Promise<SerializedDelivery> {
+  const doc = await WebhookDelivery.create({ ...input, status: 'pending' });
+  return serializeDelivery(doc.toObject() as LeanDelivery);
+}
+
+export async function setDeliveryJob(id: string, jobId: string) {
+  await WebhookDelivery.updateOne({ _id: id }, { $set: { jobId, status: 'pending' } });
+}
+
+export async function getDeliveryRecord(id: string) {
+  if (!valid(id)) return null;
+  return WebhookDelivery.findById(id).lean<LeanDelivery>();
+}
+
+export async function getDelivery(
+  webhookId: string,
+  id: string,
+): Promise<SerializedDelivery | null> {
+  if (!valid(webhookId) || !valid(id)) return null;
+  const doc = await WebhookDelivery.findOne({ _id: id, webhookId }).lean<LeanDelivery>();
+  return doc ? serializeDelivery(doc) : null;
+}
+
+export async function listDeliveries(
+  webhookId: string,
+  { page = 1, limit = 20 }: { page?: number; limit?: number } = {},
+) {
+  const filter = { webhookId };
+  const [docs, totalItems] = await Promise.all([
+    WebhookDelivery.find(filter)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .lean<LeanDelivery[]>(),
+    WebhookDelivery.countDocuments(filter),
+  ]);
+  return {
+    deliveries: docs.map(serializeDelivery),
+    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
+  };
+}
+
+/** Logs one attempt and, when it settles the delivery, its outcome. */
+export async function recordAttempt(
+  id: string,
+  attempt: Omit<SerializedDeliveryAttempt, 'at'> & { at: Date },
+  status: DeliveryStatus,
+) {
+  await WebhookDelivery.updateOne({ _id: id }, { $push: { attempts: attempt }, $set: { status } });
+}
+
+export async function markDelivery(id: string, status: DeliveryStatus) {
+  await WebhookDelivery.updateOne({ _id: id }, { $set: { status } });
+}

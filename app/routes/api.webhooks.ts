@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { createWebhook, listWebhooks } from '~/models/webhook.server';
+import { WebhookCreateSchema } from '~/schemas/integrations';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
+import { idempotent } from '~/services/idempotency.server';
+import { checkWebhookUrl } from '~/services/webhook-api.server';
+
+/** GET /api/webhooks → { webhooks } newest first (admin). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    requireRole(await requireApiUser(request), 'admin');
+    return json({ webhooks: await listWebhooks() });
+  });
+}
+
+/**
+ * POST /api/webhooks { url, events, description } → 201 { webhook, secret }: the `whsec_` secret
+ * that signs its deliveries is shown this once (admin).
+ */
+export function action({ request }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+    requireRole(await requireApiUser(request), 'admin');
+    return idempotent(request, async () => {
+      const input = await readJsonBody(request, WebhookCreateSchema);
+      await checkWebhookUrl(input.url);
+      return json(await createWebhook(input), { status: 201 });
+    });
+  });
+}

@@ -1,0 +1,203 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { CheckboxGroup } from '~/components/settings/checkbox-group';
+import { SecretOnce } from '~/components/settings/secret-once';
+import { Field, FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { createApiKey, listApiKeys, revokeApiKey } from '~/models/api-key.server';
+import {
+  API_KEY_NAME_MAX,
+  API_KEY_SCOPES,
+  ApiKeyCreateSchema,
+  ApiKeyRevokeSchema,
+} from '~/schemas/integrations';
+import { requireRole, requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+import { formatDateTime } from '~/utils/format';
+
+const PATH = '/dashboard/settings/api-keys';
+
+const SCOPE_HINTS: Record<string, string> = {
+  read: 'Read: every GET request',
+  write: 'Write: create, change and delete',
+};
+
+async function requireAdmin(request: Request) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
+  return user;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json({ apiKeys: await listApiKeys() });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireAdmin(request);
+  const formData = await readFormData(request);
+  if (formData.get('intent') === 'revoke') {
+    const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
+    if (submission.status !== 'success')
+      return json({ created: null, result: submission.reply() }, { status: 400 });
+    const revoked = await revokeApiKey(submission.value.keyId);
+    return redirectWithToast(
+      request,
+      PATH,
+      revoked
+        ? { type: 'success', title: 'API key revoked', description: revoked.name }
+        : { type: 'error', title: 'Failed to revoke API key', description: 'It no longer exists.' },
+    );
+  }
+  const submission = parseWithZod(formData, { schema: ApiKeyCreateSchema });
+  if (submission.status !== 'success')
+    return json({ created: null, result: submission.reply() }, { status: 400 });
+  // The key is shown on this answer only (never in a cookie or a redirect), then never again.
+  const created = await createApiKey(submission.value, user.id);
+  // No toast: it would show on the page after this one; the panel with the secret says it.
+  return json({ created, result: submission.reply({ resetForm: true }) });
+}
+
+export const meta: MetaFunction = () => [{ title: 'API keys · Settings · Management dashboard' }];
+
+export default function ApiKeysSettings() {
+  const { apiKeys } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: 'create-api-key',
+    lastResult: navigation.state === 'idle' ? actionData?.result : null,
+    defaultValue: { name: '', scopes: ['read'] },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ApiKeyCreateSchema }),
+  });
+  const creating =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const created = actionData?.created ?? null;
+
+  return (
+    <div className="space-y-6">
+      {created ? (
+        <SecretOnce
+          heading={`New API key: ${created.apiKey.name}`}
+          label="API key"
+          value={created.key}
+        >
+          Copy this key now. It will not be shown again. Send it as{' '}
+          <code>Authorization: Bearer &lt;key&gt;</code>.
+        </SecretOnce>
+      ) : null}
+
+      <section aria-labelledby="create-key-heading" className="card p-4">
+        <h2 id="create-key-heading" className="mb-3 text-lg font-semibold">
+          Create an API key
+        </h2>
+        <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            label="Name"
+            {...getInputProps(fields.name, { type: 'text' })}
+            required
+            maxLength={API_KEY_NAME_MAX}
+            hint="Who or what uses it, e.g. Warehouse sync"
+            errors={fields.name.errors}
+          />
+          <CheckboxGroup
+            legend="Scopes"
+            field={fields.scopes}
+            options={API_KEY_SCOPES}
+            labels={SCOPE_HINTS}
+          />
+          <button
+            type="submit"
+            name="intent"
+            value="create"
+            className="btn-primary"
+            disabled={creating}
+          >
+            {creating ? (
+              <>
+                <Spinner /> Creating...
+              </>
+            ) : (
+              'Create API key'
+            )}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="keys-heading" className="card p-4">
+        <h2 id="keys-heading" className="mb-3 text-lg font-semibold">
+          API keys
+        </h2>
+        {apiKeys.length === 0 ? (
+          <p className="py-6 text-center text-sm text-gray-600">No API keys yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-gray-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-4">
+                    Name
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Key
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Scopes
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Created
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Last used
+                  </th>
+                  <th scope="col" className="py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-gray-100">
+                {apiKeys.map((key) => (
+                  <tr key={key.id}>
+                    <td className="py-2 pr-4 font-medium text-gray-900">{key.name}</td>
+                    <td className="py-2 pr-4 font-mono">{key.prefix}…</td>
+                    <td className="py-2 pr-4">{key.scopes.join(', ')}</td>
+                    <td className="py-2 pr-4">{formatDateTime(key.createdAt)}</td>
+                    <td className="py-2 pr-4">
+                      {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}
+                    </td>
+                    <td className="py-2 text-right">
+                      <Form method="post" action={PATH}>
+                        <input type="hidden" name="keyId" value={key.id} />
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="revoke"
+                          className="btn-secondary"
+                          aria-label={`Revoke ${key.name}`}
+                        >
+                          Revoke
+                        </button>
+                      </Form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

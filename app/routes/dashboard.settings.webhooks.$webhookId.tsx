@@ -1,0 +1,254 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { WebhookFields } from '~/components/settings/webhook-fields';
+import { FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { deleteWebhook, getWebhook, listDeliveries, updateWebhook } from '~/models/webhook.server';
+import {
+  WebhookDeleteSchema,
+  WebhookEditFormSchema,
+  WebhookRedeliverSchema,
+} from '~/schemas/integrations';
+import { requireRole, requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+import { webhookUrlProblem } from '~/services/webhook-pages.server';
+import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
+import { formatDateTime } from '~/utils/format';
+
+const LIST_PATH = '/dashboard/settings/webhooks';
+const DELIVERIES_PER_PAGE = 20;
+
+function pageFrom(url: URL): number {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+async function loadWebhook(id: string | undefined) {
+  const webhook = id ? await getWebhook(id) : null;
+  if (!webhook) throw json({ message: 'Webhook not found' }, { status: 404 });
+  return webhook;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  requireRole(await requireUser(request), 'admin', 'page');
+  const webhook = await loadWebhook(params.webhookId);
+  const page = pageFrom(new URL(request.url));
+  const { deliveries, pagination } = await listDeliveries(webhook.id, {
+    page,
+    limit: DELIVERIES_PER_PAGE,
+  });
+  return json({ webhook, deliveries, pagination });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireRole(await requireUser(request), 'admin', 'page');
+  const webhook = await loadWebhook(params.webhookId);
+  const here = `${LIST_PATH}/${webhook.id}`;
+  const formData = await readFormData(request);
+  const intent = formData.get('intent');
+
+  if (intent === 'delete') {
+    const submission = parseWithZod(formData, { schema: WebhookDeleteSchema });
+    if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+    await deleteWebhook(webhook.id);
+    return redirectWithToast(request, LIST_PATH, {
+      type: 'success',
+      title: 'Webhook deleted',
+      description: webhook.url,
+    });
+  }
+
+  if (intent === 'redeliver') {
+    const submission = parseWithZod(formData, { schema: WebhookRedeliverSchema });
+    if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+    try {
+      const delivery = await redeliver(webhook.id, submission.value.deliveryId);
+      return redirectWithToast(
+        request,
+        here,
+        delivery
+          ? { type: 'success', title: 'Delivery queued', description: delivery.type }
+          : { type: 'error', title: 'Failed to redeliver', description: 'Delivery not found.' },
+      );
+    } catch (error) {
+      if (!(error instanceof RedeliveryConflict)) throw error;
+      return redirectWithToast(request, here, {
+        type: 'error',
+        title: 'Failed to redeliver',
+        description: error.message,
+      });
+    }
+  }
+
+  const submission = parseWithZod(formData, { schema: WebhookEditFormSchema });
+  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+  const problem = await webhookUrlProblem(submission.value.url);
+  if (problem) return json(submission.reply({ fieldErrors: { url: [problem] } }), { status: 400 });
+  await updateWebhook(webhook.id, submission.value);
+  return redirectWithToast(request, here, {
+    type: 'success',
+    title: 'Webhook updated',
+    description: submission.value.url,
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Webhook · Settings · Management dashboard' }];
+
+export default function WebhookSettings() {
+  const { webhook, deliveries, pagination } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const here = `${LIST_PATH}/${webhook.id}`;
+  const [form, fields] = useForm({
+    id: `edit-webhook-${webhook.id}`,
+    lastResult: navigation.state === 'idle' ? lastResult : null,
+    defaultValue: {
+      url: webhook.url,
+      description: webhook.description,
+      events: webhook.events,
+      active: webhook.active ? 'on' : undefined,
+    },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookEditFormSchema }),
+  });
+  const busyIntent =
+    navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : null;
+
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to={LIST_PATH} className="text-sm text-brand-700 underline">
+          All webhooks
+        </Link>
+      </p>
+      <section aria-labelledby="edit-webhook-heading" className="card p-4">
+        <h2 id="edit-webhook-heading" className="mb-3 break-all text-lg font-semibold">
+          Webhook {webhook.url}
+        </h2>
+        <Form method="post" action={here} {...getFormProps(form)} className="space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <WebhookFields fields={fields} />
+          <label className="flex items-center gap-2 text-sm">
+            <input {...getInputProps(fields.active, { type: 'checkbox' })} />
+            Active (deliver events to this endpoint)
+          </label>
+          <button
+            type="submit"
+            name="intent"
+            value="update"
+            className="btn-primary"
+            disabled={busyIntent === 'update'}
+          >
+            {busyIntent === 'update' ? (
+              <>
+                <Spinner /> Saving...
+              </>
+            ) : (
+              'Save webhook'
+            )}
+          </button>
+        </Form>
+        <Form method="post" action={here} className="mt-4 border-t pt-4">
+          <button type="submit" name="intent" value="delete" className="btn-danger">
+            {busyIntent === 'delete' ? (
+              <>
+                <Spinner /> Deleting...
+              </>
+            ) : (
+              'Delete webhook'
+            )}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="deliveries-heading" className="card p-4">
+        <h2 id="deliveries-heading" className="mb-3 text-lg font-semibold">
+          Deliveries
+        </h2>
+        {deliveries.length === 0 ? (
+          <p className="py-6 text-center text-sm text-gray-600">No deliveries yet.</p>
+        ) : (
+          <ul aria-label="Deliveries" className="divide-y divide-gray-100">
+            {deliveries.map((delivery) => (
+              <li key={delivery.id} className="space-y-2 py-3">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <p className="text-sm">
+                    <span className="font-medium text-gray-900">{delivery.type}</span>{' '}
+                    <span className="text-gray-600">
+                      · {delivery.status} · {formatDateTime(delivery.createdAt)} ·{' '}
+                      <code>{delivery.messageId}</code>
+                    </span>
+                  </p>
+                  <Form method="post" action={here}>
+                    <input type="hidden" name="deliveryId" value={delivery.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="redeliver"
+                      className="btn-secondary"
+                      aria-label={`Redeliver ${delivery.type} ${delivery.messageId}`}
+                    >
+                      Redeliver
+                    </button>
+                  </Form>
+                </div>
+                {delivery.attempts.length ? (
+                  <ol className="space-y-1 text-xs text-gray-600">
+                    {delivery.attempts.map((attempt, i) => (
+                      <li key={`${attempt.at}-${i}`}>
+                        Attempt {i + 1}, {formatDateTime(attempt.at)}:{' '}
+                        {attempt.statusCode ?? 'no answer'} in {attempt.durationMs} ms
+                        {attempt.error ? ` — ${attempt.error}` : ''}
+                        {attempt.response ? (
+                          <pre className="mt-1 max-h-24 overflow-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-2">
+                            {attempt.response}
+                          </pre>
+                        ) : null}
+                      </li>
+                    ))}
+                  </ol>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        {pagination.totalPages > 1 ? (
+          <nav aria-label="Delivery pages" className="mt-4 flex justify-between border-t pt-4">
+            {pagination.currentPage > 1 ? (
+              <Link
+                to={`${here}?page=${pagination.currentPage - 1}`}
+                rel="prev"
+                className="btn-secondary"
+              >
+                Newer
+              </Link>
+            ) : (
+              <span />
+            )}
+            {pagination.currentPage < pagination.totalPages ? (
+              <Link
+                to={`${here}?page=${pagination.currentPage + 1}`}
+                rel="next"
+                className="btn-secondary"
+              >
+                Older
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

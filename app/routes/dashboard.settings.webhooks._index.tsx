@@ -1,0 +1,132 @@
+import { getFormProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { SecretOnce } from '~/components/settings/secret-once';
+import { WebhookFields } from '~/components/settings/webhook-fields';
+import { FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { createWebhook, listWebhooks } from '~/models/webhook.server';
+import { WebhookCreateSchema } from '~/schemas/integrations';
+import { requireRole, requireUser } from '~/services/auth.server';
+import { readFormData } from '~/services/form.server';
+import { webhookUrlProblem } from '~/services/webhook-pages.server';
+import { formatDateTime } from '~/utils/format';
+
+const PATH = '/dashboard/settings/webhooks';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  requireRole(await requireUser(request), 'admin', 'page');
+  return json({ webhooks: await listWebhooks() });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireRole(await requireUser(request), 'admin', 'page');
+  const submission = parseWithZod(await readFormData(request), { schema: WebhookCreateSchema });
+  if (submission.status !== 'success')
+    return json({ created: null, result: submission.reply() }, { status: 400 });
+  const problem = await webhookUrlProblem(submission.value.url);
+  if (problem)
+    return json(
+      { created: null, result: submission.reply({ fieldErrors: { url: [problem] } }) },
+      { status: 400 },
+    );
+  // The signing secret is shown on this answer only.
+  const created = await createWebhook(submission.value);
+  // No toast: it would show on the page after this one; the panel with the secret says it.
+  return json({ created, result: submission.reply({ resetForm: true }) });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Webhooks · Settings · Management dashboard' }];
+
+export default function WebhooksSettings() {
+  const { webhooks } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: 'create-webhook',
+    lastResult: navigation.state === 'idle' ? actionData?.result : null,
+    defaultValue: { url: '', description: '', events: [] },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookCreateSchema }),
+  });
+  const creating = navigation.state === 'submitting' && navigation.formAction === PATH;
+  const created = actionData?.created ?? null;
+
+  return (
+    <div className="space-y-6">
+      {created ? (
+        <SecretOnce
+          heading={`New webhook: ${created.webhook.url}`}
+          label="Signing secret"
+          value={created.secret}
+        >
+          Copy this signing secret now. It will not be shown again. Verify each delivery's
+          webhook-signature header with it (Standard Webhooks).
+        </SecretOnce>
+      ) : null}
+
+      <section aria-labelledby="create-webhook-heading" className="card p-4">
+        <h2 id="create-webhook-heading" className="mb-3 text-lg font-semibold">
+          Add a webhook
+        </h2>
+        <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <WebhookFields fields={fields} />
+          <button type="submit" className="btn-primary" disabled={creating}>
+            {creating ? (
+              <>
+                <Spinner /> Creating...
+              </>
+            ) : (
+              'Add webhook'
+            )}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="webhooks-heading" className="card p-4">
+        <h2 id="webhooks-heading" className="mb-3 text-lg font-semibold">
+          Webhooks
+        </h2>
+        {webhooks.length === 0 ? (
+          <p className="py-6 text-center text-sm text-gray-600">No webhooks yet.</p>
+        ) : (
+          <ul aria-label="Webhooks" className="divide-y divide-gray-100">
+            {webhooks.map((webhook) => (
+              <li
+                key={webhook.id}
+                className="flex flex-wrap items-start justify-between gap-3 py-3"
+              >
+                <div className="min-w-0 space-y-1">
+                  <p className="break-all font-mono text-sm text-gray-900">{webhook.url}</p>
+                  {webhook.description ? (
+                    <p className="text-sm text-gray-600">{webhook.description}</p>
+                  ) : null}
+                  <p className="text-xs text-gray-500">
+                    {webhook.active ? 'Active' : 'Paused'} · {webhook.events.join(', ')} · added{' '}
+                    {formatDateTime(webhook.createdAt)}
+                  </p>
+                </div>
+                <Link
+                  to={`${PATH}/${webhook.id}`}
+                  className="btn-secondary"
+                  aria-label={`Manage ${webhook.url}`}
+                >
+                  Manage
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

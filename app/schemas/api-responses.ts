@@ -1,0 +1,281 @@
+import { z } from './zod';
+import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES } from './integrations';
+
+/**
+ * The shapes the API answers with, for the OpenAPI document (services/openapi.server.ts). Objects
+ * are open (`looseObject`): fields are added over time, never renamed or removed, so a client must
+ * ignore what it does not know. The integration suite checks real answers against these.
+ */
+const id = z
+  .string()
+  .regex(/^[a-f\d]{24}$/)
+  .describe('Object id (24 hex digits)');
+const isoDate = z.iso.datetime({ offset: true });
+const nullableDate = isoDate.nullable();
+const ids = { id, _id: id };
+
+export const ErrorSchema = z
+  .looseObject({
+    error: z.string().describe('What went wrong (the same text as message)'),
+    message: z.string(),
+    details: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .describe('Per-field messages, keyed by dotted path, on validation errors'),
+  })
+  .meta({ id: 'Error' });
+
+export const PaginationSchema = z
+  .looseObject({
+    totalItems: z.number().int().min(0),
+    currentPage: z.number().int().min(1),
+    totalPages: z.number().int().min(0).describe('0 when the list is empty'),
+    limit: z.number().int().min(1),
+  })
+  .meta({ id: 'Pagination' });
+
+const ContactSchema = z.looseObject({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+});
+
+export const TrackingEventObjectSchema = z
+  .looseObject({
+    ...ids,
+    status: z.string(),
+    location: z.string(),
+    description: z.string(),
+    timestamp: nullableDate,
+    timeZone: z.string().describe('IANA time zone where it happened'),
+  })
+  .meta({ id: 'TrackingEvent' });
+
+export const ParcelEventSchema = TrackingEventObjectSchema.extend({ parcelId: id }).meta({
+  id: 'ParcelTrackingEvent',
+});
+
+export const ParcelSchema = z
+  .looseObject({
+    ...ids,
+    trackingNumber: z.string().regex(/^[A-Z]{3}\d{9}$/),
+    sender: ContactSchema,
+    recipient: ContactSchema,
+    weight: z.number(),
+    dimensions: z.looseObject({ length: z.number(), width: z.number(), height: z.number() }),
+    serviceType: z.string(),
+    status: z.string(),
+    priority: z.string(),
+    estimatedDelivery: nullableDate,
+    actualDelivery: nullableDate,
+    cost: z.number(),
+    destinations: z.array(
+      z.looseObject({
+        id: id.optional(),
+        _id: id.optional(),
+        name: z.string(),
+        address: z.string(),
+        city: z.string(),
+        country: z.string(),
+        postalCode: z.string(),
+      }),
+    ),
+    events: z.array(TrackingEventObjectSchema).optional(),
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Parcel' });
+
+export const NotificationSchema = z
+  .looseObject({
+    ...ids,
+    type: z.string(),
+    recipient: z.string(),
+    title: z.string(),
+    subject: z.string(),
+    message: z.string(),
+    trackingNumber: z.string(),
+    parcelId: id.nullable(),
+    status: z.enum(['pending', 'sent', 'failed']),
+    emailResult: z.looseObject({
+      messageId: z.string().nullable(),
+      error: z.string().nullable(),
+      sentAt: nullableDate,
+      attempts: z.number().int(),
+    }),
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Notification' });
+
+export const ReceiptSchema = z
+  .looseObject({
+    ...ids,
+    receiptNumber: z.string().regex(/^RCP-\d{4}-\d{4,}$/),
+    parcelId: id,
+    trackingNumber: z.string(),
+    customerName: z.string(),
+    customerEmail: z.string(),
+    amount: z.number(),
+    service: z.string(),
+    date: isoDate,
+    status: z.string(),
+    tax: z.number(),
+    subtotal: z.number(),
+    total: z.number(),
+    paymentMethod: z.string(),
+    format: z.enum(['pdf', 'html', 'txt']),
+    emailedAt: nullableDate,
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Receipt' });
+
+export const UserSchema = z
+  .looseObject({
+    ...ids,
+    username: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: z.enum(['admin', 'staff', 'viewer']),
+  })
+  .meta({ id: 'User' });
+
+const MonthChangeSchema = z.looseObject({
+  thisMonth: z.number(),
+  lastMonth: z.number(),
+  percent: z.number().nullable(),
+  label: z.string(),
+});
+
+export const DashboardStatsSchema = z
+  .looseObject({
+    totalParcels: z.number().int(),
+    activeParcels: z.number().int(),
+    deliveredParcels: z.number().int(),
+    totalRevenue: z.number(),
+    changes: z.looseObject({
+      totalParcels: MonthChangeSchema,
+      activeParcels: MonthChangeSchema,
+      deliveredParcels: MonthChangeSchema,
+      totalRevenue: MonthChangeSchema,
+    }),
+  })
+  .meta({ id: 'DashboardStats' });
+
+export const RecentTrackingEventSchema = ParcelEventSchema.extend({
+  trackingNumber: z.string(),
+}).meta({ id: 'RecentTrackingEvent' });
+
+export const PublicTrackingSchema = z
+  .looseObject({
+    parcel: z.looseObject({
+      trackingNumber: z.string(),
+      status: z.string(),
+      recipient: z.looseObject({ name: z.string(), address: z.string() }),
+      sender: z.looseObject({ address: z.string() }),
+      serviceType: z.string(),
+      estimatedDelivery: nullableDate,
+    }),
+    events: z.array(
+      z.looseObject({
+        id,
+        status: z.string(),
+        location: z.string(),
+        description: z.string(),
+        timestamp: nullableDate,
+        timeZone: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'PublicTracking' });
+
+export const TrackingNotFoundSchema = ErrorSchema.extend({ trackingNumber: z.string() }).meta({
+  id: 'TrackingNotFound',
+});
+
+export const TrackingBatchResultSchema = z
+  .looseObject({
+    results: z.array(
+      z.union([
+        z.looseObject({
+          trackingNumber: z.string(),
+          found: z.literal(true),
+          parcel: PublicTrackingSchema.shape.parcel,
+          events: PublicTrackingSchema.shape.events,
+        }),
+        z.looseObject({
+          trackingNumber: z.string(),
+          found: z.literal(false),
+          error: z.string(),
+          message: z.string(),
+        }),
+      ]),
+    ),
+  })
+  .meta({ id: 'TrackingBatchResult' });
+
+export const HealthSchema = z
+  .looseObject({
+    status: z.enum(['ok', 'error']),
+    database: z.enum(['up', 'down']),
+    timestamp: isoDate,
+  })
+  .meta({ id: 'Health' });
+
+export const SuccessSchema = z
+  .looseObject({ success: z.literal(true), message: z.string() })
+  .meta({ id: 'Success' });
+
+export const ApiKeySchema = z
+  .looseObject({
+    ...ids,
+    name: z.string(),
+    scopes: z.array(z.enum(API_KEY_SCOPES)),
+    prefix: z.string().describe('The first characters of the key, to tell keys apart'),
+    createdAt: isoDate,
+    lastUsedAt: nullableDate,
+  })
+  .meta({ id: 'ApiKey' });
+
+export const WebhookSchema = z
+  .looseObject({
+    ...ids,
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    description: z.string(),
+    active: z.boolean(),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'Webhook' });
+
+export const WebhookDeliverySchema = z
+  .looseObject({
+    ...ids,
+    webhookId: id,
+    messageId: z.string().describe('The webhook-id header: the same on every attempt'),
+    type: z.enum(WEBHOOK_EVENT_TYPES),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.array(
+      z.looseObject({
+        at: isoDate,
+        statusCode: z.number().int().nullable(),
+        durationMs: z.number(),
+        response: z.string().describe('The first 1 KB of the answer'),
+        error: z.string().nullable(),
+      }),
+    ),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+/** The body of every webhook delivery (Standard Webhooks). */
+export const WebhookEventSchema = z
+  .looseObject({
+    type: z.enum(WEBHOOK_EVENT_TYPES),
+    timestamp: isoDate,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'WebhookEvent' });

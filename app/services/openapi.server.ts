@@ -1,0 +1,708 @@
+import { z } from 'zod';
+// Registers the answer shapes (their .meta ids) that become components.schemas.
+import '~/schemas/api-responses';
+import { LoginSchema } from '~/schemas/auth';
+import { RecentParcelsQuerySchema, RecentTrackingQuerySchema } from '~/schemas/dashboard';
+import {
+  ApiKeyCreateSchema,
+  WEBHOOK_EVENT_TYPES,
+  WebhookCreateSchema,
+  WebhookDeliveryQuerySchema,
+  WebhookUpdateSchema,
+} from '~/schemas/integrations';
+import {
+  NotificationCreateSchema,
+  NotificationListQuerySchema,
+  NotificationStatusUpdateSchema,
+} from '~/schemas/notification';
+import { ParcelCreateSchema, ParcelListQuerySchema, ParcelUpdateSchema } from '~/schemas/parcel';
+import { TrackingBatchSchema } from '~/schemas/public-tracking';
+import {
+  ReceiptGenerateSchema,
+  ReceiptListQuerySchema,
+  ReceiptUpdateSchema,
+} from '~/schemas/receipt';
+import { TrackingEventSchema, TrackingEventUpdateSchema } from '~/schemas/tracking-event';
+import { env } from './env.server';
+
+/**
+ * The OpenAPI 3.1 document of the JSON API, built from the zod schemas the routes parse with
+ * (request bodies and queries, through zod's own JSON Schema output) and the answer shapes in
+ * schemas/api-responses.ts. OpenAPI 3.1 speaks JSON Schema 2020-12, zod's default dialect, so the
+ * schemas go in as zod writes them. The table below is the one list of operations; the test suite
+ * checks it against the routes and real answers against it.
+ */
+type JsonSchema = Record<string, unknown>;
+type Access = 'public' | 'user' | 'admin';
+type Op = {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  bodyOptional?: boolean;
+  /** Success status → schema (a components name, or an inline JSON Schema), or null for none. */
+  ok: Record<number, string | JsonSchema | null>;
+  errors?: number[];
+  etag?: boolean;
+  rateLimited?: boolean;
+  cors?: boolean;
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
+  type: 'object',
+  properties,
+  required,
+});
+const list = (key: string, item: string) =>
+  obj({ [key]: { type: 'array', items: ref(item) }, pagination: ref('Pagination') });
+const wrap = (key: string, item: string) => obj({ [key]: ref(item) });
+const deleted = (key?: string, item?: string) =>
+  key && item ? { allOf: [ref('Success'), obj({ [key]: ref(item) })] } : ref('Success');
+
+const ID = '{id}';
+const OPS: Op[] = [
+  // Authentication
+  {
+    method: 'post',
+    path: '/api/auth/login',
+    summary: 'Sign in: a bearer token for 7 days',
+    tag: 'Auth',
+    access: 'public',
+    rateLimited: true,
+    body: LoginSchema,
+    errors: [400, 401, 429],
+    ok: {
+      200: obj({
+        token: { type: 'string' },
+        expiresAt: { type: 'string', format: 'date-time' },
+        user: ref('User'),
+      }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/logout',
+    summary: 'Revoke the bearer token sent',
+    tag: 'Auth',
+    access: 'user',
+    ok: { 200: obj({ success: { const: true } }) },
+  },
+  {
+    method: 'get',
+    path: '/api/auth/me',
+    summary: 'The signed-in user',
+    tag: 'Auth',
+    access: 'user',
+    ok: { 200: wrap('user', 'User') },
+  },
+  // Parcels
+  {
+    method: 'get',
+    path: '/api/parcels',
+    summary: 'List parcels, newest first',
+    tag: 'Parcels',
+    access: 'user',
+    query: ParcelListQuerySchema,
+    ok: { 200: list('parcels', 'Parcel') },
+  },
+  {
+    method: 'post',
+    path: '/api/parcels',
+    summary: "Create a parcel ('Pending', fixed cost, a new tracking number)",
+    tag: 'Parcels',
+    access: 'user',
+    body: ParcelCreateSchema,
+    ok: { 201: wrap('parcel', 'Parcel') },
+  },
+  {
+    method: 'get',
+    path: `/api/parcels/${ID}`,
+    summary: 'A parcel with its tracking events',
+    tag: 'Parcels',
+    access: 'user',
+    etag: true,
+    ok: { 200: wrap('parcel', 'Parcel') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/parcels/${ID}`,
+    summary: 'Change the fields given',
+    tag: 'Parcels',
+    access: 'user',
+    body: ParcelUpdateSchema,
+    ok: { 200: wrap('parcel', 'Parcel') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/parcels/${ID}`,
+    summary: 'Delete a parcel and its events',
+    tag: 'Parcels',
+    access: 'user',
+    ok: { 200: deleted() },
+    errors: [404],
+  },
+  // Tracking events
+  {
+    method: 'get',
+    path: '/api/tracking/{parcelId}/events',
+    summary: "A parcel's events, newest first",
+    tag: 'Tracking',
+    access: 'user',
+    ok: { 200: obj({ events: { type: 'array', items: ref('ParcelTrackingEvent') } }) },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/tracking/{parcelId}/events',
+    summary: "Add an event (updates the parcel's status)",
+    tag: 'Tracking',
+    access: 'user',
+    body: TrackingEventSchema,
+    ok: { 201: wrap('event', 'ParcelTrackingEvent') },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: `/api/tracking/events/${ID}`,
+    summary: 'One event',
+    tag: 'Tracking',
+    access: 'user',
+    etag: true,
+    ok: { 200: wrap('event', 'ParcelTrackingEvent') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/tracking/events/${ID}`,
+    summary: 'Change the fields given',
+    tag: 'Tracking',
+    access: 'user',
+    body: TrackingEventUpdateSchema,
+    ok: { 200: wrap('event', 'ParcelTrackingEvent') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/tracking/events/${ID}`,
+    summary: 'Delete an event',
+    tag: 'Tracking',
+    access: 'user',
+    ok: { 200: deleted() },
+    errors: [404],
+  },
+  // Public tracking
+  {
+    method: 'get',
+    path: '/api/tracking/track/{trackingNumber}',
+    summary: 'Public lookup by tracking number (no token; CORS)',
+    tag: 'Public tracking',
+    access: 'public',
+    etag: true,
+    rateLimited: true,
+    cors: true,
+    ok: { 200: 'PublicTracking' },
+    errors: [404, 429],
+  },
+  {
+    method: 'post',
+    path: '/api/tracking/track',
+    summary: 'Public lookup of up to 30 numbers (no token; CORS)',
+    tag: 'Public tracking',
+    access: 'public',
+    body: TrackingBatchSchema,
+    rateLimited: true,
+    cors: true,
+    ok: { 200: 'TrackingBatchResult' },
+    errors: [429],
+  },
+  // Notifications
+  {
+    method: 'get',
+    path: '/api/notifications',
+    summary: 'List notifications, newest first',
+    tag: 'Notifications',
+    access: 'user',
+    query: NotificationListQuerySchema,
+    ok: { 200: list('notifications', 'Notification') },
+  },
+  {
+    method: 'post',
+    path: '/api/notifications',
+    summary: 'Send an e-mail notification (201 even when sending failed)',
+    tag: 'Notifications',
+    access: 'user',
+    body: NotificationCreateSchema,
+    ok: { 201: wrap('notification', 'Notification') },
+  },
+  {
+    method: 'get',
+    path: `/api/notifications/${ID}`,
+    summary: 'One notification',
+    tag: 'Notifications',
+    access: 'user',
+    etag: true,
+    ok: { 200: wrap('notification', 'Notification') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/notifications/${ID}`,
+    summary: 'Set its status',
+    tag: 'Notifications',
+    access: 'user',
+    body: NotificationStatusUpdateSchema,
+    ok: { 200: wrap('notification', 'Notification') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/notifications/${ID}`,
+    summary: 'Delete a failed notification',
+    tag: 'Notifications',
+    access: 'user',
+    ok: { 200: wrap('notification', 'Notification') },
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: `/api/notifications/${ID}/retry`,
+    summary: 'Send a failed notification again',
+    tag: 'Notifications',
+    access: 'user',
+    ok: { 200: wrap('notification', 'Notification') },
+    errors: [404, 409],
+  },
+  // Receipts
+  {
+    method: 'get',
+    path: '/api/receipts',
+    summary: 'List receipts, newest first',
+    tag: 'Receipts',
+    access: 'user',
+    query: ReceiptListQuerySchema,
+    ok: { 200: list('receipts', 'Receipt') },
+  },
+  {
+    method: 'get',
+    path: `/api/receipts/${ID}`,
+    summary: 'One receipt',
+    tag: 'Receipts',
+    access: 'user',
+    etag: true,
+    ok: { 200: wrap('receipt', 'Receipt') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/receipts/${ID}`,
+    summary: 'Change the fields given',
+    tag: 'Receipts',
+    access: 'user',
+    body: ReceiptUpdateSchema,
+    ok: { 200: wrap('receipt', 'Receipt') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/receipts/${ID}`,
+    summary: 'Delete a receipt',
+    tag: 'Receipts',
+    access: 'user',
+    ok: { 200: deleted() },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/receipts/generate/{parcelId}',
+    summary: 'Generate a receipt for a parcel',
+    tag: 'Receipts',
+    access: 'user',
+    body: ReceiptGenerateSchema,
+    bodyOptional: true,
+    ok: { 201: wrap('receipt', 'Receipt') },
+    errors: [404],
+  },
+  // Dashboard
+  {
+    method: 'get',
+    path: '/api/dashboard/stats',
+    summary: 'Overview figures',
+    tag: 'Dashboard',
+    access: 'user',
+    ok: { 200: 'DashboardStats' },
+  },
+  {
+    method: 'get',
+    path: '/api/dashboard/recent-parcels',
+    summary: 'Newest parcels',
+    tag: 'Dashboard',
+    access: 'user',
+    query: RecentParcelsQuerySchema,
+    ok: { 200: obj({ parcels: { type: 'array', items: ref('Parcel') } }) },
+  },
+  {
+    method: 'get',
+    path: '/api/dashboard/recent-tracking',
+    summary: 'Newest tracking events',
+    tag: 'Dashboard',
+    access: 'user',
+    query: RecentTrackingQuerySchema,
+    ok: { 200: obj({ events: { type: 'array', items: ref('RecentTrackingEvent') } }) },
+  },
+  {
+    method: 'get',
+    path: '/api/health',
+    summary: 'Health and database',
+    tag: 'Meta',
+    access: 'public',
+    ok: { 200: 'Health' },
+    errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'This document',
+    tag: 'Meta',
+    access: 'public',
+    ok: { 200: { type: 'object' } },
+  },
+  // API keys
+  {
+    method: 'get',
+    path: '/api/api-keys',
+    summary: 'List API keys (admin)',
+    tag: 'API keys',
+    access: 'admin',
+    ok: { 200: obj({ apiKeys: { type: 'array', items: ref('ApiKey') } }) },
+  },
+  {
+    method: 'post',
+    path: '/api/api-keys',
+    summary: 'Create an API key; the key is in this answer only (admin)',
+    tag: 'API keys',
+    access: 'admin',
+    body: ApiKeyCreateSchema,
+    ok: { 201: obj({ apiKey: ref('ApiKey'), key: { type: 'string', pattern: '^sk_' } }) },
+  },
+  {
+    method: 'get',
+    path: `/api/api-keys/${ID}`,
+    summary: 'One API key (admin)',
+    tag: 'API keys',
+    access: 'admin',
+    ok: { 200: wrap('apiKey', 'ApiKey') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/api-keys/${ID}`,
+    summary: 'Revoke an API key (admin)',
+    tag: 'API keys',
+    access: 'admin',
+    ok: { 200: deleted('apiKey', 'ApiKey') },
+    errors: [404],
+  },
+  // Webhooks
+  {
+    method: 'get',
+    path: '/api/webhooks',
+    summary: 'List webhook endpoints (admin)',
+    tag: 'Webhooks',
+    access: 'admin',
+    ok: { 200: obj({ webhooks: { type: 'array', items: ref('Webhook') } }) },
+  },
+  {
+    method: 'post',
+    path: '/api/webhooks',
+    summary: 'Add an endpoint; its whsec_ secret is in this answer only (admin)',
+    tag: 'Webhooks',
+    access: 'admin',
+    body: WebhookCreateSchema,
+    ok: { 201: obj({ webhook: ref('Webhook'), secret: { type: 'string', pattern: '^whsec_' } }) },
+  },
+  {
+    method: 'get',
+    path: `/api/webhooks/${ID}`,
+    summary: 'One endpoint (admin)',
+    tag: 'Webhooks',
+    access: 'admin',
+    etag: true,
+    ok: { 200: wrap('webhook', 'Webhook') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/webhooks/${ID}`,
+    summary: 'Change the fields given (admin)',
+    tag: 'Webhooks',
+    access: 'admin',
+    body: WebhookUpdateSchema,
+    ok: { 200: wrap('webhook', 'Webhook') },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/webhooks/${ID}`,
+    summary: 'Delete an endpoint (admin)',
+    tag: 'Webhooks',
+    access: 'admin',
+    ok: { 200: deleted('webhook', 'Webhook') },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: `/api/webhooks/${ID}/deliveries`,
+    summary: "An endpoint's deliveries and their attempts (admin)",
+    tag: 'Webhooks',
+    access: 'admin',
+    query: WebhookDeliveryQuerySchema,
+    ok: { 200: list('deliveries', 'WebhookDelivery') },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: `/api/webhooks/${ID}/deliveries/{deliveryId}/redeliver`,
+    summary: 'Queue a delivery again (admin)',
+    tag: 'Webhooks',
+    access: 'admin',
+    ok: { 202: wrap('delivery', 'WebhookDelivery') },
+    errors: [404, 409],
+  },
+];
+
+export const OPENAPI_OPERATIONS = OPS.map(({ method, path }) => ({ method, path }));
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest as JsonSchema;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input: `details` has a message per field',
+  401: 'No token, or a bad or expired one',
+  403: 'Not allowed: a role or the write scope is needed',
+  404: 'Not found',
+  409: 'Conflict (a duplicate, a state that does not allow it, or an Idempotency-Key still running)',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  422: 'Idempotency-Key reused with another request',
+  429: 'Too many requests: wait Retry-After seconds',
+  503: 'Database unavailable',
+};
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+};
+
+function operation(op: Op) {
+  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema:
+      m[1] === 'trackingNumber'
+        ? { type: 'string', description: 'Three letters and nine digits, any case' }
+        : { type: 'string', pattern: '^[a-f\\d]{24}$' },
+  }));
+  const parameters: unknown[] = [...pathParams, { $ref: '#/components/parameters/X-Request-Id' }];
+  if (op.query) {
+    const schema = jsonSchema(op.query);
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries(properties))
+      parameters.push({ name, in: 'query', required: required.has(name), schema: prop });
+  }
+  if (op.etag) parameters.push({ $ref: '#/components/parameters/If-None-Match' });
+  if (op.method === 'post' && op.access !== 'public')
+    parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+
+  const common = {
+    'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    ...(op.rateLimited ? RATE_HEADERS : {}),
+  };
+  const responses: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries(op.ok)) {
+    responses[status] = {
+      description: 'Success',
+      headers: {
+        ...common,
+        ...(op.etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
+        ...(op.method === 'post' && op.access !== 'public'
+          ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+          : {}),
+      },
+      ...(schema === null
+        ? {}
+        : {
+            content: {
+              'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema },
+            },
+          }),
+    };
+  }
+  if (op.etag)
+    responses['304'] = { description: 'Not modified (If-None-Match matched)', headers: common };
+  const errors = new Set(op.errors ?? []);
+  if (op.body || op.query || pathParams.length) errors.add(400);
+  if (op.access !== 'public') [401, 403].forEach((s) => errors.add(s));
+  if (op.body) [413, 415].forEach((s) => errors.add(s));
+  if (op.method === 'post' && op.access !== 'public') [409, 422].forEach((s) => errors.add(s));
+  for (const status of [...errors].sort()) {
+    const schema =
+      status === 404 && op.path.startsWith('/api/tracking/track/') ? 'TrackingNotFound' : 'Error';
+    responses[status] = {
+      description: ERROR_TEXT[status] ?? 'Error',
+      headers: {
+        ...common,
+        ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+      },
+      content: { 'application/json': { schema: ref(schema) } },
+    };
+  }
+  return {
+    operationId: `${op.method}${op.path
+      .replace(/^\/api/, '')
+      .split(/[/{}.-]+/)
+      .filter(Boolean)
+      .map((p) => p[0]!.toUpperCase() + p.slice(1))
+      .join('')}`,
+    summary: op.summary,
+    tags: [op.tag],
+    security: op.access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
+    ...(op.access === 'admin' ? { description: 'Needs the admin role.' } : {}),
+    parameters,
+    ...(op.body
+      ? {
+          requestBody: {
+            required: !op.bodyOptional,
+            content: { 'application/json': { schema: jsonSchema(op.body) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+function componentSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => {
+      const { $schema: _s, $id: _i, ...rest } = schema as JsonSchema;
+      return [name, rest];
+    }),
+  );
+}
+
+let cached: Record<string, unknown> | null = null;
+
+export function openApiDocument(): Record<string, unknown> {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPS) (paths[op.path] ??= {})[op.method] = operation(op);
+  const webhooks = Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `${type}, sent to endpoints that subscribe to it`,
+          description:
+            'Signed per the Standard Webhooks specification: verify webhook-signature over `webhook-id.webhook-timestamp.body` with the endpoint secret. Answer 2xx within 10 s; anything else is retried with backoff.',
+          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('WebhookEvent') } },
+          },
+          responses: { '2XX': { description: 'Received' } },
+        },
+      },
+    ]),
+  );
+  cached = {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: `${env.COMPANY_NAME} API`,
+      version: '1.0.0',
+      description:
+        'Parcels, tracking events, notifications and receipts. Errors are `{error, message}` (the same text) with per-field `details` on validation errors. Every answer carries X-Request-Id. POSTs accept Idempotency-Key (kept 24 h per credential).',
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set(OPS.map((op) => op.tag))].map((name) => ({ name })),
+    paths,
+    webhooks,
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A token from POST /api/auth/login (7 days), or a long-lived API key (sk_…) with the read or write scope.',
+        },
+        cookieAuth: { type: 'apiKey', in: 'cookie', name: '__session' },
+      },
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Up to 255 visible characters. The same key with the same body replays the first answer (Idempotent-Replayed: true); with another body, 422; while the first runs, 409.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+        'If-None-Match': {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'An ETag from an earlier answer: 304 when unchanged.',
+          schema: { type: 'string' },
+        },
+        'X-Request-Id': {
+          name: 'X-Request-Id',
+          in: 'header',
+          required: false,
+          description: 'Echoed in the answer when valid (1–128 of A–Z a–z 0–9 . _ : @ + = -).',
+          schema: { type: 'string', maxLength: 128 },
+        },
+      },
+      headers: {
+        'X-Request-Id': { description: "This request's id", schema: { type: 'string' } },
+        ETag: { description: 'Validator for If-None-Match', schema: { type: 'string' } },
+        'Idempotent-Replayed': {
+          description: 'true when this is the stored answer of an earlier request with the key',
+          schema: { type: 'string', enum: ['true'] },
+        },
+        'RateLimit-Limit': {
+          description: 'Requests allowed per window',
+          schema: { type: 'integer' },
+        },
+        'RateLimit-Remaining': {
+          description: 'Requests left in this window',
+          schema: { type: 'integer' },
+        },
+        'RateLimit-Reset': {
+          description: 'Seconds until the window ends',
+          schema: { type: 'integer' },
+        },
+        'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+      },
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKey } from '~/models/api-key.server';
+import { issueApiToken } from '~/models/api-token.server';
+import { Parcel } from '~/models/parcel.server';
+import { createUser } from '~/models/user.server';
+import { action as keyAction, loader as keyLoader } from '~/routes/api.api-keys.$id';
+import { action as keysAction, loader as keysLoader } from '~/routes/api.api-keys';
+import { loader as meLoader } from '~/routes/api.auth.me';
+import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
+import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from '~/routes/dashboard.settings.api-keys';
+import { USER_SESSION_KEY } from '~/services/auth.server';
+import { connectDb, disconnectDb } from '~/services/db.server';
+import { sessionStorage } from '~/services/session.server';
+import { callRoute } from '../support/api';
+
+let adminAuth: Record<string, string>;
+let staffAuth: Record<string, string>;
+let adminId: string;
+let adminCookie: string;
+let staffCookie: string;
+
+async function sessionCookie(userId: string) {
+  const session = await sessionStorage.getSession();
+  session.set(USER_SESSION_KEY, userId);
+  return (await sessionStorage.commitSession(session)).split(';')[0]!;
+}
+
+beforeAll(async () => {
+  await connectDb();
+  const admin = await createUser({
+    username: 'keys-admin',
+    password: 'keys-admin-pw',
+    role: 'admin',
+  });
+  const staff = await createUser({ username: 'keys-staff', password: 'keys-staff-pw' });
+  adminId = admin.id;
+  adminAuth = { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` };
+  staffAuth = { Authorization: `Bearer ${(await issueApiToken(staff.id)).token}` };
+  adminCookie = await sessionCookie(admin.id);
+  staffCookie = await sessionCookie(staff.id);
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+const parcelBody = {
+  recipient: { name: 'Key Recipient', address: '4 Key St' },
+  weight: 2,
+};
+
+async function createKey(body: unknown, headers = adminAuth) {
+  const res = await callRoute(keysAction, '/api/api-keys', { method: 'POST', headers, body });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('API keys', () => {
+  it('are created by an admin, shown once, stored hashed, and listed without the key', async () => {
+    const created = await createKey({ name: 'Warehouse sync', scopes: ['write', 'read', 'read'] });
+    expect(created.status).toBe(201);
+    const { apiKey, key } = created.body;
+    expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(apiKey).toEqual({
+      id: expect.stringMatching(/^[a-f\d]{24}$/),
+      _id: apiKey.id,
+      name: 'Warehouse sync',
+      scopes: ['read', 'write'],
+      prefix: key.slice(0, 11),
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
+    const stored = await ApiKey.findById(apiKey.id).lean();
+    expect(JSON.stringify(stored)).not.toContain(key);
+    expect(String(stored!.userId)).toBe(adminId);
+
+    const list = await callRoute(keysLoader, '/api/api-keys', { headers: adminAuth });
+    const body = await list.json();
+    expect(body.apiKeys).toContainEqual(apiKey);
+    expect(JSON.stringify(body)).not.toContain(key);
+    const one = await callRoute(keyLoader, `/api/api-keys/${apiKey.id}`, {
+      headers: adminAuth,
+      params: { id: apiKey.id },
+    });
+    expect((await one.json()).apiKey).toEqual(apiKey);
+  });
+
+  it('answer 400 with per-field details for a bad body', async () => {
+    const bad = await createKey({ name: ' ', scopes: ['admin'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual({
+      name: ['Name is required'],
+      'scopes.0': ['Scope must be one of: read, write'],
+    });
+    const none = await createKey({ name: 'x', scopes: [] });
+    expect(none.body.details).toEqual({ scopes: ['Choose at least one scope'] });
+  });
+
+  it('are managed by admins only', async () => {
+    const res = await createKey({ name: 'Not mine', scopes: ['read'] }, staffAuth);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('This needs the admin role');
+    const list = await callRoute(keysLoader, '/api/api-keys', { headers: staffAuth });
+    expect(list.status).toBe(403);
+    const anonymous = await callRoute(keysLoader, '/api/api-keys');
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('let a write key create a parcel and record when they were last used', async () => {
+    const { body } = await createKey({ name: 'Shop', scopes: ['read', 'write'] });
+    const auth = { Authorization: `Bearer ${body.key}` };
+    const me = await callRoute(meLoader, '/api/auth/me', { headers: auth });
+    expect((await me.json()).user.username).toBe('keys-admin');
+    const created = await callRoute(parcelsAction, '/api/parcels', {
+      method: 'POST',
+      headers: auth,
+      body: parcelBody,
+    });
+    expect(created.status).toBe(201);
+    const { parcel } = await created.json();
+    expect(await Parcel.countDocuments({ _id: parcel.id })).toBe(1);
+    const used = await ApiKey.findById(body.apiKey.id).lean();
+    expect(used!.lastUsedAt).toBeInstanceOf(Date);
+    const listed = await callRoute(keysLoader, '/api/api-keys', { headers: adminAuth });
+    const entry = (await listed.json()).apiKeys.find(
+      (k: { id: string }) => k.id === body.apiKey.id,
+    );
+    expect(entry.lastUsedAt).toBe(used!.lastUsedAt!.toISOString());
+  });
+
+  it('give a read key every GET and 403 on every write', async () => {
+    const { body } = await createKey({ name: 'Reporting', scopes: ['read'] });
+    const auth = { Authorization: `Bearer ${body.key}` };
+    const parcel = await Parcel.findOne().lean();
+    const id = String(parcel!._id);
+    expect((await callRoute(parcelsLoader, '/api/parcels', { headers: auth })).status).toBe(200);
+    const one = await callRoute(parcelLoader, `/api/parcels/${id}`, {
+      headers: auth,
+      params: { id },
+    });
+    expect(one.status).toBe(200);
+    const before = await Parcel.countDocuments();
+    const writes = [
+      callRoute(parcelsAction, '/api/parcels', { method: 'POST', headers: auth, body: parcelBody }),
+      callRoute(parcelAction, `/api/parcels/${id}`, {
+        method: 'PUT',
+        headers: auth,
+        params: { id },
+        body: { weight: 9 },
+      }),
+      callRoute(parcelAction, `/api/parcels/${id}`, {
+        method: 'DELETE',
+        headers: auth,
+        params: { id },
+      }),
+    ];
+    for (const res of await Promise.all(writes)) {
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toMatch(/read scope only/);
+    }
+    expect(await Parcel.countDocuments()).toBe(before);
+    expect((await Parcel.findById(id).lean())!.weight).toBe(parcel!.weight);
+  });
+
+  it('stop working when revoked, and an unknown key is a 401', async () => {
+    const { body } = await createKey({ name: 'Short-lived', scopes: ['read'] });
+    const auth = { Authorization: `Bearer ${body.key}` };
+    expect((await callRoute(meLoader, '/api/auth/me', { headers: auth })).status).toBe(200);
+    const revoked = await callRoute(keyAction, `/api/api-keys/${body.apiKey.id}`, {
+      method: 'DELETE',
+      headers: adminAuth,
+      params: { id: body.apiKey.id },
+    });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toMatchObject({ success: true, apiKey: { id: body.apiKey.id } });
+    const after = await callRoute(meLoader, '/api/auth/me', { headers: auth });
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual({
+      error: 'Invalid or revoked API key',
+      message: 'Invalid or revoked API key',
+    });
+    const again = await callRoute(keyAction, `/api/api-keys/${body.apiKey.id}`, {
+      method: 'DELETE',
+      headers: adminAuth,
+      params: { id: body.apiKey.id },
+    });
+    expect(again.status).toBe(404);
+    const made = await callRoute(meLoader, '/api/auth/me', {
+      headers: { Authorization: `Bearer sk_${'x'.repeat(43)}` },
+    });
+    expect(made.status).toBe(401);
+  });
+});
+
+describe('the Settings page for API keys', () => {
+  const post = (form: Record<string, string | string[]>, cookie = adminCookie) => {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(form))
+      for (const v of [value].flat()) body.append(name, v);
+    return callRoute(settingsAction, '/dashboard/settings/api-keys', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+  };
+
+  it('creates a key from the form (one scope or two) and shows it once', async () => {
+    const res = await post({ intent: 'create', name: 'From the form', scopes: 'read' });
+    expect(res.status).toBe(200);
+    const data = await res.json();
+    expect(data.created.apiKey).toMatchObject({ name: 'From the form', scopes: ['read'] });
+    expect(data.created.key).toMatch(/^sk_/);
+    const both = await post({ intent: 'create', name: 'Both', scopes: ['read', 'write'] });
+    expect((await both.json()).created.apiKey.scopes).toEqual(['read', 'write']);
+    // The list shows the prefix, never the key.
+    const page = await callRoute(settingsLoader, '/dashboard/settings/api-keys', {
+      headers: { Cookie: adminCookie },
+    });
+    const listed = await page.json();
+    expect(listed.apiKeys.map((k: { name: string }) => k.name)).toContain('From the form');
+    expect(JSON.stringify(listed)).not.toContain(data.created.key);
+  });
+
+  it('answers field errors for a form without a name or a scope', async () => {
+    const res = await post({ intent: 'create', name: '' });
+    expect(res.status).toBe(400);
+    const data = await res.json();
+    expect(data.created).toBeNull();
+    expect(data.result.error).toMatchObject({
+      name: ['Name is required'],
+      scopes: ['Choose at least one scope'],
+    });
+  });
+
+  it('revokes a key and says so on the next page', async () => {
+    const { body } = await createKey({ name: 'To revoke', scopes: ['read'] });
+    const res = await post({ intent: 'revoke', keyId: body.apiKey.id });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/dashboard/settings/api-keys');
+    expect(await ApiKey.findById(body.apiKey.id)).toBeNull();
+  });
+
+  it('is for admins only', async () => {
+    const page = await callRoute(settingsLoader, '/dashboard/settings/api-keys', {
+      headers: { Cookie: staffCookie },
+    });
+    expect(page.status).toBe(403);
+    expect(await page.json()).toEqual({ message: 'This needs the admin role' });
+    const before = await ApiKey.countDocuments();
+    const res = await post({ intent: 'create', name: 'Sneaky', scopes: 'write' }, staffCookie);
+    expect(res.status).toBe(403);
+    expect(await ApiKey.countDocuments()).toBe(before);
+    const anonymous = await callRoute(settingsLoader, '/dashboard/settings/api-keys');
+    expect(anonymous.status).toBe(302);
+  });
+});

@@ -1,0 +1,365 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { validate } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '~/models/api-key.server';
+import { createUser } from '~/models/user.server';
+import { loader as docsLoader } from '~/routes/api.docs';
+import { action as keysAction, loader as keysLoader } from '~/routes/api.api-keys';
+import { loader as meLoader } from '~/routes/api.auth.me';
+import { loader as statsLoader } from '~/routes/api.dashboard.stats';
+import { loader as recentTrackingLoader } from '~/routes/api.dashboard.recent-tracking';
+import { loader as healthLoader } from '~/routes/api.health';
+import {
+  action as notificationsAction,
+  loader as notificationsLoader,
+} from '~/routes/api.notifications';
+import { loader as openApiLoader } from '~/routes/api.openapi[.]json';
+import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
+import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
+import { action as generateAction } from '~/routes/api.receipts.generate.$parcelId';
+import { loader as receiptsLoader } from '~/routes/api.receipts';
+import {
+  action as eventsAction,
+  loader as eventsLoader,
+} from '~/routes/api.tracking.$parcelId.events';
+import { loader as trackLoader } from '~/routes/api.tracking.track.$trackingNumber';
+import { action as batchAction } from '~/routes/api.tracking.track';
+import { action as webhooksAction } from '~/routes/api.webhooks';
+import { loader as deliveriesLoader } from '~/routes/api.webhooks.$id.deliveries';
+import { connectDb, disconnectDb } from '~/services/db.server';
+import { env } from '~/services/env.server';
+import { OPENAPI_OPERATIONS } from '~/services/openapi.server';
+import { callRoute, uniqueAddress } from '../support/api';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
+  components: Json;
+  webhooks: Json;
+};
+type Json = Record<string, unknown>;
+
+let doc: Doc;
+let auth: Record<string, string>;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+let checked = 0;
+
+beforeAll(async () => {
+  await connectDb();
+  env.WEBHOOKS_ALLOW_PRIVATE = 'true';
+  const admin = await createUser({ username: 'openapi', password: 'openapi-pw', role: 'admin' });
+  const { key } = await createApiKey({ name: 'docs', scopes: ['read', 'write'] }, admin.id);
+  auth = { Authorization: `Bearer ${key}` };
+  const res = await callRoute(openApiLoader, '/api/openapi.json');
+  doc = await res.json();
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+/** Checks an answer against the document's schema for that path, method and status. */
+async function expectDocumented(docPath: string, method: string, res: Response) {
+  const operation = doc.paths[docPath]?.[method];
+  expect(operation, `${method} ${docPath} is documented`).toBeDefined();
+  const response = operation!.responses[String(res.status)] as Json | undefined;
+  expect(response, `${method} ${docPath} documents ${res.status}`).toBeDefined();
+  const content = response!.content as Record<string, { schema: Json }> | undefined;
+  const body = res.status === 304 ? '' : await res.clone().text();
+  if (!content) return expect(body).toBe('');
+  const cacheKey = `${method} ${docPath} ${res.status}`;
+  let check = validators.get(cacheKey);
+  if (!check) {
+    check = ajv.compile({
+      $id: `urn:check:${validators.size}`,
+      components: doc.components,
+      ...content['application/json']!.schema,
+    });
+    validators.set(cacheKey, check);
+  }
+  const valid = check(JSON.parse(body));
+  expect(valid, `${cacheKey}: ${JSON.stringify(check.errors)}`).toBe(true);
+  checked += 1;
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 by a maintained parser', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+  });
+
+  it('lists every path of the spec and every /api route of the app', () => {
+    const spec = [
+      'post /api/auth/login',
+      'post /api/auth/logout',
+      'get /api/auth/me',
+      'get /api/parcels',
+      'post /api/parcels',
+      'get /api/parcels/{id}',
+      'put /api/parcels/{id}',
+      'delete /api/parcels/{id}',
+      'get /api/tracking/{parcelId}/events',
+      'post /api/tracking/{parcelId}/events',
+      'put /api/tracking/events/{id}',
+      'delete /api/tracking/events/{id}',
+      'get /api/tracking/track/{trackingNumber}',
+      'get /api/notifications',
+      'post /api/notifications',
+      'put /api/notifications/{id}',
+      'delete /api/notifications/{id}',
+      'post /api/notifications/{id}/retry',
+      'get /api/receipts',
+      'get /api/receipts/{id}',
+      'post /api/receipts/generate/{parcelId}',
+      'put /api/receipts/{id}',
+      'delete /api/receipts/{id}',
+      'get /api/dashboard/stats',
+      'get /api/dashboard/recent-parcels',
+      'get /api/dashboard/recent-tracking',
+      'get /api/health',
+      'post /api/api-keys',
+      'get /api/api-keys',
+      'delete /api/api-keys/{id}',
+      'post /api/webhooks',
+      'get /api/webhooks',
+      'get /api/webhooks/{id}',
+      'put /api/webhooks/{id}',
+      'delete /api/webhooks/{id}',
+      'get /api/webhooks/{id}/deliveries',
+      'post /api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+      'get /api/openapi.json',
+    ];
+    for (const entry of spec) {
+      const [method, p] = entry.split(' ') as [string, string];
+      expect(doc.paths[p]?.[method], entry).toBeDefined();
+    }
+    // Every API route file has its path in the document (the catch-all and the docs page aside).
+    const routes = fs
+      .readdirSync(path.resolve('app/routes'))
+      .filter((f) => f.startsWith('api.') && !['api.$.ts', 'api.docs.tsx'].includes(f));
+    const documented = new Set(OPENAPI_OPERATIONS.map((op) => op.path));
+    for (const file of routes) {
+      const urlPath = `/${file
+        .replace(/\.tsx?$/, '')
+        .replace('[.]', '\u0000')
+        .split('.')
+        .map((s) => (s.startsWith('$') ? (s === '$id' ? '{id}' : `{${s.slice(1)}}`) : s))
+        .join('/')
+        .replace('\u0000', '.')}`;
+      expect(documented.has(urlPath), `${file} → ${urlPath}`).toBe(true);
+    }
+  });
+
+  it('describes the auth schemes, the rate-limit headers and every webhook event', () => {
+    const components = doc.components as { securitySchemes: Json; headers: Json };
+    expect(components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+    });
+    const track = doc.paths['/api/tracking/track/{trackingNumber}']!.get!.responses;
+    for (const status of ['200', '404', '429'])
+      expect(Object.keys(track[status]!.headers as Json)).toEqual(
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      );
+    expect(Object.keys(track['429']!.headers as Json)).toContain('Retry-After');
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'notification.failed',
+      'notification.sent',
+      'parcel.created',
+      'parcel.deleted',
+      'parcel.status_changed',
+      'parcel.updated',
+      'tracking_event.created',
+      'tracking_event.deleted',
+      'tracking_event.updated',
+    ]);
+    // The request bodies are the routes' own zod schemas.
+    const create = doc.paths['/api/parcels']!.post as unknown as {
+      requestBody: { content: { 'application/json': { schema: Json } } };
+    };
+    expect(create.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['recipient'],
+    });
+  });
+});
+
+describe('answers match the document', () => {
+  it('for parcels, events, receipts, notifications, lists and errors', async () => {
+    const created = await callRoute(parcelsAction, '/api/parcels', {
+      method: 'POST',
+      headers: auth,
+      body: {
+        recipient: { name: 'Doc Recipient', address: '1 Spec St', email: 'doc@example.com' },
+      },
+    });
+    await expectDocumented('/api/parcels', 'post', created);
+    const { parcel } = await created.json();
+    const params = { id: parcel.id, parcelId: parcel.id };
+
+    await expectDocumented(
+      '/api/parcels',
+      'get',
+      await callRoute(parcelsLoader, '/api/parcels', { headers: auth }),
+    );
+    const one = await callRoute(parcelLoader, `/api/parcels/${parcel.id}`, {
+      headers: auth,
+      params,
+    });
+    const etag = one.headers.get('etag')!;
+    await expectDocumented('/api/parcels/{id}', 'get', one);
+    await expectDocumented(
+      '/api/parcels/{id}',
+      'get',
+      await callRoute(parcelLoader, `/api/parcels/${parcel.id}`, {
+        headers: { ...auth, 'If-None-Match': etag },
+        params,
+      }),
+    );
+    await expectDocumented(
+      '/api/tracking/{parcelId}/events',
+      'post',
+      await callRoute(eventsAction, `/api/tracking/${parcel.id}/events`, {
+        method: 'POST',
+        headers: auth,
+        params,
+        body: { status: 'Delivered', location: 'Door' },
+      }),
+    );
+    await expectDocumented(
+      '/api/tracking/{parcelId}/events',
+      'get',
+      await callRoute(eventsLoader, `/api/tracking/${parcel.id}/events`, { headers: auth, params }),
+    );
+    await expectDocumented(
+      '/api/parcels/{id}',
+      'put',
+      await callRoute(parcelAction, `/api/parcels/${parcel.id}`, {
+        method: 'PUT',
+        headers: auth,
+        params,
+        body: { weight: -1 },
+      }),
+    );
+    await expectDocumented(
+      '/api/receipts/generate/{parcelId}',
+      'post',
+      await callRoute(generateAction, `/api/receipts/generate/${parcel.id}`, {
+        method: 'POST',
+        headers: auth,
+        params,
+      }),
+    );
+    await expectDocumented(
+      '/api/receipts',
+      'get',
+      await callRoute(receiptsLoader, '/api/receipts', { headers: auth }),
+    );
+    await expectDocumented(
+      '/api/notifications',
+      'post',
+      await callRoute(notificationsAction, '/api/notifications', {
+        method: 'POST',
+        headers: auth,
+        body: { type: 'Custom', recipient: 'x', title: '', message: '', trackingNumber: 'no' },
+      }),
+    );
+    await expectDocumented(
+      '/api/notifications',
+      'get',
+      await callRoute(notificationsLoader, '/api/notifications?status=bogus', { headers: auth }),
+    );
+    await expectDocumented(
+      '/api/dashboard/stats',
+      'get',
+      await callRoute(statsLoader, '/api/dashboard/stats', { headers: auth }),
+    );
+    await expectDocumented(
+      '/api/dashboard/recent-tracking',
+      'get',
+      await callRoute(recentTrackingLoader, '/api/dashboard/recent-tracking', { headers: auth }),
+    );
+    await expectDocumented(
+      '/api/auth/me',
+      'get',
+      await callRoute(meLoader, '/api/auth/me', { headers: auth }),
+    );
+    await expectDocumented('/api/auth/me', 'get', await callRoute(meLoader, '/api/auth/me'));
+    await expectDocumented('/api/health', 'get', await callRoute(healthLoader, '/api/health'));
+
+    const address = uniqueAddress();
+    for (const number of [parcel.trackingNumber, 'ZZZ000000000', 'bad'])
+      await expectDocumented(
+        '/api/tracking/track/{trackingNumber}',
+        'get',
+        await callRoute(trackLoader, `/api/tracking/track/${number}`, {
+          params: { trackingNumber: number },
+          clientAddress: address,
+        }),
+      );
+    await expectDocumented(
+      '/api/tracking/track',
+      'post',
+      await callRoute(batchAction, '/api/tracking/track', {
+        method: 'POST',
+        body: { trackingNumbers: [parcel.trackingNumber, 'nope'] },
+        clientAddress: address,
+      }),
+    );
+  });
+
+  it('for API keys and webhooks', async () => {
+    await expectDocumented(
+      '/api/api-keys',
+      'post',
+      await callRoute(keysAction, '/api/api-keys', {
+        method: 'POST',
+        headers: auth,
+        body: { name: 'CI', scopes: ['read'] },
+      }),
+    );
+    await expectDocumented(
+      '/api/api-keys',
+      'get',
+      await callRoute(keysLoader, '/api/api-keys', { headers: auth }),
+    );
+    const hook = await callRoute(webhooksAction, '/api/webhooks', {
+      method: 'POST',
+      headers: auth,
+      body: { url: 'https://hooks.example.test/doc', events: ['parcel.created'] },
+    });
+    await expectDocumented('/api/webhooks', 'post', hook);
+    const { webhook } = await hook.json();
+    await expectDocumented(
+      '/api/webhooks/{id}/deliveries',
+      'get',
+      await callRoute(deliveriesLoader, `/api/webhooks/${webhook.id}/deliveries`, {
+        headers: auth,
+        params: { id: webhook.id },
+      }),
+    );
+    expect(checked).toBeGreaterThanOrEqual(20);
+    // The checks can fail: a parcel without its fields is not a documented answer.
+    const parcelCheck = validators.get('get /api/parcels/{id} 200')!;
+    expect(parcelCheck({ parcel: { id: 'not-an-id', trackingNumber: 'x' } })).toBe(false);
+  });
+});
+
+describe('/api/docs', () => {
+  it('is a server-rendered reference of every operation, with nothing from another site', async () => {
+    const res = await callRoute(docsLoader, '/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="en">/);
+    for (const op of OPENAPI_OPERATIONS)
+      expect(html).toContain(`${op.method}</span> ${op.path.replace(/</g, '&lt;')}`);
+    expect(html).not.toMatch(/<script|<link[^>]+href="https?:|src="https?:/i);
+    expect(html).toContain('parcel.status_changed');
+  });
+});
