@@ -6,6 +6,9 @@ import { connectDb, disconnectDb } from './services/db.server';
 import { env } from './services/env.server';
 import { documentResponse } from './services/http-cache.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
+// Modules that define job handlers, so this process's worker can run their jobs.
+import { resumeNotificationSends } from './models/notification.server';
+import './services/receipt-email.server';
 import { seedOnFirstStart } from './services/seed.server';
 import { NonceProvider } from './utils/nonce-provider';
 
@@ -34,6 +37,13 @@ let worker: JobWorker | null = null;
 export function startWorkers() {
   if (env.JOBS_WORKER === 'false' || worker) return;
   worker = startJobWorker();
+  // Notifications a stop left without a job (or with a failed one) are queued (or failed) again.
+  resumeNotificationSends().catch((error) =>
+    console.error(
+      'Could not resume queued e-mails',
+      error instanceof Error ? error.message : error,
+    ),
+  );
 }
 
 export async function shutdown() {

@@ -10,8 +10,9 @@ import type {
   NotificationType,
 } from '~/schemas/notification';
 import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
-import { deliverNotificationEmail, type SendOptions } from '~/services/notifications.server';
+import { defineEmailKind, enqueueEmail, mailRetryDelays } from '~/services/email-queue.server';
+import { deliverNotificationEmail } from '~/services/notifications.server';
+import { getJob, requeueJob, type JobRecord } from './job.server';
 import { Parcel, type LeanParcel } from './parcel.server';
 
 const emailResultSchema = new Schema(
@@ -20,6 +21,8 @@ const emailResultSchema = new Schema(
     error: { type: String },
     sentAt: { type: Date },
     attempts: { type: Number, default: 0 },
+    /** When a refused send will be tried again (while the notification is pending). */
+    nextAttemptAt: { type: Date },
   },
   { _id: false },
 );
@@ -34,6 +37,8 @@ const notificationSchema = new Schema(
     parcelId: { type: Schema.Types.ObjectId, ref: 'Parcel' },
     status: { type: String, enum: NOTIFICATION_STATUSES, default: 'pending' },
     emailResult: { type: emailResultSchema, default: () => ({ attempts: 0 }) },
+    /** The `email.send` job that delivers it. */
+    jobId: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
@@ -54,11 +59,13 @@ type LeanNotification = {
   trackingNumber: string;
   parcelId?: unknown;
   status?: string | null;
+  jobId?: unknown;
   emailResult?: {
     messageId?: string | null;
     error?: string | null;
     sentAt?: Date | null;
     attempts?: number | null;
+    nextAttemptAt?: Date | null;
   } | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
@@ -69,6 +76,7 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
 /** The JSON form used by the API and the dashboard. `subject` mirrors `title` for clients that read it. */
 export function serializeNotification(n: LeanNotification) {
   const id = String(n._id);
+  const status = (n.status ?? 'pending') as NotificationStatus;
   return {
     id,
     _id: id,
@@ -79,12 +87,13 @@ export function serializeNotification(n: LeanNotification) {
     message: n.message,
     trackingNumber: n.trackingNumber,
     parcelId: n.parcelId ? String(n.parcelId) : null,
-    status: (n.status ?? 'pending') as NotificationStatus,
+    status,
     emailResult: {
       messageId: n.emailResult?.messageId ?? null,
       error: n.emailResult?.error ?? null,
       sentAt: iso(n.emailResult?.sentAt),
       attempts: n.emailResult?.attempts ?? 0,
+      nextAttemptAt: status === 'pending' ? iso(n.emailResult?.nextAttemptAt) : null,
     },
     createdAt: iso(n.createdAt),
     updatedAt: iso(n.updatedAt),
@@ -102,23 +111,14 @@ export class NotificationStateError extends Error {
   }
 }
 
-const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
-
-export const INTERRUPTED_SEND = 'Interrupted before it was sent';
-
-/**
- * A send caps itself at SMTP_TIMEOUT_MS, so a notification still pending well past that (its
- * last change) was cut off by a crash or a restart: it becomes failed, so staff can retry or
- * delete it. Runs before notifications are read or acted on, in whichever process.
- */
-export async function failInterruptedSends(now = Date.now()): Promise<number> {
-  const cutoff = new Date(now - env.SMTP_TIMEOUT_MS - 5_000);
-  const result = await Notification.updateMany(
-    { status: 'pending', updatedAt: { $lt: cutoff } },
-    { $set: { status: 'failed', 'emailResult.error': INTERRUPTED_SEND } },
-  );
-  return result.modifiedCount;
+/** Thrown when a notification names a tracking number no parcel has (API: 400 on the field). */
+export class UnknownParcelError extends Error {
+  constructor() {
+    super('No parcel has this tracking number');
+  }
 }
+
+const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
 
 export async function listNotifications({
   page = 1,
@@ -132,7 +132,6 @@ export async function listNotifications({
   status?: NotificationStatus;
 }) {
   await connectDb();
-  await failInterruptedSends();
   const filter: Record<string, string> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
@@ -153,47 +152,36 @@ export async function listNotifications({
 export async function getNotification(id: string): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
-  await failInterruptedSends();
   const doc = await Notification.findById(id).lean<LeanNotification>();
   return doc ? serializeNotification(doc) : null;
 }
 
-/** Sends the stored notification's e-mail and records the outcome on the same record. */
-async function deliverAndRecord(
-  doc: LeanNotification,
-  options: SendOptions,
-): Promise<SerializedNotification> {
-  const result = await deliverNotificationEmail(doc, options);
-  const update = result.ok
-    ? {
-        $set: {
-          status: 'sent',
-          'emailResult.messageId': result.messageId,
-          'emailResult.sentAt': new Date(),
-        },
-        $unset: { 'emailResult.error': 1 },
-      }
-    : { $set: { status: 'failed', 'emailResult.error': result.error } };
-  const updated = await Notification.findByIdAndUpdate(doc._id, update, {
-    returnDocument: 'after',
-  }).lean<LeanNotification>();
-  return serializeNotification(updated ?? doc);
+const NOTIFICATION_EMAIL = 'notification';
+const jobKey = (id: string) => `email:notification:${id}`;
+
+/** Puts the notification's e-mail on the queue (once: the job's key is the notification's id). */
+async function enqueueNotificationEmail(id: string): Promise<void> {
+  const job = await enqueueEmail(
+    { kind: NOTIFICATION_EMAIL, notificationId: id },
+    { uniqueKey: jobKey(id) },
+  );
+  await Notification.updateOne({ _id: id }, { $set: { jobId: job.id } });
 }
 
 /**
- * Stores the notification as pending, then sends the e-mail. The result is `sent` with the
- * message id or `failed` with the transport's error text; either way the record exists.
+ * Stores the notification as pending and queues its e-mail; a worker sends it. The tracking
+ * number must be a parcel's (UnknownParcelError otherwise); the notification is linked to it.
  */
-export async function createAndSendNotification(
+export async function createNotification(
   input: NotificationCreateInput & { parcelId?: string },
-  options: SendOptions = {},
 ): Promise<SerializedNotification> {
   await connectDb();
   const trackingNumber = normalizeTrackingNumber(input.trackingNumber);
   let parcelId = input.parcelId;
   if (!parcelId) {
     const parcel = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<{ _id: unknown }>();
-    if (parcel) parcelId = String(parcel._id);
+    if (!parcel) throw new UnknownParcelError();
+    parcelId = String(parcel._id);
   }
   const created = await Notification.create({
     type: input.type,
@@ -203,26 +191,77 @@ export async function createAndSendNotification(
     trackingNumber,
     parcelId,
     status: 'pending',
-    emailResult: { attempts: 1 },
+    emailResult: { attempts: 0 },
   });
-  return deliverAndRecord(created.toObject() as LeanNotification, options);
+  const id = String(created._id);
+  await enqueueNotificationEmail(id);
+  return serializeNotification({ ...(created.toObject() as LeanNotification) });
 }
 
 /**
- * Re-sends a failed notification and updates the same record. Returns null for an unknown id;
- * throws NotificationStateError unless the notification is failed. Claiming the record
- * (failed → pending) is atomic, so two retries at once send only one e-mail.
+ * One attempt at a notification's e-mail, run by the queue's worker. Only a pending notification
+ * is sent: one already sent (or deleted) is left alone, so a job taken again after a crash never
+ * sends it twice. A refused attempt is recorded and thrown, for the queue to retry.
  */
-export async function retryNotification(
-  id: string,
-  options: SendOptions = {},
-): Promise<SerializedNotification | null> {
+async function sendNotificationAttempt(id: string, job: JobRecord): Promise<void> {
+  const doc = await Notification.findOneAndUpdate(
+    { _id: id, status: 'pending' },
+    { $inc: { 'emailResult.attempts': 1 }, $unset: { 'emailResult.nextAttemptAt': 1 } },
+    { returnDocument: 'after' },
+  ).lean<LeanNotification>();
+  if (!doc) return;
+  const result = await deliverNotificationEmail({ ...doc, id });
+  if (result.ok) {
+    await Notification.updateOne(
+      { _id: id },
+      {
+        $set: {
+          status: 'sent',
+          'emailResult.messageId': result.messageId,
+          'emailResult.sentAt': new Date(),
+        },
+        $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
+      },
+    );
+    return;
+  }
+  const delays = job.lastAttempt ? [] : mailRetryDelays();
+  const delay = delays[job.attempts - 1];
+  await Notification.updateOne(
+    { _id: id, status: 'pending' },
+    {
+      $set: {
+        'emailResult.error': result.error,
+        ...(delay !== undefined
+          ? { 'emailResult.nextAttemptAt': new Date(Date.now() + delay * 1000) }
+          : {}),
+      },
+    },
+  );
+  throw new Error(result.error);
+}
+
+defineEmailKind(NOTIFICATION_EMAIL, {
+  send: (payload, job) => sendNotificationAttempt(String(payload.notificationId), job),
+  failed: async (payload, error) => {
+    await Notification.updateOne(
+      { _id: String(payload.notificationId), status: 'pending' },
+      { $set: { status: 'failed', 'emailResult.error': error } },
+    );
+  },
+});
+
+/**
+ * Puts a failed notification back on the queue and returns it, pending. Returns null for an
+ * unknown id; throws NotificationStateError unless the notification is failed. Claiming the
+ * record (failed → pending) is atomic, so two retries at once queue one send.
+ */
+export async function retryNotification(id: string): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
   await connectDb();
-  await failInterruptedSends();
   const claimed = await Notification.findOneAndUpdate(
     { _id: id, status: 'failed' },
-    { $set: { status: 'pending' }, $inc: { 'emailResult.attempts': 1 } },
+    { $set: { status: 'pending' } },
     { returnDocument: 'after' },
   ).lean<LeanNotification>();
   if (!claimed) {
@@ -230,33 +269,53 @@ export async function retryNotification(
     if (!exists) return null;
     throw new NotificationStateError('retry', 'Only failed notifications can be retried.');
   }
-  return deliverAndRecord(claimed, options);
+  const requeued = claimed.jobId
+    ? await requeueJob(String(claimed.jobId), mailRetryDelays())
+    : false;
+  // The finished job is no longer kept (or never was): a new one takes its key.
+  if (!requeued) await enqueueNotificationEmail(id);
+  return serializeNotification(claimed);
+}
+
+/**
+ * After a restart: a pending notification whose job is missing (the process stopped between
+ * storing it and queueing it) is queued, and one whose job already failed for good (the process
+ * stopped before recording that) becomes failed. Jobs cut off mid-send are taken again by the
+ * queue itself when their lease ends.
+ */
+export async function resumeNotificationSends(): Promise<{ queued: number; failed: number }> {
+  await connectDb();
+  let queued = 0;
+  let failed = 0;
+  const pending = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1 }).lean<
+    Array<{ _id: unknown; jobId?: unknown }>
+  >();
+  for (const n of pending) {
+    const id = String(n._id);
+    const job = n.jobId ? await getJob(String(n.jobId)) : null;
+    if (!job) {
+      await enqueueNotificationEmail(id);
+      queued += 1;
+    } else if (job.status === 'failed') {
+      const result = await Notification.updateOne(
+        { _id: id, status: 'pending' },
+        { $set: { status: 'failed', 'emailResult.error': job.lastError ?? 'Not sent' } },
+      );
+      failed += result.modifiedCount;
+    }
+  }
+  return { queued, failed };
 }
 
 /** Deletes a failed notification. Returns false for an unknown id; throws unless failed. */
 export async function deleteNotification(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
   await connectDb();
-  await failInterruptedSends();
   const deleted = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
   if (deleted) return true;
   const exists = await Notification.exists({ _id: id });
   if (!exists) return false;
   throw new NotificationStateError('delete', 'Only failed notifications can be deleted.');
-}
-
-export async function updateNotificationStatus(
-  id: string,
-  status: NotificationStatus,
-): Promise<SerializedNotification | null> {
-  if (!isObjectId(id)) return null;
-  await connectDb();
-  const updated = await Notification.findByIdAndUpdate(
-    id,
-    { $set: { status } },
-    { returnDocument: 'after' },
-  ).lean<LeanNotification>();
-  return updated ? serializeNotification(updated) : null;
 }
 
 export type NotificationParcelOption = {

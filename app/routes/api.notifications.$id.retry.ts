@@ -9,9 +9,9 @@ export function loader() {
 }
 
 /**
- * POST /api/notifications/:id/retry → {notification}: re-sends a failed notification and
- * returns the same record with the new result ("sent", or "failed" with the new error).
- * 409 unless the notification is failed.
+ * POST /api/notifications/:id/retry → {notification}: puts a failed notification's e-mail back on
+ * the queue and returns the same record, "pending" (it becomes "sent", or "failed" again with the
+ * new error, when the worker is done). 409 unless the notification is failed.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);

@@ -14,7 +14,7 @@ import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/f
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import {
-  createAndSendNotification,
+  createNotification,
   getParcelForNotification,
   listParcelsForNotifications,
   type NotificationParcelOption,
@@ -90,7 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
 
-  const notification = await createAndSendNotification({
+  const notification = await createNotification({
     type: submission.value.type,
     recipient: parcel.recipientEmail,
     title: submission.value.title,
@@ -98,18 +98,11 @@ export async function action({ request }: ActionFunctionArgs) {
     trackingNumber: parcel.trackingNumber,
     parcelId: parcel.id,
   });
-  if (notification.status !== 'sent') {
-    // The failed notification stays in the list with its error text and a Retry button.
-    return redirectWithToast(request, LIST_PATH, {
-      type: 'error',
-      title: 'Failed to send notification',
-      description: 'Please try again later.',
-    });
-  }
+  // The e-mail is queued: the list shows it pending, then sent (or failed with the error text).
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Notification sent',
-    description: `E-mail sent to ${notification.recipient}.`,
+    description: `E-mail to ${notification.recipient} queued for delivery.`,
   });
 }
 

@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, Outlet, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
+import { useEffect } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
 import {
@@ -62,17 +63,10 @@ export async function action({ request }: ActionFunctionArgs) {
           description: 'This notification no longer exists.',
         });
       }
-      if (notification.status !== 'sent') {
-        return redirectWithToast(request, back, {
-          type: 'error',
-          title: 'Failed to retry notification',
-          description: 'Please try again later.',
-        });
-      }
       return redirectWithToast(request, back, {
         type: 'success',
         title: 'Notification retried',
-        description: `E-mail sent to ${notification.recipient}.`,
+        description: `E-mail to ${notification.recipient} queued again.`,
       });
     } catch (error) {
       if (error instanceof NotificationStateError) {
@@ -114,6 +108,20 @@ export default function NotificationsTab() {
   const { notifications, pagination } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
+  const revalidator = useRevalidator();
+  const waiting = notifications.some((n) => n.status === 'pending');
+
+  // While e-mails wait in the queue, the list looks again every few seconds (with JavaScript;
+  // without it, reloading the page shows the outcome).
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle' && document.visibilityState === 'visible') {
+        revalidator.revalidate();
+      }
+    }, 3000);
+    return () => clearInterval(timer);
+  }, [waiting, revalidator]);
 
   return (
     <div className="space-y-6">

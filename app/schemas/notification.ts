@@ -61,8 +61,11 @@ export const NotificationCreateSchema = z.object({
 });
 export type NotificationCreateInput = z.infer<typeof NotificationCreateSchema>;
 
-/** PUT /api/notifications/:id. */
-export const NotificationStatusUpdateSchema = z.object({ status: statusField });
+/**
+ * PUT /api/notifications/:id. Read only to answer: a status is refused (409), since it follows
+ * the delivery; nothing else can be changed.
+ */
+export const NotificationUpdateSchema = z.object({ status: z.unknown().optional() });
 
 /** GET /api/notifications query. */
 export const NotificationListQuerySchema = z.object({

@@ -72,6 +72,8 @@ const EnvSchema = z.object({
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOBS_WORKER: z.enum(['true', 'false']).default('true'),
+  // Seconds to wait before each new attempt at an e-mail the mail server refused.
+  MAIL_RETRY_DELAYS: secondsList('MAIL_RETRY_DELAYS').default([60, 300, 1800]),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -2,6 +2,7 @@ import { env } from './env.server';
 import {
   emailLayout,
   escapeHtml,
+  messageIdFor,
   publicUrl,
   sendMail,
   textToHtml,
@@ -18,6 +19,8 @@ export type SendOptions = {
 };
 
 export type RenderableNotification = {
+  /** The notification's id: its e-mail carries a Message-ID made from it. */
+  id?: string;
   recipient: string;
   title: string;
   message: string;
@@ -72,7 +75,11 @@ export async function deliverNotificationEmail(
   let timer: NodeJS.Timeout | undefined;
   try {
     const sending = sendMail(
-      { to: notification.recipient, ...renderNotificationEmail(notification) },
+      {
+        to: notification.recipient,
+        ...renderNotificationEmail(notification),
+        ...(notification.id ? { messageId: messageIdFor(`notification-${notification.id}`) } : {}),
+      },
       { smtpUrl: options.smtpUrl, timeoutMs },
     );
     // The losing promise may still reject later; keep that from surfacing as unhandled.
