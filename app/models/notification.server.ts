@@ -13,6 +13,7 @@ import { connectDb } from '~/services/db.server';
 import { defineEmailKind, enqueueEmail, mailRetryDelays } from '~/services/email-queue.server';
 import { deliverNotificationEmail } from '~/services/notifications.server';
 import { getJob, requeueJob, type JobRecord } from './job.server';
+import { fillTemplate, placeholderValues } from './notification-template.server';
 import { Parcel, type LeanParcel } from './parcel.server';
 
 const emailResultSchema = new Schema(
@@ -33,6 +34,8 @@ const notificationSchema = new Schema(
     recipient: { type: String, required: true, trim: true, lowercase: true },
     title: { type: String, required: true, trim: true },
     message: { type: String, required: true },
+    /** The HTML body from the template, filled in; without it the e-mail's HTML is the message. */
+    html: { type: String },
     trackingNumber: { type: String, required: true, trim: true, uppercase: true },
     parcelId: { type: Schema.Types.ObjectId, ref: 'Parcel' },
     status: { type: String, enum: NOTIFICATION_STATUSES, default: 'pending' },
@@ -56,6 +59,7 @@ type LeanNotification = {
   recipient: string;
   title: string;
   message: string;
+  html?: string | null;
   trackingNumber: string;
   parcelId?: unknown;
   status?: string | null;
@@ -171,25 +175,31 @@ async function enqueueNotificationEmail(id: string): Promise<void> {
 /**
  * Stores the notification as pending and queues its e-mail; a worker sends it. The tracking
  * number must be a parcel's (UnknownParcelError otherwise); the notification is linked to it.
+ * Placeholders ({{trackingNumber}}, {{status}}, …) in the subject, message and HTML body are
+ * filled in here, on the server, for that parcel.
  */
 export async function createNotification(
-  input: NotificationCreateInput & { parcelId?: string },
+  input: NotificationCreateInput & { parcelId?: string; html?: string },
 ): Promise<SerializedNotification> {
   await connectDb();
   const trackingNumber = normalizeTrackingNumber(input.trackingNumber);
-  let parcelId = input.parcelId;
-  if (!parcelId) {
-    const parcel = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<{ _id: unknown }>();
-    if (!parcel) throw new UnknownParcelError();
-    parcelId = String(parcel._id);
-  }
+  const parcel = await Parcel.findOne(
+    input.parcelId ? { _id: input.parcelId } : { trackingNumber },
+    PARCEL_PLACEHOLDER_FIELDS,
+  ).lean<LeanParcel>();
+  if (!parcel) throw new UnknownParcelError();
+  const filled = fillTemplate(
+    { subject: input.title, text: input.message, html: input.html },
+    placeholderValues(parcel),
+  );
   const created = await Notification.create({
     type: input.type,
     recipient: input.recipient,
-    title: input.title,
-    message: input.message,
-    trackingNumber,
-    parcelId,
+    title: filled.subject,
+    message: filled.text,
+    ...(filled.html ? { html: filled.html } : {}),
+    trackingNumber: parcel.trackingNumber,
+    parcelId: String(parcel._id),
     status: 'pending',
     emailResult: { attempts: 0 },
   });
@@ -197,6 +207,13 @@ export async function createNotification(
   await enqueueNotificationEmail(id);
   return serializeNotification({ ...(created.toObject() as LeanNotification) });
 }
+
+const PARCEL_PLACEHOLDER_FIELDS = {
+  trackingNumber: 1,
+  status: 1,
+  'recipient.name': 1,
+  estimatedDelivery: 1,
+};
 
 /**
  * One attempt at a notification's e-mail, run by the queue's worker. Only a pending notification

@@ -13,7 +13,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
 
 const NOT_FOUND = 'Notification not found';
 
@@ -37,7 +37,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    const user = await requireApiUser(request);
+    requireRole(user, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     if (request.method === 'PUT') {
       const body = await readJsonBody(request, NotificationUpdateSchema);

@@ -13,7 +13,7 @@ import {
   parseQuery,
   readJsonBody,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
 
 /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -34,7 +34,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    const user = await requireApiUser(request);
+    requireRole(user, 'staff');
     const input = await readJsonBody(request, NotificationCreateSchema);
     try {
       const notification = await createNotification(input);

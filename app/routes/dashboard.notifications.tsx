@@ -17,7 +17,8 @@ import {
   NotificationActionSchema,
   NOTIFICATIONS_PAGE_SIZE,
 } from '~/schemas/notification';
-import { requireUser } from '~/services/auth.server';
+import { hasRole } from '~/models/user.server';
+import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 
@@ -33,17 +34,18 @@ function listUrl(page: number) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const page = pageFrom(new URL(request.url));
   const { notifications, pagination } = await listNotifications({
     page,
     limit: NOTIFICATIONS_PAGE_SIZE,
   });
-  return json({ notifications, pagination });
+  return json({ notifications, pagination, canEditTemplates: hasRole(user, 'admin') });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
+  requireRole(user, 'staff', 'page');
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
@@ -105,7 +107,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Management dashboard' }];
 
 export default function NotificationsTab() {
-  const { notifications, pagination } = useLoaderData<typeof loader>();
+  const { notifications, pagination, canEditTemplates } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
   const revalidator = useRevalidator();
@@ -210,6 +212,14 @@ export default function NotificationsTab() {
               </li>
             ))}
           </ul>
+          {canEditTemplates ? (
+            <Link
+              to={`${LIST_PATH}/templates`}
+              className="mt-3 inline-block text-sm font-medium text-brand-700 underline"
+            >
+              Edit e-mail templates
+            </Link>
+          ) : null}
         </section>
       </div>
     </div>

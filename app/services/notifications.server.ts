@@ -9,8 +9,6 @@ import {
   type MailMessage,
 } from './mailer.server';
 
-export { notificationTemplate } from '~/schemas/notification';
-
 export type SendOptions = {
   /** Overrides SMTP_URL (tests point this at their own server). */
   smtpUrl?: string;
@@ -24,6 +22,8 @@ export type RenderableNotification = {
   recipient: string;
   title: string;
   message: string;
+  /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
+  html?: string | null;
   trackingNumber: string;
 };
 
@@ -47,7 +47,7 @@ export function renderNotificationEmail(
     `${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`,
   ].join('\n');
   const body = `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(notification.title)}</h1>
-${textToHtml(notification.message)}
+${notification.html || textToHtml(notification.message)}
 <p style="margin:24px 0 8px">Tracking number: <strong>${escapeHtml(notification.trackingNumber)}</strong></p>
 <p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1e40af;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">Track your parcel</a></p>
 <p style="font-size:13px;color:#6b7280">Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;

@@ -621,8 +621,9 @@ describe('dashboard: Notifications tab', () => {
     ).json();
     expect(loaded.parcels.some((p: { id: string }) => p.id === id)).toBe(true);
     expect(loaded.values).toMatchObject({ parcelId: id, type: 'Status Update' });
-    expect(loaded.values.title).toContain('DLG123456789');
-    expect(loaded.values.message).toContain('In Transit');
+    // The template as it is: the server fills its placeholders in when it sends.
+    expect(loaded.values.title).toBe('Status update for your parcel {{trackingNumber}}');
+    expect(loaded.values.message).toContain('its current status is "{{status}}"');
 
     const custom = await (
       await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Custom`))
@@ -655,6 +656,9 @@ describe('dashboard: Notifications tab', () => {
     expect((await settled(notifications[0]!.id)).status).toBe('sent');
     const mail = await accepting.waitForMessage('dora@example.com');
     expect(mail.subject).toBe('Status update for your parcel DLG123456789');
+    expect(mail.text).toContain('Dear Dora,');
+    expect(mail.text).toContain('its current status is "In Transit"');
+    expect(notifications[0]!.title).toBe('Status update for your parcel DLG123456789');
   });
 
   it('refuses a missing parcel, a parcel without recipient e-mail and an empty subject, storing nothing', async () => {
