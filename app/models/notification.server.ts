@@ -3,6 +3,7 @@ import {
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
+  type ParcelStatus,
 } from '~/schemas/constants';
 import type {
   NotificationCreateInput,
@@ -12,8 +13,13 @@ import type {
 import { connectDb } from '~/services/db.server';
 import { defineEmailKind, enqueueEmail, mailRetryDelays } from '~/services/email-queue.server';
 import { deliverNotificationEmail } from '~/services/notifications.server';
-import { getJob, requeueJob, type JobRecord } from './job.server';
-import { fillTemplate, placeholderValues } from './notification-template.server';
+import { getJob, Job, requeueJob, type JobRecord } from './job.server';
+import { automaticRuleFor } from './notification-settings.server';
+import {
+  fillTemplate,
+  getNotificationTemplate,
+  placeholderValues,
+} from './notification-template.server';
 import { Parcel, type LeanParcel } from './parcel.server';
 
 const emailResultSchema = new Schema(
@@ -42,12 +48,18 @@ const notificationSchema = new Schema(
     emailResult: { type: emailResultSchema, default: () => ({ attempts: 0 }) },
     /** The `email.send` job that delivers it. */
     jobId: { type: Schema.Types.ObjectId },
+    /** Queued by a status change (automatic e-mails), not by a staff member. */
+    automatic: { type: Boolean, default: false },
+    /** The tracking event whose status change queued it (automatic ones). */
+    eventId: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
 
 notificationSchema.index({ createdAt: -1 });
 notificationSchema.index({ status: 1, createdAt: -1 });
+notificationSchema.index({ trackingNumber: 1, createdAt: -1 });
+notificationSchema.index({ parcelId: 1, createdAt: -1 });
 
 export const Notification: Model<InferSchemaType<typeof notificationSchema>> =
   (mongoose.models.Notification as Model<InferSchemaType<typeof notificationSchema>>) ??
@@ -64,6 +76,8 @@ type LeanNotification = {
   parcelId?: unknown;
   status?: string | null;
   jobId?: unknown;
+  automatic?: boolean | null;
+  eventId?: unknown;
   emailResult?: {
     messageId?: string | null;
     error?: string | null;
@@ -92,6 +106,8 @@ export function serializeNotification(n: LeanNotification) {
     trackingNumber: n.trackingNumber,
     parcelId: n.parcelId ? String(n.parcelId) : null,
     status,
+    automatic: Boolean(n.automatic),
+    eventId: n.eventId ? String(n.eventId) : null,
     emailResult: {
       messageId: n.emailResult?.messageId ?? null,
       error: n.emailResult?.error ?? null,
@@ -129,16 +145,23 @@ export async function listNotifications({
   limit = 20,
   type,
   status,
+  trackingNumber,
+  automatic,
 }: {
   page?: number;
   limit?: number;
   type?: NotificationType;
   status?: NotificationStatus;
+  trackingNumber?: string;
+  automatic?: boolean;
 }) {
   await connectDb();
-  const filter: Record<string, string> = {};
+  const filter: Record<string, unknown> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
+  if (trackingNumber) filter.trackingNumber = normalizeTrackingNumber(trackingNumber);
+  // Notifications stored before automatic ones existed have no flag: they were manual.
+  if (automatic !== undefined) filter.automatic = automatic ? true : { $ne: true };
   const [totalItems, docs] = await Promise.all([
     Notification.countDocuments(filter),
     Notification.find(filter)
@@ -267,6 +290,89 @@ defineEmailKind(NOTIFICATION_EMAIL, {
     );
   },
 });
+
+/**
+ * An automatic e-mail for a status change: when the event `eventId` set the parcel's status to
+ * one that the rules e-mail, the recipient is e-mailed with that rule's template. Once per
+ * event: the job's unique key is the event, so editing the event (or saving it twice) never
+ * queues a second e-mail. Returns the notification, or null when nothing was queued.
+ */
+export async function queueStatusEmail({
+  parcelId,
+  eventId,
+  status,
+}: {
+  parcelId: string;
+  eventId: string;
+  status: ParcelStatus;
+}): Promise<SerializedNotification | null> {
+  const rule = await automaticRuleFor(status);
+  if (!rule) return null;
+  const parcel = await Parcel.findById(parcelId, {
+    ...PARCEL_PLACEHOLDER_FIELDS,
+    'recipient.email': 1,
+  }).lean<LeanParcel>();
+  const recipient = parcel?.recipient?.email?.trim().toLowerCase();
+  if (!parcel || !recipient) return null;
+  const key = `email:status:${eventId}`;
+  if (await Job.exists({ uniqueKey: key })) return null;
+  let template = await getNotificationTemplate(rule.template);
+  // An empty Custom template cannot make an e-mail: the Status Update one stands in.
+  if (!template.subject.trim() || !template.text.trim())
+    template = await getNotificationTemplate('Status Update');
+  const filled = fillTemplate(template, placeholderValues(parcel));
+  const id = new mongoose.Types.ObjectId();
+  await Notification.create({
+    _id: id,
+    type: rule.template,
+    recipient,
+    title: filled.subject,
+    message: filled.text,
+    ...(filled.html ? { html: filled.html } : {}),
+    trackingNumber: parcel.trackingNumber,
+    parcelId: String(parcel._id),
+    status: 'pending',
+    automatic: true,
+    eventId,
+    emailResult: { attempts: 0 },
+  });
+  const job = await enqueueEmail(
+    { kind: NOTIFICATION_EMAIL, notificationId: String(id) },
+    { uniqueKey: key },
+  );
+  if (String(job.payload.notificationId) !== String(id)) {
+    // Another request queued this event's e-mail first.
+    await Notification.deleteOne({ _id: id });
+    return null;
+  }
+  const stored = await Notification.findByIdAndUpdate(
+    id,
+    { $set: { jobId: job.id } },
+    { returnDocument: 'after' },
+  ).lean<LeanNotification>();
+  return stored ? serializeNotification(stored) : null;
+}
+
+/** The e-mails sent about a parcel, newest first, for its tracking timeline. */
+export async function listSentEmailsForParcel(parcelId: string) {
+  if (!isObjectId(parcelId)) return [];
+  await connectDb();
+  const docs = await Notification.find(
+    { parcelId, status: 'sent' },
+    { recipient: 1, title: 1, type: 1, automatic: 1, 'emailResult.sentAt': 1 },
+  )
+    .sort({ 'emailResult.sentAt': -1 })
+    .limit(100)
+    .lean<LeanNotification[]>();
+  return docs.map((n) => ({
+    id: String(n._id),
+    recipient: n.recipient,
+    title: n.title,
+    type: n.type,
+    automatic: Boolean(n.automatic),
+    sentAt: iso(n.emailResult?.sentAt),
+  }));
+}
 
 /**
  * Puts a failed notification back on the queue and returns it, pending. Returns null for an

@@ -3,6 +3,7 @@ import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
+import { queueStatusEmail } from './notification.server';
 import { Parcel, parcelSearchFilter, serializeEvent, type LeanParcel } from './parcel.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
@@ -52,12 +53,33 @@ export function statusFromEvents(events: readonly LeanEvent[]) {
  */
 async function syncParcelStatus(parcelId: unknown, version: number, events: readonly LeanEvent[]) {
   const next = statusFromEvents(events);
-  if (!next) return;
+  if (!next) return null;
   const update =
     next.actualDelivery === null
       ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
       : { $set: { status: next.status, actualDelivery: next.actualDelivery } };
-  await Parcel.updateOne({ _id: parcelId, __v: version }, update);
+  const before = await Parcel.findOneAndUpdate({ _id: parcelId, __v: version }, update, {
+    returnDocument: 'before',
+    projection: { status: 1 },
+  }).lean<{ status?: string | null }>();
+  if (!before || before.status === next.status) return null;
+  return { status: next.status, eventId: String(sortNewestFirst(events)[0]!._id) };
+}
+
+/**
+ * After an event write changed the parcel's status: the automatic e-mail for that status, if
+ * the rules send one (once per event). A failure to queue it is logged; the event stands.
+ */
+async function emailStatusChange(
+  parcelId: unknown,
+  change: Awaited<ReturnType<typeof syncParcelStatus>>,
+) {
+  if (!change) return;
+  try {
+    await queueStatusEmail({ parcelId: String(parcelId), ...change });
+  } catch (error) {
+    console.error('Could not queue the automatic status e-mail', error);
+  }
 }
 
 /** The parcel's events, newest first; null when there is no such parcel. */
@@ -151,7 +173,7 @@ export async function addEvent(
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
-  await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
+  await emailStatusChange(parcel._id, await syncParcelStatus(parcel._id, parcel.__v ?? 0, events));
   const stored = events.find((e) => String(e._id) === String(eventId));
   return toEvent(parcel._id, stored ?? event);
 }
@@ -181,7 +203,7 @@ export async function updateEvent(
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
-  await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
+  await emailStatusChange(parcel._id, await syncParcelStatus(parcel._id, parcel.__v ?? 0, events));
   const stored = events.find((e) => String(e._id) === eventId);
   return stored ? toEvent(parcel._id, stored) : null;
 }

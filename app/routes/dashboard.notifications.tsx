@@ -213,12 +213,14 @@ export default function NotificationsTab() {
             ))}
           </ul>
           {canEditTemplates ? (
-            <Link
-              to={`${LIST_PATH}/templates`}
-              className="mt-3 inline-block text-sm font-medium text-brand-700 underline"
-            >
-              Edit e-mail templates
-            </Link>
+            <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm font-medium">
+              <Link to={`${LIST_PATH}/templates`} className="text-brand-700 underline">
+                Edit e-mail templates
+              </Link>
+              <Link to={`${LIST_PATH}/settings`} className="text-brand-700 underline">
+                Automatic e-mails
+              </Link>
+            </p>
           ) : null}
         </section>
       </div>

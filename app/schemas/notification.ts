@@ -93,6 +93,11 @@ export const NotificationListQuerySchema = z.object({
     .default(NOTIFICATIONS_PAGE_SIZE),
   type: typeField.optional(),
   status: statusField.optional(),
+  trackingNumber: trackingNumberField.optional(),
+  automatic: z
+    .enum(['true', 'false'], { error: 'Automatic must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
 });
 
 /**

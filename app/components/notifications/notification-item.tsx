@@ -44,6 +44,7 @@ export function NotificationItem({
           </h3>
           <p className="text-sm text-gray-600">
             <span className="font-medium text-gray-800">{notification.type}</span>
+            {notification.automatic ? ' (automatic)' : null}
             {' · '}To <span className="break-all">{notification.recipient}</span>
             {' · '}Tracking <span className="font-mono">{notification.trackingNumber}</span>
           </p>
