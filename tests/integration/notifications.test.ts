@@ -1,10 +1,18 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
-import { claimJob, getJob, Job } from '~/models/job.server';
+import {
+  claimJob,
+  enqueueJob,
+  getJob,
+  Job,
+  newWorkerId,
+  releaseLeasesOfDeadWorkers,
+} from '~/models/job.server';
 import {
   createNotification,
   deleteNotification,
@@ -262,6 +270,33 @@ describe('sending notifications through the queue', () => {
     await until(async () => (await getJob(job!.id))?.status === 'succeeded');
     await worker.idle();
     expect(accepting.messages.filter((m) => m.subject === data.title)).toHaveLength(1);
+  });
+
+  it('after a restart, a job held by a process of this machine that is gone is taken again at once', async () => {
+    sendVia(accepting.url);
+    await worker.stop();
+    const data = input({ title: 'Sent right after a restart' });
+    const created = await createNotification(data);
+    // The killed process held it with a ten-minute lease.
+    const job = await claimJob([EMAIL_JOB], `${os.hostname()}:999999999:gone`, 600_000);
+    expect(job?.payload).toMatchObject({ notificationId: created.id });
+    // Leases of live processes, and of other machines, are left alone.
+    const alive = await enqueueJob('test.alive', {});
+    await claimJob(['test.alive'], `${os.hostname()}:${process.ppid}:alive`, 600_000);
+    const elsewhere = await enqueueJob('test.elsewhere', {});
+    await claimJob(['test.elsewhere'], 'another-host:999999999:gone', 600_000);
+
+    expect(await releaseLeasesOfDeadWorkers(newWorkerId())).toBe(1);
+    worker = startJobWorker({ pollMs: 20 });
+    expect((await settled(created.id)).status).toBe('sent');
+    expect(accepting.messages.filter((m) => m.subject === data.title)).toHaveLength(1);
+    expect((await Job.findById(alive.id).lean())?.lockedUntil?.getTime()).toBeGreaterThan(
+      Date.now(),
+    );
+    expect((await Job.findById(elsewhere.id).lean())?.lockedUntil?.getTime()).toBeGreaterThan(
+      Date.now(),
+    );
+    await Job.deleteMany({ type: { $in: ['test.alive', 'test.elsewhere'] } });
   });
 
   it('after a restart, queues a pending notification that never got its job, and fails one whose job failed', async () => {
