@@ -5,7 +5,11 @@ import os from 'node:os';
 import { connectDb, disconnectDb } from './services/db.server';
 import { env } from './services/env.server';
 import { documentResponse } from './services/http-cache.server';
+import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
+// Modules that define job handlers, so this process's worker can run their jobs.
+import { resumeNotificationSends } from './models/notification.server';
+import './services/receipt-email.server';
 import { seedOnFirstStart } from './services/seed.server';
 // Registers the webhook.deliver job handler in the server process.
 import './services/webhooks.server';
@@ -35,11 +39,23 @@ let worker: JobWorker | null = null;
 /** Called by each process that serves HTTP: runs background jobs (e-mails, webhooks) beside it. */
 export function startWorkers() {
   if (env.JOBS_WORKER === 'false' || worker) return;
-  worker = startJobWorker();
+  const id = newWorkerId();
+  // Jobs this machine's earlier (crashed or killed) processes held are taken again at once, and
+  // notifications a stop left without a job (or with a failed one) are queued (or failed) again.
+  releaseLeasesOfDeadWorkers(id)
+    .then(() => resumeNotificationSends())
+    .catch((error) =>
+      console.error(
+        'Could not resume queued e-mails',
+        error instanceof Error ? error.message : error,
+      ),
+    );
+  worker = startJobWorker({ id });
 }
 
 export async function shutdown() {
-  // Jobs in flight finish first; one cut short by a crash is taken again when its lease ends.
+  // Jobs in flight finish first; one cut short by a crash is taken again when its lease ends
+  // (at once when this machine restarts the app).
   await worker?.stop();
   worker = null;
   await disconnectDb();

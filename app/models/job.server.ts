@@ -210,3 +210,44 @@ export const jobEvents = {
 export function newWorkerId(): string {
   return `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
 }
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Called when a process starts its worker: the leases held by workers of this machine whose
+ * process is gone (the app was killed or crashed and restarted) end now, so their jobs are taken
+ * again at once instead of when the lease would have run out. Workers elsewhere are left to their
+ * leases. Returns how many jobs were released.
+ */
+export async function releaseLeasesOfDeadWorkers(selfId: string): Promise<number> {
+  const host = os.hostname();
+  const prefix = `${host}:`;
+  const running = await Job.find(
+    { status: 'running', lockedBy: { $ne: selfId } },
+    { lockedBy: 1 },
+  ).lean<Array<{ _id: unknown; lockedBy?: string | null }>>();
+  let released = 0;
+  for (const job of running) {
+    const owner = job.lockedBy ?? '';
+    if (!owner.startsWith(prefix)) continue;
+    const pid = Number(owner.slice(prefix.length).split(':')[0]);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    // The same process id under another worker id is an earlier run of this process's number.
+    if (pid !== process.pid && processAlive(pid)) continue;
+    const result = await Job.updateOne(
+      { _id: job._id, status: 'running', lockedBy: owner },
+      { $set: { lockedUntil: new Date(0) } },
+    );
+    released += result.modifiedCount;
+  }
+  if (released > 0) jobEvents.emit();
+  return released;
+}

@@ -36,6 +36,8 @@ const receiptSchema = new Schema(
     paymentMethod: { type: String, enum: PAYMENT_METHODS, default: DEFAULT_PAYMENT_METHOD },
     format: { type: String, enum: RECEIPT_FORMATS, default: DEFAULT_RECEIPT_FORMAT },
     emailedAt: { type: Date },
+    /** Why the last queued e-mail of this receipt could not be sent (cleared once one is). */
+    emailError: { type: String },
   },
   { timestamps: true },
 );
@@ -65,6 +67,7 @@ export type LeanReceipt = {
   paymentMethod?: string | null;
   format?: string | null;
   emailedAt?: Date | null;
+  emailError?: string | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
 };
@@ -92,6 +95,7 @@ export function serializeReceipt(receipt: LeanReceipt) {
     paymentMethod: receipt.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
     format: (receipt.format ?? DEFAULT_RECEIPT_FORMAT) as ReceiptFormat,
     emailedAt: iso(receipt.emailedAt),
+    emailError: receipt.emailError ?? null,
     createdAt: iso(receipt.createdAt),
     updatedAt: iso(receipt.updatedAt),
   };
@@ -208,7 +212,12 @@ export async function deleteReceipt(id: string): Promise<boolean> {
 
 export async function markReceiptEmailed(id: string, at: Date = new Date()) {
   await connectDb();
-  await Receipt.updateOne({ _id: id }, { $set: { emailedAt: at } });
+  await Receipt.updateOne({ _id: id }, { $set: { emailedAt: at }, $unset: { emailError: 1 } });
+}
+
+export async function markReceiptEmailFailed(id: string, error: string) {
+  await connectDb();
+  await Receipt.updateOne({ _id: id }, { $set: { emailError: error } });
 }
 
 /** The parcels offered in the Generate Receipt dialog: the newest, with their sender. */

@@ -4,6 +4,7 @@ import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
+import { queueStatusEmail } from './notification.server';
 import {
   Parcel,
   parcelSearchFilter,
@@ -59,7 +60,7 @@ export function statusFromEvents(events: readonly LeanEvent[]) {
  */
 async function syncParcelStatus(parcelId: unknown, version: number, events: readonly LeanEvent[]) {
   const next = statusFromEvents(events);
-  if (!next) return;
+  if (!next) return null;
   const update =
     next.actualDelivery === null
       ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
@@ -67,15 +68,15 @@ async function syncParcelStatus(parcelId: unknown, version: number, events: read
   const before = await Parcel.findOneAndUpdate({ _id: parcelId, __v: version }, update, {
     returnDocument: 'before',
   }).lean<LeanParcel>();
-  if (before && before.status !== next.status) {
-    const previousStatus = before.status;
-    const parcel = serializeParcel({
-      ...before,
-      status: next.status,
-      actualDelivery: next.actualDelivery ?? undefined,
-    });
-    await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus });
-  }
+  if (!before || before.status === next.status) return null;
+  const previousStatus = before.status;
+  const parcel = serializeParcel({
+    ...before,
+    status: next.status,
+    actualDelivery: next.actualDelivery ?? undefined,
+  });
+  await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus });
+  return { status: next.status, eventId: String(sortNewestFirst(events)[0]!._id) };
 }
 
 /** What an event's webhook carries: the event, and the parcel it belongs to. */
@@ -92,6 +93,22 @@ async function emitEventChange(
       ? { id: event.parcelId, trackingNumber: parcel.trackingNumber, status: parcel.status }
       : { id: event.parcelId },
   });
+}
+
+/**
+ * After an event write changed the parcel's status: the automatic e-mail for that status, if
+ * the rules send one (once per event). A failure to queue it is logged; the event stands.
+ */
+async function emailStatusChange(
+  parcelId: unknown,
+  change: Awaited<ReturnType<typeof syncParcelStatus>>,
+) {
+  if (!change) return;
+  try {
+    await queueStatusEmail({ parcelId: String(parcelId), ...change });
+  } catch (error) {
+    console.error('Could not queue the automatic status e-mail', error);
+  }
 }
 
 /** The parcel's events, newest first; null when there is no such parcel. */
@@ -185,7 +202,7 @@ export async function addEvent(
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
-  await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
+  await emailStatusChange(parcel._id, await syncParcelStatus(parcel._id, parcel.__v ?? 0, events));
   const stored = events.find((e) => String(e._id) === String(eventId));
   const added = toEvent(parcel._id, stored ?? event);
   await emitEventChange('tracking_event.created', added);
@@ -217,7 +234,7 @@ export async function updateEvent(
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
-  await syncParcelStatus(parcel._id, parcel.__v ?? 0, events);
+  await emailStatusChange(parcel._id, await syncParcelStatus(parcel._id, parcel.__v ?? 0, events));
   const stored = events.find((e) => String(e._id) === eventId);
   if (!stored) return null;
   const updated = toEvent(parcel._id, stored);

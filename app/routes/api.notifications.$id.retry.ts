@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { NotificationStateError, retryNotification } from '~/models/notification.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 export function loader() {
@@ -10,14 +10,15 @@ export function loader() {
 }
 
 /**
- * POST /api/notifications/:id/retry → {notification}: re-sends a failed notification and
- * returns the same record with the new result ("sent", or "failed" with the new error).
- * 409 unless the notification is failed.
+ * POST /api/notifications/:id/retry → {notification}: puts a failed notification's e-mail back on
+ * the queue and returns the same record, "pending" (it becomes "sent", or "failed" again with the
+ * new error, when the worker is done). 409 unless the notification is failed.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    const user = await requireApiUser(request);
+    requireRole(user, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     return idempotent(request, async () => {
       try {

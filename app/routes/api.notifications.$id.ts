@@ -4,9 +4,8 @@ import {
   deleteNotification,
   getNotification,
   NotificationStateError,
-  updateNotificationStatus,
 } from '~/models/notification.server';
-import { NotificationStatusUpdateSchema } from '~/schemas/notification';
+import { NotificationUpdateSchema } from '~/schemas/notification';
 import {
   ApiError,
   handleApi,
@@ -15,7 +14,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
 
 const NOT_FOUND = 'Notification not found';
 
@@ -30,18 +29,31 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-/** PUT {status} → {notification}; DELETE → {notification} (failed notifications only, else 409). */
+/**
+ * PUT: a notification's status follows its delivery and is never set by hand: a body with
+ * `status` is a 409, and there is nothing else to change. DELETE → {notification} (failed
+ * notifications only, else 409).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    const user = await requireApiUser(request);
+    requireRole(user, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     if (request.method === 'PUT') {
-      const { status } = await readJsonBody(request, NotificationStatusUpdateSchema);
-      const notification = await updateNotificationStatus(id, status);
+      const body = await readJsonBody(request, NotificationUpdateSchema);
+      const notification = await getNotification(id);
       if (!notification) throw new ApiError(404, NOT_FOUND);
-      return json({ notification });
+      if (body.status !== undefined) {
+        throw new ApiError(
+          409,
+          'The status of a notification follows its delivery and cannot be changed. Retry a failed one instead.',
+        );
+      }
+      throw new ApiError(400, 'Validation failed', {
+        '': ['A notification cannot be changed once created.'],
+      });
     }
     const existing = await getNotification(id);
     if (!existing) throw new ApiError(404, NOT_FOUND);

@@ -1,9 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { createAndSendNotification, listNotifications } from '~/models/notification.server';
+import {
+  createNotification,
+  listNotifications,
+  UnknownParcelError,
+} from '~/models/notification.server';
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
-import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import {
+  ApiError,
+  handleApi,
+  methodNotAllowed,
+  parseQuery,
+  readJsonBody,
+} from '~/services/api.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
@@ -17,18 +27,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * POST /api/notifications {type, recipient, title, message, trackingNumber} → 201 {notification}.
- * The e-mail is sent before answering; when the mail server refuses or times out the
- * notification is still created (201) with status "failed" and the error in emailResult.error,
- * ready for POST /api/notifications/:id/retry.
+ * The notification is stored as "pending" and its e-mail queued; the answer does not wait for
+ * the mail server. A worker sends it and sets "sent", or, after MAIL_RETRY_DELAYS ran out,
+ * "failed" with the server's error in emailResult.error (then POST …/:id/retry queues it again).
+ * A tracking number that matches no parcel is a 400 on `trackingNumber`.
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    const user = await requireApiUser(request);
+    requireRole(user, 'staff');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, NotificationCreateSchema);
-      const notification = await createAndSendNotification(input);
-      return json({ notification }, { status: 201 });
+      try {
+        const notification = await createNotification(input);
+        return json({ notification }, { status: 201 });
+      } catch (error) {
+        if (error instanceof UnknownParcelError) {
+          throw new ApiError(400, 'Validation failed', { trackingNumber: [error.message] });
+        }
+        throw error;
+      }
     });
   });
 }

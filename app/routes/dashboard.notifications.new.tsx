@@ -14,7 +14,7 @@ import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/f
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import {
-  createAndSendNotification,
+  createNotification,
   getParcelForNotification,
   listParcelsForNotifications,
   type NotificationParcelOption,
@@ -24,11 +24,15 @@ import {
   NOTIFICATION_MESSAGE_MAX,
   NOTIFICATION_PARCEL_CHOICES,
   NOTIFICATION_TITLE_MAX,
-  notificationTemplate,
   NotificationSendFormSchema,
   type NotificationType,
 } from '~/schemas/notification';
-import { requireUser } from '~/services/auth.server';
+import {
+  getNotificationTemplate,
+  listNotificationTemplates,
+} from '~/models/notification-template.server';
+import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
+import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/services/form.server';
@@ -43,13 +47,17 @@ function asType(value: string | null): NotificationType | null {
   return NOTIFICATION_TYPES.find((t) => t === value) ?? null;
 }
 
-const templateParcel = (p: NotificationParcelOption | null | undefined) =>
-  p ? { trackingNumber: p.trackingNumber, status: p.status, recipientName: p.recipientName } : null;
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
+  requireRole(user, 'staff', 'page');
   const params = new URL(request.url).searchParams;
-  const parcels = await listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES });
+  const [parcels, stored] = await Promise.all([
+    listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES }),
+    listNotificationTemplates(),
+  ]);
+  const templates = Object.fromEntries(
+    stored.map((t) => [t.type, { title: t.subject, message: t.text }]),
+  ) as Record<NotificationType, { title: string; message: string }>;
   const parcelId = params.get('parcelId') ?? '';
   let selected = parcels.find((p) => p.id === parcelId) ?? null;
   if (parcelId && !selected) {
@@ -58,20 +66,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (selected) parcels.push(selected);
   }
   const type = asType(params.get('type') ?? params.get('template')) ?? NOTIFICATION_TYPES[0];
-  // Templates fill subject and message; with Custom, keep what was typed before applying.
-  const filled =
-    type === 'Custom'
-      ? {
-          title: (params.get('title') ?? '').slice(0, NOTIFICATION_TITLE_MAX),
-          message: (params.get('message') ?? '').slice(0, NOTIFICATION_MESSAGE_MAX),
-        }
-      : notificationTemplate(type, templateParcel(selected));
+  // Templates fill subject and message, placeholders and all (the server fills those in for the
+  // parcel when it sends); an empty Custom template keeps what was typed before applying.
+  const typed = {
+    title: (params.get('title') ?? '').slice(0, NOTIFICATION_TITLE_MAX),
+    message: (params.get('message') ?? '').slice(0, NOTIFICATION_MESSAGE_MAX),
+  };
+  const template = templates[type];
+  const filled = template.title || template.message ? template : typed;
   const values: FormValues = { parcelId: selected?.id ?? '', type, ...filled };
-  return json({ parcels, values });
+  return json({ parcels, values, templates });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
+  requireRole(user, 'staff', 'page');
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });
@@ -90,33 +99,31 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
 
-  const notification = await createAndSendNotification({
+  // The template's HTML body goes with its text, as long as the text was sent as it is.
+  const template = await getNotificationTemplate(submission.value.type);
+  const sameText =
+    template.html && template.text.trim() === submission.value.message.replace(/\r\n/g, '\n');
+  const notification = await createNotification({
     type: submission.value.type,
     recipient: parcel.recipientEmail,
     title: submission.value.title,
     message: submission.value.message,
     trackingNumber: parcel.trackingNumber,
     parcelId: parcel.id,
+    ...(sameText ? { html: template.html } : {}),
   });
-  if (notification.status !== 'sent') {
-    // The failed notification stays in the list with its error text and a Retry button.
-    return redirectWithToast(request, LIST_PATH, {
-      type: 'error',
-      title: 'Failed to send notification',
-      description: 'Please try again later.',
-    });
-  }
+  // The e-mail is queued: the list shows it pending, then sent (or failed with the error text).
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Notification sent',
-    description: `E-mail sent to ${notification.recipient}.`,
+    description: `E-mail to ${notification.recipient} queued for delivery.`,
   });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
 
 export default function SendNotificationDialog() {
-  const { parcels, values: loaded } = useLoaderData<typeof loader>();
+  const { parcels, values: loaded, templates } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
@@ -129,6 +136,7 @@ export default function SendNotificationDialog() {
       <SendNotificationForm
         key={key}
         parcels={parcels}
+        templates={templates}
         defaultValue={loaded}
         lastResult={lastResult}
       />
@@ -138,10 +146,12 @@ export default function SendNotificationDialog() {
 
 function SendNotificationForm({
   parcels,
+  templates,
   defaultValue,
   lastResult,
 }: {
   parcels: NotificationParcelOption[];
+  templates: Record<NotificationType, { title: string; message: string }>;
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
@@ -160,11 +170,10 @@ function SendNotificationForm({
     navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
 
-  /** A template fills subject and message for the chosen parcel; choosing Custom empties them. */
-  function applyTemplate(type: NotificationType | null, parcelId: string | undefined) {
+  /** A template fills subject and message (an empty Custom one empties them). */
+  function applyTemplate(type: NotificationType | null) {
     if (!type) return;
-    const chosen = parcels.find((p) => p.id === parcelId) ?? null;
-    const filled = notificationTemplate(type, templateParcel(chosen));
+    const filled = templates[type];
     form.update({ name: fields.title.name, value: filled.title });
     form.update({ name: fields.message.name, value: filled.message });
   }
@@ -176,10 +185,6 @@ function SendNotificationForm({
         label="Parcel"
         {...getSelectProps(fields.parcelId)}
         required
-        onChange={(e) => {
-          const type = asType(fields.type.value ?? null);
-          if (type !== 'Custom') applyTemplate(type, e.target.value);
-        }}
         errors={fields.parcelId.errors}
       >
         <option value="">Select a parcel…</option>
@@ -201,7 +206,7 @@ function SendNotificationForm({
       <SelectField
         label="Template"
         {...getSelectProps(fields.type)}
-        onChange={(e) => applyTemplate(asType(e.target.value), fields.parcelId.value)}
+        onChange={(e) => applyTemplate(asType(e.target.value))}
         errors={fields.type.errors}
       >
         {NOTIFICATION_TYPES.map((type) => (
@@ -223,7 +228,7 @@ function SendNotificationForm({
             Apply template
           </button>
           <p className="mt-1 text-xs text-gray-500">
-            Fills the subject and message for the chosen parcel and template.
+            Fills the subject and message from the chosen template.
           </p>
         </div>
       )}
@@ -242,6 +247,10 @@ function SendNotificationForm({
         maxLength={NOTIFICATION_MESSAGE_MAX}
         errors={fields.message.errors}
       />
+      <p id="placeholder-hint" className="text-xs text-gray-600">
+        Placeholders are filled in for the chosen parcel when the e-mail is sent:{' '}
+        {TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}.
+      </p>
       <div className="flex justify-end gap-2">
         <button type="submit" className="btn-primary" disabled={sending}>
           {sending ? (

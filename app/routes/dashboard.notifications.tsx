@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, Outlet, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
+import { useEffect } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
 import {
@@ -16,7 +17,8 @@ import {
   NotificationActionSchema,
   NOTIFICATIONS_PAGE_SIZE,
 } from '~/schemas/notification';
-import { requireUser } from '~/services/auth.server';
+import { hasRole } from '~/models/user.server';
+import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 
@@ -32,17 +34,18 @@ function listUrl(page: number) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const page = pageFrom(new URL(request.url));
   const { notifications, pagination } = await listNotifications({
     page,
     limit: NOTIFICATIONS_PAGE_SIZE,
   });
-  return json({ notifications, pagination });
+  return json({ notifications, pagination, canEditTemplates: hasRole(user, 'admin') });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
+  requireRole(user, 'staff', 'page');
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
@@ -62,17 +65,10 @@ export async function action({ request }: ActionFunctionArgs) {
           description: 'This notification no longer exists.',
         });
       }
-      if (notification.status !== 'sent') {
-        return redirectWithToast(request, back, {
-          type: 'error',
-          title: 'Failed to retry notification',
-          description: 'Please try again later.',
-        });
-      }
       return redirectWithToast(request, back, {
         type: 'success',
         title: 'Notification retried',
-        description: `E-mail sent to ${notification.recipient}.`,
+        description: `E-mail to ${notification.recipient} queued again.`,
       });
     } catch (error) {
       if (error instanceof NotificationStateError) {
@@ -111,9 +107,23 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Management dashboard' }];
 
 export default function NotificationsTab() {
-  const { notifications, pagination } = useLoaderData<typeof loader>();
+  const { notifications, pagination, canEditTemplates } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
+  const revalidator = useRevalidator();
+  const waiting = notifications.some((n) => n.status === 'pending');
+
+  // While e-mails wait in the queue, the list looks again every few seconds (with JavaScript;
+  // without it, reloading the page shows the outcome).
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle' && document.visibilityState === 'visible') {
+        revalidator.revalidate();
+      }
+    }, 3000);
+    return () => clearInterval(timer);
+  }, [waiting, revalidator]);
 
   return (
     <div className="space-y-6">
@@ -202,6 +212,16 @@ export default function NotificationsTab() {
               </li>
             ))}
           </ul>
+          {canEditTemplates ? (
+            <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm font-medium">
+              <Link to={`${LIST_PATH}/templates`} className="text-brand-700 underline">
+                Edit e-mail templates
+              </Link>
+              <Link to={`${LIST_PATH}/settings`} className="text-brand-700 underline">
+                Automatic e-mails
+              </Link>
+            </p>
+          ) : null}
         </section>
       </div>
     </div>

@@ -10,7 +10,7 @@ import { ReceiptActionSchema } from '~/schemas/receipt';
 import { requireUser } from '~/services/auth.server';
 import { publicCompanyInfo } from '~/services/env.server';
 import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
-import { emailReceipt } from '~/services/receipt-email.server';
+import { queueReceiptEmail } from '~/services/receipt-email.server';
 import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
 import { readFormData } from '~/services/form.server';
 
@@ -84,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   try {
-    await emailReceipt(receipt);
+    await queueReceiptEmail(receipt);
   } catch (error) {
     const message =
       error instanceof Error && error.message ? error.message : 'Please try again later.';
@@ -97,7 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast(request, back, {
     type: 'success',
     title: 'Receipt emailed',
-    description: `${receipt.receiptNumber} sent to ${receipt.customerEmail}.`,
+    description: `${receipt.receiptNumber} queued for ${receipt.customerEmail}.`,
   });
 }
 

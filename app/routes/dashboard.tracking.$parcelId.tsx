@@ -10,6 +10,7 @@ import {
 } from '@remix-run/react';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { EventTimeline } from '~/components/tracking/event-timeline';
+import { listSentEmailsForParcel } from '~/models/notification.server';
 import { getParcelTracking } from '~/models/tracking-event.server';
 import { requireUser } from '~/services/auth.server';
 
@@ -17,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const parcel = await getParcelTracking(params.parcelId ?? '');
   if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
-  return json({ parcel });
+  return json({ parcel, emails: await listSentEmailsForParcel(parcel.id) });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -25,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function ParcelTrackingPage() {
-  const { parcel } = useLoaderData<typeof loader>();
+  const { parcel, emails } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const basePath = `/dashboard/tracking/${parcel.id}`;
 
@@ -52,7 +53,12 @@ export default function ParcelTrackingPage() {
           </div>
         </div>
         <h3 className="sr-only">Tracking events</h3>
-        <EventTimeline events={parcel.events} basePath={basePath} linkSearch={search} />
+        <EventTimeline
+          events={parcel.events}
+          emails={emails}
+          basePath={basePath}
+          linkSearch={search}
+        />
       </section>
       <Outlet />
     </>

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { unknownPlaceholders, TEMPLATE_PLACEHOLDERS } from './notification-template';
 import {
   MAX_PAGE_SIZE,
   NOTIFICATION_STATUSES,
@@ -23,17 +24,27 @@ const statusField = z.enum(NOTIFICATION_STATUSES, {
   error: `Status must be one of: ${NOTIFICATION_STATUSES.join(', ')}`,
 });
 
+/** Placeholders such as {{trackingNumber}} are filled in for the parcel; others are refused. */
+const knownPlaceholders = {
+  error: (issue: { input?: unknown }) =>
+    `Unknown placeholder ${unknownPlaceholders(String(issue.input))
+      .map((name) => `{{${name}}}`)
+      .join(', ')}. Use ${TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}.`,
+};
+
 const titleField = z
   .string({ error: 'Subject is required' })
   .trim()
   .min(1, 'Subject is required')
-  .max(NOTIFICATION_TITLE_MAX, `Subject must be at most ${NOTIFICATION_TITLE_MAX} characters`);
+  .max(NOTIFICATION_TITLE_MAX, `Subject must be at most ${NOTIFICATION_TITLE_MAX} characters`)
+  .refine((value) => unknownPlaceholders(value).length === 0, knownPlaceholders);
 
 const messageField = z
   .string({ error: 'Message is required' })
   .trim()
   .min(1, 'Message is required')
-  .max(NOTIFICATION_MESSAGE_MAX, `Message must be at most ${NOTIFICATION_MESSAGE_MAX} characters`);
+  .max(NOTIFICATION_MESSAGE_MAX, `Message must be at most ${NOTIFICATION_MESSAGE_MAX} characters`)
+  .refine((value) => unknownPlaceholders(value).length === 0, knownPlaceholders);
 
 const trackingNumberField = z
   .string({ error: 'Tracking number is required' })
@@ -61,8 +72,11 @@ export const NotificationCreateSchema = z.object({
 });
 export type NotificationCreateInput = z.infer<typeof NotificationCreateSchema>;
 
-/** PUT /api/notifications/:id. */
-export const NotificationStatusUpdateSchema = z.object({ status: statusField });
+/**
+ * PUT /api/notifications/:id. Read only to answer: a status is refused (409), since it follows
+ * the delivery; nothing else can be changed.
+ */
+export const NotificationUpdateSchema = z.object({ status: z.unknown().optional() });
 
 /** GET /api/notifications query. */
 export const NotificationListQuerySchema = z.object({
@@ -79,6 +93,11 @@ export const NotificationListQuerySchema = z.object({
     .default(NOTIFICATIONS_PAGE_SIZE),
   type: typeField.optional(),
   status: statusField.optional(),
+  trackingNumber: trackingNumberField.optional(),
+  automatic: z
+    .enum(['true', 'false'], { error: 'Automatic must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
 });
 
 /**
@@ -100,40 +119,6 @@ export const NotificationActionSchema = z.object({
   intent: z.enum(['retry', 'delete'], { error: 'Choose Retry or Delete' }),
   notificationId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid notification'),
 });
-
-export type TemplateParcel = { trackingNumber: string; status: string; recipientName?: string };
-
-/**
- * The Quick Templates: fixed subjects and messages with the parcel's tracking number and status
- * filled in. Custom starts empty. Shared by the server (no-JS "Apply template") and the browser.
- */
-export function notificationTemplate(
-  type: NotificationType,
-  parcel: TemplateParcel | null,
-): { title: string; message: string } {
-  const number = parcel?.trackingNumber ?? '[tracking number]';
-  const status = parcel?.status ?? '[status]';
-  const greeting = parcel?.recipientName ? `Dear ${parcel.recipientName},` : 'Hello,';
-  switch (type) {
-    case 'Status Update':
-      return {
-        title: `Status update for your parcel ${number}`,
-        message: `${greeting}\n\nThere is news about your parcel ${number}: its current status is "${status}".\n\nYou can follow every step of its journey on our tracking page using the link below.\n\nThank you for shipping with us.`,
-      };
-    case 'Delivery Confirmation':
-      return {
-        title: `Your parcel ${number} has been delivered`,
-        message: `${greeting}\n\nGood news: your parcel ${number} has been delivered (status: "${status}").\n\nIf anything is missing or damaged, please contact our support team within 24 hours of delivery.\n\nThank you for choosing us.`,
-      };
-    case 'Pickup Confirmation':
-      return {
-        title: `Your parcel ${number} has been picked up`,
-        message: `${greeting}\n\nWe have picked up your parcel ${number} and it is now on its way (status: "${status}").\n\nWe will keep you informed as it moves through our network, and you can track it at any time using the link below.\n\nThank you for shipping with us.`,
-      };
-    default:
-      return { title: '', message: '' };
-  }
-}
 
 export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<NotificationType, string> = {
   'Status Update': "Tell the recipient their parcel's current status.",

@@ -79,6 +79,8 @@ const EnvSchema = z.object({
   ]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  // Seconds to wait before each new attempt at an e-mail the mail server refused.
+  MAIL_RETRY_DELAYS: secondsList('MAIL_RETRY_DELAYS').default([60, 300, 1800]),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -74,8 +74,14 @@ export function startJobWorker({
   pollMs = env.JOBS_POLL_MS,
   concurrency = env.JOBS_CONCURRENCY,
   leaseMs = 60_000,
-}: { pollMs?: number; concurrency?: number; leaseMs?: number } = {}): JobWorker {
-  const id = newWorkerId();
+  id = newWorkerId(),
+}: {
+  pollMs?: number;
+  concurrency?: number;
+  leaseMs?: number;
+  /** This worker's id (default: host, process id and a random part). */
+  id?: string;
+} = {}): JobWorker {
   const running = new Set<Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -10,6 +10,9 @@ export type MailMessage = {
   text: string;
   html: string;
   replyTo?: string;
+  /** A stable Message-ID (`<id@host>`), so a receiver can tell a repeat from a new message. */
+  messageId?: string;
+  headers?: Record<string, string>;
   attachments?: Array<{ filename: string; content: Buffer | string; contentType?: string }>;
 };
 
@@ -91,6 +94,11 @@ export function textToHtml(text: string): string {
     .split(/\n{2,}/)
     .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('\n');
+}
+
+/** A Message-ID for the record `key` (e.g. `notification-<id>`), on the site's host name. */
+export function messageIdFor(key: string): string {
+  return `<${key}@${new URL(publicUrl('/')).hostname}>`;
 }
 
 export function publicUrl(pathname: string): string {

@@ -2,13 +2,12 @@ import { env } from './env.server';
 import {
   emailLayout,
   escapeHtml,
+  messageIdFor,
   publicUrl,
   sendMail,
   textToHtml,
   type MailMessage,
 } from './mailer.server';
-
-export { notificationTemplate } from '~/schemas/notification';
 
 export type SendOptions = {
   /** Overrides SMTP_URL (tests point this at their own server). */
@@ -18,9 +17,13 @@ export type SendOptions = {
 };
 
 export type RenderableNotification = {
+  /** The notification's id: its e-mail carries a Message-ID made from it. */
+  id?: string;
   recipient: string;
   title: string;
   message: string;
+  /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
+  html?: string | null;
   trackingNumber: string;
 };
 
@@ -44,7 +47,7 @@ export function renderNotificationEmail(
     `${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`,
   ].join('\n');
   const body = `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(notification.title)}</h1>
-${textToHtml(notification.message)}
+${notification.html || textToHtml(notification.message)}
 <p style="margin:24px 0 8px">Tracking number: <strong>${escapeHtml(notification.trackingNumber)}</strong></p>
 <p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1e40af;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">Track your parcel</a></p>
 <p style="font-size:13px;color:#6b7280">Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
@@ -72,7 +75,11 @@ export async function deliverNotificationEmail(
   let timer: NodeJS.Timeout | undefined;
   try {
     const sending = sendMail(
-      { to: notification.recipient, ...renderNotificationEmail(notification) },
+      {
+        to: notification.recipient,
+        ...renderNotificationEmail(notification),
+        ...(notification.id ? { messageId: messageIdFor(`notification-${notification.id}`) } : {}),
+      },
       { smtpUrl: options.smtpUrl, timeoutMs },
     );
     // The losing promise may still reject later; keep that from surfacing as unhandled.

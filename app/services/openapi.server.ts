@@ -13,7 +13,7 @@ import {
 import {
   NotificationCreateSchema,
   NotificationListQuerySchema,
-  NotificationStatusUpdateSchema,
+  NotificationUpdateSchema,
 } from '~/schemas/notification';
 import { ParcelCreateSchema, ParcelListQuerySchema, ParcelUpdateSchema } from '~/schemas/parcel';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
@@ -253,12 +253,12 @@ const OPS: Op[] = [
   {
     method: 'put',
     path: `/api/notifications/${ID}`,
-    summary: 'Set its status',
+    summary: 'Refused: the status follows the delivery (409 with a status; 400 otherwise)',
     tag: 'Notifications',
     access: 'user',
-    body: NotificationStatusUpdateSchema,
+    body: NotificationUpdateSchema,
     ok: { 200: wrap('notification', 'Notification') },
-    errors: [404],
+    errors: [400, 404, 409],
   },
   {
     method: 'delete',

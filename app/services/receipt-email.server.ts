@@ -1,18 +1,37 @@
-import { markReceiptEmailed, type SerializedReceipt } from '~/models/receipt.server';
+import {
+  getReceipt,
+  markReceiptEmailed,
+  markReceiptEmailFailed,
+  type SerializedReceipt,
+} from '~/models/receipt.server';
 import { formatMoney } from '~/schemas/constants';
+import { defineEmailKind, enqueueEmail } from './email-queue.server';
 import { publicCompanyInfo } from './env.server';
-import { sendMail, type MailResult } from './mailer.server';
+import { messageIdFor, sendMail, type MailResult } from './mailer.server';
 import { renderReceiptFile, renderReceiptHtml } from './receipt-render.server';
 
 export class ReceiptEmailError extends Error {}
 
+const RECEIPT_EMAIL = 'receipt';
+
 /**
- * E-mails a receipt to its customer: the receipt as the HTML body, the file in the receipt's
+ * Queues a receipt's e-mail to its customer; a worker sends it (retrying a refusing server) and
+ * records `emailedAt`, or `emailError` once every attempt failed. Throws ReceiptEmailError when
+ * the receipt has no customer e-mail address.
+ */
+export async function queueReceiptEmail(receipt: SerializedReceipt): Promise<void> {
+  if (!receipt.customerEmail)
+    throw new ReceiptEmailError('This receipt has no customer e-mail address.');
+  await enqueueEmail({ kind: RECEIPT_EMAIL, receiptId: receipt.id });
+}
+
+/**
+ * Sends a receipt to its customer: the receipt as the HTML body, the file in the receipt's
  * format attached. Rejects with the transport's error when the message is not accepted.
  */
-export async function emailReceipt(
+export async function deliverReceiptEmail(
   receipt: SerializedReceipt,
-  options: { smtpUrl?: string } = {},
+  options: { smtpUrl?: string; messageKey?: string } = {},
 ): Promise<MailResult> {
   if (!receipt.customerEmail)
     throw new ReceiptEmailError('This receipt has no customer e-mail address.');
@@ -34,9 +53,20 @@ export async function emailReceipt(
       attachments: [
         { filename: file.filename, content: file.content, contentType: file.contentType },
       ],
+      ...(options.messageKey ? { messageId: messageIdFor(options.messageKey) } : {}),
     },
-    options,
+    { smtpUrl: options.smtpUrl },
   );
   await markReceiptEmailed(receipt.id);
   return result;
 }
+
+defineEmailKind(RECEIPT_EMAIL, {
+  send: async (payload, job) => {
+    // A receipt deleted since it was queued has no one left to e-mail.
+    const receipt = await getReceipt(String(payload.receiptId));
+    if (!receipt) return;
+    await deliverReceiptEmail(receipt, { messageKey: `receipt-${receipt.id}-${job.id}` });
+  },
+  failed: (payload, error) => markReceiptEmailFailed(String(payload.receiptId), error),
+});

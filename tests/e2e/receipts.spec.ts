@@ -154,7 +154,7 @@ test('generate receipts, download each format, print and e-mail one', async ({
   // E-mail: really sent to the customer with the receipt attached.
   await page.getByRole('button', { name: `Email ${numbers.pdf}` }).click();
   await expect(toastRegion(page)).toContainText(
-    toastFor('Receipt emailed', `${numbers.pdf} sent to ${parcel.senderEmail}`),
+    toastFor('Receipt emailed', `${numbers.pdf} queued for ${parcel.senderEmail}`),
   );
   const mail = await waitForMail(parcel.senderEmail, (m) =>
     (m.subject ?? '').includes(numbers.pdf),

@@ -16,7 +16,9 @@ import { action as newAction, loader as newLoader } from '~/routes/dashboard.rec
 import { USER_SESSION_KEY } from '~/services/auth.server';
 import { flashStorage, sessionStorage } from '~/services/session.server';
 import { connectDb } from '~/services/db.server';
-import { emailReceipt } from '~/services/receipt-email.server';
+import { env } from '~/services/env.server';
+import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import { queueReceiptEmail } from '~/services/receipt-email.server';
 import {
   renderReceiptHtml,
   renderReceiptPdf,
@@ -36,6 +38,18 @@ const year = new Date().getUTCFullYear();
 let token: string;
 let cookie: string;
 let smtp: TestSmtpServer;
+let worker: JobWorker;
+
+/** Waits until the queued e-mail of the receipt was sent (`emailedAt`) or failed for good. */
+async function emailOutcome(id: string) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const receipt = await getReceipt(id);
+    if (receipt?.emailedAt || receipt?.emailError) return receipt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('timed out');
+}
 
 function apiRequest(
   url: string,
@@ -113,6 +127,8 @@ function pdfText(pdf: Buffer): string {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
+  env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
+  worker = startJobWorker({ pollMs: 20 });
   const user = await createUser({
     username: 'receipts-admin',
     password: 'a-long-password',
@@ -139,6 +155,8 @@ async function toastOf(res: Response) {
 }
 
 afterAll(async () => {
+  await worker?.stop();
+  env.SMTP_URL = undefined;
   await smtp?.stop();
 });
 
@@ -508,7 +526,9 @@ describe('e-mailing a receipt', () => {
       sender: { name: 'Mail Customer', email: 'mail.customer@example.com' },
     });
     const { receipt } = await (await generate(parcel.id, { format: 'txt' })).json();
-    await emailReceipt(receipt, { smtpUrl: smtp.url });
+    env.SMTP_URL = smtp.url;
+    await queueReceiptEmail(receipt);
+    expect((await emailOutcome(receipt.id))?.emailError).toBeNull();
     const message = await smtp.waitForMessage('mail.customer@example.com');
     expect(message.subject).toContain(receipt.receiptNumber);
     expect(message.html).toContain(receipt.receiptNumber);
@@ -518,12 +538,31 @@ describe('e-mailing a receipt', () => {
     expect((await getReceipt(receipt.id))?.emailedAt).toEqual(expect.any(String));
   });
 
+  it('records the error on the receipt when the mail server refuses every attempt', async () => {
+    const refusing = await startTestSmtpServer({ reject: true });
+    try {
+      const parcel = await makeParcel({
+        sender: { name: 'Refused Customer', email: 'refused.customer@example.com' },
+      });
+      const { receipt } = await (await generate(parcel.id, { format: 'txt' })).json();
+      env.SMTP_URL = refusing.url;
+      await queueReceiptEmail(receipt);
+      const outcome = await emailOutcome(receipt.id);
+      expect(outcome?.emailedAt).toBeNull();
+      expect(outcome?.emailError).toMatch(/550/);
+    } finally {
+      await refusing.stop();
+    }
+  });
+
   it('attaches a PDF for a PDF receipt', async () => {
     const parcel = await makeParcel({
       sender: { name: 'Pdf Customer', email: 'pdf.customer@example.com' },
     });
     const { receipt } = await (await generate(parcel.id)).json();
-    await emailReceipt(receipt, { smtpUrl: smtp.url });
+    env.SMTP_URL = smtp.url;
+    await queueReceiptEmail(receipt);
+    await emailOutcome(receipt.id);
     const message = await smtp.waitForMessage('pdf.customer@example.com');
     expect(message.attachments[0]).toMatchObject({
       filename: `receipt-${receipt.receiptNumber}.pdf`,
@@ -696,8 +735,14 @@ describe('the Receipts tab', () => {
       params: {},
       context,
     } as never);
-    expect(await toastOf(sent)).toMatchObject({ type: 'success', title: 'Receipt emailed' });
-    expect((await getReceipt(withMail.id))?.emailedAt).toEqual(expect.any(String));
+    expect(await toastOf(sent)).toMatchObject({
+      type: 'success',
+      title: 'Receipt emailed',
+      description: `${withMail.receiptNumber} queued for outbox.customer@example.com.`,
+    });
+    // Test env has no SMTP_URL: the worker writes it to the outbox.
+    env.SMTP_URL = undefined;
+    expect((await emailOutcome(withMail.id))?.emailedAt).toEqual(expect.any(String));
 
     const downloaded = await pageAction({
       request: pageRequest('/dashboard/receipts', { intent: 'downloaded', receiptId: withMail.id }),

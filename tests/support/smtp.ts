@@ -7,30 +7,47 @@ export type TestSmtpServer = {
   port: number;
   url: string;
   messages: ParsedMail[];
+  /** How many messages were refused so far (with `rejectFirst`). */
+  refusals(): number;
   /** Resolves with the next message whose recipient matches. */
   waitForMessage(to: string, timeoutMs?: number): Promise<ParsedMail>;
   stop(): Promise<void>;
 };
 
 /**
- * A real SMTP server on 127.0.0.1. `reject` refuses every message with a 550 (or, given a
- * file path, only while that file exists — so another process can switch it).
+ * A real SMTP server on 127.0.0.1. `reject: true` refuses every recipient with a 550; given a
+ * folder, it refuses a recipient while a file named after the address exists in it (so another
+ * process can switch it, one address at a time); `rejectFirst` refuses only the first that many
+ * recipients, then accepts.
  * `saveDir` also writes each accepted message there as an .eml file.
  */
 export async function startTestSmtpServer(
-  options: { port?: number; reject?: boolean | string; saveDir?: string } = {},
+  options: {
+    port?: number;
+    reject?: boolean | string;
+    rejectFirst?: number;
+    saveDir?: string;
+  } = {},
 ): Promise<TestSmtpServer> {
   const messages: ParsedMail[] = [];
   const waiters: Array<{ to: string; resolve: (m: ParsedMail) => void }> = [];
-  const rejecting = () =>
-    typeof options.reject === 'string' ? fs.existsSync(options.reject) : options.reject === true;
+  let refused = 0;
+  const rejecting = (address: string) => {
+    if (options.rejectFirst !== undefined && refused < options.rejectFirst) {
+      refused += 1;
+      return true;
+    }
+    return typeof options.reject === 'string'
+      ? fs.existsSync(path.join(options.reject, address.toLowerCase()))
+      : options.reject === true;
+  };
 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (rejecting()) {
+      if (rejecting(address.address)) {
         const error = new Error(
           `Mailbox unavailable: ${address.address} is not accepted here`,
         ) as Error & {
@@ -78,6 +95,7 @@ export async function startTestSmtpServer(
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    refusals: () => refused,
     waitForMessage(to, timeoutMs = 10_000) {
       const found = messages.find((m) =>
         [m.to]

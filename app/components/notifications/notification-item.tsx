@@ -44,6 +44,7 @@ export function NotificationItem({
           </h3>
           <p className="text-sm text-gray-600">
             <span className="font-medium text-gray-800">{notification.type}</span>
+            {notification.automatic ? ' (automatic)' : null}
             {' · '}To <span className="break-all">{notification.recipient}</span>
             {' · '}Tracking <span className="font-mono">{notification.trackingNumber}</span>
           </p>
@@ -59,6 +60,21 @@ export function NotificationItem({
           ? ` · ${notification.emailResult.attempts} attempts`
           : null}
       </p>
+      {notification.status === 'pending' && notification.emailResult.error ? (
+        <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">
+          <span className="font-semibold">Attempt {notification.emailResult.attempts} failed:</span>{' '}
+          {notification.emailResult.error}
+          {notification.emailResult.nextAttemptAt ? (
+            <>
+              {' '}
+              · next attempt{' '}
+              <time dateTime={notification.emailResult.nextAttemptAt}>
+                {formatDateTime(notification.emailResult.nextAttemptAt)}
+              </time>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       {notification.status === 'failed' && notification.emailResult.error ? (
         <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
           <span className="font-semibold">E-mail error:</span> {notification.emailResult.error}

@@ -67,6 +67,11 @@ export function ReceiptItem({
           {formatDateTime(receipt.date)}
           {receipt.emailedAt ? ` · e-mailed ${formatDateTime(receipt.emailedAt)}` : ''}
         </p>
+        {receipt.emailError ? (
+          <p className="mt-1 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            <span className="font-semibold">E-mail error:</span> {receipt.emailError}
+          </p>
+        ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
         <a

@@ -31,11 +31,17 @@ export function uniqueName(prefix: string) {
   return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Makes the test SMTP server refuse (true) or accept (false) messages. */
-export function setSmtpRejecting(rejecting: boolean) {
-  const flag = path.join(E2E_DIR, 'smtp-reject');
-  if (rejecting) fs.writeFileSync(flag, 'reject');
-  else fs.rmSync(flag, { force: true });
+/**
+ * Makes the test SMTP server refuse (true) or accept (false) messages to one address, so tests
+ * running beside each other are not affected.
+ */
+export function setSmtpRejecting(address: string, rejecting: boolean) {
+  const dir = path.join(E2E_DIR, 'smtp-reject');
+  const flag = path.join(dir, address.toLowerCase());
+  if (rejecting) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(flag, 'reject');
+  } else fs.rmSync(flag, { force: true });
 }
 
 /** Waits for a message to `to` that the test SMTP server accepted. */
@@ -59,4 +65,15 @@ export async function waitForMail(
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
+}
+
+/**
+ * Reloads the page until `check` passes: for outcomes a background worker records after the
+ * page was rendered (an e-mail sent or failed), with JavaScript on or off.
+ */
+export async function reloadUntil(page: Page, check: () => Promise<void>, timeoutMs = 20_000) {
+  await expect(async () => {
+    await page.reload();
+    await check();
+  }).toPass({ timeout: timeoutMs, intervals: [250, 500, 1000] });
 }

@@ -1,0 +1,85 @@
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { NOTIFICATION_TYPES, PARCEL_STATUSES, type ParcelStatus } from '~/schemas/constants';
+import {
+  DEFAULT_AUTOMATIC_RULES,
+  type AutomaticRule,
+  type NotificationSettingsInput,
+} from '~/schemas/notification-settings';
+import { connectDb } from '~/services/db.server';
+
+/** The automatic e-mail rules: one document, each status's rule stored once an admin saves it. */
+const settingsSchema = new Schema(
+  {
+    key: { type: String, required: true, unique: true },
+    rules: {
+      type: [
+        new Schema(
+          {
+            status: { type: String, enum: PARCEL_STATUSES, required: true },
+            enabled: { type: Boolean, default: false },
+            template: { type: String, enum: NOTIFICATION_TYPES, required: true },
+          },
+          { _id: false },
+        ),
+      ],
+      default: [],
+    },
+  },
+  { timestamps: true },
+);
+
+type SettingsSchema = InferSchemaType<typeof settingsSchema>;
+export const NotificationSettings: Model<SettingsSchema> =
+  (mongoose.models.NotificationSettings as Model<SettingsSchema>) ??
+  mongoose.model('NotificationSettings', settingsSchema);
+
+const KEY = 'automatic-emails';
+
+type LeanSettings = {
+  rules?: Array<{ status: string; enabled?: boolean | null; template: string }> | null;
+  updatedAt?: Date | null;
+};
+
+function merge(doc: LeanSettings | null) {
+  const stored = doc?.rules ?? [];
+  const rules: AutomaticRule[] = DEFAULT_AUTOMATIC_RULES.map((rule) => {
+    const saved = stored.find((r) => r.status === rule.status);
+    return saved
+      ? {
+          status: rule.status,
+          enabled: Boolean(saved.enabled),
+          template: saved.template as AutomaticRule['template'],
+        }
+      : rule;
+  });
+  return { rules, updatedAt: doc?.updatedAt ? new Date(doc.updatedAt).toISOString() : null };
+}
+
+export type NotificationSettingsRecord = ReturnType<typeof merge>;
+
+export async function getNotificationSettings(): Promise<NotificationSettingsRecord> {
+  await connectDb();
+  return merge(await NotificationSettings.findOne({ key: KEY }).lean<LeanSettings>());
+}
+
+/** Saves the rules given; the statuses not given keep their rule. */
+export async function saveNotificationSettings(
+  input: NotificationSettingsInput,
+): Promise<NotificationSettingsRecord> {
+  const current = await getNotificationSettings();
+  const rules = current.rules.map(
+    (rule) => input.rules.find((r) => r.status === rule.status) ?? rule,
+  );
+  const doc = await NotificationSettings.findOneAndUpdate(
+    { key: KEY },
+    { $set: { rules } },
+    { upsert: true, returnDocument: 'after' },
+  ).lean<LeanSettings>();
+  return merge(doc);
+}
+
+export async function automaticRuleFor(status: ParcelStatus): Promise<AutomaticRule | null> {
+  const { rules } = await getNotificationSettings();
+  const rule = rules.find((r) => r.status === status);
+  return rule?.enabled ? rule : null;
+}

@@ -1,0 +1,161 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import {
+  getNotificationSettings,
+  saveNotificationSettings,
+} from '~/models/notification-settings.server';
+import { NOTIFICATION_TYPES } from '~/schemas/constants';
+import { NotificationSettingsFormSchema } from '~/schemas/notification-settings';
+import { requireRole, requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+
+const PATH = '/dashboard/notifications/settings';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
+  return json({ settings: await getNotificationSettings() });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
+  const submission = parseWithZod(await readFormData(request), {
+    schema: NotificationSettingsFormSchema,
+  });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
+  const changed = submission.value.rules
+    .filter(
+      (rule) =>
+        rule.wasEnabled === undefined ||
+        rule.wasEnabled !== String(rule.enabled) ||
+        rule.wasTemplate !== rule.template,
+    )
+    .map(({ status, enabled, template }) => ({ status, enabled, template }));
+  await saveNotificationSettings({ rules: changed });
+  return redirectWithToast(request, PATH, {
+    type: 'success',
+    title: 'Automatic e-mails saved',
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Automatic e-mails · Management dashboard' }];
+
+export default function AutomaticEmailsPage() {
+  const { settings } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting';
+  const [form, fields] = useForm({
+    id: `automatic-emails-${settings.updatedAt ?? 'default'}`,
+    lastResult,
+    defaultValue: { rules: settings.rules },
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: NotificationSettingsFormSchema }),
+  });
+  const rules = fields.rules.getFieldList();
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">Automatic e-mails</h1>
+        <Link to="/dashboard/notifications" className="btn-secondary">
+          Back to notifications
+        </Link>
+      </div>
+      <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
+        <p className="text-sm text-gray-600">
+          When a tracking event changes a parcel&apos;s status to one of those ticked, its recipient
+          is e-mailed once with the chosen template.
+        </p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">E-mail the recipient when the parcel becomes…</caption>
+          <thead>
+            <tr className="border-b text-gray-600">
+              <th scope="col" className="py-2">
+                Parcel status
+              </th>
+              <th scope="col" className="py-2">
+                E-mail the recipient
+              </th>
+              <th scope="col" className="py-2">
+                Template
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((rule, index) => {
+              const ruleFields = rule.getFieldset();
+              const loaded = settings.rules[index]!;
+              const status = loaded.status;
+              return (
+                <tr key={rule.key} className="border-b last:border-0">
+                  <th scope="row" className="py-2 font-medium">
+                    {status}
+                    <input {...getInputProps(ruleFields.status, { type: 'hidden' })} />
+                    <input
+                      type="hidden"
+                      name={ruleFields.wasEnabled.name}
+                      value={String(loaded.enabled)}
+                    />
+                    <input
+                      type="hidden"
+                      name={ruleFields.wasTemplate.name}
+                      value={loaded.template}
+                    />
+                  </th>
+                  <td className="py-2">
+                    <input
+                      {...getInputProps(ruleFields.enabled, { type: 'checkbox' })}
+                      aria-label={`E-mail the recipient when the parcel is ${status}`}
+                      className="h-4 w-4"
+                    />
+                  </td>
+                  <td className="py-2">
+                    <select
+                      {...getSelectProps(ruleFields.template)}
+                      aria-label={`Template for ${status}`}
+                      className="field-input"
+                    >
+                      {NOTIFICATION_TYPES.map((type) => (
+                        <option key={type} value={type}>
+                          {type}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <div className="flex justify-end">
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? (
+              <>
+                <Spinner /> Saving...
+              </>
+            ) : (
+              'Save'
+            )}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

@@ -1,0 +1,247 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { listParcelsForNotifications } from '~/models/notification.server';
+import {
+  fillTemplate,
+  getNotificationTemplate,
+  placeholderValues,
+  resetNotificationTemplate,
+  saveNotificationTemplate,
+  templateTypeOf,
+} from '~/models/notification-template.server';
+import { Parcel, type LeanParcel } from '~/models/parcel.server';
+import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
+import {
+  NotificationTemplateFormSchema,
+  TEMPLATE_HTML_MAX,
+  TEMPLATE_PLACEHOLDERS,
+  TEMPLATE_SUBJECT_MAX,
+  TEMPLATE_TEXT_MAX,
+} from '~/schemas/notification-template';
+import { requireRole, requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+import { renderNotificationEmail } from '~/services/notifications.server';
+
+const LIST_PATH = '/dashboard/notifications/templates';
+
+function typeFrom(id: string | undefined) {
+  const type = templateTypeOf(id ?? '');
+  if (!type) throw json({ message: 'No such template' }, { status: 404 });
+  return type;
+}
+
+/** The e-mail the template makes for a parcel: subject, text and the full HTML message. */
+async function previewFor(
+  template: { subject: string; text: string; html: string },
+  parcelId: string,
+) {
+  if (!/^[a-f\d]{24}$/i.test(parcelId)) return null;
+  const parcel = await Parcel.findById(parcelId, {
+    trackingNumber: 1,
+    status: 1,
+    'recipient.name': 1,
+    estimatedDelivery: 1,
+  }).lean<LeanParcel>();
+  if (!parcel) return null;
+  const filled = fillTemplate(template, placeholderValues(parcel));
+  const email = renderNotificationEmail({
+    recipient: '',
+    title: filled.subject,
+    message: filled.text,
+    html: filled.html,
+    trackingNumber: parcel.trackingNumber,
+  });
+  return { trackingNumber: parcel.trackingNumber, ...email };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
+  const type = typeFrom(params.id);
+  const [template, parcels] = await Promise.all([
+    getNotificationTemplate(type),
+    listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES }),
+  ]);
+  return json({ template, parcels });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
+  const type = typeFrom(params.id);
+  const submission = parseWithZod(await readFormData(request), {
+    schema: NotificationTemplateFormSchema,
+  });
+  if (submission.status !== 'success') {
+    return json(
+      { result: submission.reply(), preview: null },
+      { status: submission.status === 'error' ? 400 : 200 },
+    );
+  }
+  const value = submission.value;
+  if (value.intent === 'reset') {
+    await resetNotificationTemplate(type);
+    return redirectWithToast(request, `${LIST_PATH}/${params.id}`, {
+      type: 'success',
+      title: 'Template reset',
+      description: `${type} is back to the default template.`,
+    });
+  }
+  if (value.intent === 'preview') {
+    const preview = await previewFor(value, value.parcelId ?? '');
+    if (!preview) {
+      return json(
+        {
+          result: submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }),
+          preview: null,
+        },
+        { status: 400 },
+      );
+    }
+    return json({ result: submission.reply(), preview });
+  }
+  await saveNotificationTemplate(type, value);
+  return redirectWithToast(request, LIST_PATH, {
+    type: 'success',
+    title: 'Template saved',
+    description: `${type} template saved.`,
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Edit e-mail template · Management dashboard' }];
+
+export default function EditTemplatePage() {
+  const { template, parcels } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' ? String(navigation.formData?.get('intent')) : '';
+  const [form, fields] = useForm({
+    id: `template-${template.id}-${template.updatedAt ?? 'default'}`,
+    lastResult: actionData?.result,
+    defaultValue: { subject: template.subject, text: template.text, html: template.html },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: NotificationTemplateFormSchema }),
+  });
+  const preview = actionData?.preview ?? null;
+  const placeholders = TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">{template.type} template</h1>
+        <Link to={LIST_PATH} className="btn-secondary">
+          All templates
+        </Link>
+      </div>
+      <div className="grid gap-6 xl:grid-cols-2 xl:items-start">
+        <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <p className="text-sm text-gray-600">
+            {template.customized ? 'Edited by an admin.' : 'This is the default template.'}{' '}
+            Placeholders, filled in for the parcel when the e-mail is sent: {placeholders}.
+          </p>
+          <Field
+            label="Subject"
+            {...getInputProps(fields.subject, { type: 'text' })}
+            maxLength={TEMPLATE_SUBJECT_MAX}
+            errors={fields.subject.errors}
+          />
+          <TextareaField
+            label="Text body"
+            {...getTextareaProps(fields.text)}
+            rows={10}
+            maxLength={TEMPLATE_TEXT_MAX}
+            errors={fields.text.errors}
+          />
+          <TextareaField
+            label="HTML body"
+            {...getTextareaProps(fields.html)}
+            rows={10}
+            maxLength={TEMPLATE_HTML_MAX}
+            errors={fields.html.errors}
+            className="font-mono"
+          />
+          <SelectField
+            label="Preview with parcel"
+            {...getSelectProps(fields.parcelId)}
+            errors={fields.parcelId.errors}
+          >
+            <option value="">Select a parcel…</option>
+            {parcels.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.trackingNumber} — {p.recipientName || 'No name'} ({p.status})
+              </option>
+            ))}
+          </SelectField>
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="submit" name="intent" value="preview" className="btn-secondary">
+              {busy === 'preview' ? <Spinner /> : null}
+              Preview
+            </button>
+            <button type="submit" name="intent" value="reset" formNoValidate className="btn-danger">
+              {busy === 'reset' ? <Spinner /> : null}
+              Reset to default
+            </button>
+            <button type="submit" name="intent" value="save" className="btn-primary">
+              {busy === 'save' ? (
+                <>
+                  <Spinner /> Saving...
+                </>
+              ) : (
+                'Save template'
+              )}
+            </button>
+          </div>
+        </Form>
+        <section aria-labelledby="template-preview-heading" className="card space-y-3 p-4">
+          <h2 id="template-preview-heading" className="text-lg font-semibold">
+            Preview
+          </h2>
+          {preview ? (
+            <>
+              <p className="text-sm text-gray-600">For parcel {preview.trackingNumber}</p>
+              <p className="break-words" data-testid="preview-subject">
+                <span className="font-medium">Subject:</span> {preview.subject}
+              </p>
+              <pre
+                className="whitespace-pre-wrap rounded-md bg-gray-50 p-3 text-sm"
+                aria-label="Text body preview"
+              >
+                {preview.text}
+              </pre>
+              <iframe
+                title="HTML body preview"
+                srcDoc={preview.html}
+                sandbox=""
+                className="h-[32rem] w-full rounded-md border border-gray-200 bg-white"
+              />
+            </>
+          ) : (
+            <p className="text-sm text-gray-600">
+              Choose a parcel and press Preview to see the e-mail this template makes for it.
+            </p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

@@ -1,0 +1,66 @@
+import { z } from './zod';
+import { NOTIFICATION_TYPES, PARCEL_STATUSES, type ParcelStatus } from './constants';
+
+type TemplateType = (typeof NOTIFICATION_TYPES)[number];
+
+/** Automatic e-mails: for each parcel status, whether reaching it e-mails the recipient, and how. */
+export type AutomaticRule = { status: ParcelStatus; enabled: boolean; template: TemplateType };
+
+export const DEFAULT_AUTOMATIC_STATUSES: readonly ParcelStatus[] = [
+  'Picked Up',
+  'Out for Delivery',
+  'Delivered',
+  'Failed',
+];
+
+export function defaultTemplateFor(status: ParcelStatus): TemplateType {
+  if (status === 'Picked Up') return 'Pickup Confirmation';
+  if (status === 'Delivered') return 'Delivery Confirmation';
+  return 'Status Update';
+}
+
+export const DEFAULT_AUTOMATIC_RULES: AutomaticRule[] = PARCEL_STATUSES.map((status) => ({
+  status,
+  enabled: DEFAULT_AUTOMATIC_STATUSES.includes(status),
+  template: defaultTemplateFor(status),
+}));
+
+const ruleSchema = z.object({
+  status: z.enum(PARCEL_STATUSES, {
+    error: `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
+  }),
+  enabled: z.boolean({ error: 'Enabled must be true or false' }).default(false),
+  template: z.enum(NOTIFICATION_TYPES, {
+    error: `Template must be one of: ${NOTIFICATION_TYPES.join(', ')}`,
+  }),
+});
+
+/**
+ * PUT /api/notification-settings and the dashboard's form: the rules to change (statuses not
+ * listed keep theirs), each status at most once.
+ */
+export const NotificationSettingsSchema = z.object({
+  rules: z
+    .array(ruleSchema, { error: 'Rules must be a list' })
+    .max(PARCEL_STATUSES.length, `At most ${PARCEL_STATUSES.length} rules`)
+    .refine(
+      (rules) => new Set(rules.map((rule) => rule.status)).size === rules.length,
+      'Each status can appear once',
+    ),
+});
+export type NotificationSettingsInput = z.infer<typeof NotificationSettingsSchema>;
+
+/**
+ * The dashboard's form: every status's row, each with what it showed when loaded (`was…`), so
+ * only the rows changed here are saved and two admins saving at once do not undo each other.
+ */
+export const NotificationSettingsFormSchema = z.object({
+  rules: z
+    .array(
+      ruleSchema.extend({
+        wasEnabled: z.enum(['true', 'false']).optional(),
+        wasTemplate: z.enum(NOTIFICATION_TYPES).optional(),
+      }),
+    )
+    .max(PARCEL_STATUSES.length),
+});
