@@ -7,7 +7,11 @@ import {
   PRIORITIES,
   SERVICE_TYPES,
 } from '~/schemas/constants';
-import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
+import {
+  defaultDestination,
+  type ParcelCreateInput,
+  type ParcelUpdateInput,
+} from '~/schemas/parcel';
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 
@@ -371,16 +375,39 @@ function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
 }
 
 /**
+ * As on creation, a parcel left without destinations goes to its recipient: an empty list becomes
+ * the recipient's destination (the recipient as changed by this update, or as stored), for the
+ * edit page and PUT /api/parcels/:id alike.
+ */
+async function withDefaultDestination(
+  id: string,
+  input: ParcelUpdateInput,
+): Promise<ParcelUpdateInput> {
+  if (!input.destinations || input.destinations.length > 0) return input;
+  let name = input.recipient?.name;
+  let address = input.recipient?.address;
+  if (!name || !address) {
+    const stored = await Parcel.findById(id, { recipient: 1 }).lean<LeanParcel>();
+    name ||= stored?.recipient?.name ?? '';
+    address ||= stored?.recipient?.address ?? '';
+  }
+  if (!name || !address) return input;
+  return { ...input, destinations: [defaultDestination({ name, address })] };
+}
+
+/**
  * Applies the changes in one atomic update. Setting 'Delivered' records the delivery time unless
  * one is already stored ($min sets an absent field and keeps an earlier one); any other status
- * clears it, because the parcel is no longer delivered.
+ * clears it, because the parcel is no longer delivered. An empty destination list becomes the
+ * recipient's destination (withDefaultDestination).
  */
 export async function updateParcel(
   id: string,
-  input: ParcelUpdateInput,
+  changes: ParcelUpdateInput,
 ): Promise<SerializedParcel | null> {
   if (!validId(id)) return null;
   await connectDb();
+  const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
   if (input.status === 'Delivered') update.$min = { actualDelivery: new Date() };

@@ -6,7 +6,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel, updateParcel } from '~/models/parcel.server';
-import { defaultDestination, ParcelUpdateFormSchema } from '~/schemas/parcel';
+import { ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
@@ -33,14 +33,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  // The form always shows every destination, so no rows means none are left.
+  // The form always shows every destination, so no rows means none are left (and the model then
+  // gives the parcel its recipient's, as on creation).
   const input = { ...submission.value, destinations: submission.value.destinations ?? [] };
-  // As on creation: a parcel without destinations goes to its recipient.
-  if (input.destinations.length === 0 && input.recipient?.name && input.recipient.address) {
-    input.destinations = [
-      defaultDestination({ name: input.recipient.name, address: input.recipient.address }),
-    ];
-  }
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let parcel;
   try {
