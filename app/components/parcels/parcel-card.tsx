@@ -25,7 +25,15 @@ export function destinationLine(d: CardParcel['destinations'][number]): string {
  * A parcel in the management list. Its menu is a <details> disclosure with real links, so View
  * Details, Edit and Delete work without JavaScript too.
  */
-export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: string }) {
+export function ParcelCard({
+  parcel,
+  search,
+  canEdit = true,
+}: {
+  parcel: CardParcel;
+  search: string;
+  canEdit?: boolean;
+}) {
   const shown = parcel.destinations.slice(0, CARD_DESTINATION_LIMIT);
   const more = parcel.destinations.length - shown.length;
   const base = `/dashboard/parcels/${parcel.id}`;
@@ -73,26 +81,30 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
                   View Details
                 </a>
               </li>
-              <li>
-                <a
-                  href={`${base}/edit${search}`}
-                  data-client-link
-                  data-discover="true"
-                  className="block px-3 py-2 hover:bg-gray-50"
-                >
-                  Edit
-                </a>
-              </li>
-              <li>
-                <a
-                  href={`${base}/delete${search}`}
-                  data-client-link
-                  data-discover="true"
-                  className="block px-3 py-2 text-red-700 hover:bg-red-50"
-                >
-                  Delete
-                </a>
-              </li>
+              {canEdit ? (
+                <>
+                  <li>
+                    <a
+                      href={`${base}/edit${search}`}
+                      data-client-link
+                      data-discover="true"
+                      className="block px-3 py-2 hover:bg-gray-50"
+                    >
+                      Edit
+                    </a>
+                  </li>
+                  <li>
+                    <a
+                      href={`${base}/delete${search}`}
+                      data-client-link
+                      data-discover="true"
+                      className="block px-3 py-2 text-red-700 hover:bg-red-50"
+                    >
+                      Delete
+                    </a>
+                  </li>
+                </>
+              ) : null}
             </ul>
           </details>
         </div>
