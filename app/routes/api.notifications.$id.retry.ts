@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { NotificationStateError, retryNotification } from '~/models/notification.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole } from '~/services/auth.server';
 
 export function loader() {
   return methodNotAllowed(['POST']);
@@ -16,7 +16,7 @@ export function loader() {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     try {
       const notification = await retryNotification(id);

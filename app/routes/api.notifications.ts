@@ -3,7 +3,7 @@ import { json } from '@remix-run/node';
 import { createAndSendNotification, listNotifications } from '~/models/notification.server';
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
 import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const input = await readJsonBody(request, NotificationCreateSchema);
     const notification = await createAndSendNotification(input);
     return json({ notification }, { status: 201 });

@@ -9,7 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 const notFound = () => new ApiError(404, 'Parcel not found');
 
@@ -32,7 +32,7 @@ export function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT' && request.method !== 'DELETE')
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'parcel id');
     if (request.method === 'DELETE') {
       const deleted = await deleteParcel(id);

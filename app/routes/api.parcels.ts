@@ -3,7 +3,7 @@ import { json } from '@remix-run/node';
 import { createParcel, listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 /** GET /api/parcels?page&limit&status&search → { parcels, pagination } */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -18,7 +18,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 export function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const input = await readJsonBody(request, ParcelCreateSchema);
     const parcel = await createParcel(input);
     return json({ parcel }, { status: 201 });

@@ -9,7 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole } from '~/services/auth.server';
 
 export function loader(_args: LoaderFunctionArgs) {
   return methodNotAllowed(['POST']);
@@ -19,7 +19,7 @@ export function loader(_args: LoaderFunctionArgs) {
 export function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     // The body is optional: an empty request without a Content-Type means "all defaults".
     const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';

@@ -9,7 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 /** GET /api/tracking/:parcelId/events → { events } newest first. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -26,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     const input = await readJsonBody(request, TrackingEventSchema);
     const event = await addEvent(parcelId, input);

@@ -9,7 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 /** GET /api/tracking/events/:id → { event } (with its parcelId). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -27,7 +27,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT' && request.method !== 'DELETE')
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'event id');
     if (request.method === 'DELETE') {
       const removed = await deleteEvent(id);

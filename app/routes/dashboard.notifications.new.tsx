@@ -28,7 +28,7 @@ import {
   NotificationSendFormSchema,
   type NotificationType,
 } from '~/schemas/notification';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/services/form.server';
@@ -47,7 +47,7 @@ const templateParcel = (p: NotificationParcelOption | null | undefined) =>
   p ? { trackingNumber: p.trackingNumber, status: p.status, recipientName: p.recipientName } : null;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
   const parcels = await listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES });
   const parcelId = params.get('parcelId') ?? '';
@@ -71,7 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });

@@ -1,3 +1,4 @@
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -16,7 +17,7 @@ import {
   NotificationActionSchema,
   NOTIFICATIONS_PAGE_SIZE,
 } from '~/schemas/notification';
-import { requireUser } from '~/services/auth.server';
+import { requireUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
@@ -111,6 +112,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Management dashboard' }];
 
 export default function NotificationsTab() {
+  const canEdit = useCanEdit();
   const { notifications, pagination } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
@@ -119,9 +121,11 @@ export default function NotificationsTab() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Email Notifications</h1>
-        <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
-          Send Notification
-        </Link>
+        {canEdit ? (
+          <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
+            Send Notification
+          </Link>
+        ) : null}
       </div>
 
       <Outlet />

@@ -7,7 +7,7 @@ import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-fo
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel, updateParcel } from '~/models/parcel.server';
 import { ParcelUpdateFormSchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { readFormData } from '~/services/form.server';
@@ -17,14 +17,14 @@ function notFound() {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw notFound();
   return json({ parcel: { ...parcel, events: undefined } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ParcelUpdateFormSchema,
     disableAutoCoercion: true,

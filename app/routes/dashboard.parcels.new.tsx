@@ -7,18 +7,18 @@ import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form'
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { createParcel } from '~/models/parcel.server';
 import { ParcelCreateFormSchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   return null;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ParcelCreateFormSchema,
     disableAutoCoercion: true,

@@ -16,7 +16,7 @@ import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { listParcels } from '~/models/parcel.server';
-import { hasRole } from '~/models/user.server';
+import { hasRole } from '~/schemas/user';
 import {
   PARCEL_SEARCH_MAX_LENGTH,
   PARCEL_STATUSES,

@@ -26,7 +26,7 @@ import {
   type PaymentMethod,
   type ReceiptFormat,
 } from '~/schemas/receipt';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/services/form.server';
@@ -54,7 +54,7 @@ const asFormat = (value: unknown): ReceiptFormat =>
   RECEIPT_FORMATS.find((f) => f === value) ?? DEFAULT_RECEIPT_FORMAT;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
   const parcels = await listParcelChoices();
   const parcelId = params.get('parcelId') ?? '';
@@ -76,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ReceiptGenerateFormSchema,
   });

@@ -16,7 +16,7 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import { deleteEvent } from '~/models/tracking-event.server';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import {
   eventSaveFailed,
@@ -27,13 +27,13 @@ import { formatEventTime } from '~/utils/format';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const event = await requireParcelEvent(params);
   return json({ event });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: TrackingEventDeleteSchema,
   });

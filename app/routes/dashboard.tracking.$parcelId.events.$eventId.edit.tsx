@@ -6,7 +6,7 @@ import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { updateEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, toFormStatus, TrackingEventFormSchema } from '~/schemas/tracking-event';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import {
   eventSaveFailed,
@@ -16,13 +16,13 @@ import {
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const event = await requireParcelEvent(params);
   return json({ event });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {

@@ -6,14 +6,14 @@ import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { addEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { env } from '~/services/env.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   // The form's date and time default to now in the company's zone, computed here so both renders
   // agree; once JavaScript runs the form switches to the browser's zone and its "now".
   const timeZone = env.COMPANY_TIMEZONE;
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {

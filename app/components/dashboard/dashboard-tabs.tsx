@@ -1,4 +1,5 @@
 import { NavLink } from '@remix-run/react';
+import { hasRole, type UserRole } from '~/schemas/user';
 
 export const DASHBOARD_TABS = [
   { to: '/dashboard', label: 'Overview', end: true },
@@ -8,12 +9,16 @@ export const DASHBOARD_TABS = [
   { to: '/dashboard/receipts', label: 'Receipts', end: false },
 ] as const;
 
-/** The five dashboard sections as links; on a phone the row scrolls sideways. */
-export function DashboardTabs() {
+/** Sections only admins see. */
+export const ADMIN_TABS = [{ to: '/dashboard/users', label: 'Users', end: false }] as const;
+
+/** The dashboard sections as links; on a phone the row scrolls sideways. */
+export function DashboardTabs({ role }: { role: UserRole }) {
+  const tabs = hasRole({ role }, 'admin') ? [...DASHBOARD_TABS, ...ADMIN_TABS] : DASHBOARD_TABS;
   return (
     <nav aria-label="Dashboard sections" className="border-b border-gray-200 bg-white">
       <ul className="mx-auto flex max-w-7xl gap-1 overflow-x-auto whitespace-nowrap px-4">
-        {DASHBOARD_TABS.map((tab) => (
+        {tabs.map((tab) => (
           <li key={tab.to} className="shrink-0">
             <NavLink
               to={tab.to}

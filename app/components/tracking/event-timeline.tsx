@@ -1,3 +1,4 @@
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import { Link } from '@remix-run/react';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatEventTime } from '~/utils/format';
@@ -18,6 +19,7 @@ export function EventTimeline({
   basePath: string;
   linkSearch?: string;
 }) {
+  const canEdit = useCanEdit();
   if (events.length === 0) {
     return (
       <p className="py-8 text-center text-gray-600">No tracking events found for this parcel.</p>
@@ -50,7 +52,7 @@ export function EventTimeline({
                 <p className="mt-1 break-words text-sm text-gray-700">{event.description}</p>
               ) : null}
             </div>
-            <div className="flex shrink-0 gap-2">
+            <div className={canEdit ? 'flex shrink-0 gap-2' : 'hidden'}>
               <Link
                 to={`${basePath}/events/${event.id}/edit${linkSearch}`}
                 preventScrollReset
