@@ -12,7 +12,7 @@ import type {
 import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { deliverNotificationEmail, type SendOptions } from '~/services/notifications.server';
-import { Parcel, type LeanParcel } from './parcel.server';
+import { Parcel, parcelSearchFilter, type LeanParcel } from './parcel.server';
 
 const emailResultSchema = new Schema(
   {
@@ -288,11 +288,14 @@ const PARCEL_OPTION_FIELDS = {
 /** The newest parcels, as the send dialog offers them. */
 export async function listParcelsForNotifications({
   limit,
+  search,
 }: {
   limit: number;
+  /** Tracking number, sender or recipient name, over every parcel (parcelSearchFilter). */
+  search?: string;
 }): Promise<NotificationParcelOption[]> {
   await connectDb();
-  const parcels = await Parcel.find({}, PARCEL_OPTION_FIELDS)
+  const parcels = await Parcel.find(parcelSearchFilter(search), PARCEL_OPTION_FIELDS)
     .sort({ createdAt: -1, _id: -1 })
     .limit(limit)
     .lean<LeanParcel[]>();

@@ -10,6 +10,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
@@ -19,7 +20,7 @@ import {
   listParcelsForNotifications,
   type NotificationParcelOption,
 } from '~/models/notification.server';
-import { NOTIFICATION_TYPES } from '~/schemas/constants';
+import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,
   NOTIFICATION_PARCEL_CHOICES,
@@ -49,11 +50,19 @@ const templateParcel = (p: NotificationParcelOption | null | undefined) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
-  const parcels = await listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES });
+  const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
+  // One more than is shown tells whether there are others to search for.
+  const found = await listParcelsForNotifications({
+    limit: NOTIFICATION_PARCEL_CHOICES + 1,
+    search: parcelSearch,
+  });
+  const truncated = found.length > NOTIFICATION_PARCEL_CHOICES;
+  const parcels = found.slice(0, NOTIFICATION_PARCEL_CHOICES);
+  const picker = { search: parcelSearch, shown: parcels.length, truncated };
   const parcelId = params.get('parcelId') ?? '';
   let selected = parcels.find((p) => p.id === parcelId) ?? null;
   if (parcelId && !selected) {
-    // A parcel older than the newest 50 can still be preselected by link.
+    // A parcel outside the list (older, or not matching the search) stays chosen.
     selected = await getParcelForNotification(parcelId);
     if (selected) parcels.push(selected);
   }
@@ -67,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         }
       : notificationTemplate(type, templateParcel(selected));
   const values: FormValues = { parcelId: selected?.id ?? '', type, ...filled };
-  return json({ parcels, values });
+  return json({ parcels, values, picker });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -116,7 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
 
 export default function SendNotificationDialog() {
-  const { parcels, values: loaded } = useLoaderData<typeof loader>();
+  const { parcels, values: loaded, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
@@ -126,6 +135,11 @@ export default function SendNotificationDialog() {
       closeTo={LIST_PATH}
       description="E-mail the recipient of a parcel."
     >
+      <ParcelPickerSearch
+        action={`${LIST_PATH}/new`}
+        {...picker}
+        keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
+      />
       <SendNotificationForm
         key={key}
         parcels={parcels}

@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -122,7 +123,11 @@ export default function NotificationsTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Email Notifications</h1>
         {canEdit ? (
-          <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
+          <Link
+            to={`${LIST_PATH}/new${DIALOG_FRAGMENT}`}
+            preventScrollReset
+            className="btn-primary"
+          >
             Send Notification
           </Link>
         ) : null}
@@ -194,7 +199,7 @@ export default function NotificationsTab() {
             {NOTIFICATION_TYPES.map((type) => (
               <li key={type}>
                 <Link
-                  to={`${LIST_PATH}/new?${new URLSearchParams({ type })}`}
+                  to={`${LIST_PATH}/new?${new URLSearchParams({ type })}${DIALOG_FRAGMENT}`}
                   preventScrollReset
                   className="block rounded-md border border-gray-200 px-3 py-2 hover:border-brand-500 hover:bg-gray-50"
                 >

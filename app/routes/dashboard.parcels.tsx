@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import {
@@ -157,7 +158,7 @@ export default function ParcelsTab() {
           </Link>
           {canEdit ? (
             <Link
-              to={`/dashboard/parcels/new${location.search}`}
+              to={`/dashboard/parcels/new${location.search}${DIALOG_FRAGMENT}`}
               className="btn-primary"
               preventScrollReset
             >

@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -117,7 +118,11 @@ export default function ReceiptsTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Receipt Generation</h1>
         {canEdit ? (
-          <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
+          <Link
+            to={`${LIST_PATH}/new${DIALOG_FRAGMENT}`}
+            preventScrollReset
+            className="btn-primary"
+          >
             Generate Receipt
           </Link>
         ) : null}

@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -50,7 +51,7 @@ export default function ParcelTrackingPage() {
             </p>
             {canEdit ? (
               <Link
-                to={`${basePath}/events/new${search}`}
+                to={`${basePath}/events/new${search}${DIALOG_FRAGMENT}`}
                 preventScrollReset
                 className="btn-primary"
               >

@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { CARD_DESTINATION_LIMIT } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
@@ -73,7 +74,7 @@ export function ParcelCard({
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
                 <a
-                  href={`${base}${search}`}
+                  href={`${base}${search}${DIALOG_FRAGMENT}`}
                   data-client-link
                   data-discover="true"
                   className="block px-3 py-2 hover:bg-gray-50"
@@ -85,7 +86,7 @@ export function ParcelCard({
                 <>
                   <li>
                     <a
-                      href={`${base}/edit${search}`}
+                      href={`${base}/edit${search}${DIALOG_FRAGMENT}`}
                       data-client-link
                       data-discover="true"
                       className="block px-3 py-2 hover:bg-gray-50"
@@ -95,7 +96,7 @@ export function ParcelCard({
                   </li>
                   <li>
                     <a
-                      href={`${base}/delete${search}`}
+                      href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
                       data-client-link
                       data-discover="true"
                       className="block px-3 py-2 text-red-700 hover:bg-red-50"

@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { SerializedParcel } from '~/models/parcel.server';
 import type { ParcelSortKey, SortOrder } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
@@ -132,7 +133,7 @@ export function ParcelTable({
               ) : null}
               <th scope="row" className={`${cell} text-left font-normal`}>
                 <a
-                  href={`${base}${search}`}
+                  href={`${base}${search}${DIALOG_FRAGMENT}`}
                   data-client-link
                   data-discover="true"
                   className="font-mono font-semibold text-brand-700 hover:underline"
@@ -170,7 +171,7 @@ export function ParcelTable({
                   <ul className="absolute right-0 z-10 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
                     <li>
                       <a
-                        href={`${base}${search}`}
+                        href={`${base}${search}${DIALOG_FRAGMENT}`}
                         data-client-link
                         data-discover="true"
                         className="block px-3 py-2 hover:bg-gray-50"
@@ -182,7 +183,7 @@ export function ParcelTable({
                       <>
                         <li>
                           <a
-                            href={`${base}/edit${search}`}
+                            href={`${base}/edit${search}${DIALOG_FRAGMENT}`}
                             data-client-link
                             data-discover="true"
                             className="block px-3 py-2 hover:bg-gray-50"
@@ -192,7 +193,7 @@ export function ParcelTable({
                         </li>
                         <li>
                           <a
-                            href={`${base}/delete${search}`}
+                            href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
                             data-client-link
                             data-discover="true"
                             className="block px-3 py-2 text-red-700 hover:bg-red-50"

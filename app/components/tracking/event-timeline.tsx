@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import { Link } from '@remix-run/react';
 import type { TrackingEvent } from '~/models/tracking-event.server';
@@ -54,14 +55,14 @@ export function EventTimeline({
             </div>
             <div className={canEdit ? 'flex shrink-0 gap-2' : 'hidden'}>
               <Link
-                to={`${basePath}/events/${event.id}/edit${linkSearch}`}
+                to={`${basePath}/events/${event.id}/edit${linkSearch}${DIALOG_FRAGMENT}`}
                 preventScrollReset
                 className="btn-secondary px-3 py-1"
               >
                 Edit<span className="sr-only"> event {event.status}</span>
               </Link>
               <Link
-                to={`${basePath}/events/${event.id}/delete${linkSearch}`}
+                to={`${basePath}/events/${event.id}/delete${linkSearch}${DIALOG_FRAGMENT}`}
                 preventScrollReset
                 className="btn-secondary px-3 py-1 text-red-700"
               >
