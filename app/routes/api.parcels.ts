@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { createParcel, listParcels } from '~/models/parcel.server';
@@ -15,12 +16,22 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** POST /api/parcels → 201 { parcel } (status 'Pending', the fixed creation cost, a fresh tracking number) */
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     const input = await readJsonBody(request, ParcelCreateSchema);
     const parcel = await createParcel(input);
+    await audit(
+      { user, context, via: 'api' },
+      {
+        action: 'create',
+        entity: 'parcel',
+        entityId: parcel.id,
+        label: parcel.trackingNumber,
+        after: parcel,
+      },
+    );
     return json({ parcel }, { status: 201 });
   });
 }

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { addEvent, listEvents } from '~/models/tracking-event.server';
@@ -23,14 +24,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** POST /api/tracking/:parcelId/events → 201 { event }. */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     const input = await readJsonBody(request, TrackingEventSchema);
     const event = await addEvent(parcelId, input);
     if (!event) throw new ApiError(404, 'Parcel not found');
+    await audit(
+      { user, context, via: 'api' },
+      {
+        action: 'create',
+        entity: 'event',
+        entityId: event.id,
+        label: event.status,
+        parcelId,
+        after: event,
+      },
+    );
     return json({ event }, { status: 201 });
   });
 }

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { findUserById, updateUser } from '~/models/user.server';
@@ -25,14 +26,27 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** PUT /api/users/:id {name?, email?, role?, password?} → { user } (admin); 409 for the last admin. */
-export function action({ request, params }: ActionFunctionArgs) {
+export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
-    await requireApiRole(request, 'admin');
+    const admin = await requireApiRole(request, 'admin');
     const id = requireObjectId(params.id, 'user id');
     const input = await readJsonBody(request, UserUpdateSchema);
+    const before = await findUserById(id);
     const user = await asApiConflict(() => updateUser(id, input));
     if (!user) throw notFound();
+    await audit(
+      { user: admin, context, via: 'api' },
+      {
+        action: 'update',
+        entity: 'user',
+        entityId: id,
+        label: user.username,
+        before,
+        // A new password shows as changed, never as its value.
+        after: input.password ? { ...user, password: 'changed' } : user,
+      },
+    );
     return json({ user });
   });
 }

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { addUser, listUsers } from '~/models/user.server';
@@ -19,12 +20,22 @@ export function loader({ request }: LoaderFunctionArgs) {
  * password the answer also carries `temporaryPassword`, shown this once; the user must change it
  * at the first sign-in. 409 when the username is taken.
  */
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiRole(request, 'admin');
+    const admin = await requireApiRole(request, 'admin');
     const input = await readJsonBody(request, UserCreateSchema);
     const created = await asApiConflict(() => addUser(input));
+    await audit(
+      { user: admin, context, via: 'api' },
+      {
+        action: 'create',
+        entity: 'user',
+        entityId: created.user.id,
+        label: created.user.username,
+        after: created.user,
+      },
+    );
     return json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
   });
 }

@@ -115,6 +115,12 @@ export default function ParcelDetailsDialog() {
           <Link to={`/dashboard/tracking/${parcel.id}`} className="btn-secondary">
             Tracking events
           </Link>
+          <Link
+            to={`/dashboard/parcels/${parcel.id}/history${search}${DIALOG_FRAGMENT}`}
+            className="btn-secondary"
+          >
+            History
+          </Link>
           {canEdit ? (
             <>
               <Link

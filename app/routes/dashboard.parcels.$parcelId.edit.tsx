@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -23,8 +24,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ parcel: { ...parcel, events: undefined } });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ParcelUpdateFormSchema,
     disableAutoCoercion: true,
@@ -38,6 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const input = { ...submission.value, destinations: submission.value.destinations ?? [] };
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let parcel;
+  const before = await getParcel(params.parcelId ?? '');
   try {
     parcel = await updateParcel(params.parcelId ?? '', input);
   } catch (error) {
@@ -50,6 +52,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'update',
+      entity: 'parcel',
+      entityId: parcel.id,
+      label: parcel.trackingNumber,
+      before,
+      after: parcel,
+    },
+  );
   return redirectWithToast(request, listUrl, {
     type: 'success',
     title: 'Parcel updated successfully',

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -32,8 +33,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ event });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: TrackingEventDeleteSchema,
   });
@@ -55,6 +56,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'delete',
+      entity: 'event',
+      entityId: removed.id,
+      label: removed.status,
+      parcelId,
+      before: removed,
+    },
+  );
   return redirectWithToast(request, parcelPage, {
     type: 'success',
     title: 'Tracking event deleted',

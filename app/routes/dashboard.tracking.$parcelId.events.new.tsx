@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -20,8 +21,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ now: toFormDateTime(new Date(), timeZone), timeZone });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {
@@ -40,6 +41,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'create',
+      entity: 'event',
+      entityId: event.id,
+      label: event.status,
+      parcelId,
+      after: event,
+    },
+  );
   return redirectWithToast(request, trackingParcelPage(request, parcelId), {
     type: 'success',
     title: 'Tracking event added',

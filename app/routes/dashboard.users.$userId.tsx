@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -43,8 +44,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * Edits a user (name, e-mail, role), disables or enables them, or resets their password. The last
  * active admin cannot be demoted or disabled; disabling ends the user's sessions and tokens.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'admin');
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireUserWithRole(request, 'admin');
   const id = params.userId ?? '';
   const here = `/dashboard/users/${id}`;
   const submission = parseWithZod(await readFormData(request), { schema: UserActionSchema });
@@ -55,16 +56,31 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (input.intent === 'reset-password') {
       const password = await resetUserPassword(id);
       if (!password) throw notFound();
+      await audit(
+        { user: admin, context },
+        {
+          action: 'update',
+          entity: 'user',
+          entityId: id,
+          before: {},
+          after: { password: 'reset' },
+        },
+      );
       return json(
         { reply: null, temporaryPassword: password },
         { headers: { 'Cache-Control': 'no-store' } },
       );
     }
+    const before = await findUserById(id);
     const user =
       input.intent === 'update'
         ? await updateUser(id, { name: input.name, email: input.email, role: input.role })
         : await setUserDisabled(id, input.intent === 'disable');
     if (!user) throw notFound();
+    await audit(
+      { user: admin, context },
+      { action: 'update', entity: 'user', entityId: id, label: user.username, before, after: user },
+    );
     const title =
       input.intent === 'update'
         ? 'User updated'

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -22,13 +23,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * Adds a user. With a password given, back to the list; without one, this page shows the
  * temporary password once (the answer to this POST is the only place it ever appears).
  */
-export async function action({ request }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'admin');
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireUserWithRole(request, 'admin');
   const submission = parseWithZod(await readFormData(request), { schema: UserCreateSchema });
   if (submission.status !== 'success')
     return json({ reply: submission.reply({ hideFields: ['password'] }), created: null }, 400);
   try {
     const { user, temporaryPassword } = await addUser(submission.value);
+    await audit(
+      { user: admin, context },
+      { action: 'create', entity: 'user', entityId: user.id, label: user.username, after: user },
+    );
     if (!temporaryPassword)
       return redirectWithToast(request, '/dashboard/users', {
         type: 'success',

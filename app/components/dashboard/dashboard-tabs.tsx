@@ -10,7 +10,10 @@ export const DASHBOARD_TABS = [
 ] as const;
 
 /** Sections only admins see. */
-export const ADMIN_TABS = [{ to: '/dashboard/users', label: 'Users', end: false }] as const;
+export const ADMIN_TABS = [
+  { to: '/dashboard/users', label: 'Users', end: false },
+  { to: '/dashboard/audit', label: 'Audit', end: false },
+] as const;
 
 /** The dashboard sections as links; on a phone the row scrolls sideways. */
 export function DashboardTabs({ role }: { role: UserRole }) {
