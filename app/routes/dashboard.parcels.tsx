@@ -124,6 +124,10 @@ export default function ParcelsTab() {
     if (limitRef.current) limitRef.current.value = String(limit);
   }, [search, status, limit]);
   const params = new URLSearchParams(location.search);
+  // The export takes the list's filters and sort, not its page: every matching parcel.
+  const exportParams = new URLSearchParams(params);
+  for (const name of ['page', 'limit', 'view']) exportParams.delete(name);
+  const exportHref = `/api/parcels/export.csv${exportParams.size ? `?${exportParams}` : ''}`;
   const viewHref = (next: 'table' | 'cards') => {
     const p = new URLSearchParams(params);
     if (next === 'cards') p.set('view', 'cards');
@@ -152,6 +156,9 @@ export default function ParcelsTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Parcel Management</h1>
         <div className="flex gap-2">
+          <a href={exportHref} className="btn-secondary" download>
+            Export CSV
+          </a>
           <Link to={here} className="btn-secondary" preventScrollReset>
             {loading ? <Spinner /> : null}
             Refresh
