@@ -21,7 +21,7 @@ import {
   getNotificationTemplate,
   placeholderValues,
 } from './notification-template.server';
-import { Parcel, type LeanParcel } from './parcel.server';
+import { Parcel, parcelSearchFilter, type LeanParcel } from './parcel.server';
 
 const emailResultSchema = new Schema(
   {
@@ -481,11 +481,14 @@ const PARCEL_OPTION_FIELDS = {
 /** The newest parcels, as the send dialog offers them. */
 export async function listParcelsForNotifications({
   limit,
+  search,
 }: {
   limit: number;
+  /** Tracking number, sender or recipient name, over every parcel (parcelSearchFilter). */
+  search?: string;
 }): Promise<NotificationParcelOption[]> {
   await connectDb();
-  const parcels = await Parcel.find({}, PARCEL_OPTION_FIELDS)
+  const parcels = await Parcel.find(parcelSearchFilter(search), PARCEL_OPTION_FIELDS)
     .sort({ createdAt: -1, _id: -1 })
     .limit(limit)
     .lean<LeanParcel[]>();

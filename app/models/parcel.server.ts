@@ -6,8 +6,15 @@ import {
   PARCEL_STATUSES,
   PRIORITIES,
   SERVICE_TYPES,
+  type ParcelSortKey,
+  type SortOrder,
 } from '~/schemas/constants';
-import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
+import {
+  defaultDestination,
+  defaultSortOrder,
+  type ParcelCreateInput,
+  type ParcelUpdateInput,
+} from '~/schemas/parcel';
 import { connectDb } from '~/services/db.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
 import { env } from '~/services/env.server';
@@ -76,6 +83,12 @@ const parcelSchema = new Schema(
 
 parcelSchema.index({ createdAt: -1 });
 parcelSchema.index({ status: 1, createdAt: -1 });
+// The staff table's sortable columns (see PARCEL_SORT_FIELDS), with _id as the tie-break.
+parcelSchema.index({ 'recipient.name': 1, _id: 1 });
+parcelSchema.index({ 'destinations.0.city': 1, _id: 1 });
+parcelSchema.index({ serviceType: 1, _id: 1 });
+parcelSchema.index({ priority: 1, _id: 1 });
+parcelSchema.index({ estimatedDelivery: 1, _id: 1 });
 parcelSchema.index({ 'events._id': 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
@@ -312,25 +325,54 @@ function validId(id: string): boolean {
   return /^[a-f\d]{24}$/i.test(id);
 }
 
-/** A page of parcels, newest first; `search` matches tracking number, sender or recipient name literally. */
-export async function listParcels({
-  page = 1,
-  limit = 100,
-  status,
-  search,
-}: {
+/** The stored field each sort key orders by; the city is the first destination's. */
+const PARCEL_SORT_FIELDS: Record<ParcelSortKey, string> = {
+  trackingNumber: 'trackingNumber',
+  recipient: 'recipient.name',
+  city: 'destinations.0.city',
+  service: 'serviceType',
+  status: 'status',
+  priority: 'priority',
+  estimatedDelivery: 'estimatedDelivery',
+  createdAt: 'createdAt',
+};
+
+export type ParcelListOptions = {
   page?: number;
   limit?: number;
   status?: string;
   search?: string;
-}): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
-  await connectDb();
+  sort?: ParcelSortKey;
+  order?: SortOrder;
+};
+
+/** The filter of a parcel list: the search (see parcelSearchFilter) and the status. */
+export function parcelListFilter({ status, search }: Pick<ParcelListOptions, 'status' | 'search'>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
+  return filter;
+}
+
+/** The sort of a parcel list: the column asked for, then _id the same way, so pages are stable. */
+export function parcelListSort({ sort = 'createdAt', order }: ParcelListOptions) {
+  const direction = (order ?? defaultSortOrder(sort)) === 'asc' ? 1 : -1;
+  return { [PARCEL_SORT_FIELDS[sort]]: direction, _id: direction } as Record<string, 1 | -1>;
+}
+
+/**
+ * A page of parcels, newest first unless `sort`/`order` say otherwise; `search` matches tracking
+ * number, sender or recipient name literally.
+ */
+export async function listParcels(
+  options: ParcelListOptions,
+): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
+  const { page = 1, limit = 100 } = options;
+  await connectDb();
+  const filter = parcelListFilter(options);
   const [totalItems, docs] = await Promise.all([
     Parcel.countDocuments(filter),
     Parcel.find(filter, { events: 0 })
-      .sort({ createdAt: -1, _id: -1 })
+      .sort(parcelListSort(options))
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<LeanParcel[]>(),
@@ -374,16 +416,39 @@ function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
 }
 
 /**
+ * As on creation, a parcel left without destinations goes to its recipient: an empty list becomes
+ * the recipient's destination (the recipient as changed by this update, or as stored), for the
+ * edit page and PUT /api/parcels/:id alike.
+ */
+async function withDefaultDestination(
+  id: string,
+  input: ParcelUpdateInput,
+): Promise<ParcelUpdateInput> {
+  if (!input.destinations || input.destinations.length > 0) return input;
+  let name = input.recipient?.name;
+  let address = input.recipient?.address;
+  if (!name || !address) {
+    const stored = await Parcel.findById(id, { recipient: 1 }).lean<LeanParcel>();
+    name ||= stored?.recipient?.name ?? '';
+    address ||= stored?.recipient?.address ?? '';
+  }
+  if (!name || !address) return input;
+  return { ...input, destinations: [defaultDestination({ name, address })] };
+}
+
+/**
  * Applies the changes in one atomic update. Setting 'Delivered' records the delivery time unless
  * one is already stored ($min sets an absent field and keeps an earlier one); any other status
- * clears it, because the parcel is no longer delivered.
+ * clears it, because the parcel is no longer delivered. An empty destination list becomes the
+ * recipient's destination (withDefaultDestination).
  */
 export async function updateParcel(
   id: string,
-  input: ParcelUpdateInput,
+  changes: ParcelUpdateInput,
 ): Promise<SerializedParcel | null> {
   if (!validId(id)) return null;
   await connectDb();
+  const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
   if (input.status === 'Delivered') update.$min = { actualDelivery: new Date() };

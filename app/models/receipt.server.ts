@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { Parcel } from '~/models/parcel.server';
+import { Parcel, parcelSearchFilter } from '~/models/parcel.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -220,12 +220,20 @@ export async function markReceiptEmailFailed(id: string, error: string) {
   await Receipt.updateOne({ _id: id }, { $set: { emailError: error } });
 }
 
-/** The parcels offered in the Generate Receipt dialog: the newest, with their sender. */
+/**
+ * The parcels offered in the Generate Receipt dialog: the newest, with their sender, or those
+ * matching a search by tracking number, sender or recipient name over every parcel.
+ */
 export async function listParcelChoices({
   limit = RECEIPT_PARCEL_CHOICES,
-}: { limit?: number } = {}) {
+  search,
+}: { limit?: number; search?: string } = {}) {
   await connectDb();
-  const parcels = await Parcel.find({}, { trackingNumber: 1, sender: 1, cost: 1 })
+  const parcels = await Parcel.find(parcelSearchFilter(search), {
+    trackingNumber: 1,
+    sender: 1,
+    cost: 1,
+  })
     .sort({ createdAt: -1, _id: -1 })
     .limit(limit)
     .lean();

@@ -36,31 +36,45 @@ function toEvent(parcelId: unknown, event: LeanEvent): TrackingEvent {
   return { ...serializeEvent(event), parcelId: String(parcelId) };
 }
 
+/** Whether an event's status moves the parcel's status (Custom Status and free text do not). */
+function mapsToStatus(status: string | null | undefined): boolean {
+  return !!status && status in EVENT_TO_PARCEL_STATUS;
+}
+
 /**
- * What the parcel's stored status should become, given its events: the newest event's mapping
- * (Delivered also records actualDelivery, any other mapped status clears it). A custom/unknown
- * newest status, or no events at all, leaves status and actualDelivery as they are (null).
+ * What the parcel's stored status should become, given its events: the mapping of the newest
+ * event whose status maps to one (Custom Status and free-text events are skipped). Delivered also
+ * records actualDelivery; any other status clears it, so no delivery date outlives the Delivered
+ * event it came from. Null when no event maps to a status.
  */
 export function statusFromEvents(events: readonly LeanEvent[]) {
-  const newest = sortNewestFirst(events)[0];
+  const newest = sortNewestFirst(events).find((e) => mapsToStatus(e.status));
   if (!newest) return null;
-  const status = EVENT_TO_PARCEL_STATUS[newest.status];
-  if (!status) return null;
+  const status = EVENT_TO_PARCEL_STATUS[newest.status]!;
   return { status, actualDelivery: status === 'Delivered' ? new Date(newest.timestamp) : null };
 }
 
 /**
  * Brings the stored status in line with the events of the parcel as one event write left it.
+ * `touchedMapped` says whether that write added, changed or removed an event whose status maps
+ * to one (before or after the change). When no mapped event is left after such a write, the
+ * parcel is back where a parcel without events is: Pending, without a delivery date. A write that
+ * only touched Custom Status events changes nothing.
  *
- * Every event write increments `__v` in the same atomic update that changes `events`, and returns
- * the document as it was right after. This `$set` only applies while `__v` is still that version,
- * i.e. while the events are exactly the ones the status was computed from. If another event write
- * got in between, this one is skipped: that later write computes from a newer set of events
- * (which includes ours) under its own version, so the last event write always decides.
+ * Every event write increments `__v` in the same atomic update that changes `events`. This update
+ * only applies while `__v` is still the version right after that write, i.e. while the events are
+ * exactly the ones the status was computed from. If another event write got in between, this one
+ * is skipped: that later write computes from a newer set of events (which includes ours) under its
+ * own version, so the last event write always decides.
  */
-async function syncParcelStatus(parcelId: unknown, version: number, events: readonly LeanEvent[]) {
-  const next = statusFromEvents(events);
-  if (!next) return null;
+async function syncParcelStatus(
+  parcelId: unknown,
+  version: number,
+  events: readonly LeanEvent[],
+  touchedMapped: boolean,
+) {
+  if (!touchedMapped) return null;
+  const next = statusFromEvents(events) ?? { status: 'Pending' as const, actualDelivery: null };
   const update =
     next.actualDelivery === null
       ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
@@ -76,7 +90,10 @@ async function syncParcelStatus(parcelId: unknown, version: number, events: read
     actualDelivery: next.actualDelivery ?? undefined,
   });
   await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus });
-  return { status: next.status, eventId: String(sortNewestFirst(events)[0]!._id) };
+  // The event that set the status, for the automatic e-mail; none when the parcel went back to
+  // Pending because no status-setting event is left.
+  const setter = sortNewestFirst(events).find((e) => mapsToStatus(e.status));
+  return setter ? { status: next.status, eventId: String(setter._id) } : null;
 }
 
 /** What an event's webhook carries: the event, and the parcel it belongs to. */
@@ -202,7 +219,10 @@ export async function addEvent(
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
-  await emailStatusChange(parcel._id, await syncParcelStatus(parcel._id, parcel.__v ?? 0, events));
+  await emailStatusChange(
+    parcel._id,
+    await syncParcelStatus(parcel._id, parcel.__v ?? 0, events, mapsToStatus(input.status)),
+  );
   const stored = events.find((e) => String(e._id) === String(eventId));
   const added = toEvent(parcel._id, stored ?? event);
   await emitEventChange('tracking_event.created', added);
@@ -227,24 +247,36 @@ export async function updateEvent(
   if (input.description !== undefined) set['events.$.description'] = input.description;
   if (input.timestamp !== undefined) set['events.$.timestamp'] = input.timestamp;
   if (input.timeZone !== undefined) set['events.$.timeZone'] = input.timeZone;
-  const parcel = await Parcel.findOneAndUpdate(
+  // The document before the update tells us the event's status before; applying the same
+  // changes to it gives the events after, and the version after is one more than before.
+  const before = await Parcel.findOneAndUpdate(
     { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
     { $set: set, $inc: { __v: 1 } },
-    { returnDocument: 'after', projection: { events: 1, __v: 1 } },
+    { returnDocument: 'before', projection: { events: 1, __v: 1 } },
   ).lean<VersionedParcel>();
-  if (!parcel) return null;
-  const events = parcel.events ?? [];
-  await emailStatusChange(parcel._id, await syncParcelStatus(parcel._id, parcel.__v ?? 0, events));
-  const stored = events.find((e) => String(e._id) === eventId);
-  if (!stored) return null;
-  const updated = toEvent(parcel._id, stored);
+  if (!before) return null;
+  const previous = (before.events ?? []).find((e) => String(e._id) === eventId);
+  if (!previous) return null;
+  const changed: LeanEvent = {
+    ...previous,
+    ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
+  };
+  const events = (before.events ?? []).map((e) => (e === previous ? changed : e));
+  const change = await syncParcelStatus(
+    before._id,
+    (before.__v ?? 0) + 1,
+    events,
+    mapsToStatus(previous.status) || mapsToStatus(changed.status),
+  );
+  await emailStatusChange(before._id, change);
+  const updated = toEvent(before._id, changed);
   await emitEventChange('tracking_event.updated', updated);
   return updated;
 }
 
 /**
- * Removes the event with this id and updates its parcel's status from the events left (with none
- * left, the status stays). Returns the removed event, or null when not found.
+ * Removes the event with this id and updates its parcel's status from the events left (see
+ * syncParcelStatus). Returns the removed event, or null when not found.
  */
 export async function deleteEvent(
   eventId: string,
@@ -268,6 +300,7 @@ export async function deleteEvent(
     before._id,
     (before.__v ?? 0) + 1,
     events.filter((e) => String(e._id) !== eventId),
+    mapsToStatus(removed?.status),
   );
   if (!removed) return null;
   const event = toEvent(before._id, removed);

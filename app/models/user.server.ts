@@ -1,16 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import {
+  hasRole,
+  USER_ROLES,
+  type UserCreateInput,
+  type UserRole,
+  type UserUpdateInput,
+} from '~/schemas/user';
 import { getDummyHash, hashPassword, verifyPassword } from '~/services/password.server';
+import { ApiToken } from './api-token.server';
+import { deleteUserSessions } from './session.server';
 
-export const USER_ROLES = ['admin', 'staff', 'viewer'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
-
-// viewer reads; staff also runs parcels, events, e-mails and receipts; admin also manages users,
-// templates, settings, API keys and webhooks.
-const ROLE_RANK: Record<UserRole, number> = { viewer: 0, staff: 1, admin: 2 };
-
-export function hasRole(user: { role: UserRole }, needed: UserRole): boolean {
-  return (ROLE_RANK[user.role] ?? -1) >= ROLE_RANK[needed];
-}
+export { hasRole, USER_ROLES, type UserRole };
 
 const userSchema = new Schema(
   {
@@ -20,6 +21,10 @@ const userSchema = new Schema(
     email: { type: String, default: '', trim: true, lowercase: true },
     role: { type: String, enum: USER_ROLES, default: 'staff' },
     passwordHash: { type: String, required: true, select: false },
+    // A disabled user cannot sign in; disabling also ends their sessions and API tokens.
+    disabled: { type: Boolean, default: false },
+    // Set with a temporary password: the user must choose their own at the next sign-in.
+    mustChangePassword: { type: Boolean, default: false },
   },
   { timestamps: true },
 );
@@ -36,6 +41,9 @@ export type PublicUser = {
   name: string;
   email: string;
   role: UserRole;
+  disabled: boolean;
+  mustChangePassword: boolean;
+  createdAt: string | null;
 };
 
 export function toPublicUser(user: {
@@ -44,6 +52,9 @@ export function toPublicUser(user: {
   name?: string | null;
   email?: string | null;
   role?: string | null;
+  disabled?: boolean | null;
+  mustChangePassword?: boolean | null;
+  createdAt?: Date | null;
 }): PublicUser {
   const id = String(user._id);
   return {
@@ -53,6 +64,9 @@ export function toPublicUser(user: {
     name: user.name ?? '',
     email: user.email ?? '',
     role: (user.role as UserRole) ?? 'staff',
+    disabled: !!user.disabled,
+    mustChangePassword: !!user.mustChangePassword,
+    createdAt: user.createdAt ? new Date(user.createdAt).toISOString() : null,
   };
 }
 
@@ -73,10 +87,136 @@ export async function createUser(input: {
   return toPublicUser(doc);
 }
 
+/** The signed-in user behind a session or token: an enabled user, else null. */
 export async function getUserById(id: string): Promise<PublicUser | null> {
   if (!mongoose.isValidObjectId(id)) return null;
+  const user = await User.findOne({ _id: id, disabled: { $ne: true } }).lean();
+  return user ? toPublicUser(user) : null;
+}
+
+/** Any user, enabled or not (the admin screens). */
+export async function findUserById(id: string): Promise<PublicUser | null> {
+  if (!/^[a-f\d]{24}$/i.test(id)) return null;
   const user = await User.findById(id).lean();
   return user ? toPublicUser(user) : null;
+}
+
+export async function listUsers(): Promise<PublicUser[]> {
+  const users = await User.find().sort({ username: 1 }).lean();
+  return users.map(toPublicUser);
+}
+
+/** A random password for a new user or a reset, to be changed at the next sign-in. */
+export function temporaryPassword(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export class UserConflictError extends Error {}
+
+export const LAST_ADMIN_MESSAGE = 'The last active admin cannot be disabled or lose the admin role';
+
+/** Refuses a change that would leave no enabled admin. */
+async function keepAnAdmin(id: string) {
+  const others = await User.countDocuments({
+    _id: { $ne: id },
+    role: 'admin',
+    disabled: { $ne: true },
+  });
+  if (others === 0) throw new UserConflictError(LAST_ADMIN_MESSAGE);
+}
+
+function isDuplicateUsername(error: unknown) {
+  return (error as { code?: number })?.code === 11000;
+}
+
+/**
+ * Adds a user. Without a password a temporary one is made, returned once and never stored in the
+ * clear; the user must change it at the first sign-in. A taken username is a UserConflictError.
+ */
+export async function addUser(
+  input: UserCreateInput,
+): Promise<{ user: PublicUser; temporaryPassword?: string }> {
+  const temporary = input.password ? undefined : temporaryPassword();
+  try {
+    const doc = await User.create({
+      username: input.username,
+      name: input.name,
+      email: input.email,
+      role: input.role,
+      passwordHash: await hashPassword(input.password ?? temporary!),
+      mustChangePassword: !!temporary,
+    });
+    return { user: toPublicUser(doc), ...(temporary ? { temporaryPassword: temporary } : {}) };
+  } catch (error) {
+    if (isDuplicateUsername(error))
+      throw new UserConflictError(`The username ${input.username} is taken`);
+    throw error;
+  }
+}
+
+/** Changes name, e-mail, role or password; the last active admin keeps the admin role. */
+export async function updateUser(id: string, input: UserUpdateInput): Promise<PublicUser | null> {
+  const current = await findUserById(id);
+  if (!current) return null;
+  if (current.role === 'admin' && !current.disabled && input.role && input.role !== 'admin')
+    await keepAnAdmin(id);
+  const set: Record<string, unknown> = {};
+  if (input.name !== undefined) set.name = input.name;
+  if (input.email !== undefined) set.email = input.email;
+  if (input.role !== undefined) set.role = input.role;
+  if (input.password !== undefined) {
+    set.passwordHash = await hashPassword(input.password);
+    set.mustChangePassword = false;
+  }
+  const doc = await User.findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after' }).lean();
+  return doc ? toPublicUser(doc) : null;
+}
+
+/**
+ * Disables or enables a user. Disabling ends every session and API token of theirs at once; the
+ * last active admin cannot be disabled.
+ */
+export async function setUserDisabled(id: string, disabled: boolean): Promise<PublicUser | null> {
+  const current = await findUserById(id);
+  if (!current) return null;
+  if (disabled && current.role === 'admin' && !current.disabled) await keepAnAdmin(id);
+  const doc = await User.findByIdAndUpdate(
+    id,
+    { $set: { disabled } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (disabled) {
+    await deleteUserSessions(id);
+    await ApiToken.deleteMany({ userId: id });
+  }
+  return doc ? toPublicUser(doc) : null;
+}
+
+/** An admin's reset: a new temporary password, returned once, to be changed at the next sign-in. */
+export async function resetUserPassword(id: string): Promise<string | null> {
+  const password = temporaryPassword();
+  const result = await User.updateOne(
+    { _id: id },
+    { $set: { passwordHash: await hashPassword(password), mustChangePassword: true } },
+  );
+  if (!result.matchedCount) return null;
+  await ApiToken.deleteMany({ userId: id });
+  return password;
+}
+
+/** A user's own change: checks the current password first. False when it is wrong. */
+export async function changeOwnPassword(
+  id: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<boolean> {
+  const user = await User.findById(id).select('+passwordHash').lean();
+  if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) return false;
+  await User.updateOne(
+    { _id: id },
+    { $set: { passwordHash: await hashPassword(newPassword), mustChangePassword: false } },
+  );
+  return true;
 }
 
 /**
@@ -91,7 +231,9 @@ export async function verifyLogin(username: string, password: string): Promise<P
     await verifyPassword(password, await getDummyHash());
     return null;
   }
-  return (await verifyPassword(password, user.passwordHash)) ? toPublicUser(user) : null;
+  const valid = await verifyPassword(password, user.passwordHash);
+  // A disabled user is told the same as a wrong password.
+  return valid && !user.disabled ? toPublicUser(user) : null;
 }
 
 export async function countUsers(): Promise<number> {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { NotificationStateError, retryNotification } from '~/models/notification.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 export function loader() {
@@ -17,8 +17,7 @@ export function loader() {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    const user = await requireApiUser(request);
-    requireRole(user, 'staff');
+    await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     return idempotent(request, async () => {
       try {

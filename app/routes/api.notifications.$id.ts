@@ -14,7 +14,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 const NOT_FOUND = 'Notification not found';
 
@@ -38,8 +38,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
-    const user = await requireApiUser(request);
-    requireRole(user, 'staff');
+    await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     if (request.method === 'PUT') {
       const body = await readJsonBody(request, NotificationUpdateSchema);

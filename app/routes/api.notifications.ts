@@ -13,7 +13,7 @@ import {
   parseQuery,
   readJsonBody,
 } from '~/services/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
@@ -35,8 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   return handleApi(async () => {
-    const user = await requireApiUser(request);
-    requireRole(user, 'staff');
+    await requireApiRole(request, 'staff');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, NotificationCreateSchema);
       try {

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { deleteParcel, getParcel, updateParcel } from '~/models/parcel.server';
@@ -10,7 +11,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 const notFound = () => new ApiError(404, 'Parcel not found');
 
@@ -29,20 +30,42 @@ export function loader({ request, params }: LoaderFunctionArgs) {
  * PUT /api/parcels/:id → { parcel }. Only the fields in the body change (nested ones too).
  * DELETE /api/parcels/:id → 200 { success: true, message } — the parcel's tracking events go with it.
  */
-export function action({ request, params }: ActionFunctionArgs) {
+export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT' && request.method !== 'DELETE')
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-    await requireApiUser(request);
+    const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'parcel id');
     if (request.method === 'DELETE') {
       const deleted = await deleteParcel(id);
       if (!deleted) throw notFound();
+      await audit(
+        { user, context, via: 'api' },
+        {
+          action: 'delete',
+          entity: 'parcel',
+          entityId: id,
+          label: deleted.trackingNumber,
+          before: deleted,
+        },
+      );
       return json({ success: true, message: `Parcel ${deleted.trackingNumber} deleted` });
     }
     const input = await readJsonBody(request, ParcelUpdateSchema);
+    const before = await getParcel(id);
     const parcel = await updateParcel(id, input);
     if (!parcel) throw notFound();
+    await audit(
+      { user, context, via: 'api' },
+      {
+        action: 'update',
+        entity: 'parcel',
+        entityId: id,
+        label: parcel.trackingNumber,
+        before,
+        after: parcel,
+      },
+    );
     return json({ parcel });
   });
 }

@@ -1,9 +1,10 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { createParcel, listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/parcels?page&limit&status&search → { parcels, pagination } */
@@ -16,13 +17,23 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** POST /api/parcels → 201 { parcel } (status 'Pending', the fixed creation cost, a fresh tracking number) */
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiUser(request);
+    const user = await requireApiRole(request, 'staff');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, ParcelCreateSchema);
       const parcel = await createParcel(input);
+      await audit(
+        { user, context, via: 'api' },
+        {
+          action: 'create',
+          entity: 'parcel',
+          entityId: parcel.id,
+          label: parcel.trackingNumber,
+          after: parcel,
+        },
+      );
       return json({ parcel }, { status: 201 });
     });
   });

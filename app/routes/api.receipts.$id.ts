@@ -10,7 +10,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 const NOT_FOUND = 'Receipt not found';
 
@@ -30,7 +30,7 @@ export function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'receipt id');
     if (request.method === 'PUT') {
       const input = await readJsonBody(request, ReceiptUpdateSchema);

@@ -9,7 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 export function loader(_args: LoaderFunctionArgs) {
@@ -20,7 +20,7 @@ export function loader(_args: LoaderFunctionArgs) {
 export function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    await requireApiUser(request);
+    await requireApiRole(request, 'staff');
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     return idempotent(request, async () => {
       // The body is optional: an empty request without a Content-Type means "all defaults".

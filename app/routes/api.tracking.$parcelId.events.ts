@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { addEvent, listEvents } from '~/models/tracking-event.server';
@@ -9,7 +10,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
 /** GET /api/tracking/:parcelId/events → { events } newest first. */
@@ -24,15 +25,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** POST /api/tracking/:parcelId/events → 201 { event }. */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    await requireApiUser(request);
+    const user = await requireApiRole(request, 'staff');
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, TrackingEventSchema);
       const event = await addEvent(parcelId, input);
       if (!event) throw new ApiError(404, 'Parcel not found');
+      await audit(
+        { user, context, via: 'api' },
+        {
+          action: 'create',
+          entity: 'event',
+          entityId: event.id,
+          label: event.status,
+          parcelId,
+          after: event,
+        },
+      );
       return json({ event }, { status: 201 });
     });
   });

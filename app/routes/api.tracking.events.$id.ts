@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { deleteEvent, getEvent, updateEvent } from '~/models/tracking-event.server';
@@ -10,7 +11,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 /** GET /api/tracking/events/:id → { event } (with its parcelId). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -24,20 +25,44 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** PUT /api/tracking/events/:id → { event }; DELETE → { success, message }. */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT' && request.method !== 'DELETE')
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-    await requireApiUser(request);
+    const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'event id');
     if (request.method === 'DELETE') {
       const removed = await deleteEvent(id);
       if (!removed) throw new ApiError(404, 'Tracking event not found');
+      await audit(
+        { user, context, via: 'api' },
+        {
+          action: 'delete',
+          entity: 'event',
+          entityId: removed.id,
+          label: removed.status,
+          parcelId: removed.parcelId,
+          before: removed,
+        },
+      );
       return json({ success: true, message: 'Tracking event deleted' });
     }
     const input = await readJsonBody(request, TrackingEventUpdateSchema);
+    const before = await getEvent(id);
     const event = await updateEvent(id, input);
     if (!event) throw new ApiError(404, 'Tracking event not found');
+    await audit(
+      { user, context, via: 'api' },
+      {
+        action: 'update',
+        entity: 'event',
+        entityId: event.id,
+        label: event.status,
+        parcelId: event.parcelId,
+        before,
+        after: event,
+      },
+    );
     return json({ event });
   });
 }

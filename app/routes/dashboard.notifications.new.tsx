@@ -10,6 +10,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
@@ -19,7 +20,7 @@ import {
   listParcelsForNotifications,
   type NotificationParcelOption,
 } from '~/models/notification.server';
-import { NOTIFICATION_TYPES } from '~/schemas/constants';
+import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,
   NOTIFICATION_PARCEL_CHOICES,
@@ -32,7 +33,7 @@ import {
   listNotificationTemplates,
 } from '~/models/notification-template.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/services/form.server';
@@ -48,20 +49,24 @@ function asType(value: string | null): NotificationType | null {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  requireRole(user, 'staff', 'page');
+  await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
-  const [parcels, stored] = await Promise.all([
-    listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES }),
+  const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
+  // One more than is shown tells whether there are others to search for.
+  const [found, stored] = await Promise.all([
+    listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES + 1, search: parcelSearch }),
     listNotificationTemplates(),
   ]);
+  const truncated = found.length > NOTIFICATION_PARCEL_CHOICES;
+  const parcels = found.slice(0, NOTIFICATION_PARCEL_CHOICES);
+  const picker = { search: parcelSearch, shown: parcels.length, truncated };
   const templates = Object.fromEntries(
     stored.map((t) => [t.type, { title: t.subject, message: t.text }]),
   ) as Record<NotificationType, { title: string; message: string }>;
   const parcelId = params.get('parcelId') ?? '';
   let selected = parcels.find((p) => p.id === parcelId) ?? null;
   if (parcelId && !selected) {
-    // A parcel older than the newest 50 can still be preselected by link.
+    // A parcel outside the list (older, or not matching the search) stays chosen.
     selected = await getParcelForNotification(parcelId);
     if (selected) parcels.push(selected);
   }
@@ -75,12 +80,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const template = templates[type];
   const filled = template.title || template.message ? template : typed;
   const values: FormValues = { parcelId: selected?.id ?? '', type, ...filled };
-  return json({ parcels, values, templates });
+  return json({ parcels, values, templates, picker });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
-  requireRole(user, 'staff', 'page');
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });
@@ -123,7 +127,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
 
 export default function SendNotificationDialog() {
-  const { parcels, values: loaded, templates } = useLoaderData<typeof loader>();
+  const { parcels, values: loaded, templates, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
@@ -133,6 +137,11 @@ export default function SendNotificationDialog() {
       closeTo={LIST_PATH}
       description="E-mail the recipient of a parcel."
     >
+      <ParcelPickerSearch
+        action={`${LIST_PATH}/new`}
+        {...picker}
+        keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
+      />
       <SendNotificationForm
         key={key}
         parcels={parcels}

@@ -1,3 +1,5 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -18,7 +20,7 @@ import {
   NOTIFICATIONS_PAGE_SIZE,
 } from '~/schemas/notification';
 import { hasRole } from '~/models/user.server';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 
@@ -44,8 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
-  requireRole(user, 'staff', 'page');
+  await requireUserWithRole(request, 'staff');
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
@@ -107,6 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Management dashboard' }];
 
 export default function NotificationsTab() {
+  const canEdit = useCanEdit();
   const { notifications, pagination, canEditTemplates } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
@@ -129,9 +131,15 @@ export default function NotificationsTab() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Email Notifications</h1>
-        <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
-          Send Notification
-        </Link>
+        {canEdit ? (
+          <Link
+            to={`${LIST_PATH}/new${DIALOG_FRAGMENT}`}
+            preventScrollReset
+            className="btn-primary"
+          >
+            Send Notification
+          </Link>
+        ) : null}
       </div>
 
       <Outlet />
@@ -200,7 +208,7 @@ export default function NotificationsTab() {
             {NOTIFICATION_TYPES.map((type) => (
               <li key={type}>
                 <Link
-                  to={`${LIST_PATH}/new?${new URLSearchParams({ type })}`}
+                  to={`${LIST_PATH}/new?${new URLSearchParams({ type })}${DIALOG_FRAGMENT}`}
                   preventScrollReset
                   className="block rounded-md border border-gray-200 px-3 py-2 hover:border-brand-500 hover:bg-gray-50"
                 >

@@ -1,3 +1,5 @@
+import { useCanEdit } from '~/utils/use-dashboard-user';
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData, useLocation } from '@remix-run/react';
@@ -53,6 +55,7 @@ function ContactDetails({
 }
 
 export default function ParcelDetailsDialog() {
+  const canEdit = useCanEdit();
   const { parcel } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
@@ -108,14 +111,43 @@ export default function ParcelDetailsDialog() {
             <p className="text-gray-600">No destinations.</p>
           )}
         </section>
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link
-            to={`/dashboard/parcels/${parcel.id}/edit${search}`}
-            className="btn-secondary"
-            preventScrollReset
-          >
-            Edit
+        <nav aria-label="This parcel elsewhere" className="flex flex-wrap gap-3 text-sm">
+          <Link to={`/dashboard/tracking/${parcel.id}`} className="btn-secondary">
+            Tracking events
           </Link>
+          <Link
+            to={`/dashboard/parcels/${parcel.id}/history${search}${DIALOG_FRAGMENT}`}
+            className="btn-secondary"
+          >
+            History
+          </Link>
+          {canEdit ? (
+            <>
+              <Link
+                to={`/dashboard/notifications/new?${new URLSearchParams({ parcelId: parcel.id })}${DIALOG_FRAGMENT}`}
+                className="btn-secondary"
+              >
+                Send notification
+              </Link>
+              <Link
+                to={`/dashboard/receipts/new?${new URLSearchParams({ parcelId: parcel.id })}${DIALOG_FRAGMENT}`}
+                className="btn-secondary"
+              >
+                Generate receipt
+              </Link>
+            </>
+          ) : null}
+        </nav>
+        <div className="flex flex-wrap justify-end gap-3">
+          {canEdit ? (
+            <Link
+              to={`/dashboard/parcels/${parcel.id}/edit${search}${DIALOG_FRAGMENT}`}
+              className="btn-secondary"
+              preventScrollReset
+            >
+              Edit
+            </Link>
+          ) : null}
           <Link to={closeTo} className="btn-primary" preventScrollReset>
             Done
           </Link>

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -16,12 +17,12 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import { deleteParcel, getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
   return json({
@@ -33,8 +34,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), { schema: ParcelDeleteSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
@@ -58,6 +59,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'delete',
+      entity: 'parcel',
+      entityId: deleted.id,
+      label: deleted.trackingNumber,
+      before: deleted,
+    },
+  );
   return redirectWithToast(request, listUrl, {
     type: 'success',
     title: 'Parcel deleted successfully',

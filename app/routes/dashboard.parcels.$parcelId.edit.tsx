@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -6,8 +7,8 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel, updateParcel } from '~/models/parcel.server';
-import { defaultDestination, ParcelUpdateFormSchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { ParcelUpdateFormSchema } from '~/schemas/parcel';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { readFormData } from '~/services/form.server';
@@ -17,14 +18,14 @@ function notFound() {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw notFound();
   return json({ parcel: { ...parcel, events: undefined } });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ParcelUpdateFormSchema,
     disableAutoCoercion: true,
@@ -33,16 +34,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  // The form always shows every destination, so no rows means none are left.
+  // The form always shows every destination, so no rows means none are left (and the model then
+  // gives the parcel its recipient's, as on creation).
   const input = { ...submission.value, destinations: submission.value.destinations ?? [] };
-  // As on creation: a parcel without destinations goes to its recipient.
-  if (input.destinations.length === 0 && input.recipient?.name && input.recipient.address) {
-    input.destinations = [
-      defaultDestination({ name: input.recipient.name, address: input.recipient.address }),
-    ];
-  }
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let parcel;
+  const before = await getParcel(params.parcelId ?? '');
   try {
     parcel = await updateParcel(params.parcelId ?? '', input);
   } catch (error) {
@@ -55,6 +52,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'update',
+      entity: 'parcel',
+      entityId: parcel.id,
+      label: parcel.trackingNumber,
+      before,
+      after: parcel,
+    },
+  );
   return redirectWithToast(request, listUrl, {
     type: 'success',
     title: 'Parcel updated successfully',

@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -7,18 +8,18 @@ import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form'
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { createParcel } from '~/models/parcel.server';
 import { ParcelCreateFormSchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ParcelCreateFormSchema,
     disableAutoCoercion: true,
@@ -27,12 +28,23 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  let trackingNumber: string;
+  let parcel;
   try {
-    trackingNumber = (await createParcel(submission.value)).trackingNumber;
+    parcel = await createParcel(submission.value);
   } catch (error) {
     return parcelSaveFailed(request, 'create', submission, error);
   }
+  const { trackingNumber } = parcel;
+  await audit(
+    { user, context },
+    {
+      action: 'create',
+      entity: 'parcel',
+      entityId: parcel.id,
+      label: trackingNumber,
+      after: parcel,
+    },
+  );
   return redirectWithToast(request, `/dashboard/parcels${new URL(request.url).search}`, {
     type: 'success',
     title: 'Parcel created successfully',

@@ -1,5 +1,6 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import {
   Form,
   Link,
@@ -12,42 +13,91 @@ import {
 import { useEffect, useRef } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelCard } from '~/components/parcels/parcel-card';
+import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { listParcels } from '~/models/parcel.server';
-import { PARCEL_SEARCH_MAX_LENGTH, PARCEL_STATUSES, PARCELS_PAGE_SIZE } from '~/schemas/constants';
-import { ParcelListQuerySchema, type ParcelListQuery } from '~/schemas/parcel';
+import { hasRole } from '~/schemas/user';
+import {
+  PARCEL_SEARCH_MAX_LENGTH,
+  PARCEL_STATUSES,
+  PARCEL_TABLE_PAGE_SIZE,
+  PARCEL_TABLE_PAGE_SIZES,
+  type SortOrder,
+} from '~/schemas/constants';
+import { defaultSortOrder, ParcelListQuerySchema, type ParcelListQuery } from '~/schemas/parcel';
+import type { z } from '~/schemas/zod';
 import { requireUser } from '~/services/auth.server';
 import { useLinkNavigation } from '~/utils/link-navigation';
 
-/** A bad page number or status in the address bar shows the first page rather than an error. */
-function readQuery(url: URL): ParcelListQuery {
-  const parsed = ParcelListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-  if (parsed.success) return { ...parsed.data, limit: PARCELS_PAGE_SIZE };
-  const status = url.searchParams.get('status') ?? '';
-  const search = (url.searchParams.get('search') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
+type TableQuery = ParcelListQuery & { order: SortOrder; view: 'table' | 'cards' };
+
+/**
+ * The list's query, read leniently: a bad value in the address bar falls back to its default
+ * (page 1, 50 rows, newest first) rather than an error. Rows per page are 25, 50 or 100.
+ */
+function readQuery(url: URL): TableQuery {
+  const params = url.searchParams;
+  const pick = <T,>(schema: z.ZodType<T>, value: string | null, fallback: T): T => {
+    if (value === null) return fallback;
+    const parsed = schema.safeParse(value);
+    return parsed.success ? parsed.data : fallback;
+  };
+  const fields = ParcelListQuerySchema.shape;
+  const sort = pick(fields.sort, params.get('sort'), 'createdAt');
+  const limit = Number(params.get('limit'));
   return {
-    page: 1,
-    limit: PARCELS_PAGE_SIZE,
-    status: (PARCEL_STATUSES as readonly string[]).includes(status)
-      ? (status as ParcelListQuery['status'])
-      : undefined,
-    search: search || undefined,
+    page: pick(fields.page, params.get('page'), 1),
+    limit: (PARCEL_TABLE_PAGE_SIZES as readonly number[]).includes(limit)
+      ? limit
+      : PARCEL_TABLE_PAGE_SIZE,
+    status: pick(fields.status, params.get('status'), undefined),
+    search: pick(
+      fields.search,
+      (params.get('search') ?? '').slice(0, PARCEL_SEARCH_MAX_LENGTH),
+      undefined,
+    ),
+    sort,
+    order: pick(fields.order, params.get('order'), undefined) ?? defaultSortOrder(sort),
+    view: params.get('view') === 'cards' ? 'cards' : 'table',
   };
 }
 
+/** The same list at another page (page 1 is the address without `page`). */
+function pageUrl(url: URL, page: number) {
+  const params = new URLSearchParams(url.search);
+  if (page <= 1) params.delete('page');
+  else params.set('page', String(page));
+  const query = params.toString();
+  return `${url.pathname}${query ? `?${query}` : ''}`;
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const query = readQuery(new URL(request.url));
-  const filters = { search: query.search ?? '', status: query.status ?? '' };
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const query = readQuery(url);
+  const filters = {
+    search: query.search ?? '',
+    status: query.status ?? '',
+    sort: query.sort,
+    order: query.order,
+    limit: query.limit,
+    view: query.view,
+    canEdit: hasRole(user, 'staff'),
+  };
+  let result: Awaited<ReturnType<typeof listParcels>>;
   try {
-    const { parcels, pagination } = await listParcels(query);
-    return json({ ...filters, parcels, pagination, loadFailed: false });
+    result = await listParcels(query);
   } catch (error) {
     console.error('Could not load parcels:', error);
     const none: Awaited<ReturnType<typeof listParcels>>['parcels'] = [];
     return json({ ...filters, parcels: none, pagination: null, loadFailed: true }, { status: 503 });
   }
+  // A page past the end (the last parcel of the last page deleted, an old link) goes to the last
+  // page there is.
+  const { totalPages } = result.pagination;
+  if (query.page > Math.max(totalPages, 1)) throw redirect(pageUrl(url, totalPages));
+  return json({ ...filters, ...result, loadFailed: false });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Parcels · Management dashboard' }];
@@ -55,7 +105,8 @@ export const meta: MetaFunction = () => [{ title: 'Parcels · Management dashboa
 const SEARCH_DEBOUNCE_MS = 350;
 
 export default function ParcelsTab() {
-  const { search, status, parcels, pagination, loadFailed } = useLoaderData<typeof loader>();
+  const { search, status, sort, order, limit, view, canEdit, parcels, pagination, loadFailed } =
+    useLoaderData<typeof loader>();
   const location = useLocation();
   const onCardClick = useLinkNavigation({ preventScrollReset: true });
   const navigation = useNavigation();
@@ -64,12 +115,26 @@ export default function ParcelsTab() {
   useEffect(() => () => clearTimeout(timer.current), []);
   const searchRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLSelectElement>(null);
+  const limitRef = useRef<HTMLSelectElement>(null);
   // Back/forward and links change the filters: show them, but never under the user's typing.
   useEffect(() => {
     if (searchRef.current && document.activeElement !== searchRef.current)
       searchRef.current.value = search;
     if (statusRef.current) statusRef.current.value = status;
-  }, [search, status]);
+    if (limitRef.current) limitRef.current.value = String(limit);
+  }, [search, status, limit]);
+  const params = new URLSearchParams(location.search);
+  // The export takes the list's filters and sort, not its page: every matching parcel.
+  const exportParams = new URLSearchParams(params);
+  for (const name of ['page', 'limit', 'view']) exportParams.delete(name);
+  const exportHref = `/api/parcels/export.csv${exportParams.size ? `?${exportParams}` : ''}`;
+  const viewHref = (next: 'table' | 'cards') => {
+    const p = new URLSearchParams(params);
+    if (next === 'cards') p.set('view', 'cards');
+    else p.delete('view');
+    const q = p.toString();
+    return `/dashboard/parcels${q ? `?${q}` : ''}`;
+  };
 
   const here = `/dashboard/parcels${location.search}`;
   const filtering = Boolean(search || status);
@@ -91,17 +156,22 @@ export default function ParcelsTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Parcel Management</h1>
         <div className="flex gap-2">
+          <a href={exportHref} className="btn-secondary" download>
+            Export CSV
+          </a>
           <Link to={here} className="btn-secondary" preventScrollReset>
             {loading ? <Spinner /> : null}
             Refresh
           </Link>
-          <Link
-            to={`/dashboard/parcels/new${location.search}`}
-            className="btn-primary"
-            preventScrollReset
-          >
-            Create Parcel
-          </Link>
+          {canEdit ? (
+            <Link
+              to={`/dashboard/parcels/new${location.search}${DIALOG_FRAGMENT}`}
+              className="btn-primary"
+              preventScrollReset
+            >
+              Create Parcel
+            </Link>
+          ) : null}
         </div>
       </div>
 
@@ -152,6 +222,28 @@ export default function ParcelsTab() {
             ))}
           </select>
         </div>
+        <div>
+          <label htmlFor="parcel-page-size" className="sr-only">
+            Rows per page
+          </label>
+          <select
+            id="parcel-page-size"
+            name="limit"
+            defaultValue={String(limit)}
+            ref={limitRef}
+            className="field-input"
+          >
+            {PARCEL_TABLE_PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {`${size} per page`}
+              </option>
+            ))}
+          </select>
+        </div>
+        {/* The sort and the layout stay as they are when the filters change. */}
+        <input type="hidden" name="sort" value={sort} />
+        <input type="hidden" name="order" value={order} />
+        {view === 'cards' ? <input type="hidden" name="view" value="cards" /> : null}
         <button type="submit" className="btn-secondary">
           Search
         </button>
@@ -172,19 +264,57 @@ export default function ParcelsTab() {
         </p>
       ) : (
         <>
-          {pagination ? (
-            <p className="text-sm text-gray-600">
-              {pagination.totalItems} parcel{pagination.totalItems === 1 ? '' : 's'}
-              {pagination.totalPages > 1
-                ? ` · page ${pagination.currentPage} of ${pagination.totalPages}`
-                : ''}
-            </p>
-          ) : null}
-          {/* Clicks (and Enter) on the cards' links arrive here: see useLinkNavigation. */}
-          <div className={`space-y-4 ${loading ? 'opacity-60' : ''}`} onClick={onCardClick}>
-            {parcels.map((parcel) => (
-              <ParcelCard key={parcel.id} parcel={parcel} search={location.search} />
-            ))}
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            {pagination ? (
+              <p className="text-sm text-gray-600">
+                {pagination.totalItems} parcel{pagination.totalItems === 1 ? '' : 's'}
+                {pagination.totalPages > 1
+                  ? ` · page ${pagination.currentPage} of ${pagination.totalPages}`
+                  : ''}
+              </p>
+            ) : null}
+            <nav aria-label="Layout" className="flex gap-1 text-sm">
+              <Link
+                to={viewHref('table')}
+                aria-current={view === 'table' ? 'page' : undefined}
+                className={view === 'table' ? 'btn-primary' : 'btn-secondary'}
+                preventScrollReset
+              >
+                Table
+              </Link>
+              <Link
+                to={viewHref('cards')}
+                aria-current={view === 'cards' ? 'page' : undefined}
+                className={view === 'cards' ? 'btn-primary' : 'btn-secondary'}
+                preventScrollReset
+              >
+                Cards
+              </Link>
+            </nav>
+          </div>
+          {/* Clicks (and Enter) on the rows' and cards' links arrive here: see useLinkNavigation. */}
+          <div className={loading ? 'opacity-60' : ''} onClick={onCardClick}>
+            {view === 'cards' ? (
+              <div className="space-y-4">
+                {parcels.map((parcel) => (
+                  <ParcelCard
+                    key={parcel.id}
+                    parcel={parcel}
+                    search={location.search}
+                    canEdit={canEdit}
+                  />
+                ))}
+              </div>
+            ) : (
+              <ParcelTable
+                parcels={parcels}
+                search={location.search}
+                sort={sort}
+                order={order}
+                defaultOrder={defaultSortOrder}
+                canEdit={canEdit}
+              />
+            )}
           </div>
           {pagination ? (
             <Pagination

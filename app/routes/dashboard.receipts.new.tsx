@@ -9,6 +9,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
@@ -18,7 +19,13 @@ import {
   listParcelChoices,
   type ParcelChoice,
 } from '~/models/receipt.server';
-import { formatMoney, PAYMENT_METHODS, RECEIPT_FORMATS } from '~/schemas/constants';
+import {
+  formatMoney,
+  PARCEL_SEARCH_MAX_LENGTH,
+  PAYMENT_METHODS,
+  RECEIPT_FORMATS,
+  RECEIPT_PARCEL_CHOICES,
+} from '~/schemas/constants';
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_RECEIPT_FORMAT,
@@ -26,7 +33,7 @@ import {
   type PaymentMethod,
   type ReceiptFormat,
 } from '~/schemas/receipt';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/services/form.server';
@@ -54,9 +61,17 @@ const asFormat = (value: unknown): ReceiptFormat =>
   RECEIPT_FORMATS.find((f) => f === value) ?? DEFAULT_RECEIPT_FORMAT;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
-  const parcels = await listParcelChoices();
+  const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
+  // One more than is shown tells whether there are others to search for.
+  const found = await listParcelChoices({
+    limit: RECEIPT_PARCEL_CHOICES + 1,
+    search: parcelSearch,
+  });
+  const truncated = found.length > RECEIPT_PARCEL_CHOICES;
+  const parcels = found.slice(0, RECEIPT_PARCEL_CHOICES);
+  const picker = { search: parcelSearch, shown: parcels.length, truncated };
   const parcelId = params.get('parcelId') ?? '';
   let selected = parcels.find((p) => p.id === parcelId) ?? null;
   if (parcelId && !selected) {
@@ -72,11 +87,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     paymentMethod: asPaymentMethod(params.get('paymentMethod')),
     format: asFormat(params.get('format')),
   };
-  return json({ parcels, values });
+  return json({ parcels, values, picker });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ReceiptGenerateFormSchema,
   });
@@ -100,7 +115,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Management dashboard' }];
 
 export default function GenerateReceiptDialog() {
-  const { parcels, values: loaded } = useLoaderData<typeof loader>();
+  const { parcels, values: loaded, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // A parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.customerName}|${loaded.customerEmail}`;
@@ -110,6 +125,15 @@ export default function GenerateReceiptDialog() {
       closeTo={LIST_PATH}
       description="Create a receipt for a parcel's shipping cost."
     >
+      <ParcelPickerSearch
+        action={NEW_PATH}
+        {...picker}
+        keep={{
+          paymentMethod: loaded.paymentMethod,
+          format: loaded.format,
+          ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}),
+        }}
+      />
       <GenerateReceiptForm
         key={key}
         parcels={parcels}
@@ -153,7 +177,7 @@ function GenerateReceiptForm({
   }
 
   return (
-    <Form method="post" action={NEW_PATH} {...getFormProps(form)} className="space-y-4">
+    <Form method="post" action={`${NEW_PATH}`} {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <SelectField
         label="Parcel"

@@ -1,3 +1,5 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -7,7 +9,7 @@ import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
 import { RECEIPTS_PAGE_SIZE } from '~/schemas/constants';
 import { ReceiptActionSchema } from '~/schemas/receipt';
-import { requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/services/auth.server';
 import { publicCompanyInfo } from '~/services/env.server';
 import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
@@ -45,13 +47,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
+  // Telling of a download or a print is open to every role; e-mailing needs staff (below).
+  const user = await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), { schema: ReceiptActionSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   const { intent, receiptId } = submission.value;
+  if (intent !== 'downloaded' && intent !== 'printed') requireRole(user, 'staff', 'page');
   const receipt = await getReceipt(receiptId);
 
   // Downloads and print tabs don't navigate: these answer the list's fetcher with a toast.
@@ -104,6 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Receipts · Management dashboard' }];
 
 export default function ReceiptsTab() {
+  const canEdit = useCanEdit();
   const { receipts, pagination, preview } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
@@ -112,9 +117,15 @@ export default function ReceiptsTab() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-gray-900">Receipt Generation</h1>
-        <Link to={`${LIST_PATH}/new`} preventScrollReset className="btn-primary">
-          Generate Receipt
-        </Link>
+        {canEdit ? (
+          <Link
+            to={`${LIST_PATH}/new${DIALOG_FRAGMENT}`}
+            preventScrollReset
+            className="btn-primary"
+          >
+            Generate Receipt
+          </Link>
+        ) : null}
       </div>
 
       <Outlet />

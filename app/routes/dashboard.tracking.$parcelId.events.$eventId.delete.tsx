@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -16,7 +17,7 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import { deleteEvent } from '~/models/tracking-event.server';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import {
   eventSaveFailed,
@@ -27,13 +28,13 @@ import { formatEventTime } from '~/utils/format';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const event = await requireParcelEvent(params);
   return json({ event });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: TrackingEventDeleteSchema,
   });
@@ -55,6 +56,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'delete',
+      entity: 'event',
+      entityId: removed.id,
+      label: removed.status,
+      parcelId,
+      before: removed,
+    },
+  );
   return redirectWithToast(request, parcelPage, {
     type: 'success',
     title: 'Tracking event deleted',

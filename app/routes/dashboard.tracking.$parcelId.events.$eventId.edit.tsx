@@ -1,12 +1,13 @@
+import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { updateEvent } from '~/models/tracking-event.server';
+import { getEvent, updateEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, toFormStatus, TrackingEventFormSchema } from '~/schemas/tracking-event';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import {
   eventSaveFailed,
@@ -16,19 +17,20 @@ import {
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   const event = await requireParcelEvent(params);
   return json({ event });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   let event;
+  const before = await getEvent(params.eventId ?? '');
   try {
     event = await updateEvent(params.eventId ?? '', submission.value, { parcelId });
   } catch (error) {
@@ -42,6 +44,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'update',
+      entity: 'event',
+      entityId: event.id,
+      label: event.status,
+      parcelId,
+      before,
+      after: event,
+    },
+  );
   return redirectWithToast(request, parcelPage, {
     type: 'success',
     title: 'Tracking event updated',

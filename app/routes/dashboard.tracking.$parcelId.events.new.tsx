@@ -1,3 +1,4 @@
+import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -6,22 +7,22 @@ import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { addEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
-import { requireUser } from '~/services/auth.server';
+import { requireUserWithRole } from '~/services/auth.server';
 import { env } from '~/services/env.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
 import { readFormData } from '~/services/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireUserWithRole(request, 'staff');
   // The form's date and time default to now in the company's zone, computed here so both renders
   // agree; once JavaScript runs the form switches to the browser's zone and its "now".
   const timeZone = env.COMPANY_TIMEZONE;
   return json({ now: toFormDateTime(new Date(), timeZone), timeZone });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireUser(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
   if (submission.status !== 'success') {
@@ -40,6 +41,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
+  await audit(
+    { user, context },
+    {
+      action: 'create',
+      entity: 'event',
+      entityId: event.id,
+      label: event.status,
+      parcelId,
+      after: event,
+    },
+  );
   return redirectWithToast(request, trackingParcelPage(request, parcelId), {
     type: 'success',
     title: 'Tracking event added',

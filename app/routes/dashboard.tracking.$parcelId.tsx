@@ -1,3 +1,5 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import {
@@ -26,6 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function ParcelTrackingPage() {
+  const canEdit = useCanEdit();
   const { parcel, emails } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const basePath = `/dashboard/tracking/${parcel.id}`;
@@ -47,9 +50,15 @@ export default function ParcelTrackingPage() {
             <p className="flex items-center gap-2 text-sm text-gray-600">
               Current status <StatusBadge status={parcel.status} />
             </p>
-            <Link to={`${basePath}/events/new${search}`} preventScrollReset className="btn-primary">
-              Add Event
-            </Link>
+            {canEdit ? (
+              <Link
+                to={`${basePath}/events/new${search}${DIALOG_FRAGMENT}`}
+                preventScrollReset
+                className="btn-primary"
+              >
+                Add Event
+              </Link>
+            ) : null}
           </div>
         </div>
         <h3 className="sr-only">Tracking events</h3>

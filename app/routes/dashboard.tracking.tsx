@@ -10,6 +10,7 @@ import {
   useParams,
 } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { Spinner } from '~/components/ui/spinner';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
@@ -23,14 +24,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = (new URL(request.url).searchParams.get('search') ?? '')
     .trim()
     .slice(0, SEARCH_MAX);
-  const parcels = await searchParcelsForTracking({ search, limit: PARCELS_PAGE_SIZE });
-  return json({ search, parcels });
+  // One more than is shown tells whether the search should be narrowed to reach the others.
+  const found = await searchParcelsForTracking({ search, limit: PARCELS_PAGE_SIZE + 1 });
+  const truncated = found.length > PARCELS_PAGE_SIZE;
+  return json({ search, parcels: found.slice(0, PARCELS_PAGE_SIZE), truncated });
 }
 
 export const meta: MetaFunction = () => [{ title: 'Tracking · Management dashboard' }];
 
 export default function TrackingTab() {
-  const { search, parcels } = useLoaderData<typeof loader>();
+  const { search, parcels, truncated } = useLoaderData<typeof loader>();
   const { parcelId } = useParams();
   const location = useLocation();
   const navigation = useNavigation();
@@ -73,6 +76,11 @@ export default function TrackingTab() {
               </button>
             </div>
           </Form>
+          {truncated ? (
+            <p className="mt-2 text-xs text-gray-600" aria-live="polite">
+              {pickerMessage({ search, shown: parcels.length, truncated })}
+            </p>
+          ) : null}
           {parcels.length === 0 ? (
             <p className="py-6 text-center text-sm text-gray-600">
               {search ? 'No parcels found matching your search.' : 'No parcels yet.'}

@@ -28,7 +28,7 @@ export default function DashboardLayout() {
         Skip to content
       </a>
       <DashboardHeader user={user} companyName={company.name} />
-      <DashboardTabs showSettings={user.role === 'admin'} />
+      <DashboardTabs role={user.role} />
       <main id="dashboard-main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
         <Outlet />
       </main>

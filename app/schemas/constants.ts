@@ -58,6 +58,23 @@ export const DEFAULT_DELIVERY_DAYS = 4;
 export const CARD_DESTINATION_LIMIT = 3;
 export const PARCELS_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;
+/** Rows per page offered by the staff parcel table, and its default. */
+export const PARCEL_TABLE_PAGE_SIZES = [25, 50, 100] as const;
+export const PARCEL_TABLE_PAGE_SIZE = 50;
+/** Columns the parcel list sorts by (the table's sortable columns and the API's `sort`). */
+export const PARCEL_SORT_KEYS = [
+  'trackingNumber',
+  'recipient',
+  'city',
+  'service',
+  'status',
+  'priority',
+  'estimatedDelivery',
+  'createdAt',
+] as const;
+export type ParcelSortKey = (typeof PARCEL_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export const NOTIFICATION_TYPES = [
   'Status Update',

@@ -5,10 +5,12 @@ import {
   MAX_PAGE_SIZE,
   MAX_PARCEL_DESTINATIONS,
   PARCEL_SEARCH_MAX_LENGTH,
+  PARCEL_SORT_KEYS,
   PARCEL_STATUSES,
   PARCELS_PAGE_SIZE,
   PRIORITIES,
   SERVICE_TYPES,
+  SORT_ORDERS,
 } from './constants';
 
 const text = (max: number) =>
@@ -183,8 +185,17 @@ export const ParcelListQuerySchema = z.object({
     .max(PARCEL_SEARCH_MAX_LENGTH, `Search must be at most ${PARCEL_SEARCH_MAX_LENGTH} characters`)
     .optional()
     .transform((value) => value || undefined),
+  sort: z
+    .enum(PARCEL_SORT_KEYS, { error: `Sort must be one of: ${PARCEL_SORT_KEYS.join(', ')}` })
+    .default('createdAt'),
+  order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
 });
 export type ParcelListQuery = z.output<typeof ParcelListQuerySchema>;
+
+/** The order a column sorts in when none is asked for: dates newest first, text A to Z. */
+export function defaultSortOrder(sort: ParcelListQuery['sort']): 'asc' | 'desc' {
+  return sort === 'createdAt' || sort === 'estimatedDelivery' ? 'desc' : 'asc';
+}
 
 /** The delete confirmation: a button, no fields. */
 export const ParcelDeleteSchema = z.object({});

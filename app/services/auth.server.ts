@@ -141,10 +141,18 @@ export function loginRedirectUrl(request: Request) {
   return `${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`;
 }
 
-/** For staff pages: the signed-in user, or a redirect to the login page that comes back here. */
+/** Where a user changes their own password (and must, after a temporary one). */
+export const ACCOUNT_PATH = '/dashboard/account';
+
+/**
+ * For staff pages: the signed-in user, or a redirect to the login page that comes back here. A
+ * user still on a temporary password is sent to change it first.
+ */
 export async function requireUser(request: Request): Promise<PublicUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect(loginRedirectUrl(request));
+  if (user.mustChangePassword && new URL(request.url).pathname !== ACCOUNT_PATH)
+    throw redirect(ACCOUNT_PATH);
   return user;
 }
 
@@ -204,4 +212,18 @@ export function requireRole(user: PublicUser, needed: UserRole, kind: 'api' | 'p
   const message = `This needs the ${needed} role`;
   if (kind === 'api') throw new ApiError(403, message);
   throw json({ message }, { status: 403 });
+}
+
+/** For staff pages and actions: the signed-in user with at least `needed`, else 403 naming it. */
+export async function requireUserWithRole(request: Request, needed: UserRole): Promise<PublicUser> {
+  const user = await requireUser(request);
+  requireRole(user, needed, 'page');
+  return user;
+}
+
+/** For API routes: the token's or session's user with at least `needed`, else 401/403. */
+export async function requireApiRole(request: Request, needed: UserRole): Promise<PublicUser> {
+  const user = await requireApiUser(request);
+  requireRole(user, needed, 'api');
+  return user;
 }

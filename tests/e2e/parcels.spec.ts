@@ -19,9 +19,15 @@ async function openMenuItem(
   trackingNumber: string,
   item: 'View Details' | 'Edit' | 'Delete',
 ) {
-  const card = page.getByRole('article', { name: trackingNumber });
-  await card.locator('summary', { hasText: `Actions for ${trackingNumber}` }).click();
-  await card.getByRole('link', { name: item, exact: true }).click();
+  const row = parcelRow(page, trackingNumber);
+  await row.locator('summary', { hasText: `Actions for ${trackingNumber}` }).click();
+  await row.getByRole('link', { name: item, exact: true }).click();
+}
+
+function parcelRow(page: Page, trackingNumber: string) {
+  return page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: trackingNumber }) });
 }
 
 test('create a parcel with two extra destinations, find, view, edit and delete it', async ({
@@ -77,16 +83,24 @@ test('create a parcel with two extra destinations, find, view, edit and delete i
 
   // Found by search (sender name) and by status filter.
   await searchFor(page, sender);
+  const row = parcelRow(page, trackingNumber!);
+  await expect(row).toBeVisible();
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await expect(row).toContainText(recipient);
+  await expect(row).toContainText('Pending');
+  await expect(row).toContainText('Chicago');
+  await expect(row).toContainText('Express');
+
+  // The card layout shows every destination.
+  await page.getByRole('link', { name: 'Cards', exact: true }).click();
   const card = page.getByRole('article', { name: trackingNumber! });
-  await expect(card).toBeVisible();
-  await expect(page.getByRole('article')).toHaveCount(1);
-  await expect(card).toContainText(recipient);
-  await expect(card).toContainText('Pending');
   await expect(card).toContainText(stopA);
   await expect(card).toContainText(stopB);
+  await page.getByRole('link', { name: 'Table', exact: true }).click();
+  await expect(page).not.toHaveURL(/view=cards/);
 
   await searchFor(page, recipient.toUpperCase(), 'Pending');
-  await expect(page.getByRole('article', { name: trackingNumber! })).toBeVisible();
+  await expect(parcelRow(page, trackingNumber!)).toBeVisible();
   await searchFor(page, recipient, 'Delivered');
   await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
 
@@ -101,9 +115,7 @@ test('create a parcel with two extra destinations, find, view, edit and delete i
     expect(
       await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
     ).toBe(true);
-    await expect(
-      page.getByRole('article', { name: trackingNumber! }).locator('details'),
-    ).not.toHaveAttribute('open');
+    await expect(parcelRow(page, trackingNumber!).locator('details')).not.toHaveAttribute('open');
   }
   const details = page.getByRole('region', { name: 'Destinations' });
   await expect(details).toContainText(stopA);
@@ -119,7 +131,7 @@ test('create a parcel with two extra destinations, find, view, edit and delete i
   await page.getByLabel('Status', { exact: true }).selectOption('In Transit');
   await page.getByRole('button', { name: 'Update Parcel' }).click();
   await expect(toastRegion(page)).toContainText('Parcel updated successfully');
-  await expect(page.getByRole('article', { name: trackingNumber! })).toContainText('In Transit');
+  await expect(parcelRow(page, trackingNumber!)).toContainText('In Transit');
 
   // Delete it.
   await openMenuItem(page, trackingNumber!, 'Delete');
@@ -201,4 +213,48 @@ test('unknown parcels show the section error with Try Again and Reload Page', as
   await expect(page.getByText('Something went wrong')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Try Again' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Reload Page' })).toBeVisible();
+});
+
+test('the table sorts by its column headers, changes rows per page, and a page past the end goes to the last', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, '/dashboard/parcels');
+  const header = page.getByRole('columnheader', { name: /Recipient/ });
+  await header.getByRole('link').click();
+  await expect(page).toHaveURL(/sort=recipient&order=asc/);
+  await expect(page.getByRole('columnheader', { name: /Recipient/ })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  const names = await page.locator('tbody tr td[data-label="Recipient"]').allTextContents();
+  expect(names.length).toBeGreaterThan(1);
+  expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  await page
+    .getByRole('columnheader', { name: /Recipient/ })
+    .getByRole('link')
+    .click();
+  await expect(page).toHaveURL(/sort=recipient&order=desc/);
+  await expect(page.getByRole('columnheader', { name: /Recipient/ })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+
+  // Rows per page: without JavaScript through the Search button, with it as soon as it changes.
+  await page.getByLabel('Rows per page').selectOption('25');
+  if (test.info().project.name === 'no-js')
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/limit=25/);
+  await expect(page).toHaveURL(/sort=recipient&order=desc/);
+  expect(await page.locator('tbody tr').count()).toBeLessThanOrEqual(25);
+
+  await page.goto('/dashboard/parcels?limit=25&page=99');
+  await expect(page).not.toHaveURL(/page=99/);
+  const last = new URL(page.url()).searchParams.get('page') ?? '1';
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+  if (last !== '1')
+    await expect(page.getByRole('link', { name: `Page ${last}` })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 });

@@ -356,6 +356,34 @@ describe('/api/parcels/:id', () => {
     expect((await get(created.id)).body.parcel.status).toBe('In Transit');
   });
 
+  it('an empty destination list becomes the recipient, as on the edit page', async () => {
+    const created = (
+      await create(body({ destinations: [{ name: 'Depot', address: '9 Depot Rd', city: 'Reno' }] }))
+    ).body.parcel;
+    expect(created.destinations.map((d) => d.name)).toEqual(['Depot']);
+
+    // Only the destinations sent: the stored recipient is the default.
+    const cleared = await put(created.id, { destinations: [] });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.parcel.destinations).toMatchObject([
+      { name: 'Bob Recipient', address: '2 Target Ave', city: '', country: 'USA', postalCode: '' },
+    ]);
+
+    // With a new recipient in the same body: the new one.
+    const moved = await put(created.id, {
+      recipient: { name: 'Cleo New', address: '5 Other St' },
+      destinations: [{ name: '', address: '', city: '', postalCode: '' }],
+    });
+    expect(moved.body.parcel.destinations).toMatchObject([
+      { name: 'Cleo New', address: '5 Other St', country: 'USA' },
+    ]);
+    expect((await get(created.id)).body.parcel.destinations).toHaveLength(1);
+
+    // Destinations not sent stay as they are.
+    const kept = await put(created.id, { weight: 7 });
+    expect(kept.body.parcel.destinations).toMatchObject([{ name: 'Cleo New' }]);
+  });
+
   it('refuses bad updates with details and changes nothing', async () => {
     const created = (await create(body())).body.parcel;
     const cases: Array<[unknown, string]> = [

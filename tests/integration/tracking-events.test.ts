@@ -340,7 +340,7 @@ describe('parcel status follows the newest event', () => {
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
   });
 
-  it('deleting the newest event moves the status back to the previous event; the last one leaves it', async () => {
+  it('deleting the newest event moves the status back to the previous event; with none left it is Pending', async () => {
     const parcelId = await createParcel();
     const first = (
       await (
@@ -364,7 +364,80 @@ describe('parcel status follows the newest event', () => {
     expect((await deleteCall(first.id)).status).toBe(200);
     stored = await storedParcel(parcelId);
     expect(stored.events).toHaveLength(0);
+    expect(stored.status).toBe('Pending');
+  });
+
+  it('deleting a mistaken Delivered skips Custom Status events and clears the delivery date', async () => {
+    const parcelId = await createParcel();
+    await postCall(parcelId, { status: 'In Transit', timestamp: '2024-12-01T08:00:00Z' });
+    const delivered = (
+      await (
+        await postCall(parcelId, { status: 'Delivered', timestamp: '2024-12-02T08:00:00Z' })
+      ).json()
+    ).event;
+    await postCall(parcelId, { status: 'Held at customs', timestamp: '2024-12-03T08:00:00Z' });
+    let stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Delivered');
+    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-02T08:00:00.000Z');
+
+    expect((await deleteCall(delivered.id)).status).toBe(200);
+    stored = await storedParcel(parcelId);
     expect(stored.status).toBe('In Transit');
+    expect(stored.actualDelivery ?? null).toBeNull();
+  });
+
+  it('deleting the only Delivered event, with only Custom Status events left, makes the parcel Pending', async () => {
+    const parcelId = await createParcel();
+    const delivered = (await addEvent(parcelId, {
+      status: 'Delivered',
+      location: '',
+      description: '',
+      timestamp: new Date('2024-12-01T08:00:00Z'),
+    }))!;
+    const note = (await addEvent(parcelId, {
+      status: 'Left with neighbour',
+      location: '',
+      description: '',
+      timestamp: new Date('2024-12-02T08:00:00Z'),
+    }))!;
+    expect((await storedParcel(parcelId)).status).toBe('Delivered');
+    await deleteEvent(delivered.id);
+    let stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Pending');
+    expect(stored.actualDelivery ?? null).toBeNull();
+
+    // Removing a Custom Status event leaves a status set by hand alone.
+    await Parcel.updateOne({ _id: parcelId }, { $set: { status: 'Failed' } });
+    await deleteEvent(note.id);
+    stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Failed');
+  });
+
+  it('editing Delivered into another status moves the parcel and clears the delivery date', async () => {
+    const parcelId = await createParcel();
+    await addEvent(parcelId, {
+      status: 'In Transit',
+      location: '',
+      description: '',
+      timestamp: new Date('2024-12-01T08:00:00Z'),
+    });
+    const delivered = (await addEvent(parcelId, {
+      status: 'Delivered',
+      location: '',
+      description: '',
+      timestamp: new Date('2024-12-02T08:00:00Z'),
+    }))!;
+    const edited = await updateEvent(delivered.id, { status: 'Failed Delivery' });
+    expect(edited?.status).toBe('Failed Delivery');
+    let stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('Failed');
+    expect(stored.actualDelivery ?? null).toBeNull();
+
+    // Into a custom text: the newest mapped event left decides.
+    await updateEvent(delivered.id, { status: 'Awaiting pickup point' });
+    stored = await storedParcel(parcelId);
+    expect(stored.status).toBe('In Transit');
+    expect(stored.actualDelivery ?? null).toBeNull();
   });
 
   it('editing an event re-evaluates which one is newest', async () => {
@@ -827,6 +900,7 @@ describe('dashboard Tracking pages', () => {
     expect(deleted.status).toBe(302);
     stored = await storedParcel(parcelId);
     expect(stored.events).toHaveLength(0);
-    expect(stored.status).toBe('Delivered');
+    expect(stored.status).toBe('Pending');
+    expect(stored.actualDelivery ?? null).toBeNull();
   });
 });

@@ -38,6 +38,9 @@ export function DashboardHeader({
             <span className="font-medium text-gray-900">{user.name || user.username}</span>
             <RoleBadge role={user.role} />
           </p>
+          <Link to="/dashboard/account" className="text-sm text-brand-700 hover:underline">
+            Account
+          </Link>
           <Form method="post" action="/logout">
             <button type="submit" className="btn-secondary">
               Logout

@@ -1,4 +1,5 @@
 import { NavLink } from '@remix-run/react';
+import { hasRole, type UserRole } from '~/schemas/user';
 
 export const DASHBOARD_TABS = [
   { to: '/dashboard', label: 'Overview', end: true },
@@ -8,14 +9,16 @@ export const DASHBOARD_TABS = [
   { to: '/dashboard/receipts', label: 'Receipts', end: false },
 ] as const;
 
-export const SETTINGS_TAB = { to: '/dashboard/settings', label: 'Settings', end: false } as const;
+/** Sections only admins see: users, the audit trail, and Settings (API keys, webhooks). */
+export const ADMIN_TABS = [
+  { to: '/dashboard/users', label: 'Users', end: false },
+  { to: '/dashboard/audit', label: 'Audit', end: false },
+  { to: '/dashboard/settings', label: 'Settings', end: false },
+] as const;
 
-/**
- * The five dashboard sections as links, and Settings (API keys, webhooks) for admins; on a phone
- * the row scrolls sideways.
- */
-export function DashboardTabs({ showSettings = false }: { showSettings?: boolean }) {
-  const tabs = showSettings ? [...DASHBOARD_TABS, SETTINGS_TAB] : DASHBOARD_TABS;
+/** The dashboard sections as links; on a phone the row scrolls sideways. */
+export function DashboardTabs({ role }: { role: UserRole }) {
+  const tabs = hasRole({ role }, 'admin') ? [...DASHBOARD_TABS, ...ADMIN_TABS] : DASHBOARD_TABS;
   return (
     <nav aria-label="Dashboard sections" className="border-b border-gray-200 bg-white">
       <ul className="mx-auto flex max-w-7xl gap-1 overflow-x-auto whitespace-nowrap px-4">

@@ -28,6 +28,15 @@ export function DashboardSectionError() {
   return (
     <GeneralErrorBoundary
       statusHandlers={{
+        403: ({ data }) =>
+          fallback(
+            data &&
+              typeof data === 'object' &&
+              'message' in data &&
+              typeof data.message === 'string'
+              ? `You do not have access to this. ${data.message}.`
+              : 'You do not have access to this.',
+          ),
         404: () => fallback('We could not find what you were looking for.'),
         500: () => fallback('Something went wrong on our side. Please try again.'),
         503: () => fallback('The service is temporarily unavailable. Please try again.'),

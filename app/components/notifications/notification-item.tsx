@@ -1,3 +1,4 @@
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useNavigation } from '@remix-run/react';
 import type { z } from 'zod';
@@ -19,6 +20,7 @@ export function NotificationItem({
   /** The list action's answer when it refused this notification's Retry or Delete. */
   lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const canEdit = useCanEdit();
   const [form, fields] = useForm<z.input<typeof NotificationActionSchema>>({
     id: `notification-actions-${notification.id}`,
     lastResult,
@@ -80,7 +82,7 @@ export function NotificationItem({
           <span className="font-semibold">E-mail error:</span> {notification.emailResult.error}
         </p>
       ) : null}
-      {notification.status === 'failed' ? (
+      {notification.status === 'failed' && canEdit ? (
         <Form
           method="post"
           action={formAction}

@@ -1,3 +1,4 @@
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { CARD_DESTINATION_LIMIT } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
@@ -25,7 +26,15 @@ export function destinationLine(d: CardParcel['destinations'][number]): string {
  * A parcel in the management list. Its menu is a <details> disclosure with real links, so View
  * Details, Edit and Delete work without JavaScript too.
  */
-export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: string }) {
+export function ParcelCard({
+  parcel,
+  search,
+  canEdit = true,
+}: {
+  parcel: CardParcel;
+  search: string;
+  canEdit?: boolean;
+}) {
   const shown = parcel.destinations.slice(0, CARD_DESTINATION_LIMIT);
   const more = parcel.destinations.length - shown.length;
   const base = `/dashboard/parcels/${parcel.id}`;
@@ -65,7 +74,7 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
             <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
               <li>
                 <a
-                  href={`${base}${search}`}
+                  href={`${base}${search}${DIALOG_FRAGMENT}`}
                   data-client-link
                   data-discover="true"
                   className="block px-3 py-2 hover:bg-gray-50"
@@ -73,26 +82,30 @@ export function ParcelCard({ parcel, search }: { parcel: CardParcel; search: str
                   View Details
                 </a>
               </li>
-              <li>
-                <a
-                  href={`${base}/edit${search}`}
-                  data-client-link
-                  data-discover="true"
-                  className="block px-3 py-2 hover:bg-gray-50"
-                >
-                  Edit
-                </a>
-              </li>
-              <li>
-                <a
-                  href={`${base}/delete${search}`}
-                  data-client-link
-                  data-discover="true"
-                  className="block px-3 py-2 text-red-700 hover:bg-red-50"
-                >
-                  Delete
-                </a>
-              </li>
+              {canEdit ? (
+                <>
+                  <li>
+                    <a
+                      href={`${base}/edit${search}${DIALOG_FRAGMENT}`}
+                      data-client-link
+                      data-discover="true"
+                      className="block px-3 py-2 hover:bg-gray-50"
+                    >
+                      Edit
+                    </a>
+                  </li>
+                  <li>
+                    <a
+                      href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
+                      data-client-link
+                      data-discover="true"
+                      className="block px-3 py-2 text-red-700 hover:bg-red-50"
+                    >
+                      Delete
+                    </a>
+                  </li>
+                </>
+              ) : null}
             </ul>
           </details>
         </div>

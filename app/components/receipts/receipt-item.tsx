@@ -1,3 +1,4 @@
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import type { z } from 'zod';
@@ -25,6 +26,7 @@ export function ReceiptItem({
   /** The list action's answer when it refused this receipt's Email. */
   lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const canEdit = useCanEdit();
   const [form, fields] = useForm<z.input<typeof ReceiptActionSchema>>({
     id: `receipt-actions-${receipt.id}`,
     lastResult,
@@ -93,7 +95,13 @@ export function ReceiptItem({
         >
           Print
         </a>
-        <Form method="post" action={formAction} {...getFormProps(form)} preventScrollReset>
+        <Form
+          method="post"
+          action={formAction}
+          {...getFormProps(form)}
+          preventScrollReset
+          hidden={!canEdit}
+        >
           <FormErrors id={form.errorId} errors={Object.values(form.allErrors).flat()} />
           <input {...getInputProps(fields.intent, { type: 'hidden' })} />
           <input {...getInputProps(fields.receiptId, { type: 'hidden' })} />

@@ -1,4 +1,6 @@
 import { Link } from '@remix-run/react';
+import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatDateTime, formatEventTime } from '~/utils/format';
 
@@ -104,6 +106,7 @@ function EventItem({
   basePath: string;
   linkSearch: string;
 }) {
+  const canEdit = useCanEdit();
   return (
     <li className="mb-6 ml-6 last:mb-0">
       <span
@@ -126,16 +129,16 @@ function EventItem({
             <p className="mt-1 break-words text-sm text-gray-700">{event.description}</p>
           ) : null}
         </div>
-        <div className="flex shrink-0 gap-2">
+        <div className={canEdit ? 'flex shrink-0 gap-2' : 'hidden'}>
           <Link
-            to={`${basePath}/events/${event.id}/edit${linkSearch}`}
+            to={`${basePath}/events/${event.id}/edit${linkSearch}${DIALOG_FRAGMENT}`}
             preventScrollReset
             className="btn-secondary px-3 py-1"
           >
             Edit<span className="sr-only"> event {event.status}</span>
           </Link>
           <Link
-            to={`${basePath}/events/${event.id}/delete${linkSearch}`}
+            to={`${basePath}/events/${event.id}/delete${linkSearch}${DIALOG_FRAGMENT}`}
             preventScrollReset
             className="btn-secondary px-3 py-1 text-red-700"
           >

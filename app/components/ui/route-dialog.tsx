@@ -36,6 +36,16 @@ function useReturnFocus() {
 }
 
 /**
+ * The id of a dialog rendered as a page, and the fragment that links opening a dialog end with:
+ * without JavaScript the browser scrolls the form into view when the page loads, instead of
+ * leaving it below the list the dialog was opened from. Form actions carry no fragment: a
+ * browser keeps a request's fragment across the redirect that follows a save. With JavaScript the dialog is a modal and
+ * there is no element by that id, so nothing scrolls.
+ */
+export const DIALOG_ID = 'dialog';
+export const DIALOG_FRAGMENT = `#${DIALOG_ID}`;
+
+/**
  * A dialog that is also a URL. With JavaScript it opens as a modal over the parent route;
  * without (or before hydration) the same content renders as a plain section of the page,
  * because a Headless UI Dialog renders nothing on the server.
@@ -62,6 +72,7 @@ export function RouteDialog({
   if (!hydrated) {
     return (
       <section
+        id={DIALOG_ID}
         aria-labelledby="route-dialog-title"
         className={`card mx-auto my-6 w-full ${width} p-6`}
       >

@@ -1,0 +1,41 @@
+import { audit } from '~/services/audit.server';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { addUser, listUsers } from '~/models/user.server';
+import { UserCreateSchema } from '~/schemas/user';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { requireApiRole } from '~/services/auth.server';
+import { asApiConflict } from '~/services/user-admin.server';
+
+/** GET /api/users → { users } (admin) */
+export function loader({ request }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    await requireApiRole(request, 'admin');
+    return json({ users: await listUsers() });
+  });
+}
+
+/**
+ * POST /api/users {username, name, email, role, password?} → 201 { user } (admin). Without a
+ * password the answer also carries `temporaryPassword`, shown this once; the user must change it
+ * at the first sign-in. 409 when the username is taken.
+ */
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+    const admin = await requireApiRole(request, 'admin');
+    const input = await readJsonBody(request, UserCreateSchema);
+    const created = await asApiConflict(() => addUser(input));
+    await audit(
+      { user: admin, context, via: 'api' },
+      {
+        action: 'create',
+        entity: 'user',
+        entityId: created.user.id,
+        label: created.user.username,
+        after: created.user,
+      },
+    );
+    return json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
+  });
+}

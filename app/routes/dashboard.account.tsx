@@ -1,0 +1,99 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { Field, FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { changeOwnPassword } from '~/models/user.server';
+import { PasswordChangeSchema } from '~/schemas/user';
+import { requireUser } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({ mustChangePassword: user.mustChangePassword, username: user.username });
+}
+
+/** Every user, whatever the role, changes their own password here. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await readFormData(request), { schema: PasswordChangeSchema });
+  const hideFields = ['currentPassword', 'newPassword', 'confirmPassword'];
+  if (submission.status !== 'success')
+    return json(submission.reply({ hideFields }), { status: 400 });
+  const { currentPassword, newPassword } = submission.value;
+  if (!(await changeOwnPassword(user.id, currentPassword, newPassword))) {
+    return json(
+      submission.reply({
+        hideFields,
+        fieldErrors: { currentPassword: ['The current password is wrong'] },
+      }),
+      { status: 400 },
+    );
+  }
+  return redirectWithToast(request, '/dashboard', {
+    type: 'success',
+    title: 'Password changed',
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Your account · Management dashboard' }];
+
+export default function AccountPage() {
+  const { mustChangePassword, username } = useLoaderData<typeof loader>();
+  const [form, fields] = useForm({
+    lastResult: useActionData<typeof action>(),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordChangeSchema }),
+  });
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  return (
+    <div className="mx-auto max-w-lg space-y-4">
+      <h1 className="text-2xl font-bold text-gray-900">Your account</h1>
+      <p className="text-gray-700">
+        Signed in as <span className="font-semibold">{username}</span>.
+      </p>
+      {mustChangePassword ? (
+        <p role="alert" className="rounded-md bg-yellow-50 p-3 text-yellow-900">
+          You signed in with a temporary password. Choose your own password to continue.
+        </p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
+        <h2 className="text-lg font-semibold text-gray-900">Change password</h2>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          label="Current password"
+          autoComplete="current-password"
+          errors={fields.currentPassword.errors}
+          {...getInputProps(fields.currentPassword, { type: 'password' })}
+        />
+        <Field
+          label="New password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          errors={fields.newPassword.errors}
+          {...getInputProps(fields.newPassword, { type: 'password' })}
+        />
+        <Field
+          label="Repeat new password"
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+          {...getInputProps(fields.confirmPassword, { type: 'password' })}
+        />
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {busy ? <Spinner /> : null}
+          {busy ? 'Saving...' : 'Change password'}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

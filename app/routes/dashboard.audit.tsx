@@ -1,0 +1,122 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, useLoaderData, useLocation } from '@remix-run/react';
+import { AuditList } from '~/components/audit/audit-list';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { Pagination } from '~/components/parcels/pagination';
+import { listAudit } from '~/models/audit.server';
+import { AUDIT_ACTION_NAMES, AUDIT_ENTITY_NAMES, AuditQuerySchema } from '~/schemas/audit';
+import { requireUserWithRole } from '~/services/auth.server';
+
+/** The whole audit trail for admins, filtered by record kind, id, action and user. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithRole(request, 'admin');
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = AuditQuerySchema.safeParse(params);
+  // A bad filter in the address bar shows everything rather than an error.
+  const query = parsed.success ? parsed.data : AuditQuerySchema.parse({});
+  const result = await listAudit(query);
+  return json({
+    ...result,
+    filters: {
+      entity: query.entity ?? '',
+      action: query.action ?? '',
+      actor: query.actor ?? '',
+      entityId: query.entityId ?? '',
+    },
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Audit trail · Management dashboard' }];
+
+export default function AuditPage() {
+  const { entries, pagination, filters } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold text-gray-900">Audit trail</h1>
+      <Form
+        method="get"
+        role="search"
+        aria-label="Filter the audit trail"
+        className="card flex flex-wrap items-end gap-3 p-4"
+      >
+        <div>
+          <label htmlFor="audit-entity" className="field-label">
+            Record
+          </label>
+          <select
+            id="audit-entity"
+            name="entity"
+            defaultValue={filters.entity}
+            className="field-input"
+          >
+            <option value="">All records</option>
+            {AUDIT_ENTITY_NAMES.map((entity) => (
+              <option key={entity} value={entity}>
+                {entity}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="audit-action" className="field-label">
+            Action
+          </label>
+          <select
+            id="audit-action"
+            name="action"
+            defaultValue={filters.action}
+            className="field-input"
+          >
+            <option value="">All actions</option>
+            {AUDIT_ACTION_NAMES.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="audit-actor" className="field-label">
+            User
+          </label>
+          <input
+            id="audit-actor"
+            name="actor"
+            defaultValue={filters.actor}
+            maxLength={50}
+            className="field-input"
+          />
+        </div>
+        <div>
+          <label htmlFor="audit-entity-id" className="field-label">
+            Record id
+          </label>
+          <input
+            id="audit-entity-id"
+            name="entityId"
+            defaultValue={filters.entityId}
+            maxLength={24}
+            className="field-input font-mono"
+          />
+        </div>
+        <button type="submit" className="btn-secondary">
+          Filter
+        </button>
+      </Form>
+      <p className="text-sm text-gray-600">{`${pagination.totalItems} entries`}</p>
+      <AuditList entries={entries} />
+      <Pagination
+        currentPage={pagination.currentPage}
+        totalPages={pagination.totalPages}
+        searchParams={new URLSearchParams(location.search)}
+        basePath="/dashboard/audit"
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

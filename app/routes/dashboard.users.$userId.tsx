@@ -1,0 +1,185 @@
+import { audit } from '~/services/audit.server';
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { RoleBadge } from '~/components/dashboard/dashboard-header';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { TemporaryPassword } from '~/components/users/temporary-password';
+import {
+  findUserById,
+  resetUserPassword,
+  setUserDisabled,
+  updateUser,
+  UserConflictError,
+} from '~/models/user.server';
+import { USER_ROLES, UserEditFormSchema } from '~/schemas/user';
+import { z } from '~/schemas/zod';
+import { requireUserWithRole } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+
+const UserActionSchema = z.discriminatedUnion('intent', [
+  UserEditFormSchema,
+  z.object({ intent: z.literal('disable') }),
+  z.object({ intent: z.literal('enable') }),
+  z.object({ intent: z.literal('reset-password') }),
+]);
+
+function notFound() {
+  return json({ message: 'User not found' }, { status: 404 });
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const admin = await requireUserWithRole(request, 'admin');
+  const user = await findUserById(params.userId ?? '');
+  if (!user) throw notFound();
+  return json({ user, self: user.id === admin.id });
+}
+
+/**
+ * Edits a user (name, e-mail, role), disables or enables them, or resets their password. The last
+ * active admin cannot be demoted or disabled; disabling ends the user's sessions and tokens.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireUserWithRole(request, 'admin');
+  const id = params.userId ?? '';
+  const here = `/dashboard/users/${id}`;
+  const submission = parseWithZod(await readFormData(request), { schema: UserActionSchema });
+  if (submission.status !== 'success')
+    return json({ reply: submission.reply(), temporaryPassword: null }, 400);
+  const input = submission.value;
+  try {
+    if (input.intent === 'reset-password') {
+      const password = await resetUserPassword(id);
+      if (!password) throw notFound();
+      await audit(
+        { user: admin, context },
+        {
+          action: 'update',
+          entity: 'user',
+          entityId: id,
+          before: {},
+          after: { password: 'reset' },
+        },
+      );
+      return json(
+        { reply: null, temporaryPassword: password },
+        { headers: { 'Cache-Control': 'no-store' } },
+      );
+    }
+    const before = await findUserById(id);
+    const user =
+      input.intent === 'update'
+        ? await updateUser(id, { name: input.name, email: input.email, role: input.role })
+        : await setUserDisabled(id, input.intent === 'disable');
+    if (!user) throw notFound();
+    await audit(
+      { user: admin, context },
+      { action: 'update', entity: 'user', entityId: id, label: user.username, before, after: user },
+    );
+    const title =
+      input.intent === 'update'
+        ? 'User updated'
+        : input.intent === 'disable'
+          ? 'User disabled'
+          : 'User enabled';
+    return redirectWithToast(request, here, { type: 'success', title, description: user.username });
+  } catch (error) {
+    if (!(error instanceof UserConflictError)) throw error;
+    return json(
+      { reply: submission.reply({ formErrors: [error.message] }), temporaryPassword: null },
+      409,
+    );
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.user.username ?? 'User'} · Users · Management dashboard` },
+];
+
+export default function UserPage() {
+  const { user, self } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `user-${user.id}`,
+    lastResult: data?.reply,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    defaultValue: { name: user.name, email: user.email, role: user.role },
+  });
+  const navigation = useNavigation();
+  const busyIntent =
+    navigation.state === 'submitting' ? navigation.formData?.get('intent') : undefined;
+  return (
+    <div className="mx-auto max-w-lg space-y-4">
+      <p>
+        <Link to="/dashboard/users" className="text-brand-700 hover:underline">
+          ← Users
+        </Link>
+      </p>
+      <h1 className="flex flex-wrap items-center gap-2 text-2xl font-bold text-gray-900">
+        {user.username}
+        <RoleBadge role={user.role} />
+        {user.disabled ? (
+          <span className="text-base font-medium text-red-700">Disabled</span>
+        ) : null}
+      </h1>
+      {data?.temporaryPassword ? (
+        <TemporaryPassword username={user.username} password={data.temporaryPassword} />
+      ) : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
+        <input type="hidden" name="intent" value="update" />
+        <Field
+          label="Name"
+          errors={fields.name.errors}
+          {...getInputProps(fields.name, { type: 'text' })}
+        />
+        <Field
+          label="Email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: 'email' })}
+        />
+        <SelectField label="Role" errors={fields.role.errors} {...getSelectProps(fields.role)}>
+          {USER_ROLES.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit" className="btn-primary" disabled={!!busyIntent}>
+          {busyIntent === 'update' ? <Spinner /> : null}
+          {busyIntent === 'update' ? 'Saving...' : 'Save changes'}
+        </button>
+      </Form>
+      <div className="card flex flex-wrap gap-3 p-4">
+        <Form method="post">
+          <input type="hidden" name="intent" value="reset-password" />
+          <button type="submit" className="btn-secondary" disabled={!!busyIntent}>
+            Reset password
+          </button>
+        </Form>
+        {self ? null : (
+          <Form method="post">
+            <input type="hidden" name="intent" value={user.disabled ? 'enable' : 'disable'} />
+            <button
+              type="submit"
+              className={user.disabled ? 'btn-secondary' : 'btn-danger'}
+              disabled={!!busyIntent}
+            >
+              {user.disabled ? 'Enable user' : 'Disable user'}
+            </button>
+          </Form>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

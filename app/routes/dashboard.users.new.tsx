@@ -1,0 +1,139 @@
+import { audit } from '~/services/audit.server';
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import { TemporaryPassword } from '~/components/users/temporary-password';
+import { addUser, UserConflictError } from '~/models/user.server';
+import { USER_ROLES, UserCreateSchema } from '~/schemas/user';
+import { requireUserWithRole } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithRole(request, 'admin');
+  return null;
+}
+
+/**
+ * Adds a user. With a password given, back to the list; without one, this page shows the
+ * temporary password once (the answer to this POST is the only place it ever appears).
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireUserWithRole(request, 'admin');
+  const submission = parseWithZod(await readFormData(request), { schema: UserCreateSchema });
+  if (submission.status !== 'success')
+    return json({ reply: submission.reply({ hideFields: ['password'] }), created: null }, 400);
+  try {
+    const { user, temporaryPassword } = await addUser(submission.value);
+    await audit(
+      { user: admin, context },
+      { action: 'create', entity: 'user', entityId: user.id, label: user.username, after: user },
+    );
+    if (!temporaryPassword)
+      return redirectWithToast(request, '/dashboard/users', {
+        type: 'success',
+        title: 'User added',
+        description: user.username,
+      });
+    return json(
+      { reply: null, created: { username: user.username, temporaryPassword } },
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
+  } catch (error) {
+    if (!(error instanceof UserConflictError)) throw error;
+    return json(
+      {
+        reply: submission.reply({
+          hideFields: ['password'],
+          fieldErrors: { username: [error.message] },
+        }),
+        created: null,
+      },
+      409,
+    );
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: 'Add User · Users · Management dashboard' }];
+
+export default function NewUserPage() {
+  const data = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: data?.reply,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    defaultValue: { role: 'staff' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UserCreateSchema }),
+  });
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  if (data?.created)
+    return (
+      <div className="mx-auto max-w-lg space-y-4">
+        <h1 className="text-2xl font-bold text-gray-900">User added</h1>
+        <TemporaryPassword
+          username={data.created.username}
+          password={data.created.temporaryPassword}
+        />
+        <Link to="/dashboard/users" className="btn-primary">
+          Back to users
+        </Link>
+      </div>
+    );
+  return (
+    <div className="mx-auto max-w-lg space-y-4">
+      <h1 className="text-2xl font-bold text-gray-900">Add User</h1>
+      <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          label="Username"
+          autoComplete="off"
+          errors={fields.username.errors}
+          {...getInputProps(fields.username, { type: 'text' })}
+        />
+        <Field
+          label="Name"
+          errors={fields.name.errors}
+          {...getInputProps(fields.name, { type: 'text' })}
+        />
+        <Field
+          label="Email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: 'email' })}
+        />
+        <SelectField label="Role" errors={fields.role.errors} {...getSelectProps(fields.role)}>
+          {USER_ROLES.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          label="Password (optional)"
+          autoComplete="new-password"
+          hint="Leave empty to get a temporary password, shown once, that the user changes at the first sign-in."
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: 'password' })}
+        />
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to="/dashboard/users" className="btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? <Spinner /> : null}
+            {busy ? 'Adding...' : 'Add User'}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

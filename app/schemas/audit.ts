@@ -1,0 +1,53 @@
+import { MAX_PAGE_SIZE } from './constants';
+import { z } from './zod';
+
+export const AUDIT_ENTITY_NAMES = [
+  'parcel',
+  'event',
+  'notification',
+  'receipt',
+  'user',
+  'template',
+  'key',
+  'webhook',
+] as const;
+export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete'] as const;
+
+const positiveInt = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${label} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `${label} must be at least 1`));
+
+const blankAsUndefined = <T extends string>(value: T | '' | undefined): T | undefined =>
+  value || undefined;
+
+/** GET /api/audit and the admin's audit page. */
+export const AuditQuerySchema = z.object({
+  entity: z
+    .union([z.literal(''), z.enum(AUDIT_ENTITY_NAMES)], {
+      error: `Entity must be one of: ${AUDIT_ENTITY_NAMES.join(', ')}`,
+    })
+    .optional()
+    .transform(blankAsUndefined),
+  entityId: z
+    .string()
+    .trim()
+    .regex(/^([a-f\d]{24})?$/i, 'Entity id must be an id')
+    .optional()
+    .transform(blankAsUndefined),
+  action: z
+    .union([z.literal(''), z.enum(AUDIT_ACTION_NAMES)], {
+      error: `Action must be one of: ${AUDIT_ACTION_NAMES.join(', ')}`,
+    })
+    .optional()
+    .transform(blankAsUndefined),
+  actor: z.string().trim().max(50, 'At most 50 characters').optional().transform(blankAsUndefined),
+  page: positiveInt('Page').default(1),
+  limit: positiveInt('Limit')
+    .pipe(z.number().max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`))
+    .default(50),
+});
+export type AuditQuery = z.output<typeof AuditQuerySchema>;

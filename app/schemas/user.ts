@@ -1,0 +1,79 @@
+import { z } from './zod';
+
+export const USER_ROLES = ['admin', 'staff', 'viewer'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+// viewer reads; staff also runs parcels, events, e-mails and receipts; admin also manages users,
+// templates, settings, API keys and webhooks.
+const ROLE_RANK: Record<UserRole, number> = { viewer: 0, staff: 1, admin: 2 };
+
+export function hasRole(user: { role: UserRole } | null | undefined, needed: UserRole): boolean {
+  return !!user && (ROLE_RANK[user.role] ?? -1) >= ROLE_RANK[needed];
+}
+
+export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MAX_LENGTH = 200;
+
+const password = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+const name = z.string({ error: 'Must be a string' }).trim().max(100, 'At most 100 characters');
+const email = z
+  .string({ error: 'Must be a string' })
+  .trim()
+  .max(254, 'At most 254 characters')
+  .refine((value) => value === '' || z.email().safeParse(value).success, 'Invalid email address');
+const role = z.enum(USER_ROLES, { error: `Role must be one of: ${USER_ROLES.join(', ')}` });
+
+/** A new user. Without a password the user gets a temporary one, shown once. */
+export const UserCreateSchema = z.object({
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .toLowerCase()
+    .min(3, 'Username must be at least 3 characters')
+    .max(50, 'Username must be at most 50 characters')
+    .regex(/^[a-z0-9._-]+$/, 'Use letters, digits, dots, dashes and underscores'),
+  name: name.default(''),
+  email: email.default(''),
+  role: role.default('staff'),
+  password: password.optional(),
+});
+export type UserCreateInput = z.output<typeof UserCreateSchema>;
+
+/** Changes to a user: only the fields given. A password given here replaces the old one. */
+export const UserUpdateSchema = z.object({
+  name: name.optional(),
+  email: email.optional(),
+  role: role.optional(),
+  password: password.optional(),
+});
+export type UserUpdateInput = z.output<typeof UserUpdateSchema>;
+
+/** The admin's edit form: name, e-mail and role. */
+export const UserEditFormSchema = z.object({
+  intent: z.literal('update'),
+  name: name.default(''),
+  email: email.default(''),
+  role,
+});
+
+/** A user changing their own password. */
+export const PasswordChangeSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: 'Enter your current password' })
+      .min(1, 'Enter your current password'),
+    newPassword: password,
+    confirmPassword: z.string({ error: 'Repeat the new password' }),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: 'The passwords do not match',
+    path: ['confirmPassword'],
+  })
+  .refine((value) => value.newPassword !== value.currentPassword, {
+    message: 'Choose a password different from the current one',
+    path: ['newPassword'],
+  });

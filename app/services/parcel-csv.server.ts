@@ -1,0 +1,97 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import {
+  Parcel,
+  parcelListFilter,
+  parcelListSort,
+  type LeanParcel,
+  type ParcelListOptions,
+} from '~/models/parcel.server';
+import { connectDb } from './db.server';
+
+/** The columns of a parcel CSV, in order: the header row names them. */
+export const PARCEL_CSV_COLUMNS = [
+  'trackingNumber',
+  'status',
+  'serviceType',
+  'priority',
+  'weight',
+  'length',
+  'width',
+  'height',
+  'cost',
+  'estimatedDelivery',
+  'actualDelivery',
+  'createdAt',
+  'senderName',
+  'senderEmail',
+  'senderPhone',
+  'senderAddress',
+  'recipientName',
+  'recipientEmail',
+  'recipientPhone',
+  'recipientAddress',
+  'destinations',
+] as const;
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : '');
+
+function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], string | number> {
+  return {
+    trackingNumber: p.trackingNumber,
+    status: p.status ?? 'Pending',
+    serviceType: p.serviceType ?? 'Standard',
+    priority: p.priority ?? 'Standard',
+    weight: p.weight ?? 0,
+    length: p.dimensions?.length ?? 0,
+    width: p.dimensions?.width ?? 0,
+    height: p.dimensions?.height ?? 0,
+    cost: p.cost ?? 0,
+    estimatedDelivery: iso(p.estimatedDelivery),
+    actualDelivery: iso(p.actualDelivery),
+    createdAt: iso(p.createdAt),
+    senderName: p.sender?.name ?? '',
+    senderEmail: p.sender?.email ?? '',
+    senderPhone: p.sender?.phone ?? '',
+    senderAddress: p.sender?.address ?? '',
+    recipientName: p.recipient?.name ?? '',
+    recipientEmail: p.recipient?.email ?? '',
+    recipientPhone: p.recipient?.phone ?? '',
+    recipientAddress: p.recipient?.address ?? '',
+    // The stops as JSON in one cell: name, address, city, country, postalCode each.
+    destinations: JSON.stringify(
+      (p.destinations ?? []).map((d) => ({
+        name: d.name ?? '',
+        address: d.address ?? '',
+        city: d.city ?? '',
+        country: d.country ?? '',
+        postalCode: d.postalCode ?? '',
+      })),
+    ),
+  };
+}
+
+/**
+ * The parcels of a filtered list as CSV, streamed: a database cursor feeds csv-stringify one
+ * parcel at a time, so an export of any size never holds the list in memory. Cells that a
+ * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify.
+ */
+export async function parcelCsvStream(options: ParcelListOptions): Promise<Readable> {
+  await connectDb();
+  const cursor = Parcel.find(parcelListFilter(options), { events: 0 })
+    .sort(parcelListSort(options))
+    .lean<LeanParcel[]>()
+    .cursor({ batchSize: 500 });
+  const csv = stringify({
+    header: true,
+    columns: [...PARCEL_CSV_COLUMNS],
+    escape_formulas: true,
+  });
+  const rows = Readable.from(
+    (async function* () {
+      for await (const parcel of cursor) yield toRow(parcel as unknown as LeanParcel);
+    })(),
+  );
+  rows.on('error', (error) => csv.destroy(error));
+  return rows.pipe(csv);
+}
