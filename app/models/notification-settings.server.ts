@@ -67,6 +67,8 @@ export async function saveNotificationSettings(
   input: NotificationSettingsInput,
 ): Promise<NotificationSettingsRecord> {
   const current = await getNotificationSettings();
+  // Nothing to change: nothing is written.
+  if (input.rules.length === 0) return current;
   const rules = current.rules.map(
     (rule) => input.rules.find((r) => r.status === rule.status) ?? rule,
   );

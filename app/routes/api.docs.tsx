@@ -90,9 +90,14 @@ function Operation({ method, path, op }: { method: string; path: string; op: Jso
             return (
               <li key={status}>
                 <strong>{status}</strong> {String(response.description)}
-                {content ? (
-                  <pre>{schemaText((content['application/json'] as Json).schema)}</pre>
-                ) : null}
+                {content
+                  ? Object.entries(content).map(([type, body]) => (
+                      <div key={type}>
+                        {type === 'application/json' ? null : <code>{type}</code>}
+                        <pre>{schemaText((body as Json).schema)}</pre>
+                      </div>
+                    ))
+                  : null}
               </li>
             );
           })}

@@ -219,4 +219,21 @@ const parcelFormCoercion = configureCoercion({
 });
 
 export const ParcelCreateFormSchema = parcelFormCoercion.coerceFormValue(ParcelCreateSchema);
-export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(ParcelUpdateSchema);
+/** A field the form always sends: missing is the same as left empty. */
+const sentByForm = <T extends z.ZodType>(schema: T) => z.preprocess((value) => value ?? '', schema);
+
+/**
+ * The edit form sends the whole parcel, so the recipient's name and address are always there: a
+ * post without them is not this form, and changes nothing.
+ */
+export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
+  ParcelUpdateSchema.extend({
+    recipient: z
+      .object({
+        ...ContactShape,
+        name: sentByForm(ContactShape.name.min(1, 'Recipient name is required')),
+        address: sentByForm(ContactShape.address.min(1, 'Recipient address is required')),
+      })
+      .partial({ email: true, phone: true }),
+  }),
+);

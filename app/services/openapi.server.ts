@@ -15,7 +15,11 @@ import {
   NotificationListQuerySchema,
   NotificationUpdateSchema,
 } from '~/schemas/notification';
+import { AuditQuerySchema } from '~/schemas/audit';
+import { NotificationSettingsSchema } from '~/schemas/notification-settings';
+import { NotificationTemplateSchema } from '~/schemas/notification-template';
 import { ParcelCreateSchema, ParcelListQuerySchema, ParcelUpdateSchema } from '~/schemas/parcel';
+import { UserCreateSchema, UserUpdateSchema } from '~/schemas/user';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
 import {
   ReceiptGenerateSchema,
@@ -47,6 +51,8 @@ type Op = {
   ok: Record<number, string | JsonSchema | null>;
   errors?: number[];
   etag?: boolean;
+  /** The success answer's media type, when it is not JSON. */
+  contentType?: string;
   rateLimited?: boolean;
   cors?: boolean;
 };
@@ -474,6 +480,137 @@ const OPS: Op[] = [
     ok: { 202: wrap('delivery', 'WebhookDelivery') },
     errors: [404, 409],
   },
+  {
+    method: 'get',
+    path: '/api/parcels/export.csv',
+    summary: "The filtered parcel list as CSV, streamed (the list's filters and sort)",
+    tag: 'Parcels',
+    access: 'user',
+    query: ParcelListQuerySchema.omit({ page: true, limit: true }),
+    contentType: 'text/csv',
+    ok: { 200: { type: 'string' } },
+  },
+  {
+    method: 'get',
+    path: '/api/notification-templates',
+    summary: 'The four e-mail templates',
+    tag: 'Notifications',
+    access: 'user',
+    ok: { 200: obj({ templates: { type: 'array', items: { type: 'object' } } }) },
+  },
+  {
+    method: 'get',
+    path: `/api/notification-templates/${ID}`,
+    summary:
+      'One e-mail template (status-update, delivery-confirmation, pickup-confirmation, custom)',
+    tag: 'Notifications',
+    access: 'user',
+    ok: { 200: obj({ template: { type: 'object' } }) },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/notification-templates/${ID}`,
+    summary: 'Change an e-mail template; unknown placeholders are refused (admin)',
+    tag: 'Notifications',
+    access: 'admin',
+    body: NotificationTemplateSchema,
+    ok: { 200: obj({ template: { type: 'object' } }) },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: `/api/notification-templates/${ID}`,
+    summary: 'Reset an e-mail template to the default (admin)',
+    tag: 'Notifications',
+    access: 'admin',
+    ok: { 200: obj({ template: { type: 'object' } }) },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/notification-settings',
+    summary: 'Which parcel statuses e-mail the recipient, with which template',
+    tag: 'Notifications',
+    access: 'user',
+    ok: { 200: obj({ settings: { type: 'object' } }) },
+  },
+  {
+    method: 'put',
+    path: '/api/notification-settings',
+    summary: 'Change the automatic e-mail rules (admin)',
+    tag: 'Notifications',
+    access: 'admin',
+    body: NotificationSettingsSchema,
+    ok: { 200: obj({ settings: { type: 'object' } }) },
+  },
+  {
+    method: 'get',
+    path: '/api/users',
+    summary: 'List users (admin)',
+    tag: 'Users',
+    access: 'admin',
+    ok: { 200: obj({ users: { type: 'array', items: ref('User') } }) },
+  },
+  {
+    method: 'post',
+    path: '/api/users',
+    summary:
+      'Add a user; without a password the answer carries a temporaryPassword, shown once (admin)',
+    tag: 'Users',
+    access: 'admin',
+    body: UserCreateSchema,
+    ok: {
+      201: obj({ user: ref('User'), temporaryPassword: { type: 'string' } }, ['user']),
+    },
+  },
+  {
+    method: 'get',
+    path: `/api/users/${ID}`,
+    summary: 'One user (admin)',
+    tag: 'Users',
+    access: 'admin',
+    ok: { 200: wrap('user', 'User') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/users/${ID}`,
+    summary: 'Change a user: name, e-mail, role, password (admin)',
+    tag: 'Users',
+    access: 'admin',
+    body: UserUpdateSchema,
+    ok: { 200: wrap('user', 'User') },
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: `/api/users/${ID}/disable`,
+    summary: "Disable a user, ending that user's sessions and tokens (admin)",
+    tag: 'Users',
+    access: 'admin',
+    ok: { 200: wrap('user', 'User') },
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: `/api/users/${ID}/enable`,
+    summary: 'Enable a user again (admin)',
+    tag: 'Users',
+    access: 'admin',
+    ok: { 200: wrap('user', 'User') },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/audit',
+    summary:
+      'Audit entries, newest first; one record (entity and entityId) for any role, everything for admins',
+    tag: 'Audit',
+    access: 'user',
+    query: AuditQuerySchema,
+    ok: { 200: { type: 'object' } },
+  },
 ];
 
 export const OPENAPI_OPERATIONS = OPS.map(({ method, path }) => ({ method, path }));
@@ -543,7 +680,9 @@ function operation(op: Op) {
         ? {}
         : {
             content: {
-              'application/json': { schema: typeof schema === 'string' ? ref(schema) : schema },
+              [op.contentType ?? 'application/json']: {
+                schema: typeof schema === 'string' ? ref(schema) : schema,
+              },
             },
           }),
     };

@@ -38,7 +38,7 @@ describe('the parcel form as conform reads it', () => {
     expect(input.weight).toBe(0);
     expect(input.dimensions).toEqual({ length: 0, width: 12.5, height: 0 });
     // The edit form sends every number, so an emptied one is 0 there too.
-    const edited = parseWithZod(form({ weight: '', 'dimensions.length': '3' }), {
+    const edited = parseWithZod(form({ ...recipient, weight: '', 'dimensions.length': '3' }), {
       schema: ParcelUpdateFormSchema,
       disableAutoCoercion: true,
     });
@@ -176,12 +176,14 @@ describe('ParcelListQuerySchema', () => {
       limit: 100,
       status: undefined,
       search: undefined,
+      sort: 'createdAt',
     });
     expect(ParcelListQuerySchema.parse({ status: '', search: '  ' })).toEqual({
       page: 1,
       limit: 100,
       status: undefined,
       search: undefined,
+      sort: 'createdAt',
     });
   });
 
@@ -198,6 +200,7 @@ describe('ParcelListQuerySchema', () => {
       limit: 100,
       status: 'In Transit',
       search: 'SWX',
+      sort: 'createdAt',
     });
     for (const bad of [
       { limit: '101' },

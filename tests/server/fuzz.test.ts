@@ -92,7 +92,7 @@ const JSON_BODIES: string[] = [
   JSON.stringify({ status: 'Delivered', timestamp: 'not a date', location: null }),
   JSON.stringify({ parcelId: '../../etc/passwd', type: 'status_update', amount: -5 }),
   JSON.stringify({ __proto__: { admin: true }, constructor: { prototype: { x: 1 } } }),
-  '{"status":"Pending","status":"Delivered","weight":1,"weight":"x"}',
+  '{"status":"Delivered","status":12,"weight":1,"weight":"x"}',
 ];
 
 /** Form bodies from a browser that was tampered with. */
