@@ -11,7 +11,14 @@ const WIDTHS = [
   { name: 'desktop', width: 1280, height: 900 },
 ];
 
-type Fixtures = { parcelId: string; trackingNumber: string; eventId: string; receiptId: string };
+type Fixtures = {
+  parcelId: string;
+  trackingNumber: string;
+  eventId: string;
+  receiptId: string;
+  userId: string;
+  webhookId: string;
+};
 
 const PUBLIC_SCREENS: Array<(trackingNumber: string) => string> = [
   () => '/',
@@ -28,6 +35,7 @@ const PUBLIC_SCREENS: Array<(trackingNumber: string) => string> = [
   () => '/cookie-policy',
   () => '/no-such-page-here',
   () => '/management/access',
+  () => '/api/docs',
 ];
 
 const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
@@ -48,6 +56,19 @@ const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
   () => '/dashboard/receipts',
   () => '/dashboard/receipts/new',
   (f) => `/dashboard/receipts/${f.receiptId}/print`,
+  (f) => `/dashboard/parcels/${f.parcelId}/history`,
+  () => '/dashboard/notifications/templates',
+  () => '/dashboard/notifications/templates/status-update',
+  () => '/dashboard/notifications/settings',
+  () => '/dashboard/users',
+  () => '/dashboard/users/new',
+  (f) => `/dashboard/users/${f.userId}`,
+  () => '/dashboard/audit',
+  () => '/dashboard/account',
+  () => '/dashboard/settings',
+  () => '/dashboard/settings/api-keys',
+  () => '/dashboard/settings/webhooks',
+  (f) => `/dashboard/settings/webhooks/${f.webhookId}`,
 ];
 
 const PLACEHOLDERS: Fixtures = {
@@ -55,6 +76,8 @@ const PLACEHOLDERS: Fixtures = {
   trackingNumber: ':trackingNumber',
   eventId: ':eventId',
   receiptId: ':receiptId',
+  userId: ':userId',
+  webhookId: ':webhookId',
 };
 
 // axe takes a few seconds on a long page of a busy machine.
@@ -94,11 +117,28 @@ test.beforeAll(async ({ request }) => {
   });
   expect(generated.status()).toBe(201);
   const { receipt } = (await generated.json()) as { receipt: { id: string } };
+  const { user } = (await (await request.get('/api/auth/me', { headers })).json()) as {
+    user: { id: string };
+  };
+  const hooked = await request.post('/api/webhooks', {
+    headers,
+    data: { url: 'http://127.0.0.1:9/hook', events: ['parcel.created'], description: 'Axe' },
+  });
+  expect(hooked.status()).toBe(201);
+  const { webhook } = (await hooked.json()) as { webhook: { id: string } };
+  // Paused: the other specs' parcels are not delivered to it.
+  const paused = await request.put(`/api/webhooks/${webhook.id}`, {
+    headers,
+    data: { active: false },
+  });
+  expect(paused.status()).toBe(200);
   fixtures = {
     parcelId: parcel.id,
     trackingNumber: parcel.trackingNumber,
     eventId: event.id,
     receiptId: receipt.id,
+    userId: user.id,
+    webhookId: webhook.id,
   };
 });
 
