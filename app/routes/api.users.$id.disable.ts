@@ -1,37 +1,12 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { json } from '@remix-run/node';
-import { setUserDisabled } from '~/models/user.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
-import { requireApiRole } from '~/services/auth.server';
-import { asApiConflict } from '~/services/user-admin.server';
+import { methodNotAllowed } from '~/services/api.server';
+import { setUserDisabledAction } from '~/services/user-admin.server';
 
 export function loader() {
   return methodNotAllowed(['POST']);
 }
 
-/**
- * POST /api/users/:id/disable → { user } (admin). Ends the user's sessions and API tokens at
- * once; 409 for the last active admin.
- */
-export function action({ request, params, context }: ActionFunctionArgs) {
-  return handleApi(async () => {
-    if (request.method !== 'POST') return methodNotAllowed(['POST']);
-    const admin = await requireApiRole(request, 'admin');
-    const id = requireObjectId(params.id, 'user id');
-    const user = await asApiConflict(() => setUserDisabled(id, true));
-    if (!user) throw new ApiError(404, 'User not found');
-    await audit(
-      { user: admin, context, via: 'api' },
-      {
-        action: 'update',
-        entity: 'user',
-        entityId: id,
-        label: user.username,
-        before: { disabled: !user.disabled },
-        after: { disabled: user.disabled },
-      },
-    );
-    return json({ user });
-  });
+/** POST /api/users/:id/disable → { user } (admin); see setUserDisabledAction. */
+export function action(args: ActionFunctionArgs) {
+  return setUserDisabledAction(args, true);
 }

@@ -1,5 +1,8 @@
-import { ApiError } from './api.server';
-import { UserConflictError } from '~/models/user.server';
+import { json, type ActionFunctionArgs } from '@remix-run/node';
+import { setUserDisabled, UserConflictError } from '~/models/user.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from './api.server';
+import { audit } from './audit.server';
+import { requireApiRole } from './auth.server';
 
 /** A UserConflictError (taken username, last admin) as the API's 409. */
 export async function asApiConflict<T>(fn: () => Promise<T>): Promise<T> {
@@ -9,4 +12,33 @@ export async function asApiConflict<T>(fn: () => Promise<T>): Promise<T> {
     if (error instanceof UserConflictError) throw new ApiError(409, error.message);
     throw error;
   }
+}
+
+/**
+ * POST /api/users/:id/disable and /enable → { user } (admin), recorded in the audit trail.
+ * Disabling ends the user's sessions and API tokens at once; 409 for the last active admin.
+ */
+export function setUserDisabledAction(
+  { request, params, context }: ActionFunctionArgs,
+  disabled: boolean,
+) {
+  return handleApi(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    const admin = await requireApiRole(request, 'admin');
+    const id = requireObjectId(params.id, 'user id');
+    const user = await asApiConflict(() => setUserDisabled(id, disabled));
+    if (!user) throw new ApiError(404, 'User not found');
+    await audit(
+      { user: admin, context, via: 'api' },
+      {
+        action: 'update',
+        entity: 'user',
+        entityId: id,
+        label: user.username,
+        before: { disabled: !user.disabled },
+        after: { disabled: user.disabled },
+      },
+    );
+    return json({ user });
+  });
 }
