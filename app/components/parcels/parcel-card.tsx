@@ -1,7 +1,7 @@
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { CARD_DESTINATION_LIMIT } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
+import { ParcelActionsMenu } from './parcel-actions-menu';
 import { PriorityBadge, StatusBadge } from './status-badge';
 
 type CardParcel = Omit<SerializedParcel, 'events'>;
@@ -37,7 +37,6 @@ export function ParcelCard({
 }) {
   const shown = parcel.destinations.slice(0, CARD_DESTINATION_LIMIT);
   const more = parcel.destinations.length - shown.length;
-  const base = `/dashboard/parcels/${parcel.id}`;
   return (
     <article
       className="card p-4"
@@ -66,48 +65,7 @@ export function ParcelCard({
         <div className="flex items-center gap-2">
           <StatusBadge status={parcel.status} />
           <PriorityBadge priority={parcel.priority} />
-          <details className="relative">
-            <summary className="btn-secondary list-none px-2 py-1 [&::-webkit-details-marker]:hidden">
-              <span aria-hidden="true">⋯</span>
-              <span className="sr-only">{`Actions for ${parcel.trackingNumber}`}</span>
-            </summary>
-            <ul className="absolute right-0 z-10 mt-1 w-40 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
-              <li>
-                <a
-                  href={`${base}${search}${DIALOG_FRAGMENT}`}
-                  data-client-link
-                  data-discover="true"
-                  className="block px-3 py-2 hover:bg-gray-50"
-                >
-                  View Details
-                </a>
-              </li>
-              {canEdit ? (
-                <>
-                  <li>
-                    <a
-                      href={`${base}/edit${search}${DIALOG_FRAGMENT}`}
-                      data-client-link
-                      data-discover="true"
-                      className="block px-3 py-2 hover:bg-gray-50"
-                    >
-                      Edit
-                    </a>
-                  </li>
-                  <li>
-                    <a
-                      href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
-                      data-client-link
-                      data-discover="true"
-                      className="block px-3 py-2 text-red-700 hover:bg-red-50"
-                    >
-                      Delete
-                    </a>
-                  </li>
-                </>
-              ) : null}
-            </ul>
-          </details>
+          <ParcelActionsMenu parcel={parcel} search={search} canEdit={canEdit} />
         </div>
       </div>
 

@@ -2,6 +2,7 @@ import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { SerializedParcel } from '~/models/parcel.server';
 import type { ParcelSortKey, SortOrder } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
+import { ParcelActionsMenu } from './parcel-actions-menu';
 import { PriorityBadge, StatusBadge } from './status-badge';
 
 type RowParcel = Omit<SerializedParcel, 'events'>;
@@ -163,48 +164,12 @@ export function ParcelTable({
                 {formatDate(parcel.createdAt)}
               </td>
               <td className="absolute right-2 top-2 md:static md:table-cell md:px-3 md:py-2 md:text-right">
-                <details className="relative inline-block text-left">
-                  <summary className="btn-secondary list-none px-2 py-1 [&::-webkit-details-marker]:hidden">
-                    <span aria-hidden="true">⋯</span>
-                    <span className="sr-only">{`Actions for ${parcel.trackingNumber}`}</span>
-                  </summary>
-                  <ul className="absolute right-0 z-10 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
-                    <li>
-                      <a
-                        href={`${base}${search}${DIALOG_FRAGMENT}`}
-                        data-client-link
-                        data-discover="true"
-                        className="block px-3 py-2 hover:bg-gray-50"
-                      >
-                        View Details
-                      </a>
-                    </li>
-                    {canEdit ? (
-                      <>
-                        <li>
-                          <a
-                            href={`${base}/edit${search}${DIALOG_FRAGMENT}`}
-                            data-client-link
-                            data-discover="true"
-                            className="block px-3 py-2 hover:bg-gray-50"
-                          >
-                            Edit
-                          </a>
-                        </li>
-                        <li>
-                          <a
-                            href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
-                            data-client-link
-                            data-discover="true"
-                            className="block px-3 py-2 text-red-700 hover:bg-red-50"
-                          >
-                            Delete
-                          </a>
-                        </li>
-                      </>
-                    ) : null}
-                  </ul>
-                </details>
+                <ParcelActionsMenu
+                  parcel={parcel}
+                  search={search}
+                  canEdit={canEdit}
+                  className="relative inline-block text-left"
+                />
               </td>
             </tr>
           );
