@@ -145,12 +145,41 @@ test('the home FAQ keeps one answer open at a time', async ({ page }) => {
   await expect(faq.getByText(/Express delivers in 1-2 business days/)).toBeHidden();
 });
 
-/** The slide that fills the carousel now (the others are scrolled out of it). */
+/** A slide's title, to check which slides are in view. */
 function slideTitle(page: Page, title: string) {
   return page.locator('[data-slide-title]').filter({ hasText: title });
 }
 
+/**
+ * Waits until the row has come to rest on the given slide (1-based). A smooth scroll passes
+ * through the slides in between, and a link clicked while it moves is not where it was a moment
+ * ago, so every click waits for the row to stop first.
+ */
+async function expectRestingOn(page: Page, slide: number, options?: { timeout?: number }) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const row = document.getElementById('hero-slides');
+          if (!row) return null;
+          const position = row.scrollLeft / row.clientWidth;
+          return Math.abs(position - Math.round(position)) < 0.01 ? Math.round(position) + 1 : null;
+        }),
+      options,
+    )
+    .toBe(slide);
+}
+
+/** Fakes the page's timers and holds time still until the test moves it with `runFor`. */
+async function stopTheClock(page: Page) {
+  // Installed, the fake clock runs on its own; pausing a minute later stops it (before any page).
+  await page.clock.install({ time: new Date('2026-01-05T09:00:00Z') });
+  await page.clock.pauseAt(new Date('2026-01-05T09:01:00Z'));
+}
+
 test('every carousel slide is in the page, and its links move the carousel', async ({ page }) => {
+  // The loop waits on a clock the test moves by hand, so it cannot turn the row mid-click.
+  await stopTheClock(page);
   await page.goto('/');
   await expect(page.locator('[data-slide-title]')).toHaveCount(3);
   for (const title of ['Fast & Reliable Delivery', 'Worldwide Shipping', 'Track Every Step']) {
@@ -163,12 +192,15 @@ test('every carousel slide is in the page, and its links move the carousel', asy
     'true',
   );
   await first.getByRole('link', { name: /Show slide 3/ }).click();
+  await expectRestingOn(page, 3);
   await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
   await expect(slideTitle(page, 'Fast & Reliable Delivery')).not.toBeInViewport();
   // Next from the last slide loops to the first; previous from the first to the last.
   await page.locator('#hero-slide-3').getByRole('link', { name: 'Next slide' }).click();
+  await expectRestingOn(page, 1);
   await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
   await first.getByRole('link', { name: 'Previous slide' }).click();
+  await expectRestingOn(page, 3);
   await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
   // The page itself stays where it was.
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
@@ -179,21 +211,26 @@ test('the carousel advances every 5 seconds and keeps going after a click', asyn
   javaScriptEnabled,
 }) => {
   test.skip(!javaScriptEnabled, 'The loop is the one enhancement that needs JavaScript.');
-  test.setTimeout(45_000);
+  await stopTheClock(page);
   await page.goto('/');
-  await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
-  // Autoplay: the next slide within a little more than 5 s.
-  await expect(slideTitle(page, 'Worldwide Shipping')).toBeInViewport({
-    ratio: 0.9,
-    timeout: 7_000,
-  });
+  await expectRestingOn(page, 1);
+  // Not before 5 seconds...
+  await page.clock.runFor(4_900);
+  await expectRestingOn(page, 1);
+  // ...and then the next slide.
+  await page.clock.runFor(200);
+  await expectRestingOn(page, 2);
+  await expect(slideTitle(page, 'Worldwide Shipping')).toBeInViewport({ ratio: 0.9 });
+  // A click gives the chosen slide its full 5 seconds.
+  await page.clock.runFor(3_000);
   await page.locator('#hero-slide-2').getByRole('link', { name: 'Next slide' }).click();
-  await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
+  await expectRestingOn(page, 3);
+  await page.clock.runFor(4_900);
+  await expectRestingOn(page, 3);
   // Interaction does not stop the loop: it goes round to the first slide.
-  await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({
-    ratio: 0.9,
-    timeout: 7_000,
-  });
+  await page.clock.runFor(200);
+  await expectRestingOn(page, 1);
+  await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
   // Scrolling the row in place of the links' jump leaves the address as it was.
   expect(new URL(page.url()).hash).toBe('');
 });
