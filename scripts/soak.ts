@@ -40,6 +40,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MongoClient } from 'mongodb';
 import { SMTPServer } from 'smtp-server';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -174,7 +175,7 @@ async function stopServer(server: ChildProcess) {
 
 /* ---------- Memory ---------- */
 
-type ProcessMemory = { pid: number; role: string; rss: number; heap: number | null };
+type ProcessMemory = { pid: number; role: string; rss: number | null; heap: number | null };
 
 function children(pid: number): number[] {
   try {
@@ -201,14 +202,19 @@ function rssOf(pid: number): number | null {
 
 let memoryRequest = 0;
 
-/** The heap a process reported for `request`, or null while it has not answered. */
-function reportedHeap(pid: number, request: number): number | null {
+/** The heap a process (or thread) reported for `request`, or null while it has not answered. */
+function reportedHeap(pid: number, request: number, file = `${pid}.json`): number | null {
   try {
-    const report = JSON.parse(fs.readFileSync(path.join(memoryDir, `${pid}.json`), 'utf8'));
+    const report = JSON.parse(fs.readFileSync(path.join(memoryDir, file), 'utf8'));
     return report.request === String(request) ? report.heapUsed : null;
   } catch {
     return null;
   }
+}
+
+/** The reports of the primary's worker threads (the embedded engine's), by file name. */
+function threadReports(primary: number): string[] {
+  return fs.readdirSync(memoryDir).filter((name) => name.startsWith(`${primary}-thread-`));
 }
 
 /**
@@ -221,13 +227,46 @@ async function sampleMemory(primary: number): Promise<ProcessMemory[]> {
   fs.writeFileSync(path.join(memoryDir, 'request'), String(request));
   const pids = [primary, ...children(primary)];
   const until = Date.now() + 5000;
-  while (Date.now() < until && pids.some((pid) => reportedHeap(pid, request) === null))
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  return pids.flatMap((pid, i) => {
+  const waiting = () =>
+    pids.some((pid) => reportedHeap(pid, request) === null) ||
+    threadReports(primary).some((file) => reportedHeap(primary, request, file) === null);
+  while (Date.now() < until && waiting()) await new Promise((resolve) => setTimeout(resolve, 100));
+  const processes = pids.flatMap((pid, i): ProcessMemory[] => {
     const rss = rssOf(pid);
     if (rss === null) return [];
     return [{ pid, role: i === 0 ? 'primary' : 'worker', rss, heap: reportedHeap(pid, request) }];
   });
+  // The engine's thread: its heap only (its memory is part of the primary's RSS).
+  const threads = threadReports(primary).map((file): ProcessMemory => ({
+    pid: primary,
+    role: `engine thread ${file.replace(/^\d+-thread-|\.json$/g, '')} of`,
+    rss: null,
+    heap: reportedHeap(primary, request, file),
+  }));
+  return [...processes, ...threads];
+}
+
+/**
+ * The documents the database holds, per collection: what the engine's heap is expected to grow
+ * with, since the embedded engine keeps its data in memory. Read through the engine's socket.
+ */
+async function sampleData(): Promise<Map<string, number>> {
+  const socket = path.join(dataDir, 'db', 'mongod.sock');
+  const client = await MongoClient.connect(`mongodb://${encodeURIComponent(socket)}/courier`);
+  try {
+    const db = client.db();
+    const counts = new Map<string, number>();
+    for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
+      counts.set(name, await db.collection(name).countDocuments());
+    return counts;
+  } finally {
+    await client.close();
+  }
+}
+
+async function sampleAll(primary: number) {
+  const memory = await sampleMemory(primary);
+  return { memory, data: await sampleData() };
 }
 
 /* ---------- Traffic ---------- */
@@ -624,15 +663,16 @@ const growth = (from: number | null | undefined, to: number | null | undefined) 
 
 function memoryTable(samples: ProcessMemory[][]) {
   const [start, warm, end] = samples;
-  const pids = [...new Set(samples.flat().map((m) => m.pid))];
-  return pids.map((pid) => {
-    const at = (sample: ProcessMemory[] | undefined) => sample?.find((m) => m.pid === pid);
+  const key = (m: ProcessMemory) => `${m.role} ${m.pid}`;
+  const keys = [...new Set(samples.flat().map(key))];
+  return keys.map((name) => {
+    const at = (sample: ProcessMemory[] | undefined) => sample?.find((m) => key(m) === name);
     const [s, w, e] = [at(start), at(warm), at(end)];
     const rssGrowth = growth(w?.rss, e?.rss);
     const heapGrowth = growth(w?.heap, e?.heap);
     const percent = (value: number | null) => (value === null ? '–' : `${value.toFixed(1)} %`);
     return {
-      process: `${(s ?? w ?? e)!.role} ${pid}`,
+      process: name,
       'RSS MB: start → warm-up → end': [s?.rss, w?.rss, e?.rss].map(mb).join(' → '),
       'RSS growth': percent(rssGrowth),
       'heap MB: start → warm-up → end': [s?.heap, w?.heap, e?.heap].map(mb).join(' → '),
@@ -675,11 +715,11 @@ async function main(): Promise<number> {
         `warm-up ${WARMUP.toFixed(0)} s, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ` +
         `server on ${base}, SMTP sink on 127.0.0.1:${sink.port}`,
     );
-    const samples: ProcessMemory[][] = [await sampleMemory(server.pid!)];
+    const samples = [await sampleAll(server.pid!)];
     const started = Date.now();
     deadline = started + SECONDS * 1000;
-    let warm: Promise<ProcessMemory[]> | null = null;
-    const warmTimer = setTimeout(() => (warm = sampleMemory(server!.pid!)), WARMUP * 1000);
+    let warm: ReturnType<typeof sampleAll> | null = null;
+    const warmTimer = setTimeout(() => (warm = sampleAll(server!.pid!)), WARMUP * 1000);
     const progress = setInterval(
       () => {
         const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
@@ -694,8 +734,8 @@ async function main(): Promise<number> {
     clearTimeout(warmTimer);
     clearInterval(progress);
     const elapsed = (Date.now() - started) / 1000;
-    samples.push(await (warm ?? sampleMemory(server.pid!)));
-    samples.push(await sampleMemory(server.pid!));
+    samples.push(await (warm ?? sampleAll(server.pid!)));
+    samples.push(await sampleAll(server.pid!));
 
     // Every e-mail was queued before its request was answered: give the workers time to finish.
     const mailDeadline = Date.now() + 60_000;
@@ -735,10 +775,10 @@ async function main(): Promise<number> {
     );
     console.log(`E-mails: ${emailsSent} sent, ${sink.received()} received by the SMTP sink`);
 
-    const rows = memoryTable(samples);
+    const rows = memoryTable(samples.map((sample) => sample.memory));
     console.log(
       '\nMemory of the server processes (heap: V8 heap in use right after a full collection; ' +
-        "the embedded engine's thread is in the primary's RSS, not in its heap):",
+        "the embedded engine's thread has a heap of its own, and its memory is in the primary's RSS):",
     );
     console.table(rows.map(({ worst: _worst, ...row }) => row));
     const worst = Math.max(...rows.map((r) => r.worst));
@@ -747,6 +787,27 @@ async function main(): Promise<number> {
         (worst < GROWTH_TARGET
           ? `(target: under ${GROWTH_TARGET} %)`
           : `— ABOVE the ${GROWTH_TARGET} % target`),
+    );
+    const [dataStart, dataWarm, dataEnd] = samples.map((sample) => sample.data);
+    const collections = [...new Set([...dataStart!.keys(), ...dataEnd!.keys()])].sort();
+    const documents = (data: Map<string, number> | undefined) =>
+      [...(data?.values() ?? [])].reduce((sum, n) => sum + n, 0);
+    console.log(
+      '\nDocuments the database holds (the embedded engine keeps them in memory; the traffic ' +
+        'deletes the parcels it creates, while audit entries, e-mails and finished jobs stay):',
+    );
+    console.table(
+      collections
+        .map((name) => ({
+          collection: name,
+          'start → warm-up → end': [dataStart, dataWarm, dataEnd]
+            .map((data) => data?.get(name) ?? 0)
+            .join(' → '),
+        }))
+        .concat({
+          collection: 'all',
+          'start → warm-up → end': [dataStart, dataWarm, dataEnd].map(documents).join(' → '),
+        }),
     );
 
     const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);

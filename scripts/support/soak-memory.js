@@ -4,23 +4,27 @@
  * writes a new number into `SOAK_MEMORY_DIR/request` (looked at every 200 ms), the process runs a
  * full garbage collection and writes `SOAK_MEMORY_DIR/<pid>.json` with that number and
  * process.memoryUsage(): the heap in use is then the live heap, not whatever garbage waits for
- * the next collection. Does nothing without SOAK_MEMORY_DIR, and nothing on worker threads (the
- * embedded engine's).
+ * the next collection. A worker thread (the embedded engine's, in the primary) answers the same way
+ * in `<pid>-thread-<threadId>.json`, with its own heap: the thread has a V8 heap of its own, which
+ * the process's numbers leave out. Does nothing without SOAK_MEMORY_DIR.
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 const dir = process.env.SOAK_MEMORY_DIR;
 
-if (dir && isMainThread) {
+if (dir) {
   // A context made after this flag is set has `gc`; the process's own flags stay as they were.
   v8.setFlagsFromString('--expose-gc');
   const collect = runInNewContext('gc');
-  const file = path.join(dir, `${process.pid}.json`);
+  const file = path.join(
+    dir,
+    isMainThread ? `${process.pid}.json` : `${process.pid}-thread-${threadId}.json`,
+  );
   let answered = null;
   setInterval(() => {
     let request;
@@ -32,11 +36,14 @@ if (dir && isMainThread) {
     if (request === answered) return;
     answered = request;
     collect();
-    const { rss, heapUsed, heapTotal } = process.memoryUsage();
+    const { rss } = process.memoryUsage();
+    // This isolate's heap: the main thread's, or the worker thread's own.
+    const { used_heap_size: heapUsed, total_heap_size: heapTotal } = v8.getHeapStatistics();
     const report = {
       request,
       pid: process.pid,
       primary: cluster.isPrimary,
+      thread: isMainThread ? null : threadId,
       rss,
       heapUsed,
       heapTotal,
