@@ -723,9 +723,11 @@ async function main(): Promise<number> {
     const progress = setInterval(
       () => {
         const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
+        const pids = [server!.pid!, ...children(server!.pid!)];
+        const rss = pids.map((pid) => mb(rssOf(pid))).join(' / ');
         console.log(
           `  ${((Date.now() - started) / 1000).toFixed(0)} s: ${total} requests, ${errorCount} errors, ` +
-            `${emailsSent} e-mails sent, ${sink.received()} received`,
+            `${emailsSent} e-mails sent, ${sink.received()} received; RSS MB ${rss}`,
         );
       },
       Math.max(10_000, (SECONDS * 1000) / 10),
