@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
@@ -55,7 +56,7 @@ export function createApp({
   );
   // A missing asset is a plain 404, not a page.
   app.use('/build', (_req, res) => void res.sendStatus(404));
-  app.use(express.static(publicDir, { maxAge: '1h', index: false, redirect: false }));
+  app.use(publicFiles(publicDir));
   app.use(limitBody(bodyLimit));
   app.use(sameOriginMutations({ publicUrl, sessionCookie, openPaths: PUBLIC_POST_ENDPOINTS }));
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
@@ -79,6 +80,24 @@ export function createApp({
     res.status(500).type('text/plain').send('Internal Server Error');
   });
   return app;
+}
+
+/**
+ * The files of `public/`, served for an hour. They are listed once at start (they change only
+ * with a deploy), so that every other request — every page and API call — goes on to Remix
+ * without a file-system lookup for a file that is not there.
+ */
+function publicFiles(dir) {
+  const serve = express.static(dir, { maxAge: '1h', index: false, redirect: false });
+  const paths = new Set();
+  const walk = (folder, prefix) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(folder, entry.name), `${prefix}${entry.name}/`);
+      else paths.add(`${prefix}${entry.name}`);
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, '/');
+  return (req, res, next) => (paths.has(req.path) ? serve(req, res, next) : next());
 }
 
 /** What a client may send as its own request id: short, printable, no spaces or separators. */
