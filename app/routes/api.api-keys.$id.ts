@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getApiKey, revokeApiKey } from '~/models/api-key.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 
 const NOT_FOUND = 'API key not found';
@@ -17,12 +18,17 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** DELETE /api/api-keys/:id → { success, message, apiKey }: the key stops working at once (admin). */
-export function action({ request, params }: ActionFunctionArgs) {
+export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'DELETE') return methodNotAllowed(['GET', 'DELETE']);
-    requireRole(await requireApiUser(request), 'admin');
+    const user = await requireApiUser(request);
+    requireRole(user, 'admin');
     const apiKey = await revokeApiKey(requireObjectId(params.id, 'API key id'));
     if (!apiKey) throw new ApiError(404, NOT_FOUND);
+    await auditRecord({ user, context, via: 'api' }, 'delete', 'key', {
+      label: apiKey.name,
+      before: apiKey,
+    });
     return json({ success: true, message: `API key ${apiKey.name} revoked`, apiKey });
   });
 }

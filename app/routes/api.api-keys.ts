@@ -3,6 +3,7 @@ import { json } from '@remix-run/node';
 import { createApiKey, listApiKeys } from '~/models/api-key.server';
 import { ApiKeyCreateSchema } from '~/schemas/integrations';
 import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
@@ -15,14 +16,19 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** POST /api/api-keys { name, scopes } → 201 { apiKey, key }: the key is shown this once (admin). */
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
     const user = await requireApiUser(request);
     requireRole(user, 'admin');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, ApiKeyCreateSchema);
-      return json(await createApiKey(input, user.id), { status: 201 });
+      const created = await createApiKey(input, user.id);
+      await auditRecord({ user, context, via: 'api' }, 'create', 'key', {
+        label: created.apiKey.name,
+        after: created.apiKey,
+      });
+      return json(created, { status: 201 });
     });
   });
 }

@@ -8,6 +8,7 @@ import {
 } from '~/models/notification-template.server';
 import { NotificationTemplateSchema } from '~/schemas/notification-template';
 import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 
 function typeFrom(id: string | undefined) {
@@ -28,17 +29,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * PUT {subject, text, html?} → {template} (admin): an unknown {{placeholder}} is a 400 naming
  * the field. DELETE → {template}: back to the default template.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
     const user = await requireApiUser(request);
     requireRole(user, 'admin');
     const type = typeFrom(params.id);
-    if (request.method === 'DELETE') {
-      return json({ template: await resetNotificationTemplate(type) });
-    }
-    const input = await readJsonBody(request, NotificationTemplateSchema);
-    return json({ template: await saveNotificationTemplate(type, input) });
+    const input =
+      request.method === 'DELETE' ? null : await readJsonBody(request, NotificationTemplateSchema);
+    const before = await getNotificationTemplate(type);
+    const template = input
+      ? await saveNotificationTemplate(type, input)
+      : await resetNotificationTemplate(type);
+    await auditRecord({ user, context, via: 'api' }, 'update', 'template', {
+      label: type,
+      before,
+      after: template,
+    });
+    return json({ template });
   });
 }

@@ -1,7 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { NotificationStateError, retryNotification } from '~/models/notification.server';
+import {
+  getNotification,
+  NotificationStateError,
+  retryNotification,
+} from '~/models/notification.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
@@ -14,15 +19,21 @@ export function loader() {
  * the queue and returns the same record, "pending" (it becomes "sent", or "failed" again with the
  * new error, when the worker is done). 409 unless the notification is failed.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     return idempotent(request, async () => {
       try {
+        const before = await getNotification(id);
         const notification = await retryNotification(id);
         if (!notification) throw new ApiError(404, 'Notification not found');
+        await auditRecord({ user, context, via: 'api' }, 'update', 'notification', {
+          label: notification.trackingNumber,
+          before,
+          after: notification,
+        });
         return json({ notification });
       } catch (error) {
         if (error instanceof NotificationStateError) throw new ApiError(409, error.message);

@@ -14,6 +14,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 const NOT_FOUND = 'Notification not found';
@@ -34,11 +35,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * `status` is a 409, and there is nothing else to change. DELETE → {notification} (failed
  * notifications only, else 409).
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'notification id');
     if (request.method === 'PUT') {
       const body = await readJsonBody(request, NotificationUpdateSchema);
@@ -62,6 +63,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (error instanceof NotificationStateError) throw new ApiError(409, error.message);
       throw error;
     }
+    await auditRecord({ user, context, via: 'api' }, 'delete', 'notification', {
+      label: existing.trackingNumber,
+      before: existing,
+    });
     return json({ notification: existing });
   });
 }

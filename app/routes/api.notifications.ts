@@ -13,6 +13,7 @@ import {
   parseQuery,
   readJsonBody,
 } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
@@ -32,14 +33,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * "failed" with the server's error in emailResult.error (then POST …/:id/retry queues it again).
  * A tracking number that matches no parcel is a 400 on `trackingNumber`.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   return handleApi(async () => {
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, NotificationCreateSchema);
       try {
         const notification = await createNotification(input);
+        await auditRecord({ user, context, via: 'api' }, 'create', 'notification', {
+          label: notification.trackingNumber,
+          after: notification,
+        });
         return json({ notification }, { status: 201 });
       } catch (error) {
         if (error instanceof UnknownParcelError) {

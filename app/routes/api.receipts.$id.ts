@@ -10,6 +10,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 const NOT_FOUND = 'Receipt not found';
@@ -26,19 +27,30 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** PUT { customerName?, customerEmail?, paymentMethod?, format?, status? } → { receipt }; DELETE → { success, message }. */
-export function action({ request, params }: ActionFunctionArgs) {
+export function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return methodNotAllowed(['GET', 'PUT', 'DELETE']);
   return handleApi(async () => {
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'receipt id');
     if (request.method === 'PUT') {
       const input = await readJsonBody(request, ReceiptUpdateSchema);
+      const before = await getReceipt(id);
       const receipt = await updateReceipt(id, input);
       if (!receipt) throw new ApiError(404, NOT_FOUND);
+      await auditRecord({ user, context, via: 'api' }, 'update', 'receipt', {
+        label: receipt.receiptNumber,
+        before,
+        after: receipt,
+      });
       return json({ receipt });
     }
-    if (!(await deleteReceipt(id))) throw new ApiError(404, NOT_FOUND);
+    const before = await getReceipt(id);
+    if (!before || !(await deleteReceipt(id))) throw new ApiError(404, NOT_FOUND);
+    await auditRecord({ user, context, via: 'api' }, 'delete', 'receipt', {
+      label: before.receiptNumber,
+      before,
+    });
     return json({ success: true, message: 'Receipt deleted' });
   });
 }

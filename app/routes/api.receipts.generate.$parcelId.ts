@@ -9,6 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 
@@ -17,10 +18,10 @@ export function loader(_args: LoaderFunctionArgs) {
 }
 
 /** POST /api/receipts/generate/:parcelId with an optional JSON body → 201 { receipt }. */
-export function action({ request, params }: ActionFunctionArgs) {
+export function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   return handleApi(async () => {
-    await requireApiRole(request, 'staff');
+    const user = await requireApiRole(request, 'staff');
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     return idempotent(request, async () => {
       // The body is optional: an empty request without a Content-Type means "all defaults".
@@ -28,6 +29,10 @@ export function action({ request, params }: ActionFunctionArgs) {
       const input = hasBody ? await readJsonBody(request, ReceiptGenerateSchema) : {};
       const receipt = await generateReceipt(parcelId, input);
       if (!receipt) throw new ApiError(404, 'Parcel not found');
+      await auditRecord({ user, context, via: 'api' }, 'create', 'receipt', {
+        label: receipt.receiptNumber,
+        after: receipt,
+      });
       return json({ receipt }, { status: 201 });
     });
   });

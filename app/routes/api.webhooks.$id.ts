@@ -10,6 +10,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';
 
@@ -26,21 +27,32 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** PUT { url?, events?, description?, active? } → { webhook }; DELETE → { success, message } (admin). */
-export function action({ request, params }: ActionFunctionArgs) {
+export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT' && request.method !== 'DELETE')
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-    requireRole(await requireApiUser(request), 'admin');
+    const user = await requireApiUser(request);
+    requireRole(user, 'admin');
     const id = requireObjectId(params.id, 'webhook id');
     if (request.method === 'DELETE') {
       const deleted = await deleteWebhook(id);
       if (!deleted) throw new ApiError(404, NOT_FOUND);
+      await auditRecord({ user, context, via: 'api' }, 'delete', 'webhook', {
+        label: deleted.url,
+        before: deleted,
+      });
       return json({ success: true, message: 'Webhook deleted', webhook: deleted });
     }
     const input = await readJsonBody(request, WebhookUpdateSchema);
     await checkWebhookUrl(input.url);
+    const before = await getWebhook(id);
     const webhook = await updateWebhook(id, input);
     if (!webhook) throw new ApiError(404, NOT_FOUND);
+    await auditRecord({ user, context, via: 'api' }, 'update', 'webhook', {
+      label: webhook.url,
+      before,
+      after: webhook,
+    });
     return json({ webhook });
   });
 }

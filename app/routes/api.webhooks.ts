@@ -3,6 +3,7 @@ import { json } from '@remix-run/node';
 import { createWebhook, listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';
@@ -19,14 +20,20 @@ export function loader({ request }: LoaderFunctionArgs) {
  * POST /api/webhooks { url, events, description } → 201 { webhook, secret }: the `whsec_` secret
  * that signs its deliveries is shown this once (admin).
  */
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    requireRole(await requireApiUser(request), 'admin');
+    const user = await requireApiUser(request);
+    requireRole(user, 'admin');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, WebhookCreateSchema);
       await checkWebhookUrl(input.url);
-      return json(await createWebhook(input), { status: 201 });
+      const created = await createWebhook(input);
+      await auditRecord({ user, context, via: 'api' }, 'create', 'webhook', {
+        label: created.webhook.url,
+        after: created.webhook,
+      });
+      return json(created, { status: 201 });
     });
   });
 }

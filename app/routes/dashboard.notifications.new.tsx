@@ -37,6 +37,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/services/form.server';
+import { auditRecord } from '~/services/audit.server';
 
 const LIST_PATH = '/dashboard/notifications';
 const NO_RECIPIENT_EMAIL =
@@ -83,8 +84,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ parcels, values, templates, picker });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });
@@ -115,6 +116,10 @@ export async function action({ request }: ActionFunctionArgs) {
     trackingNumber: parcel.trackingNumber,
     parcelId: parcel.id,
     ...(sameText ? { html: template.html } : {}),
+  });
+  await auditRecord({ user, context }, 'create', 'notification', {
+    label: notification.trackingNumber,
+    after: notification,
   });
   // The e-mail is queued: the list shows it pending, then sent (or failed with the error text).
   return redirectWithToast(request, LIST_PATH, {

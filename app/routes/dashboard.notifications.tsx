@@ -9,6 +9,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
 import {
   deleteNotification,
+  getNotification,
   listNotifications,
   NotificationStateError,
   retryNotification,
@@ -23,6 +24,7 @@ import { hasRole } from '~/models/user.server';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
+import { auditRecord } from '~/services/audit.server';
 
 const LIST_PATH = '/dashboard/notifications';
 
@@ -45,8 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ notifications, pagination, canEditTemplates: hasRole(user, 'admin') });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
@@ -56,6 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { intent, notificationId } = submission.value;
 
+  const before = await getNotification(notificationId);
   if (intent === 'retry') {
     try {
       const notification = await retryNotification(notificationId);
@@ -66,6 +69,11 @@ export async function action({ request }: ActionFunctionArgs) {
           description: 'This notification no longer exists.',
         });
       }
+      await auditRecord({ user, context }, 'update', 'notification', {
+        label: notification.trackingNumber,
+        before,
+        after: notification,
+      });
       return redirectWithToast(request, back, {
         type: 'success',
         title: 'Notification retried',
@@ -92,6 +100,10 @@ export async function action({ request }: ActionFunctionArgs) {
         description: 'This notification no longer exists.',
       });
     }
+    await auditRecord({ user, context }, 'delete', 'notification', {
+      label: before?.trackingNumber ?? '',
+      before,
+    });
     return redirectWithToast(request, back, { type: 'success', title: 'Notification deleted' });
   } catch (error) {
     if (error instanceof NotificationStateError) {

@@ -30,6 +30,7 @@ import {
   TEMPLATE_SUBJECT_MAX,
   TEMPLATE_TEXT_MAX,
 } from '~/schemas/notification-template';
+import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
@@ -78,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ template, parcels });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
   const type = typeFrom(params.id);
@@ -93,7 +94,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const value = submission.value;
   if (value.intent === 'reset') {
-    await resetNotificationTemplate(type);
+    const before = await getNotificationTemplate(type);
+    const after = await resetNotificationTemplate(type);
+    await auditRecord({ user, context }, 'update', 'template', { label: type, before, after });
     return redirectWithToast(request, `${LIST_PATH}/${params.id}`, {
       type: 'success',
       title: 'Template reset',
@@ -113,7 +116,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     return json({ result: submission.reply(), preview });
   }
-  await saveNotificationTemplate(type, value);
+  const before = await getNotificationTemplate(type);
+  const after = await saveNotificationTemplate(type, value);
+  await auditRecord({ user, context }, 'update', 'template', { label: type, before, after });
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Template saved',

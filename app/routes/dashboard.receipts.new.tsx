@@ -33,6 +33,7 @@ import {
   type PaymentMethod,
   type ReceiptFormat,
 } from '~/schemas/receipt';
+import { auditRecord } from '~/services/audit.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
@@ -90,8 +91,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ parcels, values, picker });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), {
     schema: ReceiptGenerateFormSchema,
   });
@@ -105,6 +106,10 @@ export async function action({ request }: ActionFunctionArgs) {
       status: 400,
     });
   }
+  await auditRecord({ user, context }, 'create', 'receipt', {
+    label: receipt.receiptNumber,
+    after: receipt,
+  });
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Receipt generated',

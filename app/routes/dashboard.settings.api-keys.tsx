@@ -15,6 +15,7 @@ import {
   ApiKeyCreateSchema,
   ApiKeyRevokeSchema,
 } from '~/schemas/integrations';
+import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
@@ -38,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ apiKeys: await listApiKeys() });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireAdmin(request);
   const formData = await readFormData(request);
   if (formData.get('intent') === 'revoke') {
@@ -46,6 +47,11 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== 'success')
       return json({ created: null, result: submission.reply() }, { status: 400 });
     const revoked = await revokeApiKey(submission.value.keyId);
+    if (revoked)
+      await auditRecord({ user, context }, 'delete', 'key', {
+        label: revoked.name,
+        before: revoked,
+      });
     return redirectWithToast(
       request,
       PATH,
@@ -59,6 +65,10 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ created: null, result: submission.reply() }, { status: 400 });
   // The key is shown on this answer only (never in a cookie or a redirect), then never again.
   const created = await createApiKey(submission.value, user.id);
+  await auditRecord({ user, context }, 'create', 'key', {
+    label: created.apiKey.name,
+    after: created.apiKey,
+  });
   // No toast: it would show on the page after this one; the panel with the secret says it.
   return json({ created, result: submission.reply({ resetForm: true }) });
 }

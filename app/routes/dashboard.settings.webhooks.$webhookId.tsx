@@ -13,6 +13,7 @@ import {
   WebhookEditFormSchema,
   WebhookRedeliverSchema,
 } from '~/schemas/integrations';
+import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
@@ -45,8 +46,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ webhook, deliveries, pagination });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  requireRole(await requireUser(request), 'admin', 'page');
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
   const webhook = await loadWebhook(params.webhookId);
   const here = `${LIST_PATH}/${webhook.id}`;
   const formData = await readFormData(request);
@@ -55,7 +57,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === 'delete') {
     const submission = parseWithZod(formData, { schema: WebhookDeleteSchema });
     if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
-    await deleteWebhook(webhook.id);
+    const deleted = await deleteWebhook(webhook.id);
+    await auditRecord({ user, context }, 'delete', 'webhook', {
+      label: webhook.url,
+      before: deleted,
+    });
     return redirectWithToast(request, LIST_PATH, {
       type: 'success',
       title: 'Webhook deleted',
@@ -89,7 +95,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
   const problem = await webhookUrlProblem(submission.value.url);
   if (problem) return json(submission.reply({ fieldErrors: { url: [problem] } }), { status: 400 });
-  await updateWebhook(webhook.id, submission.value);
+  const updated = await updateWebhook(webhook.id, submission.value);
+  await auditRecord({ user, context }, 'update', 'webhook', {
+    label: webhook.url,
+    before: webhook,
+    after: updated,
+  });
   return redirectWithToast(request, here, {
     type: 'success',
     title: 'Webhook updated',

@@ -10,6 +10,7 @@ import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { createWebhook, listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
+import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { readFormData } from '~/services/form.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
@@ -22,8 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ webhooks: await listWebhooks() });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  requireRole(await requireUser(request), 'admin', 'page');
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  requireRole(user, 'admin', 'page');
   const submission = parseWithZod(await readFormData(request), { schema: WebhookCreateSchema });
   if (submission.status !== 'success')
     return json({ created: null, result: submission.reply() }, { status: 400 });
@@ -35,6 +37,10 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   // The signing secret is shown on this answer only.
   const created = await createWebhook(submission.value);
+  await auditRecord({ user, context }, 'create', 'webhook', {
+    label: created.webhook.url,
+    after: created.webhook,
+  });
   // No toast: it would show on the page after this one; the panel with the secret says it.
   return json({ created, result: submission.reply({ resetForm: true }) });
 }

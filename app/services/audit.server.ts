@@ -1,4 +1,9 @@
-import { recordAudit, type AuditInput } from '~/models/audit.server';
+import {
+  recordAudit,
+  type AuditAction,
+  type AuditEntity,
+  type AuditInput,
+} from '~/models/audit.server';
 import type { PublicUser } from '~/models/user.server';
 import { clientAddress } from './rate-limit.server';
 
@@ -6,10 +11,9 @@ import { clientAddress } from './rate-limit.server';
  * Records a change in the audit trail for the signed-in user of this request. A failure to record
  * is logged and does not undo the change the user already made.
  */
-export async function audit(
-  who: { user: PublicUser; context: unknown; via?: 'page' | 'api' },
-  entry: Omit<AuditInput, 'actor' | 'address' | 'via'>,
-) {
+type Who = { user: PublicUser; context: unknown; via?: 'page' | 'api' };
+
+export async function audit(who: Who, entry: Omit<AuditInput, 'actor' | 'address' | 'via'>) {
   try {
     await recordAudit({
       ...entry,
@@ -20,4 +24,32 @@ export async function audit(
   } catch (error) {
     console.error('Could not record an audit entry:', error);
   }
+}
+
+/**
+ * The audit entry for one record's create, update or delete, identified by the record itself (the
+ * version after, else the one before) and by `label`, what staff recognise it by. Pass only what
+ * may be shown: never a secret or a hash.
+ */
+export function auditRecord(
+  who: Who,
+  action: AuditAction,
+  entity: AuditEntity,
+  change: {
+    label: string;
+    before?: { id: string; parcelId?: string | null } | null;
+    after?: { id: string; parcelId?: string | null } | null;
+  },
+) {
+  const record = change.after ?? change.before;
+  if (!record) return Promise.resolve();
+  return audit(who, {
+    action,
+    entity,
+    entityId: record.id,
+    label: change.label,
+    parcelId: record.parcelId ?? undefined,
+    before: change.before ?? undefined,
+    after: change.after ?? undefined,
+  });
 }

@@ -2,7 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { AuditEntry, changedFields, listAudit } from '~/models/audit.server';
 import { createUser, type PublicUser } from '~/models/user.server';
+import { action as apiKeyApi } from '~/routes/api.api-keys.$id';
+import { action as apiKeysApi } from '~/routes/api.api-keys';
 import { action as auditAction, loader as auditLoader } from '~/routes/api.audit';
+import { action as templateApi } from '~/routes/api.notification-templates.$id';
+import { action as notificationsApi } from '~/routes/api.notifications';
+import { action as receiptApi } from '~/routes/api.receipts.$id';
+import { action as generateReceiptApi } from '~/routes/api.receipts.generate.$parcelId';
+import { action as webhookApi } from '~/routes/api.webhooks.$id';
+import { action as webhooksApi } from '~/routes/api.webhooks';
 import { action as parcelApi } from '~/routes/api.parcels.$id';
 import { action as parcelsApi } from '~/routes/api.parcels';
 import { action as eventsApi } from '~/routes/api.tracking.$parcelId.events';
@@ -199,6 +207,114 @@ describe('the audit trail', () => {
       after: 'Renamed Onlooker',
     });
     expect(JSON.stringify(await AuditEntry.find().lean())).not.toContain('a-secret-password');
+  });
+
+  it('records e-mails, receipts, templates, API keys and webhooks, never their secrets', async () => {
+    const { parcel } = await (
+      await run(parcelsApi, '/api/parcels', {
+        token: staff.token,
+        json: {
+          recipient: { name: 'Paper Trail', address: '2 Trail Rd', email: 'trail@example.com' },
+        },
+      })
+    ).json();
+    const kinds = async (entity: string, entityId: string) =>
+      (await listAudit({ entity: entity as 'parcel', entityId })).entries.map((e) => e.action);
+
+    const sent = await run(notificationsApi, '/api/notifications', {
+      token: staff.token,
+      json: {
+        type: 'Status Update',
+        recipient: 'trail@example.com',
+        title: 'On its way',
+        message: 'Your parcel is on its way.',
+        trackingNumber: parcel.trackingNumber,
+      },
+    });
+    expect(sent.status).toBe(201);
+    const { notification } = await sent.json();
+    expect(await kinds('notification', notification.id)).toEqual(['create']);
+
+    const generated = await run(generateReceiptApi, `/api/receipts/generate/${parcel.id}`, {
+      token: staff.token,
+      json: {},
+      params: { parcelId: parcel.id },
+    });
+    expect(generated.status).toBe(201);
+    const { receipt } = await generated.json();
+    await run(receiptApi, `/api/receipts/${receipt.id}`, {
+      token: staff.token,
+      method: 'PUT',
+      json: { customerName: 'Trail Buyer' },
+      params: { id: receipt.id },
+    });
+    await run(receiptApi, `/api/receipts/${receipt.id}`, {
+      token: staff.token,
+      method: 'DELETE',
+      params: { id: receipt.id },
+    });
+    expect(await kinds('receipt', receipt.id)).toEqual(['delete', 'update', 'create']);
+    const [receiptUpdate] = (
+      await listAudit({ entity: 'receipt', entityId: receipt.id })
+    ).entries.filter((e) => e.action === 'update');
+    expect(receiptUpdate!.changes).toContainEqual(
+      expect.objectContaining({ field: 'customerName', after: 'Trail Buyer' }),
+    );
+
+    // The parcel's History gathers its e-mail and receipt entries too.
+    const history = await listAudit({ parcelId: parcel.id });
+    expect(new Set(history.entries.map((e) => e.entity))).toEqual(
+      new Set(['parcel', 'notification', 'receipt']),
+    );
+
+    const template = await run(templateApi, '/api/notification-templates/status-update', {
+      token: admin.token,
+      method: 'PUT',
+      json: { subject: 'News about {{trackingNumber}}', text: 'Now {{status}}.' },
+      params: { id: 'status-update' },
+    });
+    expect(template.status).toBe(200);
+    const [templateEntry] = (await listAudit({ entity: 'template' })).entries;
+    expect(templateEntry!.changes).toContainEqual(
+      expect.objectContaining({ field: 'subject', after: 'News about {{trackingNumber}}' }),
+    );
+
+    const keyAnswer = await run(apiKeysApi, '/api/api-keys', {
+      token: admin.token,
+      json: { name: 'Audited key', scopes: ['read'] },
+    });
+    expect(keyAnswer.status).toBe(201);
+    const { apiKey, key } = await keyAnswer.json();
+    await run(apiKeyApi, `/api/api-keys/${apiKey.id}`, {
+      token: admin.token,
+      method: 'DELETE',
+      params: { id: apiKey.id },
+    });
+    expect(await kinds('key', apiKey.id)).toEqual(['delete', 'create']);
+
+    // A public address written out, so that the check of where it points needs no DNS.
+    const hookAnswer = await run(webhooksApi, '/api/webhooks', {
+      token: admin.token,
+      json: { url: 'https://93.184.215.14/audit', events: ['parcel.created'] },
+    });
+    expect(hookAnswer.status).toBe(201);
+    const { webhook, secret } = await hookAnswer.json();
+    await run(webhookApi, `/api/webhooks/${webhook.id}`, {
+      token: admin.token,
+      method: 'PUT',
+      json: { url: 'https://93.184.215.14/audited' },
+      params: { id: webhook.id },
+    });
+    await run(webhookApi, `/api/webhooks/${webhook.id}`, {
+      token: admin.token,
+      method: 'DELETE',
+      params: { id: webhook.id },
+    });
+    expect(await kinds('webhook', webhook.id)).toEqual(['delete', 'update', 'create']);
+
+    const everything = JSON.stringify(await AuditEntry.find().lean());
+    expect(everything).not.toContain(key);
+    expect(everything).not.toContain(secret);
   });
 
   it('compares nested fields, dates and lists', () => {
