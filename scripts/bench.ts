@@ -4,7 +4,9 @@
  * Starts `node server.js` on a fresh data directory holding BENCH_PARCELS parcels (default 10,000),
  * then drives it with autocannon and reports requests/s and latency percentiles, plus the
  * compressed bytes a browser downloads for every public page, each against its budget (the run
- * fails when a page is over). BENCH_ONLY=weights measures the pages alone.
+ * fails when a page is over). BENCH_ONLY=weights measures the pages alone. The staff table rows
+ * ("table: …", two connections) and the CSV export ("export": time and the server's peak memory)
+ * are meant for BENCH_PARCELS=100000 BENCH_ONLY=table,export.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -148,6 +150,68 @@ function startServer(script = 'server.js', extraEnv: Record<string, string> = {}
   });
 }
 
+/** Whether a row of that name runs (BENCH_ONLY). */
+function wanted(name: string) {
+  return !WEIGHTS_ONLY && (!ONLY.length || ONLY.some((word) => name.includes(word)));
+}
+
+/** The resident memory of a process and its children (cluster workers), in MB, the largest. */
+function largestRss(pid: number): number {
+  const pids = [pid];
+  try {
+    pids.push(
+      ...fs
+        .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number),
+    );
+  } catch {
+    // no children listed
+  }
+  let largest = 0;
+  for (const each of pids) {
+    try {
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${each}/status`, 'utf8'))?.[1];
+      largest = Math.max(largest, Number(kb ?? 0) / 1024);
+    } catch {
+      // gone
+    }
+  }
+  return largest;
+}
+
+/** Downloads the whole CSV export once, timing it and watching the server's memory meanwhile. */
+async function measureExport(server: ChildProcess, token: string) {
+  const rssBefore = largestRss(server.pid!);
+  let rssPeak = rssBefore;
+  const watch = setInterval(() => (rssPeak = Math.max(rssPeak, largestRss(server.pid!))), 50);
+  const started = performance.now();
+  try {
+    const response = await fetch(`${BASE}/api/parcels/export.csv`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (!response.ok || !response.body) throw new Error(`export answered ${response.status}`);
+    let bytes = 0;
+    let rows = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) rows++;
+    }
+    // The header line is not a parcel.
+    return {
+      rows: rows - 1,
+      bytes,
+      seconds: (performance.now() - started) / 1000,
+      rssBefore,
+      rssPeak,
+    };
+  } finally {
+    clearInterval(watch);
+  }
+}
+
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 async function measure(
@@ -158,10 +222,7 @@ async function measure(
   /** Gives each request its own path (e.g. a different search every time). */
   nextPath?: () => string,
 ): Promise<Row | null> {
-  const wanted =
-    !WEIGHTS_ONLY &&
-    (name.startsWith('ceiling') || !ONLY.length || ONLY.some((w) => name.includes(w)));
-  if (!wanted) return null;
+  if (!name.startsWith('ceiling') && !wanted(name)) return null;
   const requests = nextPath
     ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }]
     : undefined;
@@ -363,6 +424,40 @@ async function main() {
       );
     }
 
+    // The staff table at scale (BENCH_PARCELS=100000): a new search each time, a sort by another
+    // column, and the last page, with the two connections of a couple of staff at once.
+    if (cookie) {
+      let tableSearches = 0;
+      rows.push(
+        await measure(
+          'table: search (a new one each time)',
+          `${BASE}/dashboard/parcels`,
+          { cookie },
+          2,
+          () =>
+            `/dashboard/parcels?search=${encodeURIComponent(`${names[tableSearches % 10]} sender ${tableSearches++ % 997}`)}`,
+        ),
+      );
+      rows.push(
+        await measure(
+          'table: sorted by recipient, descending',
+          `${BASE}/dashboard/parcels?sort=recipient&order=desc`,
+          { cookie },
+          2,
+        ),
+      );
+      const lastPage = Math.max(1, Math.ceil(PARCELS / 50));
+      rows.push(
+        await measure(
+          `table: last page (${lastPage})`,
+          `${BASE}/dashboard/parcels?page=${lastPage}`,
+          { cookie },
+          2,
+        ),
+      );
+    }
+    const exported = wanted('export') ? await measureExport(server, token) : null;
+
     if (!WEIGHTS_ONLY) {
       console.log(
         `\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`,
@@ -379,6 +474,13 @@ async function main() {
             errors: r.errors,
             non2xx: r.non2xx,
           })),
+      );
+    }
+    if (exported) {
+      console.log(
+        `CSV export of ${PARCELS} parcels: ${exported.rows} rows, ${(exported.bytes / 1024 / 1024).toFixed(1)} MB ` +
+          `in ${exported.seconds.toFixed(1)} s; server memory (RSS, largest process) ` +
+          `${exported.rssBefore.toFixed(0)} MB before, at most ${exported.rssPeak.toFixed(0)} MB during`,
       );
     }
     const others = await demoTrackingNumbers(token);
