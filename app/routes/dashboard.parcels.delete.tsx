@@ -99,8 +99,10 @@ export default function DeleteSelectedParcelsDialog() {
           <input key={p.id} type="hidden" name="ids" value={p.id} />
         ))}
         <p className="text-gray-700">
-          Are you sure you want to delete {count === 1 ? 'this parcel' : `these ${noun}`}? Their
-          tracking events are deleted with them. This action cannot be undone.
+          {count === 1
+            ? 'Are you sure you want to delete this parcel? Its tracking events are deleted with it.'
+            : `Are you sure you want to delete these ${noun}? Their tracking events are deleted with them.`}{' '}
+          This action cannot be undone.
         </p>
         <ul
           aria-label="Parcels to delete"

@@ -78,9 +78,7 @@ export function ParcelBulkActions({
     >
       <input type="hidden" name="back" value={search} />
       <p className="basis-full text-gray-700 sm:basis-auto sm:self-center" aria-live="polite">
-        {hydrated
-          ? `${selected} selected`
-          : 'Tick parcels in the table, then choose what to do with them:'}
+        {hydrated ? `${selected} selected` : 'With the ticked parcels:'}
       </p>
       <div className="flex items-end gap-2">
         <div>
