@@ -344,12 +344,19 @@ export type ParcelListOptions = {
   search?: string;
   sort?: ParcelSortKey;
   order?: SortOrder;
+  /** Only these parcels (a selection in the table). */
+  ids?: string[];
 };
 
-/** The filter of a parcel list: the search (see parcelSearchFilter) and the status. */
-export function parcelListFilter({ status, search }: Pick<ParcelListOptions, 'status' | 'search'>) {
+/** The filter of a parcel list: the search (see parcelSearchFilter), the status and the ids. */
+export function parcelListFilter({
+  status,
+  search,
+  ids,
+}: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
+  if (ids) filter._id = { $in: ids.filter(validId).map((id) => new mongoose.Types.ObjectId(id)) };
   return filter;
 }
 
@@ -388,6 +395,19 @@ export async function getParcel(id: string): Promise<SerializedParcel | null> {
   await connectDb();
   const doc = await Parcel.findById(id).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
+}
+
+/** The parcels among `ids` (without their events), in the order of `ids`; unknown ids are left out. */
+export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]> {
+  const valid = ids.filter(validId);
+  if (!valid.length) return [];
+  await connectDb();
+  const docs = await Parcel.find({ _id: { $in: valid } }, { events: 0 }).lean<LeanParcel[]>();
+  const byId = new Map(docs.map((doc) => [String(doc._id), doc]));
+  return valid.flatMap((id) => {
+    const doc = byId.get(id.toLowerCase());
+    return doc ? [serializeParcel(doc, { events: false })] : [];
+  });
 }
 
 export async function createParcel(input: ParcelCreateInput): Promise<SerializedParcel> {

@@ -10,6 +10,7 @@ import { PriorityBadge, StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel } from '~/models/parcel.server';
 import { formatMoney } from '~/schemas/constants';
+import { labelHref } from '~/schemas/label';
 import { requireUser } from '~/services/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
 
@@ -121,6 +122,16 @@ export default function ParcelDetailsDialog() {
           >
             History
           </Link>
+          <a
+            href={labelHref(parcel.id)}
+            target="_blank"
+            rel="noopener"
+            type="application/pdf"
+            className="btn-secondary"
+          >
+            Shipping label (PDF)
+            <span className="sr-only">, opens in a new tab</span>
+          </a>
           {canEdit ? (
             <>
               <Link

@@ -1,5 +1,5 @@
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import {
   Form,
@@ -10,8 +10,9 @@ import {
   useNavigation,
   useSubmit,
 } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { bulkCheckboxes, BULK_FORM_ID, ParcelBulkActions } from '~/components/parcels/bulk-actions';
 import { ParcelCard } from '~/components/parcels/parcel-card';
 import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
@@ -25,10 +26,21 @@ import {
   PARCEL_TABLE_PAGE_SIZES,
   type SortOrder,
 } from '~/schemas/constants';
-import { defaultSortOrder, ParcelListQuerySchema, type ParcelListQuery } from '~/schemas/parcel';
+import {
+  defaultSortOrder,
+  ParcelBulkStatusSchema,
+  ParcelListQuerySchema,
+  readParcelIds,
+  type ParcelListQuery,
+} from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
-import { requireUser } from '~/services/auth.server';
+import { requireUser, requireUserWithRole } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+import { setParcelsStatus, someNumbers } from '~/services/parcel-bulk.server';
 import { useLinkNavigation } from '~/utils/link-navigation';
+import { parcelListHref } from '~/utils/parcel-list-href';
+import { useHydrated } from '~/utils/use-hydrated';
 
 type TableQuery = ParcelListQuery & { order: SortOrder; view: 'table' | 'cards' };
 
@@ -100,6 +112,54 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ...filters, ...result, loadFailed: false });
 }
 
+/**
+ * POST /dashboard/parcels (intent=status, ids, newStatus): the table's bulk status change, staff
+ * only. Each parcel changes as through its edit form (setParcelsStatus); the answer is the same
+ * list with a message saying what changed.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
+  const form = await readFormData(request);
+  const back = parcelListHref(new URL(request.url).search);
+  if (form.get('intent') !== 'status') {
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Nothing changed',
+      description: 'Unknown action.',
+    });
+  }
+  const ids = readParcelIds(form.getAll('ids'));
+  const newStatus = form.get('newStatus');
+  const parsed = ParcelBulkStatusSchema.safeParse({ ids, status: newStatus });
+  if (!parsed.success) {
+    const description = !ids.length
+      ? 'Select at least one parcel.'
+      : !newStatus
+        ? 'Choose the new status.'
+        : `${parsed.error.issues[0]?.message ?? 'Invalid input'}.`;
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Nothing changed',
+      description,
+    });
+  }
+  const { status } = parsed.data;
+  const result = await setParcelsStatus(parsed.data.ids, status, { user, context });
+  const parts: string[] = [];
+  if (result.done.length) parts.push(`Now ${status}: ${someNumbers(result.done)}.`);
+  if (result.unchanged.length) parts.push(`Already ${status}: ${someNumbers(result.unchanged)}.`);
+  if (result.missing.length) parts.push(`${result.missing.length} no longer existed.`);
+  if (result.failed.length) parts.push(`Failed: ${someNumbers(result.failed)}. Please try again.`);
+  const count = result.done.length;
+  return redirectWithToast(request, back, {
+    type: result.failed.length || (!count && !result.unchanged.length) ? 'error' : 'success',
+    title: count
+      ? `Status changed for ${count} parcel${count === 1 ? '' : 's'}`
+      : 'No status changed',
+    description: parts.join(' '),
+  });
+}
+
 export const meta: MetaFunction = () => [{ title: 'Parcels · Management dashboard' }];
 
 const SEARCH_DEBOUNCE_MS = 350;
@@ -111,6 +171,19 @@ export default function ParcelsTab() {
   const onCardClick = useLinkNavigation({ preventScrollReset: true });
   const navigation = useNavigation();
   const submit = useSubmit();
+  const hydrated = useHydrated();
+  // How many rows are ticked (with JavaScript): counted from the checkboxes, which stay the
+  // browser's own state so the form works the same without JavaScript.
+  const [selected, setSelected] = useState(0);
+  const countSelected = useCallback(
+    () => setSelected(bulkCheckboxes().filter((box) => box.checked).length),
+    [],
+  );
+  useEffect(countSelected, [countSelected, parcels]);
+  const selectAll = (checked: boolean) => {
+    for (const box of bulkCheckboxes()) box.checked = checked;
+    countSelected();
+  };
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -292,8 +365,17 @@ export default function ParcelsTab() {
               </Link>
             </nav>
           </div>
+          {view === 'table' ? (
+            <ParcelBulkActions search={location.search} canEdit={canEdit} selected={selected} />
+          ) : null}
           {/* Clicks (and Enter) on the rows' and cards' links arrive here: see useLinkNavigation. */}
-          <div className={loading ? 'opacity-60' : ''} onClick={onCardClick}>
+          <div
+            className={loading ? 'opacity-60' : ''}
+            onClick={onCardClick}
+            onChange={(event) => {
+              if ((event.target as HTMLInputElement).name === 'ids') countSelected();
+            }}
+          >
             {view === 'cards' ? (
               <div className="space-y-4">
                 {parcels.map((parcel) => (
@@ -313,6 +395,17 @@ export default function ParcelsTab() {
                 order={order}
                 defaultOrder={defaultSortOrder}
                 canEdit={canEdit}
+                selectable
+                formId={BULK_FORM_ID}
+                selectAll={
+                  hydrated
+                    ? {
+                        checked: selected > 0 && selected === parcels.length,
+                        indeterminate: selected > 0 && selected < parcels.length,
+                        onChange: selectAll,
+                      }
+                    : undefined
+                }
               />
             )}
           </div>

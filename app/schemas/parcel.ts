@@ -200,6 +200,64 @@ export function defaultSortOrder(sort: ParcelListQuery['sort']): 'asc' | 'desc' 
 /** The delete confirmation: a button, no fields. */
 export const ParcelDeleteSchema = z.object({});
 
+/* ---------- Selections of parcels (the table's bulk actions and the CSV export) ---------- */
+
+/** The most parcels one bulk action takes: a full page of the table. */
+export const MAX_BULK_PARCELS = MAX_PAGE_SIZE;
+
+const OBJECT_ID = /^[a-f\d]{24}$/i;
+
+/**
+ * Parcel ids as a form or a query sends them: repeated (`ids=a&ids=b`, the table's checkboxes),
+ * separated by commas (`ids=a,b`), or both. Blanks and repeats go; the order stays.
+ */
+export function readParcelIds(values: Iterable<unknown>): string[] {
+  const ids: string[] = [];
+  for (const value of values) {
+    if (typeof value !== 'string') continue;
+    for (const part of value.split(',')) {
+      const id = part.trim().toLowerCase();
+      if (id && !ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** A selection: 1 to `max` parcel ids. */
+export function parcelIdsSchema(max = MAX_BULK_PARCELS) {
+  return z
+    .array(z.string().regex(OBJECT_ID, 'Not a parcel id'), { error: 'Select parcels' })
+    .min(1, 'Select at least one parcel')
+    .max(max, `Select at most ${max} parcels at a time`);
+}
+
+/** The table's bulk status change: the selected parcels and their new status. */
+export const ParcelBulkStatusSchema = z.object({
+  ids: parcelIdsSchema(),
+  status: StatusSchema,
+});
+
+/** The bulk delete: the parcels the confirmation listed. */
+export const ParcelBulkDeleteSchema = z.object({ ids: parcelIdsSchema() });
+
+/**
+ * GET /api/parcels/export.csv: the list's filters and sort, and `ids` to export only those parcels
+ * (the table's selection): separated by commas, or the parameter repeated (the route joins them).
+ */
+export const ParcelExportQuerySchema = ParcelListQuerySchema.omit({
+  page: true,
+  limit: true,
+}).extend({
+  ids: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : readParcelIds([value])))
+    .pipe(parcelIdsSchema().optional())
+    .meta({
+      description: `Only these parcels: up to ${MAX_BULK_PARCELS} ids, separated by commas or the parameter repeated`,
+    }),
+});
+
 /* ---------- The create and edit forms ---------- */
 
 /** The spec's form rule: a number that doesn't parse, an empty field included, counts as 0. */

@@ -18,7 +18,12 @@ import {
 import { AuditQuerySchema } from '~/schemas/audit';
 import { NotificationSettingsSchema } from '~/schemas/notification-settings';
 import { NotificationTemplateSchema } from '~/schemas/notification-template';
-import { ParcelCreateSchema, ParcelListQuerySchema, ParcelUpdateSchema } from '~/schemas/parcel';
+import {
+  ParcelCreateSchema,
+  ParcelExportQuerySchema,
+  ParcelListQuerySchema,
+  ParcelUpdateSchema,
+} from '~/schemas/parcel';
 import { UserCreateSchema, UserUpdateSchema } from '~/schemas/user';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
 import {
@@ -483,12 +488,24 @@ const OPS: Op[] = [
   {
     method: 'get',
     path: '/api/parcels/export.csv',
-    summary: "The filtered parcel list as CSV, streamed (the list's filters and sort)",
+    summary:
+      "The filtered parcel list as CSV, streamed (the list's filters and sort), or only the parcels in `ids`",
     tag: 'Parcels',
     access: 'user',
-    query: ParcelListQuerySchema.omit({ page: true, limit: true }),
+    query: ParcelExportQuerySchema,
     contentType: 'text/csv',
     ok: { 200: { type: 'string' } },
+  },
+  {
+    method: 'get',
+    path: `/api/parcels/${ID}/label.pdf`,
+    summary:
+      "The parcel's 4×6 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page",
+    tag: 'Parcels',
+    access: 'user',
+    contentType: 'application/pdf',
+    ok: { 200: { type: 'string', contentMediaType: 'application/pdf' } },
+    errors: [404],
   },
   {
     method: 'get',

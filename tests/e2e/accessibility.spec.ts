@@ -46,6 +46,7 @@ const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
   (f) => `/dashboard/parcels/${f.parcelId}`,
   (f) => `/dashboard/parcels/${f.parcelId}/edit`,
   (f) => `/dashboard/parcels/${f.parcelId}/delete`,
+  (f) => `/dashboard/parcels/delete?ids=${f.parcelId}`,
   () => '/dashboard/tracking',
   (f) => `/dashboard/tracking/${f.parcelId}`,
   (f) => `/dashboard/tracking/${f.parcelId}/events/new`,

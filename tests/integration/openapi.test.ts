@@ -18,6 +18,7 @@ import {
 } from '~/routes/api.notifications';
 import { loader as openApiLoader } from '~/routes/api.openapi[.]json';
 import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
+import { loader as labelLoader } from '~/routes/api.parcels.$id.label[.]pdf';
 import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
 import { action as generateAction } from '~/routes/api.receipts.generate.$parcelId';
 import { loader as receiptsLoader } from '~/routes/api.receipts';
@@ -104,6 +105,7 @@ describe('the OpenAPI document', () => {
       'get /api/parcels/{id}',
       'put /api/parcels/{id}',
       'delete /api/parcels/{id}',
+      'get /api/parcels/{id}/label.pdf',
       'get /api/tracking/{parcelId}/events',
       'post /api/tracking/{parcelId}/events',
       'put /api/tracking/events/{id}',
@@ -220,6 +222,31 @@ describe('answers match the document', () => {
         headers: { ...auth, 'If-None-Match': etag },
         params,
       }),
+    );
+    const label = await callRoute(labelLoader, `/api/parcels/${parcel.id}/label.pdf`, {
+      headers: auth,
+      params,
+    });
+    expect(label.status).toBe(200);
+    const labelContent = (
+      doc.paths['/api/parcels/{id}/label.pdf']!.get!.responses['200'] as {
+        content: Record<string, unknown>;
+      }
+    ).content;
+    expect(Object.keys(labelContent)).toEqual([label.headers.get('content-type')]);
+    const unknownId = '0123456789abcdef01234567';
+    await expectDocumented(
+      '/api/parcels/{id}/label.pdf',
+      'get',
+      await callRoute(labelLoader, `/api/parcels/${unknownId}/label.pdf`, {
+        headers: auth,
+        params: { id: unknownId },
+      }),
+    );
+    await expectDocumented(
+      '/api/parcels/{id}/label.pdf',
+      'get',
+      await callRoute(labelLoader, `/api/parcels/${parcel.id}/label.pdf`, { params }),
     );
     await expectDocumented(
       '/api/tracking/{parcelId}/events',

@@ -1,8 +1,10 @@
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { labelHref } from '~/schemas/label';
 
 /**
- * A parcel's row menu: View Details, and Edit and Delete for those who may change parcels. A
- * `<details>` that works without JavaScript; each link opens its dialog, scrolled into view.
+ * A parcel's row menu: View Details, its shipping label (a PDF, in a new tab), and Edit and Delete
+ * for those who may change parcels. A `<details>` that works without JavaScript; each dialog link
+ * opens its dialog, scrolled into view.
  */
 export function ParcelActionsMenu({
   parcel,
@@ -32,6 +34,18 @@ export function ParcelActionsMenu({
             className="block px-3 py-2 hover:bg-gray-50"
           >
             View Details
+          </a>
+        </li>
+        <li>
+          <a
+            href={labelHref(parcel.id)}
+            target="_blank"
+            rel="noopener"
+            type="application/pdf"
+            className="block px-3 py-2 hover:bg-gray-50"
+          >
+            Label (PDF)
+            <span className="sr-only">{`, ${parcel.trackingNumber}, opens in a new tab`}</span>
           </a>
         </li>
         {canEdit ? (

@@ -50,6 +50,7 @@ export function ParcelTable({
   canEdit,
   selectable,
   formId,
+  selectAll,
 }: {
   parcels: RowParcel[];
   search: string;
@@ -60,6 +61,8 @@ export function ParcelTable({
   /** Adds a checkbox per row, belonging to the form `formId` (the bulk actions). */
   selectable?: boolean;
   formId?: string;
+  /** A "select all on this page" checkbox in the header (given only with JavaScript). */
+  selectAll?: { checked: boolean; indeterminate: boolean; onChange: (checked: boolean) => void };
 }) {
   const searchParams = new URLSearchParams(search);
   const cell = 'block px-3 py-1 md:table-cell md:py-2 md:align-middle';
@@ -72,7 +75,20 @@ export function ParcelTable({
         <tr>
           {selectable ? (
             <th scope="col" className="px-3 py-2">
-              <span className="sr-only">Select</span>
+              {selectAll ? (
+                <input
+                  type="checkbox"
+                  aria-label="Select all parcels on this page"
+                  checked={selectAll.checked}
+                  ref={(box) => {
+                    if (box) box.indeterminate = selectAll.indeterminate;
+                  }}
+                  onChange={(event) => selectAll.onChange(event.target.checked)}
+                  className="h-4 w-4"
+                />
+              ) : (
+                <span className="sr-only">Select</span>
+              )}
             </th>
           ) : null}
           {COLUMNS.map((column) => {

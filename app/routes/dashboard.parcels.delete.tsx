@@ -1,0 +1,137 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { StatusBadge } from '~/components/parcels/status-badge';
+import { RouteDialog } from '~/components/ui/route-dialog';
+import { Spinner } from '~/components/ui/spinner';
+import { getParcelsByIds } from '~/models/parcel.server';
+import { ParcelBulkDeleteSchema, readParcelIds } from '~/schemas/parcel';
+import { requireUserWithRole } from '~/services/auth.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+import { deleteParcels, someNumbers } from '~/services/parcel-bulk.server';
+import { parcelListHref } from '~/utils/parcel-list-href';
+
+/**
+ * GET /dashboard/parcels/delete?ids=…&back=… — the confirmation of the table's "Delete selected":
+ * it lists the parcels that will go. Its form posts their ids back here (staff role).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithRole(request, 'staff');
+  const url = new URL(request.url);
+  const back = parcelListHref(url.searchParams.get('back'));
+  const selection = ParcelBulkDeleteSchema.safeParse({
+    ids: readParcelIds(url.searchParams.getAll('ids')),
+  });
+  if (!selection.success) {
+    throw await redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Nothing deleted',
+      description: `${selection.error.issues[0]?.message ?? 'Select parcels'}.`,
+    });
+  }
+  const parcels = await getParcelsByIds(selection.data.ids);
+  if (!parcels.length) {
+    throw await redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Nothing deleted',
+      description: 'The selected parcels no longer exist.',
+    });
+  }
+  return json({
+    back,
+    parcels: parcels.map((p) => ({
+      id: p.id,
+      trackingNumber: p.trackingNumber,
+      recipient: p.recipient.name,
+      status: p.status,
+    })),
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
+  const form = await readFormData(request);
+  const back = parcelListHref(typeof form.get('back') === 'string' ? String(form.get('back')) : '');
+  const selection = ParcelBulkDeleteSchema.safeParse({ ids: readParcelIds(form.getAll('ids')) });
+  if (!selection.success) {
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: 'Nothing deleted',
+      description: `${selection.error.issues[0]?.message ?? 'Select parcels'}.`,
+    });
+  }
+  const result = await deleteParcels(selection.data.ids, { user, context });
+  const gone = result.missing.length ? ` ${result.missing.length} no longer existed.` : '';
+  if (result.failed.length) {
+    return redirectWithToast(request, back, {
+      type: 'error',
+      title: `${result.failed.length} parcel${result.failed.length === 1 ? '' : 's'} could not be deleted`,
+      description: `Deleted: ${result.done.length ? someNumbers(result.done) : 'none'}.${gone} Please try again.`,
+    });
+  }
+  const count = result.done.length;
+  return redirectWithToast(request, back, {
+    type: count ? 'success' : 'error',
+    title: count ? `${count} parcel${count === 1 ? '' : 's'} deleted` : 'Nothing deleted',
+    description: `${count ? `Tracking numbers: ${someNumbers(result.done)}.` : ''}${gone}`.trim(),
+  });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title: `Delete ${data?.parcels.length ?? ''} selected parcels · Parcels · Management dashboard`,
+  },
+];
+
+export default function DeleteSelectedParcelsDialog() {
+  const { parcels, back } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const count = parcels.length;
+  const noun = `${count} parcel${count === 1 ? '' : 's'}`;
+  return (
+    <RouteDialog title={`Delete ${noun}`} closeTo={back} size="md">
+      <Form method="post" className="space-y-4">
+        <input type="hidden" name="back" value={back.replace(/^[^?]*/, '')} />
+        {parcels.map((p) => (
+          <input key={p.id} type="hidden" name="ids" value={p.id} />
+        ))}
+        <p className="text-gray-700">
+          {count === 1
+            ? 'Are you sure you want to delete this parcel? Its tracking events are deleted with it.'
+            : `Are you sure you want to delete these ${noun}? Their tracking events are deleted with them.`}{' '}
+          This action cannot be undone.
+        </p>
+        <ul
+          aria-label="Parcels to delete"
+          className="max-h-64 divide-y divide-gray-200 overflow-y-auto rounded-md border border-gray-200 text-sm"
+        >
+          {parcels.map((p) => (
+            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+              <span>
+                <span className="font-mono font-semibold">{p.trackingNumber}</span>
+                {p.recipient ? <span className="text-gray-600"> · {p.recipient}</span> : null}
+              </span>
+              <StatusBadge status={p.status} />
+            </li>
+          ))}
+        </ul>
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to={back} className="btn-secondary" preventScrollReset>
+            Cancel
+          </Link>
+          <button type="submit" className="btn-danger" disabled={busy}>
+            {busy ? <Spinner /> : null}
+            {busy ? 'Deleting...' : `Delete ${noun}`}
+          </button>
+        </div>
+      </Form>
+    </RouteDialog>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

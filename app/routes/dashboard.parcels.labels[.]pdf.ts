@@ -1,0 +1,64 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { getParcelsByIds } from '~/models/parcel.server';
+import { LABEL_PAPERS, MAX_LABELS_PER_SHEET, type LabelPaper } from '~/schemas/label';
+import { parcelIdsSchema, readParcelIds } from '~/schemas/parcel';
+import { requireUser } from '~/services/auth.server';
+import { renderLabelSheetPdf } from '~/services/label-render.server';
+import { escapeHtml } from '~/services/mailer.server';
+import { parcelListHref } from '~/utils/parcel-list-href';
+
+/** A short page that says why no sheet was made, with the way back to the list. */
+function refusal(status: number, message: string, back: string) {
+  const html = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No labels printed</title></head>
+<body style="font-family: Arial, Helvetica, sans-serif; margin: 2rem; color: #111827">
+<main>
+<h1 style="font-size: 1.25rem">No labels printed</h1>
+<p>${escapeHtml(message)}</p>
+<p><a href="${escapeHtml(back)}">Back to the parcels</a></p>
+</main>
+</body>
+</html>
+`;
+  return new Response(html, {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' },
+  });
+}
+
+/**
+ * GET /dashboard/parcels/labels.pdf?ids=…&paper=a4|letter → the selected parcels' labels on A4
+ * (the default) or Letter, two true-size 4×6 in labels a page (see renderLabelSheetPdf). Up to
+ * MAX_LABELS_PER_SHEET parcels; more, none, or a paper that is neither answers 400. Every role may
+ * print labels.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const url = new URL(request.url);
+  const back = parcelListHref(url.searchParams.get('back'));
+  const paper = (url.searchParams.get('paper') || 'a4').toLowerCase();
+  if (!(LABEL_PAPERS as readonly string[]).includes(paper))
+    return refusal(400, 'The paper must be A4 or Letter.', back);
+  const selection = parcelIdsSchema(MAX_LABELS_PER_SHEET).safeParse(
+    readParcelIds(url.searchParams.getAll('ids')),
+  );
+  if (!selection.success) {
+    const message = selection.error.issues[0]?.message ?? 'Select parcels';
+    return refusal(400, `${message}.`, back);
+  }
+  const parcels = await getParcelsByIds(selection.data);
+  if (!parcels.length) return refusal(404, 'The selected parcels no longer exist.', back);
+  const pdf = await renderLabelSheetPdf(parcels, paper as LabelPaper);
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(pdf.length),
+      'Content-Disposition': `inline; filename="labels-${date}.pdf"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
