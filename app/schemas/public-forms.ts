@@ -97,3 +97,21 @@ export type NewsletterInput = z.infer<typeof NewsletterSchema>;
 export function isQuotePlan(value: unknown): value is QuotePlan {
   return typeof value === 'string' && (QUOTE_PLAN_VALUES as readonly string[]).includes(value);
 }
+
+/** The most people (pending or confirmed) who may follow one parcel by e-mail. */
+export const MAX_PARCEL_SUBSCRIBERS = 5;
+
+/**
+ * Subscriptions to a parcel's updates: per client address (the form and the API share it, and
+ * a refusal is shown), and per e-mail address across parcels (silent: whatever the address, the
+ * answer is the same, so it reveals nothing).
+ */
+export const PARCEL_SUBSCRIBE_RATE_LIMIT = {
+  perClient: { limit: 10, windowMs: 10 * 60 * 1000 },
+  perEmail: { limit: 5, windowMs: 60 * 60 * 1000 },
+} as const;
+
+export const ParcelSubscribeSchema = z.object({
+  email: emailField,
+});
+export type ParcelSubscribeInput = z.infer<typeof ParcelSubscribeSchema>;
