@@ -18,6 +18,10 @@ import {
   loader as unsubscribeLoader,
 } from '~/routes/_public.subscriptions.unsubscribe';
 import { action as trackAction } from '~/routes/_public.track';
+import {
+  action as apiAction,
+  loader as apiLoader,
+} from '~/routes/api.tracking.track.$trackingNumber.subscriptions';
 import { connectDb, disconnectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
@@ -301,6 +305,77 @@ describe('following a parcel by e-mail', () => {
         (await subscribeByForm(parcel.trackingNumber, uniqueEmail('limit'), client)).status,
       ).toBe(302);
     const refused = await subscribeByForm(parcel.trackingNumber, uniqueEmail('limit'), client);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
+  });
+});
+
+describe('POST /api/tracking/track/:trackingNumber/subscriptions', () => {
+  const url = (n: string) => `/api/tracking/track/${n}/subscriptions`;
+  const post = (n: string, body: unknown, clientAddress = uniqueAddress()) =>
+    callRoute(apiAction, url(n), {
+      method: 'POST',
+      params: { trackingNumber: n },
+      body,
+      clientAddress,
+    });
+
+  it('answers 202 whatever the address, 400 per field, 404 for an unknown number', async () => {
+    const parcel = await makeParcel();
+    const email = uniqueEmail('api');
+    const accepted = await post(parcel.trackingNumber.toLowerCase(), { email });
+    expect(accepted.status).toBe(202);
+    const body = await accepted.json();
+    expect(body).toEqual({ message: expect.stringContaining('confirm') });
+    expect(accepted.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(accepted.headers.get('RateLimit-Limit')).toBe('10');
+    await waitForCount(email, 1);
+
+    const repeat = await post(parcel.trackingNumber, { email });
+    expect(repeat.status).toBe(202);
+    expect(await repeat.json()).toEqual(body);
+
+    const invalid = await post(parcel.trackingNumber, { email: 'nope' });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({
+      details: { email: ['Enter a valid email address'] },
+    });
+
+    const malformed = await post('SWX1', { email });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({
+      details: { trackingNumber: [expect.any(String)] },
+    });
+
+    const unknown = await post('ZZZ999999999', { email });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({
+      error: 'Tracking number not found',
+      message: 'Tracking number not found',
+      trackingNumber: 'ZZZ999999999',
+    });
+
+    const preflight = await callRoute(apiLoader, url(parcel.trackingNumber), {
+      method: 'OPTIONS',
+      params: { trackingNumber: parcel.trackingNumber },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('Access-Control-Allow-Methods')).toBe('POST, OPTIONS');
+  });
+
+  it('answers 409 for a delivered parcel and 429 past the per-client limit', async () => {
+    const parcel = await makeParcel();
+    await addEvent(parcel.id, { status: 'Delivered', location: '', description: '' });
+    const delivered = await post(parcel.trackingNumber, { email: uniqueEmail() });
+    expect(delivered.status).toBe(409);
+
+    const open = await makeParcel();
+    const client = uniqueAddress();
+    for (let i = 0; i < 10; i += 1)
+      expect(
+        (await post(open.trackingNumber, { email: uniqueEmail('api-limit') }, client)).status,
+      ).toBe(202);
+    const refused = await post(open.trackingNumber, { email: uniqueEmail('api-limit') }, client);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
   });
