@@ -12,7 +12,7 @@ import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from '
 const PUBLIC_POST_ENDPOINTS = [
   '/api/tracking/track',
   /^\/api\/tracking\/track\/[^/]+\/subscriptions$/,
-  '/subscriptions/unsubscribe',
+  '/subscriptions/one-click',
 ];
 
 /**

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { MAX_PARCEL_SUBSCRIBERS, PARCEL_SUBSCRIBE_RATE_LIMIT } from '~/schemas/public-forms';
+import { MAX_PARCEL_SUBSCRIBERS, PARCEL_SUBSCRIBE_EMAIL_LIMIT } from '~/schemas/public-forms';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import { connectDb } from '~/services/db.server';
 import { defineEmailKind, enqueueEmail } from '~/services/email-queue.server';
@@ -69,15 +69,15 @@ type LeanSubscription = SubscriptionSchema & { _id: mongoose.Types.ObjectId };
 /** Per client address: shared by the tracking page's form and the API; refusals are shown. */
 export const subscribeClientLimiter = new RateLimit(
   'parcel-subscribe',
-  PARCEL_SUBSCRIBE_RATE_LIMIT.perClient.limit,
-  PARCEL_SUBSCRIBE_RATE_LIMIT.perClient.windowMs,
+  env.RATE_LIMIT_SUBSCRIBE_PER_HOUR,
+  60 * 60 * 1000,
 );
 
 /** Per e-mail address, over every parcel: over it, nothing is sent, and nothing says so. */
 export const subscribeEmailLimiter = new RateLimit(
   'parcel-subscribe-email',
-  PARCEL_SUBSCRIBE_RATE_LIMIT.perEmail.limit,
-  PARCEL_SUBSCRIBE_RATE_LIMIT.perEmail.windowMs,
+  PARCEL_SUBSCRIBE_EMAIL_LIMIT.limit,
+  PARCEL_SUBSCRIBE_EMAIL_LIMIT.windowMs,
 );
 
 /** What a visitor is told after asking, whatever became of the request. */
@@ -105,9 +105,17 @@ export function confirmUrl(id: string): string {
   );
 }
 
+/** The page with a button, for the link in the e-mail's body. */
 export function unsubscribeUrl(id: string): string {
   return publicUrl(
     `/subscriptions/unsubscribe?${new URLSearchParams({ token: linkToken(UNSUBSCRIBE, id) })}`,
+  );
+}
+
+/** For the `List-Unsubscribe` header: where a mail provider posts (RFC 8058). */
+export function oneClickUnsubscribeUrl(id: string): string {
+  return publicUrl(
+    `/subscriptions/one-click?${new URLSearchParams({ token: linkToken(UNSUBSCRIBE, id) })}`,
   );
 }
 
@@ -396,7 +404,10 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
       description: event.description,
       time: formatEventTime(event.timestamp, eventTimeZone(event)),
     },
-    unsubscribeUrl: unsubscribeUrl(subscriptionId),
+    unsubscribe: {
+      page: unsubscribeUrl(subscriptionId),
+      oneClick: oneClickUnsubscribeUrl(subscriptionId),
+    },
     messageKey: `parcel-update-${subscriptionId}-${eventId}`,
   });
   if (!result.ok) throw new Error(result.error);

@@ -14,11 +14,9 @@ import {
 } from '~/models/parcel-subscription.server';
 
 /**
- * The unsubscribe link of every e-mail to a parcel's subscribers, and its `List-Unsubscribe`
- * header. Opened in a browser it shows a button; a POST unsubscribes, whether from that button or
- * from a mail client's one-click unsubscribe (RFC 8058: a POST with `List-Unsubscribe=One-Click`,
- * without cookies). The token in the URL is the only credential, so the server lets other origins
- * post here (server/index.js). The answer to a POST is the page itself, not a redirect.
+ * The unsubscribe link in the body of every e-mail to a parcel's subscribers: it shows a button
+ * (a link opened by a mail scanner unsubscribes nobody), which posts here; the answer is the page
+ * itself. Mail providers' one-click unsubscribe posts to subscriptions.one-click.
  */
 function token(request: Request) {
   return new URL(request.url).searchParams.get('token');

@@ -150,7 +150,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(
       submission.reply({
         formErrors: [
-          `Too many requests from your network. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again.`,
+          `Too many subscription requests from your network. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again.`,
         ],
       }),
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },

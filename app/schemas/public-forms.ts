@@ -102,14 +102,11 @@ export function isQuotePlan(value: unknown): value is QuotePlan {
 export const MAX_PARCEL_SUBSCRIBERS = 5;
 
 /**
- * Subscriptions to a parcel's updates: per client address (the form and the API share it, and
- * a refusal is shown), and per e-mail address across parcels (silent: whatever the address, the
- * answer is the same, so it reveals nothing).
+ * Requests for a parcel's updates per e-mail address, over every parcel, within the window. Past
+ * it nothing is sent, silently: whatever the address, the answer is the same. (The limit per
+ * client address is RATE_LIMIT_SUBSCRIBE_PER_HOUR, and is said.)
  */
-export const PARCEL_SUBSCRIBE_RATE_LIMIT = {
-  perClient: { limit: 10, windowMs: 10 * 60 * 1000 },
-  perEmail: { limit: 5, windowMs: 60 * 60 * 1000 },
-} as const;
+export const PARCEL_SUBSCRIBE_EMAIL_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 } as const;
 
 export const ParcelSubscribeSchema = z.object({
   email: emailField,

@@ -30,10 +30,11 @@ export type RenderableNotification = {
   /** The tracking event the e-mail reports (subscribers' e-mails), shown under the message. */
   event?: { status: string; location?: string | null; description?: string | null; time: string };
   /**
-   * Set for e-mails to people who subscribed: a visible unsubscribe link, and the
-   * `List-Unsubscribe` and `List-Unsubscribe-Post` headers for one-click unsubscribe (RFC 8058).
+   * Set for e-mails to people who subscribed: a visible unsubscribe link (`page`), and the
+   * `List-Unsubscribe` (`oneClick`) and `List-Unsubscribe-Post` headers for one-click unsubscribe
+   * (RFC 8058).
    */
-  unsubscribeUrl?: string;
+  unsubscribe?: { page: string; oneClick: string };
 };
 
 export function trackingUrl(trackingNumber: string): string {
@@ -45,7 +46,8 @@ export function renderNotificationEmail(
   notification: RenderableNotification,
 ): Pick<MailMessage, 'subject' | 'text' | 'html'> {
   const link = trackingUrl(notification.trackingNumber);
-  const { event, unsubscribeUrl } = notification;
+  const { event } = notification;
+  const unsubscribeUrl = notification.unsubscribe?.page;
   const eventLine = event
     ? [event.status, event.location, event.time].filter(Boolean).join(' · ')
     : '';
@@ -108,10 +110,10 @@ export async function deliverNotificationEmail(
           : notification.id
             ? { messageId: messageIdFor(`notification-${notification.id}`) }
             : {}),
-        ...(notification.unsubscribeUrl
+        ...(notification.unsubscribe
           ? {
               headers: {
-                'List-Unsubscribe': `<${notification.unsubscribeUrl}>`,
+                'List-Unsubscribe': `<${notification.unsubscribe.oneClick}>`,
                 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
               },
             }

@@ -19,6 +19,10 @@ import {
 } from '~/routes/_public.subscriptions.unsubscribe';
 import { action as trackAction } from '~/routes/_public.track';
 import {
+  action as oneClickAction,
+  loader as oneClickLoader,
+} from '~/routes/subscriptions.one-click';
+import {
   action as apiAction,
   loader as apiLoader,
 } from '~/routes/api.tracking.track.$trackingNumber.subscriptions';
@@ -174,21 +178,27 @@ describe('following a parcel by e-mail', () => {
     expect(update!.text).toContain('Sorted for the next truck');
     const unsubscribe = linkIn(update!, '/subscriptions/unsubscribe?token=');
     expect(rawHeader(update!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
-    expect(rawHeader(update!, 'List-Unsubscribe')).toBe(`<${unsubscribe.href}>`);
+    // The header names the one-click address; the body links to the page with a button.
+    const oneClickUrl = new URL(unsubscribe.href);
+    oneClickUrl.pathname = '/subscriptions/one-click';
+    expect(rawHeader(update!, 'List-Unsubscribe')).toBe(`<${oneClickUrl.href}>`);
+    const opened = await callRoute(oneClickLoader, oneClickUrl.pathname + oneClickUrl.search);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('Location')).toBe(unsubscribe.pathname + unsubscribe.search);
     // The confirmation is no list e-mail: it has no such headers.
     expect(rawHeader(confirmation!, 'List-Unsubscribe')).toBeUndefined();
     expect(update!.html).toContain('>Unsubscribe</a>');
     expect(update!.html).toContain(unsubscribe.search.replace(/&/g, '&amp;'));
 
     // One-click unsubscribe, as a mail client does it: a cookieless POST with that body.
-    const oneClick = await callRoute(unsubscribeAction, unsubscribe.pathname + unsubscribe.search, {
+    const oneClick = await callRoute(oneClickAction, oneClickUrl.pathname + oneClickUrl.search, {
       method: 'POST',
       body: 'List-Unsubscribe=One-Click',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(oneClick.status).toBe(200);
     expect((await ParcelSubscription.findOne({ email }).lean())?.status).toBe('unsubscribed');
-    // Again: still fine, still unsubscribed.
+    // Again, from the page's button: still fine, still unsubscribed.
     const again = await callRoute(unsubscribeAction, unsubscribe.pathname + unsubscribe.search, {
       method: 'POST',
       body: 'List-Unsubscribe=One-Click',
@@ -298,9 +308,15 @@ describe('following a parcel by e-mail', () => {
       },
     );
     expect(forgedPost.status).toBe(404);
+    const forgedOneClick = await callRoute(
+      oneClickAction,
+      `/subscriptions/one-click?token=${'a'.repeat(24)}.${'b'.repeat(43)}`,
+      { method: 'POST', body: 'List-Unsubscribe=One-Click' },
+    );
+    expect(forgedOneClick.status).toBe(404);
 
     const client = uniqueAddress();
-    for (let i = 0; i < 10; i += 1)
+    for (let i = 0; i < subscribeClientLimiter.limit; i += 1)
       expect(
         (await subscribeByForm(parcel.trackingNumber, uniqueEmail('limit'), client)).status,
       ).toBe(302);
@@ -328,7 +344,7 @@ describe('POST /api/tracking/track/:trackingNumber/subscriptions', () => {
     const body = await accepted.json();
     expect(body).toEqual({ message: expect.stringContaining('confirm') });
     expect(accepted.headers.get('Access-Control-Allow-Origin')).toBe('*');
-    expect(accepted.headers.get('RateLimit-Limit')).toBe('10');
+    expect(accepted.headers.get('RateLimit-Limit')).toBe(String(env.RATE_LIMIT_SUBSCRIBE_PER_HOUR));
     await waitForCount(email, 1);
 
     const repeat = await post(parcel.trackingNumber, { email });
@@ -371,7 +387,7 @@ describe('POST /api/tracking/track/:trackingNumber/subscriptions', () => {
 
     const open = await makeParcel();
     const client = uniqueAddress();
-    for (let i = 0; i < 10; i += 1)
+    for (let i = 0; i < subscribeClientLimiter.limit; i += 1)
       expect(
         (await post(open.trackingNumber, { email: uniqueEmail('api-limit') }, client)).status,
       ).toBe(202);

@@ -85,7 +85,7 @@ const build = {
         return json({ message: 'ok' }, { status: 202 });
       },
     }),
-    'routes/unsubscribe': route('unsubscribe', 'subscriptions/unsubscribe', {
+    'routes/unsubscribe': route('unsubscribe', 'subscriptions/one-click', {
       action: async () => {
         mutations += 1;
         return json({ unsubscribed: true });
@@ -324,7 +324,7 @@ describe('security', () => {
       body: '{"email":"a@example.com"}',
     });
     expect(subscribe.status).toBe(202);
-    const oneClick = await send('/subscriptions/unsubscribe?token=x', {
+    const oneClick = await send('/subscriptions/one-click?token=x', {
       method: 'POST',
       headers: {
         origin: 'https://mail.example',
@@ -334,12 +334,14 @@ describe('security', () => {
     });
     expect(oneClick.status).toBe(200);
     expect(mutations).toBe(before + 2);
-    // Only those paths: the confirmation page's button must come from the site itself.
-    const confirm = await send('/subscriptions/confirm?token=x', {
-      method: 'POST',
-      headers: { origin: 'https://evil.example', cookie },
-    });
-    expect(confirm.status).toBe(403);
+    // Only those paths: the pages' buttons must come from the site itself.
+    for (const page of ['/subscriptions/confirm?token=x', '/subscriptions/unsubscribe?token=x']) {
+      const refused = await send(page, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', cookie },
+      });
+      expect(refused.status).toBe(403);
+    }
     const nested = await send('/api/tracking/track/SWX123456789/subscriptions/x', {
       method: 'POST',
       headers: { origin: 'https://evil.example', cookie },

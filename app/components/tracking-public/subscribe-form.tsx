@@ -19,7 +19,7 @@ export function SubscribeForm({
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const [form, fields] = useForm({
-    id: 'subscribe',
+    id: 'subscribe-form',
     lastResult,
     defaultNoValidate: false,
     shouldValidate: 'onSubmit',
