@@ -40,7 +40,7 @@ test('a visitor subscribes under a tracking result, confirms, gets the next even
   await page.goto(`/track?number=${parcel.trackingNumber}`);
   const section = page.getByRole('region', { name: 'Get e-mail updates' });
   await section.getByLabel('Your e-mail address').fill(email);
-  await section.getByRole('button', { name: 'Subscribe' }).click();
+  await section.getByRole('button', { name: 'Subscribe to updates' }).click();
   await expect(page).toHaveURL(/subscribe=sent#subscribe$/);
   await expect(section.getByRole('status')).toContainText('a link to confirm is on its way');
   await expect(page.getByRole('heading', { name: parcel.trackingNumber })).toBeVisible();

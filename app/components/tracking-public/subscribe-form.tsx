@@ -61,7 +61,7 @@ export function SubscribeForm({
           errors={fields.email.errors}
         />
         <button type="submit" className="btn-primary">
-          Subscribe
+          Subscribe to updates
         </button>
       </form>
     </section>
