@@ -57,6 +57,7 @@ test('a visitor subscribes under a tracking result, confirms, gets the next even
 
   // Staff add an event: the subscriber hears of it, with one-click unsubscribe.
   await signIn(page, `/dashboard/tracking/${parcel.id}`);
+  await expect(page.getByText('E-mail subscribers: 1', { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Add Event' }).click();
   await page.getByLabel('Status', { exact: true }).selectOption('Arrived at Facility');
   await page.getByLabel('Location').fill('Memphis hub');

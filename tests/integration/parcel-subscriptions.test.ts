@@ -2,6 +2,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Job } from '~/models/job.server';
 import {
+  countParcelSubscribers,
   ParcelSubscription,
   requestParcelSubscription,
   subscribeClientLimiter,
@@ -251,6 +252,7 @@ describe('following a parcel by e-mail', () => {
       );
     }
     expect(await ParcelSubscription.countDocuments({ parcelId: parcel.id })).toBe(5);
+    expect(await countParcelSubscribers(parcel.id)).toEqual({ confirmed: 0, pending: 5 });
     await worker.idle();
     expect(emails.filter((e) => messagesTo(e).length === 1)).toHaveLength(5);
 
