@@ -10,6 +10,7 @@ import { startJobWorker, type JobWorker } from './services/jobs.server';
 // Modules that define job handlers, so this process's worker can run their jobs.
 import { resumeNotificationSends } from './models/notification.server';
 import './services/receipt-email.server';
+import './models/parcel-subscription.server';
 import { seedOnFirstStart } from './services/seed.server';
 // Registers the webhook.deliver job handler in the server process.
 import './services/webhooks.server';

@@ -6,8 +6,15 @@ import compression from 'compression';
 import express from 'express';
 import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
 
-/** Public lookups other sites may call from a browser: they read no cookie and change nothing. */
-const PUBLIC_POST_ENDPOINTS = ['/api/tracking/track'];
+/**
+ * Public endpoints other sites may post to: the tracking lookups and subscription requests (from
+ * a browser, CORS) and one-click unsubscribe (from a mail provider). They read no cookie.
+ */
+const PUBLIC_POST_ENDPOINTS = [
+  '/api/tracking/track',
+  /^\/api\/tracking\/track\/[^/]+\/subscriptions$/,
+  '/subscriptions/one-click',
+];
 
 /**
  * The HTTP side of one app process, in the Epic Stack's manner: express, gzip, the build's hashed

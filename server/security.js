@@ -80,15 +80,19 @@ export function noStoreForPrivateAnswers({ sessionCookie }) {
  * - without `Origin`, `Sec-Fetch-Site` must be `same-origin` or `none`;
  * - with neither (old browsers, command-line clients) only a request without the session cookie is
  *   allowed, since it carries no authority.
- * `openPaths` are public endpoints other sites may post to (CORS): they read no cookie and change
- * nothing, so where a request comes from does not matter to them.
+ * `openPaths` (exact paths, or patterns) are public endpoints other sites may post to: they read no
+ * cookie and grant nothing a cookie would, so where a request comes from does not matter to them —
+ * the public tracking lookups and subscription requests (CORS), and one-click unsubscribe, which a
+ * mail provider posts without cookies (RFC 8058) and whose only credential is the link's token.
  * A token scheme (double-submit cookies) would protect the same requests with more moving parts.
  */
 export function sameOriginMutations({ publicUrl, sessionCookie, openPaths = [] }) {
   const trusted = publicUrl ? new URL(publicUrl).origin : null;
-  const open = new Set(openPaths);
+  const open = new Set(openPaths.filter((p) => typeof p === 'string'));
+  const openPatterns = openPaths.filter((p) => p instanceof RegExp);
+  const isOpen = (path) => open.has(path) || openPatterns.some((pattern) => pattern.test(path));
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method) || req.headers.authorization || open.has(req.path))
+    if (SAFE_METHODS.has(req.method) || req.headers.authorization || isOpen(req.path))
       return next();
     const origin = req.headers.origin;
     const own = `${req.protocol}://${req.get('host')}`;

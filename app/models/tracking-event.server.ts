@@ -5,6 +5,7 @@ import { connectDb } from '~/services/db.server';
 import { env } from '~/services/env.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
 import { queueStatusEmail } from './notification.server';
+import { queueSubscriberEmails } from './parcel-subscription.server';
 import {
   Parcel,
   parcelSearchFilter,
@@ -128,6 +129,18 @@ async function emailStatusChange(
   }
 }
 
+/**
+ * After an event was added: the e-mails to the people who follow the parcel (every new event,
+ * until delivery). A failure to queue them is logged; the event stands.
+ */
+async function emailSubscribers(parcelId: unknown, eventId: string) {
+  try {
+    await queueSubscriberEmails(String(parcelId), eventId);
+  } catch (error) {
+    console.error("Could not queue the e-mails to the parcel's subscribers", error);
+  }
+}
+
 /** The parcel's events, newest first; null when there is no such parcel. */
 export async function listEvents(parcelId: string): Promise<TrackingEvent[] | null> {
   if (!isObjectId(parcelId)) return null;
@@ -223,6 +236,7 @@ export async function addEvent(
     parcel._id,
     await syncParcelStatus(parcel._id, parcel.__v ?? 0, events, mapsToStatus(input.status)),
   );
+  await emailSubscribers(parcel._id, String(eventId));
   const stored = events.find((e) => String(e._id) === String(eventId));
   const added = toEvent(parcel._id, stored ?? event);
   await emitEventChange('tracking_event.created', added);

@@ -1,19 +1,34 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
 import {
   TrackingResult,
   TrackingSummaryList,
   type TrackingSummary,
 } from '~/components/tracking-public/tracking-result';
+import { SubscribeForm } from '~/components/tracking-public/subscribe-form';
+import {
+  requestParcelSubscription,
+  SUBSCRIBE_ANSWER,
+  subscribeClientLimiter,
+} from '~/models/parcel-subscription.server';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import {
   MAX_TRACKING_NUMBERS,
+  normalizeTrackingNumber,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PLACEHOLDER,
 } from '~/schemas/constants';
+import { HONEYPOT_FIELD, ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingQuerySchema } from '~/schemas/public-tracking';
+import { readFormData } from '~/services/form.server';
 import { PRIVATE_REVALIDATE } from '~/services/http-cache.server';
 import {
   lookupTrackingNumbers,
@@ -32,6 +47,8 @@ type TrackPageData = {
   result: PublicTrackingResult | null;
   /** Several numbers: one summary each. */
   summaries: TrackingSummary[] | null;
+  /** After the subscribe form was taken: what the visitor is told. */
+  subscribed: string | null;
 };
 
 function page(data: Partial<TrackPageData>, init?: ResponseInit) {
@@ -39,15 +56,22 @@ function page(data: Partial<TrackPageData>, init?: ResponseInit) {
   // Results change as parcels move: the browser keeps them but asks each time (304 if unchanged).
   headers.set('Cache-Control', PRIVATE_REVALIDATE);
   return json<TrackPageData>(
-    { number: '', error: null, result: null, summaries: null, ...data },
+    { number: '', error: null, result: null, summaries: null, subscribed: null, ...data },
     { ...init, headers },
   );
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const values = new URL(request.url).searchParams.getAll('number');
+  const url = new URL(request.url);
+  const values = url.searchParams.getAll('number');
   if (!values.length)
-    return json<TrackPageData>({ number: '', error: null, result: null, summaries: null });
+    return json<TrackPageData>({
+      number: '',
+      error: null,
+      result: null,
+      summaries: null,
+      subscribed: null,
+    });
   // The field is one line: numbers given on several lines show separated by commas.
   const number = values
     .join(', ')
@@ -78,7 +102,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         return page({ number, error: TRACKING_NUMBER_FORMAT_MESSAGE }, { status: 400 });
       if (lookup!.kind === 'not-found')
         return page({ number, error: TRACKING_NOT_FOUND }, { status: 404 });
-      return page({ number, result: lookup!.result });
+      const subscribed = url.searchParams.get('subscribe') === 'sent' ? SUBSCRIBE_ANSWER : null;
+      return page({ number, result: lookup!.result, subscribed });
     }
     const summaries = lookups.map((lookup): TrackingSummary => {
       if (lookup.kind === 'found') {
@@ -102,6 +127,49 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     console.error(error);
     return page({ number, error: FAILED }, { status: 503 });
   }
+}
+
+/**
+ * The form under a result: an e-mail address for updates on that parcel (the page's own number).
+ * Whatever the address, a taken request answers the same (back to the result, saying what
+ * happens next); only a bad address, too many requests from this client or a parcel that cannot
+ * take subscribers are said so.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const trackingNumber = new URL(request.url).searchParams.get('number') ?? '';
+  const sent = `/track?${new URLSearchParams({ number: normalizeTrackingNumber(trackingNumber), subscribe: 'sent' })}#subscribe`;
+  const formData = await readFormData(request);
+  if (formData.get(HONEYPOT_FIELD)) return redirect(sent);
+
+  const submission = parseWithZod(formData, { schema: ParcelSubscribeSchema });
+  if (submission.status !== 'success') {
+    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
+  }
+  const limit = await subscribeClientLimiter.hit(clientAddress(context));
+  if (!limit.allowed) {
+    return json(
+      submission.reply({
+        formErrors: [
+          `Too many subscription requests from your network. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again.`,
+        ],
+      }),
+      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    );
+  }
+  const outcome = await requestParcelSubscription({
+    trackingNumber,
+    email: submission.value.email,
+  });
+  if (outcome === 'not-found')
+    return json(submission.reply({ formErrors: [TRACKING_NOT_FOUND] }), { status: 404 });
+  if (outcome === 'delivered')
+    return json(
+      submission.reply({
+        formErrors: ['This parcel has been delivered: there are no more updates to send.'],
+      }),
+      { status: 409 },
+    );
+  return redirect(sent);
 }
 
 // The layout's policy for the empty page; a lookup's own (private, revalidated) for results.
@@ -131,6 +199,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>() as TrackPageData;
+  const lastResult = useActionData<typeof action>();
   const { error } = data;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
@@ -178,6 +247,13 @@ export default function TrackPage() {
           </p>
         ) : null}
         {data.result ? <TrackingResult result={data.result} /> : null}
+        {data.result && data.result.parcel.status !== 'Delivered' ? (
+          <SubscribeForm
+            trackingNumber={data.result.parcel.trackingNumber}
+            sent={lastResult ? null : data.subscribed}
+            lastResult={lastResult}
+          />
+        ) : null}
         {data.summaries ? <TrackingSummaryList summaries={data.summaries} /> : null}
       </div>
     </div>

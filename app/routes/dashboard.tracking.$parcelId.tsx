@@ -13,6 +13,7 @@ import {
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { EventTimeline } from '~/components/tracking/event-timeline';
 import { listSentEmailsForParcel } from '~/models/notification.server';
+import { countParcelSubscribers } from '~/models/parcel-subscription.server';
 import { getParcelTracking } from '~/models/tracking-event.server';
 import { requireUser } from '~/services/auth.server';
 
@@ -20,7 +21,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const parcel = await getParcelTracking(params.parcelId ?? '');
   if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
-  return json({ parcel, emails: await listSentEmailsForParcel(parcel.id) });
+  const [emails, subscribers] = await Promise.all([
+    listSentEmailsForParcel(parcel.id),
+    countParcelSubscribers(parcel.id),
+  ]);
+  return json({ parcel, emails, subscribers });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -29,7 +34,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function ParcelTrackingPage() {
   const canEdit = useCanEdit();
-  const { parcel, emails } = useLoaderData<typeof loader>();
+  const { parcel, emails, subscribers } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const basePath = `/dashboard/tracking/${parcel.id}`;
 
@@ -44,6 +49,10 @@ export default function ParcelTrackingPage() {
             </h2>
             <p className="mt-1 text-sm text-gray-600">
               {parcel.senderName || '—'} → {parcel.recipientName || '—'}
+            </p>
+            <p className="mt-1 text-sm text-gray-600">
+              E-mail subscribers: {subscribers.confirmed}
+              {subscribers.pending ? ` (${subscribers.pending} awaiting confirmation)` : ''}
             </p>
           </div>
           <div className="flex flex-col items-end gap-3">

@@ -216,6 +216,14 @@ export const TrackingBatchResultSchema = z
   })
   .meta({ id: 'TrackingBatchResult' });
 
+export const SubscriptionRequestedSchema = z
+  .looseObject({
+    message: z
+      .string()
+      .describe('The same whatever the address: a confirmation e-mail is sent when it can be'),
+  })
+  .meta({ id: 'SubscriptionRequested' });
+
 export const HealthSchema = z
   .looseObject({
     status: z.enum(['ok', 'error']),

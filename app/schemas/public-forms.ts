@@ -97,3 +97,18 @@ export type NewsletterInput = z.infer<typeof NewsletterSchema>;
 export function isQuotePlan(value: unknown): value is QuotePlan {
   return typeof value === 'string' && (QUOTE_PLAN_VALUES as readonly string[]).includes(value);
 }
+
+/** The most people (pending or confirmed) who may follow one parcel by e-mail. */
+export const MAX_PARCEL_SUBSCRIBERS = 5;
+
+/**
+ * Requests for a parcel's updates per e-mail address, over every parcel, within the window. Past
+ * it nothing is sent, silently: whatever the address, the answer is the same. (The limit per
+ * client address is RATE_LIMIT_SUBSCRIBE_PER_HOUR, and is said.)
+ */
+export const PARCEL_SUBSCRIBE_EMAIL_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 } as const;
+
+export const ParcelSubscribeSchema = z.object({
+  email: emailField,
+});
+export type ParcelSubscribeInput = z.infer<typeof ParcelSubscribeSchema>;

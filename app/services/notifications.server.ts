@@ -19,12 +19,22 @@ export type SendOptions = {
 export type RenderableNotification = {
   /** The notification's id: its e-mail carries a Message-ID made from it. */
   id?: string;
+  /** For e-mails that are not notifications: the key their Message-ID is made from. */
+  messageKey?: string;
   recipient: string;
   title: string;
   message: string;
   /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
   html?: string | null;
   trackingNumber: string;
+  /** The tracking event the e-mail reports (subscribers' e-mails), shown under the message. */
+  event?: { status: string; location?: string | null; description?: string | null; time: string };
+  /**
+   * Set for e-mails to people who subscribed: a visible unsubscribe link (`page`), and the
+   * `List-Unsubscribe` (`oneClick`) and `List-Unsubscribe-Post` headers for one-click unsubscribe
+   * (RFC 8058).
+   */
+  unsubscribe?: { page: string; oneClick: string };
 };
 
 export function trackingUrl(trackingNumber: string): string {
@@ -36,21 +46,38 @@ export function renderNotificationEmail(
   notification: RenderableNotification,
 ): Pick<MailMessage, 'subject' | 'text' | 'html'> {
   const link = trackingUrl(notification.trackingNumber);
+  const { event } = notification;
+  const unsubscribeUrl = notification.unsubscribe?.page;
+  const eventLine = event
+    ? [event.status, event.location, event.time].filter(Boolean).join(' · ')
+    : '';
   const text = [
     notification.message,
     '',
+    ...(event
+      ? [`Latest update: ${eventLine}`, ...(event.description ? [event.description] : []), '']
+      : []),
     `Tracking number: ${notification.trackingNumber}`,
     `Track your parcel: ${link}`,
+    ...(unsubscribeUrl
+      ? ['', `You asked for updates on this parcel. Unsubscribe: ${unsubscribeUrl}`]
+      : []),
     '',
     '--',
     env.COMPANY_NAME,
     `${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`,
   ].join('\n');
+  const eventHtml = event
+    ? `<p style="margin:16px 0 0;padding:12px;background:#f3f4f6;border-radius:6px">Latest update: <strong>${escapeHtml(eventLine)}</strong>${event.description ? `<br>${escapeHtml(event.description)}` : ''}</p>`
+    : '';
+  const unsubscribeHtml = unsubscribeUrl
+    ? `<p style="font-size:13px;color:#6b7280">You asked for updates on this parcel. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`
+    : '';
   const body = `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(notification.title)}</h1>
-${notification.html || textToHtml(notification.message)}
+${notification.html || textToHtml(notification.message)}${eventHtml}
 <p style="margin:24px 0 8px">Tracking number: <strong>${escapeHtml(notification.trackingNumber)}</strong></p>
 <p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1e40af;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">Track your parcel</a></p>
-<p style="font-size:13px;color:#6b7280">Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
+<p style="font-size:13px;color:#6b7280">Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>${unsubscribeHtml}`;
   return { subject: notification.title, text, html: emailLayout(notification.title, body) };
 }
 
@@ -78,7 +105,19 @@ export async function deliverNotificationEmail(
       {
         to: notification.recipient,
         ...renderNotificationEmail(notification),
-        ...(notification.id ? { messageId: messageIdFor(`notification-${notification.id}`) } : {}),
+        ...(notification.messageKey
+          ? { messageId: messageIdFor(notification.messageKey) }
+          : notification.id
+            ? { messageId: messageIdFor(`notification-${notification.id}`) }
+            : {}),
+        ...(notification.unsubscribe
+          ? {
+              headers: {
+                'List-Unsubscribe': `<${notification.unsubscribe.oneClick}>`,
+                'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+              },
+            }
+          : {}),
       },
       { smtpUrl: options.smtpUrl, timeoutMs },
     );

@@ -25,6 +25,7 @@ import {
   ParcelUpdateSchema,
 } from '~/schemas/parcel';
 import { UserCreateSchema, UserUpdateSchema } from '~/schemas/user';
+import { ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
 import {
   ReceiptGenerateSchema,
@@ -231,6 +232,19 @@ const OPS: Op[] = [
     cors: true,
     ok: { 200: 'TrackingBatchResult' },
     errors: [429],
+  },
+  {
+    method: 'post',
+    path: '/api/tracking/track/{trackingNumber}/subscriptions',
+    summary:
+      'E-mail updates on a parcel until delivery: a confirmation e-mail goes to the address (202 whatever the address; no token; CORS)',
+    tag: 'Public tracking',
+    access: 'public',
+    body: ParcelSubscribeSchema,
+    rateLimited: true,
+    cors: true,
+    ok: { 202: 'SubscriptionRequested' },
+    errors: [404, 409, 429],
   },
   // Notifications
   {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCookieSessionStorage, createSessionStorage, type Session } from '@remix-run/node';
@@ -27,6 +27,20 @@ function loadSessionSecret(): string {
 }
 
 const secrets = [loadSessionSecret()];
+
+/**
+ * A capability token for links in e-mails (`purpose` keeps tokens for one use from working for
+ * another): an HMAC of the value under the server's secret, so nothing that grants it is stored.
+ */
+export function signToken(purpose: string, value: string): string {
+  return createHmac('sha256', secrets[0]!).update(`${purpose}:${value}`).digest('base64url');
+}
+
+export function verifyToken(purpose: string, value: string, token: string): boolean {
+  const expected = Buffer.from(signToken(purpose, value));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 /** Sets the Secure attribute when the request reached us over https. */
 export function isSecureRequest(request: Request): boolean {

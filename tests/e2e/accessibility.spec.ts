@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN } from './support/helpers';
+import type { ParsedMail } from 'mailparser';
+import { E2E_ADMIN, uniqueName, waitForMail } from './support/helpers';
 
 // axe (WCAG 2.1 A and AA rules) on every screen of the app: public pages, sign-in, every
 // dashboard tab and every dialog, at a phone's width and a desktop's, in both projects (with and
@@ -18,12 +19,18 @@ type Fixtures = {
   receiptId: string;
   userId: string;
   webhookId: string;
+  /** A pending subscription's confirmation link, a confirmed one's, and its unsubscribe link. */
+  confirmPath: string;
+  confirmedPath: string;
+  unsubscribePath: string;
 };
 
 const PUBLIC_SCREENS: Array<(trackingNumber: string) => string> = [
   () => '/',
   () => '/track',
   (number) => `/track?number=${number}`,
+  (number) => `/track?number=${number}&subscribe=sent`,
+  () => '/subscriptions/confirm?token=not-a-token',
   (number) => `/track?number=${number},XYZ000000000`,
   () => '/track?number=not-a-number',
   () => '/services',
@@ -79,7 +86,63 @@ const PLACEHOLDERS: Fixtures = {
   receiptId: ':receiptId',
   userId: ':userId',
   webhookId: ':webhookId',
+  confirmPath: ':confirmPath',
+  confirmedPath: ':confirmedPath',
+  unsubscribePath: ':unsubscribePath',
 };
+
+/** The pages a subscriber reaches from the links in e-mails. */
+const SUBSCRIPTION_SCREENS: Array<(f: Fixtures) => string> = [
+  (f) => f.confirmPath,
+  (f) => f.confirmedPath,
+  (f) => f.unsubscribePath,
+];
+
+function linkIn(mail: ParsedMail, path: string): string {
+  const match = new RegExp(`https?://\\S+${path}\\S*`).exec(mail.text ?? '');
+  expect(match, path).not.toBeNull();
+  const url = new URL(match![0]);
+  return url.pathname + url.search;
+}
+
+/** Two visitors follow the parcel: one confirms and gets an update, the other has not confirmed. */
+async function subscriptionLinks(
+  request: APIRequestContext,
+  parcel: { id: string; trackingNumber: string },
+  headers: Record<string, string>,
+) {
+  const address = (who: string) =>
+    `${uniqueName(`axe-${who}-${test.info().project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
+  const [pending, confirmed] = [address('pending'), address('confirmed')];
+  for (const email of [pending, confirmed]) {
+    const asked = await request.post(`/api/tracking/track/${parcel.trackingNumber}/subscriptions`, {
+      data: { email },
+    });
+    expect(asked.status()).toBe(202);
+  }
+  const isConfirmation = (m: ParsedMail) => m.subject?.startsWith('Confirm') ?? false;
+  const confirmPath = linkIn(await waitForMail(pending, isConfirmation), '/subscriptions/confirm');
+  const confirmedPath = linkIn(
+    await waitForMail(confirmed, isConfirmation),
+    '/subscriptions/confirm',
+  );
+  const done = await request.post(confirmedPath, {
+    headers: { origin: test.info().project.use.baseURL! },
+    maxRedirects: 0,
+  });
+  expect(done.status()).toBe(302);
+  const added = await request.post(`/api/tracking/${parcel.id}/events`, {
+    headers,
+    data: { status: 'Departed Facility', location: 'Boston hub', description: '' },
+  });
+  expect(added.status()).toBe(201);
+  const update = await waitForMail(confirmed, (m) => !isConfirmation(m));
+  return {
+    confirmPath,
+    confirmedPath,
+    unsubscribePath: linkIn(update, '/subscriptions/unsubscribe'),
+  };
+}
 
 // axe takes a few seconds on a long page of a busy machine.
 test.describe.configure({ timeout: 60_000 });
@@ -133,7 +196,9 @@ test.beforeAll(async ({ request }) => {
     data: { active: false },
   });
   expect(paused.status()).toBe(200);
+  const links = await subscriptionLinks(request, parcel, headers);
   fixtures = {
+    ...links,
     parcelId: parcel.id,
     trackingNumber: parcel.trackingNumber,
     eventId: event.id,
@@ -231,6 +296,22 @@ for (const size of WIDTHS) {
         await expectNoViolations(page, screen(fixtures.trackingNumber));
       });
     }
+
+    for (const [index, screen] of SUBSCRIPTION_SCREENS.entries()) {
+      test(`subscription screen ${index + 1}: ${screen(PLACEHOLDERS)}`, async ({ page }) => {
+        await expectNoViolations(page, screen(fixtures));
+      });
+    }
+
+    test('the subscribe form under a result showing its field error', async ({ page }) => {
+      test.skip(!javaScript(), "without JavaScript the browser's own checks stop the submit");
+      await page.goto(`/track?number=${fixtures.trackingNumber}`);
+      await skipBrowserChecks(page);
+      await page.getByLabel('Your e-mail address').fill('not-an-address');
+      await page.getByRole('button', { name: 'Subscribe to updates' }).click();
+      await expect(page.getByText('Enter a valid email address')).toBeVisible();
+      await expectNoViolationsHere(page);
+    });
 
     for (const [index, screen] of STAFF_SCREENS.entries()) {
       test(`staff screen ${index + 1}: ${screen(PLACEHOLDERS)}`, async ({ page }) => {

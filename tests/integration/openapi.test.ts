@@ -28,6 +28,7 @@ import {
 } from '~/routes/api.tracking.$parcelId.events';
 import { loader as trackLoader } from '~/routes/api.tracking.track.$trackingNumber';
 import { action as batchAction } from '~/routes/api.tracking.track';
+import { action as subscribeAction } from '~/routes/api.tracking.track.$trackingNumber.subscriptions';
 import { action as webhooksAction } from '~/routes/api.webhooks';
 import { loader as deliveriesLoader } from '~/routes/api.webhooks.$id.deliveries';
 import { connectDb, disconnectDb } from '~/services/db.server';
@@ -338,6 +339,21 @@ describe('answers match the document', () => {
         clientAddress: address,
       }),
     );
+    for (const [number, body] of [
+      [parcel.trackingNumber, { email: 'follower@example.com' }],
+      [parcel.trackingNumber, { email: 'nope' }],
+      ['ZZZ000000000', { email: 'follower@example.com' }],
+    ] as const)
+      await expectDocumented(
+        '/api/tracking/track/{trackingNumber}/subscriptions',
+        'post',
+        await callRoute(subscribeAction, `/api/tracking/track/${number}/subscriptions`, {
+          method: 'POST',
+          params: { trackingNumber: number },
+          body,
+          clientAddress: address,
+        }),
+      );
   });
 
   it('for API keys and webhooks', async () => {

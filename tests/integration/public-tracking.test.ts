@@ -185,7 +185,13 @@ describe('/track page loader', () => {
   it('renders nothing to look up without a number', async () => {
     const res = await callRoute(trackPage, '/track');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ number: '', result: null, summaries: null, error: null });
+    expect(await res.json()).toEqual({
+      number: '',
+      result: null,
+      summaries: null,
+      error: null,
+      subscribed: null,
+    });
     // The empty page is the layout's public page; a lookup is private.
     expect(res.headers.get('cache-control')).toBeNull();
   });

@@ -79,6 +79,18 @@ const build = {
         return json({ results: [] });
       },
     }),
+    'routes/subscribe': route('subscribe', 'api/tracking/track/:trackingNumber/subscriptions', {
+      action: async () => {
+        mutations += 1;
+        return json({ message: 'ok' }, { status: 202 });
+      },
+    }),
+    'routes/unsubscribe': route('unsubscribe', 'subscriptions/one-click', {
+      action: async () => {
+        mutations += 1;
+        return json({ unsubscribed: true });
+      },
+    }),
     'routes/fail': route('fail', 'fail', {
       loader: () => {
         throw new Error('secret internals');
@@ -302,6 +314,39 @@ describe('security', () => {
     });
     expect(reply.status).toBe(200);
     expect(mutations).toBe(before + 1);
+  });
+
+  it('lets other sites ask for parcel updates, and mail providers unsubscribe in one click', async () => {
+    const before = mutations;
+    const subscribe = await send('/api/tracking/track/SWX123456789/subscriptions', {
+      method: 'POST',
+      headers: { origin: 'https://shop.example', 'content-type': 'application/json' },
+      body: '{"email":"a@example.com"}',
+    });
+    expect(subscribe.status).toBe(202);
+    const oneClick = await send('/subscriptions/one-click?token=x', {
+      method: 'POST',
+      headers: {
+        origin: 'https://mail.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.status).toBe(200);
+    expect(mutations).toBe(before + 2);
+    // Only those paths: the pages' buttons must come from the site itself.
+    for (const page of ['/subscriptions/confirm?token=x', '/subscriptions/unsubscribe?token=x']) {
+      const refused = await send(page, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', cookie },
+      });
+      expect(refused.status).toBe(403);
+    }
+    const nested = await send('/api/tracking/track/SWX123456789/subscriptions/x', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', cookie },
+    });
+    expect(nested.status).toBe(403);
   });
 
   it('sends HSTS only when the request came over https', async () => {

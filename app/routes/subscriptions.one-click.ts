@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { unsubscribeParcelSubscription } from '~/models/parcel-subscription.server';
+
+/**
+ * The address in the `List-Unsubscribe` header of every e-mail to a parcel's subscribers: a mail
+ * provider POSTs `List-Unsubscribe=One-Click` here (RFC 8058), from its own servers or from
+ * its web page, without cookies. The token in the URL is the only credential, so the server lets
+ * other origins post here (server/index.js), and this is a resource route, which Remix's check of
+ * a page's action against `Origin` does not apply to. A browser that opens it gets the
+ * unsubscribe page, with its button.
+ */
+const NO_STORE = { 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  return redirect(`/subscriptions/unsubscribe${url.search}`);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const token = new URL(request.url).searchParams.get('token');
+  const link = await unsubscribeParcelSubscription(token);
+  if (!link)
+    return new Response('This unsubscribe link is not valid.', { status: 404, headers: NO_STORE });
+  return new Response(
+    'Unsubscribed: no more e-mails will be sent to this address about this parcel.',
+    {
+      status: 200,
+      headers: NO_STORE,
+    },
+  );
+}
