@@ -1,4 +1,4 @@
-import { recordAudit, type AuditInput } from '~/models/audit.server';
+import { recordAudit, recordAuditMany, type AuditInput } from '~/models/audit.server';
 import type { PublicUser } from '~/models/user.server';
 import { clientAddress } from './rate-limit.server';
 
@@ -19,5 +19,21 @@ export async function audit(
     });
   } catch (error) {
     console.error('Could not record an audit entry:', error);
+  }
+}
+
+/** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
+export async function auditMany(
+  who: { user: PublicUser; context: unknown; via?: 'page' | 'api' },
+  entries: Array<Omit<AuditInput, 'actor' | 'address' | 'via'>>,
+) {
+  const actor = { id: who.user.id, username: who.user.username, role: who.user.role };
+  const address = clientAddress(who.context);
+  try {
+    await recordAuditMany(
+      entries.map((entry) => ({ ...entry, actor, address, via: who.via ?? 'page' })),
+    );
+  } catch (error) {
+    console.error('Could not record the audit entries:', error);
   }
 }

@@ -72,9 +72,34 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
 }
 
 /**
+ * What csv-stringify's `escape_formulas` puts a `'` before: a cell a spreadsheet would run as a
+ * formula (=, +, -, @, a tab or carriage return, or their full-width forms, first).
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * The export's cell writing, made reversible: a text cell that already begins with `'` gets one
+ * more (before csv-stringify escapes formulas), so that a `'` the import finds before a formula
+ * character or another `'` is always one the export added (see unescapeCsvCell).
+ */
+const castString = (value: string) => (value.startsWith("'") ? `'${value}` : value);
+
+/**
+ * Undoes the export's escaping of one cell: a leading `'` followed by a formula character or by
+ * another `'` is removed. Any other cell, a lone `'` at the start of ordinary text included, is
+ * kept as it is, so an export read back gives exactly the values that were written.
+ */
+export function unescapeCsvCell(value: string): string {
+  if (value.length > 1 && value[0] === "'" && (value[1] === "'" || FORMULA_START.test(value[1]!)))
+    return value.slice(1);
+  return value;
+}
+
+/**
  * The parcels of a filtered list as CSV, streamed: a database cursor feeds csv-stringify one
  * parcel at a time, so an export of any size never holds the list in memory. Cells that a
- * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify.
+ * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify with a
+ * leading `'`, and a text cell that begins with `'` gets one more, so the import can undo both.
  */
 export async function parcelCsvStream(options: ParcelListOptions): Promise<Readable> {
   await connectDb();
@@ -86,6 +111,7 @@ export async function parcelCsvStream(options: ParcelListOptions): Promise<Reada
     header: true,
     columns: [...PARCEL_CSV_COLUMNS],
     escape_formulas: true,
+    cast: { string: castString },
   });
   const rows = Readable.from(
     (async function* () {
