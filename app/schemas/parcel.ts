@@ -281,3 +281,30 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
       .partial({ email: true, phone: true }),
   }),
 );
+
+/* ---------- The dashboard's CSV import ---------- */
+
+/** An uploaded file as FormData holds it (the browser's File, or the server's multipart part). */
+type UploadedFile = { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> };
+const isUploadedFile = (value: unknown): value is UploadedFile =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as UploadedFile).size === 'number' &&
+  typeof (value as UploadedFile).arrayBuffer === 'function';
+
+/**
+ * The import page's two forms: the upload (a file, previewed and checked) and the confirmation
+ * (the id the server keeps the checked file under).
+ */
+export const ParcelImportFormSchema = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('upload'),
+    file: z.custom<UploadedFile>((value) => isUploadedFile(value) && value.size > 0, {
+      error: 'Choose a CSV file to upload',
+    }),
+  }),
+  z.object({
+    intent: z.literal('confirm'),
+    id: z.string().regex(/^[a-f\d]{32}$/, 'This upload is not known: upload the file again'),
+  }),
+]);
