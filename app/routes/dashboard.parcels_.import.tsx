@@ -17,19 +17,17 @@ import {
   savePendingImport,
   takePendingImport,
 } from '~/models/pending-import.server';
-import { PARCEL_IMPORT_MAX_ROWS } from '~/schemas/constants';
+import {
+  PARCEL_IMPORT_MAX_ROWS,
+  PARCEL_IMPORT_PREVIEW_COLUMNS as PREVIEW_COLUMNS,
+  type ParcelImportPreviewRow as PreviewRow,
+} from '~/schemas/constants';
 import { ParcelImportFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
 import { env } from '~/services/env.server';
 import { redirectWithToast } from '~/services/flash.server';
 import { readFormData } from '~/services/form.server';
-import {
-  checkParcelCsv,
-  importParcelCsv,
-  PREVIEW_COLUMNS,
-  type ImportError,
-  type PreviewRow,
-} from '~/services/parcel-import.server';
+import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 
 const PAGE = '/dashboard/parcels/import';
 /** Errors listed on the page; the rest are counted. */
@@ -198,7 +196,8 @@ const COLUMN_LABELS: Record<(typeof PREVIEW_COLUMNS)[number], string> = {
 function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
   if (!rows.length) return null;
   return (
-    <div className="card overflow-x-auto">
+    // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
+    <div className="card overflow-x-auto" role="region" aria-label="Preview" tabIndex={0}>
       <table className="w-full text-left text-sm">
         <caption className="px-4 py-2 text-left font-medium text-gray-900">
           {rows.length < total ? `The first ${rows.length} of ${total} rows` : `All ${total} rows`}
@@ -248,7 +247,7 @@ function ErrorTable({ check }: { check: Check }) {
         . Fix the file and upload it again: no parcel is imported until every row is right. Rows are
         numbered as in a spreadsheet, the header being row 1.
       </p>
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" role="region" aria-label="Errors" tabIndex={0}>
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Errors by row</caption>
           <thead className="bg-gray-50 text-gray-600">

@@ -9,7 +9,12 @@ import {
   type LeanParcel,
 } from '~/models/parcel.server';
 import type { PublicUser } from '~/models/user.server';
-import { PARCEL_IMPORT_MAX_ERRORS, PARCEL_IMPORT_MAX_ROWS } from '~/schemas/constants';
+import {
+  PARCEL_IMPORT_MAX_ERRORS,
+  PARCEL_IMPORT_MAX_ROWS,
+  PARCEL_IMPORT_PREVIEW_COLUMNS,
+  type ParcelImportPreviewRow,
+} from '~/schemas/constants';
 import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { auditMany } from './audit.server';
@@ -34,17 +39,8 @@ import { emitWebhookEvent } from './webhooks.server';
 export type ImportColumn = (typeof PARCEL_CSV_COLUMNS)[number];
 export type ImportError = { row: number; field: string | null; message: string };
 
-/** What the preview shows of a row: the columns a person recognises a parcel by. */
-export const PREVIEW_COLUMNS = [
-  'trackingNumber',
-  'status',
-  'serviceType',
-  'recipientName',
-  'recipientAddress',
-  'weight',
-  'estimatedDelivery',
-] as const satisfies readonly ImportColumn[];
-export type PreviewRow = { row: number } & Record<(typeof PREVIEW_COLUMNS)[number], string>;
+const PREVIEW_COLUMNS = PARCEL_IMPORT_PREVIEW_COLUMNS;
+type PreviewRow = ParcelImportPreviewRow;
 
 export type ImportCheck = {
   /** Parcel rows in the file (blank rows not counted). */

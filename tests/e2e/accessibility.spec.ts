@@ -43,6 +43,7 @@ const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
   () => '/dashboard/parcels',
   () => '/dashboard/parcels?search=no-such-parcel-anywhere',
   () => '/dashboard/parcels/new',
+  () => '/dashboard/parcels/import',
   (f) => `/dashboard/parcels/${f.parcelId}`,
   (f) => `/dashboard/parcels/${f.parcelId}/edit`,
   (f) => `/dashboard/parcels/${f.parcelId}/delete`,
@@ -253,6 +254,25 @@ for (const size of WIDTHS) {
       await skipBrowserChecks(page);
       await page.getByRole('button', { name: 'Send Message' }).click();
       await expect(page.getByText('First name is required')).toBeVisible();
+      await expectNoViolationsHere(page);
+    });
+
+    test("the parcel import showing a file's errors, then a file's preview", async ({ page }) => {
+      await signInWithCookie(page);
+      await page.goto('/dashboard/parcels/import');
+      const upload = async (rows: string) => {
+        await page.getByLabel('CSV file').setInputFiles({
+          name: 'axe.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(`recipientName,recipientAddress,weight\n${rows}`),
+        });
+        await page.getByRole('button', { name: 'Upload and preview' }).click();
+      };
+      await upload('Axe One,1 St,1\n,2 St,heavy');
+      await expect(page.getByRole('table', { name: 'Errors by row' })).toBeVisible();
+      await expectNoViolationsHere(page);
+      await upload('Axe One,1 St,1\nAxe Two,2 St,2');
+      await expect(page.getByRole('button', { name: 'Import 2 parcels' })).toBeVisible();
       await expectNoViolationsHere(page);
     });
 

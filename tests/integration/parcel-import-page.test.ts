@@ -31,7 +31,7 @@ beforeAll(async () => {
   viewer = await cookieFor('import-page-viewer', 'viewer');
 });
 
-function upload(csv: string | Uint8Array, cookie = staff, name = 'parcels.csv') {
+function upload(csv: string | Uint8Array<ArrayBuffer>, cookie = staff, name = 'parcels.csv') {
   const form = new FormData();
   form.set('intent', 'upload');
   form.set('file', new File([csv], name, { type: 'text/csv' }));
