@@ -7,7 +7,10 @@ import {
   type LeanParcel,
   type ParcelListOptions,
 } from '~/models/parcel.server';
+import { CSV_ESCAPING } from './csv.server';
 import { connectDb } from './db.server';
+
+export { unescapeCsvCell } from './csv.server';
 
 /** The columns of a parcel CSV, in order: the header row names them. */
 export const PARCEL_CSV_COLUMNS = [
@@ -72,30 +75,6 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
 }
 
 /**
- * What csv-stringify's `escape_formulas` puts a `'` before: a cell a spreadsheet would run as a
- * formula (=, +, -, @, a tab or carriage return, or their full-width forms, first).
- */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/**
- * The export's cell writing, made reversible: a text cell that already begins with `'` gets one
- * more (before csv-stringify escapes formulas), so that a `'` the import finds before a formula
- * character or another `'` is always one the export added (see unescapeCsvCell).
- */
-const castString = (value: string) => (value.startsWith("'") ? `'${value}` : value);
-
-/**
- * Undoes the export's escaping of one cell: a leading `'` followed by a formula character or by
- * another `'` is removed. Any other cell, a lone `'` at the start of ordinary text included, is
- * kept as it is, so an export read back gives exactly the values that were written.
- */
-export function unescapeCsvCell(value: string): string {
-  if (value.length > 1 && value[0] === "'" && (value[1] === "'" || FORMULA_START.test(value[1]!)))
-    return value.slice(1);
-  return value;
-}
-
-/**
  * The parcels of a filtered list as CSV, streamed: a database cursor feeds csv-stringify one
  * parcel at a time, so an export of any size never holds the list in memory. Cells that a
  * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify with a
@@ -110,8 +89,7 @@ export async function parcelCsvStream(options: ParcelListOptions): Promise<Reada
   const csv = stringify({
     header: true,
     columns: [...PARCEL_CSV_COLUMNS],
-    escape_formulas: true,
-    cast: { string: castString },
+    ...CSV_ESCAPING,
   });
   const rows = Readable.from(
     (async function* () {

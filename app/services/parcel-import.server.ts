@@ -18,6 +18,7 @@ import {
 import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { auditMany } from './audit.server';
+import { CSV_ESCAPING } from './csv.server';
 import { connectDb } from './db.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
 import { emitWebhookEvent } from './webhooks.server';
@@ -91,7 +92,7 @@ export function parcelImportTemplate(): string {
   return stringify([PARCEL_CSV_COLUMNS.map((c) => example[c] ?? '')], {
     header: true,
     columns: [...PARCEL_CSV_COLUMNS],
-    escape_formulas: true,
+    ...CSV_ESCAPING,
   });
 }
 
