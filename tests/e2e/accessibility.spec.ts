@@ -18,6 +18,7 @@ type Fixtures = {
   receiptId: string;
   userId: string;
   webhookId: string;
+  subscriptionId: string;
 };
 
 const PUBLIC_SCREENS: Array<(trackingNumber: string) => string> = [
@@ -44,6 +45,10 @@ const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
   () => '/dashboard/parcels?search=no-such-parcel-anywhere',
   () => '/dashboard/parcels/new',
   () => '/dashboard/parcels/import',
+  () => '/dashboard/inbox',
+  () => '/dashboard/inbox?kind=quote&state=open',
+  () => '/dashboard/inbox?kind=newsletter',
+  (f) => `/dashboard/inbox/newsletter/${f.subscriptionId}`,
   (f) => `/dashboard/parcels/${f.parcelId}`,
   (f) => `/dashboard/parcels/${f.parcelId}/edit`,
   (f) => `/dashboard/parcels/${f.parcelId}/delete`,
@@ -79,6 +84,7 @@ const PLACEHOLDERS: Fixtures = {
   receiptId: ':receiptId',
   userId: ':userId',
   webhookId: ':webhookId',
+  subscriptionId: ':subscriptionId',
 };
 
 // axe takes a few seconds on a long page of a busy machine.
@@ -133,7 +139,27 @@ test.beforeAll(async ({ request }) => {
     data: { active: false },
   });
   expect(paused.status()).toBe(200);
+  // A newsletter subscription, as a visitor sends it, for the inbox's item page. (Quote requests
+  // and contact messages are rate-limited per address, and other specs send those.)
+  const subscriber = `axe.${Date.now().toString(36)}@example.com`;
+  const subscribed = await request.post('/newsletter', {
+    form: { email: subscriber, redirectTo: '/' },
+    maxRedirects: 0,
+  });
+  expect(subscribed.status()).toBe(302);
+  const signedIn = await request.post('/management/access', {
+    form: E2E_ADMIN,
+    headers: { origin: test.info().project.use.baseURL! },
+    maxRedirects: 0,
+  });
+  expect(signedIn.status()).toBe(302);
+  const inbox = await request.get(
+    '/dashboard/inbox?kind=newsletter&_data=routes%2Fdashboard.inbox',
+  );
+  const { items } = (await inbox.json()) as { items: Array<{ id: string; email: string }> };
+  const subscriptionId = items.find((item) => item.email === subscriber)!.id;
   fixtures = {
+    subscriptionId,
     parcelId: parcel.id,
     trackingNumber: parcel.trackingNumber,
     eventId: event.id,
