@@ -49,6 +49,7 @@ async function serve(entry, { onStop } = {}) {
     mode: process.env.NODE_ENV ?? 'production',
     trustProxy: process.env.TRUST_PROXY === 'true',
     bodyLimit: entry.bodyLimit(),
+    uploadBodyLimit: entry.uploadBodyLimit(),
     publicUrl: process.env.PUBLIC_URL,
   });
   const server = app.listen(port, () => {

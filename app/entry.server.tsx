@@ -35,6 +35,11 @@ export function bodyLimit(): number {
   return env.BODY_LIMIT_BYTES;
 }
 
+/** The most a request body to an upload route may carry, in bytes (IMPORT_BODY_LIMIT_BYTES). */
+export function uploadBodyLimit(): number {
+  return env.IMPORT_BODY_LIMIT_BYTES;
+}
+
 let worker: JobWorker | null = null;
 
 /** Called by each process that serves HTTP: runs background jobs (e-mails, webhooks) beside it. */

@@ -16,13 +16,16 @@ const PUBLIC_POST_ENDPOINTS = [
   '/subscriptions/one-click',
 ];
 
+/** Routes that take uploads (the parcel CSV import): their bodies may reach `uploadBodyLimit`. */
+export const UPLOAD_PATHS = ['/api/parcels/import', '/dashboard/parcels/import'];
+
 /**
  * The HTTP side of one app process, in the Epic Stack's manner: express, gzip, the build's hashed
  * assets under /build/ (immutable for a year), public/, and every other request through Remix's
  * express adapter with the client's address in the load context.
  *
  * Request bodies are counted as they stream in (see limitBody), so no route ever buffers more
- * than `bodyLimit` bytes, chunked or not. Every answer gets the security headers, and every
+ * than `bodyLimit` bytes, chunked or not — or `uploadBodyLimit` for the routes in UPLOAD_PATHS. Every answer gets the security headers, and every
  * mutation must come from the site itself (see security.js).
  *
  * @param {{
@@ -32,6 +35,7 @@ const PUBLIC_POST_ENDPOINTS = [
  *   mode?: string,
  *   trustProxy?: boolean,
  *   bodyLimit?: number,
+ *   uploadBodyLimit?: number,
  *   publicUrl?: string,
  * }} options
  */
@@ -42,6 +46,7 @@ export function createApp({
   mode = 'production',
   trustProxy = false,
   bodyLimit = 1024 * 1024,
+  uploadBodyLimit = 20 * 1024 * 1024,
   publicUrl,
 }) {
   const sessionCookie = '__session';
@@ -64,7 +69,7 @@ export function createApp({
   // A missing asset is a plain 404, not a page.
   app.use('/build', (_req, res) => void res.sendStatus(404));
   app.use(publicFiles(publicDir));
-  app.use(limitBody(bodyLimit));
+  app.use(limitBody(bodyLimit, { paths: UPLOAD_PATHS, limit: uploadBodyLimit }));
   app.use(sameOriginMutations({ publicUrl, sessionCookie, openPaths: PUBLIC_POST_ENDPOINTS }));
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
   app.all(
@@ -125,15 +130,19 @@ function requestId() {
 }
 
 /**
- * Answers 413 as soon as a request body passes `limit` bytes, whether it declared its length or
+ * Answers 413 as soon as a request body passes `limit` bytes (`uploads.limit` on the paths in
+ * `uploads.paths`, a trailing slash aside), whether it declared its length or
  * streams in chunks, and reads nothing more of it. The counter listens beside the adapter, which
  * attaches its own reader in the same tick, so no chunk is missed and backpressure still holds.
  * (body-parser and raw-body enforce limits too, but only by consuming the body themselves, which
  * would leave nothing for Remix to read.)
  */
-function limitBody(limit) {
+function limitBody(defaultLimit, uploads) {
+  const uploadPaths = new Set(uploads.paths);
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
+    const pathname = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
+    const limit = uploadPaths.has(pathname) ? uploads.limit : defaultLimit;
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return tooLarge(req, res, limit);
     let received = 0;

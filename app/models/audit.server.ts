@@ -86,9 +86,9 @@ export type AuditInput = {
   after?: unknown;
 };
 
-export async function recordAudit(input: AuditInput): Promise<void> {
-  await connectDb();
-  await AuditEntry.create({
+function auditDocument(input: AuditInput) {
+  return {
+    ...(input.parcelId ? { parcelId: input.parcelId } : {}),
     actor: input.actor,
     address: input.address,
     via: input.via,
@@ -96,9 +96,26 @@ export async function recordAudit(input: AuditInput): Promise<void> {
     entity: input.entity,
     entityId: input.entityId,
     label: input.label ?? '',
-    parcelId: input.parcelId,
     changes: changedFields(input.before, input.after),
-  });
+  };
+}
+
+export async function recordAudit(input: AuditInput): Promise<void> {
+  await connectDb();
+  await AuditEntry.create(auditDocument(input));
+}
+
+/** Many entries in one write (a CSV import records one per parcel), all stamped with one time. */
+export async function recordAuditMany(inputs: AuditInput[]): Promise<void> {
+  if (!inputs.length) return;
+  await connectDb();
+  const at = new Date();
+  // Straight to the driver: the entries are plain data, and casting thousands of them (each with
+  // a change per field) through mongoose's subdocuments would take seconds.
+  await AuditEntry.collection.insertMany(
+    inputs.map((input) => ({ ...auditDocument(input), at })),
+    { ordered: false },
+  );
 }
 
 export type AuditFilter = {

@@ -45,9 +45,13 @@ const inquirySchema = new Schema(
     clientAddress: { type: String },
     emailStatus: { type: String, enum: INQUIRY_EMAIL_STATUSES, default: 'pending' },
     emailError: { type: String },
+    // The staff inbox: when and by whom it was marked handled (absent: not handled).
+    handledAt: { type: Date },
+    handledBy: { type: String },
   },
   { timestamps: true },
 );
+inquirySchema.index({ kind: 1, createdAt: -1, _id: -1 });
 
 type InquirySchema = InferSchemaType<typeof inquirySchema>;
 

@@ -17,9 +17,13 @@ const subscriptionSchema = new Schema(
     email: { type: String, required: true, unique: true, lowercase: true, trim: true },
     source: { type: String, default: '' },
     clientAddress: { type: String },
+    // The staff inbox: when and by whom it was marked handled (absent: not handled).
+    handledAt: { type: Date },
+    handledBy: { type: String },
   },
   { timestamps: true },
 );
+subscriptionSchema.index({ createdAt: -1, _id: -1 });
 
 type SubscriptionSchema = InferSchemaType<typeof subscriptionSchema>;
 

@@ -35,7 +35,8 @@ function Operation({ method, path, op }: { method: string; path: string; op: Jso
   const resolved = parameters.map((p) =>
     typeof p.$ref === 'string' ? components[p.$ref.split('/').pop()!]! : p,
   );
-  const body = (op.requestBody as Json | undefined)?.content as Json | undefined;
+  const requestBody = op.requestBody as Json | undefined;
+  const body = requestBody?.content as Json | undefined;
   const responses = op.responses as Record<string, Json>;
   const secured = ((op.security as unknown[]) ?? []).length > 0;
   return (
@@ -76,12 +77,15 @@ function Operation({ method, path, op }: { method: string; path: string; op: Jso
           </tbody>
         </table>
       ) : null}
-      {body ? (
-        <details>
-          <summary>Request body (application/json)</summary>
-          <pre>{schemaText((body['application/json'] as Json).schema)}</pre>
-        </details>
-      ) : null}
+      {body
+        ? Object.entries(body).map(([type, content]) => (
+            <details key={type}>
+              <summary>Request body ({type})</summary>
+              {requestBody?.description ? <p>{String(requestBody.description)}</p> : null}
+              <pre>{schemaText((content as Json).schema)}</pre>
+            </details>
+          ))
+        : null}
       <details>
         <summary>Responses</summary>
         <ul>

@@ -232,6 +232,11 @@ export default function ParcelsTab() {
           <a href={exportHref} className="btn-secondary" download>
             Export CSV
           </a>
+          {canEdit ? (
+            <Link to="/dashboard/parcels/import" className="btn-secondary">
+              Import CSV
+            </Link>
+          ) : null}
           <Link to={here} className="btn-secondary" preventScrollReset>
             {loading ? <Spinner /> : null}
             Refresh

@@ -287,3 +287,34 @@ export const WebhookEventSchema = z
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'WebhookEvent' });
+
+const ImportErrorSchema = z.looseObject({
+  row: z
+    .number()
+    .int()
+    .min(1)
+    .describe('The row as a spreadsheet numbers it: the header is row 1, the first parcel row 2'),
+  field: z.string().nullable().describe('The column, or null when the whole row is meant'),
+  message: z.string(),
+});
+
+export const ParcelImportResultSchema = z
+  .looseObject({
+    imported: z.number().int().min(0).describe('Parcels written (0 for a dry run)'),
+    rows: z.number().int().min(0).describe('Parcel rows in the file, blank rows not counted'),
+    dryRun: z.boolean(),
+    errors: z.array(ImportErrorSchema).describe('Empty on success'),
+    truncated: z.boolean().describe('More errors than the 10,000 listed'),
+    trackingNumbers: z
+      .array(z.string())
+      .describe('The imported parcels in file order, new tracking numbers included'),
+  })
+  .meta({ id: 'ParcelImportResult' });
+
+export const ParcelImportErrorSchema = z
+  .looseObject({
+    ...ErrorSchema.shape,
+    ...ParcelImportResultSchema.shape,
+    imported: z.literal(0),
+  })
+  .meta({ id: 'ParcelImportErrors' });

@@ -10,8 +10,11 @@ export const AUDIT_ENTITY_NAMES = [
   'template',
   'key',
   'webhook',
+  'inquiry',
+  'subscription',
 ] as const;
-export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete'] as const;
+/** `import`: a parcel created by a CSV import (one entry per parcel, written together). */
+export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete', 'import'] as const;
 
 const positiveInt = (label: string) =>
   z

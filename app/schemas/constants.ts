@@ -121,3 +121,21 @@ export const RECEIPT_PARCEL_CHOICES = 100;
 
 export const MAX_PARCEL_DESTINATIONS = 50;
 export const PARCEL_SEARCH_MAX_LENGTH = 100;
+
+/** The most parcel rows one CSV import takes, and the most errors it lists. */
+export const PARCEL_IMPORT_MAX_ROWS = 20_000;
+export const PARCEL_IMPORT_MAX_ERRORS = 10_000;
+/** What the import's preview shows of a row: the columns a person recognises a parcel by. */
+export const PARCEL_IMPORT_PREVIEW_COLUMNS = [
+  'trackingNumber',
+  'status',
+  'serviceType',
+  'recipientName',
+  'recipientAddress',
+  'weight',
+  'estimatedDelivery',
+] as const;
+export type ParcelImportPreviewRow = { row: number } & Record<
+  (typeof PARCEL_IMPORT_PREVIEW_COLUMNS)[number],
+  string
+>;

@@ -38,6 +38,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcel.updated',
   'parcel.deleted',
   'parcel.status_changed',
+  'parcel.imported',
   'tracking_event.created',
   'tracking_event.updated',
   'tracking_event.deleted',

@@ -5,12 +5,15 @@ import {
   MAX_PAGE_SIZE,
   MAX_PARCEL_DESTINATIONS,
   PARCEL_SEARCH_MAX_LENGTH,
+  PARCEL_CREATION_COST,
   PARCEL_SORT_KEYS,
   PARCEL_STATUSES,
   PARCELS_PAGE_SIZE,
   PRIORITIES,
   SERVICE_TYPES,
   SORT_ORDERS,
+  TRACKING_NUMBER_FORMAT_MESSAGE,
+  TRACKING_NUMBER_PATTERN,
 } from './constants';
 
 const text = (max: number) =>
@@ -113,29 +116,70 @@ const ServiceTypeSchema = z.enum(SERVICE_TYPES, {
   error: `Service type must be one of: ${SERVICE_TYPES.join(', ')}`,
 });
 
-/**
- * A new parcel. Status and cost are not taken from the body: new parcels are always 'Pending'
- * at the fixed creation cost (unknown keys such as `status` and `cost` are dropped).
- */
-export const ParcelCreateSchema = z
-  .object({
-    sender: SenderSchema.default({ name: '', email: '', phone: '', address: '' }),
-    recipient: RecipientSchema,
-    destinations: DestinationsSchema.default([]),
-    weight: measure('Weight').default(0),
-    dimensions: DimensionsSchema.default({ length: 0, width: 0, height: 0 }),
-    serviceType: ServiceTypeSchema.default('Standard'),
-    priority: PrioritySchema.default('Standard'),
-    estimatedDelivery: OptionalDateSchema,
-  })
-  .transform((input) => ({
+/** The fields of a new parcel, before the defaults that need the whole input (below). */
+const ParcelCreateFields = z.object({
+  sender: SenderSchema.default({ name: '', email: '', phone: '', address: '' }),
+  recipient: RecipientSchema,
+  destinations: DestinationsSchema.default([]),
+  weight: measure('Weight').default(0),
+  dimensions: DimensionsSchema.default({ length: 0, width: 0, height: 0 }),
+  serviceType: ServiceTypeSchema.default('Standard'),
+  priority: PrioritySchema.default('Standard'),
+  estimatedDelivery: OptionalDateSchema,
+});
+
+/** No destination means the recipient's; no estimated delivery means DEFAULT_DELIVERY_DAYS from now. */
+function withCreateDefaults<
+  T extends {
+    recipient: { name: string; address: string };
+    destinations: DestinationInput[];
+    estimatedDelivery: Date | undefined;
+  },
+>(input: T) {
+  return {
     ...input,
     destinations: input.destinations.length
       ? input.destinations
       : [defaultDestination(input.recipient)],
     estimatedDelivery: input.estimatedDelivery ?? defaultEstimatedDelivery(),
-  }));
+  };
+}
+
+/**
+ * A new parcel. Status and cost are not taken from the body: new parcels are always 'Pending'
+ * at the fixed creation cost (unknown keys such as `status` and `cost` are dropped).
+ */
+export const ParcelCreateSchema = ParcelCreateFields.transform(withCreateDefaults);
 export type ParcelCreateInput = z.output<typeof ParcelCreateSchema>;
+
+/** A tracking number as stored: three letters and nine digits, upper-cased. */
+export const TrackingNumberSchema = z
+  .string({ error: 'Must be a string' })
+  .trim()
+  .transform((value) => value.toUpperCase())
+  .refine((value) => TRACKING_NUMBER_PATTERN.test(value), TRACKING_NUMBER_FORMAT_MESSAGE);
+
+/**
+ * One parcel of a CSV import: the create schema's fields, plus what an export carries that a new
+ * parcel does not choose — its tracking number (a new one when not given), status, cost, delivery
+ * time and creation time — so that an exported parcel comes back as it was.
+ */
+export const ParcelImportRowSchema = ParcelCreateFields.extend({
+  trackingNumber: TrackingNumberSchema.optional(),
+  status: StatusSchema.default('Pending'),
+  cost: measure('Cost').default(PARCEL_CREATION_COST),
+  actualDelivery: OptionalDateSchema,
+  createdAt: OptionalDateSchema,
+}).transform(withCreateDefaults);
+export type ParcelImportRow = z.output<typeof ParcelImportRowSchema>;
+
+/** `POST /api/parcels/import?dryRun=true` only validates. */
+export const ParcelImportQuerySchema = z.object({
+  dryRun: z
+    .enum(['true', 'false'], { error: 'dryRun must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+});
 
 /**
  * Changes to a parcel: only the fields given are changed (nested contact fields too), so the
@@ -295,3 +339,30 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
       .partial({ email: true, phone: true }),
   }),
 );
+
+/* ---------- The dashboard's CSV import ---------- */
+
+/** An uploaded file as FormData holds it (the browser's File, or the server's multipart part). */
+type UploadedFile = { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> };
+const isUploadedFile = (value: unknown): value is UploadedFile =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as UploadedFile).size === 'number' &&
+  typeof (value as UploadedFile).arrayBuffer === 'function';
+
+/**
+ * The import page's two forms: the upload (a file, previewed and checked) and the confirmation
+ * (the id the server keeps the checked file under).
+ */
+export const ParcelImportFormSchema = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('upload'),
+    file: z.custom<UploadedFile>((value) => isUploadedFile(value) && value.size > 0, {
+      error: 'Choose a CSV file to upload',
+    }),
+  }),
+  z.object({
+    intent: z.literal('confirm'),
+    id: z.string().regex(/^[a-f\d]{32}$/, 'This upload is not known: upload the file again'),
+  }),
+]);

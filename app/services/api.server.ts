@@ -99,6 +99,26 @@ export async function readJsonBody<T extends z.ZodTypeAny>(
   return result.data;
 }
 
+/**
+ * Reads a CSV body (`text/csv`, or `application/csv`) as UTF-8 text: 415 for another type, 413
+ * past `limit` bytes, 400 for bytes that are not UTF-8.
+ */
+export async function readCsvBody(request: Request, limit: number): Promise<string> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^(text|application)\/csv\b/i.test(type))
+    throw new ApiError(415, 'Request body must be CSV (Content-Type: text/csv)');
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > limit) throw new ApiError(413, `The request body is larger than ${limit} bytes`);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > limit)
+    throw new ApiError(413, `The request body is larger than ${limit} bytes`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, 'The CSV file must be UTF-8 text');
+  }
+}
+
 export function parseQuery<T extends z.ZodTypeAny>(request: Request, schema: T): z.output<T> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const result = schema.safeParse(params);

@@ -1,5 +1,6 @@
 import {
   recordAudit,
+  recordAuditMany,
   type AuditAction,
   type AuditEntity,
   type AuditInput,
@@ -52,4 +53,20 @@ export function auditRecord(
     before: change.before ?? undefined,
     after: change.after ?? undefined,
   });
+}
+
+/** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
+export async function auditMany(
+  who: { user: PublicUser; context: unknown; via?: 'page' | 'api' },
+  entries: Array<Omit<AuditInput, 'actor' | 'address' | 'via'>>,
+) {
+  const actor = { id: who.user.id, username: who.user.username, role: who.user.role };
+  const address = clientAddress(who.context);
+  try {
+    await recordAuditMany(
+      entries.map((entry) => ({ ...entry, actor, address, via: who.via ?? 'page' })),
+    );
+  } catch (error) {
+    console.error('Could not record the audit entries:', error);
+  }
 }

@@ -69,6 +69,12 @@ const EnvSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  // The larger limit of the routes that take uploads (the parcel CSV import, API and dashboard).
+  IMPORT_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
   // The background queue: how often an idle worker looks for due jobs, and how many it runs at once.
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),

@@ -21,6 +21,7 @@ import { NotificationTemplateSchema } from '~/schemas/notification-template';
 import {
   ParcelCreateSchema,
   ParcelExportQuerySchema,
+  ParcelImportQuerySchema,
   ParcelListQuerySchema,
   ParcelUpdateSchema,
 } from '~/schemas/parcel';
@@ -53,6 +54,10 @@ type Op = {
   query?: z.ZodType;
   body?: z.ZodType;
   bodyOptional?: boolean;
+  /** A request body that is not JSON: its media type and schema. */
+  rawBody?: { contentType: string; schema: JsonSchema; description: string };
+  /** Error statuses whose answer has its own shape (a components name). */
+  errorSchemas?: Record<number, string>;
   /** Success status → schema (a components name, or an inline JSON Schema), or null for none. */
   ok: Record<number, string | JsonSchema | null>;
   errors?: number[];
@@ -500,6 +505,24 @@ const OPS: Op[] = [
     errors: [404, 409],
   },
   {
+    method: 'post',
+    path: '/api/parcels/import',
+    summary:
+      "Import parcels from CSV (the export's columns): all rows or none; ?dryRun=true only validates",
+    tag: 'Parcels',
+    access: 'user',
+    query: ParcelImportQuerySchema,
+    rawBody: {
+      contentType: 'text/csv',
+      schema: { type: 'string' },
+      description:
+        "UTF-8 CSV whose header row names the columns of GET /api/parcels/export.csv (any order; recipientName and recipientAddress needed). An empty trackingNumber gets a new one; a stored or repeated one is an error. Cells the export escaped with a leading ' are read back as they were. At most 20,000 rows and IMPORT_BODY_LIMIT_BYTES (20 MiB).",
+    },
+    ok: { 200: 'ParcelImportResult' },
+    errors: [413, 415],
+    errorSchemas: { 400: 'ParcelImportErrors' },
+  },
+  {
     method: 'get',
     path: '/api/parcels/export.csv',
     summary:
@@ -721,13 +744,14 @@ function operation(op: Op) {
   if (op.etag)
     responses['304'] = { description: 'Not modified (If-None-Match matched)', headers: common };
   const errors = new Set(op.errors ?? []);
-  if (op.body || op.query || pathParams.length) errors.add(400);
+  if (op.body || op.rawBody || op.query || pathParams.length) errors.add(400);
   if (op.access !== 'public') [401, 403].forEach((s) => errors.add(s));
-  if (op.body) [413, 415].forEach((s) => errors.add(s));
+  if (op.body || op.rawBody) [413, 415].forEach((s) => errors.add(s));
   if (op.method === 'post' && op.access !== 'public') [409, 422].forEach((s) => errors.add(s));
   for (const status of [...errors].sort()) {
     const schema =
-      status === 404 && op.path.startsWith('/api/tracking/track/') ? 'TrackingNotFound' : 'Error';
+      op.errorSchemas?.[status] ??
+      (status === 404 && op.path.startsWith('/api/tracking/track/') ? 'TrackingNotFound' : 'Error');
     responses[status] = {
       description: ERROR_TEXT[status] ?? 'Error',
       headers: {
@@ -754,6 +778,15 @@ function operation(op: Op) {
           requestBody: {
             required: !op.bodyOptional,
             content: { 'application/json': { schema: jsonSchema(op.body) } },
+          },
+        }
+      : {}),
+    ...(op.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: op.rawBody.description,
+            content: { [op.rawBody.contentType]: { schema: op.rawBody.schema } },
           },
         }
       : {}),

@@ -7,7 +7,10 @@ import {
   type LeanParcel,
   type ParcelListOptions,
 } from '~/models/parcel.server';
+import { CSV_ESCAPING } from './csv.server';
 import { connectDb } from './db.server';
+
+export { unescapeCsvCell } from './csv.server';
 
 /** The columns of a parcel CSV, in order: the header row names them. */
 export const PARCEL_CSV_COLUMNS = [
@@ -74,7 +77,8 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
 /**
  * The parcels of a filtered list as CSV, streamed: a database cursor feeds csv-stringify one
  * parcel at a time, so an export of any size never holds the list in memory. Cells that a
- * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify.
+ * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify with a
+ * leading `'`, and a text cell that begins with `'` gets one more, so the import can undo both.
  */
 export async function parcelCsvStream(options: ParcelListOptions): Promise<Readable> {
   await connectDb();
@@ -85,7 +89,7 @@ export async function parcelCsvStream(options: ParcelListOptions): Promise<Reada
   const csv = stringify({
     header: true,
     columns: [...PARCEL_CSV_COLUMNS],
-    escape_formulas: true,
+    ...CSV_ESCAPING,
   });
   const rows = Readable.from(
     (async function* () {

@@ -20,6 +20,7 @@ import { loader as openApiLoader } from '~/routes/api.openapi[.]json';
 import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { loader as labelLoader } from '~/routes/api.parcels.$id.label[.]pdf';
 import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
+import { action as importAction } from '~/routes/api.parcels.import';
 import { action as generateAction } from '~/routes/api.receipts.generate.$parcelId';
 import { loader as receiptsLoader } from '~/routes/api.receipts';
 import {
@@ -137,6 +138,7 @@ describe('the OpenAPI document', () => {
       'get /api/webhooks/{id}/deliveries',
       'post /api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       'get /api/openapi.json',
+      'post /api/parcels/import',
     ];
     for (const entry of spec) {
       const [method, p] = entry.split(' ') as [string, string];
@@ -175,6 +177,7 @@ describe('the OpenAPI document', () => {
       'notification.sent',
       'parcel.created',
       'parcel.deleted',
+      'parcel.imported',
       'parcel.status_changed',
       'parcel.updated',
       'tracking_event.created',
@@ -203,6 +206,26 @@ describe('answers match the document', () => {
     });
     await expectDocumented('/api/parcels', 'post', created);
     const { parcel } = await created.json();
+    const csv = (rows: string) => ({
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'text/csv' },
+      body: `recipientName,recipientAddress\n${rows}`,
+    });
+    for (const [query, rows] of [
+      ['?dryRun=true', 'Doc,1 St'],
+      ['', 'Doc,1 St'],
+      ['', ',no name'],
+    ] as const)
+      await expectDocumented(
+        '/api/parcels/import',
+        'post',
+        await callRoute(importAction, `/api/parcels/import${query}`, csv(rows)),
+      );
+    await expectDocumented(
+      '/api/parcels/import',
+      'post',
+      await callRoute(importAction, '/api/parcels/import', { ...csv(''), headers: auth }),
+    );
     const params = { id: parcel.id, parcelId: parcel.id };
 
     await expectDocumented(

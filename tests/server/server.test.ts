@@ -16,6 +16,7 @@ fs.writeFileSync(path.join(dir, 'build', 'assets', '_shared', 'chunk-ABC.js'), '
 fs.writeFileSync(path.join(dir, 'public', 'favicon.svg'), '<svg/>');
 
 const LIMIT = 64 * 1024;
+const UPLOAD_LIMIT = 4 * LIMIT;
 let received = 0;
 let mutations = 0;
 
@@ -47,6 +48,13 @@ const build = {
       },
       loader: ({ request, context }: { request: Request; context: object }) =>
         json({ url: request.url, context, big: 'x'.repeat(4000) }),
+    }),
+    'routes/import': route('import', 'api/parcels/import', {
+      action: async ({ request }: { request: Request }) => {
+        const text = await request.text();
+        received += text.length;
+        return json({ length: text.length });
+      },
     }),
     'routes/cookies': route('cookies', 'cookies', {
       loader: () => {
@@ -117,6 +125,7 @@ function start(trustProxy: boolean) {
     publicDir: path.join(dir, 'public'),
     trustProxy,
     bodyLimit: LIMIT,
+    uploadBodyLimit: UPLOAD_LIMIT,
     publicUrl: 'https://courier.example',
   });
   return new Promise<{ server: http.Server; port: number }>((resolve) => {
@@ -276,6 +285,39 @@ describe('the express server', () => {
       body: [chunk, chunk, chunk],
     });
     expect(JSON.parse(ok.body).length).toBe(3 * chunk.length);
+  });
+
+  it('lets the upload routes take bodies up to their own larger limit, and no more', async () => {
+    const body = 'z'.repeat(2 * LIMIT);
+    const headers = { 'content-type': 'text/csv' };
+    // Past the default limit: refused on an ordinary route, taken whole by the import.
+    expect((await send('/echo', { method: 'POST', headers, body })).status).toBe(413);
+    const taken = await send('/api/parcels/import', { method: 'POST', headers, body });
+    expect(taken.status).toBe(200);
+    expect(JSON.parse(taken.body).length).toBe(body.length);
+    const slash = await send('/api/parcels/import/', { method: 'POST', headers, body });
+    expect(slash.status).not.toBe(413);
+
+    // Past the upload limit: 413, declared or streamed.
+    const before = received;
+    const declared = await send('/api/parcels/import', {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(UPLOAD_LIMIT + 1) },
+      body: 'x'.repeat(100),
+    });
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body).error).toBe(
+      `The request body is larger than ${UPLOAD_LIMIT} bytes`,
+    );
+    const chunk = 'y'.repeat(16 * 1024);
+    const streamed = await send('/api/parcels/import', {
+      method: 'POST',
+      headers: { ...headers, 'transfer-encoding': 'chunked' },
+      body: Array.from({ length: UPLOAD_LIMIT / chunk.length + 8 }, () => chunk),
+      gap: 1,
+    });
+    expect(streamed.status).toBe(413);
+    expect(received).toBe(before);
   });
 });
 

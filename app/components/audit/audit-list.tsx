@@ -7,7 +7,12 @@ function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const VERBS = { create: 'created', update: 'changed', delete: 'deleted' } as const;
+const VERBS = {
+  create: 'created',
+  update: 'changed',
+  delete: 'deleted',
+  import: 'imported',
+} as const;
 
 /** Audit entries, newest first: who did what when and from where, with each field before and after. */
 export function AuditList({ entries }: { entries: AuditEntryView[] }) {

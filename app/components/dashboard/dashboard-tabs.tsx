@@ -9,6 +9,9 @@ export const DASHBOARD_TABS = [
   { to: '/dashboard/receipts', label: 'Receipts', end: false },
 ] as const;
 
+/** Sections for staff and admins: what visitors sent (contact, quotes, newsletter). */
+export const STAFF_TABS = [{ to: '/dashboard/inbox', label: 'Inbox', end: false }] as const;
+
 /** Sections only admins see: users, the audit trail, and Settings (API keys, webhooks). */
 export const ADMIN_TABS = [
   { to: '/dashboard/users', label: 'Users', end: false },
@@ -18,7 +21,11 @@ export const ADMIN_TABS = [
 
 /** The dashboard sections as links; on a phone the row scrolls sideways. */
 export function DashboardTabs({ role }: { role: UserRole }) {
-  const tabs = hasRole({ role }, 'admin') ? [...DASHBOARD_TABS, ...ADMIN_TABS] : DASHBOARD_TABS;
+  const tabs = [
+    ...DASHBOARD_TABS,
+    ...(hasRole({ role }, 'staff') ? STAFF_TABS : []),
+    ...(hasRole({ role }, 'admin') ? ADMIN_TABS : []),
+  ];
   return (
     <nav aria-label="Dashboard sections" className="border-b border-gray-200 bg-white">
       <ul className="mx-auto flex max-w-7xl gap-1 overflow-x-auto whitespace-nowrap px-4">

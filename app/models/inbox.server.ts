@@ -1,0 +1,201 @@
+import type mongoose from 'mongoose';
+import type { InboxKind, InboxState } from '~/schemas/inbox';
+import { connectDb } from '~/services/db.server';
+import { Inquiry, planLabel } from './inquiry.server';
+import { Subscription } from './subscription.server';
+
+/**
+ * The staff inbox over what visitors send: contact messages and quote requests (the inquiries
+ * collection, told apart by `kind`) and newsletter subscriptions. Each item can be marked handled
+ * (and unhandled again); lists are newest first.
+ */
+export type InboxItem = {
+  id: string;
+  kind: InboxKind;
+  receivedAt: string;
+  name: string;
+  email: string;
+  /** The subject of a message or request, or where a subscription came from. */
+  subject: string;
+  handledAt: string | null;
+  handledBy: string | null;
+};
+
+export type InboxDetail = InboxItem & {
+  /** Labelled fields in the order a person reads them. */
+  fields: Array<{ label: string; value: string }>;
+  message: string;
+};
+
+type StoredItem = {
+  _id: unknown;
+  kind?: string;
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  company?: string | null;
+  subject?: string | null;
+  message?: string | null;
+  plan?: string | null;
+  shipmentsPerMonth?: string | null;
+  origin?: string | null;
+  destination?: string | null;
+  source?: string | null;
+  emailStatus?: string | null;
+  createdAt?: Date | null;
+  handledAt?: Date | null;
+  handledBy?: string | null;
+};
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+function item(kind: InboxKind, doc: StoredItem): InboxItem {
+  return {
+    id: String(doc._id),
+    kind,
+    receivedAt: iso(doc.createdAt) ?? '',
+    name: kind === 'newsletter' ? '' : (doc.name ?? ''),
+    email: doc.email ?? '',
+    subject: kind === 'newsletter' ? doc.source || 'Website' : (doc.subject ?? ''),
+    handledAt: iso(doc.handledAt),
+    handledBy: doc.handledBy ?? null,
+  };
+}
+
+function detail(kind: InboxKind, doc: StoredItem): InboxDetail {
+  const rows: Array<[string, string | null | undefined]> =
+    kind === 'newsletter'
+      ? [
+          ['Email', doc.email],
+          ['Source', doc.source || 'Website'],
+        ]
+      : kind === 'quote'
+        ? [
+            ['Name', doc.name],
+            ['Email', doc.email],
+            ['Phone', doc.phone],
+            ['Company', doc.company],
+            ['Plan', planLabel(doc.plan)],
+            ['Shipments per month', doc.shipmentsPerMonth],
+            ['Origin', doc.origin],
+            ['Destination', doc.destination],
+          ]
+        : [
+            ['Name', doc.name],
+            ['Email', doc.email],
+            ['Phone', doc.phone],
+            ['Subject', doc.subject],
+          ];
+  if (kind !== 'newsletter') rows.push(['E-mail to support', doc.emailStatus ?? 'pending']);
+  return {
+    ...item(kind, doc),
+    fields: rows.filter(([, v]) => v).map(([label, value]) => ({ label, value: value! })),
+    message: kind === 'newsletter' ? '' : (doc.message ?? ''),
+  };
+}
+
+function model(kind: InboxKind) {
+  return (kind === 'newsletter' ? Subscription : Inquiry) as unknown as mongoose.Model<StoredItem>;
+}
+
+function baseFilter(kind: InboxKind): Record<string, unknown> {
+  return kind === 'newsletter' ? {} : { kind };
+}
+
+function stateFilter(state: InboxState): Record<string, unknown> {
+  if (state === 'open') return { handledAt: null };
+  if (state === 'handled') return { handledAt: { $ne: null } };
+  return {};
+}
+
+const validId = (id: string) => /^[a-f\d]{24}$/i.test(id);
+
+/** A page of one kind, newest first. */
+export async function listInbox({
+  kind,
+  state = 'all',
+  page = 1,
+  limit = 25,
+}: {
+  kind: InboxKind;
+  state?: InboxState;
+  page?: number;
+  limit?: number;
+}) {
+  await connectDb();
+  const filter = { ...baseFilter(kind), ...stateFilter(state) };
+  const [totalItems, docs] = await Promise.all([
+    model(kind).countDocuments(filter),
+    model(kind)
+      .find(filter, { message: 0, clientAddress: 0 })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .lean<StoredItem[]>(),
+  ]);
+  return {
+    items: docs.map((doc) => item(kind, doc)),
+    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
+  };
+}
+
+/** How many items of each kind are not handled yet. */
+export async function openInboxCounts(): Promise<Record<InboxKind, number>> {
+  await connectDb();
+  const [contact, quote, newsletter] = await Promise.all(
+    (['contact', 'quote', 'newsletter'] as const).map((kind) =>
+      model(kind).countDocuments({ ...baseFilter(kind), handledAt: null }),
+    ),
+  );
+  return { contact: contact!, quote: quote!, newsletter: newsletter! };
+}
+
+export async function getInboxItem(kind: InboxKind, id: string): Promise<InboxDetail | null> {
+  if (!validId(id)) return null;
+  await connectDb();
+  const doc = await model(kind)
+    .findOne({ _id: id, ...baseFilter(kind) })
+    .lean<StoredItem>();
+  return doc ? detail(kind, doc) : null;
+}
+
+/**
+ * Marks an item handled (by `username`, now) or not handled. Answers the item before and after,
+ * or null when there is no such item.
+ */
+export async function setInboxHandled(
+  kind: InboxKind,
+  id: string,
+  handled: boolean,
+  username: string,
+): Promise<{ before: InboxDetail; after: InboxDetail } | null> {
+  if (!validId(id)) return null;
+  await connectDb();
+  const update = handled
+    ? { $set: { handledAt: new Date(), handledBy: username } }
+    : { $unset: { handledAt: 1, handledBy: 1 } };
+  const before = await model(kind)
+    .findOneAndUpdate({ _id: id, ...baseFilter(kind) }, update, { returnDocument: 'before' })
+    .lean<StoredItem>();
+  if (!before) return null;
+  const after = await model(kind).findById(id).lean<StoredItem>();
+  return { before: detail(kind, before), after: detail(kind, after ?? before) };
+}
+
+/** Every subscriber, oldest first, for the CSV export. */
+export async function* subscribersForExport() {
+  await connectDb();
+  const cursor = Subscription.find({}, { email: 1, source: 1, createdAt: 1, handledAt: 1 })
+    .sort({ createdAt: 1, _id: 1 })
+    .lean()
+    .cursor({ batchSize: 500 });
+  for await (const doc of cursor) {
+    const d = doc as unknown as StoredItem;
+    yield {
+      email: d.email ?? '',
+      source: d.source ?? '',
+      subscribedAt: iso(d.createdAt) ?? '',
+      handledAt: iso(d.handledAt) ?? '',
+    };
+  }
+}

@@ -1,0 +1,156 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { Pagination } from '~/components/parcels/pagination';
+import { listInbox, openInboxCounts } from '~/models/inbox.server';
+import {
+  INBOX_KIND_LABELS,
+  INBOX_KINDS,
+  INBOX_PAGE_SIZE,
+  InboxQuerySchema,
+  type InboxKind,
+} from '~/schemas/inbox';
+import { requireUserWithRole } from '~/services/auth.server';
+import { formatDateTime } from '~/utils/format';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithRole(request, 'staff');
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const query = InboxQuerySchema.parse(params);
+  const [list, open] = await Promise.all([
+    listInbox({ ...query, limit: INBOX_PAGE_SIZE }),
+    openInboxCounts(),
+  ]);
+  return json({ ...query, ...list, open });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Inbox · Management dashboard' }];
+
+const STATE_LABELS = { all: 'All', open: 'Not handled', handled: 'Handled' } as const;
+
+function kindHref(kind: InboxKind) {
+  return kind === 'contact' ? '/dashboard/inbox' : `/dashboard/inbox?kind=${kind}`;
+}
+
+/**
+ * What visitors sent: contact messages, quote requests and newsletter subscriptions, one tab each,
+ * newest first, filtered by whether they were handled; the subscribers export as CSV.
+ */
+export default function InboxPage() {
+  const { kind, state, items, pagination, open } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const newsletter = kind === 'newsletter';
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">Inbox</h1>
+        {newsletter ? (
+          <a href="/dashboard/inbox/subscribers.csv" className="btn-secondary" download>
+            Export subscribers
+          </a>
+        ) : null}
+      </div>
+      <nav aria-label="Inbox kinds" className="flex flex-wrap gap-2 text-sm">
+        {INBOX_KINDS.map((k) => (
+          <Link
+            key={k}
+            to={kindHref(k)}
+            aria-current={k === kind ? 'page' : undefined}
+            className={k === kind ? 'btn-primary' : 'btn-secondary'}
+          >
+            {INBOX_KIND_LABELS[k]}
+            {open[k] ? ` (${open[k]} new)` : ''}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4" aria-label="Filter">
+        <input type="hidden" name="kind" value={kind} />
+        <div>
+          <label htmlFor="inbox-state" className="field-label">
+            Show
+          </label>
+          <select id="inbox-state" name="state" defaultValue={state} className="field-input">
+            {(Object.keys(STATE_LABELS) as Array<keyof typeof STATE_LABELS>).map((s) => (
+              <option key={s} value={s}>
+                {STATE_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-secondary">
+          Filter
+        </button>
+      </Form>
+      {items.length === 0 ? (
+        <p className="card p-8 text-center text-gray-600">
+          Nothing here{state === 'all' ? ' yet' : ''}.
+        </p>
+      ) : (
+        <div
+          className="card overflow-x-auto"
+          role="region"
+          aria-label={INBOX_KIND_LABELS[kind]}
+          tabIndex={0}
+        >
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">
+              {`${INBOX_KIND_LABELS[kind]}, newest first: ${pagination.totalItems}`}
+            </caption>
+            <thead className="bg-gray-50 text-gray-600">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Received
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {newsletter ? 'Email' : 'From'}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {newsletter ? 'Source' : 'Subject'}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((it) => (
+                <tr key={it.id} className="border-t border-gray-100">
+                  <td className="whitespace-nowrap px-3 py-2">
+                    <time dateTime={it.receivedAt}>{formatDateTime(it.receivedAt)}</time>
+                  </td>
+                  <td className="px-3 py-2">
+                    <Link
+                      to={`/dashboard/inbox/${kind}/${it.id}${search}`}
+                      className={`text-brand-700 underline ${it.handledAt ? '' : 'font-semibold'}`}
+                    >
+                      {newsletter ? it.email : `${it.name} <${it.email}>`}
+                    </Link>
+                  </td>
+                  <td className="max-w-[24rem] truncate px-3 py-2">{it.subject}</td>
+                  <td className="px-3 py-2">
+                    {it.handledAt ? (
+                      <span className="text-gray-600">Handled</span>
+                    ) : (
+                      <span className="font-semibold text-amber-800">New</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination
+        currentPage={pagination.currentPage}
+        totalPages={pagination.totalPages}
+        searchParams={new URLSearchParams(search)}
+        basePath="/dashboard/inbox"
+      />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

@@ -1,0 +1,398 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import {
+  json,
+  redirect,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+} from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { FormErrors } from '~/components/ui/field';
+import { Spinner } from '~/components/ui/spinner';
+import {
+  getPendingImport,
+  PendingImportTooLarge,
+  savePendingImport,
+  takePendingImport,
+} from '~/models/pending-import.server';
+import {
+  PARCEL_IMPORT_MAX_ROWS,
+  PARCEL_IMPORT_PREVIEW_COLUMNS as PREVIEW_COLUMNS,
+  type ParcelImportPreviewRow as PreviewRow,
+} from '~/schemas/constants';
+import { ParcelImportFormSchema } from '~/schemas/parcel';
+import { requireUserWithRole } from '~/services/auth.server';
+import { env } from '~/services/env.server';
+import { redirectWithToast } from '~/services/flash.server';
+import { readFormData } from '~/services/form.server';
+import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
+
+const PAGE = '/dashboard/parcels/import';
+/** Errors listed on the page; the rest are counted. */
+const ERRORS_SHOWN = 500;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
+  const id = new URL(request.url).searchParams.get('id');
+  const pending = id ? await getPendingImport(id, user.id) : null;
+  return json({
+    pending: pending ? { ...pending, preview: pending.preview as PreviewRow[] } : null,
+    expired: Boolean(id && !pending),
+    maxRows: PARCEL_IMPORT_MAX_ROWS,
+    maxMegabytes: Math.floor(env.IMPORT_BODY_LIMIT_BYTES / (1024 * 1024)),
+  });
+}
+
+type Check = {
+  fileName: string;
+  rows: number;
+  preview: PreviewRow[];
+  errors: ImportError[];
+  errorCount: number;
+  truncated: boolean;
+};
+
+function failed(reply: SubmissionResult<string[]>, check: Check | null, status = 400) {
+  return json({ reply, check }, { status });
+}
+
+/** The form as sent: a multipart upload (the file), or the confirmation's plain form. */
+async function readForm(request: Request): Promise<FormData> {
+  if (!/^multipart\/form-data/i.test(request.headers.get('content-type') ?? ''))
+    return readFormData(request);
+  try {
+    return await unstable_parseMultipartFormData(
+      request,
+      unstable_createMemoryUploadHandler({ maxPartSize: env.IMPORT_BODY_LIMIT_BYTES }),
+    );
+  } catch (error) {
+    // Cut off at the size limit: the server has already answered 413.
+    if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
+    throw new Response('The request body is not a form submission', {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+  }
+}
+
+/**
+ * Upload: the file is read and checked in full (every row, and tracking numbers against the
+ * stored ones). With errors, the page shows them and the first rows, and offers no import. Without,
+ * the file is kept server-side under a random id (PendingImport, an hour) and the page shows the
+ * preview with an "Import N parcels" button that sends only that id. Confirm: the file is taken
+ * out (once), checked again against the database as it is now, and written, all rows or none.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'staff');
+  const form = await readForm(request);
+  const submission = parseWithZod(form, {
+    schema: ParcelImportFormSchema,
+    disableAutoCoercion: true,
+  });
+  if (submission.status !== 'success')
+    return failed(submission.reply({ hideFields: ['file'] }), null);
+  const value = submission.value;
+
+  if (value.intent === 'upload') {
+    const fileName = (value.file.name || 'upload.csv').slice(0, 200);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await value.file.arrayBuffer());
+    } catch {
+      return failed(
+        submission.reply({
+          hideFields: ['file'],
+          fieldErrors: { file: ['The file must be UTF-8 text (save it as "CSV UTF-8")'] },
+        }),
+        null,
+      );
+    }
+    const check = await checkParcelCsv(text);
+    const summary: Check = {
+      fileName,
+      rows: check.rows,
+      preview: check.preview,
+      errors: check.errors.slice(0, ERRORS_SHOWN),
+      errorCount: check.errors.length,
+      truncated: check.truncated,
+    };
+    if (check.errors.length) return failed(submission.reply({ hideFields: ['file'] }), summary);
+    if (!check.rows)
+      return failed(
+        submission.reply({
+          hideFields: ['file'],
+          fieldErrors: { file: ['The file has no parcel rows under its header row'] },
+        }),
+        summary,
+      );
+    let id: string;
+    try {
+      id = await savePendingImport({
+        userId: user.id,
+        fileName,
+        rows: check.rows,
+        preview: check.preview,
+        csv: text,
+      });
+    } catch (error) {
+      if (!(error instanceof PendingImportTooLarge)) throw error;
+      return failed(
+        submission.reply({
+          hideFields: ['file'],
+          fieldErrors: { file: ['The file is too large to import from the dashboard'] },
+        }),
+        null,
+        413,
+      );
+    }
+    return redirect(`${PAGE}?id=${id}`);
+  }
+
+  const pending = await takePendingImport(value.id, user.id);
+  if (!pending)
+    return failed(
+      submission.reply({
+        formErrors: ['This upload has expired or was already imported: upload the file again'],
+      }),
+      null,
+      409,
+    );
+  const result = await importParcelCsv(pending.csv, { who: { user, context, via: 'page' } });
+  if (result.errors.length)
+    return failed(
+      submission.reply({ formErrors: ['Nothing was imported: the file has errors now'] }),
+      {
+        fileName: pending.fileName,
+        rows: result.rows,
+        preview: result.preview,
+        errors: result.errors.slice(0, ERRORS_SHOWN),
+        errorCount: result.errors.length,
+        truncated: result.truncated,
+      },
+    );
+  return redirectWithToast(request, '/dashboard/parcels', {
+    type: 'success',
+    title: `Imported ${result.imported} parcel${result.imported === 1 ? '' : 's'}`,
+    description: pending.fileName,
+  });
+}
+
+export const meta: MetaFunction = () => [
+  { title: 'Import Parcels · Parcels · Management dashboard' },
+];
+
+const COLUMN_LABELS: Record<(typeof PREVIEW_COLUMNS)[number], string> = {
+  trackingNumber: 'Tracking number',
+  status: 'Status',
+  serviceType: 'Service',
+  recipientName: 'Recipient',
+  recipientAddress: 'Recipient address',
+  weight: 'Weight',
+  estimatedDelivery: 'Estimated delivery',
+};
+
+function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
+  if (!rows.length) return null;
+  return (
+    // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
+    <div className="card overflow-x-auto" role="region" aria-label="Preview" tabIndex={0}>
+      <table className="w-full text-left text-sm">
+        <caption className="px-4 py-2 text-left font-medium text-gray-900">
+          {rows.length < total ? `The first ${rows.length} of ${total} rows` : `All ${total} rows`}
+        </caption>
+        <thead className="bg-gray-50 text-gray-600">
+          <tr>
+            <th scope="col" className="px-3 py-2">
+              Row
+            </th>
+            {PREVIEW_COLUMNS.map((c) => (
+              <th key={c} scope="col" className="px-3 py-2">
+                {COLUMN_LABELS[c]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.row} className="border-t border-gray-100">
+              <th scope="row" className="px-3 py-2 font-normal text-gray-600">
+                {row.row}
+              </th>
+              {PREVIEW_COLUMNS.map((c) => (
+                <td key={c} className="max-w-[16rem] truncate px-3 py-2">
+                  {row[c] || <span className="text-gray-500">(default)</span>}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ErrorTable({ check }: { check: Check }) {
+  const rowsWithErrors = new Set(check.errors.map((e) => e.row)).size;
+  return (
+    <section aria-labelledby="import-errors" className="card space-y-3 p-4">
+      <h2 id="import-errors" className="text-lg font-semibold text-red-700">
+        Nothing can be imported from {check.fileName}
+      </h2>
+      <p role="alert" className="text-sm text-gray-700">
+        {check.errorCount} error{check.errorCount === 1 ? '' : 's'} in{' '}
+        {rowsWithErrors === 1 ? '1 row' : `${rowsWithErrors} rows`}
+        {check.truncated || check.errorCount > check.errors.length ? ' (the first are listed)' : ''}
+        . Fix the file and upload it again: no parcel is imported until every row is right. Rows are
+        numbered as in a spreadsheet, the header being row 1.
+      </p>
+      <div className="overflow-x-auto" role="region" aria-label="Errors" tabIndex={0}>
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Errors by row</caption>
+          <thead className="bg-gray-50 text-gray-600">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Row
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Column
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Problem
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {check.errors.map((error, i) => (
+              <tr key={i} className="border-t border-gray-100">
+                <td className="px-3 py-2">{error.row}</td>
+                <td className="px-3 py-2 font-mono">{error.field ?? '—'}</td>
+                <td className="px-3 py-2">{error.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export default function ImportParcelsPage() {
+  const { pending, expired, maxRows, maxMegabytes } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const intent = navigation.formData?.get('intent');
+  const [form, fields] = useForm({
+    id: 'parcel-import-upload',
+    lastResult: data?.reply,
+    shouldValidate: 'onSubmit',
+  });
+  const check = data?.check ?? null;
+  // After a failed confirmation the preview of the file that was pending no longer applies.
+  const showPending = pending && !data;
+  const fileErrorId = 'import-file-error';
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">Import Parcels</h1>
+        <div className="flex gap-2">
+          <a href={`${PAGE}/template.csv`} className="btn-secondary" download>
+            Download template
+          </a>
+          <Link to="/dashboard/parcels" className="btn-secondary">
+            Back to parcels
+          </Link>
+        </div>
+      </div>
+      <p className="text-sm text-gray-700">
+        A CSV file with a header row naming its columns: the columns of <strong>Export CSV</strong>{' '}
+        (any order; <code>recipientName</code> and <code>recipientAddress</code> are needed, the
+        rest may be left out or empty). A row without a tracking number gets a new one. Up to{' '}
+        {maxRows.toLocaleString('en-US')} rows and {maxMegabytes} MB, UTF-8. The file is checked
+        first; then every parcel is imported, or none.
+      </p>
+
+      {expired && !data ? (
+        <p role="alert" className="card p-4 text-sm text-red-700">
+          This upload has expired or was already imported: upload the file again.
+        </p>
+      ) : null}
+
+      {showPending ? (
+        <section aria-labelledby="import-ready" className="space-y-3">
+          <div className="card flex flex-wrap items-center justify-between gap-3 p-4">
+            <div>
+              <h2 id="import-ready" className="text-lg font-semibold text-gray-900">
+                {pending.fileName}: {pending.rows} parcel{pending.rows === 1 ? '' : 's'} ready
+              </h2>
+              <p className="text-sm text-gray-600">
+                Every row was checked; nothing is written yet.
+              </p>
+            </div>
+            <Form method="post" action={PAGE} className="flex gap-2">
+              <input type="hidden" name="intent" value="confirm" />
+              <input type="hidden" name="id" value={pending.id} />
+              <button type="submit" className="btn-primary" disabled={intent === 'confirm'}>
+                {intent === 'confirm' ? <Spinner /> : null}
+                Import {pending.rows} parcel{pending.rows === 1 ? '' : 's'}
+              </button>
+              <Link to={PAGE} className="btn-secondary">
+                Cancel
+              </Link>
+            </Form>
+          </div>
+          <PreviewTable rows={pending.preview} total={pending.rows} />
+        </section>
+      ) : (
+        <Form
+          method="post"
+          action={PAGE}
+          encType="multipart/form-data"
+          {...getFormProps(form)}
+          className="card space-y-4 p-4"
+        >
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="intent" value="upload" />
+          <div>
+            <label htmlFor="import-file" className="field-label">
+              CSV file
+            </label>
+            <input
+              id="import-file"
+              name={fields.file.name}
+              type="file"
+              accept=".csv,text/csv"
+              required
+              className="field-input"
+              aria-invalid={fields.file.errors?.length ? true : undefined}
+              aria-describedby={fields.file.errors?.length ? fileErrorId : undefined}
+            />
+            {fields.file.errors?.length ? (
+              <ul id={fileErrorId} className="field-error">
+                {fields.file.errors.map((e) => (
+                  <li key={e}>{e}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+          <button type="submit" className="btn-primary" disabled={intent === 'upload'}>
+            {intent === 'upload' ? <Spinner /> : null}
+            Upload and preview
+          </button>
+        </Form>
+      )}
+
+      {check && check.errorCount ? (
+        <>
+          <ErrorTable check={check} />
+          <PreviewTable rows={check.preview} total={check.rows} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

@@ -1,0 +1,425 @@
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import {
+  generateTrackingNumber,
+  importedParcelDocument,
+  insertImportedParcels,
+  Parcel,
+  serializeParcel,
+  type LeanParcel,
+} from '~/models/parcel.server';
+import type { PublicUser } from '~/models/user.server';
+import {
+  PARCEL_IMPORT_MAX_ERRORS,
+  PARCEL_IMPORT_MAX_ROWS,
+  PARCEL_IMPORT_PREVIEW_COLUMNS,
+  type ParcelImportPreviewRow,
+} from '~/schemas/constants';
+import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
+import type { z } from '~/schemas/zod';
+import { auditMany } from './audit.server';
+import { CSV_ESCAPING } from './csv.server';
+import { connectDb } from './db.server';
+import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
+import { emitWebhookEvent } from './webhooks.server';
+
+/**
+ * Parcels from CSV: the columns of the export (PARCEL_CSV_COLUMNS, named by the header row, in any
+ * order), each row validated by the create schema's own fields (ParcelImportRowSchema), and then
+ * all rows written or none.
+ *
+ * Rows are numbered as a spreadsheet numbers them: the header is row 1, the first parcel row 2,
+ * and a cell holding a line break does not start a new row. Blank rows are skipped but counted.
+ *
+ * A row keeps the tracking number it has (an existing one, or one twice in the file, is an error
+ * for that row) or, when the cell is empty, gets a new one. Status, cost, estimated and actual
+ * delivery and creation time are taken as given (defaults: Pending, the creation cost, four days
+ * from now, none, now), so an export read back gives the same parcels. Tracking events are not in
+ * the CSV and are not imported.
+ */
+export type ImportColumn = (typeof PARCEL_CSV_COLUMNS)[number];
+export type ImportError = { row: number; field: string | null; message: string };
+
+const PREVIEW_COLUMNS = PARCEL_IMPORT_PREVIEW_COLUMNS;
+type PreviewRow = ParcelImportPreviewRow;
+
+export type ImportCheck = {
+  /** Parcel rows in the file (blank rows not counted). */
+  rows: number;
+  errors: ImportError[];
+  /** True when there were more errors than PARCEL_IMPORT_MAX_ERRORS and the rest were left out. */
+  truncated: boolean;
+  /** The first rows, as the file has them. */
+  preview: PreviewRow[];
+  /** The validated parcels, in file order, ready to write (empty when there are errors). */
+  parcels: Array<{ row: number; parcel: ParcelImportRow }>;
+};
+
+/** Rows of the preview table. */
+export const PREVIEW_ROWS = 20;
+
+const REQUIRED_COLUMNS: ImportColumn[] = ['recipientName', 'recipientAddress'];
+const KNOWN = new Set<string>(PARCEL_CSV_COLUMNS);
+const CONTACT_FIELDS = ['name', 'email', 'phone', 'address'] as const;
+const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** A template: the header row and one example parcel. */
+export function parcelImportTemplate(): string {
+  const example: Partial<Record<ImportColumn, string>> = {
+    serviceType: 'Express',
+    priority: 'High',
+    weight: '2.5',
+    length: '30',
+    width: '20',
+    height: '10',
+    estimatedDelivery: '2030-01-15',
+    senderName: 'Acme Supplies',
+    senderEmail: 'orders@acme.example',
+    recipientName: 'Jane Doe',
+    recipientEmail: 'jane@example.com',
+    recipientAddress: '12 Main St, Springfield',
+    destinations: JSON.stringify([
+      {
+        name: 'Jane Doe',
+        address: '12 Main St',
+        city: 'Springfield',
+        country: 'USA',
+        postalCode: '62701',
+      },
+    ]),
+  };
+  return stringify([PARCEL_CSV_COLUMNS.map((c) => example[c] ?? '')], {
+    header: true,
+    columns: [...PARCEL_CSV_COLUMNS],
+    ...CSV_ESCAPING,
+  });
+}
+
+class ErrorList {
+  readonly items: ImportError[] = [];
+  truncated = false;
+  add(row: number, field: string | null, message: string) {
+    if (this.items.length >= PARCEL_IMPORT_MAX_ERRORS) this.truncated = true;
+    else this.items.push({ row, field, message });
+  }
+  get count() {
+    return this.items.length;
+  }
+}
+
+/** The column a schema issue is about, and its message (a destination's says which stop). */
+function issueField(issue: z.core.$ZodIssue): { field: string | null; message: string } {
+  const [head, second, third] = issue.path.map(String);
+  if (!head) return { field: null, message: issue.message };
+  if ((head === 'sender' || head === 'recipient') && second)
+    return { field: `${head}${capital(second)}`, message: issue.message };
+  if (head === 'dimensions' && second) return { field: second, message: issue.message };
+  if (head === 'destinations' && second !== undefined) {
+    const stop = Number(second) + 1;
+    return {
+      field: 'destinations',
+      message: `Destination ${stop}${third ? ` ${third}` : ''}: ${issue.message}`,
+    };
+  }
+  return { field: head, message: issue.message };
+}
+
+/** The schema's input for one row: empty cells are "not given", numbers are read strictly. */
+function rowInput(cells: Record<string, string>) {
+  const cell = (c: ImportColumn) => cells[c] ?? '';
+  const given = (c: ImportColumn) => (cell(c).trim() === '' ? undefined : cell(c));
+  const number = (c: ImportColumn) => {
+    const value = cell(c).trim();
+    if (value === '') return undefined;
+    // Anything that is not plainly a number goes to the schema as text, which it refuses.
+    return NUMBER.test(value) ? Number(value) : value;
+  };
+  const contact = (prefix: 'sender' | 'recipient') =>
+    Object.fromEntries(
+      CONTACT_FIELDS.map((f) => [f, cell(`${prefix}${capital(f)}` as ImportColumn)]),
+    );
+  return {
+    trackingNumber: given('trackingNumber'),
+    status: given('status'),
+    serviceType: given('serviceType'),
+    priority: given('priority'),
+    weight: number('weight'),
+    dimensions: { length: number('length'), width: number('width'), height: number('height') },
+    cost: number('cost'),
+    estimatedDelivery: given('estimatedDelivery'),
+    actualDelivery: given('actualDelivery'),
+    createdAt: given('createdAt'),
+    sender: contact('sender'),
+    recipient: contact('recipient'),
+  };
+}
+
+/**
+ * Reads and validates a CSV file without touching the database (tracking numbers already stored
+ * are checked by checkParcelCsv). Everything wrong is reported, row by row.
+ */
+export function readParcelCsv(text: string): ImportCheck {
+  const errors = new ErrorList();
+  const result: ImportCheck = { rows: 0, errors: [], truncated: false, preview: [], parcels: [] };
+  let records: string[][];
+  try {
+    records = parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: false,
+    }) as string[][];
+  } catch (error) {
+    const e = error as { message?: string; records?: number };
+    const message = (e.message ?? 'The file is not valid CSV').replace(/ at line \d+.*$/s, '');
+    errors.add((e.records ?? 0) + 1, null, `Not valid CSV: ${message}`);
+    return { ...result, errors: errors.items };
+  }
+  const [header = [], ...body] = records;
+  const columns = header.map((name) => name.trim());
+
+  if (!columns.some(Boolean)) {
+    errors.add(1, null, `The first row must name the columns: ${PARCEL_CSV_COLUMNS.join(', ')}`);
+    return { ...result, errors: errors.items };
+  }
+  const seen = new Set<string>();
+  columns.forEach((name, i) => {
+    if (!name) errors.add(1, null, `Column ${i + 1} has no name`);
+    else if (!KNOWN.has(name))
+      errors.add(
+        1,
+        name,
+        `Unknown column "${name}": the columns are those of the export (${PARCEL_CSV_COLUMNS.join(', ')})`,
+      );
+    else if (seen.has(name)) errors.add(1, name, `The column "${name}" is named twice`);
+    seen.add(name);
+  });
+  for (const name of REQUIRED_COLUMNS)
+    if (!seen.has(name)) errors.add(1, name, `The column "${name}" is missing`);
+  if (errors.count) return { ...result, errors: errors.items };
+
+  // Rows of nothing but empty cells (a spreadsheet's trailing rows) are skipped.
+  const rows = body
+    .map((cells, i) => ({ row: i + 2, cells }))
+    .filter(({ cells }) => cells.some((c) => c.trim() !== ''));
+  result.rows = rows.length;
+  if (rows.length > PARCEL_IMPORT_MAX_ROWS) {
+    errors.add(
+      1,
+      null,
+      `The file has ${rows.length} parcel rows; at most ${PARCEL_IMPORT_MAX_ROWS} can be imported at once`,
+    );
+    return { ...result, errors: errors.items };
+  }
+
+  const firstRowOf = new Map<string, number>();
+  for (const { row, cells } of rows) {
+    const values: Record<string, string> = {};
+    columns.forEach((name, i) => (values[name] = unescapeCsvCell(cells[i] ?? '')));
+    if (result.preview.length < PREVIEW_ROWS)
+      result.preview.push({
+        row,
+        ...(Object.fromEntries(PREVIEW_COLUMNS.map((c) => [c, values[c] ?? ''])) as Omit<
+          PreviewRow,
+          'row'
+        >),
+      });
+    const before = errors.count;
+    if (cells.length > columns.length)
+      errors.add(
+        row,
+        null,
+        `This row has ${cells.length} cells; the header names ${columns.length}`,
+      );
+
+    const input: Record<string, unknown> = rowInput(values);
+    const destinations = (values.destinations ?? '').trim();
+    if (destinations) {
+      try {
+        input.destinations = JSON.parse(destinations);
+      } catch {
+        errors.add(
+          row,
+          'destinations',
+          'Must be a JSON list of destinations, as the export writes it: [{"name", "address", "city", "country", "postalCode"}]',
+        );
+      }
+    }
+    const parsed = ParcelImportRowSchema.safeParse(input);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const { field, message } = issueField(issue);
+        errors.add(row, field, message);
+      }
+    }
+    if (errors.count > before || !parsed.success) continue;
+
+    const number = parsed.data.trackingNumber;
+    if (number) {
+      const first = firstRowOf.get(number);
+      if (first !== undefined) {
+        errors.add(row, 'trackingNumber', `Tracking number ${number} is also on row ${first}`);
+        continue;
+      }
+      firstRowOf.set(number, row);
+    }
+    result.parcels.push({ row, parcel: parsed.data });
+  }
+  if (errors.count || errors.truncated) result.parcels = [];
+  return { ...result, errors: errors.items, truncated: errors.truncated };
+}
+
+const LOOKUP_CHUNK = 1000;
+
+/** The tracking numbers among `numbers` that parcels already have. */
+async function storedTrackingNumbers(numbers: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < numbers.length; i += LOOKUP_CHUNK) {
+    const docs = await Parcel.collection
+      .find<{ trackingNumber: string }>(
+        { trackingNumber: { $in: numbers.slice(i, i + LOOKUP_CHUNK) } },
+        { projection: { _id: 0, trackingNumber: 1 } },
+      )
+      .toArray();
+    for (const doc of docs) found.add(doc.trackingNumber);
+  }
+  return found;
+}
+
+/** readParcelCsv, and then the rows whose tracking numbers parcels already have are errors too. */
+export async function checkParcelCsv(text: string): Promise<ImportCheck> {
+  const check = readParcelCsv(text);
+  if (!check.parcels.length) return check;
+  await connectDb();
+  const numbers = check.parcels.flatMap(({ parcel }) =>
+    parcel.trackingNumber ? [parcel.trackingNumber] : [],
+  );
+  const stored = await storedTrackingNumbers(numbers);
+  if (!stored.size) return check;
+  const errors = new ErrorList();
+  for (const { row, parcel } of check.parcels) {
+    if (parcel.trackingNumber && stored.has(parcel.trackingNumber))
+      errors.add(
+        row,
+        'trackingNumber',
+        `A parcel with tracking number ${parcel.trackingNumber} already exists`,
+      );
+  }
+  return { ...check, parcels: [], errors: errors.items, truncated: errors.truncated };
+}
+
+/** New tracking numbers for the rows without one: none stored, none in the file. */
+async function freshTrackingNumbers(count: number, taken: Set<string>): Promise<string[]> {
+  const chosen = new Set<string>();
+  while (chosen.size < count) {
+    const batch = new Set<string>();
+    while (batch.size + chosen.size < count) {
+      const number = generateTrackingNumber();
+      if (!taken.has(number) && !chosen.has(number)) batch.add(number);
+    }
+    const stored = await storedTrackingNumbers([...batch]);
+    for (const number of batch) if (!stored.has(number)) chosen.add(number);
+  }
+  return [...chosen];
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  const e = error as {
+    code?: number;
+    writeErrors?: Array<{ code?: number; err?: { code?: number } }>;
+  };
+  return (
+    e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => (w.code ?? w.err?.code) === 11000))
+  );
+}
+
+export type ImportResult = {
+  /** How many parcels were written (0 for a dry run or when there are errors). */
+  imported: number;
+  /** Parcel rows in the file. */
+  rows: number;
+  dryRun: boolean;
+  errors: ImportError[];
+  truncated: boolean;
+  /** The tracking numbers of the imported parcels, in file order (new ones included). */
+  trackingNumbers: string[];
+  preview: PreviewRow[];
+};
+
+/**
+ * Validates a CSV file and, unless `dryRun` or any row is bad, writes all of its parcels in one
+ * bulk insert. Nothing is written when any row has an error.
+ *
+ * All or none: MongoDB standalone servers (and the embedded engine) have no multi-document
+ * transactions, so the parcels are inserted in order with ids chosen here, and when the insert
+ * fails part-way (a tracking number stored by someone else meanwhile, say) every parcel of this
+ * import that was written is deleted again before the answer goes out. Other readers may see the
+ * parcels during that moment; a process that dies in it leaves the ones written so far.
+ *
+ * Each imported parcel gets an `import` entry in the audit trail; webhooks get one
+ * `parcel.imported` event with the tracking numbers instead of one `parcel.created` per parcel.
+ * No e-mail is sent (as with creating a parcel: only tracking events send status e-mails).
+ */
+export async function importParcelCsv(
+  text: string,
+  {
+    dryRun = false,
+    who,
+  }: { dryRun?: boolean; who: { user: PublicUser; context: unknown; via: 'page' | 'api' } },
+): Promise<ImportResult> {
+  const check = await checkParcelCsv(text);
+  const answer = (imported: number, trackingNumbers: string[] = []): ImportResult => ({
+    imported,
+    rows: check.rows,
+    dryRun,
+    errors: check.errors,
+    truncated: check.truncated,
+    trackingNumbers,
+    preview: check.preview,
+  });
+  if (dryRun || check.errors.length || !check.parcels.length) return answer(0);
+
+  const given = new Set(
+    check.parcels.flatMap(({ parcel }) => (parcel.trackingNumber ? [parcel.trackingNumber] : [])),
+  );
+  const fresh = await freshTrackingNumbers(check.parcels.length - given.size, given);
+  const now = new Date();
+  const docs = check.parcels.map(({ parcel }) =>
+    importedParcelDocument({
+      ...parcel,
+      trackingNumber: parcel.trackingNumber ?? fresh.pop()!,
+      createdAt: parcel.createdAt ?? now,
+      updatedAt: now,
+    }),
+  );
+
+  try {
+    await insertImportedParcels(docs);
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    // Someone stored one of these tracking numbers meanwhile: report the rows as a check would.
+    const again = await checkParcelCsv(text);
+    return {
+      ...answer(0),
+      errors: again.errors.length
+        ? again.errors
+        : [{ row: 1, field: null, message: 'A tracking number was taken meanwhile; try again' }],
+      truncated: again.truncated,
+    };
+  }
+
+  const parcels = docs.map((doc) => serializeParcel(doc as LeanParcel));
+  await auditMany(
+    who,
+    parcels.map((parcel) => ({
+      action: 'import' as const,
+      entity: 'parcel' as const,
+      entityId: parcel.id,
+      label: parcel.trackingNumber,
+      after: parcel,
+    })),
+  );
+  const trackingNumbers = parcels.map((p) => p.trackingNumber);
+  await emitWebhookEvent('parcel.imported', { count: parcels.length, trackingNumbers });
+  return answer(parcels.length, trackingNumbers);
+}

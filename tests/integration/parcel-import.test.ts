@@ -1,0 +1,496 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '~/models/api-token.server';
+import { AuditEntry } from '~/models/audit.server';
+import {
+  importedParcelDocument,
+  insertImportedParcels,
+  Parcel,
+  type LeanParcel,
+} from '~/models/parcel.server';
+import { createUser } from '~/models/user.server';
+import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
+import { action as importAction, loader as importLoader } from '~/routes/api.parcels.import';
+import { PARCEL_IMPORT_MAX_ROWS } from '~/schemas/constants';
+import { connectDb, disconnectDb } from '~/services/db.server';
+import { env } from '~/services/env.server';
+import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from '~/services/parcel-csv.server';
+import { parcelImportTemplate, readParcelCsv } from '~/services/parcel-import.server';
+
+type ImportBody = {
+  imported: number;
+  rows: number;
+  dryRun: boolean;
+  errors: Array<{ row: number; field: string | null; message: string }>;
+  trackingNumbers: string[];
+  error?: string;
+  message?: string;
+};
+
+const HEADER = PARCEL_CSV_COLUMNS.join(',');
+let token = '';
+
+async function signIn(username: string, role: 'staff' | 'viewer' = 'staff') {
+  const user = await createUser({ username, password: `${username}-password`, role });
+  return (await issueApiToken(user.id)).token;
+}
+
+beforeAll(async () => {
+  await connectDb();
+  token = await signIn('importer');
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+async function importCsv(
+  csv: string,
+  {
+    query = '',
+    auth = token,
+    type = 'text/csv',
+  }: { query?: string; auth?: string; type?: string } = {},
+): Promise<{ status: number; body: ImportBody }> {
+  const res = await importAction({
+    request: new Request(`http://localhost/api/parcels/import${query}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${auth}`, 'Content-Type': type },
+      body: csv,
+    }),
+    params: {},
+    context: { clientAddress: '10.9.8.7' },
+  } as never);
+  return { status: res.status, body: await res.json() };
+}
+
+async function exportCsv(): Promise<string> {
+  const res = await exportLoader({
+    request: new Request('http://localhost/api/parcels/export.csv?sort=trackingNumber&order=asc', {
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+    params: {},
+    context: {},
+  } as never);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** A row of the export's columns from a few values; every other cell is empty. */
+function row(values: Partial<Record<(typeof PARCEL_CSV_COLUMNS)[number], string>>): string {
+  return PARCEL_CSV_COLUMNS.map((c) => {
+    const v = values[c] ?? '';
+    return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  }).join(',');
+}
+
+/** What the export carries of a parcel: every field but ids, events and updatedAt. */
+function comparable(p: LeanParcel) {
+  return {
+    trackingNumber: p.trackingNumber,
+    status: p.status,
+    serviceType: p.serviceType,
+    priority: p.priority,
+    weight: p.weight,
+    dimensions: p.dimensions,
+    cost: p.cost,
+    estimatedDelivery: p.estimatedDelivery?.toISOString() ?? null,
+    actualDelivery: p.actualDelivery?.toISOString() ?? null,
+    createdAt: p.createdAt?.toISOString() ?? null,
+    sender: p.sender,
+    recipient: p.recipient,
+    destinations: (p.destinations ?? []).map(({ _id, ...d }) => d),
+  };
+}
+
+async function storedParcels() {
+  const docs = await Parcel.find({}).sort({ trackingNumber: 1 }).lean<LeanParcel[]>();
+  return docs.map(comparable);
+}
+
+/** Switches the app to a database of its own name that holds nothing yet. */
+async function useEmptyDatabase() {
+  const uri = new URL(env.MONGODB_URI!);
+  uri.pathname = `/import_${randomBytes(6).toString('hex')}`;
+  await disconnectDb();
+  env.MONGODB_URI = uri.toString();
+  await connectDb();
+  expect(await Parcel.countDocuments()).toBe(0);
+}
+
+describe('unescaping the export', () => {
+  it("removes the ' the export put before a formula or another ', and only that", () => {
+    expect(unescapeCsvCell("'=SUM(A1)")).toBe('=SUM(A1)');
+    expect(unescapeCsvCell("'+1 555")).toBe('+1 555');
+    expect(unescapeCsvCell("'-x")).toBe('-x');
+    expect(unescapeCsvCell("'@x")).toBe('@x');
+    expect(unescapeCsvCell("''=x")).toBe("'=x");
+    expect(unescapeCsvCell("''")).toBe("'");
+    expect(unescapeCsvCell("'Ohana")).toBe("'Ohana");
+    expect(unescapeCsvCell("'")).toBe("'");
+    expect(unescapeCsvCell('plain')).toBe('plain');
+  });
+});
+
+describe('the stored form of an imported parcel', () => {
+  it('is what mongoose would store for the same parcel', () => {
+    const input = {
+      trackingNumber: 'ABC123456789',
+      sender: { name: 'S', email: 'Mixed@Case.Example', phone: '', address: '' },
+      recipient: { name: 'R', email: '', phone: '+1', address: 'A' },
+      destinations: [{ name: 'D', address: 'A', city: 'C', country: 'USA', postalCode: '1' }],
+      weight: 1.5,
+      dimensions: { length: 1, width: 2, height: 3 },
+      serviceType: 'Express' as const,
+      priority: 'High' as const,
+      status: 'Delivered' as const,
+      cost: 12,
+      estimatedDelivery: new Date('2030-01-01T00:00:00Z'),
+      actualDelivery: new Date('2030-01-02T00:00:00Z'),
+      createdAt: new Date('2029-01-01T00:00:00Z'),
+      updatedAt: new Date('2029-06-01T00:00:00Z'),
+    };
+    const ours = importedParcelDocument(input);
+    const theirs = new Parcel({
+      ...input,
+      _id: ours._id,
+      destinations: [{ ...input.destinations[0], _id: ours.destinations[0]!._id }],
+    }).toObject();
+    // The version key mongoose adds when it saves.
+    expect(JSON.parse(JSON.stringify(ours))).toEqual(
+      JSON.parse(JSON.stringify({ ...theirs, __v: 0 })),
+    );
+  });
+});
+
+describe('writing imported parcels', () => {
+  it('leaves nothing of a bulk write that fails part-way', async () => {
+    const taken = await Parcel.create({ trackingNumber: 'DUP000000001', recipient: { name: 'x' } });
+    const make = (trackingNumber: string) =>
+      importedParcelDocument({
+        trackingNumber,
+        sender: { name: '', email: '', phone: '', address: '' },
+        recipient: { name: 'R', email: '', phone: '', address: 'A' },
+        destinations: [],
+        weight: 0,
+        dimensions: { length: 0, width: 0, height: 0 },
+        serviceType: 'Standard',
+        priority: 'Standard',
+        status: 'Pending',
+        cost: 0,
+        estimatedDelivery: new Date(),
+        actualDelivery: undefined,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+    const docs = [
+      make('DUP000000002'),
+      make('DUP000000003'),
+      make(taken.trackingNumber),
+      make('DUP000000004'),
+    ];
+    await expect(insertImportedParcels(docs)).rejects.toMatchObject({ code: 11000 });
+    expect(await Parcel.countDocuments({ _id: { $in: docs.map((d) => d._id) } })).toBe(0);
+    expect(await Parcel.countDocuments({ trackingNumber: /^DUP/ })).toBe(1);
+    await Parcel.deleteOne({ _id: taken._id });
+  });
+});
+
+describe('POST /api/parcels/import', () => {
+  it('round-trips an export into an empty database: the same parcels', async () => {
+    const statuses = ['Pending', 'In Transit', 'Delivered', 'Returned'] as const;
+    await Parcel.insertMany(
+      Array.from({ length: 60 }, (_, i) => ({
+        trackingNumber: `RTP${String(i).padStart(9, '0')}`,
+        status: statuses[i % 4],
+        serviceType: i % 2 ? 'Express' : 'Standard',
+        priority: i % 3 ? 'High' : 'Low',
+        weight: i / 4,
+        dimensions: { length: i, width: 2.5, height: 0 },
+        cost: 10 + i / 100,
+        estimatedDelivery: new Date(Date.UTC(2031, 0, 1 + i, 10, 30)),
+        ...(i % 4 === 2 ? { actualDelivery: new Date(Date.UTC(2030, 5, 1, 12, 0, 0, 123)) } : {}),
+        createdAt: new Date(Date.UTC(2029, 1, 2, 3, 4, 5, i)),
+        sender: {
+          name: ['=HYPERLINK("x")', "'=quoted", "'Ohana Café", '-minus', 'Ünïcødé 📦'][i % 5],
+          email: i % 2 ? `s${i}@example.com` : '',
+          phone: '+1 555 0100',
+          address: 'Line one\nLine two, "quoted"',
+        },
+        recipient: { name: `Recipient ${i}`, address: `${i} Main St`, email: '', phone: '@home' },
+        destinations:
+          i % 5 === 0
+            ? []
+            : [
+                {
+                  name: 'Stop A',
+                  address: '1 "A" St',
+                  city: 'Reno',
+                  country: 'USA',
+                  postalCode: '',
+                },
+                { name: '', address: 'B', city: '=cmd', country: 'Canada', postalCode: 'K1A' },
+              ],
+      })),
+    );
+    const before = await storedParcels();
+    const csv = await exportCsv();
+
+    await useEmptyDatabase();
+    token = await signIn('importer-again');
+    const { status, body } = await importCsv(csv);
+    expect(body.errors).toEqual([]);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ imported: 60, rows: 60, dryRun: false });
+
+    const after = await storedParcels();
+    // A parcel stored without destinations (possible only before they were required) gets the
+    // recipient's, as a new parcel would.
+    const expected = before.map((p) =>
+      p.destinations.length
+        ? p
+        : {
+            ...p,
+            destinations: [
+              {
+                name: p.recipient!.name,
+                address: p.recipient!.address,
+                city: '',
+                country: 'USA',
+                postalCode: '',
+              },
+            ],
+          },
+    );
+    expect(after).toEqual(expected);
+    // And exported again, the file is the same apart from those destinations.
+    const twice = await exportCsv();
+    expect(twice.split('\n').length).toBe(csv.split('\n').length);
+
+    // One audit entry per imported parcel, marked as an import.
+    const audits = await AuditEntry.find({ action: 'import' }).lean();
+    expect(audits).toHaveLength(60);
+    expect(audits[0]).toMatchObject({ entity: 'parcel', via: 'api', address: '10.9.8.7' });
+  });
+
+  it('imports nothing when one row is bad, and names the row and the column', async () => {
+    const before = await Parcel.countDocuments();
+    const csv = [
+      HEADER,
+      row({ recipientName: 'Good One', recipientAddress: '1 St' }),
+      row({ recipientName: 'Good Two', recipientAddress: '2 St', weight: '3' }),
+      row({ recipientName: '', recipientAddress: '3 St', weight: 'heavy', status: 'Lost' }),
+      row({ recipientName: 'Good Four', recipientAddress: '4 St' }),
+    ].join('\n');
+    const { status, body } = await importCsv(csv);
+    expect(status).toBe(400);
+    expect(body.imported).toBe(0);
+    expect(body.error).toMatch(/Nothing was imported: 1 row has errors/);
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        { row: 4, field: 'recipientName', message: 'Recipient name is required' },
+        { row: 4, field: 'weight', message: 'Weight must be a number' },
+        { row: 4, field: 'status', message: expect.stringMatching(/^Status must be one of/) },
+      ]),
+    );
+    expect(new Set(body.errors.map((e) => e.row))).toEqual(new Set([4]));
+    expect(await Parcel.countDocuments()).toBe(before);
+  });
+
+  it('dryRun validates and writes nothing', async () => {
+    const before = await Parcel.countDocuments();
+    const csv = [HEADER, row({ recipientName: 'Dry', recipientAddress: '1 Dry St' })].join('\n');
+    const { status, body } = await importCsv(csv, { query: '?dryRun=true' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ imported: 0, rows: 1, dryRun: true, errors: [] });
+    expect(await Parcel.countDocuments()).toBe(before);
+    const bad = await importCsv(`${HEADER}\n${row({ recipientAddress: 'x' })}`, {
+      query: '?dryRun=true',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatchObject({ row: 2, field: 'recipientName' });
+    expect((await importCsv(csv, { query: '?dryRun=maybe' })).status).toBe(400);
+  });
+
+  it('refuses tracking numbers already stored or twice in the file', async () => {
+    const [existing] = await Parcel.find({}).limit(1).lean<LeanParcel[]>();
+    const csv = [
+      HEADER,
+      row({ trackingNumber: existing!.trackingNumber, recipientName: 'A', recipientAddress: 'a' }),
+      row({ trackingNumber: 'new000000001', recipientName: 'B', recipientAddress: 'b' }),
+      row({ trackingNumber: 'NEW000000001', recipientName: 'C', recipientAddress: 'c' }),
+      row({ trackingNumber: 'bad', recipientName: 'D', recipientAddress: 'd' }),
+    ].join('\r\n');
+    const { status, body } = await importCsv(csv);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      {
+        row: 4,
+        field: 'trackingNumber',
+        message: 'Tracking number NEW000000001 is also on row 3',
+      },
+      {
+        row: 5,
+        field: 'trackingNumber',
+        message: 'Tracking numbers are three letters and nine digits, like ABC123456789',
+      },
+    ]);
+    // Fixed, the stored number is the one left.
+    const again = await importCsv(
+      [
+        HEADER,
+        row({
+          trackingNumber: existing!.trackingNumber,
+          recipientName: 'A',
+          recipientAddress: 'a',
+        }),
+      ].join('\n'),
+    );
+    expect(again.body.errors).toEqual([
+      {
+        row: 2,
+        field: 'trackingNumber',
+        message: `A parcel with tracking number ${existing!.trackingNumber} already exists`,
+      },
+    ]);
+  });
+
+  it('gives rows without a tracking number a new one, and fills in the defaults', async () => {
+    const csv = [
+      'recipientAddress,recipientName,destinations',
+      '"9 Elm St",Default Parcel,',
+      '',
+      ',,',
+      `"1 Oak St",With Stops,"${JSON.stringify([{ city: 'Oslo', address: 'Karl Johans gate 1' }]).replace(/"/g, '""')}"`,
+    ].join('\n');
+    const { status, body } = await importCsv(csv);
+    expect(body.errors).toEqual([]);
+    expect(status).toBe(200);
+    expect(body.imported).toBe(2);
+    expect(body.trackingNumbers).toHaveLength(2);
+    const [first, second] = await Promise.all(
+      body.trackingNumbers.map((n) => Parcel.findOne({ trackingNumber: n }).lean<LeanParcel>()),
+    );
+    expect(first).toMatchObject({
+      status: 'Pending',
+      cost: 25.99,
+      serviceType: 'Standard',
+      recipient: { name: 'Default Parcel', address: '9 Elm St' },
+      destinations: [{ name: 'Default Parcel', address: '9 Elm St', country: 'USA' }],
+    });
+    expect(first!.estimatedDelivery!.getTime()).toBeGreaterThan(Date.now());
+    expect(second!.destinations).toMatchObject([{ city: 'Oslo', country: 'USA' }]);
+  });
+
+  it('reports header problems, bad JSON, bad CSV and extra cells on their rows', () => {
+    expect(readParcelCsv('').errors).toEqual([
+      { row: 1, field: null, message: expect.stringMatching(/^The first row must name/) },
+    ]);
+    expect(readParcelCsv('recipientName,colour\nA,red').errors).toEqual([
+      { row: 1, field: 'colour', message: expect.stringMatching(/^Unknown column "colour"/) },
+      { row: 1, field: 'recipientAddress', message: 'The column "recipientAddress" is missing' },
+    ]);
+    expect(
+      readParcelCsv('recipientName,recipientAddress,destinations\nA,B,[oops\nC,D,,extra').errors,
+    ).toEqual([
+      { row: 2, field: 'destinations', message: expect.stringMatching(/^Must be a JSON list/) },
+      { row: 3, field: null, message: 'This row has 4 cells; the header names 3' },
+    ]);
+    expect(
+      readParcelCsv('recipientName,recipientAddress,destinations\nA,B,"[{""city"": 5}]"').errors,
+    ).toEqual([{ row: 2, field: 'destinations', message: 'Destination 1 city: Must be a string' }]);
+    const quoted = readParcelCsv('recipientName,recipientAddress\n"A\nB",x\nC,"unclosed\n');
+    expect(quoted.errors).toEqual([
+      { row: 3, field: null, message: expect.stringMatching(/^Not valid CSV: Quote Not Closed/) },
+    ]);
+    const tooMany = readParcelCsv(
+      `recipientName,recipientAddress\n${'a,b\n'.repeat(PARCEL_IMPORT_MAX_ROWS + 1)}`,
+    );
+    expect(tooMany.errors[0]!.message).toMatch(/at most 20000 can be imported at once/);
+  });
+
+  it('serves a template of the export columns that imports as it is', async () => {
+    const template = parcelImportTemplate();
+    expect(template.split('\n')[0]).toBe(HEADER);
+    const { status, body } = await importCsv(template, { query: '?dryRun=true' });
+    expect(body.errors).toEqual([]);
+    expect(status).toBe(200);
+    expect(body.rows).toBe(1);
+  });
+
+  it('needs the staff role, a CSV body and POST', async () => {
+    const viewer = await signIn('import-viewer', 'viewer');
+    const csv = `${HEADER}\n${row({ recipientName: 'A', recipientAddress: 'B' })}`;
+    expect((await importCsv(csv, { auth: viewer })).status).toBe(403);
+    expect((await importCsv(csv, { type: 'application/json' })).status).toBe(415);
+    const notUtf8 = await importAction({
+      request: new Request('http://localhost/api/parcels/import', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/csv' },
+        body: new Uint8Array([0x72, 0xff, 0xfe, 0x0a]),
+      }),
+      params: {},
+      context: {},
+    } as never);
+    expect(notUtf8.status).toBe(400);
+    // Past IMPORT_BODY_LIMIT_BYTES, 413 (the server refuses it before the route in production).
+    const limit = env.IMPORT_BODY_LIMIT_BYTES;
+    env.IMPORT_BODY_LIMIT_BYTES = 1024;
+    try {
+      const big = await importCsv(
+        `${HEADER}\n${row({ recipientName: 'x'.repeat(2000), recipientAddress: 'B' })}`,
+      );
+      expect(big.status).toBe(413);
+      expect(big.body.error).toBe('The request body is larger than 1024 bytes');
+    } finally {
+      env.IMPORT_BODY_LIMIT_BYTES = limit;
+    }
+    const get = await importLoader({} as never);
+    expect(get.status).toBe(405);
+  });
+
+  it('imports 10,000 rows well within 30 s', async () => {
+    const lines = [HEADER];
+    for (let i = 0; i < 10_000; i++)
+      lines.push(
+        row({
+          trackingNumber: `TEN${String(i).padStart(9, '0')}`,
+          status: 'In Transit',
+          weight: String((i % 50) / 2),
+          estimatedDelivery: '2031-03-04T05:06:07.000Z',
+          senderName: `Sender ${i}`,
+          senderPhone: "'+1 555 0100",
+          recipientName: `Recipient ${i}`,
+          recipientEmail: `r${i}@example.com`,
+          recipientAddress: `${i} Long Street, Some City, Some Region`,
+          destinations: JSON.stringify([
+            {
+              name: `Stop ${i}`,
+              address: `${i} Long Street`,
+              city: 'Some City',
+              country: 'USA',
+              postalCode: '12345',
+            },
+          ]),
+        }),
+      );
+    const csv = lines.join('\n');
+    const before = await Parcel.countDocuments();
+    const started = performance.now();
+    const { status, body } = await importCsv(csv);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `Imported 10,000 rows (${(csv.length / 1024 / 1024).toFixed(1)} MB) in ${seconds.toFixed(2)} s`,
+    );
+    expect(body.errors).toEqual([]);
+    expect(status).toBe(200);
+    expect(body.imported).toBe(10_000);
+    expect(await Parcel.countDocuments()).toBe(before + 10_000);
+    expect(await Parcel.findOne({ trackingNumber: 'TEN000000042' }).lean()).toMatchObject({
+      sender: { phone: '+1 555 0100' },
+      recipient: { email: 'r42@example.com' },
+    });
+    // The issue's target is under 30 s on this machine; the bound here only catches a collapse.
+    expect(seconds).toBeLessThan(120);
+  }, 180_000);
+});
