@@ -19,6 +19,15 @@ async function openMenuItem(
   trackingNumber: string,
   item: 'View Details' | 'Edit' | 'Delete',
 ) {
+  // A message from the last step may cover the row's menu (without JavaScript it stays until it
+  // is closed): close it first, as a person would. With JavaScript it may go by itself meanwhile.
+  const close = toastRegion(page).locator('summary[aria-label="Dismiss notification"]');
+  if (await close.count()) {
+    await close
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => expect(close).toHaveCount(0));
+  }
   const row = parcelRow(page, trackingNumber);
   await row.locator('summary', { hasText: `Actions for ${trackingNumber}` }).click();
   await row.getByRole('link', { name: item, exact: true }).click();

@@ -1,16 +1,21 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { signIn } from './support/helpers';
 
-// The seeded demo parcels exist on the fresh e2e database; find one through the public API.
+// The seeded demo parcels exist on the fresh e2e database; find one through the public API. The
+// oldest In Transit parcel is a demo parcel with its events (other specs make newer ones, some
+// with a status but no events).
 async function demoTrackingNumber(request: APIRequestContext) {
   const login = await request.post('/api/auth/login', {
     data: { username: 'admin', password: 'e2e-admin-password' },
   });
   expect(login.ok()).toBeTruthy();
   const { token } = await login.json();
-  const list = await request.get('/api/parcels?status=In%20Transit&limit=1', {
-    headers: { Authorization: `Bearer ${token}` },
-  });
+  const list = await request.get(
+    '/api/parcels?status=In%20Transit&sort=createdAt&order=asc&limit=1',
+    {
+      headers: { Authorization: `Bearer ${token}` },
+    },
+  );
   const { parcels } = await list.json();
   return parcels[0].trackingNumber as string;
 }
