@@ -8,12 +8,8 @@ import {
 import { TRACKING_NUMBER_PATTERN, normalizeTrackingNumber } from '~/schemas/constants';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { apiErrorResponse, handleApi, readJsonBody } from '~/services/api.server';
-import { TRACKING_NOT_FOUND, withPublicCors } from '~/services/public-tracking.server';
-import {
-  clientAddress,
-  rateLimitHeaders,
-  type RateLimitResult,
-} from '~/services/rate-limit.server';
+import { publicAnswer, TRACKING_NOT_FOUND } from '~/services/public-tracking.server';
+import { clientAddress, type RateLimitResult } from '~/services/rate-limit.server';
 
 /**
  * `{"email"}` asks for e-mail updates on a parcel, as the form under a tracking result does: a
@@ -23,11 +19,7 @@ import {
 const METHODS = 'POST, OPTIONS';
 
 function answer(response: Response, limit?: RateLimitResult): Response {
-  response.headers.set('Cache-Control', 'no-store');
-  if (limit)
-    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
-      response.headers.set(name, value);
-  return withPublicCors(response, METHODS);
+  return publicAnswer(response, { methods: METHODS, cacheControl: 'no-store', limit });
 }
 
 // Remix hands OPTIONS (a CORS preflight) to the loader.

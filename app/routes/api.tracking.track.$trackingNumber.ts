@@ -5,24 +5,16 @@ import {
   lookupTrackingNumber,
   TRACKING_NOT_FOUND,
   trackingLimiter,
-  withPublicCors,
+  publicAnswer,
 } from '~/services/public-tracking.server';
-import {
-  clientAddress,
-  rateLimitHeaders,
-  type RateLimitResult,
-} from '~/services/rate-limit.server';
+import { clientAddress, type RateLimitResult } from '~/services/rate-limit.server';
 
 const METHODS = 'GET, OPTIONS';
 
 // A result may be kept by the browser but is checked every time: unchanged, it costs a 304.
 // Every answer after a counted lookup says what is left of the budget.
 function answer(response: Response, limit?: RateLimitResult): Response {
-  response.headers.set('Cache-Control', PRIVATE_REVALIDATE);
-  if (limit)
-    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
-      response.headers.set(name, value);
-  return withPublicCors(response, METHODS);
+  return publicAnswer(response, { methods: METHODS, cacheControl: PRIVATE_REVALIDATE, limit });
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };

@@ -6,13 +6,9 @@ import {
   lookupTrackingNumbers,
   toBatchEntry,
   trackingLimiter,
-  withPublicCors,
+  publicAnswer,
 } from '~/services/public-tracking.server';
-import {
-  clientAddress,
-  rateLimitHeaders,
-  type RateLimitResult,
-} from '~/services/rate-limit.server';
+import { clientAddress, type RateLimitResult } from '~/services/rate-limit.server';
 
 /**
  * Several public lookups at once: `{"trackingNumbers": [...]}` (at most 30, duplicates counted
@@ -22,11 +18,7 @@ import {
 const METHODS = 'POST, OPTIONS';
 
 function answer(response: Response, limit?: RateLimitResult): Response {
-  response.headers.set('Cache-Control', 'no-store');
-  if (limit)
-    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
-      response.headers.set(name, value);
-  return withPublicCors(response, METHODS);
+  return publicAnswer(response, { methods: METHODS, cacheControl: 'no-store', limit });
 }
 
 // Remix hands OPTIONS (a CORS preflight) to the loader.

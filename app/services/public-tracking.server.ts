@@ -11,7 +11,7 @@ import {
 } from '~/schemas/constants';
 import { connectDb } from './db.server';
 import { env } from './env.server';
-import { RateLimit } from './rate-limit.server';
+import { RateLimit, rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
 
 /**
  * One budget per client address, shared by the tracking page and the public API; every number
@@ -94,4 +94,23 @@ export function withPublicCors(response: Response, methods: string): Response {
   );
   response.headers.set('Access-Control-Max-Age', '86400');
   return response;
+}
+
+/**
+ * Settles an answer of a public endpoint: its caching, what is left of the caller's budget after a
+ * counted request, and the CORS headers that let other sites call it from a browser.
+ */
+export function publicAnswer(
+  response: Response,
+  {
+    methods,
+    cacheControl,
+    limit,
+  }: { methods: string; cacheControl: string; limit?: RateLimitResult },
+): Response {
+  response.headers.set('Cache-Control', cacheControl);
+  if (limit)
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
+      response.headers.set(name, value);
+  return withPublicCors(response, methods);
 }
