@@ -580,13 +580,37 @@ export function elementMatcher(spec: Doc): (e: unknown) => boolean {
   return (e) => isPlainObject(e) && m(e);
 }
 
+/**
+ * The test of a single value for a condition that is a regular expression or a plain value (not
+ * null, which also matches a missing field, and not an array or document): a field holding one
+ * such value matches exactly when this test passes. Null for every other condition.
+ */
+function scalarTest(cond: unknown): ((v: unknown) => boolean) | null {
+  if (cond instanceof RegExp) return regexTest(cond);
+  if (cond === null || cond === undefined || typeof cond === 'object') return null;
+  return equalsTest(cond);
+}
+
 function compileField(path: string, cond: unknown): Matcher {
   if (path === '') fail(2, 'FieldPath cannot be constructed with empty string');
   const parts = path.split('.');
   const test = compileValueTest(cond);
-  return (doc) => {
+  const general: Matcher = (doc) => {
     const leaves = leafValues(doc, parts);
     return test(candidates(leaves), leaves);
+  };
+  const scalar = scalarTest(cond);
+  if (!scalar) return general;
+  // Most documents hold one plain value at the path, through documents only: test it directly
+  // (a search scans every document), and take the general walk for arrays and missing fields.
+  return (doc) => {
+    let at: unknown = doc;
+    for (let i = 0; i < parts.length; i++) {
+      if (!isPlainObject(at)) return general(doc);
+      at = at[parts[i]!];
+    }
+    if (at === undefined || Array.isArray(at)) return general(doc);
+    return scalar(at);
   };
 }
 

@@ -84,6 +84,31 @@ describe('regex and $or filters', () => {
   });
 });
 
+describe('values at a path', () => {
+  it('matches a plain value, an array, a missing field and null at the same path as MongoDB', async () => {
+    const shapes = client.db(uniqueDbName('shapes')).collection<{ _id: number } & Document>('s');
+    await shapes.insertMany([
+      { _id: 1, a: { b: 'Olivia' } },
+      { _id: 2, a: { b: ['x', 'olivia'] } },
+      { _id: 3, a: [{ b: 'OLIVIA' }, { b: 'y' }] },
+      { _id: 4, a: {} },
+      { _id: 5, a: { b: null } },
+      { _id: 6, a: 'Olivia' },
+      { _id: 7, a: { b: 7 } },
+      { _id: 8, a: [{ b: 7 }] },
+      { _id: 9 },
+    ]);
+    const found = async (filter: Document) =>
+      ids(await shapes.find(filter).sort({ _id: 1 }).toArray());
+    expect(await found({ 'a.b': /olivia/i })).toEqual([1, 2, 3]);
+    expect(await found({ 'a.b': 'olivia' })).toEqual([2]);
+    expect(await found({ 'a.b': 7 })).toEqual([7, 8]);
+    expect(await found({ 'a.b': null })).toEqual([4, 5, 6, 9]);
+    expect(await found({ a: /olivia/i })).toEqual([6]);
+    expect(await found({ $or: [{ a: 'Olivia' }, { 'a.b': 7 }] })).toEqual([6, 7, 8]);
+  });
+});
+
 describe('counts', () => {
   it('counts all, with a filter, and with skip and limit', async () => {
     expect(await coll.countDocuments({})).toBe(4);
