@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startEmbeddedDatabase } from './server/embedded-database.js';
-import { createApp } from './server/index.js';
+import { createApp, setTimeouts } from './server/index.js';
 
 /**
  * Starts the app. Without MONGODB_URI it first starts the embedded database engine (see
@@ -56,9 +56,7 @@ async function serve(entry, { onStop } = {}) {
     if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
     entry.startWorkers();
   });
-  // Slow-drip clients: the headers within 10 s, the whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  setTimeouts(server);
   server.once('error', (error) => {
     console.error(`Cannot serve on port ${port}: ${error.message}`);
     process.exit(1);

@@ -20,6 +20,21 @@ const PUBLIC_POST_ENDPOINTS = [
 export const UPLOAD_PATHS = ['/api/parcels/import', '/dashboard/parcels/import'];
 
 /**
+ * Timeouts for the HTTP server of one app process. Slow-drip clients: the headers within 10 s,
+ * the whole request within 30 s. An idle keep-alive connection stays open for 65 s, longer than
+ * the usual load balancer's 60 s: with Node's 5 s, a proxy or client that reuses a connection
+ * just as the server closes it gets a reset (a 502 behind a load balancer).
+ *
+ * @param {import('node:http').Server} server
+ */
+export function setTimeouts(server) {
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+/**
  * The HTTP side of one app process, in the Epic Stack's manner: express, gzip, the build's hashed
  * assets under /build/ (immutable for a year), public/, and every other request through Remix's
  * express adapter with the client's address in the load context.

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { json, type ServerBuild } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../server/index.js';
+import { createApp, setTimeouts } from '../../server/index.js';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -129,8 +129,10 @@ function start(trustProxy: boolean) {
     publicUrl: 'https://courier.example',
   });
   return new Promise<{ server: http.Server; port: number }>((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () =>
-      resolve({ server, port: (server.address() as AddressInfo).port }),
+    const server = setTimeouts(
+      app.listen(0, '127.0.0.1', () =>
+        resolve({ server, port: (server.address() as AddressInfo).port }),
+      ),
     );
   });
 }
@@ -223,6 +225,29 @@ describe('the express server', () => {
       proxied.server.close();
     }
   });
+
+  it('keeps an idle keep-alive connection open past the 5 s Node defaults to, so a client reusing it is served', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; localPort: number }>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/echo', agent }, (res) => {
+            const localPort = res.socket.localPort!;
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode!, localPort }));
+          })
+          .on('error', reject);
+      });
+    try {
+      const first = await get();
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await get();
+      expect(second.status).toBe(200);
+      expect(second.localPort).toBe(first.localPort);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 
   it('gzips for a client that accepts it and keeps every Set-Cookie', async () => {
     const big = await send('/echo', { headers: { 'accept-encoding': 'gzip' } });
