@@ -14,6 +14,15 @@ import { createApp, setTimeouts } from './server/index.js';
  */
 const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
 
+/**
+ * The app processes hand memory of 128 KiB or more back to the system when they free it (glibc's
+ * mmap threshold, unless MALLOC_MMAP_THRESHOLD_ is set already). Otherwise glibc raises the
+ * threshold after the first such block and keeps later ones in its arenas: every sign-in hashes
+ * with scrypt, which takes 16 MB in a thread of libuv's pool, and a process then holds 16 MB per
+ * pool thread, and more, that it never uses again.
+ */
+const WORKER_ENV = { MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ || '131072' };
+
 if (cluster.isPrimary) {
   const database = process.env.MONGODB_URI ? null : await startEmbeddedDatabase().catch(fail);
   const entry = await loadEntry();
@@ -81,7 +90,7 @@ async function serve(entry, { onStop } = {}) {
 function runCluster(processes, database) {
   let closing = false;
   const served = new Set();
-  const fork = () => cluster.fork();
+  const fork = () => cluster.fork(WORKER_ENV);
   for (let i = 0; i < processes; i++) fork();
   cluster.on('listening', (worker) => {
     served.add(worker.id);
