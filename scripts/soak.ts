@@ -28,7 +28,10 @@
  * database answers): scripts/support/soak-memory.js is loaded into each one
  * (NODE_OPTIONS=--import) and, when asked at those three moments, runs a full garbage collection
  * and reports the heap in use, which is then the live heap rather than whatever garbage waits
- * for the next collection. Those three collections are the only change to the server's work.
+ * for the next collection. Those three collections (and one halfway between the warm-up and the
+ * end) are the only change to the server's work. It also prints where each process's RSS is
+ * (V8's committed heap, memory outside it, mapped files, the rest) and the engine thread's heap
+ * added per document the database gained, in each half of the run after the warm-up.
  *
  * Requests go to 127.0.0.1 only; the run ends after SOAK_SECONDS or SOAK_MAX_REQUESTS requests
  * (default 1,000 a second of the run), whichever comes first. The exit code is 1 when there were
@@ -175,7 +178,24 @@ async function stopServer(server: ChildProcess) {
 
 /* ---------- Memory ---------- */
 
-type ProcessMemory = { pid: number; role: string; rss: number | null; heap: number | null };
+type HeapReport = {
+  request: string;
+  heapUsed: number;
+  heapTotal: number;
+  youngCommitted: number;
+  external: number;
+};
+
+type ProcessMemory = {
+  pid: number;
+  role: string;
+  rss: number | null;
+  heap: number | null;
+  /** What the process said about its memory, when it answered. */
+  report: HeapReport | null;
+  /** The part of the RSS that is mapped files: node's own binary and libraries, shared. */
+  rssFile: number | null;
+};
 
 function children(pid: number): number[] {
   try {
@@ -190,26 +210,34 @@ function children(pid: number): number[] {
   }
 }
 
-function rssOf(pid: number): number | null {
+/** A line of /proc/<pid>/status in bytes (VmRSS: all resident memory; RssFile: mapped files). */
+function statusBytes(pid: number, field: 'VmRSS' | 'RssFile'): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1];
     return kb ? Number(kb) * 1024 : null;
   } catch {
     return null;
   }
 }
 
+const rssOf = (pid: number) => statusBytes(pid, 'VmRSS');
+
 let memoryRequest = 0;
 
-/** The heap a process (or thread) reported for `request`, or null while it has not answered. */
-function reportedHeap(pid: number, request: number, file = `${pid}.json`): number | null {
+/** What a process (or thread) reported for `request`, or null while it has not answered. */
+function heapReport(pid: number, request: number, file = `${pid}.json`): HeapReport | null {
   try {
-    const report = JSON.parse(fs.readFileSync(path.join(memoryDir, file), 'utf8'));
-    return report.request === String(request) ? report.heapUsed : null;
+    const report = JSON.parse(fs.readFileSync(path.join(memoryDir, file), 'utf8')) as HeapReport;
+    return report.request === String(request) ? report : null;
   } catch {
     return null;
   }
+}
+
+/** The heap in use a process (or thread) reported for `request`, or null. */
+function reportedHeap(pid: number, request: number, file = `${pid}.json`): number | null {
+  return heapReport(pid, request, file)?.heapUsed ?? null;
 }
 
 /** The reports of the primary's worker threads (the embedded engine's), by file name. */
@@ -234,15 +262,23 @@ async function sampleMemory(primary: number): Promise<ProcessMemory[]> {
   const processes = pids.flatMap((pid, i): ProcessMemory[] => {
     const rss = rssOf(pid);
     if (rss === null) return [];
-    return [{ pid, role: i === 0 ? 'primary' : 'worker', rss, heap: reportedHeap(pid, request) }];
+    const report = heapReport(pid, request);
+    const role = i === 0 ? 'primary' : 'worker';
+    const rssFile = statusBytes(pid, 'RssFile');
+    return [{ pid, role, rss, heap: report?.heapUsed ?? null, report, rssFile }];
   });
   // The engine's thread: its heap only (its memory is part of the primary's RSS).
-  const threads = threadReports(primary).map((file): ProcessMemory => ({
-    pid: primary,
-    role: `engine thread ${file.replace(/^\d+-thread-|\.json$/g, '')} of`,
-    rss: null,
-    heap: reportedHeap(primary, request, file),
-  }));
+  const threads = threadReports(primary).map((file): ProcessMemory => {
+    const report = heapReport(primary, request, file);
+    return {
+      pid: primary,
+      role: `engine thread ${file.replace(/^\d+-thread-|\.json$/g, '')} of`,
+      rss: null,
+      heap: report?.heapUsed ?? null,
+      report,
+      rssFile: null,
+    };
+  });
   return [...processes, ...threads];
 }
 
@@ -682,6 +718,66 @@ function memoryTable(samples: ProcessMemory[][]) {
   });
 }
 
+/** For each process: its RSS split into V8's committed heap, external memory and the rest. */
+function rssBreakdown(samples: ProcessMemory[][]) {
+  const [, warm, end] = samples;
+  return (end ?? [])
+    .filter((m) => m.rss !== null)
+    .map((m) => {
+      const before = warm?.find((w) => w.pid === m.pid && w.role === m.role);
+      const split = (p: ProcessMemory | undefined) => {
+        if (!p?.report || p.rss === null || p.rssFile === null) return null;
+        const { heapTotal, youngCommitted, external } = p.report;
+        return {
+          young: youngCommitted,
+          old: heapTotal - youngCommitted,
+          external,
+          files: p.rssFile,
+          rest: p.rss - p.rssFile - heapTotal - external,
+        };
+      };
+      const [w, e] = [split(before), split(m)];
+      const both = (k: keyof NonNullable<typeof w>) => `${mb(w?.[k])} → ${mb(e?.[k])}`;
+      return {
+        process: `${m.role} ${m.pid}`,
+        RSS: `${mb(before?.rss)} → ${mb(m.rss)}`,
+        'V8 young generation': both('young'),
+        'V8 rest of the heap': both('old'),
+        'external (Buffers…)': both('external'),
+        'mapped files': both('files'),
+        rest: both('rest'),
+      };
+    });
+}
+
+type Sample = Awaited<ReturnType<typeof sampleAll>>;
+
+/**
+ * The engine thread's heap added per document added, from the warm-up to the middle of the run
+ * and from the middle to the end: the same figure in both halves is a heap that follows the data
+ * it holds; a leak would add memory without documents.
+ */
+function engineHeapPerDocument(
+  warm: Sample,
+  middle: Sample,
+  end: Sample,
+  documents: (data: Map<string, number>) => number,
+) {
+  const engineHeap = (sample: Sample) =>
+    sample.memory.find((m) => m.role.startsWith('engine thread'))?.heap ?? null;
+  const half = (from: Sample, to: Sample) => {
+    const [a, b] = [engineHeap(from), engineHeap(to)];
+    const added = documents(to.data) - documents(from.data);
+    if (a === null || b === null) return 'not reported';
+    const perDocument = added > 0 ? `, ${((b - a) / added / 1024).toFixed(2)} KB each` : '';
+    return `${(b - a >= 0 ? '+' : '') + mb(b - a)} MB for ${added} more documents${perDocument}`;
+  };
+  return (
+    "The engine thread's heap against the documents it holds: after the warm-up to the middle, " +
+    `${half(warm, middle)}; the middle to the end, ${half(middle, end)}.`
+  );
+}
+
 /* ---------- Main ---------- */
 
 async function main(): Promise<number> {
@@ -720,6 +816,12 @@ async function main(): Promise<number> {
     deadline = started + SECONDS * 1000;
     let warm: ReturnType<typeof sampleAll> | null = null;
     const warmTimer = setTimeout(() => (warm = sampleAll(server!.pid!)), WARMUP * 1000);
+    // Halfway between the warm-up and the end: whether the engine's heap follows its documents.
+    let middle: ReturnType<typeof sampleAll> | null = null;
+    const middleTimer = setTimeout(
+      () => (middle = sampleAll(server!.pid!)),
+      ((WARMUP + SECONDS) / 2) * 1000,
+    );
     const progress = setInterval(
       () => {
         const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
@@ -734,10 +836,12 @@ async function main(): Promise<number> {
     );
     await Promise.all(Array.from({ length: CONNECTIONS }, () => client(setupToken)));
     clearTimeout(warmTimer);
+    clearTimeout(middleTimer);
     clearInterval(progress);
     const elapsed = (Date.now() - started) / 1000;
     samples.push(await (warm ?? sampleAll(server.pid!)));
     samples.push(await sampleAll(server.pid!));
+    const halfway = middle ? await middle : null;
 
     // Every e-mail was queued before its request was answered: give the workers time to finish.
     const mailDeadline = Date.now() + 60_000;
@@ -790,6 +894,13 @@ async function main(): Promise<number> {
           ? `(target: under ${GROWTH_TARGET} %)`
           : `— ABOVE the ${GROWTH_TARGET} % target`),
     );
+    console.log(
+      "\nWhere each process's RSS is, after the warm-up → at the end (MB): the V8 heap it has " +
+        'committed (young generation apart), memory that Buffers and other objects hold outside ' +
+        "it, mapped files (node's binary and libraries), and the rest (the allocator's memory, " +
+        "thread stacks, and in the primary the engine thread's heap and native memory):",
+    );
+    console.table(rssBreakdown(samples.map((sample) => sample.memory)));
     const [dataStart, dataWarm, dataEnd] = samples.map((sample) => sample.data);
     const collections = [...new Set([...dataStart!.keys(), ...dataEnd!.keys()])].sort();
     const documents = (data: Map<string, number> | undefined) =>
@@ -811,6 +922,7 @@ async function main(): Promise<number> {
           'start → warm-up → end': [dataStart, dataWarm, dataEnd].map(documents).join(' → '),
         }),
     );
+    if (halfway) console.log(engineHeapPerDocument(samples[1]!, halfway, samples[2]!, documents));
 
     const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
     console.log(`\nErrors: ${errorCount}${errorCount ? '' : ' (target: 0)'}`);

@@ -36,9 +36,15 @@ if (dir) {
     if (request === answered) return;
     answered = request;
     collect();
-    const { rss } = process.memoryUsage();
+    const { rss, external } = process.memoryUsage();
     // This isolate's heap: the main thread's, or the worker thread's own.
     const { used_heap_size: heapUsed, total_heap_size: heapTotal } = v8.getHeapStatistics();
+    // What the heap has committed for new objects (the young generation, which grows under load
+    // and is not given back by a collection), apart from the rest.
+    const youngCommitted = v8
+      .getHeapSpaceStatistics()
+      .filter((space) => space.space_name.startsWith('new_'))
+      .reduce((sum, space) => sum + space.space_size, 0);
     const report = {
       request,
       pid: process.pid,
@@ -47,6 +53,9 @@ if (dir) {
       rss,
       heapUsed,
       heapTotal,
+      youngCommitted,
+      // Buffers and other memory that JavaScript objects hold outside the heap (whole process).
+      external,
     };
     try {
       fs.writeFileSync(`${file}.tmp`, JSON.stringify(report));
