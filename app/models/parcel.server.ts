@@ -317,9 +317,10 @@ export function parcelSearchFilter(search: string | undefined): Record<string, u
   const term = search?.trim();
   if (!term) return {};
   const pattern = new RegExp(escapeRegex(term), 'i');
-  return {
-    $or: [{ trackingNumber: pattern }, { 'sender.name': pattern }, { 'recipient.name': pattern }],
-  };
+  const names = [{ 'sender.name': pattern }, { 'recipient.name': pattern }];
+  // A tracking number holds only letters and digits: a name with a space, a hyphen or an accent
+  // need not be looked for in it (a new search tests every parcel).
+  return { $or: /^[a-z\d]+$/i.test(term) ? [{ trackingNumber: pattern }, ...names] : names };
 }
 
 function validId(id: string): boolean {

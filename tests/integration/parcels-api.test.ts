@@ -276,6 +276,9 @@ describe('GET /api/parcels', () => {
     const tn = byRecipient.body.parcels[0].trackingNumber as string;
     const byNumber = await list(`?search=${tn.toLowerCase()}`);
     expect(byNumber.body.parcels.map((p) => p.trackingNumber)).toEqual([tn]);
+    // Part of a number, letters and digits together, in any case.
+    const byPart = await list(`?search=${tn.slice(1, 8).toLowerCase()}`);
+    expect(byPart.body.parcels.map((p) => p.trackingNumber)).toContain(tn);
   });
 
   it('filters by status', async () => {
