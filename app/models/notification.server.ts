@@ -21,7 +21,7 @@ import {
   getNotificationTemplate,
   placeholderValues,
 } from './notification-template.server';
-import { Parcel, parcelSearchFilter, type LeanParcel } from './parcel.server';
+import { Parcel, type LeanParcel } from './parcel.server';
 
 const emailResultSchema = new Schema(
   {
@@ -450,56 +450,4 @@ export async function deleteNotification(id: string): Promise<boolean> {
   const exists = await Notification.exists({ _id: id });
   if (!exists) return false;
   throw new NotificationStateError('delete', 'Only failed notifications can be deleted.');
-}
-
-export type NotificationParcelOption = {
-  id: string;
-  trackingNumber: string;
-  status: string;
-  recipientName: string;
-  recipientEmail: string;
-};
-
-function toParcelOption(p: LeanParcel): NotificationParcelOption {
-  return {
-    id: String(p._id),
-    trackingNumber: p.trackingNumber,
-    status: p.status ?? 'Pending',
-    recipientName: p.recipient?.name ?? '',
-    recipientEmail: p.recipient?.email ?? '',
-  };
-}
-
-const PARCEL_OPTION_FIELDS = {
-  trackingNumber: 1,
-  status: 1,
-  'recipient.name': 1,
-  'recipient.email': 1,
-  createdAt: 1,
-};
-
-/** The newest parcels, as the send dialog offers them. */
-export async function listParcelsForNotifications({
-  limit,
-  search,
-}: {
-  limit: number;
-  /** Tracking number, sender or recipient name, over every parcel (parcelSearchFilter). */
-  search?: string;
-}): Promise<NotificationParcelOption[]> {
-  await connectDb();
-  const parcels = await Parcel.find(parcelSearchFilter(search), PARCEL_OPTION_FIELDS)
-    .sort({ createdAt: -1, _id: -1 })
-    .limit(limit)
-    .lean<LeanParcel[]>();
-  return parcels.map(toParcelOption);
-}
-
-export async function getParcelForNotification(
-  id: string,
-): Promise<NotificationParcelOption | null> {
-  if (!isObjectId(id)) return null;
-  await connectDb();
-  const parcel = await Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>();
-  return parcel ? toParcelOption(parcel) : null;
 }

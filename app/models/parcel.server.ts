@@ -399,6 +399,54 @@ export async function getParcel(id: string): Promise<SerializedParcel | null> {
   return doc ? serializeParcel(doc) : null;
 }
 
+const PARCEL_OPTION_FIELDS = {
+  trackingNumber: 1,
+  status: 1,
+  cost: 1,
+  'sender.name': 1,
+  'sender.email': 1,
+  'recipient.name': 1,
+  'recipient.email': 1,
+};
+
+/** A parcel as the staff's parcel pickers offer it: what each of them shows or fills in. */
+function toParcelOption(doc: LeanParcel) {
+  return {
+    id: String(doc._id),
+    trackingNumber: doc.trackingNumber,
+    status: doc.status ?? 'Pending',
+    senderName: doc.sender?.name ?? '',
+    recipientName: doc.recipient?.name ?? '',
+    senderEmail: doc.sender?.email ?? '',
+    recipientEmail: doc.recipient?.email ?? '',
+    cost: doc.cost ?? 0,
+  };
+}
+export type ParcelOption = ReturnType<typeof toParcelOption>;
+
+/** Parcels to pick from: those matching the search (see parcelSearchFilter), newest first. */
+export async function listParcelOptions({
+  search,
+  limit,
+}: {
+  search?: string;
+  limit: number;
+}): Promise<ParcelOption[]> {
+  await connectDb();
+  const docs = await Parcel.find(parcelSearchFilter(search), PARCEL_OPTION_FIELDS)
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean<LeanParcel[]>();
+  return docs.map(toParcelOption);
+}
+
+export async function getParcelOption(id: string): Promise<ParcelOption | null> {
+  if (!validId(id)) return null;
+  await connectDb();
+  const doc = await Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>();
+  return doc ? toParcelOption(doc) : null;
+}
+
 /** The parcels among `ids` (without their events), in the order of `ids`; unknown ids are left out. */
 export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]> {
   const valid = ids.filter(validId);

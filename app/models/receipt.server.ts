@@ -1,9 +1,8 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { Parcel, parcelSearchFilter } from '~/models/parcel.server';
+import { Parcel } from '~/models/parcel.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
-  RECEIPT_PARCEL_CHOICES,
   RECEIPT_STATUSES,
   RECEIPT_TAX_RATE,
 } from '~/schemas/constants';
@@ -218,45 +217,4 @@ export async function markReceiptEmailed(id: string, at: Date = new Date()) {
 export async function markReceiptEmailFailed(id: string, error: string) {
   await connectDb();
   await Receipt.updateOne({ _id: id }, { $set: { emailError: error } });
-}
-
-/**
- * The parcels offered in the Generate Receipt dialog: the newest, with their sender, or those
- * matching a search by tracking number, sender or recipient name over every parcel.
- */
-export async function listParcelChoices({
-  limit = RECEIPT_PARCEL_CHOICES,
-  search,
-}: { limit?: number; search?: string } = {}) {
-  await connectDb();
-  const parcels = await Parcel.find(parcelSearchFilter(search), {
-    trackingNumber: 1,
-    sender: 1,
-    cost: 1,
-  })
-    .sort({ createdAt: -1, _id: -1 })
-    .limit(limit)
-    .lean();
-  return parcels.map((p) => ({
-    id: String(p._id),
-    trackingNumber: p.trackingNumber,
-    senderName: p.sender?.name ?? '',
-    senderEmail: p.sender?.email ?? '',
-    cost: p.cost ?? 0,
-  }));
-}
-export type ParcelChoice = Awaited<ReturnType<typeof listParcelChoices>>[number];
-
-export async function getParcelChoice(id: string): Promise<ParcelChoice | null> {
-  await connectDb();
-  if (!isObjectId(id)) return null;
-  const p = await Parcel.findById(id, { trackingNumber: 1, sender: 1, cost: 1 }).lean();
-  if (!p) return null;
-  return {
-    id: String(p._id),
-    trackingNumber: p.trackingNumber,
-    senderName: p.sender?.name ?? '',
-    senderEmail: p.sender?.email ?? '',
-    cost: p.cost ?? 0,
-  };
 }

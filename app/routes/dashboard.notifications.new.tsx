@@ -4,22 +4,21 @@ import {
   getInputProps,
   getTextareaProps,
   useForm,
+  useInputControl,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useState } from 'react';
+import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
 import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import {
-  createNotification,
-  getParcelForNotification,
-  listParcelsForNotifications,
-  type NotificationParcelOption,
-} from '~/models/notification.server';
+import { createNotification } from '~/models/notification.server';
+import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,
@@ -54,9 +53,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
   // One more than is shown tells whether there are others to search for.
-  const [found, stored] = await Promise.all([
-    listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES + 1, search: parcelSearch }),
+  const parcelId = params.get('parcelId') ?? '';
+  const [found, stored, chosen] = await Promise.all([
+    listParcelOptions({ limit: NOTIFICATION_PARCEL_CHOICES + 1, search: parcelSearch }),
     listNotificationTemplates(),
+    // The preselected parcel: the combobox shows it as it shows its options.
+    parcelId ? getParcelOption(parcelId) : null,
   ]);
   const truncated = found.length > NOTIFICATION_PARCEL_CHOICES;
   const parcels = found.slice(0, NOTIFICATION_PARCEL_CHOICES);
@@ -64,13 +66,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const templates = Object.fromEntries(
     stored.map((t) => [t.type, { title: t.subject, message: t.text }]),
   ) as Record<NotificationType, { title: string; message: string }>;
-  const parcelId = params.get('parcelId') ?? '';
-  let selected = parcels.find((p) => p.id === parcelId) ?? null;
-  if (parcelId && !selected) {
-    // A parcel outside the list (older, or not matching the search) stays chosen.
-    selected = await getParcelForNotification(parcelId);
-    if (selected) parcels.push(selected);
-  }
+  // A parcel outside the list (older, or not matching the search) stays chosen.
+  if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
   const type = asType(params.get('type') ?? params.get('template')) ?? NOTIFICATION_TYPES[0];
   // Templates fill subject and message, placeholders and all (the server fills those in for the
   // parcel when it sends); an empty Custom template keeps what was typed before applying.
@@ -80,8 +77,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
   const template = templates[type];
   const filled = template.title || template.message ? template : typed;
-  const values: FormValues = { parcelId: selected?.id ?? '', type, ...filled };
-  return json({ parcels, values, templates, picker });
+  const values: FormValues = { parcelId: chosen?.id ?? '', type, ...filled };
+  return json({ parcels, chosen, values, templates, picker });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -92,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
-  const parcel = await getParcelForNotification(submission.value.parcelId);
+  const parcel = await getParcelOption(submission.value.parcelId);
   if (!parcel) {
     return json(submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }), {
       status: 400,
@@ -132,8 +129,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
 
 export default function SendNotificationDialog() {
-  const { parcels, values: loaded, templates, picker } = useLoaderData<typeof loader>();
+  const { parcels, chosen, values: loaded, templates, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  const hydrated = useHydrated();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
   return (
@@ -142,14 +140,17 @@ export default function SendNotificationDialog() {
       closeTo={LIST_PATH}
       description="E-mail the recipient of a parcel."
     >
-      <ParcelPickerSearch
-        action={`${LIST_PATH}/new`}
-        {...picker}
-        keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
-      />
+      {hydrated ? null : (
+        <ParcelPickerSearch
+          action={`${LIST_PATH}/new`}
+          {...picker}
+          keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
+        />
+      )}
       <SendNotificationForm
         key={key}
         parcels={parcels}
+        chosen={chosen}
         templates={templates}
         defaultValue={loaded}
         lastResult={lastResult}
@@ -160,11 +161,13 @@ export default function SendNotificationDialog() {
 
 function SendNotificationForm({
   parcels,
+  chosen: loadedChoice,
   templates,
   defaultValue,
   lastResult,
 }: {
-  parcels: NotificationParcelOption[];
+  parcels: ParcelOption[];
+  chosen: ParcelOption | null;
   templates: Record<NotificationType, { title: string; message: string }>;
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
@@ -179,7 +182,9 @@ function SendNotificationForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSendFormSchema }),
   });
-  const parcel = parcels.find((p) => p.id === fields.parcelId.value) ?? null;
+  const parcelControl = useInputControl(fields.parcelId);
+  const [chosen, setChosen] = useState(loadedChoice);
+  const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
   const sending =
     navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
@@ -195,19 +200,34 @@ function SendNotificationForm({
   return (
     <Form method="post" action={`${LIST_PATH}/new`} {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <SelectField
-        label="Parcel"
-        {...getSelectProps(fields.parcelId)}
-        required
-        errors={fields.parcelId.errors}
-      >
-        <option value="">Select a parcel…</option>
-        {parcels.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.trackingNumber} — {p.recipientName || 'No name'} ({p.recipientEmail || 'no e-mail'})
-          </option>
-        ))}
-      </SelectField>
+      {hydrated ? (
+        <ParcelCombobox
+          label="Parcel"
+          name={fields.parcelId.name}
+          defaultParcel={chosen}
+          required
+          errors={fields.parcelId.errors}
+          onChange={(next) => {
+            setChosen(next);
+            parcelControl.change(next?.id ?? '');
+          }}
+        />
+      ) : (
+        <SelectField
+          label="Parcel"
+          {...getSelectProps(fields.parcelId)}
+          required
+          errors={fields.parcelId.errors}
+        >
+          <option value="">Select a parcel…</option>
+          {parcels.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.trackingNumber} — {p.recipientName || 'No name'} ({p.recipientEmail || 'no e-mail'}
+              )
+            </option>
+          ))}
+        </SelectField>
+      )}
       {parcel ? (
         <Field
           label="Recipient email"

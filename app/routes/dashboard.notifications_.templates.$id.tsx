@@ -12,7 +12,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import { listParcelsForNotifications } from '~/models/notification.server';
 import {
   fillTemplate,
   getNotificationTemplate,
@@ -21,7 +20,7 @@ import {
   saveNotificationTemplate,
   templateTypeOf,
 } from '~/models/notification-template.server';
-import { Parcel, type LeanParcel } from '~/models/parcel.server';
+import { listParcelOptions, Parcel, type LeanParcel } from '~/models/parcel.server';
 import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
 import {
   NotificationTemplateFormSchema,
@@ -74,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const type = typeFrom(params.id);
   const [template, parcels] = await Promise.all([
     getNotificationTemplate(type),
-    listParcelsForNotifications({ limit: NOTIFICATION_PARCEL_CHOICES }),
+    listParcelOptions({ limit: NOTIFICATION_PARCEL_CHOICES }),
   ]);
   return json({ template, parcels });
 }

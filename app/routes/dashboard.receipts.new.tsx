@@ -3,22 +3,21 @@ import {
   getInputProps,
   getSelectProps,
   useForm,
+  useInputControl,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useState } from 'react';
+import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
 import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import {
-  generateReceipt,
-  getParcelChoice,
-  listParcelChoices,
-  type ParcelChoice,
-} from '~/models/receipt.server';
+import { generateReceipt } from '~/models/receipt.server';
+import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
   PARCEL_SEARCH_MAX_LENGTH,
@@ -66,29 +65,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
   // One more than is shown tells whether there are others to search for.
-  const found = await listParcelChoices({
-    limit: RECEIPT_PARCEL_CHOICES + 1,
-    search: parcelSearch,
-  });
+  const parcelId = params.get('parcelId') ?? '';
+  const [found, chosen] = await Promise.all([
+    listParcelOptions({ limit: RECEIPT_PARCEL_CHOICES + 1, search: parcelSearch }),
+    // The preselected parcel: the combobox shows it as it shows its options.
+    parcelId ? getParcelOption(parcelId) : null,
+  ]);
   const truncated = found.length > RECEIPT_PARCEL_CHOICES;
   const parcels = found.slice(0, RECEIPT_PARCEL_CHOICES);
   const picker = { search: parcelSearch, shown: parcels.length, truncated };
-  const parcelId = params.get('parcelId') ?? '';
-  let selected = parcels.find((p) => p.id === parcelId) ?? null;
-  if (parcelId && !selected) {
-    // An older parcel can still be chosen by link.
-    selected = await getParcelChoice(parcelId);
-    if (selected) parcels.push(selected);
-  }
+  // An older parcel can still be chosen by link.
+  if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
   // 'Use parcel details' (the no-JavaScript round trip) fills the customer from the parcel's sender.
   const values: FormValues = {
-    parcelId: selected?.id ?? '',
-    customerName: selected?.senderName ?? '',
-    customerEmail: selected?.senderEmail ?? '',
+    parcelId: chosen?.id ?? '',
+    customerName: chosen?.senderName ?? '',
+    customerEmail: chosen?.senderEmail ?? '',
     paymentMethod: asPaymentMethod(params.get('paymentMethod')),
     format: asFormat(params.get('format')),
   };
-  return json({ parcels, values, picker });
+  return json({ parcels, chosen, values, picker });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -120,8 +116,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Management dashboard' }];
 
 export default function GenerateReceiptDialog() {
-  const { parcels, values: loaded, picker } = useLoaderData<typeof loader>();
+  const { parcels, chosen, values: loaded, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  const hydrated = useHydrated();
   // A parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.customerName}|${loaded.customerEmail}`;
   return (
@@ -130,18 +127,21 @@ export default function GenerateReceiptDialog() {
       closeTo={LIST_PATH}
       description="Create a receipt for a parcel's shipping cost."
     >
-      <ParcelPickerSearch
-        action={NEW_PATH}
-        {...picker}
-        keep={{
-          paymentMethod: loaded.paymentMethod,
-          format: loaded.format,
-          ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}),
-        }}
-      />
+      {hydrated ? null : (
+        <ParcelPickerSearch
+          action={NEW_PATH}
+          {...picker}
+          keep={{
+            paymentMethod: loaded.paymentMethod,
+            format: loaded.format,
+            ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}),
+          }}
+        />
+      )}
       <GenerateReceiptForm
         key={key}
         parcels={parcels}
+        chosen={chosen}
         defaultValue={loaded}
         lastResult={lastResult}
       />
@@ -151,10 +151,12 @@ export default function GenerateReceiptDialog() {
 
 function GenerateReceiptForm({
   parcels,
+  chosen: loadedChoice,
   defaultValue,
   lastResult,
 }: {
-  parcels: ParcelChoice[];
+  parcels: ParcelOption[];
+  chosen: ParcelOption | null;
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
@@ -168,36 +170,49 @@ function GenerateReceiptForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReceiptGenerateFormSchema }),
   });
-  const parcel = parcels.find((p) => p.id === fields.parcelId.value) ?? null;
+  const parcelControl = useInputControl(fields.parcelId);
+  const [chosen, setChosen] = useState(loadedChoice);
+  const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
   const generating =
     navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
 
   /** Choosing a parcel makes its sender the customer. */
-  function chooseParcel(parcelId: string) {
-    const chosen = parcels.find((p) => p.id === parcelId);
-    if (!chosen) return;
-    form.update({ name: fields.customerName.name, value: chosen.senderName });
-    form.update({ name: fields.customerEmail.name, value: chosen.senderEmail });
+  function chooseParcel(next: ParcelOption | null) {
+    setChosen(next);
+    parcelControl.change(next?.id ?? '');
+    if (!next) return;
+    form.update({ name: fields.customerName.name, value: next.senderName });
+    form.update({ name: fields.customerEmail.name, value: next.senderEmail });
   }
 
   return (
     <Form method="post" action={`${NEW_PATH}`} {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <SelectField
-        label="Parcel"
-        {...getSelectProps(fields.parcelId)}
-        required
-        onChange={(e) => chooseParcel(e.target.value)}
-        errors={fields.parcelId.errors}
-      >
-        <option value="">Select a parcel…</option>
-        {parcels.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.trackingNumber} — {p.senderName || 'No sender name'}
-          </option>
-        ))}
-      </SelectField>
+      {hydrated ? (
+        <ParcelCombobox
+          label="Parcel"
+          name={fields.parcelId.name}
+          defaultParcel={chosen}
+          required
+          errors={fields.parcelId.errors}
+          onChange={chooseParcel}
+        />
+      ) : (
+        <SelectField
+          label="Parcel"
+          {...getSelectProps(fields.parcelId)}
+          required
+          errors={fields.parcelId.errors}
+        >
+          <option value="">Select a parcel…</option>
+          {parcels.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.trackingNumber} — {p.senderName || 'No sender name'}
+            </option>
+          ))}
+        </SelectField>
+      )}
       {hydrated ? null : (
         <div>
           <button

@@ -1,21 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  NavLink,
-  Outlet,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useParams,
-} from '@remix-run/react';
+import { Form, NavLink, Outlet, useLoaderData, useNavigate, useParams } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
-import { Spinner } from '~/components/ui/spinner';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
 import { PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import { requireUser } from '~/services/auth.server';
+import { useHydrated } from '~/utils/use-hydrated';
 
 const SEARCH_MAX = 100;
 
@@ -35,12 +28,8 @@ export const meta: MetaFunction = () => [{ title: 'Tracking · Management dashbo
 export default function TrackingTab() {
   const { search, parcels, truncated } = useLoaderData<typeof loader>();
   const { parcelId } = useParams();
-  const location = useLocation();
-  const navigation = useNavigation();
-  const searching =
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    !navigation.formMethod;
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
   const linkSearch = search ? `?${new URLSearchParams({ search })}` : '';
 
   return (
@@ -51,31 +40,41 @@ export default function TrackingTab() {
           <h2 id="tracking-parcels-heading" className="mb-3 text-lg font-semibold">
             Parcels
           </h2>
-          {/* Searching keeps the selected parcel open. */}
-          <Form
-            method="get"
-            action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'}
-            role="search"
-          >
-            <label htmlFor="tracking-search" className="field-label">
-              Search parcels
-            </label>
-            <div className="flex gap-2">
-              <input
-                id="tracking-search"
-                type="search"
-                name="search"
-                defaultValue={search}
-                maxLength={SEARCH_MAX}
-                placeholder="Search by tracking number, sender, or recipient..."
-                className="field-input"
-              />
-              <button type="submit" className="btn-secondary">
-                {searching ? <Spinner /> : null}
-                Search
-              </button>
-            </div>
-          </Form>
+          {hydrated ? (
+            // Choosing a parcel opens it; the list below stays as it was.
+            <ParcelCombobox
+              label="Search parcels"
+              clearAfterChoice
+              onChange={(parcel) => {
+                if (parcel) navigate(`/dashboard/tracking/${parcel.id}${linkSearch}`);
+              }}
+            />
+          ) : (
+            // Searching keeps the selected parcel open.
+            <Form
+              method="get"
+              action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'}
+              role="search"
+            >
+              <label htmlFor="tracking-search" className="field-label">
+                Search parcels
+              </label>
+              <div className="flex gap-2">
+                <input
+                  id="tracking-search"
+                  type="search"
+                  name="search"
+                  defaultValue={search}
+                  maxLength={SEARCH_MAX}
+                  placeholder="Search by tracking number, sender, or recipient..."
+                  className="field-input"
+                />
+                <button type="submit" className="btn-secondary">
+                  Search
+                </button>
+              </div>
+            </Form>
+          )}
           {truncated ? (
             <p className="mt-2 text-xs text-gray-600" aria-live="polite">
               {pickerMessage({ search, shown: parcels.length, truncated })}

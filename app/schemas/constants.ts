@@ -121,6 +121,8 @@ export const RECEIPT_PARCEL_CHOICES = 100;
 
 export const MAX_PARCEL_DESTINATIONS = 50;
 export const PARCEL_SEARCH_MAX_LENGTH = 100;
+/** How many parcels a parcel picker's combobox offers for one search. */
+export const PARCEL_OPTIONS_LIMIT = 20;
 
 /** The most parcel rows one CSV import takes, and the most errors it lists. */
 export const PARCEL_IMPORT_MAX_ROWS = 20_000;

@@ -234,6 +234,9 @@ export const ParcelListQuerySchema = z.object({
     .default('createdAt'),
   order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
 });
+/** What the parcel pickers' combobox sends: the list's search alone. */
+export const ParcelOptionsQuerySchema = ParcelListQuerySchema.pick({ search: true });
+
 export type ParcelListQuery = z.output<typeof ParcelListQuerySchema>;
 
 /** The order a column sorts in when none is asked for: dates newest first, text A to Z. */

@@ -384,6 +384,27 @@ for (const size of WIDTHS) {
       await expectNoViolationsHere(page);
     });
 
+    test('the parcel pickers as comboboxes with their options open', async ({ page }) => {
+      test.skip(!javaScript(), 'without JavaScript the pickers are a search form and a select');
+      await signInWithCookie(page);
+      const pickers = [
+        ['/dashboard/notifications/new', 'Parcel'],
+        ['/dashboard/receipts/new', 'Parcel'],
+        ['/dashboard/tracking', 'Search parcels'],
+      ] as const;
+      for (const [path, label] of pickers) {
+        await page.goto(path);
+        const input = page.getByRole('combobox', { name: label, exact: true });
+        // The options (the newest parcels) have arrived.
+        await page.waitForLoadState('networkidle');
+        await input.press('ArrowDown');
+        await expect(page.getByRole('listbox')).toBeVisible();
+        await expect(page.getByRole('option').first()).toBeVisible();
+        await input.press('ArrowDown');
+        await expectNoViolationsHere(page);
+      }
+    });
+
     test('the create parcel dialog showing its field errors', async ({ page }) => {
       test.skip(!javaScript(), "without JavaScript the browser's own checks stop the submit");
       await signInWithCookie(page);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { E2E_ADMIN, signIn, uniqueName } from './support/helpers';
+import { chooseParcel, E2E_ADMIN, signIn, uniqueName } from './support/helpers';
 
 test('a parcel is found for a notification by a server-side search; dialogs open scrolled to their form', async ({
   page,
@@ -29,21 +29,31 @@ test('a parcel is found for a notification by a server-side search; dialogs open
   await expect(page.getByRole('link', { name: 'Generate receipt' })).toBeVisible();
   await page.getByRole('link', { name: 'Send notification' }).click();
   await expect(page).toHaveURL(new RegExp(`parcelId=${parcel.id}`));
-  await expect(page.getByLabel('Parcel', { exact: true })).toHaveValue(parcel.id);
-
-  // Search by sender name: typing searches with JavaScript, the Find button without.
-  await page.goto('/dashboard/notifications/new');
-  await page.getByRole('searchbox', { name: 'Find a parcel' }).fill(sender);
-  if (!js) await page.getByRole('button', { name: 'Find', exact: true }).click();
-  await expect(page).toHaveURL(/parcelSearch=/);
-  await expect(page.getByText(`1 parcel match “${sender}”.`)).toBeVisible();
-  const options = page.getByLabel('Parcel', { exact: true }).locator('option');
-  await expect(options).toHaveCount(2);
-  await page.getByLabel('Parcel', { exact: true }).selectOption(parcel.id);
-  // Without JavaScript the choice is applied by a round trip that keeps it.
-  if (!js) await page.getByRole('button', { name: 'Apply template' }).click();
+  // A select without JavaScript, a combobox showing the parcel with it.
+  await expect(page.getByLabel('Parcel', { exact: true })).toHaveValue(
+    js ? `${parcel.trackingNumber} — ${sender} → Quinn Found` : parcel.id,
+  );
   await expect(page.getByLabel('Recipient email')).toHaveValue('quinn@example.com');
-  await expect(page.getByLabel('Parcel', { exact: true })).toHaveValue(parcel.id);
+
+  // Search by sender name: the Find button without JavaScript, the combobox with it.
+  await page.goto('/dashboard/notifications/new');
+  if (js) {
+    await expect(page.getByRole('searchbox', { name: 'Find a parcel' })).toHaveCount(0);
+    await chooseParcel(page, sender, parcel.trackingNumber);
+    await expect(page.getByText(`1 parcel match “${sender}”.`)).toBeVisible();
+  } else {
+    await page.getByRole('searchbox', { name: 'Find a parcel' }).fill(sender);
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await expect(page).toHaveURL(/parcelSearch=/);
+    await expect(page.getByText(`1 parcel match “${sender}”.`)).toBeVisible();
+    const options = page.getByLabel('Parcel', { exact: true }).locator('option');
+    await expect(options).toHaveCount(2);
+    await page.getByLabel('Parcel', { exact: true }).selectOption(parcel.id);
+    // Without JavaScript the choice is applied by a round trip that keeps it.
+    await page.getByRole('button', { name: 'Apply template' }).click();
+    await expect(page.getByLabel('Parcel', { exact: true })).toHaveValue(parcel.id);
+  }
+  await expect(page.getByLabel('Recipient email')).toHaveValue('quinn@example.com');
 
   // Without JavaScript the dialog is a page: its link ends with the fragment that scrolls to it.
   await page.goto('/dashboard/parcels');

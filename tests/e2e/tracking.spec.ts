@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN, signIn, toastRegion, uniqueName } from './support/helpers';
+import { chooseParcel, E2E_ADMIN, signIn, toastRegion, uniqueName } from './support/helpers';
 
 type CreatedParcel = { id: string; trackingNumber: string; recipientName: string };
 
@@ -47,6 +47,7 @@ async function expectPublicPage(
 
 test('select a parcel, then add, edit and delete a tracking event; the public page follows', async ({
   page,
+  javaScriptEnabled,
 }) => {
   // A long walk through three dialogs and three public page loads.
   test.setTimeout(150_000);
@@ -56,13 +57,21 @@ test('select a parcel, then add, edit and delete a tracking event; the public pa
   await expect(page.getByRole('heading', { name: 'Tracking History' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No Parcel Selected' })).toBeVisible();
 
-  await page.getByLabel('Search parcels').fill(parcel.recipientName);
-  await page.getByRole('button', { name: 'Search' }).click();
-  const list = page.getByRole('list', { name: 'Parcels to select' });
-  await expect(list.getByRole('link')).toHaveCount(1);
-  await list.getByRole('link', { name: new RegExp(parcel.trackingNumber) }).click();
+  // The search form filters the list without JavaScript; with it, the combobox opens the parcel.
+  const opened = new RegExp(
+    `/dashboard/tracking/${parcel.id}${javaScriptEnabled ? '$' : '\\?search='}`,
+  );
+  if (javaScriptEnabled) {
+    await chooseParcel(page, parcel.recipientName, parcel.trackingNumber, 'Search parcels');
+  } else {
+    await page.getByLabel('Search parcels').fill(parcel.recipientName);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const list = page.getByRole('list', { name: 'Parcels to select' });
+    await expect(list.getByRole('link')).toHaveCount(1);
+    await list.getByRole('link', { name: new RegExp(parcel.trackingNumber) }).click();
+  }
 
-  await expect(page).toHaveURL(new RegExp(`/dashboard/tracking/${parcel.id}\\?search=`));
+  await expect(page).toHaveURL(opened);
   await expect(page.getByRole('heading', { name: parcel.trackingNumber })).toBeVisible();
   await expect(page.getByText('No tracking events found for this parcel.')).toBeVisible();
 
@@ -74,7 +83,7 @@ test('select a parcel, then add, edit and delete a tracking event; the public pa
   await page.getByLabel('Description').fill('On the van since morning');
   await page.getByRole('button', { name: 'Add Event' }).click();
   await expect(toastRegion(page)).toContainText('Tracking event added');
-  await expect(page).toHaveURL(new RegExp(`/dashboard/tracking/${parcel.id}\\?search=`));
+  await expect(page).toHaveURL(opened);
   const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
   await expect(timeline.getByRole('heading', { name: 'Out for Delivery' })).toBeVisible();
   await expect(timeline).toContainText(location);
@@ -143,12 +152,21 @@ test('a custom status is stored as typed; invalid input is explained', async ({ 
   await expect(timeline).toContainText('Dec 15, 2024, 9:30 AM UTC');
 });
 
-test('a search without matches says so, and an unknown parcel is not found', async ({ page }) => {
+test('a search without matches says so, and an unknown parcel is not found', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.slow();
   await signIn(page, '/dashboard/tracking');
-  await page.getByLabel('Search parcels').fill(uniqueName('nobody-at-all'));
-  await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByText('No parcels found matching your search.')).toBeVisible();
+  const nobody = uniqueName('nobody-at-all');
+  if (javaScriptEnabled) {
+    await page.getByRole('combobox', { name: 'Search parcels' }).fill(nobody);
+    await expect(page.getByText(`No parcels match “${nobody}”.`)).toBeVisible();
+  } else {
+    await page.getByLabel('Search parcels').fill(nobody);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('No parcels found matching your search.')).toBeVisible();
+  }
   await page.goto('/dashboard/tracking/0123456789abcdef01234567');
   await expect(page.getByRole('heading', { name: 'Parcel not found' })).toBeVisible();
 });

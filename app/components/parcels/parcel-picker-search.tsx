@@ -1,9 +1,6 @@
-import { Form, useNavigation, useSubmit } from '@remix-run/react';
-import { useEffect, useId, useRef } from 'react';
+import { Form } from '@remix-run/react';
+import { useId } from 'react';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
-import { Spinner } from '~/components/ui/spinner';
-
-const DEBOUNCE_MS = 300;
 
 /** What the picker tells about the parcels it offers. */
 export function pickerMessage({
@@ -25,9 +22,9 @@ export function pickerMessage({
 }
 
 /**
- * The search that feeds a parcel picker: a GET form on the dialog's own URL, so the server
- * searches every parcel (by tracking number, sender or recipient) and the picker lists what it
- * found. Without JavaScript the Find button sends it; with it, typing does (debounced).
+ * The search that feeds a parcel picker without JavaScript: a GET form on the dialog's own URL,
+ * so the server searches every parcel (by tracking number, sender or recipient) and the picker's
+ * `<select>` lists what it found. Once JavaScript runs, ParcelCombobox takes the place of both.
  * `keep` carries the dialog's other query values (a chosen template, format...) along.
  */
 export function ParcelPickerSearch({
@@ -44,14 +41,6 @@ export function ParcelPickerSearch({
   keep?: Record<string, string>;
 }) {
   const id = useId();
-  const submit = useSubmit();
-  const navigation = useNavigation();
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const searching =
-    navigation.state === 'loading' &&
-    navigation.location.pathname === action &&
-    navigation.location.search.includes('parcelSearch=');
   const message = pickerMessage({ search, shown, truncated });
   return (
     <Form
@@ -59,16 +48,7 @@ export function ParcelPickerSearch({
       action={action}
       role="search"
       aria-label="Find a parcel"
-      preventScrollReset
       className="space-y-1"
-      onChange={(event) => {
-        const form = event.currentTarget;
-        clearTimeout(timer.current);
-        timer.current = setTimeout(
-          () => submit(form, { replace: true, preventScrollReset: true }),
-          DEBOUNCE_MS,
-        );
-      }}
     >
       <label htmlFor={`${id}-search`} className="field-label">
         Find a parcel
@@ -88,11 +68,10 @@ export function ParcelPickerSearch({
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <button type="submit" className="btn-secondary">
-          {searching ? <Spinner /> : null}
           Find
         </button>
       </div>
-      <p id={`${id}-message`} className="text-xs text-gray-600" aria-live="polite">
+      <p id={`${id}-message`} className="text-xs text-gray-600">
         {message}
       </p>
     </Form>

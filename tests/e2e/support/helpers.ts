@@ -77,3 +77,34 @@ export async function reloadUntil(page: Page, check: () => Promise<void>, timeou
     await check();
   }).toPass({ timeout: timeoutMs, intervals: [250, 500, 1000] });
 }
+
+/**
+ * Chooses a parcel in a parcel combobox (JavaScript on) with the keyboard: types `search`, waits
+ * for the server's answer to it, moves to the option of `trackingNumber` with the arrow keys and
+ * takes it with Enter. A dialog's combobox then shows the parcel; the Tracking tab's opens it.
+ */
+export async function chooseParcel(
+  page: Page,
+  search: string,
+  trackingNumber: string,
+  label = 'Parcel',
+) {
+  const input = page.getByRole('combobox', { name: label, exact: true });
+  await input.fill(search);
+  await expect(
+    page.getByText(new RegExp(`match(es for)? “${escapeRegExp(search)}”`)),
+  ).toBeVisible();
+  const option = page.getByRole('option', { name: new RegExp(trackingNumber) });
+  await expect(option).toBeVisible();
+  const optionId = await option.getAttribute('id');
+  for (let i = 0; i < 25; i += 1) {
+    await input.press('ArrowDown');
+    if ((await input.getAttribute('aria-activedescendant')) === optionId) break;
+  }
+  await expect(input).toHaveAttribute('aria-activedescendant', optionId!);
+  await input.press('Enter');
+}
+
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
