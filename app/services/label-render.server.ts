@@ -5,6 +5,7 @@ import type { SerializedParcel } from '~/models/parcel.server';
 import type { LabelPaper } from '~/schemas/label';
 import { publicCompanyInfo, type CompanyInfo } from './env.server';
 import { trackingUrl } from './notifications.server';
+import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 
 /** What a label needs of a parcel; the serialized parcel fits. */
 export type LabelParcel = Pick<
@@ -46,35 +47,6 @@ const QR_PX_PER_MODULE = 8;
 const BARCODE_QUIET_MODULES = 10;
 const QR_QUIET_MODULES = 4;
 
-/*
- * The label uses PDF's standard Helvetica, as the receipts do: nothing to embed, and it prints the
- * Windows-1252 (WinAnsi) characters, which cover English and the Western European languages. Other
- * characters are first reduced to their base letter (ő prints as o, ș as s) and any that are still
- * outside WinAnsi (ł, Cyrillic, CJK) print as '?', so a label in another script still prints with
- * its barcode, QR code and tracking number, never a crash or a wrong glyph.
- */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-function isWinAnsi(ch: string): boolean {
-  const code = ch.codePointAt(0)!;
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch);
-}
-
-/** Text that Helvetica can print: see above. Line breaks stay; other control characters go. */
-export function toWinAnsi(text: string): string {
-  let out = '';
-  for (const ch of text.replace(/\r\n?/g, '\n').normalize('NFC')) {
-    if (ch === '\n') out += '\n';
-    else if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(ch)) out += ' ';
-    else if (isWinAnsi(ch)) out += ch;
-    else {
-      const base = ch.normalize('NFKD').replace(/\p{M}/gu, '');
-      out += base && [...base].every(isWinAnsi) ? base : '?';
-    }
-  }
-  return out;
-}
-
 type Box = { x: number; y: number; width: number; height: number };
 
 /**
@@ -91,7 +63,7 @@ function fitText(
   min: number,
   options: PDFKit.Mixins.TextOptions = {},
 ): number {
-  const value = toWinAnsi(text).trim();
+  const value = printable(text).trim();
   if (!value) return 0;
   const layout = { width: box.width, lineGap: 0, ...options };
   doc.font(font);
@@ -105,7 +77,7 @@ function fitText(
 
 function caption(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width = INNER) {
   doc
-    .font('Helvetica-Bold')
+    .font(PDF_FONT_BOLD)
     .fontSize(6.5)
     .fillColor('#000000')
     .text(text, x, y, { width, height: 8, lineBreak: false, characterSpacing: 0.5 });
@@ -193,8 +165,8 @@ function drawLabel(
   doc.fillColor('#000000');
 
   // The company, and the service in a black box that the sorting staff see from afar.
-  fitText(doc, company.name, { x, y: oy + 12, width: 160, height: 15 }, 'Helvetica-Bold', 12, 7);
-  fitText(doc, company.phone, { x, y: oy + 29, width: 160, height: 10 }, 'Helvetica', 7, 5);
+  fitText(doc, company.name, { x, y: oy + 12, width: 160, height: 15 }, PDF_FONT_BOLD, 12, 7);
+  fitText(doc, company.phone, { x, y: oy + 29, width: 160, height: 10 }, PDF_FONT, 7, 5);
   const badge = { x: ox + LABEL_WIDTH - MARGIN - 100, y: oy + 10, width: 100, height: 30 };
   doc.rect(badge.x, badge.y, badge.width, badge.height).fill('#000000');
   doc.fillColor('#ffffff');
@@ -202,7 +174,7 @@ function drawLabel(
     doc,
     parcel.serviceType.toUpperCase(),
     { x: badge.x + 4, y: badge.y + 8, width: badge.width - 8, height: 16 },
-    'Helvetica-Bold',
+    PDF_FONT_BOLD,
     15,
     8,
     { align: 'center', lineBreak: false },
@@ -217,7 +189,7 @@ function drawLabel(
     doc,
     fromName,
     { x, y: oy + 60, width: INNER, height: 11 },
-    'Helvetica-Bold',
+    PDF_FONT_BOLD,
     9,
     6,
     { lineBreak: false },
@@ -227,7 +199,7 @@ function drawLabel(
     doc,
     fromLines.join('\n'),
     { x, y: oy + 60 + used + 1, width: INNER, height: 104 - (60 + used + 1) },
-    'Helvetica',
+    PDF_FONT,
     8,
     5,
   );
@@ -237,7 +209,7 @@ function drawLabel(
   caption(doc, 'TO', x, oy + 113);
   if (parcel.destinations.length > 1)
     doc
-      .font('Helvetica')
+      .font(PDF_FONT)
       .fontSize(6.5)
       .text(`Stop 1 of ${parcel.destinations.length}`, x, oy + 113, {
         width: INNER,
@@ -249,7 +221,7 @@ function drawLabel(
     doc,
     to.name || '-',
     { x, y: oy + 123, width: INNER, height: 36 },
-    'Helvetica-Bold',
+    PDF_FONT_BOLD,
     15,
     9,
   );
@@ -259,7 +231,7 @@ function drawLabel(
     doc,
     toLines.filter(Boolean).join('\n'),
     { x, y: toTop, width: INNER, height: oy + 222 - toTop },
-    'Helvetica',
+    PDF_FONT,
     12,
     6,
   );
@@ -280,7 +252,7 @@ function drawLabel(
       doc,
       value,
       { x: x + i * column, y: oy + 241, width: column - 4, height: 13 },
-      'Helvetica-Bold',
+      PDF_FONT_BOLD,
       10,
       6,
       { lineBreak: false },
@@ -299,7 +271,7 @@ function drawLabel(
     doc,
     parcel.trackingNumber,
     { x, y: oy + 327, width: INNER, height: 20 },
-    'Helvetica-Bold',
+    PDF_FONT_BOLD,
     17,
     9,
     { align: 'center', characterSpacing: 2, lineBreak: false },
@@ -312,19 +284,12 @@ function drawLabel(
   const textX = ox + MARGIN - 6 + qrSize + 4;
   const textWidth = ox + LABEL_WIDTH - MARGIN - textX;
   caption(doc, 'TRACK THIS PARCEL', textX, oy + 366, textWidth);
-  fitText(
-    doc,
-    images.url,
-    { x: textX, y: oy + 376, width: textWidth, height: 28 },
-    'Helvetica',
-    8,
-    5,
-  );
+  fitText(doc, images.url, { x: textX, y: oy + 376, width: textWidth, height: 28 }, PDF_FONT, 8, 5);
   fitText(
     doc,
     `${company.phone}  ·  ${company.email}`,
     { x: textX, y: oy + 406, width: textWidth, height: 10 },
-    'Helvetica',
+    PDF_FONT,
     7,
     5,
     { lineBreak: false },
@@ -336,7 +301,9 @@ function pdfDocument(
   info: PDFKit.DocumentInfo,
   compress: boolean,
 ): { doc: PDFKit.PDFDocument; done: Promise<Buffer> } {
-  const doc = new PDFDocument({ size, margin: 0, compress, info, autoFirstPage: false });
+  const doc = registerPdfFonts(
+    new PDFDocument({ size, margin: 0, compress, info, autoFirstPage: false }),
+  );
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -10,6 +10,7 @@ import {
 import { formatDate } from '~/utils/format';
 import { publicCompanyInfo, type CompanyInfo } from './env.server';
 import { escapeHtml } from './mailer.server';
+import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 
 /** What a receipt document needs; the stored receipt's JSON form fits. */
 export type ReceiptDocument = Pick<
@@ -183,16 +184,18 @@ export function renderReceiptPdf(
   options: { compress?: boolean } = {},
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
-      size: 'A4',
-      margin: 50,
-      compress: options.compress ?? true,
-      info: {
-        Title: `Receipt ${receipt.receiptNumber}`,
-        Author: company.name,
-        Subject: `Receipt for parcel ${receipt.trackingNumber}`,
-      },
-    });
+    const doc = registerPdfFonts(
+      new PDFDocument({
+        size: 'A4',
+        margin: 50,
+        compress: options.compress ?? true,
+        info: {
+          Title: `Receipt ${receipt.receiptNumber}`,
+          Author: company.name,
+          Subject: `Receipt for parcel ${receipt.trackingNumber}`,
+        },
+      }),
+    );
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
@@ -202,19 +205,23 @@ export function renderReceiptPdf(
     const right = doc.page.width - 50;
     const contentWidth = right - left;
 
-    doc.font('Helvetica-Bold').fontSize(20).fillColor('#1e40af').text(company.name, left, 50);
     doc
-      .font('Helvetica')
+      .font(PDF_FONT_BOLD)
+      .fontSize(20)
+      .fillColor('#1e40af')
+      .text(printable(company.name), left, 50);
+    doc
+      .font(PDF_FONT)
       .fontSize(10)
       .fillColor('#6b7280')
-      .text(`${company.phone}  |  ${company.email}`);
+      .text(printable(`${company.phone}  |  ${company.email}`));
     doc
-      .font('Helvetica-Bold')
+      .font(PDF_FONT_BOLD)
       .fontSize(16)
       .fillColor('#111827')
       .text('RECEIPT', left, 50, { width: contentWidth, align: 'right' });
     doc
-      .font('Helvetica')
+      .font(PDF_FONT)
       .fontSize(11)
       .text(receipt.receiptNumber, { width: contentWidth, align: 'right' });
     doc.text(formatDate(receipt.date), { width: contentWidth, align: 'right' });
@@ -232,27 +239,27 @@ export function renderReceiptPdf(
     let y = 130;
     for (const [label, value] of details) {
       doc
-        .font('Helvetica-Bold')
+        .font(PDF_FONT_BOLD)
         .fontSize(10)
         .fillColor('#4b5563')
         .text(label, left, y, { width: 130 });
       doc
-        .font('Helvetica')
+        .font(PDF_FONT)
         .fillColor('#111827')
-        .text(value, left + 130, y, { width: contentWidth - 130 });
+        .text(printable(value), left + 130, y, { width: contentWidth - 130 });
       y += 18;
     }
 
     y += 16;
     doc.rect(left, y, contentWidth, 22).fill('#f3f4f6');
-    doc.font('Helvetica-Bold').fontSize(10).fillColor('#374151');
+    doc.font(PDF_FONT_BOLD).fontSize(10).fillColor('#374151');
     doc.text('Description', left + 8, y + 6, { width: contentWidth - 180 });
     doc.text('Qty', right - 170, y + 6, { width: 50, align: 'right' });
     doc.text('Amount', right - 110, y + 6, { width: 102, align: 'right' });
     y += 30;
-    doc.font('Helvetica').fillColor('#111827');
+    doc.font(PDF_FONT).fillColor('#111827');
     for (const item of receiptLineItems(receipt)) {
-      doc.text(item.description, left + 8, y, { width: contentWidth - 180 });
+      doc.text(printable(item.description), left + 8, y, { width: contentWidth - 180 });
       doc.text(String(item.quantity), right - 170, y, { width: 50, align: 'right' });
       doc.text(formatMoney(item.amount), right - 110, y, { width: 102, align: 'right' });
       y += 22;
@@ -266,17 +273,17 @@ export function renderReceiptPdf(
       ['Total', receipt.total, true],
     ];
     for (const [label, amount, strong] of totals) {
-      doc.font(strong ? 'Helvetica-Bold' : 'Helvetica').fontSize(strong ? 12 : 10);
-      doc.text(label, right - 270, y, { width: 150, align: 'right' });
+      doc.font(strong ? PDF_FONT_BOLD : PDF_FONT).fontSize(strong ? 12 : 10);
+      doc.text(printable(label), right - 270, y, { width: 150, align: 'right' });
       doc.text(formatMoney(amount), right - 110, y, { width: 102, align: 'right' });
       y += strong ? 22 : 18;
     }
 
     doc
-      .font('Helvetica')
+      .font(PDF_FONT)
       .fontSize(9)
       .fillColor('#6b7280')
-      .text(`Thank you for shipping with ${company.name}.`, left, y + 30, {
+      .text(printable(`Thank you for shipping with ${company.name}.`), left, y + 30, {
         width: contentWidth,
         align: 'center',
       });

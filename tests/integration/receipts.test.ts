@@ -26,6 +26,7 @@ import {
   sampleReceipt,
 } from '~/services/receipt-render.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { pdfText } from '../support/pdf';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -109,19 +110,6 @@ async function generate(parcelId: string, body?: unknown) {
     apiRequest(`/api/receipts/generate/${parcelId}`, { method: 'POST', body }),
     { parcelId },
   );
-}
-
-/** The text pdfkit writes for standard fonts: hex strings inside TJ arrays (uncompressed). */
-function pdfText(pdf: Buffer): string {
-  const source = pdf.toString('latin1');
-  const lines: string[] = [];
-  for (const match of source.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-    const hexes = [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) =>
-      Buffer.from(m[1]!, 'hex').toString('latin1'),
-    );
-    lines.push(hexes.join(''));
-  }
-  return lines.join('\n');
 }
 
 beforeAll(async () => {
@@ -492,11 +480,24 @@ describe('receipt documents', () => {
       'Subtotal',
       'Total',
       'Credit Card',
+      '<script>alert(1)</script> & Co',
     ]) {
       expect(text).toContain(expected);
     }
     const compressed = await renderReceiptPdf(receipt, company);
     expect(compressed.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdfText(compressed)).toContain('RCP-2025-0042');
+  });
+
+  it('prints names in Latin, Greek and Cyrillic as written, with its fonts embedded', async () => {
+    const pdf = await renderReceiptPdf(
+      { ...receipt, customerName: 'Łukasz Wiśniewski, Αθηνά Παππά, Мария Иванова, 東京' },
+      company,
+    );
+    // Characters the font has no glyph for print as '?', never as an empty box.
+    expect(pdfText(pdf)).toContain('Łukasz Wiśniewski, Αθηνά Παππά, Мария Иванова, ??');
+    expect(pdf.toString('latin1')).toMatch(/\/FontFile2 \d+ 0 R/);
+    expect(pdf.toString('latin1')).not.toMatch(/\/BaseFont \/Helvetica/);
   });
 
   it('renders a self-contained, printable HTML document that escapes what customers typed', () => {

@@ -48,16 +48,65 @@ const winAnsi = {
       .join(''),
 };
 
-/** The text shown on the pages, for the standard fonts pdfkit writes as WinAnsi hex strings. */
+/**
+ * What each font resource (`/F1` …) maps its codes to, for the embedded fonts: their ToUnicode
+ * CMaps, as pdfkit writes them (two-byte codes, `bfrange` with an array of UTF-16BE strings).
+ * Fonts without one (the standard fonts) are left out: their text is WinAnsi.
+ */
+function toUnicodeMaps(pdf: Buffer): Map<string, Map<string, string>> {
+  const source = pdf.toString('latin1');
+  const byId = new Map(streams(pdf).map((s) => [s.id, s]));
+  const maps = new Map<string, Map<string, string>>();
+  for (const [, name, id] of source.matchAll(/\/(F\d+) (\d+) 0 R/g)) {
+    const dict = new RegExp(`(?:^|\\n)${id} 0 obj\\s*<<((?:(?!endobj)[\\s\\S])*?)endobj`).exec(
+      source,
+    )?.[1];
+    const cmapId = dict && /\/ToUnicode (\d+) 0 R/.exec(dict)?.[1];
+    const cmap = cmapId ? byId.get(Number(cmapId)) : undefined;
+    if (!cmap) continue;
+    const map = new Map<string, string>();
+    const text = decoded(cmap).toString('latin1');
+    const utf16 = (hex: string) => Buffer.from(hex, 'hex').swap16().toString('utf16le');
+    for (const [, start, end, list] of text.matchAll(
+      /<([0-9a-f]+)> <([0-9a-f]+)> \[([^\]]*)\]/gi,
+    )) {
+      // A ligature's entry holds its letters apart: <0066 0069> is "fi".
+      const targets = [...list!.matchAll(/<([0-9a-f\s]+)>/gi)].map((m) =>
+        utf16(m[1]!.replace(/\s/g, '')),
+      );
+      for (let code = parseInt(start!, 16); code <= parseInt(end!, 16); code++)
+        map.set(code.toString(16).padStart(4, '0'), targets[code - parseInt(start!, 16)] ?? '');
+    }
+    maps.set(name!, map);
+  }
+  return maps;
+}
+
+/**
+ * The text shown on the pages, a line per text run: the standard fonts' WinAnsi strings, and the
+ * embedded fonts' glyph codes through their ToUnicode maps.
+ */
 export function pdfText(pdf: Buffer): string {
+  const maps = toUnicodeMaps(pdf);
   const lines: string[] = [];
   for (const s of streams(pdf)) {
     if (/\/Subtype \/Image/.test(s.dict)) continue;
     const content = decoded(s).toString('latin1');
-    for (const [, array] of content.matchAll(/\[([^\]]*)\] TJ/g)) {
+    let font: Map<string, string> | undefined;
+    for (const [, name, array] of content.matchAll(/\/(F\d+) [\d.]+ Tf|\[([^\]]*)\] TJ/g)) {
+      if (name) {
+        font = maps.get(name);
+        continue;
+      }
       lines.push(
         [...array!.matchAll(/<([0-9a-f]*)>/gi)]
-          .map(([, hex]) => winAnsi.decode(Buffer.from(hex!, 'hex')))
+          .map(([, hex]) =>
+            font
+              ? (hex!.match(/.{4}/g) ?? [])
+                  .map((code) => font!.get(code.toLowerCase()) ?? '')
+                  .join('')
+              : winAnsi.decode(Buffer.from(hex!, 'hex')),
+          )
           .join(''),
       );
     }
