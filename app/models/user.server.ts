@@ -172,13 +172,22 @@ export async function updateUser(id: string, input: UserUpdateInput): Promise<Pu
   return doc ? toPublicUser(doc) : null;
 }
 
+export const SELF_DISABLE_MESSAGE =
+  'You cannot disable your own account: another admin can, if it must be done';
+
 /**
  * Disables or enables a user. Disabling ends every session and API token of theirs at once; the
- * last active admin cannot be disabled.
+ * last active admin cannot be disabled, and no one can disable themself (`by`, the admin asking),
+ * which would end the very session or token asking.
  */
-export async function setUserDisabled(id: string, disabled: boolean): Promise<PublicUser | null> {
+export async function setUserDisabled(
+  id: string,
+  disabled: boolean,
+  { by }: { by: string },
+): Promise<PublicUser | null> {
   const current = await findUserById(id);
   if (!current) return null;
+  if (disabled && id === by) throw new UserConflictError(SELF_DISABLE_MESSAGE);
   if (disabled && current.role === 'admin' && !current.disabled) await keepAnAdmin(id);
   const doc = await User.findByIdAndUpdate(
     id,

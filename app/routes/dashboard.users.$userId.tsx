@@ -75,7 +75,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const user =
       input.intent === 'update'
         ? await updateUser(id, { name: input.name, email: input.email, role: input.role })
-        : await setUserDisabled(id, input.intent === 'disable');
+        : await setUserDisabled(id, input.intent === 'disable', { by: admin.id });
     if (!user) throw notFound();
     await audit(
       { user: admin, context },

@@ -640,7 +640,8 @@ const OPS: Op[] = [
   {
     method: 'post',
     path: `/api/users/${ID}/disable`,
-    summary: "Disable a user, ending that user's sessions and tokens (admin)",
+    summary:
+      "Disable a user, ending that user's sessions and tokens (admin); 409 for the last active admin or your own account",
     tag: 'Users',
     access: 'admin',
     ok: { 200: wrap('user', 'User') },

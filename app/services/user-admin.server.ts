@@ -16,7 +16,8 @@ export async function asApiConflict<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * POST /api/users/:id/disable and /enable → { user } (admin), recorded in the audit trail.
- * Disabling ends the user's sessions and API tokens at once; 409 for the last active admin.
+ * Disabling ends the user's sessions and API tokens at once; 409 for the last active admin or
+ * for the admin's own account.
  */
 export function setUserDisabledAction(
   { request, params, context }: ActionFunctionArgs,
@@ -26,7 +27,7 @@ export function setUserDisabledAction(
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
     const admin = await requireApiRole(request, 'admin');
     const id = requireObjectId(params.id, 'user id');
-    const user = await asApiConflict(() => setUserDisabled(id, disabled));
+    const user = await asApiConflict(() => setUserDisabled(id, disabled, { by: admin.id }));
     if (!user) throw new ApiError(404, 'User not found');
     await audit(
       { user: admin, context, via: 'api' },

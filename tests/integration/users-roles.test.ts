@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser, User, type PublicUser } from '~/models/user.server';
+import { createUser, SELF_DISABLE_MESSAGE, User, type PublicUser } from '~/models/user.server';
 import { action as loginApi } from '~/routes/api.auth.login';
 import { action as eventsApi } from '~/routes/api.tracking.$parcelId.events';
 import { action as notificationsApi } from '~/routes/api.notifications';
@@ -357,6 +357,36 @@ describe('managing users', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('no admin can disable their own account, even with another admin left', async () => {
+    const deputy = await signedIn(
+      await createUser({ username: 'deputy', password: 'deputy-password-1', role: 'admin' }),
+    );
+    const api = await run(disableApi, `/api/users/${deputy.user.id}/disable`, {
+      token: deputy.token,
+      method: 'POST',
+      params: { id: deputy.user.id },
+    });
+    expect(api.status).toBe(409);
+    expect((await api.json()).message).toBe(SELF_DISABLE_MESSAGE);
+    const page = await run(userPageAction, `/dashboard/users/${deputy.user.id}`, {
+      cookie: deputy.cookie,
+      form: { intent: 'disable' },
+      params: { userId: deputy.user.id },
+    });
+    expect(page.status).toBe(409);
+    expect(JSON.stringify(await page.json())).toContain(SELF_DISABLE_MESSAGE);
+    expect((await User.findById(deputy.user.id).lean())?.disabled).not.toBe(true);
+    // Their session and token still work; another admin can disable them.
+    expect((await run(parcelsListApi, '/api/parcels', { token: deputy.token })).status).toBe(200);
+    const byOther = await run(disableApi, `/api/users/${deputy.user.id}/disable`, {
+      token: admin.token,
+      method: 'POST',
+      params: { id: deputy.user.id },
+    });
+    expect(byOther.status).toBe(200);
+    expect((await run(parcelsListApi, '/api/parcels', { token: deputy.token })).status).toBe(401);
   });
 
   it("disabling ends the user's cookie and token at once; enabling lets them sign in again", async () => {
