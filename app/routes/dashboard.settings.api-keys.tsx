@@ -2,9 +2,10 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CheckboxGroup } from '~/components/settings/checkbox-group';
+import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
@@ -36,7 +37,11 @@ async function requireAdmin(request: Request) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ apiKeys: await listApiKeys() });
+  const apiKeys = await listApiKeys();
+  // `?revoke=<id>`: the key whose revocation the page asks to confirm.
+  const revokeId = new URL(request.url).searchParams.get('revoke');
+  const toRevoke = apiKeys.find((key) => key.id === revokeId) ?? null;
+  return json({ apiKeys, toRevoke });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -76,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'API keys · Settings · Management dashboard' }];
 
 export default function ApiKeysSettings() {
-  const { apiKeys } = useLoaderData<typeof loader>();
+  const { apiKeys, toRevoke } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -102,6 +107,24 @@ export default function ApiKeysSettings() {
           Copy this key now. It will not be shown again. Send it as{' '}
           <code>Authorization: Bearer &lt;key&gt;</code>.
         </SecretOnce>
+      ) : null}
+
+      {toRevoke ? (
+        <ConfirmPanel
+          id="revoke-key"
+          title={`Revoke the API key “${toRevoke.name}”?`}
+          action={PATH}
+          intent="revoke"
+          fields={{ keyId: toRevoke.id }}
+          confirmLabel="Revoke API key"
+          busyLabel="Revoking..."
+          cancelTo={PATH}
+        >
+          <p>
+            Requests with the key <span className="font-mono">{toRevoke.prefix}…</span> are refused
+            (401) from now on. This cannot be undone: an integration that uses it needs a new key.
+          </p>
+        </ConfirmPanel>
       ) : null}
 
       <section aria-labelledby="create-key-heading" className="card p-4">
@@ -184,18 +207,13 @@ export default function ApiKeysSettings() {
                       {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}
                     </td>
                     <td className="py-2 text-right">
-                      <Form method="post" action={PATH}>
-                        <input type="hidden" name="keyId" value={key.id} />
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="revoke"
-                          className="btn-secondary"
-                          aria-label={`Revoke ${key.name}`}
-                        >
-                          Revoke
-                        </button>
-                      </Form>
+                      <Link
+                        to={`${PATH}?${new URLSearchParams({ revoke: key.id })}#revoke-key`}
+                        className="btn-secondary"
+                        aria-label={`Revoke ${key.name}`}
+                      >
+                        Revoke
+                      </Link>
                     </td>
                   </tr>
                 ))}

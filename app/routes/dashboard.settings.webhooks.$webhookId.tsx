@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
@@ -43,7 +44,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     page,
     limit: DELIVERIES_PER_PAGE,
   });
-  return json({ webhook, deliveries, pagination });
+  // `?delete`: the page asks to confirm the webhook's deletion.
+  const confirmDelete = new URL(request.url).searchParams.has('delete');
+  return json({ webhook, deliveries, pagination, confirmDelete });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -111,7 +114,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Webhook · Settings · Management dashboard' }];
 
 export default function WebhookSettings() {
-  const { webhook, deliveries, pagination } = useLoaderData<typeof loader>();
+  const { webhook, deliveries, pagination, confirmDelete } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const here = `${LIST_PATH}/${webhook.id}`;
@@ -138,6 +141,22 @@ export default function WebhookSettings() {
           All webhooks
         </Link>
       </p>
+      {confirmDelete ? (
+        <ConfirmPanel
+          id="delete-webhook"
+          title={`Delete the webhook ${webhook.url}?`}
+          action={here}
+          intent="delete"
+          confirmLabel="Delete webhook"
+          busyLabel="Deleting..."
+          cancelTo={here}
+        >
+          <p>
+            No more events are sent to this endpoint, and deliveries waiting for a retry are not
+            sent. This cannot be undone.
+          </p>
+        </ConfirmPanel>
+      ) : null}
       <section aria-labelledby="edit-webhook-heading" className="card p-4">
         <h2 id="edit-webhook-heading" className="mb-3 break-all text-lg font-semibold">
           Webhook {webhook.url}
@@ -165,17 +184,11 @@ export default function WebhookSettings() {
             )}
           </button>
         </Form>
-        <Form method="post" action={here} className="mt-4 border-t pt-4">
-          <button type="submit" name="intent" value="delete" className="btn-danger">
-            {busyIntent === 'delete' ? (
-              <>
-                <Spinner /> Deleting...
-              </>
-            ) : (
-              'Delete webhook'
-            )}
-          </button>
-        </Form>
+        <p className="mt-4 border-t pt-4">
+          <Link to={`${here}?delete#delete-webhook`} className="btn-danger">
+            Delete webhook
+          </Link>
+        </p>
       </section>
 
       <section aria-labelledby="deliveries-heading" className="card p-4">

@@ -19,6 +19,7 @@ type Fixtures = {
   receiptId: string;
   userId: string;
   webhookId: string;
+  apiKeyId: string;
   /** A pending subscription's confirmation link, a confirmed one's, and its unsubscribe link. */
   confirmPath: string;
   confirmedPath: string;
@@ -81,8 +82,10 @@ const STAFF_SCREENS: Array<(f: Fixtures) => string> = [
   () => '/dashboard/account',
   () => '/dashboard/settings',
   () => '/dashboard/settings/api-keys',
+  (f) => `/dashboard/settings/api-keys?revoke=${f.apiKeyId}`,
   () => '/dashboard/settings/webhooks',
   (f) => `/dashboard/settings/webhooks/${f.webhookId}`,
+  (f) => `/dashboard/settings/webhooks/${f.webhookId}?delete`,
 ];
 
 const PLACEHOLDERS: Fixtures = {
@@ -92,6 +95,7 @@ const PLACEHOLDERS: Fixtures = {
   receiptId: ':receiptId',
   userId: ':userId',
   webhookId: ':webhookId',
+  apiKeyId: ':apiKeyId',
   confirmPath: ':confirmPath',
   confirmedPath: ':confirmedPath',
   unsubscribePath: ':unsubscribePath',
@@ -203,6 +207,12 @@ test.beforeAll(async ({ request }) => {
     data: { active: false },
   });
   expect(paused.status()).toBe(200);
+  const keyed = await request.post('/api/api-keys', {
+    headers,
+    data: { name: 'Axe key', scopes: ['read'] },
+  });
+  expect(keyed.status()).toBe(201);
+  const { apiKey } = (await keyed.json()) as { apiKey: { id: string } };
   const links = await subscriptionLinks(request, parcel, headers);
   // A newsletter subscription, as a visitor sends it, for the inbox's item page. (Quote requests
   // and contact messages are rate-limited per address, and other specs send those.)
@@ -232,6 +242,7 @@ test.beforeAll(async ({ request }) => {
     receiptId: receipt.id,
     userId: user.id,
     webhookId: webhook.id,
+    apiKeyId: apiKey.id,
   };
 });
 

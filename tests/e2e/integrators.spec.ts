@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { E2E_ADMIN, signIn, toastRegion, uniqueName } from './support/helpers';
 
@@ -14,6 +14,13 @@ async function adminToken(request: APIRequestContext) {
   const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
   expect(login.ok()).toBeTruthy();
   return (await login.json()).token as string;
+}
+
+/** A confirmation takes the focus with JavaScript; without it, its fragment scrolls it into view. */
+async function expectBroughtForward(page: Page, confirm: Locator, id: string) {
+  if (test.info().project.name === 'js') await expect(confirm.getByRole('heading')).toBeFocused();
+  else await expect(page).toHaveURL(new RegExp(`#${id}$`));
+  await expect(confirm).toBeInViewport();
 }
 
 test('an admin creates and revokes an API key in Settings; the key works until revoked', async ({
@@ -55,7 +62,17 @@ test('an admin creates and revokes an API key in Settings; the key works until r
   await expect(page.getByRole('heading', { name: /New API key/ })).toHaveCount(0);
   await expect(page.getByRole('row', { name: new RegExp(name) })).not.toContainText('Never');
 
-  await page.getByRole('button', { name: `Revoke ${name}` }).click();
+  // Revoking asks first; until it is confirmed, or after Cancel, the key still works.
+  await page.getByRole('link', { name: `Revoke ${name}` }).click();
+  const confirm = page.getByRole('region', { name: `Revoke the API key “${name}”?` });
+  await expect(confirm).toBeVisible();
+  await expectBroughtForward(page, confirm, 'revoke-key');
+  await confirm.getByRole('link', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  const still = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${key}` } });
+  expect(still.status()).toBe(200);
+  await page.getByRole('link', { name: `Revoke ${name}` }).click();
+  await confirm.getByRole('button', { name: 'Revoke API key' }).click();
   await expect(toastRegion(page)).toContainText('API key revoked');
   await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
   const after = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${key}` } });
@@ -77,7 +94,10 @@ test('an admin adds, pauses and deletes a webhook in Settings', async ({ page })
   await page.getByRole('button', { name: 'Save webhook' }).click();
   await expect(toastRegion(page)).toContainText('Webhook updated');
   await expect(page.getByLabel('Active (deliver events to this endpoint)')).not.toBeChecked();
-  await page.getByRole('button', { name: 'Delete webhook' }).click();
+  await page.getByRole('link', { name: 'Delete webhook' }).click();
+  const confirm = page.getByRole('region', { name: `Delete the webhook ${url}?` });
+  await expectBroughtForward(page, confirm, 'delete-webhook');
+  await confirm.getByRole('button', { name: 'Delete webhook' }).click();
   await expect(toastRegion(page)).toContainText('Webhook deleted');
   await expect(page.getByRole('link', { name: `Manage ${url}` })).toHaveCount(0);
 });
