@@ -138,6 +138,7 @@ function startServer(script = 'server.js', extraEnv: Record<string, string> = {}
       DATA_DIR: dataDir,
       SESSION_SECRET: 'bench-session-secret-0123456789',
       RATE_LIMIT_TRACKING_PER_MINUTE: '100000000',
+      RATE_LIMIT_API_PER_MINUTE: '100000000',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

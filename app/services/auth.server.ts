@@ -16,7 +16,7 @@ import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError } from './api.server';
 import { connectDb } from './db.server';
 import { env } from './env.server';
-import { RateLimit } from './rate-limit.server';
+import { RateLimit, rateLimitHeaders } from './rate-limit.server';
 import { getSession } from './session.server';
 
 export { USER_SESSION_KEY } from '~/models/session.server';
@@ -172,12 +172,35 @@ export function apiCredential(request: Request): string | null {
   return credentials.get(request) ?? null;
 }
 
+/**
+ * Requests per credential (an API key, or a user's tokens and session together) per minute,
+ * shared by every app process through the database. Made at the first request, so that the
+ * limit is the one in force then.
+ */
+let apiLimiter: RateLimit | undefined;
+
+export const API_RATE_LIMITED = 'Too many API requests for this credential. Wait and try again.';
+
+/** Counts one request for `credential`; 429 with Retry-After and RateLimit-* past the limit. */
+async function countApiRequest(credential: string) {
+  apiLimiter ??= new RateLimit('api', env.RATE_LIMIT_API_PER_MINUTE, 60_000);
+  const limit = await apiLimiter.hit(credential);
+  if (!limit.allowed) throw new ApiError(429, API_RATE_LIMITED, undefined, rateLimitHeaders(limit));
+}
+
+/** Who made the request, counted against that credential's budget. */
+async function identify(request: Request, credential: string) {
+  credentials.set(request, credential);
+  await countApiRequest(credential);
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const READ_ONLY_KEY = 'This API key has the read scope only: changes need the write scope';
 
 /**
  * For non-public API routes: a Bearer token (from login, or a long-lived API key) or the staff
  * session cookie, else 401 JSON. A key without the `write` scope gets 403 on anything but a read.
+ * Each credential has RATE_LIMIT_API_PER_MINUTE requests a minute, else 429.
  */
 export async function requireApiUser(request: Request): Promise<PublicUser> {
   await connectDb();
@@ -186,7 +209,7 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
     const key = await authenticateApiKey(token);
     const user = key ? await getUserById(key.userId) : null;
     if (!key || !user) throw new ApiError(401, 'Invalid or revoked API key');
-    credentials.set(request, `key:${key.id}`);
+    await identify(request, `key:${key.id}`);
     if (!SAFE_METHODS.has(request.method) && !key.scopes.includes('write'))
       throw new ApiError(403, READ_ONLY_KEY);
     return user;
@@ -195,12 +218,12 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
     const userId = await findUserIdByToken(token);
     const user = userId ? await getUserById(userId) : null;
     if (!user) throw new ApiError(401, 'Invalid or expired token');
-    credentials.set(request, `user:${user.id}`);
+    await identify(request, `user:${user.id}`);
     return user;
   }
   const user = await getSessionUser(request);
   if (!user) throw new ApiError(401, 'Authentication required');
-  credentials.set(request, `user:${user.id}`);
+  await identify(request, `user:${user.id}`);
   return user;
 }
 

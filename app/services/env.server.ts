@@ -62,6 +62,7 @@ const EnvSchema = z.object({
     .default(15),
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_SUBSCRIBE_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   BODY_LIMIT_BYTES: z.coerce

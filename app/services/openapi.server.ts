@@ -746,7 +746,7 @@ function operation(op: Op) {
     responses['304'] = { description: 'Not modified (If-None-Match matched)', headers: common };
   const errors = new Set(op.errors ?? []);
   if (op.body || op.rawBody || op.query || pathParams.length) errors.add(400);
-  if (op.access !== 'public') [401, 403].forEach((s) => errors.add(s));
+  if (op.access !== 'public') [401, 403, 429].forEach((s) => errors.add(s));
   if (op.body || op.rawBody) [413, 415].forEach((s) => errors.add(s));
   if (op.method === 'post' && op.access !== 'public') [409, 422].forEach((s) => errors.add(s));
   for (const status of [...errors].sort()) {
@@ -843,8 +843,7 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: `${env.COMPANY_NAME} API`,
       version: '1.0.0',
-      description:
-        'Parcels, tracking events, notifications and receipts. Errors are `{error, message}` (the same text) with per-field `details` on validation errors. Every answer carries X-Request-Id. POSTs accept Idempotency-Key (kept 24 h per credential).',
+      description: `Parcels, tracking events, notifications and receipts. Errors are \`{error, message}\` (the same text) with per-field \`details\` on validation errors. Every answer carries X-Request-Id. POSTs accept Idempotency-Key (kept 24 h per credential). Each credential (an API key, or a user's tokens and session together) may make ${env.RATE_LIMIT_API_PER_MINUTE} requests a minute; past that, 429 with Retry-After.`,
     },
     servers: [{ url: '/' }],
     tags: [...new Set(OPS.map((op) => op.tag))].map((name) => ({ name })),

@@ -20,6 +20,7 @@ import { createApp } from '../../server/index.js';
 
 // Generous limits, so that every request reaches its route instead of a 429.
 process.env.RATE_LIMIT_TRACKING_PER_MINUTE = '1000000';
+process.env.RATE_LIMIT_API_PER_MINUTE = '1000000';
 process.env.LOGIN_MAX_FAILURES = '1000';
 
 const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
