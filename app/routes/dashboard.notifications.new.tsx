@@ -12,7 +12,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
+import { ParcelField } from '~/components/parcels/parcel-combobox';
 import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
@@ -200,34 +200,19 @@ function SendNotificationForm({
   return (
     <Form method="post" action={`${LIST_PATH}/new`} {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      {hydrated ? (
-        <ParcelCombobox
-          label="Parcel"
-          name={fields.parcelId.name}
-          defaultParcel={chosen}
-          required
-          errors={fields.parcelId.errors}
-          onChange={(next) => {
-            setChosen(next);
-            parcelControl.change(next?.id ?? '');
-          }}
-        />
-      ) : (
-        <SelectField
-          label="Parcel"
-          {...getSelectProps(fields.parcelId)}
-          required
-          errors={fields.parcelId.errors}
-        >
-          <option value="">Select a parcel…</option>
-          {parcels.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.trackingNumber} — {p.recipientName || 'No name'} ({p.recipientEmail || 'no e-mail'}
-              )
-            </option>
-          ))}
-        </SelectField>
-      )}
+      <ParcelField
+        field={fields.parcelId}
+        hydrated={hydrated}
+        chosen={chosen}
+        parcels={parcels}
+        onChange={(next) => {
+          setChosen(next);
+          parcelControl.change(next?.id ?? '');
+        }}
+        optionLabel={(p) =>
+          `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`
+        }
+      />
       {parcel ? (
         <Field
           label="Recipient email"

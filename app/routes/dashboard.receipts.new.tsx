@@ -11,7 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
+import { ParcelField } from '~/components/parcels/parcel-combobox';
 import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
@@ -189,30 +189,14 @@ function GenerateReceiptForm({
   return (
     <Form method="post" action={`${NEW_PATH}`} {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      {hydrated ? (
-        <ParcelCombobox
-          label="Parcel"
-          name={fields.parcelId.name}
-          defaultParcel={chosen}
-          required
-          errors={fields.parcelId.errors}
-          onChange={chooseParcel}
-        />
-      ) : (
-        <SelectField
-          label="Parcel"
-          {...getSelectProps(fields.parcelId)}
-          required
-          errors={fields.parcelId.errors}
-        >
-          <option value="">Select a parcel…</option>
-          {parcels.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.trackingNumber} — {p.senderName || 'No sender name'}
-            </option>
-          ))}
-        </SelectField>
-      )}
+      <ParcelField
+        field={fields.parcelId}
+        hydrated={hydrated}
+        chosen={chosen}
+        parcels={parcels}
+        onChange={chooseParcel}
+        optionLabel={(p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`}
+      />
       {hydrated ? null : (
         <div>
           <button

@@ -1,3 +1,4 @@
+import { getSelectProps } from '@conform-to/react';
 import {
   Combobox,
   ComboboxButton,
@@ -12,6 +13,7 @@ import { useFetcher } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
+import { SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import type { ParcelOption } from '~/models/parcel.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
@@ -160,5 +162,48 @@ export function ParcelCombobox({
         </Description>
       ) : null}
     </Field>
+  );
+}
+
+/**
+ * A form's parcel field: the combobox once JavaScript runs; before, a `<select>` of `parcels` (the
+ * newest, or those the GET search form found), each labelled by `optionLabel`. Either way the
+ * form sends the chosen parcel's id under the field's name.
+ */
+export function ParcelField({
+  field,
+  hydrated,
+  chosen,
+  parcels,
+  onChange,
+  optionLabel,
+}: {
+  field: Parameters<typeof getSelectProps>[0] & { errors?: string[] };
+  hydrated: boolean;
+  chosen: ParcelOption | null;
+  parcels: ParcelOption[];
+  onChange: (parcel: ParcelOption | null) => void;
+  optionLabel: (parcel: ParcelOption) => string;
+}) {
+  if (hydrated)
+    return (
+      <ParcelCombobox
+        label="Parcel"
+        name={field.name}
+        defaultParcel={chosen}
+        required
+        errors={field.errors}
+        onChange={onChange}
+      />
+    );
+  return (
+    <SelectField label="Parcel" {...getSelectProps(field)} required errors={field.errors}>
+      <option value="">Select a parcel…</option>
+      {parcels.map((p) => (
+        <option key={p.id} value={p.id}>
+          {optionLabel(p)}
+        </option>
+      ))}
+    </SelectField>
   );
 }
