@@ -19,6 +19,7 @@ function send(
   method: string,
   pathname: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -29,9 +30,12 @@ function send(
         method,
         path: pathname,
         agent: false,
-        headers: payload
-          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
-          : {},
+        headers: {
+          ...headers,
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
+        },
       },
       (res) => {
         let text = '';
@@ -105,6 +109,7 @@ test.describe('several app processes', () => {
         SEED_DEMO: 'false',
         SESSION_SECRET: 'cluster-session-secret-0123456789',
         RATE_LIMIT_TRACKING_PER_MINUTE: '4',
+        RATE_LIMIT_API_PER_MINUTE: '4',
         LOGIN_MAX_FAILURES: '2',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -159,6 +164,16 @@ test.describe('several app processes', () => {
     for (let i = 0; i < 6; i++)
       statuses.push((await send('GET', '/api/tracking/track/ABC123456789')).status);
     expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+  });
+
+  test("a token's API budget counts requests from every process together", async () => {
+    const login = await send('POST', '/api/auth/login', ADMIN);
+    expect(login.status).toBe(200);
+    const auth = { authorization: `Bearer ${(login.json as { token: string }).token}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await send('GET', '/api/auth/me', undefined, auth)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
   test('the sign-in lockout holds whichever process answers', async () => {
