@@ -62,8 +62,14 @@ export class RateLimit {
       .deleteMany({ key: { $regex: `^${escapeRegExp(this.name)}:` } });
   }
 
+  /** The connection the store was made on: after a reconnect, a new store on the new one. */
+  private connection: ReturnType<typeof connectDb> | undefined;
+
   private store(): Promise<RateLimiterMongo> {
-    this.limiter ??= connectDb().then(async (conn) => {
+    const connection = connectDb();
+    if (this.limiter && this.connection === connection) return this.limiter;
+    this.connection = connection;
+    this.limiter = connection.then(async (conn) => {
       // Counts need not survive a crash: the write is acknowledged without waiting for the
       // journal (w: 1, j: false), so a lookup doesn't wait for a disk flush.
       const db = conn.connection

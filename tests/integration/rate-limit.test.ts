@@ -28,6 +28,16 @@ describe('RateLimit (counted in MongoDB)', () => {
     expect((await b.hit('5.6.7.8')).allowed).toBe(true);
   });
 
+  it('goes on counting after the app reconnects to the database', async () => {
+    const limit = new RateLimit('reconnect', 3, 60_000);
+    expect((await limit.hit('9.9.9.9')).remaining).toBe(2);
+    await disconnectDb();
+    await connectDb();
+    // The count is in the database, so it carries over to the new connection.
+    expect((await limit.hit('9.9.9.9')).remaining).toBe(1);
+    expect((await limit.peek('9.9.9.9')).remaining).toBe(1);
+  });
+
   it('lets 300 concurrent hits through on a budget of 1,000', async () => {
     const processes = [new RateLimit('burst', 1000, 60_000), new RateLimit('burst', 1000, 60_000)];
     const results = await Promise.all(
