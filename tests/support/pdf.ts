@@ -53,11 +53,13 @@ const winAnsi = {
  * CMaps, as pdfkit writes them (two-byte codes, `bfrange` with an array of UTF-16BE strings).
  * Fonts without one (the standard fonts) are left out: their text is WinAnsi.
  */
-function toUnicodeMaps(pdf: Buffer): Map<string, Map<string, string>> {
+function toUnicodeMaps(pdf: Buffer, all: PdfStream[]): Map<string, Map<string, string>> {
   const source = pdf.toString('latin1');
-  const byId = new Map(streams(pdf).map((s) => [s.id, s]));
+  const byId = new Map(all.map((s) => [s.id, s]));
   const maps = new Map<string, Map<string, string>>();
   for (const [, name, id] of source.matchAll(/\/(F\d+) (\d+) 0 R/g)) {
+    // Every page names the same fonts: each is read once.
+    if (maps.has(name!)) continue;
     const dict = new RegExp(`(?:^|\\n)${id} 0 obj\\s*<<((?:(?!endobj)[\\s\\S])*?)endobj`).exec(
       source,
     )?.[1];
@@ -87,9 +89,10 @@ function toUnicodeMaps(pdf: Buffer): Map<string, Map<string, string>> {
  * embedded fonts' glyph codes through their ToUnicode maps.
  */
 export function pdfText(pdf: Buffer): string {
-  const maps = toUnicodeMaps(pdf);
+  const all = streams(pdf);
+  const maps = toUnicodeMaps(pdf, all);
   const lines: string[] = [];
-  for (const s of streams(pdf)) {
+  for (const s of all) {
     if (/\/Subtype \/Image/.test(s.dict)) continue;
     const content = decoded(s).toString('latin1');
     let font: Map<string, string> | undefined;
