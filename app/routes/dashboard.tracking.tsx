@@ -6,17 +6,15 @@ import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
-import { PARCELS_PAGE_SIZE } from '~/schemas/constants';
+import { PARCEL_SEARCH_MAX_LENGTH, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import { requireUser } from '~/services/auth.server';
 import { useHydrated } from '~/utils/use-hydrated';
-
-const SEARCH_MAX = 100;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const search = (new URL(request.url).searchParams.get('search') ?? '')
     .trim()
-    .slice(0, SEARCH_MAX);
+    .slice(0, PARCEL_SEARCH_MAX_LENGTH);
   // One more than is shown tells whether the search should be narrowed to reach the others.
   const found = await searchParcelsForTracking({ search, limit: PARCELS_PAGE_SIZE + 1 });
   const truncated = found.length > PARCELS_PAGE_SIZE;
@@ -65,7 +63,7 @@ export default function TrackingTab() {
                   type="search"
                   name="search"
                   defaultValue={search}
-                  maxLength={SEARCH_MAX}
+                  maxLength={PARCEL_SEARCH_MAX_LENGTH}
                   placeholder="Search by tracking number, sender, or recipient..."
                   className="field-input"
                 />
