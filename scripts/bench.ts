@@ -2,7 +2,9 @@
  * Measures the production build on the embedded database:
  *   npm run build && npm run bench
  * Starts `node server.js` on a fresh data directory holding BENCH_PARCELS parcels (default 10,000),
- * then drives it with autocannon and reports requests/s and latency percentiles, plus the
+ * then drives it with autocannon and reports requests/s and latency percentiles, each against a
+ * ceiling measured beside it (see Ceiling) and after two rows that show what the server's stack
+ * costs by itself (a resource route with no I/O, and one with a single database ping), plus the
  * compressed bytes a browser downloads for every public page, each against its budget (the run
  * fails when a page is over). BENCH_ONLY=weights measures the pages alone. The staff table rows
  * ("table: …", two connections) and the CSV export ("export": time and the server's peak memory)
@@ -31,6 +33,7 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
 /** BENCH_ONLY=weights: the page weights alone, no load test (nor its ceiling row). */
 const WEIGHTS_ONLY = ONLY.length > 0 && ONLY.every((word) => word === 'weights');
 const BASE = `http://127.0.0.1:${PORT}`;
+const CEILING_PORT = PORT + 1;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'courier-bench-'));
@@ -128,13 +131,13 @@ async function seed() {
   return { trackingNumber, searchTerm: 'olivia sender 12', engine };
 }
 
-function startServer(script = 'server.js', extraEnv: Record<string, string> = {}) {
+function startServer(script = 'server.js', extraEnv: Record<string, string> = {}, port = PORT) {
   const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,
       MONGODB_URI: '',
       NODE_ENV: 'production',
-      PORT: String(PORT),
+      PORT: String(port),
       DATA_DIR: dataDir,
       SESSION_SECRET: 'bench-session-secret-0123456789',
       RATE_LIMIT_TRACKING_PER_MINUTE: '100000000',
@@ -213,23 +216,32 @@ async function measureExport(server: ChildProcess, token: string) {
   }
 }
 
-type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+type Row = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** The ceiling's rate measured just before this row and just after it. */
+  ceiling?: { before: number; after: number };
+};
 
-async function measure(
+type Load = { connections?: number; headers?: Record<string, string>; nextPath?: () => string };
+
+/** Loads `url` for `warmup` seconds unmeasured, then for DURATION seconds measured. */
+async function load(
   name: string,
   url: string,
-  headers: Record<string, string> = {},
-  connections = CONNECTIONS,
-  /** Gives each request its own path (e.g. a different search every time). */
-  nextPath?: () => string,
-): Promise<Row | null> {
-  if (!name.startsWith('ceiling') && !wanted(name)) return null;
+  warmup: number,
+  { connections = CONNECTIONS, headers = {}, nextPath }: Load = {},
+): Promise<Row> {
   const requests = nextPath
     ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }]
     : undefined;
   // Unmeasured first: the app processes compile their hot paths as they run (JIT), so this
   // gives the steady-state rate rather than the first seconds after a start.
-  await autocannon({ url, connections, duration: WARMUP, headers, requests });
+  await autocannon({ url, connections, duration: warmup, headers, requests });
   const result = await autocannon({ url, connections, duration: DURATION, headers, requests });
   return {
     name: `${name} [${connections} conn]`,
@@ -239,6 +251,52 @@ async function measure(
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+/**
+ * The ceiling — a bare node:http server doing one driver findOne per tracking lookup, on its own
+ * copy of the same database — is measured beside every row: just before it, and once more after
+ * the last. This machine's speed drifts by tens of percent from one minute to the next, so a row is
+ * compared with the ceiling of the same minutes, not with one taken at the start of the run.
+ */
+class Ceiling {
+  readonly runs: number[] = [];
+  private pending: Row[] = [];
+
+  constructor(private readonly url: string) {}
+
+  /** Measures the ceiling (a short warm-up: it has been warm since its first run). */
+  async measure(): Promise<number> {
+    const warmup = this.runs.length ? 3 : WARMUP;
+    const { rps } = await load('ceiling', this.url, warmup);
+    for (const row of this.pending) row.ceiling!.after = rps;
+    this.pending = [];
+    this.runs.push(rps);
+    return rps;
+  }
+
+  /** A row measured after a ceiling run of its own; the next run completes its comparison. */
+  async beside(row: () => Promise<Row>): Promise<Row> {
+    const before = await this.measure();
+    const measured = await row();
+    measured.ceiling = { before, after: before };
+    this.pending.push(measured);
+    return measured;
+  }
+}
+
+let ceiling: Ceiling | null = null;
+
+async function measure(
+  name: string,
+  url: string,
+  headers: Record<string, string> = {},
+  connections = CONNECTIONS,
+  /** Gives each request its own path (e.g. a different search every time). */
+  nextPath?: () => string,
+): Promise<Row | null> {
+  if (!ceiling || (!name.startsWith('stack:') && !wanted(name))) return null;
+  return ceiling.beside(() => load(name, url, WARMUP, { connections, headers, nextPath }));
 }
 
 /**
@@ -328,29 +386,37 @@ async function stopServer(server: ChildProcess) {
   await exited;
 }
 
-/** The ceiling row: a bare node:http server doing one driver findOne per lookup, same database. */
-async function measureCeiling(engineUri: string, trackingNumber: string) {
-  const ceiling = await startServer('scripts/bench-ceiling.js', {
-    MONGODB_URI: `${engineUri.replace(/\/?$/, '/')}courier`,
+/**
+ * The ceiling's server, on a copy of the seeded data directory opened by an engine of its own, so
+ * that it stays up beside the app's server for the whole run.
+ */
+async function startCeiling() {
+  const dir = path.join(dataDir, 'ceiling-db');
+  fs.cpSync(path.join(dataDir, 'db'), dir, {
+    recursive: true,
+    filter: (source) => !/\.sock(\.path)?$/.test(source),
   });
-  try {
-    return await measure(
-      'ceiling: node:http + findOne',
-      `${BASE}/api/tracking/track/${trackingNumber}`,
-    );
-  } finally {
-    await stopServer(ceiling);
-  }
+  const engine = await startEmbeddedMongo({ dir });
+  const server = await startServer(
+    'scripts/bench-ceiling.js',
+    { MONGODB_URI: `${engine.uri.replace(/\/?$/, '/')}courier` },
+    CEILING_PORT,
+  );
+  return {
+    stop: async () => {
+      await stopServer(server);
+      await engine.stop();
+    },
+  };
 }
 
 async function main() {
   if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` first.');
   const { trackingNumber, searchTerm, engine } = await seed();
-  // Measured first, on the engine that seeded the data; the app then opens the same directory.
-  const ceiling = WEIGHTS_ONLY
-    ? null
-    : await measureCeiling(engine.uri, trackingNumber).finally(() => engine.stop());
-  if (WEIGHTS_ONLY) await engine.stop();
+  await engine.stop();
+  const ceilingServer = WEIGHTS_ONLY ? null : await startCeiling();
+  if (ceilingServer)
+    ceiling = new Ceiling(`http://127.0.0.1:${CEILING_PORT}/api/tracking/track/${trackingNumber}`);
   const server = await startServer();
   try {
     const login = await fetch(`${BASE}/api/auth/login`, {
@@ -369,7 +435,15 @@ async function main() {
       .filter((c) => c.startsWith('__session='))
       .join('; ');
 
-    const rows: (Row | null)[] = [ceiling];
+    const rows: (Row | null)[] = [];
+    // What the server's stack (express, its middleware, Remix's adapter and router) costs on its
+    // own, whatever a route does: no route it serves can go faster than these two.
+    rows.push(
+      await measure('stack: a resource route, no I/O (/favicon.ico, 301)', `${BASE}/favicon.ico`),
+    );
+    rows.push(
+      await measure('stack: a resource route, one ping (/api/health)', `${BASE}/api/health`),
+    );
     rows.push(
       await measure('GET /api/tracking/track/:n', `${BASE}/api/tracking/track/${trackingNumber}`),
     );
@@ -457,24 +531,37 @@ async function main() {
         ),
       );
     }
+    // The last row's comparison ends with one more ceiling run.
+    if (rows.some(Boolean)) await ceiling?.measure();
     const exported = wanted('export') ? await measureExport(server, token) : null;
 
-    if (!WEIGHTS_ONLY) {
+    if (ceiling) {
+      const runs = ceiling.runs;
+      const mean = runs.length ? runs.reduce((sum, rps) => sum + rps, 0) / runs.length : 0;
       console.log(
         `\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`,
+      );
+      console.log(
+        `Ceiling (node:http + one findOne, ${CONNECTIONS} connections), measured ${runs.length} times, before each row and after the last: ` +
+          `${Math.round(mean)} req/s on average, from ${Math.min(...runs)} to ${Math.max(...runs)}. ` +
+          "Each row's share is of the mean of the runs just before and just after it.",
       );
       console.table(
         rows
           .filter((r): r is Row => r !== null)
-          .map((r) => ({
-            endpoint: r.name,
-            'req/s': r.rps,
-            'p50 ms': r.p50,
-            'p99 ms': r.p99,
-            'of ceiling': ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)} %` : '',
-            errors: r.errors,
-            non2xx: r.non2xx,
-          })),
+          .map((r) => {
+            const beside = r.ceiling ? (r.ceiling.before + r.ceiling.after) / 2 : 0;
+            return {
+              endpoint: r.name,
+              'req/s': r.rps,
+              'p50 ms': r.p50,
+              'p99 ms': r.p99,
+              'ceiling beside it': Math.round(beside),
+              'of ceiling': beside ? `${((100 * r.rps) / beside).toFixed(0)} %` : '',
+              errors: r.errors,
+              non2xx: r.non2xx,
+            };
+          }),
       );
     }
     if (exported) {
@@ -493,6 +580,7 @@ async function main() {
     if (weights.some((w) => w.result !== 'pass')) process.exitCode = 1;
   } finally {
     await stopServer(server);
+    await ceilingServer?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
