@@ -1,11 +1,12 @@
 /**
  * Soak test of the production build:  npm run build && npm run soak
  *
- * Starts `node server.js` on a fresh temporary DATA_DIR (the embedded database) on a free port
- * (SOAK_PORT, default 3470, else one the system picks), with SMTP_URL pointing at an SMTP sink
- * this script runs on 127.0.0.1 (SOAK_SMTP_PORT, default 2770) that accepts and counts every
- * message. Then SOAK_CONNECTIONS clients (default 20) send mixed traffic for SOAK_SECONDS
- * (default 600), each one request at a time:
+ * Starts the database in a process of its own, as MongoDB is in production (the embedded engine
+ * as `npm run db -- --dir` runs it, on a fresh temporary data directory), and `node server.js`
+ * against it on a free port (SOAK_PORT, default 3470, else one the system picks), with SMTP_URL
+ * pointing at an SMTP sink this script runs on 127.0.0.1 (SOAK_SMTP_PORT, default 2770) that
+ * accepts and counts every message. Then SOAK_CONNECTIONS clients (default 20) send mixed traffic
+ * for SOAK_SECONDS (default 600), each one request at a time:
  * - public tracking, page and API, of parcels that exist and of numbers that don't (404);
  * - the home page and the other public pages, and a page that doesn't exist (404);
  * - the parcels API with a bearer token from POST /api/auth/login: create, read, update, add a
@@ -18,20 +19,24 @@
  * Rate limits are set high in the server's environment so that they refuse nothing.
  *
  * It prints the errors — any status other than the one expected for that kind of request, any
- * network error, anything the server writes to stderr, e-mails that did not arrive — with a
- * sample of each kind; requests and p50/p99 latency per kind of request; e-mails sent and
- * received; and the memory of every server process (the primary and, with WEB_CONCURRENCY > 1,
- * each worker) at the start, after the warm-up (the first 10 % of the time, and at least 30 s
- * or a quarter of the time, whichever is shorter) and at the end, with the growth after the
- * warm-up (target: under 15 %). RSS comes from /proc/<pid>/status. The heap comes from the
- * processes themselves, since the app reports none (its health route says only whether the
- * database answers): scripts/support/soak-memory.js is loaded into each one
- * (NODE_OPTIONS=--import) and, when asked at those three moments, runs a full garbage collection
- * and reports the heap in use, which is then the live heap rather than whatever garbage waits
- * for the next collection. Those three collections (and one halfway between the warm-up and the
- * end) are the only change to the server's work. It also prints where each process's RSS is
- * (V8's committed heap, memory outside it, mapped files, the rest) and the engine thread's heap
- * added per document the database gained, in each half of the run after the warm-up.
+ * network error, anything the server or the database writes to stderr, e-mails that did not
+ * arrive — with a sample of each kind; requests and p50/p99 latency per kind of request; e-mails
+ * sent and received; and the memory of every app process (the primary and, with
+ * WEB_CONCURRENCY > 1, each worker) at the start, after the warm-up (the first 10 % of the time,
+ * and at least 30 s or a quarter of the time, whichever is shorter) and at the end, with the
+ * growth after the warm-up (target: under 15 %). The heap comes from the processes themselves,
+ * since the app reports none (its health route says only whether the database answers):
+ * scripts/support/soak-memory.js is loaded into each one (NODE_OPTIONS=--import) and, when asked
+ * at those three moments, runs a full garbage collection and reports the heap in use, which is
+ * then the live heap rather than whatever garbage waits for the next collection, and the RSS once
+ * that collection has settled (see that file for why). Those collections (and one halfway between
+ * the warm-up and the end) are the only change to the server's work. It also prints where each
+ * process's RSS is (V8's committed heap, memory outside it, mapped files, the rest).
+ *
+ * The database's process is measured the same way and shown apart, with the documents it holds:
+ * the embedded engine keeps every document in memory, so its memory grows with the data the
+ * traffic leaves behind (audit entries, e-mails, finished jobs), and what it adds per document in
+ * each half of the run after the warm-up is what tells data from a leak.
  *
  * Requests go to 127.0.0.1 only; the run ends after SOAK_SECONDS or SOAK_MAX_REQUESTS requests
  * (default 1,000 a second of the run), whichever comes first. The exit code is 1 when there were
@@ -118,13 +123,58 @@ async function freePort(preferred: number): Promise<number> {
   return port;
 }
 
-/* ---------- The server ---------- */
+/* ---------- The database and the server ---------- */
 
 const serverErrors: string[] = [];
 
-function startServer(port: number, smtpPort: number) {
+/** Loads scripts/support/soak-memory.js into a process, so that it reports its memory. */
+const MEMORY_REPORTS = {
+  SOAK_MEMORY_DIR: memoryDir,
+  NODE_OPTIONS: [
+    process.env.NODE_OPTIONS ?? '',
+    `--import=${pathToFileURL(path.resolve('scripts/support/soak-memory.js')).href}`,
+  ]
+    .join(' ')
+    .trim(),
+};
+
+/**
+ * The database, in a process of its own as MongoDB is in production: the embedded engine as
+ * `npm run db -- --dir` runs it, on the data directory. The app reaches it through the
+ * directory's socket, the way it reaches the engine it starts itself. The engine keeps every
+ * document in memory, so its memory follows the data; apart from the app's processes, it is
+ * reported against the documents it holds.
+ */
+function startDatabase() {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'embedded-mongo/cli.ts', '--dir', path.join(dataDir, 'db')],
+    { env: { ...process.env, ...MEMORY_REPORTS }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new Promise<{ database: ChildProcess; uri: string }>((resolve, reject) => {
+    let err = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => {
+      err += text;
+      const socket = /^embedded-mongo: also at (mongodb:\/\/\S+)$/m.exec(err)?.[1];
+      if (socket) resolve({ database: child, uri: `${socket.replace(/\/?$/, '/')}courier` });
+      for (const line of text.split('\n'))
+        if (line.trim() && !line.startsWith('embedded-mongo: also at'))
+          serverErrors.push(`database: ${line}`);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the database exited with ${code}:\n${err.trim()}`)),
+    );
+  });
+}
+
+function startServer(port: number, smtpPort: number, databaseUri: string) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...MEMORY_REPORTS,
+    MONGODB_URI: databaseUri,
+    // An empty database given by MONGODB_URI gets the admin and demo parcels only when asked.
+    SEED_DEMO: 'true',
     NODE_ENV: 'production',
     PORT: String(port),
     DATA_DIR: dataDir,
@@ -138,15 +188,7 @@ function startServer(port: number, smtpPort: number) {
     // The most the app allows, per minute: the wrong passwords sent stay far below it.
     LOGIN_MAX_FAILURES: '1000',
     LOGIN_WINDOW_MINUTES: '1',
-    SOAK_MEMORY_DIR: memoryDir,
-    NODE_OPTIONS: [
-      process.env.NODE_OPTIONS ?? '',
-      `--import=${pathToFileURL(path.resolve('scripts/support/soak-memory.js')).href}`,
-    ]
-      .join(' ')
-      .trim(),
   };
-  delete env.MONGODB_URI;
   delete env.PUBLIC_URL;
   const child = spawn(process.execPath, ['server.js'], {
     env,
@@ -169,11 +211,12 @@ function startServer(port: number, smtpPort: number) {
   });
 }
 
-async function stopServer(server: ChildProcess) {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
+/** Stops the server or the database (SIGTERM, then SIGKILL after 15 s). */
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
 }
@@ -182,6 +225,8 @@ async function stopServer(server: ChildProcess) {
 
 type HeapReport = {
   request: string;
+  /** Read once the collection has settled. */
+  rss: number;
   heapUsed: number;
   heapTotal: number;
   youngCommitted: number;
@@ -242,55 +287,56 @@ function reportedHeap(pid: number, request: number, file = `${pid}.json`): numbe
   return heapReport(pid, request, file)?.heapUsed ?? null;
 }
 
-/** The reports of the primary's worker threads (the embedded engine's), by file name. */
-function threadReports(primary: number): string[] {
-  return fs.readdirSync(memoryDir).filter((name) => name.startsWith(`${primary}-thread-`));
+/** The reports of a process's worker threads, by file name. */
+function threadReports(pid: number): string[] {
+  return fs.readdirSync(memoryDir).filter((name) => name.startsWith(`${pid}-thread-`));
 }
 
 /**
- * The memory of the primary and its workers (the server's node processes): each one is asked
- * for its heap after a full collection (scripts/support/soak-memory.js) and given up to 5 s to
- * answer; then the RSS of each is read.
+ * The memory of the server's node processes (the primary and its workers) and of the database's:
+ * each one is asked for its heap after a full collection and its resident size once that has
+ * settled (scripts/support/soak-memory.js), and given up to 10 s to answer. The resident size of
+ * one that has not answered is read from /proc.
  */
-async function sampleMemory(primary: number): Promise<ProcessMemory[]> {
+async function sampleMemory(primary: number, database: number): Promise<ProcessMemory[]> {
   const request = ++memoryRequest;
   fs.writeFileSync(path.join(memoryDir, 'request'), String(request));
-  const pids = [primary, ...children(primary)];
-  const until = Date.now() + 5000;
+  const pids = [primary, ...children(primary), database];
+  const threads = () => pids.flatMap((pid) => threadReports(pid).map((file) => ({ pid, file })));
+  const until = Date.now() + 10_000;
   const waiting = () =>
     pids.some((pid) => reportedHeap(pid, request) === null) ||
-    threadReports(primary).some((file) => reportedHeap(primary, request, file) === null);
+    threads().some(({ pid, file }) => reportedHeap(pid, request, file) === null);
   while (Date.now() < until && waiting()) await new Promise((resolve) => setTimeout(resolve, 100));
   const processes = pids.flatMap((pid, i): ProcessMemory[] => {
-    const rss = rssOf(pid);
-    if (rss === null) return [];
     const report = heapReport(pid, request);
-    const role = i === 0 ? 'primary' : 'worker';
+    const rss = report?.rss ?? rssOf(pid);
+    if (rss === null) return [];
+    const role = pid === database ? 'database' : i === 0 ? 'primary' : 'worker';
     const rssFile = statusBytes(pid, 'RssFile');
     return [{ pid, role, rss, heap: report?.heapUsed ?? null, report, rssFile }];
   });
-  // The engine's thread: its heap only (its memory is part of the primary's RSS).
-  const threads = threadReports(primary).map((file): ProcessMemory => {
-    const report = heapReport(primary, request, file);
+  // A worker thread: its heap only (its memory is part of its process's RSS).
+  const threadMemory = threads().map(({ pid, file }): ProcessMemory => {
+    const report = heapReport(pid, request, file);
     return {
-      pid: primary,
-      role: `engine thread ${file.replace(/^\d+-thread-|\.json$/g, '')} of`,
+      pid,
+      role: `thread ${file.replace(/^\d+-thread-|\.json$/g, '')} of`,
       rss: null,
       heap: report?.heapUsed ?? null,
       report,
       rssFile: null,
     };
   });
-  return [...processes, ...threads];
+  return [...processes, ...threadMemory];
 }
 
 /**
- * The documents the database holds, per collection: what the engine's heap is expected to grow
- * with, since the embedded engine keeps its data in memory. Read through the engine's socket.
+ * The documents the database holds, per collection: what the engine's memory is expected to grow
+ * with, since the embedded engine keeps its data in memory.
  */
-async function sampleData(): Promise<Map<string, number>> {
-  const socket = path.join(dataDir, 'db', 'mongod.sock');
-  const client = await MongoClient.connect(`mongodb://${encodeURIComponent(socket)}/courier`);
+async function sampleData(uri: string): Promise<Map<string, number>> {
+  const client = await MongoClient.connect(uri);
   try {
     const db = client.db();
     const counts = new Map<string, number>();
@@ -302,9 +348,11 @@ async function sampleData(): Promise<Map<string, number>> {
   }
 }
 
-async function sampleAll(primary: number) {
-  const memory = await sampleMemory(primary);
-  return { memory, data: await sampleData() };
+type Processes = { server: number; database: number; databaseUri: string };
+
+async function sampleAll({ server, database, databaseUri }: Processes) {
+  const memory = await sampleMemory(server, database);
+  return { memory, data: await sampleData(databaseUri) };
 }
 
 /* ---------- Traffic ---------- */
@@ -699,21 +747,33 @@ const mb = (bytes: number | null | undefined) =>
 const growth = (from: number | null | undefined, to: number | null | undefined) =>
   from && to ? (100 * (to - from)) / from : null;
 
-function memoryTable(samples: ProcessMemory[][]) {
-  const [start, warm, end] = samples;
+/**
+ * Each process's RSS and heap at the start, after the warm-up, halfway from there to the end and
+ * at the end, with the growth from the warm-up to the end. Halfway tells a leak (growing in both
+ * halves) from memory that settles once the work is known (compiled code, caches).
+ */
+function memoryTable(
+  [start, warm, middle, end]: (ProcessMemory[] | undefined)[],
+  which: (m: ProcessMemory) => boolean,
+) {
   const key = (m: ProcessMemory) => `${m.role} ${m.pid}`;
-  const keys = [...new Set(samples.flat().map(key))];
+  const all = [start, warm, middle, end].flatMap((sample) => sample ?? []);
+  const keys = [...new Set(all.filter(which).map(key))];
   return keys.map((name) => {
     const at = (sample: ProcessMemory[] | undefined) => sample?.find((m) => key(m) === name);
-    const [s, w, e] = [at(start), at(warm), at(end)];
+    const [s, w, h, e] = [at(start), at(warm), at(middle), at(end)];
     const rssGrowth = growth(w?.rss, e?.rss);
     const heapGrowth = growth(w?.heap, e?.heap);
     const percent = (value: number | null) => (value === null ? '–' : `${value.toFixed(1)} %`);
     return {
       process: name,
-      'RSS MB: start → warm-up → end': [s?.rss, w?.rss, e?.rss].map(mb).join(' → '),
+      'RSS MB: start → warm-up → halfway → end': [s?.rss, w?.rss, h?.rss, e?.rss]
+        .map(mb)
+        .join(' → '),
       'RSS growth': percent(rssGrowth),
-      'heap MB: start → warm-up → end': [s?.heap, w?.heap, e?.heap].map(mb).join(' → '),
+      'heap MB: start → warm-up → halfway → end': [s?.heap, w?.heap, h?.heap, e?.heap]
+        .map(mb)
+        .join(' → '),
       'heap growth': percent(heapGrowth),
       worst: Math.max(rssGrowth ?? 0, heapGrowth ?? 0),
     };
@@ -721,8 +781,7 @@ function memoryTable(samples: ProcessMemory[][]) {
 }
 
 /** For each process: its RSS split into V8's committed heap, external memory and the rest. */
-function rssBreakdown(samples: ProcessMemory[][]) {
-  const [, warm, end] = samples;
+function rssBreakdown([, warm, , end]: (ProcessMemory[] | undefined)[]) {
   return (end ?? [])
     .filter((m) => m.rss !== null)
     .map((m) => {
@@ -755,27 +814,30 @@ function rssBreakdown(samples: ProcessMemory[][]) {
 type Sample = Awaited<ReturnType<typeof sampleAll>>;
 
 /**
- * The engine thread's heap added per document added, from the warm-up to the middle of the run
- * and from the middle to the end: the same figure in both halves is a heap that follows the data
- * it holds; a leak would add memory without documents.
+ * The database process's memory added per document added, from the warm-up to the middle of the
+ * run and from the middle to the end: the same figure in both halves is memory that follows the
+ * data it holds; a leak would add memory without documents.
  */
-function engineHeapPerDocument(
+function databasePerDocument(
   warm: Sample,
   middle: Sample,
   end: Sample,
   documents: (data: Map<string, number>) => number,
 ) {
-  const engineHeap = (sample: Sample) =>
-    sample.memory.find((m) => m.role.startsWith('engine thread'))?.heap ?? null;
+  const database = (sample: Sample) => sample.memory.find((m) => m.role === 'database');
   const half = (from: Sample, to: Sample) => {
-    const [a, b] = [engineHeap(from), engineHeap(to)];
     const added = documents(to.data) - documents(from.data);
-    if (a === null || b === null) return 'not reported';
-    const perDocument = added > 0 ? `, ${((b - a) / added / 1024).toFixed(2)} KB each` : '';
-    return `${(b - a >= 0 ? '+' : '') + mb(b - a)} MB for ${added} more documents${perDocument}`;
+    const [a, b] = [database(from), database(to)];
+    const each = (key: 'rss' | 'heap') => {
+      const [x, y] = [a?.[key], b?.[key]];
+      if (x === null || x === undefined || y === null || y === undefined) return 'not reported';
+      const perDocument = added > 0 ? ` (${((y - x) / added / 1024).toFixed(2)} KB each)` : '';
+      return `${(y - x >= 0 ? '+' : '') + mb(y - x)} MB${perDocument}`;
+    };
+    return `${added} more documents, RSS ${each('rss')}, heap ${each('heap')}`;
   };
   return (
-    "The engine thread's heap against the documents it holds: after the warm-up to the middle, " +
+    "The database's memory against the documents it holds: after the warm-up to the middle, " +
     `${half(warm, middle)}; the middle to the end, ${half(middle, end)}.`
   );
 }
@@ -788,15 +850,28 @@ async function main(): Promise<number> {
   const port = await freePort(Number(process.env.SOAK_PORT ?? 3470));
   base = `http://127.0.0.1:${port}`;
   let server: ChildProcess | null = null;
+  let database: ChildProcess | null = null;
   let stopped = false;
   try {
-    server = await startServer(port, sink.port);
-    server.once('exit', (code, signal) => {
-      if (!stopped) {
-        serverErrors.push(`the server stopped by itself (${signal ?? code})`);
-        deadline = 0;
-      }
-    });
+    const started = await startDatabase();
+    database = started.database;
+    server = await startServer(port, sink.port, started.uri);
+    for (const [name, child] of [
+      ['server', server],
+      ['database', database],
+    ] as const) {
+      child.once('exit', (code, signal) => {
+        if (!stopped) {
+          serverErrors.push(`the ${name} stopped by itself (${signal ?? code})`);
+          deadline = 0;
+        }
+      });
+    }
+    const processes: Processes = {
+      server: server.pid!,
+      database: database.pid!,
+      databaseUri: started.uri,
+    };
     const setupToken = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -807,31 +882,31 @@ async function main(): Promise<number> {
     });
     pool = await createPool(setupToken);
 
-    const processes = 1 + children(server.pid!).length;
+    const appProcesses = 1 + children(server.pid!).length;
     console.log(
-      `Soak: ${SECONDS} s, ${CONNECTIONS} connections, ${processes} server process${processes > 1 ? 'es' : ''}, ` +
-        `warm-up ${WARMUP.toFixed(0)} s, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ` +
+      `Soak: ${SECONDS} s, ${CONNECTIONS} connections, ${appProcesses} app process${appProcesses > 1 ? 'es' : ''} ` +
+        `and the database's, warm-up ${WARMUP.toFixed(0)} s, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ` +
         `server on ${base}, SMTP sink on 127.0.0.1:${sink.port}`,
     );
-    const samples = [await sampleAll(server.pid!)];
-    const started = Date.now();
-    deadline = started + SECONDS * 1000;
+    const samples = [await sampleAll(processes)];
+    const begun = Date.now();
+    deadline = begun + SECONDS * 1000;
     let warm: ReturnType<typeof sampleAll> | null = null;
-    const warmTimer = setTimeout(() => (warm = sampleAll(server!.pid!)), WARMUP * 1000);
-    // Halfway between the warm-up and the end: whether the engine's heap follows its documents.
+    const warmTimer = setTimeout(() => (warm = sampleAll(processes)), WARMUP * 1000);
+    // Halfway between the warm-up and the end: whether the database's memory follows its data.
     let middle: ReturnType<typeof sampleAll> | null = null;
     const middleTimer = setTimeout(
-      () => (middle = sampleAll(server!.pid!)),
+      () => (middle = sampleAll(processes)),
       ((WARMUP + SECONDS) / 2) * 1000,
     );
     const progress = setInterval(
       () => {
         const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
-        const pids = [server!.pid!, ...children(server!.pid!)];
+        const pids = [server!.pid!, ...children(server!.pid!), database!.pid!];
         const rss = pids.map((pid) => mb(rssOf(pid))).join(' / ');
         console.log(
-          `  ${((Date.now() - started) / 1000).toFixed(0)} s: ${total} requests, ${errorCount} errors, ` +
-            `${emailsSent} e-mails sent, ${sink.received()} received; RSS MB ${rss}`,
+          `  ${((Date.now() - begun) / 1000).toFixed(0)} s: ${total} requests, ${errorCount} errors, ` +
+            `${emailsSent} e-mails sent, ${sink.received()} received; RSS MB ${rss} (the last: the database)`,
         );
       },
       Math.max(10_000, (SECONDS * 1000) / 10),
@@ -840,9 +915,9 @@ async function main(): Promise<number> {
     clearTimeout(warmTimer);
     clearTimeout(middleTimer);
     clearInterval(progress);
-    const elapsed = (Date.now() - started) / 1000;
-    samples.push(await (warm ?? sampleAll(server.pid!)));
-    samples.push(await sampleAll(server.pid!));
+    const elapsed = (Date.now() - begun) / 1000;
+    samples.push(await (warm ?? sampleAll(processes)));
+    samples.push(await sampleAll(processes));
     const halfway = middle ? await middle : null;
 
     // Every e-mail was queued before its request was answered: give the workers time to finish.
@@ -883,10 +958,13 @@ async function main(): Promise<number> {
     );
     console.log(`E-mails: ${emailsSent} sent, ${sink.received()} received by the SMTP sink`);
 
-    const rows = memoryTable(samples.map((sample) => sample.memory));
+    const memory = [samples[0], samples[1], halfway ?? undefined, samples[2]].map(
+      (sample) => sample?.memory,
+    );
+    const rows = memoryTable(memory, (m) => m.pid !== processes.database);
     console.log(
-      '\nMemory of the server processes (heap: V8 heap in use right after a full collection; ' +
-        "the embedded engine's thread has a heap of its own, and its memory is in the primary's RSS):",
+      "\nMemory of the app's processes (RSS once a full collection has settled; heap: V8 heap in " +
+        'use right after it):',
     );
     console.table(rows.map(({ worst: _worst, ...row }) => row));
     const worst = Math.max(...rows.map((r) => r.worst));
@@ -897,12 +975,21 @@ async function main(): Promise<number> {
           : `— ABOVE the ${GROWTH_TARGET} % target`),
     );
     console.log(
+      "\nThe database's process (the embedded engine, which keeps every document in memory, so " +
+        'that its memory grows with the data; see below):',
+    );
+    console.table(
+      memoryTable(memory, (m) => m.pid === processes.database).map(
+        ({ worst: _worst, ...row }) => row,
+      ),
+    );
+    console.log(
       "\nWhere each process's RSS is, after the warm-up → at the end (MB): the V8 heap it has " +
         'committed (young generation apart), memory that Buffers and other objects hold outside ' +
         "it, mapped files (node's binary and libraries), and the rest (the allocator's memory, " +
-        "thread stacks, and in the primary the engine thread's heap and native memory):",
+        'thread stacks, native memory):',
     );
-    console.table(rssBreakdown(samples.map((sample) => sample.memory)));
+    console.table(rssBreakdown(memory));
     const [dataStart, dataWarm, dataEnd] = samples.map((sample) => sample.data);
     const collections = [...new Set([...dataStart!.keys(), ...dataEnd!.keys()])].sort();
     const documents = (data: Map<string, number> | undefined) =>
@@ -924,7 +1011,7 @@ async function main(): Promise<number> {
           'start → warm-up → end': [dataStart, dataWarm, dataEnd].map(documents).join(' → '),
         }),
     );
-    if (halfway) console.log(engineHeapPerDocument(samples[1]!, halfway, samples[2]!, documents));
+    if (halfway) console.log(databasePerDocument(samples[1]!, halfway, samples[2]!, documents));
 
     const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
     console.log(`\nErrors: ${errorCount}${errorCount ? '' : ' (target: 0)'}`);
@@ -933,7 +1020,8 @@ async function main(): Promise<number> {
     return errorCount > 0 ? 1 : 0;
   } finally {
     stopped = true;
-    if (server) await stopServer(server);
+    if (server) await stop(server);
+    if (database) await stop(database);
     await sink.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
