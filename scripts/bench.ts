@@ -30,7 +30,7 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((word) => word.trim())
   .filter(Boolean);
-/** BENCH_ONLY=weights: the page weights alone, no load test (nor its ceiling row). */
+/** BENCH_ONLY=weights: the page weights alone, no load test (nor its ceiling). */
 const WEIGHTS_ONLY = ONLY.length > 0 && ONLY.every((word) => word === 'weights');
 const BASE = `http://127.0.0.1:${PORT}`;
 const CEILING_PORT = PORT + 1;
@@ -532,12 +532,12 @@ async function main() {
       );
     }
     // The last row's comparison ends with one more ceiling run.
-    if (rows.some(Boolean)) await ceiling?.measure();
+    await ceiling?.measure();
     const exported = wanted('export') ? await measureExport(server, token) : null;
 
     if (ceiling) {
       const runs = ceiling.runs;
-      const mean = runs.length ? runs.reduce((sum, rps) => sum + rps, 0) / runs.length : 0;
+      const mean = runs.reduce((sum, rps) => sum + rps, 0) / runs.length;
       console.log(
         `\n${PARCELS} parcels, ${DURATION} s per endpoint after ${WARMUP} s of warm-up, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`,
       );
