@@ -1,5 +1,9 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { MAX_PARCEL_SUBSCRIBERS, PARCEL_SUBSCRIBE_EMAIL_LIMIT } from '~/schemas/public-forms';
+import {
+  MAX_PARCEL_SUBSCRIBERS,
+  PARCEL_SUBSCRIBE_EMAIL_LIMIT,
+  SUBSCRIPTION_LINK_TOKEN,
+} from '~/schemas/public-forms';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import { connectDb } from '~/services/db.server';
 import { defineEmailKind, enqueueEmail } from '~/services/email-queue.server';
@@ -94,7 +98,7 @@ function linkToken(purpose: LinkPurpose, id: string): string {
 
 /** The subscription id a link's token names, when the token is genuine. */
 function idFromToken(purpose: LinkPurpose, token: string | null | undefined): string | null {
-  const match = /^([a-f\d]{24})\.([\w-]{43})$/.exec(token ?? '');
+  const match = SUBSCRIPTION_LINK_TOKEN.exec(token ?? '');
   if (!match || !verifyToken(purpose, match[1]!, match[2]!)) return null;
   return match[1]!;
 }

@@ -9,18 +9,15 @@ import { useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking-public/link-page';
 import { confirmParcelSubscription, readConfirmLink } from '~/models/parcel-subscription.server';
+import { subscriptionLinkToken } from '~/schemas/public-forms';
 
 /**
  * The link in the confirmation e-mail. Opening it only shows a button: mail scanners and link
  * previews fetch links, and must not confirm a subscription nobody asked for. The button posts
  * here, and the page then shows the subscription confirmed.
  */
-function token(request: Request) {
-  return new URL(request.url).searchParams.get('token');
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  const data = linkPageData(await readConfirmLink(token(request)));
+  const data = linkPageData(await readConfirmLink(subscriptionLinkToken(request)));
   return json<LinkPageData>(data, {
     status: data.state === 'invalid' ? 404 : 200,
     headers: { 'Cache-Control': 'no-store' },
@@ -28,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const link = await confirmParcelSubscription(token(request));
+  const link = await confirmParcelSubscription(subscriptionLinkToken(request));
   if (!link) return json({ ok: false }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
   const url = new URL(request.url);
   return redirect(url.pathname + url.search);

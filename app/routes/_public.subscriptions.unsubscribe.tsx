@@ -12,18 +12,15 @@ import {
   readUnsubscribeLink,
   unsubscribeParcelSubscription,
 } from '~/models/parcel-subscription.server';
+import { subscriptionLinkToken } from '~/schemas/public-forms';
 
 /**
  * The unsubscribe link in the body of every e-mail to a parcel's subscribers: it shows a button
  * (a link opened by a mail scanner unsubscribes nobody), which posts here; the answer is the page
  * itself. Mail providers' one-click unsubscribe posts to subscriptions.one-click.
  */
-function token(request: Request) {
-  return new URL(request.url).searchParams.get('token');
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  const data = linkPageData(await readUnsubscribeLink(token(request)));
+  const data = linkPageData(await readUnsubscribeLink(subscriptionLinkToken(request)));
   return json<LinkPageData>(data, {
     status: data.state === 'invalid' ? 404 : 200,
     headers: { 'Cache-Control': 'no-store' },
@@ -31,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const link = await unsubscribeParcelSubscription(token(request));
+  const link = await unsubscribeParcelSubscription(subscriptionLinkToken(request));
   return json(
     { unsubscribed: Boolean(link) },
     { status: link ? 200 : 404, headers: { 'Cache-Control': 'no-store' } },

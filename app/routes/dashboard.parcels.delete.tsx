@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
@@ -6,10 +7,10 @@ import { StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
 import { getParcelsByIds } from '~/models/parcel.server';
-import { ParcelBulkDeleteSchema, readParcelIds } from '~/schemas/parcel';
+import { ParcelBulkDeleteFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { firstError, readFormData } from '~/services/form.server';
 import { deleteParcels, someNumbers } from '~/services/parcel-bulk.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
 
@@ -21,17 +22,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const url = new URL(request.url);
   const back = parcelListHref(url.searchParams.get('back'));
-  const selection = ParcelBulkDeleteSchema.safeParse({
-    ids: readParcelIds(url.searchParams.getAll('ids')),
-  });
-  if (!selection.success) {
+  const selection = parseWithZod(url.searchParams, { schema: ParcelBulkDeleteFormSchema });
+  if (selection.status !== 'success') {
     throw await redirectWithToast(request, back, {
       type: 'error',
       title: 'Nothing deleted',
-      description: `${selection.error.issues[0]?.message ?? 'Select parcels'}.`,
+      description: `${firstError(selection, 'Select parcels')}.`,
     });
   }
-  const parcels = await getParcelsByIds(selection.data.ids);
+  const parcels = await getParcelsByIds(selection.value.ids);
   if (!parcels.length) {
     throw await redirectWithToast(request, back, {
       type: 'error',
@@ -52,17 +51,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const form = await readFormData(request);
-  const back = parcelListHref(typeof form.get('back') === 'string' ? String(form.get('back')) : '');
-  const selection = ParcelBulkDeleteSchema.safeParse({ ids: readParcelIds(form.getAll('ids')) });
-  if (!selection.success) {
+  const submission = parseWithZod(await readFormData(request), {
+    schema: ParcelBulkDeleteFormSchema,
+  });
+  const { back: given } = submission.payload;
+  const back = parcelListHref(typeof given === 'string' ? given : null);
+  if (submission.status !== 'success') {
     return redirectWithToast(request, back, {
       type: 'error',
       title: 'Nothing deleted',
-      description: `${selection.error.issues[0]?.message ?? 'Select parcels'}.`,
+      description: `${firstError(submission, 'Select parcels')}.`,
     });
   }
-  const result = await deleteParcels(selection.data.ids, { user, context });
+  const result = await deleteParcels(submission.value.ids, { user, context });
   const gone = result.missing.length ? ` ${result.missing.length} no longer existed.` : '';
   if (result.failed.length) {
     return redirectWithToast(request, back, {

@@ -1,8 +1,9 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getParcelsByIds } from '~/models/parcel.server';
-import { LABEL_PAPERS, MAX_LABELS_PER_SHEET, type LabelPaper } from '~/schemas/label';
-import { parcelIdsSchema, readParcelIds } from '~/schemas/parcel';
+import { LabelSheetQuerySchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
+import { firstError } from '~/services/form.server';
 import { renderLabelSheetPdf } from '~/services/label-render.server';
 import { escapeHtml } from '~/services/mailer.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
@@ -38,19 +39,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const url = new URL(request.url);
   const back = parcelListHref(url.searchParams.get('back'));
-  const paper = (url.searchParams.get('paper') || 'a4').toLowerCase();
-  if (!(LABEL_PAPERS as readonly string[]).includes(paper))
-    return refusal(400, 'The paper must be A4 or Letter.', back);
-  const selection = parcelIdsSchema(MAX_LABELS_PER_SHEET).safeParse(
-    readParcelIds(url.searchParams.getAll('ids')),
-  );
-  if (!selection.success) {
-    const message = selection.error.issues[0]?.message ?? 'Select parcels';
-    return refusal(400, `${message}.`, back);
-  }
-  const parcels = await getParcelsByIds(selection.data);
+  const query = parseWithZod(url.searchParams, { schema: LabelSheetQuerySchema });
+  if (query.status !== 'success')
+    return refusal(400, `${firstError(query, 'Select parcels')}.`, back);
+  const { paper, ids } = query.value;
+  const parcels = await getParcelsByIds(ids);
   if (!parcels.length) return refusal(404, 'The selected parcels no longer exist.', back);
-  const pdf = await renderLabelSheetPdf(parcels, paper as LabelPaper);
+  const pdf = await renderLabelSheetPdf(parcels, paper);
   const date = new Date().toISOString().slice(0, 10);
   return new Response(new Uint8Array(pdf), {
     headers: {

@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
@@ -28,15 +29,14 @@ import {
 } from '~/schemas/constants';
 import {
   defaultSortOrder,
-  ParcelBulkStatusSchema,
+  ParcelBulkStatusFormSchema,
   ParcelListQuerySchema,
-  readParcelIds,
   type ParcelListQuery,
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { firstError, readFormData } from '~/services/form.server';
 import { setParcelsStatus, someNumbers } from '~/services/parcel-bulk.server';
 import { useLinkNavigation } from '~/utils/link-navigation';
 import { parcelListHref } from '~/utils/parcel-list-href';
@@ -119,32 +119,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const form = await readFormData(request);
+  const submission = parseWithZod(await readFormData(request), {
+    schema: ParcelBulkStatusFormSchema,
+  });
   const back = parcelListHref(new URL(request.url).search);
-  if (form.get('intent') !== 'status') {
+  if (submission.status !== 'success') {
     return redirectWithToast(request, back, {
       type: 'error',
       title: 'Nothing changed',
-      description: 'Unknown action.',
+      description: `${firstError(submission, 'Invalid input')}.`,
     });
   }
-  const ids = readParcelIds(form.getAll('ids'));
-  const newStatus = form.get('newStatus');
-  const parsed = ParcelBulkStatusSchema.safeParse({ ids, status: newStatus });
-  if (!parsed.success) {
-    const description = !ids.length
-      ? 'Select at least one parcel.'
-      : !newStatus
-        ? 'Choose the new status.'
-        : `${parsed.error.issues[0]?.message ?? 'Invalid input'}.`;
-    return redirectWithToast(request, back, {
-      type: 'error',
-      title: 'Nothing changed',
-      description,
-    });
-  }
-  const { status } = parsed.data;
-  const result = await setParcelsStatus(parsed.data.ids, status, { user, context });
+  const { ids, newStatus: status } = submission.value;
+  const result = await setParcelsStatus(ids, status, { user, context });
   const parts: string[] = [];
   if (result.done.length) parts.push(`Now ${status}: ${someNumbers(result.done)}.`);
   if (result.unchanged.length) parts.push(`Already ${status}: ${someNumbers(result.unchanged)}.`);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { unsubscribeParcelSubscription } from '~/models/parcel-subscription.server';
+import { subscriptionLinkToken } from '~/schemas/public-forms';
 
 /**
  * The address in the `List-Unsubscribe` header of every e-mail to a parcel's subscribers: a mail
@@ -18,8 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const token = new URL(request.url).searchParams.get('token');
-  const link = await unsubscribeParcelSubscription(token);
+  const link = await unsubscribeParcelSubscription(subscriptionLinkToken(request));
   if (!link)
     return new Response('This unsubscribe link is not valid.', { status: 404, headers: NO_STORE });
   return new Response(

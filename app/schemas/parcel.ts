@@ -1,5 +1,6 @@
 import { configureCoercion } from '@conform-to/zod/v4/future';
 import { z } from './zod';
+import { LABEL_PAPERS, MAX_LABELS_PER_SHEET } from './label';
 import {
   DEFAULT_DELIVERY_DAYS,
   MAX_PAGE_SIZE,
@@ -278,14 +279,41 @@ export function parcelIdsSchema(max = MAX_BULK_PARCELS) {
     .max(max, `Select at most ${max} parcels at a time`);
 }
 
-/** The table's bulk status change: the selected parcels and their new status. */
-export const ParcelBulkStatusSchema = z.object({
-  ids: parcelIdsSchema(),
-  status: StatusSchema,
+/** A selection as a form or a query sends it (see readParcelIds), checked as parcelIdsSchema. */
+export function parcelIdsField(max = MAX_BULK_PARCELS) {
+  return z.array(z.string()).transform(readParcelIds).pipe(parcelIdsSchema(max));
+}
+
+/** The table's bulk status change as its form posts it: the ticked parcels and their new status. */
+export const ParcelBulkStatusFormSchema = z.object({
+  intent: z.literal('status', { error: 'Unknown action' }),
+  ids: parcelIdsField(),
+  newStatus: z.enum(PARCEL_STATUSES, {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'Choose the new status'
+        : `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
+  }),
 });
 
-/** The bulk delete: the parcels the confirmation listed. */
-export const ParcelBulkDeleteSchema = z.object({ ids: parcelIdsSchema() });
+/** GET /dashboard/parcels/labels.pdf: the paper (A4 unless Letter is asked for) and the parcels. */
+export const LabelSheetQuerySchema = z.object({
+  paper: z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(LABEL_PAPERS, { error: 'The paper must be A4 or Letter' }))
+    .default('a4'),
+  ids: parcelIdsField(MAX_LABELS_PER_SHEET),
+});
+
+/**
+ * The bulk delete: the parcels its confirmation lists (from the table's link) and then posts,
+ * and the list to go back to (checked by parcelListHref).
+ */
+export const ParcelBulkDeleteFormSchema = z.object({
+  ids: parcelIdsField(),
+  back: z.string().optional(),
+});
 
 /**
  * GET /api/parcels/export.csv: the list's filters and sort, and `ids` to export only those parcels

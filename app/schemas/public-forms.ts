@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { z } from './zod';
 
 /** Plans a visitor can ask about; the values are what `/quote?plan=` accepts. */
@@ -112,3 +113,17 @@ export const ParcelSubscribeSchema = z.object({
   email: emailField,
 });
 export type ParcelSubscribeInput = z.infer<typeof ParcelSubscribeSchema>;
+
+/** A subscription link's token: the subscription's id, a dot, and its signature. */
+export const SUBSCRIPTION_LINK_TOKEN = /^([a-f\d]{24})\.([\w-]{43})$/;
+
+/** The query of the links in subscribers' e-mails (confirm, unsubscribe, one-click). */
+export const SubscriptionLinkSchema = z.object({
+  token: z.string().regex(SUBSCRIPTION_LINK_TOKEN, 'This link is not valid'),
+});
+
+/** The token of a subscription link's address, when it has the shape of one (else null). */
+export function subscriptionLinkToken(request: Request): string | null {
+  const link = parseWithZod(new URL(request.url).searchParams, { schema: SubscriptionLinkSchema });
+  return link.status === 'success' ? link.value.token : null;
+}

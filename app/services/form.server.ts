@@ -29,3 +29,17 @@ export async function readFormData(request: Request): Promise<FormData> {
   }
   return form;
 }
+
+/**
+ * The first message of a submission that failed, in the order of the schema's fields: what a
+ * toast says when a form is answered with a redirect rather than its own page.
+ */
+export function firstError(
+  submission: { error?: Record<string, string[] | null> | null },
+  fallback: string,
+): string {
+  for (const messages of Object.values(submission.error ?? {})) {
+    if (messages?.[0]) return messages[0];
+  }
+  return fallback;
+}

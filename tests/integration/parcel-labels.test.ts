@@ -370,6 +370,62 @@ describe('bulk actions on the parcel table', () => {
     expect((await getParcel(parcel.id))!.status).toBe('Pending');
   });
 
+  it('changes and deletes nothing for a selection that is not one of parcels', async () => {
+    const target = await newParcel('Hostile Target');
+    const post = (action: typeof listAction, url: string, fields: [string, string][]) =>
+      callRoute(action, url, {
+        method: 'POST',
+        headers: { Cookie: staff.cookie },
+        body: form(fields),
+      });
+    // An unknown action is named first, whatever else is wrong.
+    const unknown = await post(listAction, '/dashboard/parcels', [
+      ['intent', 'delete'],
+      ['ids', target.id],
+    ]);
+    expect(await toast(unknown)).toEqual({
+      type: 'error',
+      title: 'Nothing changed',
+      description: 'Unknown action.',
+    });
+    const notIds = await post(listAction, '/dashboard/parcels?page=2', [
+      ['intent', 'status'],
+      ['ids', `${target.id},{"$ne":null}`],
+      ['newStatus', 'Delivered'],
+    ]);
+    expect(notIds.headers.get('location')).toBe('/dashboard/parcels?page=2');
+    expect(await toast(notIds)).toMatchObject({ description: 'Not a parcel id.' });
+    const badStatus = await post(listAction, '/dashboard/parcels', [
+      ['intent', 'status'],
+      ['ids', target.id],
+      ['newStatus', 'Lost'],
+    ]);
+    expect(await toast(badStatus)).toMatchObject({
+      description: expect.stringMatching(/^Status must be one of: Pending, /),
+    });
+    const tooMany = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(24, '0'));
+    const many = await post(bulkDeleteAction, '/dashboard/parcels/delete', [
+      ['ids', tooMany.join(',')],
+      ['back', '?search=Hostile'],
+    ]);
+    expect(many.headers.get('location')).toBe('/dashboard/parcels?search=Hostile');
+    expect(await toast(many)).toEqual({
+      type: 'error',
+      title: 'Nothing deleted',
+      description: 'Select at most 100 parcels at a time.',
+    });
+    const confirm = await callRoute(
+      bulkDeleteLoader,
+      `/dashboard/parcels/delete?ids=${target.id}&ids=nope`,
+      { headers: { Cookie: staff.cookie } },
+    );
+    expect(confirm.status).toBe(302);
+    expect(await toast(confirm)).toMatchObject({ description: 'Not a parcel id.' });
+    const stored = await getParcel(target.id);
+    expect(stored?.status).toBe('Pending');
+    expect(await AuditEntry.countDocuments({ entityId: target.id })).toBe(0);
+  });
+
   it('deletes the selected parcels after a confirmation that lists them', async () => {
     const [a, b, keep] = await Promise.all([
       newParcel('Gone A'),
