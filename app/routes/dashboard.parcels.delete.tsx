@@ -51,10 +51,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const submission = parseWithZod(await readFormData(request), {
-    schema: ParcelBulkDeleteFormSchema,
-  });
-  const { back: given } = submission.payload;
+  const form = await readFormData(request);
+  const submission = parseWithZod(form, { schema: ParcelBulkDeleteFormSchema });
+  const given = form.get('back');
   const back = parcelListHref(typeof given === 'string' ? given : null);
   if (submission.status !== 'success') {
     return redirectWithToast(request, back, {

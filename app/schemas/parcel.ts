@@ -107,9 +107,8 @@ const DestinationsSchema = z
   .max(MAX_PARCEL_DESTINATIONS, `At most ${MAX_PARCEL_DESTINATIONS} destinations`)
   .transform((list) => list.filter((d) => !isBlankDestination(d)));
 
-const StatusSchema = z.enum(PARCEL_STATUSES, {
-  error: `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
-});
+const STATUS_MESSAGE = `Status must be one of: ${PARCEL_STATUSES.join(', ')}`;
+const StatusSchema = z.enum(PARCEL_STATUSES, { error: STATUS_MESSAGE });
 const PrioritySchema = z.enum(PRIORITIES, {
   error: `Priority must be one of: ${PRIORITIES.join(', ')}`,
 });
@@ -289,31 +288,27 @@ export const ParcelBulkStatusFormSchema = z.object({
   intent: z.literal('status', { error: 'Unknown action' }),
   ids: parcelIdsField(),
   newStatus: z.enum(PARCEL_STATUSES, {
-    error: (issue) =>
-      issue.input === undefined
-        ? 'Choose the new status'
-        : `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
+    error: (issue) => (issue.input === undefined ? 'Choose the new status' : STATUS_MESSAGE),
   }),
 });
+
+const PAPER_MESSAGE = 'The paper must be A4 or Letter';
 
 /** GET /dashboard/parcels/labels.pdf: the paper (A4 unless Letter is asked for) and the parcels. */
 export const LabelSheetQuerySchema = z.object({
   paper: z
-    .string()
+    .string({ error: PAPER_MESSAGE })
     .toLowerCase()
-    .pipe(z.enum(LABEL_PAPERS, { error: 'The paper must be A4 or Letter' }))
+    .pipe(z.enum(LABEL_PAPERS, { error: PAPER_MESSAGE }))
     .default('a4'),
   ids: parcelIdsField(MAX_LABELS_PER_SHEET),
 });
 
 /**
- * The bulk delete: the parcels its confirmation lists (from the table's link) and then posts,
- * and the list to go back to (checked by parcelListHref).
+ * The bulk delete: the parcels its confirmation lists (from the table's link) and then posts.
+ * Both also carry `back`, the list to return to, which parcelListHref reads.
  */
-export const ParcelBulkDeleteFormSchema = z.object({
-  ids: parcelIdsField(),
-  back: z.string().optional(),
-});
+export const ParcelBulkDeleteFormSchema = z.object({ ids: parcelIdsField() });
 
 /**
  * GET /api/parcels/export.csv: the list's filters and sort, and `ids` to export only those parcels

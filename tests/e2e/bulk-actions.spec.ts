@@ -57,6 +57,18 @@ test('select two rows and change their status; select one, confirm and delete it
   await tick(page, a!);
   await tick(page, b!);
   if (test.info().project.name === 'js') await expect(bar).toContainText('2 selected');
+  // No status chosen: the server says so, and nothing changes.
+  await page.getByRole('button', { name: 'Change status' }).click();
+  await expect(toastRegion(page)).toContainText('Nothing changed');
+  await expect(toastRegion(page)).toContainText('Choose the new status.');
+  await expect(page).toHaveURL(/search=/);
+  await expect(parcelRow(page, a!.trackingNumber)).toContainText('Pending');
+  await expect(parcelRow(page, b!.trackingNumber)).toContainText('Pending');
+  if (test.info().project.name === 'js') await expect(bar).toContainText('2 selected');
+  else {
+    await tick(page, a!);
+    await tick(page, b!);
+  }
   await page.getByLabel('New status').selectOption('In Transit');
   await page.getByRole('button', { name: 'Change status' }).click();
   await expect(toastRegion(page)).toContainText('Status changed for 2 parcels');

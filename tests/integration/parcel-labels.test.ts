@@ -265,6 +265,9 @@ describe('GET /dashboard/parcels/labels.pdf (the bulk sheet)', () => {
     const paper = await sheet(`?ids=${parcel.id}&paper=a3`);
     expect(paper.status).toBe(400);
     expect(await paper.text()).toContain('The paper must be A4 or Letter.');
+    const twoPapers = await sheet(`?ids=${parcel.id}&paper=a4&paper=letter`);
+    expect(twoPapers.status).toBe(400);
+    expect(await twoPapers.text()).toContain('The paper must be A4 or Letter.');
 
     const gone = await sheet('?ids=0123456789abcdef01234567');
     expect(gone.status).toBe(404);
@@ -407,6 +410,7 @@ describe('bulk actions on the parcel table', () => {
     const many = await post(bulkDeleteAction, '/dashboard/parcels/delete', [
       ['ids', tooMany.join(',')],
       ['back', '?search=Hostile'],
+      ['back', '?search=Second'],
     ]);
     expect(many.headers.get('location')).toBe('/dashboard/parcels?search=Hostile');
     expect(await toast(many)).toEqual({
