@@ -32,7 +32,8 @@ let smtpTransportKey: string | undefined;
 function getSmtpTransport(url: string, timeoutMs: number): Transporter {
   const key = `${timeoutMs} ${url}`;
   if (!smtpTransport || smtpTransportKey !== key) {
-    smtpTransport = nodemailer.createTransport(url, {
+    smtpTransport = nodemailer.createTransport({
+      url,
       // A slow or dead server must not hang the request that sends.
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
