@@ -51,6 +51,18 @@ const outboxTransport = nodemailer.createTransport({
 });
 
 /**
+ * The transport reports each of its timeouts (connection, greeting, idle socket) with code
+ * ETIMEDOUT and a terse message such as "Greeting never received"; the text kept for staff says
+ * what happened and which step it was.
+ */
+function withTimeoutText(error: unknown, timeoutMs: number) {
+  const e = error as { code?: string; message?: string } | null;
+  if (e?.code !== 'ETIMEDOUT' || !(error instanceof Error)) return error;
+  error.message = `Timed out after ${timeoutMs} ms waiting for the mail server (${e.message})`;
+  return error;
+}
+
+/**
  * Sends one e-mail: through SMTP_URL when set, otherwise into the local outbox as an .eml file.
  * Rejects with the transport's error when the message was not accepted.
  */
@@ -61,10 +73,13 @@ export async function sendMail(
   const smtpUrl = options.smtpUrl ?? env.SMTP_URL;
   const mail = { from: mailFrom(), ...message };
   if (smtpUrl) {
-    const info = await getSmtpTransport(smtpUrl, options.timeoutMs ?? env.SMTP_TIMEOUT_MS).sendMail(
-      mail,
-    );
-    return { messageId: info.messageId };
+    const timeoutMs = options.timeoutMs ?? env.SMTP_TIMEOUT_MS;
+    try {
+      const info = await getSmtpTransport(smtpUrl, timeoutMs).sendMail(mail);
+      return { messageId: info.messageId };
+    } catch (error) {
+      throw withTimeoutText(error, timeoutMs);
+    }
   }
   const info = await outboxTransport.sendMail(mail);
   const dir = outboxDir();
