@@ -50,15 +50,19 @@ const outboxTransport = nodemailer.createTransport({
   newline: 'unix',
 });
 
+/** What staff read when a mail server did not answer in time, whichever clock ran out. */
+export function mailTimeoutText(timeoutMs: number) {
+  return `Timed out after ${timeoutMs} ms waiting for the mail server`;
+}
+
 /**
  * The transport reports each of its timeouts (connection, greeting, idle socket) with code
  * ETIMEDOUT and a terse message such as "Greeting never received"; the text kept for staff says
  * what happened and which step it was.
  */
 function withTimeoutText(error: unknown, timeoutMs: number) {
-  const e = error as { code?: string; message?: string } | null;
-  if (e?.code !== 'ETIMEDOUT' || !(error instanceof Error)) return error;
-  error.message = `Timed out after ${timeoutMs} ms waiting for the mail server (${e.message})`;
+  if (!(error instanceof Error) || (error as { code?: string }).code !== 'ETIMEDOUT') return error;
+  error.message = `${mailTimeoutText(timeoutMs)} (${error.message})`;
   return error;
 }
 

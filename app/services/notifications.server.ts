@@ -3,6 +3,7 @@ import {
   emailLayout,
   escapeHtml,
   messageIdFor,
+  mailTimeoutText,
   publicUrl,
   sendMail,
   textToHtml,
@@ -126,10 +127,7 @@ export async function deliverNotificationEmail(
     const result = await Promise.race([
       sending,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`Timed out after ${timeoutMs} ms waiting for the mail server`)),
-          timeoutMs,
-        );
+        timer = setTimeout(() => reject(new Error(mailTimeoutText(timeoutMs))), timeoutMs);
       }),
     ]);
     return { ok: true, messageId: result.messageId };
