@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { ParsedMail } from 'mailparser';
-import { E2E_ADMIN, uniqueName, waitForMail } from './support/helpers';
+import { E2E_ADMIN, parcelCombobox, uniqueName, waitForMail } from './support/helpers';
 
 // axe (WCAG 2.1 A and AA rules) on every screen of the app: public pages, sign-in, every
 // dashboard tab and every dialog, at a phone's width and a desktop's, in both projects (with and
@@ -408,10 +408,9 @@ for (const size of WIDTHS) {
         test.skip(!javaScript(), 'without JavaScript the pickers are a search form and a select');
         await signInWithCookie(page);
         await page.goto(path);
-        const input = page.getByRole('combobox', { name: label, exact: true });
-        // The options (the newest parcels) have arrived.
-        await page.waitForLoadState('networkidle');
+        const input = await parcelCombobox(page, label);
         await input.press('ArrowDown');
+        // Shown once the options (the newest parcels) have arrived.
         await expect(page.getByRole('listbox')).toBeVisible();
         await expect(page.getByRole('option').first()).toBeVisible();
         await input.press('ArrowDown');

@@ -79,6 +79,18 @@ export async function reloadUntil(page: Page, check: () => Promise<void>, timeou
 }
 
 /**
+ * A parcel picker once JavaScript has made it a combobox. Until the page has hydrated, a `<select>`
+ * (a combobox too, with the same label) or a search box stands in its place, and keys pressed
+ * there do not open the options. The closed combobox says `aria-expanded="false"`; the select
+ * has no such attribute.
+ */
+export async function parcelCombobox(page: Page, label = 'Parcel') {
+  const input = page.getByRole('combobox', { name: label, exact: true });
+  await expect(input).toHaveAttribute('aria-expanded', 'false');
+  return input;
+}
+
+/**
  * Chooses a parcel in a parcel combobox (JavaScript on) with the keyboard: types `search`, waits
  * for the server's answer to it, moves to the option of `trackingNumber` with the arrow keys and
  * takes it with Enter. A dialog's combobox then shows the parcel; the Tracking tab's opens it.
@@ -89,7 +101,7 @@ export async function chooseParcel(
   trackingNumber: string,
   label = 'Parcel',
 ) {
-  const input = page.getByRole('combobox', { name: label, exact: true });
+  const input = await parcelCombobox(page, label);
   await input.fill(search);
   await expect(
     page.getByText(new RegExp(`match(es for)? “${escapeRegExp(search)}”`)),
