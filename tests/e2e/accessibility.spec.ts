@@ -249,9 +249,11 @@ test.beforeAll(async ({ request }) => {
 async function expectNoViolations(page: Page, path: string) {
   const response = await page.goto(path);
   expect(response?.status(), path).toBeLessThan(500);
-  // With JavaScript, wait for the app to be interactive so its dialogs are what axe sees. Without
-  // it, the load event the navigation waited for is the finished page, and "network idle" after it
-  // (the browser starts and drops the script preloads) once never came within the time limit.
+  // With JavaScript, wait for network idle: by then the app has usually hydrated, so its dialogs are
+  // what axe sees. Idle does not promise hydration; a page checked before it is the server's render,
+  // which the project without JavaScript checks too. Without JavaScript, the load event the
+  // navigation waited for is the finished page, and "network idle" after it (the browser starts and
+  // drops the script preloads) once never came within the time limit.
   if (javaScript()) await page.waitForLoadState('networkidle');
   await expectNoViolationsHere(page, path);
 }
