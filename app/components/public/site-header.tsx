@@ -66,7 +66,7 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
       </div>
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3"
+        className="mx-auto flex min-h-[3.875rem] max-w-7xl items-center justify-between gap-4 px-4 py-3 md:min-h-0"
       >
         <a href="/" aria-label={`${company.name} home`} className="min-w-0">
           <Logo name={company.name} />
@@ -89,8 +89,14 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
             );
           })}
         </ul>
-        <details className="group relative shrink-0 md:hidden" data-mobile-menu>
-          <summary className="list-none rounded-md border border-gray-300 px-3 py-2 text-sm font-medium text-gray-800 [&::-webkit-details-marker]:hidden">
+        {/* A fixed box, and the bar above (min-h) as tall as it: on a slow phone the browser can
+            paint the header before it has read the menu, and a bar sized by its content would then
+            grow and move the logo. */}
+        <details
+          className="group relative h-[2.375rem] w-[5.5rem] shrink-0 md:hidden"
+          data-mobile-menu
+        >
+          <summary className="block h-full list-none whitespace-nowrap rounded-md border border-gray-300 text-center text-sm font-medium leading-9 text-gray-800 [&::-webkit-details-marker]:hidden">
             <span aria-hidden="true">☰</span> Menu
           </summary>
           <ul className="absolute right-0 z-40 mt-2 w-56 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-2 shadow-lg">
