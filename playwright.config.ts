@@ -24,12 +24,12 @@ const chromiumLaunch = {
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
-  workers: 2,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // A test that passes only on a retry is a failing test.
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   globalSetup: './tests/e2e/support/global-setup.ts',
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
@@ -42,7 +42,10 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunch, javaScriptEnabled: true },
     },
     {
+      // Without JavaScript: one tagged flow per kind of form and per dialog shown as a page, and
+      // the screens whose markup differs without it. What needs no browser is a vitest test.
       name: 'no-js',
+      grep: /@no-js/,
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: chromiumLaunch,
@@ -59,6 +62,9 @@ export default defineConfig({
     env: {
       NODE_ENV: 'production',
       PORT: String(E2E_PORT),
+      ...(process.env.E2E_WEB_CONCURRENCY
+        ? { WEB_CONCURRENCY: process.env.E2E_WEB_CONCURRENCY }
+        : {}),
       DATA_DIR: path.join(E2E_DIR, 'data'),
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,

@@ -1,22 +1,13 @@
-import { expect, test } from '@playwright/test';
-import {
-  E2E_ADMIN,
-  reloadUntil,
-  signIn,
-  toastRegion,
-  uniqueName,
-  waitForMail,
-} from './support/helpers';
+import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
+import { reloadUntil, toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 test.describe.configure({ timeout: 90_000 });
 
 test('an event that sets Out for Delivery e-mails the recipient once, shown in the timeline', async ({
   page,
   request,
+  admin: headers,
 }, testInfo) => {
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
-  const headers = { Authorization: `Bearer ${token}` };
   const email = `${uniqueName(`auto-${testInfo.project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
   const created = await request.post('/api/parcels', {
     headers,
@@ -28,7 +19,7 @@ test('an event that sets Out for Delivery e-mails the recipient once, shown in t
   });
   const { parcel } = await created.json();
 
-  await signIn(page, `/dashboard/tracking/${parcel.id}`);
+  await page.goto(`/dashboard/tracking/${parcel.id}`);
   await page.getByRole('link', { name: 'Add Event' }).click();
   await page.getByLabel('Status', { exact: true }).selectOption('Out for Delivery');
   await page.getByLabel('Location').fill('Depot');
@@ -55,39 +46,40 @@ test('an event that sets Out for Delivery e-mails the recipient once, shown in t
   expect(notifications[0]).toMatchObject({ recipient: email, automatic: true });
 });
 
-test('admins choose which statuses e-mail automatically', async ({ page, request }, testInfo) => {
-  // Each project changes a row of its own: only the rows changed in a form are saved.
-  const status = testInfo.project.use.javaScriptEnabled !== false ? 'Returned' : 'Pending';
-  await signIn(page, '/dashboard/notifications');
-  await page.getByRole('link', { name: 'Automatic e-mails' }).click();
-  await expect(page.getByRole('heading', { name: 'Automatic e-mails' })).toBeVisible();
-  const box = page.getByLabel(`E-mail the recipient when the parcel is ${status}`, {
-    exact: true,
-  });
-  await expect(box).not.toBeChecked();
-  await expect(
-    page.getByLabel('E-mail the recipient when the parcel is Out for Delivery'),
-  ).toBeChecked();
-  await box.check();
-  await page.getByLabel(`Template for ${status}`, { exact: true }).selectOption('Custom');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(toastRegion(page)).toContainText('Automatic e-mails saved');
+test(
+  'admins choose which statuses e-mail automatically',
+  NO_JS,
+  async ({ page, request, admin: headers }) => {
+    // Each project changes a row of its own: only the rows changed in a form are saved.
+    const status = javaScriptOn() ? 'Returned' : 'Pending';
+    await page.goto('/dashboard/notifications');
+    await page.getByRole('link', { name: 'Automatic e-mails' }).click();
+    await expect(page.getByRole('heading', { name: 'Automatic e-mails' })).toBeVisible();
+    const box = page.getByLabel(`E-mail the recipient when the parcel is ${status}`, {
+      exact: true,
+    });
+    await expect(box).not.toBeChecked();
+    await expect(
+      page.getByLabel('E-mail the recipient when the parcel is Out for Delivery'),
+    ).toBeChecked();
+    await box.check();
+    await page.getByLabel(`Template for ${status}`, { exact: true }).selectOption('Custom');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(toastRegion(page)).toContainText('Automatic e-mails saved');
 
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
-  const headers = { Authorization: `Bearer ${token}` };
-  const read = async () =>
-    (
-      (await (await request.get('/api/notification-settings', { headers })).json()).settings
-        .rules as Array<{ status: string; enabled: boolean; template: string }>
-    ).find((r) => r.status === status);
-  expect(await read()).toEqual({ status, enabled: true, template: 'Custom' });
+    const read = async () =>
+      (
+        (await (await request.get('/api/notification-settings', { headers })).json()).settings
+          .rules as Array<{ status: string; enabled: boolean; template: string }>
+      ).find((r) => r.status === status);
+    expect(await read()).toEqual({ status, enabled: true, template: 'Custom' });
 
-  // Back as it was.
-  await page.reload();
-  await box.uncheck();
-  await page.getByLabel(`Template for ${status}`, { exact: true }).selectOption('Status Update');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(toastRegion(page)).toContainText('Automatic e-mails saved');
-  expect(await read()).toEqual({ status, enabled: false, template: 'Status Update' });
-});
+    // Back as it was.
+    await page.reload();
+    await box.uncheck();
+    await page.getByLabel(`Template for ${status}`, { exact: true }).selectOption('Status Update');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(toastRegion(page)).toContainText('Automatic e-mails saved');
+    expect(await read()).toEqual({ status, enabled: false, template: 'Status Update' });
+  },
+);

@@ -1,10 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN, signIn } from './support/helpers';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 
 // A keyboard user who closes a dialog, however it closes, lands on the control that opened it.
-test.beforeEach(() => {
-  test.skip(test.info().project.name !== 'js', 'dialogs are pages without JavaScript');
-});
+// (Without JavaScript dialogs are pages: the no-js project does not run these.)
 
 async function openWithKeyboard(page: Page, name: string, dialogTitle: string) {
   const opener = page.getByRole('link', { name, exact: true }).first();
@@ -23,7 +21,7 @@ async function expectFocusOn(page: Page, target: ReturnType<Page['getByRole']>) 
 test('Escape and Close in the Create Parcel dialog return focus to Create Parcel', async ({
   page,
 }) => {
-  await signIn(page, '/dashboard/parcels');
+  await page.goto('/dashboard/parcels');
   let opener = await openWithKeyboard(page, 'Create Parcel', 'Create New Parcel');
   // Focus is inside the dialog while it is open.
   await expect
@@ -42,7 +40,7 @@ test('Escape and Close in the Create Parcel dialog return focus to Create Parcel
 });
 
 test('Escape in the Add Event dialog returns focus to Add Event', async ({ page }) => {
-  await signIn(page, '/dashboard/tracking');
+  await page.goto('/dashboard/tracking');
   const parcels = page.getByRole('list', { name: 'Parcels to select' });
   await parcels.getByRole('link').first().click();
   await expect(page.getByRole('link', { name: 'Add Event' })).toBeVisible();
@@ -52,7 +50,7 @@ test('Escape in the Add Event dialog returns focus to Add Event', async ({ page 
 });
 
 test('when the opener is gone, focus goes to the page heading', async ({ page }) => {
-  await signIn(page, '/dashboard/parcels');
+  await page.goto('/dashboard/parcels');
   await openWithKeyboard(page, 'Create Parcel', 'Create New Parcel');
   // The opener disappears while the dialog is open (as a deleted row's menu does).
   await page.evaluate(() => {
@@ -65,7 +63,7 @@ test('when the opener is gone, focus goes to the page heading', async ({ page })
 });
 
 test('a client-side page change is announced by its title', async ({ page }) => {
-  await signIn(page, '/dashboard');
+  await page.goto('/dashboard');
   await page.getByRole('link', { name: 'Parcels', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Parcel Management' })).toBeVisible();
   await expect(page.locator('[data-route-announcer]')).toHaveText(await page.title());
@@ -74,13 +72,12 @@ test('a client-side page change is announced by its title', async ({ page }) => 
 test('a submitted Add Event dialog returns focus to Add Event; a cancelled and a confirmed delete to their opener and the heading', async ({
   page,
   request,
+  admin,
 }) => {
   // A parcel of this test's own.
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
   const party = { name: 'Kim Keyboard', email: 'kim@example.com', phone: '555-0100' };
   const created = await request.post('/api/parcels', {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: admin,
     data: {
       sender: { ...party, address: '1 Sender Way, Austin' },
       recipient: { ...party, address: '9 Elm St, Boston' },
@@ -90,7 +87,7 @@ test('a submitted Add Event dialog returns focus to Add Event; a cancelled and a
   });
   const { parcel } = await created.json();
 
-  await signIn(page, `/dashboard/tracking/${parcel.id}`);
+  await page.goto(`/dashboard/tracking/${parcel.id}`);
   let opener = await openWithKeyboard(page, 'Add Event', 'Add Event');
   await page.getByLabel('Status', { exact: true }).selectOption('In Transit');
   await page.getByLabel('Description').fill('Submitted with Enter');

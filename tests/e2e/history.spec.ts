@@ -1,25 +1,24 @@
-import { expect, test } from '@playwright/test';
-import { E2E_ADMIN, signIn, uniqueName } from './support/helpers';
+import { expect, test } from './support/fixtures';
+import { uniqueName } from './support/helpers';
 
 test("a parcel's History shows its changes before and after; the list exports as CSV", async ({
   page,
   request,
+  admin,
 }) => {
   test.setTimeout(90_000);
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
   const name = uniqueName('Hal History');
   const created = await request.post('/api/parcels', {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: admin,
     data: { recipient: { name, address: '4 Log Lane' }, weight: 1 },
   });
   const { parcel } = await created.json();
   await request.put(`/api/parcels/${parcel.id}`, {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: admin,
     data: { weight: 9 },
   });
 
-  await signIn(page, `/dashboard/parcels/${parcel.id}`);
+  await page.goto(`/dashboard/parcels/${parcel.id}`);
   await page.getByRole('link', { name: 'History' }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/parcels/${parcel.id}/history`));
   const entries = page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');

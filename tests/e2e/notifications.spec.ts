@@ -1,10 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
 import {
   chooseParcel,
-  E2E_ADMIN,
   reloadUntil,
   setSmtpRejecting,
-  signIn,
   toastRegion,
   uniqueName,
   waitForMail,
@@ -14,13 +13,14 @@ type CreatedParcel = { id: string; trackingNumber: string; email: string };
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
-async function createParcel(request: APIRequestContext, project: string): Promise<CreatedParcel> {
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  expect(login.ok()).toBeTruthy();
-  const { token } = await login.json();
+async function createParcel(
+  request: APIRequestContext,
+  admin: { Authorization: string },
+): Promise<CreatedParcel> {
+  const project = test.info().project.name;
   const email = `${uniqueName(`notify-${project}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
   const res = await request.post('/api/parcels', {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: admin,
     data: {
       sender: {
         name: 'Sam Sender',
@@ -44,17 +44,6 @@ async function createParcel(request: APIRequestContext, project: string): Promis
 
 const LIST = '/dashboard/notifications';
 
-/** signIn, with more time for the first client-side navigation on a busy machine. */
-async function signInToNotifications(page: Page) {
-  await signIn(page, LIST).catch(async (error) => {
-    await expect(page)
-      .toHaveURL(/\/dashboard\/notifications/, { timeout: 20_000 })
-      .catch(() => {
-        throw error;
-      });
-  });
-}
-
 /**
  * Opens the send dialog (a page without JavaScript) and picks the parcel; the Status Update
  * template is the one chosen first. Without JavaScript nothing fills the form in for the parcel:
@@ -66,8 +55,7 @@ async function fillStatusUpdate(page: Page, parcel: CreatedParcel) {
   await expect(page.getByRole('heading', { name: 'Send Notification' })).toBeVisible();
   await expect(page.getByLabel('Template', { exact: true })).toHaveValue('Status Update');
   // A combobox with JavaScript (the parcel is found by its tracking number), a select without.
-  if (test.info().project.name === 'js')
-    await chooseParcel(page, parcel.trackingNumber, parcel.trackingNumber);
+  if (javaScriptOn()) await chooseParcel(page, parcel.trackingNumber, parcel.trackingNumber);
   else await page.getByLabel('Parcel', { exact: true }).selectOption(parcel.id);
   await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(
     'Status update for your parcel {{trackingNumber}}',
@@ -84,78 +72,80 @@ function notificationItem(page: Page, recipient: string) {
     .filter({ hasText: recipient });
 }
 
-test('send a templated notification from the dialog: it is queued, sent, and the e-mail arrives', async ({
-  page,
-  request,
-}, testInfo) => {
-  const parcel = await createParcel(request, testInfo.project.name);
-  await signInToNotifications(page);
-  await expect(page.getByRole('heading', { name: 'Email Notifications' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Quick Templates' })).toBeVisible();
+test(
+  'send a templated notification from the dialog: it is queued, sent, and the e-mail arrives',
+  NO_JS,
+  async ({ page, request, admin }) => {
+    const parcel = await createParcel(request, admin);
+    await page.goto(LIST);
+    await expect(page.getByRole('heading', { name: 'Email Notifications' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Quick Templates' })).toBeVisible();
 
-  await fillStatusUpdate(page, parcel);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await fillStatusUpdate(page, parcel);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
 
-  await expect(toastRegion(page)).toContainText('Notification sent');
-  await expect(toastRegion(page)).toContainText(parcel.email);
-  await expect(page).toHaveURL(/\/dashboard\/notifications$/);
-  const item = notificationItem(page, parcel.email);
-  await expect(item).toHaveCount(1);
-  await expect(item).toContainText(parcel.trackingNumber);
-  await expect(item).toContainText('Status Update');
-  // The worker sends it in the background: the list shows the outcome once recorded.
-  await reloadUntil(page, () => expect(item.locator('[data-status="sent"]')).toBeVisible());
+    await expect(toastRegion(page)).toContainText('Notification sent');
+    await expect(toastRegion(page)).toContainText(parcel.email);
+    await expect(page).toHaveURL(/\/dashboard\/notifications$/);
+    const item = notificationItem(page, parcel.email);
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText(parcel.trackingNumber);
+    await expect(item).toContainText('Status Update');
+    // The worker sends it in the background: the list shows the outcome once recorded.
+    await reloadUntil(page, () => expect(item.locator('[data-status="sent"]')).toBeVisible());
 
-  const mail = await waitForMail(parcel.email, (m) =>
-    (m.text ?? '').includes(parcel.trackingNumber),
-  );
-  expect(mail.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);
-  expect(mail.text).toContain('current status is "Pending"');
-  expect(mail.text).not.toContain('{{');
-  await expect(item).toContainText(`Status update for your parcel ${parcel.trackingNumber}`);
-  expect(String(mail.html)).toContain(`/track?number=${parcel.trackingNumber}`);
-});
+    const mail = await waitForMail(parcel.email, (m) =>
+      (m.text ?? '').includes(parcel.trackingNumber),
+    );
+    expect(mail.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);
+    expect(mail.text).toContain('current status is "Pending"');
+    expect(mail.text).not.toContain('{{');
+    await expect(item).toContainText(`Status update for your parcel ${parcel.trackingNumber}`);
+    expect(String(mail.html)).toContain(`/track?number=${parcel.trackingNumber}`);
+  },
+);
 
 test('a quick template link opens the dialog with that template chosen', async ({ page }) => {
-  await signInToNotifications(page);
+  await page.goto(LIST);
   await page.getByRole('link', { name: /Delivery Confirmation/ }).click();
   await expect(page.getByRole('heading', { name: 'Send Notification' })).toBeVisible();
   await expect(page.getByLabel('Template', { exact: true })).toHaveValue('Delivery Confirmation');
 });
 
-test('a refused e-mail shows as failed with the error text; Retry sends it', async ({
-  page,
-  request,
-}, testInfo) => {
-  const parcel = await createParcel(request, testInfo.project.name);
-  await signInToNotifications(page);
-  await fillStatusUpdate(page, parcel);
+test(
+  'a refused e-mail shows as failed with the error text; Retry sends it',
+  NO_JS,
+  async ({ page, request, admin }) => {
+    const parcel = await createParcel(request, admin);
+    await page.goto(LIST);
+    await fillStatusUpdate(page, parcel);
 
-  const item = notificationItem(page, parcel.email);
-  setSmtpRejecting(parcel.email, true);
-  try {
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect(toastRegion(page)).toContainText('Notification sent');
-    // Refused on every attempt (MAIL_RETRY_DELAYS is short here), it ends failed.
-    await reloadUntil(page, () => expect(item.locator('[data-status="failed"]')).toBeVisible());
-  } finally {
-    setSmtpRejecting(parcel.email, false);
-  }
-  await expect(item).toContainText('550');
-  await expect(item).toContainText('Mailbox unavailable');
-  await expect(item).toContainText('4 attempts');
+    const item = notificationItem(page, parcel.email);
+    setSmtpRejecting(parcel.email, true);
+    try {
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(toastRegion(page)).toContainText('Notification sent');
+      // Refused on every attempt (MAIL_RETRY_DELAYS is short here), it ends failed.
+      await reloadUntil(page, () => expect(item.locator('[data-status="failed"]')).toBeVisible());
+    } finally {
+      setSmtpRejecting(parcel.email, false);
+    }
+    await expect(item).toContainText('550');
+    await expect(item).toContainText('Mailbox unavailable');
+    await expect(item).toContainText('4 attempts');
 
-  await item.getByRole('button', { name: /Retry/ }).click();
-  await expect(toastRegion(page)).toContainText('Notification retried');
-  await reloadUntil(page, () => expect(item.locator('[data-status="sent"]')).toBeVisible());
-  await expect(item).not.toContainText('Mailbox unavailable');
-  await expect(item.getByRole('button', { name: /Retry/ })).toHaveCount(0);
-  await waitForMail(parcel.email, (m) => (m.text ?? '').includes(parcel.trackingNumber));
-});
+    await item.getByRole('button', { name: /Retry/ }).click();
+    await expect(toastRegion(page)).toContainText('Notification retried');
+    await reloadUntil(page, () => expect(item.locator('[data-status="sent"]')).toBeVisible());
+    await expect(item).not.toContainText('Mailbox unavailable');
+    await expect(item.getByRole('button', { name: /Retry/ })).toHaveCount(0);
+    await waitForMail(parcel.email, (m) => (m.text ?? '').includes(parcel.trackingNumber));
+  },
+);
 
-test('a failed notification can be deleted', async ({ page, request }, testInfo) => {
-  const parcel = await createParcel(request, testInfo.project.name);
-  await signInToNotifications(page);
+test('a failed notification can be deleted', NO_JS, async ({ page, request, admin }) => {
+  const parcel = await createParcel(request, admin);
+  await page.goto(LIST);
   await fillStatusUpdate(page, parcel);
 
   const item = notificationItem(page, parcel.email);

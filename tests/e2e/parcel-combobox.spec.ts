@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { chooseParcel, E2E_ADMIN, signIn, toastRegion, uniqueName } from './support/helpers';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { chooseParcel, toastRegion, uniqueName } from './support/helpers';
 
 // With JavaScript the parcel pickers are comboboxes that search on the server as staff type;
 // without it they are the GET search form and the select (pickers.spec.ts and the screens' own
@@ -17,11 +18,9 @@ let old: OldParcel;
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
-test.beforeAll(async ({ request }, testInfo) => {
-  test.skip(testInfo.project.name !== 'js', 'the combobox needs JavaScript');
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
-  const headers = { Authorization: `Bearer ${token}` };
+// The combobox needs JavaScript: the no-js project does not run these.
+test.beforeAll(async ({ request, adminToken }) => {
+  const headers = { Authorization: `Bearer ${adminToken}` };
   const senderName = uniqueName('Olga Oldsender');
   const recipientName = uniqueName('Otto Oldparcel');
   const recipientEmail = `${uniqueName('otto').replace(/\s+/g, '-')}@example.com`;
@@ -71,7 +70,7 @@ async function expectNotOfferedUntilSearched(page: Page, label: string) {
 }
 
 test('a notification for an old parcel found by part of its recipient name', async ({ page }) => {
-  await signIn(page, '/dashboard/notifications');
+  await page.goto('/dashboard/notifications');
   await page.getByRole('link', { name: 'Send Notification' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send Notification' });
   const title = dialog.getByRole('heading', { name: 'Send Notification' });
@@ -106,7 +105,7 @@ test('a notification for an old parcel found by part of its recipient name', asy
 });
 
 test('a receipt for an old parcel found by part of its tracking number', async ({ page }) => {
-  await signIn(page, '/dashboard/receipts');
+  await page.goto('/dashboard/receipts');
   await page.getByRole('link', { name: 'Generate Receipt' }).click();
   const dialog = page.getByRole('dialog', { name: 'Generate Receipt' });
   await expect(dialog.getByRole('heading', { name: 'Generate Receipt' })).toBeVisible();
@@ -130,7 +129,7 @@ test('a receipt for an old parcel found by part of its tracking number', async (
 test("the Tracking tab opens an old parcel found by part of its sender's name", async ({
   page,
 }) => {
-  await signIn(page, '/dashboard/tracking');
+  await page.goto('/dashboard/tracking');
   await expect(page.getByRole('heading', { name: 'No Parcel Selected' })).toBeVisible();
   await expectNotOfferedUntilSearched(page, 'Search parcels');
 

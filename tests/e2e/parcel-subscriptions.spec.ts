@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import type { ParsedMail } from 'mailparser';
-import { E2E_ADMIN, signIn, toastRegion, uniqueName, waitForMail } from './support/helpers';
+import { expect, NO_JS, test } from './support/fixtures';
+import { toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -17,78 +17,75 @@ function rawHeader(mail: ParsedMail, name: string): string | undefined {
   return line?.slice(line.indexOf(':') + 1).trim();
 }
 
-test('a visitor subscribes under a tracking result, confirms, gets the next event and unsubscribes', async ({
-  page,
-  request,
-}, testInfo) => {
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
-  const contact = { name: 'Fern Follow', email: 'fern@example.com', phone: '555-0100' };
-  const created = await request.post('/api/parcels', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      sender: { ...contact, address: '1 Sender Way, Austin' },
-      recipient: { ...contact, address: '9 Elm St, Boston' },
-      weight: 1,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const { parcel } = await created.json();
-  const email = `${uniqueName(`follow-${testInfo.project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
+test(
+  'a visitor subscribes under a tracking result, confirms, gets the next event and unsubscribes',
+  NO_JS,
+  async ({ page, request, admin }, testInfo) => {
+    const contact = { name: 'Fern Follow', email: 'fern@example.com', phone: '555-0100' };
+    const created = await request.post('/api/parcels', {
+      headers: admin,
+      data: {
+        sender: { ...contact, address: '1 Sender Way, Austin' },
+        recipient: { ...contact, address: '9 Elm St, Boston' },
+        weight: 1,
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { parcel } = await created.json();
+    const email = `${uniqueName(`follow-${testInfo.project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
 
-  // The form under the result: a plain HTML form, the same with JavaScript or without.
-  await page.goto(`/track?number=${parcel.trackingNumber}`);
-  const section = page.getByRole('region', { name: 'Get e-mail updates' });
-  await section.getByLabel('Your e-mail address').fill(email);
-  await section.getByRole('button', { name: 'Subscribe to updates' }).click();
-  await expect(page).toHaveURL(/subscribe=sent#subscribe$/);
-  await expect(section.getByRole('status')).toContainText('a link to confirm is on its way');
-  await expect(page.getByRole('heading', { name: parcel.trackingNumber })).toBeVisible();
+    // The form under the result: a plain HTML form, the same with JavaScript or without.
+    await page.goto(`/track?number=${parcel.trackingNumber}`);
+    const section = page.getByRole('region', { name: 'Get e-mail updates' });
+    await section.getByLabel('Your e-mail address').fill(email);
+    await section.getByRole('button', { name: 'Subscribe to updates' }).click();
+    await expect(page).toHaveURL(/subscribe=sent#subscribe$/);
+    await expect(section.getByRole('status')).toContainText('a link to confirm is on its way');
+    await expect(page.getByRole('heading', { name: parcel.trackingNumber })).toBeVisible();
 
-  // The confirmation e-mail's link shows a button; the button confirms.
-  const confirmation = await waitForMail(email, (m) => m.subject?.startsWith('Confirm') ?? false);
-  expect(confirmation.subject).toBe(`Confirm e-mail updates for parcel ${parcel.trackingNumber}`);
-  await page.goto(linkIn(confirmation, '/subscriptions/confirm\\?token='));
-  await expect(page.getByText(email)).toBeVisible();
-  await page.getByRole('button', { name: 'Confirm e-mail updates' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Subscribed' })).toContainText(
-    parcel.trackingNumber,
-  );
+    // The confirmation e-mail's link shows a button; the button confirms.
+    const confirmation = await waitForMail(email, (m) => m.subject?.startsWith('Confirm') ?? false);
+    expect(confirmation.subject).toBe(`Confirm e-mail updates for parcel ${parcel.trackingNumber}`);
+    await page.goto(linkIn(confirmation, '/subscriptions/confirm\\?token='));
+    await expect(page.getByText(email)).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm e-mail updates' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Subscribed' })).toContainText(
+      parcel.trackingNumber,
+    );
 
-  // Staff add an event: the subscriber hears of it, with one-click unsubscribe.
-  await signIn(page, `/dashboard/tracking/${parcel.id}`);
-  await expect(page.getByText('E-mail subscribers: 1', { exact: true })).toBeVisible();
-  await page.getByRole('link', { name: 'Add Event' }).click();
-  await page.getByLabel('Status', { exact: true }).selectOption('Arrived at Facility');
-  await page.getByLabel('Location').fill('Memphis hub');
-  await page.getByRole('button', { name: 'Add Event' }).click();
-  await expect(toastRegion(page)).toContainText('Tracking event added');
-  const update = await waitForMail(email, (m) => m.subject?.startsWith('Status update') ?? false);
-  expect(update.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);
-  expect(update.text).toContain('Latest update: Arrived at Facility · Memphis hub');
-  const unsubscribe = linkIn(update, '/subscriptions/unsubscribe\\?token=');
-  expect(rawHeader(update, 'List-Unsubscribe')).toBe(
-    `<${new URL(unsubscribe.replace('/unsubscribe?', '/one-click?'), testInfo.project.use.baseURL).href}>`,
-  );
-  expect(rawHeader(update, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    // Staff add an event: the subscriber hears of it, with one-click unsubscribe.
+    await page.goto(`/dashboard/tracking/${parcel.id}`);
+    await expect(page.getByText('E-mail subscribers: 1', { exact: true })).toBeVisible();
+    await page.getByRole('link', { name: 'Add Event' }).click();
+    await page.getByLabel('Status', { exact: true }).selectOption('Arrived at Facility');
+    await page.getByLabel('Location').fill('Memphis hub');
+    await page.getByRole('button', { name: 'Add Event' }).click();
+    await expect(toastRegion(page)).toContainText('Tracking event added');
+    const update = await waitForMail(email, (m) => m.subject?.startsWith('Status update') ?? false);
+    expect(update.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);
+    expect(update.text).toContain('Latest update: Arrived at Facility · Memphis hub');
+    const unsubscribe = linkIn(update, '/subscriptions/unsubscribe\\?token=');
+    expect(rawHeader(update, 'List-Unsubscribe')).toBe(
+      `<${new URL(unsubscribe.replace('/unsubscribe?', '/one-click?'), testInfo.project.use.baseURL).href}>`,
+    );
+    expect(rawHeader(update, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
 
-  // The visible link: a page with a button.
-  await page.goto(unsubscribe);
-  await page.getByRole('button', { name: 'Unsubscribe' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'unsubscribed' })).toContainText(
-    parcel.trackingNumber,
-  );
-  await page.reload();
-  await expect(page.getByRole('button', { name: 'Unsubscribe' })).toHaveCount(0);
-});
+    // The visible link: a page with a button.
+    await page.goto(unsubscribe);
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'unsubscribed' })).toContainText(
+      parcel.trackingNumber,
+    );
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Unsubscribe' })).toHaveCount(0);
+  },
+);
 
 test('a mail client unsubscribes in one click, without cookies (RFC 8058)', async ({
   playwright,
   request,
+  admin: headers,
 }, testInfo) => {
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = await login.json();
-  const headers = { Authorization: `Bearer ${token}` };
   const contact = { name: 'Olga One-Click', email: 'olga@example.com', phone: '555-0100' };
   const created = await request.post('/api/parcels', {
     headers,

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { signIn, toastRegion, uniqueName } from './support/helpers';
+import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
+import { toastRegion, uniqueName } from './support/helpers';
+import type { Page } from '@playwright/test';
 
 function group(page: Page, name: string) {
   return page.getByRole('group', { name, exact: true });
@@ -39,126 +40,130 @@ function parcelRow(page: Page, trackingNumber: string) {
     .filter({ has: page.getByRole('rowheader', { name: trackingNumber }) });
 }
 
-test('create a parcel with two extra destinations, find, view, edit and delete it', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  const sender = uniqueName('Sally Sender');
-  const recipient = uniqueName('Rick Recipient');
-  const stopA = uniqueName('Warehouse Alpha');
-  const stopB = uniqueName('Depot Beta');
+test(
+  'create a parcel with two extra destinations, find, view, edit and delete it',
+  NO_JS,
+  async ({ page }) => {
+    test.setTimeout(120_000);
+    const sender = uniqueName('Sally Sender');
+    const recipient = uniqueName('Rick Recipient');
+    const stopA = uniqueName('Warehouse Alpha');
+    const stopB = uniqueName('Depot Beta');
 
-  await signIn(page, '/dashboard/parcels');
-  await expect(page.getByRole('heading', { name: 'Parcel Management' })).toBeVisible();
+    await page.goto('/dashboard/parcels');
+    await expect(page.getByRole('heading', { name: 'Parcel Management' })).toBeVisible();
 
-  await page.getByRole('link', { name: 'Create Parcel' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/parcels\/new/);
+    await page.getByRole('link', { name: 'Create Parcel' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/parcels\/new/);
 
-  await group(page, 'Sender Information').getByLabel('Name').fill(sender);
-  await group(page, 'Sender Information').getByLabel('Email').fill('sally@example.com');
-  await group(page, 'Sender Information').getByLabel('Address').fill('1 Origin Road, Austin');
-  await group(page, 'Recipient Information').getByLabel('Name').fill(recipient);
-  await group(page, 'Recipient Information').getByLabel('Email').fill('rick@example.com');
-  await group(page, 'Recipient Information').getByLabel('Address').fill('2 Target Avenue, Boston');
+    await group(page, 'Sender Information').getByLabel('Name').fill(sender);
+    await group(page, 'Sender Information').getByLabel('Email').fill('sally@example.com');
+    await group(page, 'Sender Information').getByLabel('Address').fill('1 Origin Road, Austin');
+    await group(page, 'Recipient Information').getByLabel('Name').fill(recipient);
+    await group(page, 'Recipient Information').getByLabel('Email').fill('rick@example.com');
+    await group(page, 'Recipient Information')
+      .getByLabel('Address')
+      .fill('2 Target Avenue, Boston');
 
-  // Without JavaScript each click is a round trip that keeps what was typed.
-  await page.getByRole('button', { name: 'Add Destination' }).click();
-  await expect(group(page, 'Destination 1')).toBeVisible();
-  await page.getByRole('button', { name: 'Add Destination' }).click();
-  await expect(group(page, 'Destination 2')).toBeVisible();
-  await page.getByRole('button', { name: 'Add Destination' }).click();
-  await expect(group(page, 'Destination 3')).toBeVisible();
-  await page.getByRole('button', { name: 'Remove destination 3' }).click();
-  await expect(group(page, 'Destination 3')).toHaveCount(0);
-  await expect(group(page, 'Sender Information').getByLabel('Name')).toHaveValue(sender);
-  await expect(group(page, 'Destination 1').getByLabel('Country')).toHaveValue('USA');
+    // Without JavaScript each click is a round trip that keeps what was typed.
+    await page.getByRole('button', { name: 'Add Destination' }).click();
+    await expect(group(page, 'Destination 1')).toBeVisible();
+    await page.getByRole('button', { name: 'Add Destination' }).click();
+    await expect(group(page, 'Destination 2')).toBeVisible();
+    await page.getByRole('button', { name: 'Add Destination' }).click();
+    await expect(group(page, 'Destination 3')).toBeVisible();
+    await page.getByRole('button', { name: 'Remove destination 3' }).click();
+    await expect(group(page, 'Destination 3')).toHaveCount(0);
+    await expect(group(page, 'Sender Information').getByLabel('Name')).toHaveValue(sender);
+    await expect(group(page, 'Destination 1').getByLabel('Country')).toHaveValue('USA');
 
-  await group(page, 'Destination 1').getByLabel('Name').fill(stopA);
-  await group(page, 'Destination 1').getByLabel('Address').fill('10 First Street');
-  await group(page, 'Destination 1').getByLabel('City').fill('Chicago');
-  await group(page, 'Destination 2').getByLabel('Name').fill(stopB);
-  await group(page, 'Destination 2').getByLabel('City').fill('Denver');
-  await page.getByLabel('Weight (kg)').fill('3.5');
-  await page.getByLabel('Length (cm)').fill('40');
-  await page.getByLabel('Service Type').selectOption('Express');
-  await page.getByLabel('Priority').selectOption('High');
-  await page.getByRole('button', { name: 'Create Parcel' }).click();
+    await group(page, 'Destination 1').getByLabel('Name').fill(stopA);
+    await group(page, 'Destination 1').getByLabel('Address').fill('10 First Street');
+    await group(page, 'Destination 1').getByLabel('City').fill('Chicago');
+    await group(page, 'Destination 2').getByLabel('Name').fill(stopB);
+    await group(page, 'Destination 2').getByLabel('City').fill('Denver');
+    await page.getByLabel('Weight (kg)').fill('3.5');
+    await page.getByLabel('Length (cm)').fill('40');
+    await page.getByLabel('Service Type').selectOption('Express');
+    await page.getByLabel('Priority').selectOption('High');
+    await page.getByRole('button', { name: 'Create Parcel' }).click();
 
-  await expect(toastRegion(page)).toContainText('Parcel created successfully');
-  const toastText = (await toastRegion(page).textContent()) ?? '';
-  const trackingNumber = /[A-Z]{3}\d{9}/.exec(toastText)?.[0];
-  expect(trackingNumber, toastText).toBeTruthy();
-  await expect(page).toHaveURL(/\/dashboard\/parcels$/);
+    await expect(toastRegion(page)).toContainText('Parcel created successfully');
+    const toastText = (await toastRegion(page).textContent()) ?? '';
+    const trackingNumber = /[A-Z]{3}\d{9}/.exec(toastText)?.[0];
+    expect(trackingNumber, toastText).toBeTruthy();
+    await expect(page).toHaveURL(/\/dashboard\/parcels$/);
 
-  // Found by search (sender name) and by status filter.
-  await searchFor(page, sender);
-  const row = parcelRow(page, trackingNumber!);
-  await expect(row).toBeVisible();
-  await expect(page.locator('tbody tr')).toHaveCount(1);
-  await expect(row).toContainText(recipient);
-  await expect(row).toContainText('Pending');
-  await expect(row).toContainText('Chicago');
-  await expect(row).toContainText('Express');
+    // Found by search (sender name) and by status filter.
+    await searchFor(page, sender);
+    const row = parcelRow(page, trackingNumber!);
+    await expect(row).toBeVisible();
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    await expect(row).toContainText(recipient);
+    await expect(row).toContainText('Pending');
+    await expect(row).toContainText('Chicago');
+    await expect(row).toContainText('Express');
 
-  // The card layout shows every destination.
-  await page.getByRole('link', { name: 'Cards', exact: true }).click();
-  const card = page.getByRole('article', { name: trackingNumber! });
-  await expect(card).toContainText(stopA);
-  await expect(card).toContainText(stopB);
-  await page.getByRole('link', { name: 'Table', exact: true }).click();
-  await expect(page).not.toHaveURL(/view=cards/);
+    // The card layout shows every destination.
+    await page.getByRole('link', { name: 'Cards', exact: true }).click();
+    const card = page.getByRole('article', { name: trackingNumber! });
+    await expect(card).toContainText(stopA);
+    await expect(card).toContainText(stopB);
+    await page.getByRole('link', { name: 'Table', exact: true }).click();
+    await expect(page).not.toHaveURL(/view=cards/);
 
-  await searchFor(page, recipient.toUpperCase(), 'Pending');
-  await expect(parcelRow(page, trackingNumber!)).toBeVisible();
-  await searchFor(page, recipient, 'Delivered');
-  await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
+    await searchFor(page, recipient.toUpperCase(), 'Pending');
+    await expect(parcelRow(page, trackingNumber!)).toBeVisible();
+    await searchFor(page, recipient, 'Delivered');
+    await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
 
-  // Details show both destinations.
-  await searchFor(page, trackingNumber!);
-  // With JavaScript the card links navigate in the page (no reload), closing their menu.
-  const js = test.info().project.name === 'js';
-  if (js) await page.evaluate(() => Object.assign(window, { sameDocument: true }));
-  await openMenuItem(page, trackingNumber!, 'View Details');
-  await expect(page).toHaveURL(/\/dashboard\/parcels\/[a-f\d]{24}\?search=/);
-  if (js) {
-    expect(
-      await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
-    ).toBe(true);
-    await expect(parcelRow(page, trackingNumber!).locator('details')).not.toHaveAttribute('open');
-  }
-  const details = page.getByRole('region', { name: 'Destinations' });
-  await expect(details).toContainText(stopA);
-  await expect(details).toContainText(stopB);
-  await expect(page.getByRole('region', { name: 'Recipient' })).toContainText('rick@example.com');
-  await page.getByRole('link', { name: 'Done' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/parcels\?search=/);
+    // Details show both destinations.
+    await searchFor(page, trackingNumber!);
+    // With JavaScript the card links navigate in the page (no reload), closing their menu.
+    const js = javaScriptOn();
+    if (js) await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await openMenuItem(page, trackingNumber!, 'View Details');
+    await expect(page).toHaveURL(/\/dashboard\/parcels\/[a-f\d]{24}\?search=/);
+    if (js) {
+      expect(
+        await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
+      ).toBe(true);
+      await expect(parcelRow(page, trackingNumber!).locator('details')).not.toHaveAttribute('open');
+    }
+    const details = page.getByRole('region', { name: 'Destinations' });
+    await expect(details).toContainText(stopA);
+    await expect(details).toContainText(stopB);
+    await expect(page.getByRole('region', { name: 'Recipient' })).toContainText('rick@example.com');
+    await page.getByRole('link', { name: 'Done' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/parcels\?search=/);
 
-  // Edit the status.
-  await openMenuItem(page, trackingNumber!, 'Edit');
-  await expect(page.getByText(`Edit Parcel: ${trackingNumber}`)).toBeVisible();
-  await expect(group(page, 'Recipient Information').getByLabel('Name')).toHaveValue(recipient);
-  await page.getByLabel('Status', { exact: true }).selectOption('In Transit');
-  await page.getByRole('button', { name: 'Update Parcel' }).click();
-  await expect(toastRegion(page)).toContainText('Parcel updated successfully');
-  await expect(parcelRow(page, trackingNumber!)).toContainText('In Transit');
+    // Edit the status.
+    await openMenuItem(page, trackingNumber!, 'Edit');
+    await expect(page.getByText(`Edit Parcel: ${trackingNumber}`)).toBeVisible();
+    await expect(group(page, 'Recipient Information').getByLabel('Name')).toHaveValue(recipient);
+    await page.getByLabel('Status', { exact: true }).selectOption('In Transit');
+    await page.getByRole('button', { name: 'Update Parcel' }).click();
+    await expect(toastRegion(page)).toContainText('Parcel updated successfully');
+    await expect(parcelRow(page, trackingNumber!)).toContainText('In Transit');
 
-  // Delete it.
-  await openMenuItem(page, trackingNumber!, 'Delete');
-  await expect(
-    page.getByText('This will also delete all associated tracking events'),
-  ).toBeVisible();
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(toastRegion(page)).toContainText('Parcel deleted successfully');
-  await searchFor(page, sender);
-  await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
-});
+    // Delete it.
+    await openMenuItem(page, trackingNumber!, 'Delete');
+    await expect(
+      page.getByText('This will also delete all associated tracking events'),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(toastRegion(page)).toContainText('Parcel deleted successfully');
+    await searchFor(page, sender);
+    await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
+  },
+);
 
 test('destination rows are added and removed, keeping what was typed in the other rows', async ({
   page,
 }) => {
   test.setTimeout(90_000);
   const recipient = uniqueName('Rhoda Rows');
-  await signIn(page, '/dashboard/parcels/new');
+  await page.goto('/dashboard/parcels/new');
   await group(page, 'Recipient Information').getByLabel('Name').fill(recipient);
   await group(page, 'Recipient Information').getByLabel('Address').fill('7 Row Lane, Tulsa');
 
@@ -204,7 +209,7 @@ test('destination rows are added and removed, keeping what was typed in the othe
 
 test('the create form shows field errors at the fields and keeps the values', async ({ page }) => {
   const sender = uniqueName('Errol Error');
-  await signIn(page, '/dashboard/parcels/new');
+  await page.goto('/dashboard/parcels/new');
   await group(page, 'Sender Information').getByLabel('Name').fill(sender);
   await group(page, 'Sender Information').getByLabel('Email').fill('not-an-email');
   await page.getByRole('button', { name: 'Create Parcel' }).click();
@@ -218,7 +223,7 @@ test('the create form shows field errors at the fields and keeps the values', as
 });
 
 test('unknown parcels show the section error with Try Again and Reload Page', async ({ page }) => {
-  await signIn(page, '/dashboard/parcels/0123456789abcdef01234567');
+  await page.goto('/dashboard/parcels/0123456789abcdef01234567');
   await expect(page.getByText('Something went wrong')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Try Again' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Reload Page' })).toBeVisible();
@@ -228,7 +233,7 @@ test('the table sorts by its column headers, changes rows per page, and a page p
   page,
 }) => {
   test.setTimeout(90_000);
-  await signIn(page, '/dashboard/parcels');
+  await page.goto('/dashboard/parcels');
   const header = page.getByRole('columnheader', { name: /Recipient/ });
   await header.getByRole('link').click();
   await expect(page).toHaveURL(/sort=recipient&order=asc/);
@@ -249,10 +254,8 @@ test('the table sorts by its column headers, changes rows per page, and a page p
     'descending',
   );
 
-  // Rows per page: without JavaScript through the Search button, with it as soon as it changes.
+  // Rows per page: with JavaScript as soon as it changes (without, the Search button sends it).
   await page.getByLabel('Rows per page').selectOption('25');
-  if (test.info().project.name === 'no-js')
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page).toHaveURL(/limit=25/);
   await expect(page).toHaveURL(/sort=recipient&order=desc/);
   expect(await page.locator('tbody tr').count()).toBeLessThanOrEqual(25);

@@ -1,13 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import {
-  chooseParcel,
-  E2E_ADMIN,
-  signIn,
-  toastRegion,
-  uniqueName,
-  waitForMail,
-} from './support/helpers';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
+import { chooseParcel, toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -18,14 +12,15 @@ type CreatedParcel = {
   senderEmail: string;
 };
 
-async function createParcel(request: APIRequestContext, project: string): Promise<CreatedParcel> {
-  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
-  expect(login.ok()).toBeTruthy();
-  const { token } = await login.json();
+async function createParcel(
+  request: APIRequestContext,
+  admin: { Authorization: string },
+): Promise<CreatedParcel> {
+  const project = test.info().project.name;
   const senderName = uniqueName('Rita Receipt');
   const senderEmail = `${uniqueName(`receipt-${project}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
   const res = await request.post('/api/parcels', {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: admin,
     data: {
       sender: {
         name: senderName,
@@ -99,79 +94,80 @@ async function generateReceipt(
   return receiptNumber!;
 }
 
-test('generate receipts, download each format, print and e-mail one', async ({
-  page,
-  request,
-}, testInfo) => {
-  const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
-  const parcel = await createParcel(request, testInfo.project.name);
-  await signIn(page, '/dashboard/receipts');
-  await expect(page.getByRole('heading', { name: 'Receipt Generation', level: 1 })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Generated Receipts' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Receipt template preview' })).toBeVisible();
-  await expect(
-    page
-      .frameLocator('iframe[title="Receipt template preview"]')
-      .getByText('Receipt', { exact: true }),
-  ).toBeVisible();
+test(
+  'generate receipts, download each format, print and e-mail one',
+  NO_JS,
+  async ({ page, request, admin }) => {
+    const javaScriptEnabled = javaScriptOn();
+    const parcel = await createParcel(request, admin);
+    await page.goto('/dashboard/receipts');
+    await expect(page.getByRole('heading', { name: 'Receipt Generation', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Generated Receipts' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Receipt template preview' })).toBeVisible();
+    await expect(
+      page
+        .frameLocator('iframe[title="Receipt template preview"]')
+        .getByText('Receipt', { exact: true }),
+    ).toBeVisible();
 
-  const numbers: Record<'pdf' | 'html' | 'txt', string> = { pdf: '', html: '', txt: '' };
-  for (const format of ['pdf', 'html', 'txt'] as const) {
-    numbers[format] = await generateReceipt(
-      page,
-      parcel,
-      format,
-      javaScriptEnabled,
-      Object.values(numbers),
-    );
-  }
-  const item = page
-    .getByRole('list', { name: 'Generated Receipts' })
-    .getByRole('listitem')
-    .filter({ hasText: numbers.pdf });
-  await expect(item).toContainText(parcel.senderName);
-  await expect(item).toContainText(parcel.trackingNumber);
-  await expect(item).toContainText('$25.99');
-
-  // Download: a real file in the receipt's format.
-  for (const format of ['pdf', 'html', 'txt'] as const) {
-    const number = numbers[format];
-    const downloadPromise = page.waitForEvent('download');
-    await page.getByRole('link', { name: `Download ${number}` }).click();
-    const download = await downloadPromise;
-    expect(download.suggestedFilename()).toBe(`receipt-${number}.${format}`);
-    const bytes = fs.readFileSync((await download.path())!);
-    if (format === 'pdf') expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    if (format === 'html') expect(bytes.toString('utf8')).toContain(number);
-    if (format === 'txt') expect(bytes.toString('utf8')).toContain('$');
-    if (javaScriptEnabled) {
-      await expect(toastRegion(page)).toContainText(toastFor('Receipt downloaded', number));
+    const numbers: Record<'pdf' | 'html' | 'txt', string> = { pdf: '', html: '', txt: '' };
+    for (const format of ['pdf', 'html', 'txt'] as const) {
+      numbers[format] = await generateReceipt(
+        page,
+        parcel,
+        format,
+        javaScriptEnabled,
+        Object.values(numbers),
+      );
     }
-  }
+    const item = page
+      .getByRole('list', { name: 'Generated Receipts' })
+      .getByRole('listitem')
+      .filter({ hasText: numbers.pdf });
+    await expect(item).toContainText(parcel.senderName);
+    await expect(item).toContainText(parcel.trackingNumber);
+    await expect(item).toContainText('$25.99');
 
-  // Print: a print-ready page in a new tab.
-  const popupPromise = page.waitForEvent('popup');
-  await page.getByRole('link', { name: `Print ${numbers.html}` }).click();
-  // Checked first: the toast dismisses itself after a few seconds while the print tab loads.
-  if (javaScriptEnabled) {
+    // Download: a real file in the receipt's format.
+    for (const format of ['pdf', 'html', 'txt'] as const) {
+      const number = numbers[format];
+      const downloadPromise = page.waitForEvent('download');
+      await page.getByRole('link', { name: `Download ${number}` }).click();
+      const download = await downloadPromise;
+      expect(download.suggestedFilename()).toBe(`receipt-${number}.${format}`);
+      const bytes = fs.readFileSync((await download.path())!);
+      if (format === 'pdf') expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      if (format === 'html') expect(bytes.toString('utf8')).toContain(number);
+      if (format === 'txt') expect(bytes.toString('utf8')).toContain('$');
+      if (javaScriptEnabled) {
+        await expect(toastRegion(page)).toContainText(toastFor('Receipt downloaded', number));
+      }
+    }
+
+    // Print: a print-ready page in a new tab.
+    const popupPromise = page.waitForEvent('popup');
+    await page.getByRole('link', { name: `Print ${numbers.html}` }).click();
+    // Checked first: the toast dismisses itself after a few seconds while the print tab loads.
+    if (javaScriptEnabled) {
+      await expect(toastRegion(page)).toContainText(
+        toastFor('Print receipt', `${numbers.html} opened for printing`),
+      );
+    }
+    const printPage = await popupPromise;
+    await expect(printPage.getByText(numbers.html)).toBeVisible();
+    await expect(printPage.getByRole('button', { name: 'Print' })).toBeVisible();
+    await printPage.close();
+
+    // E-mail: really sent to the customer with the receipt attached.
+    await page.getByRole('button', { name: `Email ${numbers.pdf}` }).click();
     await expect(toastRegion(page)).toContainText(
-      toastFor('Print receipt', `${numbers.html} opened for printing`),
+      toastFor('Receipt emailed', `${numbers.pdf} queued for ${parcel.senderEmail}`),
     );
-  }
-  const printPage = await popupPromise;
-  await expect(printPage.getByText(numbers.html)).toBeVisible();
-  await expect(printPage.getByRole('button', { name: 'Print' })).toBeVisible();
-  await printPage.close();
-
-  // E-mail: really sent to the customer with the receipt attached.
-  await page.getByRole('button', { name: `Email ${numbers.pdf}` }).click();
-  await expect(toastRegion(page)).toContainText(
-    toastFor('Receipt emailed', `${numbers.pdf} queued for ${parcel.senderEmail}`),
-  );
-  const mail = await waitForMail(parcel.senderEmail, (m) =>
-    (m.subject ?? '').includes(numbers.pdf),
-  );
-  expect(mail.attachments).toHaveLength(1);
-  expect(mail.attachments[0]!.filename).toBe(`receipt-${numbers.pdf}.pdf`);
-  expect(mail.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-});
+    const mail = await waitForMail(parcel.senderEmail, (m) =>
+      (m.subject ?? '').includes(numbers.pdf),
+    );
+    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments[0]!.filename).toBe(`receipt-${numbers.pdf}.pdf`);
+    expect(mail.attachments[0]!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  },
+);

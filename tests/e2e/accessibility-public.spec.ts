@@ -1,0 +1,84 @@
+import {
+  expectNoViolations,
+  expectNoViolationsHere,
+  makeFixtures,
+  PLACEHOLDERS,
+  skipBrowserChecks,
+  type Fixtures,
+  type Screen,
+} from './support/accessibility';
+import { expect, NO_JS, test } from './support/fixtures';
+
+// The public site and the pages a subscriber reaches from e-mails, seen signed out. They load
+// none of the framework's JavaScript, so they are the same without it: checked once.
+const SCREENS: Screen[] = [
+  { path: () => '/' },
+  { path: () => '/track' },
+  { path: (f) => `/track?number=${f.trackingNumber}` },
+  { path: (f) => `/track?number=${f.trackingNumber}&subscribe=sent` },
+  { path: () => '/subscriptions/confirm?token=not-a-token' },
+  { path: (f) => `/track?number=${f.trackingNumber},XYZ000000000` },
+  { path: () => '/track?number=not-a-number' },
+  { path: () => '/services' },
+  { path: () => '/about' },
+  { path: () => '/contact' },
+  { path: () => '/quote' },
+  { path: () => '/privacy-policy' },
+  { path: () => '/terms-of-service' },
+  { path: () => '/cookie-policy' },
+  { path: () => '/no-such-page-here' },
+  // The sign-in page keeps the framework: its no-JavaScript render is checked too.
+  { path: () => '/management/access', withoutJavaScript: true },
+  { path: () => '/api/docs' },
+  { path: (f) => f.confirmPath },
+  { path: (f) => f.confirmedPath },
+  { path: (f) => f.unsubscribePath },
+];
+
+test.use({ storageState: { cookies: [], origins: [] } });
+// Both workers share the screens; axe takes a few seconds a width on a busy machine.
+test.describe.configure({ mode: 'parallel', timeout: 60_000 });
+
+let fixtures: Fixtures;
+
+test.beforeAll(async ({ playwright, adminState, adminToken }) => {
+  fixtures = await makeFixtures({ playwright, adminState, adminToken });
+});
+
+for (const [index, screen] of SCREENS.entries()) {
+  test(
+    `public screen ${index + 1}: ${screen.path(PLACEHOLDERS)}`,
+    screen.withoutJavaScript ? NO_JS : {},
+    async ({ page }) => {
+      await expectNoViolations(page, screen.path(fixtures));
+    },
+  );
+}
+
+test('the subscribe form under a result showing its field error', async ({ page }) => {
+  // Without JavaScript the browser's own checks stop the submit.
+  await page.goto(`/track?number=${fixtures.trackingNumber}`);
+  await skipBrowserChecks(page);
+  await page.getByLabel('Your e-mail address').fill('not-an-address');
+  await page.getByRole('button', { name: 'Subscribe to updates' }).click();
+  await expect(page.getByText('Enter a valid email address')).toBeVisible();
+  await expectNoViolationsHere(page);
+});
+
+test('the sign-in page with its error showing', NO_JS, async ({ page }) => {
+  await page.goto('/management/access');
+  await page.getByLabel('Username').fill('nobody');
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Invalid credentials')).toBeVisible();
+  await expectNoViolationsHere(page);
+});
+
+test('the contact form showing its field errors', async ({ page }) => {
+  // Without JavaScript the browser's own checks stop the submit.
+  await page.goto('/contact');
+  await skipBrowserChecks(page);
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByText('First name is required')).toBeVisible();
+  await expectNoViolationsHere(page);
+});
