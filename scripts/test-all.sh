@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Everything the tests need, then every test: lint, types, unit/integration, build, browser.
+# Everything the tests need, then every test: lint, format, types, build, vitest, browser. Prints
+# how long each phase took and the total: the whole run's budget is 15 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,10 +12,32 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-npm run lint
-npx prettier --check .
-npm run typecheck
-# The build first: the fuzz suite drives the production build through the real server.
-npm run build
-npx vitest run
-npx playwright test
+started=$SECONDS
+timings=()
+
+phase() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  echo "::: $name: $*"
+  local status=0
+  "$@" || status=$?
+  timings+=("$(printf '%-10s %4d s%s' "$name" $((SECONDS - start)) "$([ $status -eq 0 ] || echo ', failed')")")
+  return $status
+}
+
+report() {
+  echo
+  echo "Time per phase:"
+  for line in "${timings[@]}"; do echo "  $line"; done
+  printf '  %-10s %4d s\n' total $((SECONDS - started))
+}
+trap report EXIT
+
+phase lint npm run lint
+phase format npx prettier --check .
+phase types npm run typecheck
+# The build before vitest: the server suites drive the production build through the real server.
+phase build npm run build
+phase vitest npx vitest run
+phase browser npx playwright test
