@@ -61,8 +61,11 @@ async function serve(entry, { onStop } = {}) {
     uploadBodyLimit: entry.uploadBodyLimit(),
     publicUrl: process.env.PUBLIC_URL,
   });
-  const server = app.listen(port, () => {
-    if (cluster.isPrimary) console.log(`Courier app listening on http://localhost:${port}`);
+  // HOST: the address to listen on (every interface when unset).
+  const host = process.env.HOST || undefined;
+  const server = app.listen(port, host, () => {
+    if (cluster.isPrimary)
+      console.log(`Courier app listening on http://${host ?? 'localhost'}:${port}`);
     entry.startWorkers();
   });
   setTimeouts(server);
@@ -96,7 +99,7 @@ function runCluster(processes, database) {
     served.add(worker.id);
     if (served.size === processes)
       console.log(
-        `Courier app listening on http://localhost:${process.env.PORT ?? 3000} (${processes} processes)`,
+        `Courier app listening on http://${process.env.HOST || 'localhost'}:${process.env.PORT ?? 3000} (${processes} processes)`,
       );
   });
   cluster.on('exit', (worker, code, signal) => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
 import express from 'express';
+import onHeaders from 'on-headers';
 import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
 
 /**
@@ -70,6 +71,8 @@ export function createApp({
   // Behind a proxy, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto.
   app.set('trust proxy', trustProxy);
   app.use(requestId());
+  app.use(wellFormedRequests());
+  app.use(closeAfterEarlyAnswers());
   app.use(compression());
   app.use(securityHeaders());
   app.use(
@@ -163,6 +166,56 @@ function boundedRouteDiscovery(limit = ROUTE_DISCOVERY_LIMIT) {
         if (end === -1) break;
       }
     }
+    next();
+  };
+}
+
+/** The methods the app answers; any other is refused before a route sees it. */
+export const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Requests no route could read are refused here, before Remix: a method outside KNOWN_METHODS
+ * (TRACE, CONNECT, made-up ones) with 405, and a path whose percent-encoding does not decode
+ * (`/track/%FF`) with 400 — Remix would otherwise fail decoding it with a 500. JSON under /api.
+ */
+function wellFormedRequests() {
+  const refuse = (req, res, status, code, message) => {
+    res.status(status);
+    if (req.path.toLowerCase().startsWith('/api/')) res.json({ error: message, message, code });
+    else res.type('text/plain').send(message);
+  };
+  return (req, res, next) => {
+    if (!KNOWN_METHODS.includes(req.method)) {
+      res.set('Allow', KNOWN_METHODS.join(', '));
+      return refuse(req, res, 405, 'method_not_allowed', `Method ${req.method} is not allowed`);
+    }
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return refuse(
+        req,
+        res,
+        400,
+        'malformed_request',
+        'The address is not valid: malformed percent-encoding',
+      );
+    }
+    next();
+  };
+}
+
+/**
+ * An answer sent before the request's body was read (a 401 or 403 to an upload, say) closes the
+ * connection: the unread rest of the body would otherwise stand in front of the client's next
+ * request on it, which would then wait until the server gave up on the body.
+ */
+function closeAfterEarlyAnswers() {
+  return (req, res, next) => {
+    const hasBody = Number(req.headers['content-length']) > 0 || 'transfer-encoding' in req.headers;
+    if (hasBody)
+      onHeaders(res, () => {
+        if (!req.complete && !res.hasHeader('Connection')) res.setHeader('Connection', 'close');
+      });
     next();
   };
 }

@@ -60,7 +60,8 @@ export function securityHeaders() {
  */
 export function noStoreForPrivateAnswers({ sessionCookie }) {
   return (req, res, next) => {
-    const path = req.path;
+    // Routes match whatever the case of the path: so does this.
+    const path = req.path.toLowerCase();
     const staffPage = path.startsWith('/dashboard') || path.startsWith('/management');
     const authenticatedApi =
       path.startsWith('/api/') &&
@@ -75,8 +76,12 @@ export function noStoreForPrivateAnswers({ sessionCookie }) {
  * Cross-site request forgery: a request that changes something must come from the site itself.
  * Browsers say where a request comes from in `Origin` (and, for navigations, `Sec-Fetch-Site`), for
  * documents, `?_data=` fetches and resource routes alike, so one check here covers them all:
- * - with `Authorization` (API tokens and keys) there is no ambient credential to abuse: allowed;
- * - an `Origin` must be this site's (the request's own origin or PUBLIC_URL's);
+ * - an API request with a bearer token (API tokens and keys) and no session cookie carries no
+ *   ambient credential to abuse: allowed. Any other `Authorization` changes nothing: a request
+ *   with the session cookie is checked whatever else it carries;
+ * - an `Origin` must be this site's (the request's own origin or PUBLIC_URL's), and for a page's
+ *   action also name the host the request was sent to, as Remix requires (it refuses any other
+ *   with an error of its own);
  * - without `Origin`, `Sec-Fetch-Site` must be `same-origin` or `none`;
  * - with neither (old browsers, command-line clients) only a request without the session cookie is
  *   allowed, since it carries no authority.
@@ -92,21 +97,38 @@ export function sameOriginMutations({ publicUrl, sessionCookie, openPaths = [] }
   const openPatterns = openPaths.filter((p) => p instanceof RegExp);
   const isOpen = (path) => open.has(path) || openPatterns.some((pattern) => pattern.test(path));
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method) || req.headers.authorization || isOpen(req.path))
-      return next();
+    if (SAFE_METHODS.has(req.method) || isOpen(req.path)) return next();
+    const api = req.path.toLowerCase().startsWith('/api/');
+    const cookie = hasCookie(req, sessionCookie);
+    if (api && !cookie && /^bearer\s/i.test(req.headers.authorization ?? '')) return next();
     const origin = req.headers.origin;
     const own = `${req.protocol}://${req.get('host')}`;
     let allowed;
-    if (origin) allowed = origin === own || origin === trusted;
+    if (origin)
+      allowed = (origin === own || origin === trusted) && (api || sameHostAsRemix(req, origin));
     else if (req.headers['sec-fetch-site'])
       allowed = ['same-origin', 'none'].includes(req.headers['sec-fetch-site']);
-    else allowed = !hasCookie(req, sessionCookie);
+    else allowed = !cookie;
     if (allowed) return next();
     const message = 'Cross-site requests cannot change anything here';
     res.status(403);
-    if (req.path.startsWith('/api/') || '_data' in req.query) res.json({ error: message, message });
+    if (api || '_data' in req.query) res.json({ error: message, message, code: 'forbidden' });
     else res.type('text/plain').send(message);
   };
+}
+
+/**
+ * Remix runs a page's action only when `Origin` names the host the request was sent to
+ * (`X-Forwarded-Host`, else `Host`), and answers 500 otherwise: such a request is refused here.
+ */
+function sameHostAsRemix(req, origin) {
+  const forwarded = req.get('x-forwarded-host')?.split(',')[0]?.trim();
+  const host = forwarded || req.get('host');
+  try {
+    return Boolean(host) && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }
 
 function hasCookie(req, name) {

@@ -439,6 +439,10 @@ describe('security', () => {
       'no-store',
     );
     expect((await send('/api/thing')).headers['cache-control']).toBeUndefined();
+    // Routes match whatever the case of the path.
+    expect((await send('/DASHBOARD')).headers['cache-control']).toBe('no-store');
+    const upper = await send('/API/THING', { headers: { authorization: 'Bearer x' } });
+    expect(upper.headers['cache-control']).toBe('no-store');
   });
 
   it('refuses a cross-origin mutation with the session cookie, with and without ?_data', async () => {
@@ -456,6 +460,21 @@ describe('security', () => {
     expect((await post('/dashboard', { 'sec-fetch-site': 'same-site' })).status).toBe(403);
     // With the cookie and no word on where it came from: refused.
     expect((await post('/dashboard', {})).status).toBe(403);
+    // An Authorization header does not switch the check off for a request with the cookie, nor
+    // for a page: Basic, Bearer or anything else.
+    for (const authorization of ['Basic YWRtaW46YWRtaW4=', 'Bearer k', 'Token t']) {
+      const api = await post('/api/thing', { origin: 'http://evil.example', authorization });
+      expect(api.status, authorization).toBe(403);
+      expect(JSON.parse(api.body)).toMatchObject({ code: 'forbidden' });
+      const page = await send('/dashboard', {
+        method: 'POST',
+        headers: { origin: 'http://evil.example', authorization },
+      });
+      expect(page.status, authorization).toBe(403);
+    }
+    // The site's own address (PUBLIC_URL) sent to another host: Remix would refuse the action with
+    // a 500, so it is refused here.
+    expect((await post('/dashboard', { origin: 'https://courier.example' })).status).toBe(403);
     expect(mutations).toBe(before);
   });
 
@@ -466,7 +485,7 @@ describe('security', () => {
       await send('/dashboard', { method: 'POST', headers: { cookie, origin: own } }),
       await send('/dashboard', {
         method: 'POST',
-        headers: { cookie, origin: 'https://courier.example' },
+        headers: { cookie, origin: 'https://courier.example', host: 'courier.example' },
       }),
       await send('/dashboard', {
         method: 'POST',
@@ -480,6 +499,79 @@ describe('security', () => {
     ];
     expect(ok.map((r) => r.status)).toEqual([200, 200, 200, 201, 201]);
     expect(mutations).toBe(before + 5);
+  });
+});
+
+describe('malformed requests', () => {
+  it('refuses a path whose percent-encoding does not decode with 400, JSON under /api', async () => {
+    const page = await send('/track/%FF');
+    expect(page.status).toBe(400);
+    expect(page.body).toMatch(/malformed percent-encoding/);
+    const api = await send('/api/parcels/%E0%A4%A');
+    expect(api.status).toBe(400);
+    expect(JSON.parse(api.body)).toMatchObject({ code: 'malformed_request' });
+    // Well-formed encodings still reach the route.
+    expect((await send('/ech%6F')).status).toBe(200);
+  });
+
+  it('refuses TRACE and methods it does not serve with 405 and the methods it knows, before any route', async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'LINK']) {
+      const before = mutations;
+      const page = await send('/dashboard', { method });
+      expect(page.status, method).toBe(405);
+      expect(page.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+      const api = await send('/api/thing', { method });
+      expect(api.status, method).toBe(405);
+      expect(JSON.parse(api.body)).toMatchObject({ code: 'method_not_allowed' });
+      expect(mutations).toBe(before);
+    }
+    // A method Node's parser does not know at all is a 400 from the parser itself.
+    expect((await send('/api/thing', { method: 'BREW' })).status).toBe(400);
+    expect((await send('/echo')).status).toBe(200);
+  });
+
+  it('closes a connection whose body was left unread by an early answer, so the next request on a new one is served at once', async () => {
+    // The server answers 403 (a cross-site mutation) before anything reads the body.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const body = 'x'.repeat(LIMIT - 1024);
+    const early = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/dashboard',
+          method: 'POST',
+          agent,
+          headers: {
+            cookie: '__session=abc',
+            origin: 'http://evil.example',
+            'content-type': 'text/plain',
+            'content-length': String(body.length),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, connection: res.headers.connection }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(early).toEqual({ status: 403, connection: 'close' });
+    const started = Date.now();
+    const next = await new Promise<number>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/echo', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        })
+        .on('error', reject);
+    });
+    expect(next).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    agent.destroy();
   });
 });
 
