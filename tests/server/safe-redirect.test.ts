@@ -16,6 +16,10 @@ describe('safeRedirect', () => {
     '/\t/evil.example',
     '/\n/evil.example',
     '/%2F/x\u0000',
+    '/.//evil.example/x',
+    '/./\\/evil.example',
+    '/a/..//evil.example',
+    '/%2e//evil.example',
     'javascript:alert(1)',
     ' /dashboard',
     '',
@@ -23,6 +27,12 @@ describe('safeRedirect', () => {
     undefined,
   ])('refuses %j', (value) => {
     expect(safeRedirect(value, '/dashboard')).toBe('/dashboard');
+  });
+
+  it('never returns a path a browser would read as another host, however it normalises', () => {
+    for (const value of ['/.//evil.example/x', '/a/b/../..//evil.example', '/..//evil.example'])
+      expect(safeRedirect(value, '/dashboard')).toBe('/dashboard');
+    expect(safeRedirect('/./dashboard//parcels')).toBe('/dashboard//parcels');
   });
 
   it('encodes what a Location header cannot carry instead of failing', () => {
