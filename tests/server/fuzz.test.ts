@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../server/index.js';
+import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
  * Hostile input against every route of the production build, through the real server: wrong
@@ -18,16 +15,9 @@ import { createApp } from '../../server/index.js';
  * appends each request with its time in ms to that file.
  */
 
-// Generous limits, so that every request reaches its route instead of a 429.
-process.env.RATE_LIMIT_TRACKING_PER_MINUTE = '1000000';
-process.env.RATE_LIMIT_API_PER_MINUTE = '1000000';
-process.env.LOGIN_MAX_FAILURES = '1000';
-
-const buildDir = path.resolve(process.env.BUILD_DIR || 'build');
 const LEGITIMATE_CHANGES = new Set(['rate_limits', 'sessions', 'apitokens']);
-const PASSWORD = 'fuzz-password-123';
 
-let server: http.Server;
+let server: RealServer;
 let base = '';
 let cookie = '';
 let token = '';
@@ -167,45 +157,25 @@ function legitimate(method: string, pathname: string): boolean {
 }
 
 beforeAll(async () => {
-  const entry = path.join(buildDir, 'index.js');
-  if (!fs.existsSync(entry)) throw new Error('No server build: run `npm run build` first.');
-  const build = (await import(pathToFileURL(entry).href)) as ServerBuild & {
-    entry: { module: { ready(): Promise<void> } };
-  };
-  await build.entry.module.ready();
-  const app = createApp({ build, buildDir, mode: 'production' });
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', () => resolve());
+  server = await startRealServer({
+    // Generous limits, so that every request reaches its route instead of a 429.
+    env: {
+      RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
+      RATE_LIMIT_API_PER_MINUTE: '1000000',
+      LOGIN_MAX_FAILURES: '1000',
+    },
+    admin: { username: 'fuzzer', password: 'fuzz-password-123' },
   });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  const { createUser } = await import('~/models/user.server');
-  await createUser({ username: 'fuzzer', password: PASSWORD, name: 'Fuzz', role: 'admin' });
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'fuzzer', password: PASSWORD }),
-  });
-  token = ((await login.json()) as { token: string }).token;
-  const form = await fetch(`${base}/management/access`, {
-    method: 'POST',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: 'fuzzer', password: PASSWORD }),
-    redirect: 'manual',
-  });
-  cookie = form.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  base = server.base;
+  token = await server.apiToken();
+  cookie = await server.signInCookie();
   expect(cookie).toMatch(/__session=/);
 
   // One of everything, so that valid ids reach the deeper code.
-  const api = (pathname: string, body: unknown) =>
-    fetch(`${base}${pathname}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json() as Promise<Record<string, { id: string; trackingNumber?: string }>>);
+  const api = (pathname: string, json: unknown) =>
+    server
+      .request(pathname, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json })
+      .then((r) => r.json() as Promise<Record<string, { id: string; trackingNumber?: string }>>);
   const party = { name: 'A B', email: 'a@example.com', phone: '+1 555 0100', address: '1 Main St' };
   const { parcel } = await api('/api/parcels', {
     sender: party,
@@ -237,15 +207,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  server?.close();
+  await server?.close();
   console.log(`fuzz: ${sent} requests`);
 });
 
 describe('hostile input', () => {
   it('never answers 5xx and changes nothing', async () => {
-    const build = (await import(
-      pathToFileURL(path.join(buildDir, 'index.js')).href
-    )) as ServerBuild;
     const before = await snapshot();
     const failures: string[] = [];
     const check = (what: string, reply: Reply) => {
@@ -274,7 +241,7 @@ describe('hostile input', () => {
             `${(performance.now() - started).toFixed(0)} ${what.slice(0, 120)}\n`,
           );
       });
-    for (const pathname of routePaths(build)) {
+    for (const pathname of routePaths(server.build)) {
       const api = pathname.startsWith('/api/');
       // A made-up id fails before the body is read: a few requests are enough there.
       const validPath = !BAD_IDS.some((bad) => pathname.includes(bad));
