@@ -4,6 +4,8 @@ import { startEmbeddedMongo } from '../../embedded-mongo';
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoBaseUri: string;
+    /** The suites run on the MongoDB given in MONGODB_URI rather than the in-memory engine. */
+    externalMongo: boolean;
   }
 }
 
@@ -13,10 +15,12 @@ export default async function setup(project: TestProject) {
     const url = new URL(process.env.MONGODB_URI);
     url.pathname = '/';
     project.provide('mongoBaseUri', url.toString());
+    project.provide('externalMongo', true);
     return;
   }
   const engine = await startEmbeddedMongo();
   project.provide('mongoBaseUri', engine.uri.endsWith('/') ? engine.uri : `${engine.uri}/`);
+  project.provide('externalMongo', false);
   return async () => {
     await engine.stop();
   };

@@ -1,19 +1,53 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { E2E_DIR, E2E_PORT } from '../../playwright.config';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-// server.js with two app processes: the limits must hold across them, a process that dies is
-// replaced, and SIGTERM stops everything. Requests go over fresh connections, which the cluster
-// hands to its processes in turn.
-const PORT = E2E_PORT + 7;
-const DATA_DIR = path.join(E2E_DIR, 'cluster-data');
+/**
+ * server.js with two app processes: the limits must hold across them, a process that dies is
+ * replaced, and SIGTERM stops everything. Requests go over fresh connections, which the cluster
+ * hands to its processes in turn. Needs `npm run build` first.
+ *
+ * On the in-memory engine the server starts its own embedded database, as it does on a machine
+ * without MONGODB_URI. When the suites run on a MongoDB, the server uses this file's database
+ * there instead, and seeds its admin as it would on a first start (SEED_DEMO).
+ */
+const external = inject('externalMongo');
+const DATA_DIR = path.join(process.env.DATA_DIR!, 'cluster-data');
 const ADMIN = { username: 'clusteradmin', password: 'cluster-admin-password' };
 
+let PORT = 0;
 let server: ChildProcess;
 let output = '';
+
+/** A port nothing listens on now, for server.js, which takes its port from PORT. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function serverJs(env: Record<string, string>) {
+  return spawn(process.execPath, ['server.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      MONGODB_URI: external ? process.env.MONGODB_URI : '',
+      WEB_CONCURRENCY: '2',
+      SESSION_SECRET: 'cluster-session-secret-0123456789',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
 
 function send(
   method: string,
@@ -86,67 +120,41 @@ async function waitFor<T>(
   }
 }
 
-test.describe('several app processes', () => {
-  test.describe.configure({ mode: 'serial' });
-
-  test.beforeAll(async () => {
-    test
-      .info()
-      .skip(test.info().project.name !== 'js', 'a server-level check: the js project runs it once');
-    // Three processes start and load the build: give them the minute waitFor allows.
-    test.setTimeout(90_000);
-    fs.rmSync(DATA_DIR, { recursive: true, force: true });
-    server = spawn(process.execPath, ['server.js'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(PORT),
-        DATA_DIR,
-        MONGODB_URI: '',
-        WEB_CONCURRENCY: '2',
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        SEED_DEMO: 'false',
-        SESSION_SECRET: 'cluster-session-secret-0123456789',
-        RATE_LIMIT_TRACKING_PER_MINUTE: '4',
-        RATE_LIMIT_API_PER_MINUTE: '4',
-        LOGIN_MAX_FAILURES: '2',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    await waitFor(() => output.includes('listening'), 'the cluster to listen', 60_000);
+// Three processes start and load the build: give them the minute waitFor allows.
+beforeAll(async () => {
+  PORT = await freePort();
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  server = serverJs({
+    DATA_DIR,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    SEED_DEMO: external ? 'true' : 'false',
+    RATE_LIMIT_TRACKING_PER_MINUTE: '4',
+    RATE_LIMIT_API_PER_MINUTE: '4',
+    LOGIN_MAX_FAILURES: '2',
   });
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  server.stderr!.on('data', (chunk) => (output += chunk));
+  await waitFor(() => output.includes('listening'), 'the cluster to listen', 60_000);
+}, 90_000);
 
-  test.afterAll(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
-    fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  });
+afterAll(async () => {
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+});
 
-  test('runs two app processes beside the primary', async () => {
+describe('several app processes', () => {
+  it('runs two app processes beside the primary', async () => {
     expect(workerPids(server.pid!)).toHaveLength(2);
     expect((await send('GET', '/api/health')).status).toBe(200);
   });
 
-  test('a second server on the taken port stops with a message instead of restarting forever', async () => {
-    // It starts its own engine and loads the build before its processes find the port taken.
-    test.setTimeout(90_000);
-    const dir = path.join(E2E_DIR, 'cluster-data-second');
+  // On the in-memory engine it starts its own embedded database and loads the build before its
+  // processes find the port taken.
+  it('a second server on the taken port stops with a message instead of restarting forever', async () => {
+    const dir = path.join(process.env.DATA_DIR!, 'cluster-data-second');
     fs.rmSync(dir, { recursive: true, force: true });
-    const second = spawn(process.execPath, ['server.js'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(PORT),
-        DATA_DIR: dir,
-        MONGODB_URI: '',
-        WEB_CONCURRENCY: '2',
-        SEED_DEMO: 'false',
-        SESSION_SECRET: 'cluster-session-secret-0123456789',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const second = serverJs({ DATA_DIR: dir, SEED_DEMO: 'false' });
     let text = '';
     second.stdout!.on('data', (chunk) => (text += chunk));
     second.stderr!.on('data', (chunk) => (text += chunk));
@@ -157,16 +165,16 @@ test.describe('several app processes', () => {
     expect(text).toContain('stopped before it could serve');
     expect(text).not.toContain('starting another');
     expect((await send('GET', '/api/health')).status).toBe(200);
-  });
+  }, 90_000);
 
-  test('the tracking limit counts requests from every process together', async () => {
+  it('the tracking limit counts requests from every process together', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
       statuses.push((await send('GET', '/api/tracking/track/ABC123456789')).status);
     expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
   });
 
-  test("a token's API budget counts requests from every process together", async () => {
+  it("a token's API budget counts requests from every process together", async () => {
     const login = await send('POST', '/api/auth/login', ADMIN);
     expect(login.status).toBe(200);
     const auth = { authorization: `Bearer ${(login.json as { token: string }).token}` };
@@ -176,7 +184,7 @@ test.describe('several app processes', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
-  test('the sign-in lockout holds whichever process answers', async () => {
+  it('the sign-in lockout holds whichever process answers', async () => {
     for (let i = 0; i < 2; i++) {
       expect(
         (
@@ -194,7 +202,7 @@ test.describe('several app processes', () => {
     });
   });
 
-  test('a process that dies is replaced and the site keeps answering', async () => {
+  it('a process that dies is replaced and the site keeps answering', async () => {
     const [victim] = workerPids(server.pid!);
     process.kill(victim!, 'SIGKILL');
     const replaced = await waitFor(() => {
@@ -207,9 +215,9 @@ test.describe('several app processes', () => {
       'health after the restart',
     );
     for (let i = 0; i < 4; i++) expect((await send('GET', '/api/health')).status).toBe(200);
-  });
+  }, 60_000);
 
-  test('SIGTERM stops the primary and every app process', async () => {
+  it('SIGTERM stops the primary and every app process', async () => {
     const pids = workerPids(server.pid!);
     const exited = new Promise<number | null>((resolve) =>
       server.once('exit', (code) => resolve(code)),
