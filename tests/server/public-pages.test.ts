@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { named, parsePage, textOf } from '../support/html';
+import { startRealServer, type RealServer } from '../support/real-server';
+
+/**
+ * The public pages as the production server sends them: their titles and headings, that they
+ * carry none of the framework's JavaScript, and their caching headers. What only a browser shows
+ * (layout, narrow screens, a toast closing) is checked in tests/e2e.
+ */
+
+let server: RealServer;
+
+beforeAll(async () => {
+  server = await startRealServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const PUBLIC_PAGES = [
+  '/',
+  '/track',
+  '/services',
+  '/about',
+  '/contact',
+  '/quote',
+  '/privacy-policy',
+  '/terms-of-service',
+  '/cookie-policy',
+  '/no-such-page-here',
+];
+
+/** The page's level-one headings, as the accessibility tree has them. */
+const topHeadings = (document: Document) =>
+  document.querySelectorAll('h1, [role="heading"][aria-level="1"]');
+
+/** The page's footer landmark (a footer that belongs to no section of the page). */
+const contentinfo = (document: Document) =>
+  [...document.querySelectorAll('footer, [role="contentinfo"]')].find(
+    (node) =>
+      node.getAttribute('role') === 'contentinfo' ||
+      !node.closest('article, aside, main, nav, section'),
+  );
+
+describe('public pages ship no framework JavaScript', () => {
+  for (const path of [...PUBLIC_PAGES, '/track?number=SWX123456789']) {
+    it(`${path} loads no script file`, async () => {
+      const { document } = await server.page(path);
+      expect(document.querySelectorAll('script[src]')).toHaveLength(0);
+      expect(document.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
+      expect(document.querySelectorAll('link[rel="preload"][as="script"]')).toHaveLength(0);
+      // Inline scripts: only the carousel's loop on the home page, small and with the nonce.
+      const inline = [...document.querySelectorAll('script')].map((node) => ({
+        nonce: node.getAttribute('nonce'),
+        text: node.textContent ?? '',
+      }));
+      expect(inline.length).toBeLessThanOrEqual(path === '/' ? 1 : 0);
+      for (const script of inline) {
+        expect(script.text.length).toBeLessThanOrEqual(1500);
+        expect(script.nonce).toBeTruthy();
+        expect(script.text).not.toContain('__remixContext');
+      }
+    });
+  }
+
+  it('the staff sign-in page keeps the framework', async () => {
+    const { document } = await server.page('/management/access');
+    expect(
+      document.querySelectorAll('script[src], link[rel="modulepreload"]').length,
+    ).toBeGreaterThan(0);
+    const inline = [...document.querySelectorAll('script:not([src])')].map(textOf);
+    expect(inline.some((text) => text.includes('window.__remixContext'))).toBe(true);
+  });
+});
+
+const PAGES = [
+  {
+    path: '/',
+    heading: /fast, reliable parcel delivery and tracking worldwide/i,
+    title: /parcel delivery/i,
+  },
+  {
+    path: '/services',
+    heading: 'Shipping services built around your deadlines',
+    title: /Services & Pricing/,
+  },
+  { path: '/about', heading: /^About /, title: /About Us/ },
+  { path: '/contact', heading: 'Get in touch with our team', title: /Contact Us/ },
+  { path: '/quote', heading: 'Request a shipping quote', title: /Get a Quote/ },
+  { path: '/privacy-policy', heading: 'Privacy Policy', title: /Privacy Policy/ },
+  { path: '/terms-of-service', heading: 'Terms of Service', title: /Terms of Service/ },
+  { path: '/cookie-policy', heading: 'Cookie Policy', title: /Cookie Policy/ },
+];
+
+describe('the public site', () => {
+  for (const { path, heading, title } of PAGES) {
+    it(`${path} renders with its one h1 and title`, async () => {
+      const { response, document } = await server.page(path);
+      expect(response.status).toBe(200);
+      const h1 = topHeadings(document);
+      expect(h1).toHaveLength(1);
+      expect(named(document, 'h1, [role="heading"][aria-level="1"]', heading)).toHaveLength(1);
+      expect(document.title).toMatch(title);
+      expect(document.title).toMatch(/ · SwiftShip Courier$/);
+      expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(
+        /.{40,}/,
+      );
+      expect(textOf(contentinfo(document))).toContain('© 2024');
+      if (/policy|terms/.test(path))
+        expect(textOf(document.querySelector('main'))).toContain('Last updated: December 15, 2024');
+    });
+  }
+
+  it('the terms state the claims window, advance fees and estimated delivery times', async () => {
+    const { document } = await server.page('/terms-of-service');
+    const text = textOf(document.querySelector('main'));
+    expect(text).toMatch(/within 30 days after delivery/);
+    expect(text).toMatch(/All fees are paid in advance/);
+    expect(text).toMatch(/Delivery times are estimates only/);
+  });
+
+  it('an unknown page shows the 404 page', async () => {
+    const { response, document } = await server.page('/no-such-page-here');
+    expect(response.status).toBe(404);
+    expect(document.title).toBe('Page not found · SwiftShip Courier');
+    expect(named(document, 'h1', 'Oops! Page not found')).toHaveLength(1);
+    const home = named(document, 'main a[href]', 'Return to Home');
+    expect(home).toHaveLength(1);
+    expect(home[0]!.getAttribute('href')).toBe('/');
+  });
+
+  it("the browser's /favicon.ico request gets the icon and leaves a pending toast for the page", async () => {
+    const browser = server.visitor();
+    // A form answer that sets a toast for the next page (the contact form's bot trap needs no mail).
+    const answer = await browser('/contact', {
+      method: 'POST',
+      body: new URLSearchParams({ website: 'filled by a bot', firstName: 'Bot' }),
+      redirect: 'manual',
+    });
+    expect(answer.status).toBe(302);
+
+    const icon = await browser('/favicon.ico');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+
+    const page = await browser('/about');
+    const toasts = parsePage(await page.text()).querySelector(
+      '[role="status"][aria-label="Notifications"]',
+    );
+    expect(textOf(toasts)).toContain('Message sent');
+  });
+});
+
+describe('HTTP caching', () => {
+  it('marketing pages are public for five minutes, and 304 while unchanged', async () => {
+    for (const path of ['/', '/services', '/about', '/privacy-policy']) {
+      const first = await server.request(path);
+      expect(first.headers.get('cache-control'), path).toBe('public, max-age=300');
+      const etag = first.headers.get('etag');
+      expect(etag, path).toMatch(/^W\/"/);
+      // The home page's nonce differs on every answer; its ETag does not.
+      const again = await server.request(path, { headers: { 'If-None-Match': etag! } });
+      expect(again.status, path).toBe(304);
+      expect((await again.arrayBuffer()).byteLength).toBe(0);
+      expect(again.headers.get('content-security-policy')).toBeNull();
+      const other = await server.request(path, { headers: { 'If-None-Match': 'W/"stale"' } });
+      expect(other.status).toBe(200);
+    }
+  });
+
+  it('a tracking result and the tracking API revalidate every time', async () => {
+    const created = await server.request('/api/parcels', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await server.apiToken()}` },
+      json: { recipient: { name: 'Cache Check', address: '5 Etag Way' } },
+    });
+    expect(created.status).toBe(201);
+    const number = ((await created.json()) as { parcel: { trackingNumber: string } }).parcel
+      .trackingNumber;
+    for (const path of [`/track?number=${number}`, `/api/tracking/track/${number}`]) {
+      const first = await server.request(path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('cache-control'), path).toBe('private, no-cache');
+      const etag = first.headers.get('etag')!;
+      expect(etag, path).toBeTruthy();
+      const again = await server.request(path, { headers: { 'If-None-Match': etag } });
+      expect(again.status, path).toBe(304);
+    }
+  });
+});
