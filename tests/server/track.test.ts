@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { named, submitGetForm, textOf } from '../support/html';
+import { startRealServer, type RealServer } from '../support/real-server';
+
+/**
+ * The track page and the batch tracking API as the production server sends them. The page runs no
+ * script, so what the server renders is what a visitor sees; typing in the box and following the
+ * summaries are checked in a browser (tests/e2e/track.spec.ts).
+ */
+
+let server: RealServer;
+let auth: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startRealServer();
+  auth = { authorization: `Bearer ${await server.apiToken()}` };
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function createParcel(events: Array<{ status: string; location: string }> = []) {
+  const contact = { name: 'Quiet Parcel', email: 'q@example.com', phone: '555-0100' };
+  const created = await server.request('/api/parcels', {
+    method: 'POST',
+    headers: auth,
+    json: {
+      sender: { ...contact, address: '1 Sender Way, Austin' },
+      recipient: { ...contact, address: '9 Elm St, Boston' },
+      weight: 1,
+      serviceType: 'Standard',
+    },
+  });
+  expect(created.status).toBe(201);
+  const { parcel } = (await created.json()) as { parcel: { id: string; trackingNumber: string } };
+  for (const event of events) {
+    const added = await server.request(`/api/tracking/${parcel.id}/events`, {
+      method: 'POST',
+      headers: auth,
+      json: event,
+    });
+    expect(added.status).toBe(201);
+  }
+  return parcel.trackingNumber;
+}
+
+/** Types `value` in the track page's box, presses Track and reads the page that answers. */
+async function track(value: string) {
+  const { document: empty } = await server.page('/track');
+  return server.page(submitGetForm(empty, { label: 'Tracking number', value, button: 'Track' }));
+}
+
+const alertText = (document: Document) => textOf(document.querySelector('[role="alert"]'));
+
+describe('tracking a parcel', () => {
+  it('an empty box asks for a number', async () => {
+    const { document } = await track('   ');
+    expect(alertText(document)).toBe('Please enter a tracking number');
+  });
+
+  it('an unknown number says so', async () => {
+    const { document } = await track('ZZZ999999999');
+    expect(alertText(document)).toBe('Tracking number not found');
+  });
+
+  it('a malformed number is explained', async () => {
+    const { document } = await track('SWX12345');
+    expect(alertText(document)).toBe(
+      'Tracking numbers are three letters and nine digits, like ABC123456789',
+    );
+  });
+
+  it('a parcel without events says there are none yet', async () => {
+    const number = await createParcel();
+    const { document } = await server.page(`/track?number=${number}`);
+    expect(textOf(document.querySelector('main'))).toContain(
+      'No tracking events found for this package.',
+    );
+  });
+
+  it('the result page needs no JavaScript at all', async () => {
+    const number = await createParcel([{ status: 'In Transit', location: 'Hub' }]);
+    const { response, document } = await server.page(`/track?number=${number}`);
+    expect(response.status).toBe(200);
+    expect(named(document, 'h1, h2, h3, h4, h5, h6, [role="heading"]', number)).toHaveLength(1);
+    expect(textOf(document.querySelector('main'))).toContain('Tracking history');
+    expect(document.querySelectorAll('script')).toHaveLength(0);
+  });
+});
+
+describe('tracking several parcels at once', () => {
+  it('more than 30 numbers get a clear message', async () => {
+    const numbers = Array.from({ length: 31 }, (_, i) => `QQQ${String(i).padStart(9, '0')}`);
+    const { document } = await server.page(`/track?number=${numbers.join('%0A')}`);
+    expect(alertText(document)).toBe(
+      'You can track up to 30 numbers at once, and 31 were entered. Please track them in smaller groups.',
+    );
+    expect(document.querySelectorAll('[data-tracking-summary]')).toHaveLength(0);
+  });
+
+  it('the batch API answers per number', async () => {
+    const number = await createParcel();
+    const res = await server.request('/api/tracking/track', {
+      method: 'POST',
+      headers: { Origin: 'https://shop.example' },
+      json: { trackingNumbers: [number, 'ZZZ999999997'] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const { results } = (await res.json()) as {
+      results: Array<{ found: boolean; error?: string }>;
+    };
+    expect(results.map((r) => r.found)).toEqual([true, false]);
+    expect(results[1]!.error).toBe('Tracking number not found');
+    const empty = await server.request('/api/tracking/track', {
+      method: 'POST',
+      json: { trackingNumbers: [] },
+    });
+    expect(empty.status).toBe(400);
+  });
+});
