@@ -1,18 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { PUBLIC_PAGES } from '../support/public-pages';
 import { toastRegion } from './support/helpers';
-
-const PUBLIC_PAGES = [
-  '/',
-  '/track',
-  '/services',
-  '/about',
-  '/contact',
-  '/quote',
-  '/privacy-policy',
-  '/terms-of-service',
-  '/cookie-policy',
-  '/no-such-page-here',
-];
 
 async function demoTrackingNumbers(request: APIRequestContext, limit = 3) {
   const login = await request.post('/api/auth/login', {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { named, parsePage, textOf } from '../support/html';
+import { PUBLIC_PAGES } from '../support/public-pages';
 import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
@@ -17,19 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-const PUBLIC_PAGES = [
-  '/',
-  '/track',
-  '/services',
-  '/about',
-  '/contact',
-  '/quote',
-  '/privacy-policy',
-  '/terms-of-service',
-  '/cookie-policy',
-  '/no-such-page-here',
-];
 
 /** The page's level-one headings, as the accessibility tree has them. */
 const topHeadings = (document: Document) =>
