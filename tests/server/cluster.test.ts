@@ -39,6 +39,7 @@ function serverJs(env: Record<string, string>) {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      HOST: '127.0.0.1',
       PORT: String(PORT),
       MONGODB_URI: external ? process.env.MONGODB_URI : '',
       WEB_CONCURRENCY: '2',
