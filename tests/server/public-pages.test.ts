@@ -19,9 +19,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The page's level-one headings, as the accessibility tree has them. */
-const topHeadings = (document: Document) =>
-  document.querySelectorAll('h1, [role="heading"][aria-level="1"]');
+/** Level-one headings, as the accessibility tree has them. */
+const H1 = 'h1, [role="heading"][aria-level="1"]';
 
 /** The page's footer landmark (a footer that belongs to no section of the page). */
 const contentinfo = (document: Document) =>
@@ -86,9 +85,8 @@ describe('the public site', () => {
     it(`${path} renders with its one h1 and title`, async () => {
       const { response, document } = await server.page(path);
       expect(response.status).toBe(200);
-      const h1 = topHeadings(document);
-      expect(h1).toHaveLength(1);
-      expect(named(document, 'h1, [role="heading"][aria-level="1"]', heading)).toHaveLength(1);
+      expect(document.querySelectorAll(H1)).toHaveLength(1);
+      expect(named(document, H1, heading)).toHaveLength(1);
       expect(document.title).toMatch(title);
       expect(document.title).toMatch(/ · SwiftShip Courier$/);
       expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(
@@ -112,7 +110,7 @@ describe('the public site', () => {
     const { response, document } = await server.page('/no-such-page-here');
     expect(response.status).toBe(404);
     expect(document.title).toBe('Page not found · SwiftShip Courier');
-    expect(named(document, 'h1', 'Oops! Page not found')).toHaveLength(1);
+    expect(named(document, H1, 'Oops! Page not found')).toHaveLength(1);
     const home = named(document, 'main a[href]', 'Return to Home');
     expect(home).toHaveLength(1);
     expect(home[0]!.getAttribute('href')).toBe('/');
