@@ -76,9 +76,9 @@ export function noStoreForPrivateAnswers({ sessionCookie }) {
  * Cross-site request forgery: a request that changes something must come from the site itself.
  * Browsers say where a request comes from in `Origin` (and, for navigations, `Sec-Fetch-Site`), for
  * documents, `?_data=` fetches and resource routes alike, so one check here covers them all:
- * - an API request with a bearer token (API tokens and keys) and no session cookie carries no
- *   ambient credential to abuse: allowed. Any other `Authorization` changes nothing: a request
- *   with the session cookie is checked whatever else it carries;
+ * - an API request with a bearer token (API tokens and keys) is authenticated by the token alone,
+ *   never by a cookie beside it, so it carries no ambient credential to abuse: allowed. Any other
+ *   `Authorization` changes nothing: a request with the session cookie is checked as any other;
  * - an `Origin` must be this site's (the request's own origin or PUBLIC_URL's), and for a page's
  *   action also name the host the request was sent to, as Remix requires (it refuses any other
  *   with an error of its own);
@@ -99,8 +99,9 @@ export function sameOriginMutations({ publicUrl, sessionCookie, openPaths = [] }
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method) || isOpen(req.path)) return next();
     const api = req.path.toLowerCase().startsWith('/api/');
+    // The API authenticates a bearer request by its token alone, never by the cookie beside it.
+    if (api && /^bearer\s/i.test(req.headers.authorization ?? '')) return next();
     const cookie = hasCookie(req, sessionCookie);
-    if (api && !cookie && /^bearer\s/i.test(req.headers.authorization ?? '')) return next();
     const origin = req.headers.origin;
     const own = `${req.protocol}://${req.get('host')}`;
     let allowed;
