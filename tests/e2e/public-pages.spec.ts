@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { PUBLIC_PAGES } from '../support/public-pages';
+import { NO_JS } from './support/fixtures';
 import { toastRegion } from './support/helpers';
 
 async function demoTrackingNumbers(request: APIRequestContext, limit = 3) {
@@ -14,7 +15,7 @@ async function demoTrackingNumbers(request: APIRequestContext, limit = 3) {
   return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
 }
 
-test.describe('public pages ship no framework JavaScript', () => {
+test.describe('the home page', () => {
   test('nothing moves once the home page has loaded', async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, 'Layout shifts are measured by a script in the page.');
     await page.setViewportSize({ width: 375, height: 740 });
@@ -74,30 +75,32 @@ test.describe('narrow screens', () => {
  * counts against no limit): shown once, never stored, full width on a phone, closable without
  * JavaScript.
  */
-test('a flash message shows on a page the browser had kept, spans a phone, and closes', async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 375, height: 720 });
-  await page.goto('/privacy-policy');
-  const footer = page.getByRole('contentinfo');
-  await footer.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
-  await footer.getByLabel('Email address').fill('not-an-address');
-  const answer = page.waitForResponse(
-    (response) =>
-      new URL(response.url()).pathname === '/privacy-policy' && response.status() === 200,
-  );
-  await footer.getByRole('button', { name: 'Subscribe' }).click();
-  // The page had been kept by the browser for five minutes, yet it is asked for again
-  // (Vary: Cookie) and the answer, which clears the message, is not stored.
-  expect((await answer).headers()['cache-control']).toBe('private, no-store');
-  const toast = toastRegion(page).locator('[data-toast-type]');
-  await expect(toast).toContainText('Subscription failed');
+test(
+  'a flash message shows on a page the browser had kept, spans a phone, and closes',
+  NO_JS,
+  async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 720 });
+    await page.goto('/privacy-policy');
+    const footer = page.getByRole('contentinfo');
+    await footer.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
+    await footer.getByLabel('Email address').fill('not-an-address');
+    const answer = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === '/privacy-policy' && response.status() === 200,
+    );
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    // The page had been kept by the browser for five minutes, yet it is asked for again
+    // (Vary: Cookie) and the answer, which clears the message, is not stored.
+    expect((await answer).headers()['cache-control']).toBe('private, no-store');
+    const toast = toastRegion(page).locator('[data-toast-type]');
+    await expect(toast).toContainText('Subscription failed');
 
-  const box = (await toast.boundingBox())!;
-  expect(box.x).toBeGreaterThanOrEqual(8);
-  expect(box.x).toBeLessThanOrEqual(16);
-  expect(Math.round(375 - box.x - box.width)).toBe(Math.round(box.x));
+    const box = (await toast.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(8);
+    expect(box.x).toBeLessThanOrEqual(16);
+    expect(Math.round(375 - box.x - box.width)).toBe(Math.round(box.x));
 
-  await toast.getByLabel('Dismiss notification').click();
-  await expect(toastRegion(page).getByText('Subscription failed')).toBeHidden();
-});
+    await toast.getByLabel('Dismiss notification').click();
+    await expect(toastRegion(page).getByText('Subscription failed')).toBeHidden();
+  },
+);

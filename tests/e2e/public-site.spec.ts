@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { NO_JS } from './support/fixtures';
 import { toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 test('the home tracking box trims the number and goes to the track page', async ({ page }) => {
@@ -12,7 +13,7 @@ test('the home tracking box trims the number and goes to the track page', async 
   expect(url.searchParams.get('number')?.trim()).toBe('SWX123456789');
 });
 
-test('the Track Package button submits the tracking box', async ({ page }) => {
+test('the Track Package button submits the tracking box', NO_JS, async ({ page }) => {
   await page.goto('/');
   await page.getByRole('textbox', { name: 'Tracking number' }).fill('abc123456789');
   await page.getByRole('button', { name: 'Track Package' }).click();
@@ -125,34 +126,38 @@ async function stopTheClock(page: Page) {
   await page.clock.pauseAt(new Date('2026-01-05T09:01:00Z'));
 }
 
-test('every carousel slide is in the page, and its links move the carousel', async ({ page }) => {
-  // The loop waits on a clock the test moves by hand, so it cannot turn the row mid-click.
-  await stopTheClock(page);
-  await page.goto('/');
-  await expect(page.locator('[data-slide-title]')).toHaveCount(3);
-  for (const title of ['Fast & Reliable Delivery', 'Worldwide Shipping', 'Track Every Step']) {
-    await expect(page.getByRole('heading', { name: title })).toBeAttached();
-  }
-  await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
-  const first = page.locator('#hero-slide-1');
-  await expect(first.getByRole('link', { name: /Show slide 1/ })).toHaveAttribute(
-    'aria-current',
-    'true',
-  );
-  await first.getByRole('link', { name: /Show slide 3/ }).click();
-  await expectRestingOn(page, 3);
-  await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
-  await expect(slideTitle(page, 'Fast & Reliable Delivery')).not.toBeInViewport();
-  // Next from the last slide loops to the first; previous from the first to the last.
-  await page.locator('#hero-slide-3').getByRole('link', { name: 'Next slide' }).click();
-  await expectRestingOn(page, 1);
-  await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
-  await first.getByRole('link', { name: 'Previous slide' }).click();
-  await expectRestingOn(page, 3);
-  await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
-  // The page itself stays where it was.
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
-});
+test(
+  'every carousel slide is in the page, and its links move the carousel',
+  NO_JS,
+  async ({ page }) => {
+    // The loop waits on a clock the test moves by hand, so it cannot turn the row mid-click.
+    await stopTheClock(page);
+    await page.goto('/');
+    await expect(page.locator('[data-slide-title]')).toHaveCount(3);
+    for (const title of ['Fast & Reliable Delivery', 'Worldwide Shipping', 'Track Every Step']) {
+      await expect(page.getByRole('heading', { name: title })).toBeAttached();
+    }
+    await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
+    const first = page.locator('#hero-slide-1');
+    await expect(first.getByRole('link', { name: /Show slide 1/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    await first.getByRole('link', { name: /Show slide 3/ }).click();
+    await expectRestingOn(page, 3);
+    await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
+    await expect(slideTitle(page, 'Fast & Reliable Delivery')).not.toBeInViewport();
+    // Next from the last slide loops to the first; previous from the first to the last.
+    await page.locator('#hero-slide-3').getByRole('link', { name: 'Next slide' }).click();
+    await expectRestingOn(page, 1);
+    await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
+    await first.getByRole('link', { name: 'Previous slide' }).click();
+    await expectRestingOn(page, 3);
+    await expect(slideTitle(page, 'Track Every Step')).toBeInViewport({ ratio: 0.9 });
+    // The page itself stays where it was.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  },
+);
 
 test('the carousel advances every 5 seconds and keeps going after a click', async ({
   page,
@@ -200,43 +205,45 @@ test('the services plans lead to a preselected quote form', async ({ page }) => 
   ).toHaveValue('enterprise');
 });
 
-test('the contact form shows errors at the fields, then confirms a sent message', async ({
-  page,
-}) => {
-  await page.goto('/contact');
-  const form = page.locator('form[action="/contact"]');
-  // Skip the browser's own checks to see the server's answer.
-  await form.evaluate((el) => el.setAttribute('novalidate', ''));
-  await form.getByLabel('First name').fill('Marie');
-  await form.getByLabel('Email', { exact: true }).fill('marie@@example');
-  await form.getByRole('button', { name: 'Send Message' }).click();
-  await expect(page.getByText('Enter a valid email address')).toBeVisible();
-  await expect(page.getByText('Last name is required')).toBeVisible();
-  await expect(form.getByLabel('First name')).toHaveValue('Marie');
-  await expect(form.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+test(
+  'the contact form shows errors at the fields, then confirms a sent message',
+  NO_JS,
+  async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.locator('form[action="/contact"]');
+    // Skip the browser's own checks to see the server's answer.
+    await form.evaluate((el) => el.setAttribute('novalidate', ''));
+    await form.getByLabel('First name').fill('Marie');
+    await form.getByLabel('Email', { exact: true }).fill('marie@@example');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByText('Enter a valid email address')).toBeVisible();
+    await expect(page.getByText('Last name is required')).toBeVisible();
+    await expect(form.getByLabel('First name')).toHaveValue('Marie');
+    await expect(form.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
-  const subject = uniqueName('Redirect parcel');
-  await form.getByLabel('Last name').fill('Curie');
-  await form.getByLabel('Email', { exact: true }).fill('marie@example.com');
-  await form.getByLabel('Phone (optional)').fill('+33 1 23 45 67 89');
-  await form.getByLabel('Subject').fill(subject);
-  await form
-    .getByLabel('Message', { exact: true })
-    .fill('Please deliver SWX123456789 to my office instead of my home.');
-  await form.getByRole('button', { name: 'Send Message' }).click();
+    const subject = uniqueName('Redirect parcel');
+    await form.getByLabel('Last name').fill('Curie');
+    await form.getByLabel('Email', { exact: true }).fill('marie@example.com');
+    await form.getByLabel('Phone (optional)').fill('+33 1 23 45 67 89');
+    await form.getByLabel('Subject').fill(subject);
+    await form
+      .getByLabel('Message', { exact: true })
+      .fill('Please deliver SWX123456789 to my office instead of my home.');
+    await form.getByRole('button', { name: 'Send Message' }).click();
 
-  await expect(page).toHaveURL(/\/contact\?sent=1$/);
-  await expect(toastRegion(page).getByText('Message sent')).toBeVisible();
-  await expect(page.getByText('Thank you! Your message has been sent.')).toBeVisible();
+    await expect(page).toHaveURL(/\/contact\?sent=1$/);
+    await expect(toastRegion(page).getByText('Message sent')).toBeVisible();
+    await expect(page.getByText('Thank you! Your message has been sent.')).toBeVisible();
 
-  const mail = await waitForMail('support@swiftship.example', (m) =>
-    (m.subject ?? '').includes(subject),
-  );
-  expect(mail.replyTo?.text).toContain('marie@example.com');
-  expect(mail.text).toContain('Please deliver SWX123456789 to my office');
-});
+    const mail = await waitForMail('support@swiftship.example', (m) =>
+      (m.subject ?? '').includes(subject),
+    );
+    expect(mail.replyTo?.text).toContain('marie@example.com');
+    expect(mail.text).toContain('Please deliver SWX123456789 to my office');
+  },
+);
 
-test('the footer newsletter confirms a subscription on the same page', async ({ page }) => {
+test('the footer newsletter confirms a subscription on the same page', NO_JS, async ({ page }) => {
   await page.goto('/about');
   const email = `${uniqueName('reader').replace(/\s+/g, '.')}@example.com`;
   await page.getByRole('contentinfo').getByLabel('Email address').fill(email);
@@ -245,7 +252,7 @@ test('the footer newsletter confirms a subscription on the same page', async ({ 
   await expect(page).toHaveURL(/\/about$/);
 });
 
-test('a quote request is confirmed on the page', async ({ page }) => {
+test('a quote request is confirmed on the page', NO_JS, async ({ page }) => {
   await page.goto('/quote?plan=basic');
   const form = page.locator('form[action="/quote"]');
   const destination = uniqueName('Toronto');

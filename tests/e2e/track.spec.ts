@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { NO_JS } from './support/fixtures';
 import { signIn } from './support/helpers';
 
 // The seeded demo parcels exist on the fresh e2e database; find one through the public API. The
@@ -32,7 +33,7 @@ test.describe('tracking a parcel', () => {
     await expect(page.getByText('Latest')).toBeVisible();
   });
 
-  test('typing a number in the box looks it up', async ({ page, request }) => {
+  test('typing a number in the box looks it up', NO_JS, async ({ page, request }) => {
     const number = await demoTrackingNumber(request);
     await page.goto('/track');
     await page.getByLabel('Tracking number').fill(`  ${number}  `);
