@@ -2,9 +2,9 @@ import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import os from 'node:os';
-import { connectDb, disconnectDb } from './services/db.server';
-import { env } from './services/env.server';
-import { documentResponse } from './services/http-cache.server';
+import { connectDb, disconnectDb } from './lib/db.server';
+import { env } from './lib/env.server';
+import { documentResponse } from './lib/http-cache.server';
 import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
 // Modules that define job handlers, so this process's worker can run their jobs.

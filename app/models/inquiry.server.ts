@@ -5,10 +5,9 @@ import {
   type ContactMessageInput,
   type QuoteRequestInput,
 } from '~/schemas/public-forms';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { emailLayout, escapeHtml, sendMail, textToHtml } from '~/services/mailer.server';
-import { RateLimit } from '~/services/rate-limit.server';
+import { RateLimit } from '~/lib/rate-limit.server';
 
 /** Accepted submissions per client address, one counter per form. */
 export const contactLimiter = new RateLimit(
@@ -63,7 +62,6 @@ export type StoredInquiry = InquirySchema & { _id: mongoose.Types.ObjectId; crea
 export async function createContactMessage(
   input: ContactMessageInput & { clientAddress?: string },
 ) {
-  await connectDb();
   const doc = await Inquiry.create({
     kind: 'contact',
     name: `${input.firstName} ${input.lastName}`,
@@ -83,7 +81,6 @@ export function planLabel(plan: string | null | undefined) {
 }
 
 export async function createQuoteRequest(input: QuoteRequestInput & { clientAddress?: string }) {
-  await connectDb();
   const doc = await Inquiry.create({
     kind: 'quote',
     name: input.name,
@@ -105,7 +102,6 @@ export async function listInquiries({
   kind,
   limit = 50,
 }: { kind?: InquiryKind; limit?: number } = {}) {
-  await connectDb();
   return Inquiry.find(kind ? { kind } : {})
     .sort({ createdAt: -1 })
     .limit(Math.min(Math.max(limit, 1), 100))

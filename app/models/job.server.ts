@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 
 /**
  * The durable background queue: e-mails and webhook deliveries are jobs in MongoDB, run by a
@@ -91,7 +92,7 @@ export async function enqueueJob(
   try {
     job = (await Job.create(doc)).toObject() as LeanJob;
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000 || !options.uniqueKey) throw error;
+    if (!isDuplicateKey(error) || !options.uniqueKey) throw error;
     const existing = await Job.findOne({ uniqueKey: options.uniqueKey }).lean<LeanJob>();
     if (!existing) throw error;
     job = existing;
@@ -194,7 +195,7 @@ export async function requeueJob(id: string, retryDelays?: number[]): Promise<bo
 }
 
 export async function getJob(id: string): Promise<JobRecord | null> {
-  if (!mongoose.isValidObjectId(id)) return null;
+  if (!isObjectId(id)) return null;
   const doc = await Job.findById(id).lean<LeanJob>();
   return doc ? toRecord(doc) : null;
 }

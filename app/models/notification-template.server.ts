@@ -8,8 +8,7 @@ import {
   type NotificationTemplateInput,
   type PlaceholderValues,
 } from '~/schemas/notification-template';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { escapeHtml } from '~/services/mailer.server';
 import { trackingUrl } from '~/services/notifications.server';
 import { formatDate } from '~/utils/format';
@@ -65,7 +64,6 @@ function toTemplate(type: NotificationType, doc: LeanTemplate | null): Notificat
 }
 
 export async function listNotificationTemplates(): Promise<NotificationTemplate[]> {
-  await connectDb();
   const docs = await NotificationTemplateModel.find({}).lean<LeanTemplate[]>();
   return NOTIFICATION_TYPES.map((type) =>
     toTemplate(type, docs.find((doc) => doc.type === type) ?? null),
@@ -73,7 +71,6 @@ export async function listNotificationTemplates(): Promise<NotificationTemplate[
 }
 
 export async function getNotificationTemplate(type: NotificationType) {
-  await connectDb();
   const doc = await NotificationTemplateModel.findOne({ type }).lean<LeanTemplate>();
   return toTemplate(type, doc);
 }
@@ -82,7 +79,6 @@ export async function saveNotificationTemplate(
   type: NotificationType,
   input: NotificationTemplateInput,
 ): Promise<NotificationTemplate> {
-  await connectDb();
   const doc = await NotificationTemplateModel.findOneAndUpdate(
     { type },
     { $set: { subject: input.subject, text: input.text, html: input.html } },
@@ -94,7 +90,6 @@ export async function saveNotificationTemplate(
 export async function resetNotificationTemplate(
   type: NotificationType,
 ): Promise<NotificationTemplate> {
-  await connectDb();
   await NotificationTemplateModel.deleteOne({ type });
   return toTemplate(type, null);
 }

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
@@ -10,7 +11,6 @@ import type {
   NotificationStatus,
   NotificationType,
 } from '~/schemas/notification';
-import { connectDb } from '~/services/db.server';
 import { defineEmailKind, enqueueEmail, mailRetryDelays } from '~/services/email-queue.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
 import { deliverNotificationEmail } from '~/services/notifications.server';
@@ -139,8 +139,6 @@ export class UnknownParcelError extends Error {
   }
 }
 
-const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
-
 export async function listNotifications({
   page = 1,
   limit = 20,
@@ -156,7 +154,6 @@ export async function listNotifications({
   trackingNumber?: string;
   automatic?: boolean;
 }) {
-  await connectDb();
   const filter: Record<string, unknown> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
@@ -179,7 +176,6 @@ export async function listNotifications({
 
 export async function getNotification(id: string): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
-  await connectDb();
   const doc = await Notification.findById(id).lean<LeanNotification>();
   return doc ? serializeNotification(doc) : null;
 }
@@ -205,7 +201,6 @@ async function enqueueNotificationEmail(id: string): Promise<void> {
 export async function createNotification(
   input: NotificationCreateInput & { parcelId?: string; html?: string },
 ): Promise<SerializedNotification> {
-  await connectDb();
   const trackingNumber = normalizeTrackingNumber(input.trackingNumber);
   const parcel = await Parcel.findOne(
     input.parcelId ? { _id: input.parcelId } : { trackingNumber },
@@ -367,7 +362,6 @@ export async function queueStatusEmail({
 /** The e-mails sent about a parcel, newest first, for its tracking timeline. */
 export async function listSentEmailsForParcel(parcelId: string) {
   if (!isObjectId(parcelId)) return [];
-  await connectDb();
   const docs = await Notification.find(
     { parcelId, status: 'sent' },
     { recipient: 1, title: 1, type: 1, automatic: 1, 'emailResult.sentAt': 1 },
@@ -392,7 +386,6 @@ export async function listSentEmailsForParcel(parcelId: string) {
  */
 export async function retryNotification(id: string): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
-  await connectDb();
   const claimed = await Notification.findOneAndUpdate(
     { _id: id, status: 'failed' },
     { $set: { status: 'pending' } },
@@ -418,7 +411,6 @@ export async function retryNotification(id: string): Promise<SerializedNotificat
  * queue itself when their lease ends.
  */
 export async function resumeNotificationSends(): Promise<{ queued: number; failed: number }> {
-  await connectDb();
   let queued = 0;
   let failed = 0;
   const pending = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1 }).lean<
@@ -444,7 +436,6 @@ export async function resumeNotificationSends(): Promise<{ queued: number; faile
 /** Deletes a failed notification. Returns false for an unknown id; throws unless failed. */
 export async function deleteNotification(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  await connectDb();
   const deleted = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
   if (deleted) return true;
   const exists = await Notification.exists({ _id: id });

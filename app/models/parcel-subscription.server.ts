@@ -1,17 +1,17 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey } from '~/lib/db.server';
 import {
   MAX_PARCEL_SUBSCRIBERS,
   PARCEL_SUBSCRIBE_EMAIL_LIMIT,
   SUBSCRIPTION_LINK_TOKEN,
 } from '~/schemas/public-forms';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
-import { connectDb } from '~/services/db.server';
 import { defineEmailKind, enqueueEmail } from '~/services/email-queue.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { emailLayout, escapeHtml, publicUrl, sendMail } from '~/services/mailer.server';
 import { deliverNotificationEmail, trackingUrl } from '~/services/notifications.server';
-import { RateLimit } from '~/services/rate-limit.server';
-import { signToken, verifyToken } from '~/services/session.server';
+import { RateLimit } from '~/lib/rate-limit.server';
+import { signToken, verifyToken } from '~/lib/cookies.server';
 import { formatEventTime } from '~/utils/format';
 import { getNotificationSettings } from './notification-settings.server';
 import {
@@ -123,11 +123,6 @@ export function oneClickUnsubscribeUrl(id: string): string {
   );
 }
 
-function isDuplicateKey(error: unknown, field?: string) {
-  const e = error as { code?: number; keyPattern?: Record<string, unknown> } | null;
-  return e?.code === 11000 && (!field || Boolean(e.keyPattern && field in e.keyPattern));
-}
-
 /**
  * Gives the subscription `id` (or a new one, `insert`) a free slot of its parcel and makes it
  * pending. False when the parcel's slots are all taken.
@@ -172,7 +167,6 @@ export async function requestParcelSubscription({
   trackingNumber: string;
   email: string;
 }): Promise<SubscribeOutcome> {
-  await connectDb();
   const parcel = await Parcel.findOne(
     { trackingNumber: normalizeTrackingNumber(trackingNumber) },
     { trackingNumber: 1, status: 1 },
@@ -254,7 +248,6 @@ export async function readConfirmLink(
 ): Promise<SubscriptionLink | 'gone' | null> {
   const id = idFromToken(CONFIRM, token);
   if (!id) return null;
-  await connectDb();
   return (await readLink(id)) ?? 'gone';
 }
 
@@ -264,7 +257,6 @@ export async function confirmParcelSubscription(
 ): Promise<SubscriptionLink | 'gone' | null> {
   const id = idFromToken(CONFIRM, token);
   if (!id) return null;
-  await connectDb();
   const now = new Date();
   await ParcelSubscription.updateOne(
     { _id: id, status: 'pending', expiresAt: { $gt: now } },
@@ -284,7 +276,6 @@ export async function readUnsubscribeLink(
 ): Promise<SubscriptionLink | 'gone' | null> {
   const id = idFromToken(UNSUBSCRIBE, token);
   if (!id) return null;
-  await connectDb();
   return (await readLink(id)) ?? 'gone';
 }
 
@@ -297,7 +288,6 @@ export async function unsubscribeParcelSubscription(
 ): Promise<SubscriptionLink | 'gone' | null> {
   const id = idFromToken(UNSUBSCRIBE, token);
   if (!id) return null;
-  await connectDb();
   const now = new Date();
   await ParcelSubscription.updateOne(
     { _id: id, status: { $ne: 'unsubscribed' } },
@@ -315,7 +305,6 @@ export async function unsubscribeParcelSubscription(
 
 /** How many people follow a parcel (confirmed), and how many have yet to confirm. */
 export async function countParcelSubscribers(parcelId: string) {
-  await connectDb();
   const [confirmed, pending] = await Promise.all([
     ParcelSubscription.countDocuments({ parcelId, status: 'confirmed' }),
     ParcelSubscription.countDocuments({
@@ -336,7 +325,6 @@ const CONFIRM_EMAIL = 'parcel-subscription-confirm';
  * e-mails just queued still go.
  */
 export async function queueSubscriberEmails(parcelId: string, eventId: string): Promise<number> {
-  await connectDb();
   const now = new Date();
   const subscribers = await ParcelSubscription.find(
     { parcelId, status: 'confirmed' },

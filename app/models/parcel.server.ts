@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
@@ -16,9 +17,8 @@ import {
   type ParcelImportRow,
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
-import { connectDb } from '~/services/db.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 
 const contactSchema = new Schema(
   {
@@ -107,11 +107,6 @@ export function generateTrackingNumber(): string {
   return letters + digits;
 }
 
-function isDuplicateTrackingNumber(error: unknown): boolean {
-  const e = error as { code?: number; keyPattern?: Record<string, unknown> };
-  return e?.code === 11000 && !!e.keyPattern && 'trackingNumber' in e.keyPattern;
-}
-
 /**
  * Inserts a parcel under a fresh tracking number, retrying on the (rare) collision the unique
  * index reports. `generate` is injectable so the retry can be tested.
@@ -126,7 +121,7 @@ export async function insertWithTrackingNumber<T>(
     try {
       return await insert(generate());
     } catch (error) {
-      if (!isDuplicateTrackingNumber(error)) throw error;
+      if (!isDuplicateKey(error, 'trackingNumber')) throw error;
       lastError = error;
     }
   }
@@ -323,10 +318,6 @@ export function parcelSearchFilter(search: string | undefined): Record<string, u
   return { $or: /^[a-z\d]+$/i.test(term) ? [{ trackingNumber: pattern }, ...names] : names };
 }
 
-function validId(id: string): boolean {
-  return /^[a-f\d]{24}$/i.test(id);
-}
-
 /** The stored field each sort key orders by; the city is the first destination's. */
 const PARCEL_SORT_FIELDS: Record<ParcelSortKey, string> = {
   trackingNumber: 'trackingNumber',
@@ -358,7 +349,8 @@ export function parcelListFilter({
 }: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
-  if (ids) filter._id = { $in: ids.filter(validId).map((id) => new mongoose.Types.ObjectId(id)) };
+  if (ids)
+    filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   return filter;
 }
 
@@ -376,7 +368,6 @@ export async function listParcels(
   options: ParcelListOptions,
 ): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
   const { page = 1, limit = 100 } = options;
-  await connectDb();
   const filter = parcelListFilter(options);
   const [totalItems, docs] = await Promise.all([
     Parcel.countDocuments(filter),
@@ -393,8 +384,7 @@ export async function listParcels(
 }
 
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const doc = await Parcel.findById(id).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }
@@ -432,7 +422,6 @@ export async function listParcelOptions({
   search?: string;
   limit: number;
 }): Promise<ParcelOption[]> {
-  await connectDb();
   const docs = await Parcel.find(parcelSearchFilter(search), PARCEL_OPTION_FIELDS)
     .sort({ createdAt: -1, _id: -1 })
     .limit(limit)
@@ -441,17 +430,15 @@ export async function listParcelOptions({
 }
 
 export async function getParcelOption(id: string): Promise<ParcelOption | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const doc = await Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>();
   return doc ? toParcelOption(doc) : null;
 }
 
 /** The parcels among `ids` (without their events), in the order of `ids`; unknown ids are left out. */
 export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]> {
-  const valid = ids.filter(validId);
+  const valid = ids.filter(isObjectId);
   if (!valid.length) return [];
-  await connectDb();
   const docs = await Parcel.find({ _id: { $in: valid } }, { events: 0 }).lean<LeanParcel[]>();
   const byId = new Map(docs.map((doc) => [String(doc._id), doc]));
   return valid.flatMap((id) => {
@@ -461,7 +448,6 @@ export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]
 }
 
 export async function createParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
-  await connectDb();
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
   );
@@ -530,7 +516,6 @@ export function importedParcelDocument(input: ImportedParcel) {
 export async function insertImportedParcels(
   docs: Array<ReturnType<typeof importedParcelDocument>>,
 ) {
-  await connectDb();
   try {
     await Parcel.collection.insertMany(docs, { ordered: true });
   } catch (error) {
@@ -587,8 +572,7 @@ export async function updateParcel(
   id: string,
   changes: ParcelUpdateInput,
 ): Promise<SerializedParcel | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
@@ -616,8 +600,7 @@ export async function updateParcel(
 
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
 export async function deleteParcel(id: string): Promise<SerializedParcel | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
   if (!doc) return null;
   const parcel = serializeParcel(doc);

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import { Parcel } from '~/models/parcel.server';
 import {
   PAYMENT_METHODS,
@@ -15,7 +16,6 @@ import {
   type ReceiptListQuery,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
-import { connectDb } from '~/services/db.server';
 import { nextSequence } from './counter.server';
 
 const receiptSchema = new Schema(
@@ -101,7 +101,6 @@ export function serializeReceipt(receipt: LeanReceipt) {
 }
 export type SerializedReceipt = ReturnType<typeof serializeReceipt>;
 
-const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
 const roundMoney = (value: number) => Math.round(value * 100) / 100;
 
 /** Subtotal, tax at RECEIPT_TAX_RATE and total for an amount, in dollars with two decimals. */
@@ -116,7 +115,6 @@ export async function listReceipts({
   limit = 20,
   status,
 }: Partial<ReceiptListQuery> = {}) {
-  await connectDb();
   const filter = status ? { status } : {};
   const [items, totalItems] = await Promise.all([
     Receipt.find(filter)
@@ -138,14 +136,12 @@ export async function listReceipts({
 }
 
 export async function getReceipt(id: string): Promise<SerializedReceipt | null> {
-  await connectDb();
   if (!isObjectId(id)) return null;
   const receipt = await Receipt.findById(id).lean<LeanReceipt>();
   return receipt ? serializeReceipt(receipt) : null;
 }
 
 export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
-  await connectDb();
   const receipt = await Receipt.findOne().sort({ createdAt: -1, _id: -1 }).lean<LeanReceipt>();
   return receipt ? serializeReceipt(receipt) : null;
 }
@@ -160,7 +156,6 @@ export async function generateReceipt(
   overrides: ReceiptGenerateInput = {},
   now: Date = new Date(),
 ): Promise<SerializedReceipt | null> {
-  await connectDb();
   if (!isObjectId(parcelId)) return null;
   const parcel = await Parcel.findById(parcelId, {
     trackingNumber: 1,
@@ -191,7 +186,6 @@ export async function updateReceipt(
   id: string,
   input: ReceiptUpdateInput,
 ): Promise<SerializedReceipt | null> {
-  await connectDb();
   if (!isObjectId(id)) return null;
   const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const receipt = await Receipt.findByIdAndUpdate(
@@ -203,18 +197,15 @@ export async function updateReceipt(
 }
 
 export async function deleteReceipt(id: string): Promise<boolean> {
-  await connectDb();
   if (!isObjectId(id)) return false;
   const result = await Receipt.deleteOne({ _id: id });
   return result.deletedCount === 1;
 }
 
 export async function markReceiptEmailed(id: string, at: Date = new Date()) {
-  await connectDb();
   await Receipt.updateOne({ _id: id }, { $set: { emailedAt: at }, $unset: { emailError: 1 } });
 }
 
 export async function markReceiptEmailFailed(id: string, error: string) {
-  await connectDb();
   await Receipt.updateOne({ _id: id }, { $set: { emailError: error } });
 }

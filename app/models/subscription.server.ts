@@ -1,9 +1,9 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey } from '~/lib/db.server';
 import { PUBLIC_FORM_RATE_LIMIT } from '~/schemas/public-forms';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { emailLayout, escapeHtml, sendMail } from '~/services/mailer.server';
-import { RateLimit } from '~/services/rate-limit.server';
+import { RateLimit } from '~/lib/rate-limit.server';
 
 export const newsletterLimiter = new RateLimit(
   'newsletter',
@@ -31,10 +31,6 @@ export const Subscription: Model<SubscriptionSchema> =
   (mongoose.models.Subscription as Model<SubscriptionSchema>) ??
   mongoose.model('Subscription', subscriptionSchema);
 
-function isDuplicateKey(error: unknown) {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
-
 /**
  * Subscribes an address; subscribing again (in any letter case) keeps the one subscription.
  * `created` says whether the address is new.
@@ -48,7 +44,6 @@ export async function subscribeToNewsletter({
   source?: string;
   clientAddress?: string;
 }): Promise<{ created: boolean }> {
-  await connectDb();
   const normalized = email.trim().toLowerCase();
   try {
     const result = await Subscription.updateOne(
@@ -65,7 +60,6 @@ export async function subscribeToNewsletter({
 }
 
 export async function countSubscriptions({ email }: { email?: string } = {}) {
-  await connectDb();
   return Subscription.countDocuments(email ? { email: email.trim().toLowerCase() } : {});
 }
 

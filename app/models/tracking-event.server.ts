@@ -1,8 +1,8 @@
 import mongoose from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
 import { queueStatusEmail } from './notification.server';
 import { queueSubscriberEmails } from './parcel-subscription.server';
@@ -18,10 +18,6 @@ type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
 
 export type TrackingEvent = ReturnType<typeof serializeEvent> & { parcelId: string };
-
-function isObjectId(id: string): boolean {
-  return /^[a-f\d]{24}$/i.test(id);
-}
 
 /**
  * Newest first by timestamp. Events are stored newest-added first, and the sort is stable, so
@@ -144,7 +140,6 @@ async function emailSubscribers(parcelId: unknown, eventId: string) {
 /** The parcel's events, newest first; null when there is no such parcel. */
 export async function listEvents(parcelId: string): Promise<TrackingEvent[] | null> {
   if (!isObjectId(parcelId)) return null;
-  await connectDb();
   const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
   if (!parcel) return null;
   return sortNewestFirst(parcel.events ?? []).map((e) => toEvent(parcel._id, e));
@@ -153,7 +148,6 @@ export async function listEvents(parcelId: string): Promise<TrackingEvent[] | nu
 /** A parcel as the Tracking tab shows it: number, status and its events newest first. */
 export async function getParcelTracking(parcelId: string) {
   if (!isObjectId(parcelId)) return null;
-  await connectDb();
   const parcel = await Parcel.findById(parcelId, {
     trackingNumber: 1,
     status: 1,
@@ -176,7 +170,6 @@ export type ParcelTracking = NonNullable<Awaited<ReturnType<typeof getParcelTrac
 /** One event by its own id (with its parcel's id); null when unknown. */
 export async function getEvent(eventId: string): Promise<TrackingEvent | null> {
   if (!isObjectId(eventId)) return null;
-  await connectDb();
   const parcel = await Parcel.findOne({ 'events._id': eventId }, { events: 1 }).lean<LeanParcel>();
   const event = parcel?.events?.find((e) => String(e._id) === eventId.toLowerCase());
   return parcel && event ? toEvent(parcel._id, event) : null;
@@ -187,7 +180,6 @@ export async function searchParcelsForTracking({
   search = '',
   limit = PARCELS_PAGE_SIZE,
 }: { search?: string; limit?: number } = {}) {
-  await connectDb();
   const parcels = await Parcel.find(parcelSearchFilter(search), {
     trackingNumber: 1,
     status: 1,
@@ -213,7 +205,6 @@ export async function addEvent(
   input: TrackingEventInput,
 ): Promise<TrackingEvent | null> {
   if (!isObjectId(parcelId)) return null;
-  await connectDb();
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
   const event = {
@@ -254,7 +245,6 @@ export async function updateEvent(
 ): Promise<TrackingEvent | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   eventId = eventId.toLowerCase();
-  await connectDb();
   const set: Record<string, unknown> = {};
   if (input.status !== undefined) set['events.$.status'] = input.status;
   if (input.location !== undefined) set['events.$.location'] = input.location;
@@ -298,7 +288,6 @@ export async function deleteEvent(
 ): Promise<TrackingEvent | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   eventId = eventId.toLowerCase();
-  await connectDb();
   const id = new mongoose.Types.ObjectId(eventId);
   // The document before the update tells us which event went; the events after it are the
   // others, and the version after it is one more than before.

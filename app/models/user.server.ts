@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   hasRole,
   USER_ROLES,
@@ -7,7 +8,7 @@ import {
   type UserRole,
   type UserUpdateInput,
 } from '~/schemas/user';
-import { getDummyHash, hashPassword, verifyPassword } from '~/services/password.server';
+import { getDummyHash, hashPassword, verifyPassword } from '~/lib/password.server';
 import { ApiToken } from './api-token.server';
 import { deleteUserSessions } from './session.server';
 
@@ -89,14 +90,14 @@ export async function createUser(input: {
 
 /** The signed-in user behind a session or token: an enabled user, else null. */
 export async function getUserById(id: string): Promise<PublicUser | null> {
-  if (!mongoose.isValidObjectId(id)) return null;
+  if (!isObjectId(id)) return null;
   const user = await User.findOne({ _id: id, disabled: { $ne: true } }).lean();
   return user ? toPublicUser(user) : null;
 }
 
 /** Any user, enabled or not (the admin screens). */
 export async function findUserById(id: string): Promise<PublicUser | null> {
-  if (!/^[a-f\d]{24}$/i.test(id)) return null;
+  if (!isObjectId(id)) return null;
   const user = await User.findById(id).lean();
   return user ? toPublicUser(user) : null;
 }
@@ -125,10 +126,6 @@ async function keepAnAdmin(id: string) {
   if (others === 0) throw new UserConflictError(LAST_ADMIN_MESSAGE);
 }
 
-function isDuplicateUsername(error: unknown) {
-  return (error as { code?: number })?.code === 11000;
-}
-
 /**
  * Adds a user. Without a password a temporary one is made, returned once and never stored in the
  * clear; the user must change it at the first sign-in. A taken username is a UserConflictError.
@@ -148,7 +145,7 @@ export async function addUser(
     });
     return { user: toPublicUser(doc), ...(temporary ? { temporaryPassword: temporary } : {}) };
   } catch (error) {
-    if (isDuplicateUsername(error))
+    if (isDuplicateKey(error))
       throw new UserConflictError(`The username ${input.username} is taken`);
     throw error;
   }

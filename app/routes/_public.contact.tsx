@@ -15,9 +15,9 @@ import {
 } from '~/models/inquiry.server';
 import { useCompany } from '~/root';
 import { ContactMessageSchema, HONEYPOT_FIELD } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
+import { readFormData } from '~/lib/form.server';
 
 const SUCCESS_TOAST = {
   type: 'success',

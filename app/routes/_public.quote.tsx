@@ -23,9 +23,9 @@ import {
   SHIPMENT_VOLUMES,
   type QuotePlan,
 } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
+import { readFormData } from '~/lib/form.server';
 
 const SUCCESS_TOAST = {
   type: 'success',

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getApiKey, revokeApiKey } from '~/models/api-key.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 

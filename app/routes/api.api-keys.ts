@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { createApiKey, listApiKeys } from '~/models/api-key.server';
 import { ApiKeyCreateSchema } from '~/schemas/integrations';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';

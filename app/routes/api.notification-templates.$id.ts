@@ -7,7 +7,7 @@ import {
   templateTypeOf,
 } from '~/models/notification-template.server';
 import { NotificationTemplateSchema } from '~/schemas/notification-template';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 

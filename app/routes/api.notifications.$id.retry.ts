@@ -5,7 +5,7 @@ import {
   NotificationStateError,
   retryNotification,
 } from '~/models/notification.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';

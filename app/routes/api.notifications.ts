@@ -6,13 +6,7 @@ import {
   UnknownParcelError,
 } from '~/models/notification.server';
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
-import {
-  ApiError,
-  handleApi,
-  methodNotAllowed,
-  parseQuery,
-  readJsonBody,
-} from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';

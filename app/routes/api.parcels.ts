@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { createParcel, listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
-import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 

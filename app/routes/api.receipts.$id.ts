@@ -9,7 +9,7 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 

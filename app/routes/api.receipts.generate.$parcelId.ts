@@ -8,7 +8,7 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';

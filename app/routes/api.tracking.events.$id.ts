@@ -10,7 +10,7 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 
 /** GET /api/tracking/events/:id → { event } (with its parcelId). */

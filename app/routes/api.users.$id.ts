@@ -9,7 +9,7 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
 import { asApiConflict } from '~/services/user-admin.server';
 

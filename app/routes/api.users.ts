@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { addUser, listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
 import { asApiConflict } from '~/services/user-admin.server';
 

@@ -9,7 +9,7 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { auditRecord } from '~/services/audit.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';

@@ -17,8 +17,8 @@ import { getInboxItem, setInboxHandled } from '~/models/inbox.server';
 import { INBOX_KIND_LABELS, INBOX_KINDS, InboxHandleSchema, type InboxKind } from '~/schemas/inbox';
 import { audit } from '~/services/audit.server';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 import { formatDateTime } from '~/utils/format';
 
 function readKind(value: string | undefined): InboxKind {

@@ -33,9 +33,9 @@ import {
 } from '~/models/notification-template.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 import { auditRecord } from '~/services/audit.server';
 
 const LIST_PATH = '/dashboard/notifications';

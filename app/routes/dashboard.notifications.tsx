@@ -22,8 +22,8 @@ import {
 } from '~/schemas/notification';
 import { hasRole } from '~/models/user.server';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 import { auditRecord } from '~/services/audit.server';
 
 const LIST_PATH = '/dashboard/notifications';

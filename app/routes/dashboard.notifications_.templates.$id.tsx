@@ -31,8 +31,9 @@ import {
 } from '~/schemas/notification-template';
 import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { isObjectId } from '~/lib/db.server';
+import { readFormData } from '~/lib/form.server';
 import { renderNotificationEmail } from '~/services/notifications.server';
 
 const LIST_PATH = '/dashboard/notifications/templates';
@@ -48,7 +49,7 @@ async function previewFor(
   template: { subject: string; text: string; html: string },
   parcelId: string,
 ) {
-  if (!/^[a-f\d]{24}$/i.test(parcelId)) return null;
+  if (!isObjectId(parcelId)) return null;
   const parcel = await Parcel.findById(parcelId, {
     trackingNumber: 1,
     status: 1,

@@ -9,9 +9,9 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel, updateParcel } from '~/models/parcel.server';
 import { ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 function notFound() {
   return json({ message: 'Parcel not found' }, { status: 404 });

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getParcelsByIds } from '~/models/parcel.server';
 import { LabelSheetQuerySchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
-import { firstError } from '~/services/form.server';
+import { firstError } from '~/lib/form.server';
 import { renderLabelSheetPdf } from '~/services/label-render.server';
 import { escapeHtml } from '~/services/mailer.server';
 import { parcelListHref } from '~/utils/parcel-list-href';

@@ -9,9 +9,9 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { createParcel } from '~/models/parcel.server';
 import { ParcelCreateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');

@@ -34,9 +34,9 @@ import {
 } from '~/schemas/receipt';
 import { auditRecord } from '~/services/audit.server';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;

@@ -18,8 +18,8 @@ import {
 } from '~/schemas/integrations';
 import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 import { formatDateTime } from '~/utils/format';
 
 const PATH = '/dashboard/settings/api-keys';

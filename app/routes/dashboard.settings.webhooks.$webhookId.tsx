@@ -16,8 +16,8 @@ import {
 } from '~/schemas/integrations';
 import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';

@@ -12,7 +12,7 @@ import { createWebhook, listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
 

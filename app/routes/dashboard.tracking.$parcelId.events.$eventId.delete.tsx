@@ -18,14 +18,14 @@ import { Spinner } from '~/components/ui/spinner';
 import { deleteEvent } from '~/models/tracking-event.server';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import {
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
 import { formatEventTime } from '~/utils/format';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');

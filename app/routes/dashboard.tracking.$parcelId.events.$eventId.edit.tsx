@@ -8,13 +8,13 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { getEvent, updateEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, toFormStatus, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import {
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');

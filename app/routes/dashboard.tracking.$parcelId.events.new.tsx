@@ -8,10 +8,10 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { addEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { env } from '~/services/env.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { env } from '~/lib/env.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');

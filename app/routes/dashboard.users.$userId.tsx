@@ -19,8 +19,8 @@ import {
 import { USER_ROLES, UserEditFormSchema } from '~/schemas/user';
 import { z } from '~/schemas/zod';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 
 const UserActionSchema = z.discriminatedUnion('intent', [
   UserEditFormSchema,

@@ -11,8 +11,8 @@ import { TemporaryPassword } from '~/components/users/temporary-password';
 import { addUser, UserConflictError } from '~/models/user.server';
 import { USER_ROLES, UserCreateSchema } from '~/schemas/user';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'admin');

@@ -7,10 +7,10 @@ import {
   subscribeToNewsletter,
 } from '~/models/subscription.server';
 import { HONEYPOT_FIELD, NewsletterSchema } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 const SUCCESS_TOAST = {
   type: 'success',

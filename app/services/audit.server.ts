@@ -6,7 +6,7 @@ import {
   type AuditInput,
 } from '~/models/audit.server';
 import type { PublicUser } from '~/models/user.server';
-import { clientAddress } from './rate-limit.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 
 /**
  * Records a change in the audit trail for the signed-in user of this request. A failure to record

@@ -1,5 +1,5 @@
 import { enqueueJob, type EnqueueOptions, type JobRecord } from '~/models/job.server';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
 import { defineJob } from './jobs.server';
 
 /**

@@ -7,7 +7,7 @@ import {
   newWorkerId,
   type JobRecord,
 } from '~/models/job.server';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
 
 export type JobHandler = {
   /** Does the work; throwing (or rejecting) is a failed attempt that is retried. */

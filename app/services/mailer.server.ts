@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
 
 export type MailMessage = {
   to: string;

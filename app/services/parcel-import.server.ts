@@ -18,8 +18,7 @@ import {
 import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { auditMany } from './audit.server';
-import { CSV_ESCAPING } from './csv.server';
-import { connectDb } from './db.server';
+import { CSV_ESCAPING } from '~/lib/csv.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
 import { emitWebhookEvent } from './webhooks.server';
 
@@ -290,7 +289,6 @@ async function storedTrackingNumbers(numbers: string[]): Promise<Set<string>> {
 export async function checkParcelCsv(text: string): Promise<ImportCheck> {
   const check = readParcelCsv(text);
   if (!check.parcels.length) return check;
-  await connectDb();
   const numbers = check.parcels.flatMap(({ parcel }) =>
     parcel.trackingNumber ? [parcel.trackingNumber] : [],
   );

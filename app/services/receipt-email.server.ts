@@ -6,7 +6,7 @@ import {
 } from '~/models/receipt.server';
 import { formatMoney } from '~/schemas/constants';
 import { defineEmailKind, enqueueEmail } from './email-queue.server';
-import { publicCompanyInfo } from './env.server';
+import { publicCompanyInfo } from '~/lib/env.server';
 import { messageIdFor, sendMail, type MailResult } from './mailer.server';
 import { renderReceiptFile, renderReceiptHtml } from './receipt-render.server';
 

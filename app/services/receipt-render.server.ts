@@ -8,7 +8,7 @@ import {
   type ReceiptFormat,
 } from '~/schemas/receipt';
 import { formatDate } from '~/utils/format';
-import { publicCompanyInfo, type CompanyInfo } from './env.server';
+import { publicCompanyInfo, type CompanyInfo } from '~/lib/env.server';
 import { escapeHtml } from './mailer.server';
 import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 

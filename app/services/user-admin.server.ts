@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node';
 import { setUserDisabled, UserConflictError } from '~/models/user.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from './api.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { audit } from './audit.server';
 import { requireApiRole } from './auth.server';
 

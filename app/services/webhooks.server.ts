@@ -18,8 +18,7 @@ import {
   getDelivery,
 } from '~/models/webhook.server';
 import type { WebhookEventType } from '~/schemas/integrations';
-import { connectDb } from './db.server';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
 import { defineJob } from './jobs.server';
 
 /**
@@ -159,7 +158,6 @@ export async function emitWebhookEvent(
   data: Record<string, unknown>,
 ): Promise<void> {
   try {
-    await connectDb();
     const webhookIds = await subscribedWebhooks(type);
     if (!webhookIds.length) return;
     const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
@@ -197,7 +195,6 @@ export async function redeliver(
 
 /** One attempt: POST, log it, and throw (to be retried) unless the receiver answered 2xx. */
 async function attemptDelivery(deliveryId: string, lastAttempt: boolean) {
-  await connectDb();
   const delivery = await getDeliveryRecord(deliveryId);
   if (!delivery) return;
   const webhook = await webhookForDelivery(String(delivery.webhookId));

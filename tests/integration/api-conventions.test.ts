@@ -14,8 +14,8 @@ import {
   action as trackApiAction,
   loader as trackApi,
 } from '~/routes/api.tracking.track.$trackingNumber';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { trackingLimiter } from '~/services/public-tracking.server';
 import { callRoute, uniqueAddress } from '../support/api';
 

@@ -21,8 +21,8 @@ import {
 } from '~/routes/dashboard.notifications_.settings';
 import { loader as timelineLoader } from '~/routes/dashboard.tracking.$parcelId';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { sessionStorage } from '~/services/session.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';

@@ -33,11 +33,12 @@ import { action as listAction, loader as listLoader } from '~/routes/api.notific
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.notifications';
 import { action as sendAction, loader as sendLoader } from '~/routes/dashboard.notifications.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { EMAIL_JOB } from '~/services/email-queue.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 

@@ -14,12 +14,13 @@ import {
 import { loader as sheetLoader } from '~/routes/dashboard.parcels.labels[.]pdf';
 import { labelFilename } from '~/schemas/label';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { renderLabelPdf } from '~/services/label-render.server';
 import { printable } from '~/services/pdf-fonts.server';
 import { trackingUrl } from '~/services/notifications.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
 

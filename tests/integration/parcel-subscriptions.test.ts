@@ -27,8 +27,8 @@ import {
   action as apiAction,
   loader as apiLoader,
 } from '~/routes/api.tracking.track.$trackingNumber.subscriptions';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';

@@ -14,9 +14,10 @@ import { loader as printLoader } from '~/routes/dashboard.receipts.$receiptId.pr
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.receipts';
 import { action as newAction, loader as newLoader } from '~/routes/dashboard.receipts.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
 import {

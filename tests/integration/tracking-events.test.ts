@@ -6,7 +6,7 @@ import { createUser } from '~/models/user.server';
 import { EVENT_STATUSES, EVENT_TO_PARCEL_STATUS } from '~/schemas/constants';
 import { TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 import { loader as tabLoader } from '~/routes/dashboard.tracking';
 import { loader as parcelPageLoader } from '~/routes/dashboard.tracking.$parcelId';

@@ -7,8 +7,8 @@ import { createUser } from '~/models/user.server';
 import { WebhookDelivery } from '~/models/webhook.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as webhooksAction } from '~/routes/api.webhooks';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute } from '../support/api';
 
