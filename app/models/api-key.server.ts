@@ -92,7 +92,7 @@ export async function getApiKey(id: string): Promise<SerializedApiKey | null> {
 }
 
 /** Revokes (deletes) a key; the revoked key's record, or null if there was none. */
-export async function revokeApiKey(id: string): Promise<SerializedApiKey | null> {
+export async function removeApiKey(id: string): Promise<SerializedApiKey | null> {
   if (!isObjectId(id)) return null;
   const doc = await ApiKey.findByIdAndDelete(id).lean<LeanApiKey>();
   return doc ? serialize(doc) : null;

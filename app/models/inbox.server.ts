@@ -1,7 +1,8 @@
 import type mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import type { InboxKind, InboxState } from '~/schemas/inbox';
-import { Inquiry, planLabel } from './inquiry.server';
+import { planLabel } from '~/schemas/public-forms';
+import { Inquiry } from './inquiry.server';
 import { Subscription } from './subscription.server';
 
 /**

@@ -132,6 +132,32 @@ export async function claimJob(
   return doc ? toRecord(doc) : null;
 }
 
+/** Leases one queued job now, whatever its time, to run it at once (see runJobNow). */
+export async function claimJobById(
+  id: string,
+  workerId: string,
+  leaseMs: number,
+): Promise<JobRecord | null> {
+  const doc = await Job.findOneAndUpdate(
+    { _id: id, status: 'queued' },
+    {
+      $set: {
+        status: 'running',
+        lockedBy: workerId,
+        lockedUntil: new Date(Date.now() + leaseMs),
+      },
+      $inc: { attempts: 1 },
+    },
+    { returnDocument: 'after' },
+  ).lean<LeanJob>();
+  return doc ? toRecord(doc) : null;
+}
+
+/** Whether a job was ever enqueued with this key (and is still kept). */
+export async function jobExists(uniqueKey: string): Promise<boolean> {
+  return Boolean(await Job.exists({ uniqueKey }));
+}
+
 /** Marks a leased job done. False if the lease was lost (another worker took the job). */
 export async function completeJob(id: string, workerId: string): Promise<boolean> {
   const result = await Job.updateOne(
@@ -198,6 +224,14 @@ export async function getJob(id: string): Promise<JobRecord | null> {
   if (!isObjectId(id)) return null;
   const doc = await Job.findById(id).lean<LeanJob>();
   return doc ? toRecord(doc) : null;
+}
+
+/** Keeps a running job's lease while its worker works on it. */
+export async function renewLease(id: string, workerId: string, leaseMs: number) {
+  await Job.updateOne(
+    { _id: id, status: 'running', lockedBy: workerId },
+    { $set: { lockedUntil: new Date(Date.now() + leaseMs) } },
+  );
 }
 
 /** Wakes this process's worker when a job is enqueued here, so it need not wait for a poll. */

@@ -3,15 +3,9 @@ import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import type { NotificationType } from '~/schemas/notification';
 import {
   DEFAULT_NOTIFICATION_TEMPLATES,
-  fillPlaceholders,
   type NotificationTemplate,
   type NotificationTemplateInput,
-  type PlaceholderValues,
 } from '~/schemas/notification-template';
-import { env } from '~/lib/env.server';
-import { escapeHtml } from '~/services/mailer.server';
-import { trackingUrl } from '~/services/notifications.server';
-import { formatDate } from '~/utils/format';
 
 /**
  * The notification templates admins edit: one document per notification type, holding the
@@ -75,7 +69,7 @@ export async function getNotificationTemplate(type: NotificationType) {
   return toTemplate(type, doc);
 }
 
-export async function saveNotificationTemplate(
+export async function upsertNotificationTemplate(
   type: NotificationType,
   input: NotificationTemplateInput,
 ): Promise<NotificationTemplate> {
@@ -87,42 +81,9 @@ export async function saveNotificationTemplate(
   return toTemplate(type, doc);
 }
 
-export async function resetNotificationTemplate(
+export async function deleteNotificationTemplate(
   type: NotificationType,
 ): Promise<NotificationTemplate> {
   await NotificationTemplateModel.deleteOne({ type });
   return toTemplate(type, null);
-}
-
-export type PlaceholderParcel = {
-  trackingNumber: string;
-  status?: string | null;
-  recipient?: { name?: string | null } | null;
-  estimatedDelivery?: Date | string | null;
-};
-
-/** What each placeholder stands for, for this parcel. */
-export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues {
-  return {
-    trackingNumber: parcel.trackingNumber,
-    status: parcel.status ?? 'Pending',
-    recipientName: parcel.recipient?.name?.trim() || 'customer',
-    estimatedDelivery: parcel.estimatedDelivery
-      ? formatDate(parcel.estimatedDelivery)
-      : 'to be confirmed',
-    trackingUrl: trackingUrl(parcel.trackingNumber),
-    companyName: env.COMPANY_NAME,
-  };
-}
-
-/** A template (or staff-typed text) filled in for a parcel; the HTML body's values escaped. */
-export function fillTemplate(
-  template: { subject: string; text: string; html?: string },
-  values: PlaceholderValues,
-): { subject: string; text: string; html: string } {
-  return {
-    subject: fillPlaceholders(template.subject, values).replace(/\s+/g, ' ').trim(),
-    text: fillPlaceholders(template.text, values),
-    html: template.html ? fillPlaceholders(template.html, values, escapeHtml) : '',
-  };
 }

@@ -17,7 +17,6 @@ import {
   type ParcelImportRow,
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
-import { emitWebhookEvent } from '~/services/webhooks.server';
 import { env } from '~/lib/env.server';
 
 const contactSchema = new Schema(
@@ -447,13 +446,12 @@ export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]
   });
 }
 
-export async function createParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
+/** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
+export async function insertParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
   );
-  const parcel = serializeParcel(doc.toObject() as LeanParcel);
-  await emitWebhookEvent('parcel.created', { parcel });
-  return parcel;
+  return serializeParcel(doc.toObject() as LeanParcel);
 }
 
 /** A parcel as the CSV import stores it: an imported row with its tracking number and times. */
@@ -566,12 +564,13 @@ async function withDefaultDestination(
  * Applies the changes in one atomic update. Setting 'Delivered' records the delivery time unless
  * one is already stored ($min sets an absent field and keeps an earlier one); any other status
  * clears it, because the parcel is no longer delivered. An empty destination list becomes the
- * recipient's destination (withDefaultDestination).
+ * recipient's destination (withDefaultDestination). Returns the parcel as stored, and the status
+ * it had before when the changes name one; null when there is no such parcel.
  */
-export async function updateParcel(
+export async function updateParcelFields(
   id: string,
   changes: ParcelUpdateInput,
-): Promise<SerializedParcel | null> {
+): Promise<{ parcel: SerializedParcel; previousStatus: string | null } | null> {
   if (!isObjectId(id)) return null;
   const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
@@ -581,7 +580,7 @@ export async function updateParcel(
   if (Object.keys(set).length) update.$set = set;
   if (!Object.keys(update).length) {
     const unchanged = await Parcel.findById(id).lean<LeanParcel>();
-    return unchanged ? serializeParcel(unchanged) : null;
+    return unchanged ? { parcel: serializeParcel(unchanged), previousStatus: null } : null;
   }
   const previous = input.status
     ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
@@ -591,19 +590,55 @@ export async function updateParcel(
     runValidators: true,
   }).lean<LeanParcel>();
   if (!doc) return null;
-  const parcel = serializeParcel(doc);
-  await emitWebhookEvent('parcel.updated', { parcel });
-  if (previous && previous.status !== parcel.status)
-    await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus: previous.status });
-  return parcel;
+  return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
 }
 
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
-export async function deleteParcel(id: string): Promise<SerializedParcel | null> {
+export async function removeParcel(id: string): Promise<SerializedParcel | null> {
   if (!isObjectId(id)) return null;
   const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
-  if (!doc) return null;
-  const parcel = serializeParcel(doc);
-  await emitWebhookEvent('parcel.deleted', { parcel });
-  return parcel;
+  return doc ? serializeParcel(doc) : null;
+}
+
+/** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */
+export async function getParcelForTemplate(
+  filter: { id: string } | { trackingNumber: string },
+): Promise<LeanParcel | null> {
+  if ('id' in filter && !isObjectId(filter.id)) return null;
+  return Parcel.findOne('id' in filter ? { _id: filter.id } : filter, {
+    trackingNumber: 1,
+    status: 1,
+    'recipient.name': 1,
+    'recipient.email': 1,
+    estimatedDelivery: 1,
+  }).lean<LeanParcel>();
+}
+
+/** What a subscriber's e-mail about an event shows: the template's fields and the events. */
+export async function getParcelWithEvents(id: string): Promise<LeanParcel | null> {
+  if (!isObjectId(id)) return null;
+  return Parcel.findById(id, {
+    trackingNumber: 1,
+    status: 1,
+    'recipient.name': 1,
+    estimatedDelivery: 1,
+    events: 1,
+  }).lean<LeanParcel>();
+}
+
+/** What a receipt copies from its parcel. */
+export async function getParcelForReceipt(id: string) {
+  if (!isObjectId(id)) return null;
+  return Parcel.findById(id, { trackingNumber: 1, sender: 1, cost: 1, serviceType: 1 }).lean<
+    Pick<LeanParcel, 'trackingNumber' | 'sender' | 'cost' | 'serviceType'> & {
+      _id: mongoose.Types.ObjectId;
+    }
+  >();
+}
+
+/** The number and status of a parcel, for the webhooks about its events. */
+export async function getParcelStatus(id: string) {
+  return Parcel.findById(id, { trackingNumber: 1, status: 1 }).lean<
+    Pick<LeanParcel, '_id' | 'trackingNumber' | 'status'>
+  >();
 }

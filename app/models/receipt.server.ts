@@ -1,6 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
-import { Parcel } from '~/models/parcel.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -10,13 +9,11 @@ import {
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_RECEIPT_FORMAT,
-  formatReceiptNumber,
   type ReceiptFormat,
   type ReceiptGenerateInput,
   type ReceiptListQuery,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
-import { nextSequence } from './counter.server';
 
 const receiptSchema = new Schema(
   {
@@ -146,28 +143,32 @@ export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
   return receipt ? serializeReceipt(receipt) : null;
 }
 
+/** The parcel a receipt is for, as the receipt copies it. */
+export type ReceiptParcel = {
+  _id: mongoose.Types.ObjectId;
+  trackingNumber: string;
+  sender?: { name?: string | null; email?: string | null } | null;
+  cost?: number | null;
+  serviceType?: string | null;
+};
+
 /**
- * Generates and stores a receipt for a parcel: the customer is the parcel's sender unless given,
- * the amount is the parcel's cost. Returns null when the parcel does not exist (nothing is stored,
- * and no number is used up).
+ * Stores a receipt for a parcel under its number: the customer is the parcel's sender unless
+ * given, the amount is the parcel's cost.
  */
-export async function generateReceipt(
-  parcelId: string,
-  overrides: ReceiptGenerateInput = {},
-  now: Date = new Date(),
-): Promise<SerializedReceipt | null> {
-  if (!isObjectId(parcelId)) return null;
-  const parcel = await Parcel.findById(parcelId, {
-    trackingNumber: 1,
-    sender: 1,
-    cost: 1,
-    serviceType: 1,
-  }).lean();
-  if (!parcel) return null;
-  const year = now.getUTCFullYear();
-  const sequence = await nextSequence(`receipt-${year}`);
+export async function insertReceipt({
+  receiptNumber,
+  parcel,
+  overrides,
+  now,
+}: {
+  receiptNumber: string;
+  parcel: ReceiptParcel;
+  overrides: ReceiptGenerateInput;
+  now: Date;
+}): Promise<SerializedReceipt> {
   const doc = await Receipt.create({
-    receiptNumber: formatReceiptNumber(year, sequence),
+    receiptNumber,
     parcelId: parcel._id,
     trackingNumber: parcel.trackingNumber,
     customerName: overrides.customerName ?? parcel.sender?.name ?? '',
@@ -182,7 +183,7 @@ export async function generateReceipt(
   return serializeReceipt(doc.toObject() as LeanReceipt);
 }
 
-export async function updateReceipt(
+export async function updateReceiptFields(
   id: string,
   input: ReceiptUpdateInput,
 ): Promise<SerializedReceipt | null> {
@@ -196,7 +197,7 @@ export async function updateReceipt(
   return receipt ? serializeReceipt(receipt) : null;
 }
 
-export async function deleteReceipt(id: string): Promise<boolean> {
+export async function removeReceipt(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
   const result = await Receipt.deleteOne({ _id: id });
   return result.deletedCount === 1;

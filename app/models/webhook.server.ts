@@ -160,7 +160,7 @@ export async function getWebhook(id: string): Promise<SerializedWebhook | null> 
   return doc ? serializeWebhook(doc) : null;
 }
 
-export async function updateWebhook(
+export async function updateWebhookFields(
   id: string,
   input: WebhookUpdateInput,
 ): Promise<SerializedWebhook | null> {
@@ -177,7 +177,7 @@ export async function updateWebhook(
 }
 
 /** Deletes an endpoint; its pending deliveries stop at their next attempt. */
-export async function deleteWebhook(id: string): Promise<SerializedWebhook | null> {
+export async function removeWebhook(id: string): Promise<SerializedWebhook | null> {
   if (!isObjectId(id)) return null;
   const doc = await Webhook.findByIdAndDelete(id).lean<LeanWebhook>();
   return doc ? serializeWebhook(doc) : null;

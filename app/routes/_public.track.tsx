@@ -18,7 +18,7 @@ import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
-} from '~/models/parcel-subscription.server';
+} from '~/services/parcel-subscriptions.server';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import {
   MAX_TRACKING_NUMBERS,

@@ -4,7 +4,7 @@ import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
-} from '~/models/parcel-subscription.server';
+} from '~/services/parcel-subscriptions.server';
 import { TRACKING_NUMBER_PATTERN, normalizeTrackingNumber } from '~/schemas/constants';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { apiErrorResponse, handleApi, readJsonBody } from '~/lib/api.server';

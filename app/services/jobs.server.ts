@@ -1,13 +1,22 @@
 import {
   claimJob,
+  claimJobById,
   completeJob,
   failJobAttempt,
   jobEvents,
-  Job,
   newWorkerId,
+  renewLease,
   type JobRecord,
 } from '~/models/job.server';
 import { env } from '~/lib/env.server';
+
+/**
+ * The worker of the durable queue (models/job.server.ts): it leases due jobs and runs them
+ * through the handler of their kind. The kinds are registered in one module,
+ * job-kinds.server.ts, at boot.
+ *
+ * QUEUE_DECISION
+ */
 
 export type JobHandler = {
   /** Does the work; throwing (or rejecting) is a failed attempt that is retried. */
@@ -18,7 +27,7 @@ export type JobHandler = {
 
 const handlers = new Map<string, JobHandler>();
 
-/** Registers what runs jobs of `type`. Modules that enqueue a type define its handler. */
+/** Registers what runs jobs of `type` (job-kinds.server.ts does, for every kind the app has). */
 export function defineJob(type: string, handler: JobHandler) {
   handlers.set(type, handler);
 }
@@ -44,10 +53,7 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
   }
   const renew = setInterval(
     () => {
-      Job.updateOne(
-        { _id: job.id, status: 'running', lockedBy: workerId },
-        { $set: { lockedUntil: new Date(Date.now() + leaseMs) } },
-      ).catch(() => undefined);
+      renewLease(job.id, workerId, leaseMs).catch(() => undefined);
     },
     Math.max(1000, leaseMs / 3),
   );
@@ -62,6 +68,19 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
     const status = await failJobAttempt(job.id, workerId, text);
     if (status === 'failed') await handler.onFailed?.(job, text);
   }
+}
+
+/**
+ * Makes a job's first attempt here and now, in the caller's process, instead of waiting for a
+ * worker: the job is leased like any other, so no worker runs it at the same time, and a failed
+ * attempt leaves it queued for its retries. Nothing happens when no handler is registered for it
+ * here (the workers will take it).
+ */
+export async function runJobNow(job: JobRecord, leaseMs = 60_000): Promise<void> {
+  if (!handlers.has(job.type)) return;
+  const workerId = newWorkerId();
+  const leased = await claimJobById(job.id, workerId, leaseMs);
+  if (leased) await runJob(leased, workerId, leaseMs);
 }
 
 export type JobWorker = { id: string; stop: () => Promise<void>; idle: () => Promise<void> };

@@ -9,7 +9,7 @@ import {
 } from '~/schemas/receipt';
 import { formatDate } from '~/utils/format';
 import { publicCompanyInfo, type CompanyInfo } from '~/lib/env.server';
-import { escapeHtml } from './mailer.server';
+import { escapeHtml } from '~/lib/html';
 import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 
 /** What a receipt document needs; the stored receipt's JSON form fits. */

@@ -19,7 +19,7 @@ import {
 } from '~/models/webhook.server';
 import type { WebhookEventType } from '~/schemas/integrations';
 import { env } from '~/lib/env.server';
-import { defineJob } from './jobs.server';
+import type { JobHandler } from './jobs.server';
 
 /**
  * Webhooks as the Standard Webhooks specification describes them: each event is a POST of
@@ -149,8 +149,8 @@ async function enqueueDelivery(deliveryId: string) {
 }
 
 /**
- * The one place events come from: the models call it after a change is stored, whichever
- * path (API or dashboard) made it. Each active endpoint that wants the type gets a delivery,
+ * The one place events come from: the services call it after a change is stored, whichever
+ * path (API, dashboard, import) made it. Each active endpoint that wants the type gets a delivery,
  * queued before this returns. A failure here is logged and never fails the change itself.
  */
 export async function emitWebhookEvent(
@@ -236,9 +236,10 @@ async function attemptDelivery(deliveryId: string, lastAttempt: boolean) {
   if (!ok) throw new Error(error!);
 }
 
-defineJob(WEBHOOK_JOB, {
+/** The handler of `webhook.deliver` jobs (registered in job-kinds.server.ts). */
+export const webhookDeliveryJob: JobHandler = {
   run: (job) => attemptDelivery(String(job.payload.deliveryId), job.lastAttempt),
   onFailed: async (job) => {
     await markDelivery(String(job.payload.deliveryId), 'failed');
   },
-});
+};

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
-import { createParcel } from '~/models/parcel.server';
+import { createParcel } from '~/services/parcels.server';
 import { createUser } from '~/models/user.server';
 import { action as splatAction, loader as splatLoader } from '~/routes/api.$';
 import { action as loginAction } from '~/routes/api.auth.login';

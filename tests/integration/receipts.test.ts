@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
-import { generateReceipt, getReceipt, Receipt } from '~/models/receipt.server';
+import { getReceipt, Receipt } from '~/models/receipt.server';
+import { generateReceipt } from '~/services/receipts.server';
 import { createUser } from '~/models/user.server';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';
 import {
@@ -18,6 +19,7 @@ import { flashStorage } from '~/lib/cookies.server';
 import { sessionStorage } from '~/services/session.server';
 import { connectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
 import {
@@ -116,6 +118,7 @@ async function generate(parcelId: string, body?: unknown) {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
+  registerJobKinds();
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });
   const user = await createUser({
