@@ -15,7 +15,17 @@ import { env } from '~/lib/env.server';
  * through the handler of their kind. The kinds are registered in one module,
  * job-kinds.server.ts, at boot.
  *
- * QUEUE_DECISION
+ * Why our own queue and not agenda: agenda 6.2 with @agendajs/mongo-backend 4.0 was tried on the
+ * embedded engine (a job run; a job retried with a constant backoff until it succeeded; one job
+ * per unique key; a job whose worker died taken again once its lock expired). It works there, so
+ * the engine is no obstacle. It does not replace this module because it would bring no behaviour
+ * the app lacks and would need as much code around its documents as this module has: records
+ * keep their job's id (a notification, a webhook delivery) and Retry and Redeliver put that job
+ * back by id; staff see a job's attempts, next try and last error; a process restarted on the
+ * same machine takes back at once the jobs its dead predecessor leased, where agenda waits for
+ * the lock to expire; a visitor's e-mail gets its first attempt inside the request (runJobNow).
+ * The queue stays small: a lease taken with one findOneAndUpdate and renewed while the job runs,
+ * retries after delays stored on the job, and an enqueue made idempotent by a unique key.
  */
 
 export type JobHandler = {
