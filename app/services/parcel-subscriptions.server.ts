@@ -120,46 +120,40 @@ export async function requestParcelSubscription({
 }
 
 /**
- * What a confirmation link leads to: null when the token is not genuine, `gone` when it is but
- * the subscription has since been removed (it expired).
+ * What a link in a subscription e-mail leads to, after `change` (if any) was applied to it: null
+ * when the token is not genuine, `gone` when it is but the subscription has since been removed
+ * (it expired).
  */
-export async function readConfirmLink(
+async function followLink(
+  purpose: LinkPurpose,
   token: string | null,
+  change?: (id: string) => Promise<void>,
 ): Promise<SubscriptionLink | 'gone' | null> {
-  const id = idFromToken(CONFIRM, token);
+  const id = idFromToken(purpose, token);
   if (!id) return null;
+  await change?.(id);
   return (await getSubscriptionLink(id)) ?? 'gone';
+}
+
+export function readConfirmLink(token: string | null) {
+  return followLink(CONFIRM, token);
 }
 
 /** Confirms a pending subscription within its deadline; returns the subscription as it is now. */
-export async function confirmParcelSubscription(
-  token: string | null,
-): Promise<SubscriptionLink | 'gone' | null> {
-  const id = idFromToken(CONFIRM, token);
-  if (!id) return null;
-  await confirmSubscription(id);
-  return (await getSubscriptionLink(id)) ?? 'gone';
+export function confirmParcelSubscription(token: string | null) {
+  return followLink(CONFIRM, token, confirmSubscription);
 }
 
-export async function readUnsubscribeLink(
-  token: string | null,
-): Promise<SubscriptionLink | 'gone' | null> {
-  const id = idFromToken(UNSUBSCRIBE, token);
-  if (!id) return null;
-  return (await getSubscriptionLink(id)) ?? 'gone';
+export function readUnsubscribeLink(token: string | null) {
+  return followLink(UNSUBSCRIBE, token);
 }
 
 /**
  * Ends a subscription by its unsubscribe link: nothing more is sent to it, e-mails already
- * queued included. Repeating it changes nothing. Null when the token is not genuine.
+ * queued included. Repeating it changes nothing.
  */
-export async function unsubscribeParcelSubscription(
-  token: string | null,
-): Promise<SubscriptionLink | 'gone' | null> {
-  const id = idFromToken(UNSUBSCRIBE, token);
-  if (!id) return null;
-  await endSubscriptionByUnsubscribe(id);
-  return (await getSubscriptionLink(id)) ?? 'gone';
+export function unsubscribeParcelSubscription(token: string | null) {
+  return followLink(UNSUBSCRIBE, token, endSubscriptionByUnsubscribe);
 }
 
 /**

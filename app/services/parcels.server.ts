@@ -6,7 +6,7 @@ import {
   type SerializedParcel,
 } from '~/models/parcel.server';
 import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
-import { audit, type Actor } from './audit.server';
+import { auditRecord, type Actor } from './audit.server';
 import { emitWebhookEvent } from './webhooks.server';
 
 /**
@@ -21,13 +21,7 @@ export async function createParcel(
 ): Promise<SerializedParcel> {
   const parcel = await insertParcel(input);
   await emitWebhookEvent('parcel.created', { parcel });
-  await audit(actor, {
-    action: 'create',
-    entity: 'parcel',
-    entityId: parcel.id,
-    label: parcel.trackingNumber,
-    after: parcel,
-  });
+  await auditRecord(actor, 'create', 'parcel', { label: parcel.trackingNumber, after: parcel });
   return parcel;
 }
 
@@ -44,10 +38,7 @@ export async function updateParcel(
   await emitWebhookEvent('parcel.updated', { parcel });
   if (previousStatus && previousStatus !== parcel.status)
     await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus });
-  await audit(actor, {
-    action: 'update',
-    entity: 'parcel',
-    entityId: parcel.id,
+  await auditRecord(actor, 'update', 'parcel', {
     label: parcel.trackingNumber,
     before,
     after: parcel,
@@ -60,12 +51,6 @@ export async function deleteParcel(id: string, actor?: Actor): Promise<Serialize
   const parcel = await removeParcel(id);
   if (!parcel) return null;
   await emitWebhookEvent('parcel.deleted', { parcel });
-  await audit(actor, {
-    action: 'delete',
-    entity: 'parcel',
-    entityId: parcel.id,
-    label: parcel.trackingNumber,
-    before: parcel,
-  });
+  await auditRecord(actor, 'delete', 'parcel', { label: parcel.trackingNumber, before: parcel });
   return parcel;
 }

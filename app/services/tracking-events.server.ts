@@ -7,7 +7,7 @@ import {
   type TrackingEvent,
 } from '~/models/tracking-event.server';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
-import { audit, type Actor } from './audit.server';
+import { auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { emitWebhookEvent } from './webhooks.server';
@@ -71,14 +71,7 @@ export async function addEvent(
     console.error("Could not queue the e-mails to the parcel's subscribers", error);
   }
   await emitEventChange('tracking_event.created', event, parcel);
-  await audit(actor, {
-    action: 'create',
-    entity: 'event',
-    entityId: event.id,
-    label: event.status,
-    parcelId: event.parcelId,
-    after: event,
-  });
+  await auditRecord(actor, 'create', 'event', { label: event.status, after: event });
   return event;
 }
 
@@ -97,15 +90,7 @@ export async function updateEvent(
   const { before, event, statusChange } = written;
   await statusChanged(statusChange, { email: true });
   await emitEventChange('tracking_event.updated', event, await getParcelStatus(event.parcelId));
-  await audit(actor, {
-    action: 'update',
-    entity: 'event',
-    entityId: event.id,
-    label: event.status,
-    parcelId: event.parcelId,
-    before,
-    after: event,
-  });
+  await auditRecord(actor, 'update', 'event', { label: event.status, before, after: event });
   return event;
 }
 
@@ -123,13 +108,6 @@ export async function deleteEvent(
   const { event, statusChange } = written;
   await statusChanged(statusChange, { email: false });
   await emitEventChange('tracking_event.deleted', event, await getParcelStatus(event.parcelId));
-  await audit(actor, {
-    action: 'delete',
-    entity: 'event',
-    entityId: event.id,
-    label: event.status,
-    parcelId: event.parcelId,
-    before: event,
-  });
+  await auditRecord(actor, 'delete', 'event', { label: event.status, before: event });
   return event;
 }

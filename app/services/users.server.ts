@@ -9,7 +9,7 @@ import {
   type PublicUser,
 } from '~/models/user.server';
 import type { UserCreateInput, UserUpdateInput } from '~/schemas/user';
-import { audit, type Actor } from './audit.server';
+import { audit, auditRecord, type Actor } from './audit.server';
 
 /**
  * An admin's changes to staff accounts (the Users pages and the API), each audited. A taken
@@ -22,10 +22,7 @@ export async function addUser(
   actor?: Actor,
 ): Promise<{ user: PublicUser; temporaryPassword?: string }> {
   const created = await insertUser(input);
-  await audit(actor, {
-    action: 'create',
-    entity: 'user',
-    entityId: created.user.id,
+  await auditRecord(actor, 'create', 'user', {
     label: created.user.username,
     after: created.user,
   });
@@ -41,14 +38,7 @@ export async function updateUser(
   const before = await findUserById(id);
   const user = await updateUserFields(id, input);
   if (!user) return null;
-  await audit(actor, {
-    action: 'update',
-    entity: 'user',
-    entityId: id,
-    label: user.username,
-    before,
-    after: user,
-  });
+  await auditRecord(actor, 'update', 'user', { label: user.username, before, after: user });
   return user;
 }
 
@@ -68,14 +58,7 @@ export async function setUserDisabled(
     await deleteUserSessions(id);
     await deleteUserTokens(id);
   }
-  await audit(actor, {
-    action: 'update',
-    entity: 'user',
-    entityId: id,
-    label: user.username,
-    before,
-    after: user,
-  });
+  await auditRecord(actor, 'update', 'user', { label: user.username, before, after: user });
   return user;
 }
 
