@@ -446,6 +446,31 @@ export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]
   });
 }
 
+/** The parcels of a list (without their events) in its order, one at a time: for exports. */
+export function parcelListCursor(options: ParcelListOptions) {
+  return Parcel.find(parcelListFilter(options), { events: 0 })
+    .sort(parcelListSort(options))
+    .lean<LeanParcel[]>()
+    .cursor({ batchSize: 500 });
+}
+
+const LOOKUP_CHUNK = 1000;
+
+/** The tracking numbers among `numbers` that parcels already have. */
+export async function storedTrackingNumbers(numbers: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < numbers.length; i += LOOKUP_CHUNK) {
+    const docs = await Parcel.collection
+      .find<{ trackingNumber: string }>(
+        { trackingNumber: { $in: numbers.slice(i, i + LOOKUP_CHUNK) } },
+        { projection: { _id: 0, trackingNumber: 1 } },
+      )
+      .toArray();
+    for (const doc of docs) found.add(doc.trackingNumber);
+  }
+  return found;
+}
+
 /** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
 export async function insertParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
   const doc = await insertWithTrackingNumber((trackingNumber) =>
