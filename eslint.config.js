@@ -3,6 +3,25 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** One `no-restricted-imports` rule per folder: the folders of app/ it may not import from. */
+function layerRules(layers) {
+  return Object.entries(layers).map(([files, above]) => ({
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: above.map((folder) => ({
+            group: [`~/${folder}/*`, `**/${folder}/*`],
+            allowTypeImports: true,
+            message: `${files.replace('/**', '')} lies below app/${folder}: it may not import from it (see CONTRIBUTING.md, Layers).`,
+          })),
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -34,4 +53,15 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The layers: routes → services → models → the ground floor (app/lib, with the shared
+  // schemas and utils). Each imports only what lies below it; e-mail bodies (app/emails) sit
+  // beside the models, for the services to send. Type-only imports are not arrows at run time.
+  ...layerRules({
+    'app/lib/**': ['models', 'services', 'emails', 'routes', 'components'],
+    'app/schemas/**': ['lib', 'models', 'services', 'emails', 'routes', 'components'],
+    'app/utils/**': ['lib', 'models', 'services', 'emails', 'routes', 'components'],
+    'app/models/**': ['services', 'emails', 'routes', 'components'],
+    'app/emails/**': ['models', 'services', 'routes', 'components'],
+    'app/services/**': ['routes', 'components'],
+  }),
 );

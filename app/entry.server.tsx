@@ -2,26 +2,25 @@ import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import os from 'node:os';
-import { connectDb, disconnectDb } from './services/db.server';
-import { env } from './services/env.server';
-import { documentResponse } from './services/http-cache.server';
+import { connectDb, disconnectDb } from './lib/db.server';
+import { env } from './lib/env.server';
+import { documentResponse } from './lib/http-cache.server';
 import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
+import { resumeInquiryEmails } from './services/inquiries.server';
+import { registerJobKinds } from './services/job-kinds.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
-// Modules that define job handlers, so this process's worker can run their jobs.
-import { resumeNotificationSends } from './models/notification.server';
-import './services/receipt-email.server';
-import './models/parcel-subscription.server';
+import { resumeNotificationSends } from './services/notifications.server';
 import { seedOnFirstStart } from './services/seed.server';
-// Registers the webhook.deliver job handler in the server process.
-import './services/webhooks.server';
 import { NonceProvider } from './utils/nonce-provider';
 
 /**
- * Called by the server before it listens: connects the database and, in the process that
- * started an embedded one (or with SEED_DEMO), seeds it when it is empty.
+ * Called by the server before it listens: connects the database (the one connection every
+ * request uses), registers the kinds of background job and, in the process that started an
+ * embedded database (or with SEED_DEMO), seeds it when it is empty.
  */
 export async function ready({ embedded = false }: { embedded?: boolean } = {}) {
   await connectDb();
+  registerJobKinds();
   await seedOnFirstStart({ embedded });
 }
 
@@ -47,9 +46,10 @@ export function startWorkers() {
   if (env.JOBS_WORKER === 'false' || worker) return;
   const id = newWorkerId();
   // Jobs this machine's earlier (crashed or killed) processes held are taken again at once, and
-  // notifications a stop left without a job (or with a failed one) are queued (or failed) again.
+  // e-mails a stop left without a job (or with a failed one) are queued (or failed) again.
   releaseLeasesOfDeadWorkers(id)
     .then(() => resumeNotificationSends())
+    .then(() => resumeInquiryEmails())
     .catch((error) =>
       console.error(
         'Could not resume queued e-mails',

@@ -13,8 +13,8 @@ import {
 import type { ReactNode } from 'react';
 import { GeneralErrorBoundary } from './components/error-boundary';
 import { Toaster } from './components/toaster';
-import { publicCompanyInfo } from './services/env.server';
-import { getToast } from './services/flash.server';
+import { publicCompanyInfo } from './lib/env.server';
+import { getToast } from './lib/flash.server';
 import { useNonce } from './utils/nonce-provider';
 import { shouldHydrate } from './utils/route-handle';
 import stylesheet from './tailwind.css';

@@ -5,7 +5,7 @@
 import { embeddedDatabase } from './support/database';
 import { Parcel } from '../app/models/parcel.server';
 import { countUsers } from '../app/models/user.server';
-import { connectDb, disconnectDb } from '../app/services/db.server';
+import { connectDb, disconnectDb } from '../app/lib/db.server';
 import { createDemoParcels, describeSeed, seedIfEmpty } from '../app/services/seed.server';
 
 async function main() {

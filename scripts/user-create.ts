@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createUser, USER_ROLES, type PublicUser } from '../app/models/user.server';
-import { connectDb, disconnectDb } from '../app/services/db.server';
+import { connectDb, disconnectDb } from '../app/lib/db.server';
 
 export const MIN_PASSWORD_LENGTH = 8;
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Toast } from '~/services/flash.server';
+import type { Toast } from '~/lib/flash.server';
 
 const STYLES: Record<Toast['type'], string> = {
   success: 'border-green-300 bg-green-50 text-green-900',

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import { API_KEY_SCOPES, type ApiKeyCreateInput, type ApiKeyScope } from '~/schemas/integrations';
 
 /**
@@ -85,14 +86,14 @@ export async function listApiKeys(): Promise<SerializedApiKey[]> {
 }
 
 export async function getApiKey(id: string): Promise<SerializedApiKey | null> {
-  if (!mongoose.isValidObjectId(id)) return null;
+  if (!isObjectId(id)) return null;
   const doc = await ApiKey.findById(id).lean<LeanApiKey>();
   return doc ? serialize(doc) : null;
 }
 
 /** Revokes (deletes) a key; the revoked key's record, or null if there was none. */
-export async function revokeApiKey(id: string): Promise<SerializedApiKey | null> {
-  if (!mongoose.isValidObjectId(id)) return null;
+export async function removeApiKey(id: string): Promise<SerializedApiKey | null> {
+  if (!isObjectId(id)) return null;
   const doc = await ApiKey.findByIdAndDelete(id).lean<LeanApiKey>();
   return doc ? serialize(doc) : null;
 }

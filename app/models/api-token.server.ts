@@ -39,6 +39,11 @@ export async function findUserIdByToken(token: string): Promise<string | null> {
   return found ? String(found.userId) : null;
 }
 
+/** Ends every API token of a user (disabled, or given a new password). */
+export async function deleteUserTokens(userId: string): Promise<void> {
+  await ApiToken.deleteMany({ userId });
+}
+
 export async function revokeApiToken(token: string): Promise<void> {
   await ApiToken.deleteOne({ tokenHash: hashToken(token) });
 }

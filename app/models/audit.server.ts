@@ -1,6 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { AUDIT_ACTION_NAMES, AUDIT_ENTITY_NAMES } from '~/schemas/audit';
-import { connectDb } from '~/services/db.server';
 
 export const AUDIT_ENTITIES = AUDIT_ENTITY_NAMES;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
@@ -101,14 +100,12 @@ function auditDocument(input: AuditInput) {
 }
 
 export async function recordAudit(input: AuditInput): Promise<void> {
-  await connectDb();
   await AuditEntry.create(auditDocument(input));
 }
 
 /** Many entries in one write (a CSV import records one per parcel), all stamped with one time. */
 export async function recordAuditMany(inputs: AuditInput[]): Promise<void> {
   if (!inputs.length) return;
-  await connectDb();
   const at = new Date();
   // Straight to the driver: the entries are plain data, and casting thousands of them (each with
   // a change per field) through mongoose's subdocuments would take seconds.
@@ -158,7 +155,6 @@ export type AuditEntryView = ReturnType<typeof serialize>;
 
 /** Newest first, with the list's pagination. */
 export async function listAudit(filter: AuditFilter) {
-  await connectDb();
   const { page = 1, limit = 50 } = filter;
   const query: Record<string, unknown> = {};
   if (filter.entity) query.entity = filter.entity;

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type Model } from 'mongoose';
+import { isDuplicateKey } from '~/lib/db.server';
 
 type CounterSchema = { _id: string; seq: number };
 
@@ -27,7 +28,7 @@ export async function nextSequence(name: string): Promise<number> {
       if (!counter) throw new Error(`Counter ${name} was not returned`);
       return counter.seq;
     } catch (error) {
-      if ((error as { code?: number })?.code !== 11000 || attempt >= 3) throw error;
+      if (!isDuplicateKey(error) || attempt >= 3) throw error;
     }
   }
 }

@@ -1,4 +1,3 @@
-import { connectDb } from '~/services/db.server';
 import { CLOSED_STATUSES } from '~/schemas/constants';
 import { eventTimeZone, Parcel, serializeParcel, type LeanParcel } from './parcel.server';
 
@@ -80,7 +79,6 @@ type StatsRow = {
 export async function getDashboardStats({
   now = new Date(),
 }: { now?: Date } = {}): Promise<DashboardStats> {
-  await connectDb();
   const { thisMonthStart, lastMonthStart } = monthBounds(now);
   const inThis = { $gte: ['$createdAt', thisMonthStart] };
   const inLast = {
@@ -138,7 +136,6 @@ export async function getDashboardStats({
 
 /** The newest parcels, as the API shows them. */
 export async function listRecentParcels({ limit }: { limit: number }) {
-  await connectDb();
   const parcels = await Parcel.find()
     .sort({ createdAt: -1, _id: -1 })
     .limit(limit)
@@ -177,7 +174,6 @@ export async function listRecentTrackingEvents({
 }: {
   limit: number;
 }): Promise<RecentTrackingEvent[]> {
-  await connectDb();
   const rows = await Parcel.aggregate<RecentEventRow>([
     { $match: { 'events.0': { $exists: true } } },
     { $project: { trackingNumber: 1, events: 1 } },

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey } from '~/lib/db.server';
 
 /**
  * Idempotency keys: one document per API credential and `Idempotency-Key`, holding a hash of the
@@ -59,7 +60,7 @@ export async function claimIdempotencyKey(
       await IdempotencyKey.create(fresh);
       return { claimed: true };
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
     // Taken over when expired (the TTL monitor has not removed it yet), or when the request that
     // held it stopped without an answer.

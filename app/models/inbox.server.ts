@@ -1,7 +1,8 @@
 import type mongoose from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import type { InboxKind, InboxState } from '~/schemas/inbox';
-import { connectDb } from '~/services/db.server';
-import { Inquiry, planLabel } from './inquiry.server';
+import { planLabel } from '~/schemas/public-forms';
+import { Inquiry } from './inquiry.server';
 import { Subscription } from './subscription.server';
 
 /**
@@ -108,8 +109,6 @@ function stateFilter(state: InboxState): Record<string, unknown> {
   return {};
 }
 
-const validId = (id: string) => /^[a-f\d]{24}$/i.test(id);
-
 /** A page of one kind, newest first. */
 export async function listInbox({
   kind,
@@ -122,7 +121,6 @@ export async function listInbox({
   page?: number;
   limit?: number;
 }) {
-  await connectDb();
   const filter = { ...baseFilter(kind), ...stateFilter(state) };
   const [totalItems, docs] = await Promise.all([
     model(kind).countDocuments(filter),
@@ -141,7 +139,6 @@ export async function listInbox({
 
 /** How many items of each kind are not handled yet. */
 export async function openInboxCounts(): Promise<Record<InboxKind, number>> {
-  await connectDb();
   const [contact, quote, newsletter] = await Promise.all(
     (['contact', 'quote', 'newsletter'] as const).map((kind) =>
       model(kind).countDocuments({ ...baseFilter(kind), handledAt: null }),
@@ -151,8 +148,7 @@ export async function openInboxCounts(): Promise<Record<InboxKind, number>> {
 }
 
 export async function getInboxItem(kind: InboxKind, id: string): Promise<InboxDetail | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const doc = await model(kind)
     .findOne({ _id: id, ...baseFilter(kind) })
     .lean<StoredItem>();
@@ -169,8 +165,7 @@ export async function setInboxHandled(
   handled: boolean,
   username: string,
 ): Promise<{ before: InboxDetail; after: InboxDetail } | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const update = handled
     ? { $set: { handledAt: new Date(), handledBy: username } }
     : { $unset: { handledAt: 1, handledBy: 1 } };
@@ -184,7 +179,6 @@ export async function setInboxHandled(
 
 /** Every subscriber, oldest first, for the CSV export. */
 export async function* subscribersForExport() {
-  await connectDb();
   const cursor = Subscription.find({}, { email: 1, source: 1, createdAt: 1, handledAt: 1 })
     .sort({ createdAt: 1, _id: 1 })
     .lean()

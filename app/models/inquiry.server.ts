@@ -1,29 +1,13 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import {
-  PUBLIC_FORM_RATE_LIMIT,
-  QUOTE_PLANS,
+  planLabel,
   type ContactMessageInput,
   type QuoteRequestInput,
 } from '~/schemas/public-forms';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
-import { emailLayout, escapeHtml, sendMail, textToHtml } from '~/services/mailer.server';
-import { RateLimit } from '~/services/rate-limit.server';
-
-/** Accepted submissions per client address, one counter per form. */
-export const contactLimiter = new RateLimit(
-  'contact',
-  PUBLIC_FORM_RATE_LIMIT.limit,
-  PUBLIC_FORM_RATE_LIMIT.windowMs,
-);
-export const quoteLimiter = new RateLimit(
-  'quote',
-  PUBLIC_FORM_RATE_LIMIT.limit,
-  PUBLIC_FORM_RATE_LIMIT.windowMs,
-);
 
 export const INQUIRY_KINDS = ['contact', 'quote'] as const;
 export type InquiryKind = (typeof INQUIRY_KINDS)[number];
+/** The e-mail to support: queued (`pending`), accepted by the mail server, or refused last time. */
 export const INQUIRY_EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 
 /** Messages from the contact form and quote / sales requests, in one collection told apart by `kind`. */
@@ -52,6 +36,7 @@ const inquirySchema = new Schema(
   { timestamps: true },
 );
 inquirySchema.index({ kind: 1, createdAt: -1, _id: -1 });
+inquirySchema.index({ emailStatus: 1 });
 
 type InquirySchema = InferSchemaType<typeof inquirySchema>;
 
@@ -63,7 +48,6 @@ export type StoredInquiry = InquirySchema & { _id: mongoose.Types.ObjectId; crea
 export async function createContactMessage(
   input: ContactMessageInput & { clientAddress?: string },
 ) {
-  await connectDb();
   const doc = await Inquiry.create({
     kind: 'contact',
     name: `${input.firstName} ${input.lastName}`,
@@ -78,12 +62,7 @@ export async function createContactMessage(
   return doc.toObject() as StoredInquiry;
 }
 
-export function planLabel(plan: string | null | undefined) {
-  return QUOTE_PLANS.find((p) => p.value === plan)?.label ?? 'Not sure yet';
-}
-
 export async function createQuoteRequest(input: QuoteRequestInput & { clientAddress?: string }) {
-  await connectDb();
   const doc = await Inquiry.create({
     kind: 'quote',
     name: input.name,
@@ -105,109 +84,33 @@ export async function listInquiries({
   kind,
   limit = 50,
 }: { kind?: InquiryKind; limit?: number } = {}) {
-  await connectDb();
   return Inquiry.find(kind ? { kind } : {})
     .sort({ createdAt: -1 })
     .limit(Math.min(Math.max(limit, 1), 100))
     .lean<StoredInquiry[]>();
 }
 
-async function recordEmailResult({
-  id,
-  status,
-  error,
-}: {
-  id: mongoose.Types.ObjectId;
-  status: 'sent' | 'failed';
-  error?: string;
-}) {
+export async function getInquiry(id: string): Promise<StoredInquiry | null> {
+  return Inquiry.findById(id).lean<StoredInquiry>();
+}
+
+/** The ids of inquiries whose e-mail to support was never attempted. */
+export async function listInquiriesAwaitingEmail(): Promise<string[]> {
+  const docs = await Inquiry.find({ emailStatus: 'pending' }, { _id: 1 }).lean<
+    Array<{ _id: unknown }>
+  >();
+  return docs.map((doc) => String(doc._id));
+}
+
+/** Records how the last attempt at the e-mail to support went. */
+export async function recordInquiryEmail(
+  id: string,
+  outcome: { status: 'sent' } | { status: 'failed'; error: string },
+) {
   await Inquiry.updateOne(
     { _id: id },
-    status === 'sent'
-      ? { $set: { emailStatus: status }, $unset: { emailError: 1 } }
-      : { $set: { emailStatus: status, emailError: error } },
+    outcome.status === 'sent'
+      ? { $set: { emailStatus: 'sent' }, $unset: { emailError: 1 } }
+      : { $set: { emailStatus: 'failed', emailError: outcome.error } },
   );
-}
-
-function inquiryRows(inquiry: StoredInquiry): Array<[string, string | null | undefined]> {
-  if (inquiry.kind === 'quote') {
-    return [
-      ['Name', inquiry.name],
-      ['Email', inquiry.email],
-      ['Phone', inquiry.phone],
-      ['Company', inquiry.company],
-      ['Plan', planLabel(inquiry.plan)],
-      ['Shipments per month', inquiry.shipmentsPerMonth],
-      ['Origin', inquiry.origin],
-      ['Destination', inquiry.destination],
-    ];
-  }
-  return [
-    ['Name', inquiry.name],
-    ['Email', inquiry.email],
-    ['Phone', inquiry.phone],
-    ['Subject', inquiry.subject],
-  ];
-}
-
-/** The message the support team receives for one inquiry; everything the visitor typed is escaped. */
-export function inquiryEmail(inquiry: StoredInquiry) {
-  const heading =
-    inquiry.kind === 'quote'
-      ? `New quote request from ${inquiry.name}`
-      : `New contact message from ${inquiry.name}`;
-  const subject =
-    inquiry.kind === 'quote'
-      ? `[Quote] ${inquiry.subject} from ${inquiry.name}`
-      : `[Contact] ${inquiry.subject}`;
-  const rows = inquiryRows(inquiry).filter(([, value]) => value);
-  const text = [
-    heading,
-    '',
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    '',
-    inquiry.message ? `Message:\n${inquiry.message}` : 'No message.',
-    '',
-    `Received ${inquiry.createdAt.toISOString()} (reference ${String(inquiry._id)}).`,
-  ].join('\n');
-  const table = rows
-    .map(
-      ([label, value]) =>
-        `<tr><td style="padding:4px 12px 4px 0;color:#6b7280;vertical-align:top">${escapeHtml(label)}</td><td style="padding:4px 0">${escapeHtml(value ?? '')}</td></tr>`,
-    )
-    .join('');
-  const body = `<h1 style="font-size:18px;margin:0 0 16px">${escapeHtml(heading)}</h1>
-<table role="presentation" cellpadding="0" cellspacing="0">${table}</table>
-${inquiry.message ? `<h2 style="font-size:15px;margin:20px 0 8px">Message</h2>${textToHtml(inquiry.message)}` : ''}
-<p style="color:#6b7280;font-size:12px;margin-top:20px">Received ${escapeHtml(inquiry.createdAt.toISOString())} · reference ${escapeHtml(String(inquiry._id))}. Reply to this e-mail to answer the visitor.</p>`;
-  return {
-    to: env.COMPANY_EMAIL,
-    replyTo: inquiry.email,
-    subject,
-    text,
-    html: emailLayout(heading, body),
-  };
-}
-
-/**
- * E-mails the support address about a stored inquiry. A mail failure is recorded on the inquiry and
- * logged, never thrown: the visitor's submission is already safe in the database.
- */
-export async function notifySupportOfInquiry(inquiry: StoredInquiry): Promise<boolean> {
-  try {
-    await sendMail(inquiryEmail(inquiry));
-    await recordEmailResult({ id: inquiry._id, status: 'sent' });
-    return true;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.warn(
-      `Could not e-mail ${inquiry.kind} inquiry ${String(inquiry._id)} to support: ${message}`,
-    );
-    await recordEmailResult({
-      id: inquiry._id,
-      status: 'failed',
-      error: message.slice(0, 500),
-    }).catch(() => {});
-    return false;
-  }
 }

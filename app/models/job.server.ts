@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 
 /**
  * The durable background queue: e-mails and webhook deliveries are jobs in MongoDB, run by a
@@ -91,7 +92,7 @@ export async function enqueueJob(
   try {
     job = (await Job.create(doc)).toObject() as LeanJob;
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000 || !options.uniqueKey) throw error;
+    if (!isDuplicateKey(error) || !options.uniqueKey) throw error;
     const existing = await Job.findOne({ uniqueKey: options.uniqueKey }).lean<LeanJob>();
     if (!existing) throw error;
     job = existing;
@@ -129,6 +130,32 @@ export async function claimJob(
     { sort: { runAt: 1 }, returnDocument: 'after' },
   ).lean<LeanJob>();
   return doc ? toRecord(doc) : null;
+}
+
+/** Leases one queued job now, whatever its time, to run it at once (see runJobNow). */
+export async function claimJobById(
+  id: string,
+  workerId: string,
+  leaseMs: number,
+): Promise<JobRecord | null> {
+  const doc = await Job.findOneAndUpdate(
+    { _id: id, status: 'queued' },
+    {
+      $set: {
+        status: 'running',
+        lockedBy: workerId,
+        lockedUntil: new Date(Date.now() + leaseMs),
+      },
+      $inc: { attempts: 1 },
+    },
+    { returnDocument: 'after' },
+  ).lean<LeanJob>();
+  return doc ? toRecord(doc) : null;
+}
+
+/** Whether a job was ever enqueued with this key (and is still kept). */
+export async function jobExists(uniqueKey: string): Promise<boolean> {
+  return Boolean(await Job.exists({ uniqueKey }));
 }
 
 /** Marks a leased job done. False if the lease was lost (another worker took the job). */
@@ -194,9 +221,17 @@ export async function requeueJob(id: string, retryDelays?: number[]): Promise<bo
 }
 
 export async function getJob(id: string): Promise<JobRecord | null> {
-  if (!mongoose.isValidObjectId(id)) return null;
+  if (!isObjectId(id)) return null;
   const doc = await Job.findById(id).lean<LeanJob>();
   return doc ? toRecord(doc) : null;
+}
+
+/** Keeps a running job's lease while its worker works on it. */
+export async function renewLease(id: string, workerId: string, leaseMs: number) {
+  await Job.updateOne(
+    { _id: id, status: 'running', lockedBy: workerId },
+    { $set: { lockedUntil: new Date(Date.now() + leaseMs) } },
+  );
 }
 
 /** Wakes this process's worker when a job is enqueued here, so it need not wait for a poll. */

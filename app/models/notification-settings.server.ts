@@ -5,7 +5,6 @@ import {
   type AutomaticRule,
   type NotificationSettingsInput,
 } from '~/schemas/notification-settings';
-import { connectDb } from '~/services/db.server';
 
 /** The automatic e-mail rules: one document, each status's rule stored once an admin saves it. */
 const settingsSchema = new Schema(
@@ -58,7 +57,6 @@ function merge(doc: LeanSettings | null) {
 export type NotificationSettingsRecord = ReturnType<typeof merge>;
 
 export async function getNotificationSettings(): Promise<NotificationSettingsRecord> {
-  await connectDb();
   return merge(await NotificationSettings.findOne({ key: KEY }).lean<LeanSettings>());
 }
 

@@ -3,16 +3,9 @@ import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import type { NotificationType } from '~/schemas/notification';
 import {
   DEFAULT_NOTIFICATION_TEMPLATES,
-  fillPlaceholders,
   type NotificationTemplate,
   type NotificationTemplateInput,
-  type PlaceholderValues,
 } from '~/schemas/notification-template';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
-import { escapeHtml } from '~/services/mailer.server';
-import { trackingUrl } from '~/services/notifications.server';
-import { formatDate } from '~/utils/format';
 
 /**
  * The notification templates admins edit: one document per notification type, holding the
@@ -65,7 +58,6 @@ function toTemplate(type: NotificationType, doc: LeanTemplate | null): Notificat
 }
 
 export async function listNotificationTemplates(): Promise<NotificationTemplate[]> {
-  await connectDb();
   const docs = await NotificationTemplateModel.find({}).lean<LeanTemplate[]>();
   return NOTIFICATION_TYPES.map((type) =>
     toTemplate(type, docs.find((doc) => doc.type === type) ?? null),
@@ -73,16 +65,14 @@ export async function listNotificationTemplates(): Promise<NotificationTemplate[
 }
 
 export async function getNotificationTemplate(type: NotificationType) {
-  await connectDb();
   const doc = await NotificationTemplateModel.findOne({ type }).lean<LeanTemplate>();
   return toTemplate(type, doc);
 }
 
-export async function saveNotificationTemplate(
+export async function upsertNotificationTemplate(
   type: NotificationType,
   input: NotificationTemplateInput,
 ): Promise<NotificationTemplate> {
-  await connectDb();
   const doc = await NotificationTemplateModel.findOneAndUpdate(
     { type },
     { $set: { subject: input.subject, text: input.text, html: input.html } },
@@ -91,43 +81,9 @@ export async function saveNotificationTemplate(
   return toTemplate(type, doc);
 }
 
-export async function resetNotificationTemplate(
+export async function deleteNotificationTemplate(
   type: NotificationType,
 ): Promise<NotificationTemplate> {
-  await connectDb();
   await NotificationTemplateModel.deleteOne({ type });
   return toTemplate(type, null);
-}
-
-export type PlaceholderParcel = {
-  trackingNumber: string;
-  status?: string | null;
-  recipient?: { name?: string | null } | null;
-  estimatedDelivery?: Date | string | null;
-};
-
-/** What each placeholder stands for, for this parcel. */
-export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues {
-  return {
-    trackingNumber: parcel.trackingNumber,
-    status: parcel.status ?? 'Pending',
-    recipientName: parcel.recipient?.name?.trim() || 'customer',
-    estimatedDelivery: parcel.estimatedDelivery
-      ? formatDate(parcel.estimatedDelivery)
-      : 'to be confirmed',
-    trackingUrl: trackingUrl(parcel.trackingNumber),
-    companyName: env.COMPANY_NAME,
-  };
-}
-
-/** A template (or staff-typed text) filled in for a parcel; the HTML body's values escaped. */
-export function fillTemplate(
-  template: { subject: string; text: string; html?: string },
-  values: PlaceholderValues,
-): { subject: string; text: string; html: string } {
-  return {
-    subject: fillPlaceholders(template.subject, values).replace(/\s+/g, ' ').trim(),
-    text: fillPlaceholders(template.text, values),
-    html: template.html ? fillPlaceholders(template.html, values, escapeHtml) : '',
-  };
 }

@@ -1,27 +1,11 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
-  type ParcelStatus,
 } from '~/schemas/constants';
-import type {
-  NotificationCreateInput,
-  NotificationStatus,
-  NotificationType,
-} from '~/schemas/notification';
-import { connectDb } from '~/services/db.server';
-import { defineEmailKind, enqueueEmail, mailRetryDelays } from '~/services/email-queue.server';
-import { emitWebhookEvent } from '~/services/webhooks.server';
-import { deliverNotificationEmail } from '~/services/notifications.server';
-import { getJob, Job, requeueJob, type JobRecord } from './job.server';
-import { automaticRuleFor } from './notification-settings.server';
-import {
-  fillTemplate,
-  getNotificationTemplate,
-  placeholderValues,
-} from './notification-template.server';
-import { Parcel, type LeanParcel } from './parcel.server';
+import type { NotificationStatus, NotificationType } from '~/schemas/notification';
 
 const emailResultSchema = new Schema(
   {
@@ -66,7 +50,7 @@ export const Notification: Model<InferSchemaType<typeof notificationSchema>> =
   (mongoose.models.Notification as Model<InferSchemaType<typeof notificationSchema>>) ??
   mongoose.model('Notification', notificationSchema);
 
-type LeanNotification = {
+export type LeanNotification = {
   _id: unknown;
   type: string;
   recipient: string;
@@ -139,8 +123,6 @@ export class UnknownParcelError extends Error {
   }
 }
 
-const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
-
 export async function listNotifications({
   page = 1,
   limit = 20,
@@ -156,7 +138,6 @@ export async function listNotifications({
   trackingNumber?: string;
   automatic?: boolean;
 }) {
-  await connectDb();
   const filter: Record<string, unknown> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
@@ -179,195 +160,125 @@ export async function listNotifications({
 
 export async function getNotification(id: string): Promise<SerializedNotification | null> {
   if (!isObjectId(id)) return null;
-  await connectDb();
   const doc = await Notification.findById(id).lean<LeanNotification>();
   return doc ? serializeNotification(doc) : null;
 }
 
-const NOTIFICATION_EMAIL = 'notification';
-const jobKey = (id: string) => `email:notification:${id}`;
+/** What a new notification stores: its e-mail's text already filled in for the parcel. */
+export type NewNotification = {
+  type: NotificationType;
+  recipient: string;
+  title: string;
+  message: string;
+  html?: string;
+  trackingNumber: string;
+  parcelId: string;
+  automatic?: boolean;
+  eventId?: string;
+};
 
-/** Puts the notification's e-mail on the queue (once: the job's key is the notification's id). */
-async function enqueueNotificationEmail(id: string): Promise<void> {
-  const job = await enqueueEmail(
-    { kind: NOTIFICATION_EMAIL, notificationId: id },
-    { uniqueKey: jobKey(id) },
-  );
-  await Notification.updateOne({ _id: id }, { $set: { jobId: job.id } });
-}
-
-/**
- * Stores the notification as pending and queues its e-mail; a worker sends it. The tracking
- * number must be a parcel's (UnknownParcelError otherwise); the notification is linked to it.
- * Placeholders ({{trackingNumber}}, {{status}}, …) in the subject, message and HTML body are
- * filled in here, on the server, for that parcel.
- */
-export async function createNotification(
-  input: NotificationCreateInput & { parcelId?: string; html?: string },
+/** Stores a notification as pending; `id` lets the caller choose its id. */
+export async function insertNotification(
+  input: NewNotification & { id?: string },
 ): Promise<SerializedNotification> {
-  await connectDb();
-  const trackingNumber = normalizeTrackingNumber(input.trackingNumber);
-  const parcel = await Parcel.findOne(
-    input.parcelId ? { _id: input.parcelId } : { trackingNumber },
-    PARCEL_PLACEHOLDER_FIELDS,
-  ).lean<LeanParcel>();
-  if (!parcel) throw new UnknownParcelError();
-  const filled = fillTemplate(
-    { subject: input.title, text: input.message, html: input.html },
-    placeholderValues(parcel),
-  );
+  const { id, html, ...fields } = input;
   const created = await Notification.create({
-    type: input.type,
-    recipient: input.recipient,
-    title: filled.subject,
-    message: filled.text,
-    ...(filled.html ? { html: filled.html } : {}),
-    trackingNumber: parcel.trackingNumber,
-    parcelId: String(parcel._id),
+    ...(id ? { _id: id } : {}),
+    ...fields,
+    ...(html ? { html } : {}),
     status: 'pending',
     emailResult: { attempts: 0 },
   });
-  const id = String(created._id);
-  await enqueueNotificationEmail(id);
-  return serializeNotification({ ...(created.toObject() as LeanNotification) });
+  return serializeNotification(created.toObject() as LeanNotification);
 }
 
-const PARCEL_PLACEHOLDER_FIELDS = {
-  trackingNumber: 1,
-  status: 1,
-  'recipient.name': 1,
-  estimatedDelivery: 1,
-};
+export async function removeNotification(id: string): Promise<void> {
+  await Notification.deleteOne({ _id: id });
+}
+
+/** Links the notification to the `email.send` job that delivers it. */
+export async function setNotificationJob(
+  id: string,
+  jobId: string,
+): Promise<SerializedNotification | null> {
+  const doc = await Notification.findByIdAndUpdate(
+    id,
+    { $set: { jobId } },
+    { returnDocument: 'after' },
+  ).lean<LeanNotification>();
+  return doc ? serializeNotification(doc) : null;
+}
 
 /**
- * One attempt at a notification's e-mail, run by the queue's worker. Only a pending notification
- * is sent: one already sent (or deleted) is left alone, so a job taken again after a crash never
- * sends it twice. A refused attempt is recorded and thrown, for the queue to retry.
+ * Counts an attempt at a pending notification's e-mail and returns what it says; null when the
+ * notification is no longer pending (sent, failed or deleted), so it is not sent again.
  */
-async function sendNotificationAttempt(id: string, job: JobRecord): Promise<void> {
-  const doc = await Notification.findOneAndUpdate(
+export async function startNotificationAttempt(id: string): Promise<LeanNotification | null> {
+  return Notification.findOneAndUpdate(
     { _id: id, status: 'pending' },
     { $inc: { 'emailResult.attempts': 1 }, $unset: { 'emailResult.nextAttemptAt': 1 } },
     { returnDocument: 'after' },
   ).lean<LeanNotification>();
-  if (!doc) return;
-  const result = await deliverNotificationEmail({ ...doc, id });
-  if (result.ok) {
-    const sent = await Notification.findOneAndUpdate(
-      { _id: id },
-      {
-        $set: {
-          status: 'sent',
-          'emailResult.messageId': result.messageId,
-          'emailResult.sentAt': new Date(),
-        },
-        $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
+}
+
+export async function markNotificationSent(
+  id: string,
+  messageId: string,
+): Promise<SerializedNotification | null> {
+  const doc = await Notification.findOneAndUpdate(
+    { _id: id },
+    {
+      $set: {
+        status: 'sent',
+        'emailResult.messageId': messageId,
+        'emailResult.sentAt': new Date(),
       },
-      { returnDocument: 'after' },
-    ).lean<LeanNotification>();
-    if (sent) {
-      await emitWebhookEvent('notification.sent', { notification: serializeNotification(sent) });
-    }
-    return;
-  }
-  const delays = job.lastAttempt ? [] : mailRetryDelays();
-  const delay = delays[job.attempts - 1];
+      $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
+    },
+    { returnDocument: 'after' },
+  ).lean<LeanNotification>();
+  return doc ? serializeNotification(doc) : null;
+}
+
+/** A refused attempt of a pending notification: the error, and when the next one is due. */
+export async function recordNotificationError(id: string, error: string, nextAttemptAt?: Date) {
   await Notification.updateOne(
     { _id: id, status: 'pending' },
     {
       $set: {
-        'emailResult.error': result.error,
-        ...(delay !== undefined
-          ? { 'emailResult.nextAttemptAt': new Date(Date.now() + delay * 1000) }
-          : {}),
+        'emailResult.error': error,
+        ...(nextAttemptAt ? { 'emailResult.nextAttemptAt': nextAttemptAt } : {}),
       },
     },
   );
-  throw new Error(result.error);
 }
 
-defineEmailKind(NOTIFICATION_EMAIL, {
-  send: (payload, job) => sendNotificationAttempt(String(payload.notificationId), job),
-  failed: async (payload, error) => {
-    const failed = await Notification.findOneAndUpdate(
-      { _id: String(payload.notificationId), status: 'pending' },
-      { $set: { status: 'failed', 'emailResult.error': error } },
-      { returnDocument: 'after' },
-    ).lean<LeanNotification>();
-    if (failed) {
-      await emitWebhookEvent('notification.failed', {
-        notification: serializeNotification(failed),
-      });
-    }
-  },
-});
-
-/**
- * An automatic e-mail for a status change: when the event `eventId` set the parcel's status to
- * one that the rules e-mail, the recipient is e-mailed with that rule's template. Once per
- * event: the job's unique key is the event, so editing the event (or saving it twice) never
- * queues a second e-mail. Returns the notification, or null when nothing was queued.
- */
-export async function queueStatusEmail({
-  parcelId,
-  eventId,
-  status,
-}: {
-  parcelId: string;
-  eventId: string;
-  status: ParcelStatus;
-}): Promise<SerializedNotification | null> {
-  const rule = await automaticRuleFor(status);
-  if (!rule) return null;
-  const parcel = await Parcel.findById(parcelId, {
-    ...PARCEL_PLACEHOLDER_FIELDS,
-    'recipient.email': 1,
-  }).lean<LeanParcel>();
-  const recipient = parcel?.recipient?.email?.trim().toLowerCase();
-  if (!parcel || !recipient) return null;
-  const key = `email:status:${eventId}`;
-  if (await Job.exists({ uniqueKey: key })) return null;
-  let template = await getNotificationTemplate(rule.template);
-  // An empty Custom template cannot make an e-mail: the Status Update one stands in.
-  if (!template.subject.trim() || !template.text.trim())
-    template = await getNotificationTemplate('Status Update');
-  const filled = fillTemplate(template, placeholderValues(parcel));
-  const id = new mongoose.Types.ObjectId();
-  await Notification.create({
-    _id: id,
-    type: rule.template,
-    recipient,
-    title: filled.subject,
-    message: filled.text,
-    ...(filled.html ? { html: filled.html } : {}),
-    trackingNumber: parcel.trackingNumber,
-    parcelId: String(parcel._id),
-    status: 'pending',
-    automatic: true,
-    eventId,
-    emailResult: { attempts: 0 },
-  });
-  const job = await enqueueEmail(
-    { kind: NOTIFICATION_EMAIL, notificationId: String(id) },
-    { uniqueKey: key },
-  );
-  if (String(job.payload.notificationId) !== String(id)) {
-    // Another request queued this event's e-mail first.
-    await Notification.deleteOne({ _id: id });
-    return null;
-  }
-  const stored = await Notification.findByIdAndUpdate(
-    id,
-    { $set: { jobId: job.id } },
+/** A pending notification whose last attempt failed becomes failed; null if it was not pending. */
+export async function markNotificationFailed(
+  id: string,
+  error: string,
+): Promise<SerializedNotification | null> {
+  const doc = await Notification.findOneAndUpdate(
+    { _id: id, status: 'pending' },
+    { $set: { status: 'failed', 'emailResult.error': error } },
     { returnDocument: 'after' },
   ).lean<LeanNotification>();
-  return stored ? serializeNotification(stored) : null;
+  return doc ? serializeNotification(doc) : null;
+}
+
+/** Every pending notification, with the job that should be sending it. */
+export async function listPendingNotifications(): Promise<
+  Array<{ id: string; jobId: string | null }>
+> {
+  const docs = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1 }).lean<
+    Array<{ _id: unknown; jobId?: unknown }>
+  >();
+  return docs.map((n) => ({ id: String(n._id), jobId: n.jobId ? String(n.jobId) : null }));
 }
 
 /** The e-mails sent about a parcel, newest first, for its tracking timeline. */
 export async function listSentEmailsForParcel(parcelId: string) {
   if (!isObjectId(parcelId)) return [];
-  await connectDb();
   const docs = await Notification.find(
     { parcelId, status: 'sent' },
     { recipient: 1, title: 1, type: 1, automatic: 1, 'emailResult.sentAt': 1 },
@@ -386,13 +297,14 @@ export async function listSentEmailsForParcel(parcelId: string) {
 }
 
 /**
- * Puts a failed notification back on the queue and returns it, pending. Returns null for an
- * unknown id; throws NotificationStateError unless the notification is failed. Claiming the
- * record (failed → pending) is atomic, so two retries at once queue one send.
+ * Claims a failed notification for another try: it becomes pending again, and is returned with
+ * the job that sent it. Null for an unknown id; NotificationStateError unless it is failed.
+ * Claiming (failed → pending) is atomic, so two retries at once make one.
  */
-export async function retryNotification(id: string): Promise<SerializedNotification | null> {
+export async function claimFailedNotification(
+  id: string,
+): Promise<{ notification: SerializedNotification; jobId: string | null } | null> {
   if (!isObjectId(id)) return null;
-  await connectDb();
   const claimed = await Notification.findOneAndUpdate(
     { _id: id, status: 'failed' },
     { $set: { status: 'pending' } },
@@ -403,48 +315,15 @@ export async function retryNotification(id: string): Promise<SerializedNotificat
     if (!exists) return null;
     throw new NotificationStateError('retry', 'Only failed notifications can be retried.');
   }
-  const requeued = claimed.jobId
-    ? await requeueJob(String(claimed.jobId), mailRetryDelays())
-    : false;
-  // The finished job is no longer kept (or never was): a new one takes its key.
-  if (!requeued) await enqueueNotificationEmail(id);
-  return serializeNotification(claimed);
-}
-
-/**
- * After a restart: a pending notification whose job is missing (the process stopped between
- * storing it and queueing it) is queued, and one whose job already failed for good (the process
- * stopped before recording that) becomes failed. Jobs cut off mid-send are taken again by the
- * queue itself when their lease ends.
- */
-export async function resumeNotificationSends(): Promise<{ queued: number; failed: number }> {
-  await connectDb();
-  let queued = 0;
-  let failed = 0;
-  const pending = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1 }).lean<
-    Array<{ _id: unknown; jobId?: unknown }>
-  >();
-  for (const n of pending) {
-    const id = String(n._id);
-    const job = n.jobId ? await getJob(String(n.jobId)) : null;
-    if (!job) {
-      await enqueueNotificationEmail(id);
-      queued += 1;
-    } else if (job.status === 'failed') {
-      const result = await Notification.updateOne(
-        { _id: id, status: 'pending' },
-        { $set: { status: 'failed', 'emailResult.error': job.lastError ?? 'Not sent' } },
-      );
-      failed += result.modifiedCount;
-    }
-  }
-  return { queued, failed };
+  return {
+    notification: serializeNotification(claimed),
+    jobId: claimed.jobId ? String(claimed.jobId) : null,
+  };
 }
 
 /** Deletes a failed notification. Returns false for an unknown id; throws unless failed. */
-export async function deleteNotification(id: string): Promise<boolean> {
+export async function deleteFailedNotification(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  await connectDb();
   const deleted = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
   if (deleted) return true;
   const exists = await Notification.exists({ _id: id });

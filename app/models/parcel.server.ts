@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
@@ -16,9 +17,7 @@ import {
   type ParcelImportRow,
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
-import { connectDb } from '~/services/db.server';
-import { emitWebhookEvent } from '~/services/webhooks.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 
 const contactSchema = new Schema(
   {
@@ -107,11 +106,6 @@ export function generateTrackingNumber(): string {
   return letters + digits;
 }
 
-function isDuplicateTrackingNumber(error: unknown): boolean {
-  const e = error as { code?: number; keyPattern?: Record<string, unknown> };
-  return e?.code === 11000 && !!e.keyPattern && 'trackingNumber' in e.keyPattern;
-}
-
 /**
  * Inserts a parcel under a fresh tracking number, retrying on the (rare) collision the unique
  * index reports. `generate` is injectable so the retry can be tested.
@@ -126,7 +120,7 @@ export async function insertWithTrackingNumber<T>(
     try {
       return await insert(generate());
     } catch (error) {
-      if (!isDuplicateTrackingNumber(error)) throw error;
+      if (!isDuplicateKey(error, 'trackingNumber')) throw error;
       lastError = error;
     }
   }
@@ -323,10 +317,6 @@ export function parcelSearchFilter(search: string | undefined): Record<string, u
   return { $or: /^[a-z\d]+$/i.test(term) ? [{ trackingNumber: pattern }, ...names] : names };
 }
 
-function validId(id: string): boolean {
-  return /^[a-f\d]{24}$/i.test(id);
-}
-
 /** The stored field each sort key orders by; the city is the first destination's. */
 const PARCEL_SORT_FIELDS: Record<ParcelSortKey, string> = {
   trackingNumber: 'trackingNumber',
@@ -358,7 +348,8 @@ export function parcelListFilter({
 }: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
-  if (ids) filter._id = { $in: ids.filter(validId).map((id) => new mongoose.Types.ObjectId(id)) };
+  if (ids)
+    filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   return filter;
 }
 
@@ -376,7 +367,6 @@ export async function listParcels(
   options: ParcelListOptions,
 ): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
   const { page = 1, limit = 100 } = options;
-  await connectDb();
   const filter = parcelListFilter(options);
   const [totalItems, docs] = await Promise.all([
     Parcel.countDocuments(filter),
@@ -393,8 +383,7 @@ export async function listParcels(
 }
 
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const doc = await Parcel.findById(id).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }
@@ -432,7 +421,6 @@ export async function listParcelOptions({
   search?: string;
   limit: number;
 }): Promise<ParcelOption[]> {
-  await connectDb();
   const docs = await Parcel.find(parcelSearchFilter(search), PARCEL_OPTION_FIELDS)
     .sort({ createdAt: -1, _id: -1 })
     .limit(limit)
@@ -441,17 +429,15 @@ export async function listParcelOptions({
 }
 
 export async function getParcelOption(id: string): Promise<ParcelOption | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+  if (!isObjectId(id)) return null;
   const doc = await Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>();
   return doc ? toParcelOption(doc) : null;
 }
 
 /** The parcels among `ids` (without their events), in the order of `ids`; unknown ids are left out. */
 export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]> {
-  const valid = ids.filter(validId);
+  const valid = ids.filter(isObjectId);
   if (!valid.length) return [];
-  await connectDb();
   const docs = await Parcel.find({ _id: { $in: valid } }, { events: 0 }).lean<LeanParcel[]>();
   const byId = new Map(docs.map((doc) => [String(doc._id), doc]));
   return valid.flatMap((id) => {
@@ -460,14 +446,37 @@ export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]
   });
 }
 
-export async function createParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
-  await connectDb();
+/** The parcels of a list (without their events) in its order, one at a time: for exports. */
+export function parcelListCursor(options: ParcelListOptions) {
+  return Parcel.find(parcelListFilter(options), { events: 0 })
+    .sort(parcelListSort(options))
+    .lean<LeanParcel[]>()
+    .cursor({ batchSize: 500 });
+}
+
+const LOOKUP_CHUNK = 1000;
+
+/** The tracking numbers among `numbers` that parcels already have. */
+export async function storedTrackingNumbers(numbers: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < numbers.length; i += LOOKUP_CHUNK) {
+    const docs = await Parcel.collection
+      .find<{ trackingNumber: string }>(
+        { trackingNumber: { $in: numbers.slice(i, i + LOOKUP_CHUNK) } },
+        { projection: { _id: 0, trackingNumber: 1 } },
+      )
+      .toArray();
+    for (const doc of docs) found.add(doc.trackingNumber);
+  }
+  return found;
+}
+
+/** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
+export async function insertParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
   );
-  const parcel = serializeParcel(doc.toObject() as LeanParcel);
-  await emitWebhookEvent('parcel.created', { parcel });
-  return parcel;
+  return serializeParcel(doc.toObject() as LeanParcel);
 }
 
 /** A parcel as the CSV import stores it: an imported row with its tracking number and times. */
@@ -530,7 +539,6 @@ export function importedParcelDocument(input: ImportedParcel) {
 export async function insertImportedParcels(
   docs: Array<ReturnType<typeof importedParcelDocument>>,
 ) {
-  await connectDb();
   try {
     await Parcel.collection.insertMany(docs, { ordered: true });
   } catch (error) {
@@ -581,14 +589,14 @@ async function withDefaultDestination(
  * Applies the changes in one atomic update. Setting 'Delivered' records the delivery time unless
  * one is already stored ($min sets an absent field and keeps an earlier one); any other status
  * clears it, because the parcel is no longer delivered. An empty destination list becomes the
- * recipient's destination (withDefaultDestination).
+ * recipient's destination (withDefaultDestination). Returns the parcel as stored, and the status
+ * it had before when the changes name one; null when there is no such parcel.
  */
-export async function updateParcel(
+export async function updateParcelFields(
   id: string,
   changes: ParcelUpdateInput,
-): Promise<SerializedParcel | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+): Promise<{ parcel: SerializedParcel; previousStatus: string | null } | null> {
+  if (!isObjectId(id)) return null;
   const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
@@ -597,7 +605,7 @@ export async function updateParcel(
   if (Object.keys(set).length) update.$set = set;
   if (!Object.keys(update).length) {
     const unchanged = await Parcel.findById(id).lean<LeanParcel>();
-    return unchanged ? serializeParcel(unchanged) : null;
+    return unchanged ? { parcel: serializeParcel(unchanged), previousStatus: null } : null;
   }
   const previous = input.status
     ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
@@ -607,20 +615,55 @@ export async function updateParcel(
     runValidators: true,
   }).lean<LeanParcel>();
   if (!doc) return null;
-  const parcel = serializeParcel(doc);
-  await emitWebhookEvent('parcel.updated', { parcel });
-  if (previous && previous.status !== parcel.status)
-    await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus: previous.status });
-  return parcel;
+  return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
 }
 
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
-export async function deleteParcel(id: string): Promise<SerializedParcel | null> {
-  if (!validId(id)) return null;
-  await connectDb();
+export async function removeParcel(id: string): Promise<SerializedParcel | null> {
+  if (!isObjectId(id)) return null;
   const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
-  if (!doc) return null;
-  const parcel = serializeParcel(doc);
-  await emitWebhookEvent('parcel.deleted', { parcel });
-  return parcel;
+  return doc ? serializeParcel(doc) : null;
+}
+
+/** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */
+export async function getParcelForTemplate(
+  filter: { id: string } | { trackingNumber: string },
+): Promise<LeanParcel | null> {
+  if ('id' in filter && !isObjectId(filter.id)) return null;
+  return Parcel.findOne('id' in filter ? { _id: filter.id } : filter, {
+    trackingNumber: 1,
+    status: 1,
+    'recipient.name': 1,
+    'recipient.email': 1,
+    estimatedDelivery: 1,
+  }).lean<LeanParcel>();
+}
+
+/** What a subscriber's e-mail about an event shows: the template's fields and the events. */
+export async function getParcelWithEvents(id: string): Promise<LeanParcel | null> {
+  if (!isObjectId(id)) return null;
+  return Parcel.findById(id, {
+    trackingNumber: 1,
+    status: 1,
+    'recipient.name': 1,
+    estimatedDelivery: 1,
+    events: 1,
+  }).lean<LeanParcel>();
+}
+
+/** What a receipt copies from its parcel. */
+export async function getParcelForReceipt(id: string) {
+  if (!isObjectId(id)) return null;
+  return Parcel.findById(id, { trackingNumber: 1, sender: 1, cost: 1, serviceType: 1 }).lean<
+    Pick<LeanParcel, 'trackingNumber' | 'sender' | 'cost' | 'serviceType'> & {
+      _id: mongoose.Types.ObjectId;
+    }
+  >();
+}
+
+/** The number and status of a parcel, for the webhooks about its events. */
+export async function getParcelStatus(id: string) {
+  return Parcel.findById(id, { trackingNumber: 1, status: 1 }).lean<
+    Pick<LeanParcel, '_id' | 'trackingNumber' | 'status'>
+  >();
 }

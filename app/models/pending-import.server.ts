@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import mongoose, { Schema, type Model } from 'mongoose';
-import { connectDb } from '~/services/db.server';
 
 /** How long an uploaded file waits for its "Import" confirmation. */
 export const PENDING_IMPORT_TTL_SECONDS = 60 * 60;
@@ -54,7 +53,6 @@ export async function savePendingImport(input: {
 }): Promise<string> {
   const csv = gzipSync(input.csv);
   if (csv.byteLength > MAX_STORED_BYTES) throw new PendingImportTooLarge();
-  await connectDb();
   const id = randomBytes(16).toString('hex');
   await PendingImport.create({ ...input, _id: id, csv });
   return id;
@@ -63,7 +61,6 @@ export async function savePendingImport(input: {
 /** What the preview shows of a pending import (not the file), when it is this user's and not expired. */
 export async function getPendingImport(id: string, userId: string) {
   if (!PENDING_IMPORT_ID.test(id)) return null;
-  await connectDb();
   const doc = await PendingImport.findOne({ _id: id, userId }, { csv: 0 }).lean();
   if (!doc || expired(doc.createdAt)) return null;
   return {
@@ -81,7 +78,6 @@ export async function getPendingImport(id: string, userId: string) {
  */
 export async function takePendingImport(id: string, userId: string) {
   if (!PENDING_IMPORT_ID.test(id)) return null;
-  await connectDb();
   const doc = await PendingImport.findOneAndDelete({ _id: id, userId }).lean();
   if (!doc || expired(doc.createdAt)) return null;
   const csv = Buffer.isBuffer(doc.csv)

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { Parcel } from '~/models/parcel.server';
+import { isObjectId } from '~/lib/db.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -9,14 +9,11 @@ import {
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_RECEIPT_FORMAT,
-  formatReceiptNumber,
   type ReceiptFormat,
   type ReceiptGenerateInput,
   type ReceiptListQuery,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
-import { connectDb } from '~/services/db.server';
-import { nextSequence } from './counter.server';
 
 const receiptSchema = new Schema(
   {
@@ -101,7 +98,6 @@ export function serializeReceipt(receipt: LeanReceipt) {
 }
 export type SerializedReceipt = ReturnType<typeof serializeReceipt>;
 
-const isObjectId = (id: string) => /^[a-f\d]{24}$/i.test(id);
 const roundMoney = (value: number) => Math.round(value * 100) / 100;
 
 /** Subtotal, tax at RECEIPT_TAX_RATE and total for an amount, in dollars with two decimals. */
@@ -116,7 +112,6 @@ export async function listReceipts({
   limit = 20,
   status,
 }: Partial<ReceiptListQuery> = {}) {
-  await connectDb();
   const filter = status ? { status } : {};
   const [items, totalItems] = await Promise.all([
     Receipt.find(filter)
@@ -138,41 +133,42 @@ export async function listReceipts({
 }
 
 export async function getReceipt(id: string): Promise<SerializedReceipt | null> {
-  await connectDb();
   if (!isObjectId(id)) return null;
   const receipt = await Receipt.findById(id).lean<LeanReceipt>();
   return receipt ? serializeReceipt(receipt) : null;
 }
 
 export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
-  await connectDb();
   const receipt = await Receipt.findOne().sort({ createdAt: -1, _id: -1 }).lean<LeanReceipt>();
   return receipt ? serializeReceipt(receipt) : null;
 }
 
+/** The parcel a receipt is for, as the receipt copies it. */
+export type ReceiptParcel = {
+  _id: mongoose.Types.ObjectId;
+  trackingNumber: string;
+  sender?: { name?: string | null; email?: string | null } | null;
+  cost?: number | null;
+  serviceType?: string | null;
+};
+
 /**
- * Generates and stores a receipt for a parcel: the customer is the parcel's sender unless given,
- * the amount is the parcel's cost. Returns null when the parcel does not exist (nothing is stored,
- * and no number is used up).
+ * Stores a receipt for a parcel under its number: the customer is the parcel's sender unless
+ * given, the amount is the parcel's cost.
  */
-export async function generateReceipt(
-  parcelId: string,
-  overrides: ReceiptGenerateInput = {},
-  now: Date = new Date(),
-): Promise<SerializedReceipt | null> {
-  await connectDb();
-  if (!isObjectId(parcelId)) return null;
-  const parcel = await Parcel.findById(parcelId, {
-    trackingNumber: 1,
-    sender: 1,
-    cost: 1,
-    serviceType: 1,
-  }).lean();
-  if (!parcel) return null;
-  const year = now.getUTCFullYear();
-  const sequence = await nextSequence(`receipt-${year}`);
+export async function insertReceipt({
+  receiptNumber,
+  parcel,
+  overrides,
+  now,
+}: {
+  receiptNumber: string;
+  parcel: ReceiptParcel;
+  overrides: ReceiptGenerateInput;
+  now: Date;
+}): Promise<SerializedReceipt> {
   const doc = await Receipt.create({
-    receiptNumber: formatReceiptNumber(year, sequence),
+    receiptNumber,
     parcelId: parcel._id,
     trackingNumber: parcel.trackingNumber,
     customerName: overrides.customerName ?? parcel.sender?.name ?? '',
@@ -187,11 +183,10 @@ export async function generateReceipt(
   return serializeReceipt(doc.toObject() as LeanReceipt);
 }
 
-export async function updateReceipt(
+export async function updateReceiptFields(
   id: string,
   input: ReceiptUpdateInput,
 ): Promise<SerializedReceipt | null> {
-  await connectDb();
   if (!isObjectId(id)) return null;
   const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const receipt = await Receipt.findByIdAndUpdate(
@@ -202,19 +197,16 @@ export async function updateReceipt(
   return receipt ? serializeReceipt(receipt) : null;
 }
 
-export async function deleteReceipt(id: string): Promise<boolean> {
-  await connectDb();
+export async function removeReceipt(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
   const result = await Receipt.deleteOne({ _id: id });
   return result.deletedCount === 1;
 }
 
 export async function markReceiptEmailed(id: string, at: Date = new Date()) {
-  await connectDb();
   await Receipt.updateOne({ _id: id }, { $set: { emailedAt: at }, $unset: { emailError: 1 } });
 }
 
 export async function markReceiptEmailFailed(id: string, error: string) {
-  await connectDb();
   await Receipt.updateOne({ _id: id }, { $set: { emailError: error } });
 }

@@ -1,15 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { PUBLIC_FORM_RATE_LIMIT } from '~/schemas/public-forms';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
-import { emailLayout, escapeHtml, sendMail } from '~/services/mailer.server';
-import { RateLimit } from '~/services/rate-limit.server';
-
-export const newsletterLimiter = new RateLimit(
-  'newsletter',
-  PUBLIC_FORM_RATE_LIMIT.limit,
-  PUBLIC_FORM_RATE_LIMIT.windowMs,
-);
+import { isDuplicateKey } from '~/lib/db.server';
 
 /** Newsletter subscribers, one document per e-mail address (stored lower-cased). */
 const subscriptionSchema = new Schema(
@@ -31,13 +21,9 @@ export const Subscription: Model<SubscriptionSchema> =
   (mongoose.models.Subscription as Model<SubscriptionSchema>) ??
   mongoose.model('Subscription', subscriptionSchema);
 
-function isDuplicateKey(error: unknown) {
-  return typeof error === 'object' && error !== null && (error as { code?: number }).code === 11000;
-}
-
 /**
  * Subscribes an address; subscribing again (in any letter case) keeps the one subscription.
- * `created` says whether the address is new.
+ * `created` says whether the address is new; `id` is its subscription.
  */
 export async function subscribeToNewsletter({
   email,
@@ -47,8 +33,7 @@ export async function subscribeToNewsletter({
   email: string;
   source?: string;
   clientAddress?: string;
-}): Promise<{ created: boolean }> {
-  await connectDb();
+}): Promise<{ created: boolean; id: string | null }> {
   const normalized = email.trim().toLowerCase();
   try {
     const result = await Subscription.updateOne(
@@ -56,37 +41,17 @@ export async function subscribeToNewsletter({
       { $setOnInsert: { email: normalized, source: source ?? '', clientAddress } },
       { upsert: true },
     );
-    return { created: result.upsertedCount > 0 };
+    return {
+      created: result.upsertedCount > 0,
+      id: result.upsertedId ? String(result.upsertedId) : null,
+    };
   } catch (error) {
     // Two simultaneous first subscriptions: the unique index lets one win, the other is a repeat.
-    if (isDuplicateKey(error)) return { created: false };
+    if (isDuplicateKey(error)) return { created: false, id: null };
     throw error;
   }
 }
 
 export async function countSubscriptions({ email }: { email?: string } = {}) {
-  await connectDb();
   return Subscription.countDocuments(email ? { email: email.trim().toLowerCase() } : {});
-}
-
-/** Tells the support team about a new subscriber; failures are logged, not thrown. */
-export async function notifySupportOfSubscription({ email }: { email: string }): Promise<boolean> {
-  const subject = `[Newsletter] New subscriber: ${email}`;
-  try {
-    await sendMail({
-      to: env.COMPANY_EMAIL,
-      subject,
-      text: `${email} subscribed to the ${env.COMPANY_NAME} newsletter.`,
-      html: emailLayout(
-        'New newsletter subscriber',
-        `<p>${escapeHtml(email)} subscribed to the newsletter.</p>`,
-      ),
-    });
-    return true;
-  } catch (error) {
-    console.warn(
-      `Could not e-mail the new subscription of ${email} to support: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return false;
-  }
 }

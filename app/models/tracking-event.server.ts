@@ -1,27 +1,21 @@
 import mongoose from 'mongoose';
-import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE } from '~/schemas/constants';
+import { isObjectId } from '~/lib/db.server';
+import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE, type ParcelStatus } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
-import { emitWebhookEvent } from '~/services/webhooks.server';
-import { queueStatusEmail } from './notification.server';
-import { queueSubscriberEmails } from './parcel-subscription.server';
+import { env } from '~/lib/env.server';
 import {
   Parcel,
   parcelSearchFilter,
   serializeEvent,
   serializeParcel,
   type LeanParcel,
+  type SerializedParcel,
 } from './parcel.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
 
 export type TrackingEvent = ReturnType<typeof serializeEvent> & { parcelId: string };
-
-function isObjectId(id: string): boolean {
-  return /^[a-f\d]{24}$/i.test(id);
-}
 
 /**
  * Newest first by timestamp. Events are stored newest-added first, and the sort is stable, so
@@ -56,6 +50,16 @@ export function statusFromEvents(events: readonly LeanEvent[]) {
 }
 
 /**
+ * A parcel's stored status changed by an event write: the parcel as it is now, its status before,
+ * and the event whose status it now has (null when no status-setting event is left).
+ */
+export type StatusChange = {
+  parcel: SerializedParcel;
+  previousStatus: string | null;
+  setBy: { status: ParcelStatus; eventId: string } | null;
+};
+
+/**
  * Brings the stored status in line with the events of the parcel as one event write left it.
  * `touchedMapped` says whether that write added, changed or removed an event whose status maps
  * to one (before or after the change). When no mapped event is left after such a write, the
@@ -73,7 +77,7 @@ async function syncParcelStatus(
   version: number,
   events: readonly LeanEvent[],
   touchedMapped: boolean,
-) {
+): Promise<StatusChange | null> {
   if (!touchedMapped) return null;
   const next = statusFromEvents(events) ?? { status: 'Pending' as const, actualDelivery: null };
   const update =
@@ -84,67 +88,24 @@ async function syncParcelStatus(
     returnDocument: 'before',
   }).lean<LeanParcel>();
   if (!before || before.status === next.status) return null;
-  const previousStatus = before.status;
   const parcel = serializeParcel({
     ...before,
     status: next.status,
     actualDelivery: next.actualDelivery ?? undefined,
   });
-  await emitWebhookEvent('parcel.status_changed', { parcel, previousStatus });
-  // The event that set the status, for the automatic e-mail; none when the parcel went back to
-  // Pending because no status-setting event is left.
+  // The event that set the status; none when the parcel went back to Pending because no
+  // status-setting event is left.
   const setter = sortNewestFirst(events).find((e) => mapsToStatus(e.status));
-  return setter ? { status: next.status, eventId: String(setter._id) } : null;
-}
-
-/** What an event's webhook carries: the event, and the parcel it belongs to. */
-async function emitEventChange(
-  type: 'tracking_event.created' | 'tracking_event.updated' | 'tracking_event.deleted',
-  event: TrackingEvent,
-) {
-  const parcel = await Parcel.findById(event.parcelId, { trackingNumber: 1, status: 1 }).lean<
-    Pick<LeanParcel, 'trackingNumber' | 'status'>
-  >();
-  await emitWebhookEvent(type, {
-    event,
-    parcel: parcel
-      ? { id: event.parcelId, trackingNumber: parcel.trackingNumber, status: parcel.status }
-      : { id: event.parcelId },
-  });
-}
-
-/**
- * After an event write changed the parcel's status: the automatic e-mail for that status, if
- * the rules send one (once per event). A failure to queue it is logged; the event stands.
- */
-async function emailStatusChange(
-  parcelId: unknown,
-  change: Awaited<ReturnType<typeof syncParcelStatus>>,
-) {
-  if (!change) return;
-  try {
-    await queueStatusEmail({ parcelId: String(parcelId), ...change });
-  } catch (error) {
-    console.error('Could not queue the automatic status e-mail', error);
-  }
-}
-
-/**
- * After an event was added: the e-mails to the people who follow the parcel (every new event,
- * until delivery). A failure to queue them is logged; the event stands.
- */
-async function emailSubscribers(parcelId: unknown, eventId: string) {
-  try {
-    await queueSubscriberEmails(String(parcelId), eventId);
-  } catch (error) {
-    console.error("Could not queue the e-mails to the parcel's subscribers", error);
-  }
+  return {
+    parcel,
+    previousStatus: before.status ?? null,
+    setBy: setter ? { status: next.status, eventId: String(setter._id) } : null,
+  };
 }
 
 /** The parcel's events, newest first; null when there is no such parcel. */
 export async function listEvents(parcelId: string): Promise<TrackingEvent[] | null> {
   if (!isObjectId(parcelId)) return null;
-  await connectDb();
   const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
   if (!parcel) return null;
   return sortNewestFirst(parcel.events ?? []).map((e) => toEvent(parcel._id, e));
@@ -153,7 +114,6 @@ export async function listEvents(parcelId: string): Promise<TrackingEvent[] | nu
 /** A parcel as the Tracking tab shows it: number, status and its events newest first. */
 export async function getParcelTracking(parcelId: string) {
   if (!isObjectId(parcelId)) return null;
-  await connectDb();
   const parcel = await Parcel.findById(parcelId, {
     trackingNumber: 1,
     status: 1,
@@ -176,7 +136,6 @@ export type ParcelTracking = NonNullable<Awaited<ReturnType<typeof getParcelTrac
 /** One event by its own id (with its parcel's id); null when unknown. */
 export async function getEvent(eventId: string): Promise<TrackingEvent | null> {
   if (!isObjectId(eventId)) return null;
-  await connectDb();
   const parcel = await Parcel.findOne({ 'events._id': eventId }, { events: 1 }).lean<LeanParcel>();
   const event = parcel?.events?.find((e) => String(e._id) === eventId.toLowerCase());
   return parcel && event ? toEvent(parcel._id, event) : null;
@@ -187,7 +146,6 @@ export async function searchParcelsForTracking({
   search = '',
   limit = PARCELS_PAGE_SIZE,
 }: { search?: string; limit?: number } = {}) {
-  await connectDb();
   const parcels = await Parcel.find(parcelSearchFilter(search), {
     trackingNumber: 1,
     status: 1,
@@ -207,13 +165,18 @@ export async function searchParcelsForTracking({
 }
 export type TrackingParcelSummary = Awaited<ReturnType<typeof searchParcelsForTracking>>[number];
 
-/** Adds an event (stored first in the array) and updates the parcel's status; null when the parcel is unknown. */
-export async function addEvent(
+/** What an event write did: the event (as written, or as removed) and the status it changed. */
+export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | null };
+
+/**
+ * Adds an event (stored first in the array) and updates the parcel's status; null when the
+ * parcel is unknown.
+ */
+export async function pushEvent(
   parcelId: string,
   input: TrackingEventInput,
-): Promise<TrackingEvent | null> {
+): Promise<EventWrite | null> {
   if (!isObjectId(parcelId)) return null;
-  await connectDb();
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
   const event = {
@@ -232,29 +195,28 @@ export async function addEvent(
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
-  await emailStatusChange(
+  const statusChange = await syncParcelStatus(
     parcel._id,
-    await syncParcelStatus(parcel._id, parcel.__v ?? 0, events, mapsToStatus(input.status)),
+    parcel.__v ?? 0,
+    events,
+    mapsToStatus(input.status),
   );
-  await emailSubscribers(parcel._id, String(eventId));
   const stored = events.find((e) => String(e._id) === String(eventId));
-  const added = toEvent(parcel._id, stored ?? event);
-  await emitEventChange('tracking_event.created', added);
-  return added;
+  return { event: toEvent(parcel._id, stored ?? event), statusChange };
 }
 
 /**
  * Changes the fields given (others stay) of the event with this id, wherever it lives, and updates
- * its parcel's status. `parcelId` optionally restricts it to one parcel. Null when not found.
+ * its parcel's status. `parcelId` optionally restricts it to one parcel. Null when not found;
+ * otherwise the event before and after the change.
  */
-export async function updateEvent(
+export async function setEventFields(
   eventId: string,
   input: TrackingEventUpdate,
   { parcelId }: { parcelId?: string } = {},
-): Promise<TrackingEvent | null> {
+): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   eventId = eventId.toLowerCase();
-  await connectDb();
   const set: Record<string, unknown> = {};
   if (input.status !== undefined) set['events.$.status'] = input.status;
   if (input.location !== undefined) set['events.$.location'] = input.location;
@@ -276,29 +238,29 @@ export async function updateEvent(
     ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
   };
   const events = (before.events ?? []).map((e) => (e === previous ? changed : e));
-  const change = await syncParcelStatus(
+  const statusChange = await syncParcelStatus(
     before._id,
     (before.__v ?? 0) + 1,
     events,
     mapsToStatus(previous.status) || mapsToStatus(changed.status),
   );
-  await emailStatusChange(before._id, change);
-  const updated = toEvent(before._id, changed);
-  await emitEventChange('tracking_event.updated', updated);
-  return updated;
+  return {
+    before: toEvent(before._id, previous),
+    event: toEvent(before._id, changed),
+    statusChange,
+  };
 }
 
 /**
  * Removes the event with this id and updates its parcel's status from the events left (see
  * syncParcelStatus). Returns the removed event, or null when not found.
  */
-export async function deleteEvent(
+export async function pullEvent(
   eventId: string,
   { parcelId }: { parcelId?: string } = {},
-): Promise<TrackingEvent | null> {
+): Promise<EventWrite | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   eventId = eventId.toLowerCase();
-  await connectDb();
   const id = new mongoose.Types.ObjectId(eventId);
   // The document before the update tells us which event went; the events after it are the
   // others, and the version after it is one more than before.
@@ -310,14 +272,12 @@ export async function deleteEvent(
   if (!before) return null;
   const events = before.events ?? [];
   const removed = events.find((e) => String(e._id) === eventId);
-  await syncParcelStatus(
+  const statusChange = await syncParcelStatus(
     before._id,
     (before.__v ?? 0) + 1,
     events.filter((e) => String(e._id) !== eventId),
     mapsToStatus(removed?.status),
   );
   if (!removed) return null;
-  const event = toEvent(before._id, removed);
-  await emitEventChange('tracking_event.deleted', event);
-  return event;
+  return { event: toEvent(before._id, removed), statusChange };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   hasRole,
   USER_ROLES,
@@ -7,9 +8,7 @@ import {
   type UserRole,
   type UserUpdateInput,
 } from '~/schemas/user';
-import { getDummyHash, hashPassword, verifyPassword } from '~/services/password.server';
-import { ApiToken } from './api-token.server';
-import { deleteUserSessions } from './session.server';
+import { getDummyHash, hashPassword, verifyPassword } from '~/lib/password.server';
 
 export { hasRole, USER_ROLES, type UserRole };
 
@@ -89,14 +88,14 @@ export async function createUser(input: {
 
 /** The signed-in user behind a session or token: an enabled user, else null. */
 export async function getUserById(id: string): Promise<PublicUser | null> {
-  if (!mongoose.isValidObjectId(id)) return null;
+  if (!isObjectId(id)) return null;
   const user = await User.findOne({ _id: id, disabled: { $ne: true } }).lean();
   return user ? toPublicUser(user) : null;
 }
 
 /** Any user, enabled or not (the admin screens). */
 export async function findUserById(id: string): Promise<PublicUser | null> {
-  if (!/^[a-f\d]{24}$/i.test(id)) return null;
+  if (!isObjectId(id)) return null;
   const user = await User.findById(id).lean();
   return user ? toPublicUser(user) : null;
 }
@@ -125,15 +124,11 @@ async function keepAnAdmin(id: string) {
   if (others === 0) throw new UserConflictError(LAST_ADMIN_MESSAGE);
 }
 
-function isDuplicateUsername(error: unknown) {
-  return (error as { code?: number })?.code === 11000;
-}
-
 /**
  * Adds a user. Without a password a temporary one is made, returned once and never stored in the
  * clear; the user must change it at the first sign-in. A taken username is a UserConflictError.
  */
-export async function addUser(
+export async function insertUser(
   input: UserCreateInput,
 ): Promise<{ user: PublicUser; temporaryPassword?: string }> {
   const temporary = input.password ? undefined : temporaryPassword();
@@ -148,14 +143,17 @@ export async function addUser(
     });
     return { user: toPublicUser(doc), ...(temporary ? { temporaryPassword: temporary } : {}) };
   } catch (error) {
-    if (isDuplicateUsername(error))
+    if (isDuplicateKey(error))
       throw new UserConflictError(`The username ${input.username} is taken`);
     throw error;
   }
 }
 
 /** Changes name, e-mail, role or password; the last active admin keeps the admin role. */
-export async function updateUser(id: string, input: UserUpdateInput): Promise<PublicUser | null> {
+export async function updateUserFields(
+  id: string,
+  input: UserUpdateInput,
+): Promise<PublicUser | null> {
   const current = await findUserById(id);
   if (!current) return null;
   if (current.role === 'admin' && !current.disabled && input.role && input.role !== 'admin')
@@ -176,11 +174,10 @@ export const SELF_DISABLE_MESSAGE =
   'You cannot disable your own account: another admin can, if it must be done';
 
 /**
- * Disables or enables a user. Disabling ends every session and API token of theirs at once; the
- * last active admin cannot be disabled, and no one can disable themself (`by`, the admin asking),
- * which would end the very session or token asking.
+ * Disables or enables a user. The last active admin cannot be disabled, and no one can disable
+ * themself (`by`, the admin asking), which would end the very session or token asking.
  */
-export async function setUserDisabled(
+export async function storeUserDisabled(
   id: string,
   disabled: boolean,
   { by }: { by: string },
@@ -194,23 +191,17 @@ export async function setUserDisabled(
     { $set: { disabled } },
     { returnDocument: 'after' },
   ).lean();
-  if (disabled) {
-    await deleteUserSessions(id);
-    await ApiToken.deleteMany({ userId: id });
-  }
   return doc ? toPublicUser(doc) : null;
 }
 
 /** An admin's reset: a new temporary password, returned once, to be changed at the next sign-in. */
-export async function resetUserPassword(id: string): Promise<string | null> {
+export async function storeTemporaryPassword(id: string): Promise<string | null> {
   const password = temporaryPassword();
   const result = await User.updateOne(
     { _id: id },
     { $set: { passwordHash: await hashPassword(password), mustChangePassword: true } },
   );
-  if (!result.matchedCount) return null;
-  await ApiToken.deleteMany({ userId: id });
-  return password;
+  return result.matchedCount ? password : null;
 }
 
 /** A user's own change: checks the current password first. False when it is wrong. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import {
   WEBHOOK_EVENT_TYPES,
   type WebhookCreateInput,
@@ -136,8 +137,6 @@ function serializeDelivery(doc: LeanDelivery): SerializedDelivery {
   };
 }
 
-const valid = (id: string) => mongoose.isValidObjectId(id) && /^[a-f\d]{24}$/i.test(id);
-
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
@@ -156,16 +155,16 @@ export async function listWebhooks(): Promise<SerializedWebhook[]> {
 }
 
 export async function getWebhook(id: string): Promise<SerializedWebhook | null> {
-  if (!valid(id)) return null;
+  if (!isObjectId(id)) return null;
   const doc = await Webhook.findById(id).lean<LeanWebhook>();
   return doc ? serializeWebhook(doc) : null;
 }
 
-export async function updateWebhook(
+export async function updateWebhookFields(
   id: string,
   input: WebhookUpdateInput,
 ): Promise<SerializedWebhook | null> {
-  if (!valid(id)) return null;
+  if (!isObjectId(id)) return null;
   const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const doc = Object.keys(set).length
     ? await Webhook.findByIdAndUpdate(
@@ -178,8 +177,8 @@ export async function updateWebhook(
 }
 
 /** Deletes an endpoint; its pending deliveries stop at their next attempt. */
-export async function deleteWebhook(id: string): Promise<SerializedWebhook | null> {
-  if (!valid(id)) return null;
+export async function removeWebhook(id: string): Promise<SerializedWebhook | null> {
+  if (!isObjectId(id)) return null;
   const doc = await Webhook.findByIdAndDelete(id).lean<LeanWebhook>();
   return doc ? serializeWebhook(doc) : null;
 }
@@ -211,7 +210,7 @@ export async function setDeliveryJob(id: string, jobId: string) {
 }
 
 export async function getDeliveryRecord(id: string) {
-  if (!valid(id)) return null;
+  if (!isObjectId(id)) return null;
   return WebhookDelivery.findById(id).lean<LeanDelivery>();
 }
 
@@ -219,7 +218,7 @@ export async function getDelivery(
   webhookId: string,
   id: string,
 ): Promise<SerializedDelivery | null> {
-  if (!valid(webhookId) || !valid(id)) return null;
+  if (!isObjectId(webhookId) || !isObjectId(id)) return null;
   const doc = await WebhookDelivery.findOne({ _id: id, webhookId }).lean<LeanDelivery>();
   return doc ? serializeDelivery(doc) : null;
 }

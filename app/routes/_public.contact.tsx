@@ -8,16 +8,12 @@ import { publicPageMeta } from '~/components/public/page-meta';
 import { HoneypotField } from '~/components/public/honeypot-field';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
-import {
-  contactLimiter,
-  createContactMessage,
-  notifySupportOfInquiry,
-} from '~/models/inquiry.server';
 import { useCompany } from '~/root';
 import { ContactMessageSchema, HONEYPOT_FIELD } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
+import { readFormData } from '~/lib/form.server';
+import { contactLimiter, submitContactMessage } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -53,8 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 
-  const inquiry = await createContactMessage({ ...submission.value, clientAddress: address });
-  await notifySupportOfInquiry(inquiry);
+  await submitContactMessage({ ...submission.value, clientAddress: address });
   return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
 }
 

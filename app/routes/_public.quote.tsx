@@ -14,7 +14,6 @@ import { publicPageMeta } from '~/components/public/page-meta';
 import { HoneypotField } from '~/components/public/honeypot-field';
 import { PageHero } from '~/components/public/page-hero';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { createQuoteRequest, notifySupportOfInquiry, quoteLimiter } from '~/models/inquiry.server';
 import {
   HONEYPOT_FIELD,
   isQuotePlan,
@@ -23,9 +22,10 @@ import {
   SHIPMENT_VOLUMES,
   type QuotePlan,
 } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
+import { readFormData } from '~/lib/form.server';
+import { quoteLimiter, submitQuoteRequest } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -62,8 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 
-  const inquiry = await createQuoteRequest({ ...submission.value, clientAddress: address });
-  await notifySupportOfInquiry(inquiry);
+  await submitQuoteRequest({ ...submission.value, clientAddress: address });
   return redirectWithToast(request, '/quote?sent=1', SUCCESS_TOAST);
 }
 

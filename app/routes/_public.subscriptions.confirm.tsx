@@ -8,7 +8,7 @@ import { json, redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking-public/link-page';
-import { confirmParcelSubscription, readConfirmLink } from '~/models/parcel-subscription.server';
+import { confirmParcelSubscription, readConfirmLink } from '~/services/parcel-subscriptions.server';
 import { subscriptionLinkToken } from '~/schemas/public-forms';
 
 /**

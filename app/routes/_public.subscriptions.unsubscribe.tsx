@@ -11,7 +11,7 @@ import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking
 import {
   readUnsubscribeLink,
   unsubscribeParcelSubscription,
-} from '~/models/parcel-subscription.server';
+} from '~/services/parcel-subscriptions.server';
 import { subscriptionLinkToken } from '~/schemas/public-forms';
 
 /**

@@ -18,7 +18,7 @@ import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
-} from '~/models/parcel-subscription.server';
+} from '~/services/parcel-subscriptions.server';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import {
   MAX_TRACKING_NUMBERS,
@@ -28,14 +28,14 @@ import {
 } from '~/schemas/constants';
 import { HONEYPOT_FIELD, ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingQuerySchema } from '~/schemas/public-tracking';
-import { readFormData } from '~/services/form.server';
-import { PRIVATE_REVALIDATE } from '~/services/http-cache.server';
+import { readFormData } from '~/lib/form.server';
+import { PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
   lookupTrackingNumbers,
   TRACKING_NOT_FOUND,
   trackingLimiter,
 } from '~/services/public-tracking.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 
 const FAILED = 'Failed to track package. Please try again.';
 

@@ -3,7 +3,7 @@ import { Outlet } from '@remix-run/react';
 import { SiteFooter } from '~/components/public/site-footer';
 import { SiteHeader } from '~/components/public/site-header';
 import { useCompany } from '~/root';
-import { PUBLIC_PAGE_CACHE } from '~/services/http-cache.server';
+import { PUBLIC_PAGE_CACHE } from '~/lib/http-cache.server';
 import type { RouteHandle } from '~/utils/route-handle';
 
 // The public site is plain HTML and CSS: visitors on slow phones get the page in one round trip,

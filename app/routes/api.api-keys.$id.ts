@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { getApiKey, revokeApiKey } from '~/models/api-key.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+import { getApiKey } from '~/models/api-key.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
+import { revokeApiKey } from '~/services/integrations.server';
 
 const NOT_FOUND = 'API key not found';
 
@@ -23,12 +23,12 @@ export function action({ request, params, context }: ActionFunctionArgs) {
     if (request.method !== 'DELETE') return methodNotAllowed(['GET', 'DELETE']);
     const user = await requireApiUser(request);
     requireRole(user, 'admin');
-    const apiKey = await revokeApiKey(requireObjectId(params.id, 'API key id'));
-    if (!apiKey) throw new ApiError(404, NOT_FOUND);
-    await auditRecord({ user, context, via: 'api' }, 'delete', 'key', {
-      label: apiKey.name,
-      before: apiKey,
+    const apiKey = await revokeApiKey(requireObjectId(params.id, 'API key id'), {
+      user,
+      context,
+      via: 'api',
     });
+    if (!apiKey) throw new ApiError(404, NOT_FOUND);
     return json({ success: true, message: `API key ${apiKey.name} revoked`, apiKey });
   });
 }

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { createApiKey, listApiKeys } from '~/models/api-key.server';
+import { listApiKeys } from '~/models/api-key.server';
 import { ApiKeyCreateSchema } from '~/schemas/integrations';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { issueApiKey } from '~/services/integrations.server';
 
 /** GET /api/api-keys → { apiKeys } newest first (admin). */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -23,11 +23,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     requireRole(user, 'admin');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, ApiKeyCreateSchema);
-      const created = await createApiKey(input, user.id);
-      await auditRecord({ user, context, via: 'api' }, 'create', 'key', {
-        label: created.apiKey.name,
-        after: created.apiKey,
-      });
+      const created = await issueApiKey(input, { user, context, via: 'api' });
       return json(created, { status: 201 });
     });
   });

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listAudit } from '~/models/audit.server';
 import { AuditQuerySchema } from '~/schemas/audit';
-import { handleApi, methodNotAllowed, parseQuery } from '~/services/api.server';
+import { handleApi, methodNotAllowed, parseQuery } from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 
 /**

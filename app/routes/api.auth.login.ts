@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { issueApiToken } from '~/models/api-token.server';
 import { LoginSchema } from '~/schemas/auth';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { checkCredentials, LoginError, loginFailures } from '~/services/auth.server';
-import { clientAddress, rateLimitHeaders } from '~/services/rate-limit.server';
+import { clientAddress, rateLimitHeaders } from '~/lib/rate-limit.server';
 
 export function loader() {
   return methodNotAllowed(['POST']);

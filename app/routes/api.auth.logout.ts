@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { revokeApiToken } from '~/models/api-token.server';
-import { handleApi, methodNotAllowed } from '~/services/api.server';
+import { handleApi, methodNotAllowed } from '~/lib/api.server';
 import { bearerToken, requireApiUser } from '~/services/auth.server';
 
 export function loader() {

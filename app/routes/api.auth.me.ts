@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { handleApi, methodNotAllowed } from '~/services/api.server';
+import { handleApi, methodNotAllowed } from '~/lib/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 export function loader({ request }: LoaderFunctionArgs) {

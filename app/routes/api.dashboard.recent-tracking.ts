@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listRecentTrackingEvents } from '~/models/dashboard.server';
 import { RecentTrackingQuerySchema } from '~/schemas/dashboard';
-import { handleApi, methodNotAllowed, parseQuery } from '~/services/api.server';
+import { handleApi, methodNotAllowed, parseQuery } from '~/lib/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 export function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getDashboardStats } from '~/models/dashboard.server';
-import { handleApi, methodNotAllowed } from '~/services/api.server';
+import { handleApi, methodNotAllowed } from '~/lib/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 export function loader({ request }: LoaderFunctionArgs) {

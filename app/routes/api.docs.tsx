@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { methodNotAllowed } from '~/services/api.server';
-import { conditionalResponse } from '~/services/http-cache.server';
+import { methodNotAllowed } from '~/lib/api.server';
+import { conditionalResponse } from '~/lib/http-cache.server';
 import { openApiDocument } from '~/services/openapi.server';
 
 /**

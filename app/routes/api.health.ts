@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
-import { methodNotAllowed } from '~/services/api.server';
-import { pingDb } from '~/services/db.server';
+import { methodNotAllowed } from '~/lib/api.server';
+import { pingDb } from '~/lib/db.server';
 
 export async function loader() {
   const up = await pingDb();

@@ -5,7 +5,7 @@ import {
   saveNotificationSettings,
 } from '~/models/notification-settings.server';
 import { NotificationSettingsSchema } from '~/schemas/notification-settings';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 
 /** GET /api/notification-settings → {settings: {rules: [{status, enabled, template}], updatedAt}}. */

@@ -1,15 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
+import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
+import { NotificationTemplateSchema } from '~/schemas/notification-template';
+import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
+import { requireApiUser, requireRole } from '~/services/auth.server';
 import {
-  getNotificationTemplate,
   resetNotificationTemplate,
   saveNotificationTemplate,
-  templateTypeOf,
-} from '~/models/notification-template.server';
-import { NotificationTemplateSchema } from '~/schemas/notification-template';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+} from '~/services/notification-templates.server';
 
 function typeFrom(id: string | undefined) {
   const type = templateTypeOf(id ?? '');
@@ -38,15 +36,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const type = typeFrom(params.id);
     const input =
       request.method === 'DELETE' ? null : await readJsonBody(request, NotificationTemplateSchema);
-    const before = await getNotificationTemplate(type);
+    const actor = { user, context, via: 'api' } as const;
     const template = input
-      ? await saveNotificationTemplate(type, input)
-      : await resetNotificationTemplate(type);
-    await auditRecord({ user, context, via: 'api' }, 'update', 'template', {
-      label: type,
-      before,
-      after: template,
-    });
+      ? await saveNotificationTemplate(type, input, actor)
+      : await resetNotificationTemplate(type, actor);
     return json({ template });
   });
 }

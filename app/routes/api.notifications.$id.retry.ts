@@ -1,14 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  getNotification,
-  NotificationStateError,
-  retryNotification,
-} from '~/models/notification.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+import { NotificationStateError } from '~/models/notification.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { retryNotification } from '~/services/notifications.server';
 
 export function loader() {
   return methodNotAllowed(['POST']);
@@ -26,14 +22,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const id = requireObjectId(params.id, 'notification id');
     return idempotent(request, async () => {
       try {
-        const before = await getNotification(id);
-        const notification = await retryNotification(id);
+        const notification = await retryNotification(id, { user, context, via: 'api' });
         if (!notification) throw new ApiError(404, 'Notification not found');
-        await auditRecord({ user, context, via: 'api' }, 'update', 'notification', {
-          label: notification.trackingNumber,
-          before,
-          after: notification,
-        });
         return json({ notification });
       } catch (error) {
         if (error instanceof NotificationStateError) throw new ApiError(409, error.message);

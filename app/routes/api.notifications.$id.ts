@@ -1,10 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  deleteNotification,
-  getNotification,
-  NotificationStateError,
-} from '~/models/notification.server';
+import { getNotification, NotificationStateError } from '~/models/notification.server';
 import { NotificationUpdateSchema } from '~/schemas/notification';
 import {
   ApiError,
@@ -13,9 +9,9 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+} from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
+import { deleteNotification } from '~/services/notifications.server';
 
 const NOT_FOUND = 'Notification not found';
 
@@ -55,18 +51,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         '': ['A notification cannot be changed once created.'],
       });
     }
-    const existing = await getNotification(id);
-    if (!existing) throw new ApiError(404, NOT_FOUND);
+    let deleted;
     try {
-      if (!(await deleteNotification(id))) throw new ApiError(404, NOT_FOUND);
+      deleted = await deleteNotification(id, { user, context, via: 'api' });
     } catch (error) {
       if (error instanceof NotificationStateError) throw new ApiError(409, error.message);
       throw error;
     }
-    await auditRecord({ user, context, via: 'api' }, 'delete', 'notification', {
-      label: existing.trackingNumber,
-      before: existing,
-    });
-    return json({ notification: existing });
+    if (!deleted) throw new ApiError(404, NOT_FOUND);
+    return json({ notification: deleted });
   });
 }

@@ -1,21 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  createNotification,
-  listNotifications,
-  UnknownParcelError,
-} from '~/models/notification.server';
+import { listNotifications } from '~/models/notification.server';
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
-import {
-  ApiError,
-  handleApi,
-  methodNotAllowed,
-  parseQuery,
-  readJsonBody,
-} from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+import { ApiError, handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { createNotification, UnknownParcelError } from '~/services/notifications.server';
 
 /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -40,11 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return idempotent(request, async () => {
       const input = await readJsonBody(request, NotificationCreateSchema);
       try {
-        const notification = await createNotification(input);
-        await auditRecord({ user, context, via: 'api' }, 'create', 'notification', {
-          label: notification.trackingNumber,
-          after: notification,
-        });
+        const notification = await createNotification(input, { user, context, via: 'api' });
         return json({ notification }, { status: 201 });
       } catch (error) {
         if (error instanceof UnknownParcelError) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { methodNotAllowed } from '~/services/api.server';
-import { conditionalResponse } from '~/services/http-cache.server';
+import { methodNotAllowed } from '~/lib/api.server';
+import { conditionalResponse } from '~/lib/http-cache.server';
 import { openApiDocument } from '~/services/openapi.server';
 
 /** GET /api/openapi.json: the OpenAPI 3.1 document of this API (public). */

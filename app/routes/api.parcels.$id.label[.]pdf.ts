@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { getParcel } from '~/models/parcel.server';
 import { labelFilename } from '~/schemas/label';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { requireApiUser } from '~/services/auth.server';
 import { renderLabelPdf } from '~/services/label-render.server';
 

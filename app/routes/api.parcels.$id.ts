@@ -1,7 +1,6 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { deleteParcel, getParcel, updateParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
 import {
   ApiError,
@@ -10,8 +9,9 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
+import { deleteParcel, updateParcel } from '~/services/parcels.server';
 
 const notFound = () => new ApiError(404, 'Parcel not found');
 
@@ -36,36 +36,15 @@ export function action({ request, params, context }: ActionFunctionArgs) {
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
     const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'parcel id');
+    const actor = { user, context, via: 'api' } as const;
     if (request.method === 'DELETE') {
-      const deleted = await deleteParcel(id);
+      const deleted = await deleteParcel(id, actor);
       if (!deleted) throw notFound();
-      await audit(
-        { user, context, via: 'api' },
-        {
-          action: 'delete',
-          entity: 'parcel',
-          entityId: id,
-          label: deleted.trackingNumber,
-          before: deleted,
-        },
-      );
       return json({ success: true, message: `Parcel ${deleted.trackingNumber} deleted` });
     }
     const input = await readJsonBody(request, ParcelUpdateSchema);
-    const before = await getParcel(id);
-    const parcel = await updateParcel(id, input);
+    const parcel = await updateParcel(id, input, actor);
     if (!parcel) throw notFound();
-    await audit(
-      { user, context, via: 'api' },
-      {
-        action: 'update',
-        entity: 'parcel',
-        entityId: id,
-        label: parcel.trackingNumber,
-        before,
-        after: parcel,
-      },
-    );
     return json({ parcel });
   });
 }

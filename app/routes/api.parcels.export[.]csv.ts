@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { ParcelExportQuerySchema } from '~/schemas/parcel';
-import { handleApi, methodNotAllowed, validationError } from '~/services/api.server';
+import { handleApi, methodNotAllowed, validationError } from '~/lib/api.server';
 import { requireApiUser } from '~/services/auth.server';
 import { parcelCsvStream } from '~/services/parcel-csv.server';
 

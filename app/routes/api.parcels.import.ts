@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { ParcelImportQuerySchema } from '~/schemas/parcel';
-import { handleApi, methodNotAllowed, parseQuery, readCsvBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, parseQuery, readCsvBody } from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
 import { idempotent } from '~/services/idempotency.server';
 import { importParcelCsv } from '~/services/parcel-import.server';
 

@@ -1,11 +1,11 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { createParcel, listParcels } from '~/models/parcel.server';
+import { listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
-import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, parseQuery, readJsonBody } from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { createParcel } from '~/services/parcels.server';
 
 /** GET /api/parcels?page&limit&status&search → { parcels, pagination } */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -23,17 +23,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     const user = await requireApiRole(request, 'staff');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, ParcelCreateSchema);
-      const parcel = await createParcel(input);
-      await audit(
-        { user, context, via: 'api' },
-        {
-          action: 'create',
-          entity: 'parcel',
-          entityId: parcel.id,
-          label: parcel.trackingNumber,
-          after: parcel,
-        },
-      );
+      const parcel = await createParcel(input, { user, context, via: 'api' });
       return json({ parcel }, { status: 201 });
     });
   });

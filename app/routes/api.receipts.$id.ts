@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { deleteReceipt, getReceipt, updateReceipt } from '~/models/receipt.server';
+import { getReceipt } from '~/models/receipt.server';
 import { ReceiptUpdateSchema } from '~/schemas/receipt';
 import {
   ApiError,
@@ -9,9 +9,9 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+} from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
+import { deleteReceipt, updateReceipt } from '~/services/receipts.server';
 
 const NOT_FOUND = 'Receipt not found';
 
@@ -33,24 +33,14 @@ export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'receipt id');
+    const actor = { user, context, via: 'api' } as const;
     if (request.method === 'PUT') {
       const input = await readJsonBody(request, ReceiptUpdateSchema);
-      const before = await getReceipt(id);
-      const receipt = await updateReceipt(id, input);
+      const receipt = await updateReceipt(id, input, actor);
       if (!receipt) throw new ApiError(404, NOT_FOUND);
-      await auditRecord({ user, context, via: 'api' }, 'update', 'receipt', {
-        label: receipt.receiptNumber,
-        before,
-        after: receipt,
-      });
       return json({ receipt });
     }
-    const before = await getReceipt(id);
-    if (!before || !(await deleteReceipt(id))) throw new ApiError(404, NOT_FOUND);
-    await auditRecord({ user, context, via: 'api' }, 'delete', 'receipt', {
-      label: before.receiptNumber,
-      before,
-    });
+    if (!(await deleteReceipt(id, actor))) throw new ApiError(404, NOT_FOUND);
     return json({ success: true, message: 'Receipt deleted' });
   });
 }

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { generateReceipt } from '~/models/receipt.server';
 import { ReceiptGenerateSchema } from '~/schemas/receipt';
 import {
   ApiError,
@@ -8,10 +7,10 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+} from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { generateReceipt } from '~/services/receipts.server';
 
 export function loader(_args: LoaderFunctionArgs) {
   return methodNotAllowed(['POST']);
@@ -27,12 +26,12 @@ export function action({ request, params, context }: ActionFunctionArgs) {
       // The body is optional: an empty request without a Content-Type means "all defaults".
       const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';
       const input = hasBody ? await readJsonBody(request, ReceiptGenerateSchema) : {};
-      const receipt = await generateReceipt(parcelId, input);
-      if (!receipt) throw new ApiError(404, 'Parcel not found');
-      await auditRecord({ user, context, via: 'api' }, 'create', 'receipt', {
-        label: receipt.receiptNumber,
-        after: receipt,
+      const receipt = await generateReceipt(parcelId, input, new Date(), {
+        user,
+        context,
+        via: 'api',
       });
+      if (!receipt) throw new ApiError(404, 'Parcel not found');
       return json({ receipt }, { status: 201 });
     });
   });

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listReceipts } from '~/models/receipt.server';
 import { ReceiptListQuerySchema } from '~/schemas/receipt';
-import { handleApi, methodNotAllowed, parseQuery } from '~/services/api.server';
+import { handleApi, methodNotAllowed, parseQuery } from '~/lib/api.server';
 import { requireApiUser } from '~/services/auth.server';
 
 /** GET /api/receipts?page&limit&status → { receipts, pagination }, newest first. */

@@ -1,7 +1,6 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { addEvent, listEvents } from '~/models/tracking-event.server';
+import { listEvents } from '~/models/tracking-event.server';
 import { TrackingEventSchema } from '~/schemas/tracking-event';
 import {
   ApiError,
@@ -9,9 +8,10 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { addEvent } from '~/services/tracking-events.server';
 
 /** GET /api/tracking/:parcelId/events → { events } newest first. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -32,19 +32,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const parcelId = requireObjectId(params.parcelId, 'parcel id');
     return idempotent(request, async () => {
       const input = await readJsonBody(request, TrackingEventSchema);
-      const event = await addEvent(parcelId, input);
+      const event = await addEvent(parcelId, input, { user, context, via: 'api' });
       if (!event) throw new ApiError(404, 'Parcel not found');
-      await audit(
-        { user, context, via: 'api' },
-        {
-          action: 'create',
-          entity: 'event',
-          entityId: event.id,
-          label: event.status,
-          parcelId,
-          after: event,
-        },
-      );
       return json({ event }, { status: 201 });
     });
   });

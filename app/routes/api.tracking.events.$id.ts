@@ -1,7 +1,6 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { deleteEvent, getEvent, updateEvent } from '~/models/tracking-event.server';
+import { getEvent } from '~/models/tracking-event.server';
 import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
 import {
   ApiError,
@@ -10,8 +9,9 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiRole, requireApiUser } from '~/services/auth.server';
+import { deleteEvent, updateEvent } from '~/services/tracking-events.server';
 
 /** GET /api/tracking/events/:id → { event } (with its parcelId). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -31,38 +31,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
     const user = await requireApiRole(request, 'staff');
     const id = requireObjectId(params.id, 'event id');
+    const actor = { user, context, via: 'api' } as const;
     if (request.method === 'DELETE') {
-      const removed = await deleteEvent(id);
+      const removed = await deleteEvent(id, {}, actor);
       if (!removed) throw new ApiError(404, 'Tracking event not found');
-      await audit(
-        { user, context, via: 'api' },
-        {
-          action: 'delete',
-          entity: 'event',
-          entityId: removed.id,
-          label: removed.status,
-          parcelId: removed.parcelId,
-          before: removed,
-        },
-      );
       return json({ success: true, message: 'Tracking event deleted' });
     }
     const input = await readJsonBody(request, TrackingEventUpdateSchema);
-    const before = await getEvent(id);
-    const event = await updateEvent(id, input);
+    const event = await updateEvent(id, input, {}, actor);
     if (!event) throw new ApiError(404, 'Tracking event not found');
-    await audit(
-      { user, context, via: 'api' },
-      {
-        action: 'update',
-        entity: 'event',
-        entityId: event.id,
-        label: event.status,
-        parcelId: event.parcelId,
-        before,
-        after: event,
-      },
-    );
     return json({ event });
   });
 }

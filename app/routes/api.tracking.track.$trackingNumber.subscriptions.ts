@@ -4,12 +4,12 @@ import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
-} from '~/models/parcel-subscription.server';
+} from '~/services/parcel-subscriptions.server';
 import { TRACKING_NUMBER_PATTERN, normalizeTrackingNumber } from '~/schemas/constants';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
-import { apiErrorResponse, handleApi, readJsonBody } from '~/services/api.server';
+import { apiErrorResponse, handleApi, readJsonBody } from '~/lib/api.server';
 import { publicAnswer, TRACKING_NOT_FOUND } from '~/services/public-tracking.server';
-import { clientAddress, type RateLimitResult } from '~/services/rate-limit.server';
+import { clientAddress, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /**
  * `{"email"}` asks for e-mail updates on a parcel, as the form under a tracking result does: a

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { apiErrorResponse, handleApi } from '~/services/api.server';
-import { conditionalResponse, PRIVATE_REVALIDATE } from '~/services/http-cache.server';
+import { apiErrorResponse, handleApi } from '~/lib/api.server';
+import { conditionalResponse, PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
   lookupTrackingNumber,
   TRACKING_NOT_FOUND,
   trackingLimiter,
   publicAnswer,
 } from '~/services/public-tracking.server';
-import { clientAddress, type RateLimitResult } from '~/services/rate-limit.server';
+import { clientAddress, type RateLimitResult } from '~/lib/rate-limit.server';
 
 const METHODS = 'GET, OPTIONS';
 

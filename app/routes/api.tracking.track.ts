@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
-import { apiErrorResponse, handleApi, readJsonBody } from '~/services/api.server';
+import { apiErrorResponse, handleApi, readJsonBody } from '~/lib/api.server';
 import {
   lookupTrackingNumbers,
   toBatchEntry,
   trackingLimiter,
   publicAnswer,
 } from '~/services/public-tracking.server';
-import { clientAddress, type RateLimitResult } from '~/services/rate-limit.server';
+import { clientAddress, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /**
  * Several public lookups at once: `{"trackingNumbers": [...]}` (at most 30, duplicates counted

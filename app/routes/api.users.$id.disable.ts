@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { methodNotAllowed } from '~/services/api.server';
+import { methodNotAllowed } from '~/lib/api.server';
 import { setUserDisabledAction } from '~/services/user-admin.server';
 
 export function loader() {

@@ -1,7 +1,6 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { findUserById, updateUser } from '~/models/user.server';
+import { findUserById } from '~/models/user.server';
 import { UserUpdateSchema } from '~/schemas/user';
 import {
   ApiError,
@@ -9,9 +8,10 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
 import { asApiConflict } from '~/services/user-admin.server';
+import { updateUser } from '~/services/users.server';
 
 const notFound = () => new ApiError(404, 'User not found');
 
@@ -32,21 +32,10 @@ export function action({ request, params, context }: ActionFunctionArgs) {
     const admin = await requireApiRole(request, 'admin');
     const id = requireObjectId(params.id, 'user id');
     const input = await readJsonBody(request, UserUpdateSchema);
-    const before = await findUserById(id);
-    const user = await asApiConflict(() => updateUser(id, input));
-    if (!user) throw notFound();
-    await audit(
-      { user: admin, context, via: 'api' },
-      {
-        action: 'update',
-        entity: 'user',
-        entityId: id,
-        label: user.username,
-        before,
-        // A new password shows as changed, never as its value.
-        after: input.password ? { ...user, password: 'changed' } : user,
-      },
+    const user = await asApiConflict(() =>
+      updateUser(id, input, { user: admin, context, via: 'api' }),
     );
+    if (!user) throw notFound();
     return json({ user });
   });
 }

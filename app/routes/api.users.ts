@@ -1,11 +1,11 @@
-import { audit } from '~/services/audit.server';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { addUser, listUsers } from '~/models/user.server';
+import { listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { requireApiRole } from '~/services/auth.server';
 import { asApiConflict } from '~/services/user-admin.server';
+import { addUser } from '~/services/users.server';
 
 /** GET /api/users → { users } (admin) */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -25,17 +25,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
     const admin = await requireApiRole(request, 'admin');
     const input = await readJsonBody(request, UserCreateSchema);
-    const created = await asApiConflict(() => addUser(input));
-    await audit(
-      { user: admin, context, via: 'api' },
-      {
-        action: 'create',
-        entity: 'user',
-        entityId: created.user.id,
-        label: created.user.username,
-        after: created.user,
-      },
-    );
+    const created = await asApiConflict(() => addUser(input, { user: admin, context, via: 'api' }));
     return json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
   });
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/services/api.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';

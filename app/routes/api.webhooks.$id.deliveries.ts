@@ -8,7 +8,7 @@ import {
   methodNotAllowed,
   parseQuery,
   requireObjectId,
-} from '~/services/api.server';
+} from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 
 /**

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { deleteWebhook, getWebhook, updateWebhook } from '~/models/webhook.server';
+import { getWebhook } from '~/models/webhook.server';
 import { WebhookUpdateSchema } from '~/schemas/integrations';
 import {
   ApiError,
@@ -9,9 +9,9 @@ import {
   methodNotAllowed,
   readJsonBody,
   requireObjectId,
-} from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+} from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
+import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';
 
 const NOT_FOUND = 'Webhook not found';
@@ -34,25 +34,16 @@ export function action({ request, params, context }: ActionFunctionArgs) {
     const user = await requireApiUser(request);
     requireRole(user, 'admin');
     const id = requireObjectId(params.id, 'webhook id');
+    const actor = { user, context, via: 'api' } as const;
     if (request.method === 'DELETE') {
-      const deleted = await deleteWebhook(id);
+      const deleted = await deleteWebhook(id, actor);
       if (!deleted) throw new ApiError(404, NOT_FOUND);
-      await auditRecord({ user, context, via: 'api' }, 'delete', 'webhook', {
-        label: deleted.url,
-        before: deleted,
-      });
       return json({ success: true, message: 'Webhook deleted', webhook: deleted });
     }
     const input = await readJsonBody(request, WebhookUpdateSchema);
     await checkWebhookUrl(input.url);
-    const before = await getWebhook(id);
-    const webhook = await updateWebhook(id, input);
+    const webhook = await updateWebhook(id, input, actor);
     if (!webhook) throw new ApiError(404, NOT_FOUND);
-    await auditRecord({ user, context, via: 'api' }, 'update', 'webhook', {
-      label: webhook.url,
-      before,
-      after: webhook,
-    });
     return json({ webhook });
   });
 }

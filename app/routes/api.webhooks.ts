@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { createWebhook, listWebhooks } from '~/models/webhook.server';
+import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/services/api.server';
-import { auditRecord } from '~/services/audit.server';
+import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
 import { requireApiUser, requireRole } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
+import { addWebhook } from '~/services/integrations.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';
 
 /** GET /api/webhooks → { webhooks } newest first (admin). */
@@ -28,11 +28,7 @@ export function action({ request, context }: ActionFunctionArgs) {
     return idempotent(request, async () => {
       const input = await readJsonBody(request, WebhookCreateSchema);
       await checkWebhookUrl(input.url);
-      const created = await createWebhook(input);
-      await auditRecord({ user, context, via: 'api' }, 'create', 'webhook', {
-        label: created.webhook.url,
-        after: created.webhook,
-      });
+      const created = await addWebhook(input, { user, context, via: 'api' });
       return json(created, { status: 201 });
     });
   });

@@ -9,8 +9,8 @@ import { Spinner } from '~/components/ui/spinner';
 import { changeOwnPassword } from '~/models/user.server';
 import { PasswordChangeSchema } from '~/schemas/user';
 import { requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -13,12 +13,12 @@ import {
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import { getInboxItem, setInboxHandled } from '~/models/inbox.server';
+import { getInboxItem } from '~/models/inbox.server';
 import { INBOX_KIND_LABELS, INBOX_KINDS, InboxHandleSchema, type InboxKind } from '~/schemas/inbox';
-import { audit } from '~/services/audit.server';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { markInboxItem } from '~/services/inbox.server';
 import { formatDateTime } from '~/utils/format';
 
 function readKind(value: string | undefined): InboxKind {
@@ -41,21 +41,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: InboxHandleSchema });
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
   const handled = submission.value.handled === 'true';
-  const changed = await setInboxHandled(kind, params.id ?? '', handled, user.username);
-  if (!changed) throw new Response('Not found', { status: 404 });
-  const { before, after } = changed;
-  const state = (d: typeof before) => ({ handled: Boolean(d.handledAt), handledBy: d.handledBy });
-  await audit(
-    { user, context },
-    {
-      action: 'update',
-      entity: kind === 'newsletter' ? 'subscription' : 'inquiry',
-      entityId: after.id,
-      label: after.email,
-      before: state(before),
-      after: state(after),
-    },
-  );
+  const after = await markInboxItem(kind, params.id ?? '', handled, { user, context });
+  if (!after) throw new Response('Not found', { status: 404 });
   const url = new URL(request.url);
   return redirectWithToast(request, `${url.pathname}${url.search}`, {
     type: 'success',

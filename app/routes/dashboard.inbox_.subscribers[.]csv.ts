@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { subscribersForExport } from '~/models/inbox.server';
 import { requireUserWithRole } from '~/services/auth.server';
-import { CSV_ESCAPING } from '~/services/csv.server';
+import { CSV_ESCAPING } from '~/lib/csv.server';
 
 const SUBSCRIBER_CSV_COLUMNS = ['email', 'source', 'subscribedAt', 'handledAt'] as const;
 

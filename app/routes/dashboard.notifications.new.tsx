@@ -17,7 +17,6 @@ import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import { createNotification } from '~/models/notification.server';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
@@ -33,10 +32,10 @@ import {
 } from '~/models/notification-template.server';
 import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
-import { readFormData } from '~/services/form.server';
-import { auditRecord } from '~/services/audit.server';
+import { readFormData } from '~/lib/form.server';
+import { createNotification } from '~/services/notifications.server';
 
 const LIST_PATH = '/dashboard/notifications';
 const NO_RECIPIENT_EMAIL =
@@ -105,19 +104,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const template = await getNotificationTemplate(submission.value.type);
   const sameText =
     template.html && template.text.trim() === submission.value.message.replace(/\r\n/g, '\n');
-  const notification = await createNotification({
-    type: submission.value.type,
-    recipient: parcel.recipientEmail,
-    title: submission.value.title,
-    message: submission.value.message,
-    trackingNumber: parcel.trackingNumber,
-    parcelId: parcel.id,
-    ...(sameText ? { html: template.html } : {}),
-  });
-  await auditRecord({ user, context }, 'create', 'notification', {
-    label: notification.trackingNumber,
-    after: notification,
-  });
+  const notification = await createNotification(
+    {
+      type: submission.value.type,
+      recipient: parcel.recipientEmail,
+      title: submission.value.title,
+      message: submission.value.message,
+      trackingNumber: parcel.trackingNumber,
+      parcelId: parcel.id,
+      ...(sameText ? { html: template.html } : {}),
+    },
+    { user, context },
+  );
   // The e-mail is queued: the list shows it pending, then sent (or failed with the error text).
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',

@@ -7,13 +7,7 @@ import { Link, Outlet, useActionData, useLoaderData, useRevalidator } from '@rem
 import { useEffect } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
-import {
-  deleteNotification,
-  getNotification,
-  listNotifications,
-  NotificationStateError,
-  retryNotification,
-} from '~/models/notification.server';
+import { listNotifications, NotificationStateError } from '~/models/notification.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
   NOTIFICATION_TEMPLATE_DESCRIPTIONS,
@@ -22,9 +16,9 @@ import {
 } from '~/schemas/notification';
 import { hasRole } from '~/models/user.server';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
-import { auditRecord } from '~/services/audit.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { deleteNotification, retryNotification } from '~/services/notifications.server';
 
 const LIST_PATH = '/dashboard/notifications';
 
@@ -57,11 +51,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   const { intent, notificationId } = submission.value;
+  const actor = { user, context };
 
-  const before = await getNotification(notificationId);
   if (intent === 'retry') {
     try {
-      const notification = await retryNotification(notificationId);
+      const notification = await retryNotification(notificationId, actor);
       if (!notification) {
         return redirectWithToast(request, back, {
           type: 'error',
@@ -69,11 +63,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
           description: 'This notification no longer exists.',
         });
       }
-      await auditRecord({ user, context }, 'update', 'notification', {
-        label: notification.trackingNumber,
-        before,
-        after: notification,
-      });
       return redirectWithToast(request, back, {
         type: 'success',
         title: 'Notification retried',
@@ -92,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   try {
-    const deleted = await deleteNotification(notificationId);
+    const deleted = await deleteNotification(notificationId, actor);
     if (!deleted) {
       return redirectWithToast(request, back, {
         type: 'error',
@@ -100,10 +89,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
         description: 'This notification no longer exists.',
       });
     }
-    await auditRecord({ user, context }, 'delete', 'notification', {
-      label: before?.trackingNumber ?? '',
-      before,
-    });
     return redirectWithToast(request, back, { type: 'success', title: 'Notification deleted' });
   } catch (error) {
     if (error instanceof NotificationStateError) {

@@ -13,8 +13,8 @@ import {
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import { NotificationSettingsFormSchema } from '~/schemas/notification-settings';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 
 const PATH = '/dashboard/notifications/settings';
 

@@ -12,15 +12,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import {
-  fillTemplate,
-  getNotificationTemplate,
-  placeholderValues,
-  resetNotificationTemplate,
-  saveNotificationTemplate,
-  templateTypeOf,
-} from '~/models/notification-template.server';
-import { listParcelOptions, Parcel, type LeanParcel } from '~/models/parcel.server';
+import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
+import { listParcelOptions } from '~/models/parcel.server';
 import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
 import {
   NotificationTemplateFormSchema,
@@ -29,11 +22,14 @@ import {
   TEMPLATE_SUBJECT_MAX,
   TEMPLATE_TEXT_MAX,
 } from '~/schemas/notification-template';
-import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
-import { renderNotificationEmail } from '~/services/notifications.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import {
+  previewNotificationTemplate,
+  resetNotificationTemplate,
+  saveNotificationTemplate,
+} from '~/services/notification-templates.server';
 
 const LIST_PATH = '/dashboard/notifications/templates';
 
@@ -41,30 +37,6 @@ function typeFrom(id: string | undefined) {
   const type = templateTypeOf(id ?? '');
   if (!type) throw json({ message: 'No such template' }, { status: 404 });
   return type;
-}
-
-/** The e-mail the template makes for a parcel: subject, text and the full HTML message. */
-async function previewFor(
-  template: { subject: string; text: string; html: string },
-  parcelId: string,
-) {
-  if (!/^[a-f\d]{24}$/i.test(parcelId)) return null;
-  const parcel = await Parcel.findById(parcelId, {
-    trackingNumber: 1,
-    status: 1,
-    'recipient.name': 1,
-    estimatedDelivery: 1,
-  }).lean<LeanParcel>();
-  if (!parcel) return null;
-  const filled = fillTemplate(template, placeholderValues(parcel));
-  const email = renderNotificationEmail({
-    recipient: '',
-    title: filled.subject,
-    message: filled.text,
-    html: filled.html,
-    trackingNumber: parcel.trackingNumber,
-  });
-  return { trackingNumber: parcel.trackingNumber, ...email };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -93,9 +65,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const value = submission.value;
   if (value.intent === 'reset') {
-    const before = await getNotificationTemplate(type);
-    const after = await resetNotificationTemplate(type);
-    await auditRecord({ user, context }, 'update', 'template', { label: type, before, after });
+    await resetNotificationTemplate(type, { user, context });
     return redirectWithToast(request, `${LIST_PATH}/${params.id}`, {
       type: 'success',
       title: 'Template reset',
@@ -103,7 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     });
   }
   if (value.intent === 'preview') {
-    const preview = await previewFor(value, value.parcelId ?? '');
+    const preview = await previewNotificationTemplate(value, value.parcelId ?? '');
     if (!preview) {
       return json(
         {
@@ -115,9 +85,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     return json({ result: submission.reply(), preview });
   }
-  const before = await getNotificationTemplate(type);
-  const after = await saveNotificationTemplate(type, value);
-  await auditRecord({ user, context }, 'update', 'template', { label: type, before, after });
+  await saveNotificationTemplate(type, value, { user, context });
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Template saved',

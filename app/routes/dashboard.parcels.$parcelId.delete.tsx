@@ -1,4 +1,3 @@
-import { audit } from '~/services/audit.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -15,11 +14,12 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import { deleteParcel, getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { deleteParcel } from '~/services/parcels.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -43,7 +43,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let deleted;
   try {
-    deleted = await deleteParcel(params.parcelId ?? '');
+    deleted = await deleteParcel(params.parcelId ?? '', { user, context });
   } catch (error) {
     console.error('Could not delete a parcel:', error);
     return redirectWithToast(request, listUrl, {
@@ -59,16 +59,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
-  await audit(
-    { user, context },
-    {
-      action: 'delete',
-      entity: 'parcel',
-      entityId: deleted.id,
-      label: deleted.trackingNumber,
-      before: deleted,
-    },
-  );
   return redirectWithToast(request, listUrl, {
     type: 'success',
     title: 'Parcel deleted successfully',

@@ -1,4 +1,3 @@
-import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -6,12 +5,13 @@ import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelForm, parcelToFormDefaults } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { getParcel, updateParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel.server';
 import { ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
-import { readFormData } from '~/services/form.server';
+import { updateParcel } from '~/services/parcels.server';
+import { readFormData } from '~/lib/form.server';
 
 function notFound() {
   return json({ message: 'Parcel not found' }, { status: 404 });
@@ -39,9 +39,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const input = { ...submission.value, destinations: submission.value.destinations ?? [] };
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let parcel;
-  const before = await getParcel(params.parcelId ?? '');
   try {
-    parcel = await updateParcel(params.parcelId ?? '', input);
+    parcel = await updateParcel(params.parcelId ?? '', input, { user, context });
   } catch (error) {
     return parcelSaveFailed(request, 'update', submission, error);
   }
@@ -52,17 +51,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
-  await audit(
-    { user, context },
-    {
-      action: 'update',
-      entity: 'parcel',
-      entityId: parcel.id,
-      label: parcel.trackingNumber,
-      before,
-      after: parcel,
-    },
-  );
   return redirectWithToast(request, listUrl, {
     type: 'success',
     title: 'Parcel updated successfully',

@@ -9,8 +9,8 @@ import { Spinner } from '~/components/ui/spinner';
 import { getParcelsByIds } from '~/models/parcel.server';
 import { ParcelBulkDeleteFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { firstError, readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { firstError, readFormData } from '~/lib/form.server';
 import { deleteParcels, someNumbers } from '~/services/parcel-bulk.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
 

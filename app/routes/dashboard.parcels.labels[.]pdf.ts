@@ -3,9 +3,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getParcelsByIds } from '~/models/parcel.server';
 import { LabelSheetQuerySchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
-import { firstError } from '~/services/form.server';
+import { firstError } from '~/lib/form.server';
 import { renderLabelSheetPdf } from '~/services/label-render.server';
-import { escapeHtml } from '~/services/mailer.server';
+import { escapeHtml } from '~/lib/html';
 import { parcelListHref } from '~/utils/parcel-list-href';
 
 /** A short page that says why no sheet was made, with the way back to the list. */

@@ -1,4 +1,3 @@
-import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -6,12 +5,12 @@ import { useActionData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { createParcel } from '~/models/parcel.server';
 import { ParcelCreateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
-import { readFormData } from '~/services/form.server';
+import { createParcel } from '~/services/parcels.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -30,21 +29,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   let parcel;
   try {
-    parcel = await createParcel(submission.value);
+    parcel = await createParcel(submission.value, { user, context });
   } catch (error) {
     return parcelSaveFailed(request, 'create', submission, error);
   }
   const { trackingNumber } = parcel;
-  await audit(
-    { user, context },
-    {
-      action: 'create',
-      entity: 'parcel',
-      entityId: parcel.id,
-      label: trackingNumber,
-      after: parcel,
-    },
-  );
   return redirectWithToast(request, `/dashboard/parcels${new URL(request.url).search}`, {
     type: 'success',
     title: 'Parcel created successfully',

@@ -3,7 +3,7 @@ import { json } from '@remix-run/node';
 import { listParcelOptions } from '~/models/parcel.server';
 import { PARCEL_OPTIONS_LIMIT } from '~/schemas/constants';
 import { ParcelOptionsQuerySchema } from '~/schemas/parcel';
-import { handleApi, parseQuery } from '~/services/api.server';
+import { handleApi, parseQuery } from '~/lib/api.server';
 import { requireUser } from '~/services/auth.server';
 
 /**

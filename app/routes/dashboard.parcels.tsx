@@ -35,8 +35,8 @@ import {
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { firstError, readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { firstError, readFormData } from '~/lib/form.server';
 import { setParcelsStatus, someNumbers } from '~/services/parcel-bulk.server';
 import { useLinkNavigation } from '~/utils/link-navigation';
 import { parcelListHref } from '~/utils/parcel-list-href';

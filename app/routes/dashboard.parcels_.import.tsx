@@ -24,9 +24,9 @@ import {
 } from '~/schemas/constants';
 import { ParcelImportFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { env } from '~/services/env.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { env } from '~/lib/env.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 
 const PAGE = '/dashboard/parcels/import';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { escapeHtml } from '~/services/mailer.server';
+import { escapeHtml } from '~/lib/html';
 import { renderReceiptHtml } from '~/services/receipt-render.server';
 import { requireStaffReceipt } from '~/services/receipt-pages.server';
 

@@ -16,7 +16,6 @@ import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import { generateReceipt } from '~/models/receipt.server';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
@@ -32,11 +31,11 @@ import {
   type PaymentMethod,
   type ReceiptFormat,
 } from '~/schemas/receipt';
-import { auditRecord } from '~/services/audit.server';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
+import { generateReceipt } from '~/services/receipts.server';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
@@ -96,16 +95,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   const { parcelId, ...overrides } = submission.value;
-  const receipt = await generateReceipt(parcelId, overrides);
+  const receipt = await generateReceipt(parcelId, overrides, new Date(), { user, context });
   if (!receipt) {
     return json(submission.reply({ fieldErrors: { parcelId: ['Parcel not found'] } }), {
       status: 400,
     });
   }
-  await auditRecord({ user, context }, 'create', 'receipt', {
-    label: receipt.receiptNumber,
-    after: receipt,
-  });
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Receipt generated',

@@ -10,11 +10,11 @@ import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.ser
 import { RECEIPTS_PAGE_SIZE } from '~/schemas/constants';
 import { ReceiptActionSchema } from '~/schemas/receipt';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { publicCompanyInfo } from '~/services/env.server';
-import { createToastHeaders, redirectWithToast } from '~/services/flash.server';
+import { publicCompanyInfo } from '~/lib/env.server';
+import { createToastHeaders, redirectWithToast } from '~/lib/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
 import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 const LIST_PATH = '/dashboard/receipts';
 

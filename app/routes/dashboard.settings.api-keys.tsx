@@ -9,17 +9,17 @@ import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import { createApiKey, listApiKeys, revokeApiKey } from '~/models/api-key.server';
+import { listApiKeys } from '~/models/api-key.server';
 import {
   API_KEY_NAME_MAX,
   API_KEY_SCOPES,
   ApiKeyCreateSchema,
   ApiKeyRevokeSchema,
 } from '~/schemas/integrations';
-import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
 import { formatDateTime } from '~/utils/format';
 
 const PATH = '/dashboard/settings/api-keys';
@@ -51,12 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
     if (submission.status !== 'success')
       return json({ created: null, result: submission.reply() }, { status: 400 });
-    const revoked = await revokeApiKey(submission.value.keyId);
-    if (revoked)
-      await auditRecord({ user, context }, 'delete', 'key', {
-        label: revoked.name,
-        before: revoked,
-      });
+    const revoked = await revokeApiKey(submission.value.keyId, { user, context });
     return redirectWithToast(
       request,
       PATH,
@@ -69,11 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success')
     return json({ created: null, result: submission.reply() }, { status: 400 });
   // The key is shown on this answer only (never in a cookie or a redirect), then never again.
-  const created = await createApiKey(submission.value, user.id);
-  await auditRecord({ user, context }, 'create', 'key', {
-    label: created.apiKey.name,
-    after: created.apiKey,
-  });
+  const created = await issueApiKey(submission.value, { user, context });
   // No toast: it would show on the page after this one; the panel with the secret says it.
   return json({ created, result: submission.reply({ resetForm: true }) });
 }

@@ -8,16 +8,16 @@ import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import { deleteWebhook, getWebhook, listDeliveries, updateWebhook } from '~/models/webhook.server';
+import { getWebhook, listDeliveries } from '~/models/webhook.server';
 import {
   WebhookDeleteSchema,
   WebhookEditFormSchema,
   WebhookRedeliverSchema,
 } from '~/schemas/integrations';
-import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
@@ -60,11 +60,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === 'delete') {
     const submission = parseWithZod(formData, { schema: WebhookDeleteSchema });
     if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
-    const deleted = await deleteWebhook(webhook.id);
-    await auditRecord({ user, context }, 'delete', 'webhook', {
-      label: webhook.url,
-      before: deleted,
-    });
+    await deleteWebhook(webhook.id, { user, context });
     return redirectWithToast(request, LIST_PATH, {
       type: 'success',
       title: 'Webhook deleted',
@@ -98,12 +94,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
   const problem = await webhookUrlProblem(submission.value.url);
   if (problem) return json(submission.reply({ fieldErrors: { url: [problem] } }), { status: 400 });
-  const updated = await updateWebhook(webhook.id, submission.value);
-  await auditRecord({ user, context }, 'update', 'webhook', {
-    label: webhook.url,
-    before: webhook,
-    after: updated,
-  });
+  await updateWebhook(webhook.id, submission.value, { user, context });
   return redirectWithToast(request, here, {
     type: 'success',
     title: 'Webhook updated',

@@ -8,11 +8,11 @@ import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import { createWebhook, listWebhooks } from '~/models/webhook.server';
+import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
-import { auditRecord } from '~/services/audit.server';
 import { requireRole, requireUser } from '~/services/auth.server';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
+import { addWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
 
@@ -36,11 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 400 },
     );
   // The signing secret is shown on this answer only.
-  const created = await createWebhook(submission.value);
-  await auditRecord({ user, context }, 'create', 'webhook', {
-    label: created.webhook.url,
-    after: created.webhook,
-  });
+  const created = await addWebhook(submission.value, { user, context });
   // No toast: it would show on the page after this one; the panel with the secret says it.
   return json({ created, result: submission.reply({ resetForm: true }) });
 }

@@ -1,4 +1,3 @@
-import { audit } from '~/services/audit.server';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -15,17 +14,17 @@ import {
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { Spinner } from '~/components/ui/spinner';
-import { deleteEvent } from '~/models/tracking-event.server';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import {
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
+import { deleteEvent } from '~/services/tracking-events.server';
 import { formatEventTime } from '~/utils/format';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -44,7 +43,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const parcelId = params.parcelId ?? '';
   let removed;
   try {
-    removed = await deleteEvent(params.eventId ?? '', { parcelId });
+    removed = await deleteEvent(params.eventId ?? '', { parcelId }, { user, context });
   } catch (error) {
     return eventSaveFailed(request, 'delete', submission, error);
   }
@@ -56,17 +55,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
-  await audit(
-    { user, context },
-    {
-      action: 'delete',
-      entity: 'event',
-      entityId: removed.id,
-      label: removed.status,
-      parcelId,
-      before: removed,
-    },
-  );
   return redirectWithToast(request, parcelPage, {
     type: 'success',
     title: 'Tracking event deleted',

@@ -1,20 +1,19 @@
-import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { getEvent, updateEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, toFormStatus, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import {
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
 } from '~/services/tracking-event-pages.server';
-import { readFormData } from '~/services/form.server';
+import { updateEvent } from '~/services/tracking-events.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -30,9 +29,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
   }
   let event;
-  const before = await getEvent(params.eventId ?? '');
   try {
-    event = await updateEvent(params.eventId ?? '', submission.value, { parcelId });
+    event = await updateEvent(
+      params.eventId ?? '',
+      submission.value,
+      { parcelId },
+      { user, context },
+    );
   } catch (error) {
     return eventSaveFailed(request, 'update', submission, error);
   }
@@ -44,18 +47,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: 'The tracking event no longer exists.',
     });
   }
-  await audit(
-    { user, context },
-    {
-      action: 'update',
-      entity: 'event',
-      entityId: event.id,
-      label: event.status,
-      parcelId,
-      before,
-      after: event,
-    },
-  );
   return redirectWithToast(request, parcelPage, {
     type: 'success',
     title: 'Tracking event updated',

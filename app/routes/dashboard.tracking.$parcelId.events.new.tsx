@@ -1,17 +1,16 @@
-import { audit } from '~/services/audit.server';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { addEvent } from '~/models/tracking-event.server';
 import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { env } from '~/services/env.server';
-import { redirectWithToast } from '~/services/flash.server';
+import { env } from '~/lib/env.server';
+import { redirectWithToast } from '~/lib/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
-import { readFormData } from '~/services/form.server';
+import { addEvent } from '~/services/tracking-events.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -30,7 +29,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   let event;
   try {
-    event = await addEvent(parcelId, submission.value);
+    event = await addEvent(parcelId, submission.value, { user, context });
   } catch (error) {
     return eventSaveFailed(request, 'add', submission, error);
   }
@@ -41,17 +40,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: 'The parcel no longer exists.',
     });
   }
-  await audit(
-    { user, context },
-    {
-      action: 'create',
-      entity: 'event',
-      entityId: event.id,
-      label: event.status,
-      parcelId,
-      after: event,
-    },
-  );
   return redirectWithToast(request, trackingParcelPage(request, parcelId), {
     type: 'success',
     title: 'Tracking event added',

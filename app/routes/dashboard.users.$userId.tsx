@@ -1,4 +1,3 @@
-import { audit } from '~/services/audit.server';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -9,18 +8,13 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { TemporaryPassword } from '~/components/users/temporary-password';
-import {
-  findUserById,
-  resetUserPassword,
-  setUserDisabled,
-  updateUser,
-  UserConflictError,
-} from '~/models/user.server';
+import { findUserById, UserConflictError } from '~/models/user.server';
 import { USER_ROLES, UserEditFormSchema } from '~/schemas/user';
 import { z } from '~/schemas/zod';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { resetUserPassword, setUserDisabled, updateUser } from '~/services/users.server';
 
 const UserActionSchema = z.discriminatedUnion('intent', [
   UserEditFormSchema,
@@ -52,35 +46,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (submission.status !== 'success')
     return json({ reply: submission.reply(), temporaryPassword: null }, 400);
   const input = submission.value;
+  const actor = { user: admin, context };
   try {
     if (input.intent === 'reset-password') {
-      const password = await resetUserPassword(id);
+      const password = await resetUserPassword(id, actor);
       if (!password) throw notFound();
-      await audit(
-        { user: admin, context },
-        {
-          action: 'update',
-          entity: 'user',
-          entityId: id,
-          before: {},
-          after: { password: 'reset' },
-        },
-      );
       return json(
         { reply: null, temporaryPassword: password },
         { headers: { 'Cache-Control': 'no-store' } },
       );
     }
-    const before = await findUserById(id);
     const user =
       input.intent === 'update'
-        ? await updateUser(id, { name: input.name, email: input.email, role: input.role })
-        : await setUserDisabled(id, input.intent === 'disable', { by: admin.id });
+        ? await updateUser(id, { name: input.name, email: input.email, role: input.role }, actor)
+        : await setUserDisabled(id, input.intent === 'disable', actor);
     if (!user) throw notFound();
-    await audit(
-      { user: admin, context },
-      { action: 'update', entity: 'user', entityId: id, label: user.username, before, after: user },
-    );
     const title =
       input.intent === 'update'
         ? 'User updated'

@@ -1,4 +1,3 @@
-import { audit } from '~/services/audit.server';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -8,11 +7,12 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { TemporaryPassword } from '~/components/users/temporary-password';
-import { addUser, UserConflictError } from '~/models/user.server';
+import { UserConflictError } from '~/models/user.server';
 import { USER_ROLES, UserCreateSchema } from '~/schemas/user';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/services/flash.server';
-import { readFormData } from '~/services/form.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { addUser } from '~/services/users.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'admin');
@@ -29,11 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success')
     return json({ reply: submission.reply({ hideFields: ['password'] }), created: null }, 400);
   try {
-    const { user, temporaryPassword } = await addUser(submission.value);
-    await audit(
-      { user: admin, context },
-      { action: 'create', entity: 'user', entityId: user.id, label: user.username, after: user },
-    );
+    const { user, temporaryPassword } = await addUser(submission.value, { user: admin, context });
     if (!temporaryPassword)
       return redirectWithToast(request, '/dashboard/users', {
         type: 'success',

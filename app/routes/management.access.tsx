@@ -10,11 +10,11 @@ import { Spinner } from '~/components/ui/spinner';
 import { useCompany } from '~/root';
 import { LoginFormSchema } from '~/schemas/auth';
 import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/services/auth.server';
-import { createToastHeaders } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import { createToastHeaders } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.

@@ -1,16 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import {
-  newsletterLimiter,
-  notifySupportOfSubscription,
-  subscribeToNewsletter,
-} from '~/models/subscription.server';
 import { HONEYPOT_FIELD, NewsletterSchema } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/services/flash.server';
-import { clientAddress } from '~/services/rate-limit.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { readFormData } from '~/services/form.server';
+import { readFormData } from '~/lib/form.server';
+import { newsletterLimiter, signUpForNewsletter } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -47,12 +43,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
 
-  const { created } = await subscribeToNewsletter({
+  await signUpForNewsletter({
     email: submission.value.email,
     source: redirectTo,
     clientAddress: address,
   });
-  if (created) await notifySupportOfSubscription({ email: submission.value.email });
   return redirectWithToast(request, redirectTo, SUCCESS_TOAST);
 }
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { unsubscribeParcelSubscription } from '~/models/parcel-subscription.server';
+import { unsubscribeParcelSubscription } from '~/services/parcel-subscriptions.server';
 import { subscriptionLinkToken } from '~/schemas/public-forms';
 
 /**

@@ -45,6 +45,9 @@ export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
   'Returned to Sender': 'Returned',
 };
 
+/** A record's id as MongoDB writes it: 24 hexadecimal digits (read in any case). */
+export const OBJECT_ID_PATTERN = /^[a-f\d]{24}$/i;
+
 export const TRACKING_NUMBER_PATTERN = /^[A-Z]{3}\d{9}$/;
 export const TRACKING_NUMBER_PLACEHOLDER = 'e.g. SWX123456789';
 /** What a visitor is told when a number does not have that shape. */

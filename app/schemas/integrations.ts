@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { OBJECT_ID_PATTERN } from './constants';
 
 /** What an API key may do: `read` answers GET requests only; `write` also changes things. */
 export const API_KEY_SCOPES = ['read', 'write'] as const;
@@ -28,7 +29,7 @@ export type ApiKeyCreateInput = z.output<typeof ApiKeyCreateSchema>;
 /** The Settings page's Revoke button. */
 export const ApiKeyRevokeSchema = z.object({
   intent: z.literal('revoke', { error: 'Unknown action' }),
-  keyId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid API key'),
+  keyId: z.string().regex(OBJECT_ID_PATTERN, 'Invalid API key'),
 });
 
 /* ---------- Webhooks ---------- */
@@ -125,5 +126,5 @@ export const WebhookEditFormSchema = WebhookCreateSchema.extend({
 export const WebhookDeleteSchema = z.object({ intent: z.literal('delete') });
 export const WebhookRedeliverSchema = z.object({
   intent: z.literal('redeliver'),
-  deliveryId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid delivery'),
+  deliveryId: z.string().regex(OBJECT_ID_PATTERN, 'Invalid delivery'),
 });

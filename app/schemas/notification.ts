@@ -2,9 +2,10 @@ import { z } from './zod';
 import { unknownPlaceholders, TEMPLATE_PLACEHOLDERS } from './notification-template';
 import {
   MAX_PAGE_SIZE,
+  normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
-  normalizeTrackingNumber,
+  OBJECT_ID_PATTERN,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 
@@ -111,13 +112,13 @@ export const NotificationSendFormSchema = NotificationCreateSchema.pick({
 }).extend({
   parcelId: z
     .string({ error: 'Please select a parcel' })
-    .regex(/^[a-f\d]{24}$/i, 'Please select a parcel'),
+    .regex(OBJECT_ID_PATTERN, 'Please select a parcel'),
 });
 
 /** The dashboard's Retry and Delete buttons. */
 export const NotificationActionSchema = z.object({
   intent: z.enum(['retry', 'delete'], { error: 'Choose Retry or Delete' }),
-  notificationId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid notification'),
+  notificationId: z.string().regex(OBJECT_ID_PATTERN, 'Invalid notification'),
 });
 
 export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<NotificationType, string> = {

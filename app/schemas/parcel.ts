@@ -5,8 +5,9 @@ import {
   DEFAULT_DELIVERY_DAYS,
   MAX_PAGE_SIZE,
   MAX_PARCEL_DESTINATIONS,
-  PARCEL_SEARCH_MAX_LENGTH,
+  OBJECT_ID_PATTERN,
   PARCEL_CREATION_COST,
+  PARCEL_SEARCH_MAX_LENGTH,
   PARCEL_SORT_KEYS,
   PARCEL_STATUSES,
   PARCELS_PAGE_SIZE,
@@ -252,8 +253,6 @@ export const ParcelDeleteSchema = z.object({});
 /** The most parcels one bulk action takes: a full page of the table. */
 export const MAX_BULK_PARCELS = MAX_PAGE_SIZE;
 
-const OBJECT_ID = /^[a-f\d]{24}$/i;
-
 /**
  * Parcel ids as a form or a query sends them: repeated (`ids=a&ids=b`, the table's checkboxes),
  * separated by commas (`ids=a,b`), or both. Blanks and repeats go; the order stays.
@@ -273,7 +272,7 @@ export function readParcelIds(values: Iterable<unknown>): string[] {
 /** A selection: 1 to `max` parcel ids. */
 export function parcelIdsSchema(max = MAX_BULK_PARCELS) {
   return z
-    .array(z.string().regex(OBJECT_ID, 'Not a parcel id'), { error: 'Select parcels' })
+    .array(z.string().regex(OBJECT_ID_PATTERN, 'Not a parcel id'), { error: 'Select parcels' })
     .min(1, 'Select at least one parcel')
     .max(max, `Select at most ${max} parcels at a time`);
 }

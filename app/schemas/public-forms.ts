@@ -11,6 +11,10 @@ export const QUOTE_PLANS = [
 export const QUOTE_PLAN_VALUES = ['basic', 'premium', 'enterprise', 'not-sure'] as const;
 export type QuotePlan = (typeof QUOTE_PLAN_VALUES)[number];
 
+export function planLabel(plan: string | null | undefined) {
+  return QUOTE_PLANS.find((p) => p.value === plan)?.label ?? 'Not sure yet';
+}
+
 export const SHIPMENT_VOLUMES = [
   '1-10',
   '11-50',

@@ -1,5 +1,11 @@
 import { z } from './zod';
-import { MAX_PAGE_SIZE, PAYMENT_METHODS, RECEIPT_FORMATS, RECEIPT_STATUSES } from './constants';
+import {
+  MAX_PAGE_SIZE,
+  OBJECT_ID_PATTERN,
+  PAYMENT_METHODS,
+  RECEIPT_FORMATS,
+  RECEIPT_STATUSES,
+} from './constants';
 
 export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -79,7 +85,7 @@ export type ReceiptGenerateInput = z.infer<typeof ReceiptGenerateSchema>;
 const objectId = z
   .string({ error: 'Choose a parcel' })
   .trim()
-  .regex(/^[a-f\d]{24}$/i, 'Choose a parcel');
+  .regex(OBJECT_ID_PATTERN, 'Choose a parcel');
 
 /** The dialog's form: the API takes the parcel from the URL instead. */
 export const ReceiptGenerateFormSchema = ReceiptGenerateSchema.extend({ parcelId: objectId });
@@ -118,5 +124,5 @@ export const RECEIPT_LIST_INTENTS = ['email', 'downloaded', 'printed'] as const;
 /** The Generated Receipts list's buttons, one action switched by intent. */
 export const ReceiptActionSchema = z.object({
   intent: z.enum(RECEIPT_LIST_INTENTS, { error: 'Choose Download, Print or Email' }),
-  receiptId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid receipt'),
+  receiptId: z.string().regex(OBJECT_ID_PATTERN, 'Invalid receipt'),
 });

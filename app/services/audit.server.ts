@@ -6,15 +6,23 @@ import {
   type AuditInput,
 } from '~/models/audit.server';
 import type { PublicUser } from '~/models/user.server';
-import { clientAddress } from './rate-limit.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 
 /**
- * Records a change in the audit trail for the signed-in user of this request. A failure to record
- * is logged and does not undo the change the user already made.
+ * Who makes a change: the signed-in user, the request's load context (for the client's address)
+ * and whether it came through the dashboard or the API. Services take it as their last argument
+ * and record the audit entry; a change made without one (the seed, a test) is not audited.
  */
-type Who = { user: PublicUser; context: unknown; via?: 'page' | 'api' };
+export type Actor = { user: PublicUser; context: unknown; via?: 'page' | 'api' };
 
-export async function audit(who: Who, entry: Omit<AuditInput, 'actor' | 'address' | 'via'>) {
+type Entry = Omit<AuditInput, 'actor' | 'address' | 'via'>;
+
+/**
+ * Records a change in the audit trail for the actor. A failure to record is logged and does not
+ * undo the change the user already made.
+ */
+export async function audit(who: Actor | undefined, entry: Entry) {
+  if (!who) return;
   try {
     await recordAudit({
       ...entry,
@@ -33,7 +41,7 @@ export async function audit(who: Who, entry: Omit<AuditInput, 'actor' | 'address
  * may be shown: never a secret or a hash.
  */
 export function auditRecord(
-  who: Who,
+  who: Actor | undefined,
   action: AuditAction,
   entity: AuditEntity,
   change: {
@@ -56,10 +64,8 @@ export function auditRecord(
 }
 
 /** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
-export async function auditMany(
-  who: { user: PublicUser; context: unknown; via?: 'page' | 'api' },
-  entries: Array<Omit<AuditInput, 'actor' | 'address' | 'via'>>,
-) {
+export async function auditMany(who: Actor | undefined, entries: Entry[]) {
+  if (!who) return;
   const actor = { id: who.user.id, username: who.user.username, role: who.user.role };
   const address = clientAddress(who.context);
   try {

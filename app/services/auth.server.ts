@@ -13,10 +13,9 @@ import {
 } from '~/models/user.server';
 import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { ApiError } from './api.server';
-import { connectDb } from './db.server';
-import { env } from './env.server';
-import { RateLimit, rateLimitHeaders } from './rate-limit.server';
+import { ApiError } from '~/lib/api.server';
+import { env } from '~/lib/env.server';
+import { RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
 
 export { USER_SESSION_KEY } from '~/models/session.server';
@@ -88,7 +87,6 @@ export async function checkCredentials(input: unknown, address: string): Promise
       blocked.retryAfterSeconds,
     );
 
-  await connectDb();
   const signedIn = await verifyLogin(username, password);
   if (!signedIn) {
     await Promise.all(checks.map((c) => c.limit.hit(c.key)));
@@ -131,7 +129,6 @@ export async function getUserId(request: Request): Promise<string | null> {
 export async function getSessionUser(request: Request): Promise<PublicUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  await connectDb();
   return getUserById(userId);
 }
 
@@ -203,7 +200,6 @@ export const READ_ONLY_KEY = 'This API key has the read scope only: changes need
  * Each credential has RATE_LIMIT_API_PER_MINUTE requests a minute, else 429.
  */
 export async function requireApiUser(request: Request): Promise<PublicUser> {
-  await connectDb();
   const token = bearerToken(request);
   if (token && looksLikeApiKey(token)) {
     const key = await authenticateApiKey(token);

@@ -1,15 +1,15 @@
 import { enqueueJob, type EnqueueOptions, type JobRecord } from '~/models/job.server';
-import { env } from './env.server';
-import { defineJob } from './jobs.server';
+import { env } from '~/lib/env.server';
+import { runJobNow, type JobHandler } from './jobs.server';
 
 /**
- * Every e-mail the app sends is one job of type `email.send` on the shared queue: the request
+ * Every e-mail the app sends is one job of type `email.send` on the shared queue: the change
  * stores what is to be sent and enqueues it; a worker sends it, retrying after each of
  * MAIL_RETRY_DELAYS when the mail server refuses or does not answer, and after a crash takes the
  * job again once its lease ends. A job that succeeded is never run again.
  *
- * The payload names what to send (`kind`) and which record it belongs to; each kind registers the
- * code that sends it (and records the outcome on its record) with `defineEmailKind`.
+ * The payload names what to send (`kind`) and which record it belongs to; the code that sends
+ * each kind (and records the outcome on its record) is listed in job-kinds.server.ts.
  */
 export const EMAIL_JOB = 'email.send';
 
@@ -21,12 +21,6 @@ export type EmailKind = {
   /** After the last attempt failed: record the error where staff will see it. */
   failed?: (payload: EmailJobPayload, error: string) => Promise<void>;
 };
-
-const kinds = new Map<string, EmailKind>();
-
-export function defineEmailKind(kind: string, handler: EmailKind) {
-  kinds.set(kind, handler);
-}
 
 /** The retry delays (seconds) given to every new e-mail job. */
 export function mailRetryDelays(): number[] {
@@ -40,15 +34,30 @@ export async function enqueueEmail(
   return enqueueJob(EMAIL_JOB, payload, { ...options, retryDelays: mailRetryDelays() });
 }
 
-function kindOf(job: JobRecord): EmailKind {
-  const kind = kinds.get(String(job.payload.kind));
-  if (!kind) throw new Error(`Unknown kind of e-mail: ${String(job.payload.kind)}`);
-  return kind;
+/**
+ * Queues an e-mail and makes its first attempt at once, before the caller answers: what a
+ * visitor sends the company goes out as quickly as the mail server takes it, and when the server
+ * refuses or is down the job stays queued and the workers try again after MAIL_RETRY_DELAYS.
+ */
+export async function sendEmailNow(
+  payload: EmailJobPayload,
+  options: Pick<EnqueueOptions, 'uniqueKey'> = {},
+): Promise<void> {
+  await runJobNow(await enqueueEmail(payload, options));
 }
 
-defineJob(EMAIL_JOB, {
-  run: async (job) => kindOf(job).send(job.payload as EmailJobPayload, job),
-  onFailed: async (job, error) => {
-    await kinds.get(String(job.payload.kind))?.failed?.(job.payload as EmailJobPayload, error);
-  },
-});
+/** The handler of `email.send` jobs: each job is run by the code of its kind. */
+export function emailJobHandler(kinds: Record<string, EmailKind>): JobHandler {
+  const byName = new Map(Object.entries(kinds));
+  const kindOf = (job: JobRecord) => {
+    const kind = byName.get(String(job.payload.kind));
+    if (!kind) throw new Error(`Unknown kind of e-mail: ${String(job.payload.kind)}`);
+    return kind;
+  };
+  return {
+    run: async (job) => kindOf(job).send(job.payload as EmailJobPayload, job),
+    onFailed: async (job, error) => {
+      await byName.get(String(job.payload.kind))?.failed?.(job.payload as EmailJobPayload, error);
+    },
+  };
+}

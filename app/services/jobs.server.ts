@@ -1,13 +1,32 @@
 import {
   claimJob,
+  claimJobById,
   completeJob,
   failJobAttempt,
   jobEvents,
-  Job,
   newWorkerId,
+  renewLease,
   type JobRecord,
 } from '~/models/job.server';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
+
+/**
+ * The worker of the durable queue (models/job.server.ts): it leases due jobs and runs them
+ * through the handler of their kind. The kinds are registered in one module,
+ * job-kinds.server.ts, at boot.
+ *
+ * Why our own queue and not agenda: agenda 6.2 with @agendajs/mongo-backend 4.0 was tried on the
+ * embedded engine (a job run; a job retried with a constant backoff until it succeeded; one job
+ * per unique key; a job whose worker died taken again once its lock expired). It works there, so
+ * the engine is no obstacle. It does not replace this module because it would bring no behaviour
+ * the app lacks and would need as much code around its documents as this module has: records
+ * keep their job's id (a notification, a webhook delivery) and Retry and Redeliver put that job
+ * back by id; staff see a job's attempts, next try and last error; a process restarted on the
+ * same machine takes back at once the jobs its dead predecessor leased, where agenda waits for
+ * the lock to expire; a visitor's e-mail gets its first attempt inside the request (runJobNow).
+ * The queue stays small: a lease taken with one findOneAndUpdate and renewed while the job runs,
+ * retries after delays stored on the job, and an enqueue made idempotent by a unique key.
+ */
 
 export type JobHandler = {
   /** Does the work; throwing (or rejecting) is a failed attempt that is retried. */
@@ -18,7 +37,7 @@ export type JobHandler = {
 
 const handlers = new Map<string, JobHandler>();
 
-/** Registers what runs jobs of `type`. Modules that enqueue a type define its handler. */
+/** Registers what runs jobs of `type` (job-kinds.server.ts does, for every kind the app has). */
 export function defineJob(type: string, handler: JobHandler) {
   handlers.set(type, handler);
 }
@@ -44,10 +63,7 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
   }
   const renew = setInterval(
     () => {
-      Job.updateOne(
-        { _id: job.id, status: 'running', lockedBy: workerId },
-        { $set: { lockedUntil: new Date(Date.now() + leaseMs) } },
-      ).catch(() => undefined);
+      renewLease(job.id, workerId, leaseMs).catch(() => undefined);
     },
     Math.max(1000, leaseMs / 3),
   );
@@ -62,6 +78,19 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
     const status = await failJobAttempt(job.id, workerId, text);
     if (status === 'failed') await handler.onFailed?.(job, text);
   }
+}
+
+/**
+ * Makes a job's first attempt here and now, in the caller's process, instead of waiting for a
+ * worker: the job is leased like any other, so no worker runs it at the same time, and a failed
+ * attempt leaves it queued for its retries. Nothing happens when no handler is registered for it
+ * here (the workers will take it).
+ */
+export async function runJobNow(job: JobRecord, leaseMs = 60_000): Promise<void> {
+  if (!handlers.has(job.type)) return;
+  const workerId = newWorkerId();
+  const leased = await claimJobById(job.id, workerId, leaseMs);
+  if (leased) await runJob(leased, workerId, leaseMs);
 }
 
 export type JobWorker = { id: string; stop: () => Promise<void>; idle: () => Promise<void> };

@@ -3,8 +3,8 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { SerializedParcel } from '~/models/parcel.server';
 import type { LabelPaper } from '~/schemas/label';
-import { publicCompanyInfo, type CompanyInfo } from './env.server';
-import { trackingUrl } from './notifications.server';
+import { publicCompanyInfo, type CompanyInfo } from '~/lib/env.server';
+import { trackingUrl } from '~/lib/urls.server';
 import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 
 /** What a label needs of a parcel; the serialized parcel fits. */

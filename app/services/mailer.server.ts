@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
+import { publicUrl } from '~/lib/urls.server';
+
+/**
+ * The mail transport: nodemailer through SMTP_URL, or the local outbox. The `email.send` jobs call
+ * it (email-queue.server.ts); what they send is written in app/emails.
+ */
 
 export type MailMessage = {
   to: string;
@@ -96,45 +102,44 @@ export async function sendMail(
   return { messageId: info.messageId, outboxFile: file };
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
-
-/** Plain text to HTML paragraphs, escaped. */
-export function textToHtml(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
-}
-
 /** A Message-ID for the record `key` (e.g. `notification-<id>`), on the site's host name. */
 export function messageIdFor(key: string): string {
   return `<${key}@${new URL(publicUrl('/')).hostname}>`;
 }
 
-export function publicUrl(pathname: string): string {
-  const base = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
-  return new URL(pathname, base).toString();
+export type DeliveryResult = { ok: true; messageId: string } | { ok: false; error: string };
+
+function errorText(error: unknown): string {
+  const e = error as { message?: string; response?: string } | null;
+  const text = e?.message || e?.response || String(error);
+  return text.slice(0, 1000);
 }
 
-/** The company's branded HTML wrapper around a message body (already HTML-safe). */
-export function emailLayout(title: string, bodyHtml: string): string {
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body style="margin:0;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#111827">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
-<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:8px">
-<tr><td style="background:#1e40af;color:#ffffff;padding:20px 24px;font-size:20px;font-weight:bold;border-radius:8px 8px 0 0">${escapeHtml(env.COMPANY_NAME)}</td></tr>
-<tr><td style="padding:24px;font-size:15px;line-height:1.5">${bodyHtml}</td></tr>
-<tr><td style="padding:16px 24px;font-size:12px;color:#6b7280;border-top:1px solid #e5e7eb">${escapeHtml(env.COMPANY_NAME)} · ${escapeHtml(env.COMPANY_PHONE)} · ${escapeHtml(env.COMPANY_EMAIL)}</td></tr>
-</table></td></tr></table></body></html>`;
+/**
+ * Sends one e-mail and never throws: the outcome (message id or the transport's error text) is
+ * returned. A hard time limit caps the whole attempt, on top of the transport's own connection,
+ * greeting and socket timeouts, so a dead server cannot hang the caller.
+ */
+export async function deliverMail(
+  message: MailMessage,
+  options: { smtpUrl?: string; timeoutMs?: number } = {},
+): Promise<DeliveryResult> {
+  const timeoutMs = options.timeoutMs ?? env.SMTP_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const sending = sendMail(message, { smtpUrl: options.smtpUrl, timeoutMs });
+    // The losing promise may still reject later; keep that from surfacing as unhandled.
+    sending.catch(() => undefined);
+    const result = await Promise.race([
+      sending,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(mailTimeoutText(timeoutMs))), timeoutMs);
+      }),
+    ]);
+    return { ok: true, messageId: result.messageId };
+  } catch (error) {
+    return { ok: false, error: errorText(error) };
+  } finally {
+    clearTimeout(timer);
+  }
 }

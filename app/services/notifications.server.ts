@@ -1,139 +1,267 @@
-import { env } from './env.server';
+import mongoose from 'mongoose';
+import { notificationEmail, type RenderableNotification } from '~/emails/notification.server';
+import { fillTemplate, placeholderValues } from '~/emails/templates.server';
+import { getJob, jobExists, requeueJob, type JobRecord } from '~/models/job.server';
 import {
-  emailLayout,
-  escapeHtml,
-  messageIdFor,
-  mailTimeoutText,
-  publicUrl,
-  sendMail,
-  textToHtml,
-  type MailMessage,
-} from './mailer.server';
+  claimFailedNotification,
+  deleteFailedNotification,
+  getNotification,
+  insertNotification,
+  listPendingNotifications,
+  markNotificationFailed,
+  markNotificationSent,
+  recordNotificationError,
+  removeNotification,
+  setNotificationJob,
+  startNotificationAttempt,
+  type SerializedNotification,
+} from '~/models/notification.server';
+import { automaticRuleFor } from '~/models/notification-settings.server';
+import { getNotificationTemplate } from '~/models/notification-template.server';
+import { getParcelForTemplate } from '~/models/parcel.server';
+import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
+import type { NotificationCreateInput } from '~/schemas/notification';
+import { env } from '~/lib/env.server';
+import { auditRecord, type Actor } from './audit.server';
+import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
+import { deliverMail, messageIdFor, type DeliveryResult } from './mailer.server';
+import { emitWebhookEvent } from './webhooks.server';
 
-export type SendOptions = {
-  /** Overrides SMTP_URL (tests point this at their own server). */
-  smtpUrl?: string;
-  /** Overrides SMTP_TIMEOUT_MS. */
-  timeoutMs?: number;
-};
+/**
+ * Customer notifications: staff send them (the dashboard and the API), status changes send them
+ * (automatic e-mails), and the queue delivers them. Each operation here does the whole change:
+ * the notification's record, its `email.send` job, the audit entry and the webhooks.
+ */
 
-export type RenderableNotification = {
-  /** The notification's id: its e-mail carries a Message-ID made from it. */
-  id?: string;
-  /** For e-mails that are not notifications: the key their Message-ID is made from. */
-  messageKey?: string;
-  recipient: string;
-  title: string;
-  message: string;
-  /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
-  html?: string | null;
-  trackingNumber: string;
-  /** The tracking event the e-mail reports (subscribers' e-mails), shown under the message. */
-  event?: { status: string; location?: string | null; description?: string | null; time: string };
-  /**
-   * Set for e-mails to people who subscribed: a visible unsubscribe link (`page`), and the
-   * `List-Unsubscribe` (`oneClick`) and `List-Unsubscribe-Post` headers for one-click unsubscribe
-   * (RFC 8058).
-   */
-  unsubscribe?: { page: string; oneClick: string };
-};
-
-export function trackingUrl(trackingNumber: string): string {
-  return publicUrl(`/track?${new URLSearchParams({ number: trackingNumber })}`);
+/** Thrown when a notification names a tracking number no parcel has (API: 400 on the field). */
+export class UnknownParcelError extends Error {
+  constructor() {
+    super('No parcel has this tracking number');
+  }
 }
 
-/** The e-mail for a notification: branded HTML and plain text, staff-typed text escaped. */
-export function renderNotificationEmail(
-  notification: RenderableNotification,
-): Pick<MailMessage, 'subject' | 'text' | 'html'> {
-  const link = trackingUrl(notification.trackingNumber);
-  const { event } = notification;
-  const unsubscribeUrl = notification.unsubscribe?.page;
-  const eventLine = event
-    ? [event.status, event.location, event.time].filter(Boolean).join(' · ')
-    : '';
-  const text = [
-    notification.message,
-    '',
-    ...(event
-      ? [`Latest update: ${eventLine}`, ...(event.description ? [event.description] : []), '']
-      : []),
-    `Tracking number: ${notification.trackingNumber}`,
-    `Track your parcel: ${link}`,
-    ...(unsubscribeUrl
-      ? ['', `You asked for updates on this parcel. Unsubscribe: ${unsubscribeUrl}`]
-      : []),
-    '',
-    '--',
-    env.COMPANY_NAME,
-    `${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`,
-  ].join('\n');
-  const eventHtml = event
-    ? `<p style="margin:16px 0 0;padding:12px;background:#f3f4f6;border-radius:6px">Latest update: <strong>${escapeHtml(eventLine)}</strong>${event.description ? `<br>${escapeHtml(event.description)}` : ''}</p>`
-    : '';
-  const unsubscribeHtml = unsubscribeUrl
-    ? `<p style="font-size:13px;color:#6b7280">You asked for updates on this parcel. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`
-    : '';
-  const body = `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(notification.title)}</h1>
-${notification.html || textToHtml(notification.message)}${eventHtml}
-<p style="margin:24px 0 8px">Tracking number: <strong>${escapeHtml(notification.trackingNumber)}</strong></p>
-<p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1e40af;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">Track your parcel</a></p>
-<p style="font-size:13px;color:#6b7280">Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>${unsubscribeHtml}`;
-  return { subject: notification.title, text, html: emailLayout(notification.title, body) };
-}
+export const NOTIFICATION_EMAIL = 'notification';
+const jobKey = (id: string) => `email:notification:${id}`;
 
-export type DeliveryResult = { ok: true; messageId: string } | { ok: false; error: string };
-
-function errorText(error: unknown): string {
-  const e = error as { message?: string; response?: string } | null;
-  const text = e?.message || e?.response || String(error);
-  return text.slice(0, 1000);
+/** Puts the notification's e-mail on the queue (once: the job's key is the notification's id). */
+async function enqueueNotificationEmail(id: string): Promise<void> {
+  const job = await enqueueEmail(
+    { kind: NOTIFICATION_EMAIL, notificationId: id },
+    { uniqueKey: jobKey(id) },
+  );
+  await setNotificationJob(id, job.id);
 }
 
 /**
- * Sends a notification's e-mail and never throws: the outcome (message id or the transport's
- * error text) is returned. A hard time limit caps the whole attempt, on top of the transport's
- * own connection, greeting and socket timeouts, so a dead server cannot hang the caller.
+ * Stores the notification as pending and queues its e-mail; a worker sends it. The tracking
+ * number must be a parcel's (UnknownParcelError otherwise); the notification is linked to it.
+ * Placeholders ({{trackingNumber}}, {{status}}, …) in the subject, message and HTML body are
+ * filled in here, on the server, for that parcel.
  */
-export async function deliverNotificationEmail(
-  notification: RenderableNotification,
-  options: SendOptions = {},
-): Promise<DeliveryResult> {
-  const timeoutMs = options.timeoutMs ?? env.SMTP_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const sending = sendMail(
-      {
-        to: notification.recipient,
-        ...renderNotificationEmail(notification),
-        ...(notification.messageKey
-          ? { messageId: messageIdFor(notification.messageKey) }
-          : notification.id
-            ? { messageId: messageIdFor(`notification-${notification.id}`) }
-            : {}),
-        ...(notification.unsubscribe
-          ? {
-              headers: {
-                'List-Unsubscribe': `<${notification.unsubscribe.oneClick}>`,
-                'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-              },
-            }
-          : {}),
-      },
-      { smtpUrl: options.smtpUrl, timeoutMs },
-    );
-    // The losing promise may still reject later; keep that from surfacing as unhandled.
-    sending.catch(() => undefined);
-    const result = await Promise.race([
-      sending,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(mailTimeoutText(timeoutMs))), timeoutMs);
-      }),
-    ]);
-    return { ok: true, messageId: result.messageId };
-  } catch (error) {
-    return { ok: false, error: errorText(error) };
-  } finally {
-    clearTimeout(timer);
-  }
+export async function createNotification(
+  input: NotificationCreateInput & { parcelId?: string; html?: string },
+  actor?: Actor,
+): Promise<SerializedNotification> {
+  const parcel = await getParcelForTemplate(
+    input.parcelId
+      ? { id: input.parcelId }
+      : { trackingNumber: normalizeTrackingNumber(input.trackingNumber) },
+  );
+  if (!parcel) throw new UnknownParcelError();
+  const filled = fillTemplate(
+    { subject: input.title, text: input.message, html: input.html },
+    placeholderValues(parcel),
+  );
+  const notification = await insertNotification({
+    type: input.type,
+    recipient: input.recipient,
+    title: filled.subject,
+    message: filled.text,
+    html: filled.html,
+    trackingNumber: parcel.trackingNumber,
+    parcelId: String(parcel._id),
+  });
+  await enqueueNotificationEmail(notification.id);
+  await auditRecord(actor, 'create', 'notification', {
+    label: notification.trackingNumber,
+    after: notification,
+  });
+  return notification;
 }
+
+/**
+ * Puts a failed notification back on the queue and returns it, pending. Returns null for an
+ * unknown id; throws NotificationStateError unless the notification is failed, so two retries at
+ * once queue one send.
+ */
+export async function retryNotification(
+  id: string,
+  actor?: Actor,
+): Promise<SerializedNotification | null> {
+  const before = actor ? await getNotification(id) : null;
+  const claimed = await claimFailedNotification(id);
+  if (!claimed) return null;
+  const requeued = claimed.jobId ? await requeueJob(claimed.jobId, mailRetryDelays()) : false;
+  // The finished job is no longer kept (or never was): a new one takes its key.
+  if (!requeued) await enqueueNotificationEmail(id);
+  const { notification } = claimed;
+  await auditRecord(actor, 'update', 'notification', {
+    label: notification.trackingNumber,
+    before,
+    after: notification,
+  });
+  return notification;
+}
+
+/**
+ * Deletes a failed notification and returns it as it was. Null for an unknown id; throws
+ * NotificationStateError unless it is failed.
+ */
+export async function deleteNotification(
+  id: string,
+  actor?: Actor,
+): Promise<SerializedNotification | null> {
+  const before = await getNotification(id);
+  if (!before || !(await deleteFailedNotification(id))) return null;
+  await auditRecord(actor, 'delete', 'notification', {
+    label: before.trackingNumber,
+    before,
+  });
+  return before;
+}
+
+/**
+ * An automatic e-mail for a status change: when the event `eventId` set the parcel's status to
+ * one that the rules e-mail, the recipient is e-mailed with that rule's template. Once per
+ * event: the job's unique key is the event, so editing the event (or saving it twice) never
+ * queues a second e-mail. Returns the notification, or null when nothing was queued.
+ */
+export async function queueStatusEmail({
+  parcelId,
+  eventId,
+  status,
+}: {
+  parcelId: string;
+  eventId: string;
+  status: ParcelStatus;
+}): Promise<SerializedNotification | null> {
+  const rule = await automaticRuleFor(status);
+  if (!rule) return null;
+  const parcel = await getParcelForTemplate({ id: parcelId });
+  const recipient = parcel?.recipient?.email?.trim().toLowerCase();
+  if (!parcel || !recipient) return null;
+  const key = `email:status:${eventId}`;
+  if (await jobExists(key)) return null;
+  let template = await getNotificationTemplate(rule.template);
+  // An empty Custom template cannot make an e-mail: the Status Update one stands in.
+  if (!template.subject.trim() || !template.text.trim())
+    template = await getNotificationTemplate('Status Update');
+  const filled = fillTemplate(template, placeholderValues(parcel));
+  const id = String(new mongoose.Types.ObjectId());
+  await insertNotification({
+    id,
+    type: rule.template,
+    recipient,
+    title: filled.subject,
+    message: filled.text,
+    html: filled.html,
+    trackingNumber: parcel.trackingNumber,
+    parcelId: String(parcel._id),
+    automatic: true,
+    eventId,
+  });
+  const job = await enqueueEmail(
+    { kind: NOTIFICATION_EMAIL, notificationId: id },
+    { uniqueKey: key },
+  );
+  if (String(job.payload.notificationId) !== id) {
+    // Another request queued this event's e-mail first.
+    await removeNotification(id);
+    return null;
+  }
+  return setNotificationJob(id, job.id);
+}
+
+/**
+ * After a restart: a pending notification whose job is missing (the process stopped between
+ * storing it and queueing it) is queued, and one whose job already failed for good (the process
+ * stopped before recording that) becomes failed. Jobs cut off mid-send are taken again by the
+ * queue itself when their lease ends.
+ */
+export async function resumeNotificationSends(): Promise<{ queued: number; failed: number }> {
+  let queued = 0;
+  let failed = 0;
+  for (const { id, jobId } of await listPendingNotifications()) {
+    const job = jobId ? await getJob(jobId) : null;
+    if (!job) {
+      await enqueueNotificationEmail(id);
+      queued += 1;
+    } else if (job.status === 'failed') {
+      if (await markNotificationFailed(id, job.lastError ?? 'Not sent')) failed += 1;
+    }
+  }
+  return { queued, failed };
+}
+
+/**
+ * Sends an e-mail about a parcel (a notification, or a subscriber's update) and never throws:
+ * the outcome is returned.
+ */
+export function deliverNotificationEmail(
+  notification: RenderableNotification,
+  options: { smtpUrl?: string; timeoutMs?: number } = {},
+): Promise<DeliveryResult> {
+  return deliverMail(
+    {
+      to: notification.recipient,
+      ...notificationEmail(notification),
+      ...(notification.messageKey
+        ? { messageId: messageIdFor(notification.messageKey) }
+        : notification.id
+          ? { messageId: messageIdFor(`notification-${notification.id}`) }
+          : {}),
+      ...(notification.unsubscribe
+        ? {
+            headers: {
+              'List-Unsubscribe': `<${notification.unsubscribe.oneClick}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            },
+          }
+        : {}),
+    },
+    { smtpUrl: options.smtpUrl, timeoutMs: options.timeoutMs ?? env.SMTP_TIMEOUT_MS },
+  );
+}
+
+/**
+ * One attempt at a notification's e-mail, run by the queue's worker. Only a pending notification
+ * is sent: one already sent (or deleted) is left alone, so a job taken again after a crash never
+ * sends it twice. A refused attempt is recorded and thrown, for the queue to retry.
+ */
+async function sendNotificationAttempt(id: string, job: JobRecord): Promise<void> {
+  const doc = await startNotificationAttempt(id);
+  if (!doc) return;
+  const result = await deliverNotificationEmail({ ...doc, id });
+  if (result.ok) {
+    const sent = await markNotificationSent(id, result.messageId);
+    if (sent) await emitWebhookEvent('notification.sent', { notification: sent });
+    return;
+  }
+  const delays = job.lastAttempt ? [] : mailRetryDelays();
+  const delay = delays[job.attempts - 1];
+  await recordNotificationError(
+    id,
+    result.error,
+    delay !== undefined ? new Date(Date.now() + delay * 1000) : undefined,
+  );
+  throw new Error(result.error);
+}
+
+/** The `notification` kind of `email.send` job (registered in job-kinds.server.ts). */
+export const notificationEmailKind: EmailKind = {
+  send: (payload, job) => sendNotificationAttempt(String(payload.notificationId), job),
+  failed: async (payload, error) => {
+    const failed = await markNotificationFailed(String(payload.notificationId), error);
+    if (failed) await emitWebhookEvent('notification.failed', { notification: failed });
+  },
+};

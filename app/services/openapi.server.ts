@@ -34,7 +34,7 @@ import {
   ReceiptUpdateSchema,
 } from '~/schemas/receipt';
 import { TrackingEventSchema, TrackingEventUpdateSchema } from '~/schemas/tracking-event';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
 
 /**
  * The OpenAPI 3.1 document of the JSON API, built from the zod schemas the routes parse with

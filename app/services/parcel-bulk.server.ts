@@ -1,15 +1,8 @@
-import {
-  deleteParcel,
-  getParcel,
-  updateParcel,
-  type SerializedParcel,
-} from '~/models/parcel.server';
-import type { PublicUser } from '~/models/user.server';
+import { getParcel, type SerializedParcel } from '~/models/parcel.server';
 import type { ParcelStatus } from '~/schemas/constants';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
-import { audit } from './audit.server';
-
-type Who = { user: PublicUser; context: unknown; via?: 'page' | 'api' };
+import type { Actor } from './audit.server';
+import { deleteParcel, updateParcel } from './parcels.server';
 
 export type BulkResult = {
   /** Tracking numbers of the parcels changed (or deleted). */
@@ -23,15 +16,15 @@ export type BulkResult = {
 };
 
 /**
- * The table's bulk status change: each selected parcel goes through the same `updateParcel` and
- * audit entry as the edit form and `PUT /api/parcels/:id`, so each change sends the same webhooks
+ * The table's bulk status change: each selected parcel goes through the same `updateParcel` as
+ * the edit form and `PUT /api/parcels/:id`, so each change sends the same webhooks
  * (parcel.updated, parcel.status_changed) and records the same history. One at a time, in the
  * order selected; a parcel already in that status is left alone.
  */
 export async function setParcelsStatus(
   ids: string[],
   status: ParcelStatus,
-  who: Who,
+  who: Actor,
 ): Promise<BulkResult> {
   const result: BulkResult = { done: [], unchanged: [], missing: [], failed: [] };
   for (const id of ids) {
@@ -47,19 +40,11 @@ export async function setParcelsStatus(
         continue;
       }
       // The change as PUT /api/parcels/:id would read `{ status }`.
-      const parcel = await updateParcel(id, ParcelUpdateSchema.parse({ status }));
+      const parcel = await updateParcel(id, ParcelUpdateSchema.parse({ status }), who);
       if (!parcel) {
         result.missing.push(id);
         continue;
       }
-      await audit(who, {
-        action: 'update',
-        entity: 'parcel',
-        entityId: parcel.id,
-        label: parcel.trackingNumber,
-        before,
-        after: parcel,
-      });
       result.done.push(parcel.trackingNumber);
     } catch (error) {
       console.error(`Could not change the status of parcel ${id}:`, error);
@@ -70,25 +55,18 @@ export async function setParcelsStatus(
 }
 
 /**
- * The table's bulk delete: each parcel through the same `deleteParcel` and audit entry as the
- * single delete (its events go with it, parcel.deleted is sent).
+ * The table's bulk delete: each parcel through the same `deleteParcel` (audit entry included) as
+ * the single delete (its events go with it, parcel.deleted is sent).
  */
-export async function deleteParcels(ids: string[], who: Who): Promise<BulkResult> {
+export async function deleteParcels(ids: string[], who: Actor): Promise<BulkResult> {
   const result: BulkResult = { done: [], unchanged: [], missing: [], failed: [] };
   for (const id of ids) {
     try {
-      const deleted = await deleteParcel(id);
+      const deleted = await deleteParcel(id, who);
       if (!deleted) {
         result.missing.push(id);
         continue;
       }
-      await audit(who, {
-        action: 'delete',
-        entity: 'parcel',
-        entityId: deleted.id,
-        label: deleted.trackingNumber,
-        before: deleted,
-      });
       result.done.push(deleted.trackingNumber);
     } catch (error) {
       console.error(`Could not delete parcel ${id}:`, error);

@@ -1,16 +1,9 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import {
-  Parcel,
-  parcelListFilter,
-  parcelListSort,
-  type LeanParcel,
-  type ParcelListOptions,
-} from '~/models/parcel.server';
-import { CSV_ESCAPING } from './csv.server';
-import { connectDb } from './db.server';
+import { parcelListCursor, type LeanParcel, type ParcelListOptions } from '~/models/parcel.server';
+import { CSV_ESCAPING } from '~/lib/csv.server';
 
-export { unescapeCsvCell } from './csv.server';
+export { unescapeCsvCell } from '~/lib/csv.server';
 
 /** The columns of a parcel CSV, in order: the header row names them. */
 export const PARCEL_CSV_COLUMNS = [
@@ -81,11 +74,7 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
  * leading `'`, and a text cell that begins with `'` gets one more, so the import can undo both.
  */
 export async function parcelCsvStream(options: ParcelListOptions): Promise<Readable> {
-  await connectDb();
-  const cursor = Parcel.find(parcelListFilter(options), { events: 0 })
-    .sort(parcelListSort(options))
-    .lean<LeanParcel[]>()
-    .cursor({ batchSize: 500 });
+  const cursor = parcelListCursor(options);
   const csv = stringify({
     header: true,
     columns: [...PARCEL_CSV_COLUMNS],

@@ -4,11 +4,10 @@ import {
   generateTrackingNumber,
   importedParcelDocument,
   insertImportedParcels,
-  Parcel,
   serializeParcel,
+  storedTrackingNumbers,
   type LeanParcel,
 } from '~/models/parcel.server';
-import type { PublicUser } from '~/models/user.server';
 import {
   PARCEL_IMPORT_MAX_ERRORS,
   PARCEL_IMPORT_MAX_ROWS,
@@ -17,9 +16,8 @@ import {
 } from '~/schemas/constants';
 import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
-import { auditMany } from './audit.server';
-import { CSV_ESCAPING } from './csv.server';
-import { connectDb } from './db.server';
+import { auditMany, type Actor } from './audit.server';
+import { CSV_ESCAPING } from '~/lib/csv.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
 import { emitWebhookEvent } from './webhooks.server';
 
@@ -269,28 +267,10 @@ export function readParcelCsv(text: string): ImportCheck {
   return { ...result, errors: errors.items, truncated: errors.truncated };
 }
 
-const LOOKUP_CHUNK = 1000;
-
-/** The tracking numbers among `numbers` that parcels already have. */
-async function storedTrackingNumbers(numbers: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < numbers.length; i += LOOKUP_CHUNK) {
-    const docs = await Parcel.collection
-      .find<{ trackingNumber: string }>(
-        { trackingNumber: { $in: numbers.slice(i, i + LOOKUP_CHUNK) } },
-        { projection: { _id: 0, trackingNumber: 1 } },
-      )
-      .toArray();
-    for (const doc of docs) found.add(doc.trackingNumber);
-  }
-  return found;
-}
-
 /** readParcelCsv, and then the rows whose tracking numbers parcels already have are errors too. */
 export async function checkParcelCsv(text: string): Promise<ImportCheck> {
   const check = readParcelCsv(text);
   if (!check.parcels.length) return check;
-  await connectDb();
   const numbers = check.parcels.flatMap(({ parcel }) =>
     parcel.trackingNumber ? [parcel.trackingNumber] : [],
   );
@@ -362,10 +342,7 @@ export type ImportResult = {
  */
 export async function importParcelCsv(
   text: string,
-  {
-    dryRun = false,
-    who,
-  }: { dryRun?: boolean; who: { user: PublicUser; context: unknown; via: 'page' | 'api' } },
+  { dryRun = false, who }: { dryRun?: boolean; who: Actor },
 ): Promise<ImportResult> {
   const check = await checkParcelCsv(text);
   const answer = (imported: number, trackingNumbers: string[] = []): ImportResult => ({

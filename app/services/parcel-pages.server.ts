@@ -1,6 +1,6 @@
 import type { Submission } from '@conform-to/react';
 import { json } from '@remix-run/node';
-import { createToastHeaders } from './flash.server';
+import { createToastHeaders } from '~/lib/flash.server';
 
 /** The answer when saving a parcel failed on our side: the form says so and the spec's toast shows. */
 export async function parcelSaveFailed(

@@ -9,9 +9,8 @@ import {
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from '~/schemas/constants';
-import { connectDb } from './db.server';
-import { env } from './env.server';
-import { RateLimit, rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
+import { env } from '~/lib/env.server';
+import { RateLimit, rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /**
  * One budget per client address, shared by the tracking page and the public API; every number
@@ -34,7 +33,6 @@ export type TrackingLookup =
 export async function lookupTrackingNumber(input: string): Promise<TrackingLookup> {
   const trackingNumber = normalizeTrackingNumber(input);
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
-  await connectDb();
   const parcel = await findParcelByTrackingNumber(trackingNumber);
   if (!parcel) return { kind: 'not-found', trackingNumber };
   return { kind: 'found', result: toPublicTrackingResult(parcel) };
@@ -46,7 +44,6 @@ export async function lookupTrackingNumbers(inputs: string[]): Promise<TrackingL
   const wellFormed = numbers.filter((n) => TRACKING_NUMBER_PATTERN.test(n));
   let parcels: Awaited<ReturnType<typeof findParcelsByTrackingNumbers>> = [];
   if (wellFormed.length) {
-    await connectDb();
     parcels = await findParcelsByTrackingNumbers(wellFormed);
   }
   const byNumber = new Map(parcels.map((parcel) => [parcel.trackingNumber, parcel]));

@@ -4,15 +4,15 @@ import {
   markReceiptEmailFailed,
   type SerializedReceipt,
 } from '~/models/receipt.server';
-import { formatMoney } from '~/schemas/constants';
-import { defineEmailKind, enqueueEmail } from './email-queue.server';
-import { publicCompanyInfo } from './env.server';
+import { receiptEmailText } from '~/emails/receipt.server';
+import { publicCompanyInfo } from '~/lib/env.server';
+import { enqueueEmail, type EmailKind } from './email-queue.server';
 import { messageIdFor, sendMail, type MailResult } from './mailer.server';
 import { renderReceiptFile, renderReceiptHtml } from './receipt-render.server';
 
 export class ReceiptEmailError extends Error {}
 
-const RECEIPT_EMAIL = 'receipt';
+export const RECEIPT_EMAIL = 'receipt';
 
 /**
  * Queues a receipt's e-mail to its customer; a worker sends it (retrying a refusing server) and
@@ -40,15 +40,7 @@ export async function deliverReceiptEmail(
   const result = await sendMail(
     {
       to: receipt.customerEmail,
-      subject: `Your receipt ${receipt.receiptNumber} from ${company.name}`,
-      text: [
-        `Hello ${receipt.customerName || 'there'},`,
-        '',
-        `Thank you for shipping with ${company.name}. Your receipt ${receipt.receiptNumber} for parcel ${receipt.trackingNumber} is attached.`,
-        `Total: ${formatMoney(receipt.total)} (${receipt.paymentMethod})`,
-        '',
-        `${company.name} · ${company.phone} · ${company.email}`,
-      ].join('\n'),
+      ...receiptEmailText(receipt, company),
       html: renderReceiptHtml(receipt, company),
       attachments: [
         { filename: file.filename, content: file.content, contentType: file.contentType },
@@ -61,7 +53,8 @@ export async function deliverReceiptEmail(
   return result;
 }
 
-defineEmailKind(RECEIPT_EMAIL, {
+/** The `receipt` kind of `email.send` job (registered in job-kinds.server.ts). */
+export const receiptEmailKind: EmailKind = {
   send: async (payload, job) => {
     // A receipt deleted since it was queued has no one left to e-mail.
     const receipt = await getReceipt(String(payload.receiptId));
@@ -69,4 +62,4 @@ defineEmailKind(RECEIPT_EMAIL, {
     await deliverReceiptEmail(receipt, { messageKey: `receipt-${receipt.id}-${job.id}` });
   },
   failed: (payload, error) => markReceiptEmailFailed(String(payload.receiptId), error),
-});
+};

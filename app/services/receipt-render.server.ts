@@ -8,8 +8,8 @@ import {
   type ReceiptFormat,
 } from '~/schemas/receipt';
 import { formatDate } from '~/utils/format';
-import { publicCompanyInfo, type CompanyInfo } from './env.server';
-import { escapeHtml } from './mailer.server';
+import { publicCompanyInfo, type CompanyInfo } from '~/lib/env.server';
+import { escapeHtml } from '~/lib/html';
 import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 
 /** What a receipt document needs; the stored receipt's JSON form fits. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Parcel, insertWithTrackingNumber } from '~/models/parcel.server';
 import { User, createUser } from '~/models/user.server';
 import type { ParcelStatus, Priority, ServiceType } from '~/schemas/constants';
-import { env } from './env.server';
+import { env } from '~/lib/env.server';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { json } from '@remix-run/node';
 import { getEvent } from '~/models/tracking-event.server';
-import { createToastHeaders } from './flash.server';
+import { createToastHeaders } from '~/lib/flash.server';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */
 export function trackingParcelPage(request: Request, parcelId: string): string {

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node';
-import { setUserDisabled, UserConflictError } from '~/models/user.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from './api.server';
-import { audit } from './audit.server';
+import { UserConflictError } from '~/models/user.server';
+import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
 import { requireApiRole } from './auth.server';
+import { setUserDisabled } from './users.server';
 
 /** A UserConflictError (taken username, last admin) as the API's 409. */
 export async function asApiConflict<T>(fn: () => Promise<T>): Promise<T> {
@@ -27,19 +27,10 @@ export function setUserDisabledAction(
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
     const admin = await requireApiRole(request, 'admin');
     const id = requireObjectId(params.id, 'user id');
-    const user = await asApiConflict(() => setUserDisabled(id, disabled, { by: admin.id }));
-    if (!user) throw new ApiError(404, 'User not found');
-    await audit(
-      { user: admin, context, via: 'api' },
-      {
-        action: 'update',
-        entity: 'user',
-        entityId: id,
-        label: user.username,
-        before: { disabled: !user.disabled },
-        after: { disabled: user.disabled },
-      },
+    const user = await asApiConflict(() =>
+      setUserDisabled(id, disabled, { user: admin, context, via: 'api' }),
     );
+    if (!user) throw new ApiError(404, 'User not found');
     return json({ user });
   });
 }

@@ -1,4 +1,4 @@
-import { ApiError } from './api.server';
+import { ApiError } from '~/lib/api.server';
 import { assertPublicDestination, WebhookUrlError } from './webhooks.server';
 
 /** 400 with a detail for `url` when a webhook's URL points somewhere it may not. */

@@ -18,9 +18,8 @@ import {
   getDelivery,
 } from '~/models/webhook.server';
 import type { WebhookEventType } from '~/schemas/integrations';
-import { connectDb } from './db.server';
-import { env } from './env.server';
-import { defineJob } from './jobs.server';
+import { env } from '~/lib/env.server';
+import type { JobHandler } from './jobs.server';
 
 /**
  * Webhooks as the Standard Webhooks specification describes them: each event is a POST of
@@ -150,8 +149,8 @@ async function enqueueDelivery(deliveryId: string) {
 }
 
 /**
- * The one place events come from: the models call it after a change is stored, whichever
- * path (API or dashboard) made it. Each active endpoint that wants the type gets a delivery,
+ * The one place events come from: the services call it after a change is stored, whichever
+ * path (API, dashboard, import) made it. Each active endpoint that wants the type gets a delivery,
  * queued before this returns. A failure here is logged and never fails the change itself.
  */
 export async function emitWebhookEvent(
@@ -159,7 +158,6 @@ export async function emitWebhookEvent(
   data: Record<string, unknown>,
 ): Promise<void> {
   try {
-    await connectDb();
     const webhookIds = await subscribedWebhooks(type);
     if (!webhookIds.length) return;
     const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
@@ -197,7 +195,6 @@ export async function redeliver(
 
 /** One attempt: POST, log it, and throw (to be retried) unless the receiver answered 2xx. */
 async function attemptDelivery(deliveryId: string, lastAttempt: boolean) {
-  await connectDb();
   const delivery = await getDeliveryRecord(deliveryId);
   if (!delivery) return;
   const webhook = await webhookForDelivery(String(delivery.webhookId));
@@ -239,9 +236,10 @@ async function attemptDelivery(deliveryId: string, lastAttempt: boolean) {
   if (!ok) throw new Error(error!);
 }
 
-defineJob(WEBHOOK_JOB, {
+/** The handler of `webhook.deliver` jobs (registered in job-kinds.server.ts). */
+export const webhookDeliveryJob: JobHandler = {
   run: (job) => attemptDelivery(String(job.payload.deliveryId), job.lastAttempt),
   onFailed: async (job) => {
     await markDelivery(String(job.payload.deliveryId), 'failed');
   },
-});
+};

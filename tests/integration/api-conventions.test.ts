@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
-import { createParcel } from '~/models/parcel.server';
+import { createParcel } from '~/services/parcels.server';
 import { createUser } from '~/models/user.server';
 import { action as splatAction, loader as splatLoader } from '~/routes/api.$';
 import { action as loginAction } from '~/routes/api.auth.login';
@@ -14,8 +14,8 @@ import {
   action as trackApiAction,
   loader as trackApi,
 } from '~/routes/api.tracking.track.$trackingNumber';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { trackingLimiter } from '~/services/public-tracking.server';
 import { callRoute, uniqueAddress } from '../support/api';
 

@@ -13,7 +13,7 @@ import {
   loader as settingsLoader,
 } from '~/routes/dashboard.settings.api-keys';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 

@@ -6,8 +6,8 @@ import { createUser } from '~/models/user.server';
 import { loader as meLoader } from '~/routes/api.auth.me';
 import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
 import { API_RATE_LIMITED, USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 

@@ -18,7 +18,7 @@ import { action as userApi } from '~/routes/api.users.$id';
 import { action as editPage } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { loader as historyPage } from '~/routes/dashboard.parcels.$parcelId.history';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 
 type Who = { user: PublicUser; token: string; cookie: string };

@@ -8,7 +8,7 @@ import { loader as dashboardLoader } from '~/routes/dashboard';
 import { action as logoutAction, loader as logoutLoader } from '~/routes/logout';
 import { action as loginPageAction, loader as loginPageLoader } from '~/routes/management.access';
 import { loginFailures, requireUser } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 
 const PASSWORD = 'correct-horse-battery';
 

@@ -4,11 +4,9 @@ import { Job } from '~/models/job.server';
 import {
   listNotifications,
   Notification,
-  queueStatusEmail,
   type SerializedNotification,
 } from '~/models/notification.server';
 import { Parcel } from '~/models/parcel.server';
-import { addEvent, updateEvent } from '~/models/tracking-event.server';
 import { createUser } from '~/models/user.server';
 import {
   action as settingsApiAction,
@@ -21,9 +19,12 @@ import {
 } from '~/routes/dashboard.notifications_.settings';
 import { loader as timelineLoader } from '~/routes/dashboard.tracking.$parcelId';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import { queueStatusEmail } from '~/services/notifications.server';
+import { addEvent, updateEvent } from '~/services/tracking-events.server';
 import { sessionStorage } from '~/services/session.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
@@ -90,6 +91,7 @@ async function settledFor(email: string, count = 1): Promise<SerializedNotificat
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
+  registerJobKinds();
   env.SMTP_URL = smtp.url;
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });

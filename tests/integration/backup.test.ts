@@ -28,7 +28,7 @@ import { generateTrackingNumber, Parcel } from '~/models/parcel.server';
 import { Receipt } from '~/models/receipt.server';
 import { createSessionRecord } from '~/models/session.server';
 import { createUser } from '~/models/user.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
 import {
   BackupError,
   backupDatabase,

@@ -9,7 +9,7 @@ import { loader as statsApi } from '~/routes/api.dashboard.stats';
 import { loader as overviewLoader } from '~/routes/dashboard._index';
 import { action as loginPageAction } from '~/routes/management.access';
 import type { ParcelStatus } from '~/schemas/constants';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 
 const PASSWORD = 'dashboard-password';
 let token = '';

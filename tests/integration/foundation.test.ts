@@ -7,12 +7,12 @@ process.env.MONGODB_URI = `${engine.uri.replace(/\/?$/, '/')}foundation`;
 process.env.ADMIN_USERNAME = 'boss';
 process.env.ADMIN_PASSWORD = 'correct-horse-battery';
 
-const { parseEnv } = await import('~/services/env.server');
+const { parseEnv } = await import('~/lib/env.server');
 const { generateTrackingNumber, insertWithTrackingNumber, Parcel } =
   await import('~/models/parcel.server');
 const { User, verifyLogin } = await import('~/models/user.server');
 const { seedIfEmpty } = await import('~/services/seed.server');
-const { connectDb, disconnectDb } = await import('~/services/db.server');
+const { connectDb, disconnectDb } = await import('~/lib/db.server');
 const { loader: health } = await import('~/routes/api.health');
 const { TRACKING_NUMBER_PATTERN } = await import('~/schemas/constants');
 

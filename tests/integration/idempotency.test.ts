@@ -6,7 +6,7 @@ import { Parcel } from '~/models/parcel.server';
 import { createUser } from '~/models/user.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
-import { connectDb, disconnectDb } from '~/services/db.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
 
 let tokenAuth: Record<string, string>;

@@ -7,7 +7,7 @@ import { loader as listLoader } from '~/routes/dashboard.inbox';
 import { action as itemAction, loader as itemLoader } from '~/routes/dashboard.inbox_.$kind.$id';
 import { loader as csvLoader } from '~/routes/dashboard.inbox_.subscribers[.]csv';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 
 const context = { clientAddress: '10.7.7.7' };

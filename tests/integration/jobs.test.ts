@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimJob, enqueueJob, getJob, Job, requeueJob } from '~/models/job.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
 import { defineJob, runJob, startJobWorker } from '~/services/jobs.server';
 
 beforeAll(async () => {

@@ -15,8 +15,9 @@ import {
   loader as editLoader,
 } from '~/routes/dashboard.notifications_.templates.$id';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { sessionStorage } from '~/services/session.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
@@ -71,6 +72,7 @@ async function sentNotificationTo(email: string) {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
+  registerJobKinds();
   env.SMTP_URL = smtp.url;
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });

@@ -14,15 +14,10 @@ import {
   releaseLeasesOfDeadWorkers,
 } from '~/models/job.server';
 import {
-  createNotification,
-  deleteNotification,
   getNotification,
   listNotifications,
   Notification,
   NotificationStateError,
-  resumeNotificationSends,
-  retryNotification,
-  UnknownParcelError,
   type SerializedNotification,
 } from '~/models/notification.server';
 import { Parcel } from '~/models/parcel.server';
@@ -33,11 +28,20 @@ import { action as listAction, loader as listLoader } from '~/routes/api.notific
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.notifications';
 import { action as sendAction, loader as sendLoader } from '~/routes/dashboard.notifications.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { EMAIL_JOB } from '~/services/email-queue.server';
-import { env } from '~/services/env.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import {
+  createNotification,
+  deleteNotification,
+  resumeNotificationSends,
+  retryNotification,
+  UnknownParcelError,
+} from '~/services/notifications.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
@@ -119,6 +123,7 @@ beforeAll(async () => {
   accepting = await startTestSmtpServer();
   rejecting = await startTestSmtpServer({ reject: true });
   await connectDb();
+  registerJobKinds();
   // Retries a few hundredths of a second apart, so a refusing server fails a send quickly.
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });

@@ -32,8 +32,8 @@ import { action as batchAction } from '~/routes/api.tracking.track';
 import { action as subscribeAction } from '~/routes/api.tracking.track.$trackingNumber.subscriptions';
 import { action as webhooksAction } from '~/routes/api.webhooks';
 import { loader as deliveriesLoader } from '~/routes/api.webhooks.$id.deliveries';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { OPENAPI_OPERATIONS } from '~/services/openapi.server';
 import { callRoute, uniqueAddress } from '../support/api';
 

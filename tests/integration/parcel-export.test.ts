@@ -3,7 +3,7 @@ import { issueApiToken } from '~/models/api-token.server';
 import { Parcel } from '~/models/parcel.server';
 import { createUser } from '~/models/user.server';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS } from '~/services/parcel-csv.server';
 
 let token = '';

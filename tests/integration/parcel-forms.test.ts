@@ -6,8 +6,9 @@ import { action as deleteAction } from '~/routes/dashboard.parcels.$parcelId.del
 import { action as editAction } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import { connectDb } from '~/lib/db.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 
 const context = { clientAddress: '10.1.2.3' };
 let sessionCookie = '';

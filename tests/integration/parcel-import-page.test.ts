@@ -6,9 +6,10 @@ import { createUser } from '~/models/user.server';
 import { action, loader } from '~/routes/dashboard.parcels_.import';
 import { loader as templateLoader } from '~/routes/dashboard.parcels_.import.template[.]csv';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS } from '~/services/parcel-csv.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 
 const context = { clientAddress: '10.4.5.6' };
 const PAGE = 'http://localhost/dashboard/parcels/import';

@@ -12,8 +12,8 @@ import { createUser } from '~/models/user.server';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
 import { action as importAction, loader as importLoader } from '~/routes/api.parcels.import';
 import { PARCEL_IMPORT_MAX_ROWS } from '~/schemas/constants';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from '~/services/parcel-csv.server';
 import { parcelImportTemplate, readParcelCsv } from '~/services/parcel-import.server';
 

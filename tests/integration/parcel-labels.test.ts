@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { AuditEntry } from '~/models/audit.server';
-import { createParcel, getParcel, Parcel, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel, Parcel, type SerializedParcel } from '~/models/parcel.server';
 import { createUser, type PublicUser } from '~/models/user.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { loader as labelApi, action as labelApiAction } from '~/routes/api.parcels.$id.label[.]pdf';
@@ -14,12 +14,14 @@ import {
 import { loader as sheetLoader } from '~/routes/dashboard.parcels.labels[.]pdf';
 import { labelFilename } from '~/schemas/label';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { renderLabelPdf } from '~/services/label-render.server';
 import { printable } from '~/services/pdf-fonts.server';
-import { trackingUrl } from '~/services/notifications.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import { trackingUrl } from '~/lib/urls.server';
+import { createParcel } from '~/services/parcels.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
 

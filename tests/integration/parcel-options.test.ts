@@ -3,7 +3,7 @@ import { Parcel } from '~/models/parcel.server';
 import { createUser, type PublicUser } from '~/models/user.server';
 import { loader } from '~/routes/dashboard.parcels.options';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 

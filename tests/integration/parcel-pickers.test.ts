@@ -5,7 +5,7 @@ import { loader as notificationLoader } from '~/routes/dashboard.notifications.n
 import { loader as receiptLoader } from '~/routes/dashboard.receipts.new';
 import { loader as trackingLoader } from '~/routes/dashboard.tracking';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 
 let cookie = '';

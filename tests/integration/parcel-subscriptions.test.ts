@@ -1,15 +1,8 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Job } from '~/models/job.server';
-import {
-  countParcelSubscribers,
-  ParcelSubscription,
-  requestParcelSubscription,
-  subscribeClientLimiter,
-  subscribeEmailLimiter,
-} from '~/models/parcel-subscription.server';
+import { countParcelSubscribers, ParcelSubscription } from '~/models/parcel-subscription.server';
 import { Parcel } from '~/models/parcel.server';
-import { addEvent } from '~/models/tracking-event.server';
 import {
   action as confirmAction,
   loader as confirmLoader,
@@ -27,9 +20,16 @@ import {
   action as apiAction,
   loader as apiLoader,
 } from '~/routes/api.tracking.track.$trackingNumber.subscriptions';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import {
+  requestParcelSubscription,
+  subscribeClientLimiter,
+  subscribeEmailLimiter,
+} from '~/services/parcel-subscriptions.server';
+import { addEvent } from '~/services/tracking-events.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
@@ -107,6 +107,7 @@ async function subscribeAndConfirm(trackingNumber: string, email: string) {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
+  registerJobKinds();
   env.SMTP_URL = smtp.url;
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });

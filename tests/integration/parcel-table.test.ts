@@ -5,7 +5,7 @@ import { createUser } from '~/models/user.server';
 import { loader as apiListLoader } from '~/routes/api.parcels';
 import { loader as listLoader } from '~/routes/dashboard.parcels';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 
 const context = { clientAddress: '10.1.2.3' };

@@ -6,7 +6,7 @@ import { action as listAction, loader as listLoader } from '~/routes/api.parcels
 import { action as itemAction, loader as itemLoader } from '~/routes/api.parcels.$id';
 import { loader as parcelEventsLoader } from '~/routes/api.tracking.$parcelId.events';
 import { loader as eventLoader } from '~/routes/api.tracking.events.$id';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 
 let token: string;
 const context = { clientAddress: '10.1.2.3' };

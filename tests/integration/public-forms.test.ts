@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Inquiry, contactLimiter, quoteLimiter } from '~/models/inquiry.server';
-import { Subscription, newsletterLimiter } from '~/models/subscription.server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Inquiry } from '~/models/inquiry.server';
+import { Subscription } from '~/models/subscription.server';
 import { action as contactAction, loader as contactLoader } from '~/routes/_public.contact';
 import { action as quoteAction, loader as quoteLoader } from '~/routes/_public.quote';
 import { action as newsletterAction } from '~/routes/newsletter';
-import { disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
-import { getToast } from '~/services/flash.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { getToast } from '~/lib/flash.server';
+import { contactLimiter, newsletterLimiter, quoteLimiter } from '~/services/inquiries.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startTestSmtpServer } from '../support/smtp';
 
 let addressCounter = 0;
@@ -80,6 +82,11 @@ const validQuote = () => ({
   destination: uniqueText('Europe and Canada'),
   message: 'Mostly 2 kg boxes.',
   website: '',
+});
+
+beforeAll(async () => {
+  await connectDb();
+  registerJobKinds();
 });
 
 beforeEach(async () => {

@@ -7,8 +7,8 @@ import {
 import { loader as batchApiLoader, action as batchApi } from '~/routes/api.tracking.track';
 import { loader as trackPage } from '~/routes/_public.track';
 import { trackingLimiter } from '~/services/public-tracking.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { callRoute, uniqueAddress } from '../support/api';
 
 let trackingNumber = '';

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { RateLimit, rateLimitHeaders } from '~/services/rate-limit.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 
 // Each RateLimit object stands for one app process: they share nothing but the database.
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
-import { generateReceipt, getReceipt, Receipt } from '~/models/receipt.server';
+import { getReceipt, Receipt } from '~/models/receipt.server';
+import { generateReceipt } from '~/services/receipts.server';
 import { createUser } from '~/models/user.server';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';
 import {
@@ -14,9 +15,11 @@ import { loader as printLoader } from '~/routes/dashboard.receipts.$receiptId.pr
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.receipts';
 import { action as newAction, loader as newLoader } from '~/routes/dashboard.receipts.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
-import { connectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
+import { connectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
 import {
@@ -115,6 +118,7 @@ async function generate(parcelId: string, body?: unknown) {
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   await connectDb();
+  registerJobKinds();
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });
   const user = await createUser({

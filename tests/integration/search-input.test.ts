@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listParcels } from '~/models/parcel.server';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
 
 beforeAll(async () => {
   await connectDb();

@@ -10,10 +10,11 @@ import {
   loader as listLoader,
 } from '~/routes/dashboard.settings.webhooks._index';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
-import { flashStorage, sessionStorage } from '~/services/session.server';
+import { flashStorage } from '~/lib/cookies.server';
+import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 
 let adminCookie: string;

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
-import { addEvent, deleteEvent, listEvents, updateEvent } from '~/models/tracking-event.server';
+import { listEvents } from '~/models/tracking-event.server';
+import { addEvent, deleteEvent, updateEvent } from '~/services/tracking-events.server';
 import { createUser } from '~/models/user.server';
 import { EVENT_STATUSES, EVENT_TO_PARCEL_STATUS } from '~/schemas/constants';
 import { TrackingEventFormSchema } from '~/schemas/tracking-event';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 import { loader as tabLoader } from '~/routes/dashboard.tracking';
 import { loader as parcelPageLoader } from '~/routes/dashboard.tracking.$parcelId';

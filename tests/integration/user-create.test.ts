@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { User, verifyLogin } from '~/models/user.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { createUserFromInput, main, parseUserCreateArgs } from '../../scripts/user-create';
 
 describe('user:create', () => {

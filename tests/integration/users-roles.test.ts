@@ -23,7 +23,7 @@ import { loader as usersPageLoader } from '~/routes/dashboard.users._index';
 import { action as userPageAction } from '~/routes/dashboard.users.$userId';
 import { action as newUserPageAction } from '~/routes/dashboard.users.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb } from '~/services/db.server';
+import { connectDb } from '~/lib/db.server';
 import { sessionStorage } from '~/services/session.server';
 
 type Who = { user: PublicUser; token: string; cookie: string };

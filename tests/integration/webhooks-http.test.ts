@@ -7,8 +7,9 @@ import { createUser } from '~/models/user.server';
 import { WebhookDelivery } from '~/models/webhook.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as webhooksAction } from '~/routes/api.webhooks';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute } from '../support/api';
 
@@ -36,6 +37,7 @@ const saved = { allow: env.WEBHOOKS_ALLOW_PRIVATE, delays: env.WEBHOOK_RETRY_DEL
 
 beforeAll(async () => {
   await connectDb();
+  registerJobKinds();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   env.WEBHOOKS_ALLOW_PRIVATE = 'true';

@@ -13,8 +13,9 @@ import { action as webhookAction, loader as webhookLoader } from '~/routes/api.w
 import { action as webhooksAction, loader as webhooksLoader } from '~/routes/api.webhooks';
 import { action as dashboardCreate } from '~/routes/dashboard.parcels.new';
 import { USER_SESSION_KEY } from '~/services/auth.server';
-import { connectDb, disconnectDb } from '~/services/db.server';
-import { env } from '~/services/env.server';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
@@ -51,6 +52,7 @@ const saved = {
 
 beforeAll(async () => {
   await connectDb();
+  registerJobKinds();
   receiver.listen({ onUnhandledRequest: 'error' });
   env.WEBHOOK_RETRY_DELAYS = [0.05, 0.05, 0.05];
   env.WEBHOOK_TIMEOUT_MS = 300;

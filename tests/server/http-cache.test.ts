@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentResponse, etagFor, matchesIfNoneMatch } from '~/services/http-cache.server';
+import { documentResponse, etagFor, matchesIfNoneMatch } from '~/lib/http-cache.server';
 
 const NONCE = 'bm9uY2Utb25lLTEyMzQ1Ng==';
 const page = (nonce: string) =>

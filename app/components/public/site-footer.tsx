@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useLocation } from '@remix-run/react';
 import { NewsletterSchema } from '~/schemas/public-forms';
-import type { CompanyInfo } from '~/services/env.server';
+import type { CompanyInfo } from '~/lib/env.server';
 import { NAV_LINKS } from './site-header';
 
 /** Posts to /newsletter, which answers with a flash message back on the page it was sent from. */

@@ -1,5 +1,5 @@
 import { useLocation } from '@remix-run/react';
-import type { CompanyInfo } from '~/services/env.server';
+import type { CompanyInfo } from '~/lib/env.server';
 
 export const NAV_LINKS = [
   { to: '/', label: 'Home' },

@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
+import { isDuplicateKey, isObjectId } from './db.server';
 import { conditionalResponse } from './http-cache.server';
 
 export class ApiError extends Error {
@@ -59,7 +60,7 @@ export function toApiErrorResponse(error: unknown): Response {
     );
     return apiErrorResponse(400, 'Validation failed', details);
   }
-  if ((error as { code?: number })?.code === 11000)
+  if (isDuplicateKey(error))
     return apiErrorResponse(409, 'A record with that value already exists');
   if (isDatabaseDown(error)) return apiErrorResponse(503, 'Database unavailable');
   console.error(error);
@@ -127,8 +128,7 @@ export function parseQuery<T extends z.ZodTypeAny>(request: Request, schema: T):
 }
 
 export function requireObjectId(id: string | undefined, what = 'id'): string {
-  if (!id || !mongoose.isValidObjectId(id) || !/^[a-f\d]{24}$/i.test(id))
-    throw new ApiError(400, `Invalid ${what}`);
+  if (!isObjectId(id)) throw new ApiError(400, `Invalid ${what}`);
   return id;
 }
 

@@ -1,6 +1,13 @@
 import mongoose from 'mongoose';
+import { OBJECT_ID_PATTERN } from '~/schemas/constants';
 import { env } from './env.server';
 
+/**
+ * The one database connection. The server connects once at boot (`ready()` in entry.server.tsx),
+ * command-line scripts and test files connect in their own setup; the models then simply query.
+ * Nothing connects on the way through a request, so a process that never connected fails loudly
+ * (`connection()` throws) instead of waiting on mongoose's buffer.
+ */
 type DbState = { connecting?: Promise<typeof mongoose> };
 
 const globalForDb = globalThis as typeof globalThis & { __courierDb?: DbState };
@@ -20,7 +27,7 @@ async function connect(): Promise<typeof mongoose> {
   return mongoose;
 }
 
-/** The shared connection; every data function awaits this before it queries. */
+/** Connects (once; later calls get the same connection). For boot, scripts and test setup. */
 export function connectDb(): Promise<typeof mongoose> {
   if (!state.connecting) {
     state.connecting = connect().catch((error) => {
@@ -31,12 +38,21 @@ export function connectDb(): Promise<typeof mongoose> {
   return state.connecting;
 }
 
+/**
+ * The connection made by connectDb. A new value after a reconnect, so what is built on it (the
+ * rate limiter's store) can tell. Throws when this process never connected.
+ */
+export function connection(): Promise<typeof mongoose> {
+  if (!state.connecting) throw new Error('The database is not connected: call connectDb() first');
+  return state.connecting;
+}
+
 /** True when the database answers a ping within the time limit. */
 export async function pingDb(timeoutMs = 2000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const conn = await Promise.race([
-      connectDb(),
+      connection(),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
       }),
@@ -60,4 +76,15 @@ export async function pingDb(timeoutMs = 2000): Promise<boolean> {
 export async function disconnectDb() {
   await mongoose.disconnect();
   state.connecting = undefined;
+}
+
+/** An id as MongoDB writes it: 24 hexadecimal digits, any case. Anything else names no record. */
+export function isObjectId(id: string | null | undefined): id is string {
+  return typeof id === 'string' && OBJECT_ID_PATTERN.test(id);
+}
+
+/** A write refused by a unique index; with `field`, by the index on that field. */
+export function isDuplicateKey(error: unknown, field?: string): boolean {
+  const e = error as { code?: number; keyPattern?: Record<string, unknown> } | null;
+  return e?.code === 11000 && (!field || Boolean(e.keyPattern && field in e.keyPattern));
 }

@@ -1,5 +1,5 @@
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
-import { connectDb } from './db.server';
+import { connection } from './db.server';
 
 /**
  * Rate limits counted in MongoDB by rate-limiter-flexible, so every app process on every machine
@@ -56,20 +56,20 @@ export class RateLimit {
 
   /** Forgets every count of this limit (tests). */
   async clear(): Promise<void> {
-    const conn = await connectDb();
+    const conn = await connection();
     await conn.connection
       .collection(COLLECTION)
       .deleteMany({ key: { $regex: `^${escapeRegExp(this.name)}:` } });
   }
 
   /** The connection the store was made on: after a reconnect, a new store on the new one. */
-  private connection: ReturnType<typeof connectDb> | undefined;
+  private storeConnection: ReturnType<typeof connection> | undefined;
 
   private store(): Promise<RateLimiterMongo> {
-    const connection = connectDb();
-    if (this.limiter && this.connection === connection) return this.limiter;
-    this.connection = connection;
-    this.limiter = connection.then(async (conn) => {
+    const current = connection();
+    if (this.limiter && this.storeConnection === current) return this.limiter;
+    this.storeConnection = current;
+    this.limiter = current.then(async (conn) => {
       // Counts need not survive a crash: the write is acknowledged without waiting for the
       // journal (w: 1, j: false), so a lookup doesn't wait for a disk flush.
       const db = conn.connection

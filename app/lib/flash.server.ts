@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node';
 import { z } from 'zod';
-import { flashStorage, isSecureRequest } from './session.server';
+import { flashStorage, isSecureRequest } from './cookies.server';
 
 export const ToastSchema = z.object({
   type: z.enum(['success', 'error', 'info']).default('success'),

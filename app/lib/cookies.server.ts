@@ -1,0 +1,53 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createCookieSessionStorage } from '@remix-run/node';
+import { env } from './env.server';
+
+function loadSessionSecret(): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  // Without a configured secret, keep a generated one beside the data so restarts keep sessions.
+  const file = path.resolve(env.DATA_DIR, 'session-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(32).toString('hex');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** What signs the session and flash cookies and the tokens in e-mailed links. */
+export const secrets = [loadSessionSecret()];
+
+/**
+ * A capability token for links in e-mails (`purpose` keeps tokens for one use from working for
+ * another): an HMAC of the value under the server's secret, so nothing that grants it is stored.
+ */
+export function signToken(purpose: string, value: string): string {
+  return createHmac('sha256', secrets[0]!).update(`${purpose}:${value}`).digest('base64url');
+}
+
+export function verifyToken(purpose: string, value: string, token: string): boolean {
+  const expected = Buffer.from(signToken(purpose, value));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Sets the Secure attribute when the request reached us over https. */
+export function isSecureRequest(request: Request): boolean {
+  if (new URL(request.url).protocol === 'https:') return true;
+  return env.TRUST_PROXY === 'true' && request.headers.get('x-forwarded-proto') === 'https';
+}
+
+/** Toasts travel in their own cookie, read once by the next page. */
+export const flashStorage = createCookieSessionStorage({
+  cookie: {
+    name: '__flash',
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secrets,
+  },
+});

@@ -1,0 +1,139 @@
+import { inquiryEmail, newSubscriberEmail } from '~/emails/inquiry.server';
+import { RateLimit } from '~/lib/rate-limit.server';
+import {
+  createContactMessage,
+  createQuoteRequest,
+  getInquiry,
+  listInquiriesAwaitingEmail,
+  recordInquiryEmail,
+} from '~/models/inquiry.server';
+import { subscribeToNewsletter } from '~/models/subscription.server';
+import {
+  PUBLIC_FORM_RATE_LIMIT,
+  type ContactMessageInput,
+  type QuoteRequestInput,
+} from '~/schemas/public-forms';
+import { enqueueEmail, sendEmailNow, type EmailKind } from './email-queue.server';
+import { sendMail } from './mailer.server';
+
+/**
+ * What visitors send the company from the public site — contact messages, quote requests and
+ * newsletter sign-ups — and the e-mail each one sends to support. The e-mail is an `email.send`
+ * job like every other; its first attempt is made before the visitor's page answers, and when
+ * the mail server refuses it or is down, the queue tries again after each of MAIL_RETRY_DELAYS
+ * until it goes through.
+ */
+
+/** Accepted submissions per client address, one counter per form. */
+export const contactLimiter = new RateLimit(
+  'contact',
+  PUBLIC_FORM_RATE_LIMIT.limit,
+  PUBLIC_FORM_RATE_LIMIT.windowMs,
+);
+export const quoteLimiter = new RateLimit(
+  'quote',
+  PUBLIC_FORM_RATE_LIMIT.limit,
+  PUBLIC_FORM_RATE_LIMIT.windowMs,
+);
+export const newsletterLimiter = new RateLimit(
+  'newsletter',
+  PUBLIC_FORM_RATE_LIMIT.limit,
+  PUBLIC_FORM_RATE_LIMIT.windowMs,
+);
+
+export const INQUIRY_EMAIL = 'inquiry';
+export const NEW_SUBSCRIBER_EMAIL = 'newsletter-subscriber';
+
+const inquiryJobKey = (id: string) => `email:inquiry:${id}`;
+
+async function emailSupport(inquiryId: string) {
+  await sendEmailNow({ kind: INQUIRY_EMAIL, inquiryId }, { uniqueKey: inquiryJobKey(inquiryId) });
+}
+
+/** Stores a contact message and e-mails it to support. */
+export async function submitContactMessage(
+  input: ContactMessageInput & { clientAddress?: string },
+) {
+  const inquiry = await createContactMessage(input);
+  await emailSupport(String(inquiry._id));
+  return inquiry;
+}
+
+/** Stores a quote request and e-mails it to support. */
+export async function submitQuoteRequest(input: QuoteRequestInput & { clientAddress?: string }) {
+  const inquiry = await createQuoteRequest(input);
+  await emailSupport(String(inquiry._id));
+  return inquiry;
+}
+
+/**
+ * Subscribes an address to the newsletter (once, whatever its letter case); support hears about
+ * each new subscriber.
+ */
+export async function signUpForNewsletter(input: {
+  email: string;
+  source?: string;
+  clientAddress?: string;
+}): Promise<{ created: boolean }> {
+  const { created, id } = await subscribeToNewsletter(input);
+  if (created && id) {
+    await sendEmailNow(
+      { kind: NEW_SUBSCRIBER_EMAIL, email: input.email },
+      { uniqueKey: `email:newsletter-subscriber:${id}` },
+    );
+  }
+  return { created };
+}
+
+/**
+ * After a restart: an inquiry whose e-mail was never attempted (the process stopped between
+ * storing it and queueing it) is queued. A job already queued for it is kept: the key is the
+ * inquiry's.
+ */
+export async function resumeInquiryEmails(): Promise<void> {
+  for (const id of await listInquiriesAwaitingEmail()) {
+    await enqueueEmail({ kind: INQUIRY_EMAIL, inquiryId: id }, { uniqueKey: inquiryJobKey(id) });
+  }
+}
+
+function errorText(error: unknown) {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+/**
+ * The `inquiry` kind of `email.send` job (registered in job-kinds.server.ts): each attempt's
+ * outcome is recorded on the inquiry for the staff inbox, a refusal is logged, and thrown for
+ * the queue to try again.
+ */
+export const inquiryEmailKind: EmailKind = {
+  send: async (payload) => {
+    const inquiry = await getInquiry(String(payload.inquiryId));
+    if (!inquiry) return;
+    try {
+      await sendMail(inquiryEmail(inquiry));
+    } catch (error) {
+      const message = errorText(error);
+      console.warn(
+        `Could not e-mail ${inquiry.kind} inquiry ${String(inquiry._id)} to support: ${message}`,
+      );
+      await recordInquiryEmail(String(inquiry._id), { status: 'failed', error: message });
+      throw error;
+    }
+    await recordInquiryEmail(String(inquiry._id), { status: 'sent' });
+  },
+};
+
+/** The `newsletter-subscriber` kind of `email.send` job (registered in job-kinds.server.ts). */
+export const newSubscriberEmailKind: EmailKind = {
+  send: async (payload) => {
+    const email = String(payload.email);
+    try {
+      await sendMail(newSubscriberEmail(email));
+    } catch (error) {
+      console.warn(
+        `Could not e-mail the new subscription of ${email} to support: ${errorText(error)}`,
+      );
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,72 @@
+import { createApiKey, removeApiKey, type SerializedApiKey } from '~/models/api-key.server';
+import {
+  createWebhook,
+  getWebhook,
+  removeWebhook,
+  updateWebhookFields,
+  type SerializedWebhook,
+} from '~/models/webhook.server';
+import type {
+  ApiKeyCreateInput,
+  WebhookCreateInput,
+  WebhookUpdateInput,
+} from '~/schemas/integrations';
+import { auditRecord, type Actor } from './audit.server';
+
+/**
+ * An admin's changes to what integrators use — API keys and webhook endpoints — from the
+ * settings pages or the API, each audited (the record without its secret).
+ */
+
+/** A new key; the key itself is in the answer and nowhere else. */
+export async function issueApiKey(
+  input: ApiKeyCreateInput,
+  actor: Actor,
+): Promise<{ apiKey: SerializedApiKey; key: string }> {
+  const created = await createApiKey(input, actor.user.id);
+  await auditRecord(actor, 'create', 'key', {
+    label: created.apiKey.name,
+    after: created.apiKey,
+  });
+  return created;
+}
+
+/** The key stops working at once; its record as it was, or null when there was none. */
+export async function revokeApiKey(id: string, actor: Actor): Promise<SerializedApiKey | null> {
+  const revoked = await removeApiKey(id);
+  if (revoked) await auditRecord(actor, 'delete', 'key', { label: revoked.name, before: revoked });
+  return revoked;
+}
+
+/** A new endpoint; its signing secret is in the answer and shown this once. */
+export async function addWebhook(
+  input: WebhookCreateInput,
+  actor: Actor,
+): Promise<{ webhook: SerializedWebhook; secret: string }> {
+  const created = await createWebhook(input);
+  await auditRecord(actor, 'create', 'webhook', {
+    label: created.webhook.url,
+    after: created.webhook,
+  });
+  return created;
+}
+
+export async function updateWebhook(
+  id: string,
+  input: WebhookUpdateInput,
+  actor: Actor,
+): Promise<SerializedWebhook | null> {
+  const before = await getWebhook(id);
+  const webhook = await updateWebhookFields(id, input);
+  if (webhook)
+    await auditRecord(actor, 'update', 'webhook', { label: webhook.url, before, after: webhook });
+  return webhook;
+}
+
+/** Deletes an endpoint; its pending deliveries stop at their next attempt. */
+export async function deleteWebhook(id: string, actor: Actor): Promise<SerializedWebhook | null> {
+  const deleted = await removeWebhook(id);
+  if (deleted)
+    await auditRecord(actor, 'delete', 'webhook', { label: deleted.url, before: deleted });
+  return deleted;
+}

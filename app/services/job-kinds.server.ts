@@ -1,0 +1,40 @@
+import { EMAIL_JOB, emailJobHandler, type EmailKind } from './email-queue.server';
+import {
+  INQUIRY_EMAIL,
+  inquiryEmailKind,
+  NEW_SUBSCRIBER_EMAIL,
+  newSubscriberEmailKind,
+} from './inquiries.server';
+import { defineJob } from './jobs.server';
+import { NOTIFICATION_EMAIL, notificationEmailKind } from './notifications.server';
+import {
+  CONFIRM_EMAIL,
+  parcelUpdateEmailKind,
+  subscriptionConfirmEmailKind,
+  UPDATE_EMAIL,
+} from './parcel-subscriptions.server';
+import { RECEIPT_EMAIL, receiptEmailKind } from './receipt-email.server';
+import { WEBHOOK_JOB, webhookDeliveryJob } from './webhooks.server';
+
+/**
+ * Every kind of background job the app has, in one place. The server registers them at boot
+ * (entry.server.tsx), before it answers a request or starts its worker; a test that runs jobs
+ * registers them in its setup. Each kind's code lives with the service that queues it.
+ */
+export const EMAIL_KINDS: Record<string, EmailKind> = {
+  [NOTIFICATION_EMAIL]: notificationEmailKind,
+  [UPDATE_EMAIL]: parcelUpdateEmailKind,
+  [CONFIRM_EMAIL]: subscriptionConfirmEmailKind,
+  [RECEIPT_EMAIL]: receiptEmailKind,
+  [INQUIRY_EMAIL]: inquiryEmailKind,
+  [NEW_SUBSCRIBER_EMAIL]: newSubscriberEmailKind,
+};
+
+export const JOB_KINDS = {
+  [EMAIL_JOB]: emailJobHandler(EMAIL_KINDS),
+  [WEBHOOK_JOB]: webhookDeliveryJob,
+};
+
+export function registerJobKinds() {
+  for (const [type, handler] of Object.entries(JOB_KINDS)) defineJob(type, handler);
+}

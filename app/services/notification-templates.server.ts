@@ -1,0 +1,56 @@
+import { notificationEmail } from '~/emails/notification.server';
+import { fillTemplate, placeholderValues } from '~/emails/templates.server';
+import {
+  deleteNotificationTemplate,
+  getNotificationTemplate,
+  upsertNotificationTemplate,
+} from '~/models/notification-template.server';
+import { getParcelForTemplate } from '~/models/parcel.server';
+import type { NotificationType } from '~/schemas/notification';
+import type {
+  NotificationTemplate,
+  NotificationTemplateInput,
+} from '~/schemas/notification-template';
+import { auditRecord, type Actor } from './audit.server';
+
+/** An admin's changes to the e-mail templates (the settings page and the API), audited. */
+
+export async function saveNotificationTemplate(
+  type: NotificationType,
+  input: NotificationTemplateInput,
+  actor?: Actor,
+): Promise<NotificationTemplate> {
+  const before = await getNotificationTemplate(type);
+  const after = await upsertNotificationTemplate(type, input);
+  await auditRecord(actor, 'update', 'template', { label: type, before, after });
+  return after;
+}
+
+/** Back to the default template. */
+export async function resetNotificationTemplate(
+  type: NotificationType,
+  actor?: Actor,
+): Promise<NotificationTemplate> {
+  const before = await getNotificationTemplate(type);
+  const after = await deleteNotificationTemplate(type);
+  await auditRecord(actor, 'update', 'template', { label: type, before, after });
+  return after;
+}
+
+/** The e-mail a template makes for a parcel: subject, text and the full HTML message. */
+export async function previewNotificationTemplate(
+  template: { subject: string; text: string; html: string },
+  parcelId: string,
+) {
+  const parcel = await getParcelForTemplate({ id: parcelId });
+  if (!parcel) return null;
+  const filled = fillTemplate(template, placeholderValues(parcel));
+  const email = notificationEmail({
+    recipient: '',
+    title: filled.subject,
+    message: filled.text,
+    html: filled.html,
+    trackingNumber: parcel.trackingNumber,
+  });
+  return { trackingNumber: parcel.trackingNumber, ...email };
+}

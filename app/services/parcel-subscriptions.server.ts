@@ -1,0 +1,248 @@
+import { subscriptionConfirmEmail } from '~/emails/parcel-subscription.server';
+import { fillTemplate, placeholderValues } from '~/emails/templates.server';
+import { signToken, verifyToken } from '~/lib/cookies.server';
+import { env } from '~/lib/env.server';
+import { RateLimit } from '~/lib/rate-limit.server';
+import { publicUrl } from '~/lib/urls.server';
+import { getNotificationSettings } from '~/models/notification-settings.server';
+import { getNotificationTemplate } from '~/models/notification-template.server';
+import {
+  confirmSubscription,
+  CONFIRM_HOURS,
+  endParcelSubscriptions,
+  endSubscriptionByUnsubscribe,
+  getParcelSubscription,
+  getSubscriptionLink,
+  keepConfirmedSubscriptions,
+  listConfirmedSubscriptions,
+  openParcelSubscription,
+  type SubscriptionLink,
+} from '~/models/parcel-subscription.server';
+import { eventTimeZone, getParcelForTemplate, getParcelWithEvents } from '~/models/parcel.server';
+import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
+import { PARCEL_SUBSCRIBE_EMAIL_LIMIT, SUBSCRIPTION_LINK_TOKEN } from '~/schemas/public-forms';
+import { formatEventTime } from '~/utils/format';
+import { enqueueEmail, type EmailKind } from './email-queue.server';
+import { sendMail } from './mailer.server';
+import { deliverNotificationEmail } from './notifications.server';
+
+/**
+ * Visitors following a parcel by e-mail (double opt-in; the records are in
+ * models/parcel-subscription.server.ts): asking, the confirmation and unsubscribe links, and the
+ * e-mails — the confirmation, and one per new tracking event to every confirmed follower.
+ */
+
+/** Per client address: shared by the tracking page's form and the API; refusals are shown. */
+export const subscribeClientLimiter = new RateLimit(
+  'parcel-subscribe',
+  env.RATE_LIMIT_SUBSCRIBE_PER_HOUR,
+  60 * 60 * 1000,
+);
+
+/** Per e-mail address, over every parcel: over it, nothing is sent, and nothing says so. */
+export const subscribeEmailLimiter = new RateLimit(
+  'parcel-subscribe-email',
+  PARCEL_SUBSCRIBE_EMAIL_LIMIT.limit,
+  PARCEL_SUBSCRIBE_EMAIL_LIMIT.windowMs,
+);
+
+/** What a visitor is told after asking, whatever became of the request. */
+export const SUBSCRIBE_ANSWER =
+  'If this address can get updates for this parcel, a link to confirm is on its way to it. Updates start once it is opened.';
+
+export const UPDATE_EMAIL = 'parcel-update';
+export const CONFIRM_EMAIL = 'parcel-subscription-confirm';
+
+const CONFIRM = 'parcel-subscription-confirm';
+const UNSUBSCRIBE = 'parcel-subscription-unsubscribe';
+type LinkPurpose = typeof CONFIRM | typeof UNSUBSCRIBE;
+
+function linkToken(purpose: LinkPurpose, id: string): string {
+  return `${id}.${signToken(purpose, id)}`;
+}
+
+/** The subscription id a link's token names, when the token is genuine. */
+function idFromToken(purpose: LinkPurpose, token: string | null | undefined): string | null {
+  const match = SUBSCRIPTION_LINK_TOKEN.exec(token ?? '');
+  if (!match || !verifyToken(purpose, match[1]!, match[2]!)) return null;
+  return match[1]!;
+}
+
+export function confirmUrl(id: string): string {
+  return publicUrl(
+    `/subscriptions/confirm?${new URLSearchParams({ token: linkToken(CONFIRM, id) })}`,
+  );
+}
+
+/** The page with a button, for the link in the e-mail's body. */
+export function unsubscribeUrl(id: string): string {
+  return publicUrl(
+    `/subscriptions/unsubscribe?${new URLSearchParams({ token: linkToken(UNSUBSCRIBE, id) })}`,
+  );
+}
+
+/** For the `List-Unsubscribe` header: where a mail provider posts (RFC 8058). */
+export function oneClickUnsubscribeUrl(id: string): string {
+  return publicUrl(
+    `/subscriptions/one-click?${new URLSearchParams({ token: linkToken(UNSUBSCRIBE, id) })}`,
+  );
+}
+
+export type SubscribeOutcome = 'requested' | 'not-found' | 'delivered';
+
+/**
+ * A visitor asks for updates on a parcel. Unless the parcel is unknown or delivered, the answer
+ * is 'requested' whatever happened: a confirmation e-mail was queued (a new or lapsed
+ * subscription, or a pending one asked for again), or nothing was (the address already follows
+ * the parcel, the parcel has all its subscribers, or the address asked too often).
+ */
+export async function requestParcelSubscription({
+  trackingNumber,
+  email,
+}: {
+  trackingNumber: string;
+  email: string;
+}): Promise<SubscribeOutcome> {
+  const parcel = await getParcelForTemplate({
+    trackingNumber: normalizeTrackingNumber(trackingNumber),
+  });
+  if (!parcel) return 'not-found';
+  if (parcel.status === 'Delivered') return 'delivered';
+  const address = email.trim().toLowerCase();
+  if (!(await subscribeEmailLimiter.hit(address)).allowed) return 'requested';
+  const id = await openParcelSubscription({
+    parcelId: String(parcel._id),
+    trackingNumber: parcel.trackingNumber,
+    email: address,
+  });
+  if (id) await enqueueEmail({ kind: CONFIRM_EMAIL, subscriptionId: id });
+  return 'requested';
+}
+
+/**
+ * What a link in a subscription e-mail leads to, after `change` (if any) was applied to it: null
+ * when the token is not genuine, `gone` when it is but the subscription has since been removed
+ * (it expired).
+ */
+async function followLink(
+  purpose: LinkPurpose,
+  token: string | null,
+  change?: (id: string) => Promise<void>,
+): Promise<SubscriptionLink | 'gone' | null> {
+  const id = idFromToken(purpose, token);
+  if (!id) return null;
+  await change?.(id);
+  return (await getSubscriptionLink(id)) ?? 'gone';
+}
+
+export function readConfirmLink(token: string | null) {
+  return followLink(CONFIRM, token);
+}
+
+/** Confirms a pending subscription within its deadline; returns the subscription as it is now. */
+export function confirmParcelSubscription(token: string | null) {
+  return followLink(CONFIRM, token, confirmSubscription);
+}
+
+export function readUnsubscribeLink(token: string | null) {
+  return followLink(UNSUBSCRIBE, token);
+}
+
+/**
+ * Ends a subscription by its unsubscribe link: nothing more is sent to it, e-mails already
+ * queued included. Repeating it changes nothing.
+ */
+export function unsubscribeParcelSubscription(token: string | null) {
+  return followLink(UNSUBSCRIBE, token, endSubscriptionByUnsubscribe);
+}
+
+/**
+ * After an event was added to a parcel: one e-mail per confirmed subscriber (once per event and
+ * subscriber: the job's key). When the parcel is now delivered, its subscriptions end; the
+ * e-mails just queued still go.
+ */
+export async function queueSubscriberEmails(
+  parcelId: string,
+  eventId: string,
+  parcelStatus: string | null,
+): Promise<number> {
+  const subscribers = await listConfirmedSubscriptions(parcelId);
+  for (const subscriptionId of subscribers) {
+    await enqueueEmail(
+      { kind: UPDATE_EMAIL, subscriptionId, eventId },
+      { uniqueKey: `email:parcel-update:${subscriptionId}:${eventId}` },
+    );
+  }
+  if (parcelStatus === 'Delivered') await endParcelSubscriptions(parcelId);
+  else if (subscribers.length) await keepConfirmedSubscriptions(parcelId);
+  return subscribers.length;
+}
+
+/** The template the automatic e-mails use for this status (Status Update when there is none). */
+async function templateFor(status: ParcelStatus) {
+  const { rules } = await getNotificationSettings();
+  const type = rules.find((rule) => rule.status === status)?.template ?? 'Status Update';
+  const template = await getNotificationTemplate(type);
+  // An empty Custom template cannot make an e-mail: the Status Update one stands in.
+  if (!template.subject.trim() || !template.text.trim())
+    return getNotificationTemplate('Status Update');
+  return template;
+}
+
+/**
+ * One attempt at a subscriber's e-mail about an event, made from the parcel as it is now with the
+ * template of its status. Nothing is sent once the subscription is unsubscribed (or gone), nor
+ * when the event has been deleted since.
+ */
+async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promise<void> {
+  const sub = await getParcelSubscription(subscriptionId);
+  if (!sub || (sub.status !== 'confirmed' && sub.status !== 'ended')) return;
+  const parcel = await getParcelWithEvents(sub.parcelId);
+  const event = parcel?.events?.find((e) => String(e._id) === eventId);
+  if (!parcel || !event) return;
+  const template = await templateFor((parcel.status ?? 'Pending') as ParcelStatus);
+  const filled = fillTemplate(template, placeholderValues(parcel));
+  const result = await deliverNotificationEmail({
+    recipient: sub.email,
+    title: filled.subject,
+    message: filled.text,
+    html: filled.html || null,
+    trackingNumber: parcel.trackingNumber,
+    event: {
+      status: event.status,
+      location: event.location,
+      description: event.description,
+      time: formatEventTime(event.timestamp, eventTimeZone(event)),
+    },
+    unsubscribe: {
+      page: unsubscribeUrl(subscriptionId),
+      oneClick: oneClickUnsubscribeUrl(subscriptionId),
+    },
+    messageKey: `parcel-update-${subscriptionId}-${eventId}`,
+  });
+  if (!result.ok) throw new Error(result.error);
+}
+
+/** The `parcel-update` kind of `email.send` job (registered in job-kinds.server.ts). */
+export const parcelUpdateEmailKind: EmailKind = {
+  send: (payload) => sendUpdateAttempt(String(payload.subscriptionId), String(payload.eventId)),
+};
+
+/** The double opt-in e-mail: sent only while the subscription is still pending and in time. */
+async function sendConfirmation(subscriptionId: string): Promise<void> {
+  const sub = await getParcelSubscription(subscriptionId);
+  if (!sub || sub.status !== 'pending' || sub.expiresAt.getTime() <= Date.now()) return;
+  await sendMail(
+    subscriptionConfirmEmail({
+      to: sub.email,
+      trackingNumber: sub.trackingNumber,
+      link: confirmUrl(subscriptionId),
+      hours: CONFIRM_HOURS,
+    }),
+  );
+}
+
+/** The `parcel-subscription-confirm` kind of `email.send` job (registered in job-kinds.server.ts). */
+export const subscriptionConfirmEmailKind: EmailKind = {
+  send: (payload) => sendConfirmation(String(payload.subscriptionId)),
+};

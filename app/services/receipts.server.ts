@@ -1,0 +1,66 @@
+import { nextSequence } from '~/models/counter.server';
+import { getParcelForReceipt } from '~/models/parcel.server';
+import {
+  getReceipt,
+  insertReceipt,
+  removeReceipt,
+  updateReceiptFields,
+  type SerializedReceipt,
+} from '~/models/receipt.server';
+import {
+  formatReceiptNumber,
+  type ReceiptGenerateInput,
+  type ReceiptUpdateInput,
+} from '~/schemas/receipt';
+import { auditRecord, type Actor } from './audit.server';
+
+/** Receipts staff generate, change and delete (the Receipts tab and the API), each audited. */
+
+/**
+ * Generates and stores a receipt for a parcel, numbered RCP-{year}-{sequence} from an atomic
+ * counter. Returns null when the parcel does not exist (nothing is stored, and no number is
+ * used up).
+ */
+export async function generateReceipt(
+  parcelId: string,
+  overrides: ReceiptGenerateInput = {},
+  now: Date = new Date(),
+  actor?: Actor,
+): Promise<SerializedReceipt | null> {
+  const parcel = await getParcelForReceipt(parcelId);
+  if (!parcel) return null;
+  const year = now.getUTCFullYear();
+  const sequence = await nextSequence(`receipt-${year}`);
+  const receipt = await insertReceipt({
+    receiptNumber: formatReceiptNumber(year, sequence),
+    parcel,
+    overrides,
+    now,
+  });
+  await auditRecord(actor, 'create', 'receipt', { label: receipt.receiptNumber, after: receipt });
+  return receipt;
+}
+
+export async function updateReceipt(
+  id: string,
+  input: ReceiptUpdateInput,
+  actor?: Actor,
+): Promise<SerializedReceipt | null> {
+  const before = await getReceipt(id);
+  const receipt = await updateReceiptFields(id, input);
+  if (!receipt) return null;
+  await auditRecord(actor, 'update', 'receipt', {
+    label: receipt.receiptNumber,
+    before,
+    after: receipt,
+  });
+  return receipt;
+}
+
+/** Deletes a receipt; returns it as it was, or null when there was none. */
+export async function deleteReceipt(id: string, actor?: Actor): Promise<SerializedReceipt | null> {
+  const before = await getReceipt(id);
+  if (!before || !(await removeReceipt(id))) return null;
+  await auditRecord(actor, 'delete', 'receipt', { label: before.receiptNumber, before });
+  return before;
+}

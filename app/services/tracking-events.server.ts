@@ -1,0 +1,113 @@
+import { getParcelStatus } from '~/models/parcel.server';
+import {
+  pullEvent,
+  pushEvent,
+  setEventFields,
+  type StatusChange,
+  type TrackingEvent,
+} from '~/models/tracking-event.server';
+import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
+import { auditRecord, type Actor } from './audit.server';
+import { queueStatusEmail } from './notifications.server';
+import { queueSubscriberEmails } from './parcel-subscriptions.server';
+import { emitWebhookEvent } from './webhooks.server';
+
+/**
+ * Recording a parcel's tracking events, with all that follows from each: the parcel's status
+ * (kept by the model in the same write), the webhooks, the automatic status e-mail, the e-mails
+ * to the parcel's followers and the audit entry. The Tracking tab, the API and a courier's scan
+ * all call these.
+ */
+
+/**
+ * After an event write changed the parcel's status: its webhook, then the automatic e-mail for
+ * that status if the rules send one (once per event). A failure to queue the e-mail is logged;
+ * the event stands.
+ */
+async function statusChanged(change: StatusChange | null, { email }: { email: boolean }) {
+  if (!change) return;
+  await emitWebhookEvent('parcel.status_changed', {
+    parcel: change.parcel,
+    previousStatus: change.previousStatus,
+  });
+  if (!email || !change.setBy) return;
+  try {
+    await queueStatusEmail({ parcelId: change.parcel.id, ...change.setBy });
+  } catch (error) {
+    console.error('Could not queue the automatic status e-mail', error);
+  }
+}
+
+/** What an event's webhook carries: the event, and the parcel it belongs to. */
+async function emitEventChange(
+  type: 'tracking_event.created' | 'tracking_event.updated' | 'tracking_event.deleted',
+  event: TrackingEvent,
+  parcel: Awaited<ReturnType<typeof getParcelStatus>>,
+) {
+  await emitWebhookEvent(type, {
+    event,
+    parcel: parcel
+      ? { id: event.parcelId, trackingNumber: parcel.trackingNumber, status: parcel.status }
+      : { id: event.parcelId },
+  });
+}
+
+/** Adds an event and updates the parcel's status; null when the parcel is unknown. */
+export async function addEvent(
+  parcelId: string,
+  input: TrackingEventInput,
+  actor?: Actor,
+): Promise<TrackingEvent | null> {
+  const written = await pushEvent(parcelId, input);
+  if (!written) return null;
+  const { event, statusChange } = written;
+  await statusChanged(statusChange, { email: true });
+  const parcel = await getParcelStatus(event.parcelId);
+  // The people who follow the parcel hear of every new event, until delivery. A failure to
+  // queue their e-mails is logged; the event stands.
+  try {
+    await queueSubscriberEmails(event.parcelId, event.id, parcel?.status ?? null);
+  } catch (error) {
+    console.error("Could not queue the e-mails to the parcel's subscribers", error);
+  }
+  await emitEventChange('tracking_event.created', event, parcel);
+  await auditRecord(actor, 'create', 'event', { label: event.status, after: event });
+  return event;
+}
+
+/**
+ * Changes the fields given (others stay) of the event with this id and updates its parcel's
+ * status. `parcelId` optionally restricts it to one parcel. Null when not found.
+ */
+export async function updateEvent(
+  eventId: string,
+  input: TrackingEventUpdate,
+  { parcelId }: { parcelId?: string } = {},
+  actor?: Actor,
+): Promise<TrackingEvent | null> {
+  const written = await setEventFields(eventId, input, { parcelId });
+  if (!written) return null;
+  const { before, event, statusChange } = written;
+  await statusChanged(statusChange, { email: true });
+  await emitEventChange('tracking_event.updated', event, await getParcelStatus(event.parcelId));
+  await auditRecord(actor, 'update', 'event', { label: event.status, before, after: event });
+  return event;
+}
+
+/**
+ * Removes the event with this id and updates its parcel's status from the events left. Returns
+ * the removed event, or null when not found. No e-mail goes out for the status it leaves.
+ */
+export async function deleteEvent(
+  eventId: string,
+  { parcelId }: { parcelId?: string } = {},
+  actor?: Actor,
+): Promise<TrackingEvent | null> {
+  const written = await pullEvent(eventId, { parcelId });
+  if (!written) return null;
+  const { event, statusChange } = written;
+  await statusChanged(statusChange, { email: false });
+  await emitEventChange('tracking_event.deleted', event, await getParcelStatus(event.parcelId));
+  await auditRecord(actor, 'delete', 'event', { label: event.status, before: event });
+  return event;
+}

@@ -1,0 +1,153 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { getToast } from '~/lib/flash.server';
+import { Inquiry } from '~/models/inquiry.server';
+import { action as contactAction } from '~/routes/_public.contact';
+import { action as quoteAction } from '~/routes/_public.quote';
+import { action as newsletterAction } from '~/routes/newsletter';
+import { registerJobKinds } from '~/services/job-kinds.server';
+import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import { callRoute, uniqueAddress } from '../support/api';
+import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+
+let worker: JobWorker | undefined;
+let smtp: TestSmtpServer | undefined;
+const previous = { url: env.SMTP_URL, delays: env.MAIL_RETRY_DELAYS };
+
+beforeAll(async () => {
+  await connectDb();
+  registerJobKinds();
+  // Retries a fifth of a second apart, so that the server's return is seen within the test.
+  env.MAIL_RETRY_DELAYS = [0.2, 0.2, 0.2, 0.2, 0.2];
+});
+
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  await smtp?.stop();
+  smtp = undefined;
+  env.SMTP_URL = previous.url;
+});
+
+afterAll(async () => {
+  env.MAIL_RETRY_DELAYS = previous.delays;
+  await disconnectDb();
+});
+
+function submit(action: unknown, url: string, fields: Record<string, string>) {
+  return callRoute(action, url, {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    clientAddress: uniqueAddress(),
+  });
+}
+
+async function toastOf(response: Response) {
+  const cookie = response.headers.get('Set-Cookie') ?? '';
+  const request = new Request('http://localhost/', {
+    headers: { Cookie: cookie.split(';')[0]! },
+  });
+  return (await getToast(request)).toast;
+}
+
+/** A port where nothing answers: a server was there a moment ago and has stopped. */
+async function deadPort(): Promise<number> {
+  const server = await startTestSmtpServer();
+  await server.stop();
+  return server.port;
+}
+
+async function waitFor<T>(read: () => Promise<T | null | undefined>, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('Timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('e-mails to the company from the public site', () => {
+  it('a contact message sent while the mail server is down reaches it once the server is back', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const port = await deadPort();
+    env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    const subject = `Where is my parcel ${Date.now()}`;
+
+    const res = await submit(contactAction, '/contact', {
+      firstName: 'Mary',
+      lastName: 'Somerville',
+      email: 'mary@example.com',
+      phone: '+44 20 7946 0000',
+      subject,
+      message: 'It left the depot three days ago.',
+      website: '',
+    });
+    expect(res.status).toBe(302);
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
+    const refused = await Inquiry.findOne({ subject }).lean();
+    expect(refused).toMatchObject({ emailStatus: 'failed' });
+    expect(refused?.emailError).toMatch(/ECONNREFUSED/);
+
+    // The server comes back; the queue's next attempt delivers the message.
+    smtp = await startTestSmtpServer({ port });
+    worker = startJobWorker({ pollMs: 20 });
+    const mail = await smtp.waitForMessage(env.COMPANY_EMAIL);
+    expect(mail.subject).toBe(`[Contact] ${subject}`);
+    expect(mail.replyTo?.text).toContain('mary@example.com');
+    expect(mail.text).toContain('It left the depot three days ago.');
+    const sent = await waitFor(() => Inquiry.findOne({ subject, emailStatus: 'sent' }).lean());
+    expect(sent.emailError).toBeUndefined();
+    await worker.idle();
+    expect(smtp.messages).toHaveLength(1);
+    warn.mockRestore();
+  });
+
+  it('a quote request the mail server refuses at first is sent on a later attempt, once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    smtp = await startTestSmtpServer({ rejectFirst: 1 });
+    env.SMTP_URL = smtp.url;
+    const destination = `Lisbon ${Date.now()}`;
+
+    const res = await submit(quoteAction, '/quote', {
+      name: 'Ada Byron',
+      email: 'ada@example.com',
+      phone: '(555) 010-2040',
+      company: 'Engines Ltd',
+      plan: 'basic',
+      shipmentsPerMonth: '1-10',
+      origin: 'London',
+      destination,
+      message: '',
+      website: '',
+    });
+    expect(res.status).toBe(302);
+    expect((await Inquiry.findOne({ destination }).lean())?.emailStatus).toBe('failed');
+    expect(smtp.refusals()).toBe(1);
+
+    worker = startJobWorker({ pollMs: 20 });
+    const mail = await smtp.waitForMessage(env.COMPANY_EMAIL);
+    expect(mail.subject).toBe('[Quote] Quote request: Basic ($9.99 per shipment) from Ada Byron');
+    await waitFor(() => Inquiry.findOne({ destination, emailStatus: 'sent' }).lean());
+    await worker.idle();
+    expect(smtp.messages).toHaveLength(1);
+    warn.mockRestore();
+  });
+
+  it('a new newsletter subscriber is reported to support once the mail server is back', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const port = await deadPort();
+    env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    const email = `reader.${Date.now()}@example.com`;
+
+    const res = await submit(newsletterAction, '/newsletter', { email, redirectTo: '/' });
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Subscribed' });
+
+    smtp = await startTestSmtpServer({ port });
+    worker = startJobWorker({ pollMs: 20 });
+    const mail = await smtp.waitForMessage(env.COMPANY_EMAIL);
+    expect(mail.subject).toBe(`[Newsletter] New subscriber: ${email}`);
+    warn.mockRestore();
+  });
+});
