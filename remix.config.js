@@ -17,7 +17,11 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    // Off: the browser gets every route in one cached manifest file. With discovery on, a
+    // navigation that revalidates while a fetcher (the parcel pickers') is loading can fail with a
+    // 404 the route never answered (remix-run/remix#10263, fixed only in React Router 7), and
+    // /__manifest would match request-chosen paths against the route table.
+    v3_lazyRouteDiscovery: false,
     v3_singleFetch: false,
   },
 };

@@ -88,7 +88,6 @@ export function createApp({
   app.use('/build', (_req, res) => void res.sendStatus(404));
   app.use(publicFiles(publicDir));
   app.use(limitBody(bodyLimit, { paths: UPLOAD_PATHS, limit: uploadBodyLimit }));
-  app.use(boundedRouteDiscovery());
   app.use(sameOriginMutations({ publicUrl, sessionCookie, openPaths: PUBLIC_POST_ENDPOINTS }));
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
   app.all(
@@ -129,45 +128,6 @@ function publicFiles(dir) {
   };
   if (fs.existsSync(dir)) walk(dir, '/');
   return (req, res, next) => (paths.has(req.path) ? serve(req, res, next) : next());
-}
-
-/**
- * The most route paths one `/__manifest` request may ask Remix to match (see
- * boundedRouteDiscovery). A browser asks for the links a page shows, in at most 7,680 characters
- * of query; our links carry ids, so that is at most about 160 of them.
- */
-export const ROUTE_DISCOVERY_LIMIT = 256;
-
-/**
- * Remix answers `GET /__manifest?p=…&version=…` (a browser asking which routes the links on its
- * page lead to) by matching every leading part of every path in `p` against the whole route table,
- * each match costing a fraction of a millisecond. A query of the same 7,680 characters made of
- * one deep path (`p=/a/a/a/…`) has thousands of leading parts, and held an app process for 2 s.
- * React Router 7 fixed this in the framework (GHSA-chx6-hx7r-mcp5); Remix v2 has no fix, so a
- * request with more than `limit` distinct leading parts — counted as Remix counts them — is
- * refused here with 400, as Remix refuses a query that is too long. A browser given a 400 finds
- * the routes when a link is followed instead.
- */
-function boundedRouteDiscovery(limit = ROUTE_DISCOVERY_LIMIT) {
-  return (req, res, next) => {
-    if (req.path !== '/__manifest') return next();
-    const query = req.originalUrl.indexOf('?');
-    const paths =
-      query === -1 ? [] : new URLSearchParams(req.originalUrl.slice(query + 1)).getAll('p');
-    const parts = new Set();
-    for (const each of paths) {
-      const path = each.startsWith('/') ? each : `/${each}`;
-      for (let end = path.indexOf('/', 1); ; end = path.indexOf('/', end + 1)) {
-        parts.add(end === -1 ? path : path.slice(0, end));
-        if (parts.size > limit) {
-          res.status(400).type('text/plain').send(`At most ${limit} route paths at a time`);
-          return;
-        }
-        if (end === -1) break;
-      }
-    }
-    next();
-  };
 }
 
 /** The methods the app answers; any other is refused before a route sees it. */

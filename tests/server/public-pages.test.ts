@@ -51,6 +51,22 @@ describe('public pages ship no framework JavaScript', () => {
     });
   }
 
+  it('the staff pages load every route from one manifest file, with no route discovery endpoint', async () => {
+    const { document } = await server.page('/management/access');
+    const manifest = [...document.querySelectorAll('link[rel="modulepreload"], script[src]')]
+      .map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? '')
+      .find((url) => /\/build\/manifest-[A-Z0-9]+\.js$/.test(url));
+    expect(manifest).toBeTruthy();
+    const file = await server.request(manifest!);
+    expect(file.status).toBe(200);
+    const routes = await file.text();
+    for (const id of ['routes/dashboard.tracking.$parcelId', 'routes/dashboard.parcels.options'])
+      expect(routes).toContain(JSON.stringify(id));
+    // No /__manifest: a discovery query is an unknown page like any other.
+    const discovery = await server.request(`/__manifest?version=1&p=${'/a'.repeat(3700)}`);
+    expect(discovery.status).toBe(404);
+  });
+
   it('the staff sign-in page keeps the framework', async () => {
     const { document } = await server.page('/management/access');
     expect(

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { json, type ServerBuild } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, ROUTE_DISCOVERY_LIMIT, setTimeouts } from '../../server/index.js';
+import { createApp, setTimeouts } from '../../server/index.js';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -113,8 +113,7 @@ const build = {
   },
   publicPath: '/build/',
   assetsBuildDirectory: path.join(dir, 'build', 'assets'),
-  // Route discovery on, as in the app: Remix answers /__manifest.
-  future: { v3_lazyRouteDiscovery: true },
+  future: { v3_lazyRouteDiscovery: false },
   isSpaMode: false,
   basename: undefined,
 } as unknown as ServerBuild;
@@ -575,42 +574,5 @@ describe('malformed requests', () => {
     expect(next).toBe(200);
     expect(Date.now() - started).toBeLessThan(5_000);
     agent.destroy();
-  });
-});
-
-describe('route discovery (/__manifest)', () => {
-  const manifest = (paths: string[], version = '1') =>
-    send(
-      `/__manifest?${new URLSearchParams([...paths.map((p) => ['p', p]), ['version', version]])}`,
-    );
-  // Leading parts as Remix counts them: `/dashboard` and then each `/dashboard/<id>`. Short ids,
-  // so that even the limit fits in the 7,680 characters a browser sends at most.
-  const links = (count: number) =>
-    Array.from({ length: count }, (_, i) => `/dashboard/${i.toString(36)}`);
-  const refused = `At most ${ROUTE_DISCOVERY_LIMIT} route paths at a time`;
-
-  it("answers a page's links, up to the limit of leading parts", async () => {
-    const reply = await manifest(links(ROUTE_DISCOVERY_LIMIT - 1));
-    expect(reply.status).toBe(200);
-    expect(reply.headers['content-type']).toMatch(/json/);
-    // A stale page is told to reload, as before.
-    const stale = await manifest(links(3), 'old');
-    expect(stale.status).toBe(204);
-    expect(stale.headers['x-remix-reload-document']).toBe('true');
-  });
-
-  it('refuses more leading parts than the limit, however they are spread, and keeps serving', async () => {
-    const over = await manifest(links(ROUTE_DISCOVERY_LIMIT));
-    expect(over).toMatchObject({ status: 400, body: refused });
-    // One deep path in a query shorter than Remix's own limit: thousands of leading parts.
-    const query = `/__manifest?version=1&p=${'/a'.repeat(3700)}`;
-    expect(query.length).toBeLessThan(7680);
-    expect(await send(query)).toMatchObject({ status: 400, body: refused });
-    // Without the leading slash Remix adds, and spread over many short paths.
-    const spread = await manifest(
-      Array.from({ length: ROUTE_DISCOVERY_LIMIT / 2 + 1 }, (_, i) => `x${i}/y`),
-    );
-    expect(spread).toMatchObject({ status: 400, body: refused });
-    expect((await send('/api/thing')).status).toBe(200);
   });
 });
