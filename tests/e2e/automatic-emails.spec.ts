@@ -1,5 +1,11 @@
 import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
-import { reloadUntil, toastRegion, uniqueName, waitForMail } from './support/helpers';
+import {
+  eventFormReady,
+  reloadUntil,
+  toastRegion,
+  uniqueName,
+  waitForMail,
+} from './support/helpers';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -21,6 +27,7 @@ test('an event that sets Out for Delivery e-mails the recipient once, shown in t
 
   await page.goto(`/dashboard/tracking/${parcel.id}`);
   await page.getByRole('link', { name: 'Add Event' }).click();
+  await eventFormReady(page);
   await page.getByLabel('Status', { exact: true }).selectOption('Out for Delivery');
   await page.getByLabel('Location').fill('Depot');
   await page.getByRole('button', { name: 'Add Event' }).click();

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { uniqueName } from './support/helpers';
 
 // A keyboard user who closes a dialog, however it closes, lands on the control that opened it.
 // (Without JavaScript dialogs are pages: the no-js project does not run these.)
@@ -39,10 +40,23 @@ test('Escape and Close in the Create Parcel dialog return focus to Create Parcel
   await expect(page.getByRole('link', { name: 'Skip to content' })).not.toBeFocused();
 });
 
-test('Escape in the Add Event dialog returns focus to Add Event', async ({ page }) => {
-  await page.goto('/dashboard/tracking');
+test('Escape in the Add Event dialog returns focus to Add Event', async ({
+  page,
+  request,
+  admin,
+}) => {
+  // A parcel of this test's own: the newest parcel in the list may be another test's, deleted
+  // while this one opens it.
+  const recipient = uniqueName('Esme Escape');
+  const created = await request.post('/api/parcels', {
+    headers: admin,
+    data: { recipient: { name: recipient, address: '2 Key Lane' } },
+  });
+  expect(created.status()).toBe(201);
+  const { parcel } = await created.json();
+  await page.goto(`/dashboard/tracking?search=${encodeURIComponent(recipient)}`);
   const parcels = page.getByRole('list', { name: 'Parcels to select' });
-  await parcels.getByRole('link').first().click();
+  await parcels.getByRole('link', { name: new RegExp(parcel.trackingNumber) }).click();
   await expect(page.getByRole('link', { name: 'Add Event' })).toBeVisible();
   const opener = await openWithKeyboard(page, 'Add Event', 'Add Event');
   await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import type { ParsedMail } from 'mailparser';
 import { expect, NO_JS, test } from './support/fixtures';
-import { toastRegion, uniqueName, waitForMail } from './support/helpers';
+import { eventFormReady, toastRegion, uniqueName, waitForMail } from './support/helpers';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -57,6 +57,7 @@ test(
     await page.goto(`/dashboard/tracking/${parcel.id}`);
     await expect(page.getByText('E-mail subscribers: 1', { exact: true })).toBeVisible();
     await page.getByRole('link', { name: 'Add Event' }).click();
+    await eventFormReady(page);
     await page.getByLabel('Status', { exact: true }).selectOption('Arrived at Facility');
     await page.getByLabel('Location').fill('Memphis hub');
     await page.getByRole('button', { name: 'Add Event' }).click();

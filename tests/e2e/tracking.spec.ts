@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, NO_JS, test } from './support/fixtures';
-import { chooseParcel, toastRegion, uniqueName } from './support/helpers';
+import { chooseParcel, eventFormReady, toastRegion, uniqueName } from './support/helpers';
 
 type CreatedParcel = { id: string; trackingNumber: string; recipientName: string };
 
@@ -76,6 +76,7 @@ test(
     // Add
     await page.getByRole('link', { name: 'Add Event' }).click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/tracking/${parcel.id}/events/new`));
+    await eventFormReady(page);
     await page.getByLabel('Status', { exact: true }).selectOption('Out for Delivery');
     await page.getByLabel('Location').fill(location);
     await page.getByLabel('Description').fill('On the van since morning');
@@ -133,6 +134,7 @@ test(
 test('a custom status is stored as typed; invalid input is explained', async ({ page }) => {
   test.slow();
   await page.goto(`/dashboard/tracking/${parcel.id}/events/new`);
+  await eventFormReady(page);
   await page.getByLabel('Status', { exact: true }).selectOption('Custom Status');
   await page.getByLabel('Date', { exact: true }).fill('');
   await page.getByLabel('Time', { exact: true }).fill('');

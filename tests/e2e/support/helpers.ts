@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { E2E_ADMIN, E2E_DIR } from '../../../playwright.config';
 
@@ -76,6 +76,19 @@ export async function reloadUntil(page: Page, check: () => Promise<void>, timeou
     await page.reload();
     await check();
   }).toPass({ timeout: timeoutMs, intervals: [250, 500, 1000] });
+}
+
+/**
+ * Waits until the add-event form can be used. With JavaScript the form, once hydrated, takes the
+ * browser's time zone and its "now" (`form.update`), and what was chosen or typed before that is
+ * not kept. Both show: the 'Custom status' field, rendered for the page without JavaScript, goes
+ * away, and the zone becomes the browser's.
+ */
+export async function eventFormReady(page: Page) {
+  if (test.info().project.use.javaScriptEnabled === false) return;
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  await expect(page.getByLabel('Custom status')).toHaveCount(0);
+  await expect(page.getByLabel('Time zone')).toHaveValue(zone);
 }
 
 /**
