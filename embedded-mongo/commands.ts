@@ -561,20 +561,22 @@ const NEUTRAL_CREATE_OPTIONS = new Set([
   'validationAction',
 ]);
 /** Collection options MongoDB has that this engine does not implement. */
-const REFUSED_CREATE_OPTIONS: Record<string, string> = {
-  validator: 'Document validation (the validator option, $jsonSchema)',
-  capped: 'Capped collections',
-  size: 'Capped collections (the size option)',
-  max: 'Capped collections (the max option)',
-  viewOn: 'Views',
-  pipeline: 'Views',
-  timeseries: 'Time series collections',
-  expireAfterSeconds: 'Collections that expire documents (expireAfterSeconds)',
-  clusteredIndex: 'Clustered collections',
-  changeStreamPreAndPostImages: 'Change streams',
-  encryptedFields: 'Queryable encryption',
-  collation: 'Collation',
-};
+const REFUSED_CREATE_OPTIONS = new Map<string, string>(
+  Object.entries({
+    validator: 'Document validation (the validator option, $jsonSchema)',
+    capped: 'Capped collections',
+    size: 'Capped collections (the size option)',
+    max: 'Capped collections (the max option)',
+    viewOn: 'Views',
+    pipeline: 'Views',
+    timeseries: 'Time series collections',
+    expireAfterSeconds: 'Collections that expire documents (expireAfterSeconds)',
+    clusteredIndex: 'Clustered collections',
+    changeStreamPreAndPostImages: 'Change streams',
+    encryptedFields: 'Queryable encryption',
+    collation: 'Collation',
+  }),
+);
 
 const create: Handler = (engine, cmd, db) => {
   const name = engine.validateName(db, cmd.create);
@@ -594,7 +596,8 @@ const create: Handler = (engine, cmd, db) => {
     if (k === 'capped' && v === false) continue;
     if (k === 'collation' && isPlainObject(v) && v.locale === 'simple') continue;
     if (k === 'validator' && isPlainObject(v) && Object.keys(v).length === 0) continue;
-    if (k in REFUSED_CREATE_OPTIONS) notImplemented(REFUSED_CREATE_OPTIONS[k]!);
+    const refused = REFUSED_CREATE_OPTIONS.get(k);
+    if (refused) notImplemented(refused);
     if (!NEUTRAL_CREATE_OPTIONS.has(k))
       fail(40415, `BSON field 'create.${k}' is an unknown field.`);
     opts[k] = v;
@@ -665,12 +668,14 @@ const INDEX_OPTIONS = new Set([
   'storageEngine',
   'ns',
 ]);
-const REFUSED_INDEX_TYPES: Record<string, string> = {
-  text: 'Text indexes',
-  '2d': 'Geospatial (2d) indexes',
-  '2dsphere': 'Geospatial (2dsphere) indexes',
-  geoHaystack: 'Geospatial (geoHaystack) indexes',
-};
+const REFUSED_INDEX_TYPES = new Map<string, string>(
+  Object.entries({
+    text: 'Text indexes',
+    '2d': 'Geospatial (2d) indexes',
+    '2dsphere': 'Geospatial (2dsphere) indexes',
+    geoHaystack: 'Geospatial (geoHaystack) indexes',
+  }),
+);
 
 /**
  * Index definitions this engine cannot honour are refused before anything is created: text and
@@ -681,7 +686,8 @@ function checkIndexSpec(raw: unknown): void {
     fail(67, 'Index key pattern must be a non-empty object');
   for (const [field, kind] of Object.entries(raw.key)) {
     if (typeof kind === 'string') {
-      if (kind in REFUSED_INDEX_TYPES) notImplemented(REFUSED_INDEX_TYPES[kind]!);
+      const refused = REFUSED_INDEX_TYPES.get(kind);
+      if (refused) notImplemented(refused);
       if (kind !== 'hashed') fail(67, `Unknown index plugin '${kind}'`);
       if (raw.unique === true)
         fail(67, 'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.');

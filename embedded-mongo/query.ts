@@ -14,11 +14,15 @@ import {
   bsonType,
   bsonTypeCode,
   compareValues,
+  fieldOf,
+  fieldPath,
   isPlainObject,
   keyOf,
   plainNumbers,
+  setField,
   sortDocs,
   type Doc,
+  type FieldPath,
 } from './values';
 
 /** Refusal of something MongoDB does that this engine does not: never an answer without it. */
@@ -94,16 +98,16 @@ const MISSING = Symbol('missing');
  * (their documents searched, a numeric part used as an index), and a document that lacks the
  * next field yields MISSING. Leaf arrays are returned whole.
  */
-function leafValues(doc: unknown, parts: string[]): unknown[] {
+function leafValues(doc: unknown, { parts, inherited }: FieldPath): unknown[] {
   if (parts.length === 1 && isPlainObject(doc)) {
-    const v = doc[parts[0]!];
+    const v = inherited ? fieldOf(doc, parts[0]!) : doc[parts[0]!];
     return [v === undefined ? MISSING : v];
   }
   // Most paths cross only documents: follow them without the general walk.
   let at: unknown = doc;
   let i = 0;
   for (; i < parts.length && isPlainObject(at); i++) {
-    at = at[parts[i]!];
+    at = inherited ? fieldOf(at, parts[i]!) : at[parts[i]!];
     if (at === undefined) return [MISSING];
   }
   if (i === parts.length) return [at];
@@ -125,7 +129,7 @@ function leafValues(doc: unknown, parts: string[]): unknown[] {
       return;
     }
     if (isPlainObject(v)) {
-      const next = v[part];
+      const next = fieldOf(v, part);
       if (next === undefined) out.push(MISSING);
       else walk(next, i + 1);
       return;
@@ -207,30 +211,32 @@ function makeRegex(source: unknown, options: unknown): RegExp {
   }
 }
 
-const TYPE_ALIASES: Record<string, number> = {
-  double: 1,
-  string: 2,
-  object: 3,
-  array: 4,
-  binData: 5,
-  undefined: 6,
-  objectId: 7,
-  bool: 8,
-  date: 9,
-  null: 10,
-  regex: 11,
-  dbPointer: 12,
-  javascript: 13,
-  symbol: 14,
-  javascriptWithScope: 15,
-  int: 16,
-  timestamp: 17,
-  long: 18,
-  decimal: 19,
-  minKey: -1,
-  maxKey: 127,
-};
-const TYPE_CODES = new Set(Object.values(TYPE_ALIASES));
+const TYPE_ALIASES = new Map<string, number>(
+  Object.entries({
+    double: 1,
+    string: 2,
+    object: 3,
+    array: 4,
+    binData: 5,
+    undefined: 6,
+    objectId: 7,
+    bool: 8,
+    date: 9,
+    null: 10,
+    regex: 11,
+    dbPointer: 12,
+    javascript: 13,
+    symbol: 14,
+    javascriptWithScope: 15,
+    int: 16,
+    timestamp: 17,
+    long: 18,
+    decimal: 19,
+    minKey: -1,
+    maxKey: 127,
+  }),
+);
+const TYPE_CODES = new Set(TYPE_ALIASES.values());
 const NUMBER_CODES = new Set([1, 16, 18, 19]);
 
 function typeTest(spec: unknown): (v: unknown) => boolean {
@@ -241,7 +247,7 @@ function typeTest(spec: unknown): (v: unknown) => boolean {
   for (const t of list) {
     if (typeof t === 'string') {
       if (t === 'number') anyNumber = true;
-      else if (t in TYPE_ALIASES) codes.add(TYPE_ALIASES[t]!);
+      else if (TYPE_ALIASES.has(t)) codes.add(TYPE_ALIASES.get(t)!);
       else fail(2, `Unknown type name alias: ${t}`);
     } else if (typeof t === 'number' || bsonType(t) === 'Double' || t instanceof Long) {
       const n = Number(t);
@@ -593,10 +599,11 @@ function scalarTest(cond: unknown): ((v: unknown) => boolean) | null {
 
 function compileField(path: string, cond: unknown): Matcher {
   if (path === '') fail(2, 'FieldPath cannot be constructed with empty string');
-  const parts = path.split('.');
+  const field = fieldPath(path);
+  const { parts, inherited } = field;
   const test = compileValueTest(cond);
   const general: Matcher = (doc) => {
-    const leaves = leafValues(doc, parts);
+    const leaves = leafValues(doc, field);
     return test(candidates(leaves), leaves);
   };
   const scalar = scalarTest(cond);
@@ -607,7 +614,7 @@ function compileField(path: string, cond: unknown): Matcher {
     let at: unknown = doc;
     for (let i = 0; i < parts.length; i++) {
       if (!isPlainObject(at)) return general(doc);
-      at = at[parts[i]!];
+      at = inherited ? fieldOf(at, parts[i]!) : at[parts[i]!];
     }
     if (at === undefined || Array.isArray(at)) return general(doc);
     return scalar(at);
@@ -873,19 +880,19 @@ function includeFields(map: Map<string, Node>, value: Doc, top: boolean): Doc {
     const node = map.get(key);
     if (!node) continue;
     const v = value[key];
-    if (node.include) out[key] = v;
-    else if (node.slice) out[key] = applySlice(v, node.slice);
+    if (node.include) setField(out, key, v);
+    else if (node.slice) setField(out, key, applySlice(v, node.slice));
     else if (node.elemMatch) {
       if (top && Array.isArray(v)) {
         const e = v.find(node.elemMatch);
-        if (e !== undefined) out[key] = [e];
+        if (e !== undefined) setField(out, key, [e]);
       }
     } else if (node.positional) {
       const kept = positionalElement(v, node.positional);
-      if (kept !== undefined) out[key] = kept;
+      if (kept !== undefined) setField(out, key, kept);
     } else if (node.children) {
       const kept = includeNested(node.children, v);
-      if (kept !== undefined) out[key] = kept;
+      if (kept !== undefined) setField(out, key, kept);
     }
   }
   return out;
@@ -910,11 +917,11 @@ function excludeFields(map: Map<string, Node>, value: unknown): unknown {
   for (const key of Object.keys(value)) {
     const node = map.get(key);
     const v = value[key];
-    if (!node) out[key] = v;
+    if (!node) setField(out, key, v);
     else if (node.include === false) continue;
-    else if (node.slice) out[key] = applySlice(v, node.slice);
-    else if (node.children) out[key] = excludeFields(node.children, v);
-    else out[key] = v;
+    else if (node.slice) setField(out, key, applySlice(v, node.slice));
+    else if (node.children) setField(out, key, excludeFields(node.children, v));
+    else setField(out, key, v);
   }
   return out;
 }

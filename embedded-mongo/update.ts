@@ -5,11 +5,13 @@ import {
   bsonTypeCode,
   cloneDoc,
   compareValues,
+  fieldOf,
   formatValue,
   isInt32Number,
   isOperatorObject,
   isPlainObject,
   keyOf,
+  setField,
   setPath,
   sortDocs,
   storedDouble,
@@ -89,7 +91,7 @@ function getAt(doc: unknown, parts: string[]): unknown {
     if (Array.isArray(v)) {
       if (!/^\d+$/.test(part)) return undefined;
       v = v[Number(part)];
-    } else if (isPlainObject(v)) v = v[part];
+    } else if (isPlainObject(v)) v = fieldOf(v, part);
     else return undefined;
     if (v === undefined) return undefined;
   }
@@ -134,7 +136,7 @@ function parentOf(
         fail(28, `Cannot create field '${part}' in element {${parts[i - 1]}: ${formatValue(cur)}}`);
       }
       next = cur[Number(part)];
-    } else next = cur[part];
+    } else next = fieldOf(cur, part);
     if (next === undefined) {
       if (!create) return null;
       const created: Doc = {};
@@ -166,11 +168,11 @@ function assign(container: Doc | unknown[], key: string, value: unknown): void {
     const i = Number(key);
     while (container.length < i) container.push(null);
     container[i] = value;
-  } else container[key] = value;
+  } else setField(container, key, value);
 }
 
 function read(container: Doc | unknown[], key: string): unknown {
-  return Array.isArray(container) ? container[Number(key)] : container[key];
+  return Array.isArray(container) ? container[Number(key)] : fieldOf(container, key);
 }
 
 type NumberKind = 'int' | 'long' | 'double' | 'decimal';
@@ -432,7 +434,7 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
         fail(2, `The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
       const from = parentOf(next, parts, false);
       if (!from || Array.isArray(from.parent)) return;
-      if (!(from.key in from.parent)) return;
+      if (!Object.hasOwn(from.parent, from.key)) return;
       const value = from.parent[from.key];
       delete from.parent[from.key];
       const to = parentOf(next, arg.split('.'), true)!;
@@ -625,13 +627,13 @@ export function applyUpdate(
 function typesChanged(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.some((x, i) => typesChanged(x, b[i]));
   if (isPlainObject(a) && isPlainObject(b))
-    return Object.keys(a).some((k) => typesChanged(a[k], b[k]));
+    return Object.keys(a).some((k) => typesChanged(a[k], fieldOf(b, k)));
   return bsonTypeCode(a) !== bsonTypeCode(b);
 }
 
 /** The document an upsert starts from: the equality conditions of its filter. */
 export function upsertSeed(filter: Doc): Doc {
-  const seed: Doc = {};
+  const equalities: Array<[string, unknown]> = [];
   const visit = (f: Doc): void => {
     for (const [k, v] of Object.entries(f)) {
       if (k === '$and' && Array.isArray(v)) {
@@ -644,13 +646,26 @@ export function upsertSeed(filter: Doc): Doc {
       }
       if (k.startsWith('$')) continue;
       if (isOperatorObject(v)) {
-        if ('$eq' in v) setPath(seed, k, cloneDoc(v.$eq));
+        if ('$eq' in v) equalities.push([k, v.$eq]);
         continue;
       }
       if (v instanceof RegExp) continue;
-      setPath(seed, k, cloneDoc(v));
+      equalities.push([k, v]);
     }
   };
   visit(filter);
+  const seed: Doc = {};
+  equalities.forEach(([path, value], i) => {
+    for (const [other] of equalities.slice(0, i)) {
+      if (other === path)
+        fail(54, `cannot infer query fields to set, path '${path}' is matched twice`);
+      if (other.startsWith(path + '.') || path.startsWith(other + '.'))
+        fail(
+          54,
+          `cannot infer query fields to set, both paths '${other}' and '${path}' are matched`,
+        );
+    }
+    setPath(seed, path, cloneDoc(value));
+  });
   return seed;
 }

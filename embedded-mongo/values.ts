@@ -130,7 +130,7 @@ export function plainNumbers<T>(v: T): T {
     let out: Doc | null = null;
     for (const k of Object.keys(v)) {
       const x = plainNumbers(v[k]);
-      if (x !== v[k]) (out ??= { ...v })[k] = x;
+      if (x !== v[k]) setField((out ??= { ...v }), k, x);
     }
     return (out ?? v) as T;
   }
@@ -140,6 +140,33 @@ export function plainNumbers<T>(v: T): T {
     if (Number.isSafeInteger(n)) return n as T;
   }
   return v;
+}
+
+/**
+ * True for a name every plain object has through its prototype (`constructor`, `toString`,
+ * `__proto__`, …). Documents may hold fields with these names like any other; code that follows a
+ * user-supplied name into a document reads it with {@link fieldOf} and writes it with
+ * {@link setField}, so such a name is an ordinary field and never a way into the engine's objects.
+ */
+export function isInheritedName(name: string): boolean {
+  return name in Object.prototype;
+}
+
+/** The document's own field `name`, or undefined: inherited properties are not fields. */
+export function fieldOf(doc: Doc, name: string): unknown {
+  return Object.hasOwn(doc, name) ? doc[name] : undefined;
+}
+
+/** Sets the document's own field `name`; `__proto__` is stored as a field like any other. */
+export function setField(doc: Doc, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(doc, name, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  else doc[name] = value;
 }
 
 export function isPlainObject(v: unknown): v is Doc {
@@ -199,36 +226,43 @@ export function cloneDoc<T>(v: T): T {
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (isPlainObject(v)) {
     const out: Doc = {};
-    for (const k of Object.keys(v)) out[k] = cloneDoc(v[k]);
+    for (const k of Object.keys(v)) setField(out, k, cloneDoc(v[k]));
     return out as T;
   }
   return v;
 }
 
-const splitPaths = new Map<string, string[]>();
+/** A dotted path split into its parts, and whether one of them is a name objects inherit. */
+export interface FieldPath {
+  readonly parts: string[];
+  readonly inherited: boolean;
+}
 
-function pathParts(path: string): string[] {
-  let parts = splitPaths.get(path);
-  if (!parts) {
-    parts = path.split('.');
-    if (splitPaths.size < 10_000) splitPaths.set(path, parts);
+const fieldPaths = new Map<string, FieldPath>();
+
+export function fieldPath(path: string): FieldPath {
+  let known = fieldPaths.get(path);
+  if (!known) {
+    const parts = path.split('.');
+    known = { parts, inherited: parts.some(isInheritedName) };
+    if (fieldPaths.size < 10_000) fieldPaths.set(path, known);
   }
-  return parts;
+  return known;
 }
 
 /** Values at a dotted path, descending into arrays the way MongoDB does for queries and indexes. */
 export function pathValues(doc: unknown, path: string): unknown[] {
   if (!path.includes('.') && isPlainObject(doc)) {
-    const v = doc[path];
+    const v = fieldOf(doc, path);
     return v === undefined ? [] : [v];
   }
-  const parts = pathParts(path);
+  const { parts, inherited } = fieldPath(path);
   // Most paths cross only plain objects: follow them without building the general walk.
   let v: unknown = doc;
   for (let i = 0; i < parts.length; i++) {
     if (Array.isArray(v)) return walkPath(v, parts, i);
     if (!isPlainObject(v)) return [];
-    v = v[parts[i]!];
+    v = inherited ? fieldOf(v, parts[i]!) : v[parts[i]!];
     if (v === undefined) return [];
   }
   return [v];
@@ -251,7 +285,7 @@ function walkPath(start: unknown, parts: string[], from: number): unknown[] {
       return;
     }
     if (isPlainObject(v)) {
-      const next = v[parts[i]!];
+      const next = fieldOf(v, parts[i]!);
       if (next === undefined) return;
       walk(next, i + 1);
     }
@@ -260,29 +294,20 @@ function walkPath(start: unknown, parts: string[], from: number): unknown[] {
   return out;
 }
 
-export function getPath(doc: unknown, path: string): unknown {
-  let v: unknown = doc;
-  for (const part of path.split('.')) {
-    if (Array.isArray(v) && /^\d+$/.test(part)) v = v[Number(part)];
-    else if (isPlainObject(v)) v = v[part];
-    else return undefined;
-  }
-  return v;
-}
-
+/** Sets a value at a dotted path through (own) documents, creating documents on the way. */
 export function setPath(doc: Doc, path: string, value: unknown): void {
   const parts = path.split('.');
   let cur: Doc = doc;
   for (let i = 0; i < parts.length - 1; i++) {
-    const next = cur[parts[i]!];
-    if (isPlainObject(next) || Array.isArray(next)) cur = next as Doc;
+    const next = fieldOf(cur, parts[i]!);
+    if (isPlainObject(next)) cur = next;
     else {
       const created: Doc = {};
-      cur[parts[i]!] = created;
+      setField(cur, parts[i]!, created);
       cur = created;
     }
   }
-  cur[parts[parts.length - 1]!] = value;
+  setField(cur, parts[parts.length - 1]!, value);
 }
 
 function typeRank(v: unknown): number {
@@ -491,7 +516,7 @@ export function formatValue(v: unknown): string {
 
 export function withIdFirst(doc: Doc, id: unknown): Doc {
   const out: Doc = { _id: id };
-  for (const k of Object.keys(doc)) if (k !== '_id') out[k] = doc[k];
+  for (const k of Object.keys(doc)) if (k !== '_id') setField(out, k, doc[k]);
   return out;
 }
 

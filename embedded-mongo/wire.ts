@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'bson';
-import { fromWire, type Doc } from './values';
+import { fromWire, setField, type Doc } from './values';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -84,7 +84,7 @@ export function parseMessage(buf: Buffer): Request {
         } else throw new ProtocolError(`unknown section kind ${kind}`);
       }
       if (!command) throw new ProtocolError('OP_MSG without body');
-      for (const [identifier, docs] of sequences) command[identifier] = docs;
+      for (const [identifier, docs] of sequences) setField(command, identifier, docs);
       return { kind: 'msg', header, flags, command };
     }
     if (header.opCode === OP_QUERY) {

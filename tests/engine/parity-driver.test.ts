@@ -655,6 +655,135 @@ describe('driver parity: answers that must be MongoDB’s', () => {
   });
 });
 
+/** A document from JSON, where `__proto__` is a key like any other. */
+const fromJson = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+describe('driver parity: names every JavaScript object inherits are ordinary field names', () => {
+  it('updates create and change such fields, and nothing else matches afterwards', async () => {
+    const coll = collection('inherited_updates');
+    await coll.insertMany([
+      { _id: 1, hello: 'world', n: 1 },
+      { _id: 2, n: 2 },
+    ]);
+    await coll.updateOne({ _id: 1 }, { $rename: { hello: '__proto__.polluted' } });
+    await coll.updateOne({ _id: 1 }, { $set: { 'constructor.x': 1 } });
+    await coll.updateOne({ _id: 1 }, { $inc: { valueOf: 1 } });
+    await coll.updateOne({ _id: 1 }, { $set: { path1: fromJson('{"__proto__": "abcd"}') } });
+    await coll.updateOne({ _id: 1 }, {
+      $push: { hasOwnProperty: 'a' },
+      $min: { toString: 5 },
+      $max: { isPrototypeOf: 'b' },
+      $mul: { propertyIsEnumerable: 2 },
+    } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      n: 1,
+      ['__proto__']: { polluted: 'world' },
+      constructor: { x: 1 },
+      valueOf: 1,
+      path1: fromJson('{"__proto__": "abcd"}'),
+      hasOwnProperty: ['a'],
+      toString: 5,
+      isPrototypeOf: 'b',
+      propertyIsEnumerable: 0,
+    });
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, n: 2 });
+    await coll.insertOne({ _id: 3 });
+    expect(await coll.countDocuments({ polluted: 'world' })).toBe(0);
+    expect(await coll.countDocuments({ '__proto__.polluted': 'world' })).toBe(1);
+    await coll.updateOne({ _id: 1 }, {
+      $unset: { '__proto__.polluted': 1 },
+      $rename: { constructor: 'toLocaleString' },
+      $pop: { hasOwnProperty: 1 },
+    } as never);
+    expect(await coll.findOne({ _id: 1 }, { projection: { _id: 0, n: 0, path1: 0 } })).toEqual({
+      ['__proto__']: {},
+      valueOf: 1,
+      hasOwnProperty: [],
+      toString: 5,
+      isPrototypeOf: 'b',
+      propertyIsEnumerable: 0,
+      toLocaleString: { x: 1 },
+    });
+  });
+
+  it('queries, projections, sorts, distinct and indexes see only the fields documents have', async () => {
+    const coll = collection('inherited_reads');
+    await coll.insertMany([
+      { _id: 1, constructor: { x: 2 }, valueOf: 'b' },
+      { _id: 2, constructor: 'plain', toString: 'a' },
+      { _id: 3 },
+    ]);
+    const ids = async (filter: object, sort: object = { _id: 1 }) =>
+      (
+        await coll
+          .find(filter)
+          .sort(sort as never)
+          .toArray()
+      ).map((d) => d._id);
+    expect(await ids({ constructor: { $exists: true } })).toEqual([1, 2]);
+    expect(await ids({ constructor: { $exists: false } })).toEqual([3]);
+    expect(await ids({ toString: { $exists: true } })).toEqual([2]);
+    expect(await ids({ hasOwnProperty: null })).toEqual([1, 2, 3]);
+    expect(await ids({ 'constructor.x': { $gt: 1 } })).toEqual([1]);
+    expect(await ids({ 'constructor.name': { $exists: true } })).toEqual([]);
+    expect(await ids({ valueOf: { $type: 'string' } })).toEqual([1]);
+    expect(await ids({ $or: [{ toString: 'a' }, { valueOf: 'b' }] })).toEqual([1, 2]);
+    expect(await ids({}, { valueOf: -1, _id: 1 })).toEqual([1, 2, 3]);
+    expect(await ids({}, { 'constructor.x': 1, _id: 1 })).toEqual([2, 3, 1]);
+    expect(await coll.find({}, { projection: { _id: 0, constructor: 1 } }).toArray()).toEqual([
+      { constructor: { x: 2 } },
+      { constructor: 'plain' },
+      {},
+    ]);
+    expect(
+      await coll.find({}, { projection: { _id: 1, 'constructor.name': 1 } }).toArray(),
+    ).toEqual([{ _id: 1, constructor: {} }, { _id: 2 }, { _id: 3 }]);
+    expect(await coll.distinct('constructor')).toEqual(['plain', { x: 2 }]);
+    expect(await coll.distinct('toString.length')).toEqual([]);
+    const err = await rejection(coll.find({ valueOf: { $type: 'constructor' } }).toArray());
+    expect(err.code).toBe(2);
+    expect(err.message).toContain('Unknown type name alias: constructor');
+
+    await coll.createIndex({ constructor: 1 });
+    await coll.createIndex({ hasOwnProperty: 1 }, { unique: true, sparse: true });
+    expect(await ids({})).toEqual([1, 2, 3]);
+    expect(await ids({ constructor: 'plain' })).toEqual([2]);
+    expect(await ids({ constructor: null })).toEqual([3]);
+    await coll.insertOne({ _id: 4, hasOwnProperty: 'h' });
+    const dup = await rejection(coll.insertOne({ _id: 5, hasOwnProperty: 'h' }));
+    expect(dup).toMatchObject({
+      code: 11000,
+      keyPattern: { hasOwnProperty: 1 },
+      keyValue: { hasOwnProperty: 'h' },
+    });
+    await coll.insertOne({ _id: 6 });
+    expect(await ids({ hasOwnProperty: 'h' })).toEqual([4]);
+  });
+
+  it('upserts take such fields from the filter, and refuse paths that overlap', async () => {
+    const coll = collection('inherited_upserts');
+    const res = await coll.updateOne(
+      { '__proto__.x': 1, constructor: 'c' },
+      { $set: { y: 1 } },
+      { upsert: true },
+    );
+    const doc = await coll.findOne({ _id: res.upsertedId! }, { projection: { _id: 0 } });
+    expect(doc).toEqual({ ['__proto__']: { x: 1 }, constructor: 'c', y: 1 });
+    expect(await coll.countDocuments({ x: 1 })).toBe(0);
+    const overlap = await rejection(
+      coll.updateOne({ a: 1, 'a.b': 2 }, { $set: { y: 1 } }, { upsert: true }),
+    );
+    expect(overlap.code).toBe(54);
+    expect(overlap.message).toContain('cannot infer query fields to set, both paths');
+    const twice = await rejection(
+      coll.updateOne({ a: 1, $and: [{ a: 2 }] }, { $set: { y: 1 } }, { upsert: true }),
+    );
+    expect(twice.code).toBe(54);
+    expect(twice.message).toContain("cannot infer query fields to set, path 'a' is matched twice");
+  });
+});
+
 describe('driver parity: what the engine does not implement is refused, never ignored', () => {
   it('collation', async () => {
     const coll = collection('collation');
