@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { Context, initOptions, type Options } from 'mingo/core';
+import { computeValue, Context, initOptions, type Options } from 'mingo/core';
 import { Query } from 'mingo/query';
 import { Aggregator } from 'mingo/aggregator';
 import { Lazy, type Iterator } from 'mingo/lazy';
@@ -14,13 +14,16 @@ import {
   bsonType,
   bsonTypeCode,
   compareValues,
+  escapeKey,
   fieldOf,
   fieldPath,
+  fromMingo,
   isPlainObject,
   keyOf,
-  plainNumbers,
   setField,
   sortDocs,
+  toMingo,
+  unescapeKey,
   type Doc,
   type FieldPath,
 } from './values';
@@ -41,16 +44,43 @@ const engineStages = {
     if (!isPlainObject(keys) || Object.keys(keys).length === 0)
       fail(15976, '$sort stage must have at least one sort key');
     for (const [k, v] of Object.entries(keys)) {
-      if (isPlainObject(v)) notImplemented(`$sort by {${k}: ${JSON.stringify(v)}}`);
+      if (isPlainObject(v)) notImplemented(`$sort by {${unescapeKey(k)}: ${JSON.stringify(v)}}`);
       if (v !== 1 && v !== -1) fail(15975, '$sort key ordering must be 1 (for ascending) or -1');
     }
     return Lazy(sortDocs(collection.value() as Doc[], keys));
   },
 };
 
+// The expressions that turn field names into values and back: mingo's, with the names escaped
+// inside mingo (see toMingo) and real in the values. Their one argument may come in a list of one,
+// as MongoDB allows (`{ $arrayToObject: [[['a', 1]]] }`).
+type Expression = (obj: unknown, expr: unknown, options: Options) => unknown;
+const { $objectToArray, $arrayToObject } = expressionOperators as Record<string, Expression>;
+const onlyArgument = (expr: unknown): unknown =>
+  Array.isArray(expr) && expr.length === 1 ? expr[0] : expr;
+const engineExpressions: Record<string, Expression> = {
+  $objectToArray: (obj, expr, options) => {
+    const entries = $objectToArray!(obj, onlyArgument(expr), options);
+    if (!Array.isArray(entries)) return entries;
+    return entries.map((e: { k: string; v: unknown }) => ({ k: unescapeKey(e.k), v: e.v }));
+  },
+  $arrayToObject: (obj, expr, options) => {
+    const value = computeValue(obj, onlyArgument(expr), null, options);
+    const escaped = Array.isArray(value)
+      ? value.map((e: unknown) => {
+          if (Array.isArray(e) && typeof e[0] === 'string') return [escapeKey(e[0]), ...e.slice(1)];
+          if (isPlainObject(e) && typeof e.k === 'string') return { ...e, k: escapeKey(e.k) };
+          return e;
+        })
+      : value;
+    return $arrayToObject!(obj, { $literal: escaped }, options);
+  },
+};
+
 const context = Context.init()
   .addPipelineOps(engineStages as never)
   .addAccumulatorOps(accumulatorOperators)
+  .addExpressionOps(engineExpressions)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
   .addProjectionOps(projectionOperators)
@@ -68,13 +98,6 @@ export function mingoOptions(extra: Partial<Options> = {}): Options {
 }
 
 const baseOptions = mingoOptions();
-
-const projectionOptions = initOptions({
-  context: Context.init().addQueryOps(queryOperators).addProjectionOps(projectionOperators),
-  useStrictMode: true,
-  scriptEnabled: false,
-  useGlobalContext: false,
-});
 
 export function usesExpressions(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(usesExpressions);
@@ -633,8 +656,8 @@ function compileLogical(op: string, arg: unknown): Matcher {
 }
 
 function compileExpr(expr: unknown): Matcher {
-  const q = new Query({ $expr: expr }, baseOptions);
-  return (doc) => q.test(plainNumbers(doc));
+  const q = new Query({ $expr: escapeExpression(toMingo(expr)) }, baseOptions);
+  return (doc) => q.test(toMingo(doc));
 }
 
 function compileQuery(filter: Doc): Matcher {
@@ -842,8 +865,9 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
     }
   }
   if (computed) {
-    const q = new Query({}, projectionOptions);
-    return (doc) => q.find([plainNumbers(doc)], projection).all()[0] as Doc;
+    const q = new Query({}, baseOptions);
+    const spec = escapeProjection(toMingo(projection));
+    return (doc) => fromMingo(q.find([toMingo(doc)], spec).all()[0] as Doc);
   }
   if (excluding && including) fail(31254, 'Cannot do exclusion in an inclusion projection');
   // `{ _id: 1 }` alone is an inclusion of `_id`; `{ _id: 0 }` alone an exclusion.
@@ -1042,19 +1066,123 @@ export function validatePipeline(pipeline: unknown[]): void {
   }
 }
 
+// Field names in expressions and pipelines are escaped as in documents (see toMingo): keys by
+// toMingo, and here the strings that name fields: `$a.b` and `$$var.a` in expressions, and the
+// arguments below, which name fields without a `$`.
+const NAMING_ARGUMENTS = new Map<string, Set<string>>(
+  Object.entries({
+    $lookup: ['localField', 'foreignField', 'as'],
+    $graphLookup: ['connectFromField', 'connectToField', 'as', 'depthField'],
+    $unwind: ['includeArrayIndex'],
+    $densify: ['field', 'partitionByFields'],
+    $fill: ['partitionByFields'],
+    $filter: ['as'],
+    $map: ['as'],
+    $setField: ['field'],
+    $unsetField: ['field'],
+  }).map(([op, names]) => [op, new Set(names)]),
+);
+/** Arguments that are constants or filters, not expressions. */
+const CONSTANT_ARGUMENTS = new Set(['boundaries', 'default', 'range']);
+const FILTER_ARGUMENTS = new Set(['restrictSearchWithMatch']);
+
+function escapeNames(v: unknown): unknown {
+  if (typeof v === 'string') return escapeKey(v);
+  if (Array.isArray(v)) return v.map(escapeNames);
+  if (isPlainObject(v) && typeof v.$literal === 'string')
+    return { $literal: escapeKey(v.$literal) };
+  return v;
+}
+
+function escapeFieldPath(v: string): string {
+  if (!v.startsWith('$')) return v;
+  const at = v.startsWith('$$') ? 2 : 1;
+  return v.slice(0, at) + escapeKey(v.slice(at));
+}
+
+function mapEntries(v: Doc, f: (key: string, arg: unknown) => unknown): Doc {
+  const out: Doc = {};
+  for (const [k, arg] of Object.entries(v)) setField(out, k, f(k, arg));
+  return out;
+}
+
+function escapeExpression(v: unknown): unknown {
+  if (typeof v === 'string') return escapeFieldPath(v);
+  if (Array.isArray(v)) return v.map(escapeExpression);
+  if (!isPlainObject(v)) return v;
+  return mapEntries(v, (k, arg) => {
+    if (k === '$literal') return arg;
+    const naming = NAMING_ARGUMENTS.get(k);
+    if (naming && isPlainObject(arg)) return escapeArguments(arg, naming);
+    return escapeExpression(arg);
+  });
+}
+
+function escapeArguments(args: Doc, naming: Set<string> = new Set()): Doc {
+  return mapEntries(args, (k, arg) => {
+    if (naming.has(k)) return escapeNames(arg);
+    if (k === 'pipeline' && Array.isArray(arg)) return escapePipeline(arg);
+    if (CONSTANT_ARGUMENTS.has(k)) return arg;
+    if (FILTER_ARGUMENTS.has(k)) return escapeFilter(arg);
+    return escapeExpression(arg);
+  });
+}
+
+/** Filters name fields only in their keys, except inside `$expr`. */
+function escapeFilter(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(escapeFilter);
+  if (!isPlainObject(v)) return v;
+  return mapEntries(v, (k, arg) => (k === '$expr' ? escapeExpression(arg) : escapeFilter(arg)));
+}
+
+function escapeProjection(projection: Doc): Doc {
+  return mapEntries(projection, (_, arg) =>
+    isPlainObject(arg) && '$elemMatch' in arg ? escapeFilter(arg) : escapeExpression(arg),
+  );
+}
+
+function escapePipeline(stages: unknown[]): unknown[] {
+  return stages.map((stage) =>
+    isPlainObject(stage)
+      ? mapEntries(stage, (name, arg) => {
+          switch (name) {
+            case '$match':
+              return escapeFilter(arg);
+            case '$sort':
+            case '$limit':
+            case '$skip':
+            case '$sample':
+              return arg;
+            case '$count':
+            case '$unset':
+              return escapeNames(arg);
+            case '$facet':
+              return isPlainObject(arg)
+                ? mapEntries(arg, (_, sub) => (Array.isArray(sub) ? escapePipeline(sub) : sub))
+                : arg;
+          }
+          if (!isPlainObject(arg)) return escapeExpression(arg);
+          if (name === '$unionWith' || NAMING_ARGUMENTS.has(name) || name === '$bucket')
+            return escapeArguments(arg, NAMING_ARGUMENTS.get(name));
+          return escapeExpression(arg);
+        })
+      : stage,
+  );
+}
+
 export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string) => Doc[]): Doc[] {
   const agg = new Aggregator(
-    plainNumbers(pipeline),
-    mingoOptions({ collectionResolver: (name) => resolver(name).map(plainNumbers) }),
+    escapePipeline(toMingo(pipeline)) as Doc[],
+    mingoOptions({ collectionResolver: (name) => resolver(name).map(toMingo) }),
   );
   // mingo computes with JS numbers; documents that pass through unchanged go out as stored, with
   // their Double values still Doubles.
   const originals = new Map<Doc, Doc>();
   const input = docs.map((doc) => {
-    const view = plainNumbers(doc);
-    if (view !== doc) originals.set(view, doc);
+    const view = toMingo(doc);
+    originals.set(view, doc);
     return view;
   });
   const out = agg.run(input) as Doc[];
-  return originals.size === 0 ? out : out.map((d) => originals.get(d) ?? d);
+  return out.map((d) => originals.get(d) ?? fromMingo(d));
 }

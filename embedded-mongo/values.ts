@@ -112,34 +112,76 @@ export function fromWire<T>(v: T): T {
 }
 
 /**
- * A copy in which `Double` objects and Longs that a double holds exactly are plain JS numbers,
- * for code that only understands JS numbers (mingo's expressions). Parts without such values are
- * shared, not copied.
+ * A copy of plain objects and arrays with each key renamed and each other value mapped; parts
+ * in which nothing changes are shared, not copied.
  */
-export function plainNumbers<T>(v: T): T {
+function mapTree(v: unknown, key: (k: string) => string, leaf: (x: unknown) => unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
-      const x = plainNumbers(v[i]);
+      const x = mapTree(v[i], key, leaf);
       if (x !== v[i]) (out ??= [...v])[i] = x;
     }
-    return (out ?? v) as T;
+    return out ?? v;
   }
-  if (isPlainObject(v)) {
-    let out: Doc | null = null;
-    for (const k of Object.keys(v)) {
-      const x = plainNumbers(v[k]);
-      if (x !== v[k]) setField((out ??= { ...v }), k, x);
+  if (!isPlainObject(v)) return leaf(v);
+  const keys = Object.keys(v);
+  let out: Doc | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const name = key(k);
+    const x = mapTree(v[k], key, leaf);
+    if (!out && (name !== k || x !== v[k])) {
+      out = {};
+      for (const earlier of keys.slice(0, i)) setField(out, earlier, v[earlier]);
     }
-    return (out ?? v) as T;
+    if (out) setField(out, name, x);
   }
-  if (bsonType(v) === 'Double') return (v as unknown as Double).value as T;
+  return out ?? v;
+}
+
+/** `Double` objects and Longs that a double holds exactly, as JS numbers. */
+function plainNumber(v: unknown): unknown {
+  if (bsonType(v) === 'Double') return (v as Double).value;
   if (v instanceof Long) {
     const n = v.toNumber();
-    if (Number.isSafeInteger(n)) return n as T;
+    if (Number.isSafeInteger(n)) return n;
   }
   return v;
+}
+
+// mingo reads and writes fields with plain property access: inside it, a field named like an
+// inherited property would be the engine's own object. Such names go into mingo with a NUL in
+// front, which no BSON field name can hold, and come out restored.
+const ESCAPE = '\u0000';
+
+/** A field name, or each part of a dotted path, as mingo is given it. */
+export function escapeKey(key: string): string {
+  if (!key.includes('.')) return isInheritedName(key) ? ESCAPE + key : key;
+  const parts = key.split('.');
+  return parts.some(isInheritedName) ? parts.map(escapeKey).join('.') : key;
+}
+
+export function unescapeKey(key: string): string {
+  if (!key.includes(ESCAPE)) return key;
+  return key
+    .split('.')
+    .map((part) => (part.startsWith(ESCAPE) ? part.slice(1) : part))
+    .join('.');
+}
+
+/**
+ * A document (or pipeline) in the form mingo works on: JS numbers for `Double` objects and
+ * exactly held Longs (mingo's expressions only understand JS numbers), and escaped field names.
+ */
+export function toMingo<T>(v: T): T {
+  return mapTree(v, escapeKey, plainNumber) as T;
+}
+
+/** A document mingo produced, with its field names restored. */
+export function fromMingo<T>(v: T): T {
+  return mapTree(v, unescapeKey, (x) => x) as T;
 }
 
 /**

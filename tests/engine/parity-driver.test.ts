@@ -735,7 +735,7 @@ describe('driver parity: names every JavaScript object inherits are ordinary fie
       { constructor: { x: 2 } },
       { constructor: 'plain' },
       {},
-    ]);
+    ] as unknown[]);
     expect(
       await coll.find({}, { projection: { _id: 1, 'constructor.name': 1 } }).toArray(),
     ).toEqual([{ _id: 1, constructor: {} }, { _id: 2 }, { _id: 3 }]);
@@ -759,6 +759,94 @@ describe('driver parity: names every JavaScript object inherits are ordinary fie
     });
     await coll.insertOne({ _id: 6 });
     expect(await ids({ hasOwnProperty: 'h' })).toEqual([4]);
+  });
+
+  it('aggregations, expressions and pipeline updates read and write such fields as MongoDB does', async () => {
+    const coll = collection('inherited_pipelines');
+    const other = collection('inherited_pipelines_other');
+    await coll.insertMany([
+      { _id: 1, constructor: 'k1', o: fromJson('{"__proto__": {"x": 1}, "toString": 2}') },
+      { _id: 2, n: 1 },
+    ]);
+    await other.insertOne({ _id: 10, constructor: 'k1', v: 'joined' });
+    const run = (pipeline: object[]) => coll.aggregate(pipeline).toArray();
+    expect(
+      await run([
+        { $group: { _id: '$constructor', toString: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ]),
+    ).toEqual([
+      { _id: null, toString: 1 },
+      { _id: 'k1', toString: 1 },
+    ]);
+    expect(await run([{ $project: { constructor: 1 } }])).toEqual([
+      { _id: 1, constructor: 'k1' },
+      { _id: 2 },
+    ] as unknown[]);
+    expect(
+      await run([{ $match: { _id: 2 } }, { $addFields: { '__proto__.x': 1, valueOf: '$n' } }]),
+    ).toEqual([{ _id: 2, n: 1, ['__proto__']: { x: 1 }, valueOf: 1 }]);
+    expect(await run([{ $unset: ['constructor', 'o.__proto__'] }, { $match: { _id: 1 } }])).toEqual(
+      [{ _id: 1, o: { toString: 2 } }],
+    );
+    expect(await run([{ $count: 'constructor' }])).toEqual([{ constructor: 2 }]);
+    expect(
+      await run([
+        { $match: { _id: 1 } },
+        {
+          $project: {
+            _id: 0,
+            keys: { $map: { input: { $objectToArray: '$o' }, in: '$$this.k' } },
+            back: {
+              $arrayToObject: [
+                [
+                  ['__proto__', 5],
+                  ['constructor', '$constructor'],
+                ],
+              ],
+            },
+            x: '$o.__proto__.x',
+          },
+        },
+      ]),
+    ).toEqual([
+      {
+        keys: ['__proto__', 'toString'],
+        back: fromJson('{"__proto__": 5, "constructor": "k1"}'),
+        x: 1,
+      },
+    ]);
+    expect(
+      await run([
+        { $match: { _id: 1 } },
+        {
+          $lookup: {
+            from: other.collectionName,
+            localField: 'constructor',
+            foreignField: 'constructor',
+            as: 'joined',
+          },
+        },
+        { $project: { v: '$joined.v' } },
+      ]),
+    ).toEqual([{ _id: 1, v: ['joined'] }]);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$constructor', 'k1'] } })).toBe(1);
+    expect(await coll.countDocuments({ $expr: { $eq: [{ $type: '$toString' }, 'missing'] } })).toBe(
+      2,
+    );
+    expect(
+      await coll.findOne({ _id: 1 }, { projection: { _id: 0, x: '$o.toString', y: '$valueOf' } }),
+    ).toEqual({ x: 2 });
+    await coll.updateOne({ _id: 2 }, [{ $set: { 's.__proto__.p': 1, hasOwnProperty: '$n' } }]);
+    expect(await coll.findOne({ _id: 2 })).toEqual({
+      _id: 2,
+      n: 1,
+      s: { ['__proto__']: { p: 1 } },
+      hasOwnProperty: 1,
+    });
+    expect(await coll.countDocuments({ p: 1 })).toBe(0);
+    expect(await coll.countDocuments({ x: 1 })).toBe(0);
+    await expect(run([{ $project: { x: '$$toString' } }])).rejects.toThrow(/undefined variable/);
   });
 
   it('upserts take such fields from the filter, and refuse paths that overlap', async () => {
