@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { computeValue, Context, initOptions, type Options } from 'mingo/core';
+import { ComputeOptions, computeValue, Context, initOptions, type Options } from 'mingo/core';
 import { Query } from 'mingo/query';
 import { Aggregator } from 'mingo/aggregator';
 import { Lazy, type Iterator } from 'mingo/lazy';
@@ -18,6 +18,7 @@ import {
   fieldOf,
   fieldPath,
   fromMingo,
+  isOperatorObject,
   isPlainObject,
   keyOf,
   setField,
@@ -49,7 +50,69 @@ const engineStages = {
     }
     return Lazy(sortDocs(collection.value() as Doc[], keys));
   },
+  $project: (collection: Iterator, spec: unknown, options: Options): Iterator => {
+    if (!isPlainObject(spec)) fail(15969, '$project specification must be an object');
+    if (Object.keys(spec).length === 0)
+      fail(
+        51272,
+        'Invalid $project :: caused by :: projection specification must have at least one field',
+      );
+    return projectStage(collection, spec, 'project', options);
+  },
+  $addFields: (collection: Iterator, spec: unknown, options: Options): Iterator =>
+    addFieldsStage('$addFields', collection, spec, options),
+  $set: (collection: Iterator, spec: unknown, options: Options): Iterator =>
+    addFieldsStage('$set', collection, spec, options),
+  $unset: (collection: Iterator, spec: unknown, options: Options): Iterator => {
+    const fields = typeof spec === 'string' ? [spec] : spec;
+    if (!Array.isArray(fields)) fail(31002, '$unset specification must be a string or an array');
+    if (fields.length === 0)
+      fail(31119, '$unset specification must be a string or an array with at least one field');
+    if (!fields.every((f) => typeof f === 'string'))
+      fail(
+        31120,
+        '$unset specification must be a string or an array containing only string values',
+      );
+    return projectStage(
+      collection,
+      Object.fromEntries(fields.map((f) => [f, 0])),
+      'project',
+      options,
+    );
+  },
 };
+
+function addFieldsStage(
+  name: string,
+  collection: Iterator,
+  spec: unknown,
+  options: Options,
+): Iterator {
+  if (!isPlainObject(spec))
+    fail(40272, `${name} specification stage must be an object, got ${typeName(spec)}`);
+  return projectStage(collection, spec, 'addFields', options);
+}
+
+/** $project, $addFields, $set and $unset: the engine's projection, with mingo's expressions. */
+function projectStage(
+  collection: Iterator,
+  spec: Doc,
+  kind: ProjectionKind,
+  options: Options,
+): Iterator {
+  const project = compileProjectionSpec(spec, kind, (doc) => {
+    // The stage's own options carry the variables in scope ($lookup's let); the root is this document.
+    const forDoc = ComputeOptions.init(options).update(doc);
+    return (expr) => computeValue(doc, expr, null, forDoc);
+  });
+  return collection.map((doc) => project(doc as Doc));
+}
+
+function typeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  return isPlainObject(v) ? 'object' : typeof v;
+}
 
 // The expressions that turn field names into values and back: mingo's, with the names escaped
 // inside mingo (see toMingo) and real in the values. Their one argument may come in a list of one,
@@ -750,6 +813,8 @@ type Node = {
   slice?: [number, number | undefined];
   elemMatch?: (e: unknown) => boolean;
   positional?: Array<(e: unknown) => boolean>;
+  /** A computed field: its expression, as mingo is given it (see toMingo). */
+  expression?: unknown;
   children?: Map<string, Node>;
 };
 
@@ -772,15 +837,45 @@ function applySlice(v: unknown, [a, b]: [number, number | undefined]): unknown {
   return v.slice(start, start + b);
 }
 
+/** Which language a projection is written in. */
+type ProjectionKind =
+  /** A find projection: `$slice`, `$elemMatch` and `field.$` are projection operators. */
+  | 'find'
+  /** The $project stage: every value that is not 0/1/true/false is an expression. */
+  | 'project'
+  /** The $addFields and $set stages: every value is an expression that sets a field. */
+  | 'addFields';
+
 /**
  * Compiles a find projection: inclusion or exclusion of (dotted) fields, `$slice`, `$elemMatch`
- * and the positional `field.$` (which needs the query filter). Projections with computed fields
- * go through mingo. Returns null for an empty projection.
+ * and the positional `field.$` (which needs the query filter), and computed fields, whose
+ * expressions mingo evaluates. Returns null for an empty projection.
  */
 export function compileProjection(projection: unknown, filter: Doc = {}): Projector | null {
   if (projection === undefined || projection === null) return null;
   if (!isPlainObject(projection)) fail(2, 'projection must be an object');
   if (Object.keys(projection).length === 0) return null;
+  const evaluator: Evaluator = (doc) => {
+    const view = toMingo(doc);
+    return (expr) => fromMingo(computeValue(view, expr, null, baseOptions));
+  };
+  return compileProjectionSpec(projection, 'find', evaluator, filter);
+}
+
+/** The expressions of a projection, evaluated for one document. */
+type Evaluator = (doc: Doc) => (expr: unknown) => unknown;
+
+/**
+ * The projection as MongoDB applies it: included fields in the order the document has them, then
+ * computed fields in the order the projection names them, through arrays of documents.
+ */
+function compileProjectionSpec(
+  projection: Doc,
+  kind: ProjectionKind,
+  evaluator: Evaluator,
+  filter: Doc = {},
+): Projector {
+  const entries = projectionEntries(projection, kind);
   const root = new Map<string, Node>();
   let keepId: boolean | undefined;
   let including = false;
@@ -813,8 +908,18 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
       }
     }
   };
-  for (const [field, value] of Object.entries(projection)) {
-    if (field.endsWith('.$')) {
+  const addExpression = (field: string, value: unknown): void => {
+    if (excluding) fail(31310, 'Cannot use expression other than $meta in exclusion projection');
+    including = true;
+    computed = true;
+    add(field, { expression: escapeExpression(toMingo(value)) });
+  };
+  for (const [field, value] of entries) {
+    if (kind === 'addFields') {
+      addExpression(field, value);
+      continue;
+    }
+    if (kind === 'find' && field.endsWith('.$')) {
       const arrayPath = field.slice(0, -2);
       const tests = elementTests(filter, arrayPath);
       if (tests.length === 0)
@@ -828,11 +933,11 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
     }
     if (isPlainObject(value)) {
       const keys = Object.keys(value);
-      if (keys.length === 1 && keys[0] === '$slice') {
+      if (kind === 'find' && keys.length === 1 && keys[0] === '$slice') {
         add(field, { slice: sliceArgs(value.$slice, field) });
         continue;
       }
-      if (keys.length === 1 && keys[0] === '$elemMatch') {
+      if (kind === 'find' && keys.length === 1 && keys[0] === '$elemMatch') {
         if (field.includes('.')) fail(31275, `Cannot use $elemMatch projection on a nested field.`);
         if (!isPlainObject(value.$elemMatch))
           fail(31274, 'elemMatch: Invalid argument, object required.');
@@ -842,11 +947,9 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
       }
       if (keys.length === 1 && keys[0] === '$meta')
         notImplemented(`The $meta projection ('${String(value.$meta)}')`);
-      computed = true;
-      continue;
     }
     if (typeof value !== 'boolean' && !isNumber(value)) {
-      computed = true;
+      addExpression(field, value);
       continue;
     }
     const on = value === true || (value !== false && Number(value) !== 0);
@@ -864,27 +967,84 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
       add(field, { include: false });
     }
   }
-  if (computed) {
-    const q = new Query({}, baseOptions);
-    const spec = escapeProjection(toMingo(projection));
-    return (doc) => fromMingo(q.find([toMingo(doc)], spec).all()[0] as Doc);
-  }
   if (excluding && including) fail(31254, 'Cannot do exclusion in an inclusion projection');
+  if (kind === 'addFields')
+    return (doc) => {
+      const out = { ...doc };
+      applyExpressions(root, out, evaluator(doc));
+      return out;
+    };
   // `{ _id: 1 }` alone is an inclusion of `_id`; `{ _id: 0 }` alone an exclusion.
   if (!including && !excluding && keepId === true) including = true;
   if (including) {
     const withId = keepId !== false;
     return (doc) => {
-      const out = includeFields(root, doc, true) as Doc;
-      if (!withId || !('_id' in doc) || root.has('_id')) {
-        if (!withId) delete out._id;
-        return out;
-      }
-      return { _id: doc._id, ...out };
+      let out = includeFields(root, doc, true);
+      if (computed) applyExpressions(root, out, evaluator(doc));
+      if (withId && Object.hasOwn(doc, '_id') && !root.has('_id')) out = { _id: doc._id, ...out };
+      else if (!withId) delete out._id;
+      return out;
     };
   }
   if (keepId === false) root.set('_id', { include: false });
   return (doc) => excludeFields(root, doc) as Doc;
+}
+
+/**
+ * A projection's fields as dotted paths: a document value that does not start with an operator
+ * (`{ child: { name: 1 } }`) projects the fields inside it, exactly as `{ 'child.name': 1 }`.
+ */
+function projectionEntries(spec: Doc, kind: ProjectionKind, prefix = ''): Array<[string, unknown]> {
+  return Object.entries(spec).flatMap(([field, value]): Array<[string, unknown]> => {
+    const path = prefix + field;
+    if (!isPlainObject(value) || isOperatorObject(value)) return [[path, value]];
+    if (Object.keys(value).length === 0) {
+      if (kind === 'addFields') return [[path, value]];
+      fail(
+        51270,
+        `An empty sub-projection is not a valid value. Found empty object at path ${path}`,
+      );
+    }
+    return projectionEntries(value, kind, path + '.');
+  });
+}
+
+/**
+ * Sets the computed fields under `map` in `out`, in the order the projection names them: a field
+ * whose expression has no value is removed, and the documents on the way are created (a value
+ * that is not a document is replaced), through arrays.
+ */
+function applyExpressions(
+  map: Map<string, Node>,
+  out: Doc,
+  evaluate: (expr: unknown) => unknown,
+): void {
+  for (const [key, node] of map) {
+    let value: unknown;
+    if (node.expression !== undefined) value = evaluate(node.expression);
+    else if (node.children && computes(node.children))
+      value = expressionsIn(node.children, fieldOf(out, key), evaluate);
+    else continue;
+    if (value === undefined) delete out[key];
+    else setField(out, key, value);
+  }
+}
+
+function expressionsIn(
+  map: Map<string, Node>,
+  value: unknown,
+  evaluate: (expr: unknown) => unknown,
+): unknown {
+  if (Array.isArray(value)) return value.map((e) => expressionsIn(map, e, evaluate));
+  const out: Doc = isPlainObject(value) ? { ...value } : {};
+  applyExpressions(map, out, evaluate);
+  return out;
+}
+
+function computes(map: Map<string, Node>): boolean {
+  for (const node of map.values())
+    if (node.expression !== undefined || (node.children && computes(node.children))) return true;
+  return false;
 }
 
 function positionalElement(arr: unknown, tests: Array<(e: unknown) => boolean>): unknown {
@@ -1133,12 +1293,6 @@ function escapeFilter(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(escapeFilter);
   if (!isPlainObject(v)) return v;
   return mapEntries(v, (k, arg) => (k === '$expr' ? escapeExpression(arg) : escapeFilter(arg)));
-}
-
-function escapeProjection(projection: Doc): Doc {
-  return mapEntries(projection, (_, arg) =>
-    isPlainObject(arg) && '$elemMatch' in arg ? escapeFilter(arg) : escapeExpression(arg),
-  );
 }
 
 function escapePipeline(stages: unknown[]): unknown[] {

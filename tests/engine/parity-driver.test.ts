@@ -431,6 +431,91 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('projects a document value as the dotted paths inside it', async () => {
+    const coll = collection('nested_projections');
+    await coll.insertMany([
+      { _id: 1, name: 'top', child: { name: 'c', age: 3 } },
+      { _id: 2, name: 'no child' },
+      { _id: 3, name: 'scalar', child: 5 },
+      { _id: 4, name: 'array', child: [1, { name: 'x', age: 1 }, { age: 2 }, [{ name: 'n' }]] },
+    ]);
+    const project = (projection: object) =>
+      coll.find({}, { projection }).sort({ _id: 1 }).toArray();
+    const included = await project({ name: 1, child: { name: 1 } });
+    expect(included).toEqual([
+      { _id: 1, name: 'top', child: { name: 'c' } },
+      { _id: 2, name: 'no child' },
+      { _id: 3, name: 'scalar' },
+      { _id: 4, name: 'array', child: [{ name: 'x' }, {}, [{ name: 'n' }]] },
+    ]);
+    expect(included.map((d) => Object.keys(d)[0])).toEqual(['_id', '_id', '_id', '_id']);
+    expect(await project({ name: 1, child: { name: 1 } })).toEqual(
+      await project({ name: 1, 'child.name': 1 }),
+    );
+    expect(await project({ _id: 0, child: { age: 0 }, name: 0 })).toEqual([
+      { child: { name: 'c' } },
+      {},
+      { child: 5 },
+      { child: [1, { name: 'x' }, {}, [{ name: 'n' }]] },
+    ]);
+    expect(await project({ _id: 0, child: { name: 1, n: '$name' } })).toEqual([
+      { child: { name: 'c', n: 'top' } },
+      { child: { n: 'no child' } },
+      { child: { n: 'scalar' } },
+      {
+        child: [{ name: 'x', n: 'array' }, { n: 'array' }, [{ name: 'n', n: 'array' }]],
+      },
+    ]);
+    const empty = await rejection(project({ child: {} }));
+    expect(empty.code).toBe(51270);
+    expect(empty.message).toContain('An empty sub-projection is not a valid value');
+    const collision = await rejection(project({ child: { name: 1 }, 'child.name': 1 }));
+    expect(collision.code).toBe(31250);
+  });
+
+  it('keeps the document’s field order in projections and computes fields through arrays', async () => {
+    const coll = collection('projection_order');
+    await coll.insertMany([
+      { _id: 1, a: 1, arr: [{ x: 1 }, { x: 2 }, 5], s: { t: 1, u: 2 } },
+      { _id: 2, s: 3 },
+    ]);
+    const run = (pipeline: object[]) => coll.aggregate(pipeline).toArray();
+    const keys = (docs: object[]) => docs.map((d) => Object.keys(d));
+    expect(keys(await run([{ $project: { a: 1, _id: 1 } }]))).toEqual([['_id', 'a'], ['_id']]);
+    expect(keys(await run([{ $project: { s: 1, a: 1 } }]))).toEqual([
+      ['_id', 'a', 's'],
+      ['_id', 's'],
+    ]);
+    expect(keys(await run([{ $project: { n: '$a', a: 1 } }]))).toEqual([
+      ['_id', 'a', 'n'],
+      ['_id'],
+    ]);
+    expect(keys(await coll.find({}, { projection: { s: 1, a: 1, n: '$a' } }).toArray())).toEqual([
+      ['_id', 'a', 's', 'n'],
+      ['_id', 's'],
+    ]);
+    expect(await run([{ $addFields: { 'arr.y': '$a', 's.v': 1 } }])).toEqual([
+      { _id: 1, a: 1, arr: [{ x: 1, y: 1 }, { x: 2, y: 1 }, { y: 1 }], s: { t: 1, u: 2, v: 1 } },
+      { _id: 2, s: { v: 1 }, arr: {} },
+    ]);
+    expect(await run([{ $project: { 'arr.x': 1, 'arr.z': '$a', 's.u': 1 } }])).toEqual([
+      {
+        _id: 1,
+        arr: [
+          { x: 1, z: 1 },
+          { x: 2, z: 1 },
+        ],
+        s: { u: 2 },
+      },
+      { _id: 2, arr: {} },
+    ]);
+    expect(await run([{ $unset: ['s.t', 'arr'] }, { $set: { a: '$$REMOVE' } }])).toEqual([
+      { _id: 1, s: { u: 2 } },
+      { _id: 2, s: 3 },
+    ]);
+    expect((await rejection(run([{ $project: {} }]))).code).toBe(51272);
+  });
+
   it('pulls with $or, $and and $nor conditions and with operators on values', async () => {
     const coll = collection('pulls');
     await coll.insertOne({
