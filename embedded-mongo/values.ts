@@ -1,4 +1,4 @@
-import { Double, Long, ObjectId } from 'bson';
+import { type Binary, Double, Long, ObjectId } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -252,7 +252,7 @@ export function keyOf(v: unknown): string {
     case 'Decimal128':
       return numberKey(Number((v as { toString(): string }).toString()));
     case 'Binary':
-      return 'x' + (v as { toString(enc: string): string }).toString('base64');
+      return 'x' + (v as Binary).sub_type + ':' + (v as Binary).toString('base64');
   }
   if (isPlainObject(v)) {
     let s = '{';
@@ -416,6 +416,8 @@ export function compareValues(a: unknown, b: unknown): number {
       return Number(a) - Number(b);
     case 10:
       return (a as Date).getTime() - (b as Date).getTime();
+    case 7:
+      return compareBinary(a as Binary, b as Binary);
     case 6: {
       const x = a as unknown[];
       const y = b as unknown[];
@@ -438,6 +440,15 @@ export function compareValues(a: unknown, b: unknown): number {
   const x = keyOf(a);
   const y = keyOf(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** MongoDB orders BinData by length, then subtype, then bytes. */
+function compareBinary(a: Binary, b: Binary): number {
+  return (
+    a.position - b.position ||
+    a.sub_type - b.sub_type ||
+    Buffer.compare(a.buffer.subarray(0, a.position), b.buffer.subarray(0, b.position))
+  );
 }
 
 /** The value a document sorts by for one key: arrays sort by their smallest (ascending) or largest (descending) element. */

@@ -666,6 +666,32 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(await ids('long')).toEqual(['int32', 'long']);
   });
 
+  it('orders BinData by length, then subtype, then bytes', async () => {
+    const coll = collection('bindata_order');
+    const bin = (bytes: number[], subtype = 0) => new Binary(Buffer.from(bytes), subtype);
+    await coll.insertMany([
+      { _id: 1, b: bin([1, 2, 3]) },
+      { _id: 2, b: bin([9]) },
+      { _id: 3, b: bin([1, 2, 3], 4) },
+      { _id: 4, b: bin([0, 0, 0, 0]) },
+      { _id: 5, b: bin([2]) },
+    ]);
+    const ids = async (filter: object, sort: object = { _id: 1 }) =>
+      (
+        await coll
+          .find(filter)
+          .sort(sort as never)
+          .toArray()
+      ).map((d) => d._id);
+    expect(await ids({}, { b: 1 })).toEqual([5, 2, 1, 3, 4]);
+    expect(await ids({}, { b: -1 })).toEqual([4, 3, 1, 2, 5]);
+    expect(await ids({ b: { $gt: bin([5]) } })).toEqual([1, 2, 3, 4]);
+    expect(await ids({ b: { $lt: bin([1, 2, 3], 4) } })).toEqual([1, 2, 5]);
+    expect(await ids({ b: { $lte: bin([0, 0, 0]) } })).toEqual([2, 5]);
+    expect(await ids({ b: bin([1, 2, 3], 4) })).toEqual([3]);
+    expect(await ids({ b: { $in: [bin([1, 2, 3]), bin([2], 5)] } })).toEqual([1]);
+  });
+
   it('matches $all against a single value as well as arrays', async () => {
     const coll = collection('all');
     await coll.insertMany([
