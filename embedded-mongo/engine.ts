@@ -1,6 +1,6 @@
 import { Collection, type IndexSpec } from './collection';
 import { fail } from './errors';
-import { fromWire, pathValues, type Doc } from './values';
+import { pathValues, type Doc } from './values';
 
 /** A state change as written to the journal; replaying it over any later state is idempotent. */
 export type Op =
@@ -158,9 +158,7 @@ export class Engine {
   }
 
   /** Applies a journal or snapshot record without constraint checks. */
-  replay(raw: Op): void {
-    // Records are decoded with their BSON number types; keep them as the wire does.
-    const op = fromWire(raw);
+  replay(op: Op): void {
     switch (op.o) {
       case 'ci':
         if (!this.collection(op.db, op.c)) this.createCollection(op.db, op.c, op.opts);

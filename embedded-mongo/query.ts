@@ -637,34 +637,55 @@ function compileValueTest(cond: unknown): ValueTest {
   return (cands, leaves) => tests.every((t) => t(cands, leaves));
 }
 
-/** `{ $gt: 1, ... }` (operators) as opposed to a document to compare with (`{ a: 1 }`). */
-function isOperatorSpec(v: unknown): boolean {
+/**
+ * Operators that stand where a field name does and test the whole document: `$and`, `$expr`, …,
+ * and `$ref`, `$id`, `$db`, which test those fields of a DBRef for equality.
+ */
+const PATHLESS = new Set([
+  '$and',
+  '$or',
+  '$nor',
+  '$expr',
+  '$where',
+  '$text',
+  '$comment',
+  '$jsonSchema',
+  '$alwaysTrue',
+  '$alwaysFalse',
+  '$sampleRate',
+  '$ref',
+  '$id',
+  '$db',
+]);
+const DBREF_FIELDS = ['$ref', '$id', '$db'];
+
+/** An operator that tests a value (`$gt`, `$in`, …), as opposed to a pathless one. */
+export function isValueOperator(name: string | undefined): boolean {
+  return name !== undefined && name.startsWith('$') && !PATHLESS.has(name);
+}
+
+/**
+ * `{ $gt: 1, ... }` (operators) as opposed to a document to compare with (`{ a: 1 }`), as MongoDB
+ * tells them apart: a document whose first field starts with `$`, unless it is a DBRef — it has
+ * `$ref` and `$id` or, where `incompleteDbRef` is allowed (in $elemMatch), any of `$ref`, `$id`
+ * and `$db`.
+ */
+export function isOperatorSpec(v: unknown, incompleteDbRef = false): boolean {
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
   if (keys.length === 0 || !keys[0]!.startsWith('$')) return false;
-  // A DBRef is a document, not operators.
-  if (keys[0] === '$ref' || keys[0] === '$id' || keys[0] === '$db') return false;
-  return true;
+  const dbRef = incompleteDbRef
+    ? DBREF_FIELDS.some((k) => keys.includes(k))
+    : keys.includes('$ref') && keys.includes('$id');
+  return !dbRef;
 }
-
-const LOGICAL = new Set(['$and', '$or', '$nor']);
 
 /**
  * The test an $elemMatch applies to each array element: a query on element documents, or
  * operators applied to the element itself (`{ $gte: 2, $lt: 5 }`).
  */
 export function elementMatcher(spec: Doc): (e: unknown) => boolean {
-  const first = Object.keys(spec)[0];
-  const valueForm =
-    first !== undefined &&
-    first.startsWith('$') &&
-    !LOGICAL.has(first) &&
-    first !== '$expr' &&
-    first !== '$where' &&
-    first !== '$text' &&
-    first !== '$comment' &&
-    first !== '$jsonSchema';
-  if (valueForm) {
+  if (isOperatorSpec(spec, true) && isValueOperator(Object.keys(spec)[0])) {
     const test = compileValueTest(spec);
     return (e) => test([e], [e]);
   }
@@ -707,6 +728,13 @@ function compileField(path: string, cond: unknown): Matcher {
   };
 }
 
+/** Equality with the value as it is, even a document whose fields start with `$`. */
+function compileEquality(path: string, value: unknown): Matcher {
+  const field = fieldPath(path);
+  const test = equalsTest(value);
+  return (doc) => candidates(leafValues(doc, field)).some(test);
+}
+
 function compileLogical(op: string, arg: unknown): Matcher {
   if (!Array.isArray(arg) || arg.length === 0) fail(2, `${op} must be a nonempty array`);
   const subs = arg.map((sub) => {
@@ -739,6 +767,11 @@ function compileQuery(filter: Doc): Matcher {
         case '$comment':
           continue;
         case '$alwaysTrue':
+          continue;
+        case '$ref':
+        case '$id':
+        case '$db':
+          parts.push(compileEquality(k, v));
           continue;
         case '$alwaysFalse':
           parts.push(() => false);
@@ -885,7 +918,7 @@ function compileProjectionSpec(
     const parts = field.split('.');
     if (parts.some((p) => p === ''))
       fail(40352, 'FieldPath cannot be constructed with empty string');
-    if (parts.some((p) => p.startsWith('$')))
+    if (parts.some((p) => p.startsWith('$') && !DBREF_FIELDS.includes(p)))
       fail(
         16410,
         `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,

@@ -1,6 +1,13 @@
 import { Double, Long, Timestamp } from 'bson';
 import { fail } from './errors';
-import { aggregate, compileFilter, elementTests, notImplemented } from './query';
+import {
+  aggregate,
+  compileFilter,
+  elementTests,
+  isOperatorSpec,
+  isValueOperator,
+  notImplemented,
+} from './query';
 import {
   bsonTypeCode,
   cloneDoc,
@@ -8,7 +15,6 @@ import {
   fieldOf,
   formatValue,
   isInt32Number,
-  isOperatorObject,
   isPlainObject,
   keyOf,
   setField,
@@ -228,20 +234,8 @@ function zeroLike(v: unknown): unknown {
 /** The $pull test for one element, chosen as MongoDB's PullNode chooses it. */
 function pullMatcher(cond: unknown): (e: unknown) => boolean {
   if (isPlainObject(cond)) {
-    const first = Object.keys(cond)[0];
-    const pathOperator =
-      first !== undefined &&
-      first.startsWith('$') &&
-      first !== '$and' &&
-      first !== '$or' &&
-      first !== '$nor' &&
-      first !== '$expr' &&
-      first !== '$where' &&
-      first !== '$text' &&
-      first !== '$comment' &&
-      first !== '$jsonSchema';
-    if (!pathOperator) {
-      // A query on element documents: `{ a: 1 }`, `{ $or: [...] }`, `{}`.
+    if (!isValueOperator(Object.keys(cond)[0])) {
+      // A query on element documents: `{ a: 1 }`, `{ $or: [...] }`, `{ $ref: 'c', $id: 1 }`, `{}`.
       const m = compileFilter(cond);
       return (e) => isPlainObject(e) && m(e);
     }
@@ -645,8 +639,8 @@ export function upsertSeed(filter: Doc): Doc {
         continue;
       }
       if (k.startsWith('$')) continue;
-      if (isOperatorObject(v)) {
-        if ('$eq' in v) equalities.push([k, v.$eq]);
+      if (isOperatorSpec(v)) {
+        if ('$eq' in (v as Doc)) equalities.push([k, (v as Doc).$eq]);
         continue;
       }
       if (v instanceof RegExp) continue;

@@ -1,4 +1,4 @@
-import { type Binary, Double, Long, ObjectId } from 'bson';
+import { type Binary, type DBRef, Double, Long, ObjectId } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -107,6 +107,14 @@ export function fromWire<T>(v: T): T {
       return storedDouble((v as unknown as Double).value) as T;
     case 'BSONSymbol':
       return (v as unknown as { value: string }).value as T;
+    case 'DBRef': {
+      // Kept as the document it was (decodeDocument avoids DBRef objects but for odd input).
+      const ref = v as unknown as DBRef;
+      const doc: Doc = { $ref: ref.collection, $id: fromWire(ref.oid) };
+      if (ref.db !== undefined) doc.$db = ref.db;
+      for (const k of Object.keys(ref.fields)) setField(doc, k, fromWire(ref.fields[k]));
+      return doc as T;
+    }
   }
   return v;
 }

@@ -1,5 +1,6 @@
 import {
   Binary,
+  DBRef,
   Decimal128,
   Double,
   Int32,
@@ -690,6 +691,43 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(await ids({ b: { $lte: bin([0, 0, 0]) } })).toEqual([2, 5]);
     expect(await ids({ b: bin([1, 2, 3], 4) })).toEqual([3]);
     expect(await ids({ b: { $in: [bin([1, 2, 3]), bin([2], 5)] } })).toEqual([1]);
+  });
+
+  it('keeps DBRefs as the documents they are, and queries reach $ref, $id and $db', async () => {
+    const coll = collection('dbrefs');
+    const [u1, t1, u2] = [new ObjectId(), new ObjectId(), new ObjectId()];
+    await coll.insertMany([
+      {
+        _id: 1,
+        members: [new DBRef('users', u1), new DBRef('teams', t1)],
+        m: new DBRef('foo', u1, 'otherdb', { extra: 1 }),
+      },
+      { _id: 2, members: [new DBRef('users', u2)], m: new DBRef('bar', u2) },
+      { _id: 3, file: { $ref: 'fs.files', $id: 7 } },
+    ]);
+    const ids = async (filter: object) =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ 'members.$id': u1 })).toEqual([1]);
+    expect(await ids({ 'members.$ref': 'users' })).toEqual([1, 2]);
+    expect(await ids({ members: { $elemMatch: { $ref: 'users', $id: u2 } } })).toEqual([2]);
+    expect(await ids({ members: { $elemMatch: { $id: t1 } } })).toEqual([1]);
+    expect(await ids({ 'm.$ref': 'foo', 'm.$db': 'otherdb', 'm.extra': 1 })).toEqual([1]);
+    expect(await ids({ m: new DBRef('bar', u2) })).toEqual([2]);
+    expect(await ids({ 'file.$ref': 'fs.files' })).toEqual([3]);
+    expect(await ids({ 'file.$db': { $exists: true } })).toEqual([]);
+    expect(await ids({ $or: [{ 'm.$id': u2 }, { 'file.$id': 7 }] })).toEqual([2, 3]);
+    expect((await rejection(coll.find({ m: { $ref: 'foo' } }).toArray())).code).toBe(2);
+    expect(
+      await coll.findOne({ _id: 1 }, { projection: { _id: 0, 'm.$ref': 1, 'm.$id': 1 } }),
+    ).toEqual({ m: new DBRef('foo', u1) });
+    await coll.updateOne({ _id: 1 }, { $pull: { members: { $ref: 'teams', $id: t1 } } } as never);
+    expect((await coll.findOne({ _id: 1 }))!.members).toEqual([new DBRef('users', u1)]);
+    const baz = new DBRef('baz', new ObjectId());
+    const up = await coll.updateOne({ m: baz }, { $set: { n: 1 } }, { upsert: true });
+    expect(await coll.findOne({ _id: up.upsertedId! }, { projection: { _id: 0 } })).toEqual({
+      m: baz,
+      n: 1,
+    });
   });
 
   it('matches $all against a single value as well as arrays', async () => {
