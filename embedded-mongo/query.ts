@@ -140,8 +140,72 @@ const engineExpressions: Record<string, Expression> = {
   },
 };
 
+/**
+ * MongoDB's order of values in expressions: the BSON order, in which arrays and documents compare
+ * as wholes and a missing value sorts before null.
+ */
+function compareExpressionValues(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return compareValues(a, b);
+}
+
+function twoArguments(
+  name: string,
+  obj: unknown,
+  expr: unknown,
+  options: Options,
+): [unknown, unknown] {
+  const args = computeValue(obj, expr, null, options);
+  if (!Array.isArray(args) || args.length !== 2)
+    fail(
+      16020,
+      `Expression ${name} takes exactly 2 arguments. ${Array.isArray(args) ? args.length : 1} were passed in.`,
+    );
+  return args as [unknown, unknown];
+}
+
+const comparison =
+  (name: string, result: (c: number) => unknown): Expression =>
+  (obj, expr, options) =>
+    result(compareExpressionValues(...twoArguments(name, obj, expr, options)));
+
+// mingo's comparisons are its query operators' (any element of an array, null equal to missing,
+// nothing across types) and its $min/$max skip what is not a number; these follow MongoDB.
+Object.assign(engineExpressions, {
+  $eq: comparison('$eq', (c) => c === 0),
+  $ne: comparison('$ne', (c) => c !== 0),
+  $gt: comparison('$gt', (c) => c > 0),
+  $gte: comparison('$gte', (c) => c >= 0),
+  $lt: comparison('$lt', (c) => c < 0),
+  $lte: comparison('$lte', (c) => c <= 0),
+  $cmp: comparison('$cmp', (c) => Math.sign(c)),
+  $in: (obj, expr, options) => {
+    const [value, list] = twoArguments('$in', obj, expr, options);
+    if (!Array.isArray(list))
+      fail(40081, `$in requires an array as a second argument, found: ${typeName(list)}`);
+    return list.some((e) => compareExpressionValues(value, e) === 0);
+  },
+} satisfies Record<string, Expression>);
+
+type Accumulator = (collection: unknown[], expr: unknown, options: Options) => unknown;
+const { $push } = accumulatorOperators as unknown as Record<string, Accumulator>;
+
+/** $min and $max: the least or greatest value in BSON order, null and missing values aside. */
+const extreme =
+  (sign: 1 | -1): Accumulator =>
+  (collection, expr, options) => {
+    let best: unknown = null;
+    for (const v of $push!(collection, expr, options) as unknown[]) {
+      if (v === null || v === undefined) continue;
+      if (best === null || compareValues(v, best) * sign > 0) best = v;
+    }
+    return best;
+  };
+const engineAccumulators: Record<string, Accumulator> = { $min: extreme(-1), $max: extreme(1) };
+
 const context = Context.init()
   .addPipelineOps(engineStages as never)
+  .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(engineExpressions)
   .addExpressionOps(expressionOperators)

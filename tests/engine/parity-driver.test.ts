@@ -691,6 +691,11 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(await ids({ b: { $lte: bin([0, 0, 0]) } })).toEqual([2, 5]);
     expect(await ids({ b: bin([1, 2, 3], 4) })).toEqual([3]);
     expect(await ids({ b: { $in: [bin([1, 2, 3]), bin([2], 5)] } })).toEqual([1]);
+    const [extremes] = await coll
+      .aggregate([{ $group: { _id: null, min: { $min: '$b' }, max: { $max: '$b' } } }])
+      .toArray();
+    expect(Buffer.from((extremes!.min as Binary).buffer)).toEqual(Buffer.from([2]));
+    expect(Buffer.from((extremes!.max as Binary).buffer)).toEqual(Buffer.from([0, 0, 0, 0]));
   });
 
   it('keeps DBRefs as the documents they are, and queries reach $ref, $id and $db', async () => {
@@ -728,6 +733,54 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       m: baz,
       n: 1,
     });
+  });
+
+  it('compares in expressions by BSON order, arrays as wholes and missing before null', async () => {
+    const coll = collection('expression_comparisons');
+    await coll.insertMany([
+      { _id: 1, a: 1, tags: ['x', 'y'], s: 'b', n: null },
+      { _id: 2, a: 'z', tags: 'x', s: 'c' },
+      { _id: 3 },
+    ]);
+    const ids = async (expr: object) =>
+      (await coll.find({ $expr: expr }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ $eq: ['$tags', 'x'] })).toEqual([2]);
+    expect(await ids({ $eq: ['$n', null] })).toEqual([1]);
+    expect(await ids({ $ne: ['$n', null] })).toEqual([2, 3]);
+    expect(await ids({ $lt: ['$a', 'a'] })).toEqual([1, 3]);
+    expect(await ids({ $gt: ['$a', 5] })).toEqual([2]);
+    expect(await ids({ $in: ['$a', [1, 'q']] })).toEqual([1]);
+    expect(await ids({ $in: ['$n', [null]] })).toEqual([1]);
+    expect(
+      await coll
+        .aggregate([
+          { $sort: { _id: 1 } },
+          { $project: { c: { $cmp: ['$a', 1] }, m: { $max: ['$a', 0, null] } } },
+        ])
+        .toArray(),
+    ).toEqual([
+      { _id: 1, c: 0, m: 1 },
+      { _id: 2, c: 1, m: 'z' },
+      { _id: 3, c: -1, m: 0 },
+    ]);
+    expect(
+      await coll
+        .aggregate([
+          {
+            $group: {
+              _id: null,
+              maxS: { $max: '$s' },
+              minS: { $min: '$s' },
+              maxA: { $max: '$a' },
+              minA: { $min: '$a' },
+              maxId: { $max: '$_id' },
+              none: { $max: '$nothing' },
+            },
+          },
+        ])
+        .toArray(),
+    ).toEqual([{ _id: null, maxS: 'c', minS: 'b', maxA: 'z', minA: 1, maxId: 3, none: null }]);
+    expect((await rejection(ids({ $eq: ['$a'] }))).code).toBe(16020);
   });
 
   it('matches $all against a single value as well as arrays', async () => {
