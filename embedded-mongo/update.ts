@@ -43,16 +43,16 @@ const OPERATORS = new Set([
   '$setOnInsert',
 ]);
 
+/** An update with operators; any other document replaces the one it matches (MongoDB looks at the first field). */
 export function isOperatorUpdate(u: unknown): boolean {
-  return isPlainObject(u) && Object.keys(u).some((k) => k.startsWith('$'));
+  return isPlainObject(u) && (Object.keys(u)[0]?.startsWith('$') ?? false);
 }
 
 export function validateUpdate(u: unknown): void {
   if (Array.isArray(u)) return;
   if (!isPlainObject(u)) fail(9, 'Update argument must be either an object or an array');
-  const keys = Object.keys(u);
-  if (!keys.some((k) => k.startsWith('$'))) return;
-  for (const k of keys) {
+  if (!isOperatorUpdate(u)) return;
+  for (const k of Object.keys(u)) {
     if (!OPERATORS.has(k))
       fail(
         9,
@@ -424,14 +424,12 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
       return;
     }
     case '$rename': {
-      if (typeof arg !== 'string')
-        fail(2, `The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
       const from = parentOf(next, parts, false);
       if (!from || Array.isArray(from.parent)) return;
       if (!Object.hasOwn(from.parent, from.key)) return;
       const value = from.parent[from.key];
       delete from.parent[from.key];
-      const to = parentOf(next, arg.split('.'), true)!;
+      const to = parentOf(next, String(arg).split('.'), true)!;
       assign(to.parent, to.key, value);
       return;
     }
@@ -569,6 +567,9 @@ export function applyUpdate(
     }
     next =
       doc._id !== undefined ? withIdFirst(cloneDoc(replacement), doc._id) : cloneDoc(replacement);
+    if (!ctx.inserting)
+      for (const field of Object.keys(next))
+        if (field.startsWith('$')) checkDollarField(next, field);
   } else {
     next = cloneDoc(doc);
     const filters = compileArrayFilters(ctx.arrayFilters);
@@ -587,13 +588,11 @@ export function applyUpdate(
       for (const [path, value] of Object.entries(rawArgs as Doc)) {
         if (path === '' || path.split('.').some((p) => p === ''))
           fail(56, `An empty update path is not valid.`);
+        checkPositional(path);
+        if (op === '$rename') checkRename(path, value);
         const resolved = resolvePositional(path, ctx.filter, doc);
         touch(resolved);
-        if (op === '$rename') {
-          if (typeof value === 'string') touch(value);
-          if (resolved.includes('$[') || (typeof value === 'string' && value.includes('$')))
-            fail(2, `The source field for $rename may not be dynamic: ${path}`);
-        }
+        if (op === '$rename') touch(value as string);
         if (op === '$setOnInsert' && !ctx.inserting) continue;
         const target = op === '$setOnInsert' ? '$set' : op;
         for (const concrete of expandArrayFilters(doc, resolved, filters, used))
@@ -609,12 +608,85 @@ export function applyUpdate(
     // MongoDB applies the fields of an update in field-name order, whatever the operators' order.
     changes.sort((a, b) => comparePaths(a.parts, b.parts));
     for (const c of changes) applyChange(next, c, doc);
+    if (!ctx.inserting)
+      for (const c of changes) {
+        const written = c.op === '$rename' ? String(c.arg).split('.') : c.parts;
+        const field = written[0]!;
+        if (!field.startsWith('$') || !Object.hasOwn(next, field)) continue;
+        const before = fieldOf(doc, field);
+        const changed =
+          written.length === 1 ? keyOf(next[field]) !== keyOf(before) : before === undefined;
+        if (changed) checkDollarField(next, field);
+      }
   }
   if (doc._id !== undefined && keyOf(next._id) !== keyOf(doc._id)) {
     fail(66, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   if (doc._id !== undefined && Object.keys(next)[0] !== '_id') next = withIdFirst(next, doc._id);
   return { doc: next, changed: keyOf(next) !== keyOf(doc) || typesChanged(doc, next) };
+}
+
+function checkPositional(path: string): void {
+  const parts = path.split('.');
+  if (parts.filter((p) => p === '$').length > 1)
+    fail(2, `Too many positional (i.e. '$') elements found in path '${path}'`);
+  if (parts[0] === '$')
+    fail(2, `Cannot have positional (i.e. '$') element in the first position in path '${path}'`);
+  if (/^\$\[.*\]$/.test(parts[0]!))
+    fail(
+      2,
+      `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`,
+    );
+}
+
+const isDynamic = (path: string): boolean =>
+  path.split('.').some((part) => part === '$' || /^\$\[.*\]$/.test(part));
+
+/** What MongoDB refuses in a $rename before looking at any document. */
+function checkRename(from: string, to: unknown): void {
+  if (typeof to !== 'string')
+    fail(2, `The 'to' field for $rename must be a string: ${from}: ${formatValue(to)}`);
+  if (to === '' || to.split('.').some((p) => p === ''))
+    fail(56, `The update path '${to}' contains an empty field name, which is not allowed.`);
+  if (from === to) fail(2, `The source and target field for $rename must differ: ${from}: "${to}"`);
+  if (to.startsWith(from + '.') || from.startsWith(to + '.'))
+    fail(
+      2,
+      `The source and target field for $rename must not be on the same path: ${from}: "${to}"`,
+    );
+  if (isDynamic(from)) fail(2, `The source field for $rename may not be dynamic: ${from}`);
+  if (isDynamic(to)) fail(2, `The destination field for $rename may not be dynamic: ${to}`);
+}
+
+/**
+ * An update that writes a top-level field whose name starts with `$` is refused, as MongoDB
+ * refuses it (inserts and upserts may create such fields): only the fields of a DBRef, `$ref`
+ * followed by `$id` and an optional string `$db`, are allowed there.
+ */
+function checkDollarField(doc: Doc, field: string): void {
+  const keys = Object.keys(doc);
+  let at = keys.indexOf(field);
+  let name = field;
+  if (name === '$db') {
+    if (typeof doc.$db !== 'string')
+      fail(55, `The DBRef $db field must be a String, not a ${typeName(doc.$db)}`);
+    if (keys[--at] !== '$id')
+      fail(55, 'Found $db field without a $id before it, which is invalid.');
+    name = '$id';
+  }
+  if (name === '$id') {
+    if (keys[--at] !== '$ref')
+      fail(55, 'Found $id field without a $ref before it, which is invalid.');
+    name = '$ref';
+  }
+  if (name !== '$ref')
+    fail(
+      52,
+      `The dollar ($) prefixed field '${field}' in '${field}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+    );
+  if (typeof doc.$ref !== 'string')
+    fail(55, `The DBRef $ref field must be a String, not a ${typeName(doc.$ref)}`);
+  if (keys[at + 1] !== '$id') fail(55, 'The DBRef $ref field must be followed by a $id field');
 }
 
 /** keyOf treats 1 and 1.0 as equal; a change of number type is still a change. */

@@ -824,6 +824,44 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     });
   });
 
+  it('lets inserts and upserts create fields starting with $, and refuses updates that write one at the top', async () => {
+    const coll = collection('dollar_fields');
+    await coll.insertOne({ _id: 1, $x: 1, a: { $y: 2 } } as never);
+    const code = async (update: object) =>
+      (await rejection(coll.updateOne({ _id: 1 }, update as never))).code;
+    expect(await code({ $set: { $z: 1 } })).toBe(52);
+    expect(await code({ $set: { '$q.b': 1 } })).toBe(52);
+    expect(await code({ $inc: { $x: 1 } })).toBe(52);
+    expect(await code({ $rename: { a: '$r' } })).toBe(52);
+    expect(await code({ $set: { $id: 1 } })).toBe(55);
+    expect(await code({ $set: { $: 1 } })).toBe(2);
+    const renameErrors = [
+      [{ a: 'a' }, 'The source and target field for $rename must differ'],
+      [{ a: 'a.b' }, 'The source and target field for $rename must not be on the same path'],
+      [{ 'a.$': 'b' }, 'The source field for $rename may not be dynamic: a.$'],
+      [{ a: 'c.$[]' }, 'The destination field for $rename may not be dynamic: c.$[]'],
+    ] as const;
+    for (const [rename, message] of renameErrors) {
+      const err = await rejection(coll.updateOne({ _id: 1 }, { $rename: rename } as never));
+      expect(err.code).toBe(2);
+      expect(err.message).toContain(message);
+    }
+    await coll.updateOne({ _id: 1 }, { $set: { 'a.$w': 3, m: { $ref: 'c', $id: 1 } } });
+    await coll.updateOne({ _id: 1 }, { $rename: { a: 'b.$r' }, $unset: { $x: 1 } } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      b: { $r: { $y: 2, $w: 3 } },
+      m: new DBRef('c', 1 as never),
+    });
+    const up = await coll.updateOne({ _id: 2 }, { $set: { phone: 25, $hotel: 320 } } as never, {
+      upsert: true,
+    });
+    expect(up.upsertedCount).toBe(1);
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, phone: 25, $hotel: 320 });
+    const onMatch = await rejection(coll.updateOne({ _id: 2 }, { $set: { $hotel: 321 } } as never));
+    expect(onMatch.code).toBe(52);
+  });
+
   it('answers unknown operators and stages with MongoDB’s errors, even on no data', async () => {
     const coll = collection('never_created');
     let err = await rejection(coll.find({ a: { $foo: 1 } }).toArray());
