@@ -17,6 +17,7 @@ import {
   escapeKey,
   fieldOf,
   fieldPath,
+  formatValue,
   fromMingo,
   isOperatorObject,
   isPlainObject,
@@ -1367,12 +1368,33 @@ function escapeExpression(v: unknown): unknown {
   if (typeof v === 'string') return escapeFieldPath(v);
   if (Array.isArray(v)) return v.map(escapeExpression);
   if (!isPlainObject(v)) return v;
+  checkExpressionObject(v);
   return mapEntries(v, (k, arg) => {
     if (k === '$literal') return arg;
     const naming = NAMING_ARGUMENTS.get(k);
     if (naming && isPlainObject(arg)) return escapeArguments(arg, naming);
     return escapeExpression(arg);
   });
+}
+
+/**
+ * An object in an expression is one operator (`{ $add: [...] }`) or a document of fields none of
+ * which starts with `$`; mingo would take anything else for a document.
+ */
+function checkExpressionObject(v: Doc): void {
+  const keys = Object.keys(v);
+  if (keys[0]?.startsWith('$')) {
+    if (keys.length > 1)
+      fail(
+        15983,
+        `An object representing an expression must have exactly one field: ${formatValue(v)}`,
+      );
+    if (!/^\$[A-Za-z0-9_]+$/.test(keys[0])) fail(168, `Unrecognized expression '${keys[0]}'`);
+  } else if (keys.some((k) => k.startsWith('$')))
+    fail(
+      16410,
+      "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+    );
 }
 
 function escapeArguments(args: Doc, naming: Set<string> = new Set()): Doc {
