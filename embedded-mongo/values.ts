@@ -436,10 +436,17 @@ export function compareValues(a: unknown, b: unknown): number {
       return x.length - y.length;
     }
     case 5: {
-      const x = Object.entries(a as Doc);
-      const y = Object.entries(b as Doc);
+      // Field by field: the type of the value, then the field's name (as stored, not as escaped
+      // for mingo), then the value.
+      const x = Object.keys(a as Doc);
+      const y = Object.keys(b as Doc);
       for (let i = 0; i < Math.min(x.length, y.length); i++) {
-        const c = compareValues(x[i]![1], y[i]![1]) || compareValues(x[i]![0], y[i]![0]);
+        const u = (a as Doc)[x[i]!];
+        const v = (b as Doc)[y[i]!];
+        const c =
+          typeRank(u) - typeRank(v) ||
+          compareValues(unescapeKey(x[i]!), unescapeKey(y[i]!)) ||
+          compareValues(u, v);
         if (c) return c;
       }
       return x.length - y.length;

@@ -698,6 +698,30 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(Buffer.from((extremes!.max as Binary).buffer)).toEqual(Buffer.from([0, 0, 0, 0]));
   });
 
+  it('orders documents field by field: the value’s type, then the name, then the value', async () => {
+    const coll = collection('document_order');
+    await coll.insertMany([
+      { _id: 1, d: { b: 1 } },
+      { _id: 2, d: { a: 2 } },
+      { _id: 3, d: { a: 'x' } },
+      { _id: 4, d: { a: 1, b: 1 } },
+    ]);
+    const ids = async (filter: object, sort: object = { _id: 1 }) =>
+      (
+        await coll
+          .find(filter)
+          .sort(sort as never)
+          .toArray()
+      ).map((d) => d._id);
+    expect(await ids({}, { d: 1 })).toEqual([4, 2, 1, 3]);
+    expect(await ids({ d: { $gt: { a: 5 } } })).toEqual([1, 3]);
+    expect(
+      (await coll.aggregate([{ $sort: { d: -1 } }, { $project: { _id: 1 } }]).toArray()).map(
+        (d) => d._id,
+      ),
+    ).toEqual([3, 1, 2, 4]);
+  });
+
   it('keeps DBRefs as the documents they are, and queries reach $ref, $id and $db', async () => {
     const coll = collection('dbrefs');
     const [u1, t1, u2] = [new ObjectId(), new ObjectId(), new ObjectId()];
