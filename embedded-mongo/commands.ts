@@ -833,6 +833,38 @@ const collStats: Handler = (engine, cmd, db) => {
   return { ns: coll.ns, count: coll.docs.size, nindexes: coll.indexSpecs().length, ok: 1 };
 };
 
+/** Fields of a command that are not its arguments. */
+const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  'comment',
+  '$clusterTime',
+  '$readPreference',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'writeConcern',
+  'maxTimeMS',
+]);
+
+/** Server parameters: `ttlMonitorSleepSecs` is kept; the engine has none of the others. */
+const setParameter: Handler = (engine, cmd) => {
+  const names = Object.keys(cmd).filter((k) => k !== 'setParameter' && !GENERIC_FIELDS.has(k));
+  if (names.length === 0) fail(2, 'no option found to set, use help:true to see options ');
+  for (const name of names)
+    if (name !== 'ttlMonitorSleepSecs') notImplemented(`The server parameter ${name}`);
+  const seconds = cmd.ttlMonitorSleepSecs;
+  if (!isNumeric(seconds) || !Number.isInteger(Number(seconds)) || Number(seconds) < 1)
+    fail(
+      2,
+      `Bad value for parameter "ttlMonitorSleepSecs": ${String(seconds)} is not greater than or equal to 1`,
+    );
+  const was = engine.ttlMonitorSleepSecs;
+  engine.ttlMonitorSleepSecs = Number(seconds);
+  engine.onTtlMonitorChange();
+  return { was, ok: 1 };
+};
+
 const refuseCommand =
   (feature: string): Handler =>
   () =>
@@ -861,13 +893,16 @@ const handlers: Record<string, Handler> = {
   ping: ok,
   buildInfo,
   buildinfo: buildInfo,
-  getParameter: (_e, cmd) => {
+  getParameter: (engine, cmd) => {
     const reply: Doc = {};
     if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*')
       reply.featureCompatibilityVersion = { version: '7.0' };
+    if (cmd.ttlMonitorSleepSecs !== undefined || cmd.getParameter === '*')
+      reply.ttlMonitorSleepSecs = engine.ttlMonitorSleepSecs;
     reply.ok = 1;
     return reply;
   },
+  setParameter,
   endSessions: ok,
   killAllSessions: ok,
   refreshSessions: ok,

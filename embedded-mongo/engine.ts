@@ -38,6 +38,10 @@ export class Engine {
   readonly dbs = new Map<string, Map<string, Collection>>();
   private readonly cursors = new Map<number, Cursor>();
   private pending: Op[] = [];
+  /** Seconds between passes of the TTL monitor (MongoDB's `ttlMonitorSleepSecs`, 60 by default). */
+  ttlMonitorSleepSecs = 60;
+  /** Called when `ttlMonitorSleepSecs` changes, so that the next pass comes at the new interval. */
+  onTtlMonitorChange: () => void = () => {};
 
   constructor(readonly cursorTimeoutMs = 10 * 60 * 1000) {}
 
