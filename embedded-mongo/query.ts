@@ -101,10 +101,14 @@ function projectStage(
   kind: ProjectionKind,
   options: Options,
 ): Iterator {
-  const project = compileProjectionSpec(spec, kind, (doc) => {
-    // The stage's own options carry the variables in scope ($lookup's let); the root is this document.
-    const forDoc = ComputeOptions.init(options).update(doc);
-    return (expr) => computeValue(doc, expr, null, forDoc);
+  const project = compileProjectionSpec(spec, kind, {
+    // Escaped with the rest of the pipeline.
+    prepare: (expr) => expr,
+    evaluate: (doc) => {
+      // The stage's options carry the variables in scope ($lookup's let); the root is this document.
+      const forDoc = ComputeOptions.init(options).update(doc);
+      return (expr) => computeValue(doc, expr, null, forDoc);
+    },
   });
   return collection.map((doc) => project(doc as Doc));
 }
@@ -139,6 +143,34 @@ const engineExpressions: Record<string, Expression> = {
       : value;
     return $arrayToObject!(obj, { $literal: escaped }, options);
   },
+};
+
+/**
+ * A field path through documents, read as MongoDB reads it: field by field, own fields only (mingo
+ * would also index arrays by a numeric part and read the properties of a BSON value such as an
+ * ObjectId); through an array, the path is followed in each of its documents and what is found
+ * makes an array. The argument is the variable to start from and the path.
+ */
+const FIELD_PATH = '$engineFieldPath';
+
+function followPath(value: unknown, parts: string[], i: number): unknown {
+  if (Array.isArray(value)) {
+    const found: unknown[] = [];
+    for (const e of value) {
+      const v = isPlainObject(e) ? followPath(e, parts, i) : undefined;
+      if (v !== undefined) found.push(v);
+    }
+    return found;
+  }
+  if (!isPlainObject(value)) return undefined;
+  const next = fieldOf(value, parts[i]!);
+  if (i === parts.length - 1) return next;
+  return isPlainObject(next) || Array.isArray(next) ? followPath(next, parts, i + 1) : undefined;
+}
+
+engineExpressions[FIELD_PATH] = (obj, expr, options) => {
+  const [base, path] = expr as [string, string];
+  return followPath(computeValue(obj, base, null, options), path.split('.'), 0);
 };
 
 /**
@@ -953,15 +985,21 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
   if (projection === undefined || projection === null) return null;
   if (!isPlainObject(projection)) fail(2, 'projection must be an object');
   if (Object.keys(projection).length === 0) return null;
-  const evaluator: Evaluator = (doc) => {
-    const view = toMingo(doc);
-    return (expr) => fromMingo(computeValue(view, expr, null, baseOptions));
+  const expressions: Expressions = {
+    prepare: (expr) => escapeExpression(toMingo(expr)),
+    evaluate: (doc) => {
+      const view = toMingo(doc);
+      return (expr) => fromMingo(computeValue(view, expr, null, baseOptions));
+    },
   };
-  return compileProjectionSpec(projection, 'find', evaluator, filter);
+  return compileProjectionSpec(projection, 'find', expressions, filter);
 }
 
-/** The expressions of a projection, evaluated for one document. */
-type Evaluator = (doc: Doc) => (expr: unknown) => unknown;
+/** How the expressions of a projection are given to mingo, and evaluated for one document. */
+interface Expressions {
+  prepare: (expr: unknown) => unknown;
+  evaluate: (doc: Doc) => (expr: unknown) => unknown;
+}
 
 /**
  * The projection as MongoDB applies it: included fields in the order the document has them, then
@@ -970,7 +1008,7 @@ type Evaluator = (doc: Doc) => (expr: unknown) => unknown;
 function compileProjectionSpec(
   projection: Doc,
   kind: ProjectionKind,
-  evaluator: Evaluator,
+  expressions: Expressions,
   filter: Doc = {},
 ): Projector {
   const entries = projectionEntries(projection, kind);
@@ -1010,7 +1048,7 @@ function compileProjectionSpec(
     if (excluding) fail(31310, 'Cannot use expression other than $meta in exclusion projection');
     including = true;
     computed = true;
-    add(field, { expression: escapeExpression(toMingo(value)) });
+    add(field, { expression: expressions.prepare(value) });
   };
   for (const [field, value] of entries) {
     if (kind === 'addFields') {
@@ -1069,7 +1107,7 @@ function compileProjectionSpec(
   if (kind === 'addFields')
     return (doc) => {
       const out = { ...doc };
-      applyExpressions(root, out, evaluator(doc));
+      applyExpressions(root, out, expressions.evaluate(doc));
       return out;
     };
   // `{ _id: 1 }` alone is an inclusion of `_id`; `{ _id: 0 }` alone an exclusion.
@@ -1078,7 +1116,7 @@ function compileProjectionSpec(
     const withId = keepId !== false;
     return (doc) => {
       let out = includeFields(root, doc, true);
-      if (computed) applyExpressions(root, out, evaluator(doc));
+      if (computed) applyExpressions(root, out, expressions.evaluate(doc));
       if (withId && Object.hasOwn(doc, '_id') && !root.has('_id')) out = { _id: doc._id, ...out };
       else if (!withId) delete out._id;
       return out;
@@ -1331,7 +1369,6 @@ const NAMING_ARGUMENTS = new Map<string, Set<string>>(
   Object.entries({
     $lookup: ['localField', 'foreignField', 'as'],
     $graphLookup: ['connectFromField', 'connectToField', 'as', 'depthField'],
-    $unwind: ['includeArrayIndex'],
     $densify: ['field', 'partitionByFields'],
     $fill: ['partitionByFields'],
     $filter: ['as'],
@@ -1352,10 +1389,24 @@ function escapeNames(v: unknown): unknown {
   return v;
 }
 
-function escapeFieldPath(v: string): string {
+/** A field path (`$a.b`, `$$var.a`) where mingo wants a string, its names escaped. */
+function escapePathString(v: string): string {
   if (!v.startsWith('$')) return v;
   const at = v.startsWith('$$') ? 2 : 1;
   return v.slice(0, at) + escapeKey(v.slice(at));
+}
+
+/**
+ * A field path in an expression: one that goes through documents is read by the engine (see
+ * FIELD_PATH), the field of the document or a variable alone by mingo.
+ */
+function escapeFieldPath(v: string): unknown {
+  if (!v.startsWith('$')) return v;
+  const dot = v.indexOf('.');
+  if (dot < 0 || dot === v.length - 1) return escapePathString(v);
+  const base = v.startsWith('$$') ? v.slice(0, dot) : '$$ROOT';
+  const rest = v.startsWith('$$') ? v.slice(dot + 1) : v.slice(1);
+  return { [FIELD_PATH]: [base, escapeKey(rest)] };
 }
 
 function mapEntries(v: Doc, f: (key: string, arg: unknown) => unknown): Doc {
@@ -1389,7 +1440,8 @@ function checkExpressionObject(v: Doc): void {
         15983,
         `An object representing an expression must have exactly one field: ${formatValue(v)}`,
       );
-    if (!/^\$[A-Za-z0-9_]+$/.test(keys[0])) fail(168, `Unrecognized expression '${keys[0]}'`);
+    if (!/^\$[A-Za-z0-9_]+$/.test(keys[0]) || keys[0] === FIELD_PATH)
+      fail(168, `Unrecognized expression '${keys[0]}'`);
   } else if (keys.some((k) => k.startsWith('$')))
     fail(
       16410,
@@ -1429,6 +1481,18 @@ function escapePipeline(stages: unknown[]): unknown[] {
             case '$count':
             case '$unset':
               return escapeNames(arg);
+            case '$unwind':
+              return typeof arg === 'string'
+                ? escapePathString(arg)
+                : isPlainObject(arg)
+                  ? mapEntries(arg, (k, x) =>
+                      k === 'path' && typeof x === 'string'
+                        ? escapePathString(x)
+                        : k === 'includeArrayIndex'
+                          ? escapeNames(x)
+                          : x,
+                    )
+                  : arg;
             case '$facet':
               return isPlainObject(arg)
                 ? mapEntries(arg, (_, sub) => (Array.isArray(sub) ? escapePipeline(sub) : sub))

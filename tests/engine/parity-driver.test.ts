@@ -759,6 +759,35 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     });
   });
 
+  it('reads field paths in expressions through documents only, across arrays', async () => {
+    const coll = collection('expression_paths');
+    await coll.insertOne({
+      _id: 1,
+      arr: [10, 20],
+      docs: [{ a: 1, 0: 'z' }, { a: 2 }, 5, [{ a: 9 }]],
+      o: { p: { q: 3 } },
+      oid: new ObjectId(),
+    });
+    expect(
+      await coll
+        .aggregate([
+          {
+            $project: {
+              x: '$arr.0',
+              y: '$docs.0',
+              z: '$docs.a',
+              u: '$o.p.q',
+              w: '$oid.id',
+              m: { $map: { input: '$docs', as: 'd', in: '$$d.a' } },
+            },
+          },
+        ])
+        .toArray(),
+    ).toEqual([{ _id: 1, x: [], y: ['z'], z: [1, 2], u: 3, m: [1, 2, null, [9]] }]);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$o.p.q', 3] } })).toBe(1);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$arr.0', 10] } })).toBe(0);
+  });
+
   it('compares in expressions by BSON order, arrays as wholes and missing before null', async () => {
     const coll = collection('expression_comparisons');
     await coll.insertMany([
