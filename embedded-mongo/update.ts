@@ -712,7 +712,15 @@ export function upsertSeed(filter: Doc): Doc {
       }
       if (k.startsWith('$')) continue;
       if (isOperatorSpec(v)) {
-        if ('$eq' in (v as Doc)) equalities.push([k, (v as Doc).$eq]);
+        // An $in of one value and each value of an $all are equalities too (not regexes).
+        const { $eq: eq, $in: within, $all: all } = v as Doc;
+        if ('$eq' in (v as Doc)) equalities.push([k, eq]);
+        const values = [
+          ...(Array.isArray(within) && within.length === 1 ? within : []),
+          ...(Array.isArray(all) ? all : []),
+        ];
+        for (const x of values)
+          if (!(x instanceof RegExp) && !isOperatorSpec(x)) equalities.push([k, x]);
         continue;
       }
       if (v instanceof RegExp) continue;

@@ -214,6 +214,23 @@ describe('driver parity', () => {
     expect(removed).toMatchObject({ v: 2 });
   });
 
+  it('seeds upserts from $eq, an $in of one value and the values of $all', async () => {
+    const coll = collection('upsert_seeds');
+    const seeded = async (k: string, x: object) => {
+      await coll.updateOne({ k, x }, { $set: { y: 1 } }, { upsert: true });
+      return coll.findOne({ k }, { projection: { _id: 0 } });
+    };
+    expect(await seeded('a', { $in: [1] })).toEqual({ k: 'a', x: 1, y: 1 });
+    expect(await seeded('b', { $all: [2] })).toEqual({ k: 'b', x: 2, y: 1 });
+    expect(await seeded('c', { $in: [1, 2] })).toEqual({ k: 'c', y: 1 });
+    expect(await seeded('d', { $eq: 3, $gt: 0 })).toEqual({ k: 'd', x: 3, y: 1 });
+    expect(await seeded('e', { $in: [/^a/] })).toEqual({ k: 'e', y: 1 });
+    const twice = await rejection(
+      coll.updateOne({ k: 'f', x: { $all: [1, 2] } }, { $set: { y: 1 } }, { upsert: true }),
+    );
+    expect(twice.code).toBe(54);
+  });
+
   it('finds by a unique key together with other conditions and returns copies', async () => {
     const coll = collection('unique_lookup');
     await coll.createIndex({ code: 1 }, { unique: true });
