@@ -413,11 +413,8 @@ export function compareValues(a: unknown, b: unknown): number {
         return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
       return x < y ? -1 : x > y ? 1 : 0;
     }
-    case 4: {
-      const x = String(a);
-      const y = String(b);
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
+    case 4:
+      return compareStrings(String(a), String(b));
     case 8:
       return compareValues((a as ObjectId).toHexString(), (b as ObjectId).toHexString());
     case 9:
@@ -457,6 +454,25 @@ export function compareValues(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** A UTF-16 unit's place in code point order: the units of characters beyond U+FFFF come last. */
+const codePointRank = (unit: number): number =>
+  unit < 0xd800 ? unit : unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+
+/**
+ * Strings in MongoDB's order, by their UTF-8 bytes, which is code point order; JavaScript's own
+ * comparison, by UTF-16 units, puts characters beyond U+FFFF before those from U+E000 on.
+ */
+export function compareStrings(x: string, y: string): number {
+  if (x === y) return 0;
+  const n = Math.min(x.length, y.length);
+  let i = 0;
+  while (i < n && x.charCodeAt(i) === y.charCodeAt(i)) i++;
+  if (i === n) return x.length - y.length;
+  return codePointRank(x.charCodeAt(i)) - codePointRank(y.charCodeAt(i));
+}
+
 /** MongoDB orders BinData by length, then subtype, then bytes. */
 function compareBinary(a: Binary, b: Binary): number {
   return (
@@ -492,7 +508,7 @@ function primitiveColumn(column: unknown[]): Array<number | string> | null {
     case 3:
       return column.map((v) => Number(v));
     case 4:
-      return column.map((v) => String(v));
+      return column.every((v) => !SURROGATE.test(String(v))) ? column.map((v) => String(v)) : null;
     case 8:
       return column.map((v) => (v as ObjectId).toHexString());
     case 10:

@@ -715,6 +715,26 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(Buffer.from((extremes!.max as Binary).buffer)).toEqual(Buffer.from([0, 0, 0, 0]));
   });
 
+  it('orders strings by code point, characters beyond U+FFFF after U+FFFD', async () => {
+    const coll = collection('string_order');
+    await coll.insertMany([
+      { _id: 1, s: '😀' },
+      { _id: 2, s: '\ufffd' },
+      { _id: 3, s: 'a' },
+    ]);
+    const ids = async (filter: object, sort: object = { _id: 1 }) =>
+      (
+        await coll
+          .find(filter)
+          .sort(sort as never)
+          .toArray()
+      ).map((d) => d._id);
+    expect(await ids({}, { s: 1 })).toEqual([3, 2, 1]);
+    expect(await ids({ s: { $gt: '\ufffd' } })).toEqual([1]);
+    const [max] = await coll.aggregate([{ $group: { _id: null, m: { $max: '$s' } } }]).toArray();
+    expect(max!.m).toBe('😀');
+  });
+
   it('orders documents field by field: the value’s type, then the name, then the value', async () => {
     const coll = collection('document_order');
     await coll.insertMany([
