@@ -38,6 +38,19 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const collection = (name: string) => db.collection(name) as unknown as Collection<any>;
 
+/** The `_id` of each document the filter finds, in the sort's order (by `_id` unless given). */
+const idsOf = async (
+  coll: ReturnType<typeof collection>,
+  filter: object,
+  sort: object = { _id: 1 },
+): Promise<unknown[]> =>
+  (
+    await coll
+      .find(filter)
+      .sort(sort as never)
+      .toArray()
+  ).map((d) => d._id);
+
 describe('driver parity', () => {
   it('round-trips BSON types', async () => {
     const coll = collection('types');
@@ -694,13 +707,7 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       { _id: 4, b: bin([0, 0, 0, 0]) },
       { _id: 5, b: bin([2]) },
     ]);
-    const ids = async (filter: object, sort: object = { _id: 1 }) =>
-      (
-        await coll
-          .find(filter)
-          .sort(sort as never)
-          .toArray()
-      ).map((d) => d._id);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
     expect(await ids({}, { b: 1 })).toEqual([5, 2, 1, 3, 4]);
     expect(await ids({}, { b: -1 })).toEqual([4, 3, 1, 2, 5]);
     expect(await ids({ b: { $gt: bin([5]) } })).toEqual([1, 2, 3, 4]);
@@ -722,13 +729,7 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       { _id: 2, s: '\ufffd' },
       { _id: 3, s: 'a' },
     ]);
-    const ids = async (filter: object, sort: object = { _id: 1 }) =>
-      (
-        await coll
-          .find(filter)
-          .sort(sort as never)
-          .toArray()
-      ).map((d) => d._id);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
     expect(await ids({}, { s: 1 })).toEqual([3, 2, 1]);
     expect(await ids({ s: { $gt: '\ufffd' } })).toEqual([1]);
     const [max] = await coll.aggregate([{ $group: { _id: null, m: { $max: '$s' } } }]).toArray();
@@ -743,13 +744,7 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       { _id: 3, d: { a: 'x' } },
       { _id: 4, d: { a: 1, b: 1 } },
     ]);
-    const ids = async (filter: object, sort: object = { _id: 1 }) =>
-      (
-        await coll
-          .find(filter)
-          .sort(sort as never)
-          .toArray()
-      ).map((d) => d._id);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
     expect(await ids({}, { d: 1 })).toEqual([4, 2, 1, 3]);
     expect(await ids({ d: { $gt: { a: 5 } } })).toEqual([1, 3]);
     expect(
@@ -771,8 +766,7 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       { _id: 2, members: [new DBRef('users', u2)], m: new DBRef('bar', u2) },
       { _id: 3, file: { $ref: 'fs.files', $id: 7 } },
     ]);
-    const ids = async (filter: object) =>
-      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    const ids = (filter: object) => idsOf(coll, filter);
     expect(await ids({ 'members.$id': u1 })).toEqual([1]);
     expect(await ids({ 'members.$ref': 'users' })).toEqual([1, 2]);
     expect(await ids({ members: { $elemMatch: { $ref: 'users', $id: u2 } } })).toEqual([2]);
@@ -881,8 +875,7 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       { _id: 3, t: 'y' },
       { _id: 4, t: [['x']] },
     ]);
-    const ids = async (filter: object) =>
-      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    const ids = (filter: object) => idsOf(coll, filter);
     expect(await ids({ t: { $all: ['x'] } })).toEqual([1, 2]);
     expect(await ids({ t: { $all: ['x', 'y'] } })).toEqual([2]);
     expect(await ids({ t: { $all: [] } })).toEqual([]);
@@ -1044,13 +1037,7 @@ describe('driver parity: names every JavaScript object inherits are ordinary fie
       { _id: 2, constructor: 'plain', toString: 'a' },
       { _id: 3 },
     ]);
-    const ids = async (filter: object, sort: object = { _id: 1 }) =>
-      (
-        await coll
-          .find(filter)
-          .sort(sort as never)
-          .toArray()
-      ).map((d) => d._id);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
     expect(await ids({ constructor: { $exists: true } })).toEqual([1, 2]);
     expect(await ids({ constructor: { $exists: false } })).toEqual([3]);
     expect(await ids({ toString: { $exists: true } })).toEqual([2]);
