@@ -343,16 +343,37 @@ function expandArrayFilters(
   return prefixes.map((p) => p.join('.'));
 }
 
+/** The identifiers an array filter's conditions start with (`i` in `{ 'i.a': 1 }`), through $and, $or and $nor. */
+function filterIdentifiers(f: Doc, found: Set<string>): Set<string> {
+  for (const [k, v] of Object.entries(f)) {
+    if (k === '$and' || k === '$or' || k === '$nor') {
+      if (Array.isArray(v))
+        for (const sub of v) if (isPlainObject(sub)) filterIdentifiers(sub, found);
+    } else if (!k.startsWith('$')) found.add(k.split('.')[0]!);
+  }
+  return found;
+}
+
 function compileArrayFilters(
   arrayFilters: Doc[] | undefined,
 ): Map<string, (e: unknown) => boolean> {
   const out = new Map<string, (e: unknown) => boolean>();
   for (const f of arrayFilters ?? []) {
     if (!isPlainObject(f)) fail(9, 'arrayFilters must be an array of objects');
-    const ids = new Set(Object.keys(f).map((k) => k.split('.')[0]!));
-    if (ids.size !== 1)
-      fail(9, 'Error parsing array filter :: caused by :: Expected a single top-level field name');
-    const id = [...ids][0]!;
+    const ids = [...filterIdentifiers(f, new Set())];
+    if (ids.length > 1)
+      fail(
+        9,
+        `Error parsing array filter :: caused by :: Expected a single top-level field name, found '${ids[0]}' and '${ids[1]}'`,
+      );
+    const id = ids[0];
+    if (id === undefined)
+      fail(9, 'Cannot use an expression without a top-level field name in arrayFilters');
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(id))
+      fail(
+        2,
+        `Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${id}'`,
+      );
     if (out.has(id))
       fail(9, `Found multiple array filters with the same top-level field name ${id}`);
     const m = compileFilter(f);

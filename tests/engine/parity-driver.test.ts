@@ -883,6 +883,40 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(await ids({ t: { $all: [['x']] } })).toEqual([4]);
   });
 
+  it('takes an array filter’s identifier through $or, and refuses one MongoDB would not name', async () => {
+    const coll = collection('array_filters');
+    await coll.insertOne({ _id: 1, a: [{ x: 1 }, { y: 2 }, { x: 3 }] });
+    await coll.updateOne(
+      { _id: 1 },
+      { $set: { 'a.$[e].hit': true } },
+      { arrayFilters: [{ $or: [{ 'e.x': 1 }, { 'e.y': 2 }] }] },
+    );
+    expect((await coll.findOne({ _id: 1 }))!.a).toEqual([
+      { x: 1, hit: true },
+      { y: 2, hit: true },
+      { x: 3 },
+    ]);
+    for (const id of ['I', '__proto__', 'constructor_x']) {
+      const err = await rejection(
+        coll.updateOne(
+          { _id: 1 },
+          { $set: { [`a.$[${id}].hit`]: false } },
+          { arrayFilters: [{ [`${id}.x`]: 1 }] },
+        ),
+      );
+      expect(err.code).toBe(2);
+      expect(err.message).toContain('must be an alphanumeric string beginning with a lowercase');
+    }
+    const two = await rejection(
+      coll.updateOne(
+        { _id: 1 },
+        { $set: { 'a.$[e].hit': false } },
+        { arrayFilters: [{ 'e.x': 1, 'f.y': 2 }] },
+      ),
+    );
+    expect(two.code).toBe(9);
+  });
+
   it('refuses updates through arrays and scalars with PathNotViable', async () => {
     const coll = collection('path_conflicts');
     await coll.insertOne({ _id: 1, comments: [{ body: 'a' }], n: 5 });
