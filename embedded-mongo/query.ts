@@ -25,6 +25,8 @@ import {
   setField,
   sortDocs,
   toMingo,
+  TYPE_CODES_BY_NAME,
+  typeName,
   unescapeKey,
   type Doc,
   type FieldPath,
@@ -111,12 +113,6 @@ function projectStage(
     },
   });
   return collection.map((doc) => project(doc as Doc));
-}
-
-function typeName(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null) return 'null';
-  return isPlainObject(v) ? 'object' : typeof v;
 }
 
 // The expressions that turn field names into values and back: mingo's, with the names escaped
@@ -394,32 +390,7 @@ function makeRegex(source: unknown, options: unknown): RegExp {
   }
 }
 
-const TYPE_ALIASES = new Map<string, number>(
-  Object.entries({
-    double: 1,
-    string: 2,
-    object: 3,
-    array: 4,
-    binData: 5,
-    undefined: 6,
-    objectId: 7,
-    bool: 8,
-    date: 9,
-    null: 10,
-    regex: 11,
-    dbPointer: 12,
-    javascript: 13,
-    symbol: 14,
-    javascriptWithScope: 15,
-    int: 16,
-    timestamp: 17,
-    long: 18,
-    decimal: 19,
-    minKey: -1,
-    maxKey: 127,
-  }),
-);
-const TYPE_CODES = new Set(TYPE_ALIASES.values());
+const TYPE_CODES = new Set(TYPE_CODES_BY_NAME.values());
 const NUMBER_CODES = new Set([1, 16, 18, 19]);
 
 function typeTest(spec: unknown): (v: unknown) => boolean {
@@ -430,7 +401,7 @@ function typeTest(spec: unknown): (v: unknown) => boolean {
   for (const t of list) {
     if (typeof t === 'string') {
       if (t === 'number') anyNumber = true;
-      else if (TYPE_ALIASES.has(t)) codes.add(TYPE_ALIASES.get(t)!);
+      else if (TYPE_CODES_BY_NAME.has(t)) codes.add(TYPE_CODES_BY_NAME.get(t)!);
       else fail(2, `Unknown type name alias: ${t}`);
     } else if (typeof t === 'number' || bsonType(t) === 'Double' || t instanceof Long) {
       const n = Number(t);

@@ -21,6 +21,7 @@ import {
   setPath,
   sortDocs,
   storedDouble,
+  typeName,
   withIdFirst,
   type Doc,
 } from './values';
@@ -102,28 +103,6 @@ function getAt(doc: unknown, parts: string[]): unknown {
     if (v === undefined) return undefined;
   }
   return v;
-}
-
-const TYPE_NAMES: Record<number, string> = {
-  1: 'double',
-  2: 'string',
-  3: 'object',
-  4: 'array',
-  5: 'binData',
-  7: 'objectId',
-  8: 'bool',
-  9: 'date',
-  10: 'null',
-  11: 'regex',
-  13: 'javascript',
-  16: 'int',
-  17: 'timestamp',
-  18: 'long',
-  19: 'decimal',
-};
-
-function typeName(v: unknown): string {
-  return TYPE_NAMES[bsonTypeCode(v) ?? 6] ?? 'unknown';
 }
 
 /** The container holding the last part of a path, created on the way when `create` is set. */

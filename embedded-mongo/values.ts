@@ -73,6 +73,39 @@ export function bsonTypeCode(v: unknown): number | undefined {
   return 3;
 }
 
+/** BSON types by the names MongoDB gives them (`$type` aliases, error messages). */
+export const TYPE_CODES_BY_NAME = new Map<string, number>(
+  Object.entries({
+    double: 1,
+    string: 2,
+    object: 3,
+    array: 4,
+    binData: 5,
+    undefined: 6,
+    objectId: 7,
+    bool: 8,
+    date: 9,
+    null: 10,
+    regex: 11,
+    dbPointer: 12,
+    javascript: 13,
+    symbol: 14,
+    javascriptWithScope: 15,
+    int: 16,
+    timestamp: 17,
+    long: 18,
+    decimal: 19,
+    minKey: -1,
+    maxKey: 127,
+  }),
+);
+const TYPE_NAMES = new Map([...TYPE_CODES_BY_NAME].map(([name, code]) => [code, name]));
+
+/** MongoDB's name for the BSON type of a value (`missing` for none), as its messages give it. */
+export function typeName(v: unknown): string {
+  return v === undefined ? 'missing' : (TYPE_NAMES.get(bsonTypeCode(v)!) ?? 'unknown');
+}
+
 export function isNumeric(v: unknown): boolean {
   const code = bsonTypeCode(v);
   return code === 1 || code === 16 || code === 18 || code === 19;
