@@ -7,6 +7,7 @@ import {
   isPlainObject,
   keyOf,
   pathValues,
+  setField,
   sortDocs,
   type Doc,
 } from './values';
@@ -106,7 +107,7 @@ export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
 /** Equality value(s) a filter pins for a top-level field, or undefined when it does not. */
 function pinnedValues(filter: Doc, field: string): unknown[] | undefined {
-  if (!(field in filter)) return undefined;
+  if (!Object.hasOwn(filter, field)) return undefined;
   const v = filter[field];
   if (v instanceof RegExp || Array.isArray(v)) return undefined;
   if (isOperatorObject(v)) {
@@ -168,7 +169,8 @@ export class Collection {
 
   private duplicate(index: IndexSpec, doc: Doc): MongoCommandError {
     const keyValue: Doc = {};
-    for (const field of Object.keys(index.key)) keyValue[field] = pathValues(doc, field)[0] ?? null;
+    for (const field of Object.keys(index.key))
+      setField(keyValue, field, pathValues(doc, field)[0] ?? null);
     const shown = Object.entries(keyValue)
       .map(([k, v]) => `${k}: ${formatValue(v)}`)
       .join(', ');

@@ -561,20 +561,22 @@ const NEUTRAL_CREATE_OPTIONS = new Set([
   'validationAction',
 ]);
 /** Collection options MongoDB has that this engine does not implement. */
-const REFUSED_CREATE_OPTIONS: Record<string, string> = {
-  validator: 'Document validation (the validator option, $jsonSchema)',
-  capped: 'Capped collections',
-  size: 'Capped collections (the size option)',
-  max: 'Capped collections (the max option)',
-  viewOn: 'Views',
-  pipeline: 'Views',
-  timeseries: 'Time series collections',
-  expireAfterSeconds: 'Collections that expire documents (expireAfterSeconds)',
-  clusteredIndex: 'Clustered collections',
-  changeStreamPreAndPostImages: 'Change streams',
-  encryptedFields: 'Queryable encryption',
-  collation: 'Collation',
-};
+const REFUSED_CREATE_OPTIONS = new Map<string, string>(
+  Object.entries({
+    validator: 'Document validation (the validator option, $jsonSchema)',
+    capped: 'Capped collections',
+    size: 'Capped collections (the size option)',
+    max: 'Capped collections (the max option)',
+    viewOn: 'Views',
+    pipeline: 'Views',
+    timeseries: 'Time series collections',
+    expireAfterSeconds: 'Collections that expire documents (expireAfterSeconds)',
+    clusteredIndex: 'Clustered collections',
+    changeStreamPreAndPostImages: 'Change streams',
+    encryptedFields: 'Queryable encryption',
+    collation: 'Collation',
+  }),
+);
 
 const create: Handler = (engine, cmd, db) => {
   const name = engine.validateName(db, cmd.create);
@@ -594,7 +596,8 @@ const create: Handler = (engine, cmd, db) => {
     if (k === 'capped' && v === false) continue;
     if (k === 'collation' && isPlainObject(v) && v.locale === 'simple') continue;
     if (k === 'validator' && isPlainObject(v) && Object.keys(v).length === 0) continue;
-    if (k in REFUSED_CREATE_OPTIONS) notImplemented(REFUSED_CREATE_OPTIONS[k]!);
+    const refused = REFUSED_CREATE_OPTIONS.get(k);
+    if (refused) notImplemented(refused);
     if (!NEUTRAL_CREATE_OPTIONS.has(k))
       fail(40415, `BSON field 'create.${k}' is an unknown field.`);
     opts[k] = v;
@@ -665,12 +668,14 @@ const INDEX_OPTIONS = new Set([
   'storageEngine',
   'ns',
 ]);
-const REFUSED_INDEX_TYPES: Record<string, string> = {
-  text: 'Text indexes',
-  '2d': 'Geospatial (2d) indexes',
-  '2dsphere': 'Geospatial (2dsphere) indexes',
-  geoHaystack: 'Geospatial (geoHaystack) indexes',
-};
+const REFUSED_INDEX_TYPES = new Map<string, string>(
+  Object.entries({
+    text: 'Text indexes',
+    '2d': 'Geospatial (2d) indexes',
+    '2dsphere': 'Geospatial (2dsphere) indexes',
+    geoHaystack: 'Geospatial (geoHaystack) indexes',
+  }),
+);
 
 /**
  * Index definitions this engine cannot honour are refused before anything is created: text and
@@ -681,7 +686,8 @@ function checkIndexSpec(raw: unknown): void {
     fail(67, 'Index key pattern must be a non-empty object');
   for (const [field, kind] of Object.entries(raw.key)) {
     if (typeof kind === 'string') {
-      if (kind in REFUSED_INDEX_TYPES) notImplemented(REFUSED_INDEX_TYPES[kind]!);
+      const refused = REFUSED_INDEX_TYPES.get(kind);
+      if (refused) notImplemented(refused);
       if (kind !== 'hashed') fail(67, `Unknown index plugin '${kind}'`);
       if (raw.unique === true)
         fail(67, 'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.');
@@ -827,6 +833,38 @@ const collStats: Handler = (engine, cmd, db) => {
   return { ns: coll.ns, count: coll.docs.size, nindexes: coll.indexSpecs().length, ok: 1 };
 };
 
+/** Fields of a command that are not its arguments. */
+const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  'comment',
+  '$clusterTime',
+  '$readPreference',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'writeConcern',
+  'maxTimeMS',
+]);
+
+/** Server parameters: `ttlMonitorSleepSecs` is kept; the engine has none of the others. */
+const setParameter: Handler = (engine, cmd) => {
+  const names = Object.keys(cmd).filter((k) => k !== 'setParameter' && !GENERIC_FIELDS.has(k));
+  if (names.length === 0) fail(2, 'no option found to set, use help:true to see options ');
+  for (const name of names)
+    if (name !== 'ttlMonitorSleepSecs') notImplemented(`The server parameter ${name}`);
+  const seconds = cmd.ttlMonitorSleepSecs;
+  if (!isNumeric(seconds) || !Number.isInteger(Number(seconds)) || Number(seconds) < 1)
+    fail(
+      2,
+      `Bad value for parameter "ttlMonitorSleepSecs": ${String(seconds)} is not greater than or equal to 1`,
+    );
+  const was = engine.ttlMonitorSleepSecs;
+  engine.ttlMonitorSleepSecs = Number(seconds);
+  engine.onTtlMonitorChange();
+  return { was, ok: 1 };
+};
+
 const refuseCommand =
   (feature: string): Handler =>
   () =>
@@ -855,13 +893,16 @@ const handlers: Record<string, Handler> = {
   ping: ok,
   buildInfo,
   buildinfo: buildInfo,
-  getParameter: (_e, cmd) => {
+  getParameter: (engine, cmd) => {
     const reply: Doc = {};
     if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*')
       reply.featureCompatibilityVersion = { version: '7.0' };
+    if (cmd.ttlMonitorSleepSecs !== undefined || cmd.getParameter === '*')
+      reply.ttlMonitorSleepSecs = engine.ttlMonitorSleepSecs;
     reply.ok = 1;
     return reply;
   },
+  setParameter,
   endSessions: ok,
   killAllSessions: ok,
   refreshSessions: ok,

@@ -1,6 +1,6 @@
 import { Collection, type IndexSpec } from './collection';
 import { fail } from './errors';
-import { fromWire, pathValues, type Doc } from './values';
+import { pathValues, type Doc } from './values';
 
 /** A state change as written to the journal; replaying it over any later state is idempotent. */
 export type Op =
@@ -38,6 +38,10 @@ export class Engine {
   readonly dbs = new Map<string, Map<string, Collection>>();
   private readonly cursors = new Map<number, Cursor>();
   private pending: Op[] = [];
+  /** Seconds between passes of the TTL monitor (MongoDB's `ttlMonitorSleepSecs`, 60 by default). */
+  ttlMonitorSleepSecs = 60;
+  /** Called when `ttlMonitorSleepSecs` changes, so that the next pass comes at the new interval. */
+  onTtlMonitorChange: () => void = () => {};
 
   constructor(readonly cursorTimeoutMs = 10 * 60 * 1000) {}
 
@@ -158,9 +162,7 @@ export class Engine {
   }
 
   /** Applies a journal or snapshot record without constraint checks. */
-  replay(raw: Op): void {
-    // Records are decoded with their BSON number types; keep them as the wire does.
-    const op = fromWire(raw);
+  replay(op: Op): void {
     switch (op.o) {
       case 'ci':
         if (!this.collection(op.db, op.c)) this.createCollection(op.db, op.c, op.opts);

@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { Context, initOptions, type Options } from 'mingo/core';
+import { ComputeOptions, computeValue, Context, initOptions, type Options } from 'mingo/core';
 import { Query } from 'mingo/query';
 import { Aggregator } from 'mingo/aggregator';
 import { Lazy, type Iterator } from 'mingo/lazy';
@@ -14,11 +14,22 @@ import {
   bsonType,
   bsonTypeCode,
   compareValues,
+  escapeKey,
+  fieldOf,
+  fieldPath,
+  formatValue,
+  fromMingo,
+  isOperatorObject,
   isPlainObject,
   keyOf,
-  plainNumbers,
+  setField,
   sortDocs,
+  toMingo,
+  TYPE_CODES_BY_NAME,
+  typeName,
+  unescapeKey,
   type Doc,
+  type FieldPath,
 } from './values';
 
 /** Refusal of something MongoDB does that this engine does not: never an answer without it. */
@@ -37,16 +48,195 @@ const engineStages = {
     if (!isPlainObject(keys) || Object.keys(keys).length === 0)
       fail(15976, '$sort stage must have at least one sort key');
     for (const [k, v] of Object.entries(keys)) {
-      if (isPlainObject(v)) notImplemented(`$sort by {${k}: ${JSON.stringify(v)}}`);
+      if (isPlainObject(v)) notImplemented(`$sort by {${unescapeKey(k)}: ${JSON.stringify(v)}}`);
       if (v !== 1 && v !== -1) fail(15975, '$sort key ordering must be 1 (for ascending) or -1');
     }
     return Lazy(sortDocs(collection.value() as Doc[], keys));
   },
+  $project: (collection: Iterator, spec: unknown, options: Options): Iterator => {
+    if (!isPlainObject(spec)) fail(15969, '$project specification must be an object');
+    if (Object.keys(spec).length === 0)
+      fail(
+        51272,
+        'Invalid $project :: caused by :: projection specification must have at least one field',
+      );
+    return projectStage(collection, spec, 'project', options);
+  },
+  $addFields: (collection: Iterator, spec: unknown, options: Options): Iterator =>
+    addFieldsStage('$addFields', collection, spec, options),
+  $set: (collection: Iterator, spec: unknown, options: Options): Iterator =>
+    addFieldsStage('$set', collection, spec, options),
+  $unset: (collection: Iterator, spec: unknown, options: Options): Iterator => {
+    const fields = typeof spec === 'string' ? [spec] : spec;
+    if (!Array.isArray(fields)) fail(31002, '$unset specification must be a string or an array');
+    if (fields.length === 0)
+      fail(31119, '$unset specification must be a string or an array with at least one field');
+    if (!fields.every((f) => typeof f === 'string'))
+      fail(
+        31120,
+        '$unset specification must be a string or an array containing only string values',
+      );
+    return projectStage(
+      collection,
+      Object.fromEntries(fields.map((f) => [f, 0])),
+      'project',
+      options,
+    );
+  },
 };
+
+function addFieldsStage(
+  name: string,
+  collection: Iterator,
+  spec: unknown,
+  options: Options,
+): Iterator {
+  if (!isPlainObject(spec))
+    fail(40272, `${name} specification stage must be an object, got ${typeName(spec)}`);
+  return projectStage(collection, spec, 'addFields', options);
+}
+
+/** $project, $addFields, $set and $unset: the engine's projection, with mingo's expressions. */
+function projectStage(
+  collection: Iterator,
+  spec: Doc,
+  kind: ProjectionKind,
+  options: Options,
+): Iterator {
+  const project = compileProjectionSpec(spec, kind, {
+    // Escaped with the rest of the pipeline.
+    prepare: (expr) => expr,
+    evaluate: (doc) => {
+      // The stage's options carry the variables in scope ($lookup's let); the root is this document.
+      const forDoc = ComputeOptions.init(options).update(doc);
+      return (expr) => computeValue(doc, expr, null, forDoc);
+    },
+  });
+  return collection.map((doc) => project(doc as Doc));
+}
+
+// The expressions that turn field names into values and back: mingo's, with the names escaped
+// inside mingo (see toMingo) and real in the values. Their one argument may come in a list of one,
+// as MongoDB allows (`{ $arrayToObject: [[['a', 1]]] }`).
+type Expression = (obj: unknown, expr: unknown, options: Options) => unknown;
+const { $objectToArray, $arrayToObject } = expressionOperators as Record<string, Expression>;
+const onlyArgument = (expr: unknown): unknown =>
+  Array.isArray(expr) && expr.length === 1 ? expr[0] : expr;
+const engineExpressions: Record<string, Expression> = {
+  $objectToArray: (obj, expr, options) => {
+    const entries = $objectToArray!(obj, onlyArgument(expr), options);
+    if (!Array.isArray(entries)) return entries;
+    return entries.map((e: { k: string; v: unknown }) => ({ k: unescapeKey(e.k), v: e.v }));
+  },
+  $arrayToObject: (obj, expr, options) => {
+    const value = computeValue(obj, onlyArgument(expr), null, options);
+    const escaped = Array.isArray(value)
+      ? value.map((e: unknown) => {
+          if (Array.isArray(e) && typeof e[0] === 'string') return [escapeKey(e[0]), ...e.slice(1)];
+          if (isPlainObject(e) && typeof e.k === 'string') return { ...e, k: escapeKey(e.k) };
+          return e;
+        })
+      : value;
+    return $arrayToObject!(obj, { $literal: escaped }, options);
+  },
+};
+
+/**
+ * A field path through documents, read as MongoDB reads it: field by field, own fields only (mingo
+ * would also index arrays by a numeric part and read the properties of a BSON value such as an
+ * ObjectId); through an array, the path is followed in each of its documents and what is found
+ * makes an array. The argument is the variable to start from and the path.
+ */
+const FIELD_PATH = '$engineFieldPath';
+
+function followPath(value: unknown, parts: string[], i: number): unknown {
+  if (Array.isArray(value)) {
+    const found: unknown[] = [];
+    for (const e of value) {
+      const v = isPlainObject(e) ? followPath(e, parts, i) : undefined;
+      if (v !== undefined) found.push(v);
+    }
+    return found;
+  }
+  if (!isPlainObject(value)) return undefined;
+  const next = fieldOf(value, parts[i]!);
+  if (i === parts.length - 1) return next;
+  return isPlainObject(next) || Array.isArray(next) ? followPath(next, parts, i + 1) : undefined;
+}
+
+engineExpressions[FIELD_PATH] = (obj, expr, options) => {
+  const [base, path] = expr as [string, string];
+  return followPath(computeValue(obj, base, null, options), path.split('.'), 0);
+};
+
+/**
+ * MongoDB's order of values in expressions: the BSON order, in which arrays and documents compare
+ * as wholes and a missing value sorts before null.
+ */
+function compareExpressionValues(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return compareValues(a, b);
+}
+
+function twoArguments(
+  name: string,
+  obj: unknown,
+  expr: unknown,
+  options: Options,
+): [unknown, unknown] {
+  const args = computeValue(obj, expr, null, options);
+  if (!Array.isArray(args) || args.length !== 2)
+    fail(
+      16020,
+      `Expression ${name} takes exactly 2 arguments. ${Array.isArray(args) ? args.length : 1} were passed in.`,
+    );
+  return args as [unknown, unknown];
+}
+
+const comparison =
+  (name: string, result: (c: number) => unknown): Expression =>
+  (obj, expr, options) =>
+    result(compareExpressionValues(...twoArguments(name, obj, expr, options)));
+
+// mingo's comparisons are its query operators' (any element of an array, null equal to missing,
+// nothing across types) and its $min/$max skip what is not a number; these follow MongoDB.
+Object.assign(engineExpressions, {
+  $eq: comparison('$eq', (c) => c === 0),
+  $ne: comparison('$ne', (c) => c !== 0),
+  $gt: comparison('$gt', (c) => c > 0),
+  $gte: comparison('$gte', (c) => c >= 0),
+  $lt: comparison('$lt', (c) => c < 0),
+  $lte: comparison('$lte', (c) => c <= 0),
+  $cmp: comparison('$cmp', (c) => Math.sign(c)),
+  $in: (obj, expr, options) => {
+    const [value, list] = twoArguments('$in', obj, expr, options);
+    if (!Array.isArray(list))
+      fail(40081, `$in requires an array as a second argument, found: ${typeName(list)}`);
+    return list.some((e) => compareExpressionValues(value, e) === 0);
+  },
+} satisfies Record<string, Expression>);
+
+type Accumulator = (collection: unknown[], expr: unknown, options: Options) => unknown;
+const { $push } = accumulatorOperators as unknown as Record<string, Accumulator>;
+
+/** $min and $max: the least or greatest value in BSON order, null and missing values aside. */
+const extreme =
+  (sign: 1 | -1): Accumulator =>
+  (collection, expr, options) => {
+    let best: unknown = null;
+    for (const v of $push!(collection, expr, options) as unknown[]) {
+      if (v === null || v === undefined) continue;
+      if (best === null || compareValues(v, best) * sign > 0) best = v;
+    }
+    return best;
+  };
+const engineAccumulators: Record<string, Accumulator> = { $min: extreme(-1), $max: extreme(1) };
 
 const context = Context.init()
   .addPipelineOps(engineStages as never)
+  .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
+  .addExpressionOps(engineExpressions)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
   .addProjectionOps(projectionOperators)
@@ -64,13 +254,6 @@ export function mingoOptions(extra: Partial<Options> = {}): Options {
 }
 
 const baseOptions = mingoOptions();
-
-const projectionOptions = initOptions({
-  context: Context.init().addQueryOps(queryOperators).addProjectionOps(projectionOperators),
-  useStrictMode: true,
-  scriptEnabled: false,
-  useGlobalContext: false,
-});
 
 export function usesExpressions(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(usesExpressions);
@@ -94,16 +277,16 @@ const MISSING = Symbol('missing');
  * (their documents searched, a numeric part used as an index), and a document that lacks the
  * next field yields MISSING. Leaf arrays are returned whole.
  */
-function leafValues(doc: unknown, parts: string[]): unknown[] {
+function leafValues(doc: unknown, { parts, inherited }: FieldPath): unknown[] {
   if (parts.length === 1 && isPlainObject(doc)) {
-    const v = doc[parts[0]!];
+    const v = inherited ? fieldOf(doc, parts[0]!) : doc[parts[0]!];
     return [v === undefined ? MISSING : v];
   }
   // Most paths cross only documents: follow them without the general walk.
   let at: unknown = doc;
   let i = 0;
   for (; i < parts.length && isPlainObject(at); i++) {
-    at = at[parts[i]!];
+    at = inherited ? fieldOf(at, parts[i]!) : at[parts[i]!];
     if (at === undefined) return [MISSING];
   }
   if (i === parts.length) return [at];
@@ -125,7 +308,7 @@ function leafValues(doc: unknown, parts: string[]): unknown[] {
       return;
     }
     if (isPlainObject(v)) {
-      const next = v[part];
+      const next = fieldOf(v, part);
       if (next === undefined) out.push(MISSING);
       else walk(next, i + 1);
       return;
@@ -207,30 +390,7 @@ function makeRegex(source: unknown, options: unknown): RegExp {
   }
 }
 
-const TYPE_ALIASES: Record<string, number> = {
-  double: 1,
-  string: 2,
-  object: 3,
-  array: 4,
-  binData: 5,
-  undefined: 6,
-  objectId: 7,
-  bool: 8,
-  date: 9,
-  null: 10,
-  regex: 11,
-  dbPointer: 12,
-  javascript: 13,
-  symbol: 14,
-  javascriptWithScope: 15,
-  int: 16,
-  timestamp: 17,
-  long: 18,
-  decimal: 19,
-  minKey: -1,
-  maxKey: 127,
-};
-const TYPE_CODES = new Set(Object.values(TYPE_ALIASES));
+const TYPE_CODES = new Set(TYPE_CODES_BY_NAME.values());
 const NUMBER_CODES = new Set([1, 16, 18, 19]);
 
 function typeTest(spec: unknown): (v: unknown) => boolean {
@@ -241,7 +401,7 @@ function typeTest(spec: unknown): (v: unknown) => boolean {
   for (const t of list) {
     if (typeof t === 'string') {
       if (t === 'number') anyNumber = true;
-      else if (t in TYPE_ALIASES) codes.add(TYPE_ALIASES[t]!);
+      else if (TYPE_CODES_BY_NAME.has(t)) codes.add(TYPE_CODES_BY_NAME.get(t)!);
       else fail(2, `Unknown type name alias: ${t}`);
     } else if (typeof t === 'number' || bsonType(t) === 'Double' || t instanceof Long) {
       const n = Number(t);
@@ -545,34 +705,55 @@ function compileValueTest(cond: unknown): ValueTest {
   return (cands, leaves) => tests.every((t) => t(cands, leaves));
 }
 
-/** `{ $gt: 1, ... }` (operators) as opposed to a document to compare with (`{ a: 1 }`). */
-function isOperatorSpec(v: unknown): boolean {
+/**
+ * Operators that stand where a field name does and test the whole document: `$and`, `$expr`, …,
+ * and `$ref`, `$id`, `$db`, which test those fields of a DBRef for equality.
+ */
+const PATHLESS = new Set([
+  '$and',
+  '$or',
+  '$nor',
+  '$expr',
+  '$where',
+  '$text',
+  '$comment',
+  '$jsonSchema',
+  '$alwaysTrue',
+  '$alwaysFalse',
+  '$sampleRate',
+  '$ref',
+  '$id',
+  '$db',
+]);
+const DBREF_FIELDS = ['$ref', '$id', '$db'];
+
+/** An operator that tests a value (`$gt`, `$in`, …), as opposed to a pathless one. */
+export function isValueOperator(name: string | undefined): boolean {
+  return name !== undefined && name.startsWith('$') && !PATHLESS.has(name);
+}
+
+/**
+ * `{ $gt: 1, ... }` (operators) as opposed to a document to compare with (`{ a: 1 }`), as MongoDB
+ * tells them apart: a document whose first field starts with `$`, unless it is a DBRef — it has
+ * `$ref` and `$id` or, where `incompleteDbRef` is allowed (in $elemMatch), any of `$ref`, `$id`
+ * and `$db`.
+ */
+export function isOperatorSpec(v: unknown, incompleteDbRef = false): boolean {
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
   if (keys.length === 0 || !keys[0]!.startsWith('$')) return false;
-  // A DBRef is a document, not operators.
-  if (keys[0] === '$ref' || keys[0] === '$id' || keys[0] === '$db') return false;
-  return true;
+  const dbRef = incompleteDbRef
+    ? DBREF_FIELDS.some((k) => keys.includes(k))
+    : keys.includes('$ref') && keys.includes('$id');
+  return !dbRef;
 }
-
-const LOGICAL = new Set(['$and', '$or', '$nor']);
 
 /**
  * The test an $elemMatch applies to each array element: a query on element documents, or
  * operators applied to the element itself (`{ $gte: 2, $lt: 5 }`).
  */
 export function elementMatcher(spec: Doc): (e: unknown) => boolean {
-  const first = Object.keys(spec)[0];
-  const valueForm =
-    first !== undefined &&
-    first.startsWith('$') &&
-    !LOGICAL.has(first) &&
-    first !== '$expr' &&
-    first !== '$where' &&
-    first !== '$text' &&
-    first !== '$comment' &&
-    first !== '$jsonSchema';
-  if (valueForm) {
+  if (isOperatorSpec(spec, true) && isValueOperator(Object.keys(spec)[0])) {
     const test = compileValueTest(spec);
     return (e) => test([e], [e]);
   }
@@ -593,10 +774,11 @@ function scalarTest(cond: unknown): ((v: unknown) => boolean) | null {
 
 function compileField(path: string, cond: unknown): Matcher {
   if (path === '') fail(2, 'FieldPath cannot be constructed with empty string');
-  const parts = path.split('.');
+  const field = fieldPath(path);
+  const { parts, inherited } = field;
   const test = compileValueTest(cond);
   const general: Matcher = (doc) => {
-    const leaves = leafValues(doc, parts);
+    const leaves = leafValues(doc, field);
     return test(candidates(leaves), leaves);
   };
   const scalar = scalarTest(cond);
@@ -607,11 +789,18 @@ function compileField(path: string, cond: unknown): Matcher {
     let at: unknown = doc;
     for (let i = 0; i < parts.length; i++) {
       if (!isPlainObject(at)) return general(doc);
-      at = at[parts[i]!];
+      at = inherited ? fieldOf(at, parts[i]!) : at[parts[i]!];
     }
     if (at === undefined || Array.isArray(at)) return general(doc);
     return scalar(at);
   };
+}
+
+/** Equality with the value as it is, even a document whose fields start with `$`. */
+function compileEquality(path: string, value: unknown): Matcher {
+  const field = fieldPath(path);
+  const test = equalsTest(value);
+  return (doc) => candidates(leafValues(doc, field)).some(test);
 }
 
 function compileLogical(op: string, arg: unknown): Matcher {
@@ -626,8 +815,8 @@ function compileLogical(op: string, arg: unknown): Matcher {
 }
 
 function compileExpr(expr: unknown): Matcher {
-  const q = new Query({ $expr: expr }, baseOptions);
-  return (doc) => q.test(plainNumbers(doc));
+  const q = new Query({ $expr: escapeExpression(toMingo(expr)) }, baseOptions);
+  return (doc) => q.test(toMingo(doc));
 }
 
 function compileQuery(filter: Doc): Matcher {
@@ -646,6 +835,11 @@ function compileQuery(filter: Doc): Matcher {
         case '$comment':
           continue;
         case '$alwaysTrue':
+          continue;
+        case '$ref':
+        case '$id':
+        case '$db':
+          parts.push(compileEquality(k, v));
           continue;
         case '$alwaysFalse':
           parts.push(() => false);
@@ -720,6 +914,8 @@ type Node = {
   slice?: [number, number | undefined];
   elemMatch?: (e: unknown) => boolean;
   positional?: Array<(e: unknown) => boolean>;
+  /** A computed field: its expression, as mingo is given it (see toMingo). */
+  expression?: unknown;
   children?: Map<string, Node>;
 };
 
@@ -742,15 +938,51 @@ function applySlice(v: unknown, [a, b]: [number, number | undefined]): unknown {
   return v.slice(start, start + b);
 }
 
+/** Which language a projection is written in. */
+type ProjectionKind =
+  /** A find projection: `$slice`, `$elemMatch` and `field.$` are projection operators. */
+  | 'find'
+  /** The $project stage: every value that is not 0/1/true/false is an expression. */
+  | 'project'
+  /** The $addFields and $set stages: every value is an expression that sets a field. */
+  | 'addFields';
+
 /**
  * Compiles a find projection: inclusion or exclusion of (dotted) fields, `$slice`, `$elemMatch`
- * and the positional `field.$` (which needs the query filter). Projections with computed fields
- * go through mingo. Returns null for an empty projection.
+ * and the positional `field.$` (which needs the query filter), and computed fields, whose
+ * expressions mingo evaluates. Returns null for an empty projection.
  */
 export function compileProjection(projection: unknown, filter: Doc = {}): Projector | null {
   if (projection === undefined || projection === null) return null;
   if (!isPlainObject(projection)) fail(2, 'projection must be an object');
   if (Object.keys(projection).length === 0) return null;
+  const expressions: Expressions = {
+    prepare: (expr) => escapeExpression(toMingo(expr)),
+    evaluate: (doc) => {
+      const view = toMingo(doc);
+      return (expr) => fromMingo(computeValue(view, expr, null, baseOptions));
+    },
+  };
+  return compileProjectionSpec(projection, 'find', expressions, filter);
+}
+
+/** How the expressions of a projection are given to mingo, and evaluated for one document. */
+interface Expressions {
+  prepare: (expr: unknown) => unknown;
+  evaluate: (doc: Doc) => (expr: unknown) => unknown;
+}
+
+/**
+ * The projection as MongoDB applies it: included fields in the order the document has them, then
+ * computed fields in the order the projection names them, through arrays of documents.
+ */
+function compileProjectionSpec(
+  projection: Doc,
+  kind: ProjectionKind,
+  expressions: Expressions,
+  filter: Doc = {},
+): Projector {
+  const entries = projectionEntries(projection, kind);
   const root = new Map<string, Node>();
   let keepId: boolean | undefined;
   let including = false;
@@ -760,7 +992,7 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
     const parts = field.split('.');
     if (parts.some((p) => p === ''))
       fail(40352, 'FieldPath cannot be constructed with empty string');
-    if (parts.some((p) => p.startsWith('$')))
+    if (parts.some((p) => p.startsWith('$') && !DBREF_FIELDS.includes(p)))
       fail(
         16410,
         `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
@@ -783,8 +1015,18 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
       }
     }
   };
-  for (const [field, value] of Object.entries(projection)) {
-    if (field.endsWith('.$')) {
+  const addExpression = (field: string, value: unknown): void => {
+    if (excluding) fail(31310, 'Cannot use expression other than $meta in exclusion projection');
+    including = true;
+    computed = true;
+    add(field, { expression: expressions.prepare(value) });
+  };
+  for (const [field, value] of entries) {
+    if (kind === 'addFields') {
+      addExpression(field, value);
+      continue;
+    }
+    if (kind === 'find' && field.endsWith('.$')) {
       const arrayPath = field.slice(0, -2);
       const tests = elementTests(filter, arrayPath);
       if (tests.length === 0)
@@ -798,11 +1040,11 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
     }
     if (isPlainObject(value)) {
       const keys = Object.keys(value);
-      if (keys.length === 1 && keys[0] === '$slice') {
+      if (kind === 'find' && keys.length === 1 && keys[0] === '$slice') {
         add(field, { slice: sliceArgs(value.$slice, field) });
         continue;
       }
-      if (keys.length === 1 && keys[0] === '$elemMatch') {
+      if (kind === 'find' && keys.length === 1 && keys[0] === '$elemMatch') {
         if (field.includes('.')) fail(31275, `Cannot use $elemMatch projection on a nested field.`);
         if (!isPlainObject(value.$elemMatch))
           fail(31274, 'elemMatch: Invalid argument, object required.');
@@ -812,11 +1054,9 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
       }
       if (keys.length === 1 && keys[0] === '$meta')
         notImplemented(`The $meta projection ('${String(value.$meta)}')`);
-      computed = true;
-      continue;
     }
     if (typeof value !== 'boolean' && !isNumber(value)) {
-      computed = true;
+      addExpression(field, value);
       continue;
     }
     const on = value === true || (value !== false && Number(value) !== 0);
@@ -834,26 +1074,84 @@ export function compileProjection(projection: unknown, filter: Doc = {}): Projec
       add(field, { include: false });
     }
   }
-  if (computed) {
-    const q = new Query({}, projectionOptions);
-    return (doc) => q.find([plainNumbers(doc)], projection).all()[0] as Doc;
-  }
   if (excluding && including) fail(31254, 'Cannot do exclusion in an inclusion projection');
+  if (kind === 'addFields')
+    return (doc) => {
+      const out = { ...doc };
+      applyExpressions(root, out, expressions.evaluate(doc));
+      return out;
+    };
   // `{ _id: 1 }` alone is an inclusion of `_id`; `{ _id: 0 }` alone an exclusion.
   if (!including && !excluding && keepId === true) including = true;
   if (including) {
     const withId = keepId !== false;
     return (doc) => {
-      const out = includeFields(root, doc, true) as Doc;
-      if (!withId || !('_id' in doc) || root.has('_id')) {
-        if (!withId) delete out._id;
-        return out;
-      }
-      return { _id: doc._id, ...out };
+      let out = includeFields(root, doc, true);
+      if (computed) applyExpressions(root, out, expressions.evaluate(doc));
+      if (withId && Object.hasOwn(doc, '_id') && !root.has('_id')) out = { _id: doc._id, ...out };
+      else if (!withId) delete out._id;
+      return out;
     };
   }
   if (keepId === false) root.set('_id', { include: false });
   return (doc) => excludeFields(root, doc) as Doc;
+}
+
+/**
+ * A projection's fields as dotted paths: a document value that does not start with an operator
+ * (`{ child: { name: 1 } }`) projects the fields inside it, exactly as `{ 'child.name': 1 }`.
+ */
+function projectionEntries(spec: Doc, kind: ProjectionKind, prefix = ''): Array<[string, unknown]> {
+  return Object.entries(spec).flatMap(([field, value]): Array<[string, unknown]> => {
+    const path = prefix + field;
+    if (!isPlainObject(value) || isOperatorObject(value)) return [[path, value]];
+    if (Object.keys(value).length === 0) {
+      if (kind === 'addFields') return [[path, value]];
+      fail(
+        51270,
+        `An empty sub-projection is not a valid value. Found empty object at path ${path}`,
+      );
+    }
+    return projectionEntries(value, kind, path + '.');
+  });
+}
+
+/**
+ * Sets the computed fields under `map` in `out`, in the order the projection names them: a field
+ * whose expression has no value is removed, and the documents on the way are created (a value
+ * that is not a document is replaced), through arrays.
+ */
+function applyExpressions(
+  map: Map<string, Node>,
+  out: Doc,
+  evaluate: (expr: unknown) => unknown,
+): void {
+  for (const [key, node] of map) {
+    let value: unknown;
+    if (node.expression !== undefined) value = evaluate(node.expression);
+    else if (node.children && computes(node.children))
+      value = expressionsIn(node.children, fieldOf(out, key), evaluate);
+    else continue;
+    if (value === undefined) delete out[key];
+    else setField(out, key, value);
+  }
+}
+
+function expressionsIn(
+  map: Map<string, Node>,
+  value: unknown,
+  evaluate: (expr: unknown) => unknown,
+): unknown {
+  if (Array.isArray(value)) return value.map((e) => expressionsIn(map, e, evaluate));
+  const out: Doc = isPlainObject(value) ? { ...value } : {};
+  applyExpressions(map, out, evaluate);
+  return out;
+}
+
+function computes(map: Map<string, Node>): boolean {
+  for (const node of map.values())
+    if (node.expression !== undefined || (node.children && computes(node.children))) return true;
+  return false;
 }
 
 function positionalElement(arr: unknown, tests: Array<(e: unknown) => boolean>): unknown {
@@ -873,19 +1171,19 @@ function includeFields(map: Map<string, Node>, value: Doc, top: boolean): Doc {
     const node = map.get(key);
     if (!node) continue;
     const v = value[key];
-    if (node.include) out[key] = v;
-    else if (node.slice) out[key] = applySlice(v, node.slice);
+    if (node.include) setField(out, key, v);
+    else if (node.slice) setField(out, key, applySlice(v, node.slice));
     else if (node.elemMatch) {
       if (top && Array.isArray(v)) {
         const e = v.find(node.elemMatch);
-        if (e !== undefined) out[key] = [e];
+        if (e !== undefined) setField(out, key, [e]);
       }
     } else if (node.positional) {
       const kept = positionalElement(v, node.positional);
-      if (kept !== undefined) out[key] = kept;
+      if (kept !== undefined) setField(out, key, kept);
     } else if (node.children) {
       const kept = includeNested(node.children, v);
-      if (kept !== undefined) out[key] = kept;
+      if (kept !== undefined) setField(out, key, kept);
     }
   }
   return out;
@@ -910,11 +1208,11 @@ function excludeFields(map: Map<string, Node>, value: unknown): unknown {
   for (const key of Object.keys(value)) {
     const node = map.get(key);
     const v = value[key];
-    if (!node) out[key] = v;
+    if (!node) setField(out, key, v);
     else if (node.include === false) continue;
-    else if (node.slice) out[key] = applySlice(v, node.slice);
-    else if (node.children) out[key] = excludeFields(node.children, v);
-    else out[key] = v;
+    else if (node.slice) setField(out, key, applySlice(v, node.slice));
+    else if (node.children) setField(out, key, excludeFields(node.children, v));
+    else setField(out, key, v);
   }
   return out;
 }
@@ -1035,19 +1333,164 @@ export function validatePipeline(pipeline: unknown[]): void {
   }
 }
 
+// Field names in expressions and pipelines are escaped as in documents (see toMingo): keys by
+// toMingo, and here the strings that name fields: `$a.b` and `$$var.a` in expressions, and the
+// arguments below, which name fields without a `$`.
+const NAMING_ARGUMENTS = new Map<string, Set<string>>(
+  Object.entries({
+    $lookup: ['localField', 'foreignField', 'as'],
+    $graphLookup: ['connectFromField', 'connectToField', 'as', 'depthField'],
+    $densify: ['field', 'partitionByFields'],
+    $fill: ['partitionByFields'],
+    $filter: ['as'],
+    $map: ['as'],
+    $setField: ['field'],
+    $unsetField: ['field'],
+  }).map(([op, names]) => [op, new Set(names)]),
+);
+/** Arguments that are constants or filters, not expressions. */
+const CONSTANT_ARGUMENTS = new Set(['boundaries', 'default', 'range']);
+const FILTER_ARGUMENTS = new Set(['restrictSearchWithMatch']);
+
+function escapeNames(v: unknown): unknown {
+  if (typeof v === 'string') return escapeKey(v);
+  if (Array.isArray(v)) return v.map(escapeNames);
+  if (isPlainObject(v) && typeof v.$literal === 'string')
+    return { $literal: escapeKey(v.$literal) };
+  return v;
+}
+
+/** A field path (`$a.b`, `$$var.a`) where mingo wants a string, its names escaped. */
+function escapePathString(v: string): string {
+  if (!v.startsWith('$')) return v;
+  const at = v.startsWith('$$') ? 2 : 1;
+  return v.slice(0, at) + escapeKey(v.slice(at));
+}
+
+/**
+ * A field path in an expression: one that goes through documents is read by the engine (see
+ * FIELD_PATH), the field of the document or a variable alone by mingo.
+ */
+function escapeFieldPath(v: string): unknown {
+  if (!v.startsWith('$')) return v;
+  const dot = v.indexOf('.');
+  if (dot < 0 || dot === v.length - 1) return escapePathString(v);
+  const base = v.startsWith('$$') ? v.slice(0, dot) : '$$ROOT';
+  const rest = v.startsWith('$$') ? v.slice(dot + 1) : v.slice(1);
+  return { [FIELD_PATH]: [base, escapeKey(rest)] };
+}
+
+function mapEntries(v: Doc, f: (key: string, arg: unknown) => unknown): Doc {
+  const out: Doc = {};
+  for (const [k, arg] of Object.entries(v)) setField(out, k, f(k, arg));
+  return out;
+}
+
+function escapeExpression(v: unknown): unknown {
+  if (typeof v === 'string') return escapeFieldPath(v);
+  if (Array.isArray(v)) return v.map(escapeExpression);
+  if (!isPlainObject(v)) return v;
+  checkExpressionObject(v);
+  return mapEntries(v, (k, arg) => {
+    if (k === '$literal') return arg;
+    const naming = NAMING_ARGUMENTS.get(k);
+    if (naming && isPlainObject(arg)) return escapeArguments(arg, naming);
+    return escapeExpression(arg);
+  });
+}
+
+/**
+ * An object in an expression is one operator (`{ $add: [...] }`) or a document of fields none of
+ * which starts with `$`; mingo would take anything else for a document.
+ */
+function checkExpressionObject(v: Doc): void {
+  const keys = Object.keys(v);
+  if (keys[0]?.startsWith('$')) {
+    if (keys.length > 1)
+      fail(
+        15983,
+        `An object representing an expression must have exactly one field: ${formatValue(v)}`,
+      );
+    if (!/^\$[A-Za-z0-9_]+$/.test(keys[0]) || keys[0] === FIELD_PATH)
+      fail(168, `Unrecognized expression '${keys[0]}'`);
+  } else if (keys.some((k) => k.startsWith('$')))
+    fail(
+      16410,
+      "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+    );
+}
+
+function escapeArguments(args: Doc, naming: Set<string> = new Set()): Doc {
+  return mapEntries(args, (k, arg) => {
+    if (naming.has(k)) return escapeNames(arg);
+    if (k === 'pipeline' && Array.isArray(arg)) return escapePipeline(arg);
+    if (CONSTANT_ARGUMENTS.has(k)) return arg;
+    if (FILTER_ARGUMENTS.has(k)) return escapeFilter(arg);
+    return escapeExpression(arg);
+  });
+}
+
+/** Filters name fields only in their keys, except inside `$expr`. */
+function escapeFilter(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(escapeFilter);
+  if (!isPlainObject(v)) return v;
+  return mapEntries(v, (k, arg) => (k === '$expr' ? escapeExpression(arg) : escapeFilter(arg)));
+}
+
+function escapePipeline(stages: unknown[]): unknown[] {
+  return stages.map((stage) =>
+    isPlainObject(stage)
+      ? mapEntries(stage, (name, arg) => {
+          switch (name) {
+            case '$match':
+              return escapeFilter(arg);
+            case '$sort':
+            case '$limit':
+            case '$skip':
+            case '$sample':
+              return arg;
+            case '$count':
+            case '$unset':
+              return escapeNames(arg);
+            case '$unwind':
+              return typeof arg === 'string'
+                ? escapePathString(arg)
+                : isPlainObject(arg)
+                  ? mapEntries(arg, (k, x) =>
+                      k === 'path' && typeof x === 'string'
+                        ? escapePathString(x)
+                        : k === 'includeArrayIndex'
+                          ? escapeNames(x)
+                          : x,
+                    )
+                  : arg;
+            case '$facet':
+              return isPlainObject(arg)
+                ? mapEntries(arg, (_, sub) => (Array.isArray(sub) ? escapePipeline(sub) : sub))
+                : arg;
+          }
+          if (!isPlainObject(arg)) return escapeExpression(arg);
+          if (name === '$unionWith' || NAMING_ARGUMENTS.has(name) || name === '$bucket')
+            return escapeArguments(arg, NAMING_ARGUMENTS.get(name));
+          return escapeExpression(arg);
+        })
+      : stage,
+  );
+}
+
 export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string) => Doc[]): Doc[] {
   const agg = new Aggregator(
-    plainNumbers(pipeline),
-    mingoOptions({ collectionResolver: (name) => resolver(name).map(plainNumbers) }),
+    escapePipeline(toMingo(pipeline)) as Doc[],
+    mingoOptions({ collectionResolver: (name) => resolver(name).map(toMingo) }),
   );
   // mingo computes with JS numbers; documents that pass through unchanged go out as stored, with
   // their Double values still Doubles.
   const originals = new Map<Doc, Doc>();
   const input = docs.map((doc) => {
-    const view = plainNumbers(doc);
-    if (view !== doc) originals.set(view, doc);
+    const view = toMingo(doc);
+    originals.set(view, doc);
     return view;
   });
   const out = agg.run(input) as Doc[];
-  return originals.size === 0 ? out : out.map((d) => originals.get(d) ?? d);
+  return out.map((d) => originals.get(d) ?? fromMingo(d));
 }

@@ -14,8 +14,6 @@ import {
 } from './wire';
 
 const HEADER_SIZE = 16;
-/** How often expired documents of TTL indexes are deleted (MongoDB's TTL monitor: 60 s). */
-const TTL_SWEEP_MS = 60_000;
 
 export class WireServer {
   private readonly server: Server;
@@ -30,11 +28,21 @@ export class WireServer {
     private readonly storage: Storage | null,
   ) {
     this.server = createServer((socket) => this.accept(socket));
-    this.ttlSweep = setInterval(() => this.expireTtl(), TTL_SWEEP_MS);
-    this.ttlSweep.unref();
+    this.scheduleTtl();
+    engine.onTtlMonitorChange = () => this.scheduleTtl();
   }
 
-  private readonly ttlSweep: NodeJS.Timeout;
+  private ttlSweep: NodeJS.Timeout | undefined;
+
+  /** Expired documents of TTL indexes are deleted every `ttlMonitorSleepSecs`, as by MongoDB's TTL monitor. */
+  private scheduleTtl(): void {
+    clearTimeout(this.ttlSweep);
+    this.ttlSweep = setTimeout(() => {
+      this.expireTtl();
+      this.scheduleTtl();
+    }, this.engine.ttlMonitorSleepSecs * 1000);
+    this.ttlSweep.unref();
+  }
 
   /** Deletes expired TTL documents and journals the deletions. */
   expireTtl(now = Date.now()): number {
@@ -81,7 +89,8 @@ export class WireServer {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.ttlSweep);
+    clearTimeout(this.ttlSweep);
+    this.engine.onTtlMonitorChange = () => {};
     const servers = [this.server, this.socketServer].filter(
       (s): s is Server => s !== null && s.listening,
     );

@@ -10,9 +10,9 @@ import {
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { deserialize, serialize } from 'bson';
+import { serialize } from 'bson';
 import type { Engine, Op } from './engine';
-import { DESERIALIZE } from './wire';
+import { decodeDocument } from './wire';
 
 export const SNAPSHOT = 'snapshot.bson';
 const SNAPSHOT_TMP = 'snapshot.bson.tmp';
@@ -53,7 +53,7 @@ export function recordAt(
   const body = buf.subarray(at + RECORD_HEADER, end);
   if (crc32(body) !== buf.readUInt32LE(at + 4)) return null;
   try {
-    return { rec: deserialize(body, DESERIALIZE), end };
+    return { rec: decodeDocument(body), end };
   } catch {
     return null;
   }

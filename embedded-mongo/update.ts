@@ -1,18 +1,27 @@
 import { Double, Long, Timestamp } from 'bson';
 import { fail } from './errors';
-import { aggregate, compileFilter, elementTests, notImplemented } from './query';
+import {
+  aggregate,
+  compileFilter,
+  elementTests,
+  isOperatorSpec,
+  isValueOperator,
+  notImplemented,
+} from './query';
 import {
   bsonTypeCode,
   cloneDoc,
   compareValues,
+  fieldOf,
   formatValue,
   isInt32Number,
-  isOperatorObject,
   isPlainObject,
   keyOf,
+  setField,
   setPath,
   sortDocs,
   storedDouble,
+  typeName,
   withIdFirst,
   type Doc,
 } from './values';
@@ -35,16 +44,16 @@ const OPERATORS = new Set([
   '$setOnInsert',
 ]);
 
+/** An update with operators; any other document replaces the one it matches (MongoDB looks at the first field). */
 export function isOperatorUpdate(u: unknown): boolean {
-  return isPlainObject(u) && Object.keys(u).some((k) => k.startsWith('$'));
+  return isPlainObject(u) && (Object.keys(u)[0]?.startsWith('$') ?? false);
 }
 
 export function validateUpdate(u: unknown): void {
   if (Array.isArray(u)) return;
   if (!isPlainObject(u)) fail(9, 'Update argument must be either an object or an array');
-  const keys = Object.keys(u);
-  if (!keys.some((k) => k.startsWith('$'))) return;
-  for (const k of keys) {
+  if (!isOperatorUpdate(u)) return;
+  for (const k of Object.keys(u)) {
     if (!OPERATORS.has(k))
       fail(
         9,
@@ -89,33 +98,11 @@ function getAt(doc: unknown, parts: string[]): unknown {
     if (Array.isArray(v)) {
       if (!/^\d+$/.test(part)) return undefined;
       v = v[Number(part)];
-    } else if (isPlainObject(v)) v = v[part];
+    } else if (isPlainObject(v)) v = fieldOf(v, part);
     else return undefined;
     if (v === undefined) return undefined;
   }
   return v;
-}
-
-const TYPE_NAMES: Record<number, string> = {
-  1: 'double',
-  2: 'string',
-  3: 'object',
-  4: 'array',
-  5: 'binData',
-  7: 'objectId',
-  8: 'bool',
-  9: 'date',
-  10: 'null',
-  11: 'regex',
-  13: 'javascript',
-  16: 'int',
-  17: 'timestamp',
-  18: 'long',
-  19: 'decimal',
-};
-
-function typeName(v: unknown): string {
-  return TYPE_NAMES[bsonTypeCode(v) ?? 6] ?? 'unknown';
 }
 
 /** The container holding the last part of a path, created on the way when `create` is set. */
@@ -134,7 +121,7 @@ function parentOf(
         fail(28, `Cannot create field '${part}' in element {${parts[i - 1]}: ${formatValue(cur)}}`);
       }
       next = cur[Number(part)];
-    } else next = cur[part];
+    } else next = fieldOf(cur, part);
     if (next === undefined) {
       if (!create) return null;
       const created: Doc = {};
@@ -166,11 +153,11 @@ function assign(container: Doc | unknown[], key: string, value: unknown): void {
     const i = Number(key);
     while (container.length < i) container.push(null);
     container[i] = value;
-  } else container[key] = value;
+  } else setField(container, key, value);
 }
 
 function read(container: Doc | unknown[], key: string): unknown {
-  return Array.isArray(container) ? container[Number(key)] : container[key];
+  return Array.isArray(container) ? container[Number(key)] : fieldOf(container, key);
 }
 
 type NumberKind = 'int' | 'long' | 'double' | 'decimal';
@@ -226,20 +213,8 @@ function zeroLike(v: unknown): unknown {
 /** The $pull test for one element, chosen as MongoDB's PullNode chooses it. */
 function pullMatcher(cond: unknown): (e: unknown) => boolean {
   if (isPlainObject(cond)) {
-    const first = Object.keys(cond)[0];
-    const pathOperator =
-      first !== undefined &&
-      first.startsWith('$') &&
-      first !== '$and' &&
-      first !== '$or' &&
-      first !== '$nor' &&
-      first !== '$expr' &&
-      first !== '$where' &&
-      first !== '$text' &&
-      first !== '$comment' &&
-      first !== '$jsonSchema';
-    if (!pathOperator) {
-      // A query on element documents: `{ a: 1 }`, `{ $or: [...] }`, `{}`.
+    if (!isValueOperator(Object.keys(cond)[0])) {
+      // A query on element documents: `{ a: 1 }`, `{ $or: [...] }`, `{ $ref: 'c', $id: 1 }`, `{}`.
       const m = compileFilter(cond);
       return (e) => isPlainObject(e) && m(e);
     }
@@ -347,16 +322,37 @@ function expandArrayFilters(
   return prefixes.map((p) => p.join('.'));
 }
 
+/** The identifiers an array filter's conditions start with (`i` in `{ 'i.a': 1 }`), through $and, $or and $nor. */
+function filterIdentifiers(f: Doc, found: Set<string>): Set<string> {
+  for (const [k, v] of Object.entries(f)) {
+    if (k === '$and' || k === '$or' || k === '$nor') {
+      if (Array.isArray(v))
+        for (const sub of v) if (isPlainObject(sub)) filterIdentifiers(sub, found);
+    } else if (!k.startsWith('$')) found.add(k.split('.')[0]!);
+  }
+  return found;
+}
+
 function compileArrayFilters(
   arrayFilters: Doc[] | undefined,
 ): Map<string, (e: unknown) => boolean> {
   const out = new Map<string, (e: unknown) => boolean>();
   for (const f of arrayFilters ?? []) {
     if (!isPlainObject(f)) fail(9, 'arrayFilters must be an array of objects');
-    const ids = new Set(Object.keys(f).map((k) => k.split('.')[0]!));
-    if (ids.size !== 1)
-      fail(9, 'Error parsing array filter :: caused by :: Expected a single top-level field name');
-    const id = [...ids][0]!;
+    const ids = [...filterIdentifiers(f, new Set())];
+    if (ids.length > 1)
+      fail(
+        9,
+        `Error parsing array filter :: caused by :: Expected a single top-level field name, found '${ids[0]}' and '${ids[1]}'`,
+      );
+    const id = ids[0];
+    if (id === undefined)
+      fail(9, 'Cannot use an expression without a top-level field name in arrayFilters');
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(id))
+      fail(
+        2,
+        `Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${id}'`,
+      );
     if (out.has(id))
       fail(9, `Found multiple array filters with the same top-level field name ${id}`);
     const m = compileFilter(f);
@@ -428,14 +424,12 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
       return;
     }
     case '$rename': {
-      if (typeof arg !== 'string')
-        fail(2, `The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
       const from = parentOf(next, parts, false);
       if (!from || Array.isArray(from.parent)) return;
-      if (!(from.key in from.parent)) return;
+      if (!Object.hasOwn(from.parent, from.key)) return;
       const value = from.parent[from.key];
       delete from.parent[from.key];
-      const to = parentOf(next, arg.split('.'), true)!;
+      const to = parentOf(next, String(arg).split('.'), true)!;
       assign(to.parent, to.key, value);
       return;
     }
@@ -573,6 +567,9 @@ export function applyUpdate(
     }
     next =
       doc._id !== undefined ? withIdFirst(cloneDoc(replacement), doc._id) : cloneDoc(replacement);
+    if (!ctx.inserting)
+      for (const field of Object.keys(next))
+        if (field.startsWith('$')) checkDollarField(next, field);
   } else {
     next = cloneDoc(doc);
     const filters = compileArrayFilters(ctx.arrayFilters);
@@ -591,13 +588,11 @@ export function applyUpdate(
       for (const [path, value] of Object.entries(rawArgs as Doc)) {
         if (path === '' || path.split('.').some((p) => p === ''))
           fail(56, `An empty update path is not valid.`);
+        checkPositional(path);
+        if (op === '$rename') checkRename(path, value);
         const resolved = resolvePositional(path, ctx.filter, doc);
         touch(resolved);
-        if (op === '$rename') {
-          if (typeof value === 'string') touch(value);
-          if (resolved.includes('$[') || (typeof value === 'string' && value.includes('$')))
-            fail(2, `The source field for $rename may not be dynamic: ${path}`);
-        }
+        if (op === '$rename') touch(value as string);
         if (op === '$setOnInsert' && !ctx.inserting) continue;
         const target = op === '$setOnInsert' ? '$set' : op;
         for (const concrete of expandArrayFilters(doc, resolved, filters, used))
@@ -613,6 +608,16 @@ export function applyUpdate(
     // MongoDB applies the fields of an update in field-name order, whatever the operators' order.
     changes.sort((a, b) => comparePaths(a.parts, b.parts));
     for (const c of changes) applyChange(next, c, doc);
+    if (!ctx.inserting)
+      for (const c of changes) {
+        const written = c.op === '$rename' ? String(c.arg).split('.') : c.parts;
+        const field = written[0]!;
+        if (!field.startsWith('$') || !Object.hasOwn(next, field)) continue;
+        const before = fieldOf(doc, field);
+        const changed =
+          written.length === 1 ? keyOf(next[field]) !== keyOf(before) : before === undefined;
+        if (changed) checkDollarField(next, field);
+      }
   }
   if (doc._id !== undefined && keyOf(next._id) !== keyOf(doc._id)) {
     fail(66, "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -621,17 +626,80 @@ export function applyUpdate(
   return { doc: next, changed: keyOf(next) !== keyOf(doc) || typesChanged(doc, next) };
 }
 
+function checkPositional(path: string): void {
+  const parts = path.split('.');
+  if (parts.filter((p) => p === '$').length > 1)
+    fail(2, `Too many positional (i.e. '$') elements found in path '${path}'`);
+  if (parts[0] === '$')
+    fail(2, `Cannot have positional (i.e. '$') element in the first position in path '${path}'`);
+  if (/^\$\[.*\]$/.test(parts[0]!))
+    fail(
+      2,
+      `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`,
+    );
+}
+
+const isDynamic = (path: string): boolean =>
+  path.split('.').some((part) => part === '$' || /^\$\[.*\]$/.test(part));
+
+/** What MongoDB refuses in a $rename before looking at any document. */
+function checkRename(from: string, to: unknown): void {
+  if (typeof to !== 'string')
+    fail(2, `The 'to' field for $rename must be a string: ${from}: ${formatValue(to)}`);
+  if (to === '' || to.split('.').some((p) => p === ''))
+    fail(56, `The update path '${to}' contains an empty field name, which is not allowed.`);
+  if (from === to) fail(2, `The source and target field for $rename must differ: ${from}: "${to}"`);
+  if (to.startsWith(from + '.') || from.startsWith(to + '.'))
+    fail(
+      2,
+      `The source and target field for $rename must not be on the same path: ${from}: "${to}"`,
+    );
+  if (isDynamic(from)) fail(2, `The source field for $rename may not be dynamic: ${from}`);
+  if (isDynamic(to)) fail(2, `The destination field for $rename may not be dynamic: ${to}`);
+}
+
+/**
+ * An update that writes a top-level field whose name starts with `$` is refused, as MongoDB
+ * refuses it (inserts and upserts may create such fields): only the fields of a DBRef, `$ref`
+ * followed by `$id` and an optional string `$db`, are allowed there.
+ */
+function checkDollarField(doc: Doc, field: string): void {
+  const keys = Object.keys(doc);
+  let at = keys.indexOf(field);
+  let name = field;
+  if (name === '$db') {
+    if (typeof doc.$db !== 'string')
+      fail(55, `The DBRef $db field must be a String, not a ${typeName(doc.$db)}`);
+    if (keys[--at] !== '$id')
+      fail(55, 'Found $db field without a $id before it, which is invalid.');
+    name = '$id';
+  }
+  if (name === '$id') {
+    if (keys[--at] !== '$ref')
+      fail(55, 'Found $id field without a $ref before it, which is invalid.');
+    name = '$ref';
+  }
+  if (name !== '$ref')
+    fail(
+      52,
+      `The dollar ($) prefixed field '${field}' in '${field}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+    );
+  if (typeof doc.$ref !== 'string')
+    fail(55, `The DBRef $ref field must be a String, not a ${typeName(doc.$ref)}`);
+  if (keys[at + 1] !== '$id') fail(55, 'The DBRef $ref field must be followed by a $id field');
+}
+
 /** keyOf treats 1 and 1.0 as equal; a change of number type is still a change. */
 function typesChanged(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.some((x, i) => typesChanged(x, b[i]));
   if (isPlainObject(a) && isPlainObject(b))
-    return Object.keys(a).some((k) => typesChanged(a[k], b[k]));
+    return Object.keys(a).some((k) => typesChanged(a[k], fieldOf(b, k)));
   return bsonTypeCode(a) !== bsonTypeCode(b);
 }
 
 /** The document an upsert starts from: the equality conditions of its filter. */
 export function upsertSeed(filter: Doc): Doc {
-  const seed: Doc = {};
+  const equalities: Array<[string, unknown]> = [];
   const visit = (f: Doc): void => {
     for (const [k, v] of Object.entries(f)) {
       if (k === '$and' && Array.isArray(v)) {
@@ -643,14 +711,35 @@ export function upsertSeed(filter: Doc): Doc {
         continue;
       }
       if (k.startsWith('$')) continue;
-      if (isOperatorObject(v)) {
-        if ('$eq' in v) setPath(seed, k, cloneDoc(v.$eq));
+      if (isOperatorSpec(v)) {
+        // An $in of one value and each value of an $all are equalities too (not regexes).
+        const { $eq: eq, $in: within, $all: all } = v as Doc;
+        if ('$eq' in (v as Doc)) equalities.push([k, eq]);
+        const values = [
+          ...(Array.isArray(within) && within.length === 1 ? within : []),
+          ...(Array.isArray(all) ? all : []),
+        ];
+        for (const x of values)
+          if (!(x instanceof RegExp) && !isOperatorSpec(x)) equalities.push([k, x]);
         continue;
       }
       if (v instanceof RegExp) continue;
-      setPath(seed, k, cloneDoc(v));
+      equalities.push([k, v]);
     }
   };
   visit(filter);
+  const seed: Doc = {};
+  equalities.forEach(([path, value], i) => {
+    for (const [other] of equalities.slice(0, i)) {
+      if (other === path)
+        fail(54, `cannot infer query fields to set, path '${path}' is matched twice`);
+      if (other.startsWith(path + '.') || path.startsWith(other + '.'))
+        fail(
+          54,
+          `cannot infer query fields to set, both paths '${other}' and '${path}' are matched`,
+        );
+    }
+    setPath(seed, path, cloneDoc(value));
+  });
   return seed;
 }

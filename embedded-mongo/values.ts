@@ -1,4 +1,4 @@
-import { Double, Long, ObjectId } from 'bson';
+import { type Binary, type DBRef, Double, Long, ObjectId } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -73,6 +73,39 @@ export function bsonTypeCode(v: unknown): number | undefined {
   return 3;
 }
 
+/** BSON types by the names MongoDB gives them (`$type` aliases, error messages). */
+export const TYPE_CODES_BY_NAME = new Map<string, number>(
+  Object.entries({
+    double: 1,
+    string: 2,
+    object: 3,
+    array: 4,
+    binData: 5,
+    undefined: 6,
+    objectId: 7,
+    bool: 8,
+    date: 9,
+    null: 10,
+    regex: 11,
+    dbPointer: 12,
+    javascript: 13,
+    symbol: 14,
+    javascriptWithScope: 15,
+    int: 16,
+    timestamp: 17,
+    long: 18,
+    decimal: 19,
+    minKey: -1,
+    maxKey: 127,
+  }),
+);
+const TYPE_NAMES = new Map([...TYPE_CODES_BY_NAME].map(([name, code]) => [code, name]));
+
+/** MongoDB's name for the BSON type of a value (`missing` for none), as its messages give it. */
+export function typeName(v: unknown): string {
+  return v === undefined ? 'missing' : (TYPE_NAMES.get(bsonTypeCode(v)!) ?? 'unknown');
+}
+
 export function isNumeric(v: unknown): boolean {
   const code = bsonTypeCode(v);
   return code === 1 || code === 16 || code === 18 || code === 19;
@@ -107,39 +140,116 @@ export function fromWire<T>(v: T): T {
       return storedDouble((v as unknown as Double).value) as T;
     case 'BSONSymbol':
       return (v as unknown as { value: string }).value as T;
+    case 'DBRef': {
+      // Kept as the document it was (decodeDocument avoids DBRef objects but for odd input).
+      const ref = v as unknown as DBRef;
+      const doc: Doc = { $ref: ref.collection, $id: fromWire(ref.oid) };
+      if (ref.db !== undefined) doc.$db = ref.db;
+      for (const k of Object.keys(ref.fields)) setField(doc, k, fromWire(ref.fields[k]));
+      return doc as T;
+    }
   }
   return v;
 }
 
 /**
- * A copy in which `Double` objects and Longs that a double holds exactly are plain JS numbers,
- * for code that only understands JS numbers (mingo's expressions). Parts without such values are
- * shared, not copied.
+ * A copy of plain objects and arrays with each key renamed and each other value mapped; parts
+ * in which nothing changes are shared, not copied.
  */
-export function plainNumbers<T>(v: T): T {
+function mapTree(v: unknown, key: (k: string) => string, leaf: (x: unknown) => unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
-      const x = plainNumbers(v[i]);
+      const x = mapTree(v[i], key, leaf);
       if (x !== v[i]) (out ??= [...v])[i] = x;
     }
-    return (out ?? v) as T;
+    return out ?? v;
   }
-  if (isPlainObject(v)) {
-    let out: Doc | null = null;
-    for (const k of Object.keys(v)) {
-      const x = plainNumbers(v[k]);
-      if (x !== v[k]) (out ??= { ...v })[k] = x;
+  if (!isPlainObject(v)) return leaf(v);
+  const keys = Object.keys(v);
+  let out: Doc | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const name = key(k);
+    const x = mapTree(v[k], key, leaf);
+    if (!out && (name !== k || x !== v[k])) {
+      out = {};
+      for (const earlier of keys.slice(0, i)) setField(out, earlier, v[earlier]);
     }
-    return (out ?? v) as T;
+    if (out) setField(out, name, x);
   }
-  if (bsonType(v) === 'Double') return (v as unknown as Double).value as T;
+  return out ?? v;
+}
+
+/** `Double` objects and Longs that a double holds exactly, as JS numbers. */
+function plainNumber(v: unknown): unknown {
+  if (bsonType(v) === 'Double') return (v as Double).value;
   if (v instanceof Long) {
     const n = v.toNumber();
-    if (Number.isSafeInteger(n)) return n as T;
+    if (Number.isSafeInteger(n)) return n;
   }
   return v;
+}
+
+// mingo reads and writes fields with plain property access: inside it, a field named like an
+// inherited property would be the engine's own object. Such names go into mingo with a NUL in
+// front, which no BSON field name can hold, and come out restored.
+const ESCAPE = '\u0000';
+
+/** A field name, or each part of a dotted path, as mingo is given it. */
+export function escapeKey(key: string): string {
+  if (!key.includes('.')) return isInheritedName(key) ? ESCAPE + key : key;
+  const parts = key.split('.');
+  return parts.some(isInheritedName) ? parts.map(escapeKey).join('.') : key;
+}
+
+export function unescapeKey(key: string): string {
+  if (!key.includes(ESCAPE)) return key;
+  return key
+    .split('.')
+    .map((part) => (part.startsWith(ESCAPE) ? part.slice(1) : part))
+    .join('.');
+}
+
+/**
+ * A document (or pipeline) in the form mingo works on: JS numbers for `Double` objects and
+ * exactly held Longs (mingo's expressions only understand JS numbers), and escaped field names.
+ */
+export function toMingo<T>(v: T): T {
+  return mapTree(v, escapeKey, plainNumber) as T;
+}
+
+/** A document mingo produced, with its field names restored. */
+export function fromMingo<T>(v: T): T {
+  return mapTree(v, unescapeKey, (x) => x) as T;
+}
+
+/**
+ * True for a name every plain object has through its prototype (`constructor`, `toString`,
+ * `__proto__`, …). Documents may hold fields with these names like any other; code that follows a
+ * user-supplied name into a document reads it with {@link fieldOf} and writes it with
+ * {@link setField}, so such a name is an ordinary field and never a way into the engine's objects.
+ */
+export function isInheritedName(name: string): boolean {
+  return name in Object.prototype;
+}
+
+/** The document's own field `name`, or undefined: inherited properties are not fields. */
+export function fieldOf(doc: Doc, name: string): unknown {
+  return Object.hasOwn(doc, name) ? doc[name] : undefined;
+}
+
+/** Sets the document's own field `name`; `__proto__` is stored as a field like any other. */
+export function setField(doc: Doc, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(doc, name, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  else doc[name] = value;
 }
 
 export function isPlainObject(v: unknown): v is Doc {
@@ -183,7 +293,7 @@ export function keyOf(v: unknown): string {
     case 'Decimal128':
       return numberKey(Number((v as { toString(): string }).toString()));
     case 'Binary':
-      return 'x' + (v as { toString(enc: string): string }).toString('base64');
+      return 'x' + (v as Binary).sub_type + ':' + (v as Binary).toString('base64');
   }
   if (isPlainObject(v)) {
     let s = '{';
@@ -199,36 +309,43 @@ export function cloneDoc<T>(v: T): T {
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (isPlainObject(v)) {
     const out: Doc = {};
-    for (const k of Object.keys(v)) out[k] = cloneDoc(v[k]);
+    for (const k of Object.keys(v)) setField(out, k, cloneDoc(v[k]));
     return out as T;
   }
   return v;
 }
 
-const splitPaths = new Map<string, string[]>();
+/** A dotted path split into its parts, and whether one of them is a name objects inherit. */
+export interface FieldPath {
+  readonly parts: string[];
+  readonly inherited: boolean;
+}
 
-function pathParts(path: string): string[] {
-  let parts = splitPaths.get(path);
-  if (!parts) {
-    parts = path.split('.');
-    if (splitPaths.size < 10_000) splitPaths.set(path, parts);
+const fieldPaths = new Map<string, FieldPath>();
+
+export function fieldPath(path: string): FieldPath {
+  let known = fieldPaths.get(path);
+  if (!known) {
+    const parts = path.split('.');
+    known = { parts, inherited: parts.some(isInheritedName) };
+    if (fieldPaths.size < 10_000) fieldPaths.set(path, known);
   }
-  return parts;
+  return known;
 }
 
 /** Values at a dotted path, descending into arrays the way MongoDB does for queries and indexes. */
 export function pathValues(doc: unknown, path: string): unknown[] {
   if (!path.includes('.') && isPlainObject(doc)) {
-    const v = doc[path];
+    const v = fieldOf(doc, path);
     return v === undefined ? [] : [v];
   }
-  const parts = pathParts(path);
+  const { parts, inherited } = fieldPath(path);
   // Most paths cross only plain objects: follow them without building the general walk.
   let v: unknown = doc;
   for (let i = 0; i < parts.length; i++) {
     if (Array.isArray(v)) return walkPath(v, parts, i);
     if (!isPlainObject(v)) return [];
-    v = v[parts[i]!];
+    v = inherited ? fieldOf(v, parts[i]!) : v[parts[i]!];
     if (v === undefined) return [];
   }
   return [v];
@@ -251,7 +368,7 @@ function walkPath(start: unknown, parts: string[], from: number): unknown[] {
       return;
     }
     if (isPlainObject(v)) {
-      const next = v[parts[i]!];
+      const next = fieldOf(v, parts[i]!);
       if (next === undefined) return;
       walk(next, i + 1);
     }
@@ -260,29 +377,20 @@ function walkPath(start: unknown, parts: string[], from: number): unknown[] {
   return out;
 }
 
-export function getPath(doc: unknown, path: string): unknown {
-  let v: unknown = doc;
-  for (const part of path.split('.')) {
-    if (Array.isArray(v) && /^\d+$/.test(part)) v = v[Number(part)];
-    else if (isPlainObject(v)) v = v[part];
-    else return undefined;
-  }
-  return v;
-}
-
+/** Sets a value at a dotted path through (own) documents, creating documents on the way. */
 export function setPath(doc: Doc, path: string, value: unknown): void {
   const parts = path.split('.');
   let cur: Doc = doc;
   for (let i = 0; i < parts.length - 1; i++) {
-    const next = cur[parts[i]!];
-    if (isPlainObject(next) || Array.isArray(next)) cur = next as Doc;
+    const next = fieldOf(cur, parts[i]!);
+    if (isPlainObject(next)) cur = next;
     else {
       const created: Doc = {};
-      cur[parts[i]!] = created;
+      setField(cur, parts[i]!, created);
       cur = created;
     }
   }
-  cur[parts[parts.length - 1]!] = value;
+  setField(cur, parts[parts.length - 1]!, value);
 }
 
 function typeRank(v: unknown): number {
@@ -338,17 +446,16 @@ export function compareValues(a: unknown, b: unknown): number {
         return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
       return x < y ? -1 : x > y ? 1 : 0;
     }
-    case 4: {
-      const x = String(a);
-      const y = String(b);
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
+    case 4:
+      return compareStrings(String(a), String(b));
     case 8:
       return compareValues((a as ObjectId).toHexString(), (b as ObjectId).toHexString());
     case 9:
       return Number(a) - Number(b);
     case 10:
       return (a as Date).getTime() - (b as Date).getTime();
+    case 7:
+      return compareBinary(a as Binary, b as Binary);
     case 6: {
       const x = a as unknown[];
       const y = b as unknown[];
@@ -359,10 +466,17 @@ export function compareValues(a: unknown, b: unknown): number {
       return x.length - y.length;
     }
     case 5: {
-      const x = Object.entries(a as Doc);
-      const y = Object.entries(b as Doc);
+      // Field by field: the type of the value, then the field's name (as stored, not as escaped
+      // for mingo), then the value.
+      const x = Object.keys(a as Doc);
+      const y = Object.keys(b as Doc);
       for (let i = 0; i < Math.min(x.length, y.length); i++) {
-        const c = compareValues(x[i]![1], y[i]![1]) || compareValues(x[i]![0], y[i]![0]);
+        const u = (a as Doc)[x[i]!];
+        const v = (b as Doc)[y[i]!];
+        const c =
+          typeRank(u) - typeRank(v) ||
+          compareValues(unescapeKey(x[i]!), unescapeKey(y[i]!)) ||
+          compareValues(u, v);
         if (c) return c;
       }
       return x.length - y.length;
@@ -371,6 +485,34 @@ export function compareValues(a: unknown, b: unknown): number {
   const x = keyOf(a);
   const y = keyOf(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** A UTF-16 unit's place in code point order: the units of characters beyond U+FFFF come last. */
+const codePointRank = (unit: number): number =>
+  unit < 0xd800 ? unit : unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+
+/**
+ * Strings in MongoDB's order, by their UTF-8 bytes, which is code point order; JavaScript's own
+ * comparison, by UTF-16 units, puts characters beyond U+FFFF before those from U+E000 on.
+ */
+export function compareStrings(x: string, y: string): number {
+  if (x === y) return 0;
+  const n = Math.min(x.length, y.length);
+  let i = 0;
+  while (i < n && x.charCodeAt(i) === y.charCodeAt(i)) i++;
+  if (i === n) return x.length - y.length;
+  return codePointRank(x.charCodeAt(i)) - codePointRank(y.charCodeAt(i));
+}
+
+/** MongoDB orders BinData by length, then subtype, then bytes. */
+function compareBinary(a: Binary, b: Binary): number {
+  return (
+    a.position - b.position ||
+    a.sub_type - b.sub_type ||
+    Buffer.compare(a.buffer.subarray(0, a.position), b.buffer.subarray(0, b.position))
+  );
 }
 
 /** The value a document sorts by for one key: arrays sort by their smallest (ascending) or largest (descending) element. */
@@ -399,7 +541,7 @@ function primitiveColumn(column: unknown[]): Array<number | string> | null {
     case 3:
       return column.map((v) => Number(v));
     case 4:
-      return column.map((v) => String(v));
+      return column.every((v) => !SURROGATE.test(String(v))) ? column.map((v) => String(v)) : null;
     case 8:
       return column.map((v) => (v as ObjectId).toHexString());
     case 10:
@@ -491,7 +633,7 @@ export function formatValue(v: unknown): string {
 
 export function withIdFirst(doc: Doc, id: unknown): Doc {
   const out: Doc = { _id: id };
-  for (const k of Object.keys(doc)) if (k !== '_id') out[k] = doc[k];
+  for (const k of Object.keys(doc)) if (k !== '_id') setField(out, k, doc[k]);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'bson';
-import { fromWire, type Doc } from './values';
+import { fromWire, isPlainObject, setField, type Doc } from './values';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -45,7 +45,128 @@ function readDoc(buf: Buffer, at: number, end: number): [Doc, number] {
   if (at + 5 > end) throw new ProtocolError('truncated document');
   const size = buf.readInt32LE(at);
   if (size < 5 || at + size > end) throw new ProtocolError('invalid document length');
-  return [fromWire(deserialize(buf.subarray(at, at + size), DESERIALIZE) as Doc), at + size];
+  return [decodeDocument(buf.subarray(at, at + size)), at + size];
+}
+
+const DBREF_KEY = Buffer.from('$ref\0');
+const DBREF_NAMES = new Set(['ref', 'id', 'db']);
+
+/**
+ * A BSON document in the form the engine keeps (see fromWire). js-bson turns a document with
+ * `$ref` and `$id` fields into a `DBRef` object, which changes its field order and splits a
+ * `$ref` holding a dot; MongoDB keeps it as the document it is, and queries reach its fields.
+ * So before decoding, those three field names get a private first byte (one that occurs in no
+ * field name of this document), and after decoding their `$` back.
+ */
+export function decodeDocument(bytes: Buffer): Doc {
+  const marker = bytes.includes(DBREF_KEY) ? freeMarker(bytes) : 0;
+  if (marker === 0) return fromWire(deserialize(bytes, DESERIALIZE) as Doc);
+  const copy = Buffer.from(bytes);
+  markDbRefNames(copy, 0, marker);
+  const decoded = deserialize(copy, DESERIALIZE);
+  return fromWire(restoreDbRefNames(decoded, String.fromCharCode(marker)) as Doc);
+}
+
+/** A byte in 1–31 that begins none of `ref`, `id`, `db` as a name in `bytes`, or 0. */
+function freeMarker(bytes: Buffer): number {
+  for (let m = 1; m < 32; m++) {
+    const taken = [...DBREF_NAMES].some((name) =>
+      bytes.includes(Buffer.from(String.fromCharCode(m) + name + '\0')),
+    );
+    if (!taken) return m;
+  }
+  return 0;
+}
+
+/** Gives the `$ref`, `$id` and `$db` names in the document at `start` (and those within) `marker` as their first byte. */
+function markDbRefNames(buf: Buffer, start: number, marker: number): void {
+  let at = start;
+  // A length that would not move forward is not BSON; deserialize would refuse it too.
+  const length = (least: number): number => {
+    const n = buf.readInt32LE(at);
+    if (n < least) throw new RangeError(`invalid BSON length ${n} at ${at}`);
+    return n;
+  };
+  const end = Math.min(buf.length, start + length(5)) - 1;
+  at += 4;
+  while (at < end) {
+    const type = buf[at++]!;
+    const name = at;
+    while (at < end && buf[at] !== 0) at++;
+    if (buf[name] === 0x24 && DBREF_NAMES.has(buf.toString('latin1', name + 1, at)))
+      buf[name] = marker;
+    at++;
+    switch (type) {
+      case 0x01: // double
+      case 0x09: // date
+      case 0x11: // timestamp
+      case 0x12: // int64
+        at += 8;
+        break;
+      case 0x02: // string
+      case 0x0d: // code
+      case 0x0e: // symbol
+        at += 4 + length(1);
+        break;
+      case 0x03: // document
+      case 0x04: // array
+        markDbRefNames(buf, at, marker);
+        at += length(5);
+        break;
+      case 0x05: // binary
+        at += 5 + length(0);
+        break;
+      case 0x07: // ObjectId
+        at += 12;
+        break;
+      case 0x08: // boolean
+        at += 1;
+        break;
+      case 0x0b: // regex: pattern and options
+        for (let i = 0; i < 2; i++) {
+          while (at < end && buf[at] !== 0) at++;
+          at++;
+        }
+        break;
+      case 0x0c: // DBPointer
+        at += 4 + length(1) + 12;
+        break;
+      case 0x0f: // code with scope
+        at += length(5);
+        break;
+      case 0x10: // int32
+        at += 4;
+        break;
+      case 0x13: // decimal128
+        at += 16;
+        break;
+      case 0x06: // undefined
+      case 0x0a: // null
+      case 0x7f: // max key
+      case 0xff: // min key
+        break;
+      default:
+        return; // not BSON: deserialize reports it
+    }
+  }
+}
+
+function restoreDbRefNames(v: unknown, marker: string): unknown {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = restoreDbRefNames(v[i], marker);
+    return v;
+  }
+  if (!isPlainObject(v)) return v;
+  const keys = Object.keys(v);
+  const marked = (k: string) => k[0] === marker && DBREF_NAMES.has(k.slice(1));
+  if (!keys.some(marked)) {
+    for (const k of keys) v[k] = restoreDbRefNames(v[k], marker);
+    return v;
+  }
+  const out: Doc = {};
+  for (const k of keys)
+    setField(out, marked(k) ? '$' + k.slice(1) : k, restoreDbRefNames(v[k], marker));
+  return out;
 }
 
 /** Parses one complete message (header included). Throws ProtocolError on malformed input. */
@@ -84,7 +205,7 @@ export function parseMessage(buf: Buffer): Request {
         } else throw new ProtocolError(`unknown section kind ${kind}`);
       }
       if (!command) throw new ProtocolError('OP_MSG without body');
-      for (const [identifier, docs] of sequences) command[identifier] = docs;
+      for (const [identifier, docs] of sequences) setField(command, identifier, docs);
       return { kind: 'msg', header, flags, command };
     }
     if (header.opCode === OP_QUERY) {

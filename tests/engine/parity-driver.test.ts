@@ -1,5 +1,6 @@
 import {
   Binary,
+  DBRef,
   Decimal128,
   Double,
   Int32,
@@ -36,6 +37,19 @@ afterAll(async () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const collection = (name: string) => db.collection(name) as unknown as Collection<any>;
+
+/** The `_id` of each document the filter finds, in the sort's order (by `_id` unless given). */
+const idsOf = async (
+  coll: ReturnType<typeof collection>,
+  filter: object,
+  sort: object = { _id: 1 },
+): Promise<unknown[]> =>
+  (
+    await coll
+      .find(filter)
+      .sort(sort as never)
+      .toArray()
+  ).map((d) => d._id);
 
 describe('driver parity', () => {
   it('round-trips BSON types', async () => {
@@ -211,6 +225,23 @@ describe('driver parity', () => {
     expect(replaced).toEqual({ v: 1 });
     const removed = await coll.findOneAndDelete({ code: 'Y' });
     expect(removed).toMatchObject({ v: 2 });
+  });
+
+  it('seeds upserts from $eq, an $in of one value and the values of $all', async () => {
+    const coll = collection('upsert_seeds');
+    const seeded = async (k: string, x: object) => {
+      await coll.updateOne({ k, x }, { $set: { y: 1 } }, { upsert: true });
+      return coll.findOne({ k }, { projection: { _id: 0 } });
+    };
+    expect(await seeded('a', { $in: [1] })).toEqual({ k: 'a', x: 1, y: 1 });
+    expect(await seeded('b', { $all: [2] })).toEqual({ k: 'b', x: 2, y: 1 });
+    expect(await seeded('c', { $in: [1, 2] })).toEqual({ k: 'c', y: 1 });
+    expect(await seeded('d', { $eq: 3, $gt: 0 })).toEqual({ k: 'd', x: 3, y: 1 });
+    expect(await seeded('e', { $in: [/^a/] })).toEqual({ k: 'e', y: 1 });
+    const twice = await rejection(
+      coll.updateOne({ k: 'f', x: { $all: [1, 2] } }, { $set: { y: 1 } }, { upsert: true }),
+    );
+    expect(twice.code).toBe(54);
   });
 
   it('finds by a unique key together with other conditions and returns copies', async () => {
@@ -431,6 +462,91 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('projects a document value as the dotted paths inside it', async () => {
+    const coll = collection('nested_projections');
+    await coll.insertMany([
+      { _id: 1, name: 'top', child: { name: 'c', age: 3 } },
+      { _id: 2, name: 'no child' },
+      { _id: 3, name: 'scalar', child: 5 },
+      { _id: 4, name: 'array', child: [1, { name: 'x', age: 1 }, { age: 2 }, [{ name: 'n' }]] },
+    ]);
+    const project = (projection: object) =>
+      coll.find({}, { projection }).sort({ _id: 1 }).toArray();
+    const included = await project({ name: 1, child: { name: 1 } });
+    expect(included).toEqual([
+      { _id: 1, name: 'top', child: { name: 'c' } },
+      { _id: 2, name: 'no child' },
+      { _id: 3, name: 'scalar' },
+      { _id: 4, name: 'array', child: [{ name: 'x' }, {}, [{ name: 'n' }]] },
+    ]);
+    expect(included.map((d) => Object.keys(d)[0])).toEqual(['_id', '_id', '_id', '_id']);
+    expect(await project({ name: 1, child: { name: 1 } })).toEqual(
+      await project({ name: 1, 'child.name': 1 }),
+    );
+    expect(await project({ _id: 0, child: { age: 0 }, name: 0 })).toEqual([
+      { child: { name: 'c' } },
+      {},
+      { child: 5 },
+      { child: [1, { name: 'x' }, {}, [{ name: 'n' }]] },
+    ]);
+    expect(await project({ _id: 0, child: { name: 1, n: '$name' } })).toEqual([
+      { child: { name: 'c', n: 'top' } },
+      { child: { n: 'no child' } },
+      { child: { n: 'scalar' } },
+      {
+        child: [{ name: 'x', n: 'array' }, { n: 'array' }, [{ name: 'n', n: 'array' }]],
+      },
+    ]);
+    const empty = await rejection(project({ child: {} }));
+    expect(empty.code).toBe(51270);
+    expect(empty.message).toContain('An empty sub-projection is not a valid value');
+    const collision = await rejection(project({ child: { name: 1 }, 'child.name': 1 }));
+    expect(collision.code).toBe(31250);
+  });
+
+  it('keeps the document’s field order in projections and computes fields through arrays', async () => {
+    const coll = collection('projection_order');
+    await coll.insertMany([
+      { _id: 1, a: 1, arr: [{ x: 1 }, { x: 2 }, 5], s: { t: 1, u: 2 } },
+      { _id: 2, s: 3 },
+    ]);
+    const run = (pipeline: object[]) => coll.aggregate(pipeline).toArray();
+    const keys = (docs: object[]) => docs.map((d) => Object.keys(d));
+    expect(keys(await run([{ $project: { a: 1, _id: 1 } }]))).toEqual([['_id', 'a'], ['_id']]);
+    expect(keys(await run([{ $project: { s: 1, a: 1 } }]))).toEqual([
+      ['_id', 'a', 's'],
+      ['_id', 's'],
+    ]);
+    expect(keys(await run([{ $project: { n: '$a', a: 1 } }]))).toEqual([
+      ['_id', 'a', 'n'],
+      ['_id'],
+    ]);
+    expect(keys(await coll.find({}, { projection: { s: 1, a: 1, n: '$a' } }).toArray())).toEqual([
+      ['_id', 'a', 's', 'n'],
+      ['_id', 's'],
+    ]);
+    expect(await run([{ $addFields: { 'arr.y': '$a', 's.v': 1 } }])).toEqual([
+      { _id: 1, a: 1, arr: [{ x: 1, y: 1 }, { x: 2, y: 1 }, { y: 1 }], s: { t: 1, u: 2, v: 1 } },
+      { _id: 2, s: { v: 1 }, arr: {} },
+    ]);
+    expect(await run([{ $project: { 'arr.x': 1, 'arr.z': '$a', 's.u': 1 } }])).toEqual([
+      {
+        _id: 1,
+        arr: [
+          { x: 1, z: 1 },
+          { x: 2, z: 1 },
+        ],
+        s: { u: 2 },
+      },
+      { _id: 2, arr: {} },
+    ]);
+    expect(await run([{ $unset: ['s.t', 'arr'] }, { $set: { a: '$$REMOVE' } }])).toEqual([
+      { _id: 1, s: { u: 2 } },
+      { _id: 2, s: 3 },
+    ]);
+    expect((await rejection(run([{ $project: {} }]))).code).toBe(51272);
+  });
+
   it('pulls with $or, $and and $nor conditions and with operators on values', async () => {
     const coll = collection('pulls');
     await coll.insertOne({
@@ -581,6 +697,176 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     expect(await ids('long')).toEqual(['int32', 'long']);
   });
 
+  it('orders BinData by length, then subtype, then bytes', async () => {
+    const coll = collection('bindata_order');
+    const bin = (bytes: number[], subtype = 0) => new Binary(Buffer.from(bytes), subtype);
+    await coll.insertMany([
+      { _id: 1, b: bin([1, 2, 3]) },
+      { _id: 2, b: bin([9]) },
+      { _id: 3, b: bin([1, 2, 3], 4) },
+      { _id: 4, b: bin([0, 0, 0, 0]) },
+      { _id: 5, b: bin([2]) },
+    ]);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
+    expect(await ids({}, { b: 1 })).toEqual([5, 2, 1, 3, 4]);
+    expect(await ids({}, { b: -1 })).toEqual([4, 3, 1, 2, 5]);
+    expect(await ids({ b: { $gt: bin([5]) } })).toEqual([1, 2, 3, 4]);
+    expect(await ids({ b: { $lt: bin([1, 2, 3], 4) } })).toEqual([1, 2, 5]);
+    expect(await ids({ b: { $lte: bin([0, 0, 0]) } })).toEqual([2, 5]);
+    expect(await ids({ b: bin([1, 2, 3], 4) })).toEqual([3]);
+    expect(await ids({ b: { $in: [bin([1, 2, 3]), bin([2], 5)] } })).toEqual([1]);
+    const [extremes] = await coll
+      .aggregate([{ $group: { _id: null, min: { $min: '$b' }, max: { $max: '$b' } } }])
+      .toArray();
+    expect(Buffer.from((extremes!.min as Binary).buffer)).toEqual(Buffer.from([2]));
+    expect(Buffer.from((extremes!.max as Binary).buffer)).toEqual(Buffer.from([0, 0, 0, 0]));
+  });
+
+  it('orders strings by code point, characters beyond U+FFFF after U+FFFD', async () => {
+    const coll = collection('string_order');
+    await coll.insertMany([
+      { _id: 1, s: '😀' },
+      { _id: 2, s: '\ufffd' },
+      { _id: 3, s: 'a' },
+    ]);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
+    expect(await ids({}, { s: 1 })).toEqual([3, 2, 1]);
+    expect(await ids({ s: { $gt: '\ufffd' } })).toEqual([1]);
+    const [max] = await coll.aggregate([{ $group: { _id: null, m: { $max: '$s' } } }]).toArray();
+    expect(max!.m).toBe('😀');
+  });
+
+  it('orders documents field by field: the value’s type, then the name, then the value', async () => {
+    const coll = collection('document_order');
+    await coll.insertMany([
+      { _id: 1, d: { b: 1 } },
+      { _id: 2, d: { a: 2 } },
+      { _id: 3, d: { a: 'x' } },
+      { _id: 4, d: { a: 1, b: 1 } },
+    ]);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
+    expect(await ids({}, { d: 1 })).toEqual([4, 2, 1, 3]);
+    expect(await ids({ d: { $gt: { a: 5 } } })).toEqual([1, 3]);
+    expect(
+      (await coll.aggregate([{ $sort: { d: -1 } }, { $project: { _id: 1 } }]).toArray()).map(
+        (d) => d._id,
+      ),
+    ).toEqual([3, 1, 2, 4]);
+  });
+
+  it('keeps DBRefs as the documents they are, and queries reach $ref, $id and $db', async () => {
+    const coll = collection('dbrefs');
+    const [u1, t1, u2] = [new ObjectId(), new ObjectId(), new ObjectId()];
+    await coll.insertMany([
+      {
+        _id: 1,
+        members: [new DBRef('users', u1), new DBRef('teams', t1)],
+        m: new DBRef('foo', u1, 'otherdb', { extra: 1 }),
+      },
+      { _id: 2, members: [new DBRef('users', u2)], m: new DBRef('bar', u2) },
+      { _id: 3, file: { $ref: 'fs.files', $id: 7 } },
+    ]);
+    const ids = (filter: object) => idsOf(coll, filter);
+    expect(await ids({ 'members.$id': u1 })).toEqual([1]);
+    expect(await ids({ 'members.$ref': 'users' })).toEqual([1, 2]);
+    expect(await ids({ members: { $elemMatch: { $ref: 'users', $id: u2 } } })).toEqual([2]);
+    expect(await ids({ members: { $elemMatch: { $id: t1 } } })).toEqual([1]);
+    expect(await ids({ 'm.$ref': 'foo', 'm.$db': 'otherdb', 'm.extra': 1 })).toEqual([1]);
+    expect(await ids({ m: new DBRef('bar', u2) })).toEqual([2]);
+    expect(await ids({ 'file.$ref': 'fs.files' })).toEqual([3]);
+    expect(await ids({ 'file.$db': { $exists: true } })).toEqual([]);
+    expect(await ids({ $or: [{ 'm.$id': u2 }, { 'file.$id': 7 }] })).toEqual([2, 3]);
+    expect((await rejection(coll.find({ m: { $ref: 'foo' } }).toArray())).code).toBe(2);
+    expect(
+      await coll.findOne({ _id: 1 }, { projection: { _id: 0, 'm.$ref': 1, 'm.$id': 1 } }),
+    ).toEqual({ m: new DBRef('foo', u1) });
+    await coll.updateOne({ _id: 1 }, { $pull: { members: { $ref: 'teams', $id: t1 } } } as never);
+    expect((await coll.findOne({ _id: 1 }))!.members).toEqual([new DBRef('users', u1)]);
+    const baz = new DBRef('baz', new ObjectId());
+    const up = await coll.updateOne({ m: baz }, { $set: { n: 1 } }, { upsert: true });
+    expect(await coll.findOne({ _id: up.upsertedId! }, { projection: { _id: 0 } })).toEqual({
+      m: baz,
+      n: 1,
+    });
+  });
+
+  it('reads field paths in expressions through documents only, across arrays', async () => {
+    const coll = collection('expression_paths');
+    await coll.insertOne({
+      _id: 1,
+      arr: [10, 20],
+      docs: [{ a: 1, 0: 'z' }, { a: 2 }, 5, [{ a: 9 }]],
+      o: { p: { q: 3 } },
+      oid: new ObjectId(),
+    });
+    expect(
+      await coll
+        .aggregate([
+          {
+            $project: {
+              x: '$arr.0',
+              y: '$docs.0',
+              z: '$docs.a',
+              u: '$o.p.q',
+              w: '$oid.id',
+              m: { $map: { input: '$docs', as: 'd', in: '$$d.a' } },
+            },
+          },
+        ])
+        .toArray(),
+    ).toEqual([{ _id: 1, x: [], y: ['z'], z: [1, 2], u: 3, m: [1, 2, null, [9]] }]);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$o.p.q', 3] } })).toBe(1);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$arr.0', 10] } })).toBe(0);
+  });
+
+  it('compares in expressions by BSON order, arrays as wholes and missing before null', async () => {
+    const coll = collection('expression_comparisons');
+    await coll.insertMany([
+      { _id: 1, a: 1, tags: ['x', 'y'], s: 'b', n: null },
+      { _id: 2, a: 'z', tags: 'x', s: 'c' },
+      { _id: 3 },
+    ]);
+    const ids = async (expr: object) =>
+      (await coll.find({ $expr: expr }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ $eq: ['$tags', 'x'] })).toEqual([2]);
+    expect(await ids({ $eq: ['$n', null] })).toEqual([1]);
+    expect(await ids({ $ne: ['$n', null] })).toEqual([2, 3]);
+    expect(await ids({ $lt: ['$a', 'a'] })).toEqual([1, 3]);
+    expect(await ids({ $gt: ['$a', 5] })).toEqual([2]);
+    expect(await ids({ $in: ['$a', [1, 'q']] })).toEqual([1]);
+    expect(await ids({ $in: ['$n', [null]] })).toEqual([1]);
+    expect(
+      await coll
+        .aggregate([
+          { $sort: { _id: 1 } },
+          { $project: { c: { $cmp: ['$a', 1] }, m: { $max: ['$a', 0, null] } } },
+        ])
+        .toArray(),
+    ).toEqual([
+      { _id: 1, c: 0, m: 1 },
+      { _id: 2, c: 1, m: 'z' },
+      { _id: 3, c: -1, m: 0 },
+    ]);
+    expect(
+      await coll
+        .aggregate([
+          {
+            $group: {
+              _id: null,
+              maxS: { $max: '$s' },
+              minS: { $min: '$s' },
+              maxA: { $max: '$a' },
+              minA: { $min: '$a' },
+              maxId: { $max: '$_id' },
+              none: { $max: '$nothing' },
+            },
+          },
+        ])
+        .toArray(),
+    ).toEqual([{ _id: null, maxS: 'c', minS: 'b', maxA: 'z', minA: 1, maxId: 3, none: null }]);
+    expect((await rejection(ids({ $eq: ['$a'] }))).code).toBe(16020);
+  });
+
   it('matches $all against a single value as well as arrays', async () => {
     const coll = collection('all');
     await coll.insertMany([
@@ -589,13 +875,46 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       { _id: 3, t: 'y' },
       { _id: 4, t: [['x']] },
     ]);
-    const ids = async (filter: object) =>
-      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    const ids = (filter: object) => idsOf(coll, filter);
     expect(await ids({ t: { $all: ['x'] } })).toEqual([1, 2]);
     expect(await ids({ t: { $all: ['x', 'y'] } })).toEqual([2]);
     expect(await ids({ t: { $all: [] } })).toEqual([]);
     expect(await ids({ t: { $all: [/^y/] } })).toEqual([2, 3]);
     expect(await ids({ t: { $all: [['x']] } })).toEqual([4]);
+  });
+
+  it('takes an array filter’s identifier through $or, and refuses one MongoDB would not name', async () => {
+    const coll = collection('array_filters');
+    await coll.insertOne({ _id: 1, a: [{ x: 1 }, { y: 2 }, { x: 3 }] });
+    await coll.updateOne(
+      { _id: 1 },
+      { $set: { 'a.$[e].hit': true } },
+      { arrayFilters: [{ $or: [{ 'e.x': 1 }, { 'e.y': 2 }] }] },
+    );
+    expect((await coll.findOne({ _id: 1 }))!.a).toEqual([
+      { x: 1, hit: true },
+      { y: 2, hit: true },
+      { x: 3 },
+    ]);
+    for (const id of ['I', '__proto__', 'constructor_x']) {
+      const err = await rejection(
+        coll.updateOne(
+          { _id: 1 },
+          { $set: { [`a.$[${id}].hit`]: false } },
+          { arrayFilters: [{ [`${id}.x`]: 1 }] },
+        ),
+      );
+      expect(err.code).toBe(2);
+      expect(err.message).toContain('must be an alphanumeric string beginning with a lowercase');
+    }
+    const two = await rejection(
+      coll.updateOne(
+        { _id: 1 },
+        { $set: { 'a.$[e].hit': false } },
+        { arrayFilters: [{ 'e.x': 1, 'f.y': 2 }] },
+      ),
+    );
+    expect(two.code).toBe(9);
   });
 
   it('refuses updates through arrays and scalars with PathNotViable', async () => {
@@ -620,6 +939,44 @@ describe('driver parity: answers that must be MongoDB’s', () => {
       comments: [{ body: 'b' }, null, { body: 'c' }],
       n: 5,
     });
+  });
+
+  it('lets inserts and upserts create fields starting with $, and refuses updates that write one at the top', async () => {
+    const coll = collection('dollar_fields');
+    await coll.insertOne({ _id: 1, $x: 1, a: { $y: 2 } } as never);
+    const code = async (update: object) =>
+      (await rejection(coll.updateOne({ _id: 1 }, update as never))).code;
+    expect(await code({ $set: { $z: 1 } })).toBe(52);
+    expect(await code({ $set: { '$q.b': 1 } })).toBe(52);
+    expect(await code({ $inc: { $x: 1 } })).toBe(52);
+    expect(await code({ $rename: { a: '$r' } })).toBe(52);
+    expect(await code({ $set: { $id: 1 } })).toBe(55);
+    expect(await code({ $set: { $: 1 } })).toBe(2);
+    const renameErrors = [
+      [{ a: 'a' }, 'The source and target field for $rename must differ'],
+      [{ a: 'a.b' }, 'The source and target field for $rename must not be on the same path'],
+      [{ 'a.$': 'b' }, 'The source field for $rename may not be dynamic: a.$'],
+      [{ a: 'c.$[]' }, 'The destination field for $rename may not be dynamic: c.$[]'],
+    ] as const;
+    for (const [rename, message] of renameErrors) {
+      const err = await rejection(coll.updateOne({ _id: 1 }, { $rename: rename } as never));
+      expect(err.code).toBe(2);
+      expect(err.message).toContain(message);
+    }
+    await coll.updateOne({ _id: 1 }, { $set: { 'a.$w': 3, m: { $ref: 'c', $id: 1 } } });
+    await coll.updateOne({ _id: 1 }, { $rename: { a: 'b.$r' }, $unset: { $x: 1 } } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      b: { $r: { $y: 2, $w: 3 } },
+      m: new DBRef('c', 1 as never),
+    });
+    const up = await coll.updateOne({ _id: 2 }, { $set: { phone: 25, $hotel: 320 } } as never, {
+      upsert: true,
+    });
+    expect(up.upsertedCount).toBe(1);
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, phone: 25, $hotel: 320 });
+    const onMatch = await rejection(coll.updateOne({ _id: 2 }, { $set: { $hotel: 321 } } as never));
+    expect(onMatch.code).toBe(52);
   });
 
   it('answers unknown operators and stages with MongoDB’s errors, even on no data', async () => {
@@ -652,6 +1009,217 @@ describe('driver parity: answers that must be MongoDB’s', () => {
     const index = (await coll.listIndexes().toArray()).find((i) => i.name === 'at_1');
     expect(index).toMatchObject({ key: { at: 1 }, expireAfterSeconds: 3600 });
     expect(await coll.countDocuments()).toBe(1);
+  });
+});
+
+/** A document from JSON, where `__proto__` is a key like any other. */
+const fromJson = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+describe('driver parity: names every JavaScript object inherits are ordinary field names', () => {
+  it('updates create and change such fields, and nothing else matches afterwards', async () => {
+    const coll = collection('inherited_updates');
+    await coll.insertMany([
+      { _id: 1, hello: 'world', n: 1 },
+      { _id: 2, n: 2 },
+    ]);
+    await coll.updateOne({ _id: 1 }, { $rename: { hello: '__proto__.polluted' } });
+    await coll.updateOne({ _id: 1 }, { $set: { 'constructor.x': 1 } });
+    await coll.updateOne({ _id: 1 }, { $inc: { valueOf: 1 } });
+    await coll.updateOne({ _id: 1 }, { $set: { path1: fromJson('{"__proto__": "abcd"}') } });
+    await coll.updateOne({ _id: 1 }, {
+      $push: { hasOwnProperty: 'a' },
+      $min: { toString: 5 },
+      $max: { isPrototypeOf: 'b' },
+      $mul: { propertyIsEnumerable: 2 },
+    } as never);
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      n: 1,
+      ['__proto__']: { polluted: 'world' },
+      constructor: { x: 1 },
+      valueOf: 1,
+      path1: fromJson('{"__proto__": "abcd"}'),
+      hasOwnProperty: ['a'],
+      toString: 5,
+      isPrototypeOf: 'b',
+      propertyIsEnumerable: 0,
+    });
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2, n: 2 });
+    await coll.insertOne({ _id: 3 });
+    expect(await coll.countDocuments({ polluted: 'world' })).toBe(0);
+    expect(await coll.countDocuments({ '__proto__.polluted': 'world' })).toBe(1);
+    await coll.updateOne({ _id: 1 }, {
+      $unset: { '__proto__.polluted': 1 },
+      $rename: { constructor: 'toLocaleString' },
+      $pop: { hasOwnProperty: 1 },
+    } as never);
+    expect(await coll.findOne({ _id: 1 }, { projection: { _id: 0, n: 0, path1: 0 } })).toEqual({
+      ['__proto__']: {},
+      valueOf: 1,
+      hasOwnProperty: [],
+      toString: 5,
+      isPrototypeOf: 'b',
+      propertyIsEnumerable: 0,
+      toLocaleString: { x: 1 },
+    });
+  });
+
+  it('queries, projections, sorts, distinct and indexes see only the fields documents have', async () => {
+    const coll = collection('inherited_reads');
+    await coll.insertMany([
+      { _id: 1, constructor: { x: 2 }, valueOf: 'b' },
+      { _id: 2, constructor: 'plain', toString: 'a' },
+      { _id: 3 },
+    ]);
+    const ids = (filter: object, sort?: object) => idsOf(coll, filter, sort);
+    expect(await ids({ constructor: { $exists: true } })).toEqual([1, 2]);
+    expect(await ids({ constructor: { $exists: false } })).toEqual([3]);
+    expect(await ids({ toString: { $exists: true } })).toEqual([2]);
+    expect(await ids({ hasOwnProperty: null })).toEqual([1, 2, 3]);
+    expect(await ids({ 'constructor.x': { $gt: 1 } })).toEqual([1]);
+    expect(await ids({ 'constructor.name': { $exists: true } })).toEqual([]);
+    expect(await ids({ valueOf: { $type: 'string' } })).toEqual([1]);
+    expect(await ids({ $or: [{ toString: 'a' }, { valueOf: 'b' }] })).toEqual([1, 2]);
+    expect(await ids({}, { valueOf: -1, _id: 1 })).toEqual([1, 2, 3]);
+    expect(await ids({}, { 'constructor.x': 1, _id: 1 })).toEqual([2, 3, 1]);
+    expect(await coll.find({}, { projection: { _id: 0, constructor: 1 } }).toArray()).toEqual([
+      { constructor: { x: 2 } },
+      { constructor: 'plain' },
+      {},
+    ] as unknown[]);
+    expect(
+      await coll.find({}, { projection: { _id: 1, 'constructor.name': 1 } }).toArray(),
+    ).toEqual([{ _id: 1, constructor: {} }, { _id: 2 }, { _id: 3 }]);
+    expect(await coll.distinct('constructor')).toEqual(['plain', { x: 2 }]);
+    expect(await coll.distinct('toString.length')).toEqual([]);
+    const err = await rejection(coll.find({ valueOf: { $type: 'constructor' } }).toArray());
+    expect(err.code).toBe(2);
+    expect(err.message).toContain('Unknown type name alias: constructor');
+
+    await coll.createIndex({ constructor: 1 });
+    await coll.createIndex({ hasOwnProperty: 1 }, { unique: true, sparse: true });
+    expect(await ids({})).toEqual([1, 2, 3]);
+    expect(await ids({ constructor: 'plain' })).toEqual([2]);
+    expect(await ids({ constructor: null })).toEqual([3]);
+    await coll.insertOne({ _id: 4, hasOwnProperty: 'h' });
+    const dup = await rejection(coll.insertOne({ _id: 5, hasOwnProperty: 'h' }));
+    expect(dup).toMatchObject({
+      code: 11000,
+      keyPattern: { hasOwnProperty: 1 },
+      keyValue: { hasOwnProperty: 'h' },
+    });
+    await coll.insertOne({ _id: 6 });
+    expect(await ids({ hasOwnProperty: 'h' })).toEqual([4]);
+  });
+
+  it('aggregations, expressions and pipeline updates read and write such fields as MongoDB does', async () => {
+    const coll = collection('inherited_pipelines');
+    const other = collection('inherited_pipelines_other');
+    await coll.insertMany([
+      { _id: 1, constructor: 'k1', o: fromJson('{"__proto__": {"x": 1}, "toString": 2}') },
+      { _id: 2, n: 1 },
+    ]);
+    await other.insertOne({ _id: 10, constructor: 'k1', v: 'joined' });
+    const run = (pipeline: object[]) => coll.aggregate(pipeline).toArray();
+    expect(
+      await run([
+        { $group: { _id: '$constructor', toString: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ]),
+    ).toEqual([
+      { _id: null, toString: 1 },
+      { _id: 'k1', toString: 1 },
+    ]);
+    expect(await run([{ $project: { constructor: 1 } }])).toEqual([
+      { _id: 1, constructor: 'k1' },
+      { _id: 2 },
+    ] as unknown[]);
+    expect(
+      await run([{ $match: { _id: 2 } }, { $addFields: { '__proto__.x': 1, valueOf: '$n' } }]),
+    ).toEqual([{ _id: 2, n: 1, ['__proto__']: { x: 1 }, valueOf: 1 }]);
+    expect(await run([{ $unset: ['constructor', 'o.__proto__'] }, { $match: { _id: 1 } }])).toEqual(
+      [{ _id: 1, o: { toString: 2 } }],
+    );
+    expect(await run([{ $count: 'constructor' }])).toEqual([{ constructor: 2 }]);
+    expect(
+      await run([
+        { $match: { _id: 1 } },
+        {
+          $project: {
+            _id: 0,
+            keys: { $map: { input: { $objectToArray: '$o' }, in: '$$this.k' } },
+            back: {
+              $arrayToObject: [
+                [
+                  ['__proto__', 5],
+                  ['constructor', '$constructor'],
+                ],
+              ],
+            },
+            x: '$o.__proto__.x',
+          },
+        },
+      ]),
+    ).toEqual([
+      {
+        keys: ['__proto__', 'toString'],
+        back: fromJson('{"__proto__": 5, "constructor": "k1"}'),
+        x: 1,
+      },
+    ]);
+    expect(
+      await run([
+        { $match: { _id: 1 } },
+        {
+          $lookup: {
+            from: other.collectionName,
+            localField: 'constructor',
+            foreignField: 'constructor',
+            as: 'joined',
+          },
+        },
+        { $project: { v: '$joined.v' } },
+      ]),
+    ).toEqual([{ _id: 1, v: ['joined'] }]);
+    expect(await coll.countDocuments({ $expr: { $eq: ['$constructor', 'k1'] } })).toBe(1);
+    expect(await coll.countDocuments({ $expr: { $eq: [{ $type: '$toString' }, 'missing'] } })).toBe(
+      2,
+    );
+    expect(
+      await coll.findOne({ _id: 1 }, { projection: { _id: 0, x: '$o.toString', y: '$valueOf' } }),
+    ).toEqual({ x: 2 });
+    await coll.updateOne({ _id: 2 }, [{ $set: { 's.__proto__.p': 1, hasOwnProperty: '$n' } }]);
+    expect(await coll.findOne({ _id: 2 })).toEqual({
+      _id: 2,
+      n: 1,
+      s: { ['__proto__']: { p: 1 } },
+      hasOwnProperty: 1,
+    });
+    expect(await coll.countDocuments({ p: 1 })).toBe(0);
+    expect(await coll.countDocuments({ x: 1 })).toBe(0);
+    await expect(run([{ $project: { x: '$$toString' } }])).rejects.toThrow(/undefined variable/);
+  });
+
+  it('upserts take such fields from the filter, and refuse paths that overlap', async () => {
+    const coll = collection('inherited_upserts');
+    const res = await coll.updateOne(
+      { '__proto__.x': 1, constructor: 'c' },
+      { $set: { y: 1 } },
+      { upsert: true },
+    );
+    const doc = await coll.findOne({ _id: res.upsertedId! }, { projection: { _id: 0 } });
+    expect(doc).toEqual({ ['__proto__']: { x: 1 }, constructor: 'c', y: 1 });
+    expect(await coll.countDocuments({ x: 1 })).toBe(0);
+    const overlap = await rejection(
+      coll.updateOne({ a: 1, 'a.b': 2 }, { $set: { y: 1 } }, { upsert: true }),
+    );
+    expect(overlap.code).toBe(54);
+    expect(overlap.message).toContain('cannot infer query fields to set, both paths');
+    const twice = await rejection(
+      coll.updateOne({ a: 1, $and: [{ a: 2 }] }, { $set: { y: 1 } }, { upsert: true }),
+    );
+    expect(twice.code).toBe(54);
+    expect(twice.message).toContain("cannot infer query fields to set, path 'a' is matched twice");
   });
 });
 

@@ -336,4 +336,26 @@ describe('mongoose parity', () => {
     expect(upserted).toMatchObject({ key: 'b2', items: [{ sku: 'd', qty: 1 }] });
     expect(upserted!.tags ?? []).toEqual([]);
   });
+
+  it('keeps own __proto__ keys and renames fields into names objects inherit', async () => {
+    const Mixed = conn.model(
+      'Mixed',
+      new Schema({ hello: String, path1: Schema.Types.Mixed }, { strict: false }),
+    );
+    const doc = await Mixed.create({ hello: 'world', path1: {} });
+    const res = await Mixed.findOneAndUpdate(
+      { _id: doc._id },
+      { $set: { path1: JSON.parse('{"__proto__": "abcd"}') } },
+      { returnDocument: 'after', cloneUpdate: false },
+    ).lean<{ path1: Record<string, unknown> }>();
+    expect(Object.hasOwn(res!.path1, '__proto__')).toBe(true);
+    expect(res!.path1.__proto__).toBe('abcd');
+    await Mixed.findByIdAndUpdate(doc._id, { $rename: { hello: 'constructor.polluted' } });
+    const other = await Mixed.create({ hello: 'again' });
+    await Mixed.findByIdAndUpdate(other._id, { $rename: { hello: '__proto__.polluted' } });
+    expect(await Mixed.countDocuments({ polluted: 'world' })).toBe(0);
+    expect(await Mixed.countDocuments({ 'constructor.polluted': 'world' })).toBe(1);
+    expect(await Mixed.countDocuments({ '__proto__.polluted': 'again' })).toBe(1);
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+  });
 });

@@ -1,4 +1,6 @@
+import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { startEmbeddedMongoHere } from '../../embedded-mongo';
 import { runCommand } from '../../embedded-mongo/commands';
 import { Engine } from '../../embedded-mongo/engine';
 
@@ -72,5 +74,36 @@ describe('TTL indexes', () => {
       ctx,
     );
     expect(bad).toMatchObject({ ok: 0, code: 67 });
+  });
+
+  it('runs the monitor every ttlMonitorSleepSecs, which setParameter changes', async () => {
+    const db = await startEmbeddedMongoHere();
+    const client = await MongoClient.connect(db.uri);
+    try {
+      const admin = client.db('admin');
+      expect(await admin.command({ getParameter: 1, ttlMonitorSleepSecs: 1 })).toMatchObject({
+        ttlMonitorSleepSecs: 60,
+      });
+      const coll = client.db('ttl').collection('expiring');
+      await coll.createIndex({ at: 1 }, { expireAfterSeconds: 0 });
+      await coll.insertOne({ at: new Date(Date.now() - 1000) });
+      expect(await admin.command({ setParameter: 1, ttlMonitorSleepSecs: 1 })).toMatchObject({
+        was: 60,
+      });
+      const deadline = Date.now() + 5000;
+      while ((await coll.countDocuments()) > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await coll.countDocuments()).toBe(0);
+      await expect(
+        admin.command({ setParameter: 1, ttlMonitorSleepSecs: 0 }),
+      ).rejects.toMatchObject({ code: 2 });
+      await expect(admin.command({ setParameter: 1, notablescan: true })).rejects.toMatchObject({
+        code: 238,
+        message: expect.stringContaining('notablescan'),
+      });
+    } finally {
+      await client.close();
+      await db.stop();
+    }
   });
 });

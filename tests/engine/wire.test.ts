@@ -6,6 +6,7 @@ import { deserialize, Long, serialize } from 'bson';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../embedded-mongo';
+import { decodeDocument } from '../../embedded-mongo/wire';
 
 let engine: EmbeddedMongo<true>;
 let requestId = 1;
@@ -285,6 +286,13 @@ describe('wire protocol', () => {
         return Buffer.concat([header(16 + body.length, 2013), body]);
       })(),
       header(20, 9999),
+      (() => {
+        // Beside a DBRef, a document whose length points back at its own start.
+        const doc = { d: { $ref: 'x', $id: 'y', a: {} } };
+        const msg = opMsg({ insert: 'c', $db: 'wire', documents: [doc] });
+        msg.writeInt32LE(-3, msg.indexOf(Buffer.from([3, 0x61, 0, 5, 0, 0, 0])) + 3);
+        return msg;
+      })(),
     ];
     for (const bytes of cases) {
       const s = await open();
@@ -380,6 +388,32 @@ describe('wire protocol', () => {
         .insertOne(big as never),
     ).rejects.toThrow();
     expect(await client.db('wire').collection('big').countDocuments()).toBe(0);
+    await client.close();
+  });
+});
+
+describe('decoding', () => {
+  it('keeps documents shaped like DBRefs byte for byte, in any order and with a dotted $ref', async () => {
+    const docs = [
+      { _id: 1, r: { $id: 5, $ref: 'fs.files', x: 1, $db: 'd' } },
+      { _id: 2, list: [{ $ref: 'a.b', $id: new Long(1), $db: 'c' }, [{ $ref: 'z', $id: 'q' }]] },
+      { $ref: 'top', $id: 3, _id: 3 },
+      { _id: 4, ['\u0001ref']: 1, r: { $ref: 'y', $id: 2 } },
+    ];
+    for (const doc of docs) {
+      const bytes = serialize(doc);
+      expect(Buffer.from(serialize(decodeDocument(Buffer.from(bytes))))).toEqual(
+        Buffer.from(bytes),
+      );
+    }
+    const client = await MongoClient.connect(engine.uri);
+    const coll = client.db('wire').collection('dbref_shapes');
+    await coll.insertMany(docs.slice(0, 2) as never[]);
+    for (const doc of docs.slice(0, 2)) {
+      const raw = (await coll.findOne({ _id: doc._id } as never, { raw: true })) as unknown;
+      expect(Buffer.from(raw as Uint8Array)).toEqual(Buffer.from(serialize(doc)));
+    }
+    expect(await coll.countDocuments({ 'r.$ref': 'fs.files', 'r.$db': 'd' })).toBe(1);
     await client.close();
   });
 });
