@@ -81,7 +81,8 @@ export function readRecords(buf: Buffer, onRecord: (rec: Record<string, unknown>
  * - `torn`: the final record of the file, cut off by a crash while it was written: the file
  *   ends before the length it declares, or it is the last thing in the file and its checksum
  *   fails, or only zero bytes follow (space a file system gave the file before the data reached
- *   it). Such a record was never acknowledged, since a write is acknowledged once it is on disk.
+ *   it). Most likely such a record was never acknowledged, since a write is acknowledged once it
+ *   is on disk; but damage to the end of the file looks the same, so its bytes are kept aside.
  * - `damaged`: anything else, in particular a bad record with data after it, or any intact
  *   record anywhere after it (also when a damaged length field makes it look like the last).
  */
@@ -223,10 +224,18 @@ export class Storage {
       if (tail.kind === 'damaged' || (tail.kind === 'torn' && g !== journals.at(-1)))
         throw new DamagedFileError(path, end, this.dir, describe(buf, end, tail));
       if (tail.kind === 'torn') {
-        // A write cut off by a crash: it was never acknowledged, so it is dropped.
+        // Most likely a write cut off by a crash, never acknowledged; but the same bytes could be
+        // an acknowledged record damaged on disk. They are kept beside the journal, then dropped.
+        const kept = `${path}.tail-${end}`;
+        const copy = await open(kept, 'w', FILE_MODE);
+        await copy.writeFile(buf.subarray(end));
+        await copy.sync();
+        await copy.close();
         console.warn(
           `embedded-mongo: ${path}: dropping an incomplete record at byte offset ${end} ` +
-            `(the last ${buf.length - end} bytes), a write cut off before it was acknowledged`,
+            `(the last ${buf.length - end} bytes). Most likely a write cut off by a crash before ` +
+            'it was acknowledged, but it may also be damage to a record that was acknowledged: ' +
+            `the bytes are kept in ${kept}.`,
         );
         const fh = await open(path, 'r+');
         await fh.truncate(end);
