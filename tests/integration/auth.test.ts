@@ -322,16 +322,57 @@ describe('the staff login page', () => {
     expect(res.headers.getSetCookie().find((c) => c.startsWith('__session='))).toMatch(/Secure/i);
   });
 
-  it('ignores an absolute or protocol-relative redirectTo', async () => {
-    for (const redirectTo of ['https://evil.example', '//evil.example/x']) {
-      const res = await postForm(loginPageAction, '/management/access', {
-        username: 'alice',
-        password: PASSWORD,
-        redirectTo,
-      });
-      expect(res.status).toBe(302);
-      expect(res.headers.get('location')).toBe('/dashboard');
+  /** Targets that a browser would read as another site's, once normalised or as written. */
+  const OFFSITE = [
+    'https://evil.example',
+    '//evil.example/x',
+    '/.//evil.example/x',
+    '/a/..//evil.example/x',
+    '/%2e//evil.example/x',
+    '/\\evil.example/x',
+    '/./\\evil.example/x',
+    '/\t/evil.example/x',
+  ];
+
+  it('never leaves the site for redirectTo when signing in, however it is written', async () => {
+    for (const redirectTo of OFFSITE) {
+      const res = await postForm(
+        loginPageAction,
+        `/management/access?${new URLSearchParams({ redirectTo })}`,
+        {
+          username: 'alice',
+          password: PASSWORD,
+          redirectTo,
+        },
+      );
+      expect(res.status, redirectTo).toBe(302);
+      expect(res.headers.get('location'), redirectTo).toBe('/dashboard');
     }
+  });
+
+  it('never leaves the site for redirectTo when already signed in', async () => {
+    const login = await postForm(loginPageAction, '/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const cookie = cookiesFrom(login);
+    for (const redirectTo of OFFSITE) {
+      const res = await call(
+        loginPageLoader,
+        `/management/access?${new URLSearchParams({ redirectTo })}`,
+        { headers: { cookie } },
+      );
+      expect(res.status, redirectTo).toBe(302);
+      expect(res.headers.get('location'), redirectTo).toBe('/dashboard');
+    }
+    const home = await call(
+      loginPageLoader,
+      '/management/access?redirectTo=%2Fdashboard%2Fparcels',
+      {
+        headers: { cookie },
+      },
+    );
+    expect(home.headers.get('location')).toBe('/dashboard/parcels');
   });
 
   it('gives the same message for a wrong password and an unknown user, keeping the username', async () => {
