@@ -77,22 +77,25 @@ export async function checkCredentials(input: unknown, address: string): Promise
     { limit: loginFailures.user, key: user },
     { limit: loginFailures.address, key: address },
   ];
-  // Refused once a limit of failures is used up: another failure would exceed it.
-  const blocked = (await Promise.all(checks.map((c) => c.limit.peek(c.key, 1)))).find(
-    (r) => !r.allowed,
-  );
-  if (blocked)
+  // Every attempt is counted as a failure before its password is checked: the count is one atomic
+  // increment per limit, so of any number of attempts at once no more than a limit allows get as
+  // far as the check. An attempt refused gives its counts back (it checked nothing), and a
+  // success gives them back and clears the failures of this username from this address.
+  const counted = await Promise.all(checks.map((c) => c.limit.hit(c.key)));
+  const blocked = counted.find((r) => !r.allowed);
+  const giveBack = () => Promise.all(checks.map((c) => c.limit.refund(c.key)));
+  if (blocked) {
+    await giveBack();
     throw new LoginError(
       'locked',
       lockedMessage(blocked.retryAfterSeconds),
       blocked.retryAfterSeconds,
     );
+  }
 
   const signedIn = await verifyLogin(username, password);
-  if (!signedIn) {
-    await Promise.all(checks.map((c) => c.limit.hit(c.key)));
-    throw new LoginError('invalid', INVALID_CREDENTIALS);
-  }
+  if (!signedIn) throw new LoginError('invalid', INVALID_CREDENTIALS);
+  await giveBack();
   await loginFailures.userAddress.reset(checks[0]!.key);
   return signedIn;
 }

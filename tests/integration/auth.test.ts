@@ -186,6 +186,38 @@ describe('POST /api/auth/login', () => {
     expect(colleague.status).toBe(200);
   });
 
+  it('checks at most the limit of 40 wrong passwords sent at once: the rest are refused unchecked', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postJson(
+          loginApi,
+          '/api/auth/login',
+          { username: 'bob', password: `wrong-${i}` },
+          '10.0.3.3',
+        ),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    // A 401 is a password that was checked; a 429 was refused before any check.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    // The refused attempts gave their counts back: the username is not locked elsewhere for them.
+    const elsewhere = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'bob', password: PASSWORD },
+      '10.0.3.4',
+    );
+    expect(elsewhere.status).toBe(200);
+    const still = await postJson(
+      loginApi,
+      '/api/auth/login',
+      { username: 'bob', password: PASSWORD },
+      '10.0.3.3',
+    );
+    expect(still.status).toBe(429);
+  });
+
   it('locks a username after 20 failures spread over many addresses', async () => {
     for (let i = 0; i < 20; i++) {
       const res = await postJson(
