@@ -136,9 +136,19 @@ export async function getSessionUser(request: Request): Promise<PublicUser | nul
   return getUserById(userId);
 }
 
+/**
+ * The longest address the sign-in page is asked to come back to: a longer one (a query no page
+ * makes) would make a Location header that proxies and clients refuse; the page's path alone is
+ * used instead, or the dashboard.
+ */
+const MAX_REDIRECT_LENGTH = 2000;
+
 export function loginRedirectUrl(request: Request) {
   const url = new URL(request.url);
-  const redirectTo = safeRedirect(url.pathname + url.search, '/dashboard');
+  const target = [url.pathname + url.search, url.pathname].find(
+    (candidate) => candidate.length <= MAX_REDIRECT_LENGTH,
+  );
+  const redirectTo = safeRedirect(target, '/dashboard');
   return `${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`;
 }
 

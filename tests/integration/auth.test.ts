@@ -314,6 +314,17 @@ describe('requireUser', () => {
       `/management/access?redirectTo=${encodeURIComponent('/dashboard/parcels?status=Pending')}`,
     );
   });
+
+  it('comes back to the page alone when its query is longer than any page makes', async () => {
+    const locationFor = async (url: string) => {
+      const thrown = await requireUser(new Request(url)).catch((error: unknown) => error);
+      return (thrown as Response).headers.get('location')!;
+    };
+    const long = `http://localhost/dashboard/parcels?search=${'[a]'.repeat(5_000)}`;
+    expect(await locationFor(long)).toBe('/management/access?redirectTo=%2Fdashboard%2Fparcels');
+    const deep = `http://localhost/dashboard/${'a/'.repeat(5_000)}`;
+    expect(await locationFor(deep)).toBe('/management/access?redirectTo=%2Fdashboard');
+  });
 });
 
 describe('the staff login page', () => {
