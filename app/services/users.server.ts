@@ -42,6 +42,22 @@ async function endCredentials(userId: string, keep: KeptCredential = {}) {
   await deleteUserTokens(userId, { except: keep.token });
 }
 
+/** The audit entry of a change to a user's password or sessions: what happened, never a secret. */
+function auditCredentials(
+  actor: Actor | undefined,
+  user: { id: string; username?: string },
+  after: Record<string, string>,
+) {
+  return audit(actor, {
+    action: 'update',
+    entity: 'user',
+    entityId: user.id,
+    label: user.username,
+    before: {},
+    after,
+  });
+}
+
 /**
  * Changes name, e-mail, role or password; the last active admin keeps the admin role. A new
  * password ends every session and login token of the user.
@@ -86,13 +102,7 @@ export async function resetUserPassword(id: string, actor?: Actor): Promise<stri
   const password = await storeTemporaryPassword(id);
   if (!password) return null;
   await endCredentials(id);
-  await audit(actor, {
-    action: 'update',
-    entity: 'user',
-    entityId: id,
-    before: {},
-    after: { password: 'reset' },
-  });
+  await auditCredentials(actor, { id }, { password: 'reset' });
   return password;
 }
 
@@ -109,14 +119,7 @@ export async function changePassword(
   const { user } = actor;
   if (!(await changeOwnPassword(user.id, input.currentPassword, input.newPassword))) return null;
   await endCredentials(user.id, keep);
-  await audit(actor, {
-    action: 'update',
-    entity: 'user',
-    entityId: user.id,
-    label: user.username,
-    before: {},
-    after: { password: 'changed' },
-  });
+  await auditCredentials(actor, user, { password: 'changed' });
   return findUserById(user.id);
 }
 
@@ -124,12 +127,5 @@ export async function changePassword(
 export async function signOutEverywhere(actor: Actor): Promise<void> {
   const { user } = actor;
   await endCredentials(user.id);
-  await audit(actor, {
-    action: 'update',
-    entity: 'user',
-    entityId: user.id,
-    label: user.username,
-    before: {},
-    after: { sessions: 'signed out everywhere' },
-  });
+  await auditCredentials(actor, user, { sessions: 'signed out everywhere' });
 }
