@@ -409,7 +409,7 @@ describe('hostile input', () => {
       ];
       for (const target of malformed)
         for (const method of ['GET', 'POST'])
-          for (const headers of [{}, { cookie, origin: base }]) {
+          for (const headers of [{}, { cookie, origin: base }] as Array<Record<string, string>>) {
             tasks.push(async () => {
               const reply = await request(method, target, { headers });
               // A malformed first segment is no longer under /api: a plain 400 there.
@@ -476,7 +476,9 @@ describe('hostile input', () => {
         ['twice', twice],
         ['deep', deepNames],
       ] as const)
-        for (const headers of [{ cookie, origin: base }, { origin: base }])
+        for (const headers of [{ cookie, origin: base }, { origin: base }] as Array<
+          Record<string, string>
+        >)
           tasks.push(async () => {
             const reply = await request('POST', action, {
               headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
