@@ -56,7 +56,7 @@ async function serve(entry, { onStop } = {}) {
     build: entry.build,
     buildDir,
     mode: process.env.NODE_ENV ?? 'production',
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: entry.trustProxy(),
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
     publicUrl: process.env.PUBLIC_URL,

@@ -3,7 +3,7 @@ import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import os from 'node:os';
 import { connectDb, disconnectDb } from './lib/db.server';
-import { env } from './lib/env.server';
+import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
 import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { resumeInquiryEmails } from './services/inquiries.server';
@@ -37,6 +37,11 @@ export function bodyLimit(): number {
 /** The most a request body to an upload route may carry, in bytes (IMPORT_BODY_LIMIT_BYTES). */
 export function uploadBodyLimit(): number {
   return env.IMPORT_BODY_LIMIT_BYTES;
+}
+
+/** Express's `trust proxy` setting, from TRUST_PROXY (see app/lib/env.server.ts). */
+export function trustProxy(): TrustProxy {
+  return env.TRUST_PROXY;
 }
 
 let worker: JobWorker | null = null;

@@ -49,7 +49,7 @@ export function setTimeouts(server) {
  *   buildDir: string,
  *   publicDir?: string,
  *   mode?: string,
- *   trustProxy?: boolean,
+ *   trustProxy?: false | number | string[],
  *   bodyLimit?: number,
  *   uploadBodyLimit?: number,
  *   publicUrl?: string,
@@ -68,7 +68,9 @@ export function createApp({
   const sessionCookie = '__session';
   const app = express();
   app.disable('x-powered-by');
-  // Behind a proxy, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto.
+  // Behind proxies, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto, as
+  // far back as the trusted hops go (a number of hops or the proxies' addresses, never `true`,
+  // which would take an address the client wrote): see TRUST_PROXY in app/lib/env.server.ts.
   app.set('trust proxy', trustProxy);
   app.use(requestId());
   app.use(wellFormedRequests());

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: Record<string, string[]>,
     readonly headers?: HeadersInit,
+    /** A stable snake_case name a client can act on (`password_change_required`). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -20,8 +22,15 @@ export function apiErrorResponse(
   message: string,
   details?: Record<string, string[]>,
   headers?: HeadersInit,
+  code?: string,
 ) {
-  return json({ error: message, message, ...(details ? { details } : {}) }, { status, headers });
+  const init = new Headers(headers);
+  // RFC 6750: a 401 names the scheme the API takes.
+  if (status === 401 && !init.has('WWW-Authenticate')) init.set('WWW-Authenticate', 'Bearer');
+  return json(
+    { error: message, message, ...(code ? { code } : {}), ...(details ? { details } : {}) },
+    { status, headers: init },
+  );
 }
 
 /** Per-field messages from a zod error, keyed by dotted path ('' for the whole body). */
@@ -49,7 +58,7 @@ function isDatabaseDown(error: unknown): boolean {
 export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof ApiError)
-    return apiErrorResponse(error.status, error.message, error.details, error.headers);
+    return apiErrorResponse(error.status, error.message, error.details, error.headers, error.code);
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)

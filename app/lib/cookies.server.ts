@@ -35,10 +35,13 @@ export function verifyToken(purpose: string, value: string, token: string): bool
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Sets the Secure attribute when the request reached us over https. */
+/**
+ * Sets the Secure attribute when the request reached us over https: the request's URL says so, as
+ * express decided from the connection or, from a trusted proxy only (TRUST_PROXY),
+ * `X-Forwarded-Proto`.
+ */
 export function isSecureRequest(request: Request): boolean {
-  if (new URL(request.url).protocol === 'https:') return true;
-  return env.TRUST_PROXY === 'true' && request.headers.get('x-forwarded-proto') === 'https';
+  return new URL(request.url).protocol === 'https:';
 }
 
 /** Toasts travel in their own cookie, read once by the next page. */

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { canonicalTimeZone, DEFAULT_COMPANY_TIME_ZONE, isTimeZone } from '../utils/time-zone';
 
@@ -25,6 +26,39 @@ export function secondsList(name: string) {
     .regex(/^\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*$/, `${name} must be seconds separated by commas`)
     .transform((value) => value.split(',').map((part) => Number(part.trim())));
 }
+
+/** express's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * What express's `trust proxy` is given: `false`, the number of proxies in front of the app, or
+ * the proxies' addresses and subnets. Never `true`, which would take the client's address from the
+ * first `X-Forwarded-For` entry, one the client itself may have written: `true` means one proxy.
+ */
+export type TrustProxy = false | number | string[];
+
+export const TRUST_PROXY_MESSAGE =
+  'must be false, the number of proxies in front of the app (1 behind one load balancer), or a comma-separated list of their addresses or subnets (also loopback, linklocal, uniquelocal)';
+
+export const TrustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    if (value === 'false' || value === '0') return false;
+    if (value === 'true') return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    // Addresses written in full: ipaddr.js would also take `1.5` for 1.0.0.5.
+    const address = (text: string) =>
+      ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text);
+    const valid = (entry: string) =>
+      PROXY_RANGE_NAMES.includes(entry) ||
+      address(entry) ||
+      (ipaddr.isValidCIDR(entry) && address(entry.split('/')[0]!));
+    if (entries.every(valid)) return entries;
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+    return z.NEVER;
+  });
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -63,7 +97,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_SUBSCRIBE_PER_HOUR: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: TrustProxySchema.default(false),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -49,6 +49,12 @@ export class RateLimit {
     return this.result(res, allowed);
   }
 
+  /** Gives back `points` hits counted for `key` (an attempt that turned out not to count). */
+  async refund(key: string, points = 1): Promise<void> {
+    const limiter = await this.store();
+    await limiter.reward(key, points);
+  }
+
   async reset(key: string): Promise<void> {
     const limiter = await this.store();
     await limiter.delete(key);

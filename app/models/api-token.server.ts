@@ -39,9 +39,14 @@ export async function findUserIdByToken(token: string): Promise<string | null> {
   return found ? String(found.userId) : null;
 }
 
-/** Ends every API token of a user (disabled, or given a new password). */
-export async function deleteUserTokens(userId: string): Promise<void> {
-  await ApiToken.deleteMany({ userId });
+/** Ends every API token of a user (disabled, or given a new password), `except` one if given. */
+export async function deleteUserTokens(
+  userId: string,
+  { except }: { except?: string } = {},
+): Promise<void> {
+  await ApiToken.deleteMany(
+    except ? { userId, tokenHash: { $ne: hashToken(except) } } : { userId },
+  );
 }
 
 export async function revokeApiToken(token: string): Promise<void> {

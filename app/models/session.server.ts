@@ -57,8 +57,13 @@ export async function deleteSessionRecord(id: string): Promise<void> {
   await SessionRecord.deleteOne({ _id: id });
 }
 
-/** Ends every session of a user (password change, disabled account). */
-export async function deleteUserSessions(userId: string): Promise<number> {
-  const result = await SessionRecord.deleteMany({ userId });
+/** Ends every session of a user (password change, disabled account), `except` one if given. */
+export async function deleteUserSessions(
+  userId: string,
+  { except }: { except?: string } = {},
+): Promise<number> {
+  const result = await SessionRecord.deleteMany(
+    except ? { userId, _id: { $ne: except } } : { userId },
+  );
   return result.deletedCount;
 }

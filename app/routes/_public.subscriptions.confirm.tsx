@@ -10,6 +10,7 @@ import { publicPageMeta } from '~/components/public/page-meta';
 import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking-public/link-page';
 import { confirmParcelSubscription, readConfirmLink } from '~/services/parcel-subscriptions.server';
 import { subscriptionLinkToken } from '~/schemas/public-forms';
+import { safeRedirect } from '~/utils/safe-redirect';
 
 /**
  * The link in the confirmation e-mail. Opening it only shows a button: mail scanners and link
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const link = await confirmParcelSubscription(subscriptionLinkToken(request));
   if (!link) return json({ ok: false }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
   const url = new URL(request.url);
-  return redirect(url.pathname + url.search);
+  return redirect(safeRedirect(url.pathname + url.search));
 }
 
 // Links carry a token: never kept by a cache, never indexed.

@@ -3,14 +3,14 @@ import { json } from '@remix-run/node';
 import { listApiKeys } from '~/models/api-key.server';
 import { ApiKeyCreateSchema } from '~/schemas/integrations';
 import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 import { issueApiKey } from '~/services/integrations.server';
 
 /** GET /api/api-keys → { apiKeys } newest first (admin). */
 export function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
-    requireRole(await requireApiUser(request), 'admin');
+    await requireApiAdmin(request);
     return json({ apiKeys: await listApiKeys() });
   });
 }
@@ -19,8 +19,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const user = await requireApiUser(request);
-    requireRole(user, 'admin');
+    const user = await requireApiAdmin(request);
     return idempotent(request, async () => {
       const input = await readJsonBody(request, ApiKeyCreateSchema);
       const created = await issueApiKey(input, { user, context, via: 'api' });

@@ -11,7 +11,8 @@ export function loader() {
 export function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
-    await requireApiUser(request);
+    // Signing out is allowed on a temporary password, as is changing it.
+    await requireApiUser(request, { allowTemporaryPassword: true });
     const token = bearerToken(request);
     if (token) await revokeApiToken(token);
     return json({ success: true });

@@ -9,7 +9,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/lib/api.server';
-import { requireApiRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 import { asApiConflict } from '~/services/user-admin.server';
 import { updateUser } from '~/services/users.server';
 
@@ -18,7 +18,7 @@ const notFound = () => new ApiError(404, 'User not found');
 /** GET /api/users/:id → { user } (admin) */
 export function loader({ request, params }: LoaderFunctionArgs) {
   return handleApi(async () => {
-    await requireApiRole(request, 'admin');
+    await requireApiAdmin(request);
     const user = await findUserById(requireObjectId(params.id, 'user id'));
     if (!user) throw notFound();
     return json({ user });
@@ -29,7 +29,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
-    const admin = await requireApiRole(request, 'admin');
+    const admin = await requireApiAdmin(request);
     const id = requireObjectId(params.id, 'user id');
     const input = await readJsonBody(request, UserUpdateSchema);
     const user = await asApiConflict(() =>

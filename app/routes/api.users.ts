@@ -3,14 +3,14 @@ import { json } from '@remix-run/node';
 import { listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
 import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
-import { requireApiRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 import { asApiConflict } from '~/services/user-admin.server';
 import { addUser } from '~/services/users.server';
 
 /** GET /api/users → { users } (admin) */
 export function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
-    await requireApiRole(request, 'admin');
+    await requireApiAdmin(request);
     return json({ users: await listUsers() });
   });
 }
@@ -23,7 +23,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const admin = await requireApiRole(request, 'admin');
+    const admin = await requireApiAdmin(request);
     const input = await readJsonBody(request, UserCreateSchema);
     const created = await asApiConflict(() => addUser(input, { user: admin, context, via: 'api' }));
     return json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });

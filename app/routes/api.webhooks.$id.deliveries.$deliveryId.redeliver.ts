@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 
@@ -16,7 +16,7 @@ export function loader() {
 export function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
-    requireRole(await requireApiUser(request), 'admin');
+    await requireApiAdmin(request);
     const webhookId = requireObjectId(params.id, 'webhook id');
     const deliveryId = requireObjectId(params.deliveryId, 'delivery id');
     return idempotent(request, async () => {

@@ -9,7 +9,7 @@ import {
   parseQuery,
   requireObjectId,
 } from '~/lib/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 
 /**
  * GET /api/webhooks/:id/deliveries?page&limit → { deliveries, pagination }, newest first; each
@@ -17,7 +17,7 @@ import { requireApiUser, requireRole } from '~/services/auth.server';
  */
 export function loader({ request, params }: LoaderFunctionArgs) {
   return handleApi(async () => {
-    requireRole(await requireApiUser(request), 'admin');
+    await requireApiAdmin(request);
     const id = requireObjectId(params.id, 'webhook id');
     const query = parseQuery(request, WebhookDeliveryQuerySchema);
     if (!(await getWebhook(id))) throw new ApiError(404, 'Webhook not found');

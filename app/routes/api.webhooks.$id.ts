@@ -10,7 +10,7 @@ import {
   readJsonBody,
   requireObjectId,
 } from '~/lib/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';
 
@@ -19,7 +19,7 @@ const NOT_FOUND = 'Webhook not found';
 /** GET /api/webhooks/:id → { webhook } (admin). */
 export function loader({ request, params }: LoaderFunctionArgs) {
   return handleApi(async () => {
-    requireRole(await requireApiUser(request), 'admin');
+    await requireApiAdmin(request);
     const webhook = await getWebhook(requireObjectId(params.id, 'webhook id'));
     if (!webhook) throw new ApiError(404, NOT_FOUND);
     return jsonWithEtag(request, { webhook });
@@ -31,8 +31,7 @@ export function action({ request, params, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'PUT' && request.method !== 'DELETE')
       return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-    const user = await requireApiUser(request);
-    requireRole(user, 'admin');
+    const user = await requireApiAdmin(request);
     const id = requireObjectId(params.id, 'webhook id');
     const actor = { user, context, via: 'api' } as const;
     if (request.method === 'DELETE') {

@@ -3,7 +3,7 @@ import { json } from '@remix-run/node';
 import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { requireApiAdmin } from '~/services/auth.server';
 import { idempotent } from '~/services/idempotency.server';
 import { addWebhook } from '~/services/integrations.server';
 import { checkWebhookUrl } from '~/services/webhook-api.server';
@@ -11,7 +11,7 @@ import { checkWebhookUrl } from '~/services/webhook-api.server';
 /** GET /api/webhooks → { webhooks } newest first (admin). */
 export function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
-    requireRole(await requireApiUser(request), 'admin');
+    await requireApiAdmin(request);
     return json({ webhooks: await listWebhooks() });
   });
 }
@@ -23,8 +23,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 export function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const user = await requireApiUser(request);
-    requireRole(user, 'admin');
+    const user = await requireApiAdmin(request);
     return idempotent(request, async () => {
       const input = await readJsonBody(request, WebhookCreateSchema);
       await checkWebhookUrl(input.url);

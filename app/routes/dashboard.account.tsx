@@ -6,26 +6,41 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import { changeOwnPassword } from '~/models/user.server';
-import { PasswordChangeSchema } from '~/schemas/user';
-import { requireUser } from '~/services/auth.server';
+import { PasswordChangeSchema, SignOutEverywhereSchema } from '~/schemas/user';
+import { LOGIN_PATH, requestCredential, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { destroySession, getSession } from '~/services/session.server';
+import { changePassword, signOutEverywhere } from '~/services/users.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return json({ mustChangePassword: user.mustChangePassword, username: user.username });
 }
 
-/** Every user, whatever the role, changes their own password here. */
-export async function action({ request }: ActionFunctionArgs) {
+/**
+ * Every user, whatever the role, changes their own password here, which ends their other
+ * sessions and login tokens; or signs out everywhere, this browser too.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await readFormData(request), { schema: PasswordChangeSchema });
+  const formData = await readFormData(request);
+  const actor = { user, context };
+  if (parseWithZod(formData, { schema: SignOutEverywhereSchema }).status === 'success') {
+    await signOutEverywhere(actor);
+    const session = await getSession(request);
+    return redirectWithToast(
+      request,
+      LOGIN_PATH,
+      { type: 'success', title: 'Signed out everywhere' },
+      { headers: { 'Set-Cookie': await destroySession(session, request) } },
+    );
+  }
+  const submission = parseWithZod(formData, { schema: PasswordChangeSchema });
   const hideFields = ['currentPassword', 'newPassword', 'confirmPassword'];
   if (submission.status !== 'success')
     return json(submission.reply({ hideFields }), { status: 400 });
-  const { currentPassword, newPassword } = submission.value;
-  if (!(await changeOwnPassword(user.id, currentPassword, newPassword))) {
+  if (!(await changePassword(submission.value, await requestCredential(request), actor))) {
     return json(
       submission.reply({
         hideFields,
@@ -51,7 +66,9 @@ export default function AccountPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordChangeSchema }),
   });
   const navigation = useNavigation();
-  const busy = navigation.state === 'submitting';
+  const submitting = navigation.state === 'submitting';
+  const signingOut = submitting && navigation.formData?.get('intent') === 'sign-out-everywhere';
+  const busy = submitting && !signingOut;
   return (
     <div className="mx-auto max-w-lg space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">Your account</h1>
@@ -85,9 +102,28 @@ export default function AccountPage() {
           errors={fields.confirmPassword.errors}
           {...getInputProps(fields.confirmPassword, { type: 'password' })}
         />
-        <button type="submit" className="btn-primary" disabled={busy}>
+        <button type="submit" className="btn-primary" disabled={submitting}>
           {busy ? <Spinner /> : null}
           {busy ? 'Saving...' : 'Change password'}
+        </button>
+      </Form>
+      <Form method="post" className="card space-y-3 p-4" aria-labelledby="sign-out-everywhere">
+        <h2 id="sign-out-everywhere" className="text-lg font-semibold text-gray-900">
+          Sign out everywhere
+        </h2>
+        <p className="text-sm text-gray-700">
+          Ends every session of yours, in this browser and all others, and every token from signing
+          in to the API. API keys keep working.
+        </p>
+        <button
+          type="submit"
+          name="intent"
+          value="sign-out-everywhere"
+          className="btn-secondary"
+          disabled={submitting}
+        >
+          {signingOut ? <Spinner /> : null}
+          {signingOut ? 'Signing out...' : 'Sign out everywhere'}
         </button>
       </Form>
     </div>

@@ -20,6 +20,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { markInboxItem } from '~/services/inbox.server';
 import { formatDateTime } from '~/utils/format';
+import { safeRedirect } from '~/utils/safe-redirect';
 
 function readKind(value: string | undefined): InboxKind {
   if (!INBOX_KINDS.includes(value as InboxKind)) throw new Response('Not found', { status: 404 });
@@ -44,11 +45,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const after = await markInboxItem(kind, params.id ?? '', handled, { user, context });
   if (!after) throw new Response('Not found', { status: 404 });
   const url = new URL(request.url);
-  return redirectWithToast(request, `${url.pathname}${url.search}`, {
-    type: 'success',
-    title: handled ? 'Marked handled' : 'Marked not handled',
-    description: after.email,
-  });
+  return redirectWithToast(
+    request,
+    safeRedirect(`${url.pathname}${url.search}`, '/dashboard/inbox'),
+    {
+      type: 'success',
+      title: handled ? 'Marked handled' : 'Marked not handled',
+      description: after.email,
+    },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

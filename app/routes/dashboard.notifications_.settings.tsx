@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors } from '~/components/ui/field';
+import { FormErrors, singleSelectProps } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import {
   getNotificationSettings,
@@ -124,7 +124,7 @@ export default function AutomaticEmailsPage() {
                   </td>
                   <td className="py-2">
                     <select
-                      {...getSelectProps(ruleFields.template)}
+                      {...singleSelectProps(getSelectProps(ruleFields.template))}
                       aria-label={`Template for ${status}`}
                       className="field-input"
                     >

@@ -27,6 +27,7 @@ const PATH = '/dashboard/settings/api-keys';
 const SCOPE_HINTS: Record<string, string> = {
   read: 'Read: every GET request',
   write: 'Write: create, change and delete',
+  admin: 'Admin: users, API keys and webhooks (changing them needs Write too)',
 };
 
 async function requireAdmin(request: Request) {

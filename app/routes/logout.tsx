@@ -4,6 +4,7 @@ import { json, redirect } from '@remix-run/node';
 import { LogoutSchema } from '~/schemas/auth';
 import { getUserId, LOGIN_PATH } from '~/services/auth.server';
 import { destroySession, getSession } from '~/services/session.server';
+import { readFormData } from '~/lib/form.server';
 
 // Signing out only happens through a POST form, so a link or prefetch cannot sign anyone out.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -12,8 +13,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // A POST without a form body (a script's plain request) signs out all the same.
-  const formData = await request.formData().catch(() => new FormData());
+  // A POST without a form body (a script's plain request), or with one no page sends, signs out
+  // all the same.
+  const formData = await readFormData(request).catch(() => new FormData());
   const submission = parseWithZod(formData, { schema: LogoutSchema });
   if (submission.status !== 'success') {
     return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });

@@ -14,8 +14,9 @@ import { subscriptionLinkToken } from '~/schemas/public-forms';
 const NO_STORE = { 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  return redirect(`/subscriptions/unsubscribe${url.search}`);
+  // Only the link's token goes along: the rest of a query is nobody's to pass on.
+  const token = subscriptionLinkToken(request);
+  return redirect(`/subscriptions/unsubscribe${token ? `?${new URLSearchParams({ token })}` : ''}`);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -18,6 +18,12 @@ export const ErrorSchema = z
   .looseObject({
     error: z.string().describe('What went wrong (the same text as message)'),
     message: z.string(),
+    code: z
+      .string()
+      .optional()
+      .describe(
+        'A stable name a client can act on: password_change_required (change the temporary password with POST /api/auth/password first)',
+      ),
     details: z
       .record(z.string(), z.array(z.string()))
       .optional()

@@ -1,4 +1,5 @@
 import { MAX_PAGE_SIZE } from './constants';
+import type { UserRole } from './user';
 import { z } from './zod';
 
 export const AUDIT_ENTITY_NAMES = [
@@ -13,6 +14,24 @@ export const AUDIT_ENTITY_NAMES = [
   'inquiry',
   'subscription',
 ] as const;
+/**
+ * Who may read one record's history: the roles that may read the record itself. Users, API keys
+ * and webhooks are the admin areas (an API key also needs the admin scope); what visitors sent
+ * (the inbox) is for staff.
+ */
+export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole> = {
+  parcel: 'viewer',
+  event: 'viewer',
+  notification: 'viewer',
+  receipt: 'viewer',
+  template: 'viewer',
+  user: 'admin',
+  key: 'admin',
+  webhook: 'admin',
+  inquiry: 'staff',
+  subscription: 'staff',
+};
+
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */
 export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete', 'import'] as const;
 

@@ -1,8 +1,11 @@
 import { z } from './zod';
 import { OBJECT_ID_PATTERN } from './constants';
 
-/** What an API key may do: `read` answers GET requests only; `write` also changes things. */
-export const API_KEY_SCOPES = ['read', 'write'] as const;
+/**
+ * What an API key may do: `read` answers GET requests only; `write` also changes things; `admin`
+ * opens the admin areas — users, API keys and webhooks (changes there need `write` too).
+ */
+export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const API_KEY_NAME_MAX = 100;

@@ -60,12 +60,19 @@ export const UserEditFormSchema = z.object({
   role,
 });
 
+const currentPassword = z
+  .string({ error: 'Enter your current password' })
+  .min(1, 'Enter your current password')
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+const differentPassword = {
+  message: 'Choose a password different from the current one',
+  path: ['newPassword'],
+};
+
 /** A user changing their own password. */
 export const PasswordChangeSchema = z
   .object({
-    currentPassword: z
-      .string({ error: 'Enter your current password' })
-      .min(1, 'Enter your current password'),
+    currentPassword,
     newPassword: password,
     confirmPassword: z.string({ error: 'Repeat the new password' }),
   })
@@ -73,7 +80,12 @@ export const PasswordChangeSchema = z
     message: 'The passwords do not match',
     path: ['confirmPassword'],
   })
-  .refine((value) => value.newPassword !== value.currentPassword, {
-    message: 'Choose a password different from the current one',
-    path: ['newPassword'],
-  });
+  .refine((value) => value.newPassword !== value.currentPassword, differentPassword);
+
+/** POST /api/auth/password: the same change through the API. */
+export const PasswordChangeApiSchema = z
+  .object({ currentPassword, newPassword: password })
+  .refine((value) => value.newPassword !== value.currentPassword, differentPassword);
+
+/** The account page's "Sign out everywhere" button. */
+export const SignOutEverywhereSchema = z.object({ intent: z.literal('sign-out-everywhere') });

@@ -2,6 +2,7 @@ import { json, redirect } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { authenticateApiKey, looksLikeApiKey } from '~/models/api-key.server';
+import type { ApiKeyScope } from '~/schemas/integrations';
 import { findUserIdByToken } from '~/models/api-token.server';
 import { USER_SESSION_KEY } from '~/models/session.server';
 import {
@@ -76,22 +77,25 @@ export async function checkCredentials(input: unknown, address: string): Promise
     { limit: loginFailures.user, key: user },
     { limit: loginFailures.address, key: address },
   ];
-  // Refused once a limit of failures is used up: another failure would exceed it.
-  const blocked = (await Promise.all(checks.map((c) => c.limit.peek(c.key, 1)))).find(
-    (r) => !r.allowed,
-  );
-  if (blocked)
+  // Every attempt is counted as a failure before its password is checked: the count is one atomic
+  // increment per limit, so of any number of attempts at once no more than a limit allows get as
+  // far as the check. An attempt refused gives its counts back (it checked nothing), and a
+  // success gives them back and clears the failures of this username from this address.
+  const counted = await Promise.all(checks.map((c) => c.limit.hit(c.key)));
+  const blocked = counted.find((r) => !r.allowed);
+  const giveBack = () => Promise.all(checks.map((c) => c.limit.refund(c.key)));
+  if (blocked) {
+    await giveBack();
     throw new LoginError(
       'locked',
       lockedMessage(blocked.retryAfterSeconds),
       blocked.retryAfterSeconds,
     );
+  }
 
   const signedIn = await verifyLogin(username, password);
-  if (!signedIn) {
-    await Promise.all(checks.map((c) => c.limit.hit(c.key)));
-    throw new LoginError('invalid', INVALID_CREDENTIALS);
-  }
+  if (!signedIn) throw new LoginError('invalid', INVALID_CREDENTIALS);
+  await giveBack();
   await loginFailures.userAddress.reset(checks[0]!.key);
   return signedIn;
 }
@@ -132,9 +136,19 @@ export async function getSessionUser(request: Request): Promise<PublicUser | nul
   return getUserById(userId);
 }
 
+/**
+ * The longest address the sign-in page is asked to come back to: a longer one (a query no page
+ * makes) would make a Location header that proxies and clients refuse; the page's path alone is
+ * used instead, or the dashboard.
+ */
+const MAX_REDIRECT_LENGTH = 2000;
+
 export function loginRedirectUrl(request: Request) {
   const url = new URL(request.url);
-  const redirectTo = safeRedirect(url.pathname + url.search, '/dashboard');
+  const target = [url.pathname + url.search, url.pathname].find(
+    (candidate) => candidate.length <= MAX_REDIRECT_LENGTH,
+  );
+  const redirectTo = safeRedirect(target, '/dashboard');
   return `${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`;
 }
 
@@ -169,6 +183,9 @@ export function apiCredential(request: Request): string | null {
   return credentials.get(request) ?? null;
 }
 
+/** The scopes of the API key a request was made with (none for a token or the session). */
+const keyScopes = new WeakMap<Request, ApiKeyScope[]>();
+
 /**
  * Requests per credential (an API key, or a user's tokens and session together) per minute,
  * shared by every app process through the database. Made at the first request, so that the
@@ -193,24 +210,51 @@ async function identify(request: Request, credential: string) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const READ_ONLY_KEY = 'This API key has the read scope only: changes need the write scope';
+export const BEARER_ONLY =
+  'Send a token from POST /api/auth/login or an API key as Authorization: Bearer <token>';
+export const PASSWORD_CHANGE_REQUIRED =
+  'This account has a temporary password: change it with POST /api/auth/password {currentPassword, newPassword} first';
+export const ADMIN_SCOPE_NEEDED =
+  'Users, API keys and webhooks need an API key with the admin scope';
 
 /**
- * For non-public API routes: a Bearer token (from login, or a long-lived API key) or the staff
- * session cookie, else 401 JSON. A key without the `write` scope gets 403 on anything but a read.
- * Each credential has RATE_LIMIT_API_PER_MINUTE requests a minute, else 429.
+ * For non-public API routes: a Bearer token (from login, or a long-lived API key) or, without an
+ * Authorization header, the staff session cookie; else 401 JSON. Any other Authorization (Basic,
+ * a bare `Bearer`) is a 401 too, never a reason to fall back to the cookie. A key without the
+ * `write` scope gets 403 on anything but a read. Each credential has RATE_LIMIT_API_PER_MINUTE
+ * requests a minute, else 429. A user still on a temporary password may only change it (and sign
+ * out, `allowTemporaryPassword`): 403 `password_change_required` for anything else.
  */
-export async function requireApiUser(request: Request): Promise<PublicUser> {
-  const token = bearerToken(request);
-  if (token && looksLikeApiKey(token)) {
-    const key = await authenticateApiKey(token);
-    const user = key ? await getUserById(key.userId) : null;
-    if (!key || !user) throw new ApiError(401, 'Invalid or revoked API key');
-    await identify(request, `key:${key.id}`);
-    if (!SAFE_METHODS.has(request.method) && !key.scopes.includes('write'))
-      throw new ApiError(403, READ_ONLY_KEY);
-    return user;
-  }
-  if (token) {
+export async function requireApiUser(
+  request: Request,
+  { allowTemporaryPassword = false }: { allowTemporaryPassword?: boolean } = {},
+): Promise<PublicUser> {
+  const user = await authenticateApiRequest(request);
+  if (user.mustChangePassword && !allowTemporaryPassword && !keyScopes.has(request))
+    throw new ApiError(
+      403,
+      PASSWORD_CHANGE_REQUIRED,
+      undefined,
+      undefined,
+      'password_change_required',
+    );
+  return user;
+}
+
+async function authenticateApiRequest(request: Request): Promise<PublicUser> {
+  if (request.headers.has('authorization')) {
+    const token = bearerToken(request);
+    if (!token) throw new ApiError(401, BEARER_ONLY);
+    if (looksLikeApiKey(token)) {
+      const key = await authenticateApiKey(token);
+      const user = key ? await getUserById(key.userId) : null;
+      if (!key || !user) throw new ApiError(401, 'Invalid or revoked API key');
+      await identify(request, `key:${key.id}`);
+      keyScopes.set(request, key.scopes);
+      if (!SAFE_METHODS.has(request.method) && !key.scopes.includes('write'))
+        throw new ApiError(403, READ_ONLY_KEY);
+      return user;
+    }
     const userId = await findUserIdByToken(token);
     const user = userId ? await getUserById(userId) : null;
     if (!user) throw new ApiError(401, 'Invalid or expired token');
@@ -221,6 +265,40 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
   if (!user) throw new ApiError(401, 'Authentication required');
   await identify(request, `user:${user.id}`);
   return user;
+}
+
+/**
+ * For the API's admin areas (users, API keys, webhooks): the admin role and, for a request made
+ * with an API key, the key's `admin` scope; else 403 naming what is missing.
+ */
+export async function requireApiAdmin(request: Request): Promise<PublicUser> {
+  const user = await requireApiRole(request, 'admin');
+  requireAdminScope(request);
+  return user;
+}
+
+/** 403 for a request made with an API key without the admin scope (after requireApiUser). */
+export function requireAdminScope(request: Request) {
+  const scopes = keyScopes.get(request);
+  if (scopes && !scopes.includes('admin')) throw new ApiError(403, ADMIN_SCOPE_NEEDED);
+}
+
+/** Whether the API request was made with an API key (after requireApiUser). */
+export function madeWithApiKey(request: Request): boolean {
+  return keyScopes.has(request);
+}
+
+/**
+ * The credential a request was made with, for a change that ends a user's others (a password
+ * change): its login token, else its session. An API key is neither.
+ */
+export async function requestCredential(
+  request: Request,
+): Promise<{ token?: string; sessionId?: string }> {
+  const token = bearerToken(request);
+  if (token) return looksLikeApiKey(token) ? {} : { token };
+  const session = await getSession(request);
+  return session.id ? { sessionId: session.id } : {};
 }
 
 export { bearerToken };

@@ -93,12 +93,14 @@ export async function sendMail(
   }
   const info = await outboxTransport.sendMail(mail);
   const dir = outboxDir();
-  await fs.mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.join(
     dir,
     `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
   );
-  await fs.writeFile(file, info.message as Buffer);
+  // Messages carry addresses and links that act for their recipient: for the app's user only,
+  // whatever the umask or the folder's own mode. `wx`: a new file, so the mode always applies.
+  await fs.writeFile(file, info.message as Buffer, { mode: 0o600, flag: 'wx' });
   return { messageId: info.messageId, outboxFile: file };
 }
 

@@ -25,7 +25,7 @@ import {
   ParcelListQuerySchema,
   ParcelUpdateSchema,
 } from '~/schemas/parcel';
-import { UserCreateSchema, UserUpdateSchema } from '~/schemas/user';
+import { PasswordChangeApiSchema, UserCreateSchema, UserUpdateSchema } from '~/schemas/user';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
 import {
@@ -107,6 +107,16 @@ const OPS: Op[] = [
     tag: 'Auth',
     access: 'user',
     ok: { 200: obj({ success: { const: true } }) },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/password',
+    summary:
+      'Change your own password: the token sent keeps working, every other login token and session of yours ends. The one request (with logout) an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key',
+    tag: 'Auth',
+    access: 'user',
+    body: PasswordChangeApiSchema,
+    ok: { 200: wrap('user', 'User') },
   },
   {
     method: 'get',
@@ -630,7 +640,8 @@ const OPS: Op[] = [
   {
     method: 'put',
     path: `/api/users/${ID}`,
-    summary: 'Change a user: name, e-mail, role, password (admin)',
+    summary:
+      "Change a user: name, e-mail, role, password (admin); a new password ends the user's sessions and login tokens",
     tag: 'Users',
     access: 'admin',
     body: UserUpdateSchema,
@@ -660,7 +671,7 @@ const OPS: Op[] = [
     method: 'get',
     path: '/api/audit',
     summary:
-      'Audit entries, newest first; one record (entity and entityId) for any role, everything for admins',
+      "Audit entries, newest first; one record's history (entity and entityId) for the roles that may read the record (users, API keys, webhooks: admins, with an API key's admin scope; inbox items: staff), everything for admins (with the admin scope)",
     tag: 'Audit',
     access: 'user',
     query: AuditQuerySchema,
@@ -677,8 +688,8 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSc
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `details` has a message per field',
-  401: 'No token, or a bad or expired one',
-  403: 'Not allowed: a role or the write scope is needed',
+  401: 'No token, a bad or expired one, or an Authorization that is not Bearer',
+  403: "Not allowed: a role or an API key's scope (write, admin) is needed, or (code password_change_required) the account must change its temporary password first",
   404: 'Not found',
   409: 'Conflict (a duplicate, a state that does not allow it, or an Idempotency-Key still running)',
   413: 'Body too large',
@@ -687,6 +698,9 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Too many requests: wait Retry-After seconds',
   503: 'Database unavailable',
 };
+
+/** The areas an API key reaches only with the admin scope. */
+const ADMIN_AREAS = new Set(['Users', 'API keys', 'Webhooks']);
 
 const RATE_HEADERS = {
   'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
@@ -772,7 +786,13 @@ function operation(op: Op) {
     summary: op.summary,
     tags: [op.tag],
     security: op.access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
-    ...(op.access === 'admin' ? { description: 'Needs the admin role.' } : {}),
+    ...(op.access === 'admin'
+      ? {
+          description: ADMIN_AREAS.has(op.tag)
+            ? 'Needs the admin role; an API key also needs the admin scope.'
+            : 'Needs the admin role.',
+        }
+      : {}),
     parameters,
     ...(op.body
       ? {
@@ -843,7 +863,7 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: `${env.COMPANY_NAME} API`,
       version: '1.0.0',
-      description: `Parcels, tracking events, notifications and receipts. Errors are \`{error, message}\` (the same text) with per-field \`details\` on validation errors. Every answer carries X-Request-Id. POSTs accept Idempotency-Key (kept 24 h per credential). Each credential (an API key, or a user's tokens and session together) may make ${env.RATE_LIMIT_API_PER_MINUTE} requests a minute; past that, 429 with Retry-After.`,
+      description: `Parcels, tracking events, notifications and receipts. Errors are \`{error, message}\` (the same text) with per-field \`details\` on validation errors, and a \`code\` where a client can act on it: \`password_change_required\` (403) means the account signed in with a temporary password and must change it with POST /api/auth/password first. Every answer carries X-Request-Id. POSTs accept Idempotency-Key (kept 24 h per credential). Each credential (an API key, or a user's tokens and session together) may make ${env.RATE_LIMIT_API_PER_MINUTE} requests a minute; past that, 429 with Retry-After.`,
     },
     servers: [{ url: '/' }],
     tags: [...new Set(OPS.map((op) => op.tag))].map((name) => ({ name })),
@@ -856,7 +876,7 @@ export function openApiDocument(): Record<string, unknown> {
           type: 'http',
           scheme: 'bearer',
           description:
-            'A token from POST /api/auth/login (7 days), or a long-lived API key (sk_…) with the read or write scope.',
+            'A token from POST /api/auth/login (7 days), or a long-lived API key (sk_…) with scopes: read (GET), write (changes), admin (users, API keys and webhooks). Any other Authorization scheme is a 401.',
         },
         cookieAuth: { type: 'apiKey', in: 'cookie', name: '__session' },
       },

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node';
 import { UserConflictError } from '~/models/user.server';
 import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
-import { requireApiRole } from './auth.server';
+import { requireApiAdmin } from './auth.server';
 import { setUserDisabled } from './users.server';
 
 /** A UserConflictError (taken username, last admin) as the API's 409. */
@@ -25,7 +25,7 @@ export function setUserDisabledAction(
 ) {
   return handleApi(async () => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
-    const admin = await requireApiRole(request, 'admin');
+    const admin = await requireApiAdmin(request);
     const id = requireObjectId(params.id, 'user id');
     const user = await asApiConflict(() =>
       setUserDisabled(id, disabled, { user: admin, context, via: 'api' }),

@@ -1,6 +1,7 @@
 import { deleteUserTokens } from '~/models/api-token.server';
 import { deleteUserSessions } from '~/models/session.server';
 import {
+  changeOwnPassword,
   findUserById,
   insertUser,
   storeTemporaryPassword,
@@ -29,7 +30,38 @@ export async function addUser(
   return created;
 }
 
-/** Changes name, e-mail, role or password; the last active admin keeps the admin role. */
+/** The credential a change was made with, kept when the user's others end. */
+export type KeptCredential = { sessionId?: string; token?: string };
+
+/**
+ * Ends every staff session and login token of a user but `keep`. API keys are separate: they are
+ * revoked on their own, under Settings.
+ */
+async function endCredentials(userId: string, keep: KeptCredential = {}) {
+  await deleteUserSessions(userId, { except: keep.sessionId });
+  await deleteUserTokens(userId, { except: keep.token });
+}
+
+/** The audit entry of a change to a user's password or sessions: what happened, never a secret. */
+function auditCredentials(
+  actor: Actor | undefined,
+  user: { id: string; username?: string },
+  after: Record<string, string>,
+) {
+  return audit(actor, {
+    action: 'update',
+    entity: 'user',
+    entityId: user.id,
+    label: user.username,
+    before: {},
+    after,
+  });
+}
+
+/**
+ * Changes name, e-mail, role or password; the last active admin keeps the admin role. A new
+ * password ends every session and login token of the user.
+ */
 export async function updateUser(
   id: string,
   input: UserUpdateInput,
@@ -38,7 +70,10 @@ export async function updateUser(
   const before = await findUserById(id);
   const user = await updateUserFields(id, input);
   if (!user) return null;
-  await auditRecord(actor, 'update', 'user', { label: user.username, before, after: user });
+  if (input.password !== undefined) await endCredentials(id);
+  // The audit entry says the password was set, never what it is.
+  const after = input.password === undefined ? user : { ...user, password: 'set by an admin' };
+  await auditRecord(actor, 'update', 'user', { label: user.username, before, after });
   return user;
 }
 
@@ -54,28 +89,43 @@ export async function setUserDisabled(
   const before = await findUserById(id);
   const user = await storeUserDisabled(id, disabled, { by: actor.user.id });
   if (!user) return null;
-  if (disabled) {
-    await deleteUserSessions(id);
-    await deleteUserTokens(id);
-  }
+  if (disabled) await endCredentials(id);
   await auditRecord(actor, 'update', 'user', { label: user.username, before, after: user });
   return user;
 }
 
 /**
- * An admin's reset: a new temporary password, returned once; the user's API tokens end. Null for
- * an unknown user.
+ * An admin's reset: a new temporary password, returned once; every session and login token of
+ * the user ends. Null for an unknown user.
  */
 export async function resetUserPassword(id: string, actor?: Actor): Promise<string | null> {
   const password = await storeTemporaryPassword(id);
   if (!password) return null;
-  await deleteUserTokens(id);
-  await audit(actor, {
-    action: 'update',
-    entity: 'user',
-    entityId: id,
-    before: {},
-    after: { password: 'reset' },
-  });
+  await endCredentials(id);
+  await auditCredentials(actor, { id }, { password: 'reset' });
   return password;
+}
+
+/**
+ * A user's own change, after checking the current password (null when it is wrong): every other
+ * session and login token of theirs ends; `keep`, the one the change was made with, stays signed
+ * in. Answers the user as they now are.
+ */
+export async function changePassword(
+  input: { currentPassword: string; newPassword: string },
+  keep: KeptCredential,
+  actor: Actor,
+): Promise<PublicUser | null> {
+  const { user } = actor;
+  if (!(await changeOwnPassword(user.id, input.currentPassword, input.newPassword))) return null;
+  await endCredentials(user.id, keep);
+  await auditCredentials(actor, user, { password: 'changed' });
+  return findUserById(user.id);
+}
+
+/** "Sign out everywhere": every session and login token of the actor ends, this one too. */
+export async function signOutEverywhere(actor: Actor): Promise<void> {
+  const { user } = actor;
+  await endCredentials(user.id);
+  await auditCredentials(actor, user, { sessions: 'signed out everywhere' });
 }

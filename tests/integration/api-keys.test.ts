@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '~/models/api-key.server';
 import { issueApiToken } from '~/models/api-token.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
+import { createUser, User } from '~/models/user.server';
+import { loader as auditLoader } from '~/routes/api.audit';
 import { action as keyAction, loader as keyLoader } from '~/routes/api.api-keys.$id';
 import { action as keysAction, loader as keysLoader } from '~/routes/api.api-keys';
 import { loader as meLoader } from '~/routes/api.auth.me';
 import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
+import { loader as notificationSettingsLoader } from '~/routes/api.notification-settings';
+import { action as usersAction, loader as usersLoader } from '~/routes/api.users';
+import { action as webhooksAction, loader as webhooksLoader } from '~/routes/api.webhooks';
 import {
   action as settingsAction,
   loader as settingsLoader,
@@ -89,11 +93,11 @@ describe('API keys', () => {
   });
 
   it('answer 400 with per-field details for a bad body', async () => {
-    const bad = await createKey({ name: ' ', scopes: ['admin'] });
+    const bad = await createKey({ name: ' ', scopes: ['owner'] });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual({
       name: ['Name is required'],
-      'scopes.0': ['Scope must be one of: read, write'],
+      'scopes.0': ['Scope must be one of: read, write, admin'],
     });
     const none = await createKey({ name: 'x', scopes: [] });
     expect(none.body.details).toEqual({ scopes: ['Choose at least one scope'] });
@@ -195,6 +199,92 @@ describe('API keys', () => {
   });
 });
 
+describe('the admin scope', () => {
+  const newAdmin = (username: string) => ({ username, role: 'admin', password: 'new-admin-pw-1' });
+
+  it('keeps a write key out of users, API keys and webhooks, and nothing else it could do', async () => {
+    const { body } = await createKey({ name: 'Writer', scopes: ['read', 'write'] });
+    const auth = { Authorization: `Bearer ${body.key}` };
+    const users = await User.countDocuments();
+    const keys = await ApiKey.countDocuments();
+    const refused = [
+      await callRoute(usersAction, '/api/users', {
+        method: 'POST',
+        headers: auth,
+        body: newAdmin('made-by-key'),
+      }),
+      await callRoute(usersLoader, '/api/users', { headers: auth }),
+      await callRoute(keysAction, '/api/api-keys', {
+        method: 'POST',
+        headers: auth,
+        body: { name: 'Another', scopes: ['read', 'write', 'admin'] },
+      }),
+      await callRoute(keysLoader, '/api/api-keys', { headers: auth }),
+      await callRoute(webhooksAction, '/api/webhooks', {
+        method: 'POST',
+        headers: auth,
+        body: { url: 'https://hooks.example.test/key', events: ['parcel.created'] },
+      }),
+      await callRoute(webhooksLoader, '/api/webhooks', { headers: auth }),
+      // Their histories and the whole trail too.
+      await callRoute(auditLoader, `/api/audit?entity=user&entityId=${adminId}`, {
+        headers: auth,
+      }),
+      await callRoute(auditLoader, '/api/audit', { headers: auth }),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toBe(
+        'Users, API keys and webhooks need an API key with the admin scope',
+      );
+    }
+    expect(await User.countDocuments()).toBe(users);
+    expect(await ApiKey.countDocuments()).toBe(keys);
+    // Parcels and the admin's other settings stay open to it.
+    const parcel = await callRoute(parcelsAction, '/api/parcels', {
+      method: 'POST',
+      headers: auth,
+      body: parcelBody,
+    });
+    expect(parcel.status).toBe(201);
+    const settings = await callRoute(notificationSettingsLoader, '/api/notification-settings', {
+      headers: auth,
+    });
+    expect(settings.status).toBe(200);
+    const { parcel: created } = await parcel.json();
+    const history = await callRoute(
+      auditLoader,
+      `/api/audit?entity=parcel&entityId=${created.id}`,
+      { headers: auth },
+    );
+    expect(history.status).toBe(200);
+  });
+
+  it('opens them to a key with the admin scope; changing them still needs write', async () => {
+    const { body } = await createKey({ name: 'Provisioning', scopes: ['read', 'write', 'admin'] });
+    expect(body.apiKey.scopes).toEqual(['read', 'write', 'admin']);
+    const auth = { Authorization: `Bearer ${body.key}` };
+    const created = await callRoute(usersAction, '/api/users', {
+      method: 'POST',
+      headers: auth,
+      body: newAdmin('made-by-admin-key'),
+    });
+    expect(created.status).toBe(201);
+    expect((await callRoute(webhooksLoader, '/api/webhooks', { headers: auth })).status).toBe(200);
+
+    const { body: readOnly } = await createKey({ name: 'Auditor', scopes: ['read', 'admin'] });
+    const readAuth = { Authorization: `Bearer ${readOnly.key}` };
+    expect((await callRoute(usersLoader, '/api/users', { headers: readAuth })).status).toBe(200);
+    const write = await callRoute(usersAction, '/api/users', {
+      method: 'POST',
+      headers: readAuth,
+      body: newAdmin('made-by-read-key'),
+    });
+    expect(write.status).toBe(403);
+    expect((await write.json()).error).toMatch(/read scope only/);
+  });
+});
+
 describe('the Settings page for API keys', () => {
   const post = (form: Record<string, string | string[]>, cookie = adminCookie) => {
     const body = new URLSearchParams();
@@ -207,7 +297,7 @@ describe('the Settings page for API keys', () => {
     });
   };
 
-  it('creates a key from the form (one scope or two) and shows it once', async () => {
+  it('creates a key from the form (one scope, two or all three) and shows it once', async () => {
     const res = await post({ intent: 'create', name: 'From the form', scopes: 'read' });
     expect(res.status).toBe(200);
     const data = await res.json();
@@ -215,6 +305,8 @@ describe('the Settings page for API keys', () => {
     expect(data.created.key).toMatch(/^sk_/);
     const both = await post({ intent: 'create', name: 'Both', scopes: ['read', 'write'] });
     expect((await both.json()).created.apiKey.scopes).toEqual(['read', 'write']);
+    const admin = await post({ intent: 'create', name: 'All', scopes: ['admin', 'read', 'write'] });
+    expect((await admin.json()).created.apiKey.scopes).toEqual(['read', 'write', 'admin']);
     // The list shows the prefix, never the key.
     const page = await callRoute(settingsLoader, '/dashboard/settings/api-keys', {
       headers: { Cookie: adminCookie },

@@ -191,6 +191,31 @@ describe('the audit trail', () => {
       );
   });
 
+  it("opens one record's history only to the roles that may read the record", async () => {
+    const id = '0123456789abcdef01234567';
+    const history = (entity: string, who: Who) =>
+      run(auditLoader, `/api/audit?entity=${entity}&entityId=${id}`, { token: who.token });
+    const readers: Record<string, Who[]> = {
+      parcel: [viewer, staff, admin],
+      event: [viewer, staff, admin],
+      notification: [viewer, staff, admin],
+      receipt: [viewer, staff, admin],
+      inquiry: [staff, admin],
+      subscription: [staff, admin],
+      user: [admin],
+      key: [admin],
+      webhook: [admin],
+    };
+    for (const [entity, allowed] of Object.entries(readers)) {
+      for (const who of [viewer, staff, admin]) {
+        const res = await history(entity, who);
+        const expected = allowed.includes(who) ? 200 : 403;
+        expect(res.status, `${entity} by ${who.user.role}`).toBe(expected);
+        if (expected === 403) expect((await res.json()).error).toMatch(/^This needs the \w+ role$/);
+      }
+    }
+  });
+
   it('records user changes without passwords', async () => {
     const id = viewer.user.id;
     await run(userApi, `/api/users/${id}`, {

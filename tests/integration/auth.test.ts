@@ -186,6 +186,37 @@ describe('POST /api/auth/login', () => {
     expect(colleague.status).toBe(200);
   });
 
+  it('checks at most the limit of 40 wrong passwords sent at once: the rest are refused unchecked', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postJson(
+          loginApi,
+          '/api/auth/login',
+          { username: 'bob', password: `wrong-${i}` },
+          '10.0.3.3',
+        ),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    // A 401 is a password that was checked; a 429 was refused before any check.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    // The refused attempts gave their counts back: the username is not locked elsewhere for them,
+    // only from this address.
+    for (const [address, status] of [
+      ['10.0.3.4', 200],
+      ['10.0.3.3', 429],
+    ] as const) {
+      const res = await postJson(
+        loginApi,
+        '/api/auth/login',
+        { username: 'bob', password: PASSWORD },
+        address,
+      );
+      expect(res.status, address).toBe(status);
+    }
+  });
+
   it('locks a username after 20 failures spread over many addresses', async () => {
     for (let i = 0; i < 20; i++) {
       const res = await postJson(
@@ -282,6 +313,17 @@ describe('requireUser', () => {
       `/management/access?redirectTo=${encodeURIComponent('/dashboard/parcels?status=Pending')}`,
     );
   });
+
+  it('comes back to the page alone when its query is longer than any page makes', async () => {
+    const locationFor = async (url: string) => {
+      const thrown = await requireUser(new Request(url)).catch((error: unknown) => error);
+      return (thrown as Response).headers.get('location')!;
+    };
+    const long = `http://localhost/dashboard/parcels?search=${'[a]'.repeat(5_000)}`;
+    expect(await locationFor(long)).toBe('/management/access?redirectTo=%2Fdashboard%2Fparcels');
+    const deep = `http://localhost/dashboard/${'a/'.repeat(5_000)}`;
+    expect(await locationFor(deep)).toBe('/management/access?redirectTo=%2Fdashboard');
+  });
 });
 
 describe('the staff login page', () => {
@@ -322,16 +364,57 @@ describe('the staff login page', () => {
     expect(res.headers.getSetCookie().find((c) => c.startsWith('__session='))).toMatch(/Secure/i);
   });
 
-  it('ignores an absolute or protocol-relative redirectTo', async () => {
-    for (const redirectTo of ['https://evil.example', '//evil.example/x']) {
-      const res = await postForm(loginPageAction, '/management/access', {
-        username: 'alice',
-        password: PASSWORD,
-        redirectTo,
-      });
-      expect(res.status).toBe(302);
-      expect(res.headers.get('location')).toBe('/dashboard');
+  /** Targets that a browser would read as another site's, once normalised or as written. */
+  const OFFSITE = [
+    'https://evil.example',
+    '//evil.example/x',
+    '/.//evil.example/x',
+    '/a/..//evil.example/x',
+    '/%2e//evil.example/x',
+    '/\\evil.example/x',
+    '/./\\evil.example/x',
+    '/\t/evil.example/x',
+  ];
+
+  it('never leaves the site for redirectTo when signing in, however it is written', async () => {
+    for (const redirectTo of OFFSITE) {
+      const res = await postForm(
+        loginPageAction,
+        `/management/access?${new URLSearchParams({ redirectTo })}`,
+        {
+          username: 'alice',
+          password: PASSWORD,
+          redirectTo,
+        },
+      );
+      expect(res.status, redirectTo).toBe(302);
+      expect(res.headers.get('location'), redirectTo).toBe('/dashboard');
     }
+  });
+
+  it('never leaves the site for redirectTo when already signed in', async () => {
+    const login = await postForm(loginPageAction, '/management/access', {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const cookie = cookiesFrom(login);
+    for (const redirectTo of OFFSITE) {
+      const res = await call(
+        loginPageLoader,
+        `/management/access?${new URLSearchParams({ redirectTo })}`,
+        { headers: { cookie } },
+      );
+      expect(res.status, redirectTo).toBe(302);
+      expect(res.headers.get('location'), redirectTo).toBe('/dashboard');
+    }
+    const home = await call(
+      loginPageLoader,
+      '/management/access?redirectTo=%2Fdashboard%2Fparcels',
+      {
+        headers: { cookie },
+      },
+    );
+    expect(home.headers.get('location')).toBe('/dashboard/parcels');
   });
 
   it('gives the same message for a wrong password and an unknown user, keeping the username', async () => {

@@ -39,6 +39,25 @@ describe('environment', () => {
   it('treats empty values as unset', () => {
     expect(parseEnv({ SMTP_URL: '', PORT: '' }).PORT).toBe(3000);
   });
+
+  it('reads TRUST_PROXY as express takes it: no proxy, a number of hops, or the proxies themselves', () => {
+    const trust = (value?: string) => parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    // `true` is one proxy, never "believe the first X-Forwarded-For entry".
+    expect(trust('true')).toBe(1);
+    expect(trust('1')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 192.0.2.7,loopback, fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'loopback',
+      'fd00::/8',
+    ]);
+    for (const bad of ['yes', '-1', '1.5', '10.0.0.0/99', 'loopback,', 'proxy.example'])
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY: must be false, the number of proxies/);
+  });
 });
 
 describe('tracking numbers', () => {

@@ -377,6 +377,20 @@ describe('sending notifications through the queue', () => {
     expect(String(mail?.html)).toContain('/track?number=ABC123456789');
   });
 
+  it("writes outbox files for the app's user only, whatever the umask, into a folder that exists", async () => {
+    fs.mkdirSync(outboxDir(), { recursive: true, mode: 0o755 });
+    const umask = process.umask(0);
+    try {
+      const { outboxFile } = await sendMail(
+        { to: 'private@example.com', subject: 'Private', text: 'Private', html: '<p>Private</p>' },
+        { smtpUrl: '' },
+      );
+      expect(fs.statSync(outboxFile!).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
+  });
+
   it('links the notification to the parcel with that tracking number, and refuses one that matches no parcel', async () => {
     const parcel = await Parcel.create({
       trackingNumber: 'LNK123456789',

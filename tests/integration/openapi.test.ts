@@ -56,7 +56,10 @@ beforeAll(async () => {
   await connectDb();
   env.WEBHOOKS_ALLOW_PRIVATE = 'true';
   const admin = await createUser({ username: 'openapi', password: 'openapi-pw', role: 'admin' });
-  const { key } = await createApiKey({ name: 'docs', scopes: ['read', 'write'] }, admin.id);
+  const { key } = await createApiKey(
+    { name: 'docs', scopes: ['read', 'write', 'admin'] },
+    admin.id,
+  );
   auth = { Authorization: `Bearer ${key}` };
   const res = await callRoute(openApiLoader, '/api/openapi.json');
   doc = await res.json();

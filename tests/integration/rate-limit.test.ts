@@ -53,6 +53,17 @@ describe('RateLimit (counted in MongoDB)', () => {
     expect(results.filter((r) => r.allowed)).toHaveLength(25);
   });
 
+  it('gives back refunded hits, so that a refused hit refunded leaves the count where it was', async () => {
+    const limit = new RateLimit('refund', 2, 60_000);
+    await limit.hit('k');
+    await limit.hit('k');
+    expect((await limit.hit('k')).allowed).toBe(false);
+    await limit.refund('k');
+    expect((await limit.peek('k')).remaining).toBe(0);
+    await limit.refund('k');
+    expect((await limit.hit('k')).allowed).toBe(true);
+  });
+
   it('peeks without counting, resets a key and starts a new window when one ends', async () => {
     const limit = new RateLimit('window', 2, 1_000);
     await limit.hit('k');

@@ -778,6 +778,48 @@ describe('dashboard Tracking pages', () => {
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
   });
 
+  it('answers a time zone sent twice with a field error, and forms no page sends with 400, adding nothing', async () => {
+    const parcelId = await createParcel();
+    const body = new URLSearchParams(form({ status: 'Delivered', timeZone: 'America/New_York' }));
+    body.append('timeZone', 'Europe/Paris');
+    const twice = await run(
+      addPageAction,
+      new Request(`http://localhost/dashboard/tracking/${parcelId}/events/new`, {
+        method: 'POST',
+        headers: { Cookie: sessionCookie },
+        body,
+      }),
+      { parcelId },
+    );
+    expect(twice.status).toBe(400);
+    expect((await twice.json()).error).toEqual({
+      timeZone: ['Choose a time zone, e.g. America/New_York'],
+    });
+    const hostile = [
+      `status${'[a]'.repeat(40)}=Delivered&timeZone=UTC`,
+      `status=Delivered&timeZone=UTC&${Array.from({ length: 1_001 }, (_, i) => `f${i}=x`).join('&')}`,
+    ];
+    for (const raw of hostile) {
+      const res = await run(
+        addPageAction,
+        new Request(`http://localhost/dashboard/tracking/${parcelId}/events/new`, {
+          method: 'POST',
+          headers: {
+            Cookie: sessionCookie,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          },
+          body: raw,
+        }),
+        { parcelId },
+      );
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toMatch(
+        /nested deeper than any page here sends|more than 1000 fields/,
+      );
+    }
+    expect((await storedParcel(parcelId)).events).toHaveLength(0);
+  });
+
   it("reads the form's date and time in its time zone, offered the company's by default", async () => {
     const parcelId = await createParcel();
     const defaults = await (

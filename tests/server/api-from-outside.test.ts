@@ -190,4 +190,35 @@ describe('the API from outside', () => {
     const docs = await server.request('/api/docs');
     expect(await docs.text()).toContain('/api/webhooks/{id}/deliveries');
   });
+
+  it('keeps keys without the admin scope out of users and keys; Settings offers the scope', async () => {
+    const admin = { Authorization: `Bearer ${await server.apiToken()}` };
+    const made = await server.request('/api/api-keys', {
+      method: 'POST',
+      headers: admin,
+      json: { name: 'outside writer', scopes: ['read', 'write'] },
+    });
+    const writer = { Authorization: `Bearer ${((await made.json()) as { key: string }).key}` };
+    const newAdmin = await server.request('/api/users', {
+      method: 'POST',
+      headers: writer,
+      json: { username: 'made-from-outside', role: 'admin', password: 'outside-password' },
+    });
+    expect(newAdmin.status).toBe(403);
+    expect(((await newAdmin.json()) as { error: string }).error).toMatch(/admin scope/);
+    const newKey = await server.request('/api/api-keys', {
+      method: 'POST',
+      headers: writer,
+      json: { name: 'escalated', scopes: ['read', 'write', 'admin'] },
+    });
+    expect(newKey.status).toBe(403);
+
+    const { document } = await server.page('/dashboard/settings/api-keys', {
+      headers: { cookie: await server.signInCookie() },
+    });
+    const offered = [...document.querySelectorAll('input[type="checkbox"][name="scopes"]')].map(
+      (box) => box.getAttribute('value'),
+    );
+    expect(offered).toEqual(['read', 'write', 'admin']);
+  });
 });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { ServerBuild } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePage } from '../support/html';
 import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
@@ -30,7 +31,7 @@ const ids: Record<'parcel' | 'event' | 'receipt' | 'notification', string> = {
 };
 let trackingNumber = '';
 
-type Reply = { status: number; body: string };
+type Reply = { status: number; body: string; headers: http.IncomingHttpHeaders };
 
 function request(
   method: string,
@@ -43,7 +44,7 @@ function request(
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
     });
     req.on('error', reject);
     req.end(body);
@@ -98,11 +99,17 @@ const FORM_BODIES: string[] = [
   'redirectTo=%2F%09%2Fevil.example&redirectTo=https%3A%2F%2Fevil.example',
   'a[b][c][d][e][f][g][h][i][j][k]=1&__proto__[x]=1',
   '%%%&&&===',
+  // Names nested thousands deep, and more fields than any page has.
+  `a${'[a]'.repeat(3_000)}=1`,
+  `a${'.a'.repeat(3_000)}=1&username=x&password=y`,
+  `destinations${'[0]'.repeat(3_000)}=1`,
+  Array.from({ length: 5_000 }, (_, i) => `f${i}=x`).join('&'),
 ];
 
 const BAD_IDS = ['zzz', '000000000000000000000000', '..%2F..', '%00', 'A'.repeat(300), '-1'];
 const QUERIES = [
   '',
+  `?ids${'[a]'.repeat(2_000)}=1&token${'.a'.repeat(2_000)}=x`,
   '?page=-1&limit=1000000',
   '?page=abc&limit=NaN&status=bogus&search=%00',
   `?search=${'('.repeat(50)}&sort=__proto__`,
@@ -141,6 +148,85 @@ function routePaths(build: ServerBuild): string[] {
     if (params.length > 1) paths.add(fill((name) => (name === params[0] ? good(name) : 'zzz')));
   }
   return [...paths];
+}
+
+/** Every route's path with valid ids, once each. */
+function validRoutePaths(build: ServerBuild): string[] {
+  return routePaths(build).filter((pathname) => !BAD_IDS.some((bad) => pathname.includes(bad)));
+}
+
+/**
+ * What the POST forms of a page send, as [action, fields] for each of their submit buttons: the
+ * fields inside the form and those tied to it by `form=`, each with the value the page shows (a
+ * box as if ticked), and the button's own name and value; a button's formaction and formmethod win.
+ */
+function postedForms(
+  document: Document,
+  pageUrl: string,
+): Array<[string, Array<[string, string]>]> {
+  const found: Array<[string, Array<[string, string]>]> = [];
+  for (const form of document.querySelectorAll('form')) {
+    const id = form.getAttribute('id');
+    const owned = [
+      ...new Set([
+        ...form.querySelectorAll('input, select, textarea, button'),
+        ...(id ? document.querySelectorAll(`[form="${id}"]`) : []),
+      ]),
+    ];
+    const isButton = (el: Element) =>
+      el.tagName === 'BUTTON'
+        ? (el.getAttribute('type') ?? 'submit').toLowerCase() === 'submit'
+        : ['submit', 'image'].includes((el.getAttribute('type') ?? '').toLowerCase());
+    const fields: Array<[string, string]> = [];
+    for (const field of owned) {
+      const name = field.getAttribute('name');
+      const type = (field.getAttribute('type') ?? '').toLowerCase();
+      if (
+        !name ||
+        field.tagName === 'BUTTON' ||
+        ['submit', 'button', 'image', 'file', 'reset'].includes(type)
+      )
+        continue;
+      const value =
+        field.tagName === 'SELECT'
+          ? ((
+              field.querySelector('option[selected]') ?? field.querySelector('option')
+            )?.getAttribute('value') ?? '')
+          : field.tagName === 'TEXTAREA'
+            ? (field.textContent ?? '')
+            : (field.getAttribute('value') ?? 'x');
+      fields.push([name, value]);
+    }
+    const buttons = owned.filter(isButton);
+    for (const button of buttons.length ? buttons : [null]) {
+      // React writes formMethod as it is spelled; HTML reads attribute names in any case.
+      const method =
+        button?.getAttribute('formmethod') ??
+        button?.getAttribute('formMethod') ??
+        form.getAttribute('method') ??
+        'get';
+      if (method.toLowerCase() !== 'post') continue;
+      const target = new URL(
+        button?.getAttribute('formaction') ?? form.getAttribute('action') ?? '',
+        pageUrl,
+      );
+      const name = button?.getAttribute('name');
+      found.push([
+        `${target.pathname}${target.search}`,
+        name ? [...fields, [name, button!.getAttribute('value') ?? '']] : fields,
+      ]);
+    }
+  }
+  return found;
+}
+
+/** Sends `tasks` four at a time. */
+async function runAll(tasks: Array<() => Promise<void>>) {
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let task = tasks.shift(); task; task = tasks.shift()) await task();
+    }),
+  );
 }
 
 /**
@@ -217,7 +303,7 @@ describe('hostile input', () => {
     const failures: string[] = [];
     const check = (what: string, reply: Reply) => {
       if (reply.status >= 500)
-        failures.push(`${reply.status} ${what}: ${reply.body.slice(0, 200)}`);
+        failures.push(`${reply.status} ${what.slice(0, 200)}: ${reply.body.slice(0, 200)}`);
     };
     const identities: Record<string, Record<string, string>> = {
       anonymous: {},
@@ -234,7 +320,13 @@ describe('hostile input', () => {
     ) =>
       tasks.push(async () => {
         const started = performance.now();
-        check(what, await request(method, target, init));
+        // An answer the client cannot read (headers past Node's 16 KB, say) is a failure too.
+        const reply = await request(method, target, init).catch((error: Error) => ({
+          status: 599,
+          body: error.message,
+          headers: {},
+        }));
+        check(what, reply);
         if (process.env.FUZZ_TRACE)
           fs.appendFileSync(
             process.env.FUZZ_TRACE,
@@ -253,6 +345,8 @@ describe('hostile input', () => {
         }
         const methods = validPath && who === 'anonymous' ? ['HEAD', 'OPTIONS', 'PATCH'] : ['PATCH'];
         for (const method of methods) {
+          // PATCH /logout signs out as POST does.
+          if (who !== 'anonymous' && legitimate(method, pathname)) continue;
           send(method, pathname, `${method} ${pathname} (${who})`, { headers: auth });
         }
         const bodies = api
@@ -284,13 +378,186 @@ describe('hostile input', () => {
         }
       }
     }
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        for (let task = tasks.shift(); task; task = tasks.shift()) await task();
-      }),
-    );
+    await runAll(tasks);
     expect(failures).toEqual([]);
     expect(await snapshot()).toEqual(before);
     expect(sent).toBeGreaterThan(2_000);
   }, 600_000);
+
+  it('answers malformed paths with 400 and unknown methods with 405 on every route, JSON under /api', async () => {
+    const failures: string[] = [];
+    const tasks: Array<() => Promise<void>> = [];
+    const expectReply = (
+      what: string,
+      reply: Reply,
+      status: number,
+      api: boolean,
+      code: string,
+    ) => {
+      const json = String(reply.headers['content-type']).startsWith('application/json');
+      if (reply.status !== status || (api && (!json || JSON.parse(reply.body).code !== code)))
+        failures.push(`${what}: ${reply.status} ${reply.body.slice(0, 120)}`);
+    };
+    for (const pathname of validRoutePaths(server.build)) {
+      const api = pathname.startsWith('/api/');
+      const segments = pathname.split('/');
+      const malformed = [
+        `${pathname}/%FF`,
+        `${pathname}%`,
+        `${segments.slice(0, -1).join('/')}/%E0%A4%A`,
+        `/%C0%AF${pathname}`,
+      ];
+      for (const target of malformed)
+        for (const method of ['GET', 'POST'])
+          for (const headers of [{}, { cookie, origin: base }] as Array<Record<string, string>>) {
+            tasks.push(async () => {
+              const reply = await request(method, target, { headers });
+              // A malformed first segment is no longer under /api: a plain 400 there.
+              const underApi = target.toLowerCase().startsWith('/api/');
+              expectReply(`${method} ${target}`, reply, 400, underApi, 'malformed_request');
+            });
+          }
+      for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'M-SEARCH', 'PURGE', 'QUERY'])
+        tasks.push(async () => {
+          const reply = await request(method, pathname, {
+            headers: { cookie, authorization: `Bearer ${token}` },
+          });
+          expectReply(`${method} ${pathname}`, reply, 405, api, 'method_not_allowed');
+          if (!String(reply.headers.allow).includes('GET'))
+            failures.push(`${method} ${pathname}: no Allow header`);
+        });
+      // A method Node's HTTP parser does not know is refused by Node itself, with a 400.
+      tasks.push(async () => {
+        const reply = await request('BREW', pathname, { headers: { cookie } });
+        if (reply.status !== 400) failures.push(`BREW ${pathname}: ${reply.status}`);
+      });
+    }
+    await runAll(tasks);
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('answers every form of every page with each field sent twice, or nested too deep, without a 5xx or a change', async () => {
+    const before = await snapshot();
+    const failures: string[] = [];
+    const forms = new Map<string, Array<[string, string]>>();
+    const { user } = JSON.parse(
+      (await request('GET', '/api/auth/me', { headers: { authorization: `Bearer ${token}` } }))
+        .body,
+    ) as { user: { id: string } };
+    const pages = [
+      ...validRoutePaths(server.build).map((pathname) => ({ pathname, headers: { cookie } })),
+      { pathname: `/track?number=${trackingNumber}`, headers: {} },
+      { pathname: '/management/access', headers: {} },
+      { pathname: `/dashboard/users/${user.id}`, headers: { cookie } },
+    ];
+    for (const { pathname, headers } of pages) {
+      if (pathname.startsWith('/api/') || legitimate('POST', pathname)) continue;
+      const page = await request('GET', pathname, { headers });
+      if (!String(page.headers['content-type']).startsWith('text/html')) continue;
+      for (const [action, fields] of postedForms(parsePage(page.body), `${base}${pathname}`)) {
+        // A form without a field of its own (a delete confirmation) is not hostile sent twice.
+        if (!fields.length || legitimate('POST', new URL(action, base).pathname)) continue;
+        forms.set(`${action} ${fields.map(([name]) => name).join(',')}`, fields);
+      }
+    }
+    expect(forms.size).toBeGreaterThan(20);
+    const tasks: Array<() => Promise<void>> = [];
+    for (const [key, fields] of forms) {
+      const action = key.slice(0, key.indexOf(' '));
+      const twice = new URLSearchParams();
+      for (const [name, value] of fields) {
+        twice.append(name, value);
+        twice.append(name, `${value}-again`);
+      }
+      const deepNames = new URLSearchParams(
+        fields.map(([name, value]) => [`${name}${'[x]'.repeat(3_000)}`, value]),
+      );
+      for (const [what, body] of [
+        ['twice', twice],
+        ['deep', deepNames],
+      ] as const)
+        for (const headers of [{ cookie, origin: base }, { origin: base }] as Array<
+          Record<string, string>
+        >)
+          tasks.push(async () => {
+            const reply = await request('POST', action, {
+              headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+              body: body.toString(),
+            });
+            if (reply.status >= 500)
+              failures.push(
+                `${reply.status} POST ${key} (${what}${headers.cookie ? ', signed in' : ''}): ${reply.body.slice(0, 200)}`,
+              );
+            if (what === 'deep' && headers.cookie && reply.status !== 400)
+              failures.push(`${reply.status} POST ${key} (deep): not refused`);
+          });
+    }
+    await runAll(tasks);
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  }, 300_000);
+
+  it('refuses forms with field names nested thousands deep or thousands of fields with 400, before any sign-in', async () => {
+    for (const body of FORM_BODIES.slice(-4)) {
+      const reply = await request('POST', '/management/access', {
+        headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      // The page says why, in its error message.
+      expect(reply.status, body.slice(0, 40)).toBe(400);
+      expect(reply.body).toMatch(/nested deeper than any page here sends|more than 1000 fields/);
+    }
+  });
+
+  it('serves the next request on a keep-alive connection at once after an early 401 to a 200 KB body', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, pathname: string, body?: Buffer) =>
+      new Promise<{ status: number; ms: number }>((resolve, reject) => {
+        const started = performance.now();
+        const req = http.request(
+          `${base}${pathname}`,
+          {
+            method,
+            agent,
+            headers: body
+              ? { 'content-type': 'application/json', 'content-length': body.length }
+              : {},
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, ms: performance.now() - started }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const early = await send('POST', '/api/parcels', Buffer.alloc(200 * 1024, 'x'));
+      expect(early.status).toBe(401);
+      const next = await send('GET', '/api/health');
+      expect(next.status).toBe(200);
+      expect(next.ms).toBeLessThan(1_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('marks private answers no-store whatever the case of the path', async () => {
+    const signedIn = { cookie };
+    const bearer = { authorization: `Bearer ${token}` };
+    for (const [pathname, headers] of [
+      ['/DASHBOARD/PARCELS', signedIn],
+      ['/Dashboard/Receipts', signedIn],
+      ['/dashboard/PARCELS', signedIn],
+      ['/API/USERS', bearer],
+      ['/Api/Parcels', bearer],
+      ['/API/USERS', signedIn],
+    ] as const) {
+      const reply = await request('GET', pathname, { headers });
+      expect(reply.status, pathname).toBe(200);
+      expect(reply.headers['cache-control'], pathname).toBe('no-store');
+    }
+  });
 });

@@ -118,7 +118,7 @@ const build = {
   basename: undefined,
 } as unknown as ServerBuild;
 
-function start(trustProxy: boolean) {
+function start(trustProxy: false | number | string[]) {
   const app = createApp({
     build,
     buildDir: path.join(dir, 'build'),
@@ -216,13 +216,34 @@ describe('the express server', () => {
     const direct = JSON.parse((await send('/echo', { headers })).body);
     expect(direct.context.clientAddress).not.toBe('203.0.113.9');
     expect(direct.url).toMatch(/^http:/);
-    const proxied = await start(true);
+    const proxied = await start(1);
     try {
       const behind = JSON.parse((await send('/echo', { headers }, proxied.port)).body);
-      expect(behind.context.clientAddress).toBe('203.0.113.9');
+      expect(behind.context.clientAddress).toBe('10.0.0.1');
       expect(behind.url).toMatch(/^https:/);
     } finally {
       proxied.server.close();
+    }
+  });
+
+  it('behind one proxy, counts the address the proxy saw, whatever the client wrote before it', async () => {
+    const proxied = await start(1);
+    const listed = await start(['loopback', '10.0.0.0/8']);
+    const addressSeen = async (forwardedFor: string, target: number) =>
+      JSON.parse(
+        (await send('/echo', { headers: { 'x-forwarded-for': forwardedFor } }, target)).body,
+      ).context.clientAddress;
+    try {
+      // The proxy appends the address it was reached from to whatever the client sent.
+      for (const forged of ['198.51.100.1', '198.51.100.2, 198.51.100.3', 'not-an-address'])
+        expect(await addressSeen(`${forged}, 203.0.113.9`, proxied.port)).toBe('203.0.113.9');
+      // Listed proxies: every trusted hop is skipped, the first other one is the client.
+      expect(await addressSeen('198.51.100.1, 203.0.113.9, 10.1.2.3', listed.port)).toBe(
+        '203.0.113.9',
+      );
+    } finally {
+      proxied.server.close();
+      listed.server.close();
     }
   });
 
@@ -417,7 +438,7 @@ describe('security', () => {
   });
 
   it('sends HSTS only when the request came over https', async () => {
-    const proxied = await start(true);
+    const proxied = await start(1);
     try {
       const reply = await send(
         '/echo',

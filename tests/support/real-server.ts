@@ -21,6 +21,7 @@ type Entry = {
   shutdown(): Promise<void>;
   bodyLimit(): number;
   uploadBodyLimit(): number;
+  trustProxy(): false | number | string[];
 };
 
 export type RealServer = {
@@ -67,6 +68,7 @@ export async function startRealServer({
     build,
     buildDir,
     mode: 'production',
+    trustProxy: entry.trustProxy(),
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
   });

@@ -188,7 +188,10 @@ export function ParcelForm({
         {destinations.map((row, index) => {
           const destination = row.getFieldset();
           return (
-            <fieldset key={row.key} className="space-y-3 rounded-md border border-gray-200 p-3">
+            <fieldset
+              key={row.key ?? index}
+              className="space-y-3 rounded-md border border-gray-200 p-3"
+            >
               <legend className="px-1 text-sm font-semibold text-gray-800">
                 Destination {index + 1}
               </legend>

@@ -33,11 +33,16 @@ export type EventFormValues = {
   timeZone: string;
 };
 
-/** The zones to offer: the usual ones, and the ones in play if they are not among them. */
-function timeZoneOptions(...inPlay: (string | null | undefined)[]) {
+/**
+ * The zones to offer: the usual ones, and the ones in play if they are not among them. A zone sent
+ * back twice (a list, a field error) is not one to offer.
+ */
+function timeZoneOptions(...inPlay: unknown[]) {
   const extra = inPlay.filter(
     (zone): zone is string =>
-      Boolean(zone) && !(TIME_ZONE_CHOICES as readonly string[]).includes(zone!),
+      typeof zone === 'string' &&
+      zone !== '' &&
+      !(TIME_ZONE_CHOICES as readonly string[]).includes(zone),
   );
   return [...new Set(extra), ...TIME_ZONE_CHOICES];
 }

@@ -52,6 +52,15 @@ export function Field({
   );
 }
 
+/**
+ * A select's props with one default value: a form sent back with a field given twice holds a list
+ * where one value belongs, and a select that is not `multiple` shows the first.
+ */
+export function singleSelectProps<T extends SelectHTMLAttributes<HTMLSelectElement>>(props: T): T {
+  if (!Array.isArray(props.defaultValue) || props.multiple) return props;
+  return { ...props, defaultValue: props.defaultValue[0] };
+}
+
 export function SelectField({
   label,
   errors,
@@ -68,7 +77,7 @@ export function SelectField({
         {label}
       </label>
       <select
-        {...props}
+        {...singleSelectProps(props)}
         id={id}
         className="field-input"
         aria-invalid={errors?.length ? true : undefined}
