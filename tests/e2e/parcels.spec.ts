@@ -222,6 +222,42 @@ test('the create form shows field errors at the fields and keeps the values', as
   await expect(page.getByText('No parcels found matching your criteria.')).toBeVisible();
 });
 
+test('what was typed into a dialog before the scripts arrived is kept once they run', async ({
+  page,
+  request,
+  admin,
+}) => {
+  test.skip(!javaScriptOn(), 'the scripts are what this is about');
+  // A parcel in the list behind the dialog: its bulk bar says "0 selected" once hydrated.
+  const created = await request.post('/api/parcels', {
+    headers: admin,
+    data: { sender: { name: 'Early Typist' }, recipient: { name: 'Anyone', address: '1 Road' } },
+  });
+  expect(created.status()).toBe(201);
+
+  let release!: () => void;
+  const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/build/**/*.js', async (route) => {
+    await scriptsMayLoad;
+    await route.continue();
+  });
+  const sender = uniqueName('Early Typist');
+  // Module scripts hold back DOMContentLoaded: the page is usable from its first bytes.
+  await page.goto('/dashboard/parcels/new', { waitUntil: 'commit' });
+  await group(page, 'Sender Information').getByLabel('Name').fill(sender);
+  release();
+  await expect(page.getByText(/^\d+ selected$/)).toBeVisible();
+
+  // The form stayed where it was typed into, and it is the hydrated form: its own checks answer.
+  await expect(group(page, 'Sender Information').getByLabel('Name')).toHaveValue(sender);
+  await expect(group(page, 'Sender Information').getByLabel('Name')).toBeFocused();
+  await page.evaluate(() => ((window as { stayed?: boolean }).stayed = true));
+  await page.getByRole('button', { name: 'Create Parcel' }).click();
+  await expect(group(page, 'Recipient Information')).toContainText('Recipient name is required');
+  await expect(group(page, 'Sender Information').getByLabel('Name')).toHaveValue(sender);
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true);
+});
+
 test('unknown parcels show the section error with Try Again and Reload Page', async ({ page }) => {
   await page.goto('/dashboard/parcels/0123456789abcdef01234567');
   await expect(page.getByText('Something went wrong')).toBeVisible();

@@ -1,6 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { Link, useNavigate } from '@remix-run/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useHydrated } from '~/utils/use-hydrated';
 
 /**
@@ -35,6 +35,46 @@ function useReturnFocus() {
   }, [opener]);
 }
 
+/** Whether a field in the element holds something other than what the page was sent with. */
+function hasChangedField(element: HTMLElement) {
+  for (const field of element.querySelectorAll('input, textarea, select')) {
+    if (field instanceof HTMLSelectElement) {
+      if (Array.from(field.options).some((option) => option.selected !== option.defaultSelected)) {
+        return true;
+      }
+    } else if (
+      field instanceof HTMLInputElement &&
+      (field.type === 'checkbox' || field.type === 'radio')
+    ) {
+      if (field.checked !== field.defaultChecked) return true;
+    } else if (
+      (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) &&
+      field.value !== field.defaultValue
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const useLayoutEffectInBrowser = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+
+/**
+ * Someone who started on the form before the page's scripts ran (a slow phone, a busy machine)
+ * keeps it: when a field was already changed or has focus at hydration, the dialog stays the
+ * section it was rendered as, rather than becoming a modal whose new fields would be empty.
+ */
+function useStartedBeforeHydration() {
+  const section = useRef<HTMLElement>(null);
+  const [started, setStarted] = useState(false);
+  useLayoutEffectInBrowser(() => {
+    const element = section.current;
+    if (!element) return;
+    if (element.contains(document.activeElement) || hasChangedField(element)) setStarted(true);
+  }, []);
+  return { section, started };
+}
+
 /**
  * The id of a dialog rendered as a page, and the fragment that links opening a dialog end with:
  * without JavaScript the browser scrolls the form into view when the page loads, instead of
@@ -48,7 +88,8 @@ export const DIALOG_FRAGMENT = `#${DIALOG_ID}`;
 /**
  * A dialog that is also a URL. With JavaScript it opens as a modal over the parent route;
  * without (or before hydration) the same content renders as a plain section of the page,
- * because a Headless UI Dialog renders nothing on the server.
+ * because a Headless UI Dialog renders nothing on the server. It stays that section when someone
+ * was already filling it in when the scripts arrived.
  */
 export function RouteDialog({
   title,
@@ -67,11 +108,13 @@ export function RouteDialog({
   const hydrated = useHydrated();
   const navigate = useNavigate();
   useReturnFocus();
+  const { section, started } = useStartedBeforeHydration();
   const width = size === 'md' ? 'max-w-md' : size === 'lg' ? 'max-w-2xl' : 'max-w-4xl';
 
-  if (!hydrated) {
+  if (!hydrated || started) {
     return (
       <section
+        ref={section}
         id={DIALOG_ID}
         aria-labelledby="route-dialog-title"
         className={`card mx-auto my-6 w-full ${width} p-6`}
