@@ -5,28 +5,11 @@ import { LabelSheetQuerySchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
 import { firstError } from '~/lib/form.server';
 import { renderLabelSheetPdf } from '~/services/label-render.server';
-import { escapeHtml } from '~/lib/html';
+import { refusalPage } from '~/lib/refusal-page.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
 
-/** A short page that says why no sheet was made, with the way back to the list. */
 function refusal(status: number, message: string, back: string) {
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No labels printed</title></head>
-<body style="font-family: Arial, Helvetica, sans-serif; margin: 2rem; color: #111827">
-<main>
-<h1 style="font-size: 1.25rem">No labels printed</h1>
-<p>${escapeHtml(message)}</p>
-<p><a href="${escapeHtml(back)}">Back to the parcels</a></p>
-</main>
-</body>
-</html>
-`;
-  return new Response(html, {
-    status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' },
-  });
+  return refusalPage({ status, title: 'No labels printed', message, back });
 }
 
 /**

@@ -270,10 +270,10 @@ export function readParcelIds(values: Iterable<unknown>): string[] {
 }
 
 /** A selection: 1 to `max` parcel ids. */
-export function parcelIdsSchema(max = MAX_BULK_PARCELS) {
+export function parcelIdsSchema(max = MAX_BULK_PARCELS, none = 'Select at least one parcel') {
   return z
     .array(z.string().regex(OBJECT_ID_PATTERN, 'Not a parcel id'), { error: 'Select parcels' })
-    .min(1, 'Select at least one parcel')
+    .min(1, none)
     .max(max, `Select at most ${max} parcels at a time`);
 }
 
@@ -325,6 +325,14 @@ export const ParcelExportQuerySchema = ParcelListQuerySchema.omit({
     .meta({
       description: `Only these parcels: up to ${MAX_BULK_PARCELS} ids, separated by commas or the parameter repeated`,
     }),
+});
+
+/** GET /dashboard/parcels/export.csv: the table's "Export selected", which needs a selection. */
+export const ParcelExportSelectionQuerySchema = z.object({
+  ids: z
+    .array(z.string(), { error: 'Select parcels' })
+    .transform(readParcelIds)
+    .pipe(parcelIdsSchema(MAX_BULK_PARCELS, 'Tick the parcels to export first')),
 });
 
 /* ---------- The create and edit forms ---------- */

@@ -109,7 +109,7 @@ export function ParcelBulkActions({
       <button
         type="submit"
         data-bulk="export"
-        formAction="/api/parcels/export.csv"
+        formAction="/dashboard/parcels/export.csv"
         formMethod="get"
         className="btn-secondary"
         disabled={none}
