@@ -50,8 +50,23 @@ const icons = {
   ),
 };
 
+const monthName = new Intl.DateTimeFormat('en-US', { month: 'long', timeZone: 'UTC' });
+
+/** The calendar months (UTC) the change figures compare: this one and the one before. */
+function comparedMonths(now: string) {
+  const today = new Date(now);
+  const previous = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
+  return { current: monthName.format(today), previous: monthName.format(previous) };
+}
+
 export default function DashboardOverview() {
   const { stats, activity, now } = useLoaderData<typeof loader>();
+  const { current, previous } = comparedMonths(now);
+  const compares = (
+    what: string,
+    change: { thisMonth: number; lastMonth: number },
+    show: (value: number) => string = String,
+  ) => `${what}: ${show(change.thisMonth)} in ${current}, ${show(change.lastMonth)} in ${previous}`;
 
   return (
     <div className="space-y-8">
@@ -66,24 +81,32 @@ export default function DashboardOverview() {
               title="Total Parcels"
               value={stats.totalParcels}
               change={stats.changes.totalParcels.label}
+              compares={compares('Parcels created', stats.changes.totalParcels)}
               icon={icons.box}
             />
             <StatCard
               title="Active Parcels"
               value={stats.activeParcels}
               change={stats.changes.activeParcels.label}
+              compares={compares('Created and still active', stats.changes.activeParcels)}
               icon={icons.truck}
             />
             <StatCard
               title="Delivered Parcels"
               value={stats.deliveredParcels}
               change={stats.changes.deliveredParcels.label}
+              compares={compares('Created and delivered', stats.changes.deliveredParcels)}
               icon={icons.check}
             />
             <StatCard
               title="Total Revenue"
               value={formatMoney(stats.totalRevenue)}
               change={stats.changes.totalRevenue.label}
+              compares={compares(
+                'Cost of parcels created',
+                stats.changes.totalRevenue,
+                formatMoney,
+              )}
               icon={icons.dollar}
             />
           </div>

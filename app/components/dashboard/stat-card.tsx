@@ -1,15 +1,20 @@
 import type { ReactNode } from 'react';
 
-/** One overview figure with its change against last month ('+12%', '-5%', 'New', '—'). */
+/**
+ * One overview figure with its change against last month ('+12%', '-5%', 'New', '—') and, under
+ * it, the two figures the change compares.
+ */
 export function StatCard({
   title,
   value,
   change,
+  compares,
   icon,
 }: {
   title: string;
   value: ReactNode;
   change: string;
+  compares: string;
   icon?: ReactNode;
 }) {
   const tone =
@@ -35,6 +40,7 @@ export function StatCard({
         <span className={`font-semibold ${tone}`}>{change}</span>{' '}
         <span className="text-gray-500">from last month</span>
       </p>
+      <p className="mt-1 text-xs text-gray-600">{compares}</p>
     </div>
   );
 }
