@@ -16,6 +16,7 @@ import { Toaster } from './components/toaster';
 import { publicCompanyInfo } from './lib/env.server';
 import { getToast } from './lib/flash.server';
 import { useNonce } from './utils/nonce-provider';
+import { DEFAULT_COMPANY_TIME_ZONE } from './utils/time-zone';
 import { shouldHydrate } from './utils/route-handle';
 import stylesheet from './tailwind.css';
 
@@ -44,6 +45,8 @@ export function useCompany() {
       name: 'SwiftShip Courier',
       phone: '+1 (800) 555-0199',
       email: 'support@swiftship.example',
+      address: '350 Fifth Avenue, Suite 4100, New York, NY 10118, United States',
+      timeZone: DEFAULT_COMPANY_TIME_ZONE,
     }
   );
 }

@@ -73,6 +73,13 @@ const EnvSchema = z.object({
   COMPANY_NAME: z.string().trim().min(1).default('SwiftShip Courier'),
   COMPANY_PHONE: z.string().trim().min(3).default('+1 (800) 555-0199'),
   COMPANY_EMAIL: z.email().default('support@swiftship.example'),
+  /** The head office, printed on receipts. */
+  COMPANY_ADDRESS: z
+    .string()
+    .trim()
+    .min(3)
+    .max(300)
+    .default('350 Fifth Avenue, Suite 4100, New York, NY 10118, United States'),
   /** Where the company is: tracking events without a zone of their own happened in this one. */
   COMPANY_TIMEZONE: z
     .string()
@@ -154,7 +161,13 @@ const globalForEnv = globalThis as typeof globalThis & { __courierEnv?: Env };
 export const env: Env = (globalForEnv.__courierEnv ??= loadEnv());
 
 export function publicCompanyInfo() {
-  return { name: env.COMPANY_NAME, phone: env.COMPANY_PHONE, email: env.COMPANY_EMAIL };
+  return {
+    name: env.COMPANY_NAME,
+    phone: env.COMPANY_PHONE,
+    email: env.COMPANY_EMAIL,
+    address: env.COMPANY_ADDRESS,
+    timeZone: env.COMPANY_TIMEZONE,
+  };
 }
 
 export type CompanyInfo = ReturnType<typeof publicCompanyInfo>;

@@ -13,6 +13,7 @@ import {
 } from '~/schemas/inbox';
 import { requireUserWithRole } from '~/services/auth.server';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -38,6 +39,7 @@ function kindHref(kind: InboxKind) {
  * newest first, filtered by whether they were handled; the subscribers export as CSV.
  */
 export default function InboxPage() {
+  const { timeZone } = useCompany();
   const { kind, state, items, pagination, open } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const newsletter = kind === 'newsletter';
@@ -117,7 +119,7 @@ export default function InboxPage() {
               {items.map((it) => (
                 <tr key={it.id} className="border-t border-gray-100">
                   <td className="whitespace-nowrap px-3 py-2">
-                    <time dateTime={it.receivedAt}>{formatDateTime(it.receivedAt)}</time>
+                    <time dateTime={it.receivedAt}>{formatDateTime(it.receivedAt, timeZone)}</time>
                   </td>
                   <td className="px-3 py-2">
                     <Link

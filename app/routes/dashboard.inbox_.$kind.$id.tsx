@@ -21,6 +21,7 @@ import { readFormData } from '~/lib/form.server';
 import { markInboxItem } from '~/services/inbox.server';
 import { formatDateTime } from '~/utils/format';
 import { safeRedirect } from '~/utils/safe-redirect';
+import { useCompany } from '~/root';
 
 function readKind(value: string | undefined): InboxKind {
   if (!INBOX_KINDS.includes(value as InboxKind)) throw new Response('Not found', { status: 404 });
@@ -61,6 +62,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function InboxItemPage() {
+  const { timeZone } = useCompany();
   const { item } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { search } = useLocation();
@@ -79,7 +81,8 @@ export default function InboxItemPage() {
           <div>
             <h1 className="text-xl font-bold text-gray-900">{item.subject || item.email}</h1>
             <p className="text-sm text-gray-600">
-              Received <time dateTime={item.receivedAt}>{formatDateTime(item.receivedAt)}</time>
+              Received{' '}
+              <time dateTime={item.receivedAt}>{formatDateTime(item.receivedAt, timeZone)}</time>
             </p>
           </div>
           <Form method="post" {...getFormProps(form)}>
@@ -99,7 +102,7 @@ export default function InboxItemPage() {
           {item.handledAt ? (
             <>
               Handled by {item.handledBy ?? 'someone'} on{' '}
-              <time dateTime={item.handledAt}>{formatDateTime(item.handledAt)}</time>
+              <time dateTime={item.handledAt}>{formatDateTime(item.handledAt, timeZone)}</time>
             </>
           ) : (
             <span className="font-semibold text-amber-800">Not handled yet</span>

@@ -6,6 +6,7 @@ import { listNotificationTemplates } from '~/models/notification-template.server
 import { NOTIFICATION_TEMPLATE_DESCRIPTIONS } from '~/schemas/notification';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -16,6 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'E-mail templates · Management dashboard' }];
 
 export default function NotificationTemplatesPage() {
+  const { timeZone } = useCompany();
   const { templates } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-6">
@@ -32,7 +34,7 @@ export default function NotificationTemplatesPage() {
               <h2 className="text-lg font-semibold">{template.type}</h2>
               <span className="text-xs text-gray-600">
                 {template.customized
-                  ? `Edited ${formatDateTime(template.updatedAt)}`
+                  ? `Edited ${formatDateTime(template.updatedAt, timeZone)}`
                   : 'Default template'}
               </span>
             </div>

@@ -13,6 +13,7 @@ import { formatMoney } from '~/schemas/constants';
 import { labelHref } from '~/schemas/label';
 import { requireUser } from '~/services/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -56,6 +57,7 @@ function ContactDetails({
 }
 
 export default function ParcelDetailsDialog() {
+  const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const { parcel } = useLoaderData<typeof loader>();
   const { search } = useLocation();
@@ -75,10 +77,10 @@ export default function ParcelDetailsDialog() {
           <Item label="Priority">{parcel.priority}</Item>
           <Item label="Service Type">{parcel.serviceType}</Item>
           <Item label="Cost">{formatMoney(parcel.cost)}</Item>
-          <Item label="Created">{formatDateTime(parcel.createdAt)}</Item>
+          <Item label="Created">{formatDateTime(parcel.createdAt, timeZone)}</Item>
           <Item label="Estimated Delivery">{formatDate(parcel.estimatedDelivery)}</Item>
           {parcel.actualDelivery ? (
-            <Item label="Delivered">{formatDateTime(parcel.actualDelivery)}</Item>
+            <Item label="Delivered">{formatDateTime(parcel.actualDelivery, timeZone)}</Item>
           ) : null}
           <Item label="Tracking Events">{parcel.eventCount}</Item>
         </dl>

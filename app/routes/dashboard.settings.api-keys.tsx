@@ -21,6 +21,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 const PATH = '/dashboard/settings/api-keys';
 
@@ -73,6 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'API keys · Settings · Management dashboard' }];
 
 export default function ApiKeysSettings() {
+  const { timeZone } = useCompany();
   const { apiKeys, toRevoke } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -194,9 +196,9 @@ export default function ApiKeysSettings() {
                     <td className="py-2 pr-4 font-medium text-gray-900">{key.name}</td>
                     <td className="py-2 pr-4 font-mono">{key.prefix}…</td>
                     <td className="py-2 pr-4">{key.scopes.join(', ')}</td>
-                    <td className="py-2 pr-4">{formatDateTime(key.createdAt)}</td>
+                    <td className="py-2 pr-4">{formatDateTime(key.createdAt, timeZone)}</td>
                     <td className="py-2 pr-4">
-                      {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}
+                      {key.lastUsedAt ? formatDateTime(key.lastUsedAt, timeZone) : 'Never'}
                     </td>
                     <td className="py-2 text-right">
                       <Link

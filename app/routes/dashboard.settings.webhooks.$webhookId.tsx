@@ -21,6 +21,7 @@ import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 const LIST_PATH = '/dashboard/settings/webhooks';
 const DELIVERIES_PER_PAGE = 20;
@@ -105,6 +106,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Webhook · Settings · Management dashboard' }];
 
 export default function WebhookSettings() {
+  const { timeZone } = useCompany();
   const { webhook, deliveries, pagination, confirmDelete } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -196,7 +198,7 @@ export default function WebhookSettings() {
                   <p className="text-sm">
                     <span className="font-medium text-gray-900">{delivery.type}</span>{' '}
                     <span className="text-gray-600">
-                      · {delivery.status} · {formatDateTime(delivery.createdAt)} ·{' '}
+                      · {delivery.status} · {formatDateTime(delivery.createdAt, timeZone)} ·{' '}
                       <code>{delivery.messageId}</code>
                     </span>
                   </p>
@@ -217,7 +219,7 @@ export default function WebhookSettings() {
                   <ol className="space-y-1 text-xs text-gray-600">
                     {delivery.attempts.map((attempt, i) => (
                       <li key={`${attempt.at}-${i}`}>
-                        Attempt {i + 1}, {formatDateTime(attempt.at)}:{' '}
+                        Attempt {i + 1}, {formatDateTime(attempt.at, timeZone)}:{' '}
                         {attempt.statusCode ?? 'no answer'} in {attempt.durationMs} ms
                         {attempt.error ? ` — ${attempt.error}` : ''}
                         {attempt.response ? (

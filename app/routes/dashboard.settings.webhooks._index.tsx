@@ -15,6 +15,7 @@ import { readFormData } from '~/lib/form.server';
 import { addWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 const PATH = '/dashboard/settings/webhooks';
 
@@ -44,6 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Webhooks · Settings · Management dashboard' }];
 
 export default function WebhooksSettings() {
+  const { timeZone } = useCompany();
   const { webhooks } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -110,7 +112,7 @@ export default function WebhooksSettings() {
                   ) : null}
                   <p className="text-xs text-gray-500">
                     {webhook.active ? 'Active' : 'Paused'} · {webhook.events.join(', ')} · added{' '}
-                    {formatDateTime(webhook.createdAt)}
+                    {formatDateTime(webhook.createdAt, timeZone)}
                   </p>
                 </div>
                 <Link

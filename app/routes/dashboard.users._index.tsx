@@ -6,6 +6,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { listUsers } from '~/models/user.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { formatDate } from '~/utils/format';
+import { useCompany } from '~/root';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'admin');
@@ -15,6 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Users · Management dashboard' }];
 
 export default function UsersPage() {
+  const { timeZone } = useCompany();
   const { users } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
@@ -73,7 +75,9 @@ export default function UsersPage() {
                   'Active'
                 )}
               </td>
-              <td className="hidden px-3 py-2 md:table-cell">{formatDate(user.createdAt)}</td>
+              <td className="hidden px-3 py-2 md:table-cell">
+                {formatDate(user.createdAt, timeZone)}
+              </td>
             </tr>
           ))}
         </tbody>

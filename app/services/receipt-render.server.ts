@@ -99,19 +99,19 @@ ${extras.beforeReceipt ?? ''}
   <header>
     <div>
       <h1>${e(company.name)}</h1>
+      <div class="muted">${e(company.address)}</div>
       <div class="muted">${e(company.phone)} &middot; ${e(company.email)}</div>
     </div>
     <div>
       <h2>Receipt</h2>
       <div><strong>${e(receipt.receiptNumber)}</strong></div>
-      <div class="muted">${e(formatDate(receipt.date))}</div>
+      <div class="muted">${e(formatDate(receipt.date, company.timeZone))}</div>
     </div>
   </header>
   <dl class="meta">
     <div><dt>Billed to</dt><dd>${e(receipt.customerName || '—')}</dd><dd class="muted">${e(receipt.customerEmail || '')}</dd></div>
     <div><dt>Tracking number</dt><dd>${e(receipt.trackingNumber)}</dd><dt>Service</dt><dd>${e(receipt.service)}</dd></div>
     <div><dt>Payment method</dt><dd>${e(receipt.paymentMethod)}</dd></div>
-    <div><dt>Status</dt><dd>${e(receipt.status)}</dd></div>
   </dl>
   <table>
     <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Amount</th></tr></thead>
@@ -144,12 +144,12 @@ export function renderReceiptText(
     `${label.padStart(width - 12)}${formatMoney(amount).padStart(12)}`;
   const lines = [
     company.name,
+    company.address,
     `${company.phone} | ${company.email}`,
     '='.repeat(width),
     'RECEIPT',
     row('Receipt number:', receipt.receiptNumber),
-    row('Date:', formatDate(receipt.date)),
-    row('Status:', receipt.status),
+    row('Date:', formatDate(receipt.date, company.timeZone)),
     '',
     row('Customer:', receipt.customerName || '-'),
     row('E-mail:', receipt.customerEmail || '-'),
@@ -214,6 +214,7 @@ export function renderReceiptPdf(
       .font(PDF_FONT)
       .fontSize(10)
       .fillColor('#6b7280')
+      .text(printable(company.address))
       .text(printable(`${company.phone}  |  ${company.email}`));
     doc
       .font(PDF_FONT_BOLD)
@@ -224,7 +225,7 @@ export function renderReceiptPdf(
       .font(PDF_FONT)
       .fontSize(11)
       .text(receipt.receiptNumber, { width: contentWidth, align: 'right' });
-    doc.text(formatDate(receipt.date), { width: contentWidth, align: 'right' });
+    doc.text(formatDate(receipt.date, company.timeZone), { width: contentWidth, align: 'right' });
 
     doc.moveTo(left, 110).lineTo(right, 110).lineWidth(2).strokeColor('#1e40af').stroke();
 
@@ -234,7 +235,6 @@ export function renderReceiptPdf(
       ['Tracking number', receipt.trackingNumber],
       ['Service', receipt.service],
       ['Payment method', receipt.paymentMethod],
-      ['Status', receipt.status],
     ];
     let y = 130;
     for (const [label, value] of details) {

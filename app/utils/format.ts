@@ -1,54 +1,58 @@
 import { timeZoneAbbreviation } from './time-zone';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-// Dates without a place are shown in UTC so the server-rendered page and the hydrated one agree.
-export function formatDate(value: string | Date | null | undefined): string {
-  if (!value) return '—';
-  return dateFormat.format(new Date(value));
+function cachedFormat(key: string, make: () => Intl.DateTimeFormat) {
+  let format = formats.get(key);
+  if (!format) {
+    format = make();
+    formats.set(key, format);
+  }
+  return format;
 }
-
-export function formatDateTime(value: string | Date | null | undefined): string {
-  if (!value) return '—';
-  return dateTimeFormat.format(new Date(value));
-}
-
-const eventFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * A tracking event's time where it happened, as carriers print it: "Nov 22, 2026, 3:15 PM EST".
+ * A day. Days without a time (an estimated delivery) are kept as midnight UTC, so they are read in
+ * UTC; the day an instant fell on is read in the zone given (the company's on staff screens).
  */
-export function formatEventTime(value: string | Date | null | undefined, timeZone: string): string {
+export function formatDate(value: string | Date | null | undefined, timeZone = 'UTC'): string {
+  if (!value) return '—';
+  return cachedFormat(
+    `date ${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        timeZone,
+      }),
+  ).format(new Date(value));
+}
+
+/**
+ * An instant in the zone given, with the zone's name: "Nov 22, 2026, 3:15 PM EST". Staff screens
+ * pass the company's zone, so the server's render and the browser's agree and read as the office's.
+ */
+export function formatDateTime(value: string | Date | null | undefined, timeZone: string): string {
   if (!value) return '—';
   const instant = new Date(value);
-  let format = eventFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone,
-    });
-    eventFormats.set(timeZone, format);
-  }
+  const format = cachedFormat(
+    `datetime ${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZone,
+      }),
+  );
   return `${format.format(instant)} ${timeZoneAbbreviation(instant, timeZone)}`;
 }
+
+/** A tracking event's time where it happened, as carriers print it. */
+export const formatEventTime = formatDateTime;
 
 /** '5 minutes ago', '2 hours ago', '3 days ago' relative to `now`. */
 export function formatRelativeTime(value: string | Date, now: Date | number = Date.now()): string {

@@ -24,7 +24,7 @@ test("a parcel's History shows its changes before and after; the list exports as
   const entries = page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');
   await expect(entries).toHaveCount(2);
   await expect(entries.first()).toContainText(`admin changed parcel ${parcel.trackingNumber}`);
-  const weight = entries.first().getByRole('row', { name: /weight/ });
+  const weight = entries.first().getByRole('row', { name: /Weight/ });
   await expect(weight).toContainText('1');
   await expect(weight).toContainText('9');
   await expect(entries.last()).toContainText(`admin created parcel ${parcel.trackingNumber}`);

@@ -37,6 +37,8 @@ const company = {
   name: 'SwiftShip Courier',
   phone: '+1 (800) 555-0199',
   email: 'support@swiftship.example',
+  address: '350 Fifth Avenue, Suite 4100, New York, NY 10118, United States',
+  timeZone: 'America/New_York',
 };
 const year = new Date().getUTCFullYear();
 let token: string;
@@ -513,6 +515,21 @@ describe('receipt documents', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
     expect(html).not.toMatch(/<link|src=/);
+  });
+
+  it("prints the company's address and the day in the company's zone in every format, and no status", async () => {
+    // Midnight UTC on 14 March is still 13 March in New York.
+    const documents = [
+      pdfText(await renderReceiptPdf(receipt, company, { compress: false })),
+      renderReceiptHtml(receipt, company),
+      renderReceiptText(receipt, company),
+    ];
+    for (const document of documents) {
+      expect(document).toContain('350 Fifth Avenue, Suite 4100, New York, NY 10118, United States');
+      expect(document).toContain('Mar 13, 2025');
+      expect(document).not.toMatch(/Status/);
+      expect(document).not.toContain('generated');
+    }
   });
 
   it('renders aligned plain text', () => {

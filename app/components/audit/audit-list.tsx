@@ -1,10 +1,52 @@
-import type { AuditEntryView } from '~/models/audit.server';
+import type { ReactNode } from 'react';
+import type { AuditEntryView, AuditValue } from '~/models/audit.server';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
-function show(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** A stored field path as words: 'recipient.postalCode' → 'Recipient postal code'. */
+export function fieldLabel(path: string): string {
+  const words = path
+    .split('.')
+    .flatMap((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_-]+/))
+    .filter(Boolean)
+    .map((word) => (/^[A-Z0-9]+$/.test(word) ? word : word.toLowerCase()));
+  const sentence = words.join(' ');
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** One value as a person reads it: times in the company's zone, lists as lists, no JSON. */
+function Readable({ value, timeZone }: { value: AuditValue; timeZone: string }): ReactNode {
+  if (value === null || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') {
+    return ISO_INSTANT.test(value) ? formatDateTime(value, timeZone) : value;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'None';
+    // Numbered lines rather than a nested list: the entries themselves are the list.
+    return value.map((item, index) => (
+      <span key={index} className="block">
+        {index + 1}. <Readable value={item} timeZone={timeZone} />
+      </span>
+    ));
+  }
+  const parts = Object.entries(value).filter(
+    ([key, inner]) => key !== '_id' && key !== 'id' && inner !== null && inner !== '',
+  );
+  if (parts.length === 0) return '—';
+  return (
+    <span>
+      {parts.map(([key, inner], index) => (
+        <span key={key}>
+          {index ? '; ' : ''}
+          {fieldLabel(key)}: <Readable value={inner} timeZone={timeZone} />
+        </span>
+      ))}
+    </span>
+  );
 }
 
 const VERBS = {
@@ -16,6 +58,7 @@ const VERBS = {
 
 /** Audit entries, newest first: who did what when and from where, with each field before and after. */
 export function AuditList({ entries }: { entries: AuditEntryView[] }) {
+  const { timeZone } = useCompany();
   if (entries.length === 0) return <p className="text-gray-600">No changes recorded.</p>;
   return (
     <ol className="space-y-3" aria-label="Audit entries">
@@ -27,7 +70,7 @@ export function AuditList({ entries }: { entries: AuditEntryView[] }) {
             {entry.label ? <span className="font-mono">{entry.label}</span> : null}
           </p>
           <p className="text-xs text-gray-600">
-            <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+            <time dateTime={entry.at}>{formatDateTime(entry.at, timeZone)}</time>
             {` · from ${entry.address || 'unknown address'} · ${entry.via === 'api' ? 'API' : 'dashboard'}`}
           </p>
           {entry.changes.length ? (
@@ -49,11 +92,15 @@ export function AuditList({ entries }: { entries: AuditEntryView[] }) {
               <tbody>
                 {entry.changes.map((change) => (
                   <tr key={change.field} className="border-t border-gray-100 align-top">
-                    <th scope="row" className="py-1 pr-2 font-mono font-normal">
-                      {change.field}
+                    <th scope="row" className="py-1 pr-2 font-normal">
+                      {fieldLabel(change.field)}
                     </th>
-                    <td className="break-all py-1 pr-2 text-red-800">{show(change.before)}</td>
-                    <td className="break-all py-1 text-green-800">{show(change.after)}</td>
+                    <td className="break-words py-1 pr-2 text-red-800">
+                      <Readable value={change.before} timeZone={timeZone} />
+                    </td>
+                    <td className="break-words py-1 text-green-800">
+                      <Readable value={change.after} timeZone={timeZone} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

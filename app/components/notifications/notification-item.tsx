@@ -8,6 +8,7 @@ import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import { formatDateTime } from '~/utils/format';
 import { NotificationStatusBadge } from './notification-status-badge';
+import { useCompany } from '~/root';
 
 /** One entry of 'Recent Notifications'; Retry and Delete are offered for failed ones. */
 export function NotificationItem({
@@ -20,6 +21,7 @@ export function NotificationItem({
   /** The list action's answer when it refused this notification's Retry or Delete. */
   lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const [form, fields] = useForm<z.input<typeof NotificationActionSchema>>({
     id: `notification-actions-${notification.id}`,
@@ -56,7 +58,7 @@ export function NotificationItem({
       <p className="text-xs text-gray-500">
         Created{' '}
         <time dateTime={notification.createdAt ?? undefined}>
-          {formatDateTime(notification.createdAt)}
+          {formatDateTime(notification.createdAt, timeZone)}
         </time>
         {notification.emailResult.attempts > 1
           ? ` · ${notification.emailResult.attempts} attempts`
@@ -71,7 +73,7 @@ export function NotificationItem({
               {' '}
               · next attempt{' '}
               <time dateTime={notification.emailResult.nextAttemptAt}>
-                {formatDateTime(notification.emailResult.nextAttemptAt)}
+                {formatDateTime(notification.emailResult.nextAttemptAt, timeZone)}
               </time>
             </>
           ) : null}

@@ -4,6 +4,7 @@ import type { ParcelSortKey, SortOrder } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
 import { ParcelActionsMenu } from './parcel-actions-menu';
 import { PriorityBadge, StatusBadge } from './status-badge';
+import { useCompany } from '~/root';
 
 type RowParcel = Omit<SerializedParcel, 'events'>;
 
@@ -64,6 +65,7 @@ export function ParcelTable({
   /** A "select all on this page" checkbox in the header (given only with JavaScript). */
   selectAll?: { checked: boolean; indeterminate: boolean; onChange: (checked: boolean) => void };
 }) {
+  const { timeZone } = useCompany();
   const searchParams = new URLSearchParams(search);
   const cell = 'block px-3 py-1 md:table-cell md:py-2 md:align-middle';
   const label =
@@ -177,7 +179,7 @@ export function ParcelTable({
                 {formatDate(parcel.estimatedDelivery)}
               </td>
               <td className={`${cell} ${label} whitespace-nowrap`} data-label="Created">
-                {formatDate(parcel.createdAt)}
+                {formatDate(parcel.createdAt, timeZone)}
               </td>
               <td className="absolute right-2 top-2 md:static md:table-cell md:px-3 md:py-2 md:text-right">
                 <ParcelActionsMenu

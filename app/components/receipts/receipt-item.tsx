@@ -8,6 +8,7 @@ import type { SerializedReceipt } from '~/models/receipt.server';
 import { formatMoney } from '~/schemas/constants';
 import type { ReceiptActionSchema } from '~/schemas/receipt';
 import { formatDateTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: 'Text' };
 
@@ -26,6 +27,7 @@ export function ReceiptItem({
   /** The list action's answer when it refused this receipt's Email. */
   lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const [form, fields] = useForm<z.input<typeof ReceiptActionSchema>>({
     id: `receipt-actions-${receipt.id}`,
@@ -66,8 +68,8 @@ export function ReceiptItem({
           <span className="font-semibold text-gray-900">{formatMoney(receipt.total)}</span>
         </p>
         <p className="text-xs text-gray-500">
-          {formatDateTime(receipt.date)}
-          {receipt.emailedAt ? ` · e-mailed ${formatDateTime(receipt.emailedAt)}` : ''}
+          {formatDateTime(receipt.date, timeZone)}
+          {receipt.emailedAt ? ` · e-mailed ${formatDateTime(receipt.emailedAt, timeZone)}` : ''}
         </p>
         {receipt.emailError ? (
           <p className="mt-1 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

@@ -3,6 +3,7 @@ import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatDateTime, formatEventTime } from '~/utils/format';
+import { useCompany } from '~/root';
 
 type TimelineEvent = Pick<
   TrackingEvent,
@@ -37,6 +38,7 @@ export function EventTimeline({
   basePath: string;
   linkSearch?: string;
 }) {
+  const { timeZone } = useCompany();
   const newestEventId = events[0]?.id;
   const entries: Entry[] = [
     ...events.map((event) => ({
@@ -74,7 +76,7 @@ export function EventTimeline({
               </p>
               <p className="text-xs text-gray-600">
                 <time dateTime={entry.email.sentAt ?? undefined}>
-                  {formatDateTime(entry.email.sentAt)}
+                  {formatDateTime(entry.email.sentAt, timeZone)}
                 </time>
                 {' · '}
                 {entry.email.automatic ? 'Automatic' : 'Sent by staff'}: {entry.email.title}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf } from '../support/html';
+import { startRealServer, type RealServer } from '../support/real-server';
+
+/**
+ * Staff screens as the production server sends them, signed in: what they show needs no browser.
+ * The company's zone is New York here, the default.
+ */
+
+let server: RealServer;
+let cookie: string;
+let token: string;
+
+beforeAll(async () => {
+  server = await startRealServer();
+  cookie = await server.signInCookie();
+  token = await server.apiToken();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function createParcel(name: string) {
+  const answer = await server.request('/api/parcels', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    json: { sender: { name }, recipient: { name: `${name} recipient`, address: '1 Road' } },
+  });
+  expect(answer.status).toBe(201);
+  return ((await answer.json()) as { parcel: { id: string; trackingNumber: string } }).parcel;
+}
+
+describe('times on staff screens', () => {
+  it("are the company's, with the zone's name, not UTC", async () => {
+    await createParcel('Zoned Sender');
+    const { document } = await server.page('/dashboard/audit', { headers: { cookie } });
+    const times = [...document.querySelectorAll('main time')].map((time) => textOf(time));
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) expect(time).toMatch(/ (EST|EDT)$/);
+  });
+});
+
+describe('the audit trail', () => {
+  it('shows each changed field in words, before and after, with no JSON', async () => {
+    const parcel = await createParcel('Audited Sender');
+    const changed = await server.request(`/api/parcels/${parcel.id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}` },
+      json: {
+        weight: 9,
+        destinations: [
+          {
+            name: 'Stop One',
+            address: '1 First St',
+            city: 'Austin',
+            country: 'USA',
+            postalCode: '73301',
+          },
+        ],
+      },
+    });
+    expect(changed.status).toBe(200);
+    const { document } = await server.page(`/dashboard/parcels/${parcel.id}/history`, {
+      headers: { cookie },
+    });
+    const latest = document.querySelector('[aria-label="Audit entries"] > li');
+    const rows = [...(latest?.querySelectorAll('tbody tr') ?? [])].map((row) => [
+      textOf(row.querySelector('th')),
+      ...[...row.querySelectorAll('td')].map((cell) => textOf(cell)),
+    ]);
+    expect(rows.find(([field]) => field === 'Weight')?.[2]).toBe('9');
+    const destinations = rows.find(([field]) => field === 'Destinations');
+    expect(destinations?.[2]).toContain('1. Name: Stop One; Address: 1 First St; City: Austin');
+    expect(textOf(latest)).not.toMatch(/[{}"]/);
+  });
+});
+
+describe('the overview', () => {
+  it('says which two months each change figure compares, with both figures', async () => {
+    const { document } = await server.page('/dashboard', { headers: { cookie } });
+    const month = (offset: number) => {
+      const now = new Date();
+      return new Intl.DateTimeFormat('en-US', { month: 'long', timeZone: 'UTC' }).format(
+        new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1)),
+      );
+    };
+    const text = textOf(document.querySelector('main'));
+    for (const figure of [
+      'Parcels created',
+      'Created and still active',
+      'Created and delivered',
+      'Cost of parcels created',
+    ]) {
+      expect(text).toMatch(
+        new RegExp(`${figure}: \\$?[\\d.,]+ in ${month(0)}, \\$?[\\d.,]+ in ${month(-1)}`),
+      );
+    }
+  });
+});
+
+describe("the table's Export selected", () => {
+  it('says so when nothing is ticked, rather than exporting every parcel', async () => {
+    const { response, document } = await server.page(
+      '/dashboard/parcels/export.csv?back=%3Fpage%3D2&paper=a4',
+      { headers: { cookie } },
+    );
+    expect(response.status).toBe(400);
+    expect(textOf(document.querySelector('h1'))).toBe('Nothing exported');
+    expect(textOf(document.querySelector('main'))).toContain('Tick the parcels to export first.');
+    expect(document.querySelector('a')?.getAttribute('href')).toBe('/dashboard/parcels?page=2');
+  });
+
+  it('exports the ticked parcels only', async () => {
+    const first = await createParcel('Ticked Sender');
+    await createParcel('Unticked Sender');
+    const answer = await server.request(`/dashboard/parcels/export.csv?ids=${first.id}`, {
+      headers: { cookie },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const rows = (await answer.text()).trim().split('\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain(first.trackingNumber);
+  });
+
+  it('asks for a sign-in first', async () => {
+    const answer = await server.request('/dashboard/parcels/export.csv?ids=x');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toMatch(/^\/management\/access/);
+  });
+});
