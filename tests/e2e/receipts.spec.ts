@@ -132,7 +132,7 @@ test(
     for (const format of ['pdf', 'html', 'txt'] as const) {
       const number = numbers[format];
       const downloadPromise = page.waitForEvent('download');
-      await page.getByRole('link', { name: `Download ${number}` }).click();
+      await page.getByRole('link', { name: `Download ${number}`, exact: true }).click();
       const download = await downloadPromise;
       expect(download.suggestedFilename()).toBe(`receipt-${number}.${format}`);
       const bytes = fs.readFileSync((await download.path())!);
@@ -143,6 +143,13 @@ test(
         await expect(toastRegion(page)).toContainText(toastFor('Receipt downloaded', number));
       }
     }
+
+    // The same receipt in another format keeps its number.
+    const otherFormat = page.waitForEvent('download');
+    await page.getByRole('link', { name: `Download ${numbers.pdf} as Text` }).click();
+    const asText = await otherFormat;
+    expect(asText.suggestedFilename()).toBe(`receipt-${numbers.pdf}.txt`);
+    expect(fs.readFileSync((await asText.path())!).toString('utf8')).toContain(numbers.pdf);
 
     // Print: a print-ready page in a new tab.
     const popupPromise = page.waitForEvent('popup');

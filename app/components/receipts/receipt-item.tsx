@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { FormErrors } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import type { SerializedReceipt } from '~/models/receipt.server';
-import { formatMoney } from '~/schemas/constants';
+import { formatMoney, RECEIPT_FORMATS } from '~/schemas/constants';
 import type { ReceiptActionSchema } from '~/schemas/receipt';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
@@ -13,7 +13,9 @@ import { useCompany } from '~/root';
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: 'Text' };
 
 /**
- * One generated receipt with Download (a real file), Print (the print page in a new tab) and Email.
+ * One generated receipt with Download (a real file, in the format chosen when it was generated, or
+ * in either of the others: the same receipt number in any format), Print (the print page in a new
+ * tab) and Email.
  * A download or a new tab doesn't navigate, so with JavaScript a fetcher tells the server, whose
  * answer carries the toast; without JavaScript the file or page simply opens.
  */
@@ -87,6 +89,21 @@ export function ReceiptItem({
         >
           Download
         </a>
+        <span className="flex items-center gap-1 text-sm text-gray-600">
+          or as
+          {RECEIPT_FORMATS.filter((format) => format !== receipt.format).map((format) => (
+            <a
+              key={format}
+              href={`/dashboard/receipts/${receipt.id}/download?format=${format}`}
+              download
+              className="rounded px-1 font-medium text-brand-700 underline"
+              aria-label={`Download ${receipt.receiptNumber} as ${FORMAT_LABELS[format]}`}
+              onClick={() => tell('downloaded')}
+            >
+              {FORMAT_LABELS[format]}
+            </a>
+          ))}
+        </span>
         <a
           href={`/dashboard/receipts/${receipt.id}/print`}
           target="_blank"
