@@ -30,7 +30,8 @@ import {
   getNotificationTemplate,
   listNotificationTemplates,
 } from '~/models/notification-template.server';
-import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
+import { fillPlaceholders, TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
+import { placeholdersForParcel } from '~/services/notification-templates.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
@@ -53,11 +54,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
   // One more than is shown tells whether there are others to search for.
   const parcelId = params.get('parcelId') ?? '';
-  const [found, stored, chosen] = await Promise.all([
+  const [found, stored, chosen, placeholders] = await Promise.all([
     listParcelOptions({ limit: NOTIFICATION_PARCEL_CHOICES + 1, search: parcelSearch }),
     listNotificationTemplates(),
     // The preselected parcel: the combobox shows it as it shows its options.
     parcelId ? getParcelOption(parcelId) : null,
+    // What the placeholders become for that parcel: the form previews the e-mail with them.
+    parcelId ? placeholdersForParcel(parcelId) : null,
   ]);
   const truncated = found.length > NOTIFICATION_PARCEL_CHOICES;
   const parcels = found.slice(0, NOTIFICATION_PARCEL_CHOICES);
@@ -69,15 +72,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
   const type = asType(params.get('type') ?? params.get('template')) ?? NOTIFICATION_TYPES[0];
   // Templates fill subject and message, placeholders and all (the server fills those in for the
-  // parcel when it sends); an empty Custom template keeps what was typed before applying.
+  // parcel when it sends); an empty Custom template keeps what was typed before applying, and
+  // Preview keeps what was typed whatever the template.
   const typed = {
     title: (params.get('title') ?? '').slice(0, NOTIFICATION_TITLE_MAX),
     message: (params.get('message') ?? '').slice(0, NOTIFICATION_MESSAGE_MAX),
   };
   const template = templates[type];
-  const filled = template.title || template.message ? template : typed;
+  const filled = !params.has('preview') && (template.title || template.message) ? template : typed;
   const values: FormValues = { parcelId: chosen?.id ?? '', type, ...filled };
-  return json({ parcels, chosen, values, templates, picker });
+  return json({ parcels, chosen, values, templates, picker, placeholders });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -127,7 +131,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
 
 export default function SendNotificationDialog() {
-  const { parcels, chosen, values: loaded, templates, picker } = useLoaderData<typeof loader>();
+  const {
+    parcels,
+    chosen,
+    values: loaded,
+    templates,
+    picker,
+    placeholders,
+  } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const hydrated = useHydrated();
   // A new template or parcel applied through the URL starts the form afresh.
@@ -152,6 +163,7 @@ export default function SendNotificationDialog() {
         templates={templates}
         defaultValue={loaded}
         lastResult={lastResult}
+        placeholders={placeholders}
       />
     </RouteDialog>
   );
@@ -163,12 +175,14 @@ function SendNotificationForm({
   templates,
   defaultValue,
   lastResult,
+  placeholders,
 }: {
   parcels: ParcelOption[];
   chosen: ParcelOption | null;
   templates: Record<NotificationType, { title: string; message: string }>;
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
+  placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -197,6 +211,10 @@ function SendNotificationForm({
 
   return (
     <Form method="post" action={`${LIST_PATH}/new`} {...getFormProps(form)} className="space-y-4">
+      {/* Enter in a field submits with the first submit button: make that Send. */}
+      <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
+        Send
+      </button>
       <FormErrors id={form.errorId} errors={form.errors} />
       <ParcelField
         field={fields.parcelId}
@@ -268,6 +286,12 @@ function SendNotificationForm({
         Placeholders are filled in for the chosen parcel when the e-mail is sent:{' '}
         {TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}.
       </p>
+      <MessagePreview
+        placeholders={placeholders?.parcelId === parcel?.id ? placeholders : null}
+        title={fields.title.value ?? ''}
+        message={fields.message.value ?? ''}
+        applying={applying}
+      />
       <div className="flex justify-end gap-2">
         <button type="submit" className="btn-primary" disabled={sending}>
           {sending ? (
@@ -280,5 +304,59 @@ function SendNotificationForm({
         </button>
       </div>
     </Form>
+  );
+}
+
+/**
+ * The e-mail as the recipient will read it, placeholders filled in for the chosen parcel. With
+ * JavaScript it follows the typing; Preview (a GET that keeps what was typed) shows it for
+ * another parcel, or without JavaScript.
+ */
+function MessagePreview({
+  placeholders,
+  title,
+  message,
+  applying,
+}: {
+  placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
+  title: string;
+  message: string;
+  applying: boolean;
+}) {
+  return (
+    <section aria-labelledby="message-preview-heading" className="rounded-md bg-gray-50 p-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="message-preview-heading" className="text-sm font-semibold text-gray-900">
+          {placeholders ? `Preview for ${placeholders.trackingNumber}` : 'Preview'}
+        </h3>
+        <button
+          type="submit"
+          name="preview"
+          value="1"
+          formMethod="get"
+          formAction={`${LIST_PATH}/new`}
+          formNoValidate
+          className="btn-secondary"
+        >
+          {applying ? <Spinner /> : null}
+          {placeholders ? 'Refresh preview' : 'Preview'}
+        </button>
+      </div>
+      {placeholders ? (
+        <div className="mt-2 space-y-1 text-sm">
+          <p>
+            <span className="font-semibold">Subject:</span>{' '}
+            {fillPlaceholders(title, placeholders.values).replace(/\s+/g, ' ').trim() || '—'}
+          </p>
+          <p className="whitespace-pre-line break-words text-gray-800">
+            {fillPlaceholders(message, placeholders.values) || '—'}
+          </p>
+        </div>
+      ) : (
+        <p className="mt-1 text-xs text-gray-600">
+          Choose a parcel, then Preview to see the e-mail as its recipient will.
+        </p>
+      )}
+    </section>
   );
 }

@@ -54,3 +54,10 @@ export async function previewNotificationTemplate(
   });
   return { trackingNumber: parcel.trackingNumber, ...email };
 }
+
+/** What each placeholder stands for with a parcel, for a message being written to its recipient. */
+export async function placeholdersForParcel(parcelId: string) {
+  const parcel = await getParcelForTemplate({ id: parcelId });
+  if (!parcel) return null;
+  return { parcelId, trackingNumber: parcel.trackingNumber, values: placeholderValues(parcel) };
+}

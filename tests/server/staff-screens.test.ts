@@ -99,6 +99,33 @@ describe('the overview', () => {
   });
 });
 
+describe('writing a notification', () => {
+  it('previews the e-mail with its placeholders filled in for the parcel, keeping what was typed', async () => {
+    const parcel = await createParcel('Preview Sender');
+    const query = new URLSearchParams({
+      parcelId: parcel.id,
+      type: 'Status Update',
+      title: 'About {{trackingNumber}}',
+      message: 'Dear {{recipientName}}, your parcel is {{status}}. {{unknown}}',
+      preview: '1',
+    });
+    const { response, document } = await server.page(`/dashboard/notifications/new?${query}`, {
+      headers: { cookie },
+    });
+    expect(response.status).toBe(200);
+    const preview = document.querySelector('section[aria-labelledby="message-preview-heading"]');
+    expect(textOf(preview?.querySelector('h3'))).toBe(`Preview for ${parcel.trackingNumber}`);
+    expect(textOf(preview)).toContain(`Subject: About ${parcel.trackingNumber}`);
+    expect(textOf(preview)).toContain(
+      'Dear Preview Sender recipient, your parcel is Pending. {{unknown}}',
+    );
+    // The typed text stays in the fields, not the template's.
+    expect(document.querySelector('input[name="title"]')?.getAttribute('value')).toBe(
+      'About {{trackingNumber}}',
+    );
+  });
+});
+
 describe("the table's Export selected", () => {
   it('says so when nothing is ticked, rather than exporting every parcel', async () => {
     const { response, document } = await server.page(
