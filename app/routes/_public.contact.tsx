@@ -13,6 +13,7 @@ import { ContactMessageSchema, HONEYPOT_FIELD } from '~/schemas/public-forms';
 import { redirectWithToast } from '~/lib/flash.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { contactLimiter, submitContactMessage } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
@@ -32,21 +33,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
 
   const submission = parseWithZod(formData, { schema: ContactMessageSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
 
   const address = clientAddress(context);
   const limit = await contactLimiter.hit(address);
   if (!limit.allowed) {
-    return json(
-      submission.reply({
-        formErrors: [
-          `You have sent several messages in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call us.`,
-        ],
-      }),
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    );
+    return invalidForm(submission, {
+      formErrors: [
+        `You have sent several messages in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call us.`,
+      ],
+      status: 429,
+      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+    });
   }
 
   await submitContactMessage({ ...submission.value, clientAddress: address });

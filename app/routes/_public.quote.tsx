@@ -25,6 +25,7 @@ import {
 import { redirectWithToast } from '~/lib/flash.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { quoteLimiter, submitQuoteRequest } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
@@ -45,21 +46,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithToast(request, '/quote?sent=1', SUCCESS_TOAST);
 
   const submission = parseWithZod(formData, { schema: QuoteRequestSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
 
   const address = clientAddress(context);
   const limit = await quoteLimiter.hit(address);
   if (!limit.allowed) {
-    return json(
-      submission.reply({
-        formErrors: [
-          `You have sent several quote requests in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call our sales team.`,
-        ],
-      }),
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    );
+    return invalidForm(submission, {
+      formErrors: [
+        `You have sent several quote requests in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call our sales team.`,
+      ],
+      status: 429,
+      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+    });
   }
 
   await submitQuoteRequest({ ...submission.value, clientAddress: address });

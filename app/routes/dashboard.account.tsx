@@ -12,6 +12,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { destroySession, getSession } from '~/services/session.server';
 import { changePassword, signOutEverywhere } from '~/services/users.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -38,16 +39,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: PasswordChangeSchema });
   const hideFields = ['currentPassword', 'newPassword', 'confirmPassword'];
-  if (submission.status !== 'success')
-    return json(submission.reply({ hideFields }), { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission, { hideFields });
   if (!(await changePassword(submission.value, await requestCredential(request), actor))) {
-    return json(
-      submission.reply({
-        hideFields,
-        fieldErrors: { currentPassword: ['The current password is wrong'] },
-      }),
-      { status: 400 },
-    );
+    return invalidForm(submission, {
+      hideFields,
+      fieldErrors: { currentPassword: ['The current password is wrong'] },
+    });
   }
   return redirectWithToast(request, '/dashboard', {
     type: 'success',

@@ -18,6 +18,7 @@ import { INBOX_KIND_LABELS, INBOX_KINDS, InboxHandleSchema, type InboxKind } fro
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { markInboxItem } from '~/services/inbox.server';
 import { formatDateTime } from '~/utils/format';
 import { safeRedirect } from '~/utils/safe-redirect';
@@ -40,7 +41,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const kind = readKind(params.kind);
   const submission = parseWithZod(await readFormData(request), { schema: InboxHandleSchema });
-  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission);
   const handled = submission.value.handled === 'true';
   const after = await markInboxItem(kind, params.id ?? '', handled, { user, context });
   if (!after) throw new Response('Not found', { status: 404 });

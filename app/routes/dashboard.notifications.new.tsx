@@ -35,6 +35,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { createNotification } from '~/services/notifications.server';
 
 const LIST_PATH = '/dashboard/notifications';
@@ -85,19 +86,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const parcel = await getParcelOption(submission.value.parcelId);
   if (!parcel) {
-    return json(submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }), {
-      status: 400,
-    });
+    return invalidForm(submission, { fieldErrors: { parcelId: ['Please select a parcel'] } });
   }
   if (!parcel.recipientEmail) {
-    return json(submission.reply({ fieldErrors: { parcelId: [NO_RECIPIENT_EMAIL] } }), {
-      status: 400,
-    });
+    return invalidForm(submission, { fieldErrors: { parcelId: [NO_RECIPIENT_EMAIL] } });
   }
 
   // The template's HTML body goes with its text, as long as the text was sent as it is.

@@ -18,6 +18,7 @@ import { hasRole } from '~/models/user.server';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { deleteNotification, retryNotification } from '~/services/notifications.server';
 
 const LIST_PATH = '/dashboard/notifications';
@@ -47,9 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const { intent, notificationId } = submission.value;
   const actor = { user, context };
 

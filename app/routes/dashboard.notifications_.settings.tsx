@@ -15,6 +15,7 @@ import { NotificationSettingsFormSchema } from '~/schemas/notification-settings'
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 const PATH = '/dashboard/notifications/settings';
 
@@ -30,9 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSettingsFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const changed = submission.value.rules
     .filter(
       (rule) =>

@@ -25,6 +25,7 @@ import {
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import {
   previewNotificationTemplate,
   resetNotificationTemplate,
@@ -57,12 +58,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationTemplateFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(
-      { result: submission.reply(), preview: null },
-      { status: submission.status === 'error' ? 400 : 200 },
-    );
-  }
+  const into = (result: FormReply) => ({ result, preview: null });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   const value = submission.value;
   if (value.intent === 'reset') {
     await resetNotificationTemplate(type, { user, context });
@@ -75,13 +72,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (value.intent === 'preview') {
     const preview = await previewNotificationTemplate(value, value.parcelId ?? '');
     if (!preview) {
-      return json(
-        {
-          result: submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }),
-          preview: null,
-        },
-        { status: 400 },
-      );
+      return invalidForm(submission, {
+        fieldErrors: { parcelId: ['Please select a parcel'] },
+        into,
+      });
     }
     return json({ result: submission.reply(), preview });
   }

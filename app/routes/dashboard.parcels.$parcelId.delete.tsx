@@ -20,6 +20,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { deleteParcel } from '~/services/parcels.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -37,9 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), { schema: ParcelDeleteSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let deleted;
   try {

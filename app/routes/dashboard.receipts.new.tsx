@@ -35,6 +35,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { generateReceipt } from '~/services/receipts.server';
 
 const LIST_PATH = '/dashboard/receipts';
@@ -91,15 +92,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: ReceiptGenerateFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const { parcelId, ...overrides } = submission.value;
   const receipt = await generateReceipt(parcelId, overrides, new Date(), { user, context });
   if (!receipt) {
-    return json(submission.reply({ fieldErrors: { parcelId: ['Parcel not found'] } }), {
-      status: 400,
-    });
+    return invalidForm(submission, { fieldErrors: { parcelId: ['Parcel not found'] } });
   }
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',

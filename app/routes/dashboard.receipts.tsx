@@ -15,6 +15,7 @@ import { createToastHeaders, redirectWithToast } from '~/lib/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
 import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 const LIST_PATH = '/dashboard/receipts';
 
@@ -51,9 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), { schema: ReceiptActionSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const { intent, receiptId } = submission.value;
   if (intent !== 'downloaded' && intent !== 'printed') requireRole(user, 'staff', 'page');
   const receipt = await getReceipt(receiptId);
@@ -61,7 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // Downloads and print tabs don't navigate: these answer the list's fetcher with a toast.
   if (intent === 'downloaded' || intent === 'printed') {
     if (!receipt) {
-      return json(submission.reply({ formErrors: ['This receipt no longer exists.'] }), {
+      return invalidForm(submission, {
+        formErrors: ['This receipt no longer exists.'],
         status: 404,
       });
     }

@@ -19,6 +19,7 @@ import {
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
 import { formatDateTime } from '~/utils/format';
 
@@ -48,10 +49,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireAdmin(request);
   const formData = await readFormData(request);
+  const into = (result: FormReply) => ({ created: null, result });
   if (formData.get('intent') === 'revoke') {
     const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
-    if (submission.status !== 'success')
-      return json({ created: null, result: submission.reply() }, { status: 400 });
+    if (submission.status !== 'success') return invalidForm(submission, { into });
     const revoked = await revokeApiKey(submission.value.keyId, { user, context });
     return redirectWithToast(
       request,
@@ -62,8 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   const submission = parseWithZod(formData, { schema: ApiKeyCreateSchema });
-  if (submission.status !== 'success')
-    return json({ created: null, result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   // The key is shown on this answer only (never in a cookie or a redirect), then never again.
   const created = await issueApiKey(submission.value, { user, context });
   // No toast: it would show on the page after this one; the panel with the secret says it.

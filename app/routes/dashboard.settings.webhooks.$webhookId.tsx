@@ -17,6 +17,7 @@ import {
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
@@ -59,7 +60,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === 'delete') {
     const submission = parseWithZod(formData, { schema: WebhookDeleteSchema });
-    if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+    if (submission.status !== 'success') return invalidForm(submission);
     await deleteWebhook(webhook.id, { user, context });
     return redirectWithToast(request, LIST_PATH, {
       type: 'success',
@@ -70,7 +71,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === 'redeliver') {
     const submission = parseWithZod(formData, { schema: WebhookRedeliverSchema });
-    if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+    if (submission.status !== 'success') return invalidForm(submission);
     try {
       const delivery = await redeliver(webhook.id, submission.value.deliveryId);
       return redirectWithToast(
@@ -91,9 +92,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: WebhookEditFormSchema });
-  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission);
   const problem = await webhookUrlProblem(submission.value.url);
-  if (problem) return json(submission.reply({ fieldErrors: { url: [problem] } }), { status: 400 });
+  if (problem) return invalidForm(submission, { fieldErrors: { url: [problem] } });
   await updateWebhook(webhook.id, submission.value, { user, context });
   return redirectWithToast(request, here, {
     type: 'success',

@@ -12,6 +12,7 @@ import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
@@ -27,14 +28,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
   const submission = parseWithZod(await readFormData(request), { schema: WebhookCreateSchema });
-  if (submission.status !== 'success')
-    return json({ created: null, result: submission.reply() }, { status: 400 });
+  const into = (result: FormReply) => ({ created: null, result });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   const problem = await webhookUrlProblem(submission.value.url);
-  if (problem)
-    return json(
-      { created: null, result: submission.reply({ fieldErrors: { url: [problem] } }) },
-      { status: 400 },
-    );
+  if (problem) return invalidForm(submission, { fieldErrors: { url: [problem] }, into });
   // The signing secret is shown on this answer only.
   const created = await addWebhook(submission.value, { user, context });
   // No toast: it would show on the page after this one; the panel with the secret says it.

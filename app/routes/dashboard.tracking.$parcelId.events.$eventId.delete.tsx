@@ -25,6 +25,7 @@ import {
 import { deleteEvent } from '~/services/tracking-events.server';
 import { formatEventTime } from '~/utils/format';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -37,9 +38,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: TrackingEventDeleteSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const parcelId = params.parcelId ?? '';
   let removed;
   try {

@@ -14,6 +14,7 @@ import { z } from '~/schemas/zod';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { resetUserPassword, setUserDisabled, updateUser } from '~/services/users.server';
 
 const UserActionSchema = z.discriminatedUnion('intent', [
@@ -43,8 +44,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.userId ?? '';
   const here = `/dashboard/users/${id}`;
   const submission = parseWithZod(await readFormData(request), { schema: UserActionSchema });
-  if (submission.status !== 'success')
-    return json({ reply: submission.reply(), temporaryPassword: null }, 400);
+  const into = (reply: FormReply) => ({ reply, temporaryPassword: null });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   const input = submission.value;
   const actor = { user: admin, context };
   try {
@@ -70,10 +71,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirectWithToast(request, here, { type: 'success', title, description: user.username });
   } catch (error) {
     if (!(error instanceof UserConflictError)) throw error;
-    return json(
-      { reply: submission.reply({ formErrors: [error.message] }), temporaryPassword: null },
-      409,
-    );
+    return invalidForm(submission, { formErrors: [error.message], status: 409, into });
   }
 }
 

@@ -12,6 +12,7 @@ import { USER_ROLES, UserCreateSchema } from '~/schemas/user';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addUser } from '~/services/users.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -26,8 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireUserWithRole(request, 'admin');
   const submission = parseWithZod(await readFormData(request), { schema: UserCreateSchema });
+  const into = (reply: FormReply) => ({ reply, created: null });
   if (submission.status !== 'success')
-    return json({ reply: submission.reply({ hideFields: ['password'] }), created: null }, 400);
+    return invalidForm(submission, { hideFields: ['password'], into });
   try {
     const { user, temporaryPassword } = await addUser(submission.value, { user: admin, context });
     if (!temporaryPassword)
@@ -42,16 +44,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (!(error instanceof UserConflictError)) throw error;
-    return json(
-      {
-        reply: submission.reply({
-          hideFields: ['password'],
-          fieldErrors: { username: [error.message] },
-        }),
-        created: null,
-      },
-      409,
-    );
+    return invalidForm(submission, {
+      hideFields: ['password'],
+      fieldErrors: { username: [error.message] },
+      status: 409,
+      into,
+    });
   }
 }
 

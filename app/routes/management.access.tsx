@@ -15,6 +15,7 @@ import { clientAddress } from '~/lib/rate-limit.server';
 import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.
@@ -31,11 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request.clone()), { schema: LoginFormSchema });
   // Answers give the username back to the form, never the password.
   const hideFields = ['password'];
-  if (submission.status !== 'success') {
-    return json(submission.reply({ hideFields }), {
-      status: submission.status === 'error' ? 400 : 200,
-    });
-  }
+  if (submission.status !== 'success') return invalidForm(submission, { hideFields });
   const redirectTo = safeRedirect(submission.value.redirectTo, '/dashboard');
 
   try {
@@ -49,21 +46,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(redirectTo, { headers });
   } catch (error) {
     if (error instanceof LoginError) {
-      const reply = submission.reply({
+      const locked = error.kind === 'locked';
+      return invalidForm(submission, {
         formErrors: [error.message],
         fieldErrors: error.fieldErrors,
         hideFields,
+        status: locked ? 429 : 400,
+        headers: locked ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined,
       });
-      if (error.kind === 'locked') {
-        return json(reply, {
-          status: 429,
-          headers: { 'Retry-After': String(error.retryAfterSeconds) },
-        });
-      }
-      return json(reply, { status: 400 });
     }
     console.error('Sign-in failed unexpectedly:', error);
-    return json(submission.reply({ formErrors: [LOGIN_FAILED], hideFields }), { status: 500 });
+    return invalidForm(submission, { formErrors: [LOGIN_FAILED], hideFields, status: 500 });
   }
 }
 
