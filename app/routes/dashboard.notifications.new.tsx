@@ -10,13 +10,12 @@ import {
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { ParcelField } from '~/components/parcels/parcel-combobox';
 import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
@@ -37,6 +36,8 @@ import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { createNotification } from '~/services/notifications.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/notifications';
 const NO_RECIPIENT_EMAIL =
@@ -166,7 +167,6 @@ function SendNotificationForm({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const [form, fields] = useForm<FormValues, unknown>({
     lastResult,
     defaultValue,
@@ -178,9 +178,7 @@ function SendNotificationForm({
   const parcelControl = useInputControl(fields.parcelId);
   const [chosen, setChosen] = useState(loadedChoice);
   const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
-  const sending =
-    navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
-  const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
+  const sending = useIsPending({ formAction: `${LIST_PATH}/new`, state: 'submitting' });
 
   /** A template fills subject and message (an empty Custom one empties them). */
   function applyTemplate(type: NotificationType | null) {
@@ -236,7 +234,6 @@ function SendNotificationForm({
             formNoValidate
             className="btn-secondary"
           >
-            {applying ? <Spinner /> : null}
             Apply template
           </button>
           <p className="mt-1 text-xs text-gray-500">
@@ -264,15 +261,9 @@ function SendNotificationForm({
         {TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}.
       </p>
       <div className="flex justify-end gap-2">
-        <button type="submit" className="btn-primary" disabled={sending}>
-          {sending ? (
-            <>
-              <Spinner /> Sending...
-            </>
-          ) : (
-            'Send'
-          )}
-        </button>
+        <SubmitButton pending={sending} pendingLabel="Sending...">
+          Send
+        </SubmitButton>
       </div>
     </Form>
   );

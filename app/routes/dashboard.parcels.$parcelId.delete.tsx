@@ -2,18 +2,10 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
@@ -21,6 +13,8 @@ import { deleteParcel } from '~/services/parcels.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -73,8 +67,7 @@ export default function DeleteParcelDialog() {
   const { parcel } = useLoaderData<typeof loader>();
   const [form] = useForm({ lastResult: useActionData<typeof action>() });
   const { search } = useLocation();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const busy = useIsPending({ state: 'submitting' });
   const closeTo = `/dashboard/parcels${search}`;
   return (
     <RouteDialog title="Delete Parcel" closeTo={closeTo} size="md">
@@ -90,10 +83,9 @@ export default function DeleteParcelDialog() {
           <Link to={closeTo} className="btn-secondary" preventScrollReset>
             Cancel
           </Link>
-          <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? <Spinner /> : null}
-            {busy ? 'Deleting...' : 'Delete'}
-          </button>
+          <SubmitButton className="btn-danger" pending={busy} pendingLabel="Deleting...">
+            Delete
+          </SubmitButton>
         </div>
       </Form>
     </RouteDialog>

@@ -1,11 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { getParcelsByIds } from '~/models/parcel.server';
 import { ParcelBulkDeleteFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
@@ -13,6 +12,8 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { firstError, readFormData } from '~/lib/form.server';
 import { deleteParcels, someNumbers } from '~/services/parcel-bulk.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 /**
  * GET /dashboard/parcels/delete?ids=…&back=… — the confirmation of the table's "Delete selected":
@@ -87,8 +88,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function DeleteSelectedParcelsDialog() {
   const { parcels, back } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const busy = useIsPending({ state: 'submitting' });
   const count = parcels.length;
   const noun = `${count} parcel${count === 1 ? '' : 's'}`;
   return (
@@ -122,10 +122,9 @@ export default function DeleteSelectedParcelsDialog() {
           <Link to={back} className="btn-secondary" preventScrollReset>
             Cancel
           </Link>
-          <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? <Spinner /> : null}
-            {busy ? 'Deleting...' : `Delete ${noun}`}
-          </button>
+          <SubmitButton className="btn-danger" pending={busy} pendingLabel="Deleting...">
+            {`Delete ${noun}`}
+          </SubmitButton>
         </div>
       </Form>
     </RouteDialog>

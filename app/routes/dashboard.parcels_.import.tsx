@@ -7,10 +7,9 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import {
   getPendingImport,
   PendingImportTooLarge,
@@ -29,6 +28,8 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PAGE = '/dashboard/parcels/import';
 /** Errors listed on the page; the rest are counted. */
@@ -281,8 +282,8 @@ function ErrorTable({ check }: { check: Check }) {
 export default function ImportParcelsPage() {
   const { pending, expired, maxRows, maxMegabytes } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const intent = navigation.formData?.get('intent');
+  const importing = useIsPending({ formAction: PAGE, formData: { intent: 'confirm' } });
+  const uploading = useIsPending({ formAction: PAGE, formData: { intent: 'upload' } });
   const [form, fields] = useForm({
     id: 'parcel-import-upload',
     lastResult: data?.reply,
@@ -333,10 +334,9 @@ export default function ImportParcelsPage() {
             <Form method="post" action={PAGE} className="flex gap-2">
               <input type="hidden" name="intent" value="confirm" />
               <input type="hidden" name="id" value={pending.id} />
-              <button type="submit" className="btn-primary" disabled={intent === 'confirm'}>
-                {intent === 'confirm' ? <Spinner /> : null}
+              <SubmitButton pending={importing}>
                 Import {pending.rows} parcel{pending.rows === 1 ? '' : 's'}
-              </button>
+              </SubmitButton>
               <Link to={PAGE} className="btn-secondary">
                 Cancel
               </Link>
@@ -376,10 +376,7 @@ export default function ImportParcelsPage() {
               </ul>
             ) : null}
           </div>
-          <button type="submit" className="btn-primary" disabled={intent === 'upload'}>
-            {intent === 'upload' ? <Spinner /> : null}
-            Upload and preview
-          </button>
+          <SubmitButton pending={uploading}>Upload and preview</SubmitButton>
         </Form>
       )}
 

@@ -9,13 +9,12 @@ import {
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { ParcelField } from '~/components/parcels/parcel-combobox';
 import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
@@ -37,6 +36,8 @@ import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { generateReceipt } from '~/services/receipts.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
@@ -153,7 +154,6 @@ function GenerateReceiptForm({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const [form, fields] = useForm<FormValues, unknown>({
     lastResult,
     defaultValue,
@@ -165,9 +165,7 @@ function GenerateReceiptForm({
   const parcelControl = useInputControl(fields.parcelId);
   const [chosen, setChosen] = useState(loadedChoice);
   const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
-  const generating =
-    navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
-  const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
+  const generating = useIsPending({ formAction: NEW_PATH, state: 'submitting' });
 
   /** Choosing a parcel makes its sender the customer. */
   function chooseParcel(next: ParcelOption | null) {
@@ -198,7 +196,6 @@ function GenerateReceiptForm({
             formNoValidate
             className="btn-secondary"
           >
-            {applying ? <Spinner /> : null}
             Use parcel details
           </button>
           <p className="mt-1 text-xs text-gray-500">
@@ -252,15 +249,9 @@ function GenerateReceiptForm({
       </div>
       <p className="text-xs text-gray-500">Left empty, the customer is the parcel&apos;s sender.</p>
       <div className="flex justify-end gap-2">
-        <button type="submit" className="btn-primary" disabled={generating}>
-          {generating ? (
-            <>
-              <Spinner /> Generating...
-            </>
-          ) : (
-            'Generate Receipt'
-          )}
-        </button>
+        <SubmitButton pending={generating} pendingLabel="Generating...">
+          Generate Receipt
+        </SubmitButton>
       </div>
     </Form>
   );

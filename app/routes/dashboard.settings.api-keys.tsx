@@ -8,7 +8,6 @@ import { CheckboxGroup } from '~/components/settings/checkbox-group';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { Field, FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { listApiKeys } from '~/models/api-key.server';
 import {
   API_KEY_NAME_MAX,
@@ -22,6 +21,8 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
 import { formatDateTime } from '~/utils/format';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PATH = '/dashboard/settings/api-keys';
 
@@ -84,8 +85,11 @@ export default function ApiKeysSettings() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ApiKeyCreateSchema }),
   });
-  const creating =
-    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const creating = useIsPending({
+    formAction: PATH,
+    state: 'submitting',
+    formData: { intent: 'create' },
+  });
   const created = actionData?.created ?? null;
 
   return (
@@ -139,21 +143,9 @@ export default function ApiKeysSettings() {
             options={API_KEY_SCOPES}
             labels={SCOPE_HINTS}
           />
-          <button
-            type="submit"
-            name="intent"
-            value="create"
-            className="btn-primary"
-            disabled={creating}
-          >
-            {creating ? (
-              <>
-                <Spinner /> Creating...
-              </>
-            ) : (
-              'Create API key'
-            )}
-          </button>
+          <SubmitButton name="intent" value="create" pending={creating} pendingLabel="Creating...">
+            Create API key
+          </SubmitButton>
         </Form>
       </section>
 

@@ -7,7 +7,6 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { getWebhook, listDeliveries } from '~/models/webhook.server';
 import {
   WebhookDeleteSchema,
@@ -22,6 +21,8 @@ import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/settings/webhooks';
 const DELIVERIES_PER_PAGE = 20;
@@ -123,8 +124,11 @@ export default function WebhookSettings() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookEditFormSchema }),
   });
-  const busyIntent =
-    navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : null;
+  const saving = useIsPending({
+    formAction: here,
+    state: 'submitting',
+    formData: { intent: 'update' },
+  });
 
   return (
     <div className="space-y-6">
@@ -160,21 +164,9 @@ export default function WebhookSettings() {
             <input {...getInputProps(fields.active, { type: 'checkbox' })} />
             Active (deliver events to this endpoint)
           </label>
-          <button
-            type="submit"
-            name="intent"
-            value="update"
-            className="btn-primary"
-            disabled={busyIntent === 'update'}
-          >
-            {busyIntent === 'update' ? (
-              <>
-                <Spinner /> Saving...
-              </>
-            ) : (
-              'Save webhook'
-            )}
-          </button>
+          <SubmitButton name="intent" value="update" pending={saving} pendingLabel="Saving...">
+            Save webhook
+          </SubmitButton>
         </Form>
         <p className="mt-4 border-t pt-4">
           <Link to={`${here}?delete#delete-webhook`} className="btn-danger">

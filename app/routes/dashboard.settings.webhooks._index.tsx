@@ -7,7 +7,6 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { requireRole, requireUser } from '~/services/auth.server';
@@ -16,6 +15,8 @@ import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PATH = '/dashboard/settings/webhooks';
 
@@ -52,7 +53,7 @@ export default function WebhooksSettings() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookCreateSchema }),
   });
-  const creating = navigation.state === 'submitting' && navigation.formAction === PATH;
+  const creating = useIsPending({ formAction: PATH, state: 'submitting' });
   const created = actionData?.created ?? null;
 
   return (
@@ -75,15 +76,9 @@ export default function WebhooksSettings() {
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <WebhookFields fields={fields} />
-          <button type="submit" className="btn-primary" disabled={creating}>
-            {creating ? (
-              <>
-                <Spinner /> Creating...
-              </>
-            ) : (
-              'Add webhook'
-            )}
-          </button>
+          <SubmitButton pending={creating} pendingLabel="Creating...">
+            Add webhook
+          </SubmitButton>
         </Form>
       </section>
 

@@ -2,18 +2,9 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useParams,
-} from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -26,6 +17,8 @@ import { deleteEvent } from '~/services/tracking-events.server';
 import { formatEventTime } from '~/utils/format';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -67,8 +60,7 @@ export const meta: MetaFunction = () => [
 export default function DeleteEventDialog() {
   const { event } = useLoaderData<typeof loader>();
   const [form] = useForm({ lastResult: useActionData<typeof action>() });
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const busy = useIsPending({ state: 'submitting' });
   const { parcelId } = useParams();
   const { search } = useLocation();
   const closeTo = `/dashboard/tracking/${parcelId}${search}`;
@@ -88,16 +80,9 @@ export default function DeleteEventDialog() {
           <Link to={closeTo} preventScrollReset className="btn-secondary">
             Cancel
           </Link>
-          <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? (
-              <>
-                <Spinner />
-                Deleting...
-              </>
-            ) : (
-              'Delete'
-            )}
-          </button>
+          <SubmitButton className="btn-danger" pending={busy} pendingLabel="Deleting...">
+            Delete
+          </SubmitButton>
         </div>
       </Form>
     </RouteDialog>

@@ -2,11 +2,10 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
 import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { useCompany } from '~/root';
 import { LoginFormSchema } from '~/schemas/auth';
 import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/services/auth.server';
@@ -16,6 +15,8 @@ import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.
@@ -75,8 +76,7 @@ export default function StaffLogin() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginFormSchema }),
   });
   const [searchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  const submitting = useIsPending();
   const redirectTo = searchParams.get('redirectTo') ?? '/dashboard';
 
   return (
@@ -111,16 +111,13 @@ export default function StaffLogin() {
               maxLength={200}
               errors={fields.password.errors}
             />
-            <button type="submit" className="btn-primary w-full" disabled={submitting}>
-              {submitting ? (
-                <>
-                  <Spinner />
-                  Signing in...
-                </>
-              ) : (
-                'Sign In'
-              )}
-            </button>
+            <SubmitButton
+              className="btn-primary w-full"
+              pending={submitting}
+              pendingLabel="Signing in..."
+            >
+              Sign In
+            </SubmitButton>
           </Form>
         </div>
         <p className="mt-6 text-center text-sm text-gray-600">
