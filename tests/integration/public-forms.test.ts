@@ -313,7 +313,7 @@ describe('newsletter', () => {
     const docs = await Subscription.find({ email: email.toLowerCase() }).lean();
     expect(docs).toHaveLength(1);
     // Support hears about a new subscriber once, not on every repeat.
-    await until(() => outboxMessages().some((m) => m.includes(email.toLowerCase())));
+    await until(async () => outboxMessages().some((m) => m.includes(email.toLowerCase())));
     await worker.idle();
     expect(
       outboxMessages().filter((m) => m.includes(email.toLowerCase()) && m.includes('[Newsletter]')),
