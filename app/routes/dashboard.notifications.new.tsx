@@ -4,18 +4,19 @@ import {
   getInputProps,
   getTextareaProps,
   useForm,
-  useInputControl,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { useState } from 'react';
 import { ParcelField } from '~/components/parcels/parcel-combobox';
-import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
+import {
+  ApplyChoiceButton,
+  ParcelPickerDialog,
+  useParcelChoice,
+} from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
@@ -32,7 +33,6 @@ import {
 import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { createNotification } from '~/services/notifications.server';
@@ -125,22 +125,17 @@ export const meta: MetaFunction = () => [{ title: 'Send Notification · Manageme
 export default function SendNotificationDialog() {
   const { parcels, chosen, values: loaded, templates, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const hydrated = useHydrated();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
   return (
-    <RouteDialog
+    <ParcelPickerDialog
       title="Send Notification"
-      closeTo={LIST_PATH}
       description="E-mail the recipient of a parcel."
+      closeTo={LIST_PATH}
+      action={`${LIST_PATH}/new`}
+      picker={picker}
+      keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
     >
-      {hydrated ? null : (
-        <ParcelPickerSearch
-          action={`${LIST_PATH}/new`}
-          {...picker}
-          keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
-        />
-      )}
       <SendNotificationForm
         key={key}
         parcels={parcels}
@@ -149,7 +144,7 @@ export default function SendNotificationDialog() {
         defaultValue={loaded}
         lastResult={lastResult}
       />
-    </RouteDialog>
+    </ParcelPickerDialog>
   );
 }
 
@@ -166,7 +161,6 @@ function SendNotificationForm({
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const hydrated = useHydrated();
   const [form, fields] = useForm<FormValues, unknown>({
     lastResult,
     defaultValue,
@@ -175,9 +169,11 @@ function SendNotificationForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSendFormSchema }),
   });
-  const parcelControl = useInputControl(fields.parcelId);
-  const [chosen, setChosen] = useState(loadedChoice);
-  const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
+  const { hydrated, chosen, parcel, choose } = useParcelChoice(
+    fields.parcelId,
+    parcels,
+    loadedChoice,
+  );
   const sending = useIsPending({ formAction: `${LIST_PATH}/new`, state: 'submitting' });
 
   /** A template fills subject and message (an empty Custom one empties them). */
@@ -196,10 +192,7 @@ function SendNotificationForm({
         hydrated={hydrated}
         chosen={chosen}
         parcels={parcels}
-        onChange={(next) => {
-          setChosen(next);
-          parcelControl.change(next?.id ?? '');
-        }}
+        onChange={choose}
         optionLabel={(p) =>
           `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`
         }
@@ -226,20 +219,11 @@ function SendNotificationForm({
         ))}
       </SelectField>
       {hydrated ? null : (
-        <div>
-          <button
-            type="submit"
-            formMethod="get"
-            formAction={`${LIST_PATH}/new`}
-            formNoValidate
-            className="btn-secondary"
-          >
-            Apply template
-          </button>
-          <p className="mt-1 text-xs text-gray-500">
-            Fills the subject and message from the chosen template.
-          </p>
-        </div>
+        <ApplyChoiceButton
+          action={`${LIST_PATH}/new`}
+          label="Apply template"
+          hint="Fills the subject and message from the chosen template."
+        />
       )}
       <Field
         label="Subject"
