@@ -1,11 +1,10 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors } from '~/components/ui/field';
-import { RouteDialog } from '~/components/ui/route-dialog';
+import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
@@ -13,8 +12,6 @@ import { deleteParcel } from '~/services/parcels.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
-import { SubmitButton } from '~/components/ui/submit-button';
-import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -67,28 +64,16 @@ export default function DeleteParcelDialog() {
   const { parcel } = useLoaderData<typeof loader>();
   const [form] = useForm({ lastResult: useActionData<typeof action>() });
   const { search } = useLocation();
-  const busy = useIsPending({ state: 'submitting' });
   const closeTo = `/dashboard/parcels${search}`;
   return (
-    <RouteDialog title="Delete Parcel" closeTo={closeTo} size="md">
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <p className="text-gray-700">
-          Are you sure you want to delete parcel{' '}
-          <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also
-          delete all associated tracking events
-          {parcel.eventCount ? ` (${parcel.eventCount})` : ''}. This action cannot be undone.
-        </p>
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link to={closeTo} className="btn-secondary" preventScrollReset>
-            Cancel
-          </Link>
-          <SubmitButton className="btn-danger" pending={busy} pendingLabel="Deleting...">
-            Delete
-          </SubmitButton>
-        </div>
-      </Form>
-    </RouteDialog>
+    <DeleteDialog title="Delete Parcel" closeTo={closeTo} form={form}>
+      <p className="text-gray-700">
+        Are you sure you want to delete parcel{' '}
+        <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also
+        delete all associated tracking events
+        {parcel.eventCount ? ` (${parcel.eventCount})` : ''}. This action cannot be undone.
+      </p>
+    </DeleteDialog>
   );
 }
 
