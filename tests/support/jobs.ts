@@ -7,7 +7,7 @@ import { runJob } from '~/services/jobs.server';
  */
 export async function until<T>(
   check: () => Promise<T | null | undefined | false>,
-  ms = 10_000,
+  ms = 15_000,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
