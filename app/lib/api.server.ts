@@ -1,34 +1,53 @@
-import { json } from '@remix-run/node';
+import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
 import { isDuplicateKey, isObjectId } from './db.server';
+import { ConflictError } from './errors.server';
 import { conditionalResponse } from './http-cache.server';
 
+/** What an API error says besides its status, message and per-field `details`. */
+export type ApiErrorOptions = {
+  /** Headers of the answer (Retry-After, Allow). */
+  headers?: HeadersInit;
+  /** A stable snake_case name a client can act on (`password_change_required`). */
+  code?: string;
+  /** More fields of the body, for the few answers that say more (the number looked up). */
+  extra?: Record<string, unknown>;
+};
+
+/** A failure an API handler throws, answered by `apiErrorResponse`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly details?: Record<string, string[]>,
-    readonly headers?: HeadersInit,
-    /** A stable snake_case name a client can act on (`password_change_required`). */
-    readonly code?: string,
+    readonly options: ApiErrorOptions = {},
   ) {
     super(message);
   }
 }
 
+/**
+ * The one JSON error body of the API, `{error, message, code?, details?}` (`error` and `message`
+ * the same text, read by the spec's clients): every failure of every API route is answered here.
+ */
 export function apiErrorResponse(
   status: number,
   message: string,
   details?: Record<string, string[]>,
-  headers?: HeadersInit,
-  code?: string,
+  { headers, code, extra }: ApiErrorOptions = {},
 ) {
   const init = new Headers(headers);
   // RFC 6750: a 401 names the scheme the API takes.
   if (status === 401 && !init.has('WWW-Authenticate')) init.set('WWW-Authenticate', 'Bearer');
   return json(
-    { error: message, message, ...(code ? { code } : {}), ...(details ? { details } : {}) },
+    {
+      error: message,
+      message,
+      ...(code ? { code } : {}),
+      ...(details ? { details } : {}),
+      ...extra,
+    },
     { status, headers: init },
   );
 }
@@ -58,7 +77,8 @@ function isDatabaseDown(error: unknown): boolean {
 export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof ApiError)
-    return apiErrorResponse(error.status, error.message, error.details, error.headers, error.code);
+    return apiErrorResponse(error.status, error.message, error.details, error.options);
+  if (error instanceof ConflictError) return apiErrorResponse(409, error.message);
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)
@@ -136,13 +156,52 @@ export function parseQuery<T extends z.ZodTypeAny>(request: Request, schema: T):
   return result.data;
 }
 
+/** What `lookup` finds, or a 404 saying `message`: a change or read of a record that is not there. */
+export async function found<T>(lookup: Promise<T | null | undefined>, message: string): Promise<T> {
+  const value = await lookup;
+  if (!value) throw new ApiError(404, message);
+  return value;
+}
+
 export function requireObjectId(id: string | undefined, what = 'id'): string {
   if (!isObjectId(id)) throw new ApiError(400, `Invalid ${what}`);
   return id;
 }
 
-export function methodNotAllowed(allowed: string[]): Response {
-  return apiErrorResponse(405, 'Method not allowed', undefined, { Allow: allowed.join(', ') });
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
+export type ApiArgs = Pick<LoaderFunctionArgs, 'request' | 'params' | 'context'>;
+export type ApiHandler = (args: ApiArgs) => Promise<Response> | Response;
+/** A route's loader and action: one function, which also says the methods it answers. */
+export type ApiEntry = ((args: ApiArgs) => Promise<Response>) & { methods: ApiMethod[] };
+
+/**
+ * An API route from its handlers, one per method, in the order its `Allow` header lists them:
+ *
+ *     export const { loader, action } = apiRoute({ GET: …, PUT: …, DELETE: … });
+ *
+ * Remix gives GET and HEAD (and OPTIONS) to the loader, the other methods to the action; both are
+ * this one function. HEAD is answered by GET. A method the route does not declare is a 405 whose
+ * `Allow` names those it does, before anything else is read; whatever a handler throws becomes the
+ * one JSON error shape. `finish` settles every answer, those included (the public endpoints' CORS
+ * and caching).
+ */
+export function apiRoute(
+  handlers: Partial<Record<ApiMethod, ApiHandler>>,
+  { finish }: { finish?: (response: Response, methods: ApiMethod[]) => Response } = {},
+): { loader: ApiEntry; action: ApiEntry } {
+  const methods = Object.keys(handlers) as ApiMethod[];
+  const entry = async (args: ApiArgs) => {
+    const method = args.request.method === 'HEAD' ? 'GET' : args.request.method;
+    const handler = handlers[method as ApiMethod];
+    const response = handler
+      ? await handleApi(async () => handler(args))
+      : apiErrorResponse(405, 'Method not allowed', undefined, {
+          headers: { Allow: methods.join(', ') },
+        });
+    return finish ? finish(response, methods) : response;
+  };
+  const both = Object.assign(entry, { methods });
+  return { loader: both, action: both };
 }
 
 /**

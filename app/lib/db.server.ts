@@ -83,8 +83,20 @@ export function isObjectId(id: string | null | undefined): id is string {
   return typeof id === 'string' && OBJECT_ID_PATTERN.test(id);
 }
 
-/** A write refused by a unique index; with `field`, by the index on that field. */
+type WriteRefusal = {
+  code?: number;
+  keyPattern?: Record<string, unknown>;
+  err?: { code?: number };
+};
+
+/**
+ * A write refused by a unique index, or a bulk insert one of whose documents was; with `field`, by
+ * the index on that field.
+ */
 export function isDuplicateKey(error: unknown, field?: string): boolean {
-  const e = error as { code?: number; keyPattern?: Record<string, unknown> } | null;
-  return e?.code === 11000 && (!field || Boolean(e.keyPattern && field in e.keyPattern));
+  const e = error as (WriteRefusal & { writeErrors?: WriteRefusal[] }) | null;
+  const refused = (r: WriteRefusal | null | undefined) =>
+    (r?.code ?? r?.err?.code) === 11000 &&
+    (!field || Boolean(r?.keyPattern && field in r.keyPattern));
+  return refused(e) || Boolean(e?.writeErrors?.some(refused));
 }

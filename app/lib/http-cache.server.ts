@@ -68,3 +68,25 @@ export function documentResponse(
   if (!policy || /no-store/i.test(policy)) return new Response(html, { status, headers });
   return conditionalResponse(request, html, { status, headers }, nonce || undefined);
 }
+
+/**
+ * A file made for the signed-in user (a label, an export, a receipt): never stored by a cache,
+ * never sniffed as another type; `inline` shows it in the browser, else it downloads as `filename`.
+ */
+export function fileResponse(
+  body: BodyInit,
+  {
+    contentType,
+    filename,
+    inline = false,
+  }: { contentType: string; filename: string; inline?: boolean },
+) {
+  const headers = new Headers({
+    'Content-Type': contentType,
+    'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename="${filename}"`,
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (body instanceof Uint8Array) headers.set('Content-Length', String(body.length));
+  return new Response(body, { headers });
+}

@@ -132,27 +132,6 @@ export async function claimJob(
   return doc ? toRecord(doc) : null;
 }
 
-/** Leases one queued job now, whatever its time, to run it at once (see runJobNow). */
-export async function claimJobById(
-  id: string,
-  workerId: string,
-  leaseMs: number,
-): Promise<JobRecord | null> {
-  const doc = await Job.findOneAndUpdate(
-    { _id: id, status: 'queued' },
-    {
-      $set: {
-        status: 'running',
-        lockedBy: workerId,
-        lockedUntil: new Date(Date.now() + leaseMs),
-      },
-      $inc: { attempts: 1 },
-    },
-    { returnDocument: 'after' },
-  ).lean<LeanJob>();
-  return doc ? toRecord(doc) : null;
-}
-
 /** Whether a job was ever enqueued with this key (and is still kept). */
 export async function jobExists(uniqueKey: string): Promise<boolean> {
   return Boolean(await Job.exists({ uniqueKey }));

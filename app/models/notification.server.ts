@@ -6,6 +6,7 @@ import {
   NOTIFICATION_TYPES,
 } from '~/schemas/constants';
 import type { NotificationStatus, NotificationType } from '~/schemas/notification';
+import { ConflictError } from '~/lib/errors.server';
 
 const emailResultSchema = new Schema(
   {
@@ -107,7 +108,7 @@ export function serializeNotification(n: LeanNotification) {
 export type SerializedNotification = ReturnType<typeof serializeNotification>;
 
 /** Thrown when an action is not allowed in the notification's current status (API: 409). */
-export class NotificationStateError extends Error {
+export class NotificationStateError extends ConflictError {
   constructor(
     readonly action: 'retry' | 'delete',
     message: string,

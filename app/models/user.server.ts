@@ -9,6 +9,7 @@ import {
   type UserUpdateInput,
 } from '~/schemas/user';
 import { getDummyHash, hashPassword, verifyPassword } from '~/lib/password.server';
+import { ConflictError } from '~/lib/errors.server';
 
 export { hasRole, USER_ROLES, type UserRole };
 
@@ -110,7 +111,8 @@ export function temporaryPassword(): string {
   return randomBytes(12).toString('base64url');
 }
 
-export class UserConflictError extends Error {}
+/** A taken username, or the last active admin demoted or disabled (API: 409). */
+export class UserConflictError extends ConflictError {}
 
 export const LAST_ADMIN_MESSAGE = 'The last active admin cannot be disabled or lose the admin role';
 

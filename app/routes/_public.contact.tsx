@@ -1,18 +1,15 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getInputProps, getTextareaProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { HoneypotField } from '~/components/public/honeypot-field';
+import { InquiryForm, SentNotice, useInquiryForm } from '~/components/public/inquiry-form';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
-import { Field, FormErrors, TextareaField } from '~/components/ui/field';
+import { Field, TextareaField } from '~/components/ui/field';
 import { useCompany } from '~/root';
-import { ContactMessageSchema, HONEYPOT_FIELD } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/lib/flash.server';
-import { clientAddress } from '~/lib/rate-limit.server';
-import { readFormData } from '~/lib/form.server';
+import { ContactMessageSchema } from '~/schemas/public-forms';
+import { publicFormAction } from '~/lib/public-form.server';
 import { contactLimiter, submitContactMessage } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
@@ -26,31 +23,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ sent });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readFormData(request);
-  if (formData.get(HONEYPOT_FIELD))
-    return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
-
-  const submission = parseWithZod(formData, { schema: ContactMessageSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
-
-  const address = clientAddress(context);
-  const limit = await contactLimiter.hit(address);
-  if (!limit.allowed) {
-    return json(
-      submission.reply({
-        formErrors: [
-          `You have sent several messages in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call us.`,
-        ],
-      }),
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    );
-  }
-
-  await submitContactMessage({ ...submission.value, clientAddress: address });
-  return redirectWithToast(request, '/contact?sent=1', SUCCESS_TOAST);
+export function action(args: ActionFunctionArgs) {
+  return publicFormAction(args, {
+    schema: ContactMessageSchema,
+    limiter: contactLimiter,
+    tooMany: (minutes) =>
+      `You have sent several messages in a short time. Please wait ${minutes} minutes and try again, or call us.`,
+    sentPath: '/contact?sent=1',
+    toast: SUCCESS_TOAST,
+    submit: submitContactMessage,
+  });
 }
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -107,13 +89,7 @@ const CONTACT_FAQ: FaqItem[] = [
 export default function ContactPage() {
   const { sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactMessageSchema }),
-  });
+  const [form, fields] = useInquiryForm(ContactMessageSchema, lastResult);
   const company = useCompany();
   const phoneHref = `tel:${company.phone.replace(/[^\d+]/g, '')}`;
 
@@ -196,27 +172,18 @@ export default function ContactPage() {
           </div>
           <div className="lg:col-span-3">
             {sent && !lastResult ? (
-              <div
-                role="status"
-                className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900"
-              >
-                <p className="font-semibold">Thank you! Your message has been sent.</p>
-                <p className="mt-1 text-sm">
-                  We have received it and will reply by e-mail within 2 hours.
-                </p>
-              </div>
+              <SentNotice title="Thank you! Your message has been sent.">
+                We have received it and will reply by e-mail within 2 hours.
+              </SentNotice>
             ) : null}
-            <form
-              method="post"
+            <InquiryForm
+              form={form}
               action="/contact"
-              {...getFormProps(form)}
               className="relative grid gap-5 sm:grid-cols-2"
-              aria-labelledby="contact-form-heading"
+              labelledBy="contact-form-heading"
+              submitLabel="Send Message"
+              submitClassName="btn-primary"
             >
-              <HoneypotField />
-              <div className="sm:col-span-2">
-                <FormErrors id={form.errorId} errors={form.errors} />
-              </div>
               <Field
                 label="First name"
                 {...getInputProps(fields.firstName, { type: 'text' })}
@@ -266,12 +233,7 @@ export default function ContactPage() {
                 maxLength={5000}
                 errors={fields.message.errors}
               />
-              <div className="sm:col-span-2">
-                <button type="submit" className="btn-primary w-full sm:w-auto">
-                  Send Message
-                </button>
-              </div>
-            </form>
+            </InquiryForm>
           </div>
         </div>
       </section>

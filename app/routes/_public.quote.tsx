@@ -1,30 +1,24 @@
 import {
-  getFormProps,
   getInputProps,
   getSelectProps,
   getTextareaProps,
-  useForm,
   type SubmissionResult,
 } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { HoneypotField } from '~/components/public/honeypot-field';
+import { InquiryForm, SentNotice, useInquiryForm } from '~/components/public/inquiry-form';
 import { PageHero } from '~/components/public/page-hero';
-import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import { Field, SelectField, TextareaField } from '~/components/ui/field';
 import {
-  HONEYPOT_FIELD,
   isQuotePlan,
   QUOTE_PLANS,
   QuoteRequestSchema,
   SHIPMENT_VOLUMES,
   type QuotePlan,
 } from '~/schemas/public-forms';
-import { redirectWithToast } from '~/lib/flash.server';
-import { clientAddress } from '~/lib/rate-limit.server';
-import { readFormData } from '~/lib/form.server';
+import { publicFormAction } from '~/lib/public-form.server';
 import { quoteLimiter, submitQuoteRequest } from '~/services/inquiries.server';
 
 const SUCCESS_TOAST = {
@@ -39,31 +33,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ plan: isQuotePlan(plan) ? plan : 'not-sure', sent: params.get('sent') === '1' });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readFormData(request);
-  if (formData.get(HONEYPOT_FIELD))
-    return redirectWithToast(request, '/quote?sent=1', SUCCESS_TOAST);
-
-  const submission = parseWithZod(formData, { schema: QuoteRequestSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
-
-  const address = clientAddress(context);
-  const limit = await quoteLimiter.hit(address);
-  if (!limit.allowed) {
-    return json(
-      submission.reply({
-        formErrors: [
-          `You have sent several quote requests in a short time. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again, or call our sales team.`,
-        ],
-      }),
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    );
-  }
-
-  await submitQuoteRequest({ ...submission.value, clientAddress: address });
-  return redirectWithToast(request, '/quote?sent=1', SUCCESS_TOAST);
+export function action(args: ActionFunctionArgs) {
+  return publicFormAction(args, {
+    schema: QuoteRequestSchema,
+    limiter: quoteLimiter,
+    tooMany: (minutes) =>
+      `You have sent several quote requests in a short time. Please wait ${minutes} minutes and try again, or call our sales team.`,
+    sentPath: '/quote?sent=1',
+    toast: SUCCESS_TOAST,
+    submit: submitQuoteRequest,
+  });
 }
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -114,13 +93,9 @@ export default function QuotePage() {
         </div>
         <div className="lg:col-span-2">
           {sent && !lastResult ? (
-            <div
-              role="status"
-              className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900"
-            >
-              <p className="font-semibold">Thank you! Your quote request has been sent.</p>
-              <p className="mt-1 text-sm">Our sales team will e-mail your quote within 2 hours.</p>
-            </div>
+            <SentNotice title="Thank you! Your quote request has been sent.">
+              Our sales team will e-mail your quote within 2 hours.
+            </SentNotice>
           ) : null}
           {/* A plan chosen through the URL starts the form afresh. */}
           <QuoteForm key={plan} plan={plan} lastResult={lastResult} />
@@ -137,27 +112,17 @@ function QuoteForm({
   plan: QuotePlan;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: { plan },
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: QuoteRequestSchema }),
-  });
+  const [form, fields] = useInquiryForm(QuoteRequestSchema, lastResult, { plan });
   const volume = getSelectProps(fields.shipmentsPerMonth);
   return (
-    <form
-      method="post"
+    <InquiryForm
+      form={form}
       action="/quote"
-      {...getFormProps(form)}
       className="card relative grid gap-5 p-6 sm:grid-cols-2"
-      aria-labelledby="quote-form-heading"
+      labelledBy="quote-form-heading"
+      submitLabel="Request Quote"
+      submitClassName="btn-accent"
     >
-      <HoneypotField />
-      <div className="sm:col-span-2">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
       <Field
         label="Name"
         {...getInputProps(fields.name, { type: 'text' })}
@@ -243,11 +208,6 @@ function QuoteForm({
         placeholder="Typical parcel sizes and weights, special handling, delivery deadlines…"
         errors={fields.message.errors}
       />
-      <div className="sm:col-span-2">
-        <button type="submit" className="btn-accent w-full sm:w-auto">
-          Request Quote
-        </button>
-      </div>
-    </form>
+    </InquiryForm>
   );
 }

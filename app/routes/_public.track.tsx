@@ -29,6 +29,7 @@ import {
 import { HONEYPOT_FIELD, ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingQuerySchema } from '~/schemas/public-tracking';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
   lookupTrackingNumbers,
@@ -142,33 +143,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get(HONEYPOT_FIELD)) return redirect(sent);
 
   const submission = parseWithZod(formData, { schema: ParcelSubscribeSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const limit = await subscribeClientLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
-    return json(
-      submission.reply({
-        formErrors: [
-          `Too many subscription requests from your network. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again.`,
-        ],
-      }),
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    );
+    return invalidForm(submission, {
+      formErrors: [
+        `Too many subscription requests from your network. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again.`,
+      ],
+      status: 429,
+      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+    });
   }
   const outcome = await requestParcelSubscription({
     trackingNumber,
     email: submission.value.email,
   });
   if (outcome === 'not-found')
-    return json(submission.reply({ formErrors: [TRACKING_NOT_FOUND] }), { status: 404 });
+    return invalidForm(submission, { formErrors: [TRACKING_NOT_FOUND], status: 404 });
   if (outcome === 'delivered')
-    return json(
-      submission.reply({
-        formErrors: ['This parcel has been delivered: there are no more updates to send.'],
-      }),
-      { status: 409 },
-    );
+    return invalidForm(submission, {
+      formErrors: ['This parcel has been delivered: there are no more updates to send.'],
+      status: 409,
+    });
   return redirect(sent);
 }
 

@@ -1,12 +1,7 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { handleApi, methodNotAllowed } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return handleApi(async () => json({ user: await requireApiUser(request) }));
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  GET: apiHandler({ role: 'viewer' }, ({ actor }) => json({ user: actor.user })),
+});

@@ -1,18 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listRecentParcels } from '~/models/dashboard.server';
 import { RecentParcelsQuerySchema } from '~/schemas/dashboard';
-import { handleApi, methodNotAllowed, parseQuery } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    const { limit } = parseQuery(request, RecentParcelsQuerySchema);
-    return json({ parcels: await listRecentParcels({ limit }) });
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  GET: apiHandler({ role: 'viewer', query: RecentParcelsQuerySchema }, async ({ query }) =>
+    json({ parcels: await listRecentParcels({ limit: query.limit }) }),
+  ),
+});

@@ -1,18 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listRecentTrackingEvents } from '~/models/dashboard.server';
 import { RecentTrackingQuerySchema } from '~/schemas/dashboard';
-import { handleApi, methodNotAllowed, parseQuery } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    const { limit } = parseQuery(request, RecentTrackingQuerySchema);
-    return json({ events: await listRecentTrackingEvents({ limit }) });
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  GET: apiHandler({ role: 'viewer', query: RecentTrackingQuerySchema }, async ({ query }) =>
+    json({ events: await listRecentTrackingEvents({ limit: query.limit }) }),
+  ),
+});

@@ -1,16 +1,8 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getDashboardStats } from '~/models/dashboard.server';
-import { handleApi, methodNotAllowed } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    return json(await getDashboardStats());
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  GET: apiHandler({ role: 'viewer' }, async () => json(await getDashboardStats())),
+});

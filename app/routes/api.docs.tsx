@@ -1,6 +1,5 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { methodNotAllowed } from '~/lib/api.server';
+import { apiRoute } from '~/lib/api.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
 import { openApiDocument } from '~/services/openapi.server';
 
@@ -188,16 +187,14 @@ function Docs() {
 
 let html: string | null = null;
 
-export function loader({ request }: LoaderFunctionArgs) {
-  html ??= `<!DOCTYPE html>${renderToStaticMarkup(<Docs />)}`;
-  return conditionalResponse(request, html, {
-    headers: new Headers({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'public, max-age=300',
-    }),
-  });
-}
-
-export function action() {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  GET: ({ request }) => {
+    html ??= `<!DOCTYPE html>${renderToStaticMarkup(<Docs />)}`;
+    return conditionalResponse(request, html, {
+      headers: new Headers({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'public, max-age=300',
+      }),
+    });
+  },
+});

@@ -1,19 +1,17 @@
 import { json } from '@remix-run/node';
-import { methodNotAllowed } from '~/lib/api.server';
+import { apiRoute } from '~/lib/api.server';
 import { pingDb } from '~/lib/db.server';
 
-export async function loader() {
-  const up = await pingDb();
-  return json(
-    {
-      status: up ? 'ok' : 'error',
-      database: up ? 'up' : 'down',
-      timestamp: new Date().toISOString(),
-    },
-    { status: up ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
-  );
-}
-
-export function action() {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  GET: async () => {
+    const up = await pingDb();
+    return json(
+      {
+        status: up ? 'ok' : 'error',
+        database: up ? 'up' : 'down',
+        timestamp: new Date().toISOString(),
+      },
+      { status: up ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
+    );
+  },
+});

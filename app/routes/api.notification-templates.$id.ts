@@ -1,9 +1,8 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
 import { NotificationTemplateSchema } from '~/schemas/notification-template';
-import { ApiError, handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
-import { requireApiUser, requireRole } from '~/services/auth.server';
+import { ApiError, apiRoute, readJsonBody } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 import {
   resetNotificationTemplate,
   saveNotificationTemplate,
@@ -15,31 +14,22 @@ function typeFrom(id: string | undefined) {
   return type;
 }
 
-/** GET /api/notification-templates/:id (status-update, delivery-confirmation, …) → {template}. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    return json({ template: await getNotificationTemplate(typeFrom(params.id)) });
-  });
-}
-
-/**
- * PUT {subject, text, html?} → {template} (admin): an unknown {{placeholder}} is a 400 naming
- * the field. DELETE → {template}: back to the default template.
- */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== 'PUT' && request.method !== 'DELETE')
-    return methodNotAllowed(['GET', 'PUT', 'DELETE']);
-  return handleApi(async () => {
-    const user = await requireApiUser(request);
-    requireRole(user, 'admin');
+export const { loader, action } = apiRoute({
+  /** GET /api/notification-templates/:id (status-update, delivery-confirmation, …) → {template}. */
+  GET: apiHandler({ role: 'viewer' }, async ({ params }) =>
+    json({ template: await getNotificationTemplate(typeFrom(params.id)) }),
+  ),
+  /**
+   * PUT {subject, text, html?} → {template} (admin): an unknown {{placeholder}} is a 400 naming
+   * the field. The template is looked for before the body is read: an unknown one is a 404.
+   */
+  PUT: apiHandler({ role: 'admin' }, async ({ request, params, actor }) => {
     const type = typeFrom(params.id);
-    const input =
-      request.method === 'DELETE' ? null : await readJsonBody(request, NotificationTemplateSchema);
-    const actor = { user, context, via: 'api' } as const;
-    const template = input
-      ? await saveNotificationTemplate(type, input, actor)
-      : await resetNotificationTemplate(type, actor);
-    return json({ template });
-  });
-}
+    const input = await readJsonBody(request, NotificationTemplateSchema);
+    return json({ template: await saveNotificationTemplate(type, input, actor) });
+  }),
+  /** DELETE → {template}: back to the default template (admin). */
+  DELETE: apiHandler({ role: 'admin' }, async ({ params, actor }) =>
+    json({ template: await resetNotificationTemplate(typeFrom(params.id), actor) }),
+  ),
+});

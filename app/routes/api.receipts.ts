@@ -1,19 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listReceipts } from '~/models/receipt.server';
 import { ReceiptListQuerySchema } from '~/schemas/receipt';
-import { handleApi, methodNotAllowed, parseQuery } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 
-/** GET /api/receipts?page&limit&status → { receipts, pagination }, newest first. */
-export function loader({ request }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    const query = parseQuery(request, ReceiptListQuerySchema);
-    return json(await listReceipts(query));
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  /** GET /api/receipts?page&limit&status → { receipts, pagination }, newest first. */
+  GET: apiHandler({ role: 'viewer', query: ReceiptListQuerySchema }, async ({ query }) =>
+    json(await listReceipts(query)),
+  ),
+});

@@ -1,12 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { methodNotAllowed } from '~/lib/api.server';
-import { setUserDisabledAction } from '~/services/user-admin.server';
+import { userDisabledRoute } from '~/services/user-admin.server';
 
-export function loader() {
-  return methodNotAllowed(['POST']);
-}
-
-/** POST /api/users/:id/disable → { user } (admin); see setUserDisabledAction. */
-export function action(args: ActionFunctionArgs) {
-  return setUserDisabledAction(args, true);
-}
+/** POST /api/users/:id/disable → { user } (admin); see userDisabledRoute. */
+export const { loader, action } = userDisabledRoute(true);

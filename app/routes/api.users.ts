@@ -1,31 +1,20 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
-import { handleApi, methodNotAllowed, readJsonBody } from '~/lib/api.server';
-import { requireApiAdmin } from '~/services/auth.server';
-import { asApiConflict } from '~/services/user-admin.server';
+import { apiRoute } from '~/lib/api.server';
+import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
 import { addUser } from '~/services/users.server';
 
-/** GET /api/users → { users } (admin) */
-export function loader({ request }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiAdmin(request);
-    return json({ users: await listUsers() });
-  });
-}
-
-/**
- * POST /api/users {username, name, email, role, password?} → 201 { user } (admin). Without a
- * password the answer also carries `temporaryPassword`, shown this once; the user must change it
- * at the first sign-in. 409 when the username is taken.
- */
-export function action({ request, context }: ActionFunctionArgs) {
-  return handleApi(async () => {
-    if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-    const admin = await requireApiAdmin(request);
-    const input = await readJsonBody(request, UserCreateSchema);
-    const created = await asApiConflict(() => addUser(input, { user: admin, context, via: 'api' }));
-    return json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
-  });
-}
+/** Users are the admin's. */
+export const { loader, action } = apiRoute({
+  /** GET /api/users → { users } */
+  GET: apiHandler({ role: ADMIN_AREA }, async () => json({ users: await listUsers() })),
+  /**
+   * POST /api/users {username, name, email, role, password?} → 201 { user }. Without a password
+   * the answer also carries `temporaryPassword`, shown this once; the user must change it at the
+   * first sign-in. 409 when the username is taken.
+   */
+  POST: apiHandler({ role: ADMIN_AREA, body: UserCreateSchema }, async ({ body, actor }) =>
+    json(await addUser(body, actor), { status: 201, headers: { 'Cache-Control': 'no-store' } }),
+  ),
+});

@@ -1,30 +1,19 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { getWebhook, listDeliveries } from '~/models/webhook.server';
 import { WebhookDeliveryQuerySchema } from '~/schemas/integrations';
-import {
-  ApiError,
-  handleApi,
-  methodNotAllowed,
-  parseQuery,
-  requireObjectId,
-} from '~/lib/api.server';
-import { requireApiAdmin } from '~/services/auth.server';
+import { apiRoute, found } from '~/lib/api.server';
+import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
 
-/**
- * GET /api/webhooks/:id/deliveries?page&limit → { deliveries, pagination }, newest first; each
- * with its attempts (time, status code, duration, the first 1 KB of the answer) (admin).
- */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiAdmin(request);
-    const id = requireObjectId(params.id, 'webhook id');
-    const query = parseQuery(request, WebhookDeliveryQuerySchema);
-    if (!(await getWebhook(id))) throw new ApiError(404, 'Webhook not found');
-    return json(await listDeliveries(id, query));
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  /**
+   * GET /api/webhooks/:id/deliveries?page&limit → { deliveries, pagination }, newest first; each
+   * with its attempts (time, status code, duration, the first 1 KB of the answer) (admin).
+   */
+  GET: apiHandler(
+    { role: ADMIN_AREA, ids: { id: 'webhook id' }, query: WebhookDeliveryQuerySchema },
+    async ({ ids, query }) => {
+      await found(getWebhook(ids.id), 'Webhook not found');
+      return json(await listDeliveries(ids.id, query));
+    },
+  ),
+});

@@ -2,16 +2,18 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { PasswordChangeSchema, SignOutEverywhereSchema } from '~/schemas/user';
 import { LOGIN_PATH, requestCredential, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { destroySession, getSession } from '~/services/session.server';
 import { changePassword, signOutEverywhere } from '~/services/users.server';
+import { invalidForm } from '~/lib/form-reply.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -38,16 +40,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: PasswordChangeSchema });
   const hideFields = ['currentPassword', 'newPassword', 'confirmPassword'];
-  if (submission.status !== 'success')
-    return json(submission.reply({ hideFields }), { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission, { hideFields });
   if (!(await changePassword(submission.value, await requestCredential(request), actor))) {
-    return json(
-      submission.reply({
-        hideFields,
-        fieldErrors: { currentPassword: ['The current password is wrong'] },
-      }),
-      { status: 400 },
-    );
+    return invalidForm(submission, {
+      hideFields,
+      fieldErrors: { currentPassword: ['The current password is wrong'] },
+    });
   }
   return redirectWithToast(request, '/dashboard', {
     type: 'success',
@@ -65,9 +63,11 @@ export default function AccountPage() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordChangeSchema }),
   });
-  const navigation = useNavigation();
-  const submitting = navigation.state === 'submitting';
-  const signingOut = submitting && navigation.formData?.get('intent') === 'sign-out-everywhere';
+  const submitting = useIsPending({ state: 'submitting' });
+  const signingOut = useIsPending({
+    state: 'submitting',
+    formData: { intent: 'sign-out-everywhere' },
+  });
   const busy = submitting && !signingOut;
   return (
     <div className="mx-auto max-w-lg space-y-4">
@@ -102,10 +102,9 @@ export default function AccountPage() {
           errors={fields.confirmPassword.errors}
           {...getInputProps(fields.confirmPassword, { type: 'password' })}
         />
-        <button type="submit" className="btn-primary" disabled={submitting}>
-          {busy ? <Spinner /> : null}
-          {busy ? 'Saving...' : 'Change password'}
-        </button>
+        <SubmitButton pending={busy} pendingLabel="Saving..." disabled={submitting}>
+          Change password
+        </SubmitButton>
       </Form>
       <Form method="post" className="card space-y-3 p-4" aria-labelledby="sign-out-everywhere">
         <h2 id="sign-out-everywhere" className="text-lg font-semibold text-gray-900">
@@ -115,16 +114,16 @@ export default function AccountPage() {
           Ends every session of yours, in this browser and all others, and every token from signing
           in to the API. API keys keep working.
         </p>
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value="sign-out-everywhere"
           className="btn-secondary"
+          pending={signingOut}
+          pendingLabel="Signing out..."
           disabled={submitting}
         >
-          {signingOut ? <Spinner /> : null}
-          {signingOut ? 'Signing out...' : 'Sign out everywhere'}
-        </button>
+          Sign out everywhere
+        </SubmitButton>
       </Form>
     </div>
   );

@@ -2,26 +2,21 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { getInboxItem } from '~/models/inbox.server';
 import { INBOX_KIND_LABELS, INBOX_KINDS, InboxHandleSchema, type InboxKind } from '~/schemas/inbox';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { markInboxItem } from '~/services/inbox.server';
 import { formatDateTime } from '~/utils/format';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { useCompany } from '~/root';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 function readKind(value: string | undefined): InboxKind {
   if (!INBOX_KINDS.includes(value as InboxKind)) throw new Response('Not found', { status: 404 });
@@ -41,7 +36,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const kind = readKind(params.kind);
   const submission = parseWithZod(await readFormData(request), { schema: InboxHandleSchema });
-  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission);
   const handled = submission.value.handled === 'true';
   const after = await markInboxItem(kind, params.id ?? '', handled, { user, context });
   if (!after) throw new Response('Not found', { status: 404 });
@@ -66,11 +61,10 @@ export default function InboxItemPage() {
   const { item } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { search } = useLocation();
-  const navigation = useNavigation();
   const [form] = useForm({ id: 'inbox-handle', lastResult });
   const params = new URLSearchParams(search);
   const back = `/dashboard/inbox${params.size ? `?${params}` : `?kind=${item.kind}`}`;
-  const busy = navigation.state === 'submitting';
+  const busy = useIsPending({ state: 'submitting' });
   return (
     <div className="mx-auto max-w-3xl space-y-4">
       <Link to={back} className="text-sm text-brand-700 underline">
@@ -88,14 +82,12 @@ export default function InboxItemPage() {
           <Form method="post" {...getFormProps(form)}>
             <FormErrors id={form.errorId} errors={form.errors} />
             <input type="hidden" name="handled" value={item.handledAt ? 'false' : 'true'} />
-            <button
-              type="submit"
+            <SubmitButton
               className={item.handledAt ? 'btn-secondary' : 'btn-primary'}
-              disabled={busy}
+              pending={busy}
             >
-              {busy ? <Spinner /> : null}
               {item.handledAt ? 'Mark unhandled' : 'Mark handled'}
-            </button>
+            </SubmitButton>
           </Form>
         </div>
         <p className="text-sm">

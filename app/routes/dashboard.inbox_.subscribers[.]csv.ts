@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify';
 import { subscribersForExport } from '~/models/inbox.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
+import { fileResponse } from '~/lib/http-cache.server';
 
 const SUBSCRIBER_CSV_COLUMNS = ['email', 'source', 'subscribedAt', 'handledAt'] as const;
 
@@ -18,12 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rows = Readable.from(subscribersForExport());
   rows.on('error', (error) => csv.destroy(error));
   const date = new Date().toISOString().slice(0, 10);
-  return new Response(createReadableStreamFromReadable(rows.pipe(csv)), {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="subscribers-${date}.csv"`,
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
+  return fileResponse(createReadableStreamFromReadable(rows.pipe(csv)), {
+    contentType: 'text/csv; charset=utf-8',
+    filename: `subscribers-${date}.csv`,
   });
 }

@@ -4,19 +4,19 @@ import {
   getInputProps,
   getTextareaProps,
   useForm,
-  useInputControl,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ParcelField } from '~/components/parcels/parcel-combobox';
-import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
+import {
+  ApplyChoiceButton,
+  ParcelPickerDialog,
+  useParcelChoice,
+} from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 import {
@@ -34,9 +34,11 @@ import { fillPlaceholders, TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-
 import { placeholdersForParcel } from '~/services/notification-templates.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { createNotification } from '~/services/notifications.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/notifications';
 const NO_RECIPIENT_EMAIL =
@@ -89,19 +91,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSendFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const parcel = await getParcelOption(submission.value.parcelId);
   if (!parcel) {
-    return json(submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }), {
-      status: 400,
-    });
+    return invalidForm(submission, { fieldErrors: { parcelId: ['Please select a parcel'] } });
   }
   if (!parcel.recipientEmail) {
-    return json(submission.reply({ fieldErrors: { parcelId: [NO_RECIPIENT_EMAIL] } }), {
-      status: 400,
-    });
+    return invalidForm(submission, { fieldErrors: { parcelId: [NO_RECIPIENT_EMAIL] } });
   }
 
   // The template's HTML body goes with its text, as long as the text was sent as it is.
@@ -140,22 +136,17 @@ export default function SendNotificationDialog() {
     placeholders,
   } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const hydrated = useHydrated();
   // A new template or parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
   return (
-    <RouteDialog
+    <ParcelPickerDialog
       title="Send Notification"
-      closeTo={LIST_PATH}
       description="E-mail the recipient of a parcel."
+      closeTo={LIST_PATH}
+      action={`${LIST_PATH}/new`}
+      picker={picker}
+      keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
     >
-      {hydrated ? null : (
-        <ParcelPickerSearch
-          action={`${LIST_PATH}/new`}
-          {...picker}
-          keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
-        />
-      )}
       <SendNotificationForm
         key={key}
         parcels={parcels}
@@ -165,7 +156,7 @@ export default function SendNotificationDialog() {
         lastResult={lastResult}
         placeholders={placeholders}
       />
-    </RouteDialog>
+    </ParcelPickerDialog>
   );
 }
 
@@ -184,8 +175,6 @@ function SendNotificationForm({
   lastResult?: SubmissionResult<string[]> | null;
   placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
 }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
   const [form, fields] = useForm<FormValues, unknown>({
     lastResult,
     defaultValue,
@@ -194,12 +183,12 @@ function SendNotificationForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSendFormSchema }),
   });
-  const parcelControl = useInputControl(fields.parcelId);
-  const [chosen, setChosen] = useState(loadedChoice);
-  const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
-  const sending =
-    navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
-  const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
+  const { hydrated, chosen, parcel, choose } = useParcelChoice(
+    fields.parcelId,
+    parcels,
+    loadedChoice,
+  );
+  const sending = useIsPending({ formAction: `${LIST_PATH}/new`, state: 'submitting' });
 
   /** A template fills subject and message (an empty Custom one empties them). */
   function applyTemplate(type: NotificationType | null) {
@@ -221,10 +210,7 @@ function SendNotificationForm({
         hydrated={hydrated}
         chosen={chosen}
         parcels={parcels}
-        onChange={(next) => {
-          setChosen(next);
-          parcelControl.change(next?.id ?? '');
-        }}
+        onChange={choose}
         optionLabel={(p) =>
           `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`
         }
@@ -251,21 +237,11 @@ function SendNotificationForm({
         ))}
       </SelectField>
       {hydrated ? null : (
-        <div>
-          <button
-            type="submit"
-            formMethod="get"
-            formAction={`${LIST_PATH}/new`}
-            formNoValidate
-            className="btn-secondary"
-          >
-            {applying ? <Spinner /> : null}
-            Apply template
-          </button>
-          <p className="mt-1 text-xs text-gray-500">
-            Fills the subject and message from the chosen template.
-          </p>
-        </div>
+        <ApplyChoiceButton
+          action={`${LIST_PATH}/new`}
+          label="Apply template"
+          hint="Fills the subject and message from the chosen template."
+        />
       )}
       <Field
         label="Subject"
@@ -290,18 +266,11 @@ function SendNotificationForm({
         placeholders={placeholders?.parcelId === parcel?.id ? placeholders : null}
         title={fields.title.value ?? ''}
         message={fields.message.value ?? ''}
-        applying={applying}
       />
       <div className="flex justify-end gap-2">
-        <button type="submit" className="btn-primary" disabled={sending}>
-          {sending ? (
-            <>
-              <Spinner /> Sending...
-            </>
-          ) : (
-            'Send'
-          )}
-        </button>
+        <SubmitButton pending={sending} pendingLabel="Sending...">
+          Send
+        </SubmitButton>
       </div>
     </Form>
   );
@@ -316,31 +285,33 @@ function MessagePreview({
   placeholders,
   title,
   message,
-  applying,
 }: {
   placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
   title: string;
   message: string;
-  applying: boolean;
 }) {
+  const previewing = useIsPending({
+    formAction: `${LIST_PATH}/new`,
+    formMethod: 'GET',
+    formData: { preview: '1' },
+  });
   return (
     <section aria-labelledby="message-preview-heading" className="rounded-md bg-gray-50 p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="message-preview-heading" className="text-sm font-semibold text-gray-900">
           {placeholders ? `Preview for ${placeholders.trackingNumber}` : 'Preview'}
         </h3>
-        <button
-          type="submit"
+        <SubmitButton
           name="preview"
           value="1"
           formMethod="get"
           formAction={`${LIST_PATH}/new`}
           formNoValidate
           className="btn-secondary"
+          pending={previewing}
         >
-          {applying ? <Spinner /> : null}
           {placeholders ? 'Refresh preview' : 'Preview'}
-        </button>
+        </SubmitButton>
       </div>
       {placeholders ? (
         <div className="mt-2 space-y-1 text-sm">

@@ -1,5 +1,5 @@
+import { RecordList, RecordListHeader } from '~/components/dashboard/record-list';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
-import { useCanEdit } from '~/utils/use-dashboard-user';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -18,6 +18,7 @@ import { hasRole } from '~/models/user.server';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { deleteNotification, retryNotification } from '~/services/notifications.server';
 
 const LIST_PATH = '/dashboard/notifications';
@@ -47,9 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationActionSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const { intent, notificationId } = submission.value;
   const actor = { user, context };
 
@@ -105,7 +104,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Management dashboard' }];
 
 export default function NotificationsTab() {
-  const canEdit = useCanEdit();
   const { notifications, pagination, canEditTemplates } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
@@ -126,76 +124,36 @@ export default function NotificationsTab() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-gray-900">Email Notifications</h1>
-        {canEdit ? (
-          <Link
-            to={`${LIST_PATH}/new${DIALOG_FRAGMENT}`}
-            preventScrollReset
-            className="btn-primary"
-          >
-            Send Notification
-          </Link>
-        ) : null}
-      </div>
+      <RecordListHeader
+        title="Email Notifications"
+        newPath={`${LIST_PATH}/new`}
+        newLabel="Send Notification"
+      />
 
       <Outlet />
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
-        <section aria-labelledby="recent-notifications-heading" className="card p-4">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 id="recent-notifications-heading" className="text-lg font-semibold">
-              Recent Notifications
-            </h2>
-            <p className="text-sm text-gray-600">
-              {pagination.totalItems} notification{pagination.totalItems === 1 ? '' : 's'}
-            </p>
-          </div>
-          {notifications.length === 0 ? (
-            <p className="py-8 text-center text-sm text-gray-600">
-              {pagination.totalItems > 0
-                ? 'No notifications on this page.'
-                : 'No notifications sent yet.'}
-            </p>
-          ) : (
-            <ul aria-label="Recent Notifications" className="divide-y divide-gray-100">
-              {notifications.map((notification) => (
-                <NotificationItem
-                  key={notification.id}
-                  notification={notification}
-                  formAction={formAction}
-                  lastResult={
-                    lastResult?.initialValue?.notificationId === notification.id ? lastResult : null
-                  }
-                />
-              ))}
-            </ul>
-          )}
-          {pagination.totalPages > 1 ? (
-            <nav
-              aria-label="Notification pages"
-              className="mt-4 flex items-center justify-between gap-2 border-t pt-4"
-            >
-              {pagination.currentPage > 1 ? (
-                <Link to={listUrl(pagination.currentPage - 1)} className="btn-secondary" rel="prev">
-                  Previous
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-sm text-gray-600">
-                Page {pagination.currentPage} of {pagination.totalPages}
-              </span>
-              {pagination.currentPage < pagination.totalPages ? (
-                <Link to={listUrl(pagination.currentPage + 1)} className="btn-secondary" rel="next">
-                  Next
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
-        </section>
+        <RecordList
+          id="recent-notifications-heading"
+          title="Recent Notifications"
+          count={`${pagination.totalItems} notification${pagination.totalItems === 1 ? '' : 's'}`}
+          empty="No notifications sent yet."
+          emptyPage="No notifications on this page."
+          pagesLabel="Notification pages"
+          pagination={pagination}
+          pageUrl={listUrl}
+        >
+          {notifications.map((notification) => (
+            <NotificationItem
+              key={notification.id}
+              notification={notification}
+              formAction={formAction}
+              lastResult={
+                lastResult?.initialValue?.notificationId === notification.id ? lastResult : null
+              }
+            />
+          ))}
+        </RecordList>
 
         <section aria-labelledby="quick-templates-heading" className="card p-4">
           <h2 id="quick-templates-heading" className="mb-3 text-lg font-semibold">

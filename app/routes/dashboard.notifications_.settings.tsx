@@ -2,10 +2,9 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-t
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors, singleSelectProps } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import {
   getNotificationSettings,
   saveNotificationSettings,
@@ -15,6 +14,9 @@ import { NotificationSettingsFormSchema } from '~/schemas/notification-settings'
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PATH = '/dashboard/notifications/settings';
 
@@ -30,9 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationSettingsFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const changed = submission.value.rules
     .filter(
       (rule) =>
@@ -53,8 +53,7 @@ export const meta: MetaFunction = () => [{ title: 'Automatic e-mails · Manageme
 export default function AutomaticEmailsPage() {
   const { settings } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting';
+  const saving = useIsPending({ state: 'submitting' });
   const [form, fields] = useForm({
     id: `automatic-emails-${settings.updatedAt ?? 'default'}`,
     lastResult,
@@ -141,15 +140,9 @@ export default function AutomaticEmailsPage() {
           </tbody>
         </table>
         <div className="flex justify-end">
-          <button type="submit" className="btn-primary" disabled={saving}>
-            {saving ? (
-              <>
-                <Spinner /> Saving...
-              </>
-            ) : (
-              'Save'
-            )}
-          </button>
+          <SubmitButton pending={saving} pendingLabel="Saving...">
+            Save
+          </SubmitButton>
         </div>
       </Form>
     </div>

@@ -8,10 +8,9 @@ import {
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
 import { listParcelOptions } from '~/models/parcel.server';
 import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
@@ -25,11 +24,14 @@ import {
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import {
   previewNotificationTemplate,
   resetNotificationTemplate,
   saveNotificationTemplate,
 } from '~/services/notification-templates.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/notifications/templates';
 
@@ -57,12 +59,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationTemplateFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(
-      { result: submission.reply(), preview: null },
-      { status: submission.status === 'error' ? 400 : 200 },
-    );
-  }
+  const into = (result: FormReply) => ({ result, preview: null });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   const value = submission.value;
   if (value.intent === 'reset') {
     await resetNotificationTemplate(type, { user, context });
@@ -75,13 +73,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (value.intent === 'preview') {
     const preview = await previewNotificationTemplate(value, value.parcelId ?? '');
     if (!preview) {
-      return json(
-        {
-          result: submission.reply({ fieldErrors: { parcelId: ['Please select a parcel'] } }),
-          preview: null,
-        },
-        { status: 400 },
-      );
+      return invalidForm(submission, {
+        fieldErrors: { parcelId: ['Please select a parcel'] },
+        into,
+      });
     }
     return json({ result: submission.reply(), preview });
   }
@@ -98,8 +93,10 @@ export const meta: MetaFunction = () => [{ title: 'Edit e-mail template · Manag
 export default function EditTemplatePage() {
   const { template, parcels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' ? String(navigation.formData?.get('intent')) : '';
+  const pending = (intent: string) => ({ state: 'submitting' as const, formData: { intent } });
+  const previewing = useIsPending(pending('preview'));
+  const resetting = useIsPending(pending('reset'));
+  const saving = useIsPending(pending('save'));
   const [form, fields] = useForm({
     id: `template-${template.id}-${template.updatedAt ?? 'default'}`,
     lastResult: actionData?.result,
@@ -161,23 +158,26 @@ export default function EditTemplatePage() {
             ))}
           </SelectField>
           <div className="flex flex-wrap justify-end gap-2">
-            <button type="submit" name="intent" value="preview" className="btn-secondary">
-              {busy === 'preview' ? <Spinner /> : null}
+            <SubmitButton
+              name="intent"
+              value="preview"
+              className="btn-secondary"
+              pending={previewing}
+            >
               Preview
-            </button>
-            <button type="submit" name="intent" value="reset" formNoValidate className="btn-danger">
-              {busy === 'reset' ? <Spinner /> : null}
+            </SubmitButton>
+            <SubmitButton
+              name="intent"
+              value="reset"
+              formNoValidate
+              className="btn-danger"
+              pending={resetting}
+            >
               Reset to default
-            </button>
-            <button type="submit" name="intent" value="save" className="btn-primary">
-              {busy === 'save' ? (
-                <>
-                  <Spinner /> Saving...
-                </>
-              ) : (
-                'Save template'
-              )}
-            </button>
+            </SubmitButton>
+            <SubmitButton name="intent" value="save" pending={saving} pendingLabel="Saving...">
+              Save template
+            </SubmitButton>
           </div>
         </Form>
         <section aria-labelledby="template-preview-heading" className="card space-y-3 p-4">

@@ -1,25 +1,17 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from '@remix-run/react';
+import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors } from '~/components/ui/field';
-import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
+import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
 import { deleteParcel } from '~/services/parcels.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -37,9 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), { schema: ParcelDeleteSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let deleted;
   try {
@@ -74,30 +64,16 @@ export default function DeleteParcelDialog() {
   const { parcel } = useLoaderData<typeof loader>();
   const [form] = useForm({ lastResult: useActionData<typeof action>() });
   const { search } = useLocation();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const closeTo = `/dashboard/parcels${search}`;
   return (
-    <RouteDialog title="Delete Parcel" closeTo={closeTo} size="md">
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <p className="text-gray-700">
-          Are you sure you want to delete parcel{' '}
-          <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also
-          delete all associated tracking events
-          {parcel.eventCount ? ` (${parcel.eventCount})` : ''}. This action cannot be undone.
-        </p>
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link to={closeTo} className="btn-secondary" preventScrollReset>
-            Cancel
-          </Link>
-          <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? <Spinner /> : null}
-            {busy ? 'Deleting...' : 'Delete'}
-          </button>
-        </div>
-      </Form>
-    </RouteDialog>
+    <DeleteDialog title="Delete Parcel" closeTo={closeTo} form={form}>
+      <p className="text-gray-700">
+        Are you sure you want to delete parcel{' '}
+        <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also
+        delete all associated tracking events
+        {parcel.eventCount ? ` (${parcel.eventCount})` : ''}. This action cannot be undone.
+      </p>
+    </DeleteDialog>
   );
 }
 

@@ -12,6 +12,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 function notFound() {
   return json({ message: 'Parcel not found' }, { status: 404 });
@@ -31,9 +32,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     disableAutoCoercion: true,
   });
   // A destination row added or removed without JavaScript is answered with the form as it is now.
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   // The form always shows every destination, so no rows means none are left (and the model then
   // gives the parcel its recipient's, as on creation).
   const input = { ...submission.value, destinations: submission.value.destinations ?? [] };

@@ -1,11 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { StatusBadge } from '~/components/parcels/status-badge';
-import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
+import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { getParcelsByIds } from '~/models/parcel.server';
 import { ParcelBulkDeleteFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
@@ -87,48 +86,35 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export default function DeleteSelectedParcelsDialog() {
   const { parcels, back } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const count = parcels.length;
   const noun = `${count} parcel${count === 1 ? '' : 's'}`;
   return (
-    <RouteDialog title={`Delete ${noun}`} closeTo={back} size="md">
-      <Form method="post" className="space-y-4">
-        <input type="hidden" name="back" value={back.replace(/^[^?]*/, '')} />
+    <DeleteDialog title={`Delete ${noun}`} closeTo={back} submitLabel={`Delete ${noun}`}>
+      <input type="hidden" name="back" value={back.replace(/^[^?]*/, '')} />
+      {parcels.map((p) => (
+        <input key={p.id} type="hidden" name="ids" value={p.id} />
+      ))}
+      <p className="text-gray-700">
+        {count === 1
+          ? 'Are you sure you want to delete this parcel? Its tracking events are deleted with it.'
+          : `Are you sure you want to delete these ${noun}? Their tracking events are deleted with them.`}{' '}
+        This action cannot be undone.
+      </p>
+      <ul
+        aria-label="Parcels to delete"
+        className="max-h-64 divide-y divide-gray-200 overflow-y-auto rounded-md border border-gray-200 text-sm"
+      >
         {parcels.map((p) => (
-          <input key={p.id} type="hidden" name="ids" value={p.id} />
+          <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+            <span>
+              <span className="font-mono font-semibold">{p.trackingNumber}</span>
+              {p.recipient ? <span className="text-gray-600"> · {p.recipient}</span> : null}
+            </span>
+            <StatusBadge status={p.status} />
+          </li>
         ))}
-        <p className="text-gray-700">
-          {count === 1
-            ? 'Are you sure you want to delete this parcel? Its tracking events are deleted with it.'
-            : `Are you sure you want to delete these ${noun}? Their tracking events are deleted with them.`}{' '}
-          This action cannot be undone.
-        </p>
-        <ul
-          aria-label="Parcels to delete"
-          className="max-h-64 divide-y divide-gray-200 overflow-y-auto rounded-md border border-gray-200 text-sm"
-        >
-          {parcels.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
-              <span>
-                <span className="font-mono font-semibold">{p.trackingNumber}</span>
-                {p.recipient ? <span className="text-gray-600"> · {p.recipient}</span> : null}
-              </span>
-              <StatusBadge status={p.status} />
-            </li>
-          ))}
-        </ul>
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link to={back} className="btn-secondary" preventScrollReset>
-            Cancel
-          </Link>
-          <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? <Spinner /> : null}
-            {busy ? 'Deleting...' : `Delete ${noun}`}
-          </button>
-        </div>
-      </Form>
-    </RouteDialog>
+      </ul>
+    </DeleteDialog>
   );
 }
 

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { firstError } from '~/lib/form.server';
+import { fileResponse } from '~/lib/http-cache.server';
 import { refusalPage } from '~/lib/refusal-page.server';
 import { ParcelExportSelectionQuerySchema } from '~/schemas/parcel';
 import { requireUser } from '~/services/auth.server';
@@ -29,12 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const stream = await parcelCsvStream({ ids: query.value.ids });
   const date = new Date().toISOString().slice(0, 10);
-  return new Response(createReadableStreamFromReadable(stream), {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="parcels-selected-${date}.csv"`,
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
+  return fileResponse(createReadableStreamFromReadable(stream), {
+    contentType: 'text/csv; charset=utf-8',
+    filename: `parcels-selected-${date}.csv`,
   });
 }

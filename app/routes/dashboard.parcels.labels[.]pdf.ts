@@ -7,6 +7,7 @@ import { firstError } from '~/lib/form.server';
 import { renderLabelSheetPdf } from '~/services/label-render.server';
 import { refusalPage } from '~/lib/refusal-page.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
+import { fileResponse } from '~/lib/http-cache.server';
 
 function refusal(status: number, message: string, back: string) {
   return refusalPage({ status, title: 'No labels printed', message, back });
@@ -30,13 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!parcels.length) return refusal(404, 'The selected parcels no longer exist.', back);
   const pdf = await renderLabelSheetPdf(parcels, paper);
   const date = new Date().toISOString().slice(0, 10);
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'Content-Type': 'application/pdf',
-      'Content-Length': String(pdf.length),
-      'Content-Disposition': `inline; filename="labels-${date}.pdf"`,
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
+  return fileResponse(new Uint8Array(pdf), {
+    contentType: 'application/pdf',
+    filename: `labels-${date}.pdf`,
+    inline: true,
   });
 }

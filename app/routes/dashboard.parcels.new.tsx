@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
 import { useActionData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
@@ -11,6 +10,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { createParcel } from '~/services/parcels.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -24,9 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     disableAutoCoercion: true,
   });
   // A destination row added or removed without JavaScript is answered with the form as it is now.
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   let parcel;
   try {
     parcel = await createParcel(submission.value, { user, context });

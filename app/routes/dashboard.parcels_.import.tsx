@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, useForm, type Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
@@ -7,10 +7,9 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import {
   getPendingImport,
   PendingImportTooLarge,
@@ -27,7 +26,10 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PAGE = '/dashboard/parcels/import';
 /** Errors listed on the page; the rest are counted. */
@@ -54,9 +56,19 @@ type Check = {
   truncated: boolean;
 };
 
-function failed(reply: SubmissionResult<string[]>, check: Check | null, status = 400) {
-  return json({ reply, check }, { status });
+/** The page again with the form's messages and, once a file was read, what was found in it. */
+function failed(
+  submission: Submission<unknown>,
+  check: Check | null,
+  options: Parameters<typeof invalidForm>[1] = { hideFields: ['file'] },
+) {
+  return invalidForm(submission, { ...options, into: (reply) => ({ reply, check }) });
 }
+
+const fileError = (message: string) => ({
+  hideFields: ['file'],
+  fieldErrors: { file: [message] },
+});
 
 /** The form as sent: a multipart upload (the file), or the confirmation's plain form. */
 async function readForm(request: Request): Promise<FormData> {
@@ -91,8 +103,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: ParcelImportFormSchema,
     disableAutoCoercion: true,
   });
-  if (submission.status !== 'success')
-    return failed(submission.reply({ hideFields: ['file'] }), null);
+  if (submission.status !== 'success') return failed(submission, null);
   const value = submission.value;
 
   if (value.intent === 'upload') {
@@ -102,11 +113,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       text = new TextDecoder('utf-8', { fatal: true }).decode(await value.file.arrayBuffer());
     } catch {
       return failed(
-        submission.reply({
-          hideFields: ['file'],
-          fieldErrors: { file: ['The file must be UTF-8 text (save it as "CSV UTF-8")'] },
-        }),
+        submission,
         null,
+        fileError('The file must be UTF-8 text (save it as "CSV UTF-8")'),
       );
     }
     const check = await checkParcelCsv(text);
@@ -118,14 +127,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       errorCount: check.errors.length,
       truncated: check.truncated,
     };
-    if (check.errors.length) return failed(submission.reply({ hideFields: ['file'] }), summary);
+    if (check.errors.length) return failed(submission, summary);
     if (!check.rows)
       return failed(
-        submission.reply({
-          hideFields: ['file'],
-          fieldErrors: { file: ['The file has no parcel rows under its header row'] },
-        }),
+        submission,
         summary,
+        fileError('The file has no parcel rows under its header row'),
       );
     let id: string;
     try {
@@ -138,31 +145,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
       });
     } catch (error) {
       if (!(error instanceof PendingImportTooLarge)) throw error;
-      return failed(
-        submission.reply({
-          hideFields: ['file'],
-          fieldErrors: { file: ['The file is too large to import from the dashboard'] },
-        }),
-        null,
-        413,
-      );
+      return failed(submission, null, {
+        ...fileError('The file is too large to import from the dashboard'),
+        status: 413,
+      });
     }
     return redirect(`${PAGE}?id=${id}`);
   }
 
   const pending = await takePendingImport(value.id, user.id);
   if (!pending)
-    return failed(
-      submission.reply({
-        formErrors: ['This upload has expired or was already imported: upload the file again'],
-      }),
-      null,
-      409,
-    );
+    return failed(submission, null, {
+      formErrors: ['This upload has expired or was already imported: upload the file again'],
+      status: 409,
+    });
   const result = await importParcelCsv(pending.csv, { who: { user, context, via: 'page' } });
   if (result.errors.length)
     return failed(
-      submission.reply({ formErrors: ['Nothing was imported: the file has errors now'] }),
+      submission,
       {
         fileName: pending.fileName,
         rows: result.rows,
@@ -171,6 +171,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         errorCount: result.errors.length,
         truncated: result.truncated,
       },
+      { formErrors: ['Nothing was imported: the file has errors now'] },
     );
   return redirectWithToast(request, '/dashboard/parcels', {
     type: 'success',
@@ -281,8 +282,8 @@ function ErrorTable({ check }: { check: Check }) {
 export default function ImportParcelsPage() {
   const { pending, expired, maxRows, maxMegabytes } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const intent = navigation.formData?.get('intent');
+  const importing = useIsPending({ formAction: PAGE, formData: { intent: 'confirm' } });
+  const uploading = useIsPending({ formAction: PAGE, formData: { intent: 'upload' } });
   const [form, fields] = useForm({
     id: 'parcel-import-upload',
     lastResult: data?.reply,
@@ -333,10 +334,9 @@ export default function ImportParcelsPage() {
             <Form method="post" action={PAGE} className="flex gap-2">
               <input type="hidden" name="intent" value="confirm" />
               <input type="hidden" name="id" value={pending.id} />
-              <button type="submit" className="btn-primary" disabled={intent === 'confirm'}>
-                {intent === 'confirm' ? <Spinner /> : null}
+              <SubmitButton pending={importing}>
                 Import {pending.rows} parcel{pending.rows === 1 ? '' : 's'}
-              </button>
+              </SubmitButton>
               <Link to={PAGE} className="btn-secondary">
                 Cancel
               </Link>
@@ -376,10 +376,7 @@ export default function ImportParcelsPage() {
               </ul>
             ) : null}
           </div>
-          <button type="submit" className="btn-primary" disabled={intent === 'upload'}>
-            {intent === 'upload' ? <Spinner /> : null}
-            Upload and preview
-          </button>
+          <SubmitButton pending={uploading}>Upload and preview</SubmitButton>
         </Form>
       )}
 

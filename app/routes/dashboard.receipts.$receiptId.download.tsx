@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { RECEIPT_FORMATS } from '~/schemas/constants';
 import { renderReceiptFile } from '~/services/receipt-render.server';
 import { requireStaffReceipt } from '~/services/receipt-pages.server';
+import { fileResponse } from '~/lib/http-cache.server';
 
 /** The receipt as a file in its format (or ?format=pdf|html|txt), sent as a download. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -9,13 +10,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const requested = new URL(request.url).searchParams.get('format');
   const format = RECEIPT_FORMATS.find((f) => f === requested) ?? receipt.format;
   const file = await renderReceiptFile(receipt, format);
-  return new Response(new Uint8Array(file.content), {
-    headers: {
-      'Content-Type': file.contentType,
-      'Content-Disposition': `attachment; filename="${file.filename}"`,
-      'Content-Length': String(file.content.length),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
+  return fileResponse(new Uint8Array(file.content), {
+    contentType: file.contentType,
+    filename: file.filename,
   });
 }

@@ -3,19 +3,19 @@ import {
   getInputProps,
   getSelectProps,
   useForm,
-  useInputControl,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ParcelField } from '~/components/parcels/parcel-combobox';
-import { ParcelPickerSearch } from '~/components/parcels/parcel-picker-search';
+import {
+  ApplyChoiceButton,
+  ParcelPickerDialog,
+  useParcelChoice,
+} from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
-import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
@@ -33,9 +33,11 @@ import {
 } from '~/schemas/receipt';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { useHydrated } from '~/utils/use-hydrated';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { generateReceipt } from '~/services/receipts.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
@@ -91,15 +93,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: ReceiptGenerateFormSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const { parcelId, ...overrides } = submission.value;
   const receipt = await generateReceipt(parcelId, overrides, new Date(), { user, context });
   if (!receipt) {
-    return json(submission.reply({ fieldErrors: { parcelId: ['Parcel not found'] } }), {
-      status: 400,
-    });
+    return invalidForm(submission, { fieldErrors: { parcelId: ['Parcel not found'] } });
   }
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
@@ -113,26 +111,21 @@ export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Managemen
 export default function GenerateReceiptDialog() {
   const { parcels, chosen, values: loaded, picker } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const hydrated = useHydrated();
   // A parcel applied through the URL starts the form afresh.
   const key = `${loaded.parcelId}|${loaded.customerName}|${loaded.customerEmail}`;
   return (
-    <RouteDialog
+    <ParcelPickerDialog
       title="Generate Receipt"
-      closeTo={LIST_PATH}
       description="Create a receipt for a parcel's shipping cost."
+      closeTo={LIST_PATH}
+      action={NEW_PATH}
+      picker={picker}
+      keep={{
+        paymentMethod: loaded.paymentMethod,
+        format: loaded.format,
+        ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}),
+      }}
     >
-      {hydrated ? null : (
-        <ParcelPickerSearch
-          action={NEW_PATH}
-          {...picker}
-          keep={{
-            paymentMethod: loaded.paymentMethod,
-            format: loaded.format,
-            ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}),
-          }}
-        />
-      )}
       <GenerateReceiptForm
         key={key}
         parcels={parcels}
@@ -140,7 +133,7 @@ export default function GenerateReceiptDialog() {
         defaultValue={loaded}
         lastResult={lastResult}
       />
-    </RouteDialog>
+    </ParcelPickerDialog>
   );
 }
 
@@ -155,8 +148,6 @@ function GenerateReceiptForm({
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
   const [form, fields] = useForm<FormValues, unknown>({
     lastResult,
     defaultValue,
@@ -165,17 +156,16 @@ function GenerateReceiptForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReceiptGenerateFormSchema }),
   });
-  const parcelControl = useInputControl(fields.parcelId);
-  const [chosen, setChosen] = useState(loadedChoice);
-  const parcel = hydrated ? chosen : (parcels.find((p) => p.id === fields.parcelId.value) ?? null);
-  const generating =
-    navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
-  const applying = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'GET';
+  const { hydrated, chosen, parcel, choose } = useParcelChoice(
+    fields.parcelId,
+    parcels,
+    loadedChoice,
+  );
+  const generating = useIsPending({ formAction: NEW_PATH, state: 'submitting' });
 
   /** Choosing a parcel makes its sender the customer. */
   function chooseParcel(next: ParcelOption | null) {
-    setChosen(next);
-    parcelControl.change(next?.id ?? '');
+    choose(next);
     if (!next) return;
     form.update({ name: fields.customerName.name, value: next.senderName });
     form.update({ name: fields.customerEmail.name, value: next.senderEmail });
@@ -193,21 +183,11 @@ function GenerateReceiptForm({
         optionLabel={(p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`}
       />
       {hydrated ? null : (
-        <div>
-          <button
-            type="submit"
-            formMethod="get"
-            formAction={NEW_PATH}
-            formNoValidate
-            className="btn-secondary"
-          >
-            {applying ? <Spinner /> : null}
-            Use parcel details
-          </button>
-          <p className="mt-1 text-xs text-gray-500">
-            Fills the customer from the chosen parcel&apos;s sender.
-          </p>
-        </div>
+        <ApplyChoiceButton
+          action={NEW_PATH}
+          label="Use parcel details"
+          hint="Fills the customer from the chosen parcel's sender."
+        />
       )}
       {parcel ? (
         <p className="rounded-md bg-gray-50 p-3 text-sm text-gray-700">
@@ -255,15 +235,9 @@ function GenerateReceiptForm({
       </div>
       <p className="text-xs text-gray-500">Left empty, the customer is the parcel&apos;s sender.</p>
       <div className="flex justify-end gap-2">
-        <button type="submit" className="btn-primary" disabled={generating}>
-          {generating ? (
-            <>
-              <Spinner /> Generating...
-            </>
-          ) : (
-            'Generate Receipt'
-          )}
-        </button>
+        <SubmitButton pending={generating} pendingLabel="Generating...">
+          Generate Receipt
+        </SubmitButton>
       </div>
     </Form>
   );

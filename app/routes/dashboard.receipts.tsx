@@ -1,9 +1,8 @@
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
-import { useCanEdit } from '~/utils/use-dashboard-user';
+import { RecordList, RecordListHeader } from '~/components/dashboard/record-list';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useActionData, useLoaderData } from '@remix-run/react';
+import { Outlet, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
@@ -15,6 +14,7 @@ import { createToastHeaders, redirectWithToast } from '~/lib/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
 import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 const LIST_PATH = '/dashboard/receipts';
 
@@ -51,9 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), { schema: ReceiptActionSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const { intent, receiptId } = submission.value;
   if (intent !== 'downloaded' && intent !== 'printed') requireRole(user, 'staff', 'page');
   const receipt = await getReceipt(receiptId);
@@ -61,7 +59,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // Downloads and print tabs don't navigate: these answer the list's fetcher with a toast.
   if (intent === 'downloaded' || intent === 'printed') {
     if (!receipt) {
-      return json(submission.reply({ formErrors: ['This receipt no longer exists.'] }), {
+      return invalidForm(submission, {
+        formErrors: ['This receipt no longer exists.'],
         status: 404,
       });
     }
@@ -108,83 +107,40 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Receipts · Management dashboard' }];
 
 export default function ReceiptsTab() {
-  const canEdit = useCanEdit();
   const { receipts, pagination, preview } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formAction = listUrl(pagination.currentPage);
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-gray-900">Receipt Generation</h1>
-        {canEdit ? (
-          <Link
-            to={`${LIST_PATH}/new${DIALOG_FRAGMENT}`}
-            preventScrollReset
-            className="btn-primary"
-          >
-            Generate Receipt
-          </Link>
-        ) : null}
-      </div>
+      <RecordListHeader
+        title="Receipt Generation"
+        newPath={`${LIST_PATH}/new`}
+        newLabel="Generate Receipt"
+      />
 
       <Outlet />
 
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] xl:items-start">
-        <section aria-labelledby="generated-receipts-heading" className="card p-4">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 id="generated-receipts-heading" className="text-lg font-semibold">
-              Generated Receipts
-            </h2>
-            <p className="text-sm text-gray-600">
-              {pagination.totalItems} receipt{pagination.totalItems === 1 ? '' : 's'}
-            </p>
-          </div>
-          {receipts.length === 0 ? (
-            <p className="py-8 text-center text-sm text-gray-600">
-              {pagination.totalItems > 0
-                ? 'No receipts on this page.'
-                : 'No receipts generated yet. Generate your first receipt from a parcel.'}
-            </p>
-          ) : (
-            <ul aria-label="Generated Receipts" className="divide-y divide-gray-100">
-              {receipts.map((receipt) => (
-                <ReceiptItem
-                  key={receipt.id}
-                  receipt={receipt}
-                  formAction={formAction}
-                  lastResult={
-                    lastResult?.initialValue?.receiptId === receipt.id ? lastResult : null
-                  }
-                />
-              ))}
-            </ul>
-          )}
-          {pagination.totalPages > 1 ? (
-            <nav
-              aria-label="Receipt pages"
-              className="mt-4 flex items-center justify-between gap-2 border-t pt-4"
-            >
-              {pagination.currentPage > 1 ? (
-                <Link to={listUrl(pagination.currentPage - 1)} className="btn-secondary" rel="prev">
-                  Previous
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-sm text-gray-600">
-                Page {pagination.currentPage} of {pagination.totalPages}
-              </span>
-              {pagination.currentPage < pagination.totalPages ? (
-                <Link to={listUrl(pagination.currentPage + 1)} className="btn-secondary" rel="next">
-                  Next
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
-        </section>
+        <RecordList
+          id="generated-receipts-heading"
+          title="Generated Receipts"
+          count={`${pagination.totalItems} receipt${pagination.totalItems === 1 ? '' : 's'}`}
+          empty="No receipts generated yet. Generate your first receipt from a parcel."
+          emptyPage="No receipts on this page."
+          pagesLabel="Receipt pages"
+          pagination={pagination}
+          pageUrl={listUrl}
+        >
+          {receipts.map((receipt) => (
+            <ReceiptItem
+              key={receipt.id}
+              receipt={receipt}
+              formAction={formAction}
+              lastResult={lastResult?.initialValue?.receiptId === receipt.id ? lastResult : null}
+            />
+          ))}
+        </RecordList>
 
         <section aria-labelledby="receipt-preview-heading" className="card p-4">
           <h2 id="receipt-preview-heading" className="text-lg font-semibold">

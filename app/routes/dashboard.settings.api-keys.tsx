@@ -8,7 +8,6 @@ import { CheckboxGroup } from '~/components/settings/checkbox-group';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { Field, FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { listApiKeys } from '~/models/api-key.server';
 import {
   API_KEY_NAME_MAX,
@@ -19,9 +18,12 @@ import {
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PATH = '/dashboard/settings/api-keys';
 
@@ -49,10 +51,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireAdmin(request);
   const formData = await readFormData(request);
+  const into = (result: FormReply) => ({ created: null, result });
   if (formData.get('intent') === 'revoke') {
     const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
-    if (submission.status !== 'success')
-      return json({ created: null, result: submission.reply() }, { status: 400 });
+    if (submission.status !== 'success') return invalidForm(submission, { into });
     const revoked = await revokeApiKey(submission.value.keyId, { user, context });
     return redirectWithToast(
       request,
@@ -63,8 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   const submission = parseWithZod(formData, { schema: ApiKeyCreateSchema });
-  if (submission.status !== 'success')
-    return json({ created: null, result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   // The key is shown on this answer only (never in a cookie or a redirect), then never again.
   const created = await issueApiKey(submission.value, { user, context });
   // No toast: it would show on the page after this one; the panel with the secret says it.
@@ -86,8 +87,11 @@ export default function ApiKeysSettings() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ApiKeyCreateSchema }),
   });
-  const creating =
-    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const creating = useIsPending({
+    formAction: PATH,
+    state: 'submitting',
+    formData: { intent: 'create' },
+  });
   const created = actionData?.created ?? null;
 
   return (
@@ -141,21 +145,9 @@ export default function ApiKeysSettings() {
             options={API_KEY_SCOPES}
             labels={SCOPE_HINTS}
           />
-          <button
-            type="submit"
-            name="intent"
-            value="create"
-            className="btn-primary"
-            disabled={creating}
-          >
-            {creating ? (
-              <>
-                <Spinner /> Creating...
-              </>
-            ) : (
-              'Create API key'
-            )}
-          </button>
+          <SubmitButton name="intent" value="create" pending={creating} pendingLabel="Creating...">
+            Create API key
+          </SubmitButton>
         </Form>
       </section>
 

@@ -7,7 +7,6 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { getWebhook, listDeliveries } from '~/models/webhook.server';
 import {
   WebhookDeleteSchema,
@@ -17,11 +16,14 @@ import {
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/settings/webhooks';
 const DELIVERIES_PER_PAGE = 20;
@@ -60,7 +62,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === 'delete') {
     const submission = parseWithZod(formData, { schema: WebhookDeleteSchema });
-    if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+    if (submission.status !== 'success') return invalidForm(submission);
     await deleteWebhook(webhook.id, { user, context });
     return redirectWithToast(request, LIST_PATH, {
       type: 'success',
@@ -71,7 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === 'redeliver') {
     const submission = parseWithZod(formData, { schema: WebhookRedeliverSchema });
-    if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+    if (submission.status !== 'success') return invalidForm(submission);
     try {
       const delivery = await redeliver(webhook.id, submission.value.deliveryId);
       return redirectWithToast(
@@ -92,9 +94,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: WebhookEditFormSchema });
-  if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
+  if (submission.status !== 'success') return invalidForm(submission);
   const problem = await webhookUrlProblem(submission.value.url);
-  if (problem) return json(submission.reply({ fieldErrors: { url: [problem] } }), { status: 400 });
+  if (problem) return invalidForm(submission, { fieldErrors: { url: [problem] } });
   await updateWebhook(webhook.id, submission.value, { user, context });
   return redirectWithToast(request, here, {
     type: 'success',
@@ -124,8 +126,11 @@ export default function WebhookSettings() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookEditFormSchema }),
   });
-  const busyIntent =
-    navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : null;
+  const saving = useIsPending({
+    formAction: here,
+    state: 'submitting',
+    formData: { intent: 'update' },
+  });
 
   return (
     <div className="space-y-6">
@@ -161,21 +166,9 @@ export default function WebhookSettings() {
             <input {...getInputProps(fields.active, { type: 'checkbox' })} />
             Active (deliver events to this endpoint)
           </label>
-          <button
-            type="submit"
-            name="intent"
-            value="update"
-            className="btn-primary"
-            disabled={busyIntent === 'update'}
-          >
-            {busyIntent === 'update' ? (
-              <>
-                <Spinner /> Saving...
-              </>
-            ) : (
-              'Save webhook'
-            )}
-          </button>
+          <SubmitButton name="intent" value="update" pending={saving} pendingLabel="Saving...">
+            Save webhook
+          </SubmitButton>
         </Form>
         <p className="mt-4 border-t pt-4">
           <Link to={`${here}?delete#delete-webhook`} className="btn-danger">

@@ -7,15 +7,17 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const PATH = '/dashboard/settings/webhooks';
 
@@ -28,14 +30,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
   const submission = parseWithZod(await readFormData(request), { schema: WebhookCreateSchema });
-  if (submission.status !== 'success')
-    return json({ created: null, result: submission.reply() }, { status: 400 });
+  const into = (result: FormReply) => ({ created: null, result });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   const problem = await webhookUrlProblem(submission.value.url);
-  if (problem)
-    return json(
-      { created: null, result: submission.reply({ fieldErrors: { url: [problem] } }) },
-      { status: 400 },
-    );
+  if (problem) return invalidForm(submission, { fieldErrors: { url: [problem] }, into });
   // The signing secret is shown on this answer only.
   const created = await addWebhook(submission.value, { user, context });
   // No toast: it would show on the page after this one; the panel with the secret says it.
@@ -57,7 +55,7 @@ export default function WebhooksSettings() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookCreateSchema }),
   });
-  const creating = navigation.state === 'submitting' && navigation.formAction === PATH;
+  const creating = useIsPending({ formAction: PATH, state: 'submitting' });
   const created = actionData?.created ?? null;
 
   return (
@@ -80,15 +78,9 @@ export default function WebhooksSettings() {
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <WebhookFields fields={fields} />
-          <button type="submit" className="btn-primary" disabled={creating}>
-            {creating ? (
-              <>
-                <Spinner /> Creating...
-              </>
-            ) : (
-              'Add webhook'
-            )}
-          </button>
+          <SubmitButton pending={creating} pendingLabel="Creating...">
+            Add webhook
+          </SubmitButton>
         </Form>
       </section>
 

@@ -1,19 +1,9 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useParams,
-} from '@remix-run/react';
-import { FormErrors } from '~/components/ui/field';
-import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
+import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
+import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -25,6 +15,7 @@ import {
 import { deleteEvent } from '~/services/tracking-events.server';
 import { formatEventTime } from '~/utils/format';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -37,9 +28,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), {
     schema: TrackingEventDeleteSchema,
   });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const parcelId = params.parcelId ?? '';
   let removed;
   try {
@@ -68,39 +57,19 @@ export const meta: MetaFunction = () => [
 export default function DeleteEventDialog() {
   const { event } = useLoaderData<typeof loader>();
   const [form] = useForm({ lastResult: useActionData<typeof action>() });
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   const { parcelId } = useParams();
   const { search } = useLocation();
   const closeTo = `/dashboard/tracking/${parcelId}${search}`;
   return (
-    <RouteDialog title="Delete Event" closeTo={closeTo} size="md">
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <p className="text-gray-700">
-          Are you sure you want to delete the tracking event <strong>{event.status}</strong>
-          {event.location ? <> at {event.location}</> : null} (
-          <time dateTime={event.timestamp ?? undefined} suppressHydrationWarning>
-            {formatEventTime(event.timestamp, event.timeZone)}
-          </time>
-          )? This cannot be undone.
-        </p>
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link to={closeTo} preventScrollReset className="btn-secondary">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? (
-              <>
-                <Spinner />
-                Deleting...
-              </>
-            ) : (
-              'Delete'
-            )}
-          </button>
-        </div>
-      </Form>
-    </RouteDialog>
+    <DeleteDialog title="Delete Event" closeTo={closeTo} form={form}>
+      <p className="text-gray-700">
+        Are you sure you want to delete the tracking event <strong>{event.status}</strong>
+        {event.location ? <> at {event.location}</> : null} (
+        <time dateTime={event.timestamp ?? undefined} suppressHydrationWarning>
+          {formatEventTime(event.timestamp, event.timeZone)}
+        </time>
+        )? This cannot be undone.
+      </p>
+    </DeleteDialog>
   );
 }

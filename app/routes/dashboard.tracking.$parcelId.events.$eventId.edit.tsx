@@ -14,6 +14,7 @@ import {
 } from '~/services/tracking-event-pages.server';
 import { updateEvent } from '~/services/tracking-events.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -25,9 +26,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   let event;
   try {
     event = await updateEvent(

@@ -11,6 +11,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
 import { addEvent } from '~/services/tracking-events.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -24,9 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
   const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   let event;
   try {
     event = await addEvent(parcelId, submission.value, { user, context });

@@ -2,11 +2,10 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-t
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { RoleBadge } from '~/components/dashboard/dashboard-header';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { TemporaryPassword } from '~/components/users/temporary-password';
 import { findUserById, UserConflictError } from '~/models/user.server';
 import { USER_ROLES, UserEditFormSchema } from '~/schemas/user';
@@ -14,7 +13,10 @@ import { z } from '~/schemas/zod';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { resetUserPassword, setUserDisabled, updateUser } from '~/services/users.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 const UserActionSchema = z.discriminatedUnion('intent', [
   UserEditFormSchema,
@@ -43,8 +45,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.userId ?? '';
   const here = `/dashboard/users/${id}`;
   const submission = parseWithZod(await readFormData(request), { schema: UserActionSchema });
-  if (submission.status !== 'success')
-    return json({ reply: submission.reply(), temporaryPassword: null }, 400);
+  const into = (reply: FormReply) => ({ reply, temporaryPassword: null });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
   const input = submission.value;
   const actor = { user: admin, context };
   try {
@@ -70,10 +72,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirectWithToast(request, here, { type: 'success', title, description: user.username });
   } catch (error) {
     if (!(error instanceof UserConflictError)) throw error;
-    return json(
-      { reply: submission.reply({ formErrors: [error.message] }), temporaryPassword: null },
-      409,
-    );
+    return invalidForm(submission, { formErrors: [error.message], status: 409, into });
   }
 }
 
@@ -91,9 +90,8 @@ export default function UserPage() {
     shouldRevalidate: 'onInput',
     defaultValue: { name: user.name, email: user.email, role: user.role },
   });
-  const navigation = useNavigation();
-  const busyIntent =
-    navigation.state === 'submitting' ? navigation.formData?.get('intent') : undefined;
+  const busy = useIsPending({ state: 'submitting' });
+  const saving = useIsPending({ state: 'submitting', formData: { intent: 'update' } });
   return (
     <div className="mx-auto max-w-lg space-y-4">
       <p>
@@ -131,15 +129,14 @@ export default function UserPage() {
             </option>
           ))}
         </SelectField>
-        <button type="submit" className="btn-primary" disabled={!!busyIntent}>
-          {busyIntent === 'update' ? <Spinner /> : null}
-          {busyIntent === 'update' ? 'Saving...' : 'Save changes'}
-        </button>
+        <SubmitButton pending={saving} pendingLabel="Saving..." disabled={busy}>
+          Save changes
+        </SubmitButton>
       </Form>
       <div className="card flex flex-wrap gap-3 p-4">
         <Form method="post">
           <input type="hidden" name="intent" value="reset-password" />
-          <button type="submit" className="btn-secondary" disabled={!!busyIntent}>
+          <button type="submit" className="btn-secondary" disabled={busy}>
             Reset password
           </button>
         </Form>
@@ -149,7 +146,7 @@ export default function UserPage() {
             <button
               type="submit"
               className={user.disabled ? 'btn-secondary' : 'btn-danger'}
-              disabled={!!busyIntent}
+              disabled={busy}
             >
               {user.disabled ? 'Enable user' : 'Disable user'}
             </button>

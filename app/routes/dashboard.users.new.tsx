@@ -2,17 +2,19 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-t
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { TemporaryPassword } from '~/components/users/temporary-password';
 import { UserConflictError } from '~/models/user.server';
 import { USER_ROLES, UserCreateSchema } from '~/schemas/user';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addUser } from '~/services/users.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'admin');
@@ -26,8 +28,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireUserWithRole(request, 'admin');
   const submission = parseWithZod(await readFormData(request), { schema: UserCreateSchema });
+  const into = (reply: FormReply) => ({ reply, created: null });
   if (submission.status !== 'success')
-    return json({ reply: submission.reply({ hideFields: ['password'] }), created: null }, 400);
+    return invalidForm(submission, { hideFields: ['password'], into });
   try {
     const { user, temporaryPassword } = await addUser(submission.value, { user: admin, context });
     if (!temporaryPassword)
@@ -42,16 +45,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (!(error instanceof UserConflictError)) throw error;
-    return json(
-      {
-        reply: submission.reply({
-          hideFields: ['password'],
-          fieldErrors: { username: [error.message] },
-        }),
-        created: null,
-      },
-      409,
-    );
+    return invalidForm(submission, {
+      hideFields: ['password'],
+      fieldErrors: { username: [error.message] },
+      status: 409,
+      into,
+    });
   }
 }
 
@@ -66,8 +65,7 @@ export default function NewUserPage() {
     defaultValue: { role: 'staff' },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UserCreateSchema }),
   });
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting';
+  const busy = useIsPending({ state: 'submitting' });
   if (data?.created)
     return (
       <div className="mx-auto max-w-lg space-y-4">
@@ -120,10 +118,9 @@ export default function NewUserPage() {
           <Link to="/dashboard/users" className="btn-secondary">
             Cancel
           </Link>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? <Spinner /> : null}
-            {busy ? 'Adding...' : 'Add User'}
-          </button>
+          <SubmitButton pending={busy} pendingLabel="Adding...">
+            Add User
+          </SubmitButton>
         </div>
       </Form>
     </div>

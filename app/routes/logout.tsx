@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { LogoutSchema } from '~/schemas/auth';
+import { invalidForm } from '~/lib/form-reply.server';
 import { getUserId, LOGIN_PATH } from '~/services/auth.server';
 import { destroySession, getSession } from '~/services/session.server';
 import { readFormData } from '~/lib/form.server';
@@ -17,9 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // all the same.
   const formData = await readFormData(request).catch(() => new FormData());
   const submission = parseWithZod(formData, { schema: LogoutSchema });
-  if (submission.status !== 'success') {
-    return json(submission.reply(), { status: submission.status === 'error' ? 400 : 200 });
-  }
+  if (submission.status !== 'success') return invalidForm(submission);
   const session = await getSession(request);
   return redirect(LOGIN_PATH, {
     headers: { 'Set-Cookie': await destroySession(session, request) },

@@ -2,11 +2,10 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
 import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { useCompany } from '~/root';
 import { LoginFormSchema } from '~/schemas/auth';
 import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/services/auth.server';
@@ -15,6 +14,9 @@ import { clientAddress } from '~/lib/rate-limit.server';
 import { startUserSession } from '~/services/session.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.
@@ -31,11 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request.clone()), { schema: LoginFormSchema });
   // Answers give the username back to the form, never the password.
   const hideFields = ['password'];
-  if (submission.status !== 'success') {
-    return json(submission.reply({ hideFields }), {
-      status: submission.status === 'error' ? 400 : 200,
-    });
-  }
+  if (submission.status !== 'success') return invalidForm(submission, { hideFields });
   const redirectTo = safeRedirect(submission.value.redirectTo, '/dashboard');
 
   try {
@@ -49,21 +47,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(redirectTo, { headers });
   } catch (error) {
     if (error instanceof LoginError) {
-      const reply = submission.reply({
+      const locked = error.kind === 'locked';
+      return invalidForm(submission, {
         formErrors: [error.message],
         fieldErrors: error.fieldErrors,
         hideFields,
+        status: locked ? 429 : 400,
+        headers: locked ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined,
       });
-      if (error.kind === 'locked') {
-        return json(reply, {
-          status: 429,
-          headers: { 'Retry-After': String(error.retryAfterSeconds) },
-        });
-      }
-      return json(reply, { status: 400 });
     }
     console.error('Sign-in failed unexpectedly:', error);
-    return json(submission.reply({ formErrors: [LOGIN_FAILED], hideFields }), { status: 500 });
+    return invalidForm(submission, { formErrors: [LOGIN_FAILED], hideFields, status: 500 });
   }
 }
 
@@ -82,8 +76,7 @@ export default function StaffLogin() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginFormSchema }),
   });
   const [searchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  const submitting = useIsPending();
   const redirectTo = searchParams.get('redirectTo') ?? '/dashboard';
 
   return (
@@ -118,16 +111,13 @@ export default function StaffLogin() {
               maxLength={200}
               errors={fields.password.errors}
             />
-            <button type="submit" className="btn-primary w-full" disabled={submitting}>
-              {submitting ? (
-                <>
-                  <Spinner />
-                  Signing in...
-                </>
-              ) : (
-                'Sign In'
-              )}
-            </button>
+            <SubmitButton
+              className="btn-primary w-full"
+              pending={submitting}
+              pendingLabel="Signing in..."
+            >
+              Sign In
+            </SubmitButton>
           </Form>
         </div>
         <p className="mt-6 text-center text-sm text-gray-600">

@@ -199,7 +199,8 @@ export const API_RATE_LIMITED = 'Too many API requests for this credential. Wait
 async function countApiRequest(credential: string) {
   apiLimiter ??= new RateLimit('api', env.RATE_LIMIT_API_PER_MINUTE, 60_000);
   const limit = await apiLimiter.hit(credential);
-  if (!limit.allowed) throw new ApiError(429, API_RATE_LIMITED, undefined, rateLimitHeaders(limit));
+  if (!limit.allowed)
+    throw new ApiError(429, API_RATE_LIMITED, undefined, { headers: rateLimitHeaders(limit) });
 }
 
 /** Who made the request, counted against that credential's budget. */
@@ -231,13 +232,9 @@ export async function requireApiUser(
 ): Promise<PublicUser> {
   const user = await authenticateApiRequest(request);
   if (user.mustChangePassword && !allowTemporaryPassword && !keyScopes.has(request))
-    throw new ApiError(
-      403,
-      PASSWORD_CHANGE_REQUIRED,
-      undefined,
-      undefined,
-      'password_change_required',
-    );
+    throw new ApiError(403, PASSWORD_CHANGE_REQUIRED, undefined, {
+      code: 'password_change_required',
+    });
   return user;
 }
 
@@ -264,16 +261,6 @@ async function authenticateApiRequest(request: Request): Promise<PublicUser> {
   const user = await getSessionUser(request);
   if (!user) throw new ApiError(401, 'Authentication required');
   await identify(request, `user:${user.id}`);
-  return user;
-}
-
-/**
- * For the API's admin areas (users, API keys, webhooks): the admin role and, for a request made
- * with an API key, the key's `admin` scope; else 403 naming what is missing.
- */
-export async function requireApiAdmin(request: Request): Promise<PublicUser> {
-  const user = await requireApiRole(request, 'admin');
-  requireAdminScope(request);
   return user;
 }
 
@@ -315,12 +302,5 @@ export function requireRole(user: PublicUser, needed: UserRole, kind: 'api' | 'p
 export async function requireUserWithRole(request: Request, needed: UserRole): Promise<PublicUser> {
   const user = await requireUser(request);
   requireRole(user, needed, 'page');
-  return user;
-}
-
-/** For API routes: the token's or session's user with at least `needed`, else 401/403. */
-export async function requireApiRole(request: Request, needed: UserRole): Promise<PublicUser> {
-  const user = await requireApiUser(request);
-  requireRole(user, needed, 'api');
   return user;
 }

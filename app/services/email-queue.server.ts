@@ -1,6 +1,6 @@
 import { enqueueJob, type EnqueueOptions, type JobRecord } from '~/models/job.server';
 import { env } from '~/lib/env.server';
-import { runJobNow, type JobHandler } from './jobs.server';
+import type { JobHandler } from './jobs.server';
 
 /**
  * Every e-mail the app sends is one job of type `email.send` on the shared queue: the change
@@ -32,18 +32,6 @@ export async function enqueueEmail(
   options: Pick<EnqueueOptions, 'uniqueKey' | 'runAt'> = {},
 ): Promise<JobRecord> {
   return enqueueJob(EMAIL_JOB, payload, { ...options, retryDelays: mailRetryDelays() });
-}
-
-/**
- * Queues an e-mail and makes its first attempt at once, before the caller answers: what a
- * visitor sends the company goes out as quickly as the mail server takes it, and when the server
- * refuses or is down the job stays queued and the workers try again after MAIL_RETRY_DELAYS.
- */
-export async function sendEmailNow(
-  payload: EmailJobPayload,
-  options: Pick<EnqueueOptions, 'uniqueKey'> = {},
-): Promise<void> {
-  await runJobNow(await enqueueEmail(payload, options));
 }
 
 /** The handler of `email.send` jobs: each job is run by the code of its kind. */

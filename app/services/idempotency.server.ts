@@ -58,7 +58,9 @@ export async function idempotent(
     const { existing } = claim;
     if (existing.requestHash !== hash) throw new ApiError(422, IDEMPOTENCY_MISMATCH);
     if (existing.state !== 'done')
-      throw new ApiError(409, IDEMPOTENCY_IN_PROGRESS, undefined, { 'Retry-After': '1' });
+      throw new ApiError(409, IDEMPOTENCY_IN_PROGRESS, undefined, {
+        headers: { 'Retry-After': '1' },
+      });
     const headers = new Headers({ 'Idempotent-Replayed': 'true' });
     if (existing.contentType) headers.set('Content-Type', existing.contentType);
     return new Response(existing.body, { status: existing.status ?? 200, headers });

@@ -13,15 +13,15 @@ import {
   type ContactMessageInput,
   type QuoteRequestInput,
 } from '~/schemas/public-forms';
-import { enqueueEmail, sendEmailNow, type EmailKind } from './email-queue.server';
+import { enqueueEmail, type EmailKind } from './email-queue.server';
 import { sendMail } from './mailer.server';
 
 /**
  * What visitors send the company from the public site — contact messages, quote requests and
  * newsletter sign-ups — and the e-mail each one sends to support. The e-mail is an `email.send`
- * job like every other; its first attempt is made before the visitor's page answers, and when
- * the mail server refuses it or is down, the queue tries again after each of MAIL_RETRY_DELAYS
- * until it goes through.
+ * job like every other: the request stores the submission, queues the e-mail and answers at once;
+ * a worker sends it, and when the mail server refuses it or is down, tries again after each of
+ * MAIL_RETRY_DELAYS until it goes through.
  */
 
 /** Accepted submissions per client address, one counter per form. */
@@ -47,7 +47,7 @@ export const NEW_SUBSCRIBER_EMAIL = 'newsletter-subscriber';
 const inquiryJobKey = (id: string) => `email:inquiry:${id}`;
 
 async function emailSupport(inquiryId: string) {
-  await sendEmailNow({ kind: INQUIRY_EMAIL, inquiryId }, { uniqueKey: inquiryJobKey(inquiryId) });
+  await enqueueEmail({ kind: INQUIRY_EMAIL, inquiryId }, { uniqueKey: inquiryJobKey(inquiryId) });
 }
 
 /** Stores a contact message and e-mails it to support. */
@@ -77,7 +77,7 @@ export async function signUpForNewsletter(input: {
 }): Promise<{ created: boolean }> {
   const { created, id } = await subscribeToNewsletter(input);
   if (created && id) {
-    await sendEmailNow(
+    await enqueueEmail(
       { kind: NEW_SUBSCRIBER_EMAIL, email: input.email },
       { uniqueKey: `email:newsletter-subscriber:${id}` },
     );
@@ -91,9 +91,7 @@ export async function signUpForNewsletter(input: {
  * inquiry's.
  */
 export async function resumeInquiryEmails(): Promise<void> {
-  for (const id of await listInquiriesAwaitingEmail()) {
-    await enqueueEmail({ kind: INQUIRY_EMAIL, inquiryId: id }, { uniqueKey: inquiryJobKey(id) });
-  }
+  for (const id of await listInquiriesAwaitingEmail()) await emailSupport(id);
 }
 
 function errorText(error: unknown) {

@@ -1,6 +1,5 @@
 import {
   claimJob,
-  claimJobById,
   completeJob,
   failJobAttempt,
   jobEvents,
@@ -23,7 +22,7 @@ import { env } from '~/lib/env.server';
  * keep their job's id (a notification, a webhook delivery) and Retry and Redeliver put that job
  * back by id; staff see a job's attempts, next try and last error; a process restarted on the
  * same machine takes back at once the jobs its dead predecessor leased, where agenda waits for
- * the lock to expire; a visitor's e-mail gets its first attempt inside the request (runJobNow).
+ * the lock to expire.
  * The queue stays small: a lease taken with one findOneAndUpdate and renewed while the job runs,
  * retries after delays stored on the job, and an enqueue made idempotent by a unique key.
  */
@@ -78,19 +77,6 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
     const status = await failJobAttempt(job.id, workerId, text);
     if (status === 'failed') await handler.onFailed?.(job, text);
   }
-}
-
-/**
- * Makes a job's first attempt here and now, in the caller's process, instead of waiting for a
- * worker: the job is leased like any other, so no worker runs it at the same time, and a failed
- * attempt leaves it queued for its retries. Nothing happens when no handler is registered for it
- * here (the workers will take it).
- */
-export async function runJobNow(job: JobRecord, leaseMs = 60_000): Promise<void> {
-  if (!handlers.has(job.type)) return;
-  const workerId = newWorkerId();
-  const leased = await claimJobById(job.id, workerId, leaseMs);
-  if (leased) await runJob(leased, workerId, leaseMs);
 }
 
 export type JobWorker = { id: string; stop: () => Promise<void>; idle: () => Promise<void> };

@@ -18,6 +18,7 @@ import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { auditMany, type Actor } from './audit.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
+import { isDuplicateKey } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
 import { emitWebhookEvent } from './webhooks.server';
 
@@ -301,16 +302,6 @@ async function freshTrackingNumbers(count: number, taken: Set<string>): Promise<
     for (const number of batch) if (!stored.has(number)) chosen.add(number);
   }
   return [...chosen];
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  const e = error as {
-    code?: number;
-    writeErrors?: Array<{ code?: number; err?: { code?: number } }>;
-  };
-  return (
-    e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => (w.code ?? w.err?.code) === 11000))
-  );
 }
 
 export type ImportResult = {

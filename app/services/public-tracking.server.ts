@@ -9,6 +9,7 @@ import {
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from '~/schemas/constants';
+import { ApiError, apiRoute, type ApiHandler } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
 import { RateLimit, rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
@@ -81,7 +82,7 @@ export function toBatchEntry(lookup: TrackingLookup) {
 export type TrackingBatchEntry = ReturnType<typeof toBatchEntry>;
 
 /** Headers that let other sites call the public tracking endpoints from a browser. */
-export function withPublicCors(response: Response, methods: string): Response {
+function withPublicCors(response: Response, methods: string): Response {
   response.headers.set('Access-Control-Allow-Origin', '*');
   response.headers.set('Access-Control-Allow-Methods', methods);
   response.headers.set('Access-Control-Allow-Headers', 'Content-Type, If-None-Match, X-Request-Id');
@@ -94,20 +95,43 @@ export function withPublicCors(response: Response, methods: string): Response {
 }
 
 /**
- * Settles an answer of a public endpoint: its caching, what is left of the caller's budget after a
- * counted request, and the CORS headers that let other sites call it from a browser.
+ * A public endpoint (no token, other sites may call it from a browser): the route's handlers, a
+ * CORS preflight (OPTIONS, which counts nothing), and on every answer, 405s included, its caching
+ * and the CORS headers.
  */
-export function publicAnswer(
-  response: Response,
-  {
-    methods,
-    cacheControl,
-    limit,
-  }: { methods: string; cacheControl: string; limit?: RateLimitResult },
-): Response {
-  response.headers.set('Cache-Control', cacheControl);
+export function publicApiRoute(
+  handlers: Partial<Record<'GET' | 'POST', ApiHandler>>,
+  { cacheControl }: { cacheControl: string },
+) {
+  return apiRoute(
+    { ...handlers, OPTIONS: () => new Response(null, { status: 204 }) },
+    {
+      finish: (response, methods) => {
+        response.headers.set('Cache-Control', cacheControl);
+        return withPublicCors(response, methods.join(', '));
+      },
+    },
+  );
+}
+
+/** What is left of the caller's budget after a counted request, on its answer. */
+export function withRateLimit(response: Response, limit: RateLimitResult | undefined): Response {
   if (limit)
     for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
       response.headers.set(name, value);
-  return withPublicCors(response, methods);
+  return response;
+}
+
+/** A path's tracking number that cannot be one: 400 naming the expected shape. */
+export function malformedTrackingNumber() {
+  return new ApiError(
+    400,
+    'Invalid tracking number: expected three letters followed by nine digits',
+    { trackingNumber: ['Expected three letters followed by nine digits, e.g. SWX123456789'] },
+  );
+}
+
+/** No parcel has this number: 404, with the number as it was looked up. */
+export function trackingNumberNotFound(trackingNumber: string) {
+  return new ApiError(404, TRACKING_NOT_FOUND, undefined, { extra: { trackingNumber } });
 }

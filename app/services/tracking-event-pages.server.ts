@@ -1,7 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { json } from '@remix-run/node';
 import { getEvent } from '~/models/tracking-event.server';
-import { createToastHeaders } from '~/lib/flash.server';
+import { saveFailed } from '~/lib/form-reply.server';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */
 export function trackingParcelPage(request: Request, parcelId: string): string {
@@ -20,20 +20,15 @@ export async function requireParcelEvent(params: { parcelId?: string; eventId?: 
  * The answer when saving an event failed on our side: the form says so and the spec's toast
  * ('Failed to add tracking event' / 'Please try again later.', likewise update and delete) shows.
  */
-export async function eventSaveFailed(
+export function eventSaveFailed(
   request: Request,
   verb: 'add' | 'update' | 'delete',
   submission: Submission<unknown>,
   error: unknown,
 ) {
-  console.error(`Could not ${verb} a tracking event:`, error);
   const title = `Failed to ${verb} tracking event`;
-  return json(submission.reply({ formErrors: [`${title}. Please try again later.`] }), {
-    status: 503,
-    headers: await createToastHeaders(request, {
-      type: 'error',
-      title,
-      description: 'Please try again later.',
-    }),
+  return saveFailed(request, submission, error, {
+    formError: `${title}. Please try again later.`,
+    toast: { title, description: 'Please try again later.' },
   });
 }

@@ -20,6 +20,7 @@ import {
 import type { WebhookEventType } from '~/schemas/integrations';
 import { env } from '~/lib/env.server';
 import type { JobHandler } from './jobs.server';
+import { ConflictError } from '~/lib/errors.server';
 
 /**
  * Webhooks as the Standard Webhooks specification describes them: each event is a POST of
@@ -177,7 +178,8 @@ export async function emitWebhookEvent(
   }
 }
 
-export class RedeliveryConflict extends Error {}
+/** A delivery sent again while it is still queued (API: 409). */
+export class RedeliveryConflict extends ConflictError {}
 
 /** Sends a delivery again (the same message id and body), with the usual retries. */
 export async function redeliver(

@@ -16,22 +16,15 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from '~/routes/dashboard.settings.api-keys';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
+import { sessionCookie } from '../support/sign-in';
 
 let adminAuth: Record<string, string>;
 let staffAuth: Record<string, string>;
 let adminId: string;
 let adminCookie: string;
 let staffCookie: string;
-
-async function sessionCookie(userId: string) {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, userId);
-  return (await sessionStorage.commitSession(session)).split(';')[0]!;
-}
 
 beforeAll(async () => {
   await connectDb();

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { AuditEntry, changedFields, listAudit } from '~/models/audit.server';
-import { createUser, type PublicUser } from '~/models/user.server';
+import { createUser } from '~/models/user.server';
 import { action as apiKeyApi } from '~/routes/api.api-keys.$id';
 import { action as apiKeysApi } from '~/routes/api.api-keys';
 import { action as auditAction, loader as auditLoader } from '~/routes/api.audit';
@@ -17,21 +16,13 @@ import { action as eventsApi } from '~/routes/api.tracking.$parcelId.events';
 import { action as userApi } from '~/routes/api.users.$id';
 import { action as editPage } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { loader as historyPage } from '~/routes/dashboard.parcels.$parcelId.history';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
+import { type SignedIn, signedIn } from '../support/sign-in';
 
-type Who = { user: PublicUser; token: string; cookie: string };
+type Who = SignedIn;
 let admin: Who;
 let staff: Who;
 let viewer: Who;
-
-async function signedIn(user: PublicUser): Promise<Who> {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  const cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
-  return { user, token: (await issueApiToken(user.id)).token, cookie };
-}
 
 beforeAll(async () => {
   await connectDb();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { Job } from '~/models/job.server';
 import {
   listNotifications,
@@ -18,15 +17,14 @@ import {
   loader as settingsPageLoader,
 } from '~/routes/dashboard.notifications_.settings';
 import { loader as timelineLoader } from '~/routes/dashboard.tracking.$parcelId';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { queueStatusEmail } from '~/services/notifications.server';
 import { addEvent, updateEvent } from '~/services/tracking-events.server';
-import { sessionStorage } from '~/services/session.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { signedIn } from '../support/sign-in';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -97,10 +95,7 @@ beforeAll(async () => {
   worker = startJobWorker({ pollMs: 20 });
   for (const role of ['admin', 'viewer'] as const) {
     const user = await createUser({ username: `auto-${role}`, password: 'a-long-password', role });
-    tokens[role] = (await issueApiToken(user.id)).token;
-    const session = await sessionStorage.getSession();
-    session.set(USER_SESSION_KEY, user.id);
-    cookies[role] = (await sessionStorage.commitSession(session)).split(';')[0]!;
+    ({ token: tokens[role], cookie: cookies[role] } = await signedIn(user));
   }
 });
 

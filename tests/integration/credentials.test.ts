@@ -14,10 +14,9 @@ import { action as userApi } from '~/routes/api.users.$id';
 import { action as accountAction, loader as accountLoader } from '~/routes/dashboard.account';
 import { loader as parcelsPageLoader } from '~/routes/dashboard.parcels';
 import { action as userPageAction } from '~/routes/dashboard.users.$userId';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
+import { sessionCookie } from '../support/sign-in';
 
 /**
  * What a password ends: every other session and login token of the user, whoever changes it and
@@ -26,12 +25,6 @@ import { callRoute } from '../support/api';
  */
 
 let admin: { user: PublicUser; token: string; cookie: string };
-
-async function sessionCookie(userId: string) {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, userId);
-  return (await sessionStorage.commitSession(session)).split(';')[0]!;
-}
 
 /** A user with two browser sessions, two login tokens and an API key. */
 async function userWithCredentials(username: string, role: 'admin' | 'staff' = 'staff') {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo } from '../../embedded-mongo';
+import { callRoute } from '../support/api';
 
 // This file owns its database engine so it can stop it; set before any app module loads.
 const engine = await startEmbeddedMongo();
@@ -13,7 +14,8 @@ const { generateTrackingNumber, insertWithTrackingNumber, Parcel } =
 const { User, verifyLogin } = await import('~/models/user.server');
 const { seedIfEmpty } = await import('~/services/seed.server');
 const { connectDb, disconnectDb } = await import('~/lib/db.server');
-const { loader: health } = await import('~/routes/api.health');
+const { loader: healthLoader } = await import('~/routes/api.health');
+const health = () => callRoute(healthLoader, '/api/health');
 const { TRACKING_NUMBER_PATTERN } = await import('~/schemas/constants');
 
 afterAll(async () => {

@@ -6,9 +6,11 @@ import { Inquiry } from '~/models/inquiry.server';
 import { action as contactAction } from '~/routes/_public.contact';
 import { action as quoteAction } from '~/routes/_public.quote';
 import { action as newsletterAction } from '~/routes/newsletter';
+import { EMAIL_JOB } from '~/services/email-queue.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute, uniqueAddress } from '../support/api';
+import { attemptDueJob, until } from '../support/jobs';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
 let worker: JobWorker | undefined;
@@ -58,16 +60,6 @@ async function deadPort(): Promise<number> {
   return server.port;
 }
 
-async function waitFor<T>(read: () => Promise<T | null | undefined>, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('Timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('e-mails to the company from the public site', () => {
   it('a contact message sent while the mail server is down reaches it once the server is back', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -86,6 +78,9 @@ describe('e-mails to the company from the public site', () => {
     });
     expect(res.status).toBe(302);
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
+    // The request only queued the e-mail; a worker's attempt finds the server down.
+    expect(await Inquiry.findOne({ subject }).lean()).toMatchObject({ emailStatus: 'pending' });
+    await attemptDueJob(EMAIL_JOB);
     const refused = await Inquiry.findOne({ subject }).lean();
     expect(refused).toMatchObject({ emailStatus: 'failed' });
     expect(refused?.emailError).toMatch(/ECONNREFUSED/);
@@ -97,7 +92,7 @@ describe('e-mails to the company from the public site', () => {
     expect(mail.subject).toBe(`[Contact] ${subject}`);
     expect(mail.replyTo?.text).toContain('mary@example.com');
     expect(mail.text).toContain('It left the depot three days ago.');
-    const sent = await waitFor(() => Inquiry.findOne({ subject, emailStatus: 'sent' }).lean());
+    const sent = await until(() => Inquiry.findOne({ subject, emailStatus: 'sent' }).lean());
     expect(sent.emailError).toBeUndefined();
     await worker.idle();
     expect(smtp.messages).toHaveLength(1);
@@ -123,13 +118,14 @@ describe('e-mails to the company from the public site', () => {
       website: '',
     });
     expect(res.status).toBe(302);
+    await attemptDueJob(EMAIL_JOB);
     expect((await Inquiry.findOne({ destination }).lean())?.emailStatus).toBe('failed');
     expect(smtp.refusals()).toBe(1);
 
     worker = startJobWorker({ pollMs: 20 });
     const mail = await smtp.waitForMessage(env.COMPANY_EMAIL);
     expect(mail.subject).toBe('[Quote] Quote request: Basic ($9.99 per shipment) from Ada Byron');
-    await waitFor(() => Inquiry.findOne({ destination, emailStatus: 'sent' }).lean());
+    await until(() => Inquiry.findOne({ destination, emailStatus: 'sent' }).lean());
     await worker.idle();
     expect(smtp.messages).toHaveLength(1);
     warn.mockRestore();
@@ -143,6 +139,8 @@ describe('e-mails to the company from the public site', () => {
 
     const res = await submit(newsletterAction, '/newsletter', { email, redirectTo: '/' });
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Subscribed' });
+    await attemptDueJob(EMAIL_JOB);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`new subscription of ${email}`));
 
     smtp = await startTestSmtpServer({ port });
     worker = startJobWorker({ pollMs: 20 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { getNotification, listNotifications } from '~/models/notification.server';
 import { Parcel } from '~/models/parcel.server';
 import { createUser } from '~/models/user.server';
@@ -14,13 +13,12 @@ import {
   action as editAction,
   loader as editLoader,
 } from '~/routes/dashboard.notifications_.templates.$id';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
-import { sessionStorage } from '~/services/session.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { signedIn } from '../support/sign-in';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -78,10 +76,7 @@ beforeAll(async () => {
   worker = startJobWorker({ pollMs: 20 });
   for (const role of ['admin', 'staff', 'viewer'] as const) {
     const user = await createUser({ username: `tpl-${role}`, password: 'a-long-password', role });
-    tokens[role] = (await issueApiToken(user.id)).token;
-    const session = await sessionStorage.getSession();
-    session.set(USER_SESSION_KEY, user.id);
-    cookies[role] = (await sessionStorage.commitSession(session)).split(';')[0]!;
+    ({ token: tokens[role], cookie: cookies[role] } = await signedIn(user));
   }
   const parcel = await Parcel.create({
     trackingNumber: 'TPL123456789',

@@ -44,6 +44,7 @@ import { flashStorage } from '~/lib/cookies.server';
 import { sessionStorage } from '~/services/session.server';
 import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { until } from '../support/jobs';
 
 let accepting: TestSmtpServer;
 let rejecting: TestSmtpServer;
@@ -91,16 +92,6 @@ const call = (
 /** Where the worker sends: a test server's URL, or undefined for the outbox. */
 function sendVia(url: string | undefined) {
   env.SMTP_URL = url;
-}
-
-async function until<T>(check: () => Promise<T | null | undefined | false>, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('timed out');
 }
 
 /** Waits until the worker is done with the notification: sent, or failed after every retry. */

@@ -34,6 +34,7 @@ import { action as webhooksAction } from '~/routes/api.webhooks';
 import { loader as deliveriesLoader } from '~/routes/api.webhooks.$id.deliveries';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
+import type { ApiEntry } from '~/lib/api.server';
 import { OPENAPI_OPERATIONS } from '~/services/openapi.server';
 import { callRoute, uniqueAddress } from '../support/api';
 
@@ -68,6 +69,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await disconnectDb();
 });
+
+/** The route files of the API: every one but the catch-all and the docs page. */
+function apiRouteFiles() {
+  return fs
+    .readdirSync(path.resolve('app/routes'))
+    .filter((f) => f.startsWith('api.') && !['api.$.ts', 'api.docs.tsx'].includes(f));
+}
+
+/** A route file's path as the document writes it: `api.parcels.$id.ts` → `/api/parcels/{id}`. */
+function documentPath(file: string) {
+  return `/${file
+    .replace(/\.tsx?$/, '')
+    .replace('[.]', '\u0000')
+    .split('.')
+    .map((s) => (s.startsWith('$') ? (s === '$id' ? '{id}' : `{${s.slice(1)}}`) : s))
+    .join('/')
+    .replace('\u0000', '.')}`;
+}
 
 /** Checks an answer against the document's schema for that path, method and status. */
 async function expectDocumented(docPath: string, method: string, res: Response) {
@@ -148,19 +167,23 @@ describe('the OpenAPI document', () => {
       expect(doc.paths[p]?.[method], entry).toBeDefined();
     }
     // Every API route file has its path in the document (the catch-all and the docs page aside).
-    const routes = fs
-      .readdirSync(path.resolve('app/routes'))
-      .filter((f) => f.startsWith('api.') && !['api.$.ts', 'api.docs.tsx'].includes(f));
     const documented = new Set(OPENAPI_OPERATIONS.map((op) => op.path));
-    for (const file of routes) {
-      const urlPath = `/${file
-        .replace(/\.tsx?$/, '')
-        .replace('[.]', '\u0000')
-        .split('.')
-        .map((s) => (s.startsWith('$') ? (s === '$id' ? '{id}' : `{${s.slice(1)}}`) : s))
-        .join('/')
-        .replace('\u0000', '.')}`;
+    for (const file of apiRouteFiles()) {
+      const urlPath = documentPath(file);
       expect(documented.has(urlPath), `${file} → ${urlPath}`).toBe(true);
+    }
+  });
+
+  it('documents exactly the methods each route declares', async () => {
+    for (const file of apiRouteFiles()) {
+      const route = (await import(path.resolve('app/routes', file))) as { loader: ApiEntry };
+      const declared = route.loader.methods
+        .filter((m) => m !== 'OPTIONS')
+        .map((m) => m.toLowerCase());
+      const inDocument = OPENAPI_OPERATIONS.filter((op) => op.path === documentPath(file)).map(
+        (op) => op.method,
+      );
+      expect(declared.sort(), file).toEqual(inDocument.sort());
     }
   });
 

@@ -445,7 +445,11 @@ describe('POST /api/parcels/import', () => {
     } finally {
       env.IMPORT_BODY_LIMIT_BYTES = limit;
     }
-    const get = await importLoader({} as never);
+    const get = await importLoader({
+      request: new Request('http://localhost/api/parcels/import'),
+      params: {},
+      context: {},
+    } as never);
     expect(get.status).toBe(405);
   });
 

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { AuditEntry } from '~/models/audit.server';
 import { getParcel, Parcel, type SerializedParcel } from '~/models/parcel.server';
-import { createUser, type PublicUser } from '~/models/user.server';
+import { createUser } from '~/models/user.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { loader as labelApi, action as labelApiAction } from '~/routes/api.parcels.$id.label[.]pdf';
 import { loader as exportApi } from '~/routes/api.parcels.export[.]csv';
@@ -13,7 +12,6 @@ import {
 } from '~/routes/dashboard.parcels.delete';
 import { loader as sheetLoader } from '~/routes/dashboard.parcels.labels[.]pdf';
 import { labelFilename } from '~/schemas/label';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { renderLabelPdf } from '~/services/label-render.server';
@@ -21,21 +19,14 @@ import { printable } from '~/services/pdf-fonts.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { createParcel } from '~/services/parcels.server';
 import { flashStorage } from '~/lib/cookies.server';
-import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
+import { type SignedIn, signedIn } from '../support/sign-in';
 
-type Who = { user: PublicUser; token: string; cookie: string };
+type Who = SignedIn;
 let staff: Who;
 let viewer: Who;
 let parcel: SerializedParcel;
-
-async function signedIn(user: PublicUser): Promise<Who> {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  const cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
-  return { user, token: (await issueApiToken(user.id)).token, cookie };
-}
 
 function newParcel(name: string, extra: Record<string, unknown> = {}) {
   return createParcel({

@@ -11,6 +11,8 @@ import { env } from '~/lib/env.server';
 import { getToast } from '~/lib/flash.server';
 import { contactLimiter, newsletterLimiter, quoteLimiter } from '~/services/inquiries.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
+import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import { until } from '../support/jobs';
 import { startTestSmtpServer } from '../support/smtp';
 
 let addressCounter = 0;
@@ -84,9 +86,13 @@ const validQuote = () => ({
   website: '',
 });
 
+let worker: JobWorker;
+
 beforeAll(async () => {
   await connectDb();
   registerJobKinds();
+  // The forms only queue their e-mails; this worker sends them.
+  worker = startJobWorker({ pollMs: 20 });
 });
 
 beforeEach(async () => {
@@ -94,6 +100,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
+  await worker.stop();
   await disconnectDb();
 });
 
@@ -106,7 +113,9 @@ describe('contact form', () => {
     expect(res.headers.get('Location')).toBe('/contact?sent=1');
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
 
-    const stored = await Inquiry.findOne({ subject: fields.subject }).lean();
+    const stored = await until(() =>
+      Inquiry.findOne({ subject: fields.subject, emailStatus: { $ne: 'pending' } }).lean(),
+    );
     expect(stored).toMatchObject({
       kind: 'contact',
       name: 'Ada Lovelace',
@@ -165,6 +174,7 @@ describe('contact form', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe('/contact?sent=1');
     expect(await Inquiry.countDocuments({ subject: fields.subject })).toBe(0);
+    await worker.idle();
     expect(outboxMessages().some((m) => m.includes(fields.subject))).toBe(false);
   });
 
@@ -199,7 +209,9 @@ describe('contact form', () => {
 
       expect(res.status).toBe(302);
       expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
-      const stored = await Inquiry.findOne({ subject: fields.subject }).lean();
+      const stored = await until(() =>
+        Inquiry.findOne({ subject: fields.subject, emailStatus: { $ne: 'pending' } }).lean(),
+      );
       expect(stored?.emailStatus).toBe('failed');
       expect(stored?.emailError).toMatch(/550|not accepted/);
       expect(warn).toHaveBeenCalledWith(
@@ -236,7 +248,9 @@ describe('quote form', () => {
     expect(res.headers.get('Location')).toBe('/quote?sent=1');
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Quote request received' });
 
-    const stored = await Inquiry.findOne({ destination: fields.destination }).lean();
+    const stored = await until(() =>
+      Inquiry.findOne({ destination: fields.destination, emailStatus: { $ne: 'pending' } }).lean(),
+    );
     expect(stored).toMatchObject({
       kind: 'quote',
       name: 'Grace Hopper',
@@ -299,6 +313,8 @@ describe('newsletter', () => {
     const docs = await Subscription.find({ email: email.toLowerCase() }).lean();
     expect(docs).toHaveLength(1);
     // Support hears about a new subscriber once, not on every repeat.
+    await until(async () => outboxMessages().some((m) => m.includes(email.toLowerCase())));
+    await worker.idle();
     expect(
       outboxMessages().filter((m) => m.includes(email.toLowerCase()) && m.includes('[Newsletter]')),
     ).toHaveLength(1);

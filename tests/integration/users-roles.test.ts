@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { Parcel } from '~/models/parcel.server';
 import { createUser, SELF_DISABLE_MESSAGE, User, type PublicUser } from '~/models/user.server';
 import { action as loginApi } from '~/routes/api.auth.login';
@@ -22,22 +21,14 @@ import {
 import { loader as usersPageLoader } from '~/routes/dashboard.users._index';
 import { action as userPageAction } from '~/routes/dashboard.users.$userId';
 import { action as newUserPageAction } from '~/routes/dashboard.users.new';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
+import { type SignedIn, signedIn } from '../support/sign-in';
 
-type Who = { user: PublicUser; token: string; cookie: string };
+type Who = SignedIn;
 let admin: Who;
 let staff: Who;
 let viewer: Who;
 let parcelId = '';
-
-async function signedIn(user: PublicUser): Promise<Who> {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  const cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
-  return { user, token: (await issueApiToken(user.id)).token, cookie };
-}
 
 beforeAll(async () => {
   await connectDb();

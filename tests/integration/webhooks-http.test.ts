@@ -12,6 +12,7 @@ import { env } from '~/lib/env.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute } from '../support/api';
+import { until } from '../support/jobs';
 
 /** A real receiver on 127.0.0.1: answers 503 to its first `failures` requests, then 204. */
 type Seen = { headers: http.IncomingHttpHeaders; body: string };
@@ -57,16 +58,6 @@ afterAll(async () => {
   Object.assign(env, { WEBHOOKS_ALLOW_PRIVATE: saved.allow, WEBHOOK_RETRY_DELAYS: saved.delays });
   await disconnectDb();
 });
-
-async function until<T>(check: () => Promise<T | null | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('timed out');
-}
 
 describe('a webhook to a real HTTP server', () => {
   it('is delivered on the third attempt, signed, after two 503s', async () => {

@@ -19,6 +19,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
+import { until } from '../support/jobs';
 
 /** What the receiving service saw: one entry per request, in order. */
 type Received = { path: string; headers: Record<string, string>; body: string };
@@ -80,16 +81,6 @@ afterAll(async () => {
   });
   await disconnectDb();
 });
-
-async function until<T>(check: () => Promise<T | undefined | null | false>, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('timed out');
-}
 
 async function createWebhook(body: Record<string, unknown>, headers = auth) {
   const res = await callRoute(webhooksAction, '/api/webhooks', { method: 'POST', headers, body });

@@ -1,11 +1,12 @@
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, useNavigation } from '@remix-run/react';
+import { Form } from '@remix-run/react';
 import type { z } from 'zod';
 import type { SerializedNotification } from '~/models/notification.server';
 import type { NotificationActionSchema } from '~/schemas/notification';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 import { formatDateTime } from '~/utils/format';
 import { NotificationStatusBadge } from './notification-status-badge';
 import { useCompany } from '~/root';
@@ -28,11 +29,12 @@ export function NotificationItem({
     lastResult,
     defaultValue: { notificationId: notification.id },
   });
-  const navigation = useNavigation();
-  const busyIntent =
-    navigation.state !== 'idle' && navigation.formData?.get('notificationId') === notification.id
-      ? String(navigation.formData.get('intent'))
-      : null;
+  const pending = (intent: string) => ({
+    formAction,
+    formData: { notificationId: notification.id, intent },
+  });
+  const retrying = useIsPending(pending('retry'));
+  const deleting = useIsPending(pending('delete'));
   const headingId = `notification-${notification.id}`;
 
   return (
@@ -94,38 +96,28 @@ export function NotificationItem({
         >
           <FormErrors id={form.errorId} errors={Object.values(form.allErrors).flat()} />
           <input {...getInputProps(fields.notificationId, { type: 'hidden' })} />
-          <button
-            type="submit"
+          <SubmitButton
             name={fields.intent.name}
             value="retry"
             className="btn-secondary"
-            disabled={busyIntent !== null}
+            pending={retrying}
+            pendingLabel="Retrying..."
+            disabled={retrying || deleting}
             aria-label={`Retry notification to ${notification.recipient}`}
           >
-            {busyIntent === 'retry' ? (
-              <>
-                <Spinner /> Retrying...
-              </>
-            ) : (
-              'Retry'
-            )}
-          </button>
-          <button
-            type="submit"
+            Retry
+          </SubmitButton>
+          <SubmitButton
             name={fields.intent.name}
             value="delete"
             className="btn-danger"
-            disabled={busyIntent !== null}
+            pending={deleting}
+            pendingLabel="Deleting..."
+            disabled={retrying || deleting}
             aria-label={`Delete notification to ${notification.recipient}`}
           >
-            {busyIntent === 'delete' ? (
-              <>
-                <Spinner /> Deleting...
-              </>
-            ) : (
-              'Delete'
-            )}
-          </button>
+            Delete
+          </SubmitButton>
         </Form>
       ) : null}
     </li>

@@ -1,10 +1,11 @@
-import { useNavigate, useNavigation, useSubmit } from '@remix-run/react';
+import { useNavigate, useSubmit } from '@remix-run/react';
 import type { FormEvent } from 'react';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
 import { PARCEL_STATUSES } from '~/schemas/constants';
 import { LABEL_PAPER_NAMES, LABEL_PAPERS, MAX_LABELS_PER_SHEET } from '~/schemas/label';
 import { useHydrated } from '~/utils/use-hydrated';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 /** The bulk form's id: the table's row checkboxes belong to it through their `form` attribute. */
 export const BULK_FORM_ID = 'parcel-bulk';
@@ -39,13 +40,8 @@ export function ParcelBulkActions({
   const hydrated = useHydrated();
   const submit = useSubmit();
   const navigate = useNavigate();
-  const navigation = useNavigation();
   const listAction = `/dashboard/parcels${search}`;
-  const changing =
-    navigation.state !== 'idle' &&
-    navigation.formMethod?.toUpperCase() === 'POST' &&
-    navigation.formAction?.startsWith('/dashboard/parcels') === true &&
-    navigation.formData?.get('intent') === 'status';
+  const changing = useIsPending({ formAction: listAction, formData: { intent: 'status' } });
   const none = hydrated && selected === 0;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -137,19 +133,18 @@ export function ParcelBulkActions({
                 ))}
               </select>
             </div>
-            <button
-              type="submit"
+            <SubmitButton
               name="intent"
               value="status"
               data-bulk="status"
               formAction={listAction}
               formMethod="post"
               className="btn-secondary"
+              pending={changing}
               disabled={none || changing}
             >
-              {changing ? <Spinner /> : null}
               Change status
-            </button>
+            </SubmitButton>
           </div>
           <button
             type="submit"

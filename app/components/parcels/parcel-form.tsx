@@ -7,10 +7,9 @@ import {
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Form, Link } from '@remix-run/react';
 import type { z } from 'zod';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import type { SerializedParcel } from '~/models/parcel.server';
 import {
   MAX_PARCEL_DESTINATIONS,
@@ -23,6 +22,8 @@ import {
   ParcelUpdateFormSchema,
   type ParcelUpdateSchema,
 } from '~/schemas/parcel';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 /** The fields of both forms; only the edit form has the status. */
 type ParcelFormFields = z.input<typeof ParcelUpdateSchema>;
@@ -162,8 +163,7 @@ export function ParcelForm({
   });
   const dimensions = fields.dimensions.getFieldset();
   const destinations = fields.destinations.getFieldList();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const busy = useIsPending({ state: 'submitting' });
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
@@ -308,10 +308,9 @@ export function ParcelForm({
         <Link to={cancelTo} preventScrollReset className="btn-secondary">
           Cancel
         </Link>
-        <button type="submit" className="btn-primary" disabled={busy}>
-          {busy ? <Spinner /> : null}
-          {busy ? busyLabel : submitLabel}
-        </button>
+        <SubmitButton pending={busy} pendingLabel={busyLabel}>
+          {submitLabel}
+        </SubmitButton>
       </div>
     </Form>
   );

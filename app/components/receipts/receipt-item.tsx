@@ -1,9 +1,10 @@
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { Form, useFetcher, useNavigation } from '@remix-run/react';
+import { Form, useFetcher } from '@remix-run/react';
 import type { z } from 'zod';
 import { FormErrors } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 import type { SerializedReceipt } from '~/models/receipt.server';
 import { formatMoney, RECEIPT_FORMATS } from '~/schemas/constants';
 import type { ReceiptActionSchema } from '~/schemas/receipt';
@@ -36,12 +37,11 @@ export function ReceiptItem({
     lastResult,
     defaultValue: { intent: 'email', receiptId: receipt.id },
   });
-  const navigation = useNavigation();
   const notify = useFetcher();
-  const sending =
-    navigation.state !== 'idle' &&
-    navigation.formData?.get('intent') === 'email' &&
-    navigation.formData?.get('receiptId') === receipt.id;
+  const sending = useIsPending({
+    formAction,
+    formData: { intent: 'email', receiptId: receipt.id },
+  });
 
   const tell = (intent: 'downloaded' | 'printed') =>
     notify.submit({ intent, receiptId: receipt.id }, { method: 'post', action: formAction });
@@ -124,15 +124,13 @@ export function ReceiptItem({
           <FormErrors id={form.errorId} errors={Object.values(form.allErrors).flat()} />
           <input {...getInputProps(fields.intent, { type: 'hidden' })} />
           <input {...getInputProps(fields.receiptId, { type: 'hidden' })} />
-          <button
-            type="submit"
-            className="btn-primary"
-            disabled={sending}
+          <SubmitButton
+            pending={sending}
+            pendingLabel="Sending..."
             aria-label={`Email ${receipt.receiptNumber}`}
           >
-            {sending ? <Spinner /> : null}
-            {sending ? 'Sending...' : 'Email'}
-          </button>
+            Email
+          </SubmitButton>
         </Form>
       </div>
     </li>

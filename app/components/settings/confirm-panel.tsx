@@ -1,6 +1,7 @@
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Form, Link } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
-import { Spinner } from '~/components/ui/spinner';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 /**
  * The confirmation of a destructive action in Settings (revoking a key, deleting a webhook): the
@@ -30,8 +31,7 @@ export function ConfirmPanel({
   cancelTo: string;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  const busy = useIsPending({ formAction: action, state: 'submitting', formData: { intent } });
   useEffect(() => heading.current?.focus(), [id]);
   return (
     <section
@@ -52,15 +52,15 @@ export function ConfirmPanel({
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <button type="submit" name="intent" value={intent} className="btn-danger" disabled={busy}>
-          {busy ? (
-            <>
-              <Spinner /> {busyLabel}
-            </>
-          ) : (
-            confirmLabel
-          )}
-        </button>
+        <SubmitButton
+          name="intent"
+          value={intent}
+          className="btn-danger"
+          pending={busy}
+          pendingLabel={busyLabel}
+        >
+          {confirmLabel}
+        </SubmitButton>
         <Link to={cancelTo} className="btn-secondary">
           Cancel
         </Link>

@@ -7,10 +7,9 @@ import {
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Form, Link } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { Spinner } from '~/components/ui/spinner';
 import { EVENT_STATUSES } from '~/schemas/constants';
 import {
   CUSTOM_EVENT_STATUS,
@@ -22,6 +21,8 @@ import {
 } from '~/schemas/tracking-event';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { useHydrated } from '~/utils/use-hydrated';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { useIsPending } from '~/utils/use-is-pending';
 
 export type EventFormValues = {
   status: string;
@@ -74,9 +75,8 @@ export function EventForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TrackingEventFormSchema }),
   });
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const busy = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
+  const busy = useIsPending({ state: 'submitting' });
   // Without JS the custom text field is always there; with JS it appears when it applies.
   const showCustom = !hydrated || fields.status.value === CUSTOM_EVENT_STATUS;
 
@@ -160,16 +160,9 @@ export function EventForm({
         <Link to={cancelTo} preventScrollReset className="btn-secondary">
           Cancel
         </Link>
-        <button type="submit" className="btn-primary" disabled={busy}>
-          {busy ? (
-            <>
-              <Spinner />
-              {busyLabel}
-            </>
-          ) : (
-            submitLabel
-          )}
-        </button>
+        <SubmitButton pending={busy} pendingLabel={busyLabel}>
+          {submitLabel}
+        </SubmitButton>
       </div>
     </Form>
   );

@@ -1,0 +1,44 @@
+import { getFormProps, type FormMetadata } from '@conform-to/react';
+import { Form, Link } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { useIsPending } from '~/utils/use-is-pending';
+import { FormErrors } from './field';
+import { RouteDialog } from './route-dialog';
+import { SubmitButton } from './submit-button';
+
+/**
+ * A dialog that asks before deleting (`children` say what goes), posting to its own route: Cancel
+ * goes back to `closeTo`, the danger button says Deleting... while the form is on its way. With
+ * `form`, conform's form whose errors the action may answer.
+ */
+export function DeleteDialog({
+  title,
+  closeTo,
+  form,
+  submitLabel = 'Delete',
+  children,
+}: {
+  title: string;
+  closeTo: string;
+  form?: FormMetadata<Record<string, unknown>, string[]>;
+  submitLabel?: string;
+  children: ReactNode;
+}) {
+  const busy = useIsPending({ state: 'submitting' });
+  return (
+    <RouteDialog title={title} closeTo={closeTo} size="md">
+      <Form method="post" {...(form ? getFormProps(form) : {})} className="space-y-4">
+        {form ? <FormErrors id={form.errorId} errors={form.errors} /> : null}
+        {children}
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to={closeTo} className="btn-secondary" preventScrollReset>
+            Cancel
+          </Link>
+          <SubmitButton className="btn-danger" pending={busy} pendingLabel="Deleting...">
+            {submitLabel}
+          </SubmitButton>
+        </div>
+      </Form>
+    </RouteDialog>
+  );
+}

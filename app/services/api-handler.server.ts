@@ -1,0 +1,123 @@
+import { json } from '@remix-run/node';
+import type { z } from 'zod';
+import {
+  found,
+  jsonWithEtag,
+  parseQuery,
+  readJsonBody,
+  requireObjectId,
+  type ApiArgs,
+  type ApiHandler,
+} from '~/lib/api.server';
+import type { UserRole } from '~/schemas/user';
+import type { Actor } from './audit.server';
+import { requireAdminScope, requireApiUser, requireRole } from './auth.server';
+import { idempotent } from './idempotency.server';
+
+type Schema = z.ZodType | undefined;
+
+/**
+ * Who may call a method: the least role ('viewer' being anyone signed in, with a token, an API key
+ * or the staff session), or the admin areas' `ADMIN_AREA`, which also needs an API key's admin
+ * scope.
+ */
+export type Access = UserRole | { role: UserRole; scope: 'admin' };
+
+/** Users, API keys and webhooks: the admin role, and with an API key its admin scope. */
+export const ADMIN_AREA: Access = { role: 'admin', scope: 'admin' };
+type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler of an API route is told: the request, and what the declaration checked. */
+export type ApiCall<K extends string, Q extends Schema, B extends Schema> = ApiArgs & {
+  /** The caller, as the Actor its service records a change under. */
+  actor: Actor;
+  ids: Record<K, string>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+};
+
+/**
+ * One method of an API route, as Shelf writes its JSON endpoints: authenticate, parse with the
+ * shared zod schemas, call the service, answer JSON. The declaration says who may (`role`, an
+ * `Access`; `temporaryPassword` for the two requests an account on one may make), which URL
+ * parameters are ids (`{ id: 'parcel id' }`, a 400 naming it otherwise), the query and
+ * JSON body schemas, and whether an Idempotency-Key may replay it; they are checked in that order
+ * (401/403, 400 for an id or the query, then the body inside the idempotent part) before `run`.
+ */
+export function apiHandler<
+  K extends string = never,
+  Q extends Schema = undefined,
+  B extends Schema = undefined,
+>(
+  spec: {
+    role: Access;
+    temporaryPassword?: boolean;
+    ids?: Record<K, string>;
+    query?: Q;
+    body?: B;
+    idempotent?: boolean;
+  },
+  run: (call: ApiCall<K, Q, B>) => Promise<Response> | Response,
+): ApiHandler {
+  return async (args) => {
+    const { role, scope } = typeof spec.role === 'string' ? { role: spec.role } : spec.role;
+    const user = await requireApiUser(args.request, {
+      allowTemporaryPassword: spec.temporaryPassword,
+    });
+    requireRole(user, role, 'api');
+    if (scope) requireAdminScope(args.request);
+    const actor: Actor = { user, context: args.context, via: 'api' };
+    const ids = Object.fromEntries(
+      Object.entries<string>(spec.ids ?? ({} as Record<K, string>)).map(([name, what]) => [
+        name,
+        requireObjectId(args.params[name], what),
+      ]),
+    ) as Record<K, string>;
+    const query = (spec.query ? parseQuery(args.request, spec.query) : undefined) as Parsed<Q>;
+    const answer = async () => {
+      const body = (
+        spec.body ? await readJsonBody(args.request, spec.body) : undefined
+      ) as Parsed<B>;
+      return run({ ...args, actor, ids, query, body });
+    };
+    return spec.idempotent ? idempotent(args.request, answer) : answer();
+  };
+}
+
+/**
+ * The methods of one record's route (`/api/<records>/:id`), as the API conventions have them: the
+ * record comes wrapped under `key` (`{parcel}`); an id that is not one is a 400 naming `idLabel`,
+ * one that names nothing a 404 saying `notFound`.
+ */
+export function apiRecord(
+  key: string,
+  { idLabel, notFound }: { idLabel: string; notFound: string },
+) {
+  const ids = { id: idLabel };
+  return {
+    /** GET: the record, with an ETag (304 while it is unchanged) unless `etag` is false. */
+    get: (role: Access, load: (id: string) => Promise<unknown>, { etag = true } = {}) =>
+      apiHandler({ role, ids }, async ({ request, ids }) => {
+        const record = { [key]: await found(load(ids.id), notFound) };
+        return etag ? jsonWithEtag(request, record) : json(record);
+      }),
+    /** PUT: the fields the body gives change; the record as it is now. */
+    update: <B extends z.ZodType>(
+      role: Access,
+      body: B,
+      save: (id: string, input: z.output<B>, actor: Actor) => Promise<unknown>,
+    ) =>
+      apiHandler({ role, ids, body }, async ({ ids, body, actor }) =>
+        json({ [key]: await found(save(ids.id, body as z.output<B>, actor), notFound) }),
+      ),
+    /** DELETE (or another change of the record's state): `answer` to what it did. */
+    change: <T>(
+      role: Access,
+      change: (id: string, actor: Actor) => Promise<T | null | undefined>,
+      answer: (changed: T) => Record<string, unknown> = (changed) => ({ [key]: changed }),
+    ) =>
+      apiHandler({ role, ids }, async ({ ids, actor }) =>
+        json(answer(await found(change(ids.id, actor), notFound))),
+      ),
+  };
+}
