@@ -10,6 +10,7 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { fail } from './errors';
+import { compareExpressionValues, mongoExpressions } from './expressions';
 import {
   bsonType,
   bsonTypeCode,
@@ -169,15 +170,6 @@ engineExpressions[FIELD_PATH] = (obj, expr, options) => {
   return followPath(computeValue(obj, base, null, options), path.split('.'), 0);
 };
 
-/**
- * MongoDB's order of values in expressions: the BSON order, in which arrays and documents compare
- * as wholes and a missing value sorts before null.
- */
-function compareExpressionValues(a: unknown, b: unknown): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
-  return compareValues(a, b);
-}
-
 function twoArguments(
   name: string,
   obj: unknown,
@@ -237,6 +229,7 @@ const context = Context.init()
   .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(engineExpressions)
+  .addExpressionOps(mongoExpressions as never)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
   .addProjectionOps(projectionOperators)
