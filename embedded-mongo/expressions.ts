@@ -622,7 +622,41 @@ const conversions: Record<string, Expression> = {
   },
 };
 
+// Operators of MongoDB 7 that mingo does not have, or runs differently (server-side JavaScript).
+const refused: Record<string, Expression> = Object.fromEntries(
+  [
+    '$accumulator',
+    '$binarySize',
+    '$bsonSize',
+    '$indexOfCP',
+    '$meta',
+    '$toObjectId',
+    '$tsIncrement',
+    '$tsSecond',
+  ].map((name) => [name, () => notImplemented(`The ${name} expression`)]),
+);
+
+/**
+ * $function runs server-side JavaScript, which the engine refuses; mingo's $setWindowFields calls
+ * it internally with a function of its own, which no BSON value can be.
+ */
+const $function: Expression = (obj, expr, options) => {
+  if (!isPlainObject(expr) || typeof expr.body !== 'function')
+    notImplemented('The $function expression');
+  const args = computeValue(obj, expr.args, null, options) as unknown[];
+  return (expr.body as (...a: unknown[]) => unknown)(...args);
+};
+
+/** Not a MongoDB expression, though mingo has it. */
+const unknown =
+  (name: string): Expression =>
+  () =>
+    fail(168, `Unrecognized expression '${name}'`);
+
 export const mongoExpressions: Record<string, Expression> = {
+  ...refused,
+  $function,
+  $nin: unknown('$nin'),
   ...arrays,
   ...strings,
   $round: roundOrTrunc('$round'),
