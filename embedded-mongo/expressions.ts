@@ -653,7 +653,32 @@ const unknown =
   () =>
     fail(168, `Unrecognized expression '${name}'`);
 
+// Strings that the conversions read as MongoDB reads them; any other string is refused rather
+// than parsed JavaScript's way.
+const CONVERTIBLE_STRINGS: Record<string, RegExp> = {
+  $toInt: /^-?\d{1,9}$/,
+  $toLong: /^-?\d{1,15}$/,
+  $toDouble: /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/,
+  $toDate: /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/,
+};
+
+const typeConversions: Record<string, Expression> = Object.fromEntries(
+  Object.entries(CONVERTIBLE_STRINGS).map(([name, readable]) => [
+    name,
+    (obj: unknown, expr: unknown, options: Options) => {
+      const [v] = evaluateArguments(name, obj, expr, options, 1);
+      if (nullish(v)) return null;
+      if (typeof v === 'string' ? !readable.test(v) : typeof v === 'object' && !(v instanceof Date))
+        notImplemented(
+          `${name} of ${typeof v === 'string' ? `the string '${v}'` : `a ${typeName(v)}`}`,
+        );
+      return mingo[name]!(obj, { $literal: v }, options);
+    },
+  ]),
+);
+
 export const mongoExpressions: Record<string, Expression> = {
+  ...typeConversions,
   ...refused,
   $function,
   $nin: unknown('$nin'),

@@ -286,6 +286,9 @@ describe('numbers and dates as text', () => {
       '65a1b2c3d4e5f60718293a4b',
     );
     expect(await value({ $convert: { input: '$team', to: 'string', onError: 'no' } })).toBe('no');
+    expect(await value({ $toInt: '-12' })).toBe(-12);
+    expect(await value({ $toDate: '2024-01-07T05:06:07.089Z' })).toEqual(doc.at);
+    expect(await value({ $toDouble: '$absent' })).toBeNull();
     expect(await value({ $convert: { input: '$absent', to: 'string', onNull: 'none' } })).toBe(
       'none',
     );
@@ -316,7 +319,7 @@ describe('numbers and dates as text', () => {
 
 describe('group and window operators', () => {
   it('answer $top and $bottom with one value, in BSON order', async () => {
-    const coll = db.collection('ranked');
+    const coll = db.collection<{ _id: number; g: string; x: unknown }>('ranked');
     await coll.insertMany([
       { _id: 1, g: 'a', x: 1 },
       { _id: 2, g: 'a', x: 3 },
@@ -341,7 +344,7 @@ describe('group and window operators', () => {
   });
 
   it('computes window fields beside their window', async () => {
-    const coll = db.collection('windows');
+    const coll = db.collection<{ _id: number; g: string; x: number }>('windows');
     await coll.insertMany([
       { _id: 1, g: 'a', x: 1 },
       { _id: 2, g: 'a', x: 3 },
@@ -390,6 +393,8 @@ describe('what the engine refuses by name', () => {
       { $convert: { input: 1, to: 'decimal' } },
       { $dateToString: { date: '$at', timezone: 'Europe/Paris' } },
       { $toString: 1.5 },
+      { $toInt: '1.5' },
+      { $toDate: 'Jan 1 2024' },
       { $toObjectId: '$s' },
       { $bsonSize: '$$ROOT' },
       { $binarySize: '$s' },
