@@ -10,6 +10,7 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { fail } from './errors';
+import { compareExpressionValues, mongoExpressions } from './expressions';
 import {
   bsonType,
   bsonTypeCode,
@@ -169,15 +170,6 @@ engineExpressions[FIELD_PATH] = (obj, expr, options) => {
   return followPath(computeValue(obj, base, null, options), path.split('.'), 0);
 };
 
-/**
- * MongoDB's order of values in expressions: the BSON order, in which arrays and documents compare
- * as wholes and a missing value sorts before null.
- */
-function compareExpressionValues(a: unknown, b: unknown): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
-  return compareValues(a, b);
-}
-
 function twoArguments(
   name: string,
   obj: unknown,
@@ -230,13 +222,41 @@ const extreme =
     }
     return best;
   };
-const engineAccumulators: Record<string, Accumulator> = { $min: extreme(-1), $max: extreme(1) };
+
+/**
+ * $topN, $bottomN, $top and $bottom: the group's documents in the engine's order (mingo's own
+ * would not be MongoDB's), and for $top and $bottom the one value rather than a list of one.
+ */
+const ranked =
+  (end: 'top' | 'bottom', one: boolean): Accumulator =>
+  (collection, expr, options) => {
+    const spec = (isPlainObject(expr) ? expr : {}) as Doc;
+    const opts = ComputeOptions.init(options);
+    const n = one ? 1 : Number(computeValue(opts.local.groupId, spec.n, null, opts));
+    if (!isPlainObject(spec.sortBy))
+      fail(5788604, `${end === 'top' ? '$top' : '$bottom'}${one ? '' : 'N'} requires a sortBy`);
+    const sorted = sortDocs(collection as Doc[], spec.sortBy);
+    const chosen =
+      end === 'top' ? sorted.slice(0, n) : sorted.slice(Math.max(0, sorted.length - n));
+    const values = $push!(chosen, spec.output, opts) as unknown[];
+    return one ? (values[0] ?? null) : values;
+  };
+
+const engineAccumulators: Record<string, Accumulator> = {
+  $min: extreme(-1),
+  $max: extreme(1),
+  $top: ranked('top', true),
+  $topN: ranked('top', false),
+  $bottom: ranked('bottom', true),
+  $bottomN: ranked('bottom', false),
+};
 
 const context = Context.init()
   .addPipelineOps(engineStages as never)
   .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(engineExpressions)
+  .addExpressionOps(mongoExpressions as never)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
   .addProjectionOps(projectionOperators)
@@ -1411,7 +1431,7 @@ function checkExpressionObject(v: Doc): void {
         15983,
         `An object representing an expression must have exactly one field: ${formatValue(v)}`,
       );
-    if (!/^\$[A-Za-z0-9_]+$/.test(keys[0]) || keys[0] === FIELD_PATH)
+    if (!/^\$[A-Za-z0-9_]+$/.test(keys[0]) || keys[0] === FIELD_PATH || !isKnownOperator(keys[0]))
       fail(168, `Unrecognized expression '${keys[0]}'`);
   } else if (keys.some((k) => k.startsWith('$')))
     fail(
@@ -1419,6 +1439,11 @@ function checkExpressionObject(v: Doc): void {
       "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
     );
 }
+
+const isKnownOperator = (name: string): boolean =>
+  (['expression', 'accumulator', 'window'] as const).some(
+    (type) => context.getOperator(type as never, name) !== null,
+  );
 
 function escapeArguments(args: Doc, naming: Set<string> = new Set()): Doc {
   return mapEntries(args, (k, arg) => {
@@ -1435,6 +1460,24 @@ function escapeFilter(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(escapeFilter);
   if (!isPlainObject(v)) return v;
   return mapEntries(v, (k, arg) => (k === '$expr' ? escapeExpression(arg) : escapeFilter(arg)));
+}
+
+/**
+ * $setWindowFields: each output field is one operator beside its `window` (bounds, not an
+ * expression); the sort is a sort.
+ */
+function escapeWindowFields(spec: Doc): Doc {
+  return mapEntries(spec, (k, arg) => {
+    if (k === 'sortBy') return arg;
+    if (k !== 'output' || !isPlainObject(arg)) return escapeExpression(arg);
+    return mapEntries(arg, (_, field) => {
+      if (!isPlainObject(field)) return escapeExpression(field);
+      const { window, ...operator } = field;
+      const out = escapeExpression(operator) as Doc;
+      if (window !== undefined) out.window = window;
+      return out;
+    });
+  });
 }
 
 function escapePipeline(stages: unknown[]): unknown[] {
@@ -1464,6 +1507,8 @@ function escapePipeline(stages: unknown[]): unknown[] {
                           : x,
                     )
                   : arg;
+            case '$setWindowFields':
+              return isPlainObject(arg) ? escapeWindowFields(arg) : arg;
             case '$facet':
               return isPlainObject(arg)
                 ? mapEntries(arg, (_, sub) => (Array.isArray(sub) ? escapePipeline(sub) : sub))

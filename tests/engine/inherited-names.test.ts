@@ -429,4 +429,24 @@ describe('names every object inherits', () => {
       { seed: 0x5eed, numRuns: 100 },
     );
   });
+
+  it('reach the driver as the plain BSON of the document; reading them as raw bytes is bson’s', async () => {
+    // The driver decodes with `fieldsAsRaw: {}`, and bson looks an array's name up in that object
+    // with inherited properties: `constructor`, `toString`, … name something there, so an array of
+    // documents under such a name comes out as raw BSON. A MongoDB answers the same bytes.
+    const plain = await MongoClient.connect(local ? local.uri : target.uri);
+    try {
+      const coll = plain.db(dbName).collection<Document>('raw_reads');
+      const sent = { _id: 1, constructor: [{ a: 1 }], toString: [{ b: 2 }], list: [{ c: 3 }] };
+      await coll.insertOne(sent as never);
+      const [bytes] = (await coll.find({}, { raw: true }).toArray()) as unknown as Uint8Array[];
+      expect(deserialize(bytes!)).toEqual(sent);
+      const decoded = await coll.findOne({ _id: 1 as never });
+      expect(decoded).toEqual(deserialize(bytes!, { fieldsAsRaw: {} }));
+      expect(decoded!.list).toEqual([{ c: 3 }]);
+      expect(Buffer.isBuffer((decoded!['constructor'] as unknown as unknown[])[0])).toBe(true);
+    } finally {
+      await plain.close();
+    }
+  });
 });

@@ -1,0 +1,691 @@
+import { Decimal128, Long, ObjectId } from 'bson';
+import { computeValue, type Options } from 'mingo/core';
+import * as expressionOperators from 'mingo/operators/expression';
+import { fail } from './errors';
+import { bsonType, compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
+
+// Aggregation expressions whose answers in mingo differ from MongoDB's (null and missing
+// arguments, type errors, string lengths in bytes and code points, rounding, formats): the
+// engine's own, following MongoDB 7. Values here are in mingo's form (see toMingo).
+
+export type Expression = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+function notImplemented(feature: string): never {
+  fail(238, `${feature} is not implemented by this database engine`);
+}
+
+const mingo = expressionOperators as Record<string, Expression>;
+
+const nullish = (v: unknown): v is null | undefined => v === null || v === undefined;
+
+/** MongoDB's order of values in expressions, a missing value before null. */
+export function compareExpressionValues(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return compareValues(a, b);
+}
+
+/** The evaluated arguments of an operator: one not in a list is a list of one, as in MongoDB. */
+function evaluateArguments(
+  name: string,
+  obj: unknown,
+  expr: unknown,
+  options: Options,
+  min: number,
+  max = min,
+): unknown[] {
+  const list = Array.isArray(expr) ? expr : [expr];
+  if (list.length < min || list.length > max)
+    fail(
+      min === max ? 16020 : 28667,
+      min === max
+        ? `Expression ${name} takes exactly ${min} arguments. ${list.length} were passed in.`
+        : `Expression ${name} takes at least ${min} arguments, and at most ${max}, but ${list.length} were passed in.`,
+    );
+  return list.map((e) => computeValue(obj, e, null, options));
+}
+
+function toNumber(v: unknown): number {
+  return typeof v === 'number' ? v : Number(String(v));
+}
+
+/** A numeric value with no fractional part that fits a 32-bit integer, as MongoDB's integral(). */
+function isIntegral(v: unknown): boolean {
+  if (!isNumeric(v)) return false;
+  const n = toNumber(v);
+  return Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
+}
+
+/** How MongoDB prints a number in a message (coerceToDouble / Value::toString). */
+function shown(v: unknown): string {
+  return String(toNumber(v));
+}
+
+// --- Arrays (https://www.mongodb.com/docs/v7.0/reference/operator/aggregation/#array-expression-operators)
+
+function elementAt(name: string, array: unknown, index: unknown, oneArgument: boolean): unknown {
+  if (nullish(array) || nullish(index)) return null;
+  if (!Array.isArray(array))
+    fail(
+      28689,
+      `${name}'s ${oneArgument ? 'argument' : 'first argument'} must be an array, but is ${typeName(array)}`,
+    );
+  if (!isNumeric(index))
+    fail(28690, `${name}'s second argument must be a numeric value, but is ${typeName(index)}`);
+  if (!isIntegral(index))
+    fail(
+      28691,
+      `${name}'s second argument must be representable as a 32-bit integer: ${shown(index)}`,
+    );
+  const i = toNumber(index);
+  return i < 0 ? array[array.length + i] : array[i];
+}
+
+/** $first and $last as expressions; in a window or accumulator they stay mingo's. */
+function firstOrLast(name: '$first' | '$last', at: number): Expression {
+  return (obj, expr, options) => {
+    if (Array.isArray(obj)) return mingo[name]!(obj, expr, options);
+    const [array] = evaluateArguments(name, obj, expr, options, 1);
+    return elementAt(name, array, at, true);
+  };
+}
+
+function requireArray(v: unknown, code: number, message: string): unknown[] {
+  if (!Array.isArray(v)) fail(code, message + typeName(v));
+  return v;
+}
+
+function integralArgument(name: string, v: unknown, code: number, what: string): number {
+  if (!isNumeric(v))
+    fail(code, `${what} to ${name} must be a numeric value, but is of type: ${typeName(v)}`);
+  if (!isIntegral(v))
+    fail(code + 1, `${what} to ${name} can't be represented as a 32-bit integer: ${shown(v)}`);
+  return toNumber(v);
+}
+
+const arrays: Record<string, Expression> = {
+  $size: (obj, expr, options) => {
+    const [v] = evaluateArguments('$size', obj, expr, options, 1);
+    return requireArray(v, 17124, 'The argument to $size must be an array. Type of argument is ')
+      .length;
+  },
+  $arrayElemAt: (obj, expr, options) => {
+    const [array, index] = evaluateArguments('$arrayElemAt', obj, expr, options, 2);
+    return elementAt('$arrayElemAt', array, index, false);
+  },
+  $first: firstOrLast('$first', 0),
+  $last: firstOrLast('$last', -1),
+  $concatArrays: (obj, expr, options) => {
+    const out: unknown[] = [];
+    for (const v of evaluateArguments('$concatArrays', obj, expr, options, 0, Infinity)) {
+      if (nullish(v)) return null;
+      out.push(...requireArray(v, 28664, '$concatArrays only supports arrays, not '));
+    }
+    return out;
+  },
+  $reverseArray: (obj, expr, options) => {
+    const [v] = evaluateArguments('$reverseArray', obj, expr, options, 1);
+    if (nullish(v)) return null;
+    const array = requireArray(
+      v,
+      34435,
+      'The argument to $reverseArray must be an array, but was of type: ',
+    );
+    return [...array].reverse();
+  },
+  $indexOfArray: (obj, expr, options) => {
+    const args = evaluateArguments('$indexOfArray', obj, expr, options, 2, 4);
+    const [v, search] = args;
+    if (nullish(v)) return null;
+    const array = requireArray(
+      v,
+      40090,
+      '$indexOfArray requires an array as a first argument, found: ',
+    );
+    const index = (value: unknown, what: string): number => {
+      // MongoDB's message has no space before "requires" here.
+      if (!isIntegral(value))
+        fail(
+          40096,
+          `$indexOfArrayrequires an integral ${what}, found a value of type: ${typeName(value)}, with value: ${nullish(value) ? 'null' : shown(value)}`,
+        );
+      const n = toNumber(value);
+      if (n < 0) fail(40097, `$indexOfArray requires a nonnegative ${what}, found: ${n}`);
+      return n;
+    };
+    const start = args.length > 2 ? index(args[2], 'starting index') : 0;
+    const end =
+      args.length > 3 ? Math.min(array.length, index(args[3], 'ending index')) : array.length;
+    for (let i = start; i < end; i++) if (compareExpressionValues(array[i], search) === 0) return i;
+    return -1;
+  },
+  $slice: (obj, expr, options) => {
+    const args = evaluateArguments('$slice', obj, expr, options, 2, 3);
+    const [v, second] = args;
+    if (nullish(v) || nullish(second)) return null;
+    const array = requireArray(
+      v,
+      28724,
+      'First argument to $slice must be an array, but is of type: ',
+    );
+    const n = integralArgument('$slice', second, 28725, 'Second argument');
+    if (args.length === 2)
+      return n < 0 ? array.slice(Math.max(0, array.length + n)) : array.slice(0, n);
+    const third = args[2];
+    if (nullish(third)) return null;
+    if (!isNumeric(third))
+      fail(28727, `Third argument to $slice must be numeric, but is of type: ${typeName(third)}`);
+    if (!isIntegral(third))
+      fail(
+        28728,
+        `Third argument to $slice can't be represented as a 32-bit integer: ${shown(third)}`,
+      );
+    const count = toNumber(third);
+    if (count <= 0) fail(28729, `Third argument to $slice must be positive: ${count}`);
+    const start = n < 0 ? Math.max(0, array.length + n) : Math.min(array.length, n);
+    return array.slice(start, start + count);
+  },
+  $sortArray: (obj, expr, options) => {
+    if (!isPlainObject(expr))
+      fail(2942500, `$sortArray requires an object as an argument, found: ${typeName(expr)}`);
+    for (const k of Object.keys(expr))
+      if (k !== 'input' && k !== 'sortBy')
+        fail(2942501, `$sortArray found an unknown argument: ${k}`);
+    if (!('input' in expr)) fail(2942502, "$sortArray requires 'input' to be specified");
+    if (!('sortBy' in expr)) fail(2942503, "$sortArray requires 'sortBy' to be specified");
+    const compare = sortArrayOrder(expr.sortBy);
+    const input = computeValue(obj, expr.input, null, options);
+    if (nullish(input)) return null;
+    const array = requireArray(
+      input,
+      2942504,
+      'The input argument to $sortArray must be an array, but was of type: ',
+    );
+    return [...array].sort(compare);
+  },
+};
+
+const SORT_INVALID =
+  'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields';
+
+/**
+ * $sortArray's order: whole values in BSON order, or documents by the values at the given fields.
+ * MongoDB orders by fields only between documents; elements that are not documents, and fields
+ * that are missing or go through arrays, are refused rather than ordered some other way.
+ */
+function sortArrayOrder(sortBy: unknown): (a: unknown, b: unknown) => number {
+  if (isNumeric(sortBy)) {
+    const dir = toNumber(sortBy);
+    if (dir !== 1 && dir !== -1) fail(2942506, 'The $sort element value must be either 1 or -1');
+    return (a, b) => compareExpressionValues(a, b) * dir;
+  }
+  if (!isPlainObject(sortBy) || Object.keys(sortBy).length === 0) fail(2942507, SORT_INVALID);
+  const keys = Object.entries(sortBy).map(([path, dir]) => {
+    const d = isNumeric(dir) ? toNumber(dir) : NaN;
+    if (d !== 1 && d !== -1)
+      fail(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+    return { parts: path.split('.'), dir: d };
+  });
+  const at = (e: unknown, parts: string[]): unknown => {
+    if (!isPlainObject(e))
+      notImplemented('$sortArray by fields of an element that is not a document');
+    let v: unknown = e;
+    for (const part of parts) {
+      v = isPlainObject(v) ? fieldOf(v, part) : undefined;
+      if (Array.isArray(v)) notImplemented('$sortArray by a field that holds or crosses an array');
+    }
+    if (v === undefined) notImplemented('$sortArray by a field an element does not have');
+    return v;
+  };
+  return (a, b) => {
+    for (const { parts, dir } of keys) {
+      const c = compareValues(at(a, parts), at(b, parts));
+      if (c) return c * dir;
+    }
+    return 0;
+  };
+}
+
+// --- Strings: lengths and positions in UTF-8 bytes or code points, case in ASCII only.
+
+const ISO_FORMAT = '%Y-%m-%dT%H:%M:%S.%LZ';
+
+/** A value as MongoDB's coerceToString reads it for the string operators. */
+function coerceToString(name: string, v: unknown): string {
+  if (nullish(v)) return '';
+  if (typeof v === 'string') return v;
+  if (v instanceof Date) return formatDate(name, v, ISO_FORMAT, 0);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  if (v instanceof Long) return v.toString();
+  if (typeof v === 'number') notImplemented(`${name} of a number with a fractional part`);
+  return fail(16007, `can't convert from BSON type ${typeName(v)} to String`);
+}
+
+function substrBytes(name: string): Expression {
+  return (obj, expr, options) => {
+    const [value, start, length] = evaluateArguments(name, obj, expr, options, 3);
+    const s = coerceToString(name, value);
+    if (!isNumeric(start))
+      fail(
+        16034,
+        `${name}:  starting index must be a numeric type (is BSON type ${typeName(start)})`,
+      );
+    if (!isNumeric(length))
+      fail(16035, `${name}:  length must be a numeric type (is BSON type ${typeName(length)})`);
+    const bytes = Buffer.from(s, 'utf8');
+    const from = Math.trunc(toNumber(start));
+    const count = Math.trunc(toNumber(length));
+    if (from < 0 || from >= bytes.length) return '';
+    const to = count < 0 ? bytes.length : Math.min(bytes.length, from + count);
+    const continuation = (i: number) => i < bytes.length && (bytes[i]! & 0xc0) === 0x80;
+    if (continuation(from))
+      fail(28656, `${name}:  Invalid range, starting index is a UTF-8 continuation byte.`);
+    if (continuation(to))
+      fail(28657, `${name}:  Invalid range, ending index is in the middle of a UTF-8 character.`);
+    return bytes.subarray(from, to).toString('utf8');
+  };
+}
+
+function requireString(name: string, v: unknown, code: number): string {
+  if (typeof v !== 'string')
+    fail(code, `${name} requires a string argument, found: ${typeName(v)}`);
+  return v;
+}
+
+const strings: Record<string, Expression> = {
+  $substr: substrBytes('$substrBytes'),
+  $substrBytes: substrBytes('$substrBytes'),
+  $substrCP: (obj, expr, options) => {
+    const [value, start, length] = evaluateArguments('$substrCP', obj, expr, options, 3);
+    const s = coerceToString('$substrCP', value);
+    if (!isNumeric(start))
+      fail(
+        34450,
+        `$substrCP: starting index must be a numeric type (is BSON type ${typeName(start)})`,
+      );
+    if (!isIntegral(start))
+      fail(
+        34451,
+        `$substrCP: starting index cannot be represented as a 32-bit integral value: ${shown(start)}`,
+      );
+    if (!isNumeric(length))
+      fail(34452, `$substrCP: length must be a numeric type (is BSON type ${typeName(length)})`);
+    if (!isIntegral(length))
+      fail(
+        34453,
+        `$substrCP: length cannot be represented as a 32-bit integral value: ${shown(length)}`,
+      );
+    const from = toNumber(start);
+    const count = toNumber(length);
+    if (from < 0) fail(34455, '$substrCP: the starting index must be nonnegative integer.');
+    if (count < 0) fail(34454, '$substrCP: length must be a nonnegative integer.');
+    return Array.from(s)
+      .slice(from, from + count)
+      .join('');
+  },
+  $strLenBytes: (obj, expr, options) => {
+    const [v] = evaluateArguments('$strLenBytes', obj, expr, options, 1);
+    return Buffer.byteLength(requireString('$strLenBytes', v, 34473), 'utf8');
+  },
+  $strLenCP: (obj, expr, options) => {
+    const [v] = evaluateArguments('$strLenCP', obj, expr, options, 1);
+    let n = 0;
+    for (const _ of requireString('$strLenCP', v, 34471)) n++;
+    return n;
+  },
+  $split: (obj, expr, options) => {
+    const [s, separator] = evaluateArguments('$split', obj, expr, options, 2);
+    if (nullish(s)) return null;
+    if (typeof s !== 'string')
+      fail(
+        40085,
+        `$split requires an expression that evaluates to a string as a first argument, found: ${typeName(s)}`,
+      );
+    if (typeof separator !== 'string')
+      fail(
+        40086,
+        `$split requires an expression that evaluates to a string as a second argument, found: ${typeName(separator)}`,
+      );
+    if (separator === '') fail(40087, '$split requires a non-empty separator');
+    return s.split(separator);
+  },
+  // MongoDB changes the case of ASCII letters only.
+  $toUpper: (obj, expr, options) => {
+    const [v] = evaluateArguments('$toUpper', obj, expr, options, 1);
+    return coerceToString('$toUpper', v).replace(/[a-z]+/g, (m) => m.toUpperCase());
+  },
+  $toLower: (obj, expr, options) => {
+    const [v] = evaluateArguments('$toLower', obj, expr, options, 1);
+    return coerceToString('$toLower', v).replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  },
+};
+
+// --- $round and $trunc: on the decimal value of the number, ties to even
+// (https://www.mongodb.com/docs/v7.0/reference/operator/aggregation/round/).
+
+/** A finite number rounded (or truncated) to `place` decimal places, on its 34-digit decimal form. */
+function roundDecimal(n: number, place: number, ties: 'even' | 'truncate'): number {
+  if (n === 0) return n;
+  const [mantissa, exp] = n.toPrecision(34).split('e') as [string, string?];
+  const negative = mantissa.startsWith('-');
+  const [whole, fraction = ''] = mantissa.replace('-', '').split('.');
+  let digits = BigInt(whole! + fraction);
+  let exponent = Number(exp ?? 0) - fraction.length;
+  if (exponent >= -place) return n;
+  const divisor = 10n ** BigInt(-place - exponent);
+  let q = digits / divisor;
+  const r = digits % divisor;
+  if (ties === 'even' && (2n * r > divisor || (2n * r === divisor && q % 2n === 1n))) q += 1n;
+  digits = q;
+  exponent = -place;
+  const out = Number(`${digits}e${exponent}`);
+  return negative ? -out : out === 0 && n < 0 ? -0 : out;
+}
+
+function roundOrTrunc(name: '$round' | '$trunc'): Expression {
+  return (obj, expr, options) => {
+    const [value, placeArg] = evaluateArguments(name, obj, expr, options, 1, 2);
+    let place = 0;
+    if (placeArg !== undefined) {
+      if (nullish(placeArg)) return null;
+      if (!isIntegral(placeArg))
+        fail(51082, `precision argument to  ${name} must be a integral value`);
+      place = toNumber(placeArg);
+      if (place < -20 || place > 100)
+        fail(
+          51083,
+          `cannot apply ${name} with precision value ${place} value must be in [-20, 100]`,
+        );
+    }
+    if (nullish(value)) return null;
+    if (!isNumeric(value))
+      fail(51081, `${name} only supports numeric types, not ${typeName(value)}`);
+    if (bsonType(value) === 'Decimal128') notImplemented(`${name} of a Decimal128 value`);
+    if (value instanceof Long) {
+      if (place >= 0) return value;
+      notImplemented(`${name} of a Long beyond 2^53`);
+    }
+    const n = value as number;
+    if (!Number.isFinite(n)) return n;
+    return roundDecimal(n, place, name === '$round' ? 'even' : 'truncate');
+  };
+}
+
+// --- Dates as text.
+
+const UTC_NAMES = new Set(['UTC', 'GMT', 'Etc/UTC', 'Etc/GMT', 'Z']);
+const isUtc = (tz: unknown) => typeof tz === 'string' && UTC_NAMES.has(tz);
+
+/** A time zone given as UTC or an offset (`+03:00`, `+0300`, `+03`), in minutes; else refused. */
+function timezoneOffset(name: string, tz: unknown): number {
+  if (tz === undefined) return 0;
+  if (typeof tz !== 'string')
+    fail(40517, `timezone must evaluate to a string, found ${typeName(tz)}`);
+  if (isUtc(tz)) return 0;
+  const m = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(tz);
+  if (!m) notImplemented(`${name} with a time zone other than UTC or an offset (${tz})`);
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/** The ISO 8601 week-numbering year and week of a UTC date. */
+function isoWeek(d: Date): [number, number] {
+  const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  const day = t.getUTCDay() || 7;
+  t.setUTCDate(t.getUTCDate() + 4 - day);
+  const year = t.getUTCFullYear();
+  const week = Math.ceil(((t.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
+  return [year, week];
+}
+
+/** `date` formatted with MongoDB's $dateToString specifiers, `offset` minutes east of UTC. */
+function formatDate(name: string, date: Date, format: string, offset: number): string {
+  const d = new Date(date.getTime() + offset * 60_000);
+  const year = d.getUTCFullYear();
+  let out = '';
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i]!;
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    if (i === format.length - 1) fail(18535, "Unmatched '%' at end of format string");
+    const spec = format[++i]!;
+    if ('YGmdjUuVw'.includes(spec) && (year < 0 || year > 9999))
+      fail(
+        18537,
+        `Could not convert date to string: date component was outside the supported range of 0-9999: ${year}`,
+      );
+    const startOfYear = Date.UTC(year, 0, 1);
+    const dayOfYear = Math.floor((d.getTime() - startOfYear) / 86_400_000) + 1;
+    switch (spec) {
+      case '%':
+        out += '%';
+        break;
+      case 'Y':
+        out += pad(year, 4);
+        break;
+      case 'G':
+        out += pad(isoWeek(d)[0], 4);
+        break;
+      case 'm':
+        out += pad(d.getUTCMonth() + 1, 2);
+        break;
+      case 'd':
+        out += pad(d.getUTCDate(), 2);
+        break;
+      case 'H':
+        out += pad(d.getUTCHours(), 2);
+        break;
+      case 'M':
+        out += pad(d.getUTCMinutes(), 2);
+        break;
+      case 'S':
+        out += pad(d.getUTCSeconds(), 2);
+        break;
+      case 'L':
+        out += pad(d.getUTCMilliseconds(), 3);
+        break;
+      case 'j':
+        out += pad(dayOfYear, 3);
+        break;
+      case 'w': // 1 (Sunday) … 7 (Saturday)
+        out += String(d.getUTCDay() + 1);
+        break;
+      case 'u': // 1 (Monday) … 7 (Sunday)
+        out += String(d.getUTCDay() || 7);
+        break;
+      case 'U': {
+        // Weeks start on Sunday; days before the year's first Sunday are week 00.
+        const firstSunday = (7 - new Date(startOfYear).getUTCDay()) % 7;
+        out += pad(Math.floor((dayOfYear - 1 - firstSunday + 7) / 7), 2);
+        break;
+      }
+      case 'V':
+        out += pad(isoWeek(d)[1], 2);
+        break;
+      case 'z':
+        out += `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60), 2)}${pad(Math.abs(offset) % 60, 2)}`;
+        break;
+      case 'Z':
+        out += String(offset);
+        break;
+      case 'b':
+      case 'B':
+        notImplemented(`${name} with the month names %b and %B`);
+      // falls through: notImplemented never returns
+      default:
+        fail(18536, `Invalid format character '%${spec}' in format string`);
+    }
+  }
+  return out;
+}
+
+/** A value $dateToString reads as a date: a date, or the time an ObjectId holds. */
+function asDate(v: unknown): Date {
+  if (v instanceof Date) return v;
+  if (v instanceof ObjectId) return v.getTimestamp();
+  if (bsonType(v) === 'Timestamp') return new Date((v as Long).high * 1000);
+  return fail(16006, `can't convert from BSON type ${typeName(v)} to Date`);
+}
+
+const dates: Record<string, Expression> = {
+  $dateToString: (obj, expr, options) => {
+    if (!isPlainObject(expr)) fail(18629, `$dateToString only supports an object as its argument`);
+    for (const k of Object.keys(expr))
+      if (!['date', 'format', 'timezone', 'onNull'].includes(k))
+        fail(18534, `Unrecognized argument to $dateToString: ${k}`);
+    if (!('date' in expr)) fail(18628, "Missing 'date' parameter to $dateToString");
+    const date = computeValue(obj, expr.date, null, options);
+    const tz = 'timezone' in expr ? computeValue(obj, expr.timezone, null, options) : undefined;
+    const format = 'format' in expr ? computeValue(obj, expr.format, null, options) : undefined;
+    if ('format' in expr) {
+      if (nullish(format)) return null;
+      if (typeof format !== 'string')
+        fail(
+          18533,
+          `$dateToString requires that 'format' be a string, found: ${typeName(format)} with value ${String(format)}`,
+        );
+    }
+    if ('timezone' in expr && nullish(tz)) return null;
+    if (nullish(date)) {
+      if (!('onNull' in expr)) return null;
+      return computeValue(obj, expr.onNull, null, options);
+    }
+    const offset = timezoneOffset('$dateToString', tz);
+    // Without a format: ISO 8601, with a Z only in UTC.
+    const utc = tz === undefined || isUtc(tz);
+    return formatDate(
+      '$dateToString',
+      asDate(date),
+      (format as string | undefined) ?? (utc ? ISO_FORMAT : '%Y-%m-%dT%H:%M:%S.%L'),
+      offset,
+    );
+  },
+};
+
+// --- Conversions to strings.
+
+const CONVERSION_FAILURE = 241;
+
+function toText(v: unknown, name: string): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v instanceof Date) return formatDate(name, v, ISO_FORMAT, 0);
+  if (v instanceof ObjectId) return v.toHexString();
+  if (v instanceof Long || v instanceof Decimal128) return v.toString();
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v) && Math.abs(v) < 1e15) return String(v);
+    notImplemented(`${name} of a number with a fractional part or beyond 10^15`);
+  }
+  return fail(
+    CONVERSION_FAILURE,
+    `Unsupported conversion from ${typeName(v)} to string in $convert with no onError value`,
+  );
+}
+
+const NUMERIC_TARGETS = new Set(['double', 'int', 'long', 'bool', 'date', 1, 16, 18, 8, 9]);
+
+const conversions: Record<string, Expression> = {
+  $toString: (obj, expr, options) => {
+    const [v] = evaluateArguments('$toString', obj, expr, options, 1);
+    return nullish(v) ? null : toText(v, '$toString');
+  },
+  $toDecimal: () => notImplemented('$toDecimal'),
+  $convert: (obj, expr, options) => {
+    if (!isPlainObject(expr)) return mingo.$convert!(obj, expr, options);
+    const to = computeValue(obj, expr.to, null, options);
+    if (to === 'string' || to === 2) {
+      const input = computeValue(obj, expr.input, null, options);
+      if (nullish(input))
+        return 'onNull' in expr ? computeValue(obj, expr.onNull, null, options) : null;
+      try {
+        return toText(input, '$convert');
+      } catch (err) {
+        if ('onError' in expr && (err as { code?: number }).code === CONVERSION_FAILURE)
+          return computeValue(obj, expr.onError, null, options);
+        throw err;
+      }
+    }
+    if (!NUMERIC_TARGETS.has(to as string | number))
+      notImplemented(
+        `$convert to ${typeof to === 'string' || typeof to === 'number' ? to : typeName(to)}`,
+      );
+    const input = computeValue(obj, expr.input, null, options);
+    if (
+      !nullish(input) &&
+      (typeof input === 'object' || typeof input === 'string') &&
+      !(input instanceof Date)
+    )
+      notImplemented(`$convert of a ${typeName(input)} to ${String(to)}`);
+    return mingo.$convert!(obj, expr, options);
+  },
+};
+
+// Operators of MongoDB 7 that mingo does not have, or runs differently (server-side JavaScript).
+const refused: Record<string, Expression> = Object.fromEntries(
+  [
+    '$accumulator',
+    '$binarySize',
+    '$bsonSize',
+    '$indexOfCP',
+    '$meta',
+    '$toObjectId',
+    '$tsIncrement',
+    '$tsSecond',
+  ].map((name) => [name, () => notImplemented(`The ${name} expression`)]),
+);
+
+/**
+ * $function runs server-side JavaScript, which the engine refuses; mingo's $setWindowFields calls
+ * it internally with a function of its own, which no BSON value can be.
+ */
+const $function: Expression = (obj, expr, options) => {
+  if (!isPlainObject(expr) || typeof expr.body !== 'function')
+    notImplemented('The $function expression');
+  const args = computeValue(obj, expr.args, null, options) as unknown[];
+  return (expr.body as (...a: unknown[]) => unknown)(...args);
+};
+
+/** Not a MongoDB expression, though mingo has it. */
+const unknown =
+  (name: string): Expression =>
+  () =>
+    fail(168, `Unrecognized expression '${name}'`);
+
+// Strings that the conversions read as MongoDB reads them; any other string is refused rather
+// than parsed JavaScript's way.
+const CONVERTIBLE_STRINGS: Record<string, RegExp> = {
+  $toInt: /^-?\d{1,9}$/,
+  $toLong: /^-?\d{1,15}$/,
+  $toDouble: /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/,
+  $toDate: /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/,
+};
+
+const typeConversions: Record<string, Expression> = Object.fromEntries(
+  Object.entries(CONVERTIBLE_STRINGS).map(([name, readable]) => [
+    name,
+    (obj: unknown, expr: unknown, options: Options) => {
+      const [v] = evaluateArguments(name, obj, expr, options, 1);
+      if (nullish(v)) return null;
+      if (typeof v === 'string' ? !readable.test(v) : typeof v === 'object' && !(v instanceof Date))
+        notImplemented(
+          `${name} of ${typeof v === 'string' ? `the string '${v}'` : `a ${typeName(v)}`}`,
+        );
+      return mingo[name]!(obj, { $literal: v }, options);
+    },
+  ]),
+);
+
+export const mongoExpressions: Record<string, Expression> = {
+  ...typeConversions,
+  ...refused,
+  $function,
+  $nin: unknown('$nin'),
+  ...arrays,
+  ...strings,
+  $round: roundOrTrunc('$round'),
+  $trunc: roundOrTrunc('$trunc'),
+  ...dates,
+  ...conversions,
+};
