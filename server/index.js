@@ -21,6 +21,16 @@ const PUBLIC_POST_ENDPOINTS = [
 export const UPLOAD_PATHS = ['/api/parcels/import', '/dashboard/parcels/import'];
 
 /**
+ * Proofs of delivery (up to three 10 MB photos and a signature): their bodies may reach
+ * PROOF_UPLOAD_MAX_BYTES (app/schemas/proof-of-delivery.ts).
+ */
+export const PROOF_UPLOAD_PATHS = [
+  /^\/api\/parcels\/[^/]+\/proof-of-delivery$/i,
+  /^\/dashboard\/parcels\/[^/]+\/proof-of-delivery$/i,
+];
+const PROOF_UPLOAD_MAX_BYTES = 3 * 10 * 1024 * 1024 + 2 * 1024 * 1024 + 256 * 1024;
+
+/**
  * Timeouts for the HTTP server of one app process. Slow-drip clients: the headers within 10 s,
  * the whole request within 30 s. An idle keep-alive connection stays open for 65 s, longer than
  * the usual load balancer's 60 s: with Node's 5 s, a proxy or client that reuses a connection
@@ -89,7 +99,13 @@ export function createApp({
   // A missing asset is a plain 404, not a page.
   app.use('/build', (_req, res) => void res.sendStatus(404));
   app.use(publicFiles(publicDir));
-  app.use(limitBody(bodyLimit, { paths: UPLOAD_PATHS, limit: uploadBodyLimit }));
+  app.use(
+    limitBody(
+      bodyLimit,
+      { paths: UPLOAD_PATHS, limit: uploadBodyLimit },
+      { paths: PROOF_UPLOAD_PATHS, limit: PROOF_UPLOAD_MAX_BYTES },
+    ),
+  );
   app.use(sameOriginMutations({ publicUrl, sessionCookie, openPaths: PUBLIC_POST_ENDPOINTS }));
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
   app.all(
@@ -200,19 +216,21 @@ function requestId() {
 }
 
 /**
- * Answers 413 as soon as a request body passes `limit` bytes (`uploads.limit` on the paths in
- * `uploads.paths`, a trailing slash aside), whether it declared its length or
+ * Answers 413 as soon as a request body passes `limit` bytes (an upload's `limit` on the paths in
+ * its `paths`, exact or patterns, a trailing slash aside), whether it declared its length or
  * streams in chunks, and reads nothing more of it. The counter listens beside the adapter, which
  * attaches its own reader in the same tick, so no chunk is missed and backpressure still holds.
  * (body-parser and raw-body enforce limits too, but only by consuming the body themselves, which
  * would leave nothing for Remix to read.)
  */
-function limitBody(defaultLimit, uploads) {
-  const uploadPaths = new Set(uploads.paths);
+function limitBody(defaultLimit, ...uploads) {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     const pathname = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-    const limit = uploadPaths.has(pathname) ? uploads.limit : defaultLimit;
+    const upload = uploads.find(({ paths }) =>
+      paths.some((p) => (typeof p === 'string' ? p === pathname : p.test(pathname))),
+    );
+    const limit = upload ? upload.limit : defaultLimit;
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return tooLarge(req, res, limit);
     let received = 0;

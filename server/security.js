@@ -66,8 +66,12 @@ export function noStoreForPrivateAnswers({ sessionCookie }) {
     const authenticatedApi =
       path.startsWith('/api/') &&
       (Boolean(req.headers.authorization) || hasCookie(req, sessionCookie));
+    // A route that already forbids storing (`private, no-store`, a proof's photo) keeps its words.
     if (staffPage || authenticatedApi)
-      onHeaders(res, () => res.setHeader('Cache-Control', 'no-store'));
+      onHeaders(res, () => {
+        if (!/\bno-store\b/.test(String(res.getHeader('Cache-Control') ?? '')))
+          res.setHeader('Cache-Control', 'no-store');
+      });
     next();
   };
 }

@@ -45,6 +45,9 @@ const trackingEventSchema = new Schema({
   // The IANA zone of the place it happened; events stored before zones were kept have none and
   // count as the company's (eventTimeZone).
   timeZone: { type: String, trim: true },
+  // The stop (index in destinations) a Delivered event with a proof of delivery is for; none
+  // for an event about the whole parcel.
+  stop: { type: Number, min: 0 },
   createdAt: { type: Date, default: () => new Date() },
 });
 
@@ -135,6 +138,7 @@ type LeanEvent = {
   description?: string | null;
   timestamp: Date;
   timeZone?: string | null;
+  stop?: number | null;
   createdAt?: Date | null;
 };
 type LeanDestination = {

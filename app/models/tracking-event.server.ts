@@ -37,13 +37,29 @@ function mapsToStatus(status: string | null | undefined): boolean {
 }
 
 /**
- * What the parcel's stored status should become, given its events: the mapping of the newest
- * event whose status maps to one (Custom Status and free-text events are skipped). Delivered also
- * records actualDelivery; any other status clears it, so no delivery date outlives the Delivered
- * event it came from. Null when no event maps to a status.
+ * Whether an event sets the parcel's status. A Delivered event for one stop (a proof of delivery)
+ * does only once every one of the parcel's `stops` has one: the parcel is delivered with its last
+ * stop.
  */
-export function statusFromEvents(events: readonly LeanEvent[]) {
-  const newest = sortNewestFirst(events).find((e) => mapsToStatus(e.status));
+function setsStatus(event: LeanEvent, delivered: ReadonlySet<number>, stops: number): boolean {
+  if (!mapsToStatus(event.status)) return false;
+  if (event.stop === undefined || event.stop === null) return true;
+  for (let stop = 0; stop < stops; stop++) if (!delivered.has(stop)) return false;
+  return true;
+}
+
+/**
+ * What the parcel's stored status should become, given its events and its number of stops: the
+ * mapping of the newest event that sets one (Custom Status and free-text events are skipped, and
+ * so are Delivered events of single stops while another stop is not delivered, see setsStatus).
+ * Delivered also records actualDelivery; any other status clears it, so no delivery date outlives
+ * the Delivered event it came from. Null when no event maps to a status.
+ */
+export function statusFromEvents(events: readonly LeanEvent[], stops = 1) {
+  const delivered = new Set(
+    events.flatMap((e) => (e.status === 'Delivered' && typeof e.stop === 'number' ? [e.stop] : [])),
+  );
+  const newest = sortNewestFirst(events).find((e) => setsStatus(e, delivered, Math.max(stops, 1)));
   if (!newest) return null;
   const status = EVENT_TO_PARCEL_STATUS[newest.status]!;
   return { status, actualDelivery: status === 'Delivered' ? new Date(newest.timestamp) : null };
@@ -77,9 +93,13 @@ async function syncParcelStatus(
   version: number,
   events: readonly LeanEvent[],
   touchedMapped: boolean,
+  stops: number,
 ): Promise<StatusChange | null> {
   if (!touchedMapped) return null;
-  const next = statusFromEvents(events) ?? { status: 'Pending' as const, actualDelivery: null };
+  const next = statusFromEvents(events, stops) ?? {
+    status: 'Pending' as const,
+    actualDelivery: null,
+  };
   const update =
     next.actualDelivery === null
       ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
@@ -95,7 +115,9 @@ async function syncParcelStatus(
   });
   // The event that set the status; none when the parcel went back to Pending because no
   // status-setting event is left.
-  const setter = sortNewestFirst(events).find((e) => mapsToStatus(e.status));
+  const setter = sortNewestFirst(events).find(
+    (e) => mapsToStatus(e.status) && EVENT_TO_PARCEL_STATUS[e.status] === next.status,
+  );
   return {
     parcel,
     previousStatus: before.status ?? null,
@@ -174,7 +196,7 @@ export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | nu
  */
 export async function pushEvent(
   parcelId: string,
-  input: TrackingEventInput,
+  input: TrackingEventInput & { stop?: number },
 ): Promise<EventWrite | null> {
   if (!isObjectId(parcelId)) return null;
   const eventId = new mongoose.Types.ObjectId();
@@ -186,12 +208,13 @@ export async function pushEvent(
     description: input.description ?? '',
     timestamp: input.timestamp ?? now,
     timeZone: input.timeZone ?? env.COMPANY_TIMEZONE,
+    ...(input.stop === undefined ? {} : { stop: input.stop }),
     createdAt: now,
   };
   const parcel = await Parcel.findOneAndUpdate(
     { _id: parcelId },
     { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
-    { returnDocument: 'after', projection: { events: 1, __v: 1 } },
+    { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!parcel) return null;
   const events = parcel.events ?? [];
@@ -200,6 +223,7 @@ export async function pushEvent(
     parcel.__v ?? 0,
     events,
     mapsToStatus(input.status),
+    parcel.destinations?.length ?? 1,
   );
   const stored = events.find((e) => String(e._id) === String(eventId));
   return { event: toEvent(parcel._id, stored ?? event), statusChange };
@@ -228,7 +252,7 @@ export async function setEventFields(
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
     { $set: set, $inc: { __v: 1 } },
-    { returnDocument: 'before', projection: { events: 1, __v: 1 } },
+    { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!before) return null;
   const previous = (before.events ?? []).find((e) => String(e._id) === eventId);
@@ -243,6 +267,7 @@ export async function setEventFields(
     (before.__v ?? 0) + 1,
     events,
     mapsToStatus(previous.status) || mapsToStatus(changed.status),
+    before.destinations?.length ?? 1,
   );
   return {
     before: toEvent(before._id, previous),
@@ -267,7 +292,7 @@ export async function pullEvent(
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) },
     { $pull: { events: { _id: id } }, $inc: { __v: 1 } },
-    { returnDocument: 'before', projection: { events: 1, __v: 1 } },
+    { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!before) return null;
   const events = before.events ?? [];
@@ -277,6 +302,7 @@ export async function pullEvent(
     (before.__v ?? 0) + 1,
     events.filter((e) => String(e._id) !== eventId),
     mapsToStatus(removed?.status),
+    before.destinations?.length ?? 1,
   );
   if (!removed) return null;
   return { event: toEvent(before._id, removed), statusChange };

@@ -285,6 +285,44 @@ export const WebhookDeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
+const ProofImageSchema = z.looseObject({
+  id,
+  url: z.string().describe('GET it with the same credentials (the session cookie or a bearer)'),
+  contentType: z.enum(['image/jpeg', 'image/png', 'image/webp']),
+  width: z.number().int().min(1),
+  height: z.number().int().min(1),
+  size: z.number().int().min(0).describe('Bytes as stored, after re-encoding'),
+});
+
+export const ProofOfDeliveryObjectSchema = z
+  .looseObject({
+    ...ids,
+    parcelId: id,
+    trackingNumber: z.string(),
+    destination: z.number().int().min(0).describe('The stop, from 0'),
+    stops: z.number().int().min(1).describe("The parcel's number of stops when it was recorded"),
+    stop: z.looseObject({
+      name: z.string(),
+      address: z.string(),
+      city: z.string(),
+      postalCode: z.string(),
+      country: z.string(),
+    }),
+    receivedBy: z.string(),
+    signatureName: z.string().describe('A typed name standing for a signature, or empty'),
+    note: z.string(),
+    photos: z
+      .array(ProofImageSchema)
+      .describe('Re-encoded, at most 2,048 px a side, without Exif, GPS or any metadata'),
+    signature: ProofImageSchema.nullable(),
+    eventId: id.nullable().describe('The Delivered tracking event it added'),
+    deliveredAt: isoDate,
+    recordedBy: z.string().nullable().describe('The username of who recorded it'),
+    pdfUrl: z.string().describe('The proof as a one-page PDF'),
+    createdAt: nullableDate,
+  })
+  .meta({ id: 'ProofOfDelivery' });
+
 /** The body of every webhook delivery (Standard Webhooks). */
 export const WebhookEventSchema = z
   .looseObject({

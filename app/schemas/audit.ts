@@ -13,6 +13,7 @@ export const AUDIT_ENTITY_NAMES = [
   'webhook',
   'inquiry',
   'subscription',
+  'proof',
 ] as const;
 /**
  * Who may read one record's history: the roles that may read the record itself. Users, API keys
@@ -30,6 +31,7 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
   webhook: 'admin',
   inquiry: 'staff',
   subscription: 'staff',
+  proof: 'viewer',
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */

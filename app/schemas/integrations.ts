@@ -43,6 +43,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcel.deleted',
   'parcel.status_changed',
   'parcel.imported',
+  'parcel.delivered',
   'tracking_event.created',
   'tracking_event.updated',
   'tracking_event.deleted',

@@ -556,6 +556,91 @@ const OPS: Op[] = [
   },
   {
     method: 'get',
+    path: `/api/parcels/${ID}/proof-of-delivery`,
+    summary: "The parcel's proofs of delivery, by stop",
+    tag: 'Parcels',
+    access: 'user',
+    ok: {
+      200: obj({ proofsOfDelivery: { type: 'array', items: ref('ProofOfDelivery') } }),
+    },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: `/api/parcels/${ID}/proof-of-delivery`,
+    summary:
+      "Record the proof of delivery of one stop (staff): who received it, photos, a signature. It adds the stop's Delivered event; the parcel is Delivered with its last stop (then parcel.delivered carries every stop's proof id)",
+    tag: 'Parcels',
+    access: 'user',
+    rawBody: {
+      contentType: 'multipart/form-data',
+      schema: {
+        type: 'object',
+        properties: {
+          receivedBy: { type: 'string', minLength: 1, maxLength: 200 },
+          destination: {
+            type: 'string',
+            pattern: '^\\d{1,3}$',
+            description: 'The stop, from 0 (default 0: the recipient, or the single destination)',
+          },
+          note: { type: 'string', maxLength: 1000 },
+          signatureName: {
+            type: 'string',
+            maxLength: 200,
+            description: 'A typed name standing for a signature',
+          },
+          photo: {
+            type: 'array',
+            maxItems: 3,
+            items: { type: 'string', contentMediaType: 'image/*' },
+            description: 'JPEG, PNG or WebP, at most 10 MB each; the field repeated per photo',
+          },
+          signature: {
+            type: 'string',
+            contentMediaType: 'image/png',
+            description: 'A PNG, at most 2 MB',
+          },
+        },
+        required: ['receivedBy'],
+      },
+      description:
+        'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
+    },
+    ok: {
+      201: obj({
+        proofOfDelivery: ref('ProofOfDelivery'),
+        parcel: obj({
+          id: { type: 'string' },
+          trackingNumber: { type: 'string' },
+          status: { type: 'string' },
+        }),
+      }),
+    },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: `/api/parcels/${ID}/proof-of-delivery/{proofId}.pdf`,
+    summary: 'A proof of delivery as a one-page PDF',
+    tag: 'Parcels',
+    access: 'user',
+    contentType: 'application/pdf',
+    ok: { 200: { type: 'string', contentMediaType: 'application/pdf' } },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/proof-of-delivery/files/{fileId}',
+    summary:
+      "A proof of delivery's photo or signature (its own image type), for signed-in staff and API credentials only",
+    tag: 'Parcels',
+    access: 'user',
+    contentType: 'image/*',
+    ok: { 200: { type: 'string', contentMediaType: 'image/*' } },
+    errors: [404],
+  },
+  {
+    method: 'get',
     path: '/api/notification-templates',
     summary: 'The four e-mail templates',
     tag: 'Notifications',

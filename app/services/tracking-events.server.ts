@@ -55,7 +55,7 @@ async function emitEventChange(
 /** Adds an event and updates the parcel's status; null when the parcel is unknown. */
 export async function addEvent(
   parcelId: string,
-  input: TrackingEventInput,
+  input: TrackingEventInput & { stop?: number },
   actor?: Actor,
 ): Promise<TrackingEvent | null> {
   const written = await pushEvent(parcelId, input);

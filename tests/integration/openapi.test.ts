@@ -83,7 +83,7 @@ function documentPath(file: string) {
     .replace(/\.tsx?$/, '')
     .replace('[.]', '\u0000')
     .split('.')
-    .map((s) => (s.startsWith('$') ? (s === '$id' ? '{id}' : `{${s.slice(1)}}`) : s))
+    .map((s) => s.replace(/^\$(\w+)/, (_, name: string) => `{${name}}`))
     .join('/')
     .replace('\u0000', '.')}`;
 }
@@ -203,6 +203,7 @@ describe('the OpenAPI document', () => {
       'notification.sent',
       'parcel.created',
       'parcel.deleted',
+      'parcel.delivered',
       'parcel.imported',
       'parcel.status_changed',
       'parcel.updated',

@@ -1,0 +1,46 @@
+import {
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+} from '@remix-run/node';
+import { ApiError } from './api.server';
+
+/**
+ * A multipart/form-data body read with Remix's own parser into memory: files only for the
+ * `fileFields` named, each at most `maxFileBytes` (413 naming the field past that); 415 for a body
+ * of another type, 400 for one that does not parse. The server bounds the whole body beforehand
+ * (server/index.js), so nothing here is read without limit.
+ */
+export async function readMultipart(
+  request: Request,
+  { fileFields, maxFileBytes }: { fileFields: readonly string[]; maxFileBytes: number },
+): Promise<FormData> {
+  if (!/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? ''))
+    throw new ApiError(
+      415,
+      'Request body must be multipart/form-data (Content-Type: multipart/form-data)',
+    );
+  const files = unstable_createMemoryUploadHandler({
+    maxPartSize: maxFileBytes,
+    // Text fields pass too (this handler reads every part); files only for the fields named.
+    filter: ({ name, filename }) => filename === undefined || fileFields.includes(name),
+  });
+  try {
+    return await unstable_parseMultipartFormData(request, async (part) => {
+      try {
+        return await files(part);
+      } catch (error) {
+        if (error instanceof MaxPartSizeExceededError) {
+          const message = `Each file must be at most ${Math.round(maxFileBytes / (1024 * 1024))} MB`;
+          throw new ApiError(413, message, { [part.name]: [message] });
+        }
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // Cut off at the size limit: the server has already answered 413.
+    if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
+    throw new ApiError(400, 'The request body is not a valid multipart/form-data message');
+  }
+}
