@@ -25,6 +25,10 @@ const contactSchema = new Schema(
     email: { type: String, default: '', trim: true, lowercase: true },
     phone: { type: String, default: '', trim: true },
     address: { type: String, default: '', trim: true },
+    city: { type: String, default: '', trim: true },
+    region: { type: String, default: '', trim: true },
+    postalCode: { type: String, default: '', trim: true },
+    country: { type: String, default: '', trim: true },
   },
   { _id: false },
 );
@@ -130,7 +134,16 @@ export async function insertWithTrackingNumber<T>(
   throw lastError;
 }
 
-type Contact = { name: string; email: string; phone: string; address: string };
+type Contact = {
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+};
 type LeanEvent = {
   _id: unknown;
   status: string;
@@ -176,6 +189,10 @@ function contact(c: Partial<Contact> | null | undefined): Contact {
     email: c?.email ?? '',
     phone: c?.phone ?? '',
     address: c?.address ?? '',
+    city: c?.city ?? '',
+    region: c?.region ?? '',
+    postalCode: c?.postalCode ?? '',
+    country: c?.country ?? '',
   };
 }
 
@@ -502,6 +519,10 @@ export function importedParcelDocument(input: ImportedParcel) {
     email: c.email.toLowerCase(),
     phone: c.phone,
     address: c.address,
+    city: c.city,
+    region: c.region,
+    postalCode: c.postalCode,
+    country: c.country,
   });
   return {
     _id: new mongoose.Types.ObjectId(),

@@ -9,6 +9,8 @@ import { destinationLine } from '~/components/parcels/parcel-card';
 import { PriorityBadge, StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel } from '~/models/parcel.server';
+import { listProofs } from '~/models/proof-of-delivery.server';
+import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
 import { formatMoney } from '~/schemas/constants';
 import { labelHref } from '~/schemas/label';
 import { requireUser } from '~/services/auth.server';
@@ -20,7 +22,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
   const { events, ...rest } = parcel;
-  return json({ parcel: { ...rest, eventCount: events?.length ?? 0 } });
+  return json({
+    parcel: { ...rest, eventCount: events?.length ?? 0 },
+    proofs: await listProofs(parcel.id),
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -59,7 +64,10 @@ function ContactDetails({
 export default function ParcelDetailsDialog() {
   const { timeZone } = useCompany();
   const canEdit = useCanEdit();
-  const { parcel } = useLoaderData<typeof loader>();
+  const { parcel, proofs } = useLoaderData<typeof loader>();
+  const stops = parcel.destinations.length
+    ? parcel.destinations
+    : [{ name: parcel.recipient.name, address: parcel.recipient.address }];
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
   return (
@@ -114,6 +122,13 @@ export default function ParcelDetailsDialog() {
             <p className="text-gray-600">No destinations.</p>
           )}
         </section>
+        <ProofOfDeliveryList
+          parcelId={parcel.id}
+          stops={stops}
+          proofs={proofs}
+          canRecord={canEdit}
+          search={search}
+        />
         <nav aria-label="This parcel elsewhere" className="flex flex-wrap gap-3 text-sm">
           <Link to={`/dashboard/tracking/${parcel.id}`} className="btn-secondary">
             Tracking events

@@ -45,6 +45,10 @@ const ContactSchema = z.looseObject({
   email: z.string(),
   phone: z.string(),
   address: z.string(),
+  city: z.string().optional(),
+  region: z.string().optional().describe('State, province or county'),
+  postalCode: z.string().optional(),
+  country: z.string().optional().describe('A name or an ISO 3166 code'),
 });
 
 export const TrackingEventObjectSchema = z

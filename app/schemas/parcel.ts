@@ -31,6 +31,19 @@ const ContactShape = {
   email,
   phone: text(50),
   address: text(500),
+  // Optional structured parts of the address, for labels printed in the country's order.
+  city: text(100),
+  region: text(100),
+  postalCode: text(20),
+  country: text(100),
+};
+
+/** The structured address fields of a contact: each optional, '' when not given. */
+const contactAddressParts = {
+  city: ContactShape.city.default(''),
+  region: ContactShape.region.default(''),
+  postalCode: ContactShape.postalCode.default(''),
+  country: ContactShape.country.default(''),
 };
 
 export const SenderSchema = z.object({
@@ -38,6 +51,7 @@ export const SenderSchema = z.object({
   email: ContactShape.email.default(''),
   phone: ContactShape.phone.default(''),
   address: ContactShape.address.default(''),
+  ...contactAddressParts,
 });
 
 export const RecipientSchema = z.object({
@@ -45,6 +59,7 @@ export const RecipientSchema = z.object({
   email: ContactShape.email.default(''),
   phone: ContactShape.phone.default(''),
   address: ContactShape.address.min(1, 'Recipient address is required'),
+  ...contactAddressParts,
 });
 
 export const DestinationSchema = z.object({
@@ -93,13 +108,19 @@ function isBlankDestination(d: DestinationInput) {
 }
 
 /** The one destination a parcel gets when none was given: the recipient's. */
-export function defaultDestination(recipient: { name: string; address: string }): DestinationInput {
+export function defaultDestination(recipient: {
+  name: string;
+  address: string;
+  city?: string;
+  postalCode?: string;
+  country?: string;
+}): DestinationInput {
   return {
     name: recipient.name,
     address: recipient.address,
-    city: '',
-    country: 'USA',
-    postalCode: '',
+    city: recipient.city ?? '',
+    country: recipient.country || 'USA',
+    postalCode: recipient.postalCode ?? '',
   };
 }
 
@@ -119,7 +140,16 @@ const ServiceTypeSchema = z.enum(SERVICE_TYPES, {
 
 /** The fields of a new parcel, before the defaults that need the whole input (below). */
 const ParcelCreateFields = z.object({
-  sender: SenderSchema.default({ name: '', email: '', phone: '', address: '' }),
+  sender: SenderSchema.default({
+    name: '',
+    email: '',
+    phone: '',
+    address: '',
+    city: '',
+    region: '',
+    postalCode: '',
+    country: '',
+  }),
   recipient: RecipientSchema,
   destinations: DestinationsSchema.default([]),
   weight: measure('Weight').default(0),
@@ -132,7 +162,7 @@ const ParcelCreateFields = z.object({
 /** No destination means the recipient's; no estimated delivery means DEFAULT_DELIVERY_DAYS from now. */
 function withCreateDefaults<
   T extends {
-    recipient: { name: string; address: string };
+    recipient: { name: string; address: string; city: string; postalCode: string; country: string };
     destinations: DestinationInput[];
     estimatedDelivery: Date | undefined;
   },

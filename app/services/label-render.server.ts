@@ -5,6 +5,7 @@ import type { SerializedParcel } from '~/models/parcel.server';
 import type { LabelPaper } from '~/schemas/label';
 import { publicCompanyInfo, type CompanyInfo } from '~/lib/env.server';
 import { trackingUrl } from '~/lib/urls.server';
+import { addressLines } from './address-format.server';
 import { PDF_FONT, PDF_FONT_BOLD, printable, registerPdfFonts } from './pdf-fonts.server';
 
 /** What a label needs of a parcel; the serialized parcel fits. */
@@ -133,19 +134,27 @@ async function labelImages(trackingNumber: string): Promise<LabelImages> {
   };
 }
 
-function addressLines(parcel: LabelParcel) {
+/**
+ * Where the label sends the parcel: its first stop, under the stop's own name (never the
+ * recipient's over another address), or the recipient when it has no stop. Printed in the
+ * country's order; a stop at the recipient's address takes the recipient's structured parts it
+ * lacks (the region, say).
+ */
+function toAddress(parcel: LabelParcel) {
   const stop = parcel.destinations[0];
-  const name = parcel.recipient.name || stop?.name || '';
-  const lines: string[] = [];
-  if (stop) {
-    if (stop.name && stop.name !== name) lines.push(stop.name);
-    lines.push(stop.address || parcel.recipient.address);
-    lines.push([stop.postalCode, stop.city].filter(Boolean).join(' '));
-    lines.push(stop.country);
-  } else {
-    lines.push(parcel.recipient.address);
-  }
-  return { name, lines: lines.filter((line) => line.trim()) };
+  const recipient = parcel.recipient;
+  if (!stop) return { name: recipient.name, lines: addressLines(recipient) };
+  const same = stop.address === recipient.address;
+  return {
+    name: stop.name,
+    lines: addressLines({
+      address: stop.address,
+      city: stop.city || (same ? recipient.city : ''),
+      region: same ? recipient.region : '',
+      postalCode: stop.postalCode || (same ? recipient.postalCode : ''),
+      country: (same && recipient.country) || stop.country,
+    }),
+  };
 }
 
 function formatNumber(value: number) {
@@ -194,7 +203,7 @@ function drawLabel(
     6,
     { lineBreak: false },
   );
-  const fromLines = [parcel.sender.address, parcel.sender.phone].filter((l) => l.trim());
+  const fromLines = [...addressLines(parcel.sender), parcel.sender.phone].filter((l) => l.trim());
   fitText(
     doc,
     fromLines.join('\n'),
@@ -216,15 +225,10 @@ function drawLabel(
         align: 'right',
         lineBreak: false,
       });
-  const to = addressLines(parcel);
-  used = fitText(
-    doc,
-    to.name || '-',
-    { x, y: oy + 123, width: INNER, height: 36 },
-    PDF_FONT_BOLD,
-    15,
-    9,
-  );
+  const to = toAddress(parcel);
+  used = to.name
+    ? fitText(doc, to.name, { x, y: oy + 123, width: INNER, height: 36 }, PDF_FONT_BOLD, 15, 9)
+    : 0;
   const toLines = [...to.lines, parcel.recipient.phone ? `Tel. ${parcel.recipient.phone}` : ''];
   const toTop = oy + 123 + used + 2;
   fitText(

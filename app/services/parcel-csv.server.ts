@@ -23,10 +23,18 @@ export const PARCEL_CSV_COLUMNS = [
   'senderEmail',
   'senderPhone',
   'senderAddress',
+  'senderCity',
+  'senderRegion',
+  'senderPostalCode',
+  'senderCountry',
   'recipientName',
   'recipientEmail',
   'recipientPhone',
   'recipientAddress',
+  'recipientCity',
+  'recipientRegion',
+  'recipientPostalCode',
+  'recipientCountry',
   'destinations',
 ] as const;
 
@@ -50,10 +58,18 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
     senderEmail: p.sender?.email ?? '',
     senderPhone: p.sender?.phone ?? '',
     senderAddress: p.sender?.address ?? '',
+    senderCity: p.sender?.city ?? '',
+    senderRegion: p.sender?.region ?? '',
+    senderPostalCode: p.sender?.postalCode ?? '',
+    senderCountry: p.sender?.country ?? '',
     recipientName: p.recipient?.name ?? '',
     recipientEmail: p.recipient?.email ?? '',
     recipientPhone: p.recipient?.phone ?? '',
     recipientAddress: p.recipient?.address ?? '',
+    recipientCity: p.recipient?.city ?? '',
+    recipientRegion: p.recipient?.region ?? '',
+    recipientPostalCode: p.recipient?.postalCode ?? '',
+    recipientCountry: p.recipient?.country ?? '',
     // The stops as JSON in one cell: name, address, city, country, postalCode each.
     destinations: JSON.stringify(
       (p.destinations ?? []).map((d) => ({

@@ -59,7 +59,16 @@ export const PREVIEW_ROWS = 20;
 
 const REQUIRED_COLUMNS: ImportColumn[] = ['recipientName', 'recipientAddress'];
 const KNOWN = new Set<string>(PARCEL_CSV_COLUMNS);
-const CONTACT_FIELDS = ['name', 'email', 'phone', 'address'] as const;
+const CONTACT_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'address',
+  'city',
+  'region',
+  'postalCode',
+  'country',
+] as const;
 const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 

@@ -37,8 +37,26 @@ afterAll(async () => {
 
 const newParcel = () =>
   createParcel({
-    sender: { name: 'A', email: '', phone: '', address: '' },
-    recipient: { name: 'Bo Recipient', email: '', phone: '', address: '5 Pine Rd' },
+    sender: {
+      name: 'A',
+      email: '',
+      phone: '',
+      address: '',
+      city: '',
+      region: '',
+      postalCode: '',
+      country: '',
+    },
+    recipient: {
+      name: 'Bo Recipient',
+      email: '',
+      phone: '',
+      address: '5 Pine Rd',
+      city: '',
+      region: '',
+      postalCode: '',
+      country: '',
+    },
     destinations: [],
     weight: 1,
     dimensions: { length: 1, width: 1, height: 1 },

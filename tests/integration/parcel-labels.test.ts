@@ -103,7 +103,8 @@ describe('GET /api/parcels/:id/label.pdf', () => {
       'TO',
       'Jane Label',
       '742 Evergreen Terrace',
-      '49007 Springfield',
+      'Springfield, 49007',
+      'United States of America',
       'EXPRESS',
       '2.5 kg',
       '30×20×15',
@@ -112,6 +113,60 @@ describe('GET /api/parcels/:id/label.pdf', () => {
       env.COMPANY_NAME,
     ])
       expect(text).toContain(part);
+  });
+
+  it("prints addresses in their country's order, and a stop under its own name", async () => {
+    const us = await newParcel('Ada Recipient', {
+      sender: {
+        name: 'Berlin Sender',
+        email: '',
+        phone: '',
+        address: 'Hauptstr. 5',
+        city: 'Berlin',
+        region: '',
+        postalCode: '10115',
+        country: 'Germany',
+      },
+      recipient: {
+        name: 'Ada Recipient',
+        email: '',
+        phone: '',
+        address: '1 Main St',
+        city: 'Cambridge',
+        region: 'MA',
+        postalCode: '02139',
+        country: 'US',
+      },
+      destinations: [],
+    });
+    const usText = pdfText(await renderLabelPdf(us));
+    expect(usText).toContain('Hauptstr. 5\n10115 Berlin\nGermany');
+    expect(usText).toContain(
+      'Ada Recipient\n1 Main St\nCambridge, MA 02139\nUnited States of America',
+    );
+    expect(usText).not.toContain('02139 Cambridge');
+
+    const stops = await newParcel('Ben Recipient', {
+      destinations: [
+        {
+          name: 'Warehouse Two',
+          address: '8 Quay St',
+          city: 'London',
+          country: 'GB',
+          postalCode: 'SW1A 2AA',
+        },
+        {
+          name: 'Ben Recipient',
+          address: '742 Evergreen Terrace',
+          city: 'Springfield',
+          country: 'USA',
+          postalCode: '49007',
+        },
+      ],
+    });
+    const stopText = pdfText(await renderLabelPdf(stops));
+    expect(stopText).toContain('Warehouse Two\n8 Quay St\nLondon\nSW1A 2AA\nUnited Kingdom');
+    expect(stopText).not.toContain('Ben Recipient');
   });
 
   it('is given to the staff session cookie too', async () => {

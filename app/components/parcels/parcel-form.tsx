@@ -115,6 +115,34 @@ function ContactFields({
           maxLength={500}
           errors={contact.address.errors}
         />
+        <Field
+          label="City"
+          {...getInputProps(contact.city, { type: 'text' })}
+          autoComplete="off"
+          maxLength={100}
+          errors={contact.city.errors}
+        />
+        <Field
+          label="State / region"
+          {...getInputProps(contact.region, { type: 'text' })}
+          autoComplete="off"
+          maxLength={100}
+          errors={contact.region.errors}
+        />
+        <Field
+          label="Postal code"
+          {...getInputProps(contact.postalCode, { type: 'text' })}
+          autoComplete="off"
+          maxLength={20}
+          errors={contact.postalCode.errors}
+        />
+        <Field
+          label="Country"
+          {...getInputProps(contact.country, { type: 'text' })}
+          autoComplete="off"
+          maxLength={100}
+          errors={contact.country.errors}
+        />
       </div>
     </fieldset>
   );
