@@ -128,6 +128,7 @@ export default function ParcelDetailsDialog() {
           proofs={proofs}
           canRecord={canEdit}
           search={search}
+          timeZone={timeZone}
         />
         <nav aria-label="This parcel elsewhere" className="flex flex-wrap gap-3 text-sm">
           <Link to={`/dashboard/tracking/${parcel.id}`} className="btn-secondary">

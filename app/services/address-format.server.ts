@@ -1,6 +1,6 @@
-import { format } from '@fragaria/address-formatter';
+import { createRequire } from 'node:module';
+import addressFormatter from '@fragaria/address-formatter';
 import countries from 'i18n-iso-countries';
-import english from 'i18n-iso-countries/langs/en.json';
 
 /**
  * Postal addresses as their country writes them (OpenCage's address-formatting templates, through
@@ -9,7 +9,12 @@ import english from 'i18n-iso-countries/langs/en.json';
  * code ("DE", "USA"); i18n-iso-countries reads it. An address without structured parts is printed
  * as it was typed.
  */
-countries.registerLocale(english);
+// Loaded through require: the server build leaves the package external, and Node's ESM loader
+// takes a JSON file only with an import attribute that the build does not write.
+// Both packages are CommonJS: Node's ESM loader gives their default export only.
+countries.registerLocale(
+  createRequire(import.meta.url)('i18n-iso-countries/langs/en.json') as countries.LocaleData,
+);
 
 export type PostalAddress = {
   address: string;
@@ -41,7 +46,7 @@ export function addressLines(address: PostalAddress): string[] {
   const country = address.country?.trim() ?? '';
   if (!city && !region && !postalCode && !country) return street ? street.split(/\r?\n/) : [];
   const code = countryCode(country);
-  const lines = format(
+  const lines = addressFormatter.format(
     {
       road: street,
       city,

@@ -16,12 +16,15 @@ export function ProofOfDeliveryList({
   proofs,
   canRecord,
   search,
+  timeZone,
 }: {
   parcelId: string;
   stops: Stop[];
   proofs: SerializedProof[];
   canRecord: boolean;
   search: string;
+  /** The company's zone, in which staff screens show times. */
+  timeZone: string;
 }) {
   return (
     <section aria-labelledby="proof-of-delivery-heading" className="space-y-2">
@@ -44,7 +47,7 @@ export function ProofOfDeliveryList({
                     </div>
                     <div>
                       <dt className="text-xs font-semibold uppercase text-gray-500">Delivered</dt>
-                      <dd>{formatDateTime(proof.deliveredAt)}</dd>
+                      <dd>{formatDateTime(proof.deliveredAt, timeZone)}</dd>
                     </div>
                     <div>
                       <dt className="text-xs font-semibold uppercase text-gray-500">Signature</dt>
