@@ -66,10 +66,12 @@ export function noStoreForPrivateAnswers({ sessionCookie }) {
     const authenticatedApi =
       path.startsWith('/api/') &&
       (Boolean(req.headers.authorization) || hasCookie(req, sessionCookie));
-    // A route that already forbids storing (`private, no-store`, a proof's photo) keeps its words.
+    // An API answer that already forbids storing (`private, no-store`, a proof's photo) keeps
+    // its words.
     if (staffPage || authenticatedApi)
       onHeaders(res, () => {
-        if (!/\bno-store\b/.test(String(res.getHeader('Cache-Control') ?? '')))
+        const own = String(res.getHeader('Cache-Control') ?? '');
+        if (!(authenticatedApi && /\bno-store\b/.test(own)))
           res.setHeader('Cache-Control', 'no-store');
       });
     next();

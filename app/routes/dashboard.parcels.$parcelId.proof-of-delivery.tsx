@@ -31,7 +31,9 @@ import {
 } from '~/schemas/proof-of-delivery';
 import { ApiError } from '~/lib/api.server';
 import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
 import { readMultipart } from '~/lib/multipart.server';
+import type { PublicUser } from '~/models/user.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import { useHydrated } from '~/utils/use-hydrated';
@@ -72,6 +74,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const parcelId = params.parcelId ?? '';
   const url = new URL(request.url);
   const detailsUrl = `/dashboard/parcels/${parcelId}${url.search.replace(/([?&])destination=\d*&?/, '$1').replace(/[?&]$/, '')}`;
+  // Without a file the browser may send the form url-encoded; it is read, and refused when it is
+  // not a form this page sends, as every page's is.
+  if (!/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')) {
+    const plain = await readFormData(request);
+    return submitProof(request, plain, { user, context, parcelId, detailsUrl });
+  }
   let form: FormData;
   try {
     form = await readMultipart(request, {
@@ -85,6 +93,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       { status: error.status },
     );
   }
+  return submitProof(request, form, { user, context, parcelId, detailsUrl });
+}
+
+async function submitProof(
+  request: Request,
+  form: FormData,
+  {
+    user,
+    context,
+    parcelId,
+    detailsUrl,
+  }: { user: PublicUser; context: unknown; parcelId: string; detailsUrl: string },
+) {
   const submission = parseWithZod(form, { schema: ProofOfDeliverySchema });
   if (submission.status !== 'success')
     return json(submission.reply({ hideFields: ['photo', 'signature'] }), { status: 400 });

@@ -399,7 +399,14 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
         name: sentByForm(ContactShape.name.min(1, 'Recipient name is required')),
         address: sentByForm(ContactShape.address.min(1, 'Recipient address is required')),
       })
-      .partial({ email: true, phone: true }),
+      .partial({
+        email: true,
+        phone: true,
+        city: true,
+        region: true,
+        postalCode: true,
+        country: true,
+      }),
   }),
 );
 

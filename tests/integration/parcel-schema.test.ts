@@ -66,8 +66,15 @@ describe('the parcel form as conform reads it', () => {
       'destinations[1].city': 'Paris',
       serviceType: 'Express',
     });
-    expect(input.sender).toEqual({ name: 'Ada', email: '', phone: '', address: '' });
-    expect(input.recipient).toEqual({ name: 'Bob', email: '', phone: '', address: '2 Target Ave' });
+    const noParts = { city: '', region: '', postalCode: '', country: '' };
+    expect(input.sender).toEqual({ name: 'Ada', email: '', phone: '', address: '', ...noParts });
+    expect(input.recipient).toEqual({
+      name: 'Bob',
+      email: '',
+      phone: '',
+      address: '2 Target Ave',
+      ...noParts,
+    });
     expect(input.destinations.map((d) => d.name)).toEqual(['Stop A', 'Stop B']);
     expect(input.destinations[1]!.city).toBe('Paris');
     expect(input.serviceType).toBe('Express');
