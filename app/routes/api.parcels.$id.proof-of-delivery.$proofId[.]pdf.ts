@@ -1,30 +1,21 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { getProof } from '~/models/proof-of-delivery.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute, found } from '~/lib/api.server';
+import { fileResponse } from '~/lib/http-cache.server';
+import { apiHandler } from '~/services/api-handler.server';
 import { proofFilename, renderProofPdf } from '~/services/proof-render.server';
 
-/** GET /api/parcels/:id/proof-of-delivery/:proofId.pdf → the proof as a one-page PDF. */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    const id = requireObjectId(params.id, 'parcel id');
-    const proofId = requireObjectId(params.proofId, 'proof of delivery id');
-    const proof = await getProof(id, proofId);
-    if (!proof) throw new ApiError(404, 'Proof of delivery not found');
-    const pdf = await renderProofPdf(proof);
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        'Content-Type': 'application/pdf',
-        'Content-Length': String(pdf.length),
-        'Content-Disposition': `inline; filename="${proofFilename(proof)}"`,
-        'Cache-Control': 'private, no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+export const { loader, action } = apiRoute({
+  /** GET /api/parcels/:id/proof-of-delivery/:proofId.pdf → the proof as a one-page PDF. */
+  GET: apiHandler(
+    { role: 'viewer', ids: { id: 'parcel id', proofId: 'proof of delivery id' } },
+    async ({ ids }) => {
+      const proof = await found(getProof(ids.id, ids.proofId), 'Proof of delivery not found');
+      const pdf = await renderProofPdf(proof);
+      return fileResponse(new Uint8Array(pdf), {
+        contentType: 'application/pdf',
+        filename: proofFilename(proof),
+        inline: true,
+      });
+    },
+  ),
+});

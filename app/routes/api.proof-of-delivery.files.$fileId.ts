@@ -1,21 +1,20 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { isProofFile } from '~/models/proof-of-delivery.server';
 import { readFile } from '~/models/stored-file.server';
-import { ApiError, handleApi, methodNotAllowed, requireObjectId } from '~/lib/api.server';
-import { requireApiUser } from '~/services/auth.server';
+import { apiRoute, found } from '~/lib/api.server';
+import { apiHandler } from '~/services/api-handler.server';
 
-/**
- * GET /api/proof-of-delivery/files/:fileId → a proof's photo or signature, for signed-in staff
- * (the session cookie, so the dashboard's <img> shows it) and API credentials; never public. The
- * stored bytes were re-encoded on upload, so their type is known; browsers are told not to guess
- * another, and only the signed-in browser may keep a copy.
- */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return handleApi(async () => {
-    await requireApiUser(request);
-    const id = requireObjectId(params.fileId, 'file id');
-    const file = (await isProofFile(id)) ? await readFile(id) : null;
-    if (!file) throw new ApiError(404, 'File not found');
+export const { loader, action } = apiRoute({
+  /**
+   * GET /api/proof-of-delivery/files/:fileId → a proof's photo or signature, for signed-in staff
+   * (the session cookie, so the dashboard's <img> shows it) and API credentials; never public. The
+   * stored bytes were re-encoded on upload, so their type is known; browsers are told not to guess
+   * another, and not to keep a copy.
+   */
+  GET: apiHandler({ role: 'viewer', ids: { fileId: 'file id' } }, async ({ ids }) => {
+    const file = await found(
+      isProofFile(ids.fileId).then((yes) => (yes ? readFile(ids.fileId) : null)),
+      'File not found',
+    );
     return new Response(new Uint8Array(file.data), {
       headers: {
         'Content-Type': file.contentType,
@@ -25,9 +24,5 @@ export function loader({ request, params }: LoaderFunctionArgs) {
         'Content-Disposition': 'inline',
       },
     });
-  });
-}
-
-export function action(_args: ActionFunctionArgs) {
-  return methodNotAllowed(['GET']);
-}
+  }),
+});

@@ -8,19 +8,12 @@ import {
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { SignaturePadField } from '~/components/parcels/signature-pad';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { Spinner } from '~/components/ui/spinner';
+import { SubmitButton } from '~/components/ui/submit-button';
 import { getParcel } from '~/models/parcel.server';
 import { hasProof } from '~/models/proof-of-delivery.server';
 import {
@@ -37,6 +30,8 @@ import type { PublicUser } from '~/models/user.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import { useHydrated } from '~/utils/use-hydrated';
+import { useIsPending } from '~/utils/use-is-pending';
+import { invalidForm } from '~/lib/form-reply.server';
 
 const notFound = () => json({ message: 'Parcel not found' }, { status: 404 });
 
@@ -108,7 +103,7 @@ async function submitProof(
 ) {
   const submission = parseWithZod(form, { schema: ProofOfDeliverySchema });
   if (submission.status !== 'success')
-    return json(submission.reply({ hideFields: ['photo', 'signature'] }), { status: 400 });
+    return invalidForm(submission, { hideFields: ['photo', 'signature'] });
   try {
     const { proof, parcelStatus } = await recordProofOfDelivery(parcelId, submission.value, {
       user,
@@ -128,14 +123,12 @@ async function submitProof(
     const fieldErrors: Record<string, string[]> = {};
     for (const [key, messages] of Object.entries(error.details ?? {}))
       (fieldErrors[key.split('.')[0]!] ??= []).push(...messages);
-    return json(
-      submission.reply({
-        hideFields: ['photo', 'signature'],
-        fieldErrors: error.details ? fieldErrors : undefined,
-        formErrors: error.details ? undefined : [error.message],
-      }),
-      { status: error.status },
-    );
+    return invalidForm(submission, {
+      status: error.status,
+      hideFields: ['photo', 'signature'],
+      fieldErrors: error.details ? fieldErrors : undefined,
+      formErrors: error.details ? undefined : [error.message],
+    });
   }
 }
 
@@ -157,7 +150,6 @@ type ProofFields = {
 export default function ProofOfDeliveryDialog() {
   const { parcel, destination, stops, stop, delivered } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
   const { search } = useLocation();
   const params = new URLSearchParams(search);
@@ -169,7 +161,7 @@ export default function ProofOfDeliveryDialog() {
     lastResult: lastResult as SubmissionResult<string[]> | undefined,
     shouldValidate: 'onSubmit',
   });
-  const busy = navigation.state === 'submitting';
+  const busy = useIsPending({ state: 'submitting' });
   return (
     <RouteDialog
       title={`Record proof of delivery: ${parcel.trackingNumber}`}
@@ -250,10 +242,9 @@ export default function ProofOfDeliveryDialog() {
             <Link to={closeTo} className="btn-secondary">
               Cancel
             </Link>
-            <button type="submit" className="btn-primary" disabled={busy}>
-              {busy ? <Spinner /> : null}
-              {busy ? 'Recording...' : 'Record proof of delivery'}
-            </button>
+            <SubmitButton pending={busy} pendingLabel="Recording...">
+              Record proof of delivery
+            </SubmitButton>
           </div>
         </Form>
       )}

@@ -24,7 +24,7 @@ export type CleanImage = {
 };
 
 function refused(field: string, message: string): ApiError {
-  return new ApiError(415, message, { [field]: [message] }, undefined, 'unsupported_image');
+  return new ApiError(415, message, { [field]: [message] }, { code: 'unsupported_image' });
 }
 
 /**

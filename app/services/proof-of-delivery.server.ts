@@ -65,7 +65,7 @@ export async function recordProofOfDelivery(
     throw new ApiError(400, 'Validation failed', { destination: [message] });
   }
   if (await hasProof(parcel.id, index))
-    throw new ApiError(409, PROOF_EXISTS, undefined, undefined, 'proof_of_delivery_exists');
+    throw new ApiError(409, PROOF_EXISTS, undefined, { code: 'proof_of_delivery_exists' });
 
   const { photos, signature } = await decodeAll(input);
 
@@ -118,7 +118,7 @@ export async function recordProofOfDelivery(
       recordedBy: actor ? { id: actor.user.id, username: actor.user.username } : null,
     });
     if (!proof)
-      throw new ApiError(409, PROOF_EXISTS, undefined, undefined, 'proof_of_delivery_exists');
+      throw new ApiError(409, PROOF_EXISTS, undefined, { code: 'proof_of_delivery_exists' });
     const event = await addEvent(
       parcel.id,
       {
