@@ -46,6 +46,18 @@ const contactAddressParts = {
   country: ContactShape.country.default(''),
 };
 
+/** A contact with nothing filled in: the sender of a parcel created without one. */
+export const EMPTY_CONTACT = {
+  name: '',
+  email: '',
+  phone: '',
+  address: '',
+  city: '',
+  region: '',
+  postalCode: '',
+  country: '',
+};
+
 export const SenderSchema = z.object({
   name: ContactShape.name.default(''),
   email: ContactShape.email.default(''),
@@ -140,16 +152,7 @@ const ServiceTypeSchema = z.enum(SERVICE_TYPES, {
 
 /** The fields of a new parcel, before the defaults that need the whole input (below). */
 const ParcelCreateFields = z.object({
-  sender: SenderSchema.default({
-    name: '',
-    email: '',
-    phone: '',
-    address: '',
-    city: '',
-    region: '',
-    postalCode: '',
-    country: '',
-  }),
+  sender: SenderSchema.default(EMPTY_CONTACT),
   recipient: RecipientSchema,
   destinations: DestinationsSchema.default([]),
   weight: measure('Weight').default(0),

@@ -1,3 +1,4 @@
+import { EMPTY_CONTACT } from '~/schemas/parcel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
 import { createParcel } from '~/services/parcels.server';
@@ -37,26 +38,8 @@ afterAll(async () => {
 
 const newParcel = () =>
   createParcel({
-    sender: {
-      name: 'A',
-      email: '',
-      phone: '',
-      address: '',
-      city: '',
-      region: '',
-      postalCode: '',
-      country: '',
-    },
-    recipient: {
-      name: 'Bo Recipient',
-      email: '',
-      phone: '',
-      address: '5 Pine Rd',
-      city: '',
-      region: '',
-      postalCode: '',
-      country: '',
-    },
+    sender: { ...EMPTY_CONTACT, name: 'A' },
+    recipient: { ...EMPTY_CONTACT, name: 'Bo Recipient', address: '5 Pine Rd' },
     destinations: [],
     weight: 1,
     dimensions: { length: 1, width: 1, height: 1 },

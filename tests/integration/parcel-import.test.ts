@@ -1,3 +1,4 @@
+import { EMPTY_CONTACT } from '~/schemas/parcel';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '~/models/api-token.server';
@@ -187,26 +188,8 @@ describe('writing imported parcels', () => {
     const make = (trackingNumber: string) =>
       importedParcelDocument({
         trackingNumber,
-        sender: {
-          name: '',
-          email: '',
-          phone: '',
-          address: '',
-          city: '',
-          region: '',
-          postalCode: '',
-          country: '',
-        },
-        recipient: {
-          name: 'R',
-          email: '',
-          phone: '',
-          address: 'A',
-          city: '',
-          region: '',
-          postalCode: '',
-          country: '',
-        },
+        sender: EMPTY_CONTACT,
+        recipient: { ...EMPTY_CONTACT, name: 'R', address: 'A' },
         destinations: [],
         weight: 0,
         dimensions: { length: 0, width: 0, height: 0 },
