@@ -18,6 +18,7 @@ import {
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
+import { s10CheckDigit } from '~/utils/tracking-number';
 
 const contactSchema = new Schema(
   {
@@ -102,8 +103,8 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function generateTrackingNumber(): string {
   let letters = '';
   for (let i = 0; i < 3; i++) letters += LETTERS[randomInt(LETTERS.length)];
-  const digits = String(randomInt(1_000_000_000)).padStart(9, '0');
-  return letters + digits;
+  const digits = String(randomInt(100_000_000)).padStart(8, '0');
+  return letters + digits + s10CheckDigit(digits);
 }
 
 /**

@@ -3,6 +3,7 @@ import { apiErrorResponse, handleApi } from '~/lib/api.server';
 import { conditionalResponse, PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
   lookupTrackingNumber,
+  notFoundCode,
   TRACKING_NOT_FOUND,
   trackingLimiter,
   publicAnswer,
@@ -47,6 +48,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         JSON.stringify({
           error: TRACKING_NOT_FOUND,
           message: TRACKING_NOT_FOUND,
+          code: notFoundCode(lookup),
           trackingNumber: lookup.trackingNumber,
         }),
         { status: 404, headers: JSON_HEADERS },
