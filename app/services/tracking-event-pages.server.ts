@@ -1,6 +1,8 @@
 import type { Submission } from '@conform-to/react';
 import { json } from '@remix-run/node';
+import { listDepots } from '~/models/depot.server';
 import { getEvent } from '~/models/tracking-event.server';
+import type { DepotChoice } from '~/schemas/depot';
 import { createToastHeaders } from '~/lib/flash.server';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */
@@ -36,4 +38,9 @@ export async function eventSaveFailed(
       description: 'Please try again later.',
     }),
   });
+}
+
+/** The depots the event forms offer: what they need to take a depot's name and zone. */
+export async function depotChoices(): Promise<DepotChoice[]> {
+  return (await listDepots()).map(({ id, name, timeZone }) => ({ id, name, timeZone }));
 }
