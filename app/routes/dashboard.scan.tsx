@@ -1,25 +1,23 @@
-import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@remix-run/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CameraScan } from '~/components/scan/camera-scan';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
-import { listDepots } from '~/models/depot.server';
 import {
   FAILED_DELIVERY,
   FAILURE_REASON_CODES,
   failureReasonLabel,
+  SCAN_STATUSES,
+  TRACKING_NOT_FOUND,
   TRACKING_NUMBER_PLACEHOLDER,
 } from '~/schemas/constants';
-import { SCAN_STATUSES, ScanSchema, ScanSetupSchema, ScanUndoSchema } from '~/schemas/scan';
-import { requireUserWithRole } from '~/services/auth.server';
-import { TRACKING_NOT_FOUND } from '~/services/public-tracking.server';
-import { recordScan, undoScan, UndoNotAllowed } from '~/services/scans.server';
-import { readFormData } from '~/lib/form.server';
-import { mistypedHint } from '~/utils/tracking-number';
+import {
+  scanStationAction,
+  scanStationLoader,
+  type ScanView,
+} from '~/services/scan-station.server';
+import { useHydrated } from '~/utils/use-hydrated';
 
 /**
  * The scan station: staff and couriers choose the status and the depot (or place) once, kept in
@@ -27,108 +25,23 @@ import { mistypedHint } from '~/utils/tracking-number';
  * each scan is a plain form post answered with this page; with JavaScript the answer comes
  * without leaving the page, the field keeps focus and this session's scans can be undone.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUserWithRole(request, 'courier');
-  const setup = ScanSetupSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const depots = (await listDepots()).map(({ id, name, timeZone }) => ({ id, name, timeZone }));
-  const depot = depots.find((d) => d.id === setup.depot) ?? null;
-  return json({ setup: { ...setup, depot: depot?.id }, depot, depots });
-}
-
-export type ScanView = {
-  trackingNumber: string;
-  outcome: 'recorded' | 'repeated' | 'not-found';
-  /** The sentence after "Tracking number not found" for a number that fails its check digit. */
-  hint?: string | null;
-  eventId?: string;
-  eventStatus?: string;
-  location?: string;
-  status?: string;
-  recipientName?: string;
-  recipientAddress?: string;
-  deliveryPreferences?: string | null;
-};
-
-/** A parcel's delivery preferences as one line, when it has any. */
-function preferencesText(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim() || null;
-  if (value && typeof value === 'object') {
-    const parts = Object.values(value).filter(
-      (v): v is string => typeof v === 'string' && v.trim() !== '',
-    );
-    return parts.length ? parts.join(' · ') : null;
-  }
-  return null;
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUserWithRole(request, 'courier');
-  const actor = { user, context };
-  const formData = await readFormData(request);
-  if (formData.get('intent') === 'undo') {
-    const submission = parseWithZod(formData, { schema: ScanUndoSchema });
-    if (submission.status !== 'success')
-      return json({ intent: 'undo' as const, undone: null, error: 'Invalid event' }, 400);
-    try {
-      const event = await undoScan(submission.value.eventId, actor);
-      return json({
-        intent: 'undo' as const,
-        undone: submission.value.eventId,
-        error: event ? null : 'That scan was already undone.',
-      });
-    } catch (error) {
-      if (!(error instanceof UndoNotAllowed)) throw error;
-      return json({ intent: 'undo' as const, undone: null, error: error.message }, 403);
-    }
-  }
-  const submission = parseWithZod(formData, { schema: ScanSchema });
-  if (submission.status !== 'success')
-    return json({ intent: 'scan' as const, result: submission.reply(), scan: null }, 400);
-  const outcome = await recordScan(submission.value, actor);
-  let scan: ScanView;
-  if (outcome.kind === 'not-found') {
-    scan = {
-      trackingNumber: outcome.trackingNumber,
-      outcome: 'not-found',
-      hint: outcome.mistyped ? mistypedHint(outcome.trackingNumber) : null,
-    };
-  } else {
-    const { parcel, event } = outcome;
-    scan = {
-      trackingNumber: parcel.trackingNumber,
-      outcome: outcome.kind,
-      eventId: event.id,
-      eventStatus: event.status,
-      location: event.location,
-      status: parcel.status,
-      recipientName: parcel.recipient.name,
-      recipientAddress: parcel.recipient.address,
-      deliveryPreferences: preferencesText(
-        (parcel as { deliveryPreferences?: unknown }).deliveryPreferences,
-      ),
-    };
-  }
-  return json(
-    { intent: 'scan' as const, result: submission.reply({ resetForm: true }), scan },
-    { status: outcome.kind === 'not-found' ? (outcome.mistyped ? 400 : 404) : 200 },
-  );
-}
+export { scanStationAction as action, scanStationLoader as loader };
 
 export const meta: MetaFunction = () => [{ title: 'Scan · Management dashboard' }];
 
 type ActionData =
-  Awaited<ReturnType<typeof action>> extends infer R
+  Awaited<ReturnType<typeof scanStationAction>> extends infer R
     ? R extends { json(): Promise<infer D> }
       ? D
       : never
     : never;
 
 export default function ScanStation() {
-  const { setup, depot, depots } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const { setup, depot, depots } = useLoaderData<typeof scanStationLoader>();
+  const actionData = useActionData<typeof scanStationAction>() as ActionData | undefined;
   const { search } = useLocation();
-  const scanFetcher = useFetcher<typeof action>({ key: 'scan' });
-  const undoFetcher = useFetcher<typeof action>({ key: 'scan-undo' });
+  const scanFetcher = useFetcher<typeof scanStationAction>({ key: 'scan' });
+  const undoFetcher = useFetcher<typeof scanStationAction>({ key: 'scan-undo' });
   const input = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const [session, setSession] = useState<ScanView[]>([]);
@@ -136,10 +49,13 @@ export default function ScanStation() {
 
   const latest = (scanFetcher.data ?? actionData) as ActionData | undefined;
   const scanData = latest?.intent === 'scan' ? latest : undefined;
-  const [conformForm, fields] = useForm({
-    id: 'scan',
-    lastResult: scanFetcher.state === 'idle' ? scanData?.result : null,
-  });
+  // The server's answer to a refused scan: a message per field, as conform's reply has them.
+  const errors: Record<string, string[] | null | undefined> =
+    (scanFetcher.state === 'idle' && scanData?.result.error) || {};
+  const numberErrors = errors.trackingNumber;
+  const otherErrors = Object.entries(errors)
+    .filter(([name]) => name !== 'trackingNumber')
+    .flatMap(([, messages]) => messages ?? []);
 
   // Each answer joins this session's list; the field empties and keeps focus for the next.
   const seen = useRef<unknown>(null);
@@ -171,6 +87,7 @@ export default function ScanStation() {
   const failed = setup.status === FAILED_DELIVERY;
   const busy = scanFetcher.state !== 'idle';
   const current = scanData?.scan ?? null;
+  const hydrated = useHydrated();
 
   return (
     <div className="mx-auto max-w-xl space-y-4">
@@ -181,9 +98,16 @@ export default function ScanStation() {
           {ready ? `${setup.status} · ${place}` : 'Choose what to record'}
         </summary>
         <form method="get" action="/dashboard/scan" className="mt-3 space-y-3">
-          <label className="block">
-            <span className="field-label">Status</span>
-            <select name="status" defaultValue={setup.status ?? ''} className="field-input">
+          <div>
+            <label htmlFor="scan-status" className="field-label">
+              Status
+            </label>
+            <select
+              id="scan-status"
+              name="status"
+              defaultValue={setup.status ?? ''}
+              className="field-input"
+            >
               <option value="">Choose a status</option>
               {SCAN_STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -191,10 +115,17 @@ export default function ScanStation() {
                 </option>
               ))}
             </select>
-          </label>
-          <label className="block">
-            <span className="field-label">Depot</span>
-            <select name="depot" defaultValue={depot?.id ?? ''} className="field-input">
+          </div>
+          <div>
+            <label htmlFor="scan-depot" className="field-label">
+              Depot
+            </label>
+            <select
+              id="scan-depot"
+              name="depot"
+              defaultValue={depot?.id ?? ''}
+              className="field-input"
+            >
               <option value="">None (enter the location)</option>
               {depots.map((d) => (
                 <option key={d.id} value={d.id}>
@@ -202,23 +133,33 @@ export default function ScanStation() {
                 </option>
               ))}
             </select>
-          </label>
-          <label className="block">
-            <span className="field-label">Location (without a depot)</span>
+          </div>
+          <div>
+            <label htmlFor="scan-location" className="field-label">
+              Location (without a depot)
+            </label>
             <input
+              id="scan-location"
               name="location"
               defaultValue={setup.location ?? ''}
               className="field-input"
               placeholder="e.g. 12 Harbour Rd"
             />
-          </label>
+          </div>
           <fieldset className="space-y-3 rounded-md border border-gray-200 p-3">
             <legend className="px-1 text-sm font-medium text-gray-700">
               Only for {FAILED_DELIVERY}
             </legend>
-            <label className="block">
-              <span className="field-label">Reason</span>
-              <select name="reason" defaultValue={setup.reason ?? ''} className="field-input">
+            <div>
+              <label htmlFor="scan-reason" className="field-label">
+                Reason
+              </label>
+              <select
+                id="scan-reason"
+                name="reason"
+                defaultValue={setup.reason ?? ''}
+                className="field-input"
+              >
                 <option value="">Choose a reason</option>
                 {FAILURE_REASON_CODES.map((code) => (
                   <option key={code} value={code}>
@@ -226,20 +167,30 @@ export default function ScanStation() {
                   </option>
                 ))}
               </select>
-            </label>
-            <label className="block">
-              <span className="field-label">Note (required for Other)</span>
-              <input name="note" defaultValue={setup.note ?? ''} className="field-input" />
-            </label>
-            <label className="block">
-              <span className="field-label">Next attempt (optional)</span>
+            </div>
+            <div>
+              <label htmlFor="scan-note" className="field-label">
+                Note (required for Other)
+              </label>
+              <input
+                id="scan-note"
+                name="note"
+                defaultValue={setup.note ?? ''}
+                className="field-input"
+              />
+            </div>
+            <div>
+              <label htmlFor="scan-next" className="field-label">
+                Next attempt (optional)
+              </label>
               <input
                 type="date"
+                id="scan-next"
                 name="nextAttemptDate"
                 defaultValue={setup.nextAttemptDate ?? ''}
                 className="field-input"
               />
-            </label>
+            </div>
           </fieldset>
           <button type="submit" className="btn-primary w-full">
             Use these settings
@@ -256,7 +207,7 @@ export default function ScanStation() {
             method="post"
             action={`/dashboard/scan${search}`}
             ref={form}
-            {...getFormProps(conformForm)}
+            id="scan"
             className="space-y-3"
           >
             <input type="hidden" name="status" value={setup.status ?? ''} />
@@ -271,15 +222,7 @@ export default function ScanStation() {
             {failed && setup.nextAttemptDate ? (
               <input type="hidden" name="nextAttemptDate" value={setup.nextAttemptDate} />
             ) : null}
-            <FormErrors
-              id={conformForm.errorId}
-              errors={[
-                ...(conformForm.errors ?? []),
-                ...['status', 'depotId', 'location', 'reason', 'note', 'nextAttemptDate'].flatMap(
-                  (name) => conformForm.allErrors[name] ?? [],
-                ),
-              ]}
-            />
+            <FormErrors id="scan-errors" errors={otherErrors} />
             <label htmlFor="scan-number" className="field-label">
               Tracking number
             </label>
@@ -295,19 +238,24 @@ export default function ScanStation() {
               // The page exists to take the next number.
               autoFocus
               placeholder={TRACKING_NUMBER_PLACEHOLDER}
-              aria-invalid={fields.trackingNumber.errors ? true : undefined}
-              aria-describedby={fields.trackingNumber.errors ? 'scan-number-error' : undefined}
+              aria-invalid={numberErrors ? true : undefined}
+              aria-describedby={numberErrors ? 'scan-number-error' : undefined}
               className="field-input py-3 font-mono text-lg"
             />
-            {fields.trackingNumber.errors ? (
+            {numberErrors?.length ? (
               <p id="scan-number-error" className="field-error">
-                {fields.trackingNumber.errors[0]}
+                {numberErrors[0]}
               </p>
             ) : null}
             <button type="submit" className="btn-primary w-full" disabled={busy}>
               {busy ? 'Recording...' : `Record ${setup.status}`}
             </button>
           </scanFetcher.Form>
+          {hydrated ? (
+            <p className="text-sm text-gray-600">
+              Each scan of this session is listed below, with Undo.
+            </p>
+          ) : null}
           <CameraScan
             onCode={(code) => {
               if (!input.current || !form.current) return;

@@ -47,6 +47,15 @@ export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
 
 export const FAILED_DELIVERY = 'Failed Delivery';
 
+/** What every client reads when a number is not found (spec section 8). */
+export const TRACKING_NOT_FOUND = 'Tracking number not found';
+
+/** What a scan may record: every event status but free text. */
+export const SCAN_STATUSES = EVENT_STATUSES.filter((s) => s !== 'Custom Status') as [
+  EventStatus,
+  ...EventStatus[],
+];
+
 /** Why a delivery attempt failed: the code, and the words the recipient's e-mail and staff read. */
 export const FAILURE_REASONS = {
   recipient_unavailable: 'Nobody was available to receive the parcel',

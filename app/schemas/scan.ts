@@ -1,6 +1,6 @@
 import {
-  EVENT_STATUSES,
   normalizeTrackingNumber,
+  SCAN_STATUSES,
   OBJECT_ID_PATTERN,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
@@ -8,7 +8,6 @@ import {
 import { timeZoneField } from './depot';
 import {
   checkAttempt,
-  CUSTOM_EVENT_STATUS,
   EVENT_DESCRIPTION_MAX,
   EVENT_LOCATION_MAX,
   nextAttemptDate,
@@ -16,11 +15,7 @@ import {
 } from './tracking-event';
 import { z } from './zod';
 
-/** What a scan may record: every event status but free text. */
-export const SCAN_STATUSES = EVENT_STATUSES.filter((s) => s !== CUSTOM_EVENT_STATUS) as [
-  (typeof EVENT_STATUSES)[number],
-  ...(typeof EVENT_STATUSES)[number][],
-];
+export { SCAN_STATUSES };
 
 export const PLACE_MESSAGE = 'Choose a depot or enter a location';
 

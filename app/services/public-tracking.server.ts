@@ -6,6 +6,7 @@ import {
 } from '~/models/parcel.server';
 import {
   normalizeTrackingNumber,
+  TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from '~/schemas/constants';
@@ -23,7 +24,7 @@ export const trackingLimiter = new RateLimit(
   60_000,
 );
 
-export const TRACKING_NOT_FOUND = 'Tracking number not found';
+export { TRACKING_NOT_FOUND };
 
 /** Why a number was not found, for clients to act on: mistyped when it fails its check digit. */
 export type TrackingNotFoundCode = 'tracking_number_mistyped' | 'tracking_number_not_found';

@@ -1,5 +1,5 @@
 import { NavLink } from '@remix-run/react';
-import { hasRole, type UserRole } from '~/schemas/user';
+import { hasRole, type UserRole } from '~/schemas/roles';
 
 export const DASHBOARD_TABS = [
   { to: '/dashboard', label: 'Overview', end: true },
