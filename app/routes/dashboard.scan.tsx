@@ -3,7 +3,7 @@ import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@re
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CameraScan } from '~/components/scan/camera-scan';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors } from '~/components/ui/field';
+import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import {
   FAILED_DELIVERY,
   FAILURE_REASON_CODES,
@@ -98,99 +98,52 @@ export default function ScanStation() {
           {ready ? `${setup.status} · ${place}` : 'Choose what to record'}
         </summary>
         <form method="get" action="/dashboard/scan" className="mt-3 space-y-3">
-          <div>
-            <label htmlFor="scan-status" className="field-label">
-              Status
-            </label>
-            <select
-              id="scan-status"
-              name="status"
-              defaultValue={setup.status ?? ''}
-              className="field-input"
-            >
-              <option value="">Choose a status</option>
-              {SCAN_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="scan-depot" className="field-label">
-              Depot
-            </label>
-            <select
-              id="scan-depot"
-              name="depot"
-              defaultValue={depot?.id ?? ''}
-              className="field-input"
-            >
-              <option value="">None (enter the location)</option>
-              {depots.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="scan-location" className="field-label">
-              Location (without a depot)
-            </label>
-            <input
-              id="scan-location"
-              name="location"
-              defaultValue={setup.location ?? ''}
-              className="field-input"
-              placeholder="e.g. 12 Harbour Rd"
-            />
-          </div>
+          <SelectField
+            label="Status"
+            id="scan-status"
+            name="status"
+            defaultValue={setup.status ?? ''}
+          >
+            <option value="">Choose a status</option>
+            {SCAN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Depot" id="scan-depot" name="depot" defaultValue={depot?.id ?? ''}>
+            <option value="">None (enter the location)</option>
+            {depots.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </SelectField>
+          <Field
+            label="Location (without a depot)"
+            name="location"
+            defaultValue={setup.location ?? ''}
+            placeholder="e.g. 12 Harbour Rd"
+          />
           <fieldset className="space-y-3 rounded-md border border-gray-200 p-3">
             <legend className="px-1 text-sm font-medium text-gray-700">
               Only for {FAILED_DELIVERY}
             </legend>
-            <div>
-              <label htmlFor="scan-reason" className="field-label">
-                Reason
-              </label>
-              <select
-                id="scan-reason"
-                name="reason"
-                defaultValue={setup.reason ?? ''}
-                className="field-input"
-              >
-                <option value="">Choose a reason</option>
-                {FAILURE_REASON_CODES.map((code) => (
-                  <option key={code} value={code}>
-                    {failureReasonLabel(code)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label htmlFor="scan-note" className="field-label">
-                Note (required for Other)
-              </label>
-              <input
-                id="scan-note"
-                name="note"
-                defaultValue={setup.note ?? ''}
-                className="field-input"
-              />
-            </div>
-            <div>
-              <label htmlFor="scan-next" className="field-label">
-                Next attempt (optional)
-              </label>
-              <input
-                type="date"
-                id="scan-next"
-                name="nextAttemptDate"
-                defaultValue={setup.nextAttemptDate ?? ''}
-                className="field-input"
-              />
-            </div>
+            <SelectField label="Reason" name="reason" defaultValue={setup.reason ?? ''}>
+              <option value="">Choose a reason</option>
+              {FAILURE_REASON_CODES.map((code) => (
+                <option key={code} value={code}>
+                  {failureReasonLabel(code)}
+                </option>
+              ))}
+            </SelectField>
+            <Field label="Note (required for Other)" name="note" defaultValue={setup.note ?? ''} />
+            <Field
+              label="Next attempt (optional)"
+              type="date"
+              name="nextAttemptDate"
+              defaultValue={setup.nextAttemptDate ?? ''}
+            />
           </fieldset>
           <button type="submit" className="btn-primary w-full">
             Use these settings
