@@ -18,6 +18,7 @@ import {
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
+import { s10CheckDigit } from '~/utils/tracking-number';
 
 const contactSchema = new Schema(
   {
@@ -45,6 +46,13 @@ const trackingEventSchema = new Schema({
   // The IANA zone of the place it happened; events stored before zones were kept have none and
   // count as the company's (eventTimeZone).
   timeZone: { type: String, trim: true },
+  // Where it was recorded, when that was a depot (its name and zone are copied above).
+  depotId: { type: Schema.Types.ObjectId },
+  // A failed delivery's reason code (FAILURE_REASONS) and the day of the next attempt, if known.
+  reason: { type: String },
+  nextAttemptDate: { type: String },
+  // Who scanned it at the scan station, so a courier can undo their own scans.
+  scannedBy: { type: Schema.Types.ObjectId },
   createdAt: { type: Date, default: () => new Date() },
 });
 
@@ -102,8 +110,8 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function generateTrackingNumber(): string {
   let letters = '';
   for (let i = 0; i < 3; i++) letters += LETTERS[randomInt(LETTERS.length)];
-  const digits = String(randomInt(1_000_000_000)).padStart(9, '0');
-  return letters + digits;
+  const digits = String(randomInt(100_000_000)).padStart(8, '0');
+  return letters + digits + s10CheckDigit(digits);
 }
 
 /**
@@ -135,6 +143,10 @@ type LeanEvent = {
   description?: string | null;
   timestamp: Date;
   timeZone?: string | null;
+  depotId?: unknown;
+  reason?: string | null;
+  nextAttemptDate?: string | null;
+  scannedBy?: unknown;
   createdAt?: Date | null;
 };
 type LeanDestination = {
@@ -190,6 +202,9 @@ export function serializeEvent(event: LeanEvent) {
     description: event.description ?? '',
     timestamp: iso(event.timestamp),
     timeZone: eventTimeZone(event),
+    depotId: event.depotId ? String(event.depotId) : null,
+    reason: event.reason ?? null,
+    nextAttemptDate: event.nextAttemptDate ?? null,
   };
 }
 export type SerializedEvent = ReturnType<typeof serializeEvent>;

@@ -13,6 +13,8 @@ export const AUDIT_ENTITY_NAMES = [
   'webhook',
   'inquiry',
   'subscription',
+  'depot',
+  'settings',
 ] as const;
 /**
  * Who may read one record's history: the roles that may read the record itself. Users, API keys
@@ -30,6 +32,8 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
   webhook: 'admin',
   inquiry: 'staff',
   subscription: 'staff',
+  depot: 'courier',
+  settings: 'admin',
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */

@@ -43,6 +43,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcel.deleted',
   'parcel.status_changed',
   'parcel.imported',
+  'parcel.scanned',
+  'parcel.delivery_failed',
   'tracking_event.created',
   'tracking_event.updated',
   'tracking_event.deleted',

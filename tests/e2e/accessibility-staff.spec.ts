@@ -56,6 +56,9 @@ const SCREENS: Screen[] = [
   { path: () => '/dashboard/settings/api-keys' },
   { path: (f) => `/dashboard/settings/api-keys?revoke=${f.apiKeyId}` },
   { path: () => '/dashboard/settings/webhooks' },
+  { path: () => '/dashboard/settings/depots' },
+  { path: () => '/dashboard/exceptions' },
+  { path: () => '/dashboard/scan?status=In+Transit&location=Dock+4', withoutJavaScript: true },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}` },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}?delete` },
 ];
