@@ -3,6 +3,7 @@ import { escapeHtml } from '~/lib/html';
 import { trackingUrl } from '~/lib/urls.server';
 import { fillPlaceholders, type PlaceholderValues } from '~/schemas/notification-template';
 import { formatDate } from '~/utils/format';
+import { FAILURE_REASONS, type FailureReason } from '~/schemas/constants';
 
 /**
  * The admin-edited notification templates, filled in for a parcel: `{{placeholders}}` in the
@@ -39,4 +40,48 @@ export function fillTemplate(
     text: fillPlaceholders(template.text, values),
     html: template.html ? fillPlaceholders(template.html, values, escapeHtml) : '',
   };
+}
+
+/**
+ * What a failed attempt's e-mail adds to its template: what happened (the reason in words, and the
+ * courier's note for "other") and what happens next (the next attempt's day, or how to reach us).
+ */
+export function failedAttemptLines(attempt: {
+  reason?: string | null;
+  description?: string | null;
+  nextAttemptDate?: string | null;
+}): string[] {
+  if (!attempt.reason) return [];
+  const words = FAILURE_REASONS[attempt.reason as FailureReason] ?? FAILURE_REASONS.other;
+  const note = attempt.reason === 'other' && attempt.description ? ` (${attempt.description})` : '';
+  const next = attempt.nextAttemptDate
+    ? `We will try again on ${formatDay(attempt.nextAttemptDate)}.`
+    : `Please contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL} to arrange a new delivery.`;
+  return [`What happened: ${words}${note}.`, `What happens next: ${next}`];
+}
+
+/** Appends failedAttemptLines to a filled template: text lines, and escaped paragraphs in HTML. */
+export function withFailedAttempt(
+  filled: { subject: string; text: string; html: string },
+  lines: string[],
+) {
+  if (!lines.length) return filled;
+  return {
+    ...filled,
+    text: [filled.text.trimEnd(), '', ...lines].join('\n'),
+    html: filled.html
+      ? `${filled.html}${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}`
+      : '',
+  };
+}
+
+/** "2030-05-02" as people read it, the calendar day itself (no zone shifts it). */
+function formatDay(day: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T12:00:00Z`));
 }

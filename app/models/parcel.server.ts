@@ -18,6 +18,7 @@ import {
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
+import { s10CheckDigit } from '~/utils/tracking-number';
 
 const contactSchema = new Schema(
   {
@@ -52,6 +53,13 @@ const trackingEventSchema = new Schema({
   // The stop (index in destinations) a Delivered event with a proof of delivery is for; none
   // for an event about the whole parcel.
   stop: { type: Number, min: 0 },
+  // Where it was recorded, when that was a depot (its name and zone are copied above).
+  depotId: { type: Schema.Types.ObjectId },
+  // A failed delivery's reason code (FAILURE_REASONS) and the day of the next attempt, if known.
+  reason: { type: String },
+  nextAttemptDate: { type: String },
+  // Who scanned it at the scan station, so a courier can undo their own scans.
+  scannedBy: { type: Schema.Types.ObjectId },
   createdAt: { type: Date, default: () => new Date() },
 });
 
@@ -109,8 +117,8 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function generateTrackingNumber(): string {
   let letters = '';
   for (let i = 0; i < 3; i++) letters += LETTERS[randomInt(LETTERS.length)];
-  const digits = String(randomInt(1_000_000_000)).padStart(9, '0');
-  return letters + digits;
+  const digits = String(randomInt(100_000_000)).padStart(8, '0');
+  return letters + digits + s10CheckDigit(digits);
 }
 
 /**
@@ -152,6 +160,10 @@ type LeanEvent = {
   timestamp: Date;
   timeZone?: string | null;
   stop?: number | null;
+  depotId?: unknown;
+  reason?: string | null;
+  nextAttemptDate?: string | null;
+  scannedBy?: unknown;
   createdAt?: Date | null;
 };
 type LeanDestination = {
@@ -211,6 +223,9 @@ export function serializeEvent(event: LeanEvent) {
     description: event.description ?? '',
     timestamp: iso(event.timestamp),
     timeZone: eventTimeZone(event),
+    depotId: event.depotId ? String(event.depotId) : null,
+    reason: event.reason ?? null,
+    nextAttemptDate: event.nextAttemptDate ?? null,
   };
 }
 export type SerializedEvent = ReturnType<typeof serializeEvent>;

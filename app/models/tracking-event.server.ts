@@ -1,6 +1,11 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
-import { EVENT_TO_PARCEL_STATUS, PARCELS_PAGE_SIZE, type ParcelStatus } from '~/schemas/constants';
+import {
+  EVENT_TO_PARCEL_STATUS,
+  FAILED_DELIVERY,
+  PARCELS_PAGE_SIZE,
+  type ParcelStatus,
+} from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { env } from '~/lib/env.server';
 import {
@@ -196,8 +201,9 @@ export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | nu
  */
 export async function pushEvent(
   parcelId: string,
-  input: TrackingEventInput & { stop?: number },
-): Promise<EventWrite | null> {
+  input: TrackingEventInput & { scannedBy?: string; stop?: number },
+  { repeatWindowMs }: { repeatWindowMs?: number } = {},
+): Promise<(EventWrite & { repeated?: false }) | { repeated: true; event: TrackingEvent } | null> {
   if (!isObjectId(parcelId)) return null;
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
@@ -209,13 +215,45 @@ export async function pushEvent(
     timestamp: input.timestamp ?? now,
     timeZone: input.timeZone ?? env.COMPANY_TIMEZONE,
     ...(input.stop === undefined ? {} : { stop: input.stop }),
+    ...(input.depotId ? { depotId: new mongoose.Types.ObjectId(input.depotId) } : {}),
+    ...(input.reason ? { reason: input.reason } : {}),
+    ...(input.nextAttemptDate ? { nextAttemptDate: input.nextAttemptDate } : {}),
+    ...(input.scannedBy ? { scannedBy: new mongoose.Types.ObjectId(input.scannedBy) } : {}),
     createdAt: now,
   };
+  // With a repeat window, the same status at the same place added within it is not added again
+  // (a scanner that reads a label twice); the check and the write are one atomic update.
+  const same = { status: event.status, location: event.location };
+  const filter = repeatWindowMs
+    ? {
+        _id: parcelId,
+        events: {
+          $not: {
+            $elemMatch: { ...same, createdAt: { $gte: new Date(now.getTime() - repeatWindowMs) } },
+          },
+        },
+      }
+    : { _id: parcelId };
   const parcel = await Parcel.findOneAndUpdate(
-    { _id: parcelId },
+    filter,
     { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
     { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
+  if (!parcel && repeatWindowMs) {
+    const existing = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
+    if (!existing) return null;
+    const since = now.getTime() - repeatWindowMs;
+    const earlier = (existing.events ?? []).find(
+      (e) =>
+        e.status === same.status &&
+        (e.location ?? '') === same.location &&
+        e.createdAt &&
+        new Date(e.createdAt).getTime() >= since,
+    );
+    // Gone again in the meantime (undone): nothing to answer with but a fresh try.
+    if (!earlier) return pushEvent(parcelId, input);
+    return { repeated: true, event: toEvent(existing._id, earlier) };
+  }
   if (!parcel) return null;
   const events = parcel.events ?? [];
   const statusChange = await syncParcelStatus(
@@ -247,11 +285,20 @@ export async function setEventFields(
   if (input.description !== undefined) set['events.$.description'] = input.description;
   if (input.timestamp !== undefined) set['events.$.timestamp'] = input.timestamp;
   if (input.timeZone !== undefined) set['events.$.timeZone'] = input.timeZone;
+  if (input.depotId !== undefined)
+    set['events.$.depotId'] = new mongoose.Types.ObjectId(input.depotId);
+  if (input.reason !== undefined) set['events.$.reason'] = input.reason;
+  if (input.nextAttemptDate !== undefined) set['events.$.nextAttemptDate'] = input.nextAttemptDate;
+  // An event that is no longer a failed delivery keeps no reason for one.
+  const unset: Record<string, 1> =
+    input.status !== undefined && input.status !== FAILED_DELIVERY
+      ? { 'events.$.reason': 1, 'events.$.nextAttemptDate': 1 }
+      : {};
   // The document before the update tells us the event's status before; applying the same
   // changes to it gives the events after, and the version after is one more than before.
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
-    { $set: set, $inc: { __v: 1 } },
+    { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}), $inc: { __v: 1 } },
     { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!before) return null;
@@ -260,6 +307,7 @@ export async function setEventFields(
   const changed: LeanEvent = {
     ...previous,
     ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
+    ...(unset['events.$.reason'] ? { reason: null, nextAttemptDate: null } : {}),
   };
   const events = (before.events ?? []).map((e) => (e === previous ? changed : e));
   const statusChange = await syncParcelStatus(

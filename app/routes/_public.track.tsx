@@ -37,6 +37,7 @@ import {
   trackingLimiter,
 } from '~/services/public-tracking.server';
 import { clientAddress } from '~/lib/rate-limit.server';
+import { mistypedHint } from '~/utils/tracking-number';
 
 const FAILED = 'Failed to track package. Please try again.';
 
@@ -44,6 +45,8 @@ type TrackPageData = {
   /** What the field shows: what was asked for, on one line. */
   number: string;
   error: string | null;
+  /** After "Tracking number not found" for a number that fails its check digit: what to check. */
+  hint: string | null;
   /** One number: its full result. */
   result: PublicTrackingResult | null;
   /** Several numbers: one summary each. */
@@ -57,7 +60,15 @@ function page(data: Partial<TrackPageData>, init?: ResponseInit) {
   // Results change as parcels move: the browser keeps them but asks each time (304 if unchanged).
   headers.set('Cache-Control', PRIVATE_REVALIDATE);
   return json<TrackPageData>(
-    { number: '', error: null, result: null, summaries: null, subscribed: null, ...data },
+    {
+      number: '',
+      error: null,
+      hint: null,
+      result: null,
+      summaries: null,
+      subscribed: null,
+      ...data,
+    },
     { ...init, headers },
   );
 }
@@ -69,6 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return json<TrackPageData>({
       number: '',
       error: null,
+      hint: null,
       result: null,
       summaries: null,
       subscribed: null,
@@ -102,7 +114,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       if (lookup!.kind === 'malformed')
         return page({ number, error: TRACKING_NUMBER_FORMAT_MESSAGE }, { status: 400 });
       if (lookup!.kind === 'not-found')
-        return page({ number, error: TRACKING_NOT_FOUND }, { status: 404 });
+        return page(
+          {
+            number,
+            error: TRACKING_NOT_FOUND,
+            hint: lookup!.mistyped ? mistypedHint(lookup!.trackingNumber) : null,
+          },
+          { status: 404 },
+        );
       const subscribed = url.searchParams.get('subscribe') === 'sent' ? SUBSCRIBE_ANSWER : null;
       return page({ number, result: lookup!.result, subscribed });
     }
@@ -121,6 +140,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         trackingNumber: lookup.trackingNumber,
         found: false,
         error: lookup.kind === 'malformed' ? TRACKING_NUMBER_FORMAT_MESSAGE : TRACKING_NOT_FOUND,
+        hint:
+          lookup.kind === 'not-found' && lookup.mistyped
+            ? mistypedHint(lookup.trackingNumber)
+            : null,
       };
     });
     return page({ number, summaries });
@@ -240,6 +263,12 @@ export default function TrackPage() {
             className="rounded-md border border-red-200 bg-red-50 p-4 text-red-800"
           >
             {error}
+            {data.hint ? (
+              <>
+                {' '}
+                <span className="block pt-1 text-gray-800">{data.hint}</span>
+              </>
+            ) : null}
           </p>
         ) : null}
         {data.result ? <TrackingResult result={data.result} /> : null}

@@ -26,7 +26,7 @@ export const { loader, action } = apiRoute({
    * receivedBy, 0–3 `photo` files, an optional PNG `signature`, `destination` (the stop, from 0),
    * `note`, `signatureName`. A file that is not an image is a 415 and nothing is stored.
    */
-  POST: apiHandler({ role: 'staff', ids, idempotent: true }, async ({ request, ids, actor }) => {
+  POST: apiHandler({ role: 'courier', ids, idempotent: true }, async ({ request, ids, actor }) => {
     const form = await readMultipart(request, {
       fileFields: PROOF_FILE_FIELDS,
       maxFileBytes: PROOF_PHOTO_MAX_BYTES,

@@ -10,6 +10,7 @@ import {
 } from '~/services/parcel-subscriptions.server';
 import {
   malformedTrackingNumber,
+  notFound,
   publicApiRoute,
   trackingNumberNotFound,
   withRateLimit,
@@ -30,7 +31,7 @@ async function subscribe({ request, params, context }: ApiArgs) {
     if (!limit.allowed)
       return apiErrorResponse(429, 'Too many subscription requests. Please wait and try again.');
     const outcome = await requestParcelSubscription({ trackingNumber, email });
-    if (outcome === 'not-found') throw trackingNumberNotFound(trackingNumber);
+    if (outcome === 'not-found') throw trackingNumberNotFound(notFound(trackingNumber));
     if (outcome === 'delivered')
       return apiErrorResponse(409, 'This parcel has been delivered: there are no more updates.');
     return json({ message: SUBSCRIBE_ANSWER }, { status: 202 });

@@ -25,7 +25,7 @@ export const { loader, action } = publicApiRoute(
       const response = await handleApi(async () => {
         const lookup = await lookupTrackingNumber(params.trackingNumber ?? '');
         if (lookup.kind === 'malformed') throw malformedTrackingNumber();
-        if (lookup.kind === 'not-found') throw trackingNumberNotFound(lookup.trackingNumber);
+        if (lookup.kind === 'not-found') throw trackingNumberNotFound(lookup);
         return conditionalResponse(request, JSON.stringify(lookup.result), {
           headers: new Headers({ 'Content-Type': 'application/json; charset=utf-8' }),
         });

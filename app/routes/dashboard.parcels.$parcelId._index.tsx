@@ -1,4 +1,4 @@
-import { useCanEdit } from '~/utils/use-dashboard-user';
+import { useCanDeliver, useCanEdit } from '~/utils/use-dashboard-user';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -64,6 +64,7 @@ function ContactDetails({
 export default function ParcelDetailsDialog() {
   const { timeZone } = useCompany();
   const canEdit = useCanEdit();
+  const canDeliver = useCanDeliver();
   const { parcel, proofs } = useLoaderData<typeof loader>();
   const stops = parcel.destinations.length
     ? parcel.destinations
@@ -126,7 +127,7 @@ export default function ParcelDetailsDialog() {
           parcelId={parcel.id}
           stops={stops}
           proofs={proofs}
-          canRecord={canEdit}
+          canRecord={canDeliver}
           search={search}
           timeZone={timeZone}
         />

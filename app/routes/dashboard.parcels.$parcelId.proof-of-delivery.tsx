@@ -44,7 +44,7 @@ function stopOf(request: Request, stops: number): number | null {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUserWithRole(request, 'staff');
+  await requireUserWithRole(request, 'courier');
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw notFound();
   const stops = Math.max(parcel.destinations.length, 1);
@@ -65,7 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUserWithRole(request, 'staff');
+  const user = await requireUserWithRole(request, 'courier');
   const parcelId = params.parcelId ?? '';
   const url = new URL(request.url);
   const detailsUrl = `/dashboard/parcels/${parcelId}${url.search.replace(/([?&])destination=\d*&?/, '$1').replace(/[?&]$/, '')}`;

@@ -15,6 +15,7 @@ export const meta: MetaFunction = () => [{ title: 'Settings · Management dashbo
 const SECTIONS = [
   { to: '/dashboard/settings/api-keys', label: 'API keys' },
   { to: '/dashboard/settings/webhooks', label: 'Webhooks' },
+  { to: '/dashboard/settings/depots', label: 'Depots' },
 ];
 
 export default function Settings() {

@@ -4,10 +4,11 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { toFormDateTime, toFormStatus, TrackingEventFormSchema } from '~/schemas/tracking-event';
+import { eventFormSchema, toFormDateTime, toFormStatus } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import {
+  depotChoices,
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
@@ -19,13 +20,15 @@ import { invalidForm } from '~/lib/form-reply.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const event = await requireParcelEvent(params);
-  return json({ event });
+  return json({ event, depots: await depotChoices() });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
-  const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
+  const submission = parseWithZod(await readFormData(request), {
+    schema: eventFormSchema(await depotChoices()),
+  });
   if (submission.status !== 'success') return invalidForm(submission);
   let event;
   try {
@@ -55,7 +58,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Edit Event · Tracking · Management dashboard' }];
 
 export default function EditEventDialog() {
-  const { event } = useLoaderData<typeof loader>();
+  const { event, depots } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { parcelId } = useParams();
   const { search } = useLocation();
@@ -66,13 +69,18 @@ export default function EditEventDialog() {
         key={event.id}
         defaultValues={{
           ...toFormStatus(event.status),
+          // A depot since removed: the event keeps its place, typed.
+          depotId: depots.some((d) => d.id === event.depotId) ? (event.depotId ?? '') : '',
           location: event.location,
           description: event.description,
+          reason: event.reason ?? '',
+          nextAttemptDate: event.nextAttemptDate ?? '',
           ...(event.timestamp
             ? toFormDateTime(event.timestamp, event.timeZone)
             : { date: '', time: '' }),
           timeZone: event.timeZone,
         }}
+        depots={depots}
         lastResult={lastResult}
         submitLabel="Update Event"
         busyLabel="Updating..."

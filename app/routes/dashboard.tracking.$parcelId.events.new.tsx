@@ -4,11 +4,15 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
 import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { toFormDateTime, TrackingEventFormSchema } from '~/schemas/tracking-event';
+import { eventFormSchema, toFormDateTime } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { eventSaveFailed, trackingParcelPage } from '~/services/tracking-event-pages.server';
+import {
+  depotChoices,
+  eventSaveFailed,
+  trackingParcelPage,
+} from '~/services/tracking-event-pages.server';
 import { addEvent } from '~/services/tracking-events.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
@@ -16,15 +20,21 @@ import { invalidForm } from '~/lib/form-reply.server';
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   // The form's date and time default to now in the company's zone, computed here so both renders
-  // agree; once JavaScript runs the form switches to the browser's zone and its "now".
+  // agree. The zone is never the browser's: a depot's, else the one chosen, else the company's.
   const timeZone = env.COMPANY_TIMEZONE;
-  return json({ now: toFormDateTime(new Date(), timeZone), timeZone });
+  return json({
+    now: toFormDateTime(new Date(), timeZone),
+    timeZone,
+    depots: await depotChoices(),
+  });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const parcelId = params.parcelId ?? '';
-  const submission = parseWithZod(await readFormData(request), { schema: TrackingEventFormSchema });
+  const submission = parseWithZod(await readFormData(request), {
+    schema: eventFormSchema(await depotChoices()),
+  });
   if (submission.status !== 'success') return invalidForm(submission);
   let event;
   try {
@@ -48,7 +58,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Add Event · Tracking · Management dashboard' }];
 
 export default function AddEventDialog() {
-  const { now, timeZone } = useLoaderData<typeof loader>();
+  const { now, timeZone, depots } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { parcelId } = useParams();
   const { search } = useLocation();
@@ -63,12 +73,15 @@ export default function AddEventDialog() {
         defaultValues={{
           status: 'In Transit',
           customStatus: '',
+          depotId: '',
           location: '',
           description: '',
+          reason: '',
+          nextAttemptDate: '',
           ...now,
           timeZone,
         }}
-        detectTimeZone
+        depots={depots}
         lastResult={lastResult}
         submitLabel="Add Event"
         busyLabel="Adding..."

@@ -1,5 +1,7 @@
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES } from './integrations';
+import { USER_ROLES } from './user';
+import { FAILURE_REASON_CODES } from './constants';
 
 /**
  * The shapes the API answers with, for the OpenAPI document (services/openapi.server.ts). Objects
@@ -22,7 +24,7 @@ export const ErrorSchema = z
       .string()
       .optional()
       .describe(
-        'A stable name a client can act on: password_change_required (change the temporary password with POST /api/auth/password first)',
+        'A stable name a client can act on: password_change_required (change the temporary password with POST /api/auth/password first); on tracking lookups and scans, tracking_number_mistyped (not found, and its last digit is not the check digit of the eight before it: a typing error) or tracking_number_not_found',
       ),
     details: z
       .record(z.string(), z.array(z.string()))
@@ -59,6 +61,17 @@ export const TrackingEventObjectSchema = z
     description: z.string(),
     timestamp: nullableDate,
     timeZone: z.string().describe('IANA time zone where it happened'),
+    depotId: id.nullable().optional().describe('The depot it was recorded at, if any'),
+    reason: z
+      .enum(FAILURE_REASON_CODES)
+      .nullable()
+      .optional()
+      .describe('Why a Failed Delivery attempt failed'),
+    nextAttemptDate: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('A Failed Delivery: the day of the next attempt (YYYY-MM-DD), if known'),
   })
   .meta({ id: 'TrackingEvent' });
 
@@ -148,7 +161,7 @@ export const UserSchema = z
     username: z.string(),
     name: z.string(),
     email: z.string(),
-    role: z.enum(['admin', 'staff', 'viewer']),
+    role: z.enum(USER_ROLES),
   })
   .meta({ id: 'User' });
 
@@ -326,6 +339,29 @@ export const ProofOfDeliveryObjectSchema = z
     createdAt: nullableDate,
   })
   .meta({ id: 'ProofOfDelivery' });
+export const DepotObjectSchema = z
+  .looseObject({
+    ...ids,
+    name: z.string(),
+    address: z.string(),
+    timeZone: z.string().describe('IANA time zone of the depot'),
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Depot' });
+
+export const ScanResultSchema = z
+  .looseObject({
+    event: ParcelEventSchema,
+    parcel: ParcelSchema,
+    repeated: z
+      .literal(true)
+      .optional()
+      .describe(
+        'The same scan (status and place) was recorded minutes ago: this is that event, nothing new was recorded or sent',
+      ),
+  })
+  .meta({ id: 'ScanResult' });
 
 /** The body of every webhook delivery (Standard Webhooks). */
 export const WebhookEventSchema = z

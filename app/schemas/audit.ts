@@ -14,6 +14,8 @@ export const AUDIT_ENTITY_NAMES = [
   'inquiry',
   'subscription',
   'proof',
+  'depot',
+  'settings',
 ] as const;
 /**
  * Who may read one record's history: the roles that may read the record itself. Users, API keys
@@ -32,6 +34,8 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
   inquiry: 'staff',
   subscription: 'staff',
   proof: 'viewer',
+  depot: 'courier',
+  settings: 'admin',
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */

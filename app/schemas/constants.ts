@@ -45,6 +45,40 @@ export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
   'Returned to Sender': 'Returned',
 };
 
+export const FAILED_DELIVERY = 'Failed Delivery';
+
+/** What every client reads when a number is not found (spec section 8). */
+export const TRACKING_NOT_FOUND = 'Tracking number not found';
+
+/** What a scan may record: every event status but free text. */
+export const SCAN_STATUSES = EVENT_STATUSES.filter((s) => s !== 'Custom Status') as [
+  EventStatus,
+  ...EventStatus[],
+];
+
+/** Why a delivery attempt failed: the code, and the words the recipient's e-mail and staff read. */
+export const FAILURE_REASONS = {
+  recipient_unavailable: 'Nobody was available to receive the parcel',
+  address_not_found: 'We could not find the delivery address',
+  access_restricted: 'We could not get access to the address',
+  refused: 'The parcel was refused',
+  business_closed: 'The business was closed',
+  damaged: 'The parcel was damaged and could not be delivered',
+  weather: 'The weather prevented the delivery',
+  other: 'The delivery could not be completed',
+} as const;
+export type FailureReason = keyof typeof FAILURE_REASONS;
+export const FAILURE_REASON_CODES = Object.keys(FAILURE_REASONS) as [
+  FailureReason,
+  ...FailureReason[],
+];
+
+/** A reason code as staff read it in lists: "recipient_unavailable" → "Recipient unavailable". */
+export function failureReasonLabel(code: string): string {
+  const words = code.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A record's id as MongoDB writes it: 24 hexadecimal digits (read in any case). */
 export const OBJECT_ID_PATTERN = /^[a-f\d]{24}$/i;
 

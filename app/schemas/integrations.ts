@@ -44,6 +44,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcel.status_changed',
   'parcel.imported',
   'parcel.delivered',
+  'parcel.scanned',
+  'parcel.delivery_failed',
   'tracking_event.created',
   'tracking_event.updated',
   'tracking_event.deleted',

@@ -1,15 +1,7 @@
+import { USER_ROLES } from './roles';
 import { z } from './zod';
 
-export const USER_ROLES = ['admin', 'staff', 'viewer'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
-
-// viewer reads; staff also runs parcels, events, e-mails and receipts; admin also manages users,
-// templates, settings, API keys and webhooks.
-const ROLE_RANK: Record<UserRole, number> = { viewer: 0, staff: 1, admin: 2 };
-
-export function hasRole(user: { role: UserRole } | null | undefined, needed: UserRole): boolean {
-  return !!user && (ROLE_RANK[user.role] ?? -1) >= ROLE_RANK[needed];
-}
+export { hasRole, USER_ROLES, type UserRole } from './roles';
 
 export const PASSWORD_MIN_LENGTH = 8;
 const PASSWORD_MAX_LENGTH = 200;

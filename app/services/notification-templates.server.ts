@@ -42,17 +42,18 @@ export async function previewNotificationTemplate(
   template: { subject: string; text: string; html: string },
   parcelId: string,
 ) {
-  const parcel = await getParcelForTemplate({ id: parcelId });
-  if (!parcel) return null;
-  const filled = fillTemplate(template, placeholderValues(parcel));
+  const placeholders = await placeholdersForParcel(parcelId);
+  if (!placeholders) return null;
+  const { trackingNumber, values } = placeholders;
+  const filled = fillTemplate(template, values);
   const email = notificationEmail({
     recipient: '',
     title: filled.subject,
     message: filled.text,
     html: filled.html,
-    trackingNumber: parcel.trackingNumber,
+    trackingNumber,
   });
-  return { trackingNumber: parcel.trackingNumber, ...email };
+  return { trackingNumber, ...email };
 }
 
 /** What each placeholder stands for with a parcel, for a message being written to its recipient. */

@@ -1,6 +1,12 @@
 import mongoose from 'mongoose';
 import { notificationEmail, type RenderableNotification } from '~/emails/notification.server';
-import { fillTemplate, placeholderValues } from '~/emails/templates.server';
+import {
+  failedAttemptLines,
+  fillTemplate,
+  placeholderValues,
+  withFailedAttempt,
+} from '~/emails/templates.server';
+import { getEvent } from '~/models/tracking-event.server';
 import { getJob, jobExists, requeueJob, type JobRecord } from '~/models/job.server';
 import {
   claimFailedNotification,
@@ -156,7 +162,11 @@ export async function queueStatusEmail({
   // An empty Custom template cannot make an e-mail: the Status Update one stands in.
   if (!template.subject.trim() || !template.text.trim())
     template = await getNotificationTemplate('Status Update');
-  const filled = fillTemplate(template, placeholderValues(parcel));
+  let filled = fillTemplate(template, placeholderValues(parcel));
+  if (status === 'Failed') {
+    const event = await getEvent(eventId);
+    if (event) filled = withFailedAttempt(filled, failedAttemptLines(event));
+  }
   const id = String(new mongoose.Types.ObjectId());
   await insertNotification({
     id,

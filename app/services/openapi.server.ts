@@ -34,6 +34,8 @@ import {
   ReceiptUpdateSchema,
 } from '~/schemas/receipt';
 import { TrackingEventSchema, TrackingEventUpdateSchema } from '~/schemas/tracking-event';
+import { DepotSchema } from '~/schemas/depot';
+import { ScanSchema } from '~/schemas/scan';
 import { env } from '~/lib/env.server';
 
 /**
@@ -221,6 +223,64 @@ const OPS: Op[] = [
     tag: 'Tracking',
     access: 'user',
     ok: { 200: deleted() },
+    errors: [404],
+  },
+  // Scans and depots
+  {
+    method: 'post',
+    path: '/api/scans',
+    summary:
+      'Record a scan by tracking number at a depot (depotId: its name and zone) or a location (couriers and up). A Failed Delivery needs a reason (other: and a note). The same scan again within 5 minutes records nothing and answers the first (200, repeated: true). 404 code tracking_number_not_found; 400 code tracking_number_mistyped for a number that fails its check digit',
+    tag: 'Scans',
+    access: 'user',
+    body: ScanSchema,
+    ok: { 201: 'ScanResult', 200: 'ScanResult' },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/depots',
+    summary: 'Depots by name (couriers and up)',
+    tag: 'Depots',
+    access: 'user',
+    ok: { 200: obj({ depots: { type: 'array', items: ref('Depot') } }) },
+  },
+  {
+    method: 'post',
+    path: '/api/depots',
+    summary: 'Add a depot; 409 for a name already taken',
+    tag: 'Depots',
+    access: 'admin',
+    body: DepotSchema,
+    ok: { 201: wrap('depot', 'Depot') },
+  },
+  {
+    method: 'get',
+    path: `/api/depots/${ID}`,
+    summary: 'One depot (couriers and up)',
+    tag: 'Depots',
+    access: 'user',
+    etag: true,
+    ok: { 200: wrap('depot', 'Depot') },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: `/api/depots/${ID}`,
+    summary: 'Change a depot; events recorded there keep the name and zone they were given',
+    tag: 'Depots',
+    access: 'admin',
+    body: DepotSchema,
+    ok: { 200: wrap('depot', 'Depot') },
+    errors: [404, 409],
+  },
+  {
+    method: 'delete',
+    path: `/api/depots/${ID}`,
+    summary: 'Delete a depot',
+    tag: 'Depots',
+    access: 'admin',
+    ok: { 200: deleted('depot', 'Depot') },
     errors: [404],
   },
   // Public tracking

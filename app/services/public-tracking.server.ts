@@ -6,11 +6,13 @@ import {
 } from '~/models/parcel.server';
 import {
   normalizeTrackingNumber,
+  TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from '~/schemas/constants';
 import { ApiError, apiRoute, type ApiHandler } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
+import { hasValidCheckDigit } from '~/utils/tracking-number';
 import { RateLimit, rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /**
@@ -23,19 +25,35 @@ export const trackingLimiter = new RateLimit(
   60_000,
 );
 
-export const TRACKING_NOT_FOUND = 'Tracking number not found';
+export { TRACKING_NOT_FOUND };
+
+/** Why a number was not found, for clients to act on: mistyped when it fails its check digit. */
+export type TrackingNotFoundCode = 'tracking_number_mistyped' | 'tracking_number_not_found';
 
 export type TrackingLookup =
   | { kind: 'found'; result: PublicTrackingResult }
   | { kind: 'malformed'; trackingNumber: string }
-  | { kind: 'not-found'; trackingNumber: string };
+  | { kind: 'not-found'; trackingNumber: string; mistyped: boolean };
+
+/** The lookup's answer for a well-shaped number that no parcel has. */
+export function notFound(trackingNumber: string) {
+  return {
+    kind: 'not-found' as const,
+    trackingNumber,
+    mistyped: !hasValidCheckDigit(trackingNumber),
+  };
+}
+
+export function notFoundCode(lookup: { mistyped: boolean }): TrackingNotFoundCode {
+  return lookup.mistyped ? 'tracking_number_mistyped' : 'tracking_number_not_found';
+}
 
 /** Looks a parcel up by what a visitor typed: spaces around it and letter case don't matter. */
 export async function lookupTrackingNumber(input: string): Promise<TrackingLookup> {
   const trackingNumber = normalizeTrackingNumber(input);
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
   const parcel = await findParcelByTrackingNumber(trackingNumber);
-  if (!parcel) return { kind: 'not-found', trackingNumber };
+  if (!parcel) return notFound(trackingNumber);
   return { kind: 'found', result: toPublicTrackingResult(parcel) };
 }
 
@@ -51,7 +69,7 @@ export async function lookupTrackingNumbers(inputs: string[]): Promise<TrackingL
   return numbers.map((trackingNumber): TrackingLookup => {
     if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
     const parcel = byNumber.get(trackingNumber);
-    if (!parcel) return { kind: 'not-found', trackingNumber };
+    if (!parcel) return notFound(trackingNumber);
     return { kind: 'found', result: toPublicTrackingResult(parcel) };
   });
 }
@@ -73,6 +91,8 @@ export function toBatchEntry(lookup: TrackingLookup) {
     trackingNumber: lookup.trackingNumber,
     found: false as const,
     error: TRACKING_NOT_FOUND,
+    code:
+      lookup.kind === 'not-found' ? notFoundCode(lookup) : ('tracking_number_not_found' as const),
     message:
       lookup.kind === 'malformed'
         ? TRACKING_NUMBER_FORMAT_MESSAGE
@@ -131,7 +151,13 @@ export function malformedTrackingNumber() {
   );
 }
 
-/** No parcel has this number: 404, with the number as it was looked up. */
-export function trackingNumberNotFound(trackingNumber: string) {
-  return new ApiError(404, TRACKING_NOT_FOUND, undefined, { extra: { trackingNumber } });
+/**
+ * No parcel has this number: 404, with the number as it was looked up and whether it is mistyped
+ * (it fails its check digit) or simply unknown.
+ */
+export function trackingNumberNotFound(lookup: { trackingNumber: string; mistyped: boolean }) {
+  return new ApiError(404, TRACKING_NOT_FOUND, undefined, {
+    code: notFoundCode(lookup),
+    extra: { trackingNumber: lookup.trackingNumber },
+  });
 }

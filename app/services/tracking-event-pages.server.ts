@@ -1,7 +1,9 @@
 import type { Submission } from '@conform-to/react';
 import { json } from '@remix-run/node';
+import { listDepots } from '~/models/depot.server';
 import { getEvent } from '~/models/tracking-event.server';
 import { saveFailed } from '~/lib/form-reply.server';
+import type { DepotChoice } from '~/schemas/depot';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */
 export function trackingParcelPage(request: Request, parcelId: string): string {
@@ -31,4 +33,9 @@ export function eventSaveFailed(
     formError: `${title}. Please try again later.`,
     toast: { title, description: 'Please try again later.' },
   });
+}
+
+/** The depots the event forms offer: what they need to take a depot's name and zone. */
+export async function depotChoices(): Promise<DepotChoice[]> {
+  return (await listDepots()).map(({ id, name, timeZone }) => ({ id, name, timeZone }));
 }

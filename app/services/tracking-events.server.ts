@@ -6,6 +6,9 @@ import {
   type StatusChange,
   type TrackingEvent,
 } from '~/models/tracking-event.server';
+import { getDepot } from '~/models/depot.server';
+import { ApiError } from '~/lib/api.server';
+import { FAILED_DELIVERY } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
@@ -52,14 +55,47 @@ async function emitEventChange(
   });
 }
 
+export const UNKNOWN_DEPOT = 'Choose a depot from the list';
+
+/** An event at a depot takes the depot's name as its location and the depot's zone. */
+async function atDepot<T extends { depotId?: string; location?: string; timeZone?: string }>(
+  input: T,
+): Promise<T> {
+  if (!input.depotId) return input;
+  const depot = await getDepot(input.depotId);
+  if (!depot) throw new ApiError(400, 'Validation failed', { depotId: [UNKNOWN_DEPOT] });
+  return { ...input, location: depot.name, timeZone: depot.timeZone };
+}
+
 /** Adds an event and updates the parcel's status; null when the parcel is unknown. */
 export async function addEvent(
   parcelId: string,
   input: TrackingEventInput & { stop?: number },
   actor?: Actor,
 ): Promise<TrackingEvent | null> {
-  const written = await pushEvent(parcelId, input);
+  return (await recordEvent(parcelId, input, actor))?.event ?? null;
+}
+
+/**
+ * Adds an event, as addEvent does. With `repeatWindowMs`, the same status at the same place
+ * already added within that time is answered instead (`repeated`), and nothing else happens: no
+ * second event, e-mail or webhook. 400 (ApiError) for an unknown depot.
+ */
+export async function recordEvent(
+  parcelId: string,
+  input: TrackingEventInput,
+  actor?: Actor,
+  { repeatWindowMs, scannedBy }: { repeatWindowMs?: number; scannedBy?: string } = {},
+): Promise<{ event: TrackingEvent; repeated: boolean } | null> {
+  const written = await pushEvent(
+    parcelId,
+    { ...(await atDepot(input)), scannedBy },
+    {
+      repeatWindowMs,
+    },
+  );
   if (!written) return null;
+  if (written.repeated) return { event: written.event, repeated: true };
   const { event, statusChange } = written;
   await statusChanged(statusChange, { email: true });
   const parcel = await getParcelStatus(event.parcelId);
@@ -71,8 +107,26 @@ export async function addEvent(
     console.error("Could not queue the e-mails to the parcel's subscribers", error);
   }
   await emitEventChange('tracking_event.created', event, parcel);
+  if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
   await auditRecord(actor, 'create', 'event', { label: event.status, after: event });
-  return event;
+  return { event, repeated: false };
+}
+
+/** `parcel.delivery_failed`: the attempt, why it failed and when the next one is. */
+async function emitDeliveryFailed(
+  event: TrackingEvent,
+  parcel: Awaited<ReturnType<typeof getParcelStatus>>,
+) {
+  await emitWebhookEvent('parcel.delivery_failed', {
+    parcel: {
+      id: event.parcelId,
+      trackingNumber: parcel?.trackingNumber ?? null,
+      status: parcel?.status ?? null,
+    },
+    event,
+    reason: event.reason,
+    nextAttemptDate: event.nextAttemptDate,
+  });
 }
 
 /**
@@ -85,7 +139,7 @@ export async function updateEvent(
   { parcelId }: { parcelId?: string } = {},
   actor?: Actor,
 ): Promise<TrackingEvent | null> {
-  const written = await setEventFields(eventId, input, { parcelId });
+  const written = await setEventFields(eventId, await atDepot(input), { parcelId });
   if (!written) return null;
   const { before, event, statusChange } = written;
   await statusChanged(statusChange, { email: true });

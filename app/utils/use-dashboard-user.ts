@@ -14,3 +14,8 @@ export function useDashboardUser(): Pick<PublicUser, 'id' | 'role' | 'username'>
 export function useCanEdit(): boolean {
   return hasRole(useDashboardUser(), 'staff');
 }
+
+/** Whether to offer scanning and recording deliveries (couriers and up); the server checks again. */
+export function useCanDeliver(): boolean {
+  return hasRole(useDashboardUser(), 'courier');
+}

@@ -25,6 +25,7 @@ const SCREENS: Screen[] = [
   { path: (f) => `/dashboard/inbox/newsletter/${f.subscriptionId}` },
   { path: (f) => `/dashboard/parcels/${f.parcelId}`, withoutJavaScript: true },
   { path: (f) => `/dashboard/parcels/${f.parcelId}/edit`, withoutJavaScript: true },
+  { path: (f) => `/dashboard/parcels/${f.parcelId}/proof-of-delivery`, withoutJavaScript: true },
   { path: (f) => `/dashboard/parcels/${f.parcelId}/delete`, withoutJavaScript: true },
   { path: (f) => `/dashboard/parcels/delete?ids=${f.parcelId}`, withoutJavaScript: true },
   { path: () => '/dashboard/tracking', withoutJavaScript: true },
@@ -56,6 +57,9 @@ const SCREENS: Screen[] = [
   { path: () => '/dashboard/settings/api-keys' },
   { path: (f) => `/dashboard/settings/api-keys?revoke=${f.apiKeyId}` },
   { path: () => '/dashboard/settings/webhooks' },
+  { path: () => '/dashboard/settings/depots' },
+  { path: () => '/dashboard/exceptions' },
+  { path: () => '/dashboard/scan?status=In+Transit&location=Dock+4', withoutJavaScript: true },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}` },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}?delete` },
 ];

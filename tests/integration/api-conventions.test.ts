@@ -245,6 +245,7 @@ describe('contract details', () => {
     expect(await res.json()).toEqual({
       error: 'Tracking number not found',
       message: 'Tracking number not found',
+      code: 'tracking_number_mistyped',
       trackingNumber: 'ZZZ000000009',
     });
   });

@@ -366,11 +366,13 @@ describe('POST /api/tracking/track/:trackingNumber/subscriptions', () => {
       details: { trackingNumber: [expect.any(String)] },
     });
 
+    // 99999999 would end in 5: the number is told apart as mistyped, as on the tracking API.
     const unknown = await post('ZZZ999999999', { email });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({
       error: 'Tracking number not found',
       message: 'Tracking number not found',
+      code: 'tracking_number_mistyped',
       trackingNumber: 'ZZZ999999999',
     });
 

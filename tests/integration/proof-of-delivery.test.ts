@@ -24,6 +24,7 @@ import { pdfPageCount, pdfText } from '../support/pdf';
 
 let staff: { user: PublicUser; token: string };
 let viewer: { user: PublicUser; token: string };
+let courier: { user: PublicUser; token: string };
 
 async function withToken(user: PublicUser) {
   return { user, token: (await issueApiToken(user.id)).token };
@@ -69,6 +70,9 @@ beforeAll(async () => {
   );
   viewer = await withToken(
     await createUser({ username: 'pod-viewer', password: 'pod-viewer-pw', role: 'viewer' }),
+  );
+  courier = await withToken(
+    await createUser({ username: 'pod-courier', password: 'pod-courier-pw', role: 'courier' }),
   );
   await createWebhook({
     url: 'https://hooks.example.test/pod',
@@ -269,13 +273,17 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
 
     const asViewer = await post(parcel.id, proofForm({ receivedBy: 'A' }), viewer.token);
     expect(asViewer.status).toBe(403);
-    expect((await asViewer.json()).error).toBe('This needs the staff role');
+    expect((await asViewer.json()).error).toBe('This needs the courier role');
 
     const unknown = new mongoose.Types.ObjectId().toString();
     expect((await post(unknown, proofForm({ receivedBy: 'A' }))).status).toBe(404);
 
-    // Without photos or a signature pad, a typed name is the signature.
-    const typed = await post(parcel.id, proofForm({ receivedBy: 'A', signatureName: 'A. Person' }));
+    // Without photos or a signature pad, a typed name is the signature; a courier records it.
+    const typed = await post(
+      parcel.id,
+      proofForm({ receivedBy: 'A', signatureName: 'A. Person' }),
+      courier.token,
+    );
     expect(typed.status).toBe(201);
     expect((await typed.json()).proofOfDelivery).toMatchObject({
       photos: [],

@@ -190,6 +190,7 @@ describe('/track page loader', () => {
       result: null,
       summaries: null,
       error: null,
+      hint: null,
       subscribed: null,
     });
     // The empty page is the layout's public page; a lookup is private.
@@ -267,7 +268,12 @@ describe('/track with several numbers', () => {
           timestamp: '2030-01-02T10:00:00.000Z',
         }),
       },
-      { trackingNumber: 'ZZZ000000009', found: false, error: 'Tracking number not found' },
+      {
+        trackingNumber: 'ZZZ000000009',
+        found: false,
+        error: 'Tracking number not found',
+        hint: 'Please check the digits of ZZZ 00000000 9: the last digit, 9, does not match the eight before it, so one of these nine digits is probably mistyped.',
+      },
       {
         trackingNumber: secondNumber,
         found: true,
@@ -279,6 +285,7 @@ describe('/track with several numbers', () => {
         trackingNumber: 'ABC',
         found: false,
         error: 'Tracking numbers are three letters and nine digits, like ABC123456789',
+        hint: null,
       },
     ]);
   });
@@ -358,6 +365,7 @@ describe('POST /api/tracking/track', () => {
       found: false,
       error: 'Tracking number not found',
       message: 'Tracking number not found: ZZZ000000007',
+      code: 'tracking_number_mistyped',
     });
     expect(second).toMatchObject({ trackingNumber: secondNumber, found: true, events: [] });
     expect(malformed).toMatchObject({

@@ -311,6 +311,7 @@ describe('parcel status follows the newest event', () => {
       const res = await postCall(parcelId, {
         status: eventStatus,
         timestamp: '2024-12-05T12:00:00Z',
+        ...(eventStatus === 'Failed Delivery' ? { reason: 'weather' } : {}),
       });
       expect(res.status).toBe(201);
       const stored = await storedParcel(parcelId);
@@ -511,6 +512,9 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       description: 'Left at front door',
       timestamp: '2024-12-04T07:00:00.000Z',
       timeZone: 'America/New_York',
+      depotId: null,
+      reason: null,
+      nextAttemptDate: null,
     });
     const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');

@@ -60,8 +60,15 @@ describe('tracking a parcel', () => {
   });
 
   it('an unknown number says so', async () => {
-    const { document } = await track('ZZZ999999999');
+    const { document } = await track('ZZZ999999995');
     expect(alertText(document)).toBe('Tracking number not found');
+  });
+
+  it('a number that fails its check digit says which digits to check', async () => {
+    const { document } = await track('ZZZ999999999');
+    expect(alertText(document)).toBe(
+      'Tracking number not found Please check the digits of ZZZ 99999999 9: the last digit, 9, does not match the eight before it, so one of these nine digits is probably mistyped.',
+    );
   });
 
   it('a malformed number is explained', async () => {

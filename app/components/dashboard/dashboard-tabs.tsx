@@ -1,5 +1,5 @@
 import { NavLink } from '@remix-run/react';
-import { hasRole, type UserRole } from '~/schemas/user';
+import { hasRole, type UserRole } from '~/schemas/roles';
 
 export const DASHBOARD_TABS = [
   { to: '/dashboard', label: 'Overview', end: true },
@@ -9,8 +9,17 @@ export const DASHBOARD_TABS = [
   { to: '/dashboard/receipts', label: 'Receipts', end: false },
 ] as const;
 
-/** Sections for staff and admins: what visitors sent (contact, quotes, newsletter). */
-export const STAFF_TABS = [{ to: '/dashboard/inbox', label: 'Inbox', end: false }] as const;
+/** For couriers, staff and admins: the scan station. */
+export const COURIER_TABS = [{ to: '/dashboard/scan', label: 'Scan', end: false }] as const;
+
+/**
+ * Sections for staff and admins: deliveries that need someone (failed attempts, parcels gone
+ * quiet), and what visitors sent (contact, quotes, newsletter).
+ */
+export const STAFF_TABS = [
+  { to: '/dashboard/exceptions', label: 'Exceptions', end: false },
+  { to: '/dashboard/inbox', label: 'Inbox', end: false },
+] as const;
 
 /** Sections only admins see: users, the audit trail, and Settings (API keys, webhooks). */
 export const ADMIN_TABS = [
@@ -23,6 +32,7 @@ export const ADMIN_TABS = [
 export function DashboardTabs({ role }: { role: UserRole }) {
   const tabs = [
     ...DASHBOARD_TABS,
+    ...(hasRole({ role }, 'courier') ? COURIER_TABS : []),
     ...(hasRole({ role }, 'staff') ? STAFF_TABS : []),
     ...(hasRole({ role }, 'admin') ? ADMIN_TABS : []),
   ];

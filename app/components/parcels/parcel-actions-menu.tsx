@@ -2,7 +2,7 @@ import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { labelHref } from '~/schemas/label';
 
 /**
- * A parcel's row menu: View Details, its shipping label (a PDF, in a new tab), and Edit and Delete
+ * A parcel's row menu: View Details, its tracking events, its shipping label (a PDF, in a new tab), and Edit and Delete
  * for those who may change parcels. A `<details>` that works without JavaScript; each dialog link
  * opens its dialog, scrolled into view.
  */
@@ -34,6 +34,16 @@ export function ParcelActionsMenu({
             className="block px-3 py-2 hover:bg-gray-50"
           >
             View Details
+          </a>
+        </li>
+        <li>
+          <a
+            href={`/dashboard/tracking/${parcel.id}`}
+            data-client-link
+            data-discover="true"
+            className="block px-3 py-2 hover:bg-gray-50"
+          >
+            Tracking events
           </a>
         </li>
         <li>

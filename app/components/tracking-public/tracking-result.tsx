@@ -13,7 +13,7 @@ export type TrackingSummary =
       estimatedDelivery: string | null;
       latestEvent: PublicEvent | null;
     }
-  | { trackingNumber: string; found: false; error: string };
+  | { trackingNumber: string; found: false; error: string; hint?: string | null };
 
 const STATUS_STYLES: Record<string, string> = {
   Processing: 'bg-sky-100 text-sky-800 ring-sky-300',
@@ -257,6 +257,7 @@ export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[
                   {summary.trackingNumber}
                 </h3>
                 <p className="mt-1 text-sm font-medium text-red-800">{summary.error}</p>
+                {summary.hint ? <p className="mt-1 text-sm text-gray-700">{summary.hint}</p> : null}
               </>
             )}
           </li>

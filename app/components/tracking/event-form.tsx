@@ -8,17 +8,17 @@ import {
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from '@remix-run/react';
-import { useEffect, useRef, useState } from 'react';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { EVENT_STATUSES } from '~/schemas/constants';
+import { EVENT_STATUSES, FAILED_DELIVERY } from '~/schemas/constants';
+import type { DepotChoice } from '~/schemas/depot';
 import {
   CUSTOM_EVENT_STATUS,
   EVENT_DESCRIPTION_MAX,
   EVENT_LOCATION_MAX,
   EVENT_STATUS_MAX,
-  toFormDateTime,
-  TrackingEventFormSchema,
+  eventFormSchema,
 } from '~/schemas/tracking-event';
+import { FailedAttemptFields } from './failed-attempt-fields';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { useHydrated } from '~/utils/use-hydrated';
 import { SubmitButton } from '~/components/ui/submit-button';
@@ -27,7 +27,10 @@ import { useIsPending } from '~/utils/use-is-pending';
 export type EventFormValues = {
   status: string;
   customStatus: string;
+  depotId: string;
   location: string;
+  reason: string;
+  nextAttemptDate: string;
   description: string;
   date: string;
   time: string;
@@ -50,53 +53,38 @@ function timeZoneOptions(...inPlay: unknown[]) {
 
 /**
  * The add/edit tracking event form; posts to the current route's action. Date and time are read in
- * the chosen time zone. With `detectTimeZone` (a new event), once JavaScript runs the zone becomes
- * the browser's and the date and time its "now"; without JavaScript they stay the company's.
+ * the event's zone: the chosen depot's (its name becomes the location), else the zone chosen,
+ * which starts as the company's, never the browser's: the event happened where the parcel was.
  */
 export function EventForm({
   defaultValues,
+  depots,
   lastResult,
   submitLabel,
   busyLabel,
   cancelTo,
-  detectTimeZone = false,
 }: {
   defaultValues: EventFormValues;
+  depots: DepotChoice[];
   lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
   busyLabel: string;
   cancelTo: string;
-  detectTimeZone?: boolean;
 }) {
   const [form, fields] = useForm<EventFormValues, unknown>({
     lastResult,
     defaultValue: defaultValues,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TrackingEventFormSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: eventFormSchema(depots) }),
   });
   const hydrated = useHydrated();
   const busy = useIsPending({ state: 'submitting' });
-  // Without JS the custom text field is always there; with JS it appears when it applies.
+  // Without JS the fields that depend on another are always there; with JS when they apply.
   const showCustom = !hydrated || fields.status.value === CUSTOM_EVENT_STATUS;
-
-  const [browserZone, setBrowserZone] = useState<string | null>(null);
-  useEffect(() => {
-    if (!detectTimeZone || lastResult) return;
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone && zone !== defaultValues.timeZone) setBrowserZone(zone);
-  }, [detectTimeZone, lastResult, defaultValues.timeZone]);
-  const appliedZone = useRef<string | null>(null);
-  useEffect(() => {
-    // Once the browser's zone is among the options: choose it, and its "now".
-    if (!browserZone || appliedZone.current === browserZone) return;
-    appliedZone.current = browserZone;
-    const now = toFormDateTime(new Date(), browserZone);
-    form.update({ name: fields.timeZone.name, value: browserZone });
-    form.update({ name: fields.date.name, value: now.date });
-    form.update({ name: fields.time.name, value: now.time });
-  }, [browserZone, form, fields.timeZone.name, fields.date.name, fields.time.name]);
-  const zones = timeZoneOptions(browserZone, fields.timeZone.value, defaultValues.timeZone);
+  const showAttempt = !hydrated || fields.status.value === FAILED_DELIVERY;
+  const depot = hydrated ? depots.find((d) => d.id === fields.depotId.value) : undefined;
+  const zones = timeZoneOptions(fields.timeZone.value, defaultValues.timeZone);
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -117,13 +105,41 @@ export function EventForm({
           errors={fields.customStatus.errors}
         />
       ) : null}
-      <Field
-        label="Location"
-        {...getInputProps(fields.location, { type: 'text' })}
-        maxLength={EVENT_LOCATION_MAX}
-        placeholder="e.g. Chicago Distribution Center"
-        errors={fields.location.errors}
-      />
+      {showAttempt ? (
+        <FailedAttemptFields reason={fields.reason} nextAttemptDate={fields.nextAttemptDate} />
+      ) : null}
+      {depots.length ? (
+        <SelectField
+          label="Depot"
+          {...getSelectProps(fields.depotId)}
+          errors={fields.depotId.errors}
+        >
+          <option value="">None (enter the location)</option>
+          {depots.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      {depots.length && !depot ? (
+        <p className="-mt-2 text-xs text-gray-500">
+          At a depot, the event takes its name as the location and its time zone.
+        </p>
+      ) : null}
+      {depot ? (
+        <p className="text-sm text-gray-700">
+          Location: {depot.name} · Time zone: {depot.timeZone.replace(/_/g, ' ')}
+        </p>
+      ) : (
+        <Field
+          label="Location"
+          {...getInputProps(fields.location, { type: 'text' })}
+          maxLength={EVENT_LOCATION_MAX}
+          placeholder="e.g. Chicago Distribution Center"
+          errors={fields.location.errors}
+        />
+      )}
       <TextareaField
         label="Description"
         {...getTextareaProps(fields.description)}
@@ -144,7 +160,7 @@ export function EventForm({
           errors={fields.time.errors}
         />
         <SelectField
-          className="sm:col-span-2"
+          className={depot ? 'hidden' : 'sm:col-span-2'}
           label="Time zone"
           {...getSelectProps(fields.timeZone)}
           errors={fields.timeZone.errors}

@@ -1,0 +1,72 @@
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
+import type { DepotInput } from '~/schemas/depot';
+
+/** The company's depots: where parcels are scanned, each with the time zone its clocks keep. */
+const depotSchema = new Schema(
+  {
+    name: { type: String, required: true, unique: true },
+    address: { type: String, default: '' },
+    timeZone: { type: String, required: true },
+  },
+  { timestamps: true },
+);
+
+type DepotSchemaType = InferSchemaType<typeof depotSchema>;
+export const Depot: Model<DepotSchemaType> =
+  (mongoose.models.Depot as Model<DepotSchemaType>) ?? mongoose.model('Depot', depotSchema);
+
+type LeanDepot = DepotSchemaType & { _id: mongoose.Types.ObjectId };
+
+function serialize(doc: LeanDepot) {
+  const id = String(doc._id);
+  return {
+    id,
+    _id: id,
+    name: doc.name,
+    address: doc.address ?? '',
+    timeZone: doc.timeZone,
+    createdAt: doc.createdAt ? new Date(doc.createdAt).toISOString() : null,
+    updatedAt: doc.updatedAt ? new Date(doc.updatedAt).toISOString() : null,
+  };
+}
+export type SerializedDepot = ReturnType<typeof serialize>;
+
+/** Every depot, by name. */
+export async function listDepots(): Promise<SerializedDepot[]> {
+  const docs = await Depot.find().sort({ name: 1 }).lean<LeanDepot[]>();
+  return docs.map(serialize);
+}
+
+export async function getDepot(id: string): Promise<SerializedDepot | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Depot.findById(id).lean<LeanDepot>();
+  return doc ? serialize(doc) : null;
+}
+
+export async function insertDepot(input: DepotInput): Promise<SerializedDepot> {
+  const doc = await Depot.create(input);
+  return serialize(doc.toObject() as LeanDepot);
+}
+
+export async function updateDepotFields(
+  id: string,
+  input: DepotInput,
+): Promise<{ before: SerializedDepot; after: SerializedDepot } | null> {
+  if (!isObjectId(id)) return null;
+  const before = await Depot.findByIdAndUpdate(
+    id,
+    { $set: input },
+    {
+      returnDocument: 'before',
+    },
+  ).lean<LeanDepot>();
+  if (!before) return null;
+  return { before: serialize(before), after: serialize({ ...before, ...input }) };
+}
+
+export async function removeDepot(id: string): Promise<SerializedDepot | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Depot.findByIdAndDelete(id).lean<LeanDepot>();
+  return doc ? serialize(doc) : null;
+}

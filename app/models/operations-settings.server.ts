@@ -1,0 +1,30 @@
+import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { STALE_SCAN_DAYS_DEFAULT } from '~/schemas/depot';
+
+/** How deliveries are watched: one document, holding what admins changed from the defaults. */
+const settingsSchema = new Schema(
+  {
+    key: { type: String, required: true, unique: true },
+    staleScanDays: { type: Number, default: STALE_SCAN_DAYS_DEFAULT },
+  },
+  { timestamps: true },
+);
+
+type SettingsSchema = InferSchemaType<typeof settingsSchema>;
+export const OperationsSettings: Model<SettingsSchema> =
+  (mongoose.models.OperationsSettings as Model<SettingsSchema>) ??
+  mongoose.model('OperationsSettings', settingsSchema);
+
+const KEY = 'operations';
+
+export async function getOperationsSettings(): Promise<{ staleScanDays: number }> {
+  const doc = await OperationsSettings.findOne({ key: KEY }).lean<{ staleScanDays?: number }>();
+  return { staleScanDays: doc?.staleScanDays ?? STALE_SCAN_DAYS_DEFAULT };
+}
+
+/** Saves the settings; the value before, for the audit entry. */
+export async function saveOperationsSettings(input: { staleScanDays: number }) {
+  const before = await getOperationsSettings();
+  await OperationsSettings.updateOne({ key: KEY }, { $set: input }, { upsert: true });
+  return { before, after: { ...before, ...input } };
+}

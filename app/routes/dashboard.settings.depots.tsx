@@ -1,0 +1,223 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { ConfirmPanel } from '~/components/settings/confirm-panel';
+import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { listDepots } from '~/models/depot.server';
+import { getOperationsSettings } from '~/models/operations-settings.server';
+import {
+  DEPOT_ADDRESS_MAX,
+  DEPOT_NAME_MAX,
+  DepotDeleteSchema,
+  DepotSchema,
+  ExceptionSettingsSchema,
+  STALE_SCAN_DAYS_MAX,
+} from '~/schemas/depot';
+import { requireUserWithRole } from '~/services/auth.server';
+import {
+  createDepot,
+  deleteDepot,
+  DepotNameTaken,
+  saveStaleScanDays,
+} from '~/services/depots.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
+import { env } from '~/lib/env.server';
+
+const PATH = '/dashboard/settings/depots';
+const DepotCreateFormSchema = DepotSchema;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithRole(request, 'admin');
+  const depots = await listDepots();
+  // `?delete=<id>`: the depot whose removal the page asks to confirm.
+  const deleteId = new URL(request.url).searchParams.get('delete');
+  return json({
+    depots,
+    toDelete: depots.find((depot) => depot.id === deleteId) ?? null,
+    settings: await getOperationsSettings(),
+    companyTimeZone: env.COMPANY_TIMEZONE,
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'admin');
+  const actor = { user, context };
+  const formData = await readFormData(request);
+  const intent = formData.get('intent');
+  if (intent === 'delete') {
+    const submission = parseWithZod(formData, { schema: DepotDeleteSchema });
+    if (submission.status !== 'success')
+      return json({ intent, result: submission.reply() }, { status: 400 });
+    const depot = await deleteDepot(submission.value.depotId, actor);
+    return redirectWithToast(
+      request,
+      PATH,
+      depot
+        ? { type: 'success', title: 'Depot deleted', description: depot.name }
+        : { type: 'error', title: 'Failed to delete depot', description: 'It no longer exists.' },
+    );
+  }
+  if (intent === 'exceptions') {
+    const submission = parseWithZod(formData, { schema: ExceptionSettingsSchema });
+    if (submission.status !== 'success')
+      return json({ intent, result: submission.reply() }, { status: 400 });
+    await saveStaleScanDays(submission.value.staleScanDays, actor);
+    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
+  }
+  const submission = parseWithZod(formData, { schema: DepotCreateFormSchema });
+  if (submission.status !== 'success')
+    return json({ intent: 'create', result: submission.reply() }, { status: 400 });
+  try {
+    const depot = await createDepot(submission.value, actor);
+    return redirectWithToast(request, PATH, {
+      type: 'success',
+      title: 'Depot added',
+      description: depot.name,
+    });
+  } catch (error) {
+    if (!(error instanceof DepotNameTaken)) throw error;
+    return json(
+      { intent: 'create', result: submission.reply({ fieldErrors: { name: [error.message] } }) },
+      { status: 409 },
+    );
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: 'Depots · Settings · Management dashboard' }];
+
+export default function DepotSettings() {
+  const { depots, toDelete, settings, companyTimeZone } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const resultFor = (intent: string) =>
+    navigation.state === 'idle' && actionData?.intent === intent ? actionData.result : null;
+  const [form, fields] = useForm({
+    id: 'create-depot',
+    lastResult: resultFor('create'),
+    defaultValue: { name: '', address: '', timeZone: companyTimeZone },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: DepotCreateFormSchema }),
+  });
+  const [exceptionsForm, exceptionFields] = useForm({
+    id: 'exception-settings',
+    lastResult: resultFor('exceptions'),
+    defaultValue: { staleScanDays: String(settings.staleScanDays) },
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExceptionSettingsSchema }),
+  });
+
+  return (
+    <div className="space-y-6">
+      {toDelete ? (
+        <ConfirmPanel
+          id="delete-depot"
+          title={`Delete the depot “${toDelete.name}”?`}
+          action={PATH}
+          intent="delete"
+          fields={{ depotId: toDelete.id }}
+          confirmLabel="Delete depot"
+          busyLabel="Deleting..."
+          cancelTo={PATH}
+        >
+          <p>Events already recorded there keep its name and time zone.</p>
+        </ConfirmPanel>
+      ) : null}
+
+      <section aria-labelledby="depots-heading" className="card p-4">
+        <h2 id="depots-heading" className="mb-3 text-lg font-semibold">
+          Depots
+        </h2>
+        {depots.length === 0 ? (
+          <p className="py-4 text-sm text-gray-600">
+            No depots yet. Scans and events recorded at a depot take its name and time zone.
+          </p>
+        ) : (
+          <ul className="divide-y divide-gray-100">
+            {depots.map((depot) => (
+              <li key={depot.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
+                <span className="font-medium text-gray-900">{depot.name}</span>
+                <span className="text-sm text-gray-600">{depot.address}</span>
+                <span className="text-sm text-gray-600">{depot.timeZone.replace(/_/g, ' ')}</span>
+                <Link
+                  to={`${PATH}?delete=${depot.id}`}
+                  className="ml-auto text-sm font-medium text-red-700 hover:underline"
+                  aria-label={`Delete ${depot.name}`}
+                >
+                  Delete
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="add-depot-heading" className="card p-4">
+        <h2 id="add-depot-heading" className="mb-3 text-lg font-semibold">
+          Add a depot
+        </h2>
+        <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            label="Name"
+            {...getInputProps(fields.name, { type: 'text' })}
+            maxLength={DEPOT_NAME_MAX}
+            errors={fields.name.errors}
+          />
+          <Field
+            label="Address"
+            {...getInputProps(fields.address, { type: 'text' })}
+            maxLength={DEPOT_ADDRESS_MAX}
+            errors={fields.address.errors}
+          />
+          <SelectField
+            label="Time zone"
+            {...getSelectProps(fields.timeZone)}
+            errors={fields.timeZone.errors}
+          >
+            {TIME_ZONE_CHOICES.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </SelectField>
+          <button type="submit" name="intent" value="create" className="btn-primary">
+            Add depot
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="exceptions-heading" className="card p-4">
+        <h2 id="exceptions-heading" className="mb-3 text-lg font-semibold">
+          Exceptions
+        </h2>
+        <Form
+          method="post"
+          action={PATH}
+          {...getFormProps(exceptionsForm)}
+          className="flex flex-wrap items-end gap-3"
+        >
+          <Field
+            label="Days without a scan before an open parcel is listed"
+            {...getInputProps(exceptionFields.staleScanDays, { type: 'number' })}
+            min={1}
+            max={STALE_SCAN_DAYS_MAX}
+            errors={exceptionFields.staleScanDays.errors}
+          />
+          <button type="submit" name="intent" value="exceptions" className="btn-secondary">
+            Save
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}

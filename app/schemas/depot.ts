@@ -1,0 +1,54 @@
+import { canonicalTimeZone, isTimeZone } from '../utils/time-zone';
+import { OBJECT_ID_PATTERN } from './constants';
+import { z } from './zod';
+
+export const DEPOT_NAME_MAX = 100;
+export const DEPOT_ADDRESS_MAX = 300;
+export const TIME_ZONE_MESSAGE = 'Choose a time zone, e.g. America/New_York';
+
+/** An IANA zone ("America/Chicago"), read in any case and stored as Intl names it. */
+export const timeZoneField = z
+  .string({ error: 'Time zone must be text' })
+  .trim()
+  .refine(isTimeZone, { error: TIME_ZONE_MESSAGE })
+  .transform(canonicalTimeZone);
+
+/** A depot as the API and the Settings form take it. */
+export const DepotSchema = z.object({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(DEPOT_NAME_MAX, `Name must be at most ${DEPOT_NAME_MAX} characters`),
+  address: z
+    .string({ error: 'Address must be text' })
+    .trim()
+    .max(DEPOT_ADDRESS_MAX, `Address must be at most ${DEPOT_ADDRESS_MAX} characters`)
+    .default(''),
+  timeZone: timeZoneField,
+});
+export type DepotInput = z.output<typeof DepotSchema>;
+
+export const depotId = z
+  .string({ error: 'Depot must be an id' })
+  .trim()
+  .regex(OBJECT_ID_PATTERN, 'Choose a depot from the list');
+
+/** The Settings page's delete confirmation. */
+export const DepotDeleteSchema = z.object({ intent: z.literal('delete'), depotId });
+
+/** What the forms need of a depot to take its name and zone. */
+export type DepotChoice = { id: string; name: string; timeZone: string };
+
+export const STALE_SCAN_DAYS_DEFAULT = 3;
+export const STALE_SCAN_DAYS_MAX = 60;
+
+/** Settings › Depots: after how many days without a scan an open parcel is an exception. */
+export const ExceptionSettingsSchema = z.object({
+  intent: z.literal('exceptions'),
+  staleScanDays: z.coerce
+    .number({ error: 'Enter a number of days' })
+    .int('Enter a whole number of days')
+    .min(1, 'At least 1 day')
+    .max(STALE_SCAN_DAYS_MAX, `At most ${STALE_SCAN_DAYS_MAX} days`),
+});

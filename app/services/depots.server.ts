@@ -1,0 +1,64 @@
+import {
+  getDepot,
+  insertDepot,
+  removeDepot,
+  updateDepotFields,
+  type SerializedDepot,
+} from '~/models/depot.server';
+import { saveOperationsSettings } from '~/models/operations-settings.server';
+import { isDuplicateKey } from '~/lib/db.server';
+import type { DepotInput } from '~/schemas/depot';
+import { auditRecord, type Actor } from './audit.server';
+
+/** Depots and the exceptions setting, changed by admins: each change is audited. */
+
+export class DepotNameTaken extends Error {
+  constructor() {
+    super('A depot with this name already exists');
+  }
+}
+
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isDuplicateKey(error, 'name')) throw new DepotNameTaken();
+    throw error;
+  }
+}
+
+export async function createDepot(input: DepotInput, actor?: Actor): Promise<SerializedDepot> {
+  const depot = await writing(() => insertDepot(input));
+  await auditRecord(actor, 'create', 'depot', { label: depot.name, after: depot });
+  return depot;
+}
+
+export async function updateDepot(
+  id: string,
+  input: DepotInput,
+  actor?: Actor,
+): Promise<SerializedDepot | null> {
+  const written = await writing(() => updateDepotFields(id, input));
+  if (!written) return null;
+  await auditRecord(actor, 'update', 'depot', { label: written.after.name, ...written });
+  return written.after;
+}
+
+/** Removes a depot; the events recorded there keep its name and zone. */
+export async function deleteDepot(id: string, actor?: Actor): Promise<SerializedDepot | null> {
+  const depot = await removeDepot(id);
+  if (depot) await auditRecord(actor, 'delete', 'depot', { label: depot.name, before: depot });
+  return depot;
+}
+
+export async function saveStaleScanDays(staleScanDays: number, actor?: Actor) {
+  const { before, after } = await saveOperationsSettings({ staleScanDays });
+  await auditRecord(actor, 'update', 'settings', {
+    label: 'Exceptions',
+    before: { id: 'operations', ...before },
+    after: { id: 'operations', ...after },
+  });
+  return after;
+}
+
+export { getDepot };

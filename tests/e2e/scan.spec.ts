@@ -1,0 +1,89 @@
+import type { APIRequestContext } from '@playwright/test';
+import { expect, NO_JS, test } from './support/fixtures';
+import { uniqueName } from './support/helpers';
+
+async function newParcel(request: APIRequestContext, admin: { Authorization: string }) {
+  const res = await request.post('/api/parcels', {
+    headers: admin,
+    data: {
+      sender: { name: 'Sam Sender', address: '1 Sender Way, Austin' },
+      recipient: { name: uniqueName('Scan Recipient'), address: '9 Elm St, Boston' },
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()).parcel as { id: string; trackingNumber: string };
+}
+
+async function newDepot(request: APIRequestContext, admin: { Authorization: string }) {
+  const name = uniqueName('North Depot');
+  const res = await request.post('/api/depots', {
+    headers: admin,
+    data: { name, address: '5 Yard Rd', timeZone: 'America/Chicago' },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()).depot as { id: string; name: string };
+}
+
+test('a scanner types numbers one after another on a phone; each can be undone', async ({
+  page,
+  request,
+  admin,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const depot = await newDepot(request, admin);
+  const first = await newParcel(request, admin);
+  const second = await newParcel(request, admin);
+  await page.goto(`/dashboard/scan?status=Arrived+at+Facility&depot=${depot.id}`);
+  const field = page.getByLabel('Tracking number');
+  await expect(field).toBeFocused();
+  // Hydrated: the answers come without leaving the page from here on.
+  await expect(page.getByText('Each scan of this session is listed below')).toBeVisible();
+
+  await field.pressSequentially(first.trackingNumber);
+  await field.press('Enter');
+  const answer = page.getByRole('status').filter({ hasText: first.trackingNumber });
+  await expect(answer).toContainText(`Now In Transit · Arrived at Facility at ${depot.name}`);
+  await expect(field).toHaveValue('');
+  await expect(field).toBeFocused();
+
+  await field.pressSequentially(second.trackingNumber);
+  await field.press('Enter');
+  const list = page.getByRole('region', { name: 'This session’s scans' });
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  await expect(field).toBeFocused();
+
+  await list.getByRole('button', { name: `Undo ${first.trackingNumber}` }).click();
+  await expect(list.getByRole('listitem').filter({ hasText: first.trackingNumber })).toContainText(
+    'Undone',
+  );
+  await expect(field).toBeFocused();
+  const events = await request.get(`/api/tracking/${first.id}/events`, { headers: admin });
+  expect((await events.json()).events).toEqual([]);
+
+  // Nothing sits beside the station at 375 px: no sideways scrolling.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test(
+  'without JavaScript: choose once, then type a number and Enter',
+  NO_JS,
+  async ({ page, request, admin }) => {
+    const depot = await newDepot(request, admin);
+    const parcel = await newParcel(request, admin);
+    await page.goto('/dashboard/scan');
+    await page.getByLabel('Status', { exact: true }).selectOption('Out for Delivery');
+    await page.getByLabel('Depot', { exact: true }).selectOption(depot.id);
+    await page.getByRole('button', { name: 'Use these settings' }).click();
+    await expect(page).toHaveURL(new RegExp(`depot=${depot.id}`));
+
+    const field = page.getByLabel('Tracking number');
+    await field.fill(parcel.trackingNumber.toLowerCase());
+    await field.press('Enter');
+    const answer = page.getByRole('status').filter({ hasText: parcel.trackingNumber });
+    await expect(answer).toContainText('Now Out for Delivery');
+    // The settings stay for the next scan.
+    await expect(page.getByRole('button', { name: 'Record Out for Delivery' })).toBeVisible();
+    const res = await request.get(`/api/parcels/${parcel.id}`, { headers: admin });
+    expect((await res.json()).parcel.status).toBe('Out for Delivery');
+  },
+);
