@@ -507,6 +507,23 @@ export async function storedTrackingNumbers(numbers: string[]): Promise<Set<stri
   return found;
 }
 
+/** The stored parcels among `numbers` (without their events), by tracking number. */
+export async function parcelsByTrackingNumber(
+  numbers: string[],
+): Promise<Map<string, SerializedParcel>> {
+  const found = new Map<string, SerializedParcel>();
+  for (let i = 0; i < numbers.length; i += LOOKUP_CHUNK) {
+    const docs = await Parcel.collection
+      .find<LeanParcel>(
+        { trackingNumber: { $in: numbers.slice(i, i + LOOKUP_CHUNK) } },
+        { projection: { events: 0 } },
+      )
+      .toArray();
+    for (const doc of docs) found.set(doc.trackingNumber, serializeParcel(doc, { events: false }));
+  }
+  return found;
+}
+
 /** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
 export async function insertParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
   const doc = await insertWithTrackingNumber((trackingNumber) =>

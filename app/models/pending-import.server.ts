@@ -16,6 +16,10 @@ type PendingImportDoc = {
   userId: string;
   fileName: string;
   rows: number;
+  /** What confirming would do: parcels created, parcels updated, rows that change nothing. */
+  created: number;
+  updated: number;
+  unchanged: number;
   preview: unknown[];
   csv: Buffer;
   createdAt: Date;
@@ -27,6 +31,9 @@ const pendingImportSchema = new Schema<PendingImportDoc>(
     userId: { type: String, required: true },
     fileName: { type: String, default: '' },
     rows: { type: Number, required: true },
+    created: { type: Number, default: 0 },
+    updated: { type: Number, default: 0 },
+    unchanged: { type: Number, default: 0 },
     preview: { type: [Schema.Types.Mixed], default: [] },
     csv: { type: Buffer, required: true },
     createdAt: { type: Date, default: () => new Date(), expires: PENDING_IMPORT_TTL_SECONDS },
@@ -48,6 +55,9 @@ export async function savePendingImport(input: {
   userId: string;
   fileName: string;
   rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
   preview: unknown[];
   csv: string;
 }): Promise<string> {
@@ -67,6 +77,9 @@ export async function getPendingImport(id: string, userId: string) {
     id: doc._id,
     fileName: doc.fileName ?? '',
     rows: doc.rows,
+    created: doc.created ?? 0,
+    updated: doc.updated ?? 0,
+    unchanged: doc.unchanged ?? 0,
     preview: doc.preview ?? [],
     createdAt: new Date(doc.createdAt).toISOString(),
   };
@@ -83,7 +96,13 @@ export async function takePendingImport(id: string, userId: string) {
   const csv = Buffer.isBuffer(doc.csv)
     ? doc.csv
     : Buffer.from((doc.csv as unknown as { buffer: Uint8Array }).buffer);
-  return { fileName: doc.fileName ?? '', csv: gunzipSync(csv).toString('utf8') };
+  return {
+    fileName: doc.fileName ?? '',
+    created: doc.created ?? 0,
+    updated: doc.updated ?? 0,
+    unchanged: doc.unchanged ?? 0,
+    csv: gunzipSync(csv).toString('utf8'),
+  };
 }
 
 // The TTL monitor runs once a minute; an import is not confirmed a moment past its hour either.

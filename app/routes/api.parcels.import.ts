@@ -8,7 +8,8 @@ import { importParcelCsv } from '~/services/parcel-import.server';
 export const { loader, action } = apiRoute({
   /**
    * POST /api/parcels/import[?dryRun=true] with a `text/csv` body (the export's columns, header
-   * row first) → 200 `{imported, rows, dryRun, errors: [], trackingNumbers}`; when any row is bad,
+   * row first) → 200 `{imported, rows, dryRun, errors: [], trackingNumbers, created, updated,
+   * unchanged, updatedTrackingNumbers}` (a row with a stored parcel's number updates it); when any row is bad,
    * 400 with every row's `errors: [{row, field, message}]` and nothing written. Rows are numbered
    * as in a spreadsheet: the header is row 1.
    */

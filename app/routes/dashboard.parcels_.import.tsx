@@ -8,6 +8,7 @@ import {
   unstable_parseMultipartFormData,
 } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { fieldLabel, Readable } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
 import {
@@ -29,6 +30,8 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 import { SubmitButton } from '~/components/ui/submit-button';
+import { useCompany } from '~/root';
+import { formatDate } from '~/utils/format';
 import { useIsPending } from '~/utils/use-is-pending';
 
 const PAGE = '/dashboard/parcels/import';
@@ -90,8 +93,8 @@ async function readForm(request: Request): Promise<FormData> {
 }
 
 /**
- * Upload: the file is read and checked in full (every row, and tracking numbers against the
- * stored ones). With errors, the page shows them and the first rows, and offers no import. Without,
+ * Upload: the file is read and checked in full (every row, and the rows of stored parcels against
+ * them: which would change, and how). With errors, the page shows them and the first rows, and offers no import. Without,
  * the file is kept server-side under a random id (PendingImport, an hour) and the page shows the
  * preview with an "Import N parcels" button that sends only that id. Confirm: the file is taken
  * out (once), checked again against the database as it is now, and written, all rows or none.
@@ -140,6 +143,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         userId: user.id,
         fileName,
         rows: check.rows,
+        created: check.parcels.length,
+        updated: check.updates.length,
+        unchanged: check.unchanged,
         preview: check.preview,
         csv: text,
       });
@@ -159,7 +165,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       formErrors: ['This upload has expired or was already imported: upload the file again'],
       status: 409,
     });
-  const result = await importParcelCsv(pending.csv, { who: { user, context, via: 'page' } });
+  const result = await importParcelCsv(pending.csv, {
+    who: { user, context, via: 'page' },
+    previewed: pending,
+  });
   if (result.errors.length)
     return failed(
       submission,
@@ -173,16 +182,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
       },
       { formErrors: ['Nothing was imported: the file has errors now'] },
     );
+  const written = result.created + result.updated;
   return redirectWithToast(request, '/dashboard/parcels', {
     type: 'success',
-    title: `Imported ${result.imported} parcel${result.imported === 1 ? '' : 's'}`,
-    description: pending.fileName,
+    title: `Imported ${written} parcel${written === 1 ? '' : 's'}`,
+    description: `${pending.fileName}: ${importSummary(result)}`,
   });
 }
 
 export const meta: MetaFunction = () => [
   { title: 'Import Parcels · Parcels · Management dashboard' },
 ];
+
+function importSummary({
+  created,
+  updated,
+  unchanged,
+}: {
+  created: number;
+  updated: number;
+  unchanged: number;
+}) {
+  return `${created} new, ${updated} updated, ${unchanged} unchanged`;
+}
 
 const COLUMN_LABELS: Record<(typeof PREVIEW_COLUMNS)[number], string> = {
   trackingNumber: 'Tracking number',
@@ -194,7 +216,38 @@ const COLUMN_LABELS: Record<(typeof PREVIEW_COLUMNS)[number], string> = {
   estimatedDelivery: 'Estimated delivery',
 };
 
+/** Columns whose empty cell leaves a stored parcel's value as it is (parcel-import.server.ts). */
+const KEPT_WHEN_EMPTY = new Set<string>(['status', 'serviceType', 'estimatedDelivery']);
+
+/** A date cell as the parcel table shows it; a cell that is not a date (a row with errors) as typed. */
+function PreviewDate({ value }: { value: string }) {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) return value;
+  return <time dateTime={value}>{formatDate(value)}</time>;
+}
+
+/** What a checked row does: New, Unchanged, or Update with each field before → after. */
+function PreviewChange({ row, timeZone }: { row: PreviewRow; timeZone: string }) {
+  if (!row.action) return <span className="text-gray-500">—</span>;
+  return (
+    <>
+      <span className="font-medium">{row.action}</span>
+      {row.changes?.length ? (
+        <ul className="mt-1 space-y-0.5 text-xs text-gray-700">
+          {row.changes.map((change) => (
+            <li key={change.field}>
+              {fieldLabel(change.field)}: <Readable value={change.before} timeZone={timeZone} />
+              {' → '}
+              <Readable value={change.after} timeZone={timeZone} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
+  const { timeZone } = useCompany();
   if (!rows.length) return null;
   return (
     // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
@@ -208,6 +261,9 @@ function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
             <th scope="col" className="px-3 py-2">
               Row
             </th>
+            <th scope="col" className="px-3 py-2">
+              Change
+            </th>
             {PREVIEW_COLUMNS.map((c) => (
               <th key={c} scope="col" className="px-3 py-2">
                 {COLUMN_LABELS[c]}
@@ -217,13 +273,26 @@ function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.row} className="border-t border-gray-100">
+            <tr key={row.row} className="border-t border-gray-100 align-top">
               <th scope="row" className="px-3 py-2 font-normal text-gray-600">
                 {row.row}
               </th>
+              <td className="min-w-[12rem] max-w-[24rem] px-3 py-2">
+                <PreviewChange row={row} timeZone={timeZone} />
+              </td>
               {PREVIEW_COLUMNS.map((c) => (
                 <td key={c} className="max-w-[16rem] truncate px-3 py-2">
-                  {row[c] || <span className="text-gray-500">(default)</span>}
+                  {!row[c] ? (
+                    <span className="text-gray-500">
+                      {row.action === 'New' || !KEPT_WHEN_EMPTY.has(c)
+                        ? '(default)'
+                        : '(as stored)'}
+                    </span>
+                  ) : c === 'estimatedDelivery' ? (
+                    <PreviewDate value={row[c]} />
+                  ) : (
+                    row[c]
+                  )}
                 </td>
               ))}
             </tr>
@@ -309,7 +378,9 @@ export default function ImportParcelsPage() {
       <p className="text-sm text-gray-700">
         A CSV file with a header row naming its columns: the columns of <strong>Export CSV</strong>{' '}
         (any order; <code>recipientName</code> and <code>recipientAddress</code> are needed, the
-        rest may be left out or empty). A row without a tracking number gets a new one. Up to{' '}
+        rest may be left out or empty). A row without a tracking number gets a new one; a row with
+        the tracking number of a stored parcel updates it with the columns the file has (an edited
+        export re-imports), and the preview says what changes. Up to{' '}
         {maxRows.toLocaleString('en-US')} rows and {maxMegabytes} MB, UTF-8. The file is checked
         first; then every parcel is imported, or none.
       </p>
@@ -328,7 +399,7 @@ export default function ImportParcelsPage() {
                 {pending.fileName}: {pending.rows} parcel{pending.rows === 1 ? '' : 's'} ready
               </h2>
               <p className="text-sm text-gray-600">
-                Every row was checked; nothing is written yet.
+                {importSummary(pending)}. Every row was checked; nothing is written yet.
               </p>
             </div>
             <Form method="post" action={PAGE} className="flex gap-2">

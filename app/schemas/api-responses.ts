@@ -384,14 +384,34 @@ const ImportErrorSchema = z.looseObject({
 
 export const ParcelImportResultSchema = z
   .looseObject({
-    imported: z.number().int().min(0).describe('Parcels written (0 for a dry run)'),
+    imported: z.number().int().min(0).describe('Parcels created (0 for a dry run)'),
     rows: z.number().int().min(0).describe('Parcel rows in the file, blank rows not counted'),
     dryRun: z.boolean(),
     errors: z.array(ImportErrorSchema).describe('Empty on success'),
     truncated: z.boolean().describe('More errors than the 10,000 listed'),
     trackingNumbers: z
       .array(z.string())
-      .describe('The imported parcels in file order, new tracking numbers included'),
+      .describe('The created parcels in file order, new tracking numbers included'),
+    created: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Rows that create a parcel (for a dry run: would); 0 when there are errors'),
+    updated: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Rows that update the stored parcel with their tracking number (for a dry run: would); 0 when there are errors',
+      ),
+    unchanged: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Rows of stored parcels that change nothing; 0 when there are errors'),
+    updatedTrackingNumbers: z
+      .array(z.string())
+      .describe('The updated parcels in file order (empty for a dry run)'),
   })
   .meta({ id: 'ParcelImportResult' });
 

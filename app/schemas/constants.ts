@@ -174,7 +174,16 @@ export const PARCEL_IMPORT_PREVIEW_COLUMNS = [
   'weight',
   'estimatedDelivery',
 ] as const;
+/** What a row of an import does: creates a parcel, updates the one with its number, or neither. */
+export type ParcelImportAction = 'New' | 'Update' | 'Unchanged';
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A field an update changes, by its stored path ('recipient.city'), as the audit trail records it. */
+export type ParcelImportChange = { field: string; before: JsonValue; after: JsonValue };
 export type ParcelImportPreviewRow = { row: number } & Record<
   (typeof PARCEL_IMPORT_PREVIEW_COLUMNS)[number],
   string
->;
+> & {
+    /** Set once the row was checked against the stored parcels. */
+    action?: ParcelImportAction;
+    changes?: ParcelImportChange[];
+  };

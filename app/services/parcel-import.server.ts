@@ -1,25 +1,34 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { changedFields } from '~/models/audit.server';
 import {
   generateTrackingNumber,
   importedParcelDocument,
   insertImportedParcels,
+  parcelsByTrackingNumber,
   serializeParcel,
   storedTrackingNumbers,
   type LeanParcel,
+  type SerializedParcel,
 } from '~/models/parcel.server';
 import {
   PARCEL_IMPORT_MAX_ERRORS,
   PARCEL_IMPORT_MAX_ROWS,
   PARCEL_IMPORT_PREVIEW_COLUMNS,
+  type ParcelImportChange,
   type ParcelImportPreviewRow,
 } from '~/schemas/constants';
-import { ParcelImportRowSchema, type ParcelImportRow } from '~/schemas/parcel';
+import {
+  ParcelImportRowSchema,
+  type ParcelImportRow,
+  type ParcelUpdateInput,
+} from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { auditMany, type Actor } from './audit.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 import { isDuplicateKey } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
+import { updateParcel } from './parcels.server';
 import { emitWebhookEvent } from './webhooks.server';
 
 /**
@@ -30,11 +39,17 @@ import { emitWebhookEvent } from './webhooks.server';
  * Rows are numbered as a spreadsheet numbers them: the header is row 1, the first parcel row 2,
  * and a cell holding a line break does not start a new row. Blank rows are skipped but counted.
  *
- * A row keeps the tracking number it has (an existing one, or one twice in the file, is an error
- * for that row) or, when the cell is empty, gets a new one. Status, cost, estimated and actual
- * delivery and creation time are taken as given (defaults: Pending, the creation cost, four days
- * from now, none, now), so an export read back gives the same parcels. Tracking events are not in
- * the CSV and are not imported.
+ * A row without a tracking number gets a new one. A row with the number of a stored parcel
+ * updates that parcel, as its edit form would (updateParcel): the columns the file has, an empty
+ * text cell clearing the field and an empty number being 0 as in the form, while an empty status,
+ * service, priority, estimated delivery or destinations cell leaves it as it is. Cost, creation
+ * and delivery time are not what an edit changes: on such a row they must be empty or as stored.
+ * A row with any other number creates a parcel under it, as imports always have (an export read
+ * into an empty database gives the same parcels, older numbers without a check digit included);
+ * the preview says "New" for it. A number twice in the file is an error. For new parcels,
+ * status, cost, estimated and actual delivery and creation time are taken as given (defaults:
+ * Pending, the creation cost, four days from now, none, now). Tracking events are not in the CSV
+ * and are not imported.
  */
 export type ImportColumn = (typeof PARCEL_CSV_COLUMNS)[number];
 export type ImportError = { row: number; field: string | null; message: string };
@@ -50,9 +65,19 @@ export type ImportCheck = {
   truncated: boolean;
   /** The first rows, as the file has them. */
   preview: PreviewRow[];
-  /** The validated parcels, in file order, ready to write (empty when there are errors). */
-  parcels: Array<{ row: number; parcel: ParcelImportRow }>;
+  /**
+   * The validated rows, in file order (empty when there are errors); once checked against the
+   * stored parcels (checkParcelCsv), only those that create one.
+   */
+  parcels: Array<{ row: number; parcel: ParcelImportRow; cells: Cells }>;
+  /** The rows that change a stored parcel, with the changes its edit would make. */
+  updates: Array<{ row: number; id: string; trackingNumber: string; changes: ParcelUpdateInput }>;
+  /** Rows of stored parcels that change nothing. */
+  unchanged: number;
 };
+
+/** A row's cells by column: absent when the file has no such column. */
+type Cells = Partial<Record<ImportColumn, string>>;
 
 /** Rows of the preview table. */
 export const PREVIEW_ROWS = 20;
@@ -169,7 +194,15 @@ function rowInput(cells: Record<string, string>) {
  */
 export function readParcelCsv(text: string): ImportCheck {
   const errors = new ErrorList();
-  const result: ImportCheck = { rows: 0, errors: [], truncated: false, preview: [], parcels: [] };
+  const result: ImportCheck = {
+    rows: 0,
+    errors: [],
+    truncated: false,
+    preview: [],
+    parcels: [],
+    updates: [],
+    unchanged: 0,
+  };
   let records: string[][];
   try {
     records = parse(text, {
@@ -227,9 +260,9 @@ export function readParcelCsv(text: string): ImportCheck {
     if (result.preview.length < PREVIEW_ROWS)
       result.preview.push({
         row,
-        ...(Object.fromEntries(PREVIEW_COLUMNS.map((c) => [c, values[c] ?? ''])) as Omit<
-          PreviewRow,
-          'row'
+        ...(Object.fromEntries(PREVIEW_COLUMNS.map((c) => [c, values[c] ?? ''])) as Record<
+          (typeof PREVIEW_COLUMNS)[number],
+          string
         >),
       });
     const before = errors.count;
@@ -271,31 +304,151 @@ export function readParcelCsv(text: string): ImportCheck {
       }
       firstRowOf.set(number, row);
     }
-    result.parcels.push({ row, parcel: parsed.data });
+    result.parcels.push({ row, parcel: parsed.data, cells: values as Cells });
   }
   if (errors.count || errors.truncated) result.parcels = [];
   return { ...result, errors: errors.items, truncated: errors.truncated };
 }
 
-/** readParcelCsv, and then the rows whose tracking numbers parcels already have are errors too. */
+const capitalised = (field: string) => field[0]!.toUpperCase() + field.slice(1);
+
+/** What an import compares of a parcel: the fields its edit form changes, as the audit records them. */
+function editable(parcel: SerializedParcel) {
+  return {
+    sender: parcel.sender,
+    recipient: parcel.recipient,
+    weight: parcel.weight,
+    dimensions: parcel.dimensions,
+    serviceType: parcel.serviceType,
+    status: parcel.status,
+    priority: parcel.priority,
+    estimatedDelivery: parcel.estimatedDelivery,
+    destinations: parcel.destinations.map(({ name, address, city, country, postalCode }) => ({
+      name,
+      address,
+      city,
+      country,
+      postalCode,
+    })),
+  };
+}
+
+/**
+ * The update a row makes to its stored parcel (only the fields that change), and the changes as
+ * the audit will record them; null when the row asks for what an edit cannot do (errors added).
+ */
+function planUpdate(
+  stored: SerializedParcel,
+  { row, parcel, cells }: ImportCheck['parcels'][number],
+  errors: ErrorList,
+): { changes: ParcelUpdateInput; fields: ParcelImportChange[] } | null {
+  const has = (column: ImportColumn) => cells[column] !== undefined;
+  const filled = (column: ImportColumn) => (cells[column] ?? '').trim() !== '';
+  const before = errors.count;
+  const fixed = (column: ImportColumn, same: boolean, what: string) => {
+    if (filled(column) && !same)
+      errors.add(
+        row,
+        column,
+        `${what} of parcel ${stored.trackingNumber} cannot be changed by an import: leave the cell as exported or empty`,
+      );
+  };
+  const time = (value: Date | undefined) => value?.toISOString() ?? null;
+  fixed('cost', parcel.cost === stored.cost, 'The cost');
+  fixed('createdAt', time(parcel.createdAt) === stored.createdAt, 'The creation time');
+  fixed(
+    'actualDelivery',
+    time(parcel.actualDelivery) === stored.actualDelivery,
+    'The delivery time (it follows the status)',
+  );
+  if (errors.count > before) return null;
+
+  const contact = (prefix: 'sender' | 'recipient') => {
+    const given = CONTACT_FIELDS.filter((f) => has(`${prefix}${capitalised(f)}` as ImportColumn));
+    if (!given.length) return undefined;
+    return Object.fromEntries(
+      given.map((f) => [f, f === 'email' ? parcel[prefix][f].toLowerCase() : parcel[prefix][f]]),
+    );
+  };
+  const dimensions = (['length', 'width', 'height'] as const).filter(has);
+  const changes: ParcelUpdateInput = {
+    sender: contact('sender'),
+    recipient: contact('recipient'),
+    weight: has('weight') ? parcel.weight : undefined,
+    dimensions: dimensions.length
+      ? Object.fromEntries(dimensions.map((d) => [d, parcel.dimensions[d]]))
+      : undefined,
+    status: filled('status') ? parcel.status : undefined,
+    serviceType: filled('serviceType') ? parcel.serviceType : undefined,
+    priority: filled('priority') ? parcel.priority : undefined,
+    estimatedDelivery: filled('estimatedDelivery') ? parcel.estimatedDelivery : undefined,
+    destinations: filled('destinations') ? parcel.destinations : undefined,
+  };
+
+  const was = editable(stored);
+  const will = {
+    ...was,
+    sender: { ...was.sender, ...changes.sender },
+    recipient: { ...was.recipient, ...changes.recipient },
+    weight: changes.weight ?? was.weight,
+    dimensions: { ...was.dimensions, ...changes.dimensions },
+    status: changes.status ?? was.status,
+    serviceType: changes.serviceType ?? was.serviceType,
+    priority: changes.priority ?? was.priority,
+    estimatedDelivery: time(changes.estimatedDelivery) ?? was.estimatedDelivery,
+    destinations: changes.destinations ?? was.destinations,
+  };
+  const fields = changedFields(was, will) as ParcelImportChange[];
+  // Only what changes is sent, so that an unchanged status does not touch the delivery time.
+  const touched = new Set(fields.map((f) => f.field.split('.')[0]));
+  const minimal = Object.fromEntries(
+    Object.entries(changes).filter(([key, value]) => value !== undefined && touched.has(key)),
+  ) as ParcelUpdateInput;
+  return { changes: minimal, fields };
+}
+
+/**
+ * readParcelCsv, and then each row with the tracking number of a stored parcel is planned as that
+ * parcel's update (or found to change nothing); the preview says what each of its rows does.
+ */
 export async function checkParcelCsv(text: string): Promise<ImportCheck> {
   const check = readParcelCsv(text);
   if (!check.parcels.length) return check;
   const numbers = check.parcels.flatMap(({ parcel }) =>
     parcel.trackingNumber ? [parcel.trackingNumber] : [],
   );
-  const stored = await storedTrackingNumbers(numbers);
-  if (!stored.size) return check;
+  const stored = await parcelsByTrackingNumber(numbers);
   const errors = new ErrorList();
-  for (const { row, parcel } of check.parcels) {
-    if (parcel.trackingNumber && stored.has(parcel.trackingNumber))
-      errors.add(
-        row,
-        'trackingNumber',
-        `A parcel with tracking number ${parcel.trackingNumber} already exists`,
-      );
+  const creates: ImportCheck['parcels'] = [];
+  const updates: ImportCheck['updates'] = [];
+  let unchanged = 0;
+  const plans = new Map<number, Pick<PreviewRow, 'action' | 'changes'>>();
+  for (const item of check.parcels) {
+    const parcel = item.parcel.trackingNumber ? stored.get(item.parcel.trackingNumber) : undefined;
+    if (!parcel) {
+      creates.push(item);
+      plans.set(item.row, { action: 'New', changes: [] });
+      continue;
+    }
+    const plan = planUpdate(parcel, item, errors);
+    if (!plan) continue;
+    if (plan.fields.length) {
+      updates.push({
+        row: item.row,
+        id: parcel.id,
+        trackingNumber: parcel.trackingNumber,
+        changes: plan.changes,
+      });
+      plans.set(item.row, { action: 'Update', changes: plan.fields });
+    } else {
+      unchanged += 1;
+      plans.set(item.row, { action: 'Unchanged', changes: [] });
+    }
   }
-  return { ...check, parcels: [], errors: errors.items, truncated: errors.truncated };
+  const preview = check.preview.map((row) => ({ ...row, ...plans.get(row.row) }));
+  if (errors.count || errors.truncated)
+    return { ...check, preview, parcels: [], errors: errors.items, truncated: errors.truncated };
+  return { ...check, preview, parcels: creates, updates, unchanged };
 }
 
 /** New tracking numbers for the rows without one: none stored, none in the file. */
@@ -314,47 +467,86 @@ async function freshTrackingNumbers(count: number, taken: Set<string>): Promise<
 }
 
 export type ImportResult = {
-  /** How many parcels were written (0 for a dry run or when there are errors). */
+  /** How many parcels were created (0 for a dry run or when there are errors). */
   imported: number;
   /** Parcel rows in the file. */
   rows: number;
   dryRun: boolean;
   errors: ImportError[];
   truncated: boolean;
-  /** The tracking numbers of the imported parcels, in file order (new ones included). */
+  /** The tracking numbers of the created parcels, in file order (new ones included). */
   trackingNumbers: string[];
+  /** Rows that create a parcel, update one, or change nothing (for a dry run: would); 0 on errors. */
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** The tracking numbers of the updated parcels, in file order. */
+  updatedTrackingNumbers: string[];
   preview: PreviewRow[];
 };
 
 /**
- * Validates a CSV file and, unless `dryRun` or any row is bad, writes all of its parcels in one
- * bulk insert. Nothing is written when any row has an error.
+ * Validates a CSV file and, unless `dryRun` or any row is bad, writes all of its new parcels in
+ * one bulk insert and then updates the stored parcels its rows change, one by one through
+ * updateParcel. Nothing is written when any row has an error.
  *
  * All or none: MongoDB standalone servers (and the embedded engine) have no multi-document
  * transactions, so the parcels are inserted in order with ids chosen here, and when the insert
  * fails part-way (a tracking number stored by someone else meanwhile, say) every parcel of this
- * import that was written is deleted again before the answer goes out. Other readers may see the
- * parcels during that moment; a process that dies in it leaves the ones written so far.
+ * import that was written is deleted again before the answer goes out, and nothing is updated.
+ * Other readers may see the parcels during that moment; a process that dies in it leaves the ones
+ * written so far. A parcel deleted between the check and its update stays deleted.
  *
- * Each imported parcel gets an `import` entry in the audit trail; webhooks get one
+ * Each created parcel gets an `import` entry in the audit trail; webhooks get one
  * `parcel.imported` event with the tracking numbers instead of one `parcel.created` per parcel.
- * No e-mail is sent (as with creating a parcel: only tracking events send status e-mails).
+ * An updated parcel gets what its edit would: an `update` entry, `parcel.updated` and, when its
+ * status changes, `parcel.status_changed`; `parcel.imported` lists it in `updatedTrackingNumbers`.
+ * No e-mail is sent (as with creating or editing a parcel: only tracking events send e-mails).
  */
 export async function importParcelCsv(
   text: string,
-  { dryRun = false, who }: { dryRun?: boolean; who: Actor },
+  {
+    dryRun = false,
+    who,
+    previewed,
+  }: {
+    dryRun?: boolean;
+    who: Actor;
+    /** What the preview said the file does: when the stored parcels now make it differ, nothing. */
+    previewed?: { created: number; updated: number; unchanged: number };
+  },
 ): Promise<ImportResult> {
   const check = await checkParcelCsv(text);
-  const answer = (imported: number, trackingNumbers: string[] = []): ImportResult => ({
-    imported,
+  if (
+    previewed &&
+    !check.errors.length &&
+    (previewed.created !== check.parcels.length ||
+      previewed.updated !== check.updates.length ||
+      previewed.unchanged !== check.unchanged)
+  ) {
+    check.errors = [
+      {
+        row: 1,
+        field: null,
+        message: `The stored parcels have changed since the preview: the file now creates ${check.parcels.length}, updates ${check.updates.length} and leaves ${check.unchanged} unchanged. Upload it again to see the changes`,
+      },
+    ];
+  }
+  const ok = !check.errors.length;
+  const answer = (created: string[] = [], updated: string[] = []): ImportResult => ({
+    imported: created.length,
     rows: check.rows,
     dryRun,
     errors: check.errors,
     truncated: check.truncated,
-    trackingNumbers,
+    trackingNumbers: created,
+    created: ok ? check.parcels.length : 0,
+    updated: ok ? check.updates.length : 0,
+    unchanged: ok ? check.unchanged : 0,
+    updatedTrackingNumbers: updated,
     preview: check.preview,
   });
-  if (dryRun || check.errors.length || !check.parcels.length) return answer(0);
+  if (dryRun || !ok || (!check.parcels.length && !check.updates.length)) return answer();
 
   const given = new Set(
     check.parcels.flatMap(({ parcel }) => (parcel.trackingNumber ? [parcel.trackingNumber] : [])),
@@ -371,13 +563,16 @@ export async function importParcelCsv(
   );
 
   try {
-    await insertImportedParcels(docs);
+    if (docs.length) await insertImportedParcels(docs);
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     // Someone stored one of these tracking numbers meanwhile: report the rows as a check would.
     const again = await checkParcelCsv(text);
     return {
-      ...answer(0),
+      ...answer(),
+      created: 0,
+      updated: 0,
+      unchanged: 0,
       errors: again.errors.length
         ? again.errors
         : [{ row: 1, field: null, message: 'A tracking number was taken meanwhile; try again' }],
@@ -396,7 +591,16 @@ export async function importParcelCsv(
       after: parcel,
     })),
   );
+  const updatedTrackingNumbers: string[] = [];
+  for (const { id, changes } of check.updates) {
+    const parcel = await updateParcel(id, changes, who);
+    if (parcel) updatedTrackingNumbers.push(parcel.trackingNumber);
+  }
   const trackingNumbers = parcels.map((p) => p.trackingNumber);
-  await emitWebhookEvent('parcel.imported', { count: parcels.length, trackingNumbers });
-  return answer(parcels.length, trackingNumbers);
+  await emitWebhookEvent('parcel.imported', {
+    count: parcels.length,
+    trackingNumbers,
+    updatedTrackingNumbers,
+  });
+  return answer(trackingNumbers, updatedTrackingNumbers);
 }

@@ -121,7 +121,7 @@ describe('the dashboard import page', () => {
     expect(await Parcel.countDocuments()).toBe(before + 2);
   });
 
-  it('checks the file again on confirmation, against the parcels stored meanwhile', async () => {
+  it('imports nothing on confirmation when the parcels stored meanwhile change what the file does', async () => {
     const file = [
       'trackingNumber,recipientName,recipientAddress',
       'RAC000000001,Race One,1 St',
@@ -133,14 +133,77 @@ describe('the dashboard import page', () => {
     const done = await run(action, confirm(id));
     expect(done.status).toBe(400);
     const body = (await done.json()) as ActionBody;
+    // Previewed as two new parcels, the file would now update the one stored meanwhile.
     expect(body.check!.errors).toEqual([
       {
-        row: 3,
-        field: 'trackingNumber',
-        message: 'A parcel with tracking number RAC000000002 already exists',
+        row: 1,
+        field: null,
+        message:
+          'The stored parcels have changed since the preview: the file now creates 1, updates 1 and leaves 0 unchanged. Upload it again to see the changes',
       },
     ]);
     expect(await Parcel.countDocuments({ trackingNumber: 'RAC000000001' })).toBe(0);
+    expect(await Parcel.findOne({ trackingNumber: 'RAC000000002' }).lean()).toMatchObject({
+      recipient: { name: 'Meanwhile' },
+    });
+  });
+
+  it('previews each row as New, Update with its changes, or Unchanged, then updates on confirmation', async () => {
+    const [kept, changed] = await Parcel.create([
+      { trackingNumber: 'UPD473124829', recipient: { name: 'Kept', address: '1 St' }, weight: 1 },
+      {
+        trackingNumber: 'UPD473124830',
+        recipient: { name: 'Changed', address: '2 St' },
+        weight: 1,
+        estimatedDelivery: new Date('2031-01-10T00:00:00Z'),
+      },
+    ]);
+    const file = [
+      'trackingNumber,recipientName,recipientAddress,weight,estimatedDelivery',
+      'upd473124829,Kept,1 St,1,',
+      'UPD473124830,Changed,2 Other St,2,2031-02-03',
+      ',Added,3 St,1,',
+    ].join('\n');
+    const res = await run(action, upload(file));
+    expect(res.status).toBe(302);
+    const id = new URL(res.headers.get('Location')!, PAGE).searchParams.get('id')!;
+    const page = await run(loader, new Request(`${PAGE}?id=${id}`, { headers: { Cookie: staff } }));
+    const { pending } = await page.json();
+    expect(pending).toMatchObject({ rows: 3, created: 1, updated: 1, unchanged: 1 });
+    expect(pending.preview.map((r: { action: string }) => r.action)).toEqual([
+      'Unchanged',
+      'Update',
+      'New',
+    ]);
+    expect(pending.preview[1].changes).toEqual([
+      {
+        field: 'estimatedDelivery',
+        before: '2031-01-10T00:00:00.000Z',
+        after: '2031-02-03T00:00:00.000Z',
+      },
+      { field: 'recipient.address', before: '2 St', after: '2 Other St' },
+      { field: 'weight', before: 1, after: 2 },
+    ]);
+
+    const done = await run(action, confirm(id));
+    expect(done.status).toBe(302);
+    const flash = await flashStorage.getSession(done.headers.get('Set-Cookie')!.split(';')[0]);
+    expect(flash.get('toast')).toMatchObject({
+      title: 'Imported 2 parcels',
+      description: 'parcels.csv: 1 new, 1 updated, 1 unchanged',
+    });
+    expect(await Parcel.findById(changed!._id).lean()).toMatchObject({
+      trackingNumber: 'UPD473124830',
+      weight: 2,
+      recipient: { address: '2 Other St' },
+      estimatedDelivery: new Date('2031-02-03T00:00:00Z'),
+    });
+    expect(await AuditEntry.findOne({ entityId: String(changed!._id) }).lean()).toMatchObject({
+      action: 'update',
+      via: 'page',
+      address: '10.4.5.6',
+    });
+    expect(await AuditEntry.countDocuments({ entityId: String(kept!._id) })).toBe(0);
   });
 
   it('refuses no file, an empty file, a file that is not UTF-8, and viewers', async () => {

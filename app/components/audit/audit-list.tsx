@@ -17,7 +17,7 @@ export function fieldLabel(path: string): string {
 }
 
 /** One value as a person reads it: times in the company's zone, lists as lists, no JSON. */
-function Readable({ value, timeZone }: { value: AuditValue; timeZone: string }): ReactNode {
+export function Readable({ value, timeZone }: { value: AuditValue; timeZone: string }): ReactNode {
   if (value === null || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number') return String(value);
