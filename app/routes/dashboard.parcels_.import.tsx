@@ -225,8 +225,21 @@ function PreviewDate({ value }: { value: string }) {
   return <time dateTime={value}>{formatDate(value)}</time>;
 }
 
+/** A changed value as the audit trail shows it, but the estimated delivery as a day, as everywhere. */
+function ChangedValue({
+  field,
+  value,
+}: {
+  field: string;
+  value: NonNullable<PreviewRow['changes']>[number]['before'];
+}) {
+  const { timeZone } = useCompany();
+  if (field === 'estimatedDelivery' && typeof value === 'string') return formatDate(value);
+  return <Readable value={value} timeZone={timeZone} />;
+}
+
 /** What a checked row does: New, Unchanged, or Update with each field before → after. */
-function PreviewChange({ row, timeZone }: { row: PreviewRow; timeZone: string }) {
+function PreviewChange({ row }: { row: PreviewRow }) {
   if (!row.action) return <span className="text-gray-500">—</span>;
   return (
     <>
@@ -235,9 +248,10 @@ function PreviewChange({ row, timeZone }: { row: PreviewRow; timeZone: string })
         <ul className="mt-1 space-y-0.5 text-xs text-gray-700">
           {row.changes.map((change) => (
             <li key={change.field}>
-              {fieldLabel(change.field)}: <Readable value={change.before} timeZone={timeZone} />
+              {fieldLabel(change.field)}:{' '}
+              <ChangedValue field={change.field} value={change.before} />
               {' → '}
-              <Readable value={change.after} timeZone={timeZone} />
+              <ChangedValue field={change.field} value={change.after} />
             </li>
           ))}
         </ul>
@@ -247,7 +261,6 @@ function PreviewChange({ row, timeZone }: { row: PreviewRow; timeZone: string })
 }
 
 function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
-  const { timeZone } = useCompany();
   if (!rows.length) return null;
   return (
     // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
@@ -278,7 +291,7 @@ function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
                 {row.row}
               </th>
               <td className="min-w-[12rem] max-w-[24rem] px-3 py-2">
-                <PreviewChange row={row} timeZone={timeZone} />
+                <PreviewChange row={row} />
               </td>
               {PREVIEW_COLUMNS.map((c) => (
                 <td key={c} className="max-w-[16rem] truncate px-3 py-2">

@@ -13,6 +13,7 @@ import {
   type LeanParcel,
 } from '~/models/parcel.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
+import type { WebhookEventType } from '~/schemas/integrations';
 import { createUser } from '~/models/user.server';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
 import { action as importAction, loader as importLoader } from '~/routes/api.parcels.import';
@@ -518,7 +519,7 @@ describe('POST /api/parcels/import', () => {
 describe('re-importing an edited export', () => {
   type Cells = Record<(typeof PARCEL_CSV_COLUMNS)[number], string>;
 
-  async function storedParcel(name: string, status = 'In Transit') {
+  async function storedParcel(name: string, status: 'In Transit' | 'Pending' = 'In Transit') {
     const doc = await insertWithTrackingNumber((trackingNumber) =>
       Parcel.create({
         trackingNumber,
@@ -531,7 +532,7 @@ describe('re-importing an edited export', () => {
         destinations: [{ name, address: '2 High St', city: 'Springfield', country: 'USA' }],
       }),
     );
-    return { id: String(doc._id), trackingNumber: doc.trackingNumber };
+    return { id: String(doc.id), trackingNumber: doc.trackingNumber as string };
   }
 
   async function exported(ids: string[]): Promise<Cells[]> {
@@ -543,7 +544,7 @@ describe('re-importing an edited export', () => {
 
   const stored = async (id: string) => comparable((await Parcel.findById(id).lean<LeanParcel>())!);
 
-  async function payloads(type: string) {
+  async function payloads(type: WebhookEventType) {
     const docs = await WebhookDelivery.find({ type }).lean<{ payload: string }[]>();
     return docs.map((d) => JSON.parse(d.payload).data);
   }

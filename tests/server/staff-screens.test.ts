@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textOf } from '../support/html';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { named, textOf } from '../support/html';
 import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
@@ -155,5 +157,55 @@ describe("the table's Export selected", () => {
     const answer = await server.request('/dashboard/parcels/export.csv?ids=x');
     expect(answer.status).toBe(302);
     expect(answer.headers.get('location')).toMatch(/^\/management\/access/);
+  });
+});
+
+describe('the import preview', () => {
+  it('says what each row of an edited export changes, in words, and shows dates as the table does', async () => {
+    const parcel = await createParcel('Reimported Sender');
+    const exported = await server.request(`/dashboard/parcels/export.csv?ids=${parcel.id}`, {
+      headers: { cookie },
+    });
+    const [exportedRow] = parse(await exported.text(), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    const edited = { ...exportedRow!, weight: '2.5', estimatedDelivery: '2031-02-03' };
+    const form = new FormData();
+    form.set('intent', 'upload');
+    form.set(
+      'file',
+      new File([stringify([edited], { header: true, columns: Object.keys(edited) })], 'edit.csv'),
+    );
+    const uploaded = await server.request('/dashboard/parcels/import', {
+      method: 'POST',
+      headers: { cookie, origin: server.base },
+      body: form,
+    });
+    expect(uploaded.status).toBe(302);
+    const { document } = await server.page(uploaded.headers.get('location')!, {
+      headers: { cookie },
+    });
+    expect(textOf(document.querySelector('main'))).toContain(
+      '0 new, 1 updated, 0 unchanged. Every row was checked',
+    );
+    const table = named(document, 'table', /^All 1 rows/)[0]!;
+    const headers = [...table.querySelectorAll('thead th')].map((th) => textOf(th));
+    const cells = [...table.querySelectorAll('tbody tr > *')];
+    const cell = (name: string) => cells[headers.indexOf(name)]!;
+    const days = (iso: string) =>
+      new Date(iso).toLocaleDateString('en-US', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        timeZone: 'UTC',
+      });
+    expect(textOf(cell('Estimated delivery'))).toBe('Feb 3, 2031');
+    expect(textOf(cell('Change').firstElementChild)).toBe('Update');
+    expect([...cell('Change').querySelectorAll('li')].map((li) => textOf(li))).toEqual([
+      `Estimated delivery: ${days(exportedRow!.estimatedDelivery!)} → Feb 3, 2031`,
+      'Weight: 0 → 2.5',
+    ]);
+    expect(textOf(cell('Tracking number'))).toBe(parcel.trackingNumber);
   });
 });
