@@ -21,7 +21,13 @@ import { sessionStorage } from '~/services/session.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { connectDb } from '~/lib/db.server';
 import type { WebhookEventType } from '~/schemas/integrations';
+import { env } from '~/lib/env.server';
+import { openParcelSubscription, ParcelSubscription } from '~/models/parcel-subscription.server';
+import { EMAIL_JOB } from '~/services/email-queue.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
 import { callRoute } from '../support/api';
+import { attemptDueJob } from '../support/jobs';
+import { startTestSmtpServer } from '../support/smtp';
 
 const tokens: Record<string, string> = {};
 const cookies: Record<string, string> = {};
@@ -30,6 +36,7 @@ let depotId = '';
 
 beforeAll(async () => {
   await connectDb();
+  registerJobKinds();
   for (const role of ['admin', 'staff', 'courier', 'viewer'] as const) {
     const user = await createUser({
       username: `scan-${role}`,
@@ -409,6 +416,47 @@ describe('the scan station page', () => {
     expect(refused.status).toBe(400);
     const { result } = await refused.json();
     expect(result.error.reason).toEqual(['Choose why the delivery failed']);
+  });
+
+  it('e-mails the recipient and a subscriber once for two identical scans, from the API and the station', async () => {
+    const smtp = await startTestSmtpServer();
+    env.SMTP_URL = smtp.url;
+    try {
+      const email = 'scanned-twice@example.com';
+      const follower = 'follows-scans@example.com';
+      const parcel = await newParcel(email);
+      // A subscriber is e-mailed about every event, so a second event would reach them twice.
+      const subscription = await openParcelSubscription({
+        parcelId: parcel.id,
+        trackingNumber: parcel.trackingNumber,
+        email: follower,
+      });
+      await ParcelSubscription.updateOne({ _id: subscription }, { status: 'confirmed' });
+      const body = { trackingNumber: parcel.trackingNumber, status: 'Out for Delivery', depotId };
+      expect((await scan(body)).status).toBe(201);
+      const again = await post(`status=Out%20for%20Delivery&depot=${depotId}`, body);
+      expect((await again.json()).scan).toMatchObject({ outcome: 'repeated' });
+      // Every queued e-mail, one attempt each, as a worker would send them.
+      for (;;) {
+        try {
+          await attemptDueJob(EMAIL_JOB);
+        } catch (error) {
+          if (!/is due/.test(String(error))) throw error;
+          break;
+        }
+      }
+      const to = (address: string) =>
+        smtp.messages.filter((m) =>
+          [m.to].flat().some((a) => a?.value.some((v) => v.address === address)),
+        );
+      expect(to(email)).toHaveLength(1);
+      expect(to(follower)).toHaveLength(1);
+      for (const message of [...to(email), ...to(follower)])
+        expect(message.subject).toContain(parcel.trackingNumber);
+    } finally {
+      env.SMTP_URL = undefined;
+      await smtp.stop();
+    }
   });
 
   it("does not let a courier undo another person's event", async () => {
