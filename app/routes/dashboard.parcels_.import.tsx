@@ -244,6 +244,12 @@ function PreviewChange({ row }: { row: PreviewRow }) {
   return (
     <>
       <span className="font-medium">{row.action}</span>
+      {row.mistyped ? (
+        <p className="mt-1 text-xs text-amber-800">
+          No parcel has this number, and its last digit does not match the eight before it: if it
+          should update a parcel, check it for a typo.
+        </p>
+      ) : null}
       {row.changes?.length ? (
         <ul className="mt-1 space-y-0.5 text-xs text-gray-700">
           {row.changes.map((change) => (

@@ -186,4 +186,6 @@ export type ParcelImportPreviewRow = { row: number } & Record<
     /** Set once the row was checked against the stored parcels. */
     action?: ParcelImportAction;
     changes?: ParcelImportChange[];
+    /** A new parcel under a number that fails its check digit: probably a stored one mistyped. */
+    mistyped?: boolean;
   };

@@ -24,6 +24,7 @@ import {
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
+import { hasValidCheckDigit } from '~/utils/tracking-number';
 import { auditMany, type Actor } from './audit.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 import { isDuplicateKey } from '~/lib/db.server';
@@ -422,12 +423,14 @@ export async function checkParcelCsv(text: string): Promise<ImportCheck> {
   const creates: ImportCheck['parcels'] = [];
   const updates: ImportCheck['updates'] = [];
   let unchanged = 0;
-  const plans = new Map<number, Pick<PreviewRow, 'action' | 'changes'>>();
+  const plans = new Map<number, Pick<PreviewRow, 'action' | 'changes' | 'mistyped'>>();
   for (const item of check.parcels) {
-    const parcel = item.parcel.trackingNumber ? stored.get(item.parcel.trackingNumber) : undefined;
+    const number = item.parcel.trackingNumber;
+    const parcel = number ? stored.get(number) : undefined;
     if (!parcel) {
       creates.push(item);
-      plans.set(item.row, { action: 'New', changes: [] });
+      const mistyped = Boolean(number && !hasValidCheckDigit(number));
+      plans.set(item.row, { action: 'New', changes: [], ...(mistyped ? { mistyped } : {}) });
       continue;
     }
     const plan = planUpdate(parcel, item, errors);

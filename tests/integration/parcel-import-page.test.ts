@@ -163,17 +163,22 @@ describe('the dashboard import page', () => {
       'upd473124829,Kept,1 St,1,',
       'UPD473124830,Changed,2 Other St,2,2031-02-03',
       ',Added,3 St,1,',
+      'UPD473124820,Typo,4 St,1,',
     ].join('\n');
     const res = await run(action, upload(file));
     expect(res.status).toBe(302);
     const id = new URL(res.headers.get('Location')!, PAGE).searchParams.get('id')!;
     const page = await run(loader, new Request(`${PAGE}?id=${id}`, { headers: { Cookie: staff } }));
     const { pending } = await page.json();
-    expect(pending).toMatchObject({ rows: 3, created: 1, updated: 1, unchanged: 1 });
-    expect(pending.preview.map((r: { action: string }) => r.action)).toEqual([
-      'Unchanged',
-      'Update',
-      'New',
+    expect(pending).toMatchObject({ rows: 4, created: 2, updated: 1, unchanged: 1 });
+    expect(
+      pending.preview.map((r: { action: string; mistyped?: boolean }) => [r.action, r.mistyped]),
+    ).toEqual([
+      ['Unchanged', undefined],
+      ['Update', undefined],
+      ['New', undefined],
+      // Created as before, but the preview says its check digit fails.
+      ['New', true],
     ]);
     expect(pending.preview[1].changes).toEqual([
       {
@@ -189,8 +194,8 @@ describe('the dashboard import page', () => {
     expect(done.status).toBe(302);
     const flash = await flashStorage.getSession(done.headers.get('Set-Cookie')!.split(';')[0]);
     expect(flash.get('toast')).toMatchObject({
-      title: 'Imported 2 parcels',
-      description: 'parcels.csv: 1 new, 1 updated, 1 unchanged',
+      title: 'Imported 3 parcels',
+      description: 'parcels.csv: 2 new, 1 updated, 1 unchanged',
     });
     expect(await Parcel.findById(changed!._id).lean()).toMatchObject({
       trackingNumber: 'UPD473124830',
