@@ -586,7 +586,7 @@ const OPS: Op[] = [
       contentType: 'text/csv',
       schema: { type: 'string' },
       description:
-        "UTF-8 CSV whose header row names the columns of GET /api/parcels/export.csv (any order; recipientName and recipientAddress needed). An empty trackingNumber gets a new one; the number of a stored parcel updates that parcel as PUT /api/parcels/{id} would (the columns given; an empty status, serviceType, priority, estimatedDelivery or destinations cell keeps the stored value; cost, createdAt and actualDelivery must be empty or as stored), with its parcel.updated and parcel.status_changed webhooks; any other number creates a parcel under it; a number twice in the file is an error. Cells the export escaped with a leading ' are read back as they were. At most 20,000 rows and IMPORT_BODY_LIMIT_BYTES (20 MiB).",
+        "UTF-8 CSV whose header row names the columns of GET /api/parcels/export.csv (any order; recipientName and recipientAddress needed). An empty trackingNumber gets a new one; the number of a stored parcel updates that parcel as PUT /api/parcels/{id} would (the columns given; an empty status, serviceType, priority, estimatedDelivery or destinations cell, or destinations `[]`, keeps the stored value; cost, createdAt and actualDelivery must be empty or as stored), with its parcel.updated and parcel.status_changed webhooks; any other number creates a parcel under it; a number twice in the file is an error. Cells the export escaped with a leading ' are read back as they were. At most 20,000 rows and IMPORT_BODY_LIMIT_BYTES (20 MiB).",
     },
     ok: { 200: 'ParcelImportResult' },
     errors: [413, 415],

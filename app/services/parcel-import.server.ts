@@ -43,8 +43,9 @@ import { emitWebhookEvent } from './webhooks.server';
  * A row without a tracking number gets a new one. A row with the number of a stored parcel
  * updates that parcel, as its edit form would (updateParcel): the columns the file has, an empty
  * text cell clearing the field and an empty number being 0 as in the form, while an empty status,
- * service, priority, estimated delivery or destinations cell leaves it as it is. Cost, creation
- * and delivery time are not what an edit changes: on such a row they must be empty or as stored.
+ * service, priority, estimated delivery or destinations cell (or `[]`) leaves it as it is. Cost,
+ * creation and delivery time are not what an edit changes: on such a row they must be empty or as
+ * stored.
  * A row with any other number creates a parcel under it, as imports always have (an export read
  * into an empty database gives the same parcels, older numbers without a check digit included);
  * the preview says "New" for it. A number twice in the file is an error. For new parcels,
@@ -383,7 +384,11 @@ function planUpdate(
     serviceType: filled('serviceType') ? parcel.serviceType : undefined,
     priority: filled('priority') ? parcel.priority : undefined,
     estimatedDelivery: filled('estimatedDelivery') ? parcel.estimatedDelivery : undefined,
-    destinations: filled('destinations') ? parcel.destinations : undefined,
+    // `[]` is what the export writes for a parcel stored without stops: it keeps them too.
+    destinations:
+      filled('destinations') && !/^\[\s*\]$/.test(cells.destinations!.trim())
+        ? parcel.destinations
+        : undefined,
   };
 
   const was = editable(stored);
