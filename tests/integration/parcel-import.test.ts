@@ -298,6 +298,10 @@ describe('POST /api/parcels/import', () => {
     // And exported again, the file is the same apart from those destinations.
     const twice = await exportCsv();
     expect(twice.split('\n').length).toBe(csv.split('\n').length);
+    // Imported once more, every row is its stored parcel unchanged.
+    const again = await importCsv(twice);
+    expect(again.body).toMatchObject({ created: 0, updated: 0, unchanged: 60, errors: [] });
+    expect(await storedParcels()).toEqual(expected);
 
     // One audit entry per imported parcel, marked as an import.
     const audits = await AuditEntry.find({ action: 'import' }).lean();
