@@ -83,6 +83,17 @@ export const DestinationSchema = z.object({
 });
 export type DestinationInput = z.output<typeof DestinationSchema>;
 
+/** A stored stop's fields without its id: what the edit form and the CSV import compare. */
+export function destinationFields({
+  name,
+  address,
+  city,
+  country,
+  postalCode,
+}: DestinationInput): DestinationInput {
+  return { name, address, city, country, postalCode };
+}
+
 const measure = (label: string) =>
   z
     .number({ error: `${label} must be a number` })

@@ -19,6 +19,7 @@ import {
   type ParcelImportPreviewRow,
 } from '~/schemas/constants';
 import {
+  destinationFields,
   ParcelImportRowSchema,
   type ParcelImportRow,
   type ParcelUpdateInput,
@@ -312,8 +313,6 @@ export function readParcelCsv(text: string): ImportCheck {
   return { ...result, errors: errors.items, truncated: errors.truncated };
 }
 
-const capitalised = (field: string) => field[0]!.toUpperCase() + field.slice(1);
-
 /** What an import compares of a parcel: the fields its edit form changes, as the audit records them. */
 function editable(parcel: SerializedParcel) {
   return {
@@ -325,13 +324,7 @@ function editable(parcel: SerializedParcel) {
     status: parcel.status,
     priority: parcel.priority,
     estimatedDelivery: parcel.estimatedDelivery,
-    destinations: parcel.destinations.map(({ name, address, city, country, postalCode }) => ({
-      name,
-      address,
-      city,
-      country,
-      postalCode,
-    })),
+    destinations: parcel.destinations.map(destinationFields),
   };
 }
 
@@ -366,7 +359,7 @@ function planUpdate(
   if (errors.count > before) return null;
 
   const contact = (prefix: 'sender' | 'recipient') => {
-    const given = CONTACT_FIELDS.filter((f) => has(`${prefix}${capitalised(f)}` as ImportColumn));
+    const given = CONTACT_FIELDS.filter((f) => has(`${prefix}${capital(f)}` as ImportColumn));
     if (!given.length) return undefined;
     return Object.fromEntries(
       given.map((f) => [f, f === 'email' ? parcel[prefix][f].toLowerCase() : parcel[prefix][f]]),

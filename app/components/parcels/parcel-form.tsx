@@ -18,6 +18,7 @@ import {
   SERVICE_TYPES,
 } from '~/schemas/constants';
 import {
+  destinationFields,
   ParcelCreateFormSchema,
   ParcelUpdateFormSchema,
   type ParcelUpdateSchema,
@@ -57,13 +58,7 @@ export function parcelToFormDefaults(parcel: SerializedParcel): ParcelFormDefaul
   return {
     sender: parcel.sender,
     recipient: parcel.recipient,
-    destinations: parcel.destinations.map(({ name, address, city, country, postalCode }) => ({
-      name,
-      address,
-      city,
-      country,
-      postalCode,
-    })),
+    destinations: parcel.destinations.map(destinationFields),
     weight: parcel.weight,
     dimensions: parcel.dimensions,
     serviceType: parcel.serviceType,
