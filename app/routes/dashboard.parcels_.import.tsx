@@ -225,7 +225,7 @@ function PreviewDate({ value }: { value: string }) {
   return <time dateTime={value}>{formatDate(value)}</time>;
 }
 
-/** A changed value as the audit trail shows it, but the estimated delivery as a day, as everywhere. */
+/** A changed value as the audit trail shows it. */
 function ChangedValue({
   field,
   value,
@@ -234,8 +234,7 @@ function ChangedValue({
   value: NonNullable<PreviewRow['changes']>[number]['before'];
 }) {
   const { timeZone } = useCompany();
-  if (field === 'estimatedDelivery' && typeof value === 'string') return formatDate(value);
-  return <Readable value={value} timeZone={timeZone} />;
+  return <Readable value={value} timeZone={timeZone} field={field} />;
 }
 
 /** What a checked row does: New, Unchanged, or Update with each field before → after. */

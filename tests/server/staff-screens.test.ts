@@ -51,6 +51,7 @@ describe('the audit trail', () => {
       headers: { Authorization: `Bearer ${token}` },
       json: {
         weight: 9,
+        estimatedDelivery: '2031-01-10',
         destinations: [
           {
             name: 'Stop One',
@@ -72,6 +73,8 @@ describe('the audit trail', () => {
       ...[...row.querySelectorAll('td')].map((cell) => textOf(cell)),
     ]);
     expect(rows.find(([field]) => field === 'Weight')?.[2]).toBe('9');
+    // A day, as the parcel table shows it, not its UTC midnight in New York (the evening before).
+    expect(rows.find(([field]) => field === 'Estimated delivery')?.[2]).toBe('Jan 10, 2031');
     const destinations = rows.find(([field]) => field === 'Destinations');
     expect(destinations?.[2]).toContain('1. Name: Stop One; Address: 1 First St; City: Austin');
     expect(textOf(latest)).not.toMatch(/[{}"]/);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { AuditEntryView, AuditValue } from '~/models/audit.server';
-import { formatDateTime } from '~/utils/format';
+import { formatDate, formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -16,13 +16,25 @@ export function fieldLabel(path: string): string {
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
+// Fields that hold a day, stored as its UTC midnight: shown as that day, as the parcel table does.
+const DAY_FIELDS = new Set(['estimatedDelivery']);
+
 /** One value as a person reads it: times in the company's zone, lists as lists, no JSON. */
-export function Readable({ value, timeZone }: { value: AuditValue; timeZone: string }): ReactNode {
+export function Readable({
+  value,
+  timeZone,
+  field,
+}: {
+  value: AuditValue;
+  timeZone: string;
+  field?: string;
+}): ReactNode {
   if (value === null || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') {
-    return ISO_INSTANT.test(value) ? formatDateTime(value, timeZone) : value;
+    if (!ISO_INSTANT.test(value)) return value;
+    return field && DAY_FIELDS.has(field) ? formatDate(value) : formatDateTime(value, timeZone);
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return 'None';
@@ -42,7 +54,7 @@ export function Readable({ value, timeZone }: { value: AuditValue; timeZone: str
       {parts.map(([key, inner], index) => (
         <span key={key}>
           {index ? '; ' : ''}
-          {fieldLabel(key)}: <Readable value={inner} timeZone={timeZone} />
+          {fieldLabel(key)}: <Readable value={inner} timeZone={timeZone} field={key} />
         </span>
       ))}
     </span>
@@ -96,10 +108,10 @@ export function AuditList({ entries }: { entries: AuditEntryView[] }) {
                       {fieldLabel(change.field)}
                     </th>
                     <td className="break-words py-1 pr-2 text-red-800">
-                      <Readable value={change.before} timeZone={timeZone} />
+                      <Readable value={change.before} timeZone={timeZone} field={change.field} />
                     </td>
                     <td className="break-words py-1 text-green-800">
-                      <Readable value={change.after} timeZone={timeZone} />
+                      <Readable value={change.after} timeZone={timeZone} field={change.field} />
                     </td>
                   </tr>
                 ))}
