@@ -125,7 +125,11 @@ export function createApp({
     if (req.bodyTooLarge) return;
     console.error(error);
     if (res.headersSent) return void req.socket.destroy();
-    res.status(500).type('text/plain').send('Internal Server Error');
+    const message = 'Internal server error';
+    res.status(500);
+    if (req.path.toLowerCase().startsWith('/api/'))
+      res.json({ error: message, message, code: 'internal_error' });
+    else res.type('text/plain').send('Internal Server Error');
   });
   return app;
 }
@@ -249,7 +253,10 @@ function tooLarge(req, res, limit) {
   req.bodyTooLarge = true;
   if (!res.headersSent) {
     const message = `The request body is larger than ${limit} bytes`;
-    res.status(413).set('Connection', 'close').json({ error: message, message });
+    res
+      .status(413)
+      .set('Connection', 'close')
+      .json({ error: message, message, code: 'payload_too_large' });
   }
   // Read nothing more, and make the route's reader fail rather than see a truncated body.
   req.pause();

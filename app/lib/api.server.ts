@@ -1,16 +1,18 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
+import { defaultErrorCode, type ApiErrorCode } from './api-error-codes';
 import { isDuplicateKey, isObjectId } from './db.server';
 import { ConflictError } from './errors.server';
 import { conditionalResponse } from './http-cache.server';
+import { rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
 
 /** What an API error says besides its status, message and per-field `details`. */
 export type ApiErrorOptions = {
   /** Headers of the answer (Retry-After, Allow). */
   headers?: HeadersInit;
-  /** A stable snake_case name a client can act on (`password_change_required`). */
-  code?: string;
+  /** The stable name a client acts on, when not the status's own (see api-error-codes.ts). */
+  code?: ApiErrorCode;
   /** More fields of the body, for the few answers that say more (the number looked up). */
   extra?: Record<string, unknown>;
 };
@@ -27,9 +29,18 @@ export class ApiError extends Error {
   }
 }
 
+/** What a 401 answers in WWW-Authenticate (RFC 6750): the scheme, and why a credential failed. */
+export function bearerChallenge(error?: 'invalid_token', description?: string) {
+  const parts = ['realm="api"'];
+  if (error) parts.push(`error="${error}"`);
+  if (description) parts.push(`error_description="${description.replace(/["\\]/g, '')}"`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
 /**
- * The one JSON error body of the API, `{error, message, code?, details?}` (`error` and `message`
- * the same text, read by the spec's clients): every failure of every API route is answered here.
+ * The one JSON error body of the API, `{error, message, code, details?}` (`error` and `message`
+ * the same text, read by the spec's clients; `code` the status's own unless one is given): every
+ * failure of every API route is answered here.
  */
 export function apiErrorResponse(
   status: number,
@@ -39,12 +50,13 @@ export function apiErrorResponse(
 ) {
   const init = new Headers(headers);
   // RFC 6750: a 401 names the scheme the API takes.
-  if (status === 401 && !init.has('WWW-Authenticate')) init.set('WWW-Authenticate', 'Bearer');
+  if (status === 401 && !init.has('WWW-Authenticate'))
+    init.set('WWW-Authenticate', bearerChallenge());
   return json(
     {
       error: message,
       message,
-      ...(code ? { code } : {}),
+      code: code ?? defaultErrorCode(status),
       ...(details ? { details } : {}),
       ...extra,
     },
@@ -52,14 +64,83 @@ export function apiErrorResponse(
   );
 }
 
-/** Per-field messages from a zod error, keyed by dotted path ('' for the whole body). */
+/**
+ * Per-field messages from a zod error, keyed by dotted path ('' for the whole body); a field the
+ * body should not have is named by its own path.
+ */
 function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const details: Record<string, string[]> = {};
+  const add = (path: PropertyKey[], message: string) =>
+    (details[path.map(String).join('.')] ??= []).push(message);
   for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.');
-    (details[key] ??= []).push(issue.message);
+    if (issue.code === 'unrecognized_keys')
+      for (const key of issue.keys) add([...issue.path, key], UNKNOWN_FIELD);
+    else add(issue.path, issue.message);
   }
   return details;
+}
+
+export const UNKNOWN_FIELD = 'Unknown field: this request does not take it';
+
+type AnyDef = Record<string, unknown> & { type: string };
+const strictSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * `schema` with every object in it strict (zod's `z.strictObject`): an unknown field is an issue
+ * naming it rather than dropped. The API reads its JSON bodies through this, so that a misspelt
+ * field (`priorty`) is refused instead of silently ignored, while the pages' forms, which parse
+ * the same shared schemas and post fields of their own (`intent`), keep zod's default. Objects
+ * declared open (`z.looseObject`) stay open. zod has no option that makes a whole schema strict,
+ * hence this walk over its definitions; each schema is converted once.
+ */
+export function strictSchema<T extends z.ZodType>(schema: T): T {
+  const known = strictSchemas.get(schema);
+  if (known) return known as T;
+  const def = schema._zod.def as unknown as AnyDef;
+  const sub = (key: string) => strictSchema(def[key] as z.ZodType);
+  let strict: z.ZodType = schema;
+  switch (def.type) {
+    case 'object': {
+      const shape = Object.fromEntries(
+        Object.entries(def.shape as Record<string, z.ZodType>).map(([k, v]) => [
+          k,
+          strictSchema(v),
+        ]),
+      );
+      strict = schema.clone({ ...def, shape, catchall: def.catchall ?? z.never() } as never);
+      break;
+    }
+    case 'array':
+      strict = schema.clone({ ...def, element: sub('element') } as never);
+      break;
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      strict = schema.clone({ ...def, innerType: sub('innerType') } as never);
+      break;
+    case 'pipe': {
+      // A preprocess is a pipe from a transform: the schema after it reads the body.
+      const first = (def.in as z.ZodType)._zod.def.type;
+      strict = schema.clone({
+        ...def,
+        in: sub('in'),
+        out: first === 'transform' ? sub('out') : def.out,
+      } as never);
+      break;
+    }
+    case 'union':
+      strict = schema.clone({
+        ...def,
+        options: (def.options as z.ZodType[]).map((option) => strictSchema(option)),
+      } as never);
+      break;
+  }
+  strictSchemas.set(schema, strict);
+  return strict as T;
 }
 
 export function validationError(error: z.ZodError): ApiError {
@@ -82,7 +163,7 @@ export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)
-    return apiErrorResponse(400, `Invalid ${error.path}`);
+    return apiErrorResponse(400, `Invalid ${error.path}`, { [error.path]: ['Invalid value'] });
   if (error instanceof mongoose.Error.ValidationError) {
     const details = Object.fromEntries(
       Object.entries(error.errors).map(([k, v]) => [k, [v.message]]),
@@ -106,7 +187,10 @@ export async function handleApi(fn: () => Promise<Response>): Promise<Response> 
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
-/** Reads a JSON body and validates it; 415, 413 and 400 as the API conventions say. */
+/**
+ * Reads a JSON body and validates it with `schema` made strict (an unknown field is a 400 naming
+ * it); 415, 413 and 400 as the API conventions say.
+ */
 export async function readJsonBody<T extends z.ZodTypeAny>(
   request: Request,
   schema: T,
@@ -122,9 +206,11 @@ export async function readJsonBody<T extends z.ZodTypeAny>(
   try {
     body = text === '' ? {} : JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'Request body is not valid JSON');
+    throw new ApiError(400, 'Request body is not valid JSON', undefined, {
+      code: 'malformed_json',
+    });
   }
-  const result = schema.safeParse(body);
+  const result = strictSchema(schema).safeParse(body);
   if (!result.success) throw validationError(result.error);
   return result.data;
 }
@@ -168,6 +254,23 @@ export function requireObjectId(id: string | undefined, what = 'id'): string {
   return id;
 }
 
+/** What is left of the caller's API budget, noted when its request was counted. */
+const budgets = new WeakMap<Request, RateLimitResult>();
+
+/** Notes what is left of the budget a request was counted against, for its answer's headers. */
+export function noteRateLimit(request: Request, limit: RateLimitResult) {
+  budgets.set(request, limit);
+}
+
+/** RateLimit-* (and Retry-After when refused) on the answer to a counted request. */
+function withBudget(request: Request, response: Response): Response {
+  const limit = budgets.get(request);
+  if (!limit) return response;
+  for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  return response;
+}
+
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
 export type ApiArgs = Pick<LoaderFunctionArgs, 'request' | 'params' | 'context'>;
 export type ApiHandler = (args: ApiArgs) => Promise<Response> | Response;
@@ -194,7 +297,7 @@ export function apiRoute(
     const method = args.request.method === 'HEAD' ? 'GET' : args.request.method;
     const handler = handlers[method as ApiMethod];
     const response = handler
-      ? await handleApi(async () => handler(args))
+      ? withBudget(args.request, await handleApi(async () => handler(args)))
       : apiErrorResponse(405, 'Method not allowed', undefined, {
           headers: { Allow: methods.join(', ') },
         });

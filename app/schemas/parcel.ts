@@ -192,9 +192,15 @@ function withCreateDefaults<
 
 /**
  * A new parcel. Status and cost are not taken from the body: new parcels are always 'Pending'
- * at the fixed creation cost (unknown keys such as `status` and `cost` are dropped).
+ * at the fixed creation cost. The spec's client sends both (25.99 and 'Pending'): they are read
+ * as the fields they are, and ignored.
  */
-export const ParcelCreateSchema = ParcelCreateFields.transform(withCreateDefaults);
+export const ParcelCreateSchema = ParcelCreateFields.extend({
+  cost: measure('Cost')
+    .optional()
+    .describe(`Ignored: a new parcel costs ${PARCEL_CREATION_COST}, as the spec's client sends`),
+  status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
+}).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = z.output<typeof ParcelCreateSchema>;
 
 /** A tracking number as stored: three letters and nine digits, upper-cased. */

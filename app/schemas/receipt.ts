@@ -73,13 +73,43 @@ const status = z.preprocess(
     .optional(),
 );
 
-/** What may be chosen when generating a receipt; the rest comes from the parcel. */
-export const ReceiptGenerateSchema = z.object({
-  customerName,
-  customerEmail,
-  paymentMethod,
-  format,
-});
+const builtByClient = (what: string) =>
+  z
+    .unknown()
+    .optional()
+    .describe(`${what}, as the spec's client builds it: accepted and ignored (the server sets it)`);
+
+/**
+ * The fields of the receipt object the spec's client builds on its side and posts whole to
+ * generate or change a receipt: known, so that a strict body takes them, and ignored.
+ */
+const CLIENT_RECEIPT_FIELDS = {
+  id: builtByClient('The receipt id'),
+  receiptNumber: builtByClient('The receipt number'),
+  trackingNumber: builtByClient('The parcel’s tracking number'),
+  amount: builtByClient('The total'),
+  subtotal: builtByClient('The subtotal'),
+  tax: builtByClient('The tax'),
+  service: builtByClient('The service type'),
+  date: builtByClient('The date'),
+};
+const withoutClientFields = <T extends Record<string, unknown>>(input: T) => {
+  const chosen = { ...input };
+  for (const key of [...Object.keys(CLIENT_RECEIPT_FIELDS), 'status']) delete chosen[key];
+  return chosen as Omit<T, keyof typeof CLIENT_RECEIPT_FIELDS | 'status'>;
+};
+
+const ReceiptChoices = z.object({ customerName, customerEmail, paymentMethod, format });
+
+/**
+ * What may be chosen when generating a receipt; the rest comes from the parcel. The spec's client
+ * posts its whole receipt object: its own fields (CLIENT_RECEIPT_FIELDS, and `status`) are taken
+ * and ignored.
+ */
+export const ReceiptGenerateSchema = ReceiptChoices.extend({
+  ...CLIENT_RECEIPT_FIELDS,
+  status: builtByClient('The status'),
+}).transform(withoutClientFields);
 export type ReceiptGenerateInput = z.infer<typeof ReceiptGenerateSchema>;
 
 const objectId = z
@@ -88,10 +118,19 @@ const objectId = z
   .regex(OBJECT_ID_PATTERN, 'Choose a parcel');
 
 /** The dialog's form: the API takes the parcel from the URL instead. */
-export const ReceiptGenerateFormSchema = ReceiptGenerateSchema.extend({ parcelId: objectId });
+export const ReceiptGenerateFormSchema = ReceiptChoices.extend({ parcelId: objectId });
 
-export const ReceiptUpdateSchema = z
-  .object({ customerName, customerEmail, paymentMethod, format, status })
+const ReceiptUpdateFields = z.object({
+  customerName,
+  customerEmail,
+  paymentMethod,
+  format,
+  status,
+});
+
+/** The fields given change; the spec's client's own fields (CLIENT_RECEIPT_FIELDS) are ignored. */
+export const ReceiptUpdateSchema = ReceiptUpdateFields.extend(CLIENT_RECEIPT_FIELDS)
+  .transform((input) => ({ ...withoutClientFields(input), status: input.status }))
   .refine((input) => Object.values(input).some((v) => v !== undefined), {
     message: 'Nothing to update: give customerName, customerEmail, paymentMethod, format or status',
   });

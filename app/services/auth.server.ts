@@ -14,7 +14,7 @@ import {
 } from '~/models/user.server';
 import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { ApiError } from '~/lib/api.server';
+import { ApiError, bearerChallenge, noteRateLimit } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
 import { RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
@@ -195,10 +195,14 @@ let apiLimiter: RateLimit | undefined;
 
 export const API_RATE_LIMITED = 'Too many API requests for this credential. Wait and try again.';
 
-/** Counts one request for `credential`; 429 with Retry-After and RateLimit-* past the limit. */
-async function countApiRequest(credential: string) {
+/**
+ * Counts one request for `credential`; 429 with Retry-After and RateLimit-* past the limit. The
+ * answer, whatever it is, says what is left (apiRoute adds the RateLimit-* headers).
+ */
+async function countApiRequest(request: Request, credential: string) {
   apiLimiter ??= new RateLimit('api', env.RATE_LIMIT_API_PER_MINUTE, 60_000);
   const limit = await apiLimiter.hit(credential);
+  noteRateLimit(request, limit);
   if (!limit.allowed)
     throw new ApiError(429, API_RATE_LIMITED, undefined, { headers: rateLimitHeaders(limit) });
 }
@@ -206,7 +210,7 @@ async function countApiRequest(credential: string) {
 /** Who made the request, counted against that credential's budget. */
 async function identify(request: Request, credential: string) {
   credentials.set(request, credential);
-  await countApiRequest(credential);
+  await countApiRequest(request, credential);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -238,6 +242,13 @@ export async function requireApiUser(
   return user;
 }
 
+/** A bearer credential that is not (or no longer) valid: 401 saying so in WWW-Authenticate. */
+function invalidToken(message: string) {
+  return new ApiError(401, message, undefined, {
+    headers: { 'WWW-Authenticate': bearerChallenge('invalid_token', message) },
+  });
+}
+
 async function authenticateApiRequest(request: Request): Promise<PublicUser> {
   if (request.headers.has('authorization')) {
     const token = bearerToken(request);
@@ -245,7 +256,7 @@ async function authenticateApiRequest(request: Request): Promise<PublicUser> {
     if (looksLikeApiKey(token)) {
       const key = await authenticateApiKey(token);
       const user = key ? await getUserById(key.userId) : null;
-      if (!key || !user) throw new ApiError(401, 'Invalid or revoked API key');
+      if (!key || !user) throw invalidToken('Invalid or revoked API key');
       await identify(request, `key:${key.id}`);
       keyScopes.set(request, key.scopes);
       if (!SAFE_METHODS.has(request.method) && !key.scopes.includes('write'))
@@ -254,7 +265,7 @@ async function authenticateApiRequest(request: Request): Promise<PublicUser> {
     }
     const userId = await findUserIdByToken(token);
     const user = userId ? await getUserById(userId) : null;
-    if (!user) throw new ApiError(401, 'Invalid or expired token');
+    if (!user) throw invalidToken('Invalid or expired token');
     await identify(request, `user:${user.id}`);
     return user;
   }

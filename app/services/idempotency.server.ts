@@ -56,10 +56,12 @@ export async function idempotent(
   const claim = await claimIdempotencyKey(credential, key, hash, RUNNING_MS);
   if (!claim.claimed) {
     const { existing } = claim;
-    if (existing.requestHash !== hash) throw new ApiError(422, IDEMPOTENCY_MISMATCH);
+    if (existing.requestHash !== hash)
+      throw new ApiError(422, IDEMPOTENCY_MISMATCH, undefined, { code: 'idempotency_key_reused' });
     if (existing.state !== 'done')
       throw new ApiError(409, IDEMPOTENCY_IN_PROGRESS, undefined, {
         headers: { 'Retry-After': '1' },
+        code: 'idempotency_key_in_progress',
       });
     const headers = new Headers({ 'Idempotent-Replayed': 'true' });
     if (existing.contentType) headers.set('Content-Type', existing.contentType);

@@ -59,7 +59,11 @@ describe('JSON everywhere under /api', () => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/application\/json/);
       const body = await res.json();
-      expect(body).toEqual({ error: 'No API endpoint at /api/nope', message: body.error });
+      expect(body).toEqual({
+        error: 'No API endpoint at /api/nope',
+        message: body.error,
+        code: 'not_found',
+      });
     }
   });
 
@@ -70,6 +74,7 @@ describe('JSON everywhere under /api', () => {
     expect(await health.json()).toEqual({
       error: 'Method not allowed',
       message: 'Method not allowed',
+      code: 'method_not_allowed',
     });
     const parcel = await callRoute(parcelAction, '/api/parcels/x', {
       method: 'PATCH',

@@ -37,7 +37,11 @@ describe('the API rate limit per credential', () => {
 
     const refused = await list(bearer(key));
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: API_RATE_LIMITED, message: API_RATE_LIMITED });
+    expect(await refused.json()).toEqual({
+      error: API_RATE_LIMITED,
+      message: API_RATE_LIMITED,
+      code: 'rate_limited',
+    });
     expect(refused.headers.get('RateLimit-Limit')).toBe(String(LIMIT));
     expect(refused.headers.get('RateLimit-Remaining')).toBe('0');
     const retryAfter = Number(refused.headers.get('Retry-After'));

@@ -53,6 +53,7 @@ describe('Idempotency-Key on POST', () => {
     expect(await other.json()).toEqual({
       error: 'This Idempotency-Key was already used with a different request',
       message: 'This Idempotency-Key was already used with a different request',
+      code: 'idempotency_key_reused',
     });
     expect(await Parcel.countDocuments({ 'recipient.name': 'Someone Else' })).toBe(0);
 

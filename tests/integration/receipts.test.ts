@@ -282,6 +282,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     expect(await unknown.json()).toEqual({
       error: 'Parcel not found',
       message: 'Parcel not found',
+      code: 'not_found',
     });
 
     const get = await call(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), {
@@ -445,6 +446,7 @@ describe('/api/receipts/:id', () => {
     expect(await missing.json()).toEqual({
       error: 'Receipt not found',
       message: 'Receipt not found',
+      code: 'not_found',
     });
     expect(
       (

@@ -161,6 +161,7 @@ describe('GET /api/tracking/:parcelId/events', () => {
     expect(await missing.json()).toEqual({
       error: 'Parcel not found',
       message: 'Parcel not found',
+      code: 'not_found',
     });
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * The `code` of every API error body: stable snake_case names a client can branch on, where
+ * `error` and `message` are text for people. Codes are added, never renamed or removed. The
+ * OpenAPI document lists them with their meanings.
+ */
+export const API_ERROR_CODE_MEANINGS = {
+  validation_failed:
+    'The body, query or a path parameter is not valid; `details` says which field and why (an unknown body field included)',
+  malformed_json: 'The body is not valid JSON',
+  malformed_request: 'The address cannot be read (malformed percent-encoding)',
+  authentication_required:
+    'No credential, or one that is not valid (expired token, revoked key): WWW-Authenticate says which',
+  password_change_required:
+    'The account has a temporary password: change it with POST /api/auth/password first',
+  forbidden:
+    'The credential may not do this: a role or API key scope it lacks, or a cross-site request',
+  not_found: 'No record with that id, or no endpoint at that path',
+  tracking_number_not_found: 'No parcel has that tracking number',
+  tracking_number_mistyped:
+    'No parcel has that tracking number and its last digit is not the check digit of the eight before it: a typing error',
+  method_not_allowed: 'The path does not take that method: Allow lists those it does',
+  conflict:
+    'The state of things refuses the change: a duplicate, or an action not allowed in the record’s current state',
+  idempotency_key_in_progress:
+    'A request with this Idempotency-Key is still being processed: retry after Retry-After',
+  idempotency_key_reused: 'This Idempotency-Key was already used with a different request',
+  proof_of_delivery_exists: 'The stop already has its proof of delivery',
+  payload_too_large: 'The body is larger than the endpoint takes',
+  unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
+  unsupported_image: 'An uploaded image is not one the endpoint can read',
+  rate_limited: 'Too many requests: wait Retry-After seconds (RateLimit-* say the budget)',
+  internal_error: 'Something failed on our side; the request may be retried',
+  service_unavailable: 'The database is unavailable; retry later',
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERROR_CODE_MEANINGS;
+
+export const API_ERROR_CODES = Object.keys(API_ERROR_CODE_MEANINGS) as ApiErrorCode[];
+
+/** The code of an error answer that names none of its own. */
+export function defaultErrorCode(status: number): ApiErrorCode {
+  switch (status) {
+    case 400:
+      return 'validation_failed';
+    case 401:
+      return 'authentication_required';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 422:
+      return 'idempotency_key_reused';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'service_unavailable';
+    default:
+      return status >= 500 ? 'internal_error' : 'validation_failed';
+  }
+}
