@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { isObjectId } from '~/lib/db.server';
+import { changedSince, isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
@@ -131,6 +131,7 @@ export async function listNotifications({
   status,
   trackingNumber,
   automatic,
+  updatedSince,
 }: {
   page?: number;
   limit?: number;
@@ -138,8 +139,10 @@ export async function listNotifications({
   status?: NotificationStatus;
   trackingNumber?: string;
   automatic?: boolean;
+  updatedSince?: Date;
 }) {
-  const filter: Record<string, unknown> = {};
+  const changed = changedSince(updatedSince, { createdAt: -1, _id: -1 });
+  const filter: Record<string, unknown> = { ...changed.filter };
   if (type) filter.type = type;
   if (status) filter.status = status;
   if (trackingNumber) filter.trackingNumber = normalizeTrackingNumber(trackingNumber);
@@ -148,7 +151,7 @@ export async function listNotifications({
   const [totalItems, docs] = await Promise.all([
     Notification.countDocuments(filter),
     Notification.find(filter)
-      .sort({ createdAt: -1, _id: -1 })
+      .sort(changed.sort)
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<LeanNotification[]>(),
@@ -197,7 +200,10 @@ export async function removeNotification(id: string): Promise<void> {
   await Notification.deleteOne({ _id: id });
 }
 
-/** Links the notification to the `email.send` job that delivers it. */
+/**
+ * Links the notification to the `email.send` job that delivers it. The link is not part of what
+ * the API shows, so it leaves `updatedAt` as the answer that created the notification gave it.
+ */
 export async function setNotificationJob(
   id: string,
   jobId: string,
@@ -205,7 +211,7 @@ export async function setNotificationJob(
   const doc = await Notification.findByIdAndUpdate(
     id,
     { $set: { jobId } },
-    { returnDocument: 'after' },
+    { returnDocument: 'after', timestamps: false },
   ).lean<LeanNotification>();
   return doc ? serializeNotification(doc) : null;
 }

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import { changedSince, isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
@@ -61,6 +61,8 @@ const trackingEventSchema = new Schema({
   // Who scanned it at the scan station, so a courier can undo their own scans.
   scannedBy: { type: Schema.Types.ObjectId },
   createdAt: { type: Date, default: () => new Date() },
+  // Set by every write of the event; events stored before it was kept count from createdAt.
+  updatedAt: { type: Date },
 });
 
 const parcelSchema = new Schema(
@@ -105,6 +107,8 @@ parcelSchema.index({ serviceType: 1, _id: 1 });
 parcelSchema.index({ priority: 1, _id: 1 });
 parcelSchema.index({ estimatedDelivery: 1, _id: 1 });
 parcelSchema.index({ 'events._id': 1 });
+// GET /api/parcels?updatedSince: changes oldest first.
+parcelSchema.index({ updatedAt: 1, _id: 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
@@ -165,6 +169,7 @@ type LeanEvent = {
   nextAttemptDate?: string | null;
   scannedBy?: unknown;
   createdAt?: Date | null;
+  updatedAt?: Date | null;
 };
 type LeanDestination = {
   _id?: unknown;
@@ -226,6 +231,7 @@ export function serializeEvent(event: LeanEvent) {
     depotId: event.depotId ? String(event.depotId) : null,
     reason: event.reason ?? null,
     nextAttemptDate: event.nextAttemptDate ?? null,
+    updatedAt: iso(event.updatedAt ?? event.createdAt ?? event.timestamp),
   };
 }
 export type SerializedEvent = ReturnType<typeof serializeEvent>;
@@ -374,6 +380,8 @@ export type ParcelListOptions = {
   order?: SortOrder;
   /** Only these parcels (a selection in the table). */
   ids?: string[];
+  /** Only the parcels changed since then (inclusive), oldest change first: see changedSince. */
+  updatedSince?: Date;
 };
 
 /** The filter of a parcel list: the search (see parcelSearchFilter), the status and the ids. */
@@ -381,18 +389,28 @@ export function parcelListFilter({
   status,
   search,
   ids,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
-  const filter: Record<string, unknown> = parcelSearchFilter(search);
+  updatedSince,
+}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'updatedSince'>) {
+  const filter: Record<string, unknown> = {
+    ...parcelSearchFilter(search),
+    ...changedSince(updatedSince, {}).filter,
+  };
   if (status) filter.status = status;
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   return filter;
 }
 
-/** The sort of a parcel list: the column asked for, then _id the same way, so pages are stable. */
-export function parcelListSort({ sort = 'createdAt', order }: ParcelListOptions) {
+/**
+ * The sort of a parcel list: the column asked for, then _id the same way, so pages are stable;
+ * with `updatedSince`, the changes oldest first whatever the column.
+ */
+export function parcelListSort({ sort = 'createdAt', order, updatedSince }: ParcelListOptions) {
   const direction = (order ?? defaultSortOrder(sort)) === 'asc' ? 1 : -1;
-  return { [PARCEL_SORT_FIELDS[sort]]: direction, _id: direction } as Record<string, 1 | -1>;
+  return changedSince(updatedSince, {
+    [PARCEL_SORT_FIELDS[sort]]: direction,
+    _id: direction,
+  }).sort;
 }
 
 /**

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { isObjectId } from '~/lib/db.server';
+import { changedSince, isObjectId } from '~/lib/db.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -111,11 +111,13 @@ export async function listReceipts({
   page = 1,
   limit = 20,
   status,
+  updatedSince,
 }: Partial<ReceiptListQuery> = {}) {
-  const filter = status ? { status } : {};
+  const changed = changedSince(updatedSince, { createdAt: -1, _id: -1 });
+  const filter = { ...changed.filter, ...(status ? { status } : {}) };
   const [items, totalItems] = await Promise.all([
     Receipt.find(filter)
-      .sort({ createdAt: -1, _id: -1 })
+      .sort(changed.sort)
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<LeanReceipt[]>(),

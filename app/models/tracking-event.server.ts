@@ -130,12 +130,23 @@ async function syncParcelStatus(
   };
 }
 
-/** The parcel's events, newest first; null when there is no such parcel. */
-export async function listEvents(parcelId: string): Promise<TrackingEvent[] | null> {
+/**
+ * The parcel's events, newest first; with `updatedSince`, those changed at or after it (see
+ * changedSince), oldest change first. Null when there is no such parcel.
+ */
+export async function listEvents(
+  parcelId: string,
+  { updatedSince }: { updatedSince?: Date } = {},
+): Promise<TrackingEvent[] | null> {
   if (!isObjectId(parcelId)) return null;
   const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
   if (!parcel) return null;
-  return sortNewestFirst(parcel.events ?? []).map((e) => toEvent(parcel._id, e));
+  const events = parcel.events ?? [];
+  if (!updatedSince) return sortNewestFirst(events).map((e) => toEvent(parcel._id, e));
+  return events
+    .map((e) => toEvent(parcel._id, e))
+    .filter((e) => new Date(e.updatedAt!).getTime() >= updatedSince.getTime())
+    .sort((a, b) => a.updatedAt!.localeCompare(b.updatedAt!) || a.id.localeCompare(b.id));
 }
 
 /** A parcel as the Tracking tab shows it: number, status and its events newest first. */
@@ -220,6 +231,7 @@ export async function pushEvent(
     ...(input.nextAttemptDate ? { nextAttemptDate: input.nextAttemptDate } : {}),
     ...(input.scannedBy ? { scannedBy: new mongoose.Types.ObjectId(input.scannedBy) } : {}),
     createdAt: now,
+    updatedAt: now,
   };
   // With a repeat window, the same status at the same place added within it is not added again
   // (a scanner that reads a label twice); the check and the write are one atomic update.
@@ -279,7 +291,7 @@ export async function setEventFields(
 ): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   eventId = eventId.toLowerCase();
-  const set: Record<string, unknown> = {};
+  const set: Record<string, unknown> = { 'events.$.updatedAt': new Date() };
   if (input.status !== undefined) set['events.$.status'] = input.status;
   if (input.location !== undefined) set['events.$.location'] = input.location;
   if (input.description !== undefined) set['events.$.description'] = input.description;
@@ -306,6 +318,7 @@ export async function setEventFields(
   if (!previous) return null;
   const changed: LeanEvent = {
     ...previous,
+    updatedAt: set['events.$.updatedAt'] as Date,
     ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
     ...(unset['events.$.reason'] ? { reason: null, nextAttemptDate: null } : {}),
   };

@@ -8,6 +8,7 @@ import {
   OBJECT_ID_PATTERN,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
+import { updatedSince } from './sync';
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
@@ -99,6 +100,7 @@ export const NotificationListQuerySchema = z.object({
     .enum(['true', 'false'], { error: 'Automatic must be true or false' })
     .transform((value) => value === 'true')
     .optional(),
+  updatedSince,
 });
 
 /**

@@ -17,6 +17,7 @@ import {
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
+import { updatedSince } from './sync';
 
 const text = (max: number) =>
   z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
@@ -284,6 +285,7 @@ export const ParcelListQuerySchema = z.object({
     .enum(PARCEL_SORT_KEYS, { error: `Sort must be one of: ${PARCEL_SORT_KEYS.join(', ')}` })
     .default('createdAt'),
   order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
+  updatedSince,
 });
 /** What the parcel pickers' combobox sends: the list's search alone. */
 export const ParcelOptionsQuerySchema = ParcelListQuerySchema.pick({ search: true });

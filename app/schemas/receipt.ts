@@ -6,6 +6,7 @@ import {
   RECEIPT_FORMATS,
   RECEIPT_STATUSES,
 } from './constants';
+import { updatedSince } from './sync';
 
 export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -155,6 +156,7 @@ export const ReceiptListQuerySchema = z.object({
       .enum(RECEIPT_STATUSES, { error: `Status must be one of: ${RECEIPT_STATUSES.join(', ')}` })
       .optional(),
   ),
+  updatedSince,
 });
 export type ReceiptListQuery = z.infer<typeof ReceiptListQuerySchema>;
 

@@ -516,6 +516,7 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       depotId: null,
       reason: null,
       nextAttemptDate: null,
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
