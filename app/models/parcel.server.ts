@@ -295,6 +295,15 @@ export async function findParcelByTrackingNumber(trackingNumber: string) {
   );
 }
 
+/** The id of the parcel with this tracking number (already normalised), or null. */
+export async function findParcelIdByTrackingNumber(trackingNumber: string): Promise<string | null> {
+  const doc = await Parcel.collection.findOne<{ _id: unknown }>(
+    { trackingNumber },
+    { projection: { _id: 1 } },
+  );
+  return doc ? String(doc._id) : null;
+}
+
 /** Several public lookups in one query: the parcels among `trackingNumbers` (already normalised). */
 export async function findParcelsByTrackingNumbers(trackingNumbers: string[]) {
   if (!trackingNumbers.length) return [];

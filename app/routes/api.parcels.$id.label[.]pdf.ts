@@ -3,15 +3,16 @@ import { labelFilename } from '~/schemas/label';
 import { apiRoute, found } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
 import { renderLabelPdf } from '~/services/label-render.server';
+import { resolveParcelRef } from '~/services/parcels.server';
 import { fileResponse } from '~/lib/http-cache.server';
 
 export const { loader, action } = apiRoute({
   /**
    * GET /api/parcels/:id/label.pdf → the parcel's 4×6 in shipping label (application/pdf):
    * sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of
-   * its public tracking page. Any signed-in role may print one.
+   * its public tracking page. Any signed-in role may print one. :id may be the tracking number.
    */
-  GET: apiHandler({ role: 'viewer', ids: { id: 'parcel id' } }, async ({ ids }) => {
+  GET: apiHandler({ role: 'viewer', ids: { id: resolveParcelRef } }, async ({ ids }) => {
     const parcel = await found(getParcel(ids.id), 'Parcel not found');
     const pdf = await renderLabelPdf(parcel);
     // Inline: the browser shows it, ready to print; saving it keeps the tracking number.

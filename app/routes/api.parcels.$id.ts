@@ -2,9 +2,10 @@ import { getParcel } from '~/models/parcel.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
 import { apiRoute } from '~/lib/api.server';
 import { apiRecord } from '~/services/api-handler.server';
-import { deleteParcel, updateParcel } from '~/services/parcels.server';
+import { deleteParcel, resolveParcelRef, updateParcel } from '~/services/parcels.server';
 
-const parcel = apiRecord('parcel', { idLabel: 'parcel id', notFound: 'Parcel not found' });
+// :id is the parcel's id or its tracking number.
+const parcel = apiRecord('parcel', { idLabel: resolveParcelRef, notFound: 'Parcel not found' });
 
 export const { loader, action } = apiRoute({
   /** GET /api/parcels/:id → { parcel } (with its tracking events) */

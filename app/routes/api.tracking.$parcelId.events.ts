@@ -1,17 +1,22 @@
 import { json } from '@remix-run/node';
 import { listEvents } from '~/models/tracking-event.server';
+import { ChangedSinceQuerySchema } from '~/schemas/sync';
 import { TrackingEventSchema } from '~/schemas/tracking-event';
 import { apiRoute, found } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
+import { resolveParcelRef } from '~/services/parcels.server';
 import { addEvent } from '~/services/tracking-events.server';
 
 const NOT_FOUND = 'Parcel not found';
-const ID = { parcelId: 'parcel id' };
+// :parcelId is the parcel's id or its tracking number.
+const ID = { parcelId: resolveParcelRef };
 
 export const { loader, action } = apiRoute({
-  /** GET /api/tracking/:parcelId/events → { events } newest first. */
-  GET: apiHandler({ role: 'viewer', ids: ID }, async ({ ids }) =>
-    json({ events: await found(listEvents(ids.parcelId), NOT_FOUND) }),
+  /** GET /api/tracking/:parcelId/events[?updatedSince] → { events } newest first (see listEvents). */
+  GET: apiHandler(
+    { role: 'viewer', ids: ID, query: ChangedSinceQuerySchema },
+    async ({ ids, query }) =>
+      json({ events: await found(listEvents(ids.parcelId, query), NOT_FOUND) }),
   ),
   /** POST /api/tracking/:parcelId/events → 201 { event }. */
   POST: apiHandler(

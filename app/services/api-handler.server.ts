@@ -17,6 +17,27 @@ import { idempotent } from './idempotency.server';
 type Schema = z.ZodType | undefined;
 
 /**
+ * A URL parameter that names a record: what it is called in a 400 when it is not a 24-hex id, or
+ * how it is read into one (`resolveParcelRef`, which also takes a tracking number).
+ */
+export type IdParam = string | ((value: string | undefined, name: string) => Promise<string>);
+
+async function readIds<K extends string>(
+  params: ApiArgs['params'],
+  spec: Record<K, IdParam>,
+): Promise<Record<K, string>> {
+  const entries = await Promise.all(
+    Object.entries<IdParam>(spec).map(async ([name, read]) => [
+      name,
+      typeof read === 'string'
+        ? requireObjectId(params[name], read)
+        : await read(params[name], name),
+    ]),
+  );
+  return Object.fromEntries(entries) as Record<K, string>;
+}
+
+/**
  * Who may call a method: the least role ('viewer' being anyone signed in, with a token, an API key
  * or the staff session), or the admin areas' `ADMIN_AREA`, which also needs an API key's admin
  * scope.
@@ -52,7 +73,7 @@ export function apiHandler<
   spec: {
     role: Access;
     temporaryPassword?: boolean;
-    ids?: Record<K, string>;
+    ids?: Record<K, IdParam>;
     query?: Q;
     body?: B;
     idempotent?: boolean;
@@ -67,12 +88,7 @@ export function apiHandler<
     requireRole(user, role, 'api');
     if (scope) requireAdminScope(args.request);
     const actor: Actor = { user, context: args.context, via: 'api' };
-    const ids = Object.fromEntries(
-      Object.entries<string>(spec.ids ?? ({} as Record<K, string>)).map(([name, what]) => [
-        name,
-        requireObjectId(args.params[name], what),
-      ]),
-    ) as Record<K, string>;
+    const ids = await readIds(args.params, spec.ids ?? ({} as Record<K, IdParam>));
     const query = (spec.query ? parseQuery(args.request, spec.query) : undefined) as Parsed<Q>;
     const answer = async () => {
       const body = (
@@ -91,7 +107,7 @@ export function apiHandler<
  */
 export function apiRecord(
   key: string,
-  { idLabel, notFound }: { idLabel: string; notFound: string },
+  { idLabel, notFound }: { idLabel: IdParam; notFound: string },
 ) {
   const ids = { id: idLabel };
   return {

@@ -1,4 +1,5 @@
 import {
+  findParcelIdByTrackingNumber,
   getParcel,
   insertParcel,
   removeParcel,
@@ -6,8 +7,31 @@ import {
   type SerializedParcel,
 } from '~/models/parcel.server';
 import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
+import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
+import { ApiError } from '~/lib/api.server';
+import { isObjectId } from '~/lib/db.server';
 import { auditRecord, type Actor } from './audit.server';
 import { emitWebhookEvent } from './webhooks.server';
+import { notFound, trackingNumberNotFound } from './public-tracking.server';
+
+/**
+ * The parcel a URL parameter (`name`) names, by its id or by its tracking number (any case,
+ * spaces around it ignored), as its id: every per-parcel API route reads its parcel through this.
+ * An id is returned as given (the route answers 404 when no parcel has it); a tracking number no
+ * parcel has is a 404 with code tracking_number_mistyped or tracking_number_not_found, as the
+ * public lookup answers; anything else is a 400 naming the parameter.
+ */
+export async function resolveParcelRef(value: string | undefined, name: string): Promise<string> {
+  if (isObjectId(value)) return value;
+  const trackingNumber = normalizeTrackingNumber(value ?? '');
+  if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) {
+    const message = 'Expected a parcel id (24 hex digits) or a tracking number, e.g. SWX123456789';
+    throw new ApiError(400, 'Invalid parcel id', { [name]: [message] });
+  }
+  const id = await findParcelIdByTrackingNumber(trackingNumber);
+  if (!id) throw trackingNumberNotFound(notFound(trackingNumber));
+  return id;
+}
 
 /**
  * The changes to a parcel, each with everything that goes with it: the write, the audit entry
