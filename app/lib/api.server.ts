@@ -69,15 +69,18 @@ export function apiErrorResponse(
  * body should not have is named by its own path.
  */
 function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const details: Record<string, string[]> = {};
-  const add = (path: PropertyKey[], message: string) =>
-    (details[path.map(String).join('.')] ??= []).push(message);
+  // A Map, since a field a client made up may be called `constructor` or `__proto__`.
+  const details = new Map<string, string[]>();
+  const add = (path: PropertyKey[], message: string) => {
+    const key = path.map(String).join('.');
+    details.set(key, [...(details.get(key) ?? []), message]);
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys')
       for (const key of issue.keys) add([...issue.path, key], UNKNOWN_FIELD);
     else add(issue.path, issue.message);
   }
-  return details;
+  return Object.fromEntries(details);
 }
 
 export const UNKNOWN_FIELD = 'Unknown field: this request does not take it';

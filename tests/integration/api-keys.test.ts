@@ -178,6 +178,7 @@ describe('API keys', () => {
     expect(await after.json()).toEqual({
       error: 'Invalid or revoked API key',
       message: 'Invalid or revoked API key',
+      code: 'authentication_required',
     });
     const again = await callRoute(keyAction, `/api/api-keys/${body.apiKey.id}`, {
       method: 'DELETE',

@@ -143,7 +143,11 @@ describe('POST /api/auth/login', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const wrongBody = await wrong.json();
-    expect(wrongBody).toEqual({ error: 'Invalid credentials', message: 'Invalid credentials' });
+    expect(wrongBody).toEqual({
+      error: 'Invalid credentials',
+      message: 'Invalid credentials',
+      code: 'authentication_required',
+    });
     expect(await unknown.json()).toEqual(wrongBody);
   });
 

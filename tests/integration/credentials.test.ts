@@ -304,7 +304,7 @@ describe('the Authorization header', () => {
         body: { recipient: { name: 'Not Via Cookie', address: '1 Basic St' } },
       });
       expect(res.status, authorization).toBe(401);
-      expect(res.headers.get('WWW-Authenticate'), authorization).toBe('Bearer');
+      expect(res.headers.get('WWW-Authenticate'), authorization).toBe('Bearer realm="api"');
     }
     expect(await Parcel.countDocuments()).toBe(before);
     // Without the header the cookie works; with a bearer token, the token.
@@ -315,11 +315,16 @@ describe('the Authorization header', () => {
     expect(cookieOnly.status).toBe(200);
   });
 
-  it('names Bearer on every API 401', async () => {
-    for (const headers of [{}, bearer('made-up-token'), bearer(`sk_${'x'.repeat(43)}`)]) {
+  it('names Bearer on every API 401, and invalid_token for a token or key that is not valid', async () => {
+    const none = await callRoute(meApi, '/api/auth/me');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('WWW-Authenticate')).toBe('Bearer realm="api"');
+    for (const headers of [bearer('made-up-token'), bearer(`sk_${'x'.repeat(43)}`)]) {
       const res = await callRoute(meApi, '/api/auth/me', { headers });
       expect(res.status).toBe(401);
-      expect(res.headers.get('WWW-Authenticate')).toBe('Bearer');
+      expect(res.headers.get('WWW-Authenticate')).toMatch(
+        /^Bearer realm="api", error="invalid_token", error_description="Invalid (or expired token|or revoked API key)"$/,
+      );
     }
   });
 });

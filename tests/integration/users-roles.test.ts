@@ -130,6 +130,7 @@ describe('roles on the API', () => {
       expect(await res.json()).toEqual({
         error: 'This needs the staff role',
         message: 'This needs the staff role',
+        code: 'forbidden',
       });
     }
     expect(await Parcel.countDocuments()).toBe(1);
