@@ -2,12 +2,16 @@ import { getProof } from '~/models/proof-of-delivery.server';
 import { apiRoute, found } from '~/lib/api.server';
 import { fileResponse } from '~/lib/http-cache.server';
 import { apiHandler } from '~/services/api-handler.server';
+import { resolveParcelRef } from '~/services/parcels.server';
 import { proofFilename, renderProofPdf } from '~/services/proof-render.server';
 
 export const { loader, action } = apiRoute({
-  /** GET /api/parcels/:id/proof-of-delivery/:proofId.pdf → the proof as a one-page PDF. */
+  /**
+   * GET /api/parcels/:id/proof-of-delivery/:proofId.pdf (:id the parcel's id or tracking number) →
+   * the proof as a one-page PDF.
+   */
   GET: apiHandler(
-    { role: 'viewer', ids: { id: 'parcel id', proofId: 'proof of delivery id' } },
+    { role: 'viewer', ids: { id: resolveParcelRef, proofId: 'proof of delivery id' } },
     async ({ ids }) => {
       const proof = await found(getProof(ids.id, ids.proofId), 'Proof of delivery not found');
       const pdf = await renderProofPdf(proof);

@@ -8,12 +8,14 @@ import {
   ProofOfDeliverySchema,
   proofFormValues,
 } from '~/schemas/proof-of-delivery';
-import { ApiError, apiRoute, found, validationError } from '~/lib/api.server';
+import { ApiError, apiRoute, found, UNKNOWN_FIELD, validationError } from '~/lib/api.server';
 import { readMultipart } from '~/lib/multipart.server';
 import { apiHandler } from '~/services/api-handler.server';
+import { resolveParcelRef } from '~/services/parcels.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 
-const ids = { id: 'parcel id' };
+// :id is the parcel's id or its tracking number.
+const ids = { id: resolveParcelRef };
 
 export const { loader, action } = apiRoute({
   /** GET /api/parcels/:id/proof-of-delivery → { proofsOfDelivery } by stop. */
@@ -37,7 +39,7 @@ export const { loader, action } = apiRoute({
       throw new ApiError(
         400,
         'Validation failed',
-        Object.fromEntries(unknown.map((key) => [key, ['Unknown field']])),
+        Object.fromEntries(unknown.map((key) => [key, [UNKNOWN_FIELD]])),
       );
     const parsed = ProofOfDeliverySchema.safeParse(values);
     if (!parsed.success) throw validationError(parsed.error);

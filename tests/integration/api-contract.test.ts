@@ -11,6 +11,7 @@ import {
 import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
 import { action as parcelAction, loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { loader as labelLoader } from '~/routes/api.parcels.$id.label[.]pdf';
+import { loader as proofsLoader } from '~/routes/api.parcels.$id.proof-of-delivery';
 import { action as receiptAction } from '~/routes/api.receipts.$id';
 import { action as generateAction } from '~/routes/api.receipts.generate.$parcelId';
 import {
@@ -539,6 +540,13 @@ describe('the tracking number in place of the id', () => {
     });
     expect(label.status).toBe(200);
     expect(label.headers.get('Content-Type')).toBe('application/pdf');
+
+    const proofs = await callRoute(proofsLoader, '/api/parcels/x/proof-of-delivery', {
+      headers: viewer,
+      params: { id: number },
+    });
+    expect(proofs.status).toBe(200);
+    expect((await proofs.json()).proofsOfDelivery).toEqual([]);
 
     const receipt = await callRoute(generateAction, '/api/receipts/generate/x', {
       method: 'POST',

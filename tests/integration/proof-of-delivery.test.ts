@@ -15,6 +15,7 @@ import {
 import { loader as proofPdfApi } from '~/routes/api.parcels.$id.proof-of-delivery.$proofId[.]pdf';
 import { loader as fileApi } from '~/routes/api.proof-of-delivery.files.$fileId';
 import { loader as publicTrackApi } from '~/routes/api.tracking.track.$trackingNumber';
+import { UNKNOWN_FIELD } from '~/lib/api.server';
 import { connectDb } from '~/lib/db.server';
 import { createParcel } from '~/services/parcels.server';
 import { deleteEvent } from '~/services/tracking-events.server';
@@ -235,7 +236,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     const parcel = await newParcel('Fields');
     const missing = await post(parcel.id, proofForm({ note: 'x', extra: 'y' }));
     expect(missing.status).toBe(400);
-    expect((await missing.json()).details).toEqual({ extra: ['Unknown field'] });
+    expect((await missing.json()).details).toEqual({ extra: [UNKNOWN_FIELD] });
 
     const noName = await post(parcel.id, proofForm({ receivedBy: '  ' }));
     expect(noName.status).toBe(400);
