@@ -67,6 +67,29 @@ async function createParcel(name: string) {
   return (await res.json()).parcel as { id: string; trackingNumber: string; updatedAt: string };
 }
 
+/** A tracking event added by staff to the parcel `parcelId` names (its id or tracking number). */
+const postEvent = (parcelId: string, body: Record<string, unknown>) =>
+  callRoute(eventsAction, '/api/tracking/x/events', {
+    method: 'POST',
+    headers: staff,
+    params: { parcelId },
+    body,
+  });
+
+/** A notification (the spec's body) sent by staff about a parcel. */
+const postNotification = (trackingNumber: string, title: string) =>
+  callRoute(notificationsAction, '/api/notifications', {
+    method: 'POST',
+    headers: staff,
+    body: {
+      type: 'Custom',
+      recipient: 'rita@example.com',
+      title,
+      message: 'It is on its way.',
+      trackingNumber,
+    },
+  });
+
 /** A well-formed tracking number no parcel has: with its check digit, or with a wrong one. */
 function unknownNumber({ mistyped }: { mistyped: boolean }) {
   const digits = String(Date.now()).slice(-8);
@@ -289,12 +312,7 @@ describe('strict input', () => {
       description: 'On its way',
       timestamp: new Date().toISOString(),
     };
-    const added = await callRoute(eventsAction, '/api/tracking/x/events', {
-      method: 'POST',
-      headers: staff,
-      params: { parcelId: parcel.id },
-      body: eventBody,
-    });
+    const added = await postEvent(parcel.id, eventBody);
     expect(added.status).toBe(201);
     const { event } = await added.json();
     const changed = await callRoute(eventAction, '/api/tracking/events/x', {
@@ -305,17 +323,7 @@ describe('strict input', () => {
     });
     expect(changed.status).toBe(200);
 
-    const sent = await callRoute(notificationsAction, '/api/notifications', {
-      method: 'POST',
-      headers: staff,
-      body: {
-        type: 'Custom',
-        recipient: 'rita@example.com',
-        title: 'About your parcel',
-        message: 'It is on its way.',
-        trackingNumber: parcel.trackingNumber,
-      },
-    });
+    const sent = await postNotification(parcel.trackingNumber, 'About your parcel');
     expect(sent.status).toBe(201);
 
     // The receipt the client builds on its side, posted whole.
@@ -412,40 +420,22 @@ describe('staying in sync', () => {
     expect(await list()).toEqual([b.id, a.id]);
 
     // An event added to B changes B, and B is now the latest change.
-    await callRoute(eventsAction, '/api/tracking/x/events', {
-      method: 'POST',
-      headers: staff,
-      params: { parcelId: b.id },
-      body: { status: 'Out for Delivery' },
-    });
+    expect((await postEvent(b.id, { status: 'Out for Delivery' })).status).toBe(201);
     expect(await list()).toEqual([a.id, b.id]);
   });
 
   it('lists only the events and notifications changed since a time', async () => {
     const parcel = await createParcel('Sync Events');
-    const add = async (status: string) => {
-      const res = await callRoute(eventsAction, '/api/tracking/x/events', {
-        method: 'POST',
-        headers: staff,
-        params: { parcelId: parcel.id },
-        body: { status },
-      });
-      return (await res.json()).event as { id: string; updatedAt: string };
-    };
-    const notify = async (title: string) => {
-      const res = await callRoute(notificationsAction, '/api/notifications', {
-        method: 'POST',
-        headers: staff,
-        body: {
-          type: 'Custom',
-          recipient: 'sync@example.com',
-          title,
-          message: 'Hello',
-          trackingNumber: parcel.trackingNumber,
-        },
-      });
-      return (await res.json()).notification as { id: string; updatedAt: string };
-    };
+    const add = async (status: string) =>
+      (await (await postEvent(parcel.id, { status })).json()).event as {
+        id: string;
+        updatedAt: string;
+      };
+    const notify = async (title: string) =>
+      (await (await postNotification(parcel.trackingNumber, title)).json()).notification as {
+        id: string;
+        updatedAt: string;
+      };
     const first = await add('Picked Up');
     const n1 = await notify('First');
     const since = new Date(
@@ -521,13 +511,7 @@ describe('the tracking number in place of the id', () => {
     expect(put.status).toBe(200);
     expect((await put.json()).parcel).toMatchObject({ id: parcel.id, priority: 'Express' });
 
-    const added = await callRoute(eventsAction, '/api/tracking/x/events', {
-      method: 'POST',
-      headers: staff,
-      params: { parcelId: number },
-      body: { status: 'Picked Up' },
-    });
-    expect(added.status).toBe(201);
+    expect((await postEvent(number, { status: 'Picked Up' })).status).toBe(201);
     const events = await callRoute(eventsLoader, '/api/tracking/x/events', {
       headers: viewer,
       params: { parcelId: number },
