@@ -81,6 +81,10 @@ export const DestinationSchema = z.object({
   city: text(100).default(''),
   country: text(100).default('USA'),
   postalCode: text(20).default(''),
+  // A stop as the API answers it carries its id: taken back and ignored, so an answer can be sent
+  // back as it came.
+  id: z.string().max(64).optional(),
+  _id: z.string().max(64).optional(),
 });
 export type DestinationInput = z.output<typeof DestinationSchema>;
 
@@ -151,7 +155,7 @@ export function defaultDestination(recipient: {
 const DestinationsSchema = z
   .array(DestinationSchema, { error: 'Must be a list of destinations' })
   .max(MAX_PARCEL_DESTINATIONS, `At most ${MAX_PARCEL_DESTINATIONS} destinations`)
-  .transform((list) => list.filter((d) => !isBlankDestination(d)));
+  .transform((list) => list.filter((d) => !isBlankDestination(d)).map(destinationFields));
 
 const STATUS_MESSAGE = `Status must be one of: ${PARCEL_STATUSES.join(', ')}`;
 const StatusSchema = z.enum(PARCEL_STATUSES, { error: STATUS_MESSAGE });

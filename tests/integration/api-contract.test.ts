@@ -293,6 +293,27 @@ describe('strict input', () => {
     expect(await Parcel.countDocuments({ 'recipient.name': 'Misspelt Field' })).toBe(0);
   });
 
+  it('takes back the stops a parcel was answered with, their ids included, and changes only what changed', async () => {
+    const parcel = await createParcel('Round Trip');
+    const got = await callRoute(parcelLoader, '/api/parcels/x', {
+      headers: staff,
+      params: { id: parcel.id },
+    });
+    const { destinations } = (await got.json()).parcel as {
+      destinations: Array<Record<string, string>>;
+    };
+    expect(destinations[0]).toMatchObject({ id: expect.any(String), _id: expect.any(String) });
+    const put = await callRoute(parcelAction, '/api/parcels/x', {
+      method: 'PUT',
+      headers: staff,
+      params: { id: parcel.id },
+      body: { destinations: [{ ...destinations[0], city: 'Dallas' }] },
+    });
+    expect(put.status).toBe(200);
+    const [stop] = (await put.json()).parcel.destinations;
+    expect(stop).toMatchObject({ name: 'Round Trip', address: '2 B St', city: 'Dallas' });
+  });
+
   it('takes every body the spec’s client sends (§7), its receipt object included', async () => {
     const parcel = await createParcel('Spec Client');
     expect(parcel).toMatchObject({ trackingNumber: expect.any(String) });
