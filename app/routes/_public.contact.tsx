@@ -1,12 +1,15 @@
-import { getInputProps, getTextareaProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { InquiryForm, SentNotice, useInquiryForm } from '~/components/public/inquiry-form';
+import {
+  InquiryFields,
+  InquiryForm,
+  SentNotice,
+  useInquiryForm,
+} from '~/components/public/inquiry-form';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
-import { Field, TextareaField } from '~/components/ui/field';
 import { useCompany } from '~/root';
 import { ContactMessageSchema } from '~/schemas/public-forms';
 import { publicFormAction } from '~/lib/public-form.server';
@@ -176,63 +179,10 @@ export default function ContactPage() {
                 We have received it and will reply by e-mail within 2 hours.
               </SentNotice>
             ) : null}
-            <InquiryForm
-              form={form}
-              action="/contact"
-              className="relative grid gap-5 sm:grid-cols-2"
-              labelledBy="contact-form-heading"
-              submitLabel="Send Message"
-              submitClassName="btn-primary"
-            >
-              <Field
-                label="First name"
-                {...getInputProps(fields.firstName, { type: 'text' })}
-                autoComplete="given-name"
-                required
-                maxLength={80}
-                errors={fields.firstName.errors}
-              />
-              <Field
-                label="Last name"
-                {...getInputProps(fields.lastName, { type: 'text' })}
-                autoComplete="family-name"
-                required
-                maxLength={80}
-                errors={fields.lastName.errors}
-              />
-              <Field
-                label="Email"
-                {...getInputProps(fields.email, { type: 'email' })}
-                autoComplete="email"
-                required
-                maxLength={254}
-                errors={fields.email.errors}
-              />
-              <Field
-                label="Phone (optional)"
-                {...getInputProps(fields.phone, { type: 'tel' })}
-                autoComplete="tel"
-                maxLength={30}
-                errors={fields.phone.errors}
-              />
-              <Field
-                className="sm:col-span-2"
-                label="Subject"
-                {...getInputProps(fields.subject, { type: 'text' })}
-                required
-                maxLength={150}
-                errors={fields.subject.errors}
-              />
-              <TextareaField
-                className="sm:col-span-2"
-                label="Message"
-                {...getTextareaProps(fields.message)}
-                rows={6}
-                required
-                minLength={10}
-                maxLength={5000}
-                errors={fields.message.errors}
-              />
+            <InquiryForm form={form} name="contact" submitLabel="Send Message">
+              <InquiryFields of={[fields.firstName, fields.lastName, fields.email, fields.phone]} />
+              <InquiryFields of={[fields.subject]} className="sm:col-span-2" />
+              <InquiryFields of={[fields.message]} message={{ rows: 6, minLength: 10 }} />
             </InquiryForm>
           </div>
         </div>

@@ -1,16 +1,16 @@
-import {
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  type SubmissionResult,
-} from '@conform-to/react';
+import { getSelectProps, type SubmissionResult } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { InquiryForm, SentNotice, useInquiryForm } from '~/components/public/inquiry-form';
+import {
+  InquiryFields,
+  InquiryForm,
+  SentNotice,
+  useInquiryForm,
+} from '~/components/public/inquiry-form';
 import { PageHero } from '~/components/public/page-hero';
-import { Field, SelectField, TextareaField } from '~/components/ui/field';
+import { SelectField } from '~/components/ui/field';
 import {
   isQuotePlan,
   QUOTE_PLANS,
@@ -117,49 +117,13 @@ function QuoteForm({
   return (
     <InquiryForm
       form={form}
-      action="/quote"
-      className="card relative grid gap-5 p-6 sm:grid-cols-2"
-      labelledBy="quote-form-heading"
+      name="quote"
       submitLabel="Request Quote"
+      className="card p-6"
       submitClassName="btn-accent"
     >
-      <Field
-        label="Name"
-        {...getInputProps(fields.name, { type: 'text' })}
-        autoComplete="name"
-        required
-        maxLength={120}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="Email"
-        {...getInputProps(fields.email, { type: 'email' })}
-        autoComplete="email"
-        required
-        maxLength={254}
-        errors={fields.email.errors}
-      />
-      <Field
-        label="Phone"
-        {...getInputProps(fields.phone, { type: 'tel' })}
-        autoComplete="tel"
-        required
-        maxLength={30}
-        errors={fields.phone.errors}
-      />
-      <Field
-        label="Company (optional)"
-        {...getInputProps(fields.company, { type: 'text' })}
-        autoComplete="organization"
-        maxLength={150}
-        errors={fields.company.errors}
-      />
-      <SelectField
-        label="Plan"
-        {...getSelectProps(fields.plan)}
-        required
-        errors={fields.plan.errors}
-      >
+      <InquiryFields of={[fields.name, fields.email, fields.phone, fields.company]} />
+      <SelectField label="Plan" {...getSelectProps(fields.plan)} errors={fields.plan.errors}>
         {QUOTE_PLANS.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -171,7 +135,6 @@ function QuoteForm({
         {...volume}
         // Until a range is chosen the disabled prompt shows, not the first range.
         defaultValue={volume.defaultValue ?? ''}
-        required
         errors={fields.shipmentsPerMonth.errors}
       >
         <option value="" disabled>
@@ -183,30 +146,13 @@ function QuoteForm({
           </option>
         ))}
       </SelectField>
-      <Field
-        label="Origin"
-        {...getInputProps(fields.origin, { type: 'text' })}
-        placeholder="City and country you ship from"
-        required
-        maxLength={150}
-        errors={fields.origin.errors}
-      />
-      <Field
-        label="Destination"
-        {...getInputProps(fields.destination, { type: 'text' })}
-        placeholder="Cities, countries or regions you ship to"
-        required
-        maxLength={150}
-        errors={fields.destination.errors}
-      />
-      <TextareaField
-        className="sm:col-span-2"
-        label="Message (optional)"
-        {...getTextareaProps(fields.message)}
-        rows={5}
-        maxLength={5000}
-        placeholder="Typical parcel sizes and weights, special handling, delivery deadlines…"
-        errors={fields.message.errors}
+      <InquiryFields of={[fields.origin, fields.destination]} />
+      <InquiryFields
+        of={[fields.message]}
+        message={{
+          rows: 5,
+          placeholder: 'Typical parcel sizes and weights, special handling, delivery deadlines…',
+        }}
       />
     </InquiryForm>
   );

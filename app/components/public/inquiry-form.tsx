@@ -1,13 +1,21 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import type { ReactNode } from 'react';
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import type { ReactNode, TextareaHTMLAttributes } from 'react';
 import type { z } from 'zod';
-import { FormErrors } from '~/components/ui/field';
+import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { HoneypotField } from './honeypot-field';
 
 /**
  * conform's form for a public inquiry (contact, quote): checked in the browser when it is sent,
- * then again on every input, and always on the server.
+ * then again on every input, and always on the server; which fields are required comes from the
+ * schema.
  */
 export function useInquiryForm<S extends z.ZodType<Record<string, unknown>>>(
   schema: S,
@@ -17,10 +25,88 @@ export function useInquiryForm<S extends z.ZodType<Record<string, unknown>>>(
   return useForm({
     lastResult,
     defaultValue,
+    constraint: getZodConstraint(schema),
     defaultNoValidate: false,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
+
+/** How the inquiry forms ask for each of their text fields. */
+const INQUIRY_INPUTS: Record<
+  string,
+  {
+    label: string;
+    type?: 'email' | 'tel';
+    autoComplete?: string;
+    maxLength: number;
+    placeholder?: string;
+  }
+> = {
+  firstName: { label: 'First name', autoComplete: 'given-name', maxLength: 80 },
+  lastName: { label: 'Last name', autoComplete: 'family-name', maxLength: 80 },
+  name: { label: 'Name', autoComplete: 'name', maxLength: 120 },
+  email: { label: 'Email', type: 'email', autoComplete: 'email', maxLength: 254 },
+  phone: { label: 'Phone', type: 'tel', autoComplete: 'tel', maxLength: 30 },
+  company: { label: 'Company', autoComplete: 'organization', maxLength: 150 },
+  subject: { label: 'Subject', maxLength: 150 },
+  origin: { label: 'Origin', maxLength: 150, placeholder: 'City and country you ship from' },
+  destination: {
+    label: 'Destination',
+    maxLength: 150,
+    placeholder: 'Cities, countries or regions you ship to',
+  },
+};
+
+type InquiryMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
+
+/** A field's label, which says when the schema lets it be left empty. */
+function inquiryLabel(label: string, meta: InquiryMeta) {
+  return meta.required ? label : `${label} (optional)`;
+}
+
+/**
+ * Labelled text fields of an inquiry form, each as INQUIRY_INPUTS asks for it, or its message: a
+ * text of up to 5,000 characters across the form.
+ */
+export function InquiryFields({
+  of,
+  className,
+  message,
+}: {
+  of: InquiryMeta[];
+  className?: string;
+  message?: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'rows' | 'minLength' | 'placeholder'>;
+}) {
+  return of.map((meta) => {
+    if (message) {
+      const { key, ...props } = getTextareaProps(meta);
+      return (
+        <TextareaField
+          key={`${meta.name}-${key ?? ''}`}
+          className="sm:col-span-2"
+          label={inquiryLabel('Message', meta)}
+          {...message}
+          {...props}
+          maxLength={5000}
+          errors={meta.errors}
+        />
+      );
+    }
+    const { type = 'text', label, ...input } = INQUIRY_INPUTS[meta.name];
+    // conform's key changes when the form is reset, which starts the input afresh.
+    const { key, ...props } = getInputProps(meta, { type });
+    return (
+      <Field
+        key={`${meta.name}-${key ?? ''}`}
+        className={className}
+        label={inquiryLabel(label, meta)}
+        {...props}
+        {...input}
+        errors={meta.errors}
+      />
+    );
   });
 }
 
@@ -38,33 +124,32 @@ export function SentNotice({ title, children }: { title: string; children: React
 }
 
 /**
- * A public inquiry form: a plain POST to `action` (it works without JavaScript), the honeypot, the
- * form's own errors, its fields and its submit button.
+ * A public inquiry form: a plain POST to its page, `/{name}` (it works without JavaScript), labelled
+ * by the page's `{name}-form-heading`, with the honeypot, the form's own errors, its fields and its
+ * submit button.
  */
 export function InquiryForm({
   form,
-  action,
-  labelledBy,
-  className,
+  name,
   submitLabel,
-  submitClassName,
+  className = '',
+  submitClassName = 'btn-primary',
   children,
 }: {
   form: ReturnType<typeof useInquiryForm>[0];
-  action: string;
-  labelledBy: string;
-  className: string;
+  name: string;
   submitLabel: string;
-  submitClassName: string;
+  className?: string;
+  submitClassName?: string;
   children: ReactNode;
 }) {
   return (
     <form
       method="post"
-      action={action}
+      action={`/${name}`}
       {...getFormProps(form)}
-      className={className}
-      aria-labelledby={labelledBy}
+      className={`relative grid gap-5 sm:grid-cols-2 ${className}`.trim()}
+      aria-labelledby={`${name}-form-heading`}
     >
       <HoneypotField />
       <div className="sm:col-span-2">
