@@ -3,7 +3,6 @@ import {
   getSelectProps,
   getInputProps,
   getTextareaProps,
-  useForm,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
@@ -14,11 +13,11 @@ import { ParcelField } from '~/components/parcels/parcel-combobox';
 import {
   ApplyChoiceButton,
   ParcelPickerDialog,
-  useParcelChoice,
+  useParcelPickerForm,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
-import { NOTIFICATION_TYPES, PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
+import { getParcelOption, type ParcelOption } from '~/models/parcel.server';
+import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,
   NOTIFICATION_PARCEL_CHOICES,
@@ -32,6 +31,7 @@ import {
 } from '~/models/notification-template.server';
 import { fillPlaceholders, TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 import { placeholdersForParcel } from '~/services/notification-templates.server';
+import { loadParcelChoices } from '~/services/parcel-pages.server';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
@@ -53,25 +53,16 @@ function asType(value: string | null): NotificationType | null {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
-  const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
-  // One more than is shown tells whether there are others to search for.
-  const parcelId = params.get('parcelId') ?? '';
-  const [found, stored, chosen, placeholders] = await Promise.all([
-    listParcelOptions({ limit: NOTIFICATION_PARCEL_CHOICES + 1, search: parcelSearch }),
+  const parcelId = params.get('parcelId');
+  const [{ parcels, chosen, picker }, stored, placeholders] = await Promise.all([
+    loadParcelChoices(params, NOTIFICATION_PARCEL_CHOICES),
     listNotificationTemplates(),
-    // The preselected parcel: the combobox shows it as it shows its options.
-    parcelId ? getParcelOption(parcelId) : null,
-    // What the placeholders become for that parcel: the form previews the e-mail with them.
+    // What the placeholders become for the chosen parcel: the form previews the e-mail with them.
     parcelId ? placeholdersForParcel(parcelId) : null,
   ]);
-  const truncated = found.length > NOTIFICATION_PARCEL_CHOICES;
-  const parcels = found.slice(0, NOTIFICATION_PARCEL_CHOICES);
-  const picker = { search: parcelSearch, shown: parcels.length, truncated };
   const templates = Object.fromEntries(
     stored.map((t) => [t.type, { title: t.subject, message: t.text }]),
   ) as Record<NotificationType, { title: string; message: string }>;
-  // A parcel outside the list (older, or not matching the search) stays chosen.
-  if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
   const type = asType(params.get('type') ?? params.get('template')) ?? NOTIFICATION_TYPES[0];
   // Templates fill subject and message, placeholders and all (the server fills those in for the
   // parcel when it sends); an empty Custom template keeps what was typed before applying, and
@@ -127,35 +118,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
 
 export default function SendNotificationDialog() {
-  const {
-    parcels,
-    chosen,
-    values: loaded,
-    templates,
-    picker,
-    placeholders,
-  } = useLoaderData<typeof loader>();
+  const { values, picker, ...data } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // A new template or parcel applied through the URL starts the form afresh.
-  const key = `${loaded.parcelId}|${loaded.type}|${loaded.title}`;
+  const key = `${values.parcelId}|${values.type}|${values.title}`;
   return (
     <ParcelPickerDialog
       title="Send Notification"
       description="E-mail the recipient of a parcel."
-      closeTo={LIST_PATH}
-      action={`${LIST_PATH}/new`}
+      listPath={LIST_PATH}
       picker={picker}
-      keep={{ type: loaded.type, ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}) }}
+      keep={{ type: values.type, ...(values.parcelId ? { parcelId: values.parcelId } : {}) }}
     >
-      <SendNotificationForm
-        key={key}
-        parcels={parcels}
-        chosen={chosen}
-        templates={templates}
-        defaultValue={loaded}
-        lastResult={lastResult}
-        placeholders={placeholders}
-      />
+      <SendNotificationForm key={key} {...data} defaultValue={values} lastResult={lastResult} />
     </ParcelPickerDialog>
   );
 }
@@ -175,19 +150,13 @@ function SendNotificationForm({
   lastResult?: SubmissionResult<string[]> | null;
   placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
 }) {
-  const [form, fields] = useForm<FormValues, unknown>({
-    lastResult,
+  const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({
+    schema: NotificationSendFormSchema,
     defaultValue,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSendFormSchema }),
-  });
-  const { hydrated, chosen, parcel, choose } = useParcelChoice(
-    fields.parcelId,
+    lastResult,
     parcels,
-    loadedChoice,
-  );
+    chosen: loadedChoice,
+  });
   const sending = useIsPending({ formAction: `${LIST_PATH}/new`, state: 'submitting' });
 
   /** A template fills subject and message (an empty Custom one empties them). */

@@ -1,9 +1,9 @@
-import { RecordList, RecordListHeader } from '~/components/dashboard/record-list';
+import { RecordListTab } from '~/components/dashboard/record-list';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
@@ -20,17 +20,11 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { deleteNotification, retryNotification } from '~/services/notifications.server';
+import { listPageUrl, pageFrom } from '~/utils/list-page';
 
 const LIST_PATH = '/dashboard/notifications';
 
-function pageFrom(url: URL): number {
-  const page = Number(url.searchParams.get('page') ?? 1);
-  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}
-
-function listUrl(page: number) {
-  return page > 1 ? `${LIST_PATH}?page=${page}` : LIST_PATH;
-}
+const listUrl = listPageUrl(LIST_PATH);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -123,71 +117,60 @@ export default function NotificationsTab() {
   }, [waiting, revalidator]);
 
   return (
-    <div className="space-y-6">
-      <RecordListHeader
-        title="Email Notifications"
-        newPath={`${LIST_PATH}/new`}
-        newLabel="Send Notification"
-      />
+    <RecordListTab
+      noun="notification"
+      pagination={pagination}
+      columns="lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start"
+      aside={<QuickTemplates canEditTemplates={canEditTemplates} />}
+    >
+      {notifications.map((notification) => (
+        <NotificationItem
+          key={notification.id}
+          notification={notification}
+          formAction={formAction}
+          lastResult={
+            lastResult?.initialValue?.notificationId === notification.id ? lastResult : null
+          }
+        />
+      ))}
+    </RecordListTab>
+  );
+}
 
-      <Outlet />
-
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
-        <RecordList
-          id="recent-notifications-heading"
-          title="Recent Notifications"
-          count={`${pagination.totalItems} notification${pagination.totalItems === 1 ? '' : 's'}`}
-          empty="No notifications sent yet."
-          emptyPage="No notifications on this page."
-          pagesLabel="Notification pages"
-          pagination={pagination}
-          pageUrl={listUrl}
-        >
-          {notifications.map((notification) => (
-            <NotificationItem
-              key={notification.id}
-              notification={notification}
-              formAction={formAction}
-              lastResult={
-                lastResult?.initialValue?.notificationId === notification.id ? lastResult : null
-              }
-            />
-          ))}
-        </RecordList>
-
-        <section aria-labelledby="quick-templates-heading" className="card p-4">
-          <h2 id="quick-templates-heading" className="mb-3 text-lg font-semibold">
-            Quick Templates
-          </h2>
-          <ul className="space-y-2">
-            {NOTIFICATION_TYPES.map((type) => (
-              <li key={type}>
-                <Link
-                  to={`${LIST_PATH}/new?${new URLSearchParams({ type })}${DIALOG_FRAGMENT}`}
-                  preventScrollReset
-                  className="block rounded-md border border-gray-200 px-3 py-2 hover:border-brand-500 hover:bg-gray-50"
-                >
-                  <span className="block font-medium text-gray-900">{type}</span>
-                  <span className="block text-xs text-gray-600">
-                    {NOTIFICATION_TEMPLATE_DESCRIPTIONS[type]}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          {canEditTemplates ? (
-            <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm font-medium">
-              <Link to={`${LIST_PATH}/templates`} className="text-brand-700 underline">
-                Edit e-mail templates
-              </Link>
-              <Link to={`${LIST_PATH}/settings`} className="text-brand-700 underline">
-                Automatic e-mails
-              </Link>
-            </p>
-          ) : null}
-        </section>
-      </div>
-    </div>
+/** Links that open Send Notification with a template chosen, and for admins, the templates. */
+function QuickTemplates({ canEditTemplates }: { canEditTemplates: boolean }) {
+  return (
+    <section aria-labelledby="quick-templates-heading" className="card p-4">
+      <h2 id="quick-templates-heading" className="mb-3 text-lg font-semibold">
+        Quick Templates
+      </h2>
+      <ul className="space-y-2">
+        {NOTIFICATION_TYPES.map((type) => (
+          <li key={type}>
+            <Link
+              to={`${LIST_PATH}/new?${new URLSearchParams({ type })}${DIALOG_FRAGMENT}`}
+              preventScrollReset
+              className="block rounded-md border border-gray-200 px-3 py-2 hover:border-brand-500 hover:bg-gray-50"
+            >
+              <span className="block font-medium text-gray-900">{type}</span>
+              <span className="block text-xs text-gray-600">
+                {NOTIFICATION_TEMPLATE_DESCRIPTIONS[type]}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {canEditTemplates ? (
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm font-medium">
+          <Link to={`${LIST_PATH}/templates`} className="text-brand-700 underline">
+            Edit e-mail templates
+          </Link>
+          <Link to={`${LIST_PATH}/settings`} className="text-brand-700 underline">
+            Automatic e-mails
+          </Link>
+        </p>
+      ) : null}
+    </section>
   );
 }
 

@@ -2,7 +2,6 @@ import {
   getFormProps,
   getInputProps,
   getSelectProps,
-  useForm,
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
@@ -13,13 +12,12 @@ import { ParcelField } from '~/components/parcels/parcel-combobox';
 import {
   ApplyChoiceButton,
   ParcelPickerDialog,
-  useParcelChoice,
+  useParcelPickerForm,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
-import { getParcelOption, listParcelOptions, type ParcelOption } from '~/models/parcel.server';
+import type { ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
-  PARCEL_SEARCH_MAX_LENGTH,
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
   RECEIPT_PARCEL_CHOICES,
@@ -35,6 +33,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
+import { loadParcelChoices } from '~/services/parcel-pages.server';
 import { generateReceipt } from '~/services/receipts.server';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
@@ -64,19 +63,7 @@ const asFormat = (value: unknown): ReceiptFormat =>
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const params = new URL(request.url).searchParams;
-  const parcelSearch = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
-  // One more than is shown tells whether there are others to search for.
-  const parcelId = params.get('parcelId') ?? '';
-  const [found, chosen] = await Promise.all([
-    listParcelOptions({ limit: RECEIPT_PARCEL_CHOICES + 1, search: parcelSearch }),
-    // The preselected parcel: the combobox shows it as it shows its options.
-    parcelId ? getParcelOption(parcelId) : null,
-  ]);
-  const truncated = found.length > RECEIPT_PARCEL_CHOICES;
-  const parcels = found.slice(0, RECEIPT_PARCEL_CHOICES);
-  const picker = { search: parcelSearch, shown: parcels.length, truncated };
-  // An older parcel can still be chosen by link.
-  if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
+  const { parcels, chosen, picker } = await loadParcelChoices(params, RECEIPT_PARCEL_CHOICES);
   // 'Use parcel details' (the no-JavaScript round trip) fills the customer from the parcel's sender.
   const values: FormValues = {
     parcelId: chosen?.id ?? '',
@@ -109,30 +96,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Management dashboard' }];
 
 export default function GenerateReceiptDialog() {
-  const { parcels, chosen, values: loaded, picker } = useLoaderData<typeof loader>();
+  const { values, picker, ...data } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // A parcel applied through the URL starts the form afresh.
-  const key = `${loaded.parcelId}|${loaded.customerName}|${loaded.customerEmail}`;
+  const key = `${values.parcelId}|${values.customerName}|${values.customerEmail}`;
   return (
     <ParcelPickerDialog
       title="Generate Receipt"
       description="Create a receipt for a parcel's shipping cost."
-      closeTo={LIST_PATH}
-      action={NEW_PATH}
+      listPath={LIST_PATH}
       picker={picker}
       keep={{
-        paymentMethod: loaded.paymentMethod,
-        format: loaded.format,
-        ...(loaded.parcelId ? { parcelId: loaded.parcelId } : {}),
+        paymentMethod: values.paymentMethod,
+        format: values.format,
+        ...(values.parcelId ? { parcelId: values.parcelId } : {}),
       }}
     >
-      <GenerateReceiptForm
-        key={key}
-        parcels={parcels}
-        chosen={chosen}
-        defaultValue={loaded}
-        lastResult={lastResult}
-      />
+      <GenerateReceiptForm key={key} {...data} defaultValue={values} lastResult={lastResult} />
     </ParcelPickerDialog>
   );
 }
@@ -148,19 +128,13 @@ function GenerateReceiptForm({
   defaultValue: FormValues;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const [form, fields] = useForm<FormValues, unknown>({
-    lastResult,
+  const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({
+    schema: ReceiptGenerateFormSchema,
     defaultValue,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReceiptGenerateFormSchema }),
-  });
-  const { hydrated, chosen, parcel, choose } = useParcelChoice(
-    fields.parcelId,
+    lastResult,
     parcels,
-    loadedChoice,
-  );
+    chosen: loadedChoice,
+  });
   const generating = useIsPending({ formAction: NEW_PATH, state: 'submitting' });
 
   /** Choosing a parcel makes its sender the customer. */

@@ -1,8 +1,8 @@
-import { RecordList, RecordListHeader } from '~/components/dashboard/record-list';
+import { RecordListTab } from '~/components/dashboard/record-list';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Outlet, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
@@ -15,17 +15,11 @@ import { queueReceiptEmail } from '~/services/receipt-email.server';
 import { renderReceiptHtml, sampleReceipt } from '~/services/receipt-render.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
+import { listPageUrl, pageFrom } from '~/utils/list-page';
 
 const LIST_PATH = '/dashboard/receipts';
 
-function pageFrom(url: URL): number {
-  const page = Number(url.searchParams.get('page') ?? 1);
-  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}
-
-function listUrl(page: number) {
-  return page > 1 ? `${LIST_PATH}?page=${page}` : LIST_PATH;
-}
+const listUrl = listPageUrl(LIST_PATH);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -112,50 +106,39 @@ export default function ReceiptsTab() {
   const formAction = listUrl(pagination.currentPage);
 
   return (
-    <div className="space-y-6">
-      <RecordListHeader
-        title="Receipt Generation"
-        newPath={`${LIST_PATH}/new`}
-        newLabel="Generate Receipt"
+    <RecordListTab
+      noun="receipt"
+      pagination={pagination}
+      columns="xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] xl:items-start"
+      aside={<ReceiptPreview {...preview} />}
+    >
+      {receipts.map((receipt) => (
+        <ReceiptItem
+          key={receipt.id}
+          receipt={receipt}
+          formAction={formAction}
+          lastResult={lastResult?.initialValue?.receiptId === receipt.id ? lastResult : null}
+        />
+      ))}
+    </RecordListTab>
+  );
+}
+
+/** The newest receipt (or a sample) as the template draws it. */
+function ReceiptPreview({ label, html }: { label: string; html: string }) {
+  return (
+    <section aria-labelledby="receipt-preview-heading" className="card p-4">
+      <h2 id="receipt-preview-heading" className="text-lg font-semibold">
+        Receipt template preview
+      </h2>
+      <p className="mb-3 text-sm text-gray-600">{label}</p>
+      <iframe
+        title="Receipt template preview"
+        srcDoc={html}
+        sandbox=""
+        className="h-[36rem] w-full rounded-md border border-gray-200 bg-white"
       />
-
-      <Outlet />
-
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] xl:items-start">
-        <RecordList
-          id="generated-receipts-heading"
-          title="Generated Receipts"
-          count={`${pagination.totalItems} receipt${pagination.totalItems === 1 ? '' : 's'}`}
-          empty="No receipts generated yet. Generate your first receipt from a parcel."
-          emptyPage="No receipts on this page."
-          pagesLabel="Receipt pages"
-          pagination={pagination}
-          pageUrl={listUrl}
-        >
-          {receipts.map((receipt) => (
-            <ReceiptItem
-              key={receipt.id}
-              receipt={receipt}
-              formAction={formAction}
-              lastResult={lastResult?.initialValue?.receiptId === receipt.id ? lastResult : null}
-            />
-          ))}
-        </RecordList>
-
-        <section aria-labelledby="receipt-preview-heading" className="card p-4">
-          <h2 id="receipt-preview-heading" className="text-lg font-semibold">
-            Receipt template preview
-          </h2>
-          <p className="mb-3 text-sm text-gray-600">{preview.label}</p>
-          <iframe
-            title="Receipt template preview"
-            srcDoc={preview.html}
-            sandbox=""
-            className="h-[36rem] w-full rounded-md border border-gray-200 bg-white"
-          />
-        </section>
-      </div>
-    </div>
+    </section>
   );
 }
 

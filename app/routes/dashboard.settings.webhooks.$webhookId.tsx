@@ -21,17 +21,13 @@ import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { webhookUrlProblem } from '~/services/webhook-pages.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
+import { pageFrom } from '~/utils/list-page';
 import { useCompany } from '~/root';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/settings/webhooks';
 const DELIVERIES_PER_PAGE = 20;
-
-function pageFrom(url: URL): number {
-  const page = Number(url.searchParams.get('page') ?? 1);
-  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}
 
 async function loadWebhook(id: string | undefined) {
   const webhook = id ? await getWebhook(id) : null;

@@ -1,5 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { saveFailed } from '~/lib/form-reply.server';
+import { getParcelOption, listParcelOptions } from '~/models/parcel.server';
+import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 
 /** The answer when saving a parcel failed on our side: the form says so and the spec's toast shows. */
 export function parcelSaveFailed(
@@ -16,4 +18,23 @@ export function parcelSaveFailed(
       description: message,
     },
   });
+}
+
+/**
+ * What a parcel picker dialog offers: up to `limit` parcels found by the URL's `parcelSearch`,
+ * whether there are more, and the parcel its `parcelId` has chosen, kept in the list even when it
+ * is older or does not match the search.
+ */
+export async function loadParcelChoices(params: URLSearchParams, limit: number) {
+  const search = (params.get('parcelSearch') ?? '').trim().slice(0, PARCEL_SEARCH_MAX_LENGTH);
+  const parcelId = params.get('parcelId') ?? '';
+  const [found, chosen] = await Promise.all([
+    // One more than is shown tells whether there are others to search for.
+    listParcelOptions({ limit: limit + 1, search }),
+    parcelId ? getParcelOption(parcelId) : null,
+  ]);
+  const parcels = found.slice(0, limit);
+  const picker = { search, shown: parcels.length, truncated: found.length > limit };
+  if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
+  return { parcels, chosen, picker };
 }

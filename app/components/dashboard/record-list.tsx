@@ -1,6 +1,7 @@
-import { Link } from '@remix-run/react';
+import { Link, Outlet } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { listPageUrl } from '~/utils/list-page';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 
 /**
@@ -99,5 +100,66 @@ export function RecordList({
         </nav>
       ) : null}
     </section>
+  );
+}
+
+/** What the tabs that list records say: their heading, new-record link, list and empty list. */
+const TABS = {
+  notification: {
+    title: 'Email Notifications',
+    newLabel: 'Send Notification',
+    list: 'Recent Notifications',
+    empty: 'No notifications sent yet.',
+  },
+  receipt: {
+    title: 'Receipt Generation',
+    newLabel: 'Generate Receipt',
+    list: 'Generated Receipts',
+    empty: 'No receipts generated yet. Generate your first receipt from a parcel.',
+  },
+};
+
+/**
+ * A dashboard tab that lists records (Notifications, Receipts) at `/dashboard/{noun}s`: its
+ * header, the dialogs opened over it, one page of the records and, beside them, `aside`.
+ */
+export function RecordListTab({
+  noun,
+  pagination,
+  columns,
+  aside,
+  children,
+}: {
+  noun: keyof typeof TABS;
+  pagination: Pagination;
+  columns: string;
+  aside: ReactNode;
+  children: ReactNode[];
+}) {
+  const tab = TABS[noun];
+  const path = `/dashboard/${noun}s`;
+  const { totalItems } = pagination;
+  return (
+    <div className="space-y-6">
+      <RecordListHeader title={tab.title} newPath={`${path}/new`} newLabel={tab.newLabel} />
+
+      <Outlet />
+
+      <div className={`grid gap-6 ${columns}`}>
+        <RecordList
+          id={`${tab.list.toLowerCase().replace(/ /g, '-')}-heading`}
+          title={tab.list}
+          count={`${totalItems} ${noun}${totalItems === 1 ? '' : 's'}`}
+          empty={tab.empty}
+          emptyPage={`No ${noun}s on this page.`}
+          pagesLabel={`${noun[0].toUpperCase()}${noun.slice(1)} pages`}
+          pagination={pagination}
+          pageUrl={listPageUrl(path)}
+        >
+          {children}
+        </RecordList>
+        {aside}
+      </div>
+    </div>
   );
 }

@@ -1,36 +1,41 @@
-import { useInputControl, type FieldMetadata } from '@conform-to/react';
+import {
+  useForm,
+  useInputControl,
+  type FieldMetadata,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { useState, type ReactNode } from 'react';
+import type { z } from 'zod';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import type { ParcelOption } from '~/models/parcel.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { ParcelPickerSearch } from './parcel-picker-search';
 
 /**
- * A dialog whose form is about one parcel (Send Notification, Generate Receipt): without
- * JavaScript the parcel search comes first, on the dialog's own URL (`action`, keeping `keep`);
- * with it, the form's ParcelField searches as staff type.
+ * A dialog at `{listPath}/new` whose form is about one parcel (Send Notification, Generate
+ * Receipt): without JavaScript the parcel search comes first, on the dialog's own URL (keeping
+ * `keep`); with it, the form's ParcelField searches as staff type. Closing it goes back to the list.
  */
 export function ParcelPickerDialog({
   title,
   description,
-  closeTo,
-  action,
+  listPath,
   picker,
   keep,
   children,
 }: {
   title: string;
   description: string;
-  closeTo: string;
-  action: string;
+  listPath: string;
   picker: { search: string; shown: number; truncated: boolean };
   keep: Record<string, string>;
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
   return (
-    <RouteDialog title={title} closeTo={closeTo} description={description}>
-      {hydrated ? null : <ParcelPickerSearch action={action} {...picker} keep={keep} />}
+    <RouteDialog title={title} closeTo={listPath} description={description}>
+      {hydrated ? null : <ParcelPickerSearch action={`${listPath}/new`} {...picker} keep={keep} />}
       {children}
     </RouteDialog>
   );
@@ -54,6 +59,39 @@ export function useParcelChoice(
     control.change(next?.id ?? '');
   }
   return { hydrated, chosen, parcel, choose };
+}
+
+type FormOptions<Values extends Record<string, unknown>> = NonNullable<
+  Parameters<typeof useForm<Values, unknown>>[0]
+>;
+
+/**
+ * The form of a parcel picker dialog (checked in the browser when it is sent, then on every
+ * input, and always on the server) with the parcel it has chosen.
+ */
+export function useParcelPickerForm<Values extends { parcelId: string }>({
+  schema,
+  defaultValue,
+  lastResult,
+  parcels,
+  chosen,
+}: {
+  schema: z.ZodType;
+  defaultValue: Values;
+  lastResult?: SubmissionResult<string[]> | null;
+  parcels: ParcelOption[];
+  chosen: ParcelOption | null;
+}) {
+  const [form, fields] = useForm<Values, unknown>({
+    lastResult,
+    defaultValue: defaultValue as FormOptions<Values>['defaultValue'],
+    defaultNoValidate: false,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const choice = useParcelChoice(fields.parcelId as FieldMetadata<string>, parcels, chosen);
+  return { form, fields, ...choice };
 }
 
 /**
