@@ -69,6 +69,14 @@ function postForm(
   });
 }
 
+/** POST /api/auth/login with this body, from `address`. */
+const apiLogin = (body: unknown, address?: string) =>
+  postJson(loginApi, '/api/auth/login', body, address);
+
+/** The staff login form sent to /management/access, from `address`. */
+const formLogin = (fields: Record<string, string>, address?: string, cookie?: string) =>
+  postForm(loginPageAction, '/management/access', fields, address, cookie);
+
 /** The cookie pairs a browser would send back after these Set-Cookie headers. */
 function cookiesFrom(res: Response): string {
   return res.headers
@@ -87,7 +95,7 @@ beforeEach(() => loginFailures.clear());
 
 describe('POST /api/auth/login', () => {
   it('returns a token and the user without the password hash', async () => {
-    const res = await postJson(loginApi, '/api/auth/login', {
+    const res = await apiLogin({
       username: 'alice',
       password: PASSWORD,
     });
@@ -101,13 +109,13 @@ describe('POST /api/auth/login', () => {
   });
 
   it('refuses a missing field or an operator object with 400 and details', async () => {
-    const missing = await postJson(loginApi, '/api/auth/login', { username: 'alice' });
+    const missing = await apiLogin({ username: 'alice' });
     expect(missing.status).toBe(400);
     const missingBody = await missing.json();
     expect(missingBody.error).toBe('Validation failed');
     expect(missingBody.details.password).toBeDefined();
 
-    const injected = await postJson(loginApi, '/api/auth/login', {
+    const injected = await apiLogin({
       username: { $gt: '' },
       password: { $gt: '' },
     });
@@ -128,18 +136,8 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers wrong credentials with 401 and the same message for an unknown user', async () => {
-    const wrong = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'alice', password: 'nope-nope' },
-      '10.0.1.1',
-    );
-    const unknown = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'nobody', password: 'nope-nope' },
-      '10.0.1.2',
-    );
+    const wrong = await apiLogin({ username: 'alice', password: 'nope-nope' }, '10.0.1.1');
+    const unknown = await apiLogin({ username: 'nobody', password: 'nope-nope' }, '10.0.1.2');
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const wrongBody = await wrong.json();
@@ -153,20 +151,10 @@ describe('POST /api/auth/login', () => {
 
   it('locks a username from one address after 5 failures with 429 and Retry-After, even with the right password', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await postJson(
-        loginApi,
-        '/api/auth/login',
-        { username: 'bob', password: `wrong-${i}` },
-        '10.0.2.1',
-      );
+      const res = await apiLogin({ username: 'bob', password: `wrong-${i}` }, '10.0.2.1');
       expect(res.status).toBe(401);
     }
-    const locked = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'bob', password: PASSWORD },
-      '10.0.2.1',
-    );
+    const locked = await apiLogin({ username: 'bob', password: PASSWORD }, '10.0.2.1');
     expect(locked.status).toBe(429);
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
@@ -174,31 +162,16 @@ describe('POST /api/auth/login', () => {
     expect((await locked.json()).message).toMatch(/Too many failed sign-in attempts/);
 
     // The same person from another address, and another account from this one, are not affected.
-    const elsewhere = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'bob', password: PASSWORD },
-      '10.0.2.2',
-    );
+    const elsewhere = await apiLogin({ username: 'bob', password: PASSWORD }, '10.0.2.2');
     expect(elsewhere.status).toBe(200);
-    const colleague = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'alice', password: PASSWORD },
-      '10.0.2.1',
-    );
+    const colleague = await apiLogin({ username: 'alice', password: PASSWORD }, '10.0.2.1');
     expect(colleague.status).toBe(200);
   });
 
   it('checks at most the limit of 40 wrong passwords sent at once: the rest are refused unchecked', async () => {
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        postJson(
-          loginApi,
-          '/api/auth/login',
-          { username: 'bob', password: `wrong-${i}` },
-          '10.0.3.3',
-        ),
+        apiLogin({ username: 'bob', password: `wrong-${i}` }, '10.0.3.3'),
       ),
     );
     const statuses = answers.map((res) => res.status);
@@ -211,65 +184,35 @@ describe('POST /api/auth/login', () => {
       ['10.0.3.4', 200],
       ['10.0.3.3', 429],
     ] as const) {
-      const res = await postJson(
-        loginApi,
-        '/api/auth/login',
-        { username: 'bob', password: PASSWORD },
-        address,
-      );
+      const res = await apiLogin({ username: 'bob', password: PASSWORD }, address);
       expect(res.status, address).toBe(status);
     }
   });
 
   it('locks a username after 20 failures spread over many addresses', async () => {
     for (let i = 0; i < 20; i++) {
-      const res = await postJson(
-        loginApi,
-        '/api/auth/login',
-        { username: 'bob', password: `wrong-${i}` },
-        `10.0.5.${i}`,
-      );
+      const res = await apiLogin({ username: 'bob', password: `wrong-${i}` }, `10.0.5.${i}`);
       expect(res.status).toBe(401);
     }
-    const locked = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'bob', password: PASSWORD },
-      '10.0.5.99',
-    );
+    const locked = await apiLogin({ username: 'bob', password: PASSWORD }, '10.0.5.99');
     expect(locked.status).toBe(429);
   });
 
   it("lets an office's address fail across usernames 100 times before it locks the address", async () => {
     for (let i = 0; i < 100; i++) {
-      const res = await postJson(
-        loginApi,
-        '/api/auth/login',
-        { username: `guess${i % 25}`, password: `x${i}` },
-        '10.0.4.4',
-      );
+      const res = await apiLogin({ username: `guess${i % 25}`, password: `x${i}` }, '10.0.4.4');
       expect(res.status).toBe(401);
     }
-    const locked = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'alice', password: PASSWORD },
-      '10.0.4.4',
-    );
+    const locked = await apiLogin({ username: 'alice', password: PASSWORD }, '10.0.4.4');
     expect(locked.status).toBe(429);
-    const fromElsewhere = await postJson(
-      loginApi,
-      '/api/auth/login',
-      { username: 'alice', password: PASSWORD },
-      '10.0.4.5',
-    );
+    const fromElsewhere = await apiLogin({ username: 'alice', password: PASSWORD }, '10.0.4.5');
     expect(fromElsewhere.status).toBe(200);
   }, 120_000);
 });
 
 describe('GET /api/auth/me and POST /api/auth/logout', () => {
   it('returns the user for a token, 401 without one, and 401 once the token is revoked', async () => {
-    const login = await postJson(loginApi, '/api/auth/login', {
+    const login = await apiLogin({
       username: 'alice',
       password: PASSWORD,
     });
@@ -332,7 +275,7 @@ describe('requireUser', () => {
 
 describe('the staff login page', () => {
   it('signs in, sets an HttpOnly SameSite=Lax session cookie and a toast, and goes to redirectTo', async () => {
-    const res = await postForm(loginPageAction, '/management/access', {
+    const res = await formLogin({
       username: 'alice',
       password: PASSWORD,
       redirectTo: '/dashboard/parcels',
@@ -397,7 +340,7 @@ describe('the staff login page', () => {
   });
 
   it('never leaves the site for redirectTo when already signed in', async () => {
-    const login = await postForm(loginPageAction, '/management/access', {
+    const login = await formLogin({
       username: 'alice',
       password: PASSWORD,
     });
@@ -422,18 +365,8 @@ describe('the staff login page', () => {
   });
 
   it('gives the same message for a wrong password and an unknown user, keeping the username', async () => {
-    const wrong = await postForm(
-      loginPageAction,
-      '/management/access',
-      { username: 'alice', password: 'bad-password' },
-      '10.0.5.1',
-    );
-    const unknown = await postForm(
-      loginPageAction,
-      '/management/access',
-      { username: 'ghost', password: 'bad-password' },
-      '10.0.5.2',
-    );
+    const wrong = await formLogin({ username: 'alice', password: 'bad-password' }, '10.0.5.1');
+    const unknown = await formLogin({ username: 'ghost', password: 'bad-password' }, '10.0.5.2');
     expect(wrong.status).toBe(400);
     expect(unknown.status).toBe(400);
     expect(wrong.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false);
@@ -446,7 +379,7 @@ describe('the staff login page', () => {
   });
 
   it('shows field errors when a field is empty', async () => {
-    const res = await postForm(loginPageAction, '/management/access', {
+    const res = await formLogin({
       username: '',
       password: '',
     });
@@ -458,36 +391,21 @@ describe('the staff login page', () => {
 
   it('counts failures per username and client address and locks with 429', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await postForm(
-        loginPageAction,
-        '/management/access',
-        { username: 'alice', password: `x${i}` },
-        '10.0.6.6',
-      );
+      const res = await formLogin({ username: 'alice', password: `x${i}` }, '10.0.6.6');
       expect(res.status).toBe(400);
     }
-    const locked = await postForm(
-      loginPageAction,
-      '/management/access',
-      { username: 'alice', password: PASSWORD },
-      '10.0.6.6',
-    );
+    const locked = await formLogin({ username: 'alice', password: PASSWORD }, '10.0.6.6');
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await locked.json()).error[''][0]).toMatch(/Too many failed sign-in attempts/);
 
     // Someone at another address still gets in.
-    const elsewhere = await postForm(
-      loginPageAction,
-      '/management/access',
-      { username: 'alice', password: PASSWORD },
-      '10.0.7.7',
-    );
+    const elsewhere = await formLogin({ username: 'alice', password: PASSWORD }, '10.0.7.7');
     expect(elsewhere.status).toBe(302);
   });
 
   it('sends a signed-in user from the login page to the dashboard', async () => {
-    const login = await postForm(loginPageAction, '/management/access', {
+    const login = await formLogin({
       username: 'alice',
       password: PASSWORD,
     });
@@ -501,7 +419,7 @@ describe('the staff login page', () => {
 
 describe('logout', () => {
   it('POST destroys the session and goes to the login page; GET does not sign out', async () => {
-    const login = await postForm(loginPageAction, '/management/access', {
+    const login = await formLogin({
       username: 'alice',
       password: PASSWORD,
     });
@@ -526,7 +444,7 @@ describe('logout', () => {
   });
 
   it('ends the session on the server: a copy of the cookie taken before logout opens nothing', async () => {
-    const login = await postForm(loginPageAction, '/management/access', {
+    const login = await formLogin({
       username: 'alice',
       password: PASSWORD,
     });
@@ -543,8 +461,7 @@ describe('logout', () => {
   });
 
   it("gives every sign-in a new session id, and can end all of a user's sessions", async () => {
-    const sign = () =>
-      postForm(loginPageAction, '/management/access', { username: 'alice', password: PASSWORD });
+    const sign = () => formLogin({ username: 'alice', password: PASSWORD });
     const first = await sign();
     const second = await sign();
     const sessionOf = (res: Response) =>

@@ -1,14 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
-import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { Parcel } from '~/models/parcel.server';
 import { listEvents } from '~/models/tracking-event.server';
-import { addEvent, deleteEvent, updateEvent } from '~/services/tracking-events.server';
-import { createUser } from '~/models/user.server';
+import { deleteEvent, updateEvent } from '~/services/tracking-events.server';
 import { EVENT_STATUSES, EVENT_TO_PARCEL_STATUS } from '~/schemas/constants';
 import { TrackingEventFormSchema } from '~/schemas/tracking-event';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
 import { loader as tabLoader } from '~/routes/dashboard.tracking';
 import { loader as parcelPageLoader } from '~/routes/dashboard.tracking.$parcelId';
 import {
@@ -28,6 +24,7 @@ import {
   loader as eventsLoader,
 } from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction, loader as eventLoader } from '~/routes/api.tracking.events.$id';
+import { createEvent, createParcel, createUser } from '../support/factories';
 
 const context = { clientAddress: '10.1.2.3' };
 const MISSING_ID = '0123456789abcdef01234567';
@@ -36,26 +33,11 @@ let sessionCookie = '';
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({
-    username: 'tracker',
-    password: 'tracker-password-1',
-    name: 'Tracker',
-  });
-  token = (await issueApiToken(user.id)).token;
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  sessionCookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+  ({ token, cookie: sessionCookie } = await createUser('staff', { username: 'tracker' }));
 });
 
-async function createParcel() {
-  const parcel = await insertWithTrackingNumber((trackingNumber) =>
-    new Parcel({
-      trackingNumber,
-      sender: { name: 'Ann Sender', address: '1 Main St' },
-      recipient: { name: 'Bob Recipient', address: '2 High St' },
-    }).save(),
-  );
-  return String(parcel._id);
+async function newParcelId() {
+  return (await createParcel()).id;
 }
 
 async function storedParcel(id: string) {
@@ -106,7 +88,7 @@ const deleteCall = (id: string, auth?: string | null) =>
 
 describe('GET /api/tracking/:parcelId/events', () => {
   it('lists the events newest first by timestamp, even when added out of order', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     await postCall(parcelId, {
       status: 'In Transit',
       location: 'Chicago',
@@ -142,7 +124,7 @@ describe('GET /api/tracking/:parcelId/events', () => {
   });
 
   it('answers 401 without a token or with a bad one', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const res = await listCall(parcelId, null);
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({
@@ -168,7 +150,7 @@ describe('GET /api/tracking/:parcelId/events', () => {
 
 describe('POST /api/tracking/:parcelId/events', () => {
   it('creates an event (201) and defaults the timestamp to now', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const before = Date.now();
     const res = await postCall(parcelId, {
       status: 'Departed Facility',
@@ -193,7 +175,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
   });
 
   it("keeps the time zone of the place, defaulting to the company's; timestamps stay UTC", async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const res = await postCall(parcelId, {
       status: 'Arrived at Facility',
       location: 'Tokyo Hub',
@@ -224,7 +206,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
   });
 
   it('answers 401 without auth and stores nothing', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const res = await postCall(parcelId, { status: 'Delivered' }, { auth: null });
     expect(res.status).toBe(401);
     const stored = await storedParcel(parcelId);
@@ -245,7 +227,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
     ['unknown time zone', { status: 'Delivered', timeZone: 'Mars/Olympus_Mons' }, 'timeZone'],
     ['numeric time zone', { status: 'Delivered', timeZone: -5 }, 'timeZone'],
   ])('answers 400 with details for %s and stores nothing', async (_name, body, field) => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const res = await postCall(parcelId, body);
     expect(res.status).toBe(400);
     const json = await res.json();
@@ -257,7 +239,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
   });
 
   it('answers 400 for a body that is not JSON, 415 for a non-JSON content type', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     expect((await postCall(parcelId, undefined, { raw: '{"status": ' })).status).toBe(400);
     const res = await eventsAction({
       request: new Request(`http://localhost/api/tracking/${parcelId}/events`, {
@@ -280,7 +262,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
   });
 
   it('lands all of 10 concurrent adds to one parcel', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         postCall(parcelId, {
@@ -308,7 +290,7 @@ describe('parcel status follows the newest event', () => {
   it.each(mapped.map((status) => [status, EVENT_TO_PARCEL_STATUS[status]]))(
     '%s sets the parcel to %s',
     async (eventStatus, parcelStatus) => {
-      const parcelId = await createParcel();
+      const parcelId = await newParcelId();
       const res = await postCall(parcelId, {
         status: eventStatus,
         timestamp: '2024-12-05T12:00:00Z',
@@ -324,7 +306,7 @@ describe('parcel status follows the newest event', () => {
   );
 
   it('Custom Status and unknown text leave the status unchanged', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     await postCall(parcelId, { status: 'Out for Delivery', timestamp: '2024-12-01T08:00:00Z' });
     await postCall(parcelId, { status: 'Custom Status', timestamp: '2024-12-01T09:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
@@ -337,14 +319,14 @@ describe('parcel status follows the newest event', () => {
   });
 
   it('an older event does not override the newest one', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     await postCall(parcelId, { status: 'Out for Delivery', timestamp: '2024-12-03T08:00:00Z' });
     await postCall(parcelId, { status: 'Package Picked Up', timestamp: '2024-12-01T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
   });
 
   it('deleting the newest event moves the status back to the previous event; with none left it is Pending', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const first = (
       await (
         await postCall(parcelId, { status: 'In Transit', timestamp: '2024-12-01T08:00:00Z' })
@@ -371,7 +353,7 @@ describe('parcel status follows the newest event', () => {
   });
 
   it('deleting a mistaken Delivered skips Custom Status events and clears the delivery date', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     await postCall(parcelId, { status: 'In Transit', timestamp: '2024-12-01T08:00:00Z' });
     const delivered = (
       await (
@@ -390,19 +372,9 @@ describe('parcel status follows the newest event', () => {
   });
 
   it('deleting the only Delivered event, with only Custom Status events left, makes the parcel Pending', async () => {
-    const parcelId = await createParcel();
-    const delivered = (await addEvent(parcelId, {
-      status: 'Delivered',
-      location: '',
-      description: '',
-      timestamp: new Date('2024-12-01T08:00:00Z'),
-    }))!;
-    const note = (await addEvent(parcelId, {
-      status: 'Left with neighbour',
-      location: '',
-      description: '',
-      timestamp: new Date('2024-12-02T08:00:00Z'),
-    }))!;
+    const parcelId = await newParcelId();
+    const delivered = await createEvent(parcelId, 'Delivered', { at: '2024-12-01T08:00:00Z' });
+    const note = await createEvent(parcelId, 'Left with neighbour', { at: '2024-12-02T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Delivered');
     await deleteEvent(delivered.id);
     let stored = await storedParcel(parcelId);
@@ -417,19 +389,9 @@ describe('parcel status follows the newest event', () => {
   });
 
   it('editing Delivered into another status moves the parcel and clears the delivery date', async () => {
-    const parcelId = await createParcel();
-    await addEvent(parcelId, {
-      status: 'In Transit',
-      location: '',
-      description: '',
-      timestamp: new Date('2024-12-01T08:00:00Z'),
-    });
-    const delivered = (await addEvent(parcelId, {
-      status: 'Delivered',
-      location: '',
-      description: '',
-      timestamp: new Date('2024-12-02T08:00:00Z'),
-    }))!;
+    const parcelId = await newParcelId();
+    await createEvent(parcelId, 'In Transit', { at: '2024-12-01T08:00:00Z' });
+    const delivered = await createEvent(parcelId, 'Delivered', { at: '2024-12-02T08:00:00Z' });
     const edited = await updateEvent(delivered.id, { status: 'Failed Delivery' });
     expect(edited?.status).toBe('Failed Delivery');
     let stored = await storedParcel(parcelId);
@@ -444,19 +406,9 @@ describe('parcel status follows the newest event', () => {
   });
 
   it('editing an event re-evaluates which one is newest', async () => {
-    const parcelId = await createParcel();
-    const old = (await addEvent(parcelId, {
-      status: 'Delivered',
-      location: '',
-      description: '',
-      timestamp: new Date('2024-12-01T08:00:00Z'),
-    }))!;
-    await addEvent(parcelId, {
-      status: 'In Transit',
-      location: '',
-      description: '',
-      timestamp: new Date('2024-12-02T08:00:00Z'),
-    });
+    const parcelId = await newParcelId();
+    const old = await createEvent(parcelId, 'Delivered', { at: '2024-12-01T08:00:00Z' });
+    await createEvent(parcelId, 'In Transit', { at: '2024-12-02T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('In Transit');
     await updateEvent(old.id, { timestamp: new Date('2024-12-03T08:00:00Z') });
     const stored = await storedParcel(parcelId);
@@ -468,12 +420,8 @@ describe('parcel status follows the newest event', () => {
 
 describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
   it('reads one event with its parcel id', async () => {
-    const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, {
-      status: 'In Transit',
-      location: 'Reno',
-      description: '',
-    }))!;
+    const parcelId = await newParcelId();
+    const created = await createEvent(parcelId, 'In Transit', { location: 'Reno' });
     const res = await call(eventLoader, request(`/api/tracking/events/${created.id}`), {
       id: created.id,
     });
@@ -491,13 +439,12 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
   });
 
   it('updates only the fields sent and moves the parcel status', async () => {
-    const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, {
-      status: 'Out for Delivery',
+    const parcelId = await newParcelId();
+    const created = await createEvent(parcelId, 'Out for Delivery', {
       location: 'Austin',
       description: 'On the van',
-      timestamp: new Date('2024-12-04T07:00:00Z'),
-    }))!;
+      at: '2024-12-04T07:00:00Z',
+    });
     const res = await putCall(created.id, {
       status: 'Delivered',
       description: 'Left at front door',
@@ -524,12 +471,8 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
   });
 
   it('PUT answers 401, 400 (bad id, bad body, empty body) and 404, changing nothing', async () => {
-    const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, {
-      status: 'In Transit',
-      location: 'Reno',
-      description: '',
-    }))!;
+    const parcelId = await newParcelId();
+    const created = await createEvent(parcelId, 'In Transit', { location: 'Reno' });
     expect((await putCall(created.id, { status: 'Delivered' }, { auth: null })).status).toBe(401);
     expect((await putCall('nope', { status: 'Delivered' })).status).toBe(400);
     const bad = await putCall(created.id, { status: { $gt: '' } });
@@ -543,12 +486,8 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
   });
 
   it('DELETE answers 401, 400 and 404, removing nothing', async () => {
-    const parcelId = await createParcel();
-    const created = (await addEvent(parcelId, {
-      status: 'In Transit',
-      location: '',
-      description: '',
-    }))!;
+    const parcelId = await newParcelId();
+    const created = await createEvent(parcelId, 'In Transit');
     expect((await deleteCall(created.id, null)).status).toBe(401);
     expect((await deleteCall('xyz')).status).toBe(400);
     const missing = await deleteCall(MISSING_ID);
@@ -573,9 +512,9 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
 
 describe('model functions', () => {
   it('deleteEvent scoped to another parcel finds nothing', async () => {
-    const a = await createParcel();
-    const b = await createParcel();
-    const event = (await addEvent(a, { status: 'In Transit', location: '', description: '' }))!;
+    const a = await newParcelId();
+    const b = await newParcelId();
+    const event = await createEvent(a, 'In Transit');
     expect(await deleteEvent(event.id, { parcelId: b })).toBeNull();
     expect(await updateEvent(event.id, { status: 'Delivered' }, { parcelId: b })).toBeNull();
     expect((await listEvents(a))!).toHaveLength(1);
@@ -690,7 +629,7 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('send visitors who are not signed in to the login page', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const checks = [
       run(tabLoader, page('/dashboard/tracking', { signedIn: false })),
       run(parcelPageLoader, page(`/dashboard/tracking/${parcelId}`, { signedIn: false }), {
@@ -712,7 +651,7 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('lists parcels matching a case-insensitive, regex-safe search', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     await Parcel.updateOne(
       { _id: parcelId },
       { $set: { 'recipient.name': 'Zed (Q.) Unique+Name' } },
@@ -726,19 +665,9 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('shows a parcel with its events newest first, and 404 for unknown or malformed ids', async () => {
-    const parcelId = await createParcel();
-    await addEvent(parcelId, {
-      status: 'In Transit',
-      location: 'A',
-      description: '',
-      timestamp: new Date('2024-01-01T00:00:00Z'),
-    });
-    await addEvent(parcelId, {
-      status: 'Delivered',
-      location: 'B',
-      description: '',
-      timestamp: new Date('2024-01-03T00:00:00Z'),
-    });
+    const parcelId = await newParcelId();
+    await createEvent(parcelId, 'In Transit', { location: 'A', at: '2024-01-01T00:00:00Z' });
+    await createEvent(parcelId, 'Delivered', { location: 'B', at: '2024-01-03T00:00:00Z' });
     const res = await run(parcelPageLoader, page(`/dashboard/tracking/${parcelId}`), { parcelId });
     expect(res.status).toBe(200);
     const { parcel } = await res.json();
@@ -757,7 +686,7 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('adds an event from the form and redirects back to the parcel, keeping the search, with a toast', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const defaults = await (
       await run(addPageLoader, page(`/dashboard/tracking/${parcelId}/events/new`))
     ).json();
@@ -785,7 +714,7 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('answers a time zone sent twice with a field error, and forms no page sends with 400, adding nothing', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const body = new URLSearchParams(form({ status: 'Delivered', timeZone: 'America/New_York' }));
     body.append('timeZone', 'Europe/Paris');
     const twice = await run(
@@ -827,7 +756,7 @@ describe('dashboard Tracking pages', () => {
   });
 
   it("reads the form's date and time in its time zone, offered the company's by default", async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const defaults = await (
       await run(addPageLoader, page(`/dashboard/tracking/${parcelId}/events/new`))
     ).json();
@@ -861,7 +790,7 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('answers 400 with field errors and the values sent, storing nothing', async () => {
-    const parcelId = await createParcel();
+    const parcelId = await newParcelId();
     const res = await run(
       addPageAction,
       page(`/dashboard/tracking/${parcelId}/events/new`, {
@@ -890,14 +819,12 @@ describe('dashboard Tracking pages', () => {
   });
 
   it('edits and deletes an event through the dialogs; events of other parcels are 404', async () => {
-    const parcelId = await createParcel();
-    const otherId = await createParcel();
-    const event = (await addEvent(parcelId, {
-      status: 'In Transit',
+    const parcelId = await newParcelId();
+    const otherId = await newParcelId();
+    const event = await createEvent(parcelId, 'In Transit', {
       location: 'Hub',
-      description: '',
-      timestamp: new Date('2024-05-05T05:05:00Z'),
-    }))!;
+      at: '2024-05-05T05:05:00Z',
+    });
     const params = { parcelId, eventId: event.id };
     const editPath = `/dashboard/tracking/${parcelId}/events/${event.id}/edit`;
 

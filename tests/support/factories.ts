@@ -1,0 +1,93 @@
+import { createApiKey as storeApiKey } from '~/models/api-key.server';
+import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { createUser as storeUser } from '~/models/user.server';
+import type { UserRole } from '~/schemas/roles';
+import type { ApiKeyScope } from '~/schemas/integrations';
+import { addEvent } from '~/services/tracking-events.server';
+import { signedIn, type SignedIn } from './sign-in';
+
+/**
+ * The records integration tests start from, stored through the app's own models. Each call makes
+ * a new one (a new username, a new tracking number), so tests in a file never share one unless
+ * they mean to; `overrides` sets what a test looks at.
+ */
+
+let made = 0;
+
+/** A user signed in both ways, and the API's bearer header for it. */
+export type TestUser = SignedIn & { auth: { Authorization: string } };
+
+export async function createUser(
+  role: UserRole = 'staff',
+  overrides: { username?: string; password?: string; name?: string; email?: string } = {},
+): Promise<TestUser> {
+  made += 1;
+  const username = overrides.username ?? `${role}-${made}`;
+  const user = await storeUser({
+    password: `${username}-password`,
+    ...overrides,
+    username,
+    role,
+  });
+  const session = await signedIn(user);
+  return { ...session, auth: { Authorization: `Bearer ${session.token}` } };
+}
+
+/** One signed-in user for each role, by role. */
+export async function createUsers<R extends UserRole>(
+  roles: readonly R[],
+  prefix = 'user',
+): Promise<Record<R, TestUser>> {
+  const users = {} as Record<R, TestUser>;
+  for (const role of roles) {
+    users[role] = await createUser(role, { username: `${prefix}-${role}` });
+  }
+  return users;
+}
+
+/** An API key with these scopes, made by `owner`, and its bearer header. */
+export async function createApiKey(scopes: ApiKeyScope[], owner: { user: { id: string } }) {
+  made += 1;
+  const { apiKey, key } = await storeApiKey({ name: `Key ${made}`, scopes }, owner.user.id);
+  return { apiKey, key, auth: { Authorization: `Bearer ${key}` } };
+}
+
+/**
+ * A parcel stored as it is given (no webhook, audit entry or e-mail), with a new tracking number
+ * unless it is given one; `id` is its id as a string.
+ */
+export async function createParcel(overrides: Record<string, unknown> = {}) {
+  const doc = await insertWithTrackingNumber((trackingNumber) =>
+    Parcel.create({
+      trackingNumber,
+      sender: { name: 'Ann Sender', address: '1 Main St' },
+      recipient: { name: 'Bob Recipient', address: '2 High St' },
+      ...overrides,
+    }),
+  );
+  return {
+    ...(doc.toObject() as Record<string, unknown>),
+    id: String(doc._id),
+    trackingNumber: doc.trackingNumber,
+  };
+}
+
+/**
+ * A tracking event of `status` added to the parcel as the app adds one (the parcel's status
+ * follows it), `at` the time it happened.
+ */
+export async function createEvent(
+  parcelId: string,
+  status = 'In Transit',
+  { at, ...overrides }: { at?: string; location?: string; description?: string } = {},
+) {
+  const event = await addEvent(parcelId, {
+    status,
+    location: '',
+    description: '',
+    ...(at ? { timestamp: new Date(at) } : {}),
+    ...overrides,
+  } as Parameters<typeof addEvent>[1]);
+  if (!event) throw new Error(`No parcel ${parcelId} to add an event to`);
+  return event;
+}
