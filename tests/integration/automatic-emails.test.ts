@@ -6,7 +6,6 @@ import {
   type SerializedNotification,
 } from '~/models/notification.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import {
   action as settingsApiAction,
   loader as settingsApiLoader,
@@ -18,49 +17,22 @@ import {
 } from '~/routes/dashboard.notifications_.settings';
 import { loader as timelineLoader } from '~/routes/dashboard.tracking.$parcelId';
 import { connectDb } from '~/lib/db.server';
-import { env } from '~/lib/env.server';
-import { registerJobKinds } from '~/services/job-kinds.server';
-import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import { answer, apiRequest, pageRequest } from '../support/api';
+import { createUsers, type TestUser } from '../support/factories';
+import { startMailWorker } from '../support/jobs';
 import { queueStatusEmail } from '~/services/notifications.server';
 import { addEvent, updateEvent } from '~/services/tracking-events.server';
-import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
-import { signedIn } from '../support/sign-in';
 
-const context = { clientAddress: '10.1.2.3' };
-const base = 'http://localhost';
-let smtp: TestSmtpServer;
-let worker: JobWorker;
-const tokens: Record<string, string> = {};
-const cookies: Record<string, string> = {};
+type Role = 'admin' | 'staff' | 'viewer';
+let users: Record<Role, TestUser>;
+let outbox: Awaited<ReturnType<typeof startMailWorker>>;
 let counter = 0;
 
-const call = (
-  fn: (args: never) => Promise<Response> | Response,
-  request: Request,
-  params: Record<string, string> = {},
-) => (fn({ request, params, context } as never) as Promise<Response>).catch((e: Response) => e);
-
-function api(url: string, role: string, init: { method?: string; body?: unknown } = {}) {
-  return new Request(`${base}${url}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      Authorization: `Bearer ${tokens[role]}`,
-      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
-
-function page(url: string, role: string, form?: URLSearchParams) {
-  return new Request(`${base}${url}`, {
-    method: form ? 'POST' : 'GET',
-    headers: {
-      Cookie: cookies[role]!,
-      ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    body: form,
-  });
-}
+const call = answer;
+const api = (url: string, role: Role, init?: { method?: string; body?: unknown }) =>
+  apiRequest(url, users[role], init);
+const page = (url: string, role: Role, form?: Record<string, string> | URLSearchParams) =>
+  pageRequest(url, users[role], form);
 
 /** A tracking event's input: the status and where. */
 const ev = (status: string, location = '') => ({ status, location, description: '' });
@@ -87,22 +59,13 @@ async function settledFor(email: string, count = 1): Promise<SerializedNotificat
 }
 
 beforeAll(async () => {
-  smtp = await startTestSmtpServer();
   await connectDb();
-  registerJobKinds();
-  env.SMTP_URL = smtp.url;
-  env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
-  worker = startJobWorker({ pollMs: 20 });
-  for (const role of ['admin', 'viewer'] as const) {
-    const user = await createUser({ username: `auto-${role}`, password: 'a-long-password', role });
-    ({ token: tokens[role], cookie: cookies[role] } = await signedIn(user));
-  }
+  outbox = await startMailWorker();
+  users = (await createUsers(['admin', 'viewer'], 'auto')) as Record<Role, TestUser>;
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  env.SMTP_URL = undefined;
-  await smtp?.stop();
+  await outbox?.stop();
 });
 
 describe('automatic status e-mails', () => {
@@ -119,16 +82,18 @@ describe('automatic status e-mails', () => {
       title: `Status update for your parcel ${parcel.trackingNumber}`,
       trackingNumber: parcel.trackingNumber,
     });
-    const mail = await smtp.waitForMessage(parcel.email);
+    const mail = await outbox.smtp.waitForMessage(parcel.email);
     expect(mail.text).toContain('its current status is "Out for Delivery"');
 
     // Edited (also to another status that e-mails), the event queues nothing more.
     await updateEvent(event!.id, { description: 'On the van' });
     await updateEvent(event!.id, { status: 'Delivered' });
     await updateEvent(event!.id, { status: 'Out for Delivery' });
-    await worker.idle();
+    await outbox.worker.idle();
     expect(await Notification.countDocuments({ recipient: parcel.email })).toBe(1);
-    expect(smtp.messages.filter((m) => m.subject?.includes(parcel.trackingNumber))).toHaveLength(1);
+    expect(
+      outbox.smtp.messages.filter((m) => m.subject?.includes(parcel.trackingNumber)),
+    ).toHaveLength(1);
     expect(await Job.countDocuments({ uniqueKey: `email:status:${event!.id}` })).toBe(1);
 
     // A new event that delivers it: the Delivery Confirmation.
@@ -148,7 +113,7 @@ describe('automatic status e-mails', () => {
     const sent = await settledFor(parcel.email);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.type).toBe('Pickup Confirmation');
-    await worker.idle();
+    await outbox.worker.idle();
     expect(await Notification.countDocuments({ recipient: parcel.email })).toBe(1);
   });
 
@@ -200,7 +165,7 @@ describe('the rules', () => {
         .map((r: { status: string }) => r.status),
     ).toEqual(['Out for Delivery', 'Delivered', 'Picked Up', 'Failed']);
 
-    const put = (role: string, body: unknown) =>
+    const put = (role: Role, body: unknown) =>
       call(settingsApiAction, api('/api/notification-settings', role, { method: 'PUT', body }));
     expect((await put('viewer', { rules: [] })).status).toBe(403);
     for (const body of [
@@ -235,7 +200,7 @@ describe('the rules', () => {
     // Out for Delivery no longer e-mails; In Transit does.
     const parcel = await makeParcel();
     await addEvent(parcel.id, ev('Out for Delivery'));
-    await worker.idle();
+    await outbox.worker.idle();
     expect(await Notification.countDocuments({ recipient: parcel.email })).toBe(0);
     await addEvent(parcel.id, ev('In Transit'));
     expect((await settledFor(parcel.email))[0]!.automatic).toBe(true);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getNotification, listNotifications } from '~/models/notification.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import {
   action as templateApiAction,
   loader as templateApiLoader,
@@ -14,47 +13,20 @@ import {
   loader as editLoader,
 } from '~/routes/dashboard.notifications_.templates.$id';
 import { connectDb } from '~/lib/db.server';
-import { env } from '~/lib/env.server';
-import { registerJobKinds } from '~/services/job-kinds.server';
-import { startJobWorker, type JobWorker } from '~/services/jobs.server';
-import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
-import { signedIn } from '../support/sign-in';
+import { answer, apiRequest, pageRequest } from '../support/api';
+import { createUsers, type TestUser } from '../support/factories';
+import { startMailWorker } from '../support/jobs';
 
-const context = { clientAddress: '10.1.2.3' };
-const base = 'http://localhost';
-let smtp: TestSmtpServer;
-let worker: JobWorker;
-const tokens: Record<string, string> = {};
-const cookies: Record<string, string> = {};
+type Role = 'admin' | 'staff' | 'viewer';
+let users: Record<Role, TestUser>;
+let outbox: Awaited<ReturnType<typeof startMailWorker>>;
 let parcelId: string;
 
-const call = (
-  fn: (args: never) => Promise<Response> | Response,
-  request: Request,
-  params: Record<string, string> = {},
-) => (fn({ request, params, context } as never) as Promise<Response>).catch((e: Response) => e);
-
-function api(url: string, role: string, init: { method?: string; body?: unknown } = {}) {
-  return new Request(`${base}${url}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      Authorization: `Bearer ${tokens[role]}`,
-      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
-
-function page(url: string, role: string, form?: Record<string, string>) {
-  return new Request(`${base}${url}`, {
-    method: form ? 'POST' : 'GET',
-    headers: {
-      Cookie: cookies[role]!,
-      ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    body: form ? new URLSearchParams(form) : undefined,
-  });
-}
+const call = answer;
+const api = (url: string, role: Role, init?: { method?: string; body?: unknown }) =>
+  apiRequest(url, users[role], init);
+const page = (url: string, role: Role, form?: Record<string, string> | URLSearchParams) =>
+  pageRequest(url, users[role], form);
 
 async function sentNotificationTo(email: string) {
   const deadline = Date.now() + 15_000;
@@ -68,16 +40,9 @@ async function sentNotificationTo(email: string) {
 }
 
 beforeAll(async () => {
-  smtp = await startTestSmtpServer();
   await connectDb();
-  registerJobKinds();
-  env.SMTP_URL = smtp.url;
-  env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
-  worker = startJobWorker({ pollMs: 20 });
-  for (const role of ['admin', 'staff', 'viewer'] as const) {
-    const user = await createUser({ username: `tpl-${role}`, password: 'a-long-password', role });
-    ({ token: tokens[role], cookie: cookies[role] } = await signedIn(user));
-  }
+  outbox = await startMailWorker();
+  users = (await createUsers(['admin', 'staff', 'viewer'], 'tpl')) as Record<Role, TestUser>;
   const parcel = await Parcel.create({
     trackingNumber: 'TPL123456789',
     status: 'Out for Delivery',
@@ -88,9 +53,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  env.SMTP_URL = undefined;
-  await smtp?.stop();
+  await outbox?.stop();
 });
 
 describe('sending a template without JavaScript', () => {
@@ -115,7 +78,7 @@ describe('sending a template without JavaScript', () => {
     const notification = await sentNotificationTo('tia@example.com');
     expect(notification.status).toBe('sent');
     expect(notification.title).toBe('Status update for your parcel TPL123456789');
-    const mail = await smtp.waitForMessage('tia@example.com');
+    const mail = await outbox.smtp.waitForMessage('tia@example.com');
     expect(mail.subject).toBe('Status update for your parcel TPL123456789');
     expect(mail.text).toContain('Dear Tia <Tester>,');
     expect(mail.text).toContain('its current status is "Out for Delivery"');
@@ -164,7 +127,7 @@ describe('editing templates', () => {
   });
 
   it('saves an admin edit (API), refuses unknown placeholders and other roles, and resets', async () => {
-    const put = (role: string, body: unknown) =>
+    const put = (role: Role, body: unknown) =>
       call(
         templateApiAction,
         api('/api/notification-templates/pickup-confirmation', role, { method: 'PUT', body }),
@@ -225,7 +188,7 @@ describe('editing templates', () => {
     const n = await sentNotificationTo('pat@example.com');
     expect(n.title).toBe('SwiftShip Courier has TPL223456789');
     expect((await getNotification(n.id))?.message).toBe('Hello Pat, expected to be confirmed.');
-    const mail = await smtp.waitForMessage('pat@example.com');
+    const mail = await outbox.smtp.waitForMessage('pat@example.com');
     expect(String(mail.html)).toContain('<p>Hello Pat</p>');
 
     const reset = await call(

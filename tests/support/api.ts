@@ -48,3 +48,46 @@ export async function callRoute(
 export function uniqueAddress(): string {
   return `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 }
+
+/** A request to the JSON API as `user` (its bearer token), with a JSON body when one is given. */
+export function apiRequest(
+  url: string,
+  user: { token: string },
+  init: { method?: string; body?: unknown } = {},
+) {
+  return new Request(`http://localhost${url}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      Authorization: `Bearer ${user.token}`,
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+/** A request to a page as `user` (its session cookie): the form's POST when one is given. */
+export function pageRequest(
+  url: string,
+  user: { cookie: string },
+  form?: Record<string, string> | URLSearchParams,
+) {
+  return new Request(`http://localhost${url}`, {
+    method: form ? 'POST' : 'GET',
+    headers: {
+      Cookie: user.cookie,
+      ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+}
+
+/** A loader's or action's answer to the request, thrown or returned. */
+export function answer(
+  fn: (args: never) => Promise<Response> | Response,
+  request: Request,
+  params: Record<string, string> = {},
+) {
+  return (
+    fn({ request, params, context: { clientAddress: '10.1.2.3' } } as never) as Promise<Response>
+  ).catch((e: Response) => e);
+}

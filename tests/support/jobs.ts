@@ -1,5 +1,8 @@
+import { env } from '~/lib/env.server';
 import { claimJob, newWorkerId } from '~/models/job.server';
-import { runJob } from '~/services/jobs.server';
+import { registerJobKinds } from '~/services/job-kinds.server';
+import { runJob, startJobWorker } from '~/services/jobs.server';
+import { startTestSmtpServer } from './smtp';
 
 /**
  * What `check` gives once it gives something (polled every 20 ms): a record a worker has written,
@@ -27,4 +30,25 @@ export async function attemptDueJob(type: string, leaseMs = 60_000): Promise<voi
   const job = await claimJob([type], workerId, leaseMs);
   if (!job) throw new Error(`No ${type} job is due`);
   await runJob(job, workerId, leaseMs);
+}
+
+/**
+ * A test SMTP server and a job worker that sends the queued e-mails to it, retrying a few
+ * hundredths of a second apart; `stop` ends both and forgets the server.
+ */
+export async function startMailWorker() {
+  const smtp = await startTestSmtpServer();
+  registerJobKinds();
+  env.SMTP_URL = smtp.url;
+  env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
+  const worker = startJobWorker({ pollMs: 20 });
+  return {
+    smtp,
+    worker,
+    async stop() {
+      await worker.stop();
+      env.SMTP_URL = undefined;
+      await smtp.stop();
+    },
+  };
 }
