@@ -1,8 +1,6 @@
 import { EMPTY_CONTACT } from '~/schemas/parcel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { createParcel } from '~/services/parcels.server';
-import { createUser } from '~/models/user.server';
 import { action as splatAction, loader as splatLoader } from '~/routes/api.$';
 import { action as loginAction } from '~/routes/api.auth.login';
 import { action as healthAction } from '~/routes/api.health';
@@ -19,17 +17,13 @@ import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { trackingLimiter } from '~/services/public-tracking.server';
 import { callRoute, uniqueAddress } from '../support/api';
+import { createUser } from '../support/factories';
 
 let auth: Record<string, string>;
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({
-    username: 'conventions',
-    password: 'conventions-password',
-    name: 'Conventions',
-  });
-  auth = { Authorization: `Bearer ${(await issueApiToken(user.id)).token}` };
+  ({ auth } = await createUser('staff', { username: 'conventions', name: 'Conventions' }));
 });
 
 afterAll(async () => {

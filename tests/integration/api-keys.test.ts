@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '~/models/api-key.server';
-import { issueApiToken } from '~/models/api-token.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser, User } from '~/models/user.server';
+import { User } from '~/models/user.server';
 import { loader as auditLoader } from '~/routes/api.audit';
 import { action as keyAction, loader as keyLoader } from '~/routes/api.api-keys.$id';
 import { action as keysAction, loader as keysLoader } from '~/routes/api.api-keys';
@@ -18,7 +17,7 @@ import {
 } from '~/routes/dashboard.settings.api-keys';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
-import { sessionCookie } from '../support/sign-in';
+import { createUser } from '../support/factories';
 
 let adminAuth: Record<string, string>;
 let staffAuth: Record<string, string>;
@@ -28,17 +27,11 @@ let staffCookie: string;
 
 beforeAll(async () => {
   await connectDb();
-  const admin = await createUser({
-    username: 'keys-admin',
-    password: 'keys-admin-pw',
-    role: 'admin',
-  });
-  const staff = await createUser({ username: 'keys-staff', password: 'keys-staff-pw' });
-  adminId = admin.id;
-  adminAuth = { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` };
-  staffAuth = { Authorization: `Bearer ${(await issueApiToken(staff.id)).token}` };
-  adminCookie = await sessionCookie(admin.id);
-  staffCookie = await sessionCookie(staff.id);
+  const admin = await createUser('admin', { username: 'keys-admin' });
+  const staff = await createUser('staff', { username: 'keys-staff' });
+  adminId = admin.user.id;
+  ({ auth: adminAuth, cookie: adminCookie } = admin);
+  ({ auth: staffAuth, cookie: staffCookie } = staff);
 });
 
 afterAll(async () => {

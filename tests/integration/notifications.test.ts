@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import {
   claimJob,
   enqueueJob,
@@ -21,13 +20,11 @@ import {
   type SerializedNotification,
 } from '~/models/notification.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { action as retryAction, loader as retryLoader } from '~/routes/api.notifications.$id.retry';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.notifications.$id';
 import { action as listAction, loader as listLoader } from '~/routes/api.notifications';
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.notifications';
 import { action as sendAction, loader as sendLoader } from '~/routes/dashboard.notifications.new';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
 import { EMAIL_JOB } from '~/services/email-queue.server';
 import { env } from '~/lib/env.server';
@@ -41,10 +38,10 @@ import {
   UnknownParcelError,
 } from '~/services/notifications.server';
 import { flashStorage } from '~/lib/cookies.server';
-import { sessionStorage } from '~/services/session.server';
 import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { until } from '../support/jobs';
+import { createUser } from '../support/factories';
 
 let accepting: TestSmtpServer;
 let rejecting: TestSmtpServer;
@@ -123,15 +120,7 @@ beforeAll(async () => {
     status: 'In Transit',
     recipient: { name: 'Abe', email: 'abe@example.com' },
   });
-  const user = await createUser({
-    username: 'notify-admin',
-    password: 'a-long-password',
-    role: 'admin',
-  });
-  token = (await issueApiToken(user.id)).token;
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+  ({ token, cookie } = await createUser('admin', { username: 'notify-admin' }));
 });
 
 afterAll(async () => {

@@ -1,21 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
 import { connectDb } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS } from '~/services/parcel-csv.server';
+import { createUser } from '../support/factories';
 
 let token = '';
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({
-    username: 'exporter',
-    password: 'exporter-password',
-    role: 'viewer',
-  });
-  token = (await issueApiToken(user.id)).token;
+  ({ token } = await createUser('viewer', { username: 'exporter' }));
   await Parcel.insertMany(
     Array.from({ length: 1200 }, (_, i) => ({
       trackingNumber: `EXP${String(i).padStart(9, '0')}`,

@@ -1,24 +1,19 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { loader as listLoader } from '~/routes/dashboard.parcels';
 import { action as deleteAction } from '~/routes/dashboard.parcels.$parcelId.delete';
 import { action as editAction } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
 import { flashStorage } from '~/lib/cookies.server';
-import { sessionStorage } from '~/services/session.server';
+import { createUser } from '../support/factories';
 
 const context = { clientAddress: '10.1.2.3' };
 let sessionCookie = '';
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({ username: 'parcel-forms', password: 'parcel-forms-password' });
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  sessionCookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+  ({ cookie: sessionCookie } = await createUser('staff', { username: 'parcel-forms' }));
 });
 
 function post(path: string, fields: Record<string, string>, signedIn = true) {

@@ -1,22 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { loader as notificationLoader } from '~/routes/dashboard.notifications.new';
 import { loader as receiptLoader } from '~/routes/dashboard.receipts.new';
 import { loader as trackingLoader } from '~/routes/dashboard.tracking';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
+import { createUser } from '../support/factories';
 
 let cookie = '';
 const OLDEST = 'OLD000000000';
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({ username: 'picker', password: 'picker-password-1' });
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+  ({ cookie } = await createUser('staff', { username: 'picker' }));
   // 110 parcels; the oldest has its own sender and recipient.
   const start = Date.UTC(2025, 0, 1);
   await Parcel.insertMany(

@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { Parcel, type ParcelPagination, type SerializedParcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { loader as apiListLoader } from '~/routes/api.parcels';
 import { loader as listLoader } from '~/routes/dashboard.parcels';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
+import { createUser } from '../support/factories';
 
 const context = { clientAddress: '10.1.2.3' };
 let cookie = '';
@@ -24,11 +21,7 @@ type ListData = {
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({ username: 'table-staff', password: 'table-staff-password' });
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
-  token = (await issueApiToken(user.id)).token;
+  ({ cookie, token } = await createUser('staff', { username: 'table-staff' }));
   // 120 parcels: recipients Recipient 000..119, cities cycling through five, created a minute apart.
   const cities = ['Austin', 'Boston', 'Chicago', 'Denver', 'El Paso'];
   const start = Date.UTC(2025, 0, 1);

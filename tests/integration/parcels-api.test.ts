@@ -1,24 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { Parcel, type ParcelPagination, type SerializedParcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { action as listAction, loader as listLoader } from '~/routes/api.parcels';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.parcels.$id';
 import { loader as parcelEventsLoader } from '~/routes/api.tracking.$parcelId.events';
 import { loader as eventLoader } from '~/routes/api.tracking.events.$id';
 import { connectDb } from '~/lib/db.server';
+import { createUser } from '../support/factories';
 
 let token: string;
 const context = { clientAddress: '10.1.2.3' };
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({
-    username: 'parcels-api',
-    password: 'parcels-api-password',
-    name: 'API User',
-  });
-  token = (await issueApiToken(user.id)).token;
+  ({ token } = await createUser('staff', { username: 'parcels-api', name: 'API User' }));
 });
 
 function request(

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
 import { getReceipt, Receipt } from '~/models/receipt.server';
 import { generateReceipt } from '~/services/receipts.server';
-import { createUser } from '~/models/user.server';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';
 import {
   action as generateAction,
@@ -14,9 +12,7 @@ import { loader as downloadLoader } from '~/routes/dashboard.receipts.$receiptId
 import { loader as printLoader } from '~/routes/dashboard.receipts.$receiptId.print';
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.receipts';
 import { action as newAction, loader as newLoader } from '~/routes/dashboard.receipts.new';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { flashStorage } from '~/lib/cookies.server';
-import { sessionStorage } from '~/services/session.server';
 import { connectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
@@ -30,6 +26,7 @@ import {
 } from '~/services/receipt-render.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { pdfText } from '../support/pdf';
+import { createUser } from '../support/factories';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -123,15 +120,7 @@ beforeAll(async () => {
   registerJobKinds();
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   worker = startJobWorker({ pollMs: 20 });
-  const user = await createUser({
-    username: 'receipts-admin',
-    password: 'a-long-password',
-    role: 'admin',
-  });
-  token = (await issueApiToken(user.id)).token;
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  cookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+  ({ token, cookie } = await createUser('admin', { username: 'receipts-admin' }));
 });
 
 function pageRequest(url: string, form?: Record<string, string>, withCookie = true) {

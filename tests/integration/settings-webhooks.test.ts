@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '~/models/user.server';
 import { Webhook, WebhookDelivery } from '~/models/webhook.server';
 import {
   action as detailAction,
@@ -9,34 +8,21 @@ import {
   action as listAction,
   loader as listLoader,
 } from '~/routes/dashboard.settings.webhooks._index';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { emitWebhookEvent } from '~/services/webhooks.server';
 import { flashStorage } from '~/lib/cookies.server';
-import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
+import { createUser } from '../support/factories';
 
 let adminCookie: string;
 let staffCookie: string;
 const savedAllow = env.WEBHOOKS_ALLOW_PRIVATE;
 
-async function cookieFor(userId: string) {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, userId);
-  return (await sessionStorage.commitSession(session)).split(';')[0]!;
-}
-
 beforeAll(async () => {
   await connectDb();
-  const admin = await createUser({
-    username: 'set-hooks',
-    password: 'set-hooks-pw',
-    role: 'admin',
-  });
-  const staff = await createUser({ username: 'set-staff', password: 'set-staff-pw' });
-  adminCookie = await cookieFor(admin.id);
-  staffCookie = await cookieFor(staff.id);
+  ({ cookie: adminCookie } = await createUser('admin', { username: 'set-hooks' }));
+  ({ cookie: staffCookie } = await createUser('staff', { username: 'set-staff' }));
 });
 
 afterAll(async () => {
