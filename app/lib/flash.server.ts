@@ -45,3 +45,20 @@ export async function getToast(
     }),
   };
 }
+
+type ToastText = { title: string; description?: string };
+
+/**
+ * The answer to a change of one record: back to `url` with the toast `done` says of the record, or
+ * with the error toast `gone` when there was no such record to change.
+ */
+export function redirectWithOutcome<T>(
+  request: Request,
+  url: string,
+  record: T | null | undefined,
+  toasts: { gone: ToastText; done: ToastText | ((record: T) => ToastText) },
+) {
+  if (!record) return redirectWithToast(request, url, { type: 'error', ...toasts.gone });
+  const done = typeof toasts.done === 'function' ? toasts.done(record) : toasts.done;
+  return redirectWithToast(request, url, { type: 'success', ...done });
+}

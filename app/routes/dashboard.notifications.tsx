@@ -16,7 +16,7 @@ import {
 } from '~/schemas/notification';
 import { hasRole } from '~/models/user.server';
 import { requireUser, requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { deleteNotification, retryNotification } from '~/services/notifications.server';
@@ -25,6 +25,7 @@ import { listPageUrl, pageFrom } from '~/utils/list-page';
 const LIST_PATH = '/dashboard/notifications';
 
 const listUrl = listPageUrl(LIST_PATH);
+const GONE = 'This notification no longer exists.';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -49,17 +50,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === 'retry') {
     try {
       const notification = await retryNotification(notificationId, actor);
-      if (!notification) {
-        return redirectWithToast(request, back, {
-          type: 'error',
-          title: 'Failed to retry notification',
-          description: 'This notification no longer exists.',
-        });
-      }
-      return redirectWithToast(request, back, {
-        type: 'success',
-        title: 'Notification retried',
-        description: `E-mail to ${notification.recipient} queued again.`,
+      return redirectWithOutcome(request, back, notification, {
+        gone: { title: 'Failed to retry notification', description: GONE },
+        done: ({ recipient }) => ({
+          title: 'Notification retried',
+          description: `E-mail to ${recipient} queued again.`,
+        }),
       });
     } catch (error) {
       if (error instanceof NotificationStateError) {
@@ -75,14 +71,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   try {
     const deleted = await deleteNotification(notificationId, actor);
-    if (!deleted) {
-      return redirectWithToast(request, back, {
-        type: 'error',
-        title: 'Failed to delete notification',
-        description: 'This notification no longer exists.',
-      });
-    }
-    return redirectWithToast(request, back, { type: 'success', title: 'Notification deleted' });
+    return redirectWithOutcome(request, back, deleted, {
+      gone: { title: 'Failed to delete notification', description: GONE },
+      done: { title: 'Notification deleted' },
+    });
   } catch (error) {
     if (error instanceof NotificationStateError) {
       return redirectWithToast(request, back, {

@@ -9,7 +9,7 @@ import { getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
 import { deleteParcel } from '~/services/parcels.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 
@@ -42,17 +42,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: 'Failed to delete parcel. Please try again.',
     });
   }
-  if (!deleted) {
-    return redirectWithToast(request, listUrl, {
-      type: 'error',
-      title: 'Error deleting parcel',
-      description: 'The parcel no longer exists.',
-    });
-  }
-  return redirectWithToast(request, listUrl, {
-    type: 'success',
-    title: 'Parcel deleted successfully',
-    description: `Tracking number: ${deleted.trackingNumber}`,
+  return redirectWithOutcome(request, listUrl, deleted, {
+    gone: { title: 'Error deleting parcel', description: 'The parcel no longer exists.' },
+    done: (parcel) => ({
+      title: 'Parcel deleted successfully',
+      description: `Tracking number: ${parcel.trackingNumber}`,
+    }),
   });
 }
 

@@ -8,7 +8,7 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel } from '~/models/parcel.server';
 import { ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { redirectWithOutcome } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
 import { readFormData } from '~/lib/form.server';
@@ -43,17 +43,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   } catch (error) {
     return parcelSaveFailed(request, 'update', submission, error);
   }
-  if (!parcel) {
-    return redirectWithToast(request, listUrl, {
-      type: 'error',
-      title: 'Error updating parcel',
-      description: 'The parcel no longer exists.',
-    });
-  }
-  return redirectWithToast(request, listUrl, {
-    type: 'success',
-    title: 'Parcel updated successfully',
-    description: `Tracking number: ${parcel.trackingNumber}`,
+  return redirectWithOutcome(request, listUrl, parcel, {
+    gone: { title: 'Error updating parcel', description: 'The parcel no longer exists.' },
+    done: (updated) => ({
+      title: 'Parcel updated successfully',
+      description: `Tracking number: ${updated.trackingNumber}`,
+    }),
   });
 }
 

@@ -6,8 +6,9 @@ import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run
 import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { TrackingEventDeleteSchema } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { redirectWithOutcome } from '~/lib/flash.server';
 import {
+  EVENT_GONE,
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
@@ -37,16 +38,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return eventSaveFailed(request, 'delete', submission, error);
   }
   const parcelPage = trackingParcelPage(request, parcelId);
-  if (!removed) {
-    return redirectWithToast(request, parcelPage, {
-      type: 'error',
-      title: 'Failed to delete tracking event',
-      description: 'The tracking event no longer exists.',
-    });
-  }
-  return redirectWithToast(request, parcelPage, {
-    type: 'success',
-    title: 'Tracking event deleted',
+  return redirectWithOutcome(request, parcelPage, removed, {
+    gone: { title: 'Failed to delete tracking event', description: EVENT_GONE },
+    done: { title: 'Tracking event deleted' },
   });
 }
 

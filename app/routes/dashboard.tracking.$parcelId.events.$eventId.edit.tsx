@@ -6,9 +6,10 @@ import { EventForm } from '~/components/tracking/event-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { eventFormSchema, toFormDateTime, toFormStatus } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { redirectWithOutcome } from '~/lib/flash.server';
 import {
   depotChoices,
+  EVENT_GONE,
   eventSaveFailed,
   requireParcelEvent,
   trackingParcelPage,
@@ -42,16 +43,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return eventSaveFailed(request, 'update', submission, error);
   }
   const parcelPage = trackingParcelPage(request, parcelId);
-  if (!event) {
-    return redirectWithToast(request, parcelPage, {
-      type: 'error',
-      title: 'Failed to update tracking event',
-      description: 'The tracking event no longer exists.',
-    });
-  }
-  return redirectWithToast(request, parcelPage, {
-    type: 'success',
-    title: 'Tracking event updated',
+  return redirectWithOutcome(request, parcelPage, event, {
+    gone: { title: 'Failed to update tracking event', description: EVENT_GONE },
+    done: { title: 'Tracking event updated' },
   });
 }
 

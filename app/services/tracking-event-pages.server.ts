@@ -39,3 +39,6 @@ export function eventSaveFailed(
 export async function depotChoices(): Promise<DepotChoice[]> {
   return (await listDepots()).map(({ id, name, timeZone }) => ({ id, name, timeZone }));
 }
+
+/** What the event pages say of an event deleted meanwhile. */
+export const EVENT_GONE = 'The tracking event no longer exists.';
