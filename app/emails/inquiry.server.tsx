@@ -1,5 +1,5 @@
 import { env } from '~/lib/env.server';
-import { planLabel } from '~/schemas/public-forms';
+import { inquiryRows } from '~/schemas/public-forms';
 import { Heading, renderEmailHtml, TextParagraphs } from './layout.server';
 
 /** What the e-mail to support needs of a stored contact message or quote request. */
@@ -19,27 +19,6 @@ export type InquiryForEmail = {
   createdAt: Date;
 };
 
-function inquiryRows(inquiry: InquiryForEmail): Array<[string, string | null | undefined]> {
-  if (inquiry.kind === 'quote') {
-    return [
-      ['Name', inquiry.name],
-      ['Email', inquiry.email],
-      ['Phone', inquiry.phone],
-      ['Company', inquiry.company],
-      ['Plan', planLabel(inquiry.plan)],
-      ['Shipments per month', inquiry.shipmentsPerMonth],
-      ['Origin', inquiry.origin],
-      ['Destination', inquiry.destination],
-    ];
-  }
-  return [
-    ['Name', inquiry.name],
-    ['Email', inquiry.email],
-    ['Phone', inquiry.phone],
-    ['Subject', inquiry.subject],
-  ];
-}
-
 /** The message the support team receives for one inquiry; a reply goes to the visitor. */
 export function inquiryEmail(inquiry: InquiryForEmail) {
   const heading =
@@ -50,7 +29,7 @@ export function inquiryEmail(inquiry: InquiryForEmail) {
     inquiry.kind === 'quote'
       ? `[Quote] ${inquiry.subject} from ${inquiry.name}`
       : `[Contact] ${inquiry.subject}`;
-  const rows = inquiryRows(inquiry).filter(([, value]) => value);
+  const rows = inquiryRows(inquiry.kind, inquiry).filter(([, value]) => value);
   const received = inquiry.createdAt.toISOString();
   const reference = String(inquiry._id);
   const text = [

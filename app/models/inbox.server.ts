@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import type { InboxKind, InboxState } from '~/schemas/inbox';
-import { planLabel } from '~/schemas/public-forms';
+import { inquiryRows } from '~/schemas/public-forms';
 import { Inquiry } from './inquiry.server';
 import { Subscription } from './subscription.server';
 
@@ -70,23 +70,7 @@ function detail(kind: InboxKind, doc: StoredItem): InboxDetail {
           ['Email', doc.email],
           ['Source', doc.source || 'Website'],
         ]
-      : kind === 'quote'
-        ? [
-            ['Name', doc.name],
-            ['Email', doc.email],
-            ['Phone', doc.phone],
-            ['Company', doc.company],
-            ['Plan', planLabel(doc.plan)],
-            ['Shipments per month', doc.shipmentsPerMonth],
-            ['Origin', doc.origin],
-            ['Destination', doc.destination],
-          ]
-        : [
-            ['Name', doc.name],
-            ['Email', doc.email],
-            ['Phone', doc.phone],
-            ['Subject', doc.subject],
-          ];
+      : inquiryRows(kind, doc);
   if (kind !== 'newsletter') rows.push(['E-mail to support', doc.emailStatus ?? 'pending']);
   return {
     ...item(kind, doc),

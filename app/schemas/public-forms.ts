@@ -23,6 +23,40 @@ export const SHIPMENT_VOLUMES = [
   'More than 1,000',
 ] as const;
 
+/** What an inquiry's rows read: the stored contact message or quote request. */
+type InquiryValues = {
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  company?: string | null;
+  subject?: string | null;
+  plan?: string | null;
+  shipmentsPerMonth?: string | null;
+  origin?: string | null;
+  destination?: string | null;
+};
+
+/** A contact message's or quote request's fields as the support team reads them, in order. */
+export function inquiryRows(
+  kind: string,
+  inquiry: InquiryValues,
+): Array<[string, string | null | undefined]> {
+  const person: Array<[string, string | null | undefined]> = [
+    ['Name', inquiry.name],
+    ['Email', inquiry.email],
+    ['Phone', inquiry.phone],
+  ];
+  if (kind !== 'quote') return [...person, ['Subject', inquiry.subject]];
+  return [
+    ...person,
+    ['Company', inquiry.company],
+    ['Plan', planLabel(inquiry.plan)],
+    ['Shipments per month', inquiry.shipmentsPerMonth],
+    ['Origin', inquiry.origin],
+    ['Destination', inquiry.destination],
+  ];
+}
+
 /** Accepted submissions per form and client address within the window. */
 export const PUBLIC_FORM_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
