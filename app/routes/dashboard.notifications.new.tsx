@@ -1,10 +1,4 @@
-import {
-  getFormProps,
-  getSelectProps,
-  getInputProps,
-  getTextareaProps,
-  type SubmissionResult,
-} from '@conform-to/react';
+import { getFormProps, getSelectProps, getInputProps, getTextareaProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -14,6 +8,7 @@ import {
   ApplyChoiceButton,
   ParcelPickerDialog,
   useParcelPickerForm,
+  type PickerFormResult,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { getParcelOption, type ParcelOption } from '~/models/parcel.server';
@@ -147,7 +142,7 @@ function SendNotificationForm({
   chosen: ParcelOption | null;
   templates: Record<NotificationType, { title: string; message: string }>;
   defaultValue: FormValues;
-  lastResult?: SubmissionResult<string[]> | null;
+  lastResult?: PickerFormResult;
   placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
 }) {
   const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({

@@ -1,9 +1,4 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  type SubmissionResult,
-} from '@conform-to/react';
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -13,6 +8,7 @@ import {
   ApplyChoiceButton,
   ParcelPickerDialog,
   useParcelPickerForm,
+  type PickerFormResult,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import type { ParcelOption } from '~/models/parcel.server';
@@ -126,7 +122,7 @@ function GenerateReceiptForm({
   parcels: ParcelOption[];
   chosen: ParcelOption | null;
   defaultValue: FormValues;
-  lastResult?: SubmissionResult<string[]> | null;
+  lastResult?: PickerFormResult;
 }) {
   const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({
     schema: ReceiptGenerateFormSchema,

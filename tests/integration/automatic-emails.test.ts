@@ -18,21 +18,23 @@ import {
 import { loader as timelineLoader } from '~/routes/dashboard.tracking.$parcelId';
 import { connectDb } from '~/lib/db.server';
 import { answer, apiRequest, pageRequest } from '../support/api';
-import { createUsers, type TestUser } from '../support/factories';
-import { startMailWorker } from '../support/jobs';
+import { createUsers, type UsersByRole } from '../support/factories';
+import { startMailWorker, type MailWorker } from '../support/jobs';
 import { queueStatusEmail } from '~/services/notifications.server';
 import { addEvent, updateEvent } from '~/services/tracking-events.server';
 
-type Role = 'admin' | 'staff' | 'viewer';
-let users: Record<Role, TestUser>;
-let outbox: Awaited<ReturnType<typeof startMailWorker>>;
+let users: Pick<UsersByRole, 'admin' | 'viewer'>;
+let outbox: MailWorker;
 let counter = 0;
 
 const call = answer;
-const api = (url: string, role: Role, init?: { method?: string; body?: unknown }) =>
+const api = (url: string, role: keyof typeof users, init?: { method?: string; body?: unknown }) =>
   apiRequest(url, users[role], init);
-const page = (url: string, role: Role, form?: Record<string, string> | URLSearchParams) =>
-  pageRequest(url, users[role], form);
+const page = (
+  url: string,
+  role: keyof typeof users,
+  form?: Record<string, string> | URLSearchParams,
+) => pageRequest(url, users[role], form);
 
 /** A tracking event's input: the status and where. */
 const ev = (status: string, location = '') => ({ status, location, description: '' });
@@ -61,7 +63,7 @@ async function settledFor(email: string, count = 1): Promise<SerializedNotificat
 beforeAll(async () => {
   await connectDb();
   outbox = await startMailWorker();
-  users = (await createUsers(['admin', 'viewer'], 'auto')) as Record<Role, TestUser>;
+  users = await createUsers(['admin', 'viewer'], 'auto');
 });
 
 afterAll(async () => {
@@ -165,7 +167,7 @@ describe('the rules', () => {
         .map((r: { status: string }) => r.status),
     ).toEqual(['Out for Delivery', 'Delivered', 'Picked Up', 'Failed']);
 
-    const put = (role: Role, body: unknown) =>
+    const put = (role: keyof typeof users, body: unknown) =>
       call(settingsApiAction, api('/api/notification-settings', role, { method: 'PUT', body }));
     expect((await put('viewer', { rules: [] })).status).toBe(403);
     for (const body of [

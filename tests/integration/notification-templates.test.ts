@@ -14,19 +14,21 @@ import {
 } from '~/routes/dashboard.notifications_.templates.$id';
 import { connectDb } from '~/lib/db.server';
 import { answer, apiRequest, pageRequest } from '../support/api';
-import { createUsers, type TestUser } from '../support/factories';
-import { startMailWorker } from '../support/jobs';
+import { createUsers, type UsersByRole } from '../support/factories';
+import { startMailWorker, type MailWorker } from '../support/jobs';
 
-type Role = 'admin' | 'staff' | 'viewer';
-let users: Record<Role, TestUser>;
-let outbox: Awaited<ReturnType<typeof startMailWorker>>;
+let users: Pick<UsersByRole, 'admin' | 'staff' | 'viewer'>;
+let outbox: MailWorker;
 let parcelId: string;
 
 const call = answer;
-const api = (url: string, role: Role, init?: { method?: string; body?: unknown }) =>
+const api = (url: string, role: keyof typeof users, init?: { method?: string; body?: unknown }) =>
   apiRequest(url, users[role], init);
-const page = (url: string, role: Role, form?: Record<string, string> | URLSearchParams) =>
-  pageRequest(url, users[role], form);
+const page = (
+  url: string,
+  role: keyof typeof users,
+  form?: Record<string, string> | URLSearchParams,
+) => pageRequest(url, users[role], form);
 
 async function sentNotificationTo(email: string) {
   const deadline = Date.now() + 15_000;
@@ -42,7 +44,7 @@ async function sentNotificationTo(email: string) {
 beforeAll(async () => {
   await connectDb();
   outbox = await startMailWorker();
-  users = (await createUsers(['admin', 'staff', 'viewer'], 'tpl')) as Record<Role, TestUser>;
+  users = await createUsers(['admin', 'staff', 'viewer'], 'tpl');
   const parcel = await Parcel.create({
     trackingNumber: 'TPL123456789',
     status: 'Out for Delivery',
@@ -127,7 +129,7 @@ describe('editing templates', () => {
   });
 
   it('saves an admin edit (API), refuses unknown placeholders and other roles, and resets', async () => {
-    const put = (role: Role, body: unknown) =>
+    const put = (role: keyof typeof users, body: unknown) =>
       call(
         templateApiAction,
         api('/api/notification-templates/pickup-confirmation', role, { method: 'PUT', body }),

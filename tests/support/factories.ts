@@ -33,6 +33,8 @@ export async function createUser(
   return { ...session, auth: { Authorization: `Bearer ${session.token}` } };
 }
 
+export type UsersByRole = Record<UserRole, TestUser>;
+
 /** One signed-in user for each role, by role. */
 export async function createUsers<R extends UserRole>(
   roles: readonly R[],

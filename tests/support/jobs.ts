@@ -52,3 +52,5 @@ export async function startMailWorker() {
     },
   };
 }
+
+export type MailWorker = Awaited<ReturnType<typeof startMailWorker>>;

@@ -61,6 +61,9 @@ export function useParcelChoice(
   return { hydrated, chosen, parcel, choose };
 }
 
+/** What the dialog's action answered when it did not accept the form. */
+export type PickerFormResult = SubmissionResult<string[]> | null;
+
 type FormOptions<Values extends Record<string, unknown>> = NonNullable<
   Parameters<typeof useForm<Values, unknown>>[0]
 >;
@@ -78,7 +81,7 @@ export function useParcelPickerForm<Values extends { parcelId: string }>({
 }: {
   schema: z.ZodType;
   defaultValue: Values;
-  lastResult?: SubmissionResult<string[]> | null;
+  lastResult?: PickerFormResult;
   parcels: ParcelOption[];
   chosen: ParcelOption | null;
 }) {
