@@ -17,7 +17,7 @@ import {
 } from '~/routes/dashboard.notifications_.settings';
 import { loader as timelineLoader } from '~/routes/dashboard.tracking.$parcelId';
 import { connectDb } from '~/lib/db.server';
-import { answer, apiRequest, pageRequest } from '../support/api';
+import { answer as call, requestsAs } from '../support/api';
 import { createUsers, type UsersByRole } from '../support/factories';
 import { startMailWorker, type MailWorker } from '../support/jobs';
 import { queueStatusEmail } from '~/services/notifications.server';
@@ -27,14 +27,7 @@ let users: Pick<UsersByRole, 'admin' | 'viewer'>;
 let outbox: MailWorker;
 let counter = 0;
 
-const call = answer;
-const api = (url: string, role: keyof typeof users, init?: { method?: string; body?: unknown }) =>
-  apiRequest(url, users[role], init);
-const page = (
-  url: string,
-  role: keyof typeof users,
-  form?: Record<string, string> | URLSearchParams,
-) => pageRequest(url, users[role], form);
+const { api, page } = requestsAs(() => users);
 
 /** A tracking event's input: the status and where. */
 const ev = (status: string, location = '') => ({ status, location, description: '' });

@@ -13,7 +13,7 @@ import {
   loader as editLoader,
 } from '~/routes/dashboard.notifications_.templates.$id';
 import { connectDb } from '~/lib/db.server';
-import { answer, apiRequest, pageRequest } from '../support/api';
+import { answer as call, requestsAs } from '../support/api';
 import { createUsers, type UsersByRole } from '../support/factories';
 import { startMailWorker, type MailWorker } from '../support/jobs';
 
@@ -21,14 +21,7 @@ let users: Pick<UsersByRole, 'admin' | 'staff' | 'viewer'>;
 let outbox: MailWorker;
 let parcelId: string;
 
-const call = answer;
-const api = (url: string, role: keyof typeof users, init?: { method?: string; body?: unknown }) =>
-  apiRequest(url, users[role], init);
-const page = (
-  url: string,
-  role: keyof typeof users,
-  form?: Record<string, string> | URLSearchParams,
-) => pageRequest(url, users[role], form);
+const { api, page } = requestsAs(() => users);
 
 async function sentNotificationTo(email: string) {
   const deadline = Date.now() + 15_000;

@@ -91,3 +91,15 @@ export function answer(
     fn({ request, params, context: { clientAddress: '10.1.2.3' } } as never) as Promise<Response>
   ).catch((e: Response) => e);
 }
+
+/** API and page requests as the user of a role among `users()`, read when a request is made. */
+export function requestsAs<R extends string>(
+  users: () => Record<R, { token: string; cookie: string }>,
+) {
+  return {
+    api: (url: string, role: R, init?: { method?: string; body?: unknown }) =>
+      apiRequest(url, users()[role], init),
+    page: (url: string, role: R, form?: Record<string, string> | URLSearchParams) =>
+      pageRequest(url, users()[role], form),
+  };
+}
