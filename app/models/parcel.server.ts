@@ -5,9 +5,13 @@ import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
   PARCEL_STATUSES,
+  PARCEL_TO_EVENT_STATUS,
   PRIORITIES,
+  SERVICE_DELIVERY_BY,
   SERVICE_TYPES,
   type ParcelSortKey,
+  type ParcelStatus,
+  type ServiceType,
   type SortOrder,
 } from '~/schemas/constants';
 import {
@@ -19,6 +23,7 @@ import {
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
+import { zonedDateTimeToUtc } from '~/utils/time-zone';
 
 const contactSchema = new Schema(
   {
@@ -90,6 +95,27 @@ const parcelSchema = new Schema(
       default: () => new Date(Date.now() + DEFAULT_DELIVERY_DAYS * 24 * 60 * 60 * 1000),
     },
     actualDelivery: { type: Date },
+    // The expected window on the estimated day, when staff or the API gave one; otherwise the
+    // service's rule (SERVICE_DELIVERY_BY) says by when.
+    deliveryWindow: {
+      type: new Schema({ from: { type: Date }, until: { type: Date } }, { _id: false }),
+      default: undefined,
+    },
+    // What the recipient asked for on the tracking page or through the public API.
+    deliveryPreferences: {
+      type: new Schema(
+        {
+          instructions: { type: String },
+          safePlace: { type: String },
+          safePlaceOther: { type: String },
+          requestedDate: { type: String },
+          holdAtDepot: { type: Boolean },
+          updatedAt: { type: Date },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
     cost: { type: Number, default: PARCEL_CREATION_COST, min: 0 },
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
@@ -179,6 +205,14 @@ type LeanDestination = {
   country?: string | null;
   postalCode?: string | null;
 };
+export type LeanDeliveryPreferences = {
+  instructions?: string | null;
+  safePlace?: string | null;
+  safePlaceOther?: string | null;
+  requestedDate?: string | null;
+  holdAtDepot?: boolean | null;
+  updatedAt?: Date | null;
+};
 export type LeanParcel = {
   _id: unknown;
   trackingNumber: string;
@@ -191,6 +225,8 @@ export type LeanParcel = {
   priority?: string | null;
   estimatedDelivery?: Date | null;
   actualDelivery?: Date | null;
+  deliveryWindow?: { from?: Date | null; until?: Date | null } | null;
+  deliveryPreferences?: LeanDeliveryPreferences | null;
   cost?: number | null;
   destinations?: LeanDestination[] | null;
   events?: LeanEvent[] | null;
@@ -236,6 +272,24 @@ export function serializeEvent(event: LeanEvent) {
 }
 export type SerializedEvent = ReturnType<typeof serializeEvent>;
 
+function serializeWindow(window: LeanParcel['deliveryWindow']) {
+  return window?.until ? { from: iso(window.from), until: iso(window.until)! } : null;
+}
+
+/** What the recipient asked for, as staff and the API read it; null when nothing was asked. */
+export function serializePreferences(preferences: LeanDeliveryPreferences | null | undefined) {
+  if (!preferences?.updatedAt) return null;
+  return {
+    instructions: preferences.instructions ?? null,
+    safePlace: preferences.safePlace ?? null,
+    safePlaceOther: preferences.safePlaceOther ?? null,
+    requestedDate: preferences.requestedDate ?? null,
+    holdAtDepot: preferences.holdAtDepot ?? false,
+    updatedAt: iso(preferences.updatedAt),
+  };
+}
+export type SerializedDeliveryPreferences = NonNullable<ReturnType<typeof serializePreferences>>;
+
 /** The JSON form of a parcel used by the API and the dashboard (ids as strings, ISO dates). */
 export function serializeParcel(parcel: LeanParcel, options: { events?: boolean } = {}) {
   const id = String(parcel._id);
@@ -256,6 +310,8 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     priority: parcel.priority ?? 'Standard',
     estimatedDelivery: iso(parcel.estimatedDelivery),
     actualDelivery: iso(parcel.actualDelivery),
+    deliveryWindow: serializeWindow(parcel.deliveryWindow),
+    deliveryPreferences: serializePreferences(parcel.deliveryPreferences),
     cost: parcel.cost ?? 0,
     destinations: (parcel.destinations ?? []).map((d) => ({
       ...(d._id ? { id: String(d._id), _id: String(d._id) } : {}),
@@ -278,6 +334,9 @@ const PUBLIC_TRACKING_PROJECTION = {
   status: 1,
   serviceType: 1,
   estimatedDelivery: 1,
+  actualDelivery: 1,
+  deliveryWindow: 1,
+  updatedAt: 1,
   'recipient.name': 1,
   'recipient.address': 1,
   'sender.address': 1,
@@ -315,6 +374,20 @@ export async function findParcelsByTrackingNumbers(trackingNumbers: string[]) {
     .toArray();
 }
 
+/**
+ * The window a parcel is expected in on its estimated day: its own, else its service's rule
+ * (arriving by a time in the company's zone). None without an estimated day.
+ */
+export function expectedWindow(parcel: LeanParcel) {
+  const own = serializeWindow(parcel.deliveryWindow);
+  if (own) return own;
+  if (!parcel.estimatedDelivery) return null;
+  const by = SERVICE_DELIVERY_BY[(parcel.serviceType ?? 'Standard') as ServiceType];
+  if (!by) return null;
+  const day = new Date(parcel.estimatedDelivery).toISOString().slice(0, 10);
+  return { from: null, until: zonedDateTimeToUtc(day, by, env.COMPANY_TIMEZONE).toISOString() };
+}
+
 /** What a visitor may see of a parcel: no e-mails, phones or costs. */
 export function toPublicTrackingResult(parcel: LeanParcel) {
   return {
@@ -325,6 +398,9 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
       sender: { address: parcel.sender?.address ?? '' },
       serviceType: parcel.serviceType ?? 'Standard',
       estimatedDelivery: iso(parcel.estimatedDelivery),
+      deliveryWindow: expectedWindow(parcel),
+      actualDelivery: iso(parcel.actualDelivery),
+      updatedAt: iso(parcel.updatedAt),
     },
     events: [...(parcel.events ?? [])]
       .sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime())
@@ -335,6 +411,7 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
         description: event.description ?? '',
         timestamp: iso(event.timestamp),
         timeZone: eventTimeZone(event),
+        nextAttemptDate: event.nextAttemptDate ?? null,
       })),
   };
 }
@@ -669,6 +746,21 @@ async function withDefaultDestination(
   return { ...input, destinations: [defaultDestination({ name, address })] };
 }
 
+/** The event recorded when staff set a parcel's status by hand. */
+function statusEvent(status: string) {
+  const now = new Date();
+  const eventStatus = PARCEL_TO_EVENT_STATUS[status as ParcelStatus];
+  return {
+    _id: new mongoose.Types.ObjectId(),
+    status: eventStatus ?? 'Custom Status',
+    description: eventStatus ? '' : `Status changed to ${status}`,
+    location: '',
+    timestamp: now,
+    timeZone: env.COMPANY_TIMEZONE,
+    createdAt: now,
+  };
+}
+
 /**
  * Applies the changes in one atomic update. Setting 'Delivered' records the delivery time unless
  * one is already stored ($min sets an absent field and keeps an earlier one); any other status
@@ -694,6 +786,10 @@ export async function updateParcelFields(
   const previous = input.status
     ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
     : null;
+  // A status set by hand is also a tracking event, so the status and the latest event that the
+  // recipient reads always agree.
+  if (input.status && previous && previous.status !== input.status)
+    update.$push = { events: { $each: [statusEvent(input.status)], $position: 0 } };
   const doc = await Parcel.findByIdAndUpdate(id, update, {
     returnDocument: 'after',
     runValidators: true,

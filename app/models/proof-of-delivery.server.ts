@@ -53,6 +53,8 @@ const proofSchema = new Schema(
 );
 
 proofSchema.index({ parcelId: 1, destination: 1 }, { unique: true });
+// The tracking page finds a delivered parcel's proofs by its number.
+proofSchema.index({ trackingNumber: 1 });
 
 type ProofSchema = InferSchemaType<typeof proofSchema>;
 
@@ -195,4 +197,14 @@ export async function proofIds(parcelId: string): Promise<string[]> {
     .sort({ destination: 1 })
     .lean<Array<{ _id: unknown }>>();
   return docs.map((d) => String(d._id));
+}
+
+/** A parcel's proofs by its tracking number (already normalised), by stop. */
+export async function listProofsByTrackingNumber(
+  trackingNumber: string,
+): Promise<SerializedProof[]> {
+  const docs = await ProofOfDelivery.find({ trackingNumber })
+    .sort({ destination: 1 })
+    .lean<LeanProof[]>();
+  return docs.map(serializeProof);
 }

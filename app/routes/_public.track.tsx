@@ -32,8 +32,11 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
+  lookupGlance,
   lookupTrackingNumbers,
   TRACKING_NOT_FOUND,
+  trackingGlance,
+  type TrackingGlance,
   trackingLimiter,
 } from '~/services/public-tracking.server';
 import { clientAddress } from '~/lib/rate-limit.server';
@@ -47,8 +50,9 @@ type TrackPageData = {
   error: string | null;
   /** After "Tracking number not found" for a number that fails its check digit: what to check. */
   hint: string | null;
-  /** One number: its full result. */
+  /** One number: its full result, and what it comes to at a glance. */
   result: PublicTrackingResult | null;
+  glance: TrackingGlance | null;
   /** Several numbers: one summary each. */
   summaries: TrackingSummary[] | null;
   /** After the subscribe form was taken: what the visitor is told. */
@@ -65,6 +69,7 @@ function page(data: Partial<TrackPageData>, init?: ResponseInit) {
       error: null,
       hint: null,
       result: null,
+      glance: null,
       summaries: null,
       subscribed: null,
       ...data,
@@ -82,6 +87,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       error: null,
       hint: null,
       result: null,
+      glance: null,
       summaries: null,
       subscribed: null,
     });
@@ -123,7 +129,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           { status: 404 },
         );
       const subscribed = url.searchParams.get('subscribe') === 'sent' ? SUBSCRIBE_ANSWER : null;
-      return page({ number, result: lookup!.result, subscribed });
+      const glance = await lookupGlance(lookup!.result);
+      return page({ number, result: lookup!.result, glance, subscribed });
     }
     const summaries = lookups.map((lookup): TrackingSummary => {
       if (lookup.kind === 'found') {
@@ -132,7 +139,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           trackingNumber: parcel.trackingNumber,
           found: true,
           status: parcel.status,
-          estimatedDelivery: parcel.estimatedDelivery,
+          headline: trackingGlance(lookup.result).headline,
           latestEvent: events[0] ?? null,
         };
       }
@@ -216,62 +223,109 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   ];
 };
 
+/** Where a number that was not found leaves the visitor: what to check, and whom to ask. */
+function NotFoundSteps({ hint }: { hint: string | null }) {
+  return (
+    <div className="mt-2 text-gray-800">
+      <p>What to try next:</p>
+      <ul className="mt-1 list-disc space-y-1 pl-5">
+        <li>
+          {hint ??
+            'Check each letter and digit against your receipt or e-mail. The last digit checks the eight before it, so most typing mistakes are caught here.'}
+        </li>
+        <li>A parcel booked in the last few hours may not be scanned yet: try again later.</li>
+        <li>
+          Still not found?{' '}
+          <a href="/contact" className="font-semibold text-brand-700 underline">
+            Contact us
+          </a>{' '}
+          with the number and we will look it up.
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+function TrackForm({
+  number,
+  error,
+  className,
+}: {
+  number: string;
+  error: string | null;
+  className: string;
+}) {
+  return (
+    <form
+      method="get"
+      action="/track"
+      className={className}
+      role="search"
+      aria-label="Track parcels"
+    >
+      <label htmlFor="tracking-number" className="sr-only">
+        Tracking number
+      </label>
+      <input
+        id="tracking-number"
+        name="number"
+        type="text"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={MAX_TRACKING_NUMBERS * 20}
+        defaultValue={number}
+        placeholder={TRACKING_NUMBER_PLACEHOLDER}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'tracking-error tracking-hint' : 'tracking-hint'}
+        className="field-input min-w-0 flex-1 py-3 text-base"
+      />
+      <button type="submit" className="btn-primary px-5 py-3 text-base">
+        Track
+      </button>
+    </form>
+  );
+}
+
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>() as TrackPageData;
   const lastResult = useActionData<typeof action>();
   const { error } = data;
+  // With one result, the result comes first so that a phone shows it without scrolling; the box
+  // for another number follows it.
+  const single = !!(data.result && data.glance);
   return (
-    <div className="mx-auto max-w-4xl px-4 py-10">
-      <h1 className="text-3xl font-bold">Track Package</h1>
-      <p id="tracking-hint" className="mt-2 text-gray-600">
+    <div className="mx-auto max-w-4xl px-4 py-6 sm:py-10">
+      <h1 className="text-2xl font-bold sm:text-3xl">Track Package</h1>
+      <p id="tracking-hint" className={`mt-2 text-gray-600 ${single ? 'sr-only' : ''}`}>
         Enter your tracking number to see where your parcel is right now. Tracking several? Enter up
         to {MAX_TRACKING_NUMBERS}, separated by commas, spaces or new lines.
       </p>
-      <form
-        method="get"
-        action="/track"
-        className="mt-6 flex flex-col gap-3 sm:flex-row"
-        role="search"
-        aria-label="Track parcels"
-      >
-        <label htmlFor="tracking-number" className="sr-only">
-          Tracking number
-        </label>
-        <input
-          id="tracking-number"
-          name="number"
-          type="text"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={MAX_TRACKING_NUMBERS * 20}
-          defaultValue={data.number}
-          placeholder={`Enter tracking number (${TRACKING_NUMBER_PLACEHOLDER})`}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'tracking-error tracking-hint' : 'tracking-hint'}
-          className="field-input min-w-0 flex-1 py-3 text-base"
-        />
-        <button type="submit" className="btn-primary px-6 py-3 text-base">
-          Track
-        </button>
-      </form>
-      <div className="mt-6">
+      {single ? null : (
+        <TrackForm number={data.number} error={error} className="mt-4 flex gap-2 sm:mt-6" />
+      )}
+      <div className="mt-4 sm:mt-6">
         {error ? (
-          <p
+          <div
             id="tracking-error"
             role="alert"
             className="rounded-md border border-red-200 bg-red-50 p-4 text-red-800"
           >
-            {error}
-            {data.hint ? (
-              <>
-                {' '}
-                <span className="block pt-1 text-gray-800">{data.hint}</span>
-              </>
-            ) : null}
-          </p>
+            <p className="font-semibold">{error}</p>
+            {error === TRACKING_NOT_FOUND ? <NotFoundSteps hint={data.hint} /> : null}
+          </div>
         ) : null}
-        {data.result ? <TrackingResult result={data.result} /> : null}
+        {data.result && data.glance ? (
+          <TrackingResult result={data.result} glance={data.glance} />
+        ) : null}
+        {single ? (
+          <section aria-labelledby="track-another-heading" className="card mt-6 p-5">
+            <h2 id="track-another-heading" className="text-lg font-semibold">
+              Track another parcel
+            </h2>
+            <TrackForm number={data.number} error={error} className="mt-3 flex gap-2" />
+          </section>
+        ) : null}
         {data.result && data.result.parcel.status !== 'Delivered' ? (
           <SubscribeForm
             trackingNumber={data.result.parcel.trackingNumber}

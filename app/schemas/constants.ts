@@ -45,6 +45,27 @@ export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
   'Returned to Sender': 'Returned',
 };
 
+/** The event a status set by hand is recorded as (Pending has none: a Custom Status says it). */
+export const PARCEL_TO_EVENT_STATUS: Partial<Record<ParcelStatus, EventStatus>> = {
+  'Picked Up': 'Picked Up',
+  'In Transit': 'In Transit',
+  'Out for Delivery': 'Out for Delivery',
+  Delivered: 'Delivered',
+  Failed: 'Failed Delivery',
+  Returned: 'Returned to Sender',
+};
+
+/**
+ * The service rules' delivery windows: by when (in the company's zone) a parcel of each service
+ * arrives on its estimated day, when staff or the API gave no window of its own.
+ */
+export const SERVICE_DELIVERY_BY: Record<ServiceType, string> = {
+  Standard: '18:00',
+  Premium: '17:00',
+  Express: '12:00',
+  Overnight: '10:30',
+};
+
 export const FAILED_DELIVERY = 'Failed Delivery';
 
 /** What every client reads when a number is not found (spec section 8). */

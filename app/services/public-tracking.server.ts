@@ -4,7 +4,9 @@ import {
   toPublicTrackingResult,
   type PublicTrackingResult,
 } from '~/models/parcel.server';
+import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
+  FAILED_DELIVERY,
   normalizeTrackingNumber,
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
@@ -13,6 +15,18 @@ import {
 import { ApiError, apiRoute, type ApiHandler } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
+import {
+  dayIn,
+  deliveryHeadline,
+  initials,
+  isExpected,
+  longDay,
+  progressSteps,
+  shortTime,
+  windowPhrase,
+  type ProgressStep,
+} from '~/utils/delivery-headline';
+import { formatDateTime } from '~/utils/format';
 import { RateLimit, rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /**
@@ -160,4 +174,77 @@ export function trackingNumberNotFound(lookup: { trackingNumber: string; mistype
     code: notFoundCode(lookup),
     extra: { trackingNumber: lookup.trackingNumber },
   });
+}
+
+/** What the recipient reads first: the headline, the steps, the expected day and the update time. */
+export type TrackingGlance = {
+  headline: string;
+  steps: ProgressStep[];
+  /** "Thursday, 26 November" while an arrival is still expected; null once delivered or late. */
+  expected: string | null;
+  /** "by 6 pm", "between 2 pm and 4 pm" on that day. */
+  window: string | null;
+  /** "Tuesday, 24 November at 2:32 pm" once delivered. */
+  delivered: string | null;
+  receivedBy: string | null;
+  lastUpdated: string | null;
+  timeZone: string;
+};
+
+/**
+ * The result at a glance, read from one place: the parcel's stored status (which every status
+ * change, by event or by hand, keeps in step with the latest event) and its dates, in the
+ * company's zone or, for the delivery, the zone it happened in. `receivedBy` is the delivered
+ * parcel's proof's name, when one was recorded.
+ */
+export function trackingGlance(
+  result: PublicTrackingResult,
+  { now = new Date(), receivedBy = null }: { now?: Date; receivedBy?: string | null } = {},
+): TrackingGlance {
+  const { parcel, events } = result;
+  const timeZone = env.COMPANY_TIMEZONE;
+  const deliveredEvent = events.find((e) => e.status === 'Delivered');
+  const deliveredAt =
+    parcel.status === 'Delivered'
+      ? (parcel.actualDelivery ?? deliveredEvent?.timestamp ?? null)
+      : null;
+  const deliveredTimeZone = deliveredEvent?.timeZone ?? timeZone;
+  const latest = events[0];
+  const input = {
+    status: parcel.status,
+    estimatedDelivery: parcel.estimatedDelivery,
+    window: parcel.deliveryWindow,
+    deliveredAt,
+    deliveredTimeZone,
+    receivedBy,
+    nextAttemptDate: latest?.status === FAILED_DELIVERY ? latest.nextAttemptDate : null,
+    timeZone,
+    now,
+  };
+  const expected = isExpected(input) ? parcel.estimatedDelivery!.slice(0, 10) : null;
+  const updated = [parcel.updatedAt, latest?.timestamp]
+    .filter((v): v is string => !!v)
+    .sort()
+    .at(-1);
+  return {
+    headline: deliveryHeadline(input),
+    steps: progressSteps(parcel.status),
+    expected: expected ? longDay(expected) : null,
+    window: expected ? windowPhrase(parcel.deliveryWindow, timeZone) : null,
+    delivered: deliveredAt
+      ? `${longDay(dayIn(new Date(deliveredAt), deliveredTimeZone))} at ${shortTime(new Date(deliveredAt), deliveredTimeZone)}`
+      : null,
+    receivedBy: receivedBy ? initials(receivedBy) : null,
+    lastUpdated: updated ? formatDateTime(updated, timeZone) : null,
+    timeZone,
+  };
+}
+
+/** The glance of one full result: a delivered parcel's proof says who received it. */
+export async function lookupGlance(result: PublicTrackingResult): Promise<TrackingGlance> {
+  const proofs =
+    result.parcel.status === 'Delivered'
+      ? await listProofsByTrackingNumber(result.parcel.trackingNumber)
+      : [];
+  return trackingGlance(result, { receivedBy: proofs.at(-1)?.receivedBy ?? null });
 }

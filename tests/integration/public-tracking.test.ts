@@ -86,6 +86,10 @@ describe('GET /api/tracking/track/:trackingNumber', () => {
         sender: { address: '1 Main St, Springfield' },
         serviceType: 'Express',
         estimatedDelivery: '2030-01-05T12:00:00.000Z',
+        // Express's rule: by noon in the company's zone on the estimated day.
+        deliveryWindow: { from: null, until: '2030-01-05T17:00:00.000Z' },
+        actualDelivery: null,
+        updatedAt: expect.any(String),
       },
       events: [
         expect.objectContaining({
@@ -188,6 +192,7 @@ describe('/track page loader', () => {
     expect(await res.json()).toEqual({
       number: '',
       result: null,
+      glance: null,
       summaries: null,
       error: null,
       hint: null,
@@ -261,7 +266,7 @@ describe('/track with several numbers', () => {
         trackingNumber,
         found: true,
         status: 'In Transit',
-        estimatedDelivery: '2030-01-05T12:00:00.000Z',
+        headline: 'Arriving Saturday, 5 January, by 12 pm',
         latestEvent: expect.objectContaining({
           status: 'In Transit',
           location: 'Capital City',
@@ -278,7 +283,7 @@ describe('/track with several numbers', () => {
         trackingNumber: secondNumber,
         found: true,
         status: 'Pending',
-        estimatedDelivery: '2030-02-01T12:00:00.000Z',
+        headline: 'Arriving Friday, 1 February, by 6 pm',
         latestEvent: null,
       },
       {

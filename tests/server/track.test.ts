@@ -42,8 +42,10 @@ async function createParcel(events: Array<{ status: string; location: string }> 
     });
     expect(added.status).toBe(201);
   }
+  parcelIds.set(parcel.trackingNumber, parcel.id);
   return parcel.trackingNumber;
 }
+const parcelIds = new Map<string, string>();
 
 /** Types `value` in the track page's box, presses Track and reads the page that answers. */
 async function track(value: string) {
@@ -59,15 +61,25 @@ describe('tracking a parcel', () => {
     expect(alertText(document)).toBe('Please enter a tracking number');
   });
 
-  it('an unknown number says so', async () => {
+  const steps = (document: Document) =>
+    [...document.querySelectorAll('[role="alert"] li')].map((li) => textOf(li));
+
+  it('an unknown number says so, and what to try next', async () => {
     const { document } = await track('ZZZ999999995');
-    expect(alertText(document)).toBe('Tracking number not found');
+    expect(textOf(document.querySelector('[role="alert"] p'))).toBe('Tracking number not found');
+    expect(steps(document)).toEqual([
+      'Check each letter and digit against your receipt or e-mail. The last digit checks the eight before it, so most typing mistakes are caught here.',
+      'A parcel booked in the last few hours may not be scanned yet: try again later.',
+      'Still not found? Contact us with the number and we will look it up.',
+    ]);
+    expect(document.querySelector('[role="alert"] a')?.getAttribute('href')).toBe('/contact');
   });
 
   it('a number that fails its check digit says which digits to check', async () => {
     const { document } = await track('ZZZ999999999');
-    expect(alertText(document)).toBe(
-      'Tracking number not found Please check the digits of ZZZ 99999999 9: the last digit, 9, does not match the eight before it, so one of these nine digits is probably mistyped.',
+    expect(textOf(document.querySelector('[role="alert"] p'))).toBe('Tracking number not found');
+    expect(steps(document)[0]).toBe(
+      'Please check the digits of ZZZ 99999999 9: the last digit, 9, does not match the eight before it, so one of these nine digits is probably mistyped.',
     );
   });
 
@@ -93,6 +105,47 @@ describe('tracking a parcel', () => {
     expect(named(document, 'h1, h2, h3, h4, h5, h6, [role="heading"]', number)).toHaveLength(1);
     expect(textOf(document.querySelector('main'))).toContain('Tracking history');
     expect(document.querySelectorAll('script')).toHaveLength(0);
+  });
+});
+
+describe('the result at a glance', () => {
+  const parcelId = (number: string) => parcelIds.get(number)!;
+
+  it('a delivered parcel says when and to whom, and shows no estimate', async () => {
+    const number = await createParcel([{ status: 'Out for Delivery', location: 'Boston' }]);
+    const form = new FormData();
+    form.append('receivedBy', 'Jane Smith');
+    const proof = await server.request(`/api/parcels/${parcelId(number)}/proof-of-delivery`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    expect(proof.status).toBe(201);
+    const { document } = await server.page(`/track?number=${number}`);
+    const main = textOf(document.querySelector('main'));
+    expect(textOf(document.querySelector('[data-headline]'))).toMatch(
+      /^Delivered \w+day, \d{1,2} \w+ at \d{1,2}(:\d\d)? [ap]m, received by J\. S\.$/,
+    );
+    expect(main).toContain('Received by J. S.');
+    expect(main).not.toMatch(/Estimated|Expected delivery|Arriving/);
+    expect(document.querySelector('[aria-current="step"]')?.textContent).toContain('Delivered');
+  });
+
+  it('a status set in the edit form is the latest event too', async () => {
+    const number = await createParcel([{ status: 'Package Picked Up', location: 'Austin' }]);
+    const changed = await server.request(`/api/parcels/${parcelId(number)}`, {
+      method: 'PUT',
+      headers: auth,
+      json: { status: 'In Transit' },
+    });
+    expect(changed.status).toBe(200);
+    const { document } = await server.page(`/track?number=${number}`);
+    expect(textOf(document.querySelector('[data-status]'))).toBe('In Transit');
+    const latest = [...document.querySelectorAll('dt')].find(
+      (dt) => dt.textContent === 'Latest event',
+    );
+    expect(textOf(latest!.nextElementSibling)).toMatch(/^In Transit/);
+    expect(document.querySelector('[aria-current="step"]')?.textContent).toContain('In transit');
   });
 });
 

@@ -35,7 +35,7 @@ export function TrackingBox() {
           autoCapitalize="characters"
           spellCheck={false}
           aria-describedby="track-box-hint"
-          placeholder={`Enter tracking number (${TRACKING_NUMBER_PLACEHOLDER})`}
+          placeholder={TRACKING_NUMBER_PLACEHOLDER}
           className="field-input min-w-0 flex-1 py-3 text-base"
         />
         <button type="submit" className="btn-accent px-6 py-3 text-base">

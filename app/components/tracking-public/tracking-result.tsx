@@ -1,5 +1,7 @@
 import type { PublicTrackingResult } from '~/models/parcel.server';
-import { formatDate, formatEventTime } from '~/utils/format';
+import type { TrackingGlance } from '~/services/public-tracking.server';
+import type { ProgressStep } from '~/utils/delivery-headline';
+import { formatEventTime } from '~/utils/format';
 
 type Result = PublicTrackingResult;
 type PublicEvent = Result['events'][number];
@@ -10,7 +12,8 @@ export type TrackingSummary =
       trackingNumber: string;
       found: true;
       status: string;
-      estimatedDelivery: string | null;
+      /** The headline sentence: when it arrives, or when it was delivered. */
+      headline: string;
       latestEvent: PublicEvent | null;
     }
   | { trackingNumber: string; found: false; error: string; hint?: string | null };
@@ -112,23 +115,102 @@ function EventTime({ event }: { event: PublicEvent }) {
   );
 }
 
-export function TrackingResult({ result }: { result: Result }) {
+function LatestEvent({ event }: { event: PublicEvent | null | undefined }) {
+  if (!event) return <>No tracking events yet</>;
+  return (
+    <>
+      <span className="font-semibold">{event.status}</span>
+      {event.location ? ` · ${event.location}` : ''}
+      <span className="block text-sm text-gray-700">
+        <EventTime event={event} />
+      </span>
+    </>
+  );
+}
+
+const STEP_STATE: Record<ProgressStep['state'], string> = {
+  done: 'Done: ',
+  current: 'Now: ',
+  upcoming: 'Next: ',
+};
+
+/** The journey as steps: the current one marked for assistive technology and in words. */
+function ProgressSteps({ steps }: { steps: ProgressStep[] }) {
+  return (
+    <ol aria-label="Progress" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      {steps.map((step) => (
+        <li
+          key={step.label}
+          aria-current={step.state === 'current' ? 'step' : undefined}
+          className={
+            step.state === 'current'
+              ? 'font-bold text-gray-900 underline decoration-2 underline-offset-4'
+              : step.state === 'done'
+                ? 'text-gray-800'
+                : 'text-gray-600'
+          }
+        >
+          <span className="sr-only">{STEP_STATE[step.state]}</span>
+          <span aria-hidden="true">
+            {step.state === 'done' ? '✓ ' : step.state === 'current' ? '● ' : '○ '}
+          </span>
+          {step.label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function TrackingResult({ result, glance }: { result: Result; glance: TrackingGlance }) {
   const { parcel, events } = result;
   return (
     <article aria-labelledby="result-heading" className="card overflow-hidden">
-      <header className="flex flex-col gap-3 border-b border-gray-200 bg-gray-50 p-5 sm:flex-row sm:items-center sm:justify-between">
-        <div>
-          <p className="text-sm text-gray-600">Tracking number</p>
-          <h2 id="result-heading" className="font-mono text-2xl font-bold tracking-wide">
+      <header className="border-b border-gray-200 bg-gray-50 p-4 sm:p-5">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="result-heading" className="font-mono text-lg font-bold tracking-wide">
             {parcel.trackingNumber}
           </h2>
+          <p className="flex items-center gap-2">
+            <span className="sr-only">Status:</span>
+            <PublicStatusBadge status={parcel.status} />
+          </p>
         </div>
-        <div className="flex items-center gap-2">
-          <span className="sr-only">Status:</span>
-          <PublicStatusBadge status={parcel.status} />
-        </div>
+        <p className="mt-2 text-xl font-bold leading-snug text-gray-900 sm:text-2xl" data-headline>
+          {glance.headline}
+        </p>
       </header>
-      <dl className="grid gap-5 p-5 sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="grid gap-3 p-4 sm:grid-cols-2 sm:p-5">
+        <div>
+          <dt className="text-sm font-medium text-gray-600">Latest event</dt>
+          <dd className="mt-0.5 text-gray-900">
+            <LatestEvent event={events[0]} />
+          </dd>
+        </div>
+        {glance.delivered ? (
+          <div>
+            <dt className="text-sm font-medium text-gray-600">Delivered</dt>
+            <dd className="mt-0.5 font-semibold text-gray-900">{glance.delivered}</dd>
+            {glance.receivedBy ? (
+              <dd className="text-sm text-gray-700">Received by {glance.receivedBy}</dd>
+            ) : null}
+          </div>
+        ) : glance.expected ? (
+          <div>
+            <dt className="text-sm font-medium text-gray-600">Expected delivery</dt>
+            <dd className="mt-0.5 font-semibold text-gray-900">
+              {glance.expected}
+              {glance.window ? `, ${glance.window}` : ''}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {glance.lastUpdated ? (
+        <p className="px-4 pb-3 text-sm text-gray-600 sm:px-5">Last updated {glance.lastUpdated}</p>
+      ) : null}
+      <div className="border-t border-gray-200 p-4 sm:p-5">
+        <ProgressSteps steps={glance.steps} />
+      </div>
+      <dl className="grid gap-5 border-t border-gray-200 p-4 sm:grid-cols-3 sm:p-5">
         <div>
           <dt className="text-sm font-medium text-gray-600">Recipient</dt>
           <dd className="mt-1 font-semibold">{parcel.recipient.name || '—'}</dd>
@@ -141,10 +223,6 @@ export function TrackingResult({ result }: { result: Result }) {
         <div>
           <dt className="text-sm font-medium text-gray-600">Service</dt>
           <dd className="mt-1 font-semibold">{parcel.serviceType}</dd>
-        </div>
-        <div>
-          <dt className="text-sm font-medium text-gray-600">Estimated delivery</dt>
-          <dd className="mt-1 font-semibold">{formatDate(parcel.estimatedDelivery)}</dd>
         </div>
       </dl>
       <section aria-labelledby="history-heading" className="border-t border-gray-200 p-5">
@@ -227,28 +305,14 @@ export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[
                   </h3>
                   <PublicStatusBadge status={summary.status} />
                 </div>
-                <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2">
-                  <div>
-                    <dt className="font-medium text-gray-600">Latest event</dt>
-                    <dd className="mt-0.5 text-gray-900">
-                      {summary.latestEvent ? (
-                        <>
-                          <span className="font-semibold">{summary.latestEvent.status}</span>
-                          {summary.latestEvent.location ? ` · ${summary.latestEvent.location}` : ''}
-                          {' · '}
-                          <EventTime event={summary.latestEvent} />
-                        </>
-                      ) : (
-                        'No tracking events yet'
-                      )}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt className="font-medium text-gray-600">Estimated delivery</dt>
-                    <dd className="mt-0.5 font-semibold text-gray-900">
-                      {formatDate(summary.estimatedDelivery)}
-                    </dd>
-                  </div>
+                <p className="mt-2 font-semibold text-gray-900" data-headline>
+                  {summary.headline}
+                </p>
+                <dl className="mt-2 text-sm">
+                  <dt className="font-medium text-gray-600">Latest event</dt>
+                  <dd className="mt-0.5 text-gray-900">
+                    <LatestEvent event={summary.latestEvent} />
+                  </dd>
                 </dl>
               </>
             ) : (

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryHeadline, progressSteps, type HeadlineInput } from '~/utils/delivery-headline';
+
+const ZONE = 'America/New_York';
+// Wednesday, 25 November 2026, 10:00 in New York.
+const NOW = new Date('2026-11-25T15:00:00Z');
+const BY_SIX = { from: null, until: '2026-11-26T23:00:00.000Z' };
+
+function headline(input: Partial<HeadlineInput>) {
+  return deliveryHeadline({
+    status: 'In Transit',
+    estimatedDelivery: null,
+    window: null,
+    deliveredAt: null,
+    receivedBy: null,
+    nextAttemptDate: null,
+    timeZone: ZONE,
+    now: NOW,
+    ...input,
+  });
+}
+
+describe('the headline sentence', () => {
+  it.each<[string, Partial<HeadlineInput>, string]>([
+    [
+      'an estimate later this week, with the service rule’s time',
+      {
+        estimatedDelivery: '2026-11-27T00:00:00.000Z',
+        window: { ...BY_SIX, until: '2026-11-27T23:00:00.000Z' },
+      },
+      'Arriving Friday, 27 November, by 6 pm',
+    ],
+    [
+      'an estimate tomorrow',
+      { estimatedDelivery: '2026-11-26T00:00:00.000Z', window: BY_SIX },
+      'Arriving tomorrow, by 6 pm',
+    ],
+    [
+      'an estimate today with a window of two hours',
+      {
+        status: 'Picked Up',
+        estimatedDelivery: '2026-11-25T00:00:00.000Z',
+        window: { from: '2026-11-25T19:00:00.000Z', until: '2026-11-25T21:30:00.000Z' },
+      },
+      'Arriving today, between 2 pm and 4:30 pm',
+    ],
+    [
+      'an estimate that has passed',
+      { estimatedDelivery: '2026-11-24T00:00:00.000Z' },
+      'Running late — it was due Tuesday, 24 November',
+    ],
+    ['no estimate, in transit', {}, 'On its way'],
+    ['no estimate, label only', { status: 'Pending' }, 'Label created — waiting for the parcel'],
+    [
+      'pending with an estimate',
+      { status: 'Pending', estimatedDelivery: '2026-12-02T00:00:00.000Z' },
+      'Arriving Wednesday, 2 December',
+    ],
+    [
+      'out for delivery with a window',
+      {
+        status: 'Out for Delivery',
+        estimatedDelivery: '2026-11-25T00:00:00.000Z',
+        window: { from: null, until: '2026-11-25T17:00:00.000Z' },
+      },
+      'Out for delivery today, by 12 pm',
+    ],
+    ['out for delivery without a window', { status: 'Out for Delivery' }, 'Out for delivery today'],
+    [
+      'a failed attempt with the next one on Friday',
+      { status: 'Failed', nextAttemptDate: '2026-11-27' },
+      "Delivery attempted — we'll try again Friday",
+    ],
+    [
+      'a failed attempt with the next one tomorrow',
+      { status: 'Failed', nextAttemptDate: '2026-11-26' },
+      "Delivery attempted — we'll try again tomorrow",
+    ],
+    [
+      'a failed attempt with the next one more than a week away',
+      { status: 'Failed', nextAttemptDate: '2026-12-07' },
+      "Delivery attempted — we'll try again Monday, 7 December",
+    ],
+    [
+      'a failed attempt without a next date',
+      { status: 'Failed' },
+      "Delivery attempted — we'll be in touch about the next try",
+    ],
+    [
+      'delivered, received by a named person, in the zone it happened',
+      {
+        status: 'Delivered',
+        estimatedDelivery: '2026-11-26T00:00:00.000Z',
+        deliveredAt: '2026-11-24T19:32:00.000Z',
+        deliveredTimeZone: ZONE,
+        receivedBy: 'Jane  smith',
+      },
+      'Delivered Tuesday, 24 November at 2:32 pm, received by J. S.',
+    ],
+    [
+      'delivered in another zone, nobody named',
+      {
+        status: 'Delivered',
+        deliveredAt: '2026-11-24T19:32:00.000Z',
+        deliveredTimeZone: 'America/Los_Angeles',
+      },
+      'Delivered Tuesday, 24 November at 11:32 am',
+    ],
+    ['delivered without a time', { status: 'Delivered' }, 'Delivered'],
+    [
+      'returned',
+      { status: 'Returned', estimatedDelivery: '2026-11-27T00:00:00.000Z' },
+      'Returned to the sender',
+    ],
+  ])('%s', (_case, input, expected) => {
+    expect(headline(input)).toBe(expected);
+  });
+
+  it('reads "today" in the company’s zone, not UTC', () => {
+    // 23:30 in New York on the 25th is already the 26th in UTC.
+    const late = new Date('2026-11-26T04:30:00Z');
+    expect(headline({ now: late, estimatedDelivery: '2026-11-26T00:00:00.000Z' })).toBe(
+      'Arriving tomorrow',
+    );
+  });
+});
+
+describe('the progress steps', () => {
+  const current = (status: string) =>
+    progressSteps(status)
+      .filter((s) => s.state === 'current')
+      .map((s) => s.label);
+
+  it.each([
+    ['Pending', 'Label created'],
+    ['Picked Up', 'Picked up'],
+    ['In Transit', 'In transit'],
+    ['Out for Delivery', 'Out for delivery'],
+    ['Failed', 'Delivery attempted'],
+    ['Delivered', 'Delivered'],
+    ['Returned', 'Returned to sender'],
+  ])('%s: the current step is %s, with those before it done', (status, label) => {
+    expect(current(status)).toEqual([label]);
+    const steps = progressSteps(status);
+    const index = steps.findIndex((s) => s.state === 'current');
+    expect(steps.slice(0, index).every((s) => s.state === 'done')).toBe(true);
+    expect(steps.slice(index + 1).every((s) => s.state === 'upcoming')).toBe(true);
+  });
+});
