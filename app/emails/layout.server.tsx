@@ -21,6 +21,7 @@ function EmailLayout({ title, children }: { title: string; children: ReactNode }
     <html>
       <head>
         <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
       </head>
       <body
@@ -34,13 +35,14 @@ function EmailLayout({ title, children }: { title: string; children: ReactNode }
         <table role="presentation" width="100%" cellPadding={0} cellSpacing={0}>
           <tbody>
             <tr>
-              <td align="center" style={{ padding: 24 }}>
+              <td align="center" style={{ padding: '16px 8px' }}>
+                {/* Fluid: as wide as the screen up to 600 px, so a phone shows it without scrolling sideways. */}
                 <table
                   role="presentation"
-                  width={600}
+                  width="100%"
                   cellPadding={0}
                   cellSpacing={0}
-                  style={{ maxWidth: 600, background: '#ffffff', borderRadius: 8 }}
+                  style={{ width: '100%', maxWidth: 600, background: '#ffffff', borderRadius: 8 }}
                 >
                   <tbody>
                     <tr>

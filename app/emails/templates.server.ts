@@ -16,12 +16,15 @@ export type PlaceholderParcel = {
   estimatedDelivery?: Date | string | null;
 };
 
+/** How the templates greet someone whose name is not known (or not theirs to be told). */
+export const NEUTRAL_RECIPIENT_NAME = 'customer';
+
 /** What each placeholder stands for, for this parcel. */
 export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues {
   return {
     trackingNumber: parcel.trackingNumber,
     status: parcel.status ?? 'Pending',
-    recipientName: parcel.recipient?.name?.trim() || 'customer',
+    recipientName: parcel.recipient?.name?.trim() || NEUTRAL_RECIPIENT_NAME,
     estimatedDelivery: parcel.estimatedDelivery
       ? formatDate(parcel.estimatedDelivery)
       : 'to be confirmed',

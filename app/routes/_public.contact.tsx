@@ -9,6 +9,7 @@ import {
   SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
+import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { useCompany } from '~/root';
 import { ContactMessageSchema } from '~/schemas/public-forms';
@@ -136,6 +137,12 @@ export default function ContactPage() {
 
   return (
     <>
+      <ErrorSummary
+        fields={fields}
+        names={refusedFields(lastResult)}
+        formErrors={form.errors}
+        formId={form.id}
+      />
       <PageHero eyebrow="Contact" title="Get in touch with our team">
         Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and
         replies to every message within 2 hours.

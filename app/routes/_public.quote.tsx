@@ -9,6 +9,7 @@ import {
   SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
+import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import { PageHero } from '~/components/public/page-hero';
 import { SelectField } from '~/components/ui/field';
 import {
@@ -55,9 +56,16 @@ export const meta: MetaFunction = ({ matches }) =>
 export default function QuotePage() {
   const { plan, sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  const { form, fields } = useQuoteForm(plan, lastResult);
 
   return (
     <>
+      <ErrorSummary
+        fields={fields}
+        names={refusedFields(lastResult)}
+        formErrors={form.errors}
+        formId={form.id}
+      />
       <PageHero eyebrow="Get Quote" title="Request a shipping quote">
         Tell us what you ship, how often and where to. A sales specialist replies within 2 hours
         with a price for your volume — no obligation.
@@ -97,22 +105,19 @@ export default function QuotePage() {
               Our sales team will e-mail your quote within 2 hours.
             </SentNotice>
           ) : null}
-          {/* A plan chosen through the URL starts the form afresh. */}
-          <QuoteForm key={plan} plan={plan} lastResult={lastResult} />
+          <QuoteForm form={form} fields={fields} />
         </div>
       </section>
     </>
   );
 }
 
-function QuoteForm({
-  plan,
-  lastResult,
-}: {
-  plan: QuotePlan;
-  lastResult?: SubmissionResult<string[]> | null;
-}) {
+function useQuoteForm(plan: QuotePlan, lastResult?: SubmissionResult<string[]> | null) {
   const [form, fields] = useInquiryForm(QuoteRequestSchema, lastResult, { plan });
+  return { form, fields };
+}
+
+function QuoteForm({ form, fields }: ReturnType<typeof useQuoteForm>) {
   const volume = getSelectProps(fields.shipmentsPerMonth);
   return (
     <InquiryForm

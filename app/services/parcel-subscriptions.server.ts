@@ -1,5 +1,5 @@
 import { subscriptionConfirmEmail } from '~/emails/parcel-subscription.server';
-import { fillTemplate, placeholderValues } from '~/emails/templates.server';
+import { fillTemplate, NEUTRAL_RECIPIENT_NAME, placeholderValues } from '~/emails/templates.server';
 import { signToken, verifyToken } from '~/lib/cookies.server';
 import { env } from '~/lib/env.server';
 import { RateLimit } from '~/lib/rate-limit.server';
@@ -48,7 +48,7 @@ export const subscribeEmailLimiter = new RateLimit(
 
 /** What a visitor is told after asking, whatever became of the request. */
 export const SUBSCRIBE_ANSWER =
-  'If this address can get updates for this parcel, a link to confirm is on its way to it. Updates start once it is opened.';
+  'Almost done: we have e-mailed you a link to confirm. Updates start as soon as you open it.';
 
 export const UPDATE_EMAIL = 'parcel-update';
 export const CONFIRM_EMAIL = 'parcel-subscription-confirm';
@@ -201,7 +201,12 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
   const event = parcel?.events?.find((e) => String(e._id) === eventId);
   if (!parcel || !event) return;
   const template = await templateFor((parcel.status ?? 'Pending') as ParcelStatus);
-  const filled = fillTemplate(template, placeholderValues(parcel));
+  // Anyone may follow a parcel: a subscriber is greeted as the templates greet a recipient
+  // without a name, never by the recipient's.
+  const filled = fillTemplate(template, {
+    ...placeholderValues(parcel),
+    recipientName: NEUTRAL_RECIPIENT_NAME,
+  });
   const result = await deliverNotificationEmail({
     recipient: sub.email,
     title: filled.subject,

@@ -178,6 +178,13 @@ describe('following a parcel by e-mail', () => {
     expect(update!.text).toContain('its current status is "In Transit"');
     expect(update!.text).toContain('Latest update: Arrived at Facility · Memphis hub');
     expect(update!.text).toContain('Sorted for the next truck');
+    // Anyone may subscribe: the e-mail greets them neutrally, never by the recipient's name.
+    expect(update!.text).toMatch(/^Dear customer,/);
+    expect(update!.text).not.toContain('Rita');
+    // Fluid for phones: as wide as the screen, up to 600 px.
+    expect(update!.html).toContain('name="viewport"');
+    expect(update!.html).toMatch(/width:100%;max-width:600px/);
+    expect(update!.html).not.toMatch(/width="600"/);
     const unsubscribe = linkIn(update!, '/subscriptions/unsubscribe?token=');
     expect(rawHeader(update!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     // The header names the one-click address; the body links to the page with a button.

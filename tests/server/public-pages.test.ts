@@ -154,6 +154,35 @@ describe('the public site', () => {
   });
 });
 
+describe('a refused form after a reload without JavaScript', () => {
+  for (const path of ['/contact', '/quote']) {
+    it(`${path}: the summary is first in <main>, the fragment's target, and links to each field`, async () => {
+      const { document: empty } = await server.page(path);
+      const form = empty.querySelector('main form[method="post"]');
+      expect(form?.getAttribute('action')).toBe(`${path}#errors`);
+
+      const answer = await server.request(path, {
+        method: 'POST',
+        body: new URLSearchParams({ email: 'not an address' }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(answer.status).toBe(400);
+      const document = parsePage(await answer.text());
+      const summary = document.querySelector('main')!.firstElementChild!;
+      expect(summary.id).toBe('errors');
+      expect(summary.getAttribute('tabindex')).toBe('-1');
+      expect(textOf(summary.querySelector('h2'))).toBe('There is a problem with what you sent');
+      const links = [...summary.querySelectorAll('a')];
+      expect(links.length).toBeGreaterThan(1);
+      for (const link of links) {
+        const field = document.getElementById(link.getAttribute('href')!.slice(1));
+        expect(field?.matches('input, select, textarea'), link.textContent!).toBe(true);
+        expect(field!.getAttribute('aria-invalid')).toBe('true');
+      }
+    });
+  }
+});
+
 describe('HTTP caching', () => {
   it('marketing pages are public for five minutes, and 304 while unchanged', async () => {
     for (const path of ['/', '/services', '/about', '/privacy-policy']) {

@@ -1,3 +1,4 @@
+import { ERROR_SUMMARY_ID } from '~/components/ui/error-summary';
 import {
   getFormProps,
   getInputProps,
@@ -124,7 +125,8 @@ export function SentNotice({ title, children }: { title: string; children: React
 }
 
 /**
- * A public inquiry form: a plain POST to its page, `/{name}` (it works without JavaScript), labelled
+ * A public inquiry form: a plain POST to its page, `/{name}#errors` (it works without JavaScript;
+ * a refused form comes back scrolled to the page's error summary, see ErrorSummary), labelled
  * by the page's `{name}-form-heading`, with the honeypot, the form's own errors, its fields and its
  * submit button.
  */
@@ -146,7 +148,7 @@ export function InquiryForm({
   return (
     <form
       method="post"
-      action={`/${name}`}
+      action={`/${name}#${ERROR_SUMMARY_ID}`}
       {...getFormProps(form)}
       className={`relative grid gap-5 sm:grid-cols-2 ${className}`.trim()}
       aria-labelledby={`${name}-form-heading`}
