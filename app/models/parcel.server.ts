@@ -847,3 +847,33 @@ export async function getParcelStatus(id: string) {
     Pick<LeanParcel, '_id' | 'trackingNumber' | 'status'>
   >();
 }
+
+/** What the recipient's postcode check and their delivery preferences need of a parcel. */
+export async function findParcelForRecipient(trackingNumber: string) {
+  return Parcel.collection.findOne<LeanParcel>(
+    { trackingNumber },
+    {
+      projection: {
+        trackingNumber: 1,
+        status: 1,
+        'recipient.postalCode': 1,
+        'destinations.postalCode': 1,
+        deliveryPreferences: 1,
+      },
+    },
+  );
+}
+
+/** Replaces what the recipient asked for; the parcel as stored after, or null when it is gone. */
+export async function setDeliveryPreferences(
+  id: string,
+  preferences: Omit<LeanDeliveryPreferences, 'updatedAt'>,
+): Promise<SerializedParcel | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Parcel.findByIdAndUpdate(
+    id,
+    { $set: { deliveryPreferences: { ...preferences, updatedAt: new Date() } } },
+    { returnDocument: 'after', runValidators: true },
+  ).lean<LeanParcel>();
+  return doc ? serializeParcel(doc) : null;
+}

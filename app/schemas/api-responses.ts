@@ -1,3 +1,4 @@
+import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES } from './integrations';
 import { USER_ROLES } from './user';
@@ -79,6 +80,28 @@ export const ParcelEventSchema = TrackingEventObjectSchema.extend({ parcelId: id
   id: 'ParcelTrackingEvent',
 });
 
+const DeliveryWindowSchema = z
+  .looseObject({ from: nullableDate, until: z.string() })
+  .nullable()
+  .describe(
+    'The expected window on the estimated day; the public lookup gives the service rule’s (from null) when none was set',
+  );
+
+export const DeliveryPreferencesSchema = z
+  .looseObject({
+    instructions: z.string().nullable(),
+    safePlace: z.enum(SAFE_PLACE_CODES).nullable(),
+    safePlaceOther: z.string().nullable(),
+    requestedDate: z.string().nullable().describe('YYYY-MM-DD, in the company’s zone'),
+    holdAtDepot: z.boolean(),
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'DeliveryPreferences' });
+
+export const DeliveryPreferencesResultSchema = z
+  .looseObject({ deliveryPreferences: DeliveryPreferencesSchema })
+  .meta({ id: 'DeliveryPreferencesResult' });
+
 export const ParcelSchema = z
   .looseObject({
     ...ids,
@@ -92,6 +115,10 @@ export const ParcelSchema = z
     priority: z.string(),
     estimatedDelivery: nullableDate,
     actualDelivery: nullableDate,
+    deliveryWindow: DeliveryWindowSchema,
+    deliveryPreferences: DeliveryPreferencesSchema.nullable().describe(
+      'What the recipient asked for behind their postcode; null when nothing was asked',
+    ),
     cost: z.number(),
     destinations: z.array(
       z.looseObject({
@@ -200,6 +227,9 @@ export const PublicTrackingSchema = z
       sender: z.looseObject({ address: z.string() }),
       serviceType: z.string(),
       estimatedDelivery: nullableDate,
+      deliveryWindow: DeliveryWindowSchema.optional(),
+      actualDelivery: nullableDate.optional(),
+      updatedAt: nullableDate.optional(),
     }),
     events: z.array(
       z.looseObject({

@@ -46,6 +46,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcel.delivered',
   'parcel.scanned',
   'parcel.delivery_failed',
+  'parcel.delivery_preferences_updated',
   'tracking_event.created',
   'tracking_event.updated',
   'tracking_event.deleted',

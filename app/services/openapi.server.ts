@@ -1,3 +1,4 @@
+import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
 import { z } from 'zod';
 // Registers the answer shapes (their .meta ids) that become components.schemas.
 import '~/schemas/api-responses';
@@ -320,6 +321,19 @@ const OPS: Op[] = [
     cors: true,
     ok: { 202: 'SubscriptionRequested' },
     errors: [404, 409, 429],
+  },
+  {
+    method: 'post',
+    path: '/api/tracking/track/{trackingNumber}/delivery-preferences',
+    summary:
+      "The recipient's delivery preferences, behind the delivery address's postcode: instructions, a safe place, one of the next five working days or holding it at the depot (no token; CORS). A wrong postcode is 403 (forbidden) and changes nothing; guessing meets 429 per parcel and per client address within 10 tries",
+    tag: 'Public tracking',
+    access: 'public',
+    body: deliveryPreferencesSchema([], { strict: true }),
+    rateLimited: true,
+    cors: true,
+    ok: { 200: 'DeliveryPreferencesResult' },
+    errors: [403, 404, 409, 429],
   },
   // Notifications
   {

@@ -205,6 +205,7 @@ describe('the OpenAPI document', () => {
       'parcel.deleted',
       'parcel.delivered',
       'parcel.delivery_failed',
+      'parcel.delivery_preferences_updated',
       'parcel.imported',
       'parcel.scanned',
       'parcel.status_changed',
