@@ -14,6 +14,15 @@ import {
   type TrackingSummary,
 } from '~/components/tracking-public/tracking-result';
 import { SubscribeForm } from '~/components/tracking-public/subscribe-form';
+import { ManageDeliveryForm } from '~/components/tracking-public/manage-delivery-form';
+import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
+import {
+  dayLabel,
+  PREFERENCES_CLOSED,
+  requestableDays,
+  updateDeliveryPreferences,
+  WRONG_POSTCODE,
+} from '~/services/delivery-preferences.server';
 import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
@@ -21,7 +30,9 @@ import {
 } from '~/services/parcel-subscriptions.server';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import {
+  CLOSED_STATUSES,
   MAX_TRACKING_NUMBERS,
+  type ParcelStatus,
   normalizeTrackingNumber,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PLACEHOLDER,
@@ -29,7 +40,7 @@ import {
 import { HONEYPOT_FIELD, ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingQuerySchema } from '~/schemas/public-tracking';
 import { readFormData } from '~/lib/form.server';
-import { invalidForm } from '~/lib/form-reply.server';
+import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
   lookupGlance,
@@ -57,6 +68,9 @@ type TrackPageData = {
   summaries: TrackingSummary[] | null;
   /** After the subscribe form was taken: what the visitor is told. */
   subscribed: string | null;
+  /** The days another delivery may be asked for, and whether preferences were just saved. */
+  days: Array<{ value: string; label: string }>;
+  preferencesSaved: boolean;
 };
 
 function page(data: Partial<TrackPageData>, init?: ResponseInit) {
@@ -72,6 +86,8 @@ function page(data: Partial<TrackPageData>, init?: ResponseInit) {
       glance: null,
       summaries: null,
       subscribed: null,
+      days: [],
+      preferencesSaved: false,
       ...data,
     },
     { ...init, headers },
@@ -90,6 +106,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       glance: null,
       summaries: null,
       subscribed: null,
+      days: [],
+      preferencesSaved: false,
     });
   // The field is one line: numbers given on several lines show separated by commas.
   const number = values
@@ -130,7 +148,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         );
       const subscribed = url.searchParams.get('subscribe') === 'sent' ? SUBSCRIBE_ANSWER : null;
       const glance = await lookupGlance(lookup!.result);
-      return page({ number, result: lookup!.result, glance, subscribed });
+      const days = requestableDays().map((value) => ({ value, label: dayLabel(value) }));
+      const preferencesSaved = url.searchParams.get('preferences') === 'saved';
+      return page({ number, result: lookup!.result, glance, subscribed, days, preferencesSaved });
     }
     const summaries = lookups.map((lookup): TrackingSummary => {
       if (lookup.kind === 'found') {
@@ -170,6 +190,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const trackingNumber = new URL(request.url).searchParams.get('number') ?? '';
   const sent = `/track?${new URLSearchParams({ number: normalizeTrackingNumber(trackingNumber), subscribe: 'sent' })}#subscribe`;
   const formData = await readFormData(request);
+  if (formData.get('intent') === 'preferences')
+    return preferencesAction(normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get(HONEYPOT_FIELD)) return redirect(sent);
 
   const submission = parseWithZod(formData, { schema: ParcelSubscribeSchema });
@@ -196,6 +218,45 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: 409,
     });
   return redirect(sent);
+}
+
+/** The recipient's delivery preferences, behind their postcode (as the public API takes them). */
+async function preferencesAction(trackingNumber: string, formData: FormData, context: unknown) {
+  const submission = parseWithZod(formData, {
+    schema: deliveryPreferencesSchema(requestableDays()),
+  });
+  const into = (preferences: FormReply) => ({ preferences });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
+  const outcome = await updateDeliveryPreferences(trackingNumber, submission.value, {
+    client: clientAddress(context),
+    via: 'page',
+    context,
+  });
+  switch (outcome.kind) {
+    case 'saved':
+      return redirect(
+        `/track?${new URLSearchParams({ number: trackingNumber, preferences: 'saved' })}#manage`,
+      );
+    case 'wrong-postcode':
+      return invalidForm(submission, {
+        into,
+        fieldErrors: { postalCode: [WRONG_POSTCODE] },
+        status: 403,
+      });
+    case 'rate-limited':
+      return invalidForm(submission, {
+        into,
+        formErrors: [
+          `Too many postcode attempts. Please wait ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes and try again.`,
+        ],
+        status: 429,
+        headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
+      });
+    case 'closed':
+      return invalidForm(submission, { into, formErrors: [PREFERENCES_CLOSED], status: 409 });
+    case 'not-found':
+      return invalidForm(submission, { into, formErrors: [TRACKING_NOT_FOUND], status: 404 });
+  }
 }
 
 // The layout's policy for the empty page; a lookup's own (private, revalidated) for results.
@@ -289,7 +350,12 @@ function TrackForm({
 
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>() as TrackPageData;
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>() as
+    FormReply | { preferences: FormReply } | undefined;
+  const preferencesResult =
+    actionData && 'preferences' in actionData ? actionData.preferences : undefined;
+  const subscribeResult =
+    actionData && !('preferences' in actionData) ? (actionData as FormReply) : undefined;
   const { error } = data;
   // With one result, the result comes first so that a phone shows it without scrolling; the box
   // for another number follows it.
@@ -326,11 +392,19 @@ export default function TrackPage() {
             <TrackForm number={data.number} error={error} className="mt-3 flex gap-2" />
           </section>
         ) : null}
+        {data.result && !CLOSED_STATUSES.includes(data.result.parcel.status as ParcelStatus) ? (
+          <ManageDeliveryForm
+            trackingNumber={data.result.parcel.trackingNumber}
+            days={data.days}
+            saved={data.preferencesSaved}
+            lastResult={preferencesResult}
+          />
+        ) : null}
         {data.result && data.result.parcel.status !== 'Delivered' ? (
           <SubscribeForm
             trackingNumber={data.result.parcel.trackingNumber}
-            sent={lastResult ? null : data.subscribed}
-            lastResult={lastResult}
+            sent={subscribeResult ? null : data.subscribed}
+            lastResult={subscribeResult}
           />
         ) : null}
         {data.summaries ? <TrackingSummaryList summaries={data.summaries} /> : null}

@@ -1,3 +1,4 @@
+import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 import { useCanDeliver, useCanEdit } from '~/utils/use-dashboard-user';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -93,6 +94,21 @@ export default function ParcelDetailsDialog() {
           ) : null}
           <Item label="Tracking Events">{parcel.eventCount}</Item>
         </dl>
+        {parcel.deliveryPreferences ? (
+          <section aria-labelledby="preferences-heading" className="mt-4">
+            <h3 id="preferences-heading" className="text-sm font-semibold text-gray-900">
+              The recipient's delivery preferences
+            </h3>
+            <ul className="mt-1 list-disc pl-5 text-sm text-gray-800">
+              {describeDeliveryPreferences(parcel.deliveryPreferences).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+            <p className="mt-1 text-xs text-gray-600">
+              Set {formatDateTime(parcel.deliveryPreferences.updatedAt, timeZone)}
+            </p>
+          </section>
+        ) : null}
         <ContactDetails title="Sender" contact={parcel.sender} />
         <ContactDetails title="Recipient" contact={parcel.recipient} />
         <section aria-label="Package" className="space-y-2">

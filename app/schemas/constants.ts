@@ -66,6 +66,19 @@ export const SERVICE_DELIVERY_BY: Record<ServiceType, string> = {
   Overnight: '10:30',
 };
 
+/** Where the recipient may ask a courier to leave a parcel ("other" comes with their words). */
+export const SAFE_PLACES = {
+  front_door: 'At the front door',
+  back_door: 'At the back door',
+  porch: 'In the porch',
+  garage: 'In the garage',
+  reception: 'At reception',
+  neighbour: 'With a neighbour',
+  other: 'Somewhere else (say where)',
+} as const;
+export type SafePlace = keyof typeof SAFE_PLACES;
+export const SAFE_PLACE_CODES = Object.keys(SAFE_PLACES) as [SafePlace, ...SafePlace[]];
+
 export const FAILED_DELIVERY = 'Failed Delivery';
 
 /** What every client reads when a number is not found (spec section 8). */

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { SAFE_PLACES, SAFE_PLACE_CODES, type SafePlace } from './constants';
 
 /**
  * What a recipient may ask of a delivery, behind their postcode: instructions for the courier, a
@@ -12,17 +13,7 @@ export const SAFE_PLACE_OTHER_MAX = 100;
 /** How many working days ahead another day may be asked for. */
 export const REQUESTABLE_DAYS = 5;
 
-export const SAFE_PLACES = {
-  front_door: 'At the front door',
-  back_door: 'At the back door',
-  porch: 'In the porch',
-  garage: 'In the garage',
-  reception: 'At reception',
-  neighbour: 'With a neighbour',
-  other: 'Somewhere else (say where)',
-} as const;
-export type SafePlace = keyof typeof SAFE_PLACES;
-export const SAFE_PLACE_CODES = Object.keys(SAFE_PLACES) as [SafePlace, ...SafePlace[]];
+export { SAFE_PLACES, SAFE_PLACE_CODES, type SafePlace };
 
 export const POSTCODE_REQUIRED = 'Enter the postcode of the delivery address';
 export const NOTHING_ASKED =

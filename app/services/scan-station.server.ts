@@ -1,3 +1,4 @@
+import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -36,17 +37,6 @@ export type ScanView = {
 };
 
 /** A parcel's delivery preferences as one line, when it has any. */
-function preferencesText(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim() || null;
-  if (value && typeof value === 'object') {
-    const parts = Object.values(value).filter(
-      (v): v is string => typeof v === 'string' && v.trim() !== '',
-    );
-    return parts.length ? parts.join(' · ') : null;
-  }
-  return null;
-}
-
 /** A scan (the number typed or read, with the URL's settings), or the undo of one. */
 export async function scanStationAction({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'courier');
@@ -90,9 +80,8 @@ export async function scanStationAction({ request, context }: ActionFunctionArgs
       status: parcel.status,
       recipientName: parcel.recipient.name,
       recipientAddress: parcel.recipient.address,
-      deliveryPreferences: preferencesText(
-        (parcel as { deliveryPreferences?: unknown }).deliveryPreferences,
-      ),
+      deliveryPreferences:
+        describeDeliveryPreferences(parcel.deliveryPreferences).join(' · ') || null,
     };
   }
   return json(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { named, submitGetForm, textOf } from '../support/html';
+import { named, parsePage, submitGetForm, textOf } from '../support/html';
 import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
@@ -146,6 +146,61 @@ describe('the result at a glance', () => {
     );
     expect(textOf(latest!.nextElementSibling)).toMatch(/^In Transit/);
     expect(document.querySelector('[aria-current="step"]')?.textContent).toContain('In transit');
+  });
+});
+
+describe('managing the delivery from the result, without JavaScript', () => {
+  it('the postcode opens the form: a wrong one says so beside its field, the right one saves', async () => {
+    const number = await createParcel([{ status: 'In Transit', location: 'Hub' }]);
+    const id = parcelIds.get(number)!;
+    const put = await server.request(`/api/parcels/${id}`, {
+      method: 'PUT',
+      headers: auth,
+      json: { recipient: { postalCode: '02108' } },
+    });
+    expect(put.status).toBe(200);
+    const { document } = await server.page(`/track?number=${number}`);
+    const form = document.querySelector('form#manage-delivery')!;
+    expect(form.getAttribute('action')).toBe(`/track?number=${number}#manage`);
+    const day = [...form.querySelectorAll('select[name="requestedDate"] option')]
+      .map((o) => o.getAttribute('value'))
+      .filter(Boolean)[0]!;
+    const post = (postalCode: string) =>
+      server.request(`/track?number=${number}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          intent: 'preferences',
+          postalCode,
+          requestedDate: day,
+          safePlace: 'porch',
+          instructions: 'Side gate',
+        }),
+      });
+
+    const wrong = await post('99999');
+    expect(wrong.status).toBe(403);
+    const refused = parsePage(await wrong.text());
+    const field = refused.querySelector('#manage-delivery input[name="postalCode"]')!;
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(textOf(refused.getElementById(field.getAttribute('aria-describedby')!))).toBe(
+      'That postcode does not match the delivery address',
+    );
+
+    const right = await post(' 02108 ');
+    expect(right.status).toBe(302);
+    expect(right.headers.get('location')).toBe(`/track?number=${number}&preferences=saved#manage`);
+    const { document: saved } = await server.page(`/track?number=${number}&preferences=saved`);
+    expect(textOf(saved.querySelector('#manage [role="status"]'))).toBe(
+      'Your delivery preferences are saved. The courier will see them.',
+    );
+    const staff = await server.request(`/api/parcels/${id}`, { headers: auth });
+    const { parcel } = (await staff.json()) as { parcel: { deliveryPreferences: unknown } };
+    expect(parcel.deliveryPreferences).toMatchObject({
+      requestedDate: day,
+      safePlace: 'porch',
+      instructions: 'Side gate',
+    });
   });
 });
 

@@ -1,0 +1,135 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type SubmissionResult,
+} from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import {
+  deliveryPreferencesSchema,
+  INSTRUCTIONS_MAX,
+  SAFE_PLACES,
+  SAFE_PLACE_OTHER_MAX,
+} from '~/schemas/delivery-preferences';
+
+export const PREFERENCES_SAVED = 'Your delivery preferences are saved. The courier will see them.';
+
+/**
+ * Under a tracking result, folded away: the recipient's say over the delivery, opened with the
+ * postcode of the delivery address. A plain form posted to the page (no script needed).
+ */
+export function ManageDeliveryForm({
+  trackingNumber,
+  days,
+  saved,
+  lastResult,
+}: {
+  trackingNumber: string;
+  /** The days that may be asked for, as values and as the recipient reads them. */
+  days: Array<{ value: string; label: string }>;
+  saved: boolean;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: 'manage-delivery',
+    lastResult,
+    defaultNoValidate: false,
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: deliveryPreferencesSchema(days.map((d) => d.value)) }),
+  });
+  return (
+    <section id="manage" aria-labelledby="manage-heading" className="card mt-6 p-5">
+      <details open={!!lastResult || saved}>
+        <summary className="cursor-pointer text-lg font-semibold">
+          <h2 id="manage-heading" className="inline">
+            Manage your delivery
+          </h2>
+        </summary>
+        <p className="mt-2 text-sm text-gray-600">
+          Leave instructions, choose a safe place or another day, or ask us to hold it at the depot.
+          Enter the postcode of the delivery address to confirm it is yours.
+        </p>
+        {saved && !lastResult ? (
+          <p
+            role="status"
+            className="mt-4 rounded-md border border-green-300 bg-green-50 p-3 text-green-900"
+          >
+            {PREFERENCES_SAVED}
+          </p>
+        ) : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <form
+          method="post"
+          action={`/track?number=${encodeURIComponent(trackingNumber)}#manage`}
+          {...getFormProps(form)}
+          aria-labelledby="manage-heading"
+          className="mt-4 grid gap-4 sm:grid-cols-2"
+        >
+          <input type="hidden" name="intent" value="preferences" />
+          <Field
+            label="Postcode of the delivery address"
+            {...getInputProps(fields.postalCode, { type: 'text' })}
+            autoComplete="postal-code"
+            required
+            maxLength={20}
+            errors={fields.postalCode.errors}
+          />
+          <SelectField
+            label="Another day"
+            {...getSelectProps(fields.requestedDate)}
+            errors={fields.requestedDate.errors}
+          >
+            <option value="">Keep the planned day</option>
+            {days.map((day) => (
+              <option key={day.value} value={day.value}>
+                {day.label}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Safe place"
+            {...getSelectProps(fields.safePlace)}
+            errors={fields.safePlace.errors}
+          >
+            <option value="">No safe place: hand it over</option>
+            {Object.entries(SAFE_PLACES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <Field
+            label="Where, if somewhere else"
+            {...getInputProps(fields.safePlaceOther, { type: 'text' })}
+            maxLength={SAFE_PLACE_OTHER_MAX}
+            errors={fields.safePlaceOther.errors}
+          />
+          <TextareaField
+            className="sm:col-span-2"
+            label={`Instructions for the courier (up to ${INSTRUCTIONS_MAX} characters)`}
+            {...getTextareaProps(fields.instructions)}
+            maxLength={INSTRUCTIONS_MAX}
+            rows={3}
+            errors={fields.instructions.errors}
+          />
+          <label className="flex items-center gap-2 sm:col-span-2">
+            <input
+              {...getInputProps(fields.holdAtDepot, { type: 'checkbox' })}
+              className="h-5 w-5"
+            />
+            Hold it at the depot for me to collect
+          </label>
+          <div className="sm:col-span-2">
+            <button type="submit" className="btn-primary">
+              Save delivery preferences
+            </button>
+          </div>
+        </form>
+      </details>
+    </section>
+  );
+}
