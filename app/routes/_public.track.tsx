@@ -15,7 +15,9 @@ import {
 } from '~/components/tracking-public/tracking-result';
 import { SubscribeForm } from '~/components/tracking-public/subscribe-form';
 import { ManageDeliveryForm } from '~/components/tracking-public/manage-delivery-form';
-import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
+import { deliveryPreferencesSchema, ProofAccessSchema } from '~/schemas/delivery-preferences';
+import { ProofOfDeliverySection } from '~/components/tracking-public/proof-of-delivery-section';
+import { openProofOfDelivery, type PublicProof } from '~/services/public-proof.server';
 import {
   dayLabel,
   PREFERENCES_CLOSED,
@@ -190,6 +192,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const trackingNumber = new URL(request.url).searchParams.get('number') ?? '';
   const sent = `/track?${new URLSearchParams({ number: normalizeTrackingNumber(trackingNumber), subscribe: 'sent' })}#subscribe`;
   const formData = await readFormData(request);
+  if (formData.get('intent') === 'proof')
+    return proofAction(normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get('intent') === 'preferences')
     return preferencesAction(normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get(HONEYPOT_FIELD)) return redirect(sent);
@@ -218,6 +222,39 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: 409,
     });
   return redirect(sent);
+}
+
+/** The proof of delivery's photos and signature, behind the recipient's postcode. */
+async function proofAction(trackingNumber: string, formData: FormData, context: unknown) {
+  const submission = parseWithZod(formData, { schema: ProofAccessSchema });
+  const into = (reply: FormReply) => ({ proof: { reply, proofs: null } });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
+  const outcome = await openProofOfDelivery(
+    trackingNumber,
+    submission.value.postalCode,
+    clientAddress(context),
+  );
+  switch (outcome.kind) {
+    case 'shown':
+      return json({ proof: { reply: null, proofs: outcome.proofs } });
+    case 'wrong-postcode':
+      return invalidForm(submission, {
+        into,
+        fieldErrors: { postalCode: [WRONG_POSTCODE] },
+        status: 403,
+      });
+    case 'rate-limited':
+      return invalidForm(submission, {
+        into,
+        formErrors: [
+          `Too many postcode attempts. Please wait ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes and try again.`,
+        ],
+        status: 429,
+        headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
+      });
+    case 'not-found':
+      return invalidForm(submission, { into, formErrors: [TRACKING_NOT_FOUND], status: 404 });
+  }
 }
 
 /** The recipient's delivery preferences, behind their postcode (as the public API takes them). */
@@ -351,11 +388,17 @@ function TrackForm({
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>() as TrackPageData;
   const actionData = useActionData<typeof action>() as
-    FormReply | { preferences: FormReply } | undefined;
+    | FormReply
+    | { preferences: FormReply }
+    | { proof: { reply: FormReply | null; proofs: PublicProof[] | null } }
+    | undefined;
+  const proofData = actionData && 'proof' in actionData ? actionData.proof : undefined;
   const preferencesResult =
     actionData && 'preferences' in actionData ? actionData.preferences : undefined;
   const subscribeResult =
-    actionData && !('preferences' in actionData) ? (actionData as FormReply) : undefined;
+    actionData && !('preferences' in actionData) && !('proof' in actionData)
+      ? (actionData as FormReply)
+      : undefined;
   const { error } = data;
   // With one result, the result comes first so that a phone shows it without scrolling; the box
   // for another number follows it.
@@ -391,6 +434,13 @@ export default function TrackPage() {
             </h2>
             <TrackForm number={data.number} error={error} className="mt-3 flex gap-2" />
           </section>
+        ) : null}
+        {data.result && data.result.parcel.status === 'Delivered' ? (
+          <ProofOfDeliverySection
+            trackingNumber={data.result.parcel.trackingNumber}
+            proofs={proofData?.proofs ?? null}
+            lastResult={proofData?.reply}
+          />
         ) : null}
         {data.result && !CLOSED_STATUSES.includes(data.result.parcel.status as ParcelStatus) ? (
           <ManageDeliveryForm

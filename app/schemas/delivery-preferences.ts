@@ -77,3 +77,12 @@ export function deliveryPreferencesSchema(
   });
 }
 export type DeliveryPreferencesInput = z.infer<ReturnType<typeof deliveryPreferencesSchema>>;
+
+/** The tracking page's form that opens the proof of delivery. */
+export const ProofAccessSchema = z.object({
+  postalCode: z
+    .string({ error: POSTCODE_REQUIRED })
+    .trim()
+    .min(1, POSTCODE_REQUIRED)
+    .max(20, 'A postcode is at most 20 characters'),
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { named, parsePage, submitGetForm, textOf } from '../support/html';
+import { fileOf, jpegWithGps } from '../support/images';
 import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
@@ -201,6 +202,56 @@ describe('managing the delivery from the result, without JavaScript', () => {
       safePlace: 'porch',
       instructions: 'Side gate',
     });
+  });
+});
+
+describe('the proof of delivery, behind the postcode', () => {
+  it('shows the photo only after the right postcode, through a signed link', async () => {
+    const number = await createParcel([{ status: 'Out for Delivery', location: 'Boston' }]);
+    const id = parcelIds.get(number)!;
+    await server.request(`/api/parcels/${id}`, {
+      method: 'PUT',
+      headers: auth,
+      json: { recipient: { postalCode: 'BN1 1AA' } },
+    });
+    const form = new FormData();
+    form.append('receivedBy', 'Jane Smith');
+    form.append('photo', fileOf(await jpegWithGps(300, 200), 'door.jpg', 'image/jpeg'));
+    const recorded = await server.request(`/api/parcels/${id}/proof-of-delivery`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    expect(recorded.status).toBe(201);
+
+    const { document } = await server.page(`/track?number=${number}`);
+    expect(document.querySelectorAll('img')).toHaveLength(0);
+    const open = (postalCode: string) =>
+      server.request(`/track?number=${number}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ intent: 'proof', postalCode }),
+      });
+    const wrong = await open('BN1 1AB');
+    expect(wrong.status).toBe(403);
+    const refused = parsePage(await wrong.text());
+    expect(refused.querySelectorAll('#proof img')).toHaveLength(0);
+    expect(textOf(refused.querySelector('#proof'))).toContain(
+      'That postcode does not match the delivery address',
+    );
+
+    const right = await open('bn11aa');
+    expect(right.status).toBe(200);
+    const shown = parsePage(await right.text());
+    expect(textOf(shown.querySelector('#proof'))).toContain('Received by Jane Smith');
+    const src = shown.querySelector('#proof img[alt="Delivery photo 1"]')!.getAttribute('src')!;
+    expect(src).toMatch(/^\/track\/proof\/[a-f\d]{24}\?expires=\d+&token=/);
+    const photo = await server.request(src);
+    expect(photo.status).toBe(200);
+    expect(photo.headers.get('content-type')).toBe('image/jpeg');
+    // Without the signature, or with another one, nothing is served.
+    expect((await server.request(src.replace(/token=[^&]+/, 'token=forged'))).status).toBe(404);
+    expect((await server.request(src.split('?')[0]!)).status).toBe(404);
   });
 });
 

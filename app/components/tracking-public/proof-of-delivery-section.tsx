@@ -1,0 +1,96 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Field, FormErrors } from '~/components/ui/field';
+import { ProofAccessSchema } from '~/schemas/delivery-preferences';
+import type { PublicProof } from '~/services/public-proof.server';
+
+/**
+ * Under a delivered parcel's result: the photos and signature the courier took, shown only once
+ * the postcode of the delivery address is given (a plain form; no script needed).
+ */
+export function ProofOfDeliverySection({
+  trackingNumber,
+  proofs,
+  lastResult,
+}: {
+  trackingNumber: string;
+  proofs: PublicProof[] | null;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: 'proof-access',
+    lastResult,
+    defaultNoValidate: false,
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProofAccessSchema }),
+  });
+  return (
+    <section id="proof" aria-labelledby="proof-heading" className="card mt-6 p-5">
+      <h2 id="proof-heading" className="text-lg font-semibold">
+        Proof of delivery
+      </h2>
+      {proofs ? (
+        proofs.length === 0 ? (
+          <p className="mt-2 text-gray-700">No photo or signature was taken at this delivery.</p>
+        ) : (
+          proofs.map((proof, index) => (
+            <div key={index} className="mt-3">
+              <p className="text-gray-800">
+                Received by {proof.receivedBy}, {proof.deliveredAt}
+              </p>
+              <div className="mt-2 flex flex-wrap gap-3">
+                {proof.photos.map((photo, n) => (
+                  <img
+                    key={photo.url}
+                    src={photo.url}
+                    width={photo.width}
+                    height={photo.height}
+                    alt={`Delivery photo ${n + 1}`}
+                    className="h-auto max-w-full rounded border border-gray-200 sm:max-w-xs"
+                  />
+                ))}
+                {proof.signature ? (
+                  <img
+                    src={proof.signature.url}
+                    width={proof.signature.width}
+                    height={proof.signature.height}
+                    alt={`Signature of ${proof.receivedBy}`}
+                    className="h-auto max-w-full rounded border border-gray-200 bg-white sm:max-w-xs"
+                  />
+                ) : null}
+              </div>
+            </div>
+          ))
+        )
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-gray-600">
+            Enter the postcode of the delivery address to see the photos and the signature.
+          </p>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <form
+            method="post"
+            action={`/track?number=${encodeURIComponent(trackingNumber)}#proof`}
+            {...getFormProps(form)}
+            aria-labelledby="proof-heading"
+            className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end"
+          >
+            <input type="hidden" name="intent" value="proof" />
+            <Field
+              className="flex-1"
+              label="Postcode of the delivery address"
+              {...getInputProps(fields.postalCode, { type: 'text' })}
+              autoComplete="postal-code"
+              required
+              maxLength={20}
+              errors={fields.postalCode.errors}
+            />
+            <button type="submit" className="btn-primary">
+              Show proof of delivery
+            </button>
+          </form>
+        </>
+      )}
+    </section>
+  );
+}
