@@ -1,3 +1,4 @@
+import type { Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type {
   ActionFunctionArgs,
@@ -24,6 +25,7 @@ import {
   requestableDays,
   updateDeliveryPreferences,
   WRONG_POSTCODE,
+  type PostcodeCheck,
 } from '~/services/delivery-preferences.server';
 import {
   requestParcelSubscription,
@@ -224,19 +226,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(sent);
 }
 
-/** The proof of delivery's photos and signature, behind the recipient's postcode. */
-async function proofAction(trackingNumber: string, formData: FormData, context: unknown) {
-  const submission = parseWithZod(formData, { schema: ProofAccessSchema });
-  const into = (reply: FormReply) => ({ proof: { reply, proofs: null } });
-  if (submission.status !== 'success') return invalidForm(submission, { into });
-  const outcome = await openProofOfDelivery(
-    trackingNumber,
-    submission.value.postalCode,
-    clientAddress(context),
-  );
+/** A postcode check that did not open the parcel: said beside the field, or for the form. */
+function postcodeRefused<T>(
+  submission: Submission<unknown>,
+  outcome: Exclude<PostcodeCheck, { kind: 'ok' }>,
+  into: (reply: FormReply) => T,
+) {
   switch (outcome.kind) {
-    case 'shown':
-      return json({ proof: { reply: null, proofs: outcome.proofs } });
     case 'wrong-postcode':
       return invalidForm(submission, {
         into,
@@ -257,6 +253,20 @@ async function proofAction(trackingNumber: string, formData: FormData, context: 
   }
 }
 
+/** The proof of delivery's photos and signature, behind the recipient's postcode. */
+async function proofAction(trackingNumber: string, formData: FormData, context: unknown) {
+  const submission = parseWithZod(formData, { schema: ProofAccessSchema });
+  const into = (reply: FormReply) => ({ proof: { reply, proofs: null } });
+  if (submission.status !== 'success') return invalidForm(submission, { into });
+  const outcome = await openProofOfDelivery(
+    trackingNumber,
+    submission.value.postalCode,
+    clientAddress(context),
+  );
+  if (outcome.kind === 'shown') return json({ proof: { reply: null, proofs: outcome.proofs } });
+  return postcodeRefused(submission, outcome, into);
+}
+
 /** The recipient's delivery preferences, behind their postcode (as the public API takes them). */
 async function preferencesAction(trackingNumber: string, formData: FormData, context: unknown) {
   const submission = parseWithZod(formData, {
@@ -269,31 +279,13 @@ async function preferencesAction(trackingNumber: string, formData: FormData, con
     via: 'page',
     context,
   });
-  switch (outcome.kind) {
-    case 'saved':
-      return redirect(
-        `/track?${new URLSearchParams({ number: trackingNumber, preferences: 'saved' })}#manage`,
-      );
-    case 'wrong-postcode':
-      return invalidForm(submission, {
-        into,
-        fieldErrors: { postalCode: [WRONG_POSTCODE] },
-        status: 403,
-      });
-    case 'rate-limited':
-      return invalidForm(submission, {
-        into,
-        formErrors: [
-          `Too many postcode attempts. Please wait ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes and try again.`,
-        ],
-        status: 429,
-        headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
-      });
-    case 'closed':
-      return invalidForm(submission, { into, formErrors: [PREFERENCES_CLOSED], status: 409 });
-    case 'not-found':
-      return invalidForm(submission, { into, formErrors: [TRACKING_NOT_FOUND], status: 404 });
-  }
+  if (outcome.kind === 'saved')
+    return redirect(
+      `/track?${new URLSearchParams({ number: trackingNumber, preferences: 'saved' })}#manage`,
+    );
+  if (outcome.kind === 'closed')
+    return invalidForm(submission, { into, formErrors: [PREFERENCES_CLOSED], status: 409 });
+  return postcodeRefused(submission, outcome, into);
 }
 
 // The layout's policy for the empty page; a lookup's own (private, revalidated) for results.

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
+import { fileResponse } from '~/lib/http-cache.server';
 import { readFile } from '~/models/stored-file.server';
 import { isSignedProofFile } from '~/services/public-proof.server';
 
@@ -17,13 +18,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const file = ok ? await readFile(fileId) : null;
   if (!file)
     return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
-  return new Response(new Uint8Array(file.data), {
-    headers: {
-      'Content-Type': file.contentType,
-      'Content-Length': String(file.data.length),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Disposition': 'inline',
-    },
+  return fileResponse(new Uint8Array(file.data), {
+    contentType: file.contentType,
+    filename: `proof-${fileId}.${file.contentType.split('/')[1] ?? 'bin'}`,
+    inline: true,
   });
 }

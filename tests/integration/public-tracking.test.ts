@@ -197,6 +197,8 @@ describe('/track page loader', () => {
       error: null,
       hint: null,
       subscribed: null,
+      days: [],
+      preferencesSaved: false,
     });
     // The empty page is the layout's public page; a lookup is private.
     expect(res.headers.get('cache-control')).toBeNull();

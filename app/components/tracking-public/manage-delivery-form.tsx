@@ -7,6 +7,7 @@ import {
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
+import { PostcodeField } from './postcode-field';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import {
   deliveryPreferencesSchema,
@@ -70,14 +71,7 @@ export function ManageDeliveryForm({
           className="mt-4 grid gap-4 sm:grid-cols-2"
         >
           <input type="hidden" name="intent" value="preferences" />
-          <Field
-            label="Postcode of the delivery address"
-            {...getInputProps(fields.postalCode, { type: 'text' })}
-            autoComplete="postal-code"
-            required
-            maxLength={20}
-            errors={fields.postalCode.errors}
-          />
+          <PostcodeField field={fields.postalCode} />
           <SelectField
             label="Another day"
             {...getSelectProps(fields.requestedDate)}

@@ -1,6 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Field, FormErrors } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
+import { PostcodeField } from './postcode-field';
 import { ProofAccessSchema } from '~/schemas/delivery-preferences';
 import type { PublicProof } from '~/services/public-proof.server';
 
@@ -76,15 +77,7 @@ export function ProofOfDeliverySection({
             className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end"
           >
             <input type="hidden" name="intent" value="proof" />
-            <Field
-              className="flex-1"
-              label="Postcode of the delivery address"
-              {...getInputProps(fields.postalCode, { type: 'text' })}
-              autoComplete="postal-code"
-              required
-              maxLength={20}
-              errors={fields.postalCode.errors}
-            />
+            <PostcodeField className="flex-1" field={fields.postalCode} />
             <button type="submit" className="btn-primary">
               Show proof of delivery
             </button>
