@@ -5,7 +5,7 @@ import { openApiDocument } from '~/services/openapi.server';
 export const { loader, action } = apiRoute({
   /** GET /api/openapi.json: the OpenAPI 3.1 document of this API (public). */
   GET: ({ request }) =>
-    conditionalResponse(request, JSON.stringify(openApiDocument()), {
+    conditionalResponse(request, JSON.stringify(openApiDocument(new URL(request.url).origin)), {
       headers: new Headers({
         'Content-Type': 'application/json; charset=utf-8',
         'Cache-Control': 'public, max-age=300',

@@ -1,8 +1,13 @@
 import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
-import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES } from './integrations';
+import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
-import { FAILURE_REASON_CODES } from './constants';
+import {
+  FAILURE_REASON_CODES,
+  NOTIFICATION_TYPES,
+  PARCEL_STATUSES,
+  TRACKING_NUMBER_PATTERN,
+} from './constants';
 
 /**
  * The shapes the API answers with, for the OpenAPI document (services/openapi.server.ts). Objects
@@ -23,6 +28,7 @@ export const ErrorSchema = z
     message: z.string(),
     code: z
       .string()
+      .regex(/^[a-z]+(_[a-z]+)*$/)
       .optional()
       .describe(
         'A stable name a client can act on: password_change_required (change the temporary password with POST /api/auth/password first); on tracking lookups and scans, tracking_number_mistyped (not found, and its last digit is not the check digit of the eight before it: a typing error) or tracking_number_not_found',
@@ -73,6 +79,8 @@ export const TrackingEventObjectSchema = z
       .nullable()
       .optional()
       .describe('A Failed Delivery: the day of the next attempt (YYYY-MM-DD), if known'),
+    createdAt: nullableDate.optional(),
+    updatedAt: nullableDate.optional().describe('When the event last changed'),
   })
   .meta({ id: 'TrackingEvent' });
 
@@ -105,7 +113,7 @@ export const DeliveryPreferencesResultSchema = z
 export const ParcelSchema = z
   .looseObject({
     ...ids,
-    trackingNumber: z.string().regex(/^[A-Z]{3}\d{9}$/),
+    trackingNumber: z.string().regex(TRACKING_NUMBER_PATTERN),
     sender: ContactSchema,
     recipient: ContactSchema,
     weight: z.number(),
@@ -393,14 +401,129 @@ export const ScanResultSchema = z
   })
   .meta({ id: 'ScanResult' });
 
-/** The body of every webhook delivery (Standard Webhooks). */
-export const WebhookEventSchema = z
+/** A parcel as an event names it when the whole record is not sent. */
+const ParcelRefSchema = z.looseObject({
+  id,
+  trackingNumber: z.string().regex(TRACKING_NUMBER_PATTERN).nullable(),
+  status: z.enum(PARCEL_STATUSES).nullable(),
+});
+const ParcelWithoutEventsSchema = ParcelSchema.omit({ events: true });
+const parcelOnly = z.looseObject({ parcel: ParcelSchema });
+const eventChange = z.looseObject({
+  event: ParcelEventSchema,
+  parcel: ParcelRefSchema.partial({ trackingNumber: true, status: true }).describe(
+    'The parcel the event belongs to (only its id once the parcel is gone)',
+  ),
+});
+const notificationOnly = z.looseObject({ notification: NotificationSchema });
+
+/** What `data` carries, per event type: the fields the services send. */
+const WEBHOOK_DATA = {
+  'parcel.created': parcelOnly,
+  'parcel.updated': parcelOnly.describe('The parcel after the change'),
+  'parcel.deleted': parcelOnly.describe('The parcel as it was'),
+  'parcel.status_changed': z.looseObject({
+    parcel: ParcelSchema,
+    previousStatus: z
+      .enum(PARCEL_STATUSES)
+      .nullable()
+      .describe('The status before this change (null for a parcel that had none)'),
+  }),
+  'parcel.imported': z.looseObject({
+    count: z.number().int().min(1).describe('Parcels imported'),
+    trackingNumbers: z.array(z.string().regex(TRACKING_NUMBER_PATTERN)).min(1),
+  }),
+  'parcel.delivered': z.looseObject({
+    parcel: ParcelRefSchema,
+    proofOfDelivery: ProofOfDeliveryObjectSchema.describe('The proof of the last stop'),
+    proofOfDeliveryIds: z.array(id).min(1).describe("Every stop's proof of delivery, by stop"),
+  }),
+  'parcel.scanned': z.looseObject({
+    parcel: ParcelWithoutEventsSchema,
+    event: ParcelEventSchema.describe('The scan'),
+  }),
+  'parcel.delivery_failed': z.looseObject({
+    parcel: ParcelRefSchema,
+    event: ParcelEventSchema,
+    reason: z.enum(FAILURE_REASON_CODES).nullable(),
+    nextAttemptDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable()
+      .describe('The day of the next attempt, if known'),
+  }),
+  'tracking_event.created': eventChange,
+  'tracking_event.updated': eventChange,
+  'tracking_event.deleted': eventChange,
+  'notification.sent': notificationOnly,
+  'notification.failed': notificationOnly,
+} satisfies Record<WebhookEventType, z.ZodType>;
+
+export function webhookPayloadName(type: WebhookEventType) {
+  return `${type
+    .split(/[._]/)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('')}Event`;
+}
+
+/** The body of each webhook delivery (Standard Webhooks): `{type, timestamp, data}`. */
+export const WEBHOOK_PAYLOAD_SCHEMAS: Record<WebhookEventType, z.ZodType> = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [
+    type,
+    z
+      .looseObject({
+        type: z.literal(type),
+        timestamp: isoDate.describe('When the event happened'),
+        data: WEBHOOK_DATA[type],
+      })
+      .meta({ id: webhookPayloadName(type) }) as z.ZodType,
+  ]),
+) as Record<WebhookEventType, z.ZodType>;
+
+export const NotificationTemplateObjectSchema = z
   .looseObject({
-    type: z.enum(WEBHOOK_EVENT_TYPES),
-    timestamp: isoDate,
-    data: z.record(z.string(), z.unknown()),
+    id: z.string().describe('The template key, as in /api/notification-templates/{id}'),
+    type: z.enum(NOTIFICATION_TYPES),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    customized: z.boolean().describe('false while it is the default'),
+    updatedAt: nullableDate,
   })
-  .meta({ id: 'WebhookEvent' });
+  .meta({ id: 'NotificationTemplate' });
+
+export const NotificationSettingsObjectSchema = z
+  .looseObject({
+    rules: z.array(
+      z.looseObject({
+        status: z.enum(PARCEL_STATUSES),
+        enabled: z.boolean(),
+        template: z.enum(NOTIFICATION_TYPES),
+      }),
+    ),
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'NotificationSettings' });
+
+const auditValue = z.unknown().describe('Any JSON value: a field before or after the change');
+
+export const AuditEntrySchema = z
+  .looseObject({
+    ...ids,
+    at: isoDate,
+    actor: z.looseObject({ id: z.string(), username: z.string(), role: z.string() }),
+    address: z.string(),
+    via: z.enum(['page', 'api']),
+    action: z.string(),
+    entity: z.string(),
+    entityId: z.string(),
+    label: z.string(),
+    parcelId: z.string().nullable(),
+    changes: z.array(
+      z.looseObject({ field: z.string(), before: auditValue, after: auditValue }),
+    ),
+  })
+  .meta({ id: 'AuditEntry' });
 
 const ImportErrorSchema = z.looseObject({
   row: z

@@ -41,13 +41,15 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */
 export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete', 'import'] as const;
 
-const positiveInt = (label: string) =>
-  z
+const positiveInt = (label: string, max?: number) => {
+  const int = z.number().int().min(1, `${label} must be at least 1`);
+  return z
     .string()
     .trim()
     .regex(/^\d+$/, `${label} must be a whole number`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `${label} must be at least 1`));
+    .pipe(max === undefined ? int : int.max(max, `${label} must be at most ${max}`));
+};
 
 const blankAsUndefined = <T extends string>(value: T | '' | undefined): T | undefined =>
   value || undefined;
@@ -74,8 +76,6 @@ export const AuditQuerySchema = z.object({
     .transform(blankAsUndefined),
   actor: z.string().trim().max(50, 'At most 50 characters').optional().transform(blankAsUndefined),
   page: positiveInt('Page').default(1),
-  limit: positiveInt('Limit')
-    .pipe(z.number().max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`))
-    .default(50),
+  limit: positiveInt('Limit', MAX_PAGE_SIZE).default(50),
 });
 export type AuditQuery = z.output<typeof AuditQuerySchema>;

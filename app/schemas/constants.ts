@@ -118,6 +118,15 @@ export const OBJECT_ID_PATTERN = /^[a-f\d]{24}$/i;
 
 export const TRACKING_NUMBER_PATTERN = /^[A-Z]{3}\d{9}$/;
 export const TRACKING_NUMBER_PLACEHOLDER = 'e.g. SWX123456789';
+/**
+ * A tracking number as requests may give it, for the API's document: any case, spaces around
+ * it trimmed. The check digit cannot be a pattern, so it is described.
+ */
+export const TRACKING_NUMBER_INPUT = {
+  pattern: '^\\s*[A-Za-z]{3}\\d{9}\\s*$',
+  description:
+    'Three letters and nine digits, in any case (e.g. SWX123456785). The ninth digit of numbers issued now is the UPU S10 check digit of the eight before it; older numbers without it stay valid.',
+};
 /** What a visitor is told when a number does not have that shape. */
 export const TRACKING_NUMBER_FORMAT_MESSAGE =
   'Tracking numbers are three letters and nine digits, like ABC123456789';

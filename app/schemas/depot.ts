@@ -11,7 +11,11 @@ export const timeZoneField = z
   .string({ error: 'Time zone must be text' })
   .trim()
   .refine(isTimeZone, { error: TIME_ZONE_MESSAGE })
-  .transform(canonicalTimeZone);
+  .transform(canonicalTimeZone)
+  .meta({
+    description: 'An IANA time zone name (the tz database), e.g. America/Chicago or UTC',
+    examples: ['America/Chicago'],
+  });
 
 /** A depot as the API and the Settings form take it. */
 export const DepotSchema = z.object({

@@ -70,7 +70,12 @@ const webhookUrl = z
     } catch {
       return false;
     }
-  }, 'URL must be an http:// or https:// address without a user name or password');
+  }, 'URL must be an http:// or https:// address without a user name or password')
+  .meta({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+    description: 'An http:// or https:// address without a user name or password',
+  });
 
 const webhookEvents = z
   .array(

@@ -6,6 +6,7 @@ import {
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
   OBJECT_ID_PATTERN,
+  TRACKING_NUMBER_INPUT,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 import { updatedSince } from './sync';
@@ -58,7 +59,8 @@ const trackingNumberField = z
         TRACKING_NUMBER_PATTERN,
         'Tracking number must be three letters followed by nine digits',
       ),
-  );
+  )
+  .meta(TRACKING_NUMBER_INPUT);
 
 /** POST /api/notifications. */
 export const NotificationCreateSchema = z.object({
@@ -67,7 +69,8 @@ export const NotificationCreateSchema = z.object({
     .string({ error: 'Recipient e-mail is required' })
     .trim()
     .toLowerCase()
-    .pipe(z.email('Recipient must be a valid e-mail address').max(254)),
+    .pipe(z.email('Recipient must be a valid e-mail address').max(254))
+    .meta({ format: 'email', maxLength: 254 }),
   title: titleField,
   message: messageField,
   trackingNumber: trackingNumberField,

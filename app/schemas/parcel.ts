@@ -22,10 +22,9 @@ import { updatedSince } from './sync';
 const text = (max: number) =>
   z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
 
-const email = text(254).refine(
-  (value) => value === '' || z.email().safeParse(value).success,
-  'Invalid email address',
-);
+const email = text(254)
+  .refine((value) => value === '' || z.email().safeParse(value).success, 'Invalid email address')
+  .meta({ anyOf: [{ const: '' }, { format: 'email' }], description: 'An e-mail address, or empty' });
 
 const ContactShape = {
   name: text(200),
@@ -264,19 +263,19 @@ export const ParcelUpdateSchema = z.object({
 });
 export type ParcelUpdateInput = z.output<typeof ParcelUpdateSchema>;
 
-const positiveInt = (label: string) =>
-  z
+const positiveInt = (label: string, max?: number) => {
+  const int = z.number().int().min(1, `${label} must be at least 1`);
+  return z
     .string()
     .trim()
     .regex(/^\d+$/, `${label} must be a whole number`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `${label} must be at least 1`));
+    .pipe(max === undefined ? int : int.max(max, `${label} must be at most ${max}`));
+};
 
 export const ParcelListQuerySchema = z.object({
   page: positiveInt('Page').default(1),
-  limit: positiveInt('Limit')
-    .pipe(z.number().max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`))
-    .default(PARCELS_PAGE_SIZE),
+  limit: positiveInt('Limit', MAX_PAGE_SIZE).default(PARCELS_PAGE_SIZE),
   // An empty filter (the form's "All") means none; anything else must be a status.
   status: z.preprocess((value) => (value === '' ? undefined : value), StatusSchema.optional()),
   search: z

@@ -86,7 +86,8 @@ const emailField = z
   .min(1, 'Email is required')
   .max(254, 'Email must be at most 254 characters')
   .pipe(z.email('Enter a valid email address'))
-  .transform((value) => value.toLowerCase());
+  .transform((value) => value.toLowerCase())
+  .meta({ format: 'email' });
 
 const PHONE_PATTERN = /^\+?[0-9 ().-]{6,30}$/;
 

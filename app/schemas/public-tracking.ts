@@ -29,7 +29,13 @@ export const TrackingBatchSchema = z.object({
     .max(1000, {
       error: (issue) => tooManyTrackingNumbersMessage((issue.input as unknown[]).length),
     })
-    .pipe(trackingNumberList),
+    .pipe(trackingNumberList)
+    // What the list is held to once normalised (trimmed, upper-cased, each number once).
+    .meta({
+      minItems: 1,
+      maxItems: MAX_TRACKING_NUMBERS,
+      description: `From 1 to ${MAX_TRACKING_NUMBERS} different numbers; each is trimmed and read in any case, and a number given twice counts once`,
+    }),
 });
 
 /**

@@ -52,7 +52,7 @@ const customerEmail = z.preprocess(
     .max(254, 'Customer e-mail is too long')
     .pipe(z.email('Enter a valid e-mail address'))
     .optional(),
-);
+).meta({ anyOf: [{ const: '' }, { format: 'email' }], maxLength: 254 });
 const paymentMethod = z.preprocess(
   blankToUndefined,
   z

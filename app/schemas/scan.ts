@@ -3,6 +3,7 @@ import {
   SCAN_STATUSES,
   OBJECT_ID_PATTERN,
   TRACKING_NUMBER_FORMAT_MESSAGE,
+  TRACKING_NUMBER_INPUT,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 import { timeZoneField } from './depot';
@@ -34,7 +35,8 @@ export const ScanSchema = z
           .string()
           .min(1, 'Enter a tracking number')
           .regex(TRACKING_NUMBER_PATTERN, TRACKING_NUMBER_FORMAT_MESSAGE),
-      ),
+      )
+      .meta(TRACKING_NUMBER_INPUT),
     status: z.enum(SCAN_STATUSES, {
       error: `Status must be one of: ${SCAN_STATUSES.join(', ')}`,
     }),

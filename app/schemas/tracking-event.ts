@@ -1,5 +1,4 @@
 import {
-  canonicalTimeZone,
   isTimeZone,
   toZonedInputs,
   zonedDateTimeToUtc,
@@ -11,7 +10,7 @@ import {
   OBJECT_ID_PATTERN,
   type FailureReason,
 } from './constants';
-import type { DepotChoice } from './depot';
+import { TIME_ZONE_MESSAGE, timeZoneField, type DepotChoice } from './depot';
 import { z } from './zod';
 
 export const EVENT_STATUS_MAX = 100;
@@ -32,12 +31,7 @@ const description = z
   .string({ error: 'Description must be text' })
   .trim()
   .max(EVENT_DESCRIPTION_MAX, `Description must be at most ${EVENT_DESCRIPTION_MAX} characters`);
-const TIME_ZONE_MESSAGE = 'Choose a time zone, e.g. America/New_York';
-const timeZone = z
-  .string({ error: 'Time zone must be text' })
-  .trim()
-  .refine(isTimeZone, { error: TIME_ZONE_MESSAGE })
-  .transform(canonicalTimeZone);
+const timeZone = timeZoneField;
 const timestamp = z.iso
   .datetime({
     offset: true,

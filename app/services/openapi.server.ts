@@ -1,12 +1,11 @@
 import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
 import { z } from 'zod';
-// Registers the answer shapes (their .meta ids) that become components.schemas.
-import '~/schemas/api-responses';
 import { LoginSchema } from '~/schemas/auth';
 import { RecentParcelsQuerySchema, RecentTrackingQuerySchema } from '~/schemas/dashboard';
 import {
   ApiKeyCreateSchema,
   WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
   WebhookCreateSchema,
   WebhookDeliveryQuerySchema,
   WebhookUpdateSchema,
@@ -38,6 +37,16 @@ import { TrackingEventSchema, TrackingEventUpdateSchema } from '~/schemas/tracki
 import { DepotSchema } from '~/schemas/depot';
 import { ScanSchema } from '~/schemas/scan';
 import { env } from '~/lib/env.server';
+import { templateIdOf } from '~/models/notification-template.server';
+import { webhookPayloadName } from '~/schemas/api-responses';
+import {
+  EXAMPLE_IDS,
+  EXAMPLE_TRACKING_NUMBER,
+  SCHEMA_EXAMPLES,
+  WEBHOOK_DATA_EXAMPLES,
+} from '~/schemas/api-examples';
+import { NOTIFICATION_TYPES, TRACKING_NUMBER_INPUT } from '~/schemas/constants';
+import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 
 /**
  * The OpenAPI 3.1 document of the JSON API, built from the zod schemas the routes parse with
@@ -53,16 +62,18 @@ type Op = {
   path: string;
   summary: string;
   tag: string;
+  description: string;
   access: Access;
   query?: z.ZodType;
   body?: z.ZodType;
+  bodyExample?: unknown;
   bodyOptional?: boolean;
   /** A request body that is not JSON: its media type and schema. */
-  rawBody?: { contentType: string; schema: JsonSchema; description: string };
+  rawBody?: { contentType: string; schema: JsonSchema; description: string; example: unknown };
   /** Error statuses whose answer has its own shape (a components name). */
   errorSchemas?: Record<number, string>;
-  /** Success status → schema (a components name, or an inline JSON Schema), or null for none. */
-  ok: Record<number, string | JsonSchema | null>;
+  /** Success status → its answer (a components name, or a schema with its example). */
+  ok: Record<number, string | Shape>;
   errors?: number[];
   etag?: boolean;
   /** The success answer's media type, when it is not JSON. */
@@ -71,17 +82,39 @@ type Op = {
   cors?: boolean;
 };
 
+/** An answer's schema and the example that goes with it. */
+type Shape = { schema: JsonSchema; example?: unknown };
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
   type: 'object',
   properties,
   required,
 });
-const list = (key: string, item: string) =>
-  obj({ [key]: { type: 'array', items: ref(item) }, pagination: ref('Pagination') });
-const wrap = (key: string, item: string) => obj({ [key]: ref(item) });
-const deleted = (key?: string, item?: string) =>
-  key && item ? { allOf: [ref('Success'), obj({ [key]: ref(item) })] } : ref('Success');
+const example = (name: string) => SCHEMA_EXAMPLES[name];
+const named = (name: string): Shape => ({ schema: ref(name), example: example(name) });
+const list = (key: string, item: string): Shape => ({
+  schema: obj({ [key]: { type: 'array', items: ref(item) }, pagination: ref('Pagination') }),
+  example: { [key]: [example(item)], pagination: example('Pagination') },
+});
+const items = (key: string, item: string): Shape => ({
+  schema: obj({ [key]: { type: 'array', items: ref(item) } }),
+  example: { [key]: [example(item)] },
+});
+const wrap = (key: string, item: string): Shape => ({
+  schema: obj({ [key]: ref(item) }),
+  example: { [key]: example(item) },
+});
+const deleted = (key?: string, item?: string): Shape =>
+  key && item
+    ? {
+        schema: { allOf: [ref('Success'), obj({ [key]: ref(item) })] },
+        example: { ...(example('Success') as object), [key]: example(item) },
+      }
+    : named('Success');
+const file = (contentMediaType: string): Shape => ({
+  schema: { type: 'string', contentMediaType },
+});
 
 const ID = '{id}';
 const OPS: Op[] = [
@@ -91,16 +124,26 @@ const OPS: Op[] = [
     path: '/api/auth/login',
     summary: 'Sign in: a bearer token for 7 days',
     tag: 'Auth',
+    description:
+      'Exchanges a username and password for a bearer token valid for 7 days. Send it as `Authorization: Bearer <token>`; revoke it with POST /api/auth/logout. Failed sign-ins are limited per address and account (429 with Retry-After).',
     access: 'public',
     rateLimited: true,
     body: LoginSchema,
+    bodyExample: { username: 'dispatch', password: 'correct horse battery' },
     errors: [400, 401, 429],
     ok: {
-      200: obj({
-        token: { type: 'string' },
-        expiresAt: { type: 'string', format: 'date-time' },
-        user: ref('User'),
-      }),
+      200: {
+        schema: obj({
+          token: { type: 'string' },
+          expiresAt: { type: 'string', format: 'date-time' },
+          user: ref('User'),
+        }),
+        example: {
+          token: 'tok_3b7e4f0c9a2d4e6f8a1b2c3d4e5f6a7b',
+          expiresAt: '2026-05-11T14:30:00.000Z',
+          user: example('User'),
+        },
+      },
     },
   },
   {
@@ -108,8 +151,10 @@ const OPS: Op[] = [
     path: '/api/auth/logout',
     summary: 'Revoke the bearer token sent',
     tag: 'Auth',
+    description:
+      'Revokes the bearer token this request carries; other tokens and API keys keep working.',
     access: 'user',
-    ok: { 200: obj({ success: { const: true } }) },
+    ok: { 200: { schema: obj({ success: { const: true } }), example: { success: true } } },
   },
   {
     method: 'post',
@@ -117,8 +162,11 @@ const OPS: Op[] = [
     summary:
       'Change your own password: the token sent keeps working, every other login token and session of yours ends. The one request (with logout) an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key',
     tag: 'Auth',
+    description:
+      'Changes your own password. The token sent keeps working; every other login token and session of yours ends. With logout, the one request an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key.',
     access: 'user',
     body: PasswordChangeApiSchema,
+    bodyExample: { currentPassword: 'Temp-4821-kq', newPassword: 'a longer passphrase' },
     ok: { 200: wrap('user', 'User') },
   },
   {
@@ -126,6 +174,7 @@ const OPS: Op[] = [
     path: '/api/auth/me',
     summary: 'The signed-in user',
     tag: 'Auth',
+    description: 'The user the credential belongs to (for an API key, the admin who created it).',
     access: 'user',
     ok: { 200: wrap('user', 'User') },
   },
@@ -135,6 +184,8 @@ const OPS: Op[] = [
     path: '/api/parcels',
     summary: 'List parcels, newest first',
     tag: 'Parcels',
+    description:
+      'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
     access: 'user',
     query: ParcelListQuerySchema,
     ok: { 200: list('parcels', 'Parcel') },
@@ -144,8 +195,24 @@ const OPS: Op[] = [
     path: '/api/parcels',
     summary: "Create a parcel ('Pending', fixed cost, a new tracking number)",
     tag: 'Parcels',
+    description:
+      "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority).",
     access: 'user',
     body: ParcelCreateSchema,
+    bodyExample: {
+      recipient: {
+        name: 'Ada Lovelace',
+        address: '12 Analytical Way',
+        city: 'Springfield',
+        postalCode: '62701',
+        country: 'US',
+        email: 'ada@example.com',
+      },
+      sender: { name: 'Acme Books', address: '1 Harbor Rd', city: 'Portland', country: 'US' },
+      weight: 2.5,
+      dimensions: { length: 30, width: 20, height: 10 },
+      serviceType: 'Express',
+    },
     ok: { 201: wrap('parcel', 'Parcel') },
   },
   {
@@ -153,6 +220,8 @@ const OPS: Op[] = [
     path: `/api/parcels/${ID}`,
     summary: 'A parcel with its tracking events',
     tag: 'Parcels',
+    description:
+      'One parcel with its tracking events, newest first. Answers carry an ETag: send it back in If-None-Match for a 304 while the parcel is unchanged.',
     access: 'user',
     etag: true,
     ok: { 200: wrap('parcel', 'Parcel') },
@@ -163,8 +232,11 @@ const OPS: Op[] = [
     path: `/api/parcels/${ID}`,
     summary: 'Change the fields given',
     tag: 'Parcels',
+    description:
+      "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event.",
     access: 'user',
     body: ParcelUpdateSchema,
+    bodyExample: { priority: 'High', recipient: { phone: '+1 555 0100' } },
     ok: { 200: wrap('parcel', 'Parcel') },
     errors: [404],
   },
@@ -173,6 +245,8 @@ const OPS: Op[] = [
     path: `/api/parcels/${ID}`,
     summary: 'Delete a parcel and its events',
     tag: 'Parcels',
+    description:
+      'Deletes the parcel with its tracking events; its receipts and notifications stay.',
     access: 'user',
     ok: { 200: deleted() },
     errors: [404],
@@ -183,8 +257,9 @@ const OPS: Op[] = [
     path: '/api/tracking/{parcelId}/events',
     summary: "A parcel's events, newest first",
     tag: 'Tracking',
+    description: 'Every tracking event of the parcel, newest first, each with its parcelId.',
     access: 'user',
-    ok: { 200: obj({ events: { type: 'array', items: ref('ParcelTrackingEvent') } }) },
+    ok: { 200: items('events', 'ParcelTrackingEvent') },
     errors: [404],
   },
   {
@@ -192,8 +267,17 @@ const OPS: Op[] = [
     path: '/api/tracking/{parcelId}/events',
     summary: "Add an event (updates the parcel's status)",
     tag: 'Tracking',
+    description:
+      "Adds a tracking event. The parcel's status follows its newest event (Delivered also sets actualDelivery); the parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
     access: 'user',
     body: TrackingEventSchema,
+    bodyExample: {
+      status: 'Arrived at Facility',
+      location: 'Chicago Hub',
+      description: 'Sorted for delivery',
+      timestamp: '2026-05-04T14:30:00Z',
+      timeZone: 'America/Chicago',
+    },
     ok: { 201: wrap('event', 'ParcelTrackingEvent') },
     errors: [404],
   },
@@ -202,6 +286,7 @@ const OPS: Op[] = [
     path: `/api/tracking/events/${ID}`,
     summary: 'One event',
     tag: 'Tracking',
+    description: 'One tracking event, with its parcelId and an ETag.',
     access: 'user',
     etag: true,
     ok: { 200: wrap('event', 'ParcelTrackingEvent') },
@@ -212,8 +297,11 @@ const OPS: Op[] = [
     path: `/api/tracking/events/${ID}`,
     summary: 'Change the fields given',
     tag: 'Tracking',
+    description:
+      "Changes the fields given; the parcel's status is worked out again from its events.",
     access: 'user',
     body: TrackingEventUpdateSchema,
+    bodyExample: { description: 'Sorted for delivery, bay 4' },
     ok: { 200: wrap('event', 'ParcelTrackingEvent') },
     errors: [404],
   },
@@ -222,6 +310,7 @@ const OPS: Op[] = [
     path: `/api/tracking/events/${ID}`,
     summary: 'Delete an event',
     tag: 'Tracking',
+    description: "Deletes the event; the parcel's status is worked out again from the events left.",
     access: 'user',
     ok: { 200: deleted() },
     errors: [404],
@@ -233,8 +322,15 @@ const OPS: Op[] = [
     summary:
       'Record a scan by tracking number at a depot (depotId: its name and zone) or a location (couriers and up). A Failed Delivery needs a reason (other: and a note). The same scan again within 5 minutes records nothing and answers the first (200, repeated: true). 404 code tracking_number_not_found; 400 code tracking_number_mistyped for a number that fails its check digit',
     tag: 'Scans',
+    description:
+      'Records a scan by tracking number at a depot (`depotId`: its name and zone) or a `location`, for couriers and up. A Failed Delivery needs a reason (`other` also a note). The same scan again within 5 minutes records nothing and answers the first (200, `repeated: true`). 404 with code tracking_number_not_found for an unknown number; 400 with code tracking_number_mistyped for one that also fails its check digit.',
     access: 'user',
     body: ScanSchema,
+    bodyExample: {
+      trackingNumber: EXAMPLE_TRACKING_NUMBER,
+      status: 'Arrived at Facility',
+      depotId: EXAMPLE_IDS.depot,
+    },
     ok: { 201: 'ScanResult', 200: 'ScanResult' },
     errors: [404],
   },
@@ -243,16 +339,24 @@ const OPS: Op[] = [
     path: '/api/depots',
     summary: 'Depots by name (couriers and up)',
     tag: 'Depots',
+    description: 'Every depot, by name, for couriers and up: the places scans are recorded at.',
     access: 'user',
-    ok: { 200: obj({ depots: { type: 'array', items: ref('Depot') } }) },
+    ok: { 200: items('depots', 'Depot') },
   },
   {
     method: 'post',
     path: '/api/depots',
     summary: 'Add a depot; 409 for a name already taken',
     tag: 'Depots',
+    description:
+      'Adds a depot (admin): a unique name, an address and its IANA time zone. 409 for a name already taken.',
     access: 'admin',
     body: DepotSchema,
+    bodyExample: {
+      name: 'Chicago Hub',
+      address: '400 W Lake St, Chicago, IL',
+      timeZone: 'America/Chicago',
+    },
     ok: { 201: wrap('depot', 'Depot') },
   },
   {
@@ -260,6 +364,7 @@ const OPS: Op[] = [
     path: `/api/depots/${ID}`,
     summary: 'One depot (couriers and up)',
     tag: 'Depots',
+    description: 'One depot, for couriers and up.',
     access: 'user',
     etag: true,
     ok: { 200: wrap('depot', 'Depot') },
@@ -270,8 +375,15 @@ const OPS: Op[] = [
     path: `/api/depots/${ID}`,
     summary: 'Change a depot; events recorded there keep the name and zone they were given',
     tag: 'Depots',
+    description:
+      'Changes a depot (admin). Events recorded there keep the name and zone they were given. 409 for a name already taken.',
     access: 'admin',
     body: DepotSchema,
+    bodyExample: {
+      name: 'Chicago Hub',
+      address: '400 W Lake St, Chicago, IL',
+      timeZone: 'America/Chicago',
+    },
     ok: { 200: wrap('depot', 'Depot') },
     errors: [404, 409],
   },
@@ -280,6 +392,7 @@ const OPS: Op[] = [
     path: `/api/depots/${ID}`,
     summary: 'Delete a depot',
     tag: 'Depots',
+    description: 'Deletes a depot (admin); events recorded there keep its name and zone.',
     access: 'admin',
     ok: { 200: deleted('depot', 'Depot') },
     errors: [404],
@@ -290,6 +403,8 @@ const OPS: Op[] = [
     path: '/api/tracking/track/{trackingNumber}',
     summary: 'Public lookup by tracking number (no token; CORS)',
     tag: 'Public tracking',
+    description:
+      "The public tracking result of one number, without a token and from any origin (CORS): the parcel's status, the recipient's name and town, and its events in their local time zones. An unknown number is a 404 whose code says whether it is probably mistyped (its check digit does not match).",
     access: 'public',
     etag: true,
     rateLimited: true,
@@ -302,8 +417,11 @@ const OPS: Op[] = [
     path: '/api/tracking/track',
     summary: 'Public lookup of up to 30 numbers (no token; CORS)',
     tag: 'Public tracking',
+    description:
+      'Looks up to 30 numbers up at once, without a token and from any origin (CORS). The answer lists each number once, in the order given, found or not.',
     access: 'public',
     body: TrackingBatchSchema,
+    bodyExample: { trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX000000005'] },
     rateLimited: true,
     cors: true,
     ok: { 200: 'TrackingBatchResult' },
@@ -315,8 +433,11 @@ const OPS: Op[] = [
     summary:
       'E-mail updates on a parcel until delivery: a confirmation e-mail goes to the address (202 whatever the address; no token; CORS)',
     tag: 'Public tracking',
+    description:
+      'Asks for e-mail updates on a parcel until it is delivered: a confirmation e-mail goes to the address, and updates start once its link is followed. The answer is 202 whatever the address, so it does not tell who follows what. No token; CORS.',
     access: 'public',
     body: ParcelSubscribeSchema,
+    bodyExample: { email: 'ada@example.com' },
     rateLimited: true,
     cors: true,
     ok: { 202: 'SubscriptionRequested' },
@@ -341,6 +462,8 @@ const OPS: Op[] = [
     path: '/api/notifications',
     summary: 'List notifications, newest first',
     tag: 'Notifications',
+    description:
+      'Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.',
     access: 'user',
     query: NotificationListQuerySchema,
     ok: { 200: list('notifications', 'Notification') },
@@ -350,8 +473,17 @@ const OPS: Op[] = [
     path: '/api/notifications',
     summary: 'Send an e-mail notification (201 even when sending failed)',
     tag: 'Notifications',
+    description:
+      'Queues an e-mail about a parcel to the address given. The answer is 201 with status pending; the notification becomes sent or failed once the mail server answers (notification.sent / notification.failed webhooks).',
     access: 'user',
     body: NotificationCreateSchema,
+    bodyExample: {
+      type: 'Status Update',
+      recipient: 'ada@example.com',
+      title: 'Your parcel is on its way',
+      message: 'It arrived at our Chicago hub.',
+      trackingNumber: EXAMPLE_TRACKING_NUMBER,
+    },
     ok: { 201: wrap('notification', 'Notification') },
   },
   {
@@ -359,6 +491,7 @@ const OPS: Op[] = [
     path: `/api/notifications/${ID}`,
     summary: 'One notification',
     tag: 'Notifications',
+    description: 'One notification, with its delivery result.',
     access: 'user',
     etag: true,
     ok: { 200: wrap('notification', 'Notification') },
@@ -369,8 +502,11 @@ const OPS: Op[] = [
     path: `/api/notifications/${ID}`,
     summary: 'Refused: the status follows the delivery (409 with a status; 400 otherwise)',
     tag: 'Notifications',
+    description:
+      "A notification's status follows its delivery and cannot be set: a body with a status is a 409, any other body a 400.",
     access: 'user',
     body: NotificationUpdateSchema,
+    bodyExample: { status: 'sent' },
     ok: { 200: wrap('notification', 'Notification') },
     errors: [400, 404, 409],
   },
@@ -379,6 +515,7 @@ const OPS: Op[] = [
     path: `/api/notifications/${ID}`,
     summary: 'Delete a failed notification',
     tag: 'Notifications',
+    description: 'Deletes a failed notification; any other is a 409.',
     access: 'user',
     ok: { 200: wrap('notification', 'Notification') },
     errors: [404, 409],
@@ -388,6 +525,7 @@ const OPS: Op[] = [
     path: `/api/notifications/${ID}/retry`,
     summary: 'Send a failed notification again',
     tag: 'Notifications',
+    description: 'Queues a failed notification again; any other is a 409.',
     access: 'user',
     ok: { 200: wrap('notification', 'Notification') },
     errors: [404, 409],
@@ -398,6 +536,8 @@ const OPS: Op[] = [
     path: '/api/receipts',
     summary: 'List receipts, newest first',
     tag: 'Receipts',
+    description:
+      'Receipts, newest first, a page at a time; `search` matches the receipt number, tracking number or customer.',
     access: 'user',
     query: ReceiptListQuerySchema,
     ok: { 200: list('receipts', 'Receipt') },
@@ -407,6 +547,7 @@ const OPS: Op[] = [
     path: `/api/receipts/${ID}`,
     summary: 'One receipt',
     tag: 'Receipts',
+    description: 'One receipt, with its number, amounts and payment method.',
     access: 'user',
     etag: true,
     ok: { 200: wrap('receipt', 'Receipt') },
@@ -417,8 +558,10 @@ const OPS: Op[] = [
     path: `/api/receipts/${ID}`,
     summary: 'Change the fields given',
     tag: 'Receipts',
+    description: 'Changes the fields given (customer, payment method, format).',
     access: 'user',
     body: ReceiptUpdateSchema,
+    bodyExample: { paymentMethod: 'Bank Transfer' },
     ok: { 200: wrap('receipt', 'Receipt') },
     errors: [404],
   },
@@ -427,6 +570,7 @@ const OPS: Op[] = [
     path: `/api/receipts/${ID}`,
     summary: 'Delete a receipt',
     tag: 'Receipts',
+    description: 'Deletes a receipt; its number is never given again.',
     access: 'user',
     ok: { 200: deleted() },
     errors: [404],
@@ -436,8 +580,16 @@ const OPS: Op[] = [
     path: '/api/receipts/generate/{parcelId}',
     summary: 'Generate a receipt for a parcel',
     tag: 'Receipts',
+    description:
+      "Stores a receipt for the parcel, numbered RCP-{year}-{sequence}, for the parcel's cost plus tax. The body is optional: customer, e-mail, payment method and format default from the parcel.",
     access: 'user',
     body: ReceiptGenerateSchema,
+    bodyExample: {
+      customerName: 'Acme Books',
+      customerEmail: 'orders@acme.example',
+      paymentMethod: 'Credit Card',
+      format: 'pdf',
+    },
     bodyOptional: true,
     ok: { 201: wrap('receipt', 'Receipt') },
     errors: [404],
@@ -448,6 +600,8 @@ const OPS: Op[] = [
     path: '/api/dashboard/stats',
     summary: 'Overview figures',
     tag: 'Dashboard',
+    description:
+      "The overview's figures: parcel counts and revenue, and their change from last month.",
     access: 'user',
     ok: { 200: 'DashboardStats' },
   },
@@ -456,24 +610,28 @@ const OPS: Op[] = [
     path: '/api/dashboard/recent-parcels',
     summary: 'Newest parcels',
     tag: 'Dashboard',
+    description: 'The newest parcels, for the overview.',
     access: 'user',
     query: RecentParcelsQuerySchema,
-    ok: { 200: obj({ parcels: { type: 'array', items: ref('Parcel') } }) },
+    ok: { 200: items('parcels', 'Parcel') },
   },
   {
     method: 'get',
     path: '/api/dashboard/recent-tracking',
     summary: 'Newest tracking events',
     tag: 'Dashboard',
+    description: "The newest tracking events, with their parcels' tracking numbers.",
     access: 'user',
     query: RecentTrackingQuerySchema,
-    ok: { 200: obj({ events: { type: 'array', items: ref('RecentTrackingEvent') } }) },
+    ok: { 200: items('events', 'RecentTrackingEvent') },
   },
   {
     method: 'get',
     path: '/api/health',
     summary: 'Health and database',
     tag: 'Meta',
+    description:
+      'Whether the app and its database answer (503 when the database does not). Public, for load balancers and monitors.',
     access: 'public',
     ok: { 200: 'Health' },
     errors: [503],
@@ -483,8 +641,19 @@ const OPS: Op[] = [
     path: '/api/openapi.json',
     summary: 'This document',
     tag: 'Meta',
+    description:
+      'This OpenAPI 3.1 document, public and cacheable; /api/docs renders it with a guide.',
     access: 'public',
-    ok: { 200: { type: 'object' } },
+    ok: {
+      200: {
+        schema: obj({
+          openapi: { type: 'string', pattern: '^3\\.1\\.' },
+          info: { type: 'object' },
+          paths: { type: 'object' },
+        }),
+        example: { openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} },
+      },
+    },
   },
   // API keys
   {
@@ -492,23 +661,33 @@ const OPS: Op[] = [
     path: '/api/api-keys',
     summary: 'List API keys (admin)',
     tag: 'API keys',
+    description: 'Every API key, without the keys themselves.',
     access: 'admin',
-    ok: { 200: obj({ apiKeys: { type: 'array', items: ref('ApiKey') } }) },
+    ok: { 200: items('apiKeys', 'ApiKey') },
   },
   {
     method: 'post',
     path: '/api/api-keys',
     summary: 'Create an API key; the key is in this answer only (admin)',
     tag: 'API keys',
+    description:
+      'Creates a long-lived API key with scopes (read, write, admin). The key (sk_\u2026) is in this answer only: store it then.',
     access: 'admin',
     body: ApiKeyCreateSchema,
-    ok: { 201: obj({ apiKey: ref('ApiKey'), key: { type: 'string', pattern: '^sk_' } }) },
+    bodyExample: { name: 'Warehouse sync', scopes: ['read', 'write'] },
+    ok: {
+      201: {
+        schema: obj({ apiKey: ref('ApiKey'), key: { type: 'string', pattern: '^sk_' } }),
+        example: { apiKey: example('ApiKey'), key: 'sk_3f9a6c1e8b2d4f7a9c0e1b3d5f7a9c1e' },
+      },
+    },
   },
   {
     method: 'get',
     path: `/api/api-keys/${ID}`,
     summary: 'One API key (admin)',
     tag: 'API keys',
+    description: 'One API key, without the key itself.',
     access: 'admin',
     ok: { 200: wrap('apiKey', 'ApiKey') },
     errors: [404],
@@ -518,6 +697,7 @@ const OPS: Op[] = [
     path: `/api/api-keys/${ID}`,
     summary: 'Revoke an API key (admin)',
     tag: 'API keys',
+    description: 'Revokes an API key at once.',
     access: 'admin',
     ok: { 200: deleted('apiKey', 'ApiKey') },
     errors: [404],
@@ -528,23 +708,37 @@ const OPS: Op[] = [
     path: '/api/webhooks',
     summary: 'List webhook endpoints (admin)',
     tag: 'Webhooks',
+    description: 'Every webhook endpoint, without its secret.',
     access: 'admin',
-    ok: { 200: obj({ webhooks: { type: 'array', items: ref('Webhook') } }) },
+    ok: { 200: items('webhooks', 'Webhook') },
   },
   {
     method: 'post',
     path: '/api/webhooks',
     summary: 'Add an endpoint; its whsec_ secret is in this answer only (admin)',
     tag: 'Webhooks',
+    description:
+      'Adds an endpoint for the event types given. Its whsec_ signing secret is in this answer only. Receivers on loopback and private addresses are refused.',
     access: 'admin',
     body: WebhookCreateSchema,
-    ok: { 201: obj({ webhook: ref('Webhook'), secret: { type: 'string', pattern: '^whsec_' } }) },
+    bodyExample: {
+      url: 'https://hooks.example.com/courier',
+      events: ['parcel.status_changed', 'parcel.delivered'],
+      description: 'Order system',
+    },
+    ok: {
+      201: {
+        schema: obj({ webhook: ref('Webhook'), secret: { type: 'string', pattern: '^whsec_' } }),
+        example: { webhook: example('Webhook'), secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      },
+    },
   },
   {
     method: 'get',
     path: `/api/webhooks/${ID}`,
     summary: 'One endpoint (admin)',
     tag: 'Webhooks',
+    description: 'One webhook endpoint, without its secret.',
     access: 'admin',
     etag: true,
     ok: { 200: wrap('webhook', 'Webhook') },
@@ -555,8 +749,10 @@ const OPS: Op[] = [
     path: `/api/webhooks/${ID}`,
     summary: 'Change the fields given (admin)',
     tag: 'Webhooks',
+    description: 'Changes the fields given; `active: false` pauses deliveries.',
     access: 'admin',
     body: WebhookUpdateSchema,
+    bodyExample: { active: false },
     ok: { 200: wrap('webhook', 'Webhook') },
     errors: [404],
   },
@@ -565,6 +761,7 @@ const OPS: Op[] = [
     path: `/api/webhooks/${ID}`,
     summary: 'Delete an endpoint (admin)',
     tag: 'Webhooks',
+    description: 'Deletes an endpoint and its delivery log.',
     access: 'admin',
     ok: { 200: deleted('webhook', 'Webhook') },
     errors: [404],
@@ -574,6 +771,8 @@ const OPS: Op[] = [
     path: `/api/webhooks/${ID}/deliveries`,
     summary: "An endpoint's deliveries and their attempts (admin)",
     tag: 'Webhooks',
+    description:
+      "The endpoint's deliveries, newest first, each with every attempt: when, the status code, the first 1 KB of the answer and the error.",
     access: 'admin',
     query: WebhookDeliveryQuerySchema,
     ok: { 200: list('deliveries', 'WebhookDelivery') },
@@ -584,6 +783,8 @@ const OPS: Op[] = [
     path: `/api/webhooks/${ID}/deliveries/{deliveryId}/redeliver`,
     summary: 'Queue a delivery again (admin)',
     tag: 'Webhooks',
+    description:
+      'Sends a delivery again with the same webhook-id and body, with the usual retries. 409 while it is still queued.',
     access: 'admin',
     ok: { 202: wrap('delivery', 'WebhookDelivery') },
     errors: [404, 409],
@@ -594,11 +795,15 @@ const OPS: Op[] = [
     summary:
       "Import parcels from CSV (the export's columns): rows create parcels or update those with their tracking number, all rows or none; ?dryRun=true only validates",
     tag: 'Parcels',
+    description:
+      "Imports parcels from a CSV file with the export's columns: every row or none. `dryRun=true` only checks the file. The errors list each row and column that failed.",
     access: 'user',
     query: ParcelImportQuerySchema,
     rawBody: {
       contentType: 'text/csv',
       schema: { type: 'string' },
+      example:
+        'recipientName,recipientAddress,serviceType\nAda Lovelace,12 Analytical Way,Express\n',
       description:
         "UTF-8 CSV whose header row names the columns of GET /api/parcels/export.csv (any order; recipientName and recipientAddress needed). An empty trackingNumber gets a new one; the number of a stored parcel updates that parcel as PUT /api/parcels/{id} would (the columns given; an empty status, serviceType, priority, estimatedDelivery or destinations cell, or destinations `[]`, keeps the stored value; cost, createdAt and actualDelivery must be empty or as stored), with its parcel.updated and parcel.status_changed webhooks; any other number creates a parcel under it; a number twice in the file is an error. Cells the export escaped with a leading ' are read back as they were. At most 20,000 rows and IMPORT_BODY_LIMIT_BYTES (20 MiB).",
     },
@@ -612,10 +817,17 @@ const OPS: Op[] = [
     summary:
       "The filtered parcel list as CSV, streamed (the list's filters and sort), or only the parcels in `ids`",
     tag: 'Parcels',
+    description:
+      "The parcel list as CSV, streamed, with the list's filters and sort, or only the parcels in `ids`. Cells that a spreadsheet would read as a formula are escaped with a leading '.",
     access: 'user',
     query: ParcelExportQuerySchema,
     contentType: 'text/csv',
-    ok: { 200: { type: 'string' } },
+    ok: {
+      200: {
+        schema: { type: 'string' },
+        example: `trackingNumber,recipientName,recipientAddress,status\n${EXAMPLE_TRACKING_NUMBER},Ada Lovelace,12 Analytical Way,In Transit\n`,
+      },
+    },
   },
   {
     method: 'get',
@@ -623,9 +835,11 @@ const OPS: Op[] = [
     summary:
       "The parcel's 4×6 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page",
     tag: 'Parcels',
+    description:
+      "The parcel's 4\u00d76 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page.",
     access: 'user',
     contentType: 'application/pdf',
-    ok: { 200: { type: 'string', contentMediaType: 'application/pdf' } },
+    ok: { 200: file('application/pdf') },
     errors: [404],
   },
   {
@@ -633,10 +847,9 @@ const OPS: Op[] = [
     path: `/api/parcels/${ID}/proof-of-delivery`,
     summary: "The parcel's proofs of delivery, by stop",
     tag: 'Parcels',
+    description: "The parcel's proofs of delivery, one per stop that has one.",
     access: 'user',
-    ok: {
-      200: obj({ proofsOfDelivery: { type: 'array', items: ref('ProofOfDelivery') } }),
-    },
+    ok: { 200: items('proofsOfDelivery', 'ProofOfDelivery') },
     errors: [404],
   },
   {
@@ -645,9 +858,12 @@ const OPS: Op[] = [
     summary:
       "Record the proof of delivery of one stop (staff): who received it, photos, a signature. It adds the stop's Delivered event; the parcel is Delivered with its last stop (then parcel.delivered carries every stop's proof id)",
     tag: 'Parcels',
+    description:
+      "Records the proof of delivery of one stop (staff): who received it, up to three photos and a signature, as multipart/form-data. It adds the stop's Delivered event; the parcel is Delivered with its last stop, and parcel.delivered then carries every stop's proof id.",
     access: 'user',
     rawBody: {
       contentType: 'multipart/form-data',
+      example: { receivedBy: 'Ada Lovelace', note: 'Left with the recipient' },
       schema: {
         type: 'object',
         properties: {
@@ -681,14 +897,24 @@ const OPS: Op[] = [
         'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
     },
     ok: {
-      201: obj({
-        proofOfDelivery: ref('ProofOfDelivery'),
-        parcel: obj({
-          id: { type: 'string' },
-          trackingNumber: { type: 'string' },
-          status: { type: 'string' },
+      201: {
+        schema: obj({
+          proofOfDelivery: ref('ProofOfDelivery'),
+          parcel: obj({
+            id: { type: 'string' },
+            trackingNumber: { type: 'string' },
+            status: { type: 'string' },
+          }),
         }),
-      }),
+        example: {
+          proofOfDelivery: example('ProofOfDelivery'),
+          parcel: {
+            id: EXAMPLE_IDS.parcel,
+            trackingNumber: EXAMPLE_TRACKING_NUMBER,
+            status: 'Delivered',
+          },
+        },
+      },
     },
     errors: [404],
   },
@@ -697,9 +923,10 @@ const OPS: Op[] = [
     path: `/api/parcels/${ID}/proof-of-delivery/{proofId}.pdf`,
     summary: 'A proof of delivery as a one-page PDF',
     tag: 'Parcels',
+    description: 'One proof of delivery as a one-page PDF, with its photos and signature.',
     access: 'user',
     contentType: 'application/pdf',
-    ok: { 200: { type: 'string', contentMediaType: 'application/pdf' } },
+    ok: { 200: file('application/pdf') },
     errors: [404],
   },
   {
@@ -708,9 +935,11 @@ const OPS: Op[] = [
     summary:
       "A proof of delivery's photo or signature (its own image type), for signed-in staff and API credentials only",
     tag: 'Parcels',
+    description:
+      "A proof of delivery's photo or signature, in its own image type, for signed-in staff and API credentials only.",
     access: 'user',
     contentType: 'image/*',
-    ok: { 200: { type: 'string', contentMediaType: 'image/*' } },
+    ok: { 200: file('image/*') },
     errors: [404],
   },
   {
@@ -718,8 +947,20 @@ const OPS: Op[] = [
     path: '/api/notification-templates',
     summary: 'The four e-mail templates',
     tag: 'Notifications',
+    description: 'The four e-mail templates (stored or default) and the placeholders they may use.',
     access: 'user',
-    ok: { 200: obj({ templates: { type: 'array', items: { type: 'object' } } }) },
+    ok: {
+      200: {
+        schema: obj({
+          templates: { type: 'array', items: ref('NotificationTemplate') },
+          placeholders: { type: 'array', items: { type: 'string' } },
+        }),
+        example: {
+          templates: [example('NotificationTemplate')],
+          placeholders: [...TEMPLATE_PLACEHOLDERS],
+        },
+      },
+    },
   },
   {
     method: 'get',
@@ -727,8 +968,9 @@ const OPS: Op[] = [
     summary:
       'One e-mail template (status-update, delivery-confirmation, pickup-confirmation, custom)',
     tag: 'Notifications',
+    description: 'One e-mail template by its key.',
     access: 'user',
-    ok: { 200: obj({ template: { type: 'object' } }) },
+    ok: { 200: wrap('template', 'NotificationTemplate') },
     errors: [404],
   },
   {
@@ -736,9 +978,15 @@ const OPS: Op[] = [
     path: `/api/notification-templates/${ID}`,
     summary: 'Change an e-mail template; unknown placeholders are refused (admin)',
     tag: 'Notifications',
+    description:
+      'Changes an e-mail template (admin); an unknown {{placeholder}} is a 400 naming the field.',
     access: 'admin',
     body: NotificationTemplateSchema,
-    ok: { 200: obj({ template: { type: 'object' } }) },
+    bodyExample: {
+      subject: 'Update on {{trackingNumber}}',
+      text: 'Your parcel {{trackingNumber}} is now {{status}}.',
+    },
+    ok: { 200: wrap('template', 'NotificationTemplate') },
     errors: [404],
   },
   {
@@ -746,8 +994,9 @@ const OPS: Op[] = [
     path: `/api/notification-templates/${ID}`,
     summary: 'Reset an e-mail template to the default (admin)',
     tag: 'Notifications',
+    description: 'Resets an e-mail template to its default (admin).',
     access: 'admin',
-    ok: { 200: obj({ template: { type: 'object' } }) },
+    ok: { 200: wrap('template', 'NotificationTemplate') },
     errors: [404],
   },
   {
@@ -755,25 +1004,32 @@ const OPS: Op[] = [
     path: '/api/notification-settings',
     summary: 'Which parcel statuses e-mail the recipient, with which template',
     tag: 'Notifications',
+    description:
+      'Which parcel statuses e-mail the recipient automatically, and with which template.',
     access: 'user',
-    ok: { 200: obj({ settings: { type: 'object' } }) },
+    ok: { 200: wrap('settings', 'NotificationSettings') },
   },
   {
     method: 'put',
     path: '/api/notification-settings',
     summary: 'Change the automatic e-mail rules (admin)',
     tag: 'Notifications',
+    description: 'Changes the automatic e-mail rules (admin): one rule per status given.',
     access: 'admin',
     body: NotificationSettingsSchema,
-    ok: { 200: obj({ settings: { type: 'object' } }) },
+    bodyExample: {
+      rules: [{ status: 'Delivered', enabled: true, template: 'Delivery Confirmation' }],
+    },
+    ok: { 200: wrap('settings', 'NotificationSettings') },
   },
   {
     method: 'get',
     path: '/api/users',
     summary: 'List users (admin)',
     tag: 'Users',
+    description: 'Every user (admin).',
     access: 'admin',
-    ok: { 200: obj({ users: { type: 'array', items: ref('User') } }) },
+    ok: { 200: items('users', 'User') },
   },
   {
     method: 'post',
@@ -781,10 +1037,21 @@ const OPS: Op[] = [
     summary:
       'Add a user; without a password the answer carries a temporaryPassword, shown once (admin)',
     tag: 'Users',
+    description:
+      'Adds a user (admin). Without a password the answer carries a temporaryPassword, shown once; the user must change it before anything else.',
     access: 'admin',
     body: UserCreateSchema,
+    bodyExample: {
+      username: 'dispatch',
+      name: 'Dispatch Desk',
+      email: 'dispatch@example.com',
+      role: 'staff',
+    },
     ok: {
-      201: obj({ user: ref('User'), temporaryPassword: { type: 'string' } }, ['user']),
+      201: {
+        schema: obj({ user: ref('User'), temporaryPassword: { type: 'string' } }, ['user']),
+        example: { user: example('User'), temporaryPassword: 'Temp-4821-kq' },
+      },
     },
   },
   {
@@ -792,6 +1059,7 @@ const OPS: Op[] = [
     path: `/api/users/${ID}`,
     summary: 'One user (admin)',
     tag: 'Users',
+    description: 'One user (admin).',
     access: 'admin',
     ok: { 200: wrap('user', 'User') },
     errors: [404],
@@ -802,8 +1070,11 @@ const OPS: Op[] = [
     summary:
       "Change a user: name, e-mail, role, password (admin); a new password ends the user's sessions and login tokens",
     tag: 'Users',
+    description:
+      "Changes a user's name, e-mail, role or password (admin); a new password ends the user's sessions and login tokens.",
     access: 'admin',
     body: UserUpdateSchema,
+    bodyExample: { role: 'viewer' },
     ok: { 200: wrap('user', 'User') },
     errors: [404, 409],
   },
@@ -813,6 +1084,8 @@ const OPS: Op[] = [
     summary:
       "Disable a user, ending that user's sessions and tokens (admin); 409 for the last active admin or your own account",
     tag: 'Users',
+    description:
+      "Disables a user and ends that user's sessions and tokens (admin). 409 for the last active admin or your own account.",
     access: 'admin',
     ok: { 200: wrap('user', 'User') },
     errors: [404, 409],
@@ -822,6 +1095,7 @@ const OPS: Op[] = [
     path: `/api/users/${ID}/enable`,
     summary: 'Enable a user again (admin)',
     tag: 'Users',
+    description: 'Enables a disabled user again (admin).',
     access: 'admin',
     ok: { 200: wrap('user', 'User') },
     errors: [404],
@@ -832,9 +1106,11 @@ const OPS: Op[] = [
     summary:
       "Audit entries, newest first; one record's history (entity and entityId) for the roles that may read the record (users, API keys, webhooks: admins, with an API key's admin scope; inbox items: staff), everything for admins (with the admin scope)",
     tag: 'Audit',
+    description:
+      "Audit entries, newest first: who changed what, when, from where, field by field. One record's history (entity and entityId) for the roles that may read the record; everything for admins (an API key needs the admin scope).",
     access: 'user',
     query: AuditQuerySchema,
-    ok: { 200: { type: 'object' } },
+    ok: { 200: list('entries', 'AuditEntry') },
   },
 ];
 
@@ -845,9 +1121,80 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSc
   return rest as JsonSchema;
 }
 
+/** zod's bounds of a safe integer say nothing a client needs to know. */
+function withoutSafeBounds({ minimum, maximum, ...rest }: JsonSchema): JsonSchema {
+  return {
+    ...rest,
+    ...(minimum === Number.MIN_SAFE_INTEGER ? {} : { minimum }),
+    ...(maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
+  };
+}
+
+/**
+ * A query's parameters as the server reads them. Query values are text: where the schema turns
+ * the text into a number, the parameter is documented as that number (its type, bounds and
+ * default, from the schema's output side); anything else as the text it accepts.
+ */
+function queryParameters(query: z.ZodType) {
+  const input = jsonSchema(query, 'input');
+  const output = jsonSchema(query, 'output');
+  const inputs = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const outputs = (output.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((input.required as string[] | undefined) ?? []);
+  return Object.entries(inputs).map(([name, accepted]) => {
+    const read = outputs[name];
+    const numeric = read && (read.type === 'integer' || read.type === 'number');
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      schema: numeric ? withoutSafeBounds({ ...read, ...pick(accepted, 'description') }) : accepted,
+    };
+  });
+}
+
+function pick(schema: JsonSchema, key: string): JsonSchema {
+  return key in schema ? { [key]: schema[key] } : {};
+}
+
+const OBJECT_ID = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' };
+const TRACKING_NUMBER = { type: 'string', pattern: TRACKING_NUMBER_INPUT.pattern };
+
+/** A path parameter: ids are 24 hex digits; a parcel's routes also take its tracking number. */
+function pathParameter(name: string, path: string) {
+  const base = { name, in: 'path', required: true };
+  if (name === 'trackingNumber')
+    return {
+      ...base,
+      description: TRACKING_NUMBER_INPUT.description,
+      schema: TRACKING_NUMBER,
+      example: EXAMPLE_TRACKING_NUMBER,
+    };
+  if (path.startsWith('/api/notification-templates/'))
+    return {
+      ...base,
+      description: "The template's key",
+      schema: { type: 'string', enum: NOTIFICATION_TYPES.map(templateIdOf) },
+      example: templateIdOf(NOTIFICATION_TYPES[0]),
+    };
+  if (name === 'id' && path.startsWith('/api/parcels/'))
+    return {
+      ...base,
+      description: "The parcel's id (24 hex digits) or its tracking number",
+      schema: { anyOf: [OBJECT_ID, TRACKING_NUMBER] },
+      example: EXAMPLE_IDS.parcel,
+    };
+  return {
+    ...base,
+    description: 'An id: 24 hex digits',
+    schema: OBJECT_ID,
+    example: EXAMPLE_IDS.event,
+  };
+}
+
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid input: `details` has a message per field',
-  401: 'No token, a bad or expired one, or an Authorization that is not Bearer',
+  400: 'Invalid input: `details` has a message per field (an unknown body field is named too); or an address whose percent-encoding does not decode',
+  401: 'No token, a bad or expired one, or an Authorization that is not Bearer; WWW-Authenticate names the scheme',
   403: "Not allowed: a role or an API key's scope (write, admin) is needed, or (code password_change_required) the account must change its temporary password first",
   404: 'Not found',
   409: 'Conflict (a duplicate, a state that does not allow it, or an Idempotency-Key still running)',
@@ -858,6 +1205,28 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Database unavailable',
 };
 
+const ERROR_EXAMPLE_TEXT: Record<number, string> = {
+  400: 'Validation failed',
+  401: 'Authentication required',
+  403: 'This needs the staff role',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'The request body is larger than 1048576 bytes',
+  415: 'Content-Type must be application/json',
+  422: 'This Idempotency-Key was used with another request',
+  429: 'Too many requests. Please wait a minute and try again.',
+  503: 'The database is unavailable',
+};
+
+function errorExample(status: number) {
+  const text = ERROR_EXAMPLE_TEXT[status] ?? 'Error';
+  return {
+    error: text,
+    message: text,
+    ...(status === 400 ? { details: { 'recipient.name': ['Recipient name is required'] } } : {}),
+  };
+}
+
 /** The areas an API key reaches only with the admin scope. */
 const ADMIN_AREAS = new Set(['Users', 'API keys', 'Webhooks']);
 
@@ -867,74 +1236,73 @@ const RATE_HEADERS = {
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
 };
 
+function media(contentType: string, { schema, example }: Shape) {
+  return { [contentType]: { schema, ...(example === undefined ? {} : { example }) } };
+}
+
 function operation(op: Op) {
-  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-    name: m[1],
-    in: 'path',
-    required: true,
-    schema:
-      m[1] === 'trackingNumber'
-        ? { type: 'string', description: 'Three letters and nine digits, any case' }
-        : { type: 'string', pattern: '^[a-f\\d]{24}$' },
-  }));
-  const parameters: unknown[] = [...pathParams, { $ref: '#/components/parameters/X-Request-Id' }];
-  if (op.query) {
-    const schema = jsonSchema(op.query);
-    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    const required = new Set((schema.required as string[] | undefined) ?? []);
-    for (const [name, prop] of Object.entries(properties))
-      parameters.push({ name, in: 'query', required: required.has(name), schema: prop });
-  }
+  const authenticated = op.access !== 'public';
+  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!, op.path));
+  const parameters: unknown[] = [
+    ...pathParams,
+    { $ref: '#/components/parameters/X-Request-Id' },
+    ...(op.query ? queryParameters(op.query) : []),
+  ];
   if (op.etag) parameters.push({ $ref: '#/components/parameters/If-None-Match' });
-  if (op.method === 'post' && op.access !== 'public')
+  if (op.method === 'post' && authenticated)
     parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
 
   const common = {
     'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-    ...(op.rateLimited ? RATE_HEADERS : {}),
+    ...(op.rateLimited || authenticated ? RATE_HEADERS : {}),
   };
   const responses: Record<string, unknown> = {};
-  for (const [status, schema] of Object.entries(op.ok)) {
+  for (const [status, answer] of Object.entries(op.ok)) {
+    const shape = typeof answer === 'string' ? named(answer) : answer;
     responses[status] = {
       description: 'Success',
       headers: {
         ...common,
         ...(op.etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
-        ...(op.method === 'post' && op.access !== 'public'
+        ...(op.method === 'post' && authenticated
           ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
           : {}),
       },
-      ...(schema === null
-        ? {}
-        : {
-            content: {
-              [op.contentType ?? 'application/json']: {
-                schema: typeof schema === 'string' ? ref(schema) : schema,
-              },
-            },
-          }),
+      content: media(op.contentType ?? 'application/json', shape),
     };
   }
   if (op.etag)
     responses['304'] = { description: 'Not modified (If-None-Match matched)', headers: common };
-  const errors = new Set(op.errors ?? []);
-  if (op.body || op.rawBody || op.query || pathParams.length) errors.add(400);
-  if (op.access !== 'public') [401, 403, 429].forEach((s) => errors.add(s));
+  // Any address can be refused as unreadable (malformed percent-encoding): 400 everywhere.
+  const errors = new Set([400, ...(op.errors ?? [])]);
+  if (authenticated) [401, 403, 429].forEach((s) => errors.add(s));
   if (op.body || op.rawBody) [413, 415].forEach((s) => errors.add(s));
-  if (op.method === 'post' && op.access !== 'public') [409, 422].forEach((s) => errors.add(s));
+  if (op.method === 'post' && authenticated) [409, 422].forEach((s) => errors.add(s));
   for (const status of [...errors].sort()) {
-    const schema =
+    const name =
       op.errorSchemas?.[status] ??
-      (status === 404 && op.path.startsWith('/api/tracking/track/') ? 'TrackingNotFound' : 'Error');
+      (status === 404 && op.path.startsWith('/api/tracking/track/') ? 'TrackingNotFound' : null);
     responses[status] = {
       description: ERROR_TEXT[status] ?? 'Error',
       headers: {
         ...common,
+        ...(status === 401
+          ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } }
+          : {}),
         ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
       },
-      content: { 'application/json': { schema: ref(schema) } },
+      content: media(
+        'application/json',
+        name ? named(name) : { schema: ref('Error'), example: errorExample(status) },
+      ),
     };
   }
+  const access =
+    op.access === 'admin'
+      ? ADMIN_AREAS.has(op.tag)
+        ? ' Needs the admin role; an API key also needs the admin scope.'
+        : ' Needs the admin role.'
+      : '';
   return {
     operationId: `${op.method}${op.path
       .replace(/^\/api/, '')
@@ -943,21 +1311,18 @@ function operation(op: Op) {
       .map((p) => p[0]!.toUpperCase() + p.slice(1))
       .join('')}`,
     summary: op.summary,
+    description: `${op.description}${access}`,
     tags: [op.tag],
-    security: op.access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
-    ...(op.access === 'admin'
-      ? {
-          description: ADMIN_AREAS.has(op.tag)
-            ? 'Needs the admin role; an API key also needs the admin scope.'
-            : 'Needs the admin role.',
-        }
-      : {}),
+    security: authenticated ? [{ bearerAuth: [] }, { cookieAuth: [] }] : [],
     parameters,
     ...(op.body
       ? {
           requestBody: {
             required: !op.bodyOptional,
-            content: { 'application/json': { schema: jsonSchema(op.body) } },
+            content: media('application/json', {
+              schema: jsonSchema(op.body),
+              example: op.bodyExample,
+            }),
           },
         }
       : {}),
@@ -966,7 +1331,7 @@ function operation(op: Op) {
           requestBody: {
             required: true,
             description: op.rawBody.description,
-            content: { [op.rawBody.contentType]: { schema: op.rawBody.schema } },
+            content: media(op.rawBody.contentType, op.rawBody),
           },
         }
       : {}),
@@ -987,47 +1352,148 @@ function componentSchemas(): Record<string, JsonSchema> {
   );
 }
 
-let cached: Record<string, unknown> | null = null;
+/** A list of seconds as people read it: 5 s, 5 min, 2 h. */
+function duration(seconds: number) {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 6) / 10} min`;
+  return `${Math.round(seconds / 360) / 10} h`;
+}
 
-export function openApiDocument(): Record<string, unknown> {
-  if (cached) return cached;
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPS) (paths[op.path] ??= {})[op.method] = operation(op);
-  const webhooks = Object.fromEntries(
+/** When a failed webhook delivery is tried again, from WEBHOOK_RETRY_DELAYS. */
+export function webhookRetrySchedule(): string[] {
+  return env.WEBHOOK_RETRY_DELAYS.map(duration);
+}
+
+const WEBHOOK_SUMMARIES: Record<WebhookEventType, string> = {
+  'parcel.created': 'A parcel was created (dashboard, API or import)',
+  'parcel.updated': "A parcel's fields were changed",
+  'parcel.deleted': 'A parcel was deleted, with its events',
+  'parcel.status_changed': "A parcel's status changed, by an event or an edit",
+  'parcel.imported': 'A CSV import wrote its parcels',
+  'parcel.delivered': "A parcel's last stop got its proof of delivery",
+  'parcel.scanned': 'A courier scanned a parcel',
+  'parcel.delivery_failed': 'A delivery attempt failed',
+  'tracking_event.created': 'A tracking event was added',
+  'tracking_event.updated': 'A tracking event was changed',
+  'tracking_event.deleted': 'A tracking event was deleted',
+  'notification.sent': 'The mail server accepted a notification e-mail',
+  'notification.failed': 'A notification e-mail failed for good',
+};
+
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    description:
+      'The message id: the same on every attempt of one delivery (and on a redelivery), so a receiver can ignore a repeat.',
+    schema: { type: 'string', pattern: '^msg_[0-9a-f]{32}$' },
+    example: 'msg_5b0c2f6e9d1a4c7e8f0a1b2c3d4e5f60',
+  },
+  {
+    name: 'webhook-timestamp',
+    description:
+      'When this attempt was signed, in seconds since 1970: refuse a message whose time is far from yours (the standardwebhooks library allows 5 minutes).',
+    schema: { type: 'string', pattern: '^\\d+$' },
+    example: '1777905000',
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      'Space-separated `v1,<signature>`: the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the endpoint secret (the base64 after whsec_). Verify it over the raw body, before parsing.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];
+
+function webhookOperations() {
+  const retries = webhookRetrySchedule().join(', ');
+  return Object.fromEntries(
     WEBHOOK_EVENT_TYPES.map((type) => [
       type,
       {
         post: {
-          summary: `${type}, sent to endpoints that subscribe to it`,
-          description:
-            'Signed per the Standard Webhooks specification: verify webhook-signature over `webhook-id.webhook-timestamp.body` with the endpoint secret. Answer 2xx within 10 s; anything else is retried with backoff.',
-          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
-            name,
+          operationId: `on${webhookPayloadName(type)}`,
+          summary: WEBHOOK_SUMMARIES[type],
+          description: `Sent to each active endpoint that subscribes to ${type}, signed per the Standard Webhooks specification (verify it with the standardwebhooks library and the endpoint's whsec_ secret). Answer 2xx within ${env.WEBHOOK_TIMEOUT_MS / 1000} s; anything else is tried again after ${retries}, then the delivery is failed (see GET /api/webhooks/{id}/deliveries). No bearer token is sent: the signature is the credential.`,
+          tags: ['Webhooks'],
+          security: [],
+          parameters: SIGNATURE_HEADERS.map((header) => ({
+            ...header,
             in: 'header',
             required: true,
-            schema: { type: 'string' },
           })),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: ref('WebhookEvent') } },
+            content: {
+              'application/json': {
+                schema: ref(webhookPayloadName(type)),
+                example: {
+                  type,
+                  timestamp: '2026-05-04T14:30:00.000Z',
+                  data: WEBHOOK_DATA_EXAMPLES[type],
+                },
+              },
+            },
           },
-          responses: { '2XX': { description: 'Received' } },
+          responses: {
+            '2XX': { description: 'Received: this delivery is done' },
+            '4XX': { description: 'Refused: tried again later, like any answer but 2xx' },
+          },
         },
       },
     ]),
   );
-  cached = {
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Auth: 'Signing in and out, your own account and password',
+  Parcels: 'Parcels, their labels, CSV import and export, and proof of delivery',
+  Tracking: "A parcel's tracking events: each one moves the parcel's status",
+  Scans: 'What couriers record at depots and doors',
+  Depots: 'The places scans are recorded at, each with its time zone',
+  'Public tracking': 'Tracking by number for anyone, without a token, from any site (CORS)',
+  Notifications: 'E-mails to customers, their templates and the automatic rules',
+  Receipts: 'Receipts stored per parcel',
+  Dashboard: "The staff overview's figures",
+  Meta: 'Health and this document',
+  'API keys': 'Long-lived credentials for integrations (admin)',
+  Webhooks: 'Endpoints that receive signed events, and their deliveries (admin)',
+  Users: 'Staff accounts and roles (admin)',
+  Audit: 'Who changed what, and when',
+};
+
+let cached: Record<string, unknown> | null = null;
+
+/**
+ * The document, naming as its server PUBLIC_URL, or else the origin the request came to (so
+ * that "try it" tools and generated clients point at the right place).
+ */
+export function openApiDocument(origin?: string): Record<string, unknown> {
+  cached ??= buildDocument();
+  return { ...cached, servers: [{ url: env.PUBLIC_URL ?? origin ?? '/' }] };
+}
+
+function buildDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPS) (paths[op.path] ??= {})[op.method] = operation(op);
+  return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: `${env.COMPANY_NAME} API`,
       version: '1.0.0',
-      description: `Parcels, tracking events, notifications and receipts. Errors are \`{error, message}\` (the same text) with per-field \`details\` on validation errors, and a \`code\` where a client can act on it: \`password_change_required\` (403) means the account signed in with a temporary password and must change it with POST /api/auth/password first. Every answer carries X-Request-Id. POSTs accept Idempotency-Key (kept 24 h per credential). Each credential (an API key, or a user's tokens and session together) may make ${env.RATE_LIMIT_API_PER_MINUTE} requests a minute; past that, 429 with Retry-After.`,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      description: `Parcels, tracking events, notifications and receipts. A guide (getting started, verifying webhooks, retries, error codes) is at /api/docs.
+
+Errors are \`{error, message, code}\` (\`error\` and \`message\` the same text for people, \`code\` a stable snake_case name to branch on) with per-field \`details\` on validation errors. Unknown body fields are refused (400, naming the field). Every answer carries X-Request-Id; authenticated answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. POSTs accept Idempotency-Key (kept 24 h per credential). Each credential (an API key, or a user's tokens and session together) may make ${env.RATE_LIMIT_API_PER_MINUTE} requests a minute; past that, 429 with Retry-After.
+
+Compatibility: fields are added, never renamed or removed, so a client must ignore fields it does not know.`,
     },
-    servers: [{ url: '/' }],
-    tags: [...new Set(OPS.map((op) => op.tag))].map((name) => ({ name })),
+    tags: [...new Set(OPS.map((op) => op.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
     paths,
-    webhooks,
+    webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
@@ -1083,8 +1549,11 @@ export function openApiDocument(): Record<string, unknown> {
           schema: { type: 'integer' },
         },
         'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+        'WWW-Authenticate': {
+          description: 'The scheme to authenticate with: Bearer',
+          schema: { type: 'string', pattern: '^Bearer' },
+        },
       },
     },
   };
-  return cached;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { validate } from '@readme/openapi-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,7 @@ import { env } from '~/lib/env.server';
 import type { ApiEntry } from '~/lib/api.server';
 import { OPENAPI_OPERATIONS } from '~/services/openapi.server';
 import { callRoute, uniqueAddress } from '../support/api';
+import { checkAgainstDocument, contractViolations } from '../support/contract';
 
 type Doc = {
   openapi: string;
@@ -222,6 +224,207 @@ describe('the OpenAPI document', () => {
       type: 'object',
       required: ['recipient'],
     });
+  });
+});
+
+/** Every `example` in the document, with the place of the schema it must satisfy. */
+function examples(node: unknown, where: string[] = []): Array<[string[], unknown]> {
+  if (!node || typeof node !== 'object') return [];
+  const found: Array<[string[], unknown]> = [];
+  const here = node as Json;
+  if ('example' in here && here.schema) found.push([[...where, 'schema'], here.example]);
+  for (const [key, value] of Object.entries(here))
+    if (key !== 'example') found.push(...examples(value, [...where, key]));
+  return found;
+}
+
+const operationsOf = (d: Doc) =>
+  Object.entries(d.paths).flatMap(([p, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path: p, method, op: op as unknown as Json })),
+  );
+
+describe('the document states what the server enforces', () => {
+  it("passes redocly's recommended rules with no error or warning", async () => {
+    const config = await createConfig(fs.readFileSync('redocly.yaml', 'utf8'));
+    const saved = env.PUBLIC_URL;
+    env.PUBLIC_URL = 'https://api.swiftship.test';
+    const served = await (await callRoute(openApiLoader, '/api/openapi.json')).text();
+    env.PUBLIC_URL = saved;
+    const problems = await lintFromString({
+      source: served,
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    expect(problems.map((p) => `${p.ruleId}: ${p.message} ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('gives every operation a description and examples that satisfy their schemas', () => {
+    for (const { path: p, method, op } of operationsOf(doc)) {
+      expect(String(op.description ?? '').length, `${method} ${p}`).toBeGreaterThan(30);
+      const found = examples(op);
+      const answers = found.filter(([where]) => where[0] === 'responses');
+      expect(answers.length, `${method} ${p} has answer examples`).toBeGreaterThan(0);
+      if (op.requestBody)
+        expect(
+          found.some(([where]) => where[0] === 'requestBody'),
+          `${method} ${p} has a request example`,
+        ).toBe(true);
+    }
+    const all = [...examples(doc.paths, ['paths']), ...examples(doc.webhooks, ['webhooks'])];
+    expect(all.length).toBeGreaterThan(300);
+    for (const [where, value] of all)
+      expect(checkAgainstDocument(where, value), where.join(' ')).toBeNull();
+  });
+
+  it('gives each path parameter its own pattern', () => {
+    const param = (p: string, method: string, name: string) =>
+      ((doc.paths[p]![method] as unknown as Json).parameters as Json[]).find(
+        (x) => x.name === name,
+      )!.schema as Json;
+    const matches = (schema: Json, value: string) =>
+      ajv.compile({ $id: `urn:param:${Math.random()}`, ...schema })(value);
+    const template = param('/api/notification-templates/{id}', 'get', 'id');
+    expect(matches(template, 'status-update')).toBe(true);
+    expect(matches(template, '0123456789abcdef01234567')).toBe(false);
+    const tracking = param('/api/tracking/track/{trackingNumber}', 'get', 'trackingNumber');
+    expect(matches(tracking, 'SWX123456785')).toBe(true);
+    expect(matches(tracking, 'swx123456785')).toBe(true);
+    expect(matches(tracking, 'SWX12345678')).toBe(false);
+    const parcel = param('/api/parcels/{id}/label.pdf', 'get', 'id');
+    expect(matches(parcel, '0123456789abcdef01234567')).toBe(true);
+    expect(matches(parcel, 'SWX123456785')).toBe(true);
+    expect(matches(parcel, 'nope')).toBe(false);
+    const event = param('/api/tracking/events/{id}', 'get', 'id');
+    expect(matches(event, 'SWX123456785')).toBe(false);
+  });
+
+  it('states limits, formats and defaults as the schemas enforce them', () => {
+    const query = (p: string) =>
+      Object.fromEntries(
+        ((doc.paths[p]!.get as unknown as Json).parameters as Json[])
+          .filter((x) => x.in === 'query')
+          .map((x) => [x.name, x.schema]),
+      );
+    for (const p of ['/api/parcels', '/api/notifications', '/api/receipts', '/api/audit']) {
+      expect(query(p).page, p).toMatchObject({ type: 'integer', minimum: 1 });
+      expect(query(p).limit, p).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    }
+    expect(query('/api/parcels').limit).toMatchObject({ default: 100 });
+    const body = (p: string, method = 'post') =>
+      (
+        (doc.paths[p]![method] as unknown as Json).requestBody as {
+          content: { 'application/json': { schema: Json } };
+        }
+      ).content['application/json'].schema as { properties: Record<string, Json> };
+    expect(body('/api/tracking/track').properties.trackingNumbers).toMatchObject({
+      minItems: 1,
+      maxItems: 30,
+    });
+    expect(body('/api/notifications').properties.recipient).toMatchObject({ format: 'email' });
+    expect(body('/api/notifications').properties.trackingNumber).toMatchObject({
+      pattern: expect.stringContaining('[A-Za-z]{3}'),
+    });
+    expect(body('/api/webhooks').properties.url).toMatchObject({ format: 'uri' });
+    expect(JSON.stringify(body('/api/parcels').properties.recipient)).toContain('"format":"email"');
+    expect(body('/api/tracking/{parcelId}/events').properties.timeZone).toMatchObject({
+      description: expect.stringContaining('IANA'),
+    });
+    const error = (doc.components.schemas as Record<string, Json>).Error as {
+      properties: Record<string, Json>;
+    };
+    expect(error.properties.code).toMatchObject({ pattern: '^[a-z]+(_[a-z]+)*$' });
+  });
+
+  it('names PUBLIC_URL as its server, or else the origin it was asked at', async () => {
+    expect((doc as unknown as Json).servers).toEqual([{ url: 'http://localhost' }]);
+    const saved = env.PUBLIC_URL;
+    env.PUBLIC_URL = 'https://courier.example.com';
+    try {
+      const res = await callRoute(openApiLoader, '/api/openapi.json');
+      expect((await res.json()).servers).toEqual([{ url: 'https://courier.example.com' }]);
+    } finally {
+      env.PUBLIC_URL = saved;
+    }
+  });
+
+  it('types every webhook payload and asks for no credential but the signature', () => {
+    for (const [type, item] of Object.entries(doc.webhooks)) {
+      const post = (item as { post: Json }).post as {
+        security: unknown[];
+        parameters: Json[];
+        requestBody: { content: { 'application/json': { schema: Json } } };
+      };
+      expect(post.security, type).toEqual([]);
+      expect(post.parameters.map((p) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+      const { $ref } = post.requestBody.content['application/json'].schema as { $ref: string };
+      const schema = (doc.components.schemas as Record<string, Json>)[$ref.split('/').pop()!]!;
+      expect(schema).toMatchObject({
+        properties: { type: { const: type }, data: { type: 'object' } },
+      });
+    }
+  });
+});
+
+describe('the contract check', () => {
+  const answer = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  const post = (url: string, body: unknown) =>
+    new Request(`http://localhost${url}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('flags an answer, a status, a path or an accepted request the document does not describe', async () => {
+    const parcel = (await (
+      await callRoute(parcelsAction, '/api/parcels', {
+        method: 'POST',
+        headers: auth,
+        body: { recipient: { name: 'Contract', address: '1 Contract St' } },
+      })
+    ).json()) as Json;
+    const body = { recipient: { name: 'Contract', address: '1 Contract St' } };
+    expect(await contractViolations(post('/api/parcels', body), answer(201, parcel))).toEqual([]);
+    // An answer missing a documented field.
+    expect(
+      await contractViolations(post('/api/parcels', body), answer(201, { parcel: { id: 'x' } })),
+    ).toEqual([expect.stringContaining('201 answer')]);
+    // A status the operation does not document.
+    expect(await contractViolations(post('/api/parcels', body), answer(202, parcel))).toEqual([
+      expect.stringContaining('status 202 is not documented'),
+    ]);
+    // A body the document refuses (a limit it states), accepted.
+    expect(
+      await contractViolations(
+        post('/api/tracking/track', { trackingNumbers: [] }),
+        answer(200, { results: [] }),
+        { trackingNumbers: [] },
+      ),
+    ).toEqual([expect.stringContaining('to a request the document refuses')]);
+    // A query parameter out of its bounds, accepted.
+    expect(
+      await contractViolations(
+        new Request('http://localhost/api/parcels?limit=101'),
+        answer(200, {
+          parcels: [],
+          pagination: { totalItems: 0, currentPage: 1, totalPages: 0, limit: 101 },
+        }),
+      ),
+    ).toEqual([expect.stringContaining('query parameter limit')]);
+    // A path the document does not have, answered.
+    expect(
+      await contractViolations(new Request('http://localhost/api/nowhere'), answer(200, {})),
+    ).toEqual([expect.stringContaining('not documented')]);
+    expect(
+      await contractViolations(new Request('http://localhost/api/nowhere'), answer(404, {})),
+    ).toEqual([]);
   });
 });
 

@@ -1,0 +1,337 @@
+/**
+ * Example records for the OpenAPI document: one per answer shape of schemas/api-responses.ts,
+ * from which the operations' request and answer examples are put together. The test suite
+ * checks every example in the document against its schema, so an example cannot drift from what
+ * the server sends.
+ */
+const PARCEL_ID = '665f1c2ab4d3e8a1c0ffee01';
+const EVENT_ID = '665f1c2ab4d3e8a1c0ffee02';
+const DEPOT_ID = '665f1c2ab4d3e8a1c0ffee03';
+const PROOF_ID = '665f1c2ab4d3e8a1c0ffee04';
+const FILE_ID = '665f1c2ab4d3e8a1c0ffee05';
+const USER_ID = '665f1c2ab4d3e8a1c0ffee06';
+export const EXAMPLE_TRACKING_NUMBER = 'SWX123456785';
+const at = '2026-05-04T14:30:00.000Z';
+const created = '2026-05-01T09:00:00.000Z';
+const ids = (id: string) => ({ id, _id: id });
+
+const contact = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone: '+1 555 0100',
+  address: '12 Analytical Way',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62701',
+  country: 'US',
+};
+
+const event = {
+  ...ids(EVENT_ID),
+  status: 'Arrived at Facility',
+  location: 'Chicago Hub',
+  description: 'Sorted for delivery',
+  timestamp: at,
+  timeZone: 'America/Chicago',
+  depotId: DEPOT_ID,
+  reason: null,
+  nextAttemptDate: null,
+};
+
+const parcelEvent = { ...event, parcelId: PARCEL_ID };
+
+const parcel = {
+  ...ids(PARCEL_ID),
+  trackingNumber: EXAMPLE_TRACKING_NUMBER,
+  sender: { ...contact, name: 'Acme Books', email: 'orders@acme.example' },
+  recipient: contact,
+  weight: 2.5,
+  dimensions: { length: 30, width: 20, height: 10 },
+  serviceType: 'Express',
+  status: 'In Transit',
+  priority: 'Standard',
+  estimatedDelivery: '2026-05-06T00:00:00.000Z',
+  actualDelivery: null,
+  cost: 25.99,
+  destinations: [],
+  events: [event],
+  createdAt: created,
+  updatedAt: at,
+};
+
+const notification = {
+  ...ids('665f1c2ab4d3e8a1c0ffee07'),
+  type: 'Status Update',
+  recipient: 'ada@example.com',
+  title: 'Your parcel is on its way',
+  subject: 'Your parcel is on its way',
+  message: 'It arrived at our Chicago hub.',
+  trackingNumber: EXAMPLE_TRACKING_NUMBER,
+  parcelId: PARCEL_ID,
+  status: 'sent',
+  emailResult: { messageId: '<1@mail.example>', error: null, sentAt: at, attempts: 1 },
+  createdAt: at,
+  updatedAt: at,
+};
+
+const image = (contentType: string, width: number, height: number, size: number) => ({
+  id: FILE_ID,
+  url: `/api/proof-of-delivery/files/${FILE_ID}`,
+  contentType,
+  width,
+  height,
+  size,
+});
+
+const proofOfDelivery = {
+  ...ids(PROOF_ID),
+  parcelId: PARCEL_ID,
+  trackingNumber: EXAMPLE_TRACKING_NUMBER,
+  destination: 0,
+  stops: 1,
+  stop: {
+    name: 'Ada Lovelace',
+    address: '12 Analytical Way',
+    city: 'Springfield',
+    postalCode: '62701',
+    country: 'US',
+  },
+  receivedBy: 'Ada Lovelace',
+  signatureName: '',
+  note: 'Left with the recipient',
+  photos: [image('image/jpeg', 1600, 1200, 182044)],
+  signature: null,
+  eventId: EVENT_ID,
+  deliveredAt: at,
+  recordedBy: 'courier1',
+  pdfUrl: `/api/parcels/${PARCEL_ID}/proof-of-delivery/${PROOF_ID}.pdf`,
+  createdAt: at,
+};
+
+const publicParcel = {
+  trackingNumber: EXAMPLE_TRACKING_NUMBER,
+  status: 'In Transit',
+  recipient: { name: 'Ada Lovelace', address: 'Springfield, IL' },
+  sender: { address: 'Portland, OR' },
+  serviceType: 'Express',
+  estimatedDelivery: '2026-05-06T00:00:00.000Z',
+};
+const publicEvents = [
+  {
+    id: EVENT_ID,
+    status: 'Arrived at Facility',
+    location: 'Chicago Hub',
+    description: 'Sorted for delivery',
+    timestamp: at,
+    timeZone: 'America/Chicago',
+  },
+];
+const change = (thisMonth: number, lastMonth: number) => ({
+  thisMonth,
+  lastMonth,
+  percent: lastMonth ? Math.round(((thisMonth - lastMonth) / lastMonth) * 100) : null,
+  label: 'from last month',
+});
+
+/** One example per component schema, by its name in the document. */
+export const SCHEMA_EXAMPLES: Record<string, unknown> = {
+  Error: { error: 'Parcel not found', message: 'Parcel not found' },
+  Pagination: { totalItems: 1, currentPage: 1, totalPages: 1, limit: 20 },
+  TrackingEvent: event,
+  ParcelTrackingEvent: parcelEvent,
+  RecentTrackingEvent: { ...parcelEvent, trackingNumber: EXAMPLE_TRACKING_NUMBER },
+  Parcel: parcel,
+  Notification: notification,
+  Receipt: {
+    ...ids('665f1c2ab4d3e8a1c0ffee08'),
+    receiptNumber: 'RCP-2026-0042',
+    parcelId: PARCEL_ID,
+    trackingNumber: EXAMPLE_TRACKING_NUMBER,
+    customerName: 'Acme Books',
+    customerEmail: 'orders@acme.example',
+    amount: 25.99,
+    service: 'Express',
+    date: at,
+    status: 'generated',
+    tax: 2.08,
+    subtotal: 25.99,
+    total: 28.07,
+    paymentMethod: 'Credit Card',
+    format: 'pdf',
+    emailedAt: null,
+    createdAt: at,
+    updatedAt: at,
+  },
+  User: {
+    ...ids(USER_ID),
+    username: 'dispatch',
+    name: 'Dispatch Desk',
+    email: 'dispatch@example.com',
+    role: 'staff',
+  },
+  DashboardStats: {
+    totalParcels: 120,
+    activeParcels: 35,
+    deliveredParcels: 80,
+    totalRevenue: 3118.8,
+    changes: {
+      totalParcels: change(40, 32),
+      activeParcels: change(35, 30),
+      deliveredParcels: change(28, 25),
+      totalRevenue: change(1039.6, 831.68),
+    },
+  },
+  PublicTracking: { parcel: publicParcel, events: publicEvents },
+  TrackingNotFound: {
+    error: 'Tracking number not found',
+    message: 'Tracking number not found',
+    code: 'tracking_number_not_found',
+    trackingNumber: 'SWX000000005',
+  },
+  TrackingBatchResult: {
+    results: [
+      {
+        trackingNumber: EXAMPLE_TRACKING_NUMBER,
+        found: true,
+        parcel: publicParcel,
+        events: publicEvents,
+      },
+      {
+        trackingNumber: 'SWX000000005',
+        found: false,
+        error: 'Tracking number not found',
+        message: 'Tracking number not found: SWX000000005',
+      },
+    ],
+  },
+  SubscriptionRequested: {
+    message: 'Check your inbox: we sent a link to confirm updates on this parcel.',
+  },
+  Health: { status: 'ok', database: 'up', timestamp: at },
+  Success: { success: true, message: 'Parcel deleted successfully' },
+  ApiKey: {
+    ...ids('665f1c2ab4d3e8a1c0ffee09'),
+    name: 'Warehouse sync',
+    scopes: ['read', 'write'],
+    prefix: 'sk_3f9a',
+    createdAt: created,
+    lastUsedAt: at,
+  },
+  Webhook: {
+    ...ids('665f1c2ab4d3e8a1c0ffee0a'),
+    url: 'https://hooks.example.com/courier',
+    events: ['parcel.status_changed', 'parcel.delivered'],
+    description: 'Order system',
+    active: true,
+    createdAt: created,
+  },
+  WebhookDelivery: {
+    ...ids('665f1c2ab4d3e8a1c0ffee0b'),
+    webhookId: '665f1c2ab4d3e8a1c0ffee0a',
+    messageId: 'msg_5b0c2f6e9d1a4c7e8f0a1b2c3d4e5f60',
+    type: 'parcel.status_changed',
+    status: 'succeeded',
+    attempts: [{ at, statusCode: 200, durationMs: 84, response: 'ok', error: null }],
+    createdAt: at,
+    updatedAt: at,
+  },
+  ProofOfDelivery: proofOfDelivery,
+  Depot: {
+    ...ids(DEPOT_ID),
+    name: 'Chicago Hub',
+    address: '400 W Lake St, Chicago, IL',
+    timeZone: 'America/Chicago',
+    createdAt: created,
+    updatedAt: created,
+  },
+  ScanResult: { event: parcelEvent, parcel },
+  ParcelImportResult: {
+    imported: 2,
+    rows: 2,
+    dryRun: false,
+    errors: [],
+    truncated: false,
+    trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX123456799'],
+  },
+  ParcelImportErrors: {
+    error: 'The file has errors: nothing was imported',
+    message: 'The file has errors: nothing was imported',
+    imported: 0,
+    rows: 1,
+    dryRun: false,
+    errors: [{ row: 2, field: 'recipientName', message: 'Recipient name is required' }],
+    truncated: false,
+    trackingNumbers: [],
+  },
+  NotificationTemplate: {
+    id: 'status-update',
+    type: 'Status Update',
+    subject: 'Update on {{trackingNumber}}',
+    text: 'Your parcel {{trackingNumber}} is now {{status}}.',
+    html: '',
+    customized: true,
+    updatedAt: at,
+  },
+  NotificationSettings: {
+    rules: [
+      { status: 'Out for Delivery', enabled: true, template: 'Status Update' },
+      { status: 'Delivered', enabled: true, template: 'Delivery Confirmation' },
+    ],
+    updatedAt: at,
+  },
+  AuditEntry: {
+    ...ids('665f1c2ab4d3e8a1c0ffee0c'),
+    at,
+    actor: { id: USER_ID, username: 'dispatch', role: 'staff' },
+    address: '203.0.113.7',
+    via: 'api',
+    action: 'update',
+    entity: 'parcel',
+    entityId: PARCEL_ID,
+    label: EXAMPLE_TRACKING_NUMBER,
+    parcelId: PARCEL_ID,
+    changes: [{ field: 'priority', before: 'Standard', after: 'High' }],
+  },
+};
+
+const parcelRef = { id: PARCEL_ID, trackingNumber: EXAMPLE_TRACKING_NUMBER };
+const { events: _events, ...parcelWithoutEvents } = parcel;
+
+/** The `data` of each webhook event type, as the server sends it. */
+export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
+  'parcel.created': { parcel: { ...parcel, status: 'Pending', events: [] } },
+  'parcel.updated': { parcel },
+  'parcel.deleted': { parcel },
+  'parcel.status_changed': { parcel, previousStatus: 'Pending' },
+  'parcel.imported': { count: 2, trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX123456799'] },
+  'parcel.delivered': {
+    parcel: { ...parcelRef, status: 'Delivered' },
+    proofOfDelivery,
+    proofOfDeliveryIds: [PROOF_ID],
+  },
+  'parcel.scanned': { parcel: parcelWithoutEvents, event: parcelEvent },
+  'parcel.delivery_failed': {
+    parcel: { ...parcelRef, status: 'Failed' },
+    event: {
+      ...parcelEvent,
+      status: 'Failed Delivery',
+      reason: 'recipient_unavailable',
+      nextAttemptDate: '2026-05-05',
+    },
+    reason: 'recipient_unavailable',
+    nextAttemptDate: '2026-05-05',
+  },
+  'tracking_event.created': { event: parcelEvent, parcel: { ...parcelRef, status: 'In Transit' } },
+  'tracking_event.updated': { event: parcelEvent, parcel: { ...parcelRef, status: 'In Transit' } },
+  'tracking_event.deleted': { event: parcelEvent, parcel: { ...parcelRef, status: 'In Transit' } },
+  'notification.sent': { notification },
+  'notification.failed': {
+    notification: {
+      ...notification,
+      status: 'failed',
+      emailResult: { messageId: null, error: '550 Mailbox unavailable', sentAt: null, attempts: 3 },
+    },
+  },
+};
+
+export const EXAMPLE_IDS = { parcel: PARCEL_ID, event: EVENT_ID, depot: DEPOT_ID, user: USER_ID };
