@@ -1,8 +1,27 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { afterEach } from 'vitest';
+import { contractViolations } from './contract';
 
 type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
 
-/** Calls a route's loader or action as the server would, with a client address in the context. */
+const violations: string[] = [];
+
+// A request or answer of the API that its OpenAPI document does not describe fails the test
+// that made it.
+afterEach(() => {
+  const found = violations.splice(0);
+  if (found.length) throw new Error(`The API broke its documented contract:\n${found.join('\n')}`);
+});
+
+/** Whether the OpenAPI document describes this address: the JSON API, but not its HTML guide. */
+function underContract(url: URL) {
+  return url.pathname.startsWith('/api/') && url.pathname !== '/api/docs';
+}
+
+/**
+ * Calls a route's loader or action as the server would, with a client address in the context.
+ * Every /api request and its answer are checked against the OpenAPI document (see contract.ts).
+ */
 export async function callRoute(
   handler: unknown,
   url: string,
@@ -33,16 +52,28 @@ export async function callRoute(
     headers,
     body,
   });
+  let response: Response;
   try {
-    return await (handler as Handler)({
+    response = await (handler as Handler)({
       request,
       params: options.params ?? {},
       context: { clientAddress: options.clientAddress ?? '127.0.0.1' },
     } as LoaderFunctionArgs & ActionFunctionArgs);
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
+    if (!(thrown instanceof Response)) throw thrown;
+    response = thrown;
   }
+  if (underContract(new URL(request.url))) {
+    const json = typeof body === 'string' && headers.get('content-type')?.includes('json');
+    let parsed: unknown;
+    try {
+      parsed = json ? JSON.parse(body as string) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    violations.push(...(await contractViolations(request, response, parsed)));
+  }
+  return response;
 }
 
 export function uniqueAddress(): string {
