@@ -1,0 +1,218 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Webhook as Verifier } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '~/models/api-token.server';
+import { createUser } from '~/models/user.server';
+import { action as notificationsAction } from '~/routes/api.notifications';
+import { action as parcelAction } from '~/routes/api.parcels.$id';
+import { action as proofAction } from '~/routes/api.parcels.$id.proof-of-delivery';
+import { action as importAction } from '~/routes/api.parcels.import';
+import { action as parcelsAction } from '~/routes/api.parcels';
+import { action as scansAction } from '~/routes/api.scans';
+import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
+import { action as eventAction } from '~/routes/api.tracking.events.$id';
+import { action as webhooksAction } from '~/routes/api.webhooks';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { WEBHOOK_EVENT_TYPES } from '~/schemas/integrations';
+import { registerJobKinds } from '~/services/job-kinds.server';
+import { startJobWorker, type JobWorker } from '~/services/jobs.server';
+import { callRoute } from '../support/api';
+import { checkAgainstDocument } from '../support/contract';
+import { until } from '../support/jobs';
+import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+
+/**
+ * Each kind of webhook event, made for real through the API and delivered by the worker, against
+ * the payload schema the OpenAPI document gives it.
+ */
+type Received = { headers: Record<string, string>; body: string };
+const received: Received[] = [];
+
+const receiver = setupServer(
+  http.post('https://hooks.example.test/contract', async ({ request }) => {
+    received.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+    return HttpResponse.json({ ok: true });
+  }),
+);
+
+const bouncing = 'bounce@example.com';
+const saved = {
+  allow: env.WEBHOOKS_ALLOW_PRIVATE,
+  smtp: env.SMTP_URL,
+  mailDelays: env.MAIL_RETRY_DELAYS,
+};
+let auth: Record<string, string>;
+let secret: string;
+let smtp: TestSmtpServer;
+let worker: JobWorker;
+
+beforeAll(async () => {
+  await connectDb();
+  registerJobKinds();
+  receiver.listen({ onUnhandledRequest: 'bypass' });
+  const refusals = fs.mkdtempSync(path.join(os.tmpdir(), 'refuse-'));
+  fs.writeFileSync(path.join(refusals, bouncing), '');
+  smtp = await startTestSmtpServer({ reject: refusals });
+  Object.assign(env, { WEBHOOKS_ALLOW_PRIVATE: 'true', SMTP_URL: smtp.url, MAIL_RETRY_DELAYS: [] });
+  const admin = await createUser({ username: 'payloads', password: 'payloads-pw', role: 'admin' });
+  auth = { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` };
+  const created = await callRoute(webhooksAction, '/api/webhooks', {
+    method: 'POST',
+    headers: auth,
+    body: { url: 'https://hooks.example.test/contract', events: [...WEBHOOK_EVENT_TYPES] },
+  });
+  expect(created.status).toBe(201);
+  secret = (await created.json()).secret;
+  worker = startJobWorker({ pollMs: 20 });
+});
+
+afterAll(async () => {
+  await worker.stop();
+  receiver.close();
+  await smtp.stop();
+  Object.assign(env, {
+    WEBHOOKS_ALLOW_PRIVATE: saved.allow,
+    SMTP_URL: saved.smtp,
+    MAIL_RETRY_DELAYS: saved.mailDelays,
+  });
+  await disconnectDb();
+});
+
+async function call(handler: unknown, url: string, options: Parameters<typeof callRoute>[2]) {
+  const res = await callRoute(handler, url, { headers: auth, ...options });
+  expect(res.status, `${options?.method} ${url}`).toBeLessThan(300);
+  return res.json();
+}
+
+describe('webhook payloads', () => {
+  it('of every event type, as delivered, match the schema the document gives them', async () => {
+    const { parcel } = await call(parcelsAction, '/api/parcels', {
+      method: 'POST',
+      body: {
+        recipient: { name: 'Payload Recipient', address: '1 Payload St', email: 'p@example.com' },
+      },
+    });
+    const params = { id: parcel.id, parcelId: parcel.id };
+    await call(parcelAction, `/api/parcels/${parcel.id}`, {
+      method: 'PUT',
+      params,
+      body: { priority: 'High', status: 'In Transit' },
+    });
+    const { event } = await call(eventsAction, `/api/tracking/${parcel.id}/events`, {
+      method: 'POST',
+      params,
+      body: { status: 'Arrived at Facility', location: 'Hub', timeZone: 'America/Chicago' },
+    });
+    await call(eventAction, `/api/tracking/events/${event.id}`, {
+      method: 'PUT',
+      params: { id: event.id },
+      body: { description: 'Sorted' },
+    });
+    await call(eventAction, `/api/tracking/events/${event.id}`, {
+      method: 'DELETE',
+      params: { id: event.id },
+    });
+    await call(scansAction, '/api/scans', {
+      method: 'POST',
+      body: {
+        trackingNumber: parcel.trackingNumber,
+        status: 'Out for Delivery',
+        location: 'Van 4',
+      },
+    });
+    await call(eventsAction, `/api/tracking/${parcel.id}/events`, {
+      method: 'POST',
+      params,
+      body: {
+        status: 'Failed Delivery',
+        reason: 'recipient_unavailable',
+        nextAttemptDate: '2026-06-02',
+      },
+    });
+    const form = new FormData();
+    form.append('receivedBy', 'Payload Recipient');
+    await call(proofAction, `/api/parcels/${parcel.id}/proof-of-delivery`, {
+      method: 'POST',
+      params,
+      body: form,
+    });
+    await call(importAction, '/api/parcels/import', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'text/csv' },
+      body: 'recipientName,recipientAddress\nImported One,2 Payload St\n',
+    });
+    for (const recipient of ['reader@example.com', bouncing])
+      await call(notificationsAction, '/api/notifications', {
+        method: 'POST',
+        body: {
+          type: 'Custom',
+          recipient,
+          title: 'Payload check',
+          message: 'A message',
+          trackingNumber: parcel.trackingNumber,
+        },
+      });
+    await call(parcelAction, `/api/parcels/${parcel.id}`, { method: 'DELETE', params });
+
+    const types = () => new Set(received.map((r) => JSON.parse(r.body).type as string));
+    await until(async () => types().size === WEBHOOK_EVENT_TYPES.length, 20_000).catch(() => {
+      throw new Error(`Missing: ${WEBHOOK_EVENT_TYPES.filter((t) => !types().has(t)).join(', ')}`);
+    });
+
+    const verifier = new Verifier(secret);
+    for (const { headers, body } of received) {
+      const payload = verifier.verify(body, headers) as { type: string };
+      expect(
+        checkAgainstDocument(
+          [
+            'webhooks',
+            payload.type,
+            'post',
+            'requestBody',
+            'content',
+            'application/json',
+            'schema',
+          ],
+          payload,
+        ),
+        `${payload.type}: ${body}`,
+      ).toBeNull();
+    }
+    const byType = (type: string) =>
+      received.map((r) => JSON.parse(r.body)).find((p) => p.type === type).data;
+    expect(byType('parcel.status_changed')).toMatchObject({ previousStatus: expect.any(String) });
+    expect(byType('parcel.imported')).toMatchObject({
+      count: 1,
+      trackingNumbers: [expect.any(String)],
+    });
+    expect(byType('parcel.delivery_failed')).toMatchObject({
+      reason: 'recipient_unavailable',
+      nextAttemptDate: '2026-06-02',
+    });
+    expect(byType('parcel.delivered').proofOfDeliveryIds).toHaveLength(1);
+  });
+
+  it('the check can fail: a payload without its documented fields is refused', () => {
+    const where = [
+      'webhooks',
+      'parcel.imported',
+      'post',
+      'requestBody',
+      'content',
+      'application/json',
+      'schema',
+    ];
+    expect(
+      checkAgainstDocument(where, {
+        type: 'parcel.imported',
+        timestamp: new Date().toISOString(),
+        data: { count: 1 },
+      }),
+    ).toMatch(/trackingNumbers/);
+  });
+});
