@@ -661,4 +661,27 @@ describe('/api/docs', () => {
     expect(html).not.toMatch(/<script|<link[^>]+href="https?:|src="https?:/i);
     expect(html).toContain('parcel.status_changed');
   });
+
+  it('opens with a guide: getting started, verifying webhooks, retries, error codes, compatibility', async () => {
+    const html = await (
+      await callRoute(docsLoader, '/api/docs', { headers: { Host: 'docs.example.test' } })
+    ).text();
+    for (const heading of [
+      'Getting started',
+      'Verifying a webhook',
+      'Retries',
+      'Error codes',
+      'Compatibility',
+    ])
+      expect(html).toMatch(new RegExp(`<h2 id="[\\w-]+">${heading}</h2>`));
+    expect(html).toContain('curl -X POST http://localhost/api/parcels');
+    expect(html).toContain('curl http://localhost/api/tracking/track/');
+    expect(html).toContain('from &#x27;standardwebhooks&#x27;');
+    expect(html).toContain('webhook.verify(req.body, req.headers)');
+    const retries = /<ol class="retries">(.*?)<\/ol>/.exec(html)![1]!;
+    expect(retries.match(/<li>/g)).toHaveLength(env.WEBHOOK_RETRY_DELAYS.length);
+    expect(retries).toContain(`<li>${env.WEBHOOK_RETRY_DELAYS[0]} s</li>`);
+    expect(html).toContain('password_change_required');
+    expect(html).toContain('never renamed or removed');
+  });
 });
