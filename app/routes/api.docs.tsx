@@ -33,6 +33,14 @@ function schemaText(schema: unknown) {
   return JSON.stringify(schema, null, 2);
 }
 
+const GUIDE_SECTIONS = [
+  ['getting-started', 'Getting started'],
+  ['verifying-webhooks', 'Verifying a webhook'],
+  ['retries', 'Retries'],
+  ['errors', 'Error codes'],
+  ['compatibility', 'Compatibility'],
+];
+
 function Guide({ doc }: { doc: Json }) {
   const base = String((doc.servers as Json[])[0]!.url).replace(/\/$/, '');
   const codeDescription = String(
@@ -263,32 +271,16 @@ function Docs({ origin }: { origin: string }) {
           </p>
           <nav aria-label="Sections">
             <ul>
-              <li>
-                <a href="#getting-started">Getting started</a>
-              </li>
-              <li>
-                <a href="#verifying-webhooks">Verifying a webhook</a>
-              </li>
-              <li>
-                <a href="#retries">Retries</a>
-              </li>
-              <li>
-                <a href="#errors">Error codes</a>
-              </li>
-              <li>
-                <a href="#compatibility">Compatibility</a>
-              </li>
-              {tags.map((tag) => (
-                <li key={tag}>
-                  <a href={`#tag-${tag.replace(/\W+/g, '-')}`}>{tag}</a>
+              {[
+                ...GUIDE_SECTIONS,
+                ...tags.map((tag) => [`tag-${tag.replace(/\W+/g, '-')}`, tag]),
+                ['webhooks', 'Webhook events'],
+                ['schemas', 'Schemas'],
+              ].map(([id, label]) => (
+                <li key={id}>
+                  <a href={`#${id}`}>{label}</a>
                 </li>
               ))}
-              <li>
-                <a href="#webhooks">Webhook events</a>
-              </li>
-              <li>
-                <a href="#schemas">Schemas</a>
-              </li>
             </ul>
           </nav>
           <Guide doc={doc} />

@@ -277,7 +277,9 @@ export const ParcelListQuerySchema = z.object({
   page: positiveInt('Page').default(1),
   limit: positiveInt('Limit', MAX_PAGE_SIZE).default(PARCELS_PAGE_SIZE),
   // An empty filter (the form's "All") means none; anything else must be a status.
-  status: z.preprocess((value) => (value === '' ? undefined : value), StatusSchema.optional()),
+  status: z
+    .preprocess((value) => (value === '' ? undefined : value), StatusSchema.optional())
+    .meta({ enum: ['', ...PARCEL_STATUSES], description: 'Empty means every status' }),
   search: z
     .string()
     .trim()

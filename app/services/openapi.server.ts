@@ -70,8 +70,8 @@ type Op = {
   bodyOptional?: boolean;
   /** A request body that is not JSON: its media type and schema. */
   rawBody?: { contentType: string; schema: JsonSchema; description: string; example: unknown };
-  /** Error statuses whose answer has its own shape (a components name). */
-  errorSchemas?: Record<number, string>;
+  /** Error statuses whose answer has its own shape (a components name, or a shape). */
+  errorSchemas?: Record<number, string | Shape>;
   /** Success status → its answer (a components name, or a schema with its example). */
   ok: Record<number, string | Shape>;
   errors?: number[];
@@ -635,6 +635,12 @@ const OPS: Op[] = [
     access: 'public',
     ok: { 200: 'Health' },
     errors: [503],
+    errorSchemas: {
+      503: {
+        schema: ref('Health'),
+        example: { ...(example('Health') as object), status: 'error', database: 'down' },
+      },
+    },
   },
   {
     method: 'get',
@@ -1279,7 +1285,7 @@ function operation(op: Op) {
   if (op.body || op.rawBody) [413, 415].forEach((s) => errors.add(s));
   if (op.method === 'post' && authenticated) [409, 422].forEach((s) => errors.add(s));
   for (const status of [...errors].sort()) {
-    const name =
+    const own =
       op.errorSchemas?.[status] ??
       (status === 404 && op.path.startsWith('/api/tracking/track/') ? 'TrackingNotFound' : null);
     responses[status] = {
@@ -1293,7 +1299,9 @@ function operation(op: Op) {
       },
       content: media(
         'application/json',
-        name ? named(name) : { schema: ref('Error'), example: errorExample(status) },
+        typeof own === 'string'
+          ? named(own)
+          : (own ?? { schema: ref('Error'), example: errorExample(status) }),
       ),
     };
   }

@@ -168,7 +168,7 @@ describe('webhook payloads', () => {
     for (const { headers, body } of received) {
       const payload = verifier.verify(body, headers) as { type: string };
       expect(
-        checkAgainstDocument(
+        await checkAgainstDocument(
           [
             'webhooks',
             payload.type,
@@ -197,7 +197,7 @@ describe('webhook payloads', () => {
     expect(byType('parcel.delivered').proofOfDeliveryIds).toHaveLength(1);
   });
 
-  it('the check can fail: a payload without its documented fields is refused', () => {
+  it('the check can fail: a payload without its documented fields is refused', async () => {
     const where = [
       'webhooks',
       'parcel.imported',
@@ -208,7 +208,7 @@ describe('webhook payloads', () => {
       'schema',
     ];
     expect(
-      checkAgainstDocument(where, {
+      await checkAgainstDocument(where, {
         type: 'parcel.imported',
         timestamp: new Date().toISOString(),
         data: { count: 1 },

@@ -1,6 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '~/services/openapi.server';
 
 /**
  * The API's contract as its OpenAPI document states it, checked against a real request and its
@@ -26,10 +25,14 @@ type Route = {
 
 const DOC_ID = 'https://contract.test/openapi.json';
 
-let built: { ajv: Ajv2020; doc: Json; routes: Route[] } | null = null;
+type Contract = { ajv: Ajv2020; doc: Json; routes: Route[] };
+let built: Contract | null = null;
 
-function contract() {
+// The app's modules load on the first check, not with this file: a test file may set the
+// environment before any of them reads it.
+async function contract(): Promise<Contract> {
   if (built) return built;
+  const { openApiDocument } = await import('~/services/openapi.server');
   const doc = structuredClone(openApiDocument('http://localhost')) as Json;
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
@@ -58,18 +61,18 @@ const pointer = (...parts: string[]) =>
   `${DOC_ID}#/${parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
 /** Checks a value against the schema at a place in the document: null when valid, else why. */
-export function checkAgainstDocument(path: string[], value: unknown): string | null {
-  const { ajv } = contract();
+export async function checkAgainstDocument(path: string[], value: unknown): Promise<string | null> {
+  const { ajv } = await contract();
   const validate = ajv.getSchema(pointer(...path));
   if (!validate) return `no schema at ${path.join(' ')}`;
   return validate(value) ? null : ajv.errorsText(validate.errors, { dataVar: 'value' });
 }
 
-function resolveParameter(parameter: Json): Json {
+function resolveParameter(doc: Json, parameter: Json): Json {
   const ref = parameter.$ref;
   if (typeof ref !== 'string') return parameter;
   const name = ref.split('/').pop()!;
-  return ((contract().doc.components as Json).parameters as Record<string, Json>)[name]!;
+  return ((doc.components as Json).parameters as Record<string, Json>)[name]!;
 }
 
 /** A query or path value read as its schema's type, as the server reads the text. */
@@ -99,7 +102,8 @@ export async function contractViolations(
   const url = new URL(request.url);
   const method = request.method.toLowerCase();
   const where = `${request.method} ${url.pathname}${url.search}`;
-  const route = contract().routes.find((r) => r.pattern.test(url.pathname));
+  const { doc, routes } = await contract();
+  const route = routes.find((r) => r.pattern.test(url.pathname));
   if (!route)
     return response.status === 404
       ? []
@@ -115,23 +119,23 @@ export async function contractViolations(
 
   // The request, as the document describes it.
   const refused: string[] = [];
-  const parameters = (operation.parameters ?? []).map(resolveParameter);
+  const parameters = (operation.parameters ?? []).map((p) => resolveParameter(doc, p));
   const values = route.pattern.exec(url.pathname)!.slice(1);
-  route.names.forEach((name, i) => {
+  for (const [i, name] of route.names.entries()) {
     const index = parameters.findIndex((p) => p.in === 'path' && p.name === name);
-    const problem = checkAgainstDocument(
+    const problem = await checkAgainstDocument(
       [...opPath, 'parameters', String(index), 'schema'],
       decodeURIComponent(values[i]!),
     );
     if (problem) refused.push(`path parameter ${name}: ${problem}`);
-  });
+  }
   for (const [name, value] of url.searchParams) {
     const index = (operation.parameters ?? []).findIndex(
       (p) => !p.$ref && p.in === 'query' && p.name === name,
     );
     if (index < 0) continue;
     const schema = parameters[index]!.schema as Json;
-    const problem = checkAgainstDocument(
+    const problem = await checkAgainstDocument(
       [...opPath, 'parameters', String(index), 'schema'],
       typed(value, schema),
     );
@@ -142,7 +146,7 @@ export async function contractViolations(
     const content = operation.requestBody?.content ?? {};
     if (!content['application/json']) refused.push('a JSON body, which it does not take');
     else {
-      const problem = checkAgainstDocument(
+      const problem = await checkAgainstDocument(
         [...opPath, 'requestBody', 'content', 'application/json', 'schema'],
         body,
       );
@@ -190,7 +194,7 @@ export async function contractViolations(
       violations.push(`${where}: ${status} is not JSON`);
       return violations;
     }
-    const problem = checkAgainstDocument(
+    const problem = await checkAgainstDocument(
       [...opPath, 'responses', key, 'content', type, 'schema'],
       parsed,
     );
