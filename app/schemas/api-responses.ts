@@ -519,9 +519,7 @@ export const AuditEntrySchema = z
     entityId: z.string(),
     label: z.string(),
     parcelId: z.string().nullable(),
-    changes: z.array(
-      z.looseObject({ field: z.string(), before: auditValue, after: auditValue }),
-    ),
+    changes: z.array(z.looseObject({ field: z.string(), before: auditValue, after: auditValue })),
   })
   .meta({ id: 'AuditEntry' });
 

@@ -24,7 +24,10 @@ const text = (max: number) =>
 
 const email = text(254)
   .refine((value) => value === '' || z.email().safeParse(value).success, 'Invalid email address')
-  .meta({ anyOf: [{ const: '' }, { format: 'email' }], description: 'An e-mail address, or empty' });
+  .meta({
+    anyOf: [{ const: '' }, { format: 'email' }],
+    description: 'An e-mail address, or empty',
+  });
 
 const ContactShape = {
   name: text(200),

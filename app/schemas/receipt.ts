@@ -44,15 +44,17 @@ const customerName = z.preprocess(
     .max(200, 'Customer name is too long')
     .optional(),
 );
-const customerEmail = z.preprocess(
-  blankToUndefined,
-  z
-    .string({ error: 'Customer e-mail must be text' })
-    .trim()
-    .max(254, 'Customer e-mail is too long')
-    .pipe(z.email('Enter a valid e-mail address'))
-    .optional(),
-).meta({ anyOf: [{ const: '' }, { format: 'email' }], maxLength: 254 });
+const customerEmail = z
+  .preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'Customer e-mail must be text' })
+      .trim()
+      .max(254, 'Customer e-mail is too long')
+      .pipe(z.email('Enter a valid e-mail address'))
+      .optional(),
+  )
+  .meta({ anyOf: [{ const: '' }, { format: 'email' }], maxLength: 254 });
 const paymentMethod = z.preprocess(
   blankToUndefined,
   z

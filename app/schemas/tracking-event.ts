@@ -1,8 +1,4 @@
-import {
-  isTimeZone,
-  toZonedInputs,
-  zonedDateTimeToUtc,
-} from '../utils/time-zone';
+import { isTimeZone, toZonedInputs, zonedDateTimeToUtc } from '../utils/time-zone';
 import {
   EVENT_STATUSES,
   FAILED_DELIVERY,

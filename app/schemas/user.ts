@@ -17,7 +17,10 @@ const email = z
   .trim()
   .max(254, 'At most 254 characters')
   .refine((value) => value === '' || z.email().safeParse(value).success, 'Invalid email address')
-  .meta({ anyOf: [{ const: '' }, { format: 'email' }], description: 'An e-mail address, or empty' });
+  .meta({
+    anyOf: [{ const: '' }, { format: 'email' }],
+    description: 'An e-mail address, or empty',
+  });
 const role = z.enum(USER_ROLES, { error: `Role must be one of: ${USER_ROLES.join(', ')}` });
 
 /** A new user. Without a password the user gets a temporary one, shown once. */
