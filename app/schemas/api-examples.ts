@@ -252,6 +252,10 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     errors: [],
     truncated: false,
     trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX123456799'],
+    created: 2,
+    updated: 0,
+    unchanged: 0,
+    updatedTrackingNumbers: [],
   },
   ParcelImportErrors: {
     error: 'The file has errors: nothing was imported',
@@ -262,6 +266,10 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     errors: [{ row: 2, field: 'recipientName', message: 'Recipient name is required' }],
     truncated: false,
     trackingNumbers: [],
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    updatedTrackingNumbers: [],
   },
   NotificationTemplate: {
     id: 'status-update',
@@ -303,7 +311,11 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
   'parcel.updated': { parcel },
   'parcel.deleted': { parcel },
   'parcel.status_changed': { parcel, previousStatus: 'Pending' },
-  'parcel.imported': { count: 2, trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX123456799'] },
+  'parcel.imported': {
+    count: 2,
+    trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX123456799'],
+    updatedTrackingNumbers: [],
+  },
   'parcel.delivered': {
     parcel: { ...parcelRef, status: 'Delivered' },
     proofOfDelivery,

@@ -430,8 +430,13 @@ const WEBHOOK_DATA = {
       .describe('The status before this change (null for a parcel that had none)'),
   }),
   'parcel.imported': z.looseObject({
-    count: z.number().int().min(1).describe('Parcels imported'),
-    trackingNumbers: z.array(z.string().regex(TRACKING_NUMBER_PATTERN)).min(1),
+    count: z.number().int().min(0).describe('Parcels the import created'),
+    trackingNumbers: z
+      .array(z.string().regex(TRACKING_NUMBER_PATTERN))
+      .describe('The created parcels, in file order'),
+    updatedTrackingNumbers: z
+      .array(z.string().regex(TRACKING_NUMBER_PATTERN))
+      .describe('The stored parcels the import updated, in file order'),
   }),
   'parcel.delivered': z.looseObject({
     parcel: ParcelRefSchema,

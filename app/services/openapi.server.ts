@@ -802,7 +802,7 @@ const OPS: Op[] = [
       "Import parcels from CSV (the export's columns): rows create parcels or update those with their tracking number, all rows or none; ?dryRun=true only validates",
     tag: 'Parcels',
     description:
-      "Imports parcels from a CSV file with the export's columns: every row or none. `dryRun=true` only checks the file. The errors list each row and column that failed.",
+      "Imports parcels from a CSV file with the export's columns: a row creates a parcel, or updates the stored parcel whose tracking number it carries; every row or none. `dryRun=true` only checks the file and counts what would be created, updated or left unchanged. The errors list each row and column that failed.",
     access: 'user',
     query: ParcelImportQuerySchema,
     rawBody: {

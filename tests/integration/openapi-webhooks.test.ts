@@ -189,6 +189,7 @@ describe('webhook payloads', () => {
     expect(byType('parcel.imported')).toMatchObject({
       count: 1,
       trackingNumbers: [expect.any(String)],
+      updatedTrackingNumbers: [],
     });
     expect(byType('parcel.delivery_failed')).toMatchObject({
       reason: 'recipient_unavailable',
