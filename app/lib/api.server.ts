@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
-import { defaultErrorCode, type ApiErrorCode } from './api-error-codes';
+import { defaultErrorCode, type ApiErrorCode } from '~/schemas/api-error-codes';
 import { isDuplicateKey, isObjectId } from './db.server';
 import { ConflictError } from './errors.server';
 import { conditionalResponse } from './http-cache.server';

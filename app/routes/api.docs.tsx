@@ -1,3 +1,4 @@
+import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { apiRoute } from '~/lib/api.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
@@ -43,14 +44,6 @@ const GUIDE_SECTIONS = [
 
 function Guide({ doc }: { doc: Json }) {
   const base = String((doc.servers as Json[])[0]!.url).replace(/\/$/, '');
-  const codeDescription = String(
-    (
-      ((doc.components as Json).schemas as Record<string, Json>).Error!.properties as Record<
-        string,
-        Json
-      >
-    ).code!.description,
-  );
   const steps = [
     {
       title: '1. Create an API key',
@@ -139,8 +132,26 @@ app.post('/courier-events', express.text({ type: 'application/json' }), (req, re
         Every error answer is JSON: <code>{'{"error", "message", "code"}'}</code>.{' '}
         <code>error</code> and <code>message</code> are the same text, for people; branch on{' '}
         <code>code</code>, a stable snake_case name. Validation errors (400) add{' '}
-        <code>details</code>, the messages per field. {codeDescription}.
+        <code>details</code>, the messages per field.
       </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">code</th>
+            <th scope="col">Meaning</th>
+          </tr>
+        </thead>
+        <tbody>
+          {API_ERROR_CODES.map((code) => (
+            <tr key={code}>
+              <td>
+                <code>{code}</code>
+              </td>
+              <td>{API_ERROR_CODE_MEANINGS[code]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <h2 id="compatibility">Compatibility</h2>
       <p>
         Fields are added, never renamed or removed, and the meaning of a field or a code does not

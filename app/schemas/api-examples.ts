@@ -52,6 +52,8 @@ const parcel = {
   priority: 'Standard',
   estimatedDelivery: '2026-05-06T00:00:00.000Z',
   actualDelivery: null,
+  deliveryWindow: { from: '2026-05-06T13:00:00.000Z', until: '2026-05-06T17:00:00.000Z' },
+  deliveryPreferences: null,
   cost: 25.99,
   destinations: [],
   events: [event],
@@ -260,6 +262,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ParcelImportErrors: {
     error: 'The file has errors: nothing was imported',
     message: 'The file has errors: nothing was imported',
+    code: 'validation_failed',
     imported: 0,
     rows: 1,
     dryRun: false,
@@ -302,6 +305,15 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   },
 };
 
+const deliveryPreferences = {
+  instructions: 'Ring twice; the side gate is open',
+  safePlace: 'porch',
+  safePlaceOther: null,
+  requestedDate: null,
+  holdAtDepot: false,
+  updatedAt: at,
+};
+
 const parcelRef = { id: PARCEL_ID, trackingNumber: EXAMPLE_TRACKING_NUMBER };
 const { events: _events, ...parcelWithoutEvents } = parcel;
 
@@ -320,6 +332,10 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
     parcel: { ...parcelRef, status: 'Delivered' },
     proofOfDelivery,
     proofOfDeliveryIds: [PROOF_ID],
+  },
+  'parcel.delivery_preferences_updated': {
+    parcel: { ...parcelRef, status: 'Out for Delivery' },
+    deliveryPreferences: deliveryPreferences,
   },
   'parcel.scanned': { parcel: parcelWithoutEvents, event: parcelEvent },
   'parcel.delivery_failed': {

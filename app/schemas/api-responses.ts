@@ -1,3 +1,4 @@
+import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
@@ -27,11 +28,9 @@ export const ErrorSchema = z
     error: z.string().describe('What went wrong (the same text as message)'),
     message: z.string(),
     code: z
-      .string()
-      .regex(/^[a-z]+(_[a-z]+)*$/)
-      .optional()
+      .enum(API_ERROR_CODES)
       .describe(
-        'A stable name a client can act on: password_change_required (change the temporary password with POST /api/auth/password first); on tracking lookups and scans, tracking_number_mistyped (not found, and its last digit is not the check digit of the eight before it: a typing error) or tracking_number_not_found',
+        `A stable snake_case name a client can branch on (codes are added, never renamed or removed): ${API_ERROR_CODES.map((code) => `${code}: ${API_ERROR_CODE_MEANINGS[code]}`).join('; ')}`,
       ),
     details: z
       .record(z.string(), z.array(z.string()))
@@ -442,6 +441,10 @@ const WEBHOOK_DATA = {
     parcel: ParcelRefSchema,
     proofOfDelivery: ProofOfDeliveryObjectSchema.describe('The proof of the last stop'),
     proofOfDeliveryIds: z.array(id).min(1).describe("Every stop's proof of delivery, by stop"),
+  }),
+  'parcel.delivery_preferences_updated': z.looseObject({
+    parcel: ParcelRefSchema,
+    deliveryPreferences: DeliveryPreferencesSchema.describe('As the recipient set them'),
   }),
   'parcel.scanned': z.looseObject({
     parcel: ParcelWithoutEventsSchema,

@@ -1,3 +1,4 @@
+import { defaultErrorCode } from '~/schemas/api-error-codes';
 import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
 import { z } from 'zod';
 import { LoginSchema } from '~/schemas/auth';
@@ -446,8 +447,10 @@ const OPS: Op[] = [
   {
     method: 'post',
     path: '/api/tracking/track/{trackingNumber}/delivery-preferences',
-    summary:
-      "The recipient's delivery preferences, behind the delivery address's postcode: instructions, a safe place, one of the next five working days or holding it at the depot (no token; CORS). A wrong postcode is 403 (forbidden) and changes nothing; guessing meets 429 per parcel and per client address within 10 tries",
+    summary: "Set the recipient's delivery preferences",
+    description:
+      "The recipient's delivery preferences, behind the delivery address's postcode (the recipient's, or the last stop's): instructions, a safe place, one of the next five working days or holding it at the depot (no token; CORS). A wrong postcode is 403 (forbidden) and changes nothing; guessing meets 429 (rate_limited) per parcel and per client address within 10 tries. A parcel already delivered, failed or returned is 409 (conflict).",
+    bodyExample: { postalCode: '02139', instructions: 'Ring twice', safePlace: 'porch' },
     tag: 'Public tracking',
     access: 'public',
     body: deliveryPreferencesSchema([], { strict: true }),
@@ -1183,7 +1186,7 @@ function pathParameter(name: string, path: string) {
       schema: { type: 'string', enum: NOTIFICATION_TYPES.map(templateIdOf) },
       example: templateIdOf(NOTIFICATION_TYPES[0]),
     };
-  if (name === 'id' && path.startsWith('/api/parcels/'))
+  if ((name === 'id' && path.startsWith('/api/parcels/')) || name === 'parcelId')
     return {
       ...base,
       description: "The parcel's id (24 hex digits) or its tracking number",
@@ -1229,6 +1232,7 @@ function errorExample(status: number) {
   return {
     error: text,
     message: text,
+    code: defaultErrorCode(status),
     ...(status === 400 ? { details: { 'recipient.name': ['Recipient name is required'] } } : {}),
   };
 }
@@ -1381,6 +1385,8 @@ const WEBHOOK_SUMMARIES: Record<WebhookEventType, string> = {
   'parcel.delivered': "A parcel's last stop got its proof of delivery",
   'parcel.scanned': 'A courier scanned a parcel',
   'parcel.delivery_failed': 'A delivery attempt failed',
+  'parcel.delivery_preferences_updated':
+    'The recipient set delivery preferences on the tracking page or through the public API',
   'tracking_event.created': 'A tracking event was added',
   'tracking_event.updated': 'A tracking event was changed',
   'tracking_event.deleted': 'A tracking event was deleted',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser } from '~/models/user.server';
 import { Parcel } from '~/models/parcel.server';
-import { API_ERROR_CODES } from '~/lib/api-error-codes';
+import { API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { toApiErrorResponse } from '~/lib/api.server';
 import { action as depotsAction } from '~/routes/api.depots';
 import {
@@ -69,7 +69,7 @@ async function createParcel(name: string) {
 
 /** A tracking event added by staff to the parcel `parcelId` names (its id or tracking number). */
 const postEvent = (parcelId: string, body: Record<string, unknown>) =>
-  callRoute(eventsAction, '/api/tracking/x/events', {
+  callRoute(eventsAction, `/api/tracking/${encodeURIComponent(parcelId)}/events`, {
     method: 'POST',
     headers: staff,
     params: { parcelId },
@@ -145,30 +145,42 @@ describe('error codes', () => {
       [
         'an unknown id',
         () =>
-          callRoute(parcelLoader, '/api/parcels/x', {
-            headers: staff,
-            params: { id: '0123456789abcdef01234567' },
-          }),
+          callRoute(
+            parcelLoader,
+            `/api/parcels/${encodeURIComponent('0123456789abcdef01234567')}`,
+            {
+              headers: staff,
+              params: { id: '0123456789abcdef01234567' },
+            },
+          ),
         404,
         'not_found',
       ],
       [
         'an unknown tracking number',
         () =>
-          callRoute(parcelLoader, '/api/parcels/x', {
-            headers: staff,
-            params: { id: unknownNumber({ mistyped: false }) },
-          }),
+          callRoute(
+            parcelLoader,
+            `/api/parcels/${encodeURIComponent(unknownNumber({ mistyped: false }))}`,
+            {
+              headers: staff,
+              params: { id: unknownNumber({ mistyped: false }) },
+            },
+          ),
         404,
         'tracking_number_not_found',
       ],
       [
         'a mistyped tracking number',
         () =>
-          callRoute(parcelLoader, '/api/parcels/x', {
-            headers: staff,
-            params: { id: unknownNumber({ mistyped: true }) },
-          }),
+          callRoute(
+            parcelLoader,
+            `/api/parcels/${encodeURIComponent(unknownNumber({ mistyped: true }))}`,
+            {
+              headers: staff,
+              params: { id: unknownNumber({ mistyped: true }) },
+            },
+          ),
         404,
         'tracking_number_mistyped',
       ],
@@ -226,7 +238,7 @@ describe('error codes', () => {
       [
         'a body that is not JSON by its type',
         () =>
-          callRoute(eventsAction, '/api/tracking/x/events', {
+          callRoute(eventsAction, `/api/tracking/${encodeURIComponent(parcel.id)}/events`, {
             method: 'POST',
             headers: { ...staff, 'Content-Type': 'text/plain' },
             params: { parcelId: parcel.id },
@@ -295,7 +307,7 @@ describe('strict input', () => {
 
   it('takes back the stops a parcel was answered with, their ids included, and changes only what changed', async () => {
     const parcel = await createParcel('Round Trip');
-    const got = await callRoute(parcelLoader, '/api/parcels/x', {
+    const got = await callRoute(parcelLoader, `/api/parcels/${encodeURIComponent(parcel.id)}`, {
       headers: staff,
       params: { id: parcel.id },
     });
@@ -303,7 +315,7 @@ describe('strict input', () => {
       destinations: Array<Record<string, string>>;
     };
     expect(destinations[0]).toMatchObject({ id: expect.any(String), _id: expect.any(String) });
-    const put = await callRoute(parcelAction, '/api/parcels/x', {
+    const put = await callRoute(parcelAction, `/api/parcels/${encodeURIComponent(parcel.id)}`, {
       method: 'PUT',
       headers: staff,
       params: { id: parcel.id },
@@ -319,7 +331,7 @@ describe('strict input', () => {
     expect(parcel).toMatchObject({ trackingNumber: expect.any(String) });
 
     const { cost: _cost, destinations: _destinations, ...update } = specParcel('Spec Client');
-    const put = await callRoute(parcelAction, '/api/parcels/x', {
+    const put = await callRoute(parcelAction, `/api/parcels/${encodeURIComponent(parcel.id)}`, {
       method: 'PUT',
       headers: staff,
       params: { id: parcel.id },
@@ -336,12 +348,16 @@ describe('strict input', () => {
     const added = await postEvent(parcel.id, eventBody);
     expect(added.status).toBe(201);
     const { event } = await added.json();
-    const changed = await callRoute(eventAction, '/api/tracking/events/x', {
-      method: 'PUT',
-      headers: staff,
-      params: { id: event.id },
-      body: { ...eventBody, description: 'Still on its way' },
-    });
+    const changed = await callRoute(
+      eventAction,
+      `/api/tracking/events/${encodeURIComponent(event.id)}`,
+      {
+        method: 'PUT',
+        headers: staff,
+        params: { id: event.id },
+        body: { ...eventBody, description: 'Still on its way' },
+      },
+    );
     expect(changed.status).toBe(200);
 
     const sent = await postNotification(parcel.trackingNumber, 'About your parcel');
@@ -362,23 +378,31 @@ describe('strict input', () => {
       subtotal: 25.99,
       paymentMethod: 'Credit Card',
     };
-    const generated = await callRoute(generateAction, '/api/receipts/generate/x', {
-      method: 'POST',
-      headers: staff,
-      params: { parcelId: parcel.id },
-      body: clientReceipt,
-    });
+    const generated = await callRoute(
+      generateAction,
+      `/api/receipts/generate/${encodeURIComponent(parcel.id)}`,
+      {
+        method: 'POST',
+        headers: staff,
+        params: { parcelId: parcel.id },
+        body: clientReceipt,
+      },
+    );
     expect(generated.status).toBe(201);
     const { receipt } = await generated.json();
     expect(receipt.receiptNumber).not.toBe('RCP-2024-0001');
     expect(receipt.customerName).toBe('Ann Sender');
 
-    const edited = await callRoute(receiptAction, '/api/receipts/x', {
-      method: 'PUT',
-      headers: staff,
-      params: { id: receipt.id },
-      body: { ...clientReceipt, customerName: 'Ann B. Sender' },
-    });
+    const edited = await callRoute(
+      receiptAction,
+      `/api/receipts/${encodeURIComponent(receipt.id)}`,
+      {
+        method: 'PUT',
+        headers: staff,
+        params: { id: receipt.id },
+        body: { ...clientReceipt, customerName: 'Ann B. Sender' },
+      },
+    );
     expect(edited.status).toBe(200);
     const after = (await edited.json()).receipt;
     expect(after).toMatchObject({
@@ -391,10 +415,14 @@ describe('strict input', () => {
 describe('visible limits', () => {
   it('every authenticated answer, success or error, says what is left of the budget', async () => {
     const first = await callRoute(parcelsLoader, '/api/parcels', { headers: viewer });
-    const second = await callRoute(parcelLoader, '/api/parcels/x', {
-      headers: viewer,
-      params: { id: '0123456789abcdef01234567' },
-    });
+    const second = await callRoute(
+      parcelLoader,
+      `/api/parcels/${encodeURIComponent('0123456789abcdef01234567')}`,
+      {
+        headers: viewer,
+        params: { id: '0123456789abcdef01234567' },
+      },
+    );
     const refused = await callRoute(parcelsAction, '/api/parcels', {
       method: 'POST',
       headers: viewer,
@@ -431,7 +459,7 @@ describe('staying in sync', () => {
     };
     expect(await list()).toEqual([b.id]);
 
-    const moved = await callRoute(parcelAction, '/api/parcels/x', {
+    const moved = await callRoute(parcelAction, `/api/parcels/${encodeURIComponent(a.id)}`, {
       method: 'PUT',
       headers: staff,
       params: { id: a.id },
@@ -467,24 +495,36 @@ describe('staying in sync', () => {
     const n2 = await notify('Second');
     const query = `updatedSince=${encodeURIComponent(since)}`;
 
-    const events = await callRoute(eventsLoader, `/api/tracking/x/events?${query}`, {
-      headers: viewer,
-      params: { parcelId: parcel.trackingNumber },
-    });
+    const events = await callRoute(
+      eventsLoader,
+      `/api/tracking/${encodeURIComponent(parcel.trackingNumber)}/events?${query}`,
+      {
+        headers: viewer,
+        params: { parcelId: parcel.trackingNumber },
+      },
+    );
     expect((await events.json()).events.map((e: { id: string }) => e.id)).toEqual([second.id]);
 
-    const edited = await callRoute(eventAction, '/api/tracking/events/x', {
-      method: 'PUT',
-      headers: staff,
-      params: { id: first.id },
-      body: { description: 'Collected at the door' },
-    });
+    const edited = await callRoute(
+      eventAction,
+      `/api/tracking/events/${encodeURIComponent(first.id)}`,
+      {
+        method: 'PUT',
+        headers: staff,
+        params: { id: first.id },
+        body: { description: 'Collected at the door' },
+      },
+    );
     const { event } = await edited.json();
     expect(Date.parse(event.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
-    const again = await callRoute(eventsLoader, `/api/tracking/x/events?${query}`, {
-      headers: viewer,
-      params: { parcelId: parcel.id },
-    });
+    const again = await callRoute(
+      eventsLoader,
+      `/api/tracking/${encodeURIComponent(parcel.id)}/events?${query}`,
+      {
+        headers: viewer,
+        params: { parcelId: parcel.id },
+      },
+    );
     expect((await again.json()).events.map((e: { id: string }) => e.id)).toEqual([
       second.id,
       first.id,
@@ -519,11 +559,14 @@ describe('the tracking number in place of the id', () => {
     const number = parcel.trackingNumber;
     const params = { id: ` ${number.toLowerCase()} ` };
 
-    const got = await callRoute(parcelLoader, '/api/parcels/x', { headers: viewer, params });
+    const got = await callRoute(parcelLoader, `/api/parcels/${encodeURIComponent(params.id)}`, {
+      headers: viewer,
+      params,
+    });
     expect(got.status).toBe(200);
     expect((await got.json()).parcel.id).toBe(parcel.id);
 
-    const put = await callRoute(parcelAction, '/api/parcels/x', {
+    const put = await callRoute(parcelAction, `/api/parcels/${encodeURIComponent(number)}`, {
       method: 'PUT',
       headers: staff,
       params: { id: number },
@@ -533,41 +576,60 @@ describe('the tracking number in place of the id', () => {
     expect((await put.json()).parcel).toMatchObject({ id: parcel.id, priority: 'Express' });
 
     expect((await postEvent(number, { status: 'Picked Up' })).status).toBe(201);
-    const events = await callRoute(eventsLoader, '/api/tracking/x/events', {
-      headers: viewer,
-      params: { parcelId: number },
-    });
+    const events = await callRoute(
+      eventsLoader,
+      `/api/tracking/${encodeURIComponent(number)}/events`,
+      {
+        headers: viewer,
+        params: { parcelId: number },
+      },
+    );
     expect((await events.json()).events).toHaveLength(1);
 
-    const label = await callRoute(labelLoader, '/api/parcels/x/label.pdf', {
-      headers: viewer,
-      params: { id: number },
-    });
+    const label = await callRoute(
+      labelLoader,
+      `/api/parcels/${encodeURIComponent(number)}/label.pdf`,
+      {
+        headers: viewer,
+        params: { id: number },
+      },
+    );
     expect(label.status).toBe(200);
     expect(label.headers.get('Content-Type')).toBe('application/pdf');
 
-    const proofs = await callRoute(proofsLoader, '/api/parcels/x/proof-of-delivery', {
-      headers: viewer,
-      params: { id: number },
-    });
+    const proofs = await callRoute(
+      proofsLoader,
+      `/api/parcels/${encodeURIComponent(number)}/proof-of-delivery`,
+      {
+        headers: viewer,
+        params: { id: number },
+      },
+    );
     expect(proofs.status).toBe(200);
     expect((await proofs.json()).proofsOfDelivery).toEqual([]);
 
-    const receipt = await callRoute(generateAction, '/api/receipts/generate/x', {
-      method: 'POST',
-      headers: staff,
-      params: { parcelId: number },
-    });
+    const receipt = await callRoute(
+      generateAction,
+      `/api/receipts/generate/${encodeURIComponent(number)}`,
+      {
+        method: 'POST',
+        headers: staff,
+        params: { parcelId: number },
+      },
+    );
     expect(receipt.status).toBe(201);
     expect((await receipt.json()).receipt.trackingNumber).toBe(number);
 
-    const deleted = await callRoute(parcelAction, '/api/parcels/x', {
+    const deleted = await callRoute(parcelAction, `/api/parcels/${encodeURIComponent(number)}`, {
       method: 'DELETE',
       headers: staff,
       params: { id: number },
     });
     expect(deleted.status).toBe(200);
-    const gone = await callRoute(parcelLoader, '/api/parcels/x', { headers: viewer, params });
+    const gone = await callRoute(parcelLoader, `/api/parcels/${encodeURIComponent(params.id)}`, {
+      headers: viewer,
+      params,
+    });
     expect(gone.status).toBe(404);
     expect(await gone.json()).toMatchObject({
       code: 'tracking_number_not_found',
@@ -576,10 +638,14 @@ describe('the tracking number in place of the id', () => {
   });
 
   it('refuses what is neither an id nor a tracking number with 400 naming the parameter', async () => {
-    const res = await callRoute(eventsLoader, '/api/tracking/x/events', {
-      headers: viewer,
-      params: { parcelId: 'not-a-parcel' },
-    });
+    const res = await callRoute(
+      eventsLoader,
+      `/api/tracking/${encodeURIComponent('not-a-parcel')}/events`,
+      {
+        headers: viewer,
+        params: { parcelId: 'not-a-parcel' },
+      },
+    );
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.code).toBe('validation_failed');

@@ -1,3 +1,4 @@
+import { action as preferencesAction } from '~/routes/api.tracking.track.$trackingNumber.delivery-preferences';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,7 +95,12 @@ describe('webhook payloads', () => {
     const { parcel } = await call(parcelsAction, '/api/parcels', {
       method: 'POST',
       body: {
-        recipient: { name: 'Payload Recipient', address: '1 Payload St', email: 'p@example.com' },
+        recipient: {
+          name: 'Payload Recipient',
+          address: '1 Payload St',
+          postalCode: '02139',
+          email: 'p@example.com',
+        },
       },
     });
     const params = { id: parcel.id, parcelId: parcel.id };
@@ -125,6 +131,15 @@ describe('webhook payloads', () => {
         location: 'Van 4',
       },
     });
+    await call(
+      preferencesAction,
+      `/api/tracking/track/${parcel.trackingNumber}/delivery-preferences`,
+      {
+        method: 'POST',
+        params: { trackingNumber: parcel.trackingNumber },
+        body: { postalCode: '02139', instructions: 'Ring twice', safePlace: 'porch' },
+      },
+    );
     await call(eventsAction, `/api/tracking/${parcel.id}/events`, {
       method: 'POST',
       params,

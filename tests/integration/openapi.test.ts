@@ -1,3 +1,4 @@
+import { API_ERROR_CODES } from '~/schemas/api-error-codes';
 import fs from 'node:fs';
 import path from 'node:path';
 import { validate } from '@readme/openapi-parser';
@@ -332,7 +333,8 @@ describe('the document states what the server enforces', () => {
     const error = (doc.components.schemas as Record<string, Json>).Error as {
       properties: Record<string, Json>;
     };
-    expect(error.properties.code).toMatchObject({ pattern: '^[a-z]+(_[a-z]+)*$' });
+    expect(error.properties.code).toMatchObject({ enum: API_ERROR_CODES });
+    for (const code of API_ERROR_CODES) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
   });
 
   it('names PUBLIC_URL as its server, or else the origin it was asked at', async () => {
