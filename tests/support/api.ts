@@ -18,6 +18,19 @@ function underContract(url: URL) {
   return url.pathname.startsWith('/api/') && url.pathname !== '/api/docs';
 }
 
+/** Records where an /api request (its JSON body as sent) or its answer strays from the document. */
+async function checkContract(request: Request, response: Response, sent: string | undefined) {
+  if (!underContract(new URL(request.url))) return;
+  let parsed: unknown;
+  try {
+    const json = sent !== undefined && request.headers.get('content-type')?.includes('json');
+    parsed = json ? JSON.parse(sent) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  violations.push(...(await contractViolations(request, response, parsed)));
+}
+
 /**
  * Calls a route's loader or action as the server would, with a client address in the context.
  * Every /api request and its answer are checked against the OpenAPI document (see contract.ts).
@@ -63,16 +76,7 @@ export async function callRoute(
     if (!(thrown instanceof Response)) throw thrown;
     response = thrown;
   }
-  if (underContract(new URL(request.url))) {
-    const json = typeof body === 'string' && headers.get('content-type')?.includes('json');
-    let parsed: unknown;
-    try {
-      parsed = json ? JSON.parse(body as string) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    violations.push(...(await contractViolations(request, response, parsed)));
-  }
+  await checkContract(request, response, typeof body === 'string' ? body : undefined);
   return response;
 }
 
@@ -113,14 +117,17 @@ export function pageRequest(
 }
 
 /** A loader's or action's answer to the request, thrown or returned. */
-export function answer(
+export async function answer(
   fn: (args: never) => Promise<Response> | Response,
   request: Request,
   params: Record<string, string> = {},
 ) {
-  return (
-    fn({ request, params, context: { clientAddress: '10.1.2.3' } } as never) as Promise<Response>
+  const sent = underContract(new URL(request.url)) ? await request.clone().text() : undefined;
+  const response = await Promise.resolve(
+    fn({ request, params, context: { clientAddress: '10.1.2.3' } } as never),
   ).catch((e: Response) => e);
+  await checkContract(request, response, sent || undefined);
+  return response;
 }
 
 /** API and page requests as the user of a role among `users()`, read when a request is made. */
