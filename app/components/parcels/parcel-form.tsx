@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import {
   getFormProps,
   getInputProps,
@@ -68,6 +69,24 @@ export function parcelToFormDefaults(parcel: SerializedParcel): ParcelFormDefaul
   };
 }
 
+/** A contact's inputs, in the form's order; the recipient's name and address are required. */
+const CONTACT_INPUTS: Array<{
+  name: 'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country';
+  label: string;
+  type?: 'text' | 'email' | 'tel';
+  maxLength: number;
+  requiredWhen?: true;
+}> = [
+  { name: 'name', label: 'Name', maxLength: 200, requiredWhen: true },
+  { name: 'email', label: 'Email', type: 'email', maxLength: 254 },
+  { name: 'phone', label: 'Phone', type: 'tel', maxLength: 50 },
+  { name: 'address', label: 'Address', maxLength: 500, requiredWhen: true },
+  { name: 'city', label: 'City', maxLength: 100 },
+  { name: 'region', label: 'State / region', maxLength: 100 },
+  { name: 'postalCode', label: 'Postal code', maxLength: 20 },
+  { name: 'country', label: 'Country', maxLength: 100 },
+];
+
 function ContactFields({
   field,
   legend,
@@ -82,62 +101,17 @@ function ContactFields({
     <fieldset className="space-y-3">
       <legend className="text-base font-semibold text-gray-900">{legend}</legend>
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          label={required ? 'Name (required)' : 'Name'}
-          {...getInputProps(contact.name, { type: 'text' })}
-          autoComplete="off"
-          maxLength={200}
-          errors={contact.name.errors}
-        />
-        <Field
-          label="Email"
-          {...getInputProps(contact.email, { type: 'email' })}
-          autoComplete="off"
-          maxLength={254}
-          errors={contact.email.errors}
-        />
-        <Field
-          label="Phone"
-          {...getInputProps(contact.phone, { type: 'tel' })}
-          autoComplete="off"
-          maxLength={50}
-          errors={contact.phone.errors}
-        />
-        <Field
-          label={required ? 'Address (required)' : 'Address'}
-          {...getInputProps(contact.address, { type: 'text' })}
-          autoComplete="off"
-          maxLength={500}
-          errors={contact.address.errors}
-        />
-        <Field
-          label="City"
-          {...getInputProps(contact.city, { type: 'text' })}
-          autoComplete="off"
-          maxLength={100}
-          errors={contact.city.errors}
-        />
-        <Field
-          label="State / region"
-          {...getInputProps(contact.region, { type: 'text' })}
-          autoComplete="off"
-          maxLength={100}
-          errors={contact.region.errors}
-        />
-        <Field
-          label="Postal code"
-          {...getInputProps(contact.postalCode, { type: 'text' })}
-          autoComplete="off"
-          maxLength={20}
-          errors={contact.postalCode.errors}
-        />
-        <Field
-          label="Country"
-          {...getInputProps(contact.country, { type: 'text' })}
-          autoComplete="off"
-          maxLength={100}
-          errors={contact.country.errors}
-        />
+        {CONTACT_INPUTS.map(({ name, label, type = 'text', maxLength, requiredWhen }) => (
+          <Fragment key={name}>
+            <Field
+              label={required && requiredWhen ? `${label} (required)` : label}
+              {...getInputProps(contact[name], { type })}
+              autoComplete="off"
+              maxLength={maxLength}
+              errors={contact[name].errors}
+            />
+          </Fragment>
+        ))}
       </div>
     </fieldset>
   );
