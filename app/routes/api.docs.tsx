@@ -85,7 +85,7 @@ curl -X POST ${base}/api/api-keys -H 'Authorization: Bearer TOKEN' \\
         <section key={step.title} aria-label={step.title}>
           <h3 className="step">{step.title}</h3>
           <p>{step.text}</p>
-          <pre>{step.code}</pre>
+          <pre tabIndex={0}>{step.code}</pre>
         </section>
       ))}
       <h2 id="verifying-webhooks">Verifying a webhook</h2>
@@ -96,7 +96,7 @@ curl -X POST ${base}/api/api-keys -H 'Authorization: Bearer TOKEN' \\
         it, and use webhook-id to ignore a delivery you already handled. In Node, with the{' '}
         <code>standardwebhooks</code> package:
       </p>
-      <pre>{`import express from 'express';
+      <pre tabIndex={0}>{`import express from 'express';
 import { Webhook } from 'standardwebhooks';
 
 const webhook = new Webhook(process.env.COURIER_WEBHOOK_SECRET); // whsec_…
@@ -226,7 +226,7 @@ function Operation({
             <details key={type}>
               <summary>Request body ({type})</summary>
               {requestBody?.description ? <p>{String(requestBody.description)}</p> : null}
-              <pre>{schemaText((content as Json).schema)}</pre>
+              <pre tabIndex={0}>{schemaText((content as Json).schema)}</pre>
             </details>
           ))
         : null}
@@ -242,7 +242,7 @@ function Operation({
                   ? Object.entries(content).map(([type, body]) => (
                       <div key={type}>
                         {type === 'application/json' ? null : <code>{type}</code>}
-                        <pre>{schemaText((body as Json).schema)}</pre>
+                        <pre tabIndex={0}>{schemaText((body as Json).schema)}</pre>
                       </div>
                     ))
                   : null}
@@ -328,7 +328,7 @@ function Docs({ origin }: { origin: string }) {
           {Object.entries(schemas).map(([name, schema]) => (
             <details key={name} id={`schema-${name}`}>
               <summary>{name}</summary>
-              <pre>{schemaText(schema)}</pre>
+              <pre tabIndex={0}>{schemaText(schema)}</pre>
             </details>
           ))}
         </main>

@@ -79,6 +79,8 @@ test('the contact form showing its field errors', async ({ page }) => {
   await page.goto('/contact');
   await skipBrowserChecks(page);
   await page.getByRole('button', { name: 'Send Message' }).click();
-  await expect(page.getByText('First name is required')).toBeVisible();
+  const form = page.getByRole('form', { name: 'Send us a message' });
+  await expect(form.getByText('First name is required')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'First name is required' })).toBeVisible();
   await expectNoViolationsHere(page);
 });
