@@ -33,7 +33,7 @@ export function action(args: ActionFunctionArgs) {
     limiter: contactLimiter,
     tooMany: (minutes) =>
       `You have sent several messages in a short time. Please wait ${minutes} minutes and try again, or call us.`,
-    sentPath: '/contact?sent=1',
+    sentPath: '/contact?sent=1#sent',
     toast: SUCCESS_TOAST,
     submit: submitContactMessage,
   });

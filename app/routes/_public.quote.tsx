@@ -40,7 +40,7 @@ export function action(args: ActionFunctionArgs) {
     limiter: quoteLimiter,
     tooMany: (minutes) =>
       `You have sent several quote requests in a short time. Please wait ${minutes} minutes and try again, or call our sales team.`,
-    sentPath: '/quote?sent=1',
+    sentPath: '/quote?sent=1#sent',
     toast: SUCCESS_TOAST,
     submit: submitQuoteRequest,
   });

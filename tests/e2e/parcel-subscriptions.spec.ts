@@ -40,7 +40,9 @@ test(
     await section.getByLabel('Your e-mail address').fill(email);
     await section.getByRole('button', { name: 'Subscribe to updates' }).click();
     await expect(page).toHaveURL(/subscribe=sent#subscribe$/);
-    await expect(section.getByRole('status')).toContainText('a link to confirm is on its way');
+    await expect(section.getByRole('status')).toContainText(
+      'we have e-mailed you a link to confirm',
+    );
     await expect(page.getByRole('heading', { name: parcel.trackingNumber })).toBeVisible();
 
     // The confirmation e-mail's link shows a button; the button confirms.

@@ -110,7 +110,7 @@ describe('contact form', () => {
     const res = await submit(contactAction, '/contact', fields);
 
     expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe('/contact?sent=1');
+    expect(res.headers.get('Location')).toBe('/contact?sent=1#sent');
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
 
     const stored = await until(() =>
@@ -172,7 +172,7 @@ describe('contact form', () => {
     const res = await submit(contactAction, '/contact', fields);
 
     expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe('/contact?sent=1');
+    expect(res.headers.get('Location')).toBe('/contact?sent=1#sent');
     expect(await Inquiry.countDocuments({ subject: fields.subject })).toBe(0);
     await worker.idle();
     expect(outboxMessages().some((m) => m.includes(fields.subject))).toBe(false);
@@ -245,7 +245,7 @@ describe('quote form', () => {
     const res = await submit(quoteAction, '/quote', fields);
 
     expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe('/quote?sent=1');
+    expect(res.headers.get('Location')).toBe('/quote?sent=1#sent');
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Quote request received' });
 
     const stored = await until(() =>

@@ -111,10 +111,15 @@ export function InquiryFields({
   });
 }
 
-/** The confirmation shown above a form after it was sent (the page at `?sent=1`). */
+/**
+ * The confirmation shown above a form after it was sent (the page at `?sent=1#sent`: the fragment
+ * brings it into view on a phone, as `#errors` does for a refused form).
+ */
 export function SentNotice({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div
+      id="sent"
+      tabIndex={-1}
       role="status"
       className="mb-6 rounded-lg border border-green-300 bg-green-50 p-4 text-green-900"
     >
