@@ -77,42 +77,30 @@ type TrackPageData = {
   preferencesSaved: boolean;
 };
 
+/** The page with nothing looked up yet. */
+const EMPTY_PAGE: TrackPageData = {
+  number: '',
+  error: null,
+  hint: null,
+  result: null,
+  glance: null,
+  summaries: null,
+  subscribed: null,
+  days: [],
+  preferencesSaved: false,
+};
+
 function page(data: Partial<TrackPageData>, init?: ResponseInit) {
   const headers = new Headers(init?.headers);
   // Results change as parcels move: the browser keeps them but asks each time (304 if unchanged).
   headers.set('Cache-Control', PRIVATE_REVALIDATE);
-  return json<TrackPageData>(
-    {
-      number: '',
-      error: null,
-      hint: null,
-      result: null,
-      glance: null,
-      summaries: null,
-      subscribed: null,
-      days: [],
-      preferencesSaved: false,
-      ...data,
-    },
-    { ...init, headers },
-  );
+  return json<TrackPageData>({ ...EMPTY_PAGE, ...data }, { ...init, headers });
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const values = url.searchParams.getAll('number');
-  if (!values.length)
-    return json<TrackPageData>({
-      number: '',
-      error: null,
-      hint: null,
-      result: null,
-      glance: null,
-      summaries: null,
-      subscribed: null,
-      days: [],
-      preferencesSaved: false,
-    });
+  if (!values.length) return json<TrackPageData>(EMPTY_PAGE);
   // The field is one line: numbers given on several lines show separated by commas.
   const number = values
     .join(', ')
