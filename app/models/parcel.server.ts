@@ -628,10 +628,22 @@ export async function parcelsByTrackingNumber(
   return found;
 }
 
+/** A delivery window as stored: two instants, or none. */
+export type StoredWindow = { from: Date; until: Date } | null;
+
 /** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
-export async function insertParcel(input: ParcelCreateInput): Promise<SerializedParcel> {
+export async function insertParcel(
+  input: Omit<ParcelCreateInput, 'deliveryWindow'> & { deliveryWindow?: StoredWindow },
+): Promise<SerializedParcel> {
+  const { deliveryWindow, ...fields } = input;
   const doc = await insertWithTrackingNumber((trackingNumber) =>
-    Parcel.create({ ...input, trackingNumber, status: 'Pending', cost: PARCEL_CREATION_COST }),
+    Parcel.create({
+      ...fields,
+      ...(deliveryWindow ? { deliveryWindow } : {}),
+      trackingNumber,
+      status: 'Pending',
+      cost: PARCEL_CREATION_COST,
+    }),
   );
   return serializeParcel(doc.toObject() as LeanParcel);
 }
@@ -710,8 +722,13 @@ export async function insertImportedParcels(
   }
 }
 
+/** The changes to a parcel as stored: its window as instants, or null to remove it. */
+export type ParcelFieldChanges = Omit<ParcelUpdateInput, 'deliveryWindow'> & {
+  deliveryWindow?: StoredWindow;
+};
+
 /** Dotted `$set` paths for the fields given, so nested fields not given stay as they are. */
-function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
+function updateFields(input: ParcelFieldChanges): Record<string, unknown> {
   const set: Record<string, unknown> = {};
   for (const key of ['sender', 'recipient', 'dimensions'] as const) {
     for (const [field, value] of Object.entries(input[key] ?? {})) {
@@ -722,6 +739,7 @@ function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
     if (input[key] !== undefined) set[key] = input[key];
   }
   if (input.destinations) set.destinations = input.destinations;
+  if (input.deliveryWindow) set.deliveryWindow = input.deliveryWindow;
   return set;
 }
 
@@ -732,8 +750,8 @@ function updateFields(input: ParcelUpdateInput): Record<string, unknown> {
  */
 async function withDefaultDestination(
   id: string,
-  input: ParcelUpdateInput,
-): Promise<ParcelUpdateInput> {
+  input: ParcelFieldChanges,
+): Promise<ParcelFieldChanges> {
   if (!input.destinations || input.destinations.length > 0) return input;
   let name = input.recipient?.name;
   let address = input.recipient?.address;
@@ -770,14 +788,17 @@ function statusEvent(status: string) {
  */
 export async function updateParcelFields(
   id: string,
-  changes: ParcelUpdateInput,
+  changes: ParcelFieldChanges,
 ): Promise<{ parcel: SerializedParcel; previousStatus: string | null } | null> {
   if (!isObjectId(id)) return null;
   const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
+  const unset: Record<string, 1> = {};
   if (input.status === 'Delivered') update.$min = { actualDelivery: new Date() };
-  else if (input.status) update.$unset = { actualDelivery: 1 };
+  else if (input.status) unset.actualDelivery = 1;
+  if (input.deliveryWindow === null) unset.deliveryWindow = 1;
+  if (Object.keys(unset).length) update.$unset = unset;
   if (Object.keys(set).length) update.$set = set;
   if (!Object.keys(update).length) {
     const unchanged = await Parcel.findById(id).lean<LeanParcel>();
@@ -796,6 +817,14 @@ export async function updateParcelFields(
   }).lean<LeanParcel>();
   if (!doc) return null;
   return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
+}
+
+/** The estimated day and window of a parcel, for a change that gives one without the other. */
+export async function getParcelSchedule(id: string) {
+  if (!isObjectId(id)) return null;
+  return Parcel.findById(id, { estimatedDelivery: 1, deliveryWindow: 1 }).lean<
+    Pick<LeanParcel, 'estimatedDelivery' | 'deliveryWindow'>
+  >();
 }
 
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */

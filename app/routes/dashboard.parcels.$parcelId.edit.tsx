@@ -11,6 +11,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithOutcome } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
+import { env } from '~/lib/env.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 
@@ -22,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw notFound();
-  return json({ parcel: { ...parcel, events: undefined } });
+  return json({ parcel: { ...parcel, events: undefined }, timeZone: env.COMPANY_TIMEZONE });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -57,7 +58,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function EditParcelDialog() {
-  const { parcel } = useLoaderData<typeof loader>();
+  const { parcel, timeZone } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
@@ -65,7 +66,8 @@ export default function EditParcelDialog() {
     <RouteDialog title={`Edit Parcel: ${parcel.trackingNumber}`} closeTo={closeTo} size="xl">
       <ParcelForm
         mode="edit"
-        defaults={parcelToFormDefaults(parcel)}
+        defaults={parcelToFormDefaults(parcel, timeZone)}
+        timeZone={timeZone}
         lastResult={lastResult}
         submitLabel="Update Parcel"
         busyLabel="Updating..."

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useActionData, useLocation } from '@remix-run/react';
+import { json } from '@remix-run/node';
+import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
@@ -9,12 +10,13 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { parcelSaveFailed } from '~/services/parcel-pages.server';
 import { createParcel } from '~/services/parcels.server';
+import { env } from '~/lib/env.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
-  return null;
+  return json({ timeZone: env.COMPANY_TIMEZONE });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -44,6 +46,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export default function CreateParcelDialog() {
+  const { timeZone } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
@@ -56,6 +59,7 @@ export default function CreateParcelDialog() {
         submitLabel="Create Parcel"
         busyLabel="Creating..."
         cancelTo={closeTo}
+        timeZone={timeZone}
       />
     </RouteDialog>
   );

@@ -129,6 +129,68 @@ const OptionalDateSchema = z
   )
   .transform((value) => (value ? new Date(value) : undefined));
 
+const WINDOW_ORDER_MESSAGE = 'The window must end after it starts';
+
+const windowInstant = (label: string) =>
+  z
+    .string({ error: `${label} must be an ISO date-time` })
+    .trim()
+    .pipe(
+      z.iso.datetime({
+        offset: true,
+        error: `${label} must be an ISO date-time with its zone, e.g. 2026-05-06T14:00:00-04:00`,
+      }),
+    )
+    .transform((value) => new Date(value));
+
+/**
+ * The API's delivery window: two instants on the estimated day (in the company's zone, which the
+ * service checks), or null to clear it.
+ */
+export const DeliveryWindowInputSchema = z
+  .object({ from: windowInstant('from'), until: windowInstant('until') })
+  .refine((window) => window.until > window.from, {
+    path: ['until'],
+    error: WINDOW_ORDER_MESSAGE,
+    // Only once both are instants: a bad one is reported on its own.
+    when: (payload) => payload.issues.length === 0,
+  })
+  .nullable()
+  .optional()
+  .describe(
+    'The expected window on the estimated day, in any zone (the day is read in the company’s); null clears it. A new estimated day without a window clears a window on another day.',
+  );
+
+/** The forms' window: two times (HH:MM) on the estimated day, in the company's zone; both or neither. */
+const WindowTimesSchema = z
+  .object({
+    from: z.string().trim().default(''),
+    until: z.string().trim().default(''),
+  })
+  .default({ from: '', until: '' })
+  .superRefine((window, ctx) => {
+    let wellFormed = true;
+    for (const key of ['from', 'until'] as const)
+      if (window[key] && !/^([01]\d|2[0-3]):[0-5]\d$/.test(window[key])) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'Enter a time as HH:MM' });
+        wellFormed = false;
+      }
+    if (window.from && !window.until)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'Enter when the window ends' });
+    if (window.until && !window.from)
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'Enter when the window starts' });
+    if (wellFormed && window.from && window.until && window.until <= window.from)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: WINDOW_ORDER_MESSAGE });
+  })
+  .transform((window): WindowTimes | null =>
+    window.from && window.until ? { fromTime: window.from, untilTime: window.until } : null,
+  );
+
+/** A window as the forms give it: times on the estimated day, read in the company's zone. */
+export type WindowTimes = { fromTime: string; untilTime: string };
+/** A window as a change gives it: instants (the API), times on the day (the forms), or none. */
+export type DeliveryWindowInput = { from: Date; until: Date } | WindowTimes | null | undefined;
+
 export function defaultEstimatedDelivery(now = Date.now()): Date {
   return new Date(now + DEFAULT_DELIVERY_DAYS * 24 * 60 * 60 * 1000);
 }
@@ -207,8 +269,11 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
     .optional()
     .describe(`Ignored: a new parcel costs ${PARCEL_CREATION_COST}, as the spec's client sends`),
   status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
+  deliveryWindow: DeliveryWindowInputSchema,
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
-export type ParcelCreateInput = z.output<typeof ParcelCreateSchema>;
+export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {
+  deliveryWindow?: DeliveryWindowInput;
+};
 
 /** A tracking number as stored: three letters and nine digits, upper-cased. */
 export const TrackingNumberSchema = z
@@ -263,8 +328,11 @@ export const ParcelUpdateSchema = z.object({
   status: StatusSchema.optional(),
   priority: PrioritySchema.optional(),
   estimatedDelivery: OptionalDateSchema,
+  deliveryWindow: DeliveryWindowInputSchema,
 });
-export type ParcelUpdateInput = z.output<typeof ParcelUpdateSchema>;
+export type ParcelUpdateInput = Omit<z.output<typeof ParcelUpdateSchema>, 'deliveryWindow'> & {
+  deliveryWindow?: DeliveryWindowInput;
+};
 
 const positiveInt = (label: string, max?: number) => {
   const int = z.number().int().min(1, `${label} must be at least 1`);
@@ -413,7 +481,9 @@ const parcelFormCoercion = configureCoercion({
   type: { number: formNumber },
 });
 
-export const ParcelCreateFormSchema = parcelFormCoercion.coerceFormValue(ParcelCreateSchema);
+export const ParcelCreateFormSchema = parcelFormCoercion.coerceFormValue(
+  ParcelCreateFields.extend({ deliveryWindow: WindowTimesSchema }).transform(withCreateDefaults),
+);
 /** A field the form always sends: missing is the same as left empty. */
 const sentByForm = <T extends z.ZodType>(schema: T) => z.preprocess((value) => value ?? '', schema);
 
@@ -423,6 +493,8 @@ const sentByForm = <T extends z.ZodType>(schema: T) => z.preprocess((value) => v
  */
 export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
   ParcelUpdateSchema.extend({
+    // Sent by the form every time: empty times clear the window.
+    deliveryWindow: WindowTimesSchema,
     recipient: z
       .object({
         ...ContactShape,

@@ -213,6 +213,8 @@ const OPS: Op[] = [
       weight: 2.5,
       dimensions: { length: 30, width: 20, height: 10 },
       serviceType: 'Express',
+      estimatedDelivery: '2026-05-06',
+      deliveryWindow: { from: '2026-05-06T09:00:00-04:00', until: '2026-05-06T13:00:00-04:00' },
     },
     ok: { 201: wrap('parcel', 'Parcel') },
   },
@@ -234,7 +236,7 @@ const OPS: Op[] = [
     summary: 'Change the fields given',
     tag: 'Parcels',
     description:
-      "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event.",
+      "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event. A delivery window must fall on the estimated day (the one given, else the parcel's) in the company's zone; a new estimated day without a window clears a window on another day.",
     access: 'user',
     body: ParcelUpdateSchema,
     bodyExample: { priority: 'High', recipient: { phone: '+1 555 0100' } },

@@ -1,12 +1,17 @@
 import {
   findParcelIdByTrackingNumber,
   getParcel,
+  getParcelSchedule,
   insertParcel,
   removeParcel,
   updateParcelFields,
   type SerializedParcel,
+  type StoredWindow,
 } from '~/models/parcel.server';
-import type { ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
+import type { DeliveryWindowInput, ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
+import { env } from '~/lib/env.server';
+import { dayIn } from '~/utils/delivery-headline';
+import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
 import { ApiError } from '~/lib/api.server';
 import { isObjectId } from '~/lib/db.server';
@@ -33,6 +38,44 @@ export async function resolveParcelRef(value: string | undefined, name: string):
   return id;
 }
 
+/** The calendar day a parcel's estimated delivery names (kept as midnight UTC of that day). */
+const estimatedDay = (date: Date | string) => new Date(date).toISOString().slice(0, 10);
+
+/**
+ * The window a change stores, on the estimated day (the one given, else the parcel's), in the
+ * company's zone: the forms' times on that day, or the API's instants, which must fall on it;
+ * null removes it. A new estimated day given without a window removes a window left on another
+ * day, so the parcel never shows times on a day it is no longer expected. Undefined: no change.
+ */
+async function windowToStore(
+  id: string | null,
+  changes: { estimatedDelivery?: Date; deliveryWindow?: DeliveryWindowInput },
+): Promise<StoredWindow | undefined> {
+  const { estimatedDelivery, deliveryWindow } = changes;
+  if (deliveryWindow === undefined && !estimatedDelivery) return undefined;
+  if (deliveryWindow === null) return null;
+  const stored =
+    id && (!estimatedDelivery || deliveryWindow === undefined) ? await getParcelSchedule(id) : null;
+  const when = estimatedDelivery ?? stored?.estimatedDelivery;
+  const day = when ? estimatedDay(when) : null;
+  const zone = env.COMPANY_TIMEZONE;
+  if (deliveryWindow === undefined) {
+    const until = stored?.deliveryWindow?.until;
+    return until && dayIn(new Date(until), zone) !== day ? null : undefined;
+  }
+  const refuse = (message: string) =>
+    new ApiError(400, 'Validation failed', { deliveryWindow: [message] });
+  if (!day) throw refuse('Give the estimated delivery day the window is on');
+  if ('fromTime' in deliveryWindow)
+    return {
+      from: zonedDateTimeToUtc(day, deliveryWindow.fromTime, zone),
+      until: zonedDateTimeToUtc(day, deliveryWindow.untilTime, zone),
+    };
+  if (dayIn(deliveryWindow.from, zone) !== day || dayIn(deliveryWindow.until, zone) !== day)
+    throw refuse(`The window must be on the estimated delivery day, ${day} (${zone})`);
+  return deliveryWindow;
+}
+
 /**
  * The changes to a parcel, each with everything that goes with it: the write, the audit entry
  * and the webhooks. The dashboard's forms, the table's bulk actions and the API call these, so a
@@ -43,7 +86,10 @@ export async function createParcel(
   input: ParcelCreateInput,
   actor?: Actor,
 ): Promise<SerializedParcel> {
-  const parcel = await insertParcel(input);
+  const parcel = await insertParcel({
+    ...input,
+    deliveryWindow: await windowToStore(null, input),
+  });
   await emitWebhookEvent('parcel.created', { parcel });
   await auditRecord(actor, 'create', 'parcel', { label: parcel.trackingNumber, after: parcel });
   return parcel;
@@ -56,7 +102,10 @@ export async function updateParcel(
   actor?: Actor,
 ): Promise<SerializedParcel | null> {
   const before = actor ? await getParcel(id) : null;
-  const result = await updateParcelFields(id, changes);
+  const result = await updateParcelFields(id, {
+    ...changes,
+    deliveryWindow: await windowToStore(id, changes),
+  });
   if (!result) return null;
   const { parcel, previousStatus } = result;
   await emitWebhookEvent('parcel.updated', { parcel });

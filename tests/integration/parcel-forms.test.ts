@@ -149,6 +149,30 @@ describe('create parcel form', () => {
     });
   });
 
+  it.each([
+    [{ from: '14:00', until: '' }, { 'deliveryWindow.until': ['Enter when the window ends'] }],
+    [{ from: '', until: '16:00' }, { 'deliveryWindow.from': ['Enter when the window starts'] }],
+    [
+      { from: '16:00', until: '14:00' },
+      { 'deliveryWindow.until': ['The window must end after it starts'] },
+    ],
+    [{ from: '2 pm', until: '16:00' }, { 'deliveryWindow.from': ['Enter a time as HH:MM'] }],
+  ])('refuses the delivery window %j with a field error', async (window, errors) => {
+    const before = await Parcel.countDocuments();
+    const res = await createAction({
+      request: post('/dashboard/parcels/new', {
+        ...baseFields,
+        'deliveryWindow.from': window.from,
+        'deliveryWindow.until': window.until,
+      }),
+      params: {},
+      context,
+    } as never);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as FormReply).error).toEqual(errors);
+    expect(await Parcel.countDocuments()).toBe(before);
+  });
+
   it('sends a signed-out visitor to the login page', async () => {
     const before = await Parcel.countDocuments();
     const res = await createAction({
@@ -183,6 +207,30 @@ describe('edit and delete parcel forms', () => {
     expect(stored?.status).toBe('Delivered');
     expect(stored?.weight).toBe(7.25);
     expect(stored?.actualDelivery).toBeInstanceOf(Date);
+  });
+
+  it('sets the delivery window as times on the estimated day in the company zone, and clears it', async () => {
+    const parcel = await Parcel.create({
+      trackingNumber: 'WIN000000003',
+      recipient: { name: 'E', address: 'A' },
+      estimatedDelivery: new Date('2030-07-02T00:00:00Z'),
+    });
+    const edit = (fields: Record<string, string>) =>
+      editAction({
+        request: post(`/dashboard/parcels/${parcel.id}/edit`, { ...baseFields, ...fields }),
+        params: { parcelId: parcel.id },
+        context,
+      } as never);
+    // Kept day (the date left empty); New York is four hours behind UTC in July.
+    let res = await edit({ 'deliveryWindow.from': '09:30', 'deliveryWindow.until': '13:00' });
+    expect(res.status).toBe(302);
+    expect((await Parcel.findById(parcel.id).lean())?.deliveryWindow).toEqual({
+      from: new Date('2030-07-02T13:30:00Z'),
+      until: new Date('2030-07-02T17:00:00Z'),
+    });
+    res = await edit({ 'deliveryWindow.from': '', 'deliveryWindow.until': '' });
+    expect(res.status).toBe(302);
+    expect((await Parcel.findById(parcel.id).lean())?.deliveryWindow).toBeUndefined();
   });
 
   it('refuses an unknown status with a field error', async () => {

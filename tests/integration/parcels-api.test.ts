@@ -5,6 +5,7 @@ import { action as itemAction, loader as itemLoader } from '~/routes/api.parcels
 import { loader as parcelEventsLoader } from '~/routes/api.tracking.$parcelId.events';
 import { loader as eventLoader } from '~/routes/api.tracking.events.$id';
 import { connectDb } from '~/lib/db.server';
+import { answer, apiRequest } from '../support/api';
 import { createUser } from '../support/factories';
 
 let token: string;
@@ -212,6 +213,74 @@ describe('POST /api/parcels', () => {
     );
     expect(bad.status).toBe(401);
     expect(await Parcel.countDocuments()).toBe(countBefore);
+  });
+});
+
+describe('the delivery window', () => {
+  const window = (from: string, until: string) => ({ deliveryWindow: { from, until } });
+  const send = async (
+    handler: typeof listAction,
+    url: string,
+    method: string,
+    payload: unknown,
+  ) => {
+    const res = await answer(handler, apiRequest(url, { token }, { method, body: payload }), {
+      id: url.split('/')[3] ?? '',
+    });
+    return { status: res.status, body: (await res.json()) as ApiBody & { code: string } };
+  };
+
+  it('is set on the estimated day in any zone, cleared by null or by a new day, and refused naming the field', async () => {
+    const created = await send(listAction, '/api/parcels', 'POST', {
+      ...body({ estimatedDelivery: '2030-07-02' }),
+      ...window('2030-07-02T14:00:00-04:00', '2030-07-02T20:00:00Z'),
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body.parcel;
+    expect(created.body.parcel.deliveryWindow).toEqual({
+      from: '2030-07-02T18:00:00.000Z',
+      until: '2030-07-02T20:00:00.000Z',
+    });
+    const url = `/api/parcels/${id}`;
+
+    const cases: Array<[unknown, string]> = [
+      [{ deliveryWindow: { from: '2030-07-02T14:00:00Z' } }, 'deliveryWindow.until'],
+      [window('2 pm', '2030-07-02T20:00:00Z'), 'deliveryWindow.from'],
+      [window('2030-07-02T14:00:00', '2030-07-02T20:00:00Z'), 'deliveryWindow.from'],
+      [window('2030-07-02T20:00:00Z', '2030-07-02T14:00:00Z'), 'deliveryWindow.until'],
+      // 2 am UTC on the 3rd is still the 2nd in New York; the 3rd's morning is not.
+      [window('2030-07-03T02:00:00Z', '2030-07-03T16:00:00Z'), 'deliveryWindow'],
+      [
+        {
+          estimatedDelivery: '2030-07-05',
+          ...window('2030-07-02T14:00:00Z', '2030-07-02T16:00:00Z'),
+        },
+        'deliveryWindow',
+      ],
+    ];
+    for (const [payload, field] of cases) {
+      const refused = await send(itemAction, url, 'PUT', payload);
+      expect(refused.status, JSON.stringify(payload)).toBe(400);
+      expect(refused.body.code).toBe('validation_failed');
+      expect(Object.keys(refused.body.details), JSON.stringify(payload)).toEqual([field]);
+    }
+    expect((await get(id)).body.parcel.deliveryWindow?.from).toBe('2030-07-02T18:00:00.000Z');
+
+    const moved = await send(itemAction, url, 'PUT', { estimatedDelivery: '2030-07-03' });
+    expect(moved.body.parcel.deliveryWindow).toBeNull();
+    const set = await send(
+      itemAction,
+      url,
+      'PUT',
+      window('2030-07-03T09:00:00-04:00', '2030-07-03T11:00:00-04:00'),
+    );
+    expect(set.body.parcel.deliveryWindow).toEqual({
+      from: '2030-07-03T13:00:00.000Z',
+      until: '2030-07-03T15:00:00.000Z',
+    });
+    const cleared = await send(itemAction, url, 'PUT', { deliveryWindow: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.parcel.deliveryWindow).toBeNull();
   });
 });
 

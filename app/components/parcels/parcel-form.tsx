@@ -25,6 +25,7 @@ import {
   type ParcelUpdateSchema,
 } from '~/schemas/parcel';
 import { SubmitButton } from '~/components/ui/submit-button';
+import { toZonedInputs } from '~/utils/time-zone';
 import { useIsPending } from '~/utils/use-is-pending';
 
 /** The fields of both forms; only the edit form has the status. */
@@ -49,13 +50,19 @@ export type ParcelFormDefaults = {
   priority: string;
   status?: string;
   estimatedDelivery?: string;
+  /** Times (HH:MM) on the estimated day, in the company's zone. */
+  deliveryWindow?: { from: string; until: string };
 };
 
 export function newParcelDefaults(): ParcelFormDefaults {
   return { serviceType: 'Standard', priority: 'Standard' };
 }
 
-export function parcelToFormDefaults(parcel: SerializedParcel): ParcelFormDefaults {
+export function parcelToFormDefaults(
+  parcel: SerializedParcel,
+  timeZone: string,
+): ParcelFormDefaults {
+  const window = parcel.deliveryWindow;
   return {
     sender: parcel.sender,
     recipient: parcel.recipient,
@@ -66,6 +73,13 @@ export function parcelToFormDefaults(parcel: SerializedParcel): ParcelFormDefaul
     priority: parcel.priority,
     status: parcel.status,
     estimatedDelivery: parcel.estimatedDelivery ? parcel.estimatedDelivery.slice(0, 10) : '',
+    deliveryWindow:
+      window?.from && window.until
+        ? {
+            from: toZonedInputs(window.from, timeZone).time,
+            until: toZonedInputs(window.until, timeZone).time,
+          }
+        : { from: '', until: '' },
   };
 }
 
@@ -142,8 +156,11 @@ export function ParcelForm({
   submitLabel,
   busyLabel,
   cancelTo,
+  timeZone,
 }: {
   mode: 'create' | 'edit';
+  /** The company's zone, in which the window's times are read. */
+  timeZone: string;
   defaults: ParcelFormDefaults;
   lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
@@ -159,6 +176,7 @@ export function ParcelForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
   });
   const dimensions = fields.dimensions.getFieldset();
+  const window = fields.deliveryWindow.getFieldset();
   const destinations = fields.destinations.getFieldList();
   const busy = useIsPending({ state: 'submitting' });
 
@@ -300,6 +318,25 @@ export function ParcelForm({
             errors={fields.estimatedDelivery.errors}
           />
         </div>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold text-gray-900">Delivery Window</legend>
+          <p className="text-xs text-gray-500">
+            Optional. When the parcel is expected on the estimated delivery day ({timeZone}): both
+            times, or neither for the service&apos;s usual time.
+          </p>
+          <div className="grid grid-cols-2 gap-3">
+            <Field
+              label="From"
+              {...getInputProps(window.from, { type: 'time' })}
+              errors={window.from.errors}
+            />
+            <Field
+              label="Until"
+              {...getInputProps(window.until, { type: 'time' })}
+              errors={window.until.errors}
+            />
+          </div>
+        </fieldset>
       </fieldset>
       <div className="flex flex-wrap justify-end gap-3">
         <Link to={cancelTo} preventScrollReset className="btn-secondary">
