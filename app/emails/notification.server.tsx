@@ -1,4 +1,5 @@
 import { trackingUrl } from '~/lib/urls.server';
+import { jsonLdText } from '~/utils/json-ld';
 import {
   ButtonLink,
   Heading,
@@ -26,6 +27,8 @@ export type RenderableNotification = {
    * (RFC 8058).
    */
   unsubscribe?: { page: string; oneClick: string };
+  /** The parcel as schema.org ParcelDelivery data, for mail programs that show deliveries. */
+  delivery?: unknown;
 };
 
 const NOTE = { fontSize: 13, color: '#6b7280' } as const;
@@ -55,6 +58,12 @@ export function notificationEmail(notification: RenderableNotification) {
   const html = renderEmailHtml(
     notification.title,
     <>
+      {notification.delivery ? (
+        <script
+          type="application/ld+json"
+          dangerouslySetInnerHTML={{ __html: jsonLdText(notification.delivery) }}
+        />
+      ) : null}
       <Heading>{notification.title}</Heading>
       {notification.html ? (
         // An admin's template, its placeholders filled in and escaped (emails/templates.server.ts).

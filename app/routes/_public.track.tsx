@@ -16,6 +16,7 @@ import {
 } from '~/components/tracking-public/tracking-result';
 import { SubscribeForm } from '~/components/tracking-public/subscribe-form';
 import { ManageDeliveryForm } from '~/components/tracking-public/manage-delivery-form';
+import { ParcelDeliveryMarkup } from '~/components/tracking-public/parcel-delivery-markup';
 import { deliveryPreferencesSchema, ProofAccessSchema } from '~/schemas/delivery-preferences';
 import { ProofOfDeliverySection } from '~/components/tracking-public/proof-of-delivery-section';
 import { openProofOfDelivery, type PublicProof } from '~/services/public-proof.server';
@@ -50,6 +51,7 @@ import {
   lookupGlance,
   lookupTrackingNumbers,
   TRACKING_NOT_FOUND,
+  trackingDeliveryData,
   trackingGlance,
   type TrackingGlance,
   trackingLimiter,
@@ -75,6 +77,8 @@ type TrackPageData = {
   /** The days another delivery may be asked for, and whether preferences were just saved. */
   days: Array<{ value: string; label: string }>;
   preferencesSaved: boolean;
+  /** Each parcel found, as schema.org ParcelDelivery data. */
+  deliveries: unknown[];
 };
 
 /** The page with nothing looked up yet. */
@@ -88,6 +92,7 @@ const EMPTY_PAGE: TrackPageData = {
   subscribed: null,
   days: [],
   preferencesSaved: false,
+  deliveries: [],
 };
 
 function page(data: Partial<TrackPageData>, init?: ResponseInit) {
@@ -142,7 +147,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const glance = await lookupGlance(lookup!.result);
       const days = requestableDays().map((value) => ({ value, label: dayLabel(value) }));
       const preferencesSaved = url.searchParams.get('preferences') === 'saved';
-      return page({ number, result: lookup!.result, glance, subscribed, days, preferencesSaved });
+      return page({
+        number,
+        result: lookup!.result,
+        glance,
+        subscribed,
+        days,
+        preferencesSaved,
+        deliveries: [trackingDeliveryData(lookup!.result)],
+      });
     }
     const summaries = lookups.map((lookup): TrackingSummary => {
       if (lookup.kind === 'found') {
@@ -165,7 +178,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
             : null,
       };
     });
-    return page({ number, summaries });
+    const deliveries = lookups.flatMap((lookup) =>
+      lookup.kind === 'found' ? [trackingDeliveryData(lookup.result)] : [],
+    );
+    return page({ number, summaries, deliveries });
   } catch (error) {
     console.error(error);
     return page({ number, error: FAILED }, { status: 503 });
@@ -439,6 +455,7 @@ export default function TrackPage() {
         ) : null}
         {data.summaries ? <TrackingSummaryList summaries={data.summaries} /> : null}
       </div>
+      <ParcelDeliveryMarkup deliveries={data.deliveries} />
     </div>
   );
 }

@@ -31,6 +31,7 @@ import { env } from '~/lib/env.server';
 import { auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
 import { deliverMail, messageIdFor, type DeliveryResult } from './mailer.server';
+import { deliveryDataFor } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
 
 /**
@@ -217,14 +218,16 @@ export async function resumeNotificationSends(): Promise<{ queued: number; faile
  * Sends an e-mail about a parcel (a notification, or a subscriber's update) and never throws:
  * the outcome is returned.
  */
-export function deliverNotificationEmail(
+export async function deliverNotificationEmail(
   notification: RenderableNotification,
   options: { smtpUrl?: string; timeoutMs?: number } = {},
 ): Promise<DeliveryResult> {
+  // The parcel as it is now, for mail programs; the e-mail goes without it if it cannot be read.
+  const delivery = await deliveryDataFor(notification.trackingNumber).catch(() => null);
   return deliverMail(
     {
       to: notification.recipient,
-      ...notificationEmail(notification),
+      ...notificationEmail({ ...notification, delivery }),
       ...(notification.messageKey
         ? { messageId: messageIdFor(notification.messageKey) }
         : notification.id

@@ -14,6 +14,7 @@ import {
 } from '~/schemas/constants';
 import { ApiError, apiRoute, type ApiHandler } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
+import { parcelDeliveryData } from '~/lib/parcel-delivery-data.server';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
 import {
   dayIn,
@@ -174,6 +175,23 @@ export function trackingNumberNotFound(lookup: { trackingNumber: string; mistype
     code: notFoundCode(lookup),
     extra: { trackingNumber: lookup.trackingNumber },
   });
+}
+
+/** A found parcel as schema.org ParcelDelivery data, for the tracking page. */
+export function trackingDeliveryData({ parcel, events }: PublicTrackingResult) {
+  return parcelDeliveryData({
+    trackingNumber: parcel.trackingNumber,
+    status: parcel.status,
+    estimatedDelivery: parcel.estimatedDelivery,
+    window: parcel.deliveryWindow,
+    lastEventAt: events[0]?.timestamp ?? null,
+  });
+}
+
+/** The parcel's ParcelDelivery data as its page shows it, for its e-mails; null when it is gone. */
+export async function deliveryDataFor(trackingNumber: string) {
+  const parcel = await findParcelByTrackingNumber(trackingNumber);
+  return parcel ? trackingDeliveryData(toPublicTrackingResult(parcel)) : null;
 }
 
 /** What the recipient reads first: the headline, the steps, the expected day and the update time. */

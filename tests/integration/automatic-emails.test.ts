@@ -79,6 +79,13 @@ describe('automatic status e-mails', () => {
     });
     const mail = await outbox.smtp.waitForMessage(parcel.email);
     expect(mail.text).toContain('its current status is "Out for Delivery"');
+    const data = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(String(mail.html));
+    expect(JSON.parse(data![1]!)).toMatchObject({
+      '@type': 'ParcelDelivery',
+      trackingNumber: parcel.trackingNumber,
+      deliveryStatus: { '@type': 'DeliveryEvent', name: 'Out for Delivery' },
+      expectedArrivalUntil: expect.any(String),
+    });
 
     // Edited (also to another status that e-mails), the event queues nothing more.
     await updateEvent(event!.id, { description: 'On the van' });

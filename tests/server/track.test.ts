@@ -99,13 +99,33 @@ describe('tracking a parcel', () => {
     );
   });
 
-  it('the result page needs no JavaScript at all', async () => {
+  it('the result page needs no JavaScript at all, and carries the parcel as ParcelDelivery data', async () => {
     const number = await createParcel([{ status: 'In Transit', location: 'Hub' }]);
+    const window = { from: '2030-07-02T14:00:00-04:00', until: '2030-07-02T16:00:00-04:00' };
+    const changed = await server.request(`/api/parcels/${number}`, {
+      method: 'PUT',
+      headers: auth,
+      json: { estimatedDelivery: '2030-07-02', deliveryWindow: window },
+    });
+    expect(changed.status).toBe(200);
     const { response, document } = await server.page(`/track?number=${number}`);
     expect(response.status).toBe(200);
     expect(named(document, 'h1, h2, h3, h4, h5, h6, [role="heading"]', number)).toHaveLength(1);
     expect(textOf(document.querySelector('main'))).toContain('Tracking history');
-    expect(document.querySelectorAll('script')).toHaveLength(0);
+    // Data, not script: a browser runs none of it.
+    const scripts = [...document.querySelectorAll('script')];
+    expect(scripts.map((script) => script.getAttribute('type'))).toEqual(['application/ld+json']);
+    expect(JSON.parse(scripts[0]!.textContent!)).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'ParcelDelivery',
+      trackingNumber: number,
+      trackingUrl: expect.stringMatching(new RegExp(`/track\\?number=${number}$`)),
+      expectedArrivalFrom: '2030-07-02T18:00:00.000Z',
+      expectedArrivalUntil: '2030-07-02T20:00:00.000Z',
+      deliveryStatus: { '@type': 'DeliveryEvent', name: 'In Transit' },
+      hasDeliveryMethod: 'http://purl.org/goodrelations/v1#DeliveryModeParcelService',
+      provider: { '@type': 'Organization', name: expect.any(String) },
+    });
   });
 });
 
