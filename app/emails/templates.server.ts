@@ -1,7 +1,9 @@
 import { env } from '~/lib/env.server';
 import { escapeHtml } from '~/lib/html';
+import { expectedWindow, type WindowSource } from '~/lib/parcel-delivery-data.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { fillPlaceholders, type PlaceholderValues } from '~/schemas/notification-template';
+import { longDay, windowPhrase } from '~/utils/delivery-headline';
 import { formatDate } from '~/utils/format';
 import { FAILURE_REASONS, type FailureReason } from '~/schemas/constants';
 
@@ -9,11 +11,10 @@ import { FAILURE_REASONS, type FailureReason } from '~/schemas/constants';
  * The admin-edited notification templates, filled in for a parcel: `{{placeholders}}` in the
  * subject, text and HTML body become the parcel's values (escaped in the HTML body).
  */
-export type PlaceholderParcel = {
+export type PlaceholderParcel = WindowSource & {
   trackingNumber: string;
   status?: string | null;
   recipient?: { name?: string | null } | null;
-  estimatedDelivery?: Date | string | null;
 };
 
 /** How the templates greet someone whose name is not known (or not theirs to be told). */
@@ -30,6 +31,11 @@ export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues 
       : 'to be confirmed',
     trackingUrl: trackingUrl(parcel.trackingNumber),
     companyName: env.COMPANY_NAME,
+    // As the tracking page says them: "Friday, 3 July", "between 2 pm and 4 pm" or "by 6 pm".
+    deliveryDay: parcel.estimatedDelivery
+      ? longDay(new Date(parcel.estimatedDelivery).toISOString().slice(0, 10))
+      : 'to be confirmed',
+    deliveryWindow: windowPhrase(expectedWindow(parcel), env.COMPANY_TIMEZONE) ?? 'during the day',
   };
 }
 

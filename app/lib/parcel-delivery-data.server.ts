@@ -1,5 +1,6 @@
 import { env } from './env.server';
 import { publicUrl, trackingUrl } from './urls.server';
+import { SERVICE_DELIVERY_BY, type ServiceType } from '~/schemas/constants';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 
 /**
@@ -21,6 +22,32 @@ export type ParcelDeliveryFacts = {
 };
 
 export type ParcelDeliveryData = Record<string, unknown>;
+
+/** What the expected window is read from: a parcel as stored. */
+export type WindowSource = {
+  serviceType?: string | null;
+  estimatedDelivery?: Date | string | null;
+  deliveryWindow?: { from?: Date | string | null; until?: Date | string | null } | null;
+};
+
+const iso = (value: Date | string | null | undefined) =>
+  value ? new Date(value).toISOString() : null;
+
+/**
+ * The window a parcel is expected in on its estimated day: its own, else its service's rule
+ * (arriving by a time in the company's zone). None without an estimated day.
+ */
+export function expectedWindow(
+  parcel: WindowSource,
+): { from: string | null; until: string } | null {
+  const own = parcel.deliveryWindow;
+  if (own?.until) return { from: iso(own.from), until: iso(own.until)! };
+  if (!parcel.estimatedDelivery) return null;
+  const by = SERVICE_DELIVERY_BY[(parcel.serviceType ?? 'Standard') as ServiceType];
+  if (!by) return null;
+  const day = new Date(parcel.estimatedDelivery).toISOString().slice(0, 10);
+  return { from: null, until: zonedDateTimeToUtc(day, by, env.COMPANY_TIMEZONE).toISOString() };
+}
 
 /** The goodrelations delivery mode schema.org's DeliveryMethod names for a parcel service. */
 const PARCEL_SERVICE = 'http://purl.org/goodrelations/v1#DeliveryModeParcelService';

@@ -2,7 +2,9 @@ import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import { NOTIFICATION_TYPES, PARCEL_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import {
   DEFAULT_AUTOMATIC_RULES,
+  DEFAULT_DAY_BEFORE_RULE,
   type AutomaticRule,
+  type DayBeforeRule,
   type NotificationSettingsInput,
 } from '~/schemas/notification-settings';
 
@@ -23,6 +25,17 @@ const settingsSchema = new Schema(
       ],
       default: [],
     },
+    // Stored once an admin saves it; DEFAULT_DAY_BEFORE_RULE until then.
+    dayBefore: {
+      type: new Schema(
+        {
+          enabled: { type: Boolean, default: false },
+          template: { type: String, enum: NOTIFICATION_TYPES, required: true },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
   },
   { timestamps: true },
 );
@@ -36,6 +49,7 @@ const KEY = 'automatic-emails';
 
 type LeanSettings = {
   rules?: Array<{ status: string; enabled?: boolean | null; template: string }> | null;
+  dayBefore?: { enabled?: boolean | null; template: string } | null;
   updatedAt?: Date | null;
 };
 
@@ -51,7 +65,17 @@ function merge(doc: LeanSettings | null) {
         }
       : rule;
   });
-  return { rules, updatedAt: doc?.updatedAt ? new Date(doc.updatedAt).toISOString() : null };
+  const dayBefore: DayBeforeRule = doc?.dayBefore
+    ? {
+        enabled: Boolean(doc.dayBefore.enabled),
+        template: doc.dayBefore.template as DayBeforeRule['template'],
+      }
+    : DEFAULT_DAY_BEFORE_RULE;
+  return {
+    rules,
+    dayBefore,
+    updatedAt: doc?.updatedAt ? new Date(doc.updatedAt).toISOString() : null,
+  };
 }
 
 export type NotificationSettingsRecord = ReturnType<typeof merge>;
@@ -60,22 +84,28 @@ export async function getNotificationSettings(): Promise<NotificationSettingsRec
   return merge(await NotificationSettings.findOne({ key: KEY }).lean<LeanSettings>());
 }
 
-/** Saves the rules given; the statuses not given keep their rule. */
+/** Saves the rules given; the statuses not given keep their rule, as does the day before's. */
 export async function saveNotificationSettings(
   input: NotificationSettingsInput,
 ): Promise<NotificationSettingsRecord> {
   const current = await getNotificationSettings();
   // Nothing to change: nothing is written.
-  if (input.rules.length === 0) return current;
+  if (input.rules.length === 0 && !input.dayBefore) return current;
   const rules = current.rules.map(
     (rule) => input.rules.find((r) => r.status === rule.status) ?? rule,
   );
   const doc = await NotificationSettings.findOneAndUpdate(
     { key: KEY },
-    { $set: { rules } },
+    { $set: { rules, ...(input.dayBefore ? { dayBefore: input.dayBefore } : {}) } },
     { upsert: true, returnDocument: 'after' },
   ).lean<LeanSettings>();
   return merge(doc);
+}
+
+/** The day-before e-mail's rule, when it is on. */
+export async function dayBeforeRule(): Promise<DayBeforeRule | null> {
+  const { dayBefore } = await getNotificationSettings();
+  return dayBefore.enabled ? dayBefore : null;
 }
 
 export async function automaticRuleFor(status: ParcelStatus): Promise<AutomaticRule | null> {

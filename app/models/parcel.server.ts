@@ -7,11 +7,9 @@ import {
   PARCEL_STATUSES,
   PARCEL_TO_EVENT_STATUS,
   PRIORITIES,
-  SERVICE_DELIVERY_BY,
   SERVICE_TYPES,
   type ParcelSortKey,
   type ParcelStatus,
-  type ServiceType,
   type SortOrder,
 } from '~/schemas/constants';
 import {
@@ -22,8 +20,8 @@ import {
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
+import { expectedWindow } from '~/lib/parcel-delivery-data.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
-import { zonedDateTimeToUtc } from '~/utils/time-zone';
 
 const contactSchema = new Schema(
   {
@@ -372,20 +370,6 @@ export async function findParcelsByTrackingNumbers(trackingNumbers: string[]) {
       { projection: PUBLIC_TRACKING_PROJECTION },
     )
     .toArray();
-}
-
-/**
- * The window a parcel is expected in on its estimated day: its own, else its service's rule
- * (arriving by a time in the company's zone). None without an estimated day.
- */
-export function expectedWindow(parcel: LeanParcel) {
-  const own = serializeWindow(parcel.deliveryWindow);
-  if (own) return own;
-  if (!parcel.estimatedDelivery) return null;
-  const by = SERVICE_DELIVERY_BY[(parcel.serviceType ?? 'Standard') as ServiceType];
-  if (!by) return null;
-  const day = new Date(parcel.estimatedDelivery).toISOString().slice(0, 10);
-  return { from: null, until: zonedDateTimeToUtc(day, by, env.COMPANY_TIMEZONE).toISOString() };
 }
 
 /** What a visitor may see of a parcel: no e-mails, phones or costs. */
@@ -819,11 +803,11 @@ export async function updateParcelFields(
   return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
 }
 
-/** The estimated day and window of a parcel, for a change that gives one without the other. */
+/** A parcel's status, estimated day and window: what its window and its day-before e-mail need. */
 export async function getParcelSchedule(id: string) {
   if (!isObjectId(id)) return null;
-  return Parcel.findById(id, { estimatedDelivery: 1, deliveryWindow: 1 }).lean<
-    Pick<LeanParcel, 'estimatedDelivery' | 'deliveryWindow'>
+  return Parcel.findById(id, { status: 1, estimatedDelivery: 1, deliveryWindow: 1 }).lean<
+    Pick<LeanParcel, 'status' | 'estimatedDelivery' | 'deliveryWindow'>
   >();
 }
 
@@ -845,6 +829,8 @@ export async function getParcelForTemplate(
     'recipient.name': 1,
     'recipient.email': 1,
     estimatedDelivery: 1,
+    deliveryWindow: 1,
+    serviceType: 1,
   }).lean<LeanParcel>();
 }
 
@@ -856,6 +842,8 @@ export async function getParcelWithEvents(id: string): Promise<LeanParcel | null
     status: 1,
     'recipient.name': 1,
     estimatedDelivery: 1,
+    deliveryWindow: 1,
+    serviceType: 1,
     events: 1,
   }).lean<LeanParcel>();
 }

@@ -10,7 +10,7 @@ import {
   saveNotificationSettings,
 } from '~/models/notification-settings.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
-import { NotificationSettingsFormSchema } from '~/schemas/notification-settings';
+import { DAY_BEFORE_LABEL, NotificationSettingsFormSchema } from '~/schemas/notification-settings';
 import { requireRole, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
@@ -41,7 +41,18 @@ export async function action({ request }: ActionFunctionArgs) {
         rule.wasTemplate !== rule.template,
     )
     .map(({ status, enabled, template }) => ({ status, enabled, template }));
-  await saveNotificationSettings({ rules: changed });
+  const dayBefore = submission.value.dayBefore;
+  const dayBeforeChanged =
+    dayBefore &&
+    (dayBefore.wasEnabled === undefined ||
+      dayBefore.wasEnabled !== String(dayBefore.enabled) ||
+      dayBefore.wasTemplate !== dayBefore.template);
+  await saveNotificationSettings({
+    rules: changed,
+    ...(dayBeforeChanged
+      ? { dayBefore: { enabled: dayBefore.enabled, template: dayBefore.template } }
+      : {}),
+  });
   return redirectWithToast(request, PATH, {
     type: 'success',
     title: 'Automatic e-mails saved',
@@ -57,12 +68,13 @@ export default function AutomaticEmailsPage() {
   const [form, fields] = useForm({
     id: `automatic-emails-${settings.updatedAt ?? 'default'}`,
     lastResult,
-    defaultValue: { rules: settings.rules },
+    defaultValue: { rules: settings.rules, dayBefore: settings.dayBefore },
     shouldValidate: 'onSubmit',
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: NotificationSettingsFormSchema }),
   });
   const rules = fields.rules.getFieldList();
+  const dayBefore = fields.dayBefore.getFieldset();
 
   return (
     <div className="space-y-6">
@@ -75,15 +87,16 @@ export default function AutomaticEmailsPage() {
       <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
         <p className="text-sm text-gray-600">
           When a tracking event changes a parcel&apos;s status to one of those ticked, its recipient
-          is e-mailed once with the chosen template.
+          is e-mailed once with the chosen template. The day before delivery, the recipient is
+          e-mailed the day and the expected window, once per parcel and day.
         </p>
         <FormErrors id={form.errorId} errors={form.errors} />
         <table className="w-full text-left text-sm">
-          <caption className="sr-only">E-mail the recipient when the parcel becomes…</caption>
+          <caption className="sr-only">E-mail the recipient when…</caption>
           <thead>
             <tr className="border-b text-gray-600">
               <th scope="col" className="py-2">
-                Parcel status
+                When
               </th>
               <th scope="col" className="py-2">
                 E-mail the recipient
@@ -137,6 +150,41 @@ export default function AutomaticEmailsPage() {
                 </tr>
               );
             })}
+            <tr>
+              <th scope="row" className="py-2 font-medium">
+                {DAY_BEFORE_LABEL}
+                <input
+                  type="hidden"
+                  name={dayBefore.wasEnabled.name}
+                  value={String(settings.dayBefore.enabled)}
+                />
+                <input
+                  type="hidden"
+                  name={dayBefore.wasTemplate.name}
+                  value={settings.dayBefore.template}
+                />
+              </th>
+              <td className="py-2">
+                <input
+                  {...getInputProps(dayBefore.enabled, { type: 'checkbox' })}
+                  aria-label="E-mail the recipient the day before delivery"
+                  className="h-4 w-4"
+                />
+              </td>
+              <td className="py-2">
+                <select
+                  {...singleSelectProps(getSelectProps(dayBefore.template))}
+                  aria-label="Template for the day before delivery"
+                  className="field-input"
+                >
+                  {NOTIFICATION_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {type}
+                    </option>
+                  ))}
+                </select>
+              </td>
+            </tr>
           </tbody>
         </table>
         <div className="flex justify-end">

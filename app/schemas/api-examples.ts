@@ -288,6 +288,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
       { status: 'Out for Delivery', enabled: true, template: 'Status Update' },
       { status: 'Delivered', enabled: true, template: 'Delivery Confirmation' },
     ],
+    dayBefore: { enabled: true, template: 'Delivery Reminder' },
     updatedAt: at,
   },
   AuditEntry: {

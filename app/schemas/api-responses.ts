@@ -509,6 +509,11 @@ export const NotificationSettingsObjectSchema = z
         template: z.enum(NOTIFICATION_TYPES),
       }),
     ),
+    dayBefore: z
+      .looseObject({ enabled: z.boolean(), template: z.enum(NOTIFICATION_TYPES) })
+      .describe(
+        'The e-mail to the recipient the day before the estimated delivery day, with the day and the expected window',
+      ),
     updatedAt: nullableDate,
   })
   .meta({ id: 'NotificationSettings' });

@@ -66,6 +66,9 @@ export const SERVICE_DELIVERY_BY: Record<ServiceType, string> = {
   Overnight: '10:30',
 };
 
+/** When (in the company's zone) the day-before e-mail goes out on the day before delivery. */
+export const DAY_BEFORE_EMAIL_TIME = '10:00';
+
 /** Where the recipient may ask a courier to leave a parcel ("other" comes with their words). */
 export const SAFE_PLACES = {
   front_door: 'At the front door',
@@ -161,6 +164,7 @@ export const NOTIFICATION_TYPES = [
   'Delivery Confirmation',
   'Pickup Confirmation',
   'Custom',
+  'Delivery Reminder',
 ] as const;
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 

@@ -25,19 +25,38 @@ export const DEFAULT_AUTOMATIC_RULES: AutomaticRule[] = PARCEL_STATUSES.map((sta
   template: defaultTemplateFor(status),
 }));
 
-const ruleSchema = z.object({
-  status: z.enum(PARCEL_STATUSES, {
-    error: `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
-  }),
+/** The day-before e-mail: whether it goes to the recipient, and with which template. */
+export type DayBeforeRule = { enabled: boolean; template: TemplateType };
+export const DEFAULT_DAY_BEFORE_RULE: DayBeforeRule = {
+  enabled: true,
+  template: 'Delivery Reminder',
+};
+/** How the settings page and the API name the day-before rule. */
+export const DAY_BEFORE_LABEL = 'The day before delivery';
+
+const choiceShape = {
   enabled: z.boolean({ error: 'Enabled must be true or false' }).default(false),
   template: z.enum(NOTIFICATION_TYPES, {
     error: `Template must be one of: ${NOTIFICATION_TYPES.join(', ')}`,
   }),
+};
+
+const ruleSchema = z.object({
+  status: z.enum(PARCEL_STATUSES, {
+    error: `Status must be one of: ${PARCEL_STATUSES.join(', ')}`,
+  }),
+  ...choiceShape,
 });
+
+const dayBeforeSchema = z
+  .object(choiceShape)
+  .describe(
+    'The e-mail the day before the estimated delivery day (in the company’s zone), with the day and the expected window',
+  );
 
 /**
  * PUT /api/notification-settings and the dashboard's form: the rules to change (statuses not
- * listed keep theirs), each status at most once.
+ * listed keep theirs), each status at most once, and the day-before e-mail's when given.
  */
 export const NotificationSettingsSchema = z.object({
   rules: z
@@ -46,7 +65,9 @@ export const NotificationSettingsSchema = z.object({
     .refine(
       (rules) => new Set(rules.map((rule) => rule.status)).size === rules.length,
       'Each status can appear once',
-    ),
+    )
+    .default([]),
+  dayBefore: dayBeforeSchema.optional(),
 });
 export type NotificationSettingsInput = z.infer<typeof NotificationSettingsSchema>;
 
@@ -63,4 +84,11 @@ export const NotificationSettingsFormSchema = z.object({
       }),
     )
     .max(PARCEL_STATUSES.length),
+  dayBefore: z
+    .object({
+      ...choiceShape,
+      wasEnabled: z.enum(['true', 'false']).optional(),
+      wasTemplate: z.enum(NOTIFICATION_TYPES).optional(),
+    })
+    .optional(),
 });

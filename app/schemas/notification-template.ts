@@ -13,6 +13,8 @@ export const TEMPLATE_PLACEHOLDERS = [
   'estimatedDelivery',
   'trackingUrl',
   'companyName',
+  'deliveryDay',
+  'deliveryWindow',
 ] as const;
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
 export type PlaceholderValues = Record<TemplatePlaceholder, string>;
@@ -121,4 +123,9 @@ export const DEFAULT_NOTIFICATION_TEMPLATES: Record<
     html: '<p>Dear {{recipientName}},</p>\n<p>We have picked up your parcel <strong>{{trackingNumber}}</strong> and it is now on its way (status: <strong>{{status}}</strong>). Estimated delivery: {{estimatedDelivery}}.</p>\n<p>We will keep you informed as it moves through our network, and you can <a href="{{trackingUrl}}">track it at any time</a>.</p>\n<p>Thank you for shipping with {{companyName}}.</p>',
   },
   Custom: { subject: '', text: '', html: '' },
+  'Delivery Reminder': {
+    subject: 'Your parcel {{trackingNumber}} arrives tomorrow, {{deliveryWindow}}',
+    text: "Dear {{recipientName}},\n\nYour parcel {{trackingNumber}} is due tomorrow, {{deliveryDay}}, {{deliveryWindow}}.\n\nWon't be in? On the tracking page you can ask for another day, a safe place or to collect it from the depot: {{trackingUrl}}\n\nThank you for choosing {{companyName}}.",
+    html: '<p>Dear {{recipientName}},</p>\n<p>Your parcel <strong>{{trackingNumber}}</strong> is due tomorrow, <strong>{{deliveryDay}}, {{deliveryWindow}}</strong>.</p>\n<p>Won\'t be in? On the <a href="{{trackingUrl}}">tracking page</a> you can ask for another day, a safe place or to collect it from the depot.</p>\n<p>Thank you for choosing {{companyName}}.</p>',
+  },
 };

@@ -131,4 +131,5 @@ export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<NotificationType, string
   'Delivery Confirmation': 'Confirm that the parcel has been delivered.',
   'Pickup Confirmation': 'Confirm that the parcel has been picked up and is on its way.',
   Custom: 'Write your own subject and message.',
+  'Delivery Reminder': 'Tell the recipient the day before delivery when to expect the parcel.',
 };

@@ -1,3 +1,4 @@
+import { DAY_BEFORE_JOB, dayBeforeEmailJob } from './day-before-emails.server';
 import { EMAIL_JOB, emailJobHandler, type EmailKind } from './email-queue.server';
 import {
   INQUIRY_EMAIL,
@@ -33,6 +34,7 @@ export const EMAIL_KINDS: Record<string, EmailKind> = {
 export const JOB_KINDS = {
   [EMAIL_JOB]: emailJobHandler(EMAIL_KINDS),
   [WEBHOOK_JOB]: webhookDeliveryJob,
+  [DAY_BEFORE_JOB]: dayBeforeEmailJob,
 };
 
 export function registerJobKinds() {

@@ -26,7 +26,7 @@ import { automaticRuleFor } from '~/models/notification-settings.server';
 import { getNotificationTemplate } from '~/models/notification-template.server';
 import { getParcelForTemplate } from '~/models/parcel.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
-import type { NotificationCreateInput } from '~/schemas/notification';
+import type { NotificationCreateInput, NotificationType } from '~/schemas/notification';
 import { env } from '~/lib/env.server';
 import { auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
@@ -154,24 +154,51 @@ export async function queueStatusEmail({
 }): Promise<SerializedNotification | null> {
   const rule = await automaticRuleFor(status);
   if (!rule) return null;
+  return queueAutomaticEmail({
+    parcelId,
+    template: rule.template,
+    key: `email:status:${eventId}`,
+    eventId,
+    lines: async () => {
+      const event = status === 'Failed' ? await getEvent(eventId) : null;
+      return event ? failedAttemptLines(event) : [];
+    },
+  });
+}
+
+/**
+ * An automatic e-mail to the parcel's recipient with `template` filled in (and `lines` added),
+ * queued once under `key`: a second call with the key, at once or later, queues nothing.
+ * Returns the notification, or null when nothing was queued (no parcel, no address, or the key
+ * was used already).
+ */
+export async function queueAutomaticEmail({
+  parcelId,
+  template: type,
+  key,
+  eventId,
+  lines,
+}: {
+  parcelId: string;
+  template: NotificationType;
+  key: string;
+  eventId?: string;
+  lines?: () => Promise<string[]>;
+}): Promise<SerializedNotification | null> {
   const parcel = await getParcelForTemplate({ id: parcelId });
   const recipient = parcel?.recipient?.email?.trim().toLowerCase();
   if (!parcel || !recipient) return null;
-  const key = `email:status:${eventId}`;
   if (await jobExists(key)) return null;
-  let template = await getNotificationTemplate(rule.template);
+  let template = await getNotificationTemplate(type);
   // An empty Custom template cannot make an e-mail: the Status Update one stands in.
   if (!template.subject.trim() || !template.text.trim())
     template = await getNotificationTemplate('Status Update');
   let filled = fillTemplate(template, placeholderValues(parcel));
-  if (status === 'Failed') {
-    const event = await getEvent(eventId);
-    if (event) filled = withFailedAttempt(filled, failedAttemptLines(event));
-  }
+  if (lines) filled = withFailedAttempt(filled, await lines());
   const id = String(new mongoose.Types.ObjectId());
   await insertNotification({
     id,
-    type: rule.template,
+    type,
     recipient,
     title: filled.subject,
     message: filled.text,
@@ -179,14 +206,14 @@ export async function queueStatusEmail({
     trackingNumber: parcel.trackingNumber,
     parcelId: String(parcel._id),
     automatic: true,
-    eventId,
+    ...(eventId ? { eventId } : {}),
   });
   const job = await enqueueEmail(
     { kind: NOTIFICATION_EMAIL, notificationId: id },
     { uniqueKey: key },
   );
   if (String(job.payload.notificationId) !== id) {
-    // Another request queued this event's e-mail first.
+    // Another request queued this e-mail first.
     await removeNotification(id);
     return null;
   }

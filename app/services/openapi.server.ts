@@ -1016,7 +1016,7 @@ const OPS: Op[] = [
     summary: 'Which parcel statuses e-mail the recipient, with which template',
     tag: 'Notifications',
     description:
-      'Which parcel statuses e-mail the recipient automatically, and with which template.',
+      'Which parcel statuses e-mail the recipient automatically, and with which template; `dayBefore`, whether the recipient is e-mailed the day before the estimated delivery day with the day and the expected window.',
     access: 'user',
     ok: { 200: wrap('settings', 'NotificationSettings') },
   },
@@ -1025,11 +1025,13 @@ const OPS: Op[] = [
     path: '/api/notification-settings',
     summary: 'Change the automatic e-mail rules (admin)',
     tag: 'Notifications',
-    description: 'Changes the automatic e-mail rules (admin): one rule per status given.',
+    description:
+      'Changes the automatic e-mail rules (admin): one rule per status given, and the day-before e-mail’s when `dayBefore` is given.',
     access: 'admin',
     body: NotificationSettingsSchema,
     bodyExample: {
       rules: [{ status: 'Delivered', enabled: true, template: 'Delivery Confirmation' }],
+      dayBefore: { enabled: true, template: 'Delivery Reminder' },
     },
     ok: { 200: wrap('settings', 'NotificationSettings') },
   },

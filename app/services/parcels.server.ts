@@ -16,6 +16,7 @@ import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/cons
 import { ApiError } from '~/lib/api.server';
 import { isObjectId } from '~/lib/db.server';
 import { auditRecord, type Actor } from './audit.server';
+import { planDayBeforeEmail } from './day-before-emails.server';
 import { emitWebhookEvent } from './webhooks.server';
 import { notFound, trackingNumberNotFound } from './public-tracking.server';
 
@@ -92,6 +93,7 @@ export async function createParcel(
   });
   await emitWebhookEvent('parcel.created', { parcel });
   await auditRecord(actor, 'create', 'parcel', { label: parcel.trackingNumber, after: parcel });
+  await planDayBeforeEmail(parcel);
   return parcel;
 }
 
@@ -116,6 +118,7 @@ export async function updateParcel(
     before,
     after: parcel,
   });
+  if (changes.estimatedDelivery) await planDayBeforeEmail(parcel);
   return parcel;
 }
 

@@ -166,6 +166,7 @@ describe('the rules', () => {
         .filter((r: { enabled: boolean }) => r.enabled)
         .map((r: { status: string }) => r.status),
     ).toEqual(['Out for Delivery', 'Delivered', 'Picked Up', 'Failed']);
+    expect(read.settings.dayBefore).toEqual({ enabled: true, template: 'Delivery Reminder' });
 
     const put = (role: keyof typeof users, body: unknown) =>
       call(settingsApiAction, api('/api/notification-settings', role, { method: 'PUT', body }));
@@ -181,6 +182,8 @@ describe('the rules', () => {
         ],
       },
       { rules: 'all' },
+      { dayBefore: { enabled: 'yes', template: 'Custom' } },
+      { dayBefore: { enabled: true, template: 'Spam' } },
     ]) {
       const res = await put('admin', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -198,6 +201,11 @@ describe('the rules', () => {
       false,
     );
     expect(rules.find((r: { status: string }) => r.status === 'Delivered').enabled).toBe(true);
+    const dayBefore = await put('admin', { dayBefore: { enabled: false, template: 'Custom' } });
+    expect((await dayBefore.json()).settings).toMatchObject({
+      dayBefore: { enabled: false, template: 'Custom' },
+      rules,
+    });
 
     // Out for Delivery no longer e-mails; In Transit does.
     const parcel = await makeParcel();
@@ -223,6 +231,10 @@ describe('the rules', () => {
       if (rule.status === 'Returned' || rule.status === 'Delivered')
         form.set(`rules[${i}].enabled`, 'on');
     });
+    form.set('dayBefore.enabled', 'on');
+    form.set('dayBefore.template', 'Delivery Reminder');
+    form.set('dayBefore.wasEnabled', String(loaded.settings.dayBefore.enabled));
+    form.set('dayBefore.wasTemplate', loaded.settings.dayBefore.template);
     const res = await call(
       settingsPageAction,
       page('/dashboard/notifications/settings', 'admin', form),
@@ -235,6 +247,7 @@ describe('the rules', () => {
       { status: 'Delivered', enabled: true, template: 'Delivery Confirmation' },
       { status: 'Returned', enabled: true, template: 'Custom' },
     ]);
+    expect(after.settings.dayBefore).toEqual({ enabled: true, template: 'Delivery Reminder' });
     const bad = new URLSearchParams({ 'rules[0].status': 'Lost', 'rules[0].template': 'Custom' });
     expect(
       (await call(settingsPageAction, page('/dashboard/notifications/settings', 'admin', bad)))

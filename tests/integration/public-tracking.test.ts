@@ -199,6 +199,7 @@ describe('/track page loader', () => {
       subscribed: null,
       days: [],
       preferencesSaved: false,
+      deliveries: [],
     });
     // The empty page is the layout's public page; a lookup is private.
     expect(res.headers.get('cache-control')).toBeNull();
