@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -107,84 +108,46 @@ export default function AutomaticEmailsPage() {
             </tr>
           </thead>
           <tbody>
-            {rules.map((rule, index) => {
-              const ruleFields = rule.getFieldset();
-              const loaded = settings.rules[index]!;
-              const status = loaded.status;
-              return (
-                <tr key={rule.key} className="border-b last:border-0">
-                  <th scope="row" className="py-2 font-medium">
-                    {status}
-                    <input {...getInputProps(ruleFields.status, { type: 'hidden' })} />
-                    <input
-                      type="hidden"
-                      name={ruleFields.wasEnabled.name}
-                      value={String(loaded.enabled)}
-                    />
-                    <input
-                      type="hidden"
-                      name={ruleFields.wasTemplate.name}
-                      value={loaded.template}
-                    />
-                  </th>
-                  <td className="py-2">
-                    <input
-                      {...getInputProps(ruleFields.enabled, { type: 'checkbox' })}
-                      aria-label={`E-mail the recipient when the parcel is ${status}`}
-                      className="h-4 w-4"
-                    />
-                  </td>
-                  <td className="py-2">
-                    <select
-                      {...singleSelectProps(getSelectProps(ruleFields.template))}
-                      aria-label={`Template for ${status}`}
-                      className="field-input"
-                    >
-                      {NOTIFICATION_TYPES.map((type) => (
-                        <option key={type} value={type}>
-                          {type}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                </tr>
-              );
-            })}
-            <tr>
-              <th scope="row" className="py-2 font-medium">
-                {DAY_BEFORE_LABEL}
-                <input
-                  type="hidden"
-                  name={dayBefore.wasEnabled.name}
-                  value={String(settings.dayBefore.enabled)}
-                />
-                <input
-                  type="hidden"
-                  name={dayBefore.wasTemplate.name}
-                  value={settings.dayBefore.template}
-                />
-              </th>
-              <td className="py-2">
-                <input
-                  {...getInputProps(dayBefore.enabled, { type: 'checkbox' })}
-                  aria-label="E-mail the recipient the day before delivery"
-                  className="h-4 w-4"
-                />
-              </td>
-              <td className="py-2">
-                <select
-                  {...singleSelectProps(getSelectProps(dayBefore.template))}
-                  aria-label="Template for the day before delivery"
-                  className="field-input"
-                >
-                  {NOTIFICATION_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {type}
-                    </option>
-                  ))}
-                </select>
-              </td>
-            </tr>
+            {[
+              ...rules.map((rule, index) => {
+                const fields = rule.getFieldset();
+                const status = settings.rules[index]!.status;
+                return {
+                  key: rule.key ?? status,
+                  heading: status,
+                  loaded: settings.rules[index]!,
+                  fields,
+                  status: <input {...getInputProps(fields.status, { type: 'hidden' })} />,
+                  labels: {
+                    enabled: `E-mail the recipient when the parcel is ${status}`,
+                    template: `Template for ${status}`,
+                  },
+                };
+              }),
+              {
+                key: 'day-before',
+                heading: DAY_BEFORE_LABEL,
+                loaded: settings.dayBefore,
+                fields: dayBefore,
+                status: null,
+                labels: {
+                  enabled: 'E-mail the recipient the day before delivery',
+                  template: 'Template for the day before delivery',
+                },
+              },
+            ].map(({ key, heading, loaded, fields, status, labels }) => (
+              <RuleRow
+                key={key}
+                heading={heading}
+                loaded={loaded}
+                names={{ wasEnabled: fields.wasEnabled.name, wasTemplate: fields.wasTemplate.name }}
+                enabled={getInputProps(fields.enabled, { type: 'checkbox' })}
+                template={getSelectProps(fields.template)}
+                labels={labels}
+              >
+                {status}
+              </RuleRow>
+            ))}
           </tbody>
         </table>
         <div className="flex justify-end">
@@ -194,6 +157,55 @@ export default function AutomaticEmailsPage() {
         </div>
       </Form>
     </div>
+  );
+}
+
+/**
+ * One rule's row: when, whether and which template, with what it showed when loaded (`was…`), so
+ * that only the rows changed here are saved.
+ */
+function RuleRow({
+  heading,
+  loaded,
+  names,
+  enabled,
+  template,
+  labels,
+  children,
+}: {
+  heading: string;
+  loaded: { enabled: boolean; template: string };
+  names: { wasEnabled: string; wasTemplate: string };
+  enabled: InputHTMLAttributes<HTMLInputElement>;
+  template: SelectHTMLAttributes<HTMLSelectElement>;
+  labels: { enabled: string; template: string };
+  children?: ReactNode;
+}) {
+  return (
+    <tr className="border-b last:border-0">
+      <th scope="row" className="py-2 font-medium">
+        {heading}
+        {children}
+        <input type="hidden" name={names.wasEnabled} value={String(loaded.enabled)} />
+        <input type="hidden" name={names.wasTemplate} value={loaded.template} />
+      </th>
+      <td className="py-2">
+        <input {...enabled} aria-label={labels.enabled} className="h-4 w-4" />
+      </td>
+      <td className="py-2">
+        <select
+          {...singleSelectProps(template)}
+          aria-label={labels.template}
+          className="field-input"
+        >
+          {NOTIFICATION_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </td>
+    </tr>
   );
 }
 

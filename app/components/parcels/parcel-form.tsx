@@ -325,16 +325,15 @@ export function ParcelForm({
             times, or neither for the service&apos;s usual time.
           </p>
           <div className="grid grid-cols-2 gap-3">
-            <Field
-              label="From"
-              {...getInputProps(window.from, { type: 'time' })}
-              errors={window.from.errors}
-            />
-            <Field
-              label="Until"
-              {...getInputProps(window.until, { type: 'time' })}
-              errors={window.until.errors}
-            />
+            {(['from', 'until'] as const).map((end) => (
+              <Fragment key={end}>
+                <Field
+                  label={end === 'from' ? 'From' : 'Until'}
+                  {...getInputProps(window[end], { type: 'time' })}
+                  errors={window[end].errors}
+                />
+              </Fragment>
+            ))}
           </div>
         </fieldset>
       </fieldset>
