@@ -66,7 +66,11 @@ async function windowToStore(
   }
   const refuse = (message: string) =>
     new ApiError(400, 'Validation failed', { deliveryWindow: [message] });
-  if (!day) throw refuse('Give the estimated delivery day the window is on');
+  if (!day) {
+    // No such parcel: the update answers that.
+    if (id && !stored) return undefined;
+    throw refuse('Give the estimated delivery day the window is on');
+  }
   if ('fromTime' in deliveryWindow)
     return {
       from: zonedDateTimeToUtc(day, deliveryWindow.fromTime, zone),
