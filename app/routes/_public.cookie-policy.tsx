@@ -1,6 +1,7 @@
 import type { MetaFunction } from '@remix-run/node';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
+import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
 import { useCompany } from '~/root';
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -21,6 +22,12 @@ const COOKIES = [
     purpose: 'Carries a one-time confirmation message, such as “Message sent”, to the next page.',
     duration: 'Until that page is shown',
   },
+];
+
+const COOKIE_COLUMNS: Column<(typeof COOKIES)[number]>[] = [
+  { header: 'Cookie', cellClassName: 'font-mono', cell: (cookie) => cookie.name },
+  { header: 'Purpose', cell: (cookie) => cookie.purpose },
+  { header: 'Duration', cell: (cookie) => cookie.duration },
 ];
 
 export default function CookiePolicyPage() {
@@ -49,30 +56,12 @@ export default function CookiePolicyPage() {
           body: (
             <>
               <p>We only use strictly necessary cookies, set by us:</p>
-              <table className="w-full text-left text-sm">
-                <thead>
-                  <tr className="border-b border-gray-200">
-                    <th scope="col" className="py-2 pr-4">
-                      Cookie
-                    </th>
-                    <th scope="col" className="py-2 pr-4">
-                      Purpose
-                    </th>
-                    <th scope="col" className="py-2">
-                      Duration
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {COOKIES.map((cookie) => (
-                    <tr key={cookie.name} className="border-b border-gray-100 align-top">
-                      <td className="py-2 pr-4 font-mono">{cookie.name}</td>
-                      <td className="py-2 pr-4">{cookie.purpose}</td>
-                      <td className="py-2">{cookie.duration}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                look={FLUSH}
+                columns={COOKIE_COLUMNS}
+                rows={COOKIES}
+                rowKey={(cookie) => cookie.name}
+              />
             </>
           ),
         },

@@ -2,6 +2,7 @@ import type { MetaFunction } from '@remix-run/node';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { ServicesSection } from '~/components/public/services-section';
+import { DataTable, type Column, type TableLook } from '~/components/ui/data-table';
 
 export const meta: MetaFunction = ({ matches }) =>
   publicPageMeta(
@@ -68,6 +69,24 @@ const DELIVERY_TIMES = [
   { service: 'International', time: '7-21 days' },
 ];
 
+/** A table of the public site: white on the page's colour, like its cards. */
+const DELIVERY_TIMES_LOOK: TableLook = {
+  table: 'mt-8 w-full overflow-hidden rounded-lg bg-white text-left shadow-sm',
+  head: 'bg-gray-100 text-sm text-gray-700',
+  body: 'divide-y divide-gray-200',
+  cell: 'px-4 py-3',
+};
+
+const DELIVERY_TIME_COLUMNS: Column<(typeof DELIVERY_TIMES)[number]>[] = [
+  {
+    header: 'Service',
+    rowHeader: true,
+    cellClassName: 'font-medium text-gray-900',
+    cell: (row) => row.service,
+  },
+  { header: 'Typical delivery time', cellClassName: 'text-gray-700', cell: (row) => row.time },
+];
+
 export default function ServicesPage() {
   return (
     <>
@@ -87,28 +106,12 @@ export default function ServicesPage() {
           Delivery times are estimates counted from pickup and can vary with customs, weather and
           remote destinations.
         </SectionHeading>
-        <table className="mt-8 w-full overflow-hidden rounded-lg bg-white text-left shadow-sm">
-          <thead className="bg-gray-100 text-sm text-gray-700">
-            <tr>
-              <th scope="col" className="px-4 py-3">
-                Service
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Typical delivery time
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-200">
-            {DELIVERY_TIMES.map((row) => (
-              <tr key={row.service}>
-                <th scope="row" className="px-4 py-3 font-medium text-gray-900">
-                  {row.service}
-                </th>
-                <td className="px-4 py-3 text-gray-700">{row.time}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          look={DELIVERY_TIMES_LOOK}
+          columns={DELIVERY_TIME_COLUMNS}
+          rows={DELIVERY_TIMES}
+          rowKey={(row) => row.service}
+        />
       </section>
 
       <section aria-labelledby="plans-heading" className="bg-brand-50 py-20">

@@ -1,8 +1,9 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Pagination } from '~/components/parcels/pagination';
+import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { listInbox, openInboxCounts } from '~/models/inbox.server';
 import {
   INBOX_KIND_LABELS,
@@ -32,6 +33,44 @@ const STATE_LABELS = { all: 'All', open: 'Not handled', handled: 'Handled' } as 
 
 function kindHref(kind: InboxKind) {
   return kind === 'contact' ? '/dashboard/inbox' : `/dashboard/inbox?kind=${kind}`;
+}
+
+type InboxRow = SerializeFrom<typeof loader>['items'][number];
+
+function inboxColumns(kind: InboxKind, search: string, timeZone: string): Column<InboxRow>[] {
+  const newsletter = kind === 'newsletter';
+  return [
+    {
+      header: 'Received',
+      cellClassName: 'whitespace-nowrap',
+      cell: (it) => <time dateTime={it.receivedAt}>{formatDateTime(it.receivedAt, timeZone)}</time>,
+    },
+    {
+      header: newsletter ? 'Email' : 'From',
+      cell: (it) => (
+        <Link
+          to={`/dashboard/inbox/${kind}/${it.id}${search}`}
+          className={`text-brand-700 underline ${it.handledAt ? '' : 'font-semibold'}`}
+        >
+          {newsletter ? it.email : `${it.name} <${it.email}>`}
+        </Link>
+      ),
+    },
+    {
+      header: newsletter ? 'Source' : 'Subject',
+      cellClassName: 'max-w-[24rem] truncate',
+      cell: (it) => it.subject,
+    },
+    {
+      header: 'Status',
+      cell: (it) =>
+        it.handledAt ? (
+          <span className="text-gray-600">Handled</span>
+        ) : (
+          <span className="font-semibold text-amber-800">New</span>
+        ),
+    },
+  ];
 }
 
 /**
@@ -89,59 +128,14 @@ export default function InboxPage() {
           Nothing here{state === 'all' ? ' yet' : ''}.
         </p>
       ) : (
-        <div
-          className="card overflow-x-auto"
-          role="region"
-          aria-label={INBOX_KIND_LABELS[kind]}
-          tabIndex={0}
-        >
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">
-              {`${INBOX_KIND_LABELS[kind]}, newest first: ${pagination.totalItems}`}
-            </caption>
-            <thead className="bg-gray-50 text-gray-600">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Received
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {newsletter ? 'Email' : 'From'}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {newsletter ? 'Source' : 'Subject'}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((it) => (
-                <tr key={it.id} className="border-t border-gray-100">
-                  <td className="whitespace-nowrap px-3 py-2">
-                    <time dateTime={it.receivedAt}>{formatDateTime(it.receivedAt, timeZone)}</time>
-                  </td>
-                  <td className="px-3 py-2">
-                    <Link
-                      to={`/dashboard/inbox/${kind}/${it.id}${search}`}
-                      className={`text-brand-700 underline ${it.handledAt ? '' : 'font-semibold'}`}
-                    >
-                      {newsletter ? it.email : `${it.name} <${it.email}>`}
-                    </Link>
-                  </td>
-                  <td className="max-w-[24rem] truncate px-3 py-2">{it.subject}</td>
-                  <td className="px-3 py-2">
-                    {it.handledAt ? (
-                      <span className="text-gray-600">Handled</span>
-                    ) : (
-                      <span className="font-semibold text-amber-800">New</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollRegion label={INBOX_KIND_LABELS[kind]} className="card overflow-x-auto">
+          <DataTable
+            caption={`${INBOX_KIND_LABELS[kind]}, newest first: ${pagination.totalItems}`}
+            columns={inboxColumns(kind, search, timeZone)}
+            rows={items}
+            rowKey={(it) => it.id}
+          />
+        </ScrollRegion>
       )}
       <Pagination
         currentPage={pagination.currentPage}

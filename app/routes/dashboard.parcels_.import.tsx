@@ -10,6 +10,7 @@ import {
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { fieldLabel, Readable } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { FormErrors } from '~/components/ui/field';
 import {
   getPendingImport,
@@ -265,59 +266,54 @@ function PreviewChange({ row }: { row: PreviewRow }) {
   );
 }
 
+const PREVIEW_TABLE_COLUMNS: Column<PreviewRow>[] = [
+  {
+    header: 'Row',
+    rowHeader: true,
+    cellClassName: 'font-normal text-gray-600',
+    cell: (row) => row.row,
+  },
+  {
+    header: 'Change',
+    cellClassName: 'min-w-[12rem] max-w-[24rem]',
+    cell: (row) => <PreviewChange row={row} />,
+  },
+  ...PREVIEW_COLUMNS.map((c): Column<PreviewRow> => ({
+    header: COLUMN_LABELS[c],
+    cellClassName: 'max-w-[16rem] truncate',
+    cell: (row) =>
+      !row[c] ? (
+        <span className="text-gray-500">
+          {row.action === 'New' || !KEPT_WHEN_EMPTY.has(c) ? '(default)' : '(as stored)'}
+        </span>
+      ) : c === 'estimatedDelivery' ? (
+        <PreviewDate value={row[c]} />
+      ) : (
+        row[c]
+      ),
+  })),
+];
+
+const ERROR_TABLE_COLUMNS: Column<ImportError>[] = [
+  { header: 'Row', cell: (error) => error.row },
+  { header: 'Column', cellClassName: 'font-mono', cell: (error) => error.field ?? '—' },
+  { header: 'Problem', cell: (error) => error.message },
+];
+
 function PreviewTable({ rows, total }: { rows: PreviewRow[]; total: number }) {
   if (!rows.length) return null;
   return (
-    // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
-    <div className="card overflow-x-auto" role="region" aria-label="Preview" tabIndex={0}>
-      <table className="w-full text-left text-sm">
-        <caption className="px-4 py-2 text-left font-medium text-gray-900">
-          {rows.length < total ? `The first ${rows.length} of ${total} rows` : `All ${total} rows`}
-        </caption>
-        <thead className="bg-gray-50 text-gray-600">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              Row
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Change
-            </th>
-            {PREVIEW_COLUMNS.map((c) => (
-              <th key={c} scope="col" className="px-3 py-2">
-                {COLUMN_LABELS[c]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.row} className="border-t border-gray-100 align-top">
-              <th scope="row" className="px-3 py-2 font-normal text-gray-600">
-                {row.row}
-              </th>
-              <td className="min-w-[12rem] max-w-[24rem] px-3 py-2">
-                <PreviewChange row={row} />
-              </td>
-              {PREVIEW_COLUMNS.map((c) => (
-                <td key={c} className="max-w-[16rem] truncate px-3 py-2">
-                  {!row[c] ? (
-                    <span className="text-gray-500">
-                      {row.action === 'New' || !KEPT_WHEN_EMPTY.has(c)
-                        ? '(default)'
-                        : '(as stored)'}
-                    </span>
-                  ) : c === 'estimatedDelivery' ? (
-                    <PreviewDate value={row[c]} />
-                  ) : (
-                    row[c]
-                  )}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollRegion label="Preview" className="card overflow-x-auto">
+      <DataTable
+        caption={
+          rows.length < total ? `The first ${rows.length} of ${total} rows` : `All ${total} rows`
+        }
+        captionClassName="px-4 py-2 text-left font-medium text-gray-900"
+        columns={PREVIEW_TABLE_COLUMNS}
+        rows={rows}
+        rowKey={(row) => row.row}
+      />
+    </ScrollRegion>
   );
 }
 
@@ -335,33 +331,14 @@ function ErrorTable({ check }: { check: Check }) {
         . Fix the file and upload it again: no parcel is imported until every row is right. Rows are
         numbered as in a spreadsheet, the header being row 1.
       </p>
-      <div className="overflow-x-auto" role="region" aria-label="Errors" tabIndex={0}>
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Errors by row</caption>
-          <thead className="bg-gray-50 text-gray-600">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Row
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Column
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Problem
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {check.errors.map((error, i) => (
-              <tr key={i} className="border-t border-gray-100">
-                <td className="px-3 py-2">{error.row}</td>
-                <td className="px-3 py-2 font-mono">{error.field ?? '—'}</td>
-                <td className="px-3 py-2">{error.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollRegion label="Errors">
+        <DataTable
+          caption="Errors by row"
+          columns={ERROR_TABLE_COLUMNS}
+          rows={check.errors}
+          rowKey={(_, i) => i}
+        />
+      </ScrollRegion>
     </section>
   );
 }

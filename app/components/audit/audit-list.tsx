@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { COMPACT, DataTable, type Column } from '~/components/ui/data-table';
 import type { AuditEntryView, AuditValue } from '~/models/audit.server';
 import { formatDate, formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
@@ -68,6 +69,29 @@ const VERBS = {
   import: 'imported',
 } as const;
 
+type Change = AuditEntryView['changes'][number];
+
+function changeColumns(timeZone: string): Column<Change>[] {
+  return [
+    {
+      header: 'Field',
+      rowHeader: true,
+      cellClassName: 'font-normal',
+      cell: (change) => fieldLabel(change.field),
+    },
+    {
+      header: 'Before',
+      cellClassName: 'break-words text-red-800',
+      cell: (change) => <Readable value={change.before} timeZone={timeZone} field={change.field} />,
+    },
+    {
+      header: 'After',
+      cellClassName: 'break-words text-green-800',
+      cell: (change) => <Readable value={change.after} timeZone={timeZone} field={change.field} />,
+    },
+  ];
+}
+
 /** Audit entries, newest first: who did what when and from where, with each field before and after. */
 export function AuditList({ entries }: { entries: AuditEntryView[] }) {
   const { timeZone } = useCompany();
@@ -86,37 +110,13 @@ export function AuditList({ entries }: { entries: AuditEntryView[] }) {
             {` · from ${entry.address || 'unknown address'} · ${entry.via === 'api' ? 'API' : 'dashboard'}`}
           </p>
           {entry.changes.length ? (
-            <table className="mt-2 w-full text-left text-xs">
-              <caption className="sr-only">Changed fields</caption>
-              <thead>
-                <tr className="text-gray-500">
-                  <th scope="col" className="py-1 pr-2">
-                    Field
-                  </th>
-                  <th scope="col" className="py-1 pr-2">
-                    Before
-                  </th>
-                  <th scope="col" className="py-1">
-                    After
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {entry.changes.map((change) => (
-                  <tr key={change.field} className="border-t border-gray-100 align-top">
-                    <th scope="row" className="py-1 pr-2 font-normal">
-                      {fieldLabel(change.field)}
-                    </th>
-                    <td className="break-words py-1 pr-2 text-red-800">
-                      <Readable value={change.before} timeZone={timeZone} field={change.field} />
-                    </td>
-                    <td className="break-words py-1 text-green-800">
-                      <Readable value={change.after} timeZone={timeZone} field={change.field} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Changed fields"
+              look={COMPACT}
+              columns={changeColumns(timeZone)}
+              rows={entry.changes}
+              rowKey={(change) => change.field}
+            />
           ) : null}
         </li>
       ))}
