@@ -1,12 +1,19 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type {
+  ActionFunctionArgs,
+  LoaderFunctionArgs,
+  MetaFunction,
+  SerializeFrom,
+} from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CheckboxGroup } from '~/components/settings/checkbox-group';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { SecretOnce } from '~/components/settings/secret-once';
+import { CardSection } from '~/components/ui/card-section';
+import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
 import { Field, FormErrors } from '~/components/ui/field';
 import { listApiKeys } from '~/models/api-key.server';
 import {
@@ -74,9 +81,38 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const meta: MetaFunction = () => [{ title: 'API keys · Settings · Management dashboard' }];
 
+type ApiKeyRow = SerializeFrom<typeof loader>['apiKeys'][number];
+
+function apiKeyColumns(timeZone: string): Column<ApiKeyRow>[] {
+  return [
+    { header: 'Name', cellClassName: 'font-medium text-gray-900', cell: (key) => key.name },
+    { header: 'Key', cellClassName: 'font-mono', cell: (key) => `${key.prefix}…` },
+    { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
+    { header: 'Created', cell: (key) => formatDateTime(key.createdAt, timeZone) },
+    {
+      header: 'Last used',
+      cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt, timeZone) : 'Never'),
+    },
+    {
+      header: <span className="sr-only">Actions</span>,
+      cellClassName: 'text-right',
+      cell: (key) => (
+        <Link
+          to={`${PATH}?${new URLSearchParams({ revoke: key.id })}#revoke-key`}
+          className="btn-secondary"
+          aria-label={`Revoke ${key.name}`}
+        >
+          Revoke
+        </Link>
+      ),
+    },
+  ];
+}
+
 export default function ApiKeysSettings() {
   const { timeZone } = useCompany();
   const { apiKeys, toRevoke } = useLoaderData<typeof loader>();
+  const columns = apiKeyColumns(timeZone);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -125,10 +161,7 @@ export default function ApiKeysSettings() {
         </ConfirmPanel>
       ) : null}
 
-      <section aria-labelledby="create-key-heading" className="card p-4">
-        <h2 id="create-key-heading" className="mb-3 text-lg font-semibold">
-          Create an API key
-        </h2>
+      <CardSection headingId="create-key-heading" title="Create an API key">
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <Field
@@ -149,65 +182,17 @@ export default function ApiKeysSettings() {
             Create API key
           </SubmitButton>
         </Form>
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="keys-heading" className="card p-4">
-        <h2 id="keys-heading" className="mb-3 text-lg font-semibold">
-          API keys
-        </h2>
-        {apiKeys.length === 0 ? (
-          <p className="py-6 text-center text-sm text-gray-600">No API keys yet.</p>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-gray-600">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    Name
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Key
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Scopes
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Created
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Last used
-                  </th>
-                  <th scope="col" className="py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-gray-100">
-                {apiKeys.map((key) => (
-                  <tr key={key.id}>
-                    <td className="py-2 pr-4 font-medium text-gray-900">{key.name}</td>
-                    <td className="py-2 pr-4 font-mono">{key.prefix}…</td>
-                    <td className="py-2 pr-4">{key.scopes.join(', ')}</td>
-                    <td className="py-2 pr-4">{formatDateTime(key.createdAt, timeZone)}</td>
-                    <td className="py-2 pr-4">
-                      {key.lastUsedAt ? formatDateTime(key.lastUsedAt, timeZone) : 'Never'}
-                    </td>
-                    <td className="py-2 text-right">
-                      <Link
-                        to={`${PATH}?${new URLSearchParams({ revoke: key.id })}#revoke-key`}
-                        className="btn-secondary"
-                        aria-label={`Revoke ${key.name}`}
-                      >
-                        Revoke
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <CardSection
+        headingId="keys-heading"
+        title="API keys"
+        empty={apiKeys.length === 0 && 'No API keys yet.'}
+      >
+        <div className="overflow-x-auto">
+          <DataTable look={FLUSH} columns={columns} rows={apiKeys} rowKey={(key) => key.id} />
+        </div>
+      </CardSection>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { CardSection } from '~/components/ui/card-section';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { listDepots } from '~/models/depot.server';
@@ -129,38 +130,33 @@ export default function DepotSettings() {
         </ConfirmPanel>
       ) : null}
 
-      <section aria-labelledby="depots-heading" className="card p-4">
-        <h2 id="depots-heading" className="mb-3 text-lg font-semibold">
-          Depots
-        </h2>
-        {depots.length === 0 ? (
-          <p className="py-4 text-sm text-gray-600">
-            No depots yet. Scans and events recorded at a depot take its name and time zone.
-          </p>
-        ) : (
-          <ul className="divide-y divide-gray-100">
-            {depots.map((depot) => (
-              <li key={depot.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
-                <span className="font-medium text-gray-900">{depot.name}</span>
-                <span className="text-sm text-gray-600">{depot.address}</span>
-                <span className="text-sm text-gray-600">{depot.timeZone.replace(/_/g, ' ')}</span>
-                <Link
-                  to={`${PATH}?delete=${depot.id}`}
-                  className="ml-auto text-sm font-medium text-red-700 hover:underline"
-                  aria-label={`Delete ${depot.name}`}
-                >
-                  Delete
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <CardSection
+        headingId="depots-heading"
+        title="Depots"
+        empty={
+          depots.length === 0 &&
+          'No depots yet. Scans and events recorded at a depot take its name and time zone.'
+        }
+      >
+        <ul className="divide-y divide-gray-100">
+          {depots.map((depot) => (
+            <li key={depot.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
+              <span className="font-medium text-gray-900">{depot.name}</span>
+              <span className="text-sm text-gray-600">{depot.address}</span>
+              <span className="text-sm text-gray-600">{depot.timeZone.replace(/_/g, ' ')}</span>
+              <Link
+                to={`${PATH}?delete=${depot.id}`}
+                className="ml-auto text-sm font-medium text-red-700 hover:underline"
+                aria-label={`Delete ${depot.name}`}
+              >
+                Delete
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </CardSection>
 
-      <section aria-labelledby="add-depot-heading" className="card p-4">
-        <h2 id="add-depot-heading" className="mb-3 text-lg font-semibold">
-          Add a depot
-        </h2>
+      <CardSection headingId="add-depot-heading" title="Add a depot">
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <Field
@@ -190,12 +186,9 @@ export default function DepotSettings() {
             Add depot
           </button>
         </Form>
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="exceptions-heading" className="card p-4">
-        <h2 id="exceptions-heading" className="mb-3 text-lg font-semibold">
-          Exceptions
-        </h2>
+      <CardSection headingId="exceptions-heading" title="Exceptions">
         <Form
           method="post"
           action={PATH}
@@ -213,7 +206,7 @@ export default function DepotSettings() {
             Save
           </button>
         </Form>
-      </section>
+      </CardSection>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { CardSection } from '~/components/ui/card-section';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
@@ -151,10 +152,11 @@ export default function WebhookSettings() {
           </p>
         </ConfirmPanel>
       ) : null}
-      <section aria-labelledby="edit-webhook-heading" className="card p-4">
-        <h2 id="edit-webhook-heading" className="mb-3 break-all text-lg font-semibold">
-          Webhook {webhook.url}
-        </h2>
+      <CardSection
+        headingId="edit-webhook-heading"
+        title={`Webhook ${webhook.url}`}
+        headingClassName="break-all"
+      >
         <Form method="post" action={here} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <WebhookFields fields={fields} />
@@ -171,12 +173,9 @@ export default function WebhookSettings() {
             Delete webhook
           </Link>
         </p>
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="deliveries-heading" className="card p-4">
-        <h2 id="deliveries-heading" className="mb-3 text-lg font-semibold">
-          Deliveries
-        </h2>
+      <CardSection headingId="deliveries-heading" title="Deliveries">
         {deliveries.length === 0 ? (
           <p className="py-6 text-center text-sm text-gray-600">No deliveries yet.</p>
         ) : (
@@ -250,7 +249,7 @@ export default function WebhookSettings() {
             )}
           </nav>
         ) : null}
-      </section>
+      </CardSection>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { CardSection } from '~/components/ui/card-section';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { FormErrors } from '~/components/ui/field';
@@ -71,10 +72,7 @@ export default function WebhooksSettings() {
         </SecretOnce>
       ) : null}
 
-      <section aria-labelledby="create-webhook-heading" className="card p-4">
-        <h2 id="create-webhook-heading" className="mb-3 text-lg font-semibold">
-          Add a webhook
-        </h2>
+      <CardSection headingId="create-webhook-heading" title="Add a webhook">
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <WebhookFields fields={fields} />
@@ -82,43 +80,37 @@ export default function WebhooksSettings() {
             Add webhook
           </SubmitButton>
         </Form>
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="webhooks-heading" className="card p-4">
-        <h2 id="webhooks-heading" className="mb-3 text-lg font-semibold">
-          Webhooks
-        </h2>
-        {webhooks.length === 0 ? (
-          <p className="py-6 text-center text-sm text-gray-600">No webhooks yet.</p>
-        ) : (
-          <ul aria-label="Webhooks" className="divide-y divide-gray-100">
-            {webhooks.map((webhook) => (
-              <li
-                key={webhook.id}
-                className="flex flex-wrap items-start justify-between gap-3 py-3"
+      <CardSection
+        headingId="webhooks-heading"
+        title="Webhooks"
+        empty={webhooks.length === 0 && 'No webhooks yet.'}
+      >
+        <ul aria-label="Webhooks" className="divide-y divide-gray-100">
+          {webhooks.map((webhook) => (
+            <li key={webhook.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+              <div className="min-w-0 space-y-1">
+                <p className="break-all font-mono text-sm text-gray-900">{webhook.url}</p>
+                {webhook.description ? (
+                  <p className="text-sm text-gray-600">{webhook.description}</p>
+                ) : null}
+                <p className="text-xs text-gray-500">
+                  {webhook.active ? 'Active' : 'Paused'} · {webhook.events.join(', ')} · added{' '}
+                  {formatDateTime(webhook.createdAt, timeZone)}
+                </p>
+              </div>
+              <Link
+                to={`${PATH}/${webhook.id}`}
+                className="btn-secondary"
+                aria-label={`Manage ${webhook.url}`}
               >
-                <div className="min-w-0 space-y-1">
-                  <p className="break-all font-mono text-sm text-gray-900">{webhook.url}</p>
-                  {webhook.description ? (
-                    <p className="text-sm text-gray-600">{webhook.description}</p>
-                  ) : null}
-                  <p className="text-xs text-gray-500">
-                    {webhook.active ? 'Active' : 'Paused'} · {webhook.events.join(', ')} · added{' '}
-                    {formatDateTime(webhook.createdAt, timeZone)}
-                  </p>
-                </div>
-                <Link
-                  to={`${PATH}/${webhook.id}`}
-                  className="btn-secondary"
-                  aria-label={`Manage ${webhook.url}`}
-                >
-                  Manage
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+                Manage
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </CardSection>
     </div>
   );
 }
