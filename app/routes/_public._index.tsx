@@ -1,18 +1,16 @@
-import type { MetaFunction } from '@remix-run/node';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { HeroCarousel, type HeroSlide } from '~/components/public/hero-carousel';
-import { SectionHeading } from '~/components/public/page-hero';
+import { PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
+import { Figures, TitledPoints } from '~/components/public/card-lists';
 import { ServicesSection } from '~/components/public/services-section';
 import { TrackingBox } from '~/components/public/tracking-box';
 import { useCompany } from '~/root';
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Fast, reliable parcel delivery worldwide',
-    'Ship parcels to 200+ countries with real-time tracking, 99.5% on-time delivery and 24/7 support.',
-  );
+export const meta = publicPageMeta(
+  'Fast, reliable parcel delivery worldwide',
+  'Ship parcels to 200+ countries with real-time tracking, 99.5% on-time delivery and 24/7 support.',
+);
 
 const SLIDES: HeroSlide[] = [
   {
@@ -147,6 +145,13 @@ function StarRating() {
   );
 }
 
+const FIGURES = [
+  { value: '50,000+', label: 'Customers' },
+  { value: '200+', label: 'Countries' },
+  { value: '15+', label: 'Years of experience' },
+  { value: '2009', label: 'Founded' },
+];
+
 export default function Home() {
   const company = useCompany();
   return (
@@ -159,24 +164,19 @@ export default function Home() {
         <TrackingBox />
       </div>
 
-      <section aria-labelledby="why-heading" className="mx-auto max-w-7xl px-4 py-20">
-        <SectionHeading
-          id="why-heading"
-          eyebrow="Why choose us"
-          title={`Why choose ${company.name}?`}
-        >
-          Businesses and families trust us with the parcels that matter because we combine speed
-          with care — and tell you exactly where things are.
-        </SectionHeading>
-        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {WHY_US.map((item) => (
-            <li key={item.title} className="card p-6">
-              <h3 className="text-lg font-semibold text-gray-900">{item.title}</h3>
-              <p className="mt-2 text-sm text-gray-600">{item.text}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <PublicSection
+        headingId="why-heading"
+        eyebrow="Why choose us"
+        title={`Why choose ${company.name}?`}
+        intro={
+          <>
+            Businesses and families trust us with the parcels that matter because we combine speed
+            with care — and tell you exactly where things are.
+          </>
+        }
+      >
+        <TitledPoints points={WHY_US} />
+      </PublicSection>
 
       <section aria-labelledby="about-heading" className="bg-white py-20">
         <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 lg:grid-cols-2">
@@ -199,33 +199,15 @@ export default function Home() {
               More about us
             </a>
           </div>
-          <dl className="grid grid-cols-2 gap-3 sm:gap-6">
-            {[
-              { value: '50,000+', label: 'Customers' },
-              { value: '200+', label: 'Countries' },
-              { value: '15+', label: 'Years of experience' },
-              { value: '2009', label: 'Founded' },
-            ].map((stat) => (
-              <div
-                key={stat.label}
-                className="card flex min-w-0 flex-col-reverse p-4 text-center sm:p-6"
-              >
-                <dt className="mt-1 text-sm text-gray-600">{stat.label}</dt>
-                <dd className="text-xl font-extrabold text-brand-700 min-[360px]:text-2xl sm:text-3xl">
-                  {stat.value}
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <Figures figures={FIGURES} />
         </div>
       </section>
 
-      <section aria-labelledby="how-heading" className="mx-auto max-w-7xl px-4 py-20">
-        <SectionHeading
-          id="how-heading"
-          eyebrow="How it works"
-          title="From order to doorstep in five steps"
-        />
+      <PublicSection
+        headingId="how-heading"
+        eyebrow="How it works"
+        title="From order to doorstep in five steps"
+      >
         <ol className="mt-12 grid gap-6 md:grid-cols-5">
           {STEPS.map((step, index) => (
             <li key={step.title} className="card p-6">
@@ -243,42 +225,47 @@ export default function Home() {
             </li>
           ))}
         </ol>
-      </section>
+      </PublicSection>
 
-      <section aria-labelledby="testimonials-heading" className="bg-brand-50 py-20">
-        <div className="mx-auto max-w-7xl px-4">
-          <SectionHeading
-            id="testimonials-heading"
-            eyebrow="Testimonials"
-            title="What our customers say"
-          />
-          <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {TESTIMONIALS.map((t) => (
-              <li key={t.name} className="card flex flex-col p-6">
-                <StarRating />
-                <blockquote className="mt-4 flex-1 text-gray-700">“{t.quote}”</blockquote>
-                <p className="mt-6 font-semibold text-gray-900">{t.name}</p>
-                <p className="text-sm text-gray-600">{t.role}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <PublicSection
+        headingId="testimonials-heading"
+        eyebrow="Testimonials"
+        title="What our customers say"
+        band="bg-brand-50"
+      >
+        <ul className="mt-12 grid gap-6 md:grid-cols-3">
+          {TESTIMONIALS.map((t) => (
+            <li key={t.name} className="card flex flex-col p-6">
+              <StarRating />
+              <blockquote className="mt-4 flex-1 text-gray-700">“{t.quote}”</blockquote>
+              <p className="mt-6 font-semibold text-gray-900">{t.name}</p>
+              <p className="text-sm text-gray-600">{t.role}</p>
+            </li>
+          ))}
+        </ul>
+      </PublicSection>
 
       <ServicesSection />
 
-      <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-20">
-        <SectionHeading id="faq-heading" eyebrow="FAQ" title="Frequently asked questions">
-          Can’t find your answer?{' '}
-          <a href="/contact" className="font-semibold text-brand-700 underline">
-            Contact our team
-          </a>
-          , available 24/7.
-        </SectionHeading>
+      <PublicSection
+        headingId="faq-heading"
+        eyebrow="FAQ"
+        title="Frequently asked questions"
+        width="max-w-3xl"
+        intro={
+          <>
+            Can’t find your answer?{' '}
+            <a href="/contact" className="font-semibold text-brand-700 underline">
+              Contact our team
+            </a>
+            , available 24/7.
+          </>
+        }
+      >
         <div className="mt-10">
           <FaqAccordion items={FAQ} group="faq" />
         </div>
-      </section>
+      </PublicSection>
     </>
   );
 }

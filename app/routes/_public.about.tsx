@@ -1,14 +1,12 @@
-import type { MetaFunction } from '@remix-run/node';
-import { PageHero, SectionHeading } from '~/components/public/page-hero';
+import { Figures, TitledPoints } from '~/components/public/card-lists';
+import { PageHero, PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'About Us',
-    'Founded in 2009 in New York, we deliver for 50,000+ customers in 200+ countries with 99.5% on-time delivery.',
-  );
+export const meta = publicPageMeta(
+  'About Us',
+  'Founded in 2009 in New York, we deliver for 50,000+ customers in 200+ countries with 99.5% on-time delivery.',
+);
 
 const STATS = [
   { value: '50,000+', label: 'Customers' },
@@ -106,19 +104,7 @@ export default function AboutPage() {
             </p>
           </div>
         </div>
-        <dl className="grid grid-cols-2 gap-3 self-center sm:gap-6">
-          {STATS.map((stat) => (
-            <div
-              key={stat.label}
-              className="card flex min-w-0 flex-col-reverse p-4 text-center sm:p-6"
-            >
-              <dt className="mt-1 text-sm text-gray-600">{stat.label}</dt>
-              <dd className="text-xl font-extrabold text-brand-700 min-[360px]:text-2xl sm:text-3xl">
-                {stat.value}
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <Figures figures={STATS} className="self-center" />
       </section>
 
       <section aria-label="Mission and vision" className="bg-white py-20">
@@ -142,12 +128,12 @@ export default function AboutPage() {
         </div>
       </section>
 
-      <section aria-labelledby="timeline-heading" className="mx-auto max-w-4xl px-4 py-20">
-        <SectionHeading
-          id="timeline-heading"
-          eyebrow="Our journey"
-          title="Milestones from 2009 to 2024"
-        />
+      <PublicSection
+        headingId="timeline-heading"
+        eyebrow="Our journey"
+        title="Milestones from 2009 to 2024"
+        width="max-w-4xl"
+      >
         <ol className="relative mt-12 space-y-8 border-l-2 border-brand-100 pl-8">
           {TIMELINE.map((entry) => (
             <li key={entry.year} className="relative">
@@ -160,26 +146,21 @@ export default function AboutPage() {
             </li>
           ))}
         </ol>
-      </section>
+      </PublicSection>
 
-      <section aria-labelledby="values-heading" className="bg-brand-50 py-20">
-        <div className="mx-auto max-w-7xl px-4">
-          <SectionHeading id="values-heading" eyebrow="Our values" title="What we stand for" />
-          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {VALUES.map((value) => (
-              <li key={value.title} className="card p-6">
-                <h3 className="text-lg font-semibold text-gray-900">{value.title}</h3>
-                <p className="mt-2 text-sm text-gray-600">{value.text}</p>
-              </li>
-            ))}
-          </ul>
-          <p className="mt-12 text-center">
-            <a href="/contact" className="btn-primary">
-              Talk to our team
-            </a>
-          </p>
-        </div>
-      </section>
+      <PublicSection
+        headingId="values-heading"
+        eyebrow="Our values"
+        title="What we stand for"
+        band="bg-brand-50"
+      >
+        <TitledPoints points={VALUES} />
+        <p className="mt-12 text-center">
+          <a href="/contact" className="btn-primary">
+            Talk to our team
+          </a>
+        </p>
+      </PublicSection>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
@@ -10,7 +10,8 @@ import {
   useInquiryForm,
 } from '~/components/public/inquiry-form';
 import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
-import { PageHero, SectionHeading } from '~/components/public/page-hero';
+import { TitledPoints } from '~/components/public/card-lists';
+import { PageHero, PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { useCompany } from '~/root';
 import { ContactMessageSchema } from '~/schemas/public-forms';
 import { publicFormAction } from '~/lib/public-form.server';
@@ -39,12 +40,10 @@ export function action(args: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Contact Us',
-    'Call, e-mail or write to our support team, available 24/7. We reply within 2 hours.',
-  );
+export const meta = publicPageMeta(
+  'Contact Us',
+  'Call, e-mail or write to our support team, available 24/7. We reply within 2 hours.',
+);
 
 const OFFICES = [
   {
@@ -105,7 +104,7 @@ export default function ContactPage() {
           {company.phone}
         </a>
       ),
-      note: 'Day and night, every day of the year, including public holidays.',
+      text: 'Day and night, every day of the year, including public holidays.',
     },
     {
       title: 'Email support',
@@ -117,7 +116,7 @@ export default function ContactPage() {
           {company.email}
         </a>
       ),
-      note: 'We reply to every e-mail within 2 hours.',
+      text: 'We reply to every e-mail within 2 hours.',
     },
     {
       title: 'Send a message',
@@ -126,12 +125,12 @@ export default function ContactPage() {
           Use the form below
         </a>
       ),
-      note: 'Day or night, a member of our support team replies within 2 hours.',
+      text: 'Day or night, a member of our support team replies within 2 hours.',
     },
     {
       title: 'Headquarters',
       detail: <span className="font-semibold text-gray-900">350 Fifth Avenue, Suite 4100</span>,
-      note: 'New York, NY 10118, United States',
+      text: 'New York, NY 10118, United States',
     },
   ];
 
@@ -152,15 +151,7 @@ export default function ContactPage() {
         <h2 id="channels-heading" className="sr-only">
           Ways to reach us
         </h2>
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {channels.map((channel) => (
-            <li key={channel.title} className="card p-6">
-              <h3 className="text-lg font-semibold text-gray-900">{channel.title}</h3>
-              <p className="mt-2">{channel.detail}</p>
-              <p className="mt-2 text-sm text-gray-600">{channel.note}</p>
-            </li>
-          ))}
-        </ul>
+        <TitledPoints points={channels} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4" />
       </section>
 
       <section aria-labelledby="contact-form-heading" className="bg-white py-16" id="contact-form">
@@ -195,11 +186,18 @@ export default function ContactPage() {
         </div>
       </section>
 
-      <section aria-labelledby="offices-heading" className="mx-auto max-w-7xl px-4 py-16">
-        <SectionHeading id="offices-heading" eyebrow="Offices" title="Our offices">
-          Drop-off counters and account managers in three cities, backed by a network of partner
-          depots in more than 200 countries.
-        </SectionHeading>
+      <PublicSection
+        headingId="offices-heading"
+        eyebrow="Offices"
+        title="Our offices"
+        padding="py-16"
+        intro={
+          <>
+            Drop-off counters and account managers in three cities, backed by a network of partner
+            depots in more than 200 countries.
+          </>
+        }
+      >
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {OFFICES.map((office) => (
             <li key={office.city} className="card p-6">
@@ -216,20 +214,20 @@ export default function ContactPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </PublicSection>
 
-      <section aria-labelledby="contact-faq-heading" className="bg-white py-16">
-        <div className="mx-auto max-w-3xl px-4">
-          <SectionHeading
-            id="contact-faq-heading"
-            eyebrow="FAQ"
-            title="Frequently asked questions"
-          />
-          <div className="mt-10">
-            <FaqAccordion items={CONTACT_FAQ} group="contact-faq" />
-          </div>
+      <PublicSection
+        headingId="contact-faq-heading"
+        eyebrow="FAQ"
+        title="Frequently asked questions"
+        band="bg-white"
+        width="max-w-3xl"
+        padding="py-16"
+      >
+        <div className="mt-10">
+          <FaqAccordion items={CONTACT_FAQ} group="contact-faq" />
         </div>
-      </section>
+      </PublicSection>
     </>
   );
 }

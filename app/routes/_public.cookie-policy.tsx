@@ -1,15 +1,12 @@
-import type { MetaFunction } from '@remix-run/node';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
 import { useCompany } from '~/root';
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Cookie Policy',
-    'The few cookies our website uses, what each one does and how to control them.',
-  );
+export const meta = publicPageMeta(
+  'Cookie Policy',
+  'The few cookies our website uses, what each one does and how to control them.',
+);
 
 const COOKIES = [
   {

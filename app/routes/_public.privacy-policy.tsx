@@ -1,14 +1,11 @@
-import type { MetaFunction } from '@remix-run/node';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Privacy Policy',
-    'What personal data we collect to deliver your parcels, why, how long we keep it and your rights.',
-  );
+export const meta = publicPageMeta(
+  'Privacy Policy',
+  'What personal data we collect to deliver your parcels, why, how long we keep it and your rights.',
+);
 
 export default function PrivacyPolicyPage() {
   const company = useCompany();

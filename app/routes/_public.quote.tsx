@@ -1,5 +1,5 @@
 import { getSelectProps, type SubmissionResult } from '@conform-to/react';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
@@ -46,12 +46,10 @@ export function action(args: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Get a Quote',
-    'Tell us what you ship and where, and get a tailored shipping quote within 2 hours.',
-  );
+export const meta = publicPageMeta(
+  'Get a Quote',
+  'Tell us what you ship and where, and get a tailored shipping quote within 2 hours.',
+);
 
 export default function QuotePage() {
   const { plan, sent } = useLoaderData<typeof loader>();

@@ -1,15 +1,13 @@
-import type { MetaFunction } from '@remix-run/node';
-import { PageHero, SectionHeading } from '~/components/public/page-hero';
+import { PageHero, PublicSection } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
+import { CheckList } from '~/components/public/card-lists';
 import { ServicesSection } from '~/components/public/services-section';
 import { DataTable, type Column, type TableLook } from '~/components/ui/data-table';
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Services & Pricing',
-    'Ground, Express Air, International and Freight shipping. Plans from $9.99 per shipment, with tracking and insurance included.',
-  );
+export const meta = publicPageMeta(
+  'Services & Pricing',
+  'Ground, Express Air, International and Freight shipping. Plans from $9.99 per shipment, with tracking and insurance included.',
+);
 
 const PLANS = [
   {
@@ -97,71 +95,74 @@ export default function ServicesPage() {
 
       <ServicesSection />
 
-      <section aria-labelledby="delivery-times-heading" className="mx-auto max-w-3xl px-4 py-16">
-        <SectionHeading
-          id="delivery-times-heading"
-          eyebrow="Delivery times"
-          title="How fast will it arrive?"
-        >
-          Delivery times are estimates counted from pickup and can vary with customs, weather and
-          remote destinations.
-        </SectionHeading>
+      <PublicSection
+        headingId="delivery-times-heading"
+        eyebrow="Delivery times"
+        title="How fast will it arrive?"
+        width="max-w-3xl"
+        padding="py-16"
+        intro={
+          <>
+            Delivery times are estimates counted from pickup and can vary with customs, weather and
+            remote destinations.
+          </>
+        }
+      >
         <DataTable
           look={DELIVERY_TIMES_LOOK}
           columns={DELIVERY_TIME_COLUMNS}
           rows={DELIVERY_TIMES}
           rowKey={(row) => row.service}
         />
-      </section>
+      </PublicSection>
 
-      <section aria-labelledby="plans-heading" className="bg-brand-50 py-20">
-        <div className="mx-auto max-w-7xl px-4">
-          <SectionHeading id="plans-heading" eyebrow="Pricing" title="Choose your plan">
+      <PublicSection
+        headingId="plans-heading"
+        eyebrow="Pricing"
+        title="Choose your plan"
+        band="bg-brand-50"
+        intro={
+          <>
             Simple per-shipment pricing with no monthly fees. Fees are shown before you book and
             paid in advance.
-          </SectionHeading>
-          <ul className="mt-12 grid gap-8 lg:grid-cols-3">
-            {PLANS.map((plan) => (
-              <li
-                key={plan.id}
-                className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-700 shadow-lg' : ''}`}
-                aria-labelledby={`plan-${plan.id}`}
-              >
-                {plan.popular ? (
-                  <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
-                    Most Popular
-                  </p>
-                ) : null}
-                <h3 id={`plan-${plan.id}`} className="text-xl font-bold text-gray-900">
-                  {plan.name}
-                </h3>
-                <p className="mt-1 text-sm text-gray-600">{plan.summary}</p>
-                <p className="mt-6">
-                  <span className="text-4xl font-extrabold text-gray-900">{plan.price}</span>{' '}
-                  <span className="text-sm text-gray-600">{plan.unit}</span>
+          </>
+        }
+      >
+        <ul className="mt-12 grid gap-8 lg:grid-cols-3">
+          {PLANS.map((plan) => (
+            <li
+              key={plan.id}
+              className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-700 shadow-lg' : ''}`}
+              aria-labelledby={`plan-${plan.id}`}
+            >
+              {plan.popular ? (
+                <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
+                  Most Popular
                 </p>
-                <ul className="mt-6 flex-1 space-y-2 text-sm text-gray-700">
-                  {plan.features.map((feature) => (
-                    <li key={feature}>
-                      <span aria-hidden="true" className="text-green-600">
-                        ✓{' '}
-                      </span>
-                      {feature}
-                    </li>
-                  ))}
-                </ul>
-                <a
-                  href={`/quote?plan=${plan.id}`}
-                  className={`mt-8 w-full ${plan.popular ? 'btn-accent' : 'btn-primary'}`}
-                  aria-label={`${plan.cta}: ${plan.name}`}
-                >
-                  {plan.cta}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+              ) : null}
+              <h3 id={`plan-${plan.id}`} className="text-xl font-bold text-gray-900">
+                {plan.name}
+              </h3>
+              <p className="mt-1 text-sm text-gray-600">{plan.summary}</p>
+              <p className="mt-6">
+                <span className="text-4xl font-extrabold text-gray-900">{plan.price}</span>{' '}
+                <span className="text-sm text-gray-600">{plan.unit}</span>
+              </p>
+              <CheckList
+                items={plan.features}
+                className="mt-6 flex-1 space-y-2 text-sm text-gray-700"
+              />
+              <a
+                href={`/quote?plan=${plan.id}`}
+                className={`mt-8 w-full ${plan.popular ? 'btn-accent' : 'btn-primary'}`}
+                aria-label={`${plan.cta}: ${plan.name}`}
+              >
+                {plan.cta}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </PublicSection>
     </>
   );
 }

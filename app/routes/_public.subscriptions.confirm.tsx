@@ -1,9 +1,4 @@
-import type {
-  ActionFunctionArgs,
-  HeadersFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from '@remix-run/node';
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
@@ -35,10 +30,13 @@ export async function action({ request }: ActionFunctionArgs) {
 // Links carry a token: never kept by a cache, never indexed.
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(matches, 'Confirm e-mail updates', 'Confirm e-mail updates for a parcel.', {
+export const meta = publicPageMeta(
+  'Confirm e-mail updates',
+  'Confirm e-mail updates for a parcel.',
+  {
     index: false,
-  });
+  },
+);
 
 export default function ConfirmSubscriptionPage() {
   const data = useLoaderData<typeof loader>() as LinkPageData;

@@ -1,9 +1,4 @@
-import type {
-  ActionFunctionArgs,
-  HeadersFunction,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from '@remix-run/node';
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
@@ -37,8 +32,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(matches, 'Unsubscribe', 'Stop e-mail updates for a parcel.', { index: false });
+export const meta = publicPageMeta('Unsubscribe', 'Stop e-mail updates for a parcel.', {
+  index: false,
+});
 
 export default function UnsubscribePage() {
   const data = useLoaderData<typeof loader>() as LinkPageData;

@@ -1,14 +1,11 @@
-import type { MetaFunction } from '@remix-run/node';
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { useCompany } from '~/root';
 
-export const meta: MetaFunction = ({ matches }) =>
-  publicPageMeta(
-    matches,
-    'Terms of Service',
-    'The terms that apply when you ship with us: fees, delivery estimates, liability and claims.',
-  );
+export const meta = publicPageMeta(
+  'Terms of Service',
+  'The terms that apply when you ship with us: fees, delivery estimates, liability and claims.',
+);
 
 export default function TermsOfServicePage() {
   const company = useCompany();

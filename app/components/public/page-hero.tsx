@@ -52,3 +52,45 @@ export function SectionHeading({
     </div>
   );
 }
+
+/**
+ * A section of a public page under its `SectionHeading`: on the page's own colour, or across the
+ * page in a `band` of colour, its content `width` wide.
+ */
+export function PublicSection({
+  headingId,
+  eyebrow,
+  title,
+  intro,
+  band,
+  width = 'max-w-7xl',
+  padding = 'py-20',
+  children,
+}: {
+  headingId: string;
+  eyebrow: string;
+  title: string;
+  intro?: ReactNode;
+  band?: 'bg-white' | 'bg-brand-50';
+  width?: 'max-w-3xl' | 'max-w-4xl' | 'max-w-7xl';
+  padding?: 'py-16' | 'py-20';
+  children: ReactNode;
+}) {
+  const content = (
+    <>
+      <SectionHeading id={headingId} eyebrow={eyebrow} title={title}>
+        {intro}
+      </SectionHeading>
+      {children}
+    </>
+  );
+  return band ? (
+    <section aria-labelledby={headingId} className={`${band} ${padding}`}>
+      <div className={`mx-auto ${width} px-4`}>{content}</div>
+    </section>
+  ) : (
+    <section aria-labelledby={headingId} className={`mx-auto ${width} px-4 ${padding}`}>
+      {content}
+    </section>
+  );
+}

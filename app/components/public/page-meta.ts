@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 
 type Matches = Array<{ id: string; data?: unknown } | undefined>;
 
@@ -15,13 +15,13 @@ export function pageTitle(matches: Matches, title: string | null): string {
   return title ? `${title} · ${company}` : company;
 }
 
+/** A public page's meta function: its title, its description and whether search engines list it. */
 export function publicPageMeta(
-  matches: Matches,
   title: string | null,
   description: string,
   { index = true }: { index?: boolean } = {},
-): MetaDescriptor[] {
-  return [
+): MetaFunction {
+  return ({ matches }) => [
     { title: pageTitle(matches, title) },
     { name: 'description', content: description },
     ...(index ? [] : [{ name: 'robots', content: 'noindex' }]),

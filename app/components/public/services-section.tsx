@@ -1,4 +1,5 @@
-import { SectionHeading } from './page-hero';
+import { CheckList, Figures, TitledPoints } from './card-lists';
+import { PublicSection } from './page-hero';
 
 export const SERVICES = [
   {
@@ -102,56 +103,36 @@ function ServiceIcon({ name }: { name: keyof typeof ICON_PATHS }) {
 /** The four services, the figures block and the benefits; shown on the home and services pages. */
 export function ServicesSection({ headingId = 'services-heading' }: { headingId?: string }) {
   return (
-    <section aria-labelledby={headingId} className="bg-white py-20">
-      <div className="mx-auto max-w-7xl px-4">
-        <SectionHeading
-          id={headingId}
-          eyebrow="Our services"
-          title="Shipping solutions for every parcel"
-        >
+    <PublicSection
+      headingId={headingId}
+      eyebrow="Our services"
+      title="Shipping solutions for every parcel"
+      band="bg-white"
+      intro={
+        <>
           From a single envelope to a full truckload, choose the speed and price that fits. Every
           service comes with tracking, insurance and 24/7 support.
-        </SectionHeading>
-        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {SERVICES.map((service) => (
-            <li key={service.name} className="card flex flex-col p-6">
-              <ServiceIcon name={service.icon} />
-              <h3 className="mt-4 text-lg font-semibold text-gray-900">{service.name}</h3>
-              <p className="mt-2 flex-1 text-sm text-gray-600">{service.description}</p>
-              <ul className="mt-4 space-y-1 text-sm text-gray-700">
-                {service.points.map((point) => (
-                  <li key={point}>
-                    <span aria-hidden="true" className="text-green-600">
-                      ✓{' '}
-                    </span>
-                    {point}
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
+        </>
+      }
+    >
+      <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        {SERVICES.map((service) => (
+          <li key={service.name} className="card flex flex-col p-6">
+            <ServiceIcon name={service.icon} />
+            <h3 className="mt-4 text-lg font-semibold text-gray-900">{service.name}</h3>
+            <p className="mt-2 flex-1 text-sm text-gray-600">{service.description}</p>
+            <CheckList items={service.points} className="mt-4 space-y-1 text-sm text-gray-700" />
+          </li>
+        ))}
+      </ul>
 
-        <dl className="mt-16 grid grid-cols-2 gap-x-3 gap-y-6 rounded-2xl bg-brand-800 px-4 py-6 text-center text-white sm:gap-6 sm:p-8 lg:grid-cols-4">
-          {STATS.map((stat) => (
-            <div key={stat.label} className="flex min-w-0 flex-col-reverse">
-              <dt className="mt-1 text-sm text-blue-100">{stat.label}</dt>
-              <dd className="text-xl font-extrabold min-[360px]:text-2xl sm:text-3xl">
-                {stat.value}
-              </dd>
-            </div>
-          ))}
-        </dl>
+      <Figures figures={STATS} look="band" />
 
-        <ul className="mt-16 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
-          {BENEFITS.map((benefit) => (
-            <li key={benefit.title}>
-              <h3 className="font-semibold text-gray-900">{benefit.title}</h3>
-              <p className="mt-2 text-sm text-gray-600">{benefit.text}</p>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+      <TitledPoints
+        points={BENEFITS}
+        cards={false}
+        className="mt-16 grid gap-8 sm:grid-cols-2 lg:grid-cols-4"
+      />
+    </PublicSection>
   );
 }
