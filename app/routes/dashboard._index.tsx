@@ -27,28 +27,41 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction = () => [{ title: 'Overview · Management dashboard' }];
 
-const icons = {
-  box: (
+/** The four figures of the overview: what each counts, how its change is described, its icon. */
+const FIGURES = [
+  {
+    key: 'totalParcels',
+    title: 'Total Parcels',
+    compares: 'Parcels created',
+    icon: 'M21 8l-9-5-9 5 9 5 9-5zM3 8v8l9 5 9-5V8M12 13v8',
+  },
+  {
+    key: 'activeParcels',
+    title: 'Active Parcels',
+    compares: 'Created and still active',
+    icon: 'M3 6h11v9H3zM14 9h4l3 3v3h-7zM7 18a2 2 0 1 0 0-.01M17 18a2 2 0 1 0 0-.01',
+  },
+  {
+    key: 'deliveredParcels',
+    title: 'Delivered Parcels',
+    compares: 'Created and delivered',
+    icon: 'M20 6L9 17l-5-5',
+  },
+  {
+    key: 'totalRevenue',
+    title: 'Total Revenue',
+    compares: 'Cost of parcels created',
+    icon: 'M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6',
+  },
+] as const;
+
+function FigureIcon({ path }: { path: string }) {
+  return (
     <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
-      <path d="M21 8l-9-5-9 5 9 5 9-5zM3 8v8l9 5 9-5V8M12 13v8" />
+      <path d={path} />
     </svg>
-  ),
-  truck: (
-    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
-      <path d="M3 6h11v9H3zM14 9h4l3 3v3h-7zM7 18a2 2 0 1 0 0-.01M17 18a2 2 0 1 0 0-.01" />
-    </svg>
-  ),
-  check: (
-    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
-      <path d="M20 6L9 17l-5-5" />
-    </svg>
-  ),
-  dollar: (
-    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
-      <path d="M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
-    </svg>
-  ),
-};
+  );
+}
 
 const monthName = new Intl.DateTimeFormat('en-US', { month: 'long', timeZone: 'UTC' });
 
@@ -77,38 +90,19 @@ export default function DashboardOverview() {
         </h2>
         {stats ? (
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <StatCard
-              title="Total Parcels"
-              value={stats.totalParcels}
-              change={stats.changes.totalParcels.label}
-              compares={compares('Parcels created', stats.changes.totalParcels)}
-              icon={icons.box}
-            />
-            <StatCard
-              title="Active Parcels"
-              value={stats.activeParcels}
-              change={stats.changes.activeParcels.label}
-              compares={compares('Created and still active', stats.changes.activeParcels)}
-              icon={icons.truck}
-            />
-            <StatCard
-              title="Delivered Parcels"
-              value={stats.deliveredParcels}
-              change={stats.changes.deliveredParcels.label}
-              compares={compares('Created and delivered', stats.changes.deliveredParcels)}
-              icon={icons.check}
-            />
-            <StatCard
-              title="Total Revenue"
-              value={formatMoney(stats.totalRevenue)}
-              change={stats.changes.totalRevenue.label}
-              compares={compares(
-                'Cost of parcels created',
-                stats.changes.totalRevenue,
-                formatMoney,
-              )}
-              icon={icons.dollar}
-            />
+            {FIGURES.map((figure) => {
+              const show = figure.key === 'totalRevenue' ? formatMoney : String;
+              return (
+                <StatCard
+                  key={figure.key}
+                  title={figure.title}
+                  value={show(stats[figure.key])}
+                  change={stats.changes[figure.key].label}
+                  compares={compares(figure.compares, stats.changes[figure.key], show)}
+                  icon={<FigureIcon path={figure.icon} />}
+                />
+              );
+            })}
           </div>
         ) : (
           <p role="alert" className="text-red-600">

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, Outlet, useLoaderData } from '@remix-run/react';
-import { DashboardHeader } from '~/components/dashboard/dashboard-header';
+import { Outlet, useLoaderData } from '@remix-run/react';
+import { DashboardBrand, DashboardHeader } from '~/components/dashboard/dashboard-header';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
-import { Logo } from '~/components/public/site-header';
 import { RouteAnnouncer } from '~/components/route-announcer';
 import { useCompany } from '~/root';
 import { requireUser } from '~/services/auth.server';
@@ -41,14 +40,8 @@ export function ErrorBoundary() {
   return (
     <div className="flex min-h-full flex-1 flex-col">
       <header className="border-b border-gray-200 bg-white">
-        <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
-          <Link to="/" reloadDocument aria-label="Website home">
-            <Logo name="" />
-          </Link>
-          <div>
-            <p className="text-lg font-bold leading-tight text-gray-900">Management</p>
-            <p className="text-sm text-gray-600">Admin Dashboard</p>
-          </div>
+        <div className="mx-auto max-w-7xl px-4 py-3">
+          <DashboardBrand homeLabel="Website home" />
         </div>
       </header>
       <main className="mx-auto w-full max-w-3xl flex-1 px-4 py-10">

@@ -13,6 +13,21 @@ export function RoleBadge({ role }: { role: string }) {
   );
 }
 
+/** The dashboard's name beside the logo, which leads back to the website. */
+export function DashboardBrand({ homeLabel }: { homeLabel: string }) {
+  return (
+    <div className="flex items-center gap-3">
+      <Link to="/" reloadDocument aria-label={homeLabel}>
+        <Logo name="" />
+      </Link>
+      <div>
+        <p className="text-lg font-bold leading-tight text-gray-900">Management</p>
+        <p className="text-sm text-gray-600">Admin Dashboard</p>
+      </div>
+    </div>
+  );
+}
+
 export function DashboardHeader({
   user,
   companyName,
@@ -23,15 +38,7 @@ export function DashboardHeader({
   return (
     <header className="border-b border-gray-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-        <div className="flex items-center gap-3">
-          <Link to="/" reloadDocument aria-label={`${companyName} website`}>
-            <Logo name="" />
-          </Link>
-          <div>
-            <p className="text-lg font-bold leading-tight text-gray-900">Management</p>
-            <p className="text-sm text-gray-600">Admin Dashboard</p>
-          </div>
-        </div>
+        <DashboardBrand homeLabel={`${companyName} website`} />
         <div className="flex items-center gap-3">
           <p className="flex items-center gap-2 text-sm" data-testid="current-user">
             <span className="sr-only">Signed in as</span>

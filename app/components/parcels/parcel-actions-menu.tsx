@@ -1,6 +1,25 @@
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { labelHref } from '~/schemas/label';
 
+/** An entry of the menu that the app opens in place: a dialog over the list, or another page. */
+function PageLinkItem({
+  href,
+  className = 'block px-3 py-2 hover:bg-gray-50',
+  children,
+}: {
+  href: string;
+  className?: string;
+  children: string;
+}) {
+  return (
+    <li>
+      <a href={href} data-client-link data-discover="true" className={className}>
+        {children}
+      </a>
+    </li>
+  );
+}
+
 /**
  * A parcel's row menu: View Details, its tracking events, its shipping label (a PDF, in a new tab), and Edit and Delete
  * for those who may change parcels. A `<details>` that works without JavaScript; each dialog link
@@ -26,26 +45,8 @@ export function ParcelActionsMenu({
         <span className="sr-only">{`Actions for ${parcel.trackingNumber}`}</span>
       </summary>
       <ul className="absolute right-0 z-10 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg">
-        <li>
-          <a
-            href={`${base}${search}${DIALOG_FRAGMENT}`}
-            data-client-link
-            data-discover="true"
-            className="block px-3 py-2 hover:bg-gray-50"
-          >
-            View Details
-          </a>
-        </li>
-        <li>
-          <a
-            href={`/dashboard/tracking/${parcel.id}`}
-            data-client-link
-            data-discover="true"
-            className="block px-3 py-2 hover:bg-gray-50"
-          >
-            Tracking events
-          </a>
-        </li>
+        <PageLinkItem href={`${base}${search}${DIALOG_FRAGMENT}`}>View Details</PageLinkItem>
+        <PageLinkItem href={`/dashboard/tracking/${parcel.id}`}>Tracking events</PageLinkItem>
         <li>
           <a
             href={labelHref(parcel.id)}
@@ -60,26 +61,13 @@ export function ParcelActionsMenu({
         </li>
         {canEdit ? (
           <>
-            <li>
-              <a
-                href={`${base}/edit${search}${DIALOG_FRAGMENT}`}
-                data-client-link
-                data-discover="true"
-                className="block px-3 py-2 hover:bg-gray-50"
-              >
-                Edit
-              </a>
-            </li>
-            <li>
-              <a
-                href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
-                data-client-link
-                data-discover="true"
-                className="block px-3 py-2 text-red-700 hover:bg-red-50"
-              >
-                Delete
-              </a>
-            </li>
+            <PageLinkItem href={`${base}/edit${search}${DIALOG_FRAGMENT}`}>Edit</PageLinkItem>
+            <PageLinkItem
+              href={`${base}/delete${search}${DIALOG_FRAGMENT}`}
+              className="block px-3 py-2 text-red-700 hover:bg-red-50"
+            >
+              Delete
+            </PageLinkItem>
           </>
         ) : null}
       </ul>

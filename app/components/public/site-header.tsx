@@ -31,6 +31,36 @@ function isCurrent(pathname: string, to: string): boolean {
   return to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
 }
 
+/** The site's pages, the current one marked: in the bar on wide screens, in the menu on phones. */
+function NavLinks({
+  pathname,
+  className,
+  linkClassName,
+}: {
+  pathname: string;
+  className: string;
+  linkClassName: (current: boolean) => string;
+}) {
+  return (
+    <ul className={className}>
+      {NAV_LINKS.map((link) => {
+        const current = isCurrent(pathname, link.to);
+        return (
+          <li key={link.to}>
+            <a
+              href={link.to}
+              aria-current={current ? 'page' : undefined}
+              className={linkClassName(current)}
+            >
+              {link.label}
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 /**
  * Plain links, and a `<details>` menu on narrow screens: the public pages run no JavaScript, so
  * every link is an ordinary page load.
@@ -71,24 +101,15 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
         <a href="/" aria-label={`${company.name} home`} className="min-w-0">
           <Logo name={company.name} />
         </a>
-        <ul className="hidden items-center gap-1 md:flex">
-          {NAV_LINKS.map((link) => {
-            const current = isCurrent(pathname, link.to);
-            return (
-              <li key={link.to}>
-                <a
-                  href={link.to}
-                  aria-current={current ? 'page' : undefined}
-                  className={`rounded-md px-3 py-2 text-sm font-medium ${
-                    current ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
-                  }`}
-                >
-                  {link.label}
-                </a>
-              </li>
-            );
-          })}
-        </ul>
+        <NavLinks
+          pathname={pathname}
+          className="hidden items-center gap-1 md:flex"
+          linkClassName={(current) =>
+            `rounded-md px-3 py-2 text-sm font-medium ${
+              current ? 'bg-brand-50 text-brand-700' : 'text-gray-700 hover:bg-gray-100'
+            }`
+          }
+        />
         {/* A fixed box, and the bar above (min-h) as tall as it: on a slow phone the browser can
             paint the header before it has read the menu, and a bar sized by its content would then
             grow and move the logo. */}
@@ -99,26 +120,17 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
           <summary className="block h-full list-none whitespace-nowrap rounded-md border border-gray-300 text-center text-sm font-medium leading-9 text-gray-800 [&::-webkit-details-marker]:hidden">
             <span aria-hidden="true">☰</span> Menu
           </summary>
-          <ul className="absolute right-0 z-40 mt-2 w-56 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-2 shadow-lg">
-            {NAV_LINKS.map((link) => {
-              const current = isCurrent(pathname, link.to);
-              return (
-                <li key={link.to}>
-                  <a
-                    href={link.to}
-                    aria-current={current ? 'page' : undefined}
-                    className={`block px-4 py-3 text-base ${
-                      current
-                        ? 'bg-brand-50 font-semibold text-brand-700'
-                        : 'text-gray-700 hover:bg-gray-100'
-                    }`}
-                  >
-                    {link.label}
-                  </a>
-                </li>
-              );
-            })}
-          </ul>
+          <NavLinks
+            pathname={pathname}
+            className="absolute right-0 z-40 mt-2 w-56 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-2 shadow-lg"
+            linkClassName={(current) =>
+              `block px-4 py-3 text-base ${
+                current
+                  ? 'bg-brand-50 font-semibold text-brand-700'
+                  : 'text-gray-700 hover:bg-gray-100'
+              }`
+            }
+          />
         </details>
       </nav>
     </header>

@@ -1,14 +1,17 @@
 import {
-  getFormProps,
   getInputProps,
   getSelectProps,
   getTextareaProps,
-  useForm,
   type SubmissionResult,
 } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { PostcodeField } from './postcode-field';
-import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import {
+  ResultSection,
+  ResultSectionForm,
+  SectionConfirmation,
+  useResultSectionForm,
+} from './result-section';
+import { Field, SelectField, TextareaField } from '~/components/ui/field';
 import {
   deliveryPreferencesSchema,
   INSTRUCTIONS_MAX,
@@ -34,16 +37,13 @@ export function ManageDeliveryForm({
   saved: boolean;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
-  const [form, fields] = useForm({
-    id: 'manage-delivery',
+  const [form, fields] = useResultSectionForm(
+    'manage-delivery',
     lastResult,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: deliveryPreferencesSchema(days.map((d) => d.value)) }),
-  });
+    deliveryPreferencesSchema(days.map((d) => d.value)),
+  );
   return (
-    <section id="manage" aria-labelledby="manage-heading" className="card mt-6 p-5">
+    <ResultSection section="manage">
       <details open={!!lastResult || saved}>
         <summary className="cursor-pointer text-lg font-semibold">
           <h2 id="manage-heading" className="inline">
@@ -55,19 +55,12 @@ export function ManageDeliveryForm({
           Enter the postcode of the delivery address to confirm it is yours.
         </p>
         {saved && !lastResult ? (
-          <p
-            role="status"
-            className="mt-4 rounded-md border border-green-300 bg-green-50 p-3 text-green-900"
-          >
-            {PREFERENCES_SAVED}
-          </p>
+          <SectionConfirmation>{PREFERENCES_SAVED}</SectionConfirmation>
         ) : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <form
-          method="post"
-          action={`/track?number=${encodeURIComponent(trackingNumber)}#manage`}
-          {...getFormProps(form)}
-          aria-labelledby="manage-heading"
+        <ResultSectionForm
+          section="manage"
+          trackingNumber={trackingNumber}
+          form={form}
           className="mt-4 grid gap-4 sm:grid-cols-2"
         >
           <input type="hidden" name="intent" value="preferences" />
@@ -122,8 +115,8 @@ export function ManageDeliveryForm({
               Save delivery preferences
             </button>
           </div>
-        </form>
+        </ResultSectionForm>
       </details>
-    </section>
+    </ResultSection>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import type { TrackingGlance } from '~/services/public-tracking.server';
 import type { ProgressStep } from '~/utils/delivery-headline';
@@ -38,73 +39,53 @@ export function PublicStatusBadge({ status }: { status: string }) {
   );
 }
 
+/** The outline drawn for each status that has its own icon; any other status is a dot. */
+const EVENT_ICON_SHAPES: Record<string, ReactNode> = {
+  'Package Picked Up': (
+    <>
+      <path d="M3 7l9-4 9 4v10l-9 4-9-4z" />
+      <path d="M3 7l9 4 9-4M12 11v10" />
+    </>
+  ),
+  'In Transit': (
+    <>
+      <path d="M1 6h13v10H1zM14 10h5l3 3v3h-8z" />
+      <circle cx="5" cy="18" r="2" />
+      <circle cx="18" cy="18" r="2" />
+    </>
+  ),
+  'Out for Delivery': (
+    <>
+      <path d="M12 21s-7-6.2-7-11a7 7 0 0114 0c0 4.8-7 11-7 11z" />
+      <circle cx="12" cy="10" r="2.5" />
+    </>
+  ),
+  Delivered: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M8 12l3 3 5-6" />
+    </>
+  ),
+};
+
 function EventIcon({ status }: { status: string }) {
-  const common = 'h-5 w-5';
-  switch (status) {
-    case 'Package Picked Up':
-      return (
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className={common}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <path d="M3 7l9-4 9 4v10l-9 4-9-4z" />
-          <path d="M3 7l9 4 9-4M12 11v10" />
-        </svg>
-      );
-    case 'In Transit':
-      return (
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className={common}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <path d="M1 6h13v10H1zM14 10h5l3 3v3h-8z" />
-          <circle cx="5" cy="18" r="2" />
-          <circle cx="18" cy="18" r="2" />
-        </svg>
-      );
-    case 'Out for Delivery':
-      return (
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className={common}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <path d="M12 21s-7-6.2-7-11a7 7 0 0114 0c0 4.8-7 11-7 11z" />
-          <circle cx="12" cy="10" r="2.5" />
-        </svg>
-      );
-    case 'Delivered':
-      return (
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className={common}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <circle cx="12" cy="12" r="9" />
-          <path d="M8 12l3 3 5-6" />
-        </svg>
-      );
-    default:
-      return (
-        <svg aria-hidden="true" viewBox="0 0 24 24" className={common} fill="currentColor">
-          <circle cx="12" cy="12" r="4" />
-        </svg>
-      );
-  }
+  const shape = EVENT_ICON_SHAPES[status];
+  return shape ? (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
+      {shape}
+    </svg>
+  ) : (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor">
+      <circle cx="12" cy="12" r="4" />
+    </svg>
+  );
 }
 
 function EventTime({ event }: { event: PublicEvent }) {

@@ -97,6 +97,12 @@ export function EventTimeline({
   );
 }
 
+/** What staff may do to one event, each opened as a dialog over the timeline. */
+const EVENT_ACTIONS = [
+  { path: 'edit', label: 'Edit', className: 'btn-secondary px-3 py-1' },
+  { path: 'delete', label: 'Delete', className: 'btn-secondary px-3 py-1 text-red-700' },
+];
+
 function EventItem({
   event,
   newest,
@@ -132,20 +138,17 @@ function EventItem({
           ) : null}
         </div>
         <div className={canEdit ? 'flex shrink-0 gap-2' : 'hidden'}>
-          <Link
-            to={`${basePath}/events/${event.id}/edit${linkSearch}${DIALOG_FRAGMENT}`}
-            preventScrollReset
-            className="btn-secondary px-3 py-1"
-          >
-            Edit<span className="sr-only"> event {event.status}</span>
-          </Link>
-          <Link
-            to={`${basePath}/events/${event.id}/delete${linkSearch}${DIALOG_FRAGMENT}`}
-            preventScrollReset
-            className="btn-secondary px-3 py-1 text-red-700"
-          >
-            Delete<span className="sr-only"> event {event.status}</span>
-          </Link>
+          {EVENT_ACTIONS.map(({ path, label, className }) => (
+            <Link
+              key={path}
+              to={`${basePath}/events/${event.id}/${path}${linkSearch}${DIALOG_FRAGMENT}`}
+              preventScrollReset
+              className={className}
+            >
+              {label}
+              <span className="sr-only"> event {event.status}</span>
+            </Link>
+          ))}
         </div>
       </div>
     </li>

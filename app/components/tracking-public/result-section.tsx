@@ -1,0 +1,74 @@
+import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ReactNode } from 'react';
+import type { z } from 'zod';
+import { FormErrors } from '~/components/ui/field';
+
+/**
+ * The form of a section under a tracking result, checked in the browser as on the server; the
+ * page posts it to its own URL and comes back to the section.
+ */
+export function useResultSectionForm<Schema extends z.ZodType<unknown, Record<string, unknown>>>(
+  id: string,
+  lastResult: SubmissionResult<string[]> | null | undefined,
+  schema: Schema,
+) {
+  return useForm<z.input<Schema>, z.output<Schema>>({
+    id,
+    lastResult,
+    defaultNoValidate: false,
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
+
+/** A card under a tracking result, reached at `#section` and named by its heading. */
+export function ResultSection({ section, children }: { section: string; children: ReactNode }) {
+  return (
+    <section id={section} aria-labelledby={`${section}-heading`} className="card mt-6 p-5">
+      {children}
+    </section>
+  );
+}
+
+/** The section's form: its errors first, then the form, which comes back to `#section`. */
+export function ResultSectionForm<Schema extends Record<string, unknown>>({
+  section,
+  trackingNumber,
+  form,
+  className,
+  children,
+}: {
+  section: string;
+  trackingNumber: string;
+  form: FormMetadata<Schema, string[]>;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <form
+        method="post"
+        action={`/track?number=${encodeURIComponent(trackingNumber)}#${section}`}
+        {...getFormProps(form)}
+        aria-labelledby={`${section}-heading`}
+        className={className}
+      >
+        {children}
+      </form>
+    </>
+  );
+}
+
+/** What the section's form did, said once it is done. */
+export function SectionConfirmation({ children }: { children: ReactNode }) {
+  return (
+    <p
+      role="status"
+      className="mt-4 rounded-md border border-green-300 bg-green-50 p-3 text-green-900"
+    >
+      {children}
+    </p>
+  );
+}
