@@ -32,7 +32,9 @@ async function checkContract(request: Request, response: Response, sent: string 
 }
 
 /**
- * Calls a route's loader or action as the server would, with a client address in the context.
+ * Calls a route's loader or action as the server would, with a client address in the context:
+ * as the holder of `token` (the API) or `cookie` (the pages) when one is given, POSTing `body`
+ * (JSON unless it is a string or a form) or the fields of `form` unless `method` says otherwise.
  * Every /api request and its answer are checked against the OpenAPI document (see contract.ts).
  */
 export async function callRoute(
@@ -42,12 +44,17 @@ export async function callRoute(
     method?: string;
     params?: Record<string, string>;
     headers?: HeadersInit;
+    token?: string;
+    cookie?: string;
     body?: unknown;
+    form?: Record<string, string>;
     clientAddress?: string;
   } = {},
 ): Promise<Response> {
   const headers = new Headers(options.headers);
-  let body: BodyInit | undefined;
+  if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
+  if (options.cookie) headers.set('Cookie', options.cookie);
+  let body: BodyInit | undefined = options.form && new URLSearchParams(options.form);
   if (options.body !== undefined) {
     if (
       typeof options.body === 'string' ||
@@ -61,7 +68,7 @@ export async function callRoute(
     }
   }
   const request = new Request(new URL(url, 'http://localhost'), {
-    method: options.method ?? 'GET',
+    method: options.method ?? (body ? 'POST' : 'GET'),
     headers,
     body,
   });
