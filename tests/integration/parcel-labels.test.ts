@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
 import { getParcel, Parcel, type SerializedParcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { loader as labelApi, action as labelApiAction } from '~/routes/api.parcels.$id.label[.]pdf';
 import { loader as exportApi } from '~/routes/api.parcels.export[.]csv';
@@ -21,7 +20,8 @@ import { createParcel } from '~/services/parcels.server';
 import { flashStorage } from '~/lib/cookies.server';
 import { callRoute } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
-import { type SignedIn, signedIn } from '../support/sign-in';
+import { type SignedIn } from '../support/sign-in';
+import { createUsers } from '../support/factories';
 
 type Who = SignedIn;
 let staff: Who;
@@ -60,12 +60,7 @@ const pdfOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
 beforeAll(async () => {
   await connectDb();
-  staff = await signedIn(
-    await createUser({ username: 'label-staff', password: 'label-staff-pw', role: 'staff' }),
-  );
-  viewer = await signedIn(
-    await createUser({ username: 'label-viewer', password: 'label-viewer-pw', role: 'viewer' }),
-  );
+  ({ staff, viewer } = await createUsers(['staff', 'viewer'], 'label'));
   parcel = await newParcel('Jane Label');
 });
 
