@@ -37,11 +37,11 @@ import {
   retryNotification,
   UnknownParcelError,
 } from '~/services/notifications.server';
-import { flashStorage } from '~/lib/cookies.server';
 import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { until } from '../support/jobs';
 import { createUser } from '../support/factories';
+import { toastOf } from '../support/api';
 
 let accepting: TestSmtpServer;
 let rejecting: TestSmtpServer;
@@ -639,12 +639,6 @@ function pageRequest(url: string, form?: Record<string, string>) {
     },
     body: form ? new URLSearchParams(form) : undefined,
   });
-}
-
-async function toastOf(res: Response) {
-  const setCookie = res.headers.get('Set-Cookie') ?? '';
-  const flash = await flashStorage.getSession(setCookie.split(';')[0]);
-  return flash.get('toast') as { type: string; title: string; description?: string } | undefined;
 }
 
 describe('dashboard: Notifications tab', () => {

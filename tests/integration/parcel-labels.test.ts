@@ -17,8 +17,7 @@ import { renderLabelPdf } from '~/services/label-render.server';
 import { printable } from '~/services/pdf-fonts.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { createParcel } from '~/services/parcels.server';
-import { flashStorage } from '~/lib/cookies.server';
-import { callRoute } from '../support/api';
+import { callRoute, toastOf } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
 import { type SignedIn } from '../support/sign-in';
 import { createUsers } from '../support/factories';
@@ -48,12 +47,6 @@ function newParcel(name: string, extra: Record<string, unknown> = {}) {
     estimatedDelivery: undefined,
     ...extra,
   } as never);
-}
-
-async function toast(res: Response) {
-  const cookie = res.headers.get('Set-Cookie') ?? '';
-  const session = await flashStorage.getSession(cookie.split(';')[0]);
-  return session.get('toast') as { type: string; title: string; description?: string } | undefined;
 }
 
 const pdfOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
@@ -351,7 +344,7 @@ describe('bulk actions on the parcel table', () => {
     });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/dashboard/parcels?search=Bulk&page=1');
-    expect(await toast(res)).toMatchObject({
+    expect(await toastOf(res)).toMatchObject({
       type: 'success',
       title: 'Status changed for 2 parcels',
     });
@@ -385,7 +378,7 @@ describe('bulk actions on the parcel table', () => {
         ['newStatus', 'In Transit'],
       ]),
     });
-    expect(await toast(again)).toMatchObject({ title: 'No status changed' });
+    expect(await toastOf(again)).toMatchObject({ title: 'No status changed' });
     expect(await AuditEntry.countDocuments({ entityId: { $in: [a!.id, b!.id] } })).toBe(2);
   });
 
@@ -398,7 +391,7 @@ describe('bulk actions on the parcel table', () => {
         ['newStatus', 'Delivered'],
       ]),
     });
-    expect(await toast(noIds)).toEqual({
+    expect(await toastOf(noIds)).toEqual({
       type: 'error',
       title: 'Nothing changed',
       description: 'Select at least one parcel.',
@@ -412,7 +405,7 @@ describe('bulk actions on the parcel table', () => {
         ['newStatus', ''],
       ]),
     });
-    expect(await toast(noStatus)).toMatchObject({ description: 'Choose the new status.' });
+    expect(await toastOf(noStatus)).toMatchObject({ description: 'Choose the new status.' });
     expect((await getParcel(parcel.id))!.status).toBe('Pending');
   });
 
@@ -429,7 +422,7 @@ describe('bulk actions on the parcel table', () => {
       ['intent', 'delete'],
       ['ids', target.id],
     ]);
-    expect(await toast(unknown)).toEqual({
+    expect(await toastOf(unknown)).toEqual({
       type: 'error',
       title: 'Nothing changed',
       description: 'Unknown action.',
@@ -440,13 +433,13 @@ describe('bulk actions on the parcel table', () => {
       ['newStatus', 'Delivered'],
     ]);
     expect(notIds.headers.get('location')).toBe('/dashboard/parcels?page=2');
-    expect(await toast(notIds)).toMatchObject({ description: 'Not a parcel id.' });
+    expect(await toastOf(notIds)).toMatchObject({ description: 'Not a parcel id.' });
     const badStatus = await post(listAction, '/dashboard/parcels', [
       ['intent', 'status'],
       ['ids', target.id],
       ['newStatus', 'Lost'],
     ]);
-    expect(await toast(badStatus)).toMatchObject({
+    expect(await toastOf(badStatus)).toMatchObject({
       description: expect.stringMatching(/^Status must be one of: Pending, /),
     });
     const tooMany = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(24, '0'));
@@ -456,7 +449,7 @@ describe('bulk actions on the parcel table', () => {
       ['back', '?search=Second'],
     ]);
     expect(many.headers.get('location')).toBe('/dashboard/parcels?search=Hostile');
-    expect(await toast(many)).toEqual({
+    expect(await toastOf(many)).toEqual({
       type: 'error',
       title: 'Nothing deleted',
       description: 'Select at most 100 parcels at a time.',
@@ -467,7 +460,7 @@ describe('bulk actions on the parcel table', () => {
       { headers: { Cookie: staff.cookie } },
     );
     expect(confirm.status).toBe(302);
-    expect(await toast(confirm)).toMatchObject({ description: 'Not a parcel id.' });
+    expect(await toastOf(confirm)).toMatchObject({ description: 'Not a parcel id.' });
     const stored = await getParcel(target.id);
     expect(stored?.status).toBe('Pending');
     expect(await AuditEntry.countDocuments({ entityId: target.id })).toBe(0);
@@ -508,7 +501,7 @@ describe('bulk actions on the parcel table', () => {
     });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/dashboard/parcels?search=Gone');
-    expect(await toast(res)).toMatchObject({ type: 'success', title: '2 parcels deleted' });
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: '2 parcels deleted' });
     expect(await Parcel.countDocuments({ _id: { $in: [a!.id, b!.id] } })).toBe(0);
     expect(await getParcel(keep!.id)).not.toBeNull();
     const entries = await AuditEntry.find({ action: 'delete', entityId: { $in: [a!.id, b!.id] } });
@@ -519,7 +512,7 @@ describe('bulk actions on the parcel table', () => {
       headers: { Cookie: staff.cookie },
     });
     expect(stale.status).toBe(302);
-    expect(await toast(stale)).toMatchObject({
+    expect(await toastOf(stale)).toMatchObject({
       type: 'error',
       description: 'The selected parcels no longer exist.',
     });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { flashStorage } from '~/lib/cookies.server';
 import { afterEach } from 'vitest';
 import { contractViolations } from './contract';
 
@@ -147,4 +148,11 @@ export function requestsAs<R extends string>(
     page: (url: string, role: R, form?: Record<string, string> | URLSearchParams) =>
       pageRequest(url, users()[role], form),
   };
+}
+
+/** The toast an answer leaves in its flash cookie for the next page, if any. */
+export async function toastOf(response: Response) {
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+  const flash = await flashStorage.getSession(cookies.join('; '));
+  return flash.get('toast') as { type: string; title: string; description?: string } | undefined;
 }
