@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { E2E_ADMIN, E2E_DIR } from '../../../playwright.config';
 
@@ -20,6 +20,18 @@ export async function signIn(page: Page, redirectTo?: string) {
       timeout: 20_000,
     },
   );
+}
+
+/** The tracking numbers of the parcels the API lists as the admin for `query` (its search part). */
+export async function listedTrackingNumbers(request: APIRequestContext, query: string) {
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  expect(login.ok()).toBeTruthy();
+  const { token } = await login.json();
+  const list = await request.get(`/api/parcels?${query}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { parcels } = await list.json();
+  return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
 }
 
 /** The status region where flash messages show (with or without JavaScript). */
