@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import type { ParsedMail } from 'mailparser';
 import { expect, javaScriptOn, test } from './fixtures';
-import { uniqueName, waitForMail } from './helpers';
+import { uniqueEmail, uniqueName, waitForMail } from './helpers';
 
 // axe (WCAG 2.1 A and AA rules) on every screen of the app: public pages, sign-in, every
 // dashboard tab and every dialog. Each screen is loaded once and checked at a phone's width and a
@@ -60,9 +60,7 @@ async function subscriptionLinks(
   parcel: { id: string; trackingNumber: string },
   headers: Record<string, string>,
 ) {
-  const address = (who: string) =>
-    `${uniqueName(`axe-${who}-${test.info().project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
-  const [pending, confirmed] = [address('pending'), address('confirmed')];
+  const [pending, confirmed] = [uniqueEmail('axe-pending'), uniqueEmail('axe-confirmed')];
   for (const email of [pending, confirmed]) {
     const asked = await request.post(`/api/tracking/track/${parcel.trackingNumber}/subscriptions`, {
       data: { email },
