@@ -61,3 +61,20 @@ export function tempDir(prefix: string): string {
 export function tempDbDir(prefix: string): string {
   return join(tempDir(prefix), 'db');
 }
+
+type Closable = { close(): Promise<unknown> } | { stop(): Promise<unknown> } | null | undefined;
+
+/**
+ * The end of a file's tests: drops its database (when there is one to drop), then closes or stops
+ * what it opened, in the order given: clients and connections before the engines they reach.
+ */
+export async function tearDown(
+  db: { dropDatabase(): Promise<unknown> } | undefined,
+  ...opened: Closable[]
+): Promise<void> {
+  await db?.dropDatabase().catch(() => {});
+  for (const thing of opened) {
+    if (thing && 'close' in thing) await thing.close();
+    else if (thing) await thing.stop();
+  }
+}
