@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { uniqueName } from './support/helpers';
+import { createParcelThroughApi, uniqueName } from './support/helpers';
 
 // A keyboard user who closes a dialog, however it closes, lands on the control that opened it.
 // (Without JavaScript dialogs are pages: the no-js project does not run these.)
@@ -90,16 +90,11 @@ test('a submitted Add Event dialog returns focus to Add Event; a cancelled and a
 }) => {
   // A parcel of this test's own.
   const party = { name: 'Kim Keyboard', email: 'kim@example.com', phone: '555-0100' };
-  const created = await request.post('/api/parcels', {
-    headers: admin,
-    data: {
-      sender: { ...party, address: '1 Sender Way, Austin' },
-      recipient: { ...party, address: '9 Elm St, Boston' },
-      weight: 1,
-      serviceType: 'Standard',
-    },
+  const parcel = await createParcelThroughApi(request, admin, {
+    sender: party,
+    recipient: party,
+    serviceType: 'Standard',
   });
-  const { parcel } = await created.json();
 
   await page.goto(`/dashboard/tracking/${parcel.id}`);
   let opener = await openWithKeyboard(page, 'Add Event', 'Add Event');

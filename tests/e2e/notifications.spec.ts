@@ -2,9 +2,11 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
 import {
   chooseParcel,
+  createParcelThroughApi,
   reloadUntil,
   setSmtpRejecting,
   toastRegion,
+  uniqueEmail,
   uniqueName,
   waitForMail,
 } from './support/helpers';
@@ -17,28 +19,11 @@ async function createParcel(
   request: APIRequestContext,
   admin: { Authorization: string },
 ): Promise<CreatedParcel> {
-  const project = test.info().project.name;
-  const email = `${uniqueName(`notify-${project}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
-  const res = await request.post('/api/parcels', {
-    headers: admin,
-    data: {
-      sender: {
-        name: 'Sam Sender',
-        email: 'sam@example.com',
-        phone: '555-0100',
-        address: '1 Sender Way, Austin',
-      },
-      recipient: {
-        name: uniqueName('Nora Notified'),
-        email,
-        phone: '555-0101',
-        address: '9 Elm St, Boston',
-      },
-      weight: 1.2,
-    },
+  const email = uniqueEmail('notify');
+  const parcel = await createParcelThroughApi(request, admin, {
+    recipient: { name: uniqueName('Nora Notified'), email },
+    weight: 1.2,
   });
-  expect(res.status()).toBe(201);
-  const { parcel } = await res.json();
   return { id: parcel.id, trackingNumber: parcel.trackingNumber, email };
 }
 

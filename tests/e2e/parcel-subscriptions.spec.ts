@@ -1,6 +1,12 @@
 import type { ParsedMail } from 'mailparser';
 import { expect, NO_JS, test } from './support/fixtures';
-import { eventFormReady, toastRegion, uniqueName, waitForMail } from './support/helpers';
+import {
+  createParcelThroughApi,
+  eventFormReady,
+  toastRegion,
+  uniqueEmail,
+  waitForMail,
+} from './support/helpers';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -22,17 +28,11 @@ test(
   NO_JS,
   async ({ page, request, admin }, testInfo) => {
     const contact = { name: 'Fern Follow', email: 'fern@example.com', phone: '555-0100' };
-    const created = await request.post('/api/parcels', {
-      headers: admin,
-      data: {
-        sender: { ...contact, address: '1 Sender Way, Austin' },
-        recipient: { ...contact, address: '9 Elm St, Boston' },
-        weight: 1,
-      },
+    const parcel = await createParcelThroughApi(request, admin, {
+      sender: contact,
+      recipient: contact,
     });
-    expect(created.status()).toBe(201);
-    const { parcel } = await created.json();
-    const email = `${uniqueName(`follow-${testInfo.project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
+    const email = uniqueEmail('follow');
 
     // The form under the result: a plain HTML form, the same with JavaScript or without.
     await page.goto(`/track?number=${parcel.trackingNumber}`);
@@ -90,16 +90,11 @@ test('a mail client unsubscribes in one click, without cookies (RFC 8058)', asyn
   admin: headers,
 }, testInfo) => {
   const contact = { name: 'Olga One-Click', email: 'olga@example.com', phone: '555-0100' };
-  const created = await request.post('/api/parcels', {
-    headers,
-    data: {
-      sender: { ...contact, address: '1 Sender Way, Austin' },
-      recipient: { ...contact, address: '9 Elm St, Boston' },
-      weight: 1,
-    },
+  const parcel = await createParcelThroughApi(request, headers, {
+    sender: contact,
+    recipient: contact,
   });
-  const { parcel } = await created.json();
-  const email = `${uniqueName(`oneclick-${testInfo.project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
+  const email = uniqueEmail('oneclick');
   const asked = await request.post(`/api/tracking/track/${parcel.trackingNumber}/subscriptions`, {
     data: { email },
   });

@@ -1,19 +1,7 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PUBLIC_PAGES } from '../support/public-pages';
 import { NO_JS } from './support/fixtures';
-import { toastRegion } from './support/helpers';
-
-async function demoTrackingNumbers(request: APIRequestContext, limit = 3) {
-  const login = await request.post('/api/auth/login', {
-    data: { username: 'admin', password: 'e2e-admin-password' },
-  });
-  const { token } = await login.json();
-  const list = await request.get(`/api/parcels?limit=${limit}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const { parcels } = await list.json();
-  return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
-}
+import { listedTrackingNumbers, toastRegion } from './support/helpers';
 
 test.describe('the home page', () => {
   test('nothing moves once the home page has loaded', async ({ page, javaScriptEnabled }) => {
@@ -39,7 +27,7 @@ test.describe('the home page', () => {
 test.describe('narrow screens', () => {
   for (const width of [320, 375]) {
     test(`nothing overflows sideways at ${width} px`, async ({ page, request }) => {
-      const numbers = await demoTrackingNumbers(request);
+      const numbers = await listedTrackingNumbers(request, 'limit=3');
       await page.setViewportSize({ width, height: 720 });
       for (const path of [
         ...PUBLIC_PAGES,

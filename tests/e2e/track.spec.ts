@@ -1,24 +1,16 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { NO_JS } from './support/fixtures';
-import { signIn } from './support/helpers';
+import { listedTrackingNumbers, signIn } from './support/helpers';
 
 // The seeded demo parcels exist on the fresh e2e database; find one through the public API. The
 // oldest In Transit parcel is a demo parcel with its events (other specs make newer ones, some
 // with a status but no events).
 async function demoTrackingNumber(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login', {
-    data: { username: 'admin', password: 'e2e-admin-password' },
-  });
-  expect(login.ok()).toBeTruthy();
-  const { token } = await login.json();
-  const list = await request.get(
-    '/api/parcels?status=In%20Transit&sort=createdAt&order=asc&limit=1',
-    {
-      headers: { Authorization: `Bearer ${token}` },
-    },
+  const [number] = await listedTrackingNumbers(
+    request,
+    'status=In%20Transit&sort=createdAt&order=asc&limit=1',
   );
-  const { parcels } = await list.json();
-  return parcels[0].trackingNumber as string;
+  return number!;
 }
 
 test.describe('tracking a parcel', () => {
@@ -71,24 +63,12 @@ test('staff pages stay behind sign-in while tracking is public', async ({ page }
   await signIn(page);
 });
 
-async function demoNumbers(request: APIRequestContext, count: number) {
-  const login = await request.post('/api/auth/login', {
-    data: { username: 'admin', password: 'e2e-admin-password' },
-  });
-  const { token } = await login.json();
-  const list = await request.get(`/api/parcels?limit=${count}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const { parcels } = await list.json();
-  return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
-}
-
 test.describe('tracking several parcels at once', () => {
   test('/track?number=A,B,C shows one summary per number, each leading to its result', async ({
     page,
     request,
   }) => {
-    const [a, b] = await demoNumbers(request, 2);
+    const [a, b] = await listedTrackingNumbers(request, 'limit=2');
     await page.goto(`/track?number=${a},${b!.toLowerCase()},ZZZ999999998,${a}`);
     await expect(page).toHaveTitle('3 tracking numbers · SwiftShip Courier');
     const rows = page.locator('[data-tracking-summary]');
@@ -111,7 +91,7 @@ test.describe('tracking several parcels at once', () => {
     page,
     request,
   }) => {
-    const [a, b, c] = await demoNumbers(request, 3);
+    const [a, b, c] = await listedTrackingNumbers(request, 'limit=3');
     await page.goto('/');
     const field = page.getByRole('textbox', { name: 'Tracking number' });
     // Lines pasted into a one-line field arrive separated by spaces.

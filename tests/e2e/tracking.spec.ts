@@ -1,6 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, NO_JS, test } from './support/fixtures';
-import { chooseParcel, eventFormReady, toastRegion, uniqueName } from './support/helpers';
+import {
+  chooseParcel,
+  createParcelThroughApi,
+  eventFormReady,
+  toastRegion,
+  uniqueName,
+} from './support/helpers';
 
 type CreatedParcel = { id: string; trackingNumber: string; recipientName: string };
 
@@ -9,28 +15,16 @@ let parcel: CreatedParcel;
 // Each project (with and without JavaScript) works on a parcel of its own.
 test.beforeAll(async ({ request, adminToken }) => {
   const recipientName = uniqueName('Tracy Tracking');
-  const res = await request.post('/api/parcels', {
-    headers: { Authorization: `Bearer ${adminToken}` },
-    data: {
-      sender: {
-        name: 'Sam Sender',
-        email: 'sam@example.com',
-        phone: '555-0100',
-        address: '1 Sender Way, Austin',
-      },
-      recipient: {
-        name: recipientName,
-        email: 'tracy@example.com',
-        phone: '555-0101',
-        address: '9 Elm St, Boston',
-      },
+  const { id, trackingNumber } = await createParcelThroughApi(
+    request,
+    { Authorization: `Bearer ${adminToken}` },
+    {
+      recipient: { name: recipientName, email: 'tracy@example.com' },
       weight: 2.5,
       serviceType: 'Express',
     },
-  });
-  expect(res.status()).toBe(201);
-  const body = await res.json();
-  parcel = { id: body.parcel.id, trackingNumber: body.parcel.trackingNumber, recipientName };
+  );
+  parcel = { id, trackingNumber, recipientName };
 });
 
 async function expectPublicPage(

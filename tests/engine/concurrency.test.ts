@@ -1,7 +1,7 @@
 import mongoose, { Schema, type Connection } from 'mongoose';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget, uniqueDbName, type Target } from './helpers';
+import { startTarget, type Target, tearDown, uniqueDbName } from './helpers';
 
 let target: Target;
 let client: MongoClient;
@@ -15,15 +15,7 @@ beforeAll(async () => {
   conn = await mongoose.createConnection(target.uri + dbName, { maxPoolSize: 20 }).asPromise();
 });
 
-afterAll(async () => {
-  await client
-    ?.db(dbName)
-    .dropDatabase()
-    .catch(() => {});
-  await client?.close();
-  await conn?.close();
-  await target?.stop();
-});
+afterAll(() => tearDown(client?.db(dbName), client, conn, target));
 
 describe('concurrency', () => {
   it('lets exactly one of 20 concurrent creates of the same unique key succeed', async () => {

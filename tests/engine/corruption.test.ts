@@ -1,25 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize } from 'bson';
 import { MongoClient } from 'mongodb';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedMongo, startEmbeddedMongoHere } from '../../embedded-mongo';
 import { fillAndKill } from './crash';
-
-const tsxBin = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-damage-'));
-  dirs.push(d);
-  return join(d, 'db');
-}
-
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+import { tempDbDir, tsxBin } from './helpers';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -73,7 +60,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe('damaged data files', () => {
   it('refuses to start on a journal damaged in the middle, and leaves it as it is', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-damage-');
     await fillAndKill(dir, 143);
     const journal = join(dir, 'journal.0.bson');
     const original = readFileSync(journal);
@@ -114,7 +101,7 @@ describe('damaged data files', () => {
   }, 60_000);
 
   it('does not take a damaged length field for a torn final record', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-damage-');
     await fillAndKill(dir, 40);
     const journal = join(dir, 'journal.0.bson');
     const original = readFileSync(journal);
@@ -135,7 +122,7 @@ describe('damaged data files', () => {
   }, 60_000);
 
   it('drops a final record whose checksum fails, with a warning', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-damage-');
     await fillAndKill(dir, 10);
     const journal = join(dir, 'journal.0.bson');
     const original = readFileSync(journal);
@@ -161,7 +148,7 @@ describe('damaged data files', () => {
   }, 60_000);
 
   it('refuses a damaged snapshot and salvages it', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-damage-');
     await fillAndKill(dir, 60);
     // A clean stop folds the journal into a snapshot.
     await (await startEmbeddedMongoHere({ dir })).stop();
@@ -185,14 +172,14 @@ describe('damaged data files', () => {
   }, 60_000);
 
   it('salvage reports an intact directory unchanged, and waits for no running engine', async () => {
-    const busyDir = tempDir();
+    const busyDir = tempDbDir('embedded-mongo-damage-');
     const engine = await startEmbeddedMongo({ dir: busyDir, tcp: false });
     const busy = await runCli(['--dir', busyDir, '--salvage']);
     expect(busy.code).toBe(1);
     expect(busy.err).toMatch(/is in use by another process/);
     await engine.stop();
 
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-damage-');
     await fillAndKill(dir, 5);
     const before = readFileSync(join(dir, 'journal.0.bson'));
     const clean = await runCli(['--dir', dir, '--salvage']);

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Db } from 'mongodb';
+import { afterAll } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../embedded-mongo';
 
 export interface Target {
@@ -30,4 +34,47 @@ export function uniqueDbName(prefix: string): string {
 export async function isEngine(db: Db): Promise<boolean> {
   const info = await db.admin().command({ buildInfo: 1 });
   return info.gitVersion === 'embedded';
+}
+
+/** The tsx binary, through which `npm run db` starts the command line. */
+export const tsxBin = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+
+const tempDirs: string[] = [];
+
+afterAll(() => {
+  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Removes the folder once the test file is done. */
+export function removeWhenDone(dir: string): void {
+  tempDirs.push(dir);
+}
+
+/** A new temporary folder named from `prefix`, removed once the test file is done. */
+export function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  removeWhenDone(d);
+  return d;
+}
+
+/** A data directory the engine has not made yet: `db` in a new temporary folder. */
+export function tempDbDir(prefix: string): string {
+  return join(tempDir(prefix), 'db');
+}
+
+type Closable = { close(): Promise<unknown> } | { stop(): Promise<unknown> } | null | undefined;
+
+/**
+ * The end of a file's tests: drops its database (when there is one to drop), then closes or stops
+ * what it opened, in the order given: clients and connections before the engines they reach.
+ */
+export async function tearDown(
+  db: { dropDatabase(): Promise<unknown> } | undefined,
+  ...opened: Closable[]
+): Promise<void> {
+  await db?.dropDatabase().catch(() => {});
+  for (const thing of opened) {
+    if (thing && 'close' in thing) await thing.close();
+    else if (thing) await thing.stop();
+  }
 }

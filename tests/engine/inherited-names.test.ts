@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongoHere, type EmbeddedMongo } from '../../embedded-mongo';
-import { isEngine, startTarget, uniqueDbName, type Target } from './helpers';
+import { isEngine, startTarget, type Target, tearDown, uniqueDbName } from './helpers';
 
 // A name a plain object inherits, or otherwise special to JavaScript, must behave as any other
 // field name. Each scenario runs twice: once with these names, once with each of them renamed to an
@@ -377,15 +377,7 @@ beforeAll(async () => {
   dbName = uniqueDbName('inherited_names');
 });
 
-afterAll(async () => {
-  await client
-    ?.db(dbName)
-    .dropDatabase()
-    .catch(() => {});
-  await client?.close();
-  await local?.stop();
-  await target?.stop();
-});
+afterAll(() => tearDown(client?.db(dbName), client, local, target));
 
 describe('names every object inherits', () => {
   it('behave as ordinary field names in every operator, and reach no prototype', async () => {

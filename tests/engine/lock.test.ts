@@ -4,37 +4,27 @@ import {
   existsSync,
   linkSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Collection } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, startEmbeddedMongoHere } from '../../embedded-mongo';
+import { removeWhenDone, tempDbDir, tsxBin } from './helpers';
 
 // `npm run db` runs the command line through the tsx binary, which starts node as a child of its
 // own; both are in one process group, which is what a terminal or a supervisor kills.
-const tsxBin = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const dirs: string[] = [];
 const children: ChildProcess[] = [];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCollection = Collection<any>;
 const coll = (c: MongoClient): AnyCollection =>
   c.db('lock').collection('parcels') as unknown as AnyCollection;
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-lock-'));
-  dirs.push(d);
-  return join(d, 'db');
-}
 
 function killGroup(child: ChildProcess): void {
   try {
@@ -46,7 +36,6 @@ function killGroup(child: ChildProcess): void {
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) killGroup(c);
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 interface Cli {
@@ -107,7 +96,7 @@ const socketUri = (file: string) => `mongodb://${encodeURIComponent(file)}/`;
 
 describe('data directory lock', () => {
   it('restarts at once after SIGKILL, 20 times in a row, with every acknowledged write', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-lock-');
     const acked: number[] = [];
     for (let round = 0; round <= 20; round++) {
       const started = Date.now();
@@ -147,7 +136,7 @@ describe('data directory lock', () => {
 
   it('starts whatever PID a leftover mongod.lock names, and removes it', async () => {
     for (const pid of [process.pid, process.ppid]) {
-      const dir = tempDir();
+      const dir = tempDbDir('embedded-mongo-lock-');
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'mongod.lock'), String(pid));
       const engine = await startEmbeddedMongoHere({ dir, tcp: false });
@@ -160,7 +149,7 @@ describe('data directory lock', () => {
   });
 
   it('refuses a second engine on a live directory, and the first keeps working', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-lock-');
     const first = await startCli(dir);
     expect(first.uri).not.toBeNull();
     const client = await MongoClient.connect(first.uri!);
@@ -189,7 +178,7 @@ describe('data directory lock', () => {
   }, 60_000);
 
   it('removes leftover socket files, whatever they are, and starts', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-lock-');
     const killed = await startCli(dir);
     const client = await MongoClient.connect(killed.uri!);
     await coll(client).insertOne({ _id: 'kept' });
@@ -224,7 +213,7 @@ describe('data directory lock', () => {
 
   it('lets exactly one of several engines starting at once have the directory', async () => {
     for (let round = 0; round < 12; round++) {
-      const dir = tempDir();
+      const dir = tempDbDir('embedded-mongo-lock-');
       if (round % 2 === 1) {
         await staleSocket(dir, `mongod-${randomBytes(8).toString('hex')}.sock`, 'mongod.sock');
         await staleSocket(dir, `mongod-${randomBytes(8).toString('hex')}.sock`);
@@ -252,7 +241,7 @@ describe('data directory lock', () => {
 
   it('lets exactly one of several processes starting at once have the directory', async () => {
     for (let round = 0; round < 4; round++) {
-      const dir = tempDir();
+      const dir = tempDbDir('embedded-mongo-lock-');
       if (round % 2 === 1) {
         const killed = await startCli(dir);
         killGroup(killed.child);
@@ -274,7 +263,7 @@ describe('data directory lock', () => {
   }, 120_000);
 
   it('serves on its socket only with tcp: false; the socket is private', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-lock-');
     const engine = await startEmbeddedMongo({ dir, tcp: false });
     const socket = join(realpathSync(dir), 'mongod.sock');
     expect(engine.uri).toBe(socketUri(socket));
@@ -313,14 +302,14 @@ describe('data directory lock', () => {
   });
 
   it('keeps the socket in /tmp when the directory path is too long for one', async () => {
-    const dir = join(tempDir(), 'a-directory-name-long-enough'.repeat(4));
+    const dir = join(tempDbDir('embedded-mongo-lock-'), 'a-directory-name-long-enough'.repeat(4));
     mkdirSync(dir, { recursive: true });
     const real = realpathSync(dir);
     const short = join(
       '/tmp',
       `embedded-mongo-${createHash('sha256').update(real).digest('hex').slice(0, 16)}`,
     );
-    dirs.push(short);
+    removeWhenDone(short);
     const engine = await startEmbeddedMongo({ dir, tcp: false });
     expect(engine.uri).toBe(socketUri(join(short, 'mongod.sock')));
     expect(readFileSync(join(dir, 'mongod.sock.path'), 'utf8').trim()).toBe(

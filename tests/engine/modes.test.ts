@@ -1,25 +1,13 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmbeddedMongoHere } from '../../embedded-mongo';
 import { fillAndKill } from './crash';
-
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-modes-'));
-  dirs.push(d);
-  return join(d, 'db');
-}
-
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+import { tempDbDir } from './helpers';
 
 describe('data directory modes', () => {
   it('keeps the directory 0700 and its files 0600, and fixes them at start', async () => {
-    const dir = tempDir();
+    const dir = tempDbDir('embedded-mongo-modes-');
     await fillAndKill(dir, 3);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'journal.0.bson')).mode & 0o777).toBe(0o600);
@@ -35,7 +23,7 @@ describe('data directory modes', () => {
     expect(statSync(join(dir, 'snapshot.bson')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'journal.1.bson')).mode & 0o777).toBe(0o600);
 
-    const fresh = tempDir();
+    const fresh = tempDbDir('embedded-mongo-modes-');
     const other = await startEmbeddedMongoHere({ dir: fresh, tcp: false });
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
     await other.stop();

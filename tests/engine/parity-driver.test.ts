@@ -15,7 +15,7 @@ import {
   type Db,
 } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEngine, startTarget, uniqueDbName, type Target } from './helpers';
+import { isEngine, startTarget, type Target, tearDown, uniqueDbName } from './helpers';
 
 let target: Target;
 let client: MongoClient;
@@ -29,11 +29,7 @@ beforeAll(async () => {
   engine = await isEngine(db);
 });
 
-afterAll(async () => {
-  await db?.dropDatabase().catch(() => {});
-  await client?.close();
-  await target?.stop();
-});
+afterAll(() => tearDown(db, client, target));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const collection = (name: string) => db.collection(name) as unknown as Collection<any>;

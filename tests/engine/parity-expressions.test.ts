@@ -1,6 +1,6 @@
 import { Decimal128, MongoClient, type MongoServerError, ObjectId, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEngine, startTarget, uniqueDbName, type Target } from './helpers';
+import { isEngine, startTarget, type Target, tearDown, uniqueDbName } from './helpers';
 
 // Aggregation expressions on edges where a JavaScript library's answer would differ from
 // MongoDB 7's: null and missing arguments, arguments of the wrong type, bytes versus code points,
@@ -35,11 +35,7 @@ beforeAll(async () => {
   await db.collection('one').insertOne(doc as never);
 });
 
-afterAll(async () => {
-  await db?.dropDatabase().catch(() => {});
-  await client?.close();
-  await target?.stop();
-});
+afterAll(() => tearDown(db, client, target));
 
 /** The expression's value for the document, or 'missing' when it has none. */
 async function value(expr: unknown): Promise<unknown> {

@@ -1,32 +1,19 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient, type Collection } from 'mongodb';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startEmbeddedMongo, startEmbeddedMongoHere } from '../../embedded-mongo';
 import { frame } from '../../embedded-mongo/storage';
 import { fillAndKill } from './crash';
+import { tempDir, tsxBin } from './helpers';
 
 // Run through node directly so signals reach the process that holds the data directory.
 const node = process.execPath;
 const tsx = (args: string[]) => ['--import', 'tsx', ...args];
-// The command line is started the way `npm run db` does it, through the tsx binary.
-const tsxBin = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const dirs: string[] = [];
 const collectionOf = (c: MongoClient, db: string, name: string) =>
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   c.db(db).collection(name) as unknown as Collection<any>;
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'embedded-mongo-'));
-  dirs.push(d);
-  return d;
-}
-
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 async function withClient<T>(
   dir: string,
@@ -45,7 +32,7 @@ async function withClient<T>(
 
 describe('persistence', () => {
   it('keeps every acknowledged write after SIGKILL', async () => {
-    const dir = tempDir();
+    const dir = tempDir('embedded-mongo-');
     for (const compactBytes of [64 * 1024 * 1024, 32 * 1024]) {
       const acked = new Set<number>();
       const updated = new Set<number>();
@@ -88,7 +75,7 @@ describe('persistence', () => {
   }, 120_000);
 
   it('drops a torn journal tail left by a crash, with a warning, and keeps the rest', async () => {
-    const dir = tempDir();
+    const dir = tempDir('embedded-mongo-');
     // Killed, not stopped: a clean stop folds the journal into a snapshot, and the torn bytes
     // appended to it would never be read.
     await fillAndKill(dir, 3);
@@ -125,14 +112,14 @@ describe('persistence', () => {
   }, 60_000);
 
   it('recovers when the last journal record is torn', async () => {
-    const dir = tempDir();
+    const dir = tempDir('embedded-mongo-');
     const engine = await startEmbeddedMongo({ dir });
     const client = await MongoClient.connect(engine.uri);
     await collectionOf(client, 't', 'c').insertMany([{ _id: 'a' }, { _id: 'b' }]);
     await client.close();
     // Copy the live journal as a crashed process would have left it, with a half-written record.
     const journal = readdirSync(dir).find((f) => f.startsWith('journal.'))!;
-    const crashed = tempDir();
+    const crashed = tempDir('embedded-mongo-');
     const { copyFileSync } = await import('node:fs');
     copyFileSync(join(dir, journal), join(crashed, journal));
     appendFileSync(join(crashed, journal), Buffer.from([50, 0, 0, 0, 9, 9, 9, 9, 1, 2]));
@@ -150,7 +137,7 @@ describe('persistence', () => {
   });
 
   it('keeps data and indexes across restarts with snapshots', async () => {
-    const dir = tempDir();
+    const dir = tempDir('embedded-mongo-');
     await withClient(
       dir,
       async (client) => {
@@ -183,7 +170,7 @@ describe('persistence', () => {
   });
 
   it('refuses a second process on the same directory and runs from the command line', async () => {
-    const dir = tempDir();
+    const dir = tempDir('embedded-mongo-');
     const engine = await startEmbeddedMongo({ dir });
     const second = spawn(node, tsx(['embedded-mongo/cli.ts', '--dir', dir]), {
       stdio: ['ignore', 'pipe', 'pipe'],

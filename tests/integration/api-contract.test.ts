@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser } from '~/models/user.server';
 import { Parcel } from '~/models/parcel.server';
 import { API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { toApiErrorResponse } from '~/lib/api.server';
@@ -22,7 +21,7 @@ import { action as eventAction } from '~/routes/api.tracking.events.$id';
 import { connectDb } from '~/lib/db.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
 import { callRoute } from '../support/api';
-import { signedIn } from '../support/sign-in';
+import { createUsers } from '../support/factories';
 
 let staff: Record<string, string>;
 let viewer: Record<string, string>;
@@ -32,15 +31,8 @@ const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   await connectDb();
-  const make = async (role: 'admin' | 'staff' | 'viewer') =>
-    bearer(
-      (
-        await signedIn(
-          await createUser({ username: `contract-${role}`, password: `${role}-password-1`, role }),
-        )
-      ).token,
-    );
-  [staff, viewer, admin] = await Promise.all([make('staff'), make('viewer'), make('admin')]);
+  const users = await createUsers(['staff', 'viewer', 'admin'], 'contract');
+  [staff, viewer, admin] = [users.staff.auth, users.viewer.auth, users.admin.auth];
 });
 
 /** The spec's create body (§7), as its client builds it. */

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry, changedFields, listAudit } from '~/models/audit.server';
-import { createUser } from '~/models/user.server';
 import { action as apiKeyApi } from '~/routes/api.api-keys.$id';
 import { action as apiKeysApi } from '~/routes/api.api-keys';
 import { action as auditAction, loader as auditLoader } from '~/routes/api.audit';
@@ -17,61 +16,20 @@ import { action as userApi } from '~/routes/api.users.$id';
 import { action as editPage } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { loader as historyPage } from '~/routes/dashboard.parcels.$parcelId.history';
 import { connectDb } from '~/lib/db.server';
-import { type SignedIn, signedIn } from '../support/sign-in';
+import { callRoute } from '../support/api';
+import { createUser, type TestUser } from '../support/factories';
 
-type Who = SignedIn;
+type Who = TestUser;
 let admin: Who;
 let staff: Who;
 let viewer: Who;
 
 beforeAll(async () => {
   await connectDb();
-  admin = await signedIn(
-    await createUser({ username: 'auditor', password: 'auditor-pass-1', role: 'admin' }),
-  );
-  staff = await signedIn(await createUser({ username: 'clerk', password: 'clerk-password-1' }));
-  viewer = await signedIn(
-    await createUser({ username: 'onlooker', password: 'onlooker-pass-1', role: 'viewer' }),
-  );
+  admin = await createUser('admin', { username: 'auditor' });
+  staff = await createUser('staff', { username: 'clerk' });
+  viewer = await createUser('viewer', { username: 'onlooker' });
 });
-
-async function run(
-  handler: unknown,
-  path: string,
-  init: {
-    method?: string;
-    json?: unknown;
-    form?: Record<string, string>;
-    token?: string;
-    cookie?: string;
-    params?: Record<string, string>;
-    address?: string;
-  } = {},
-) {
-  const headers: Record<string, string> = {};
-  let body: BodyInit | undefined;
-  if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  if (init.cookie) headers.Cookie = init.cookie;
-  if (init.json !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(init.json);
-  }
-  if (init.form) body = new URLSearchParams(init.form);
-  try {
-    return await (handler as (args: unknown) => Promise<Response>)({
-      request: new Request(`http://localhost${path}`, {
-        method: init.method ?? (body ? 'POST' : 'GET'),
-        headers,
-        body,
-      }),
-      params: init.params ?? {},
-      context: { clientAddress: init.address ?? '10.0.0.7' },
-    });
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 
 type Entries = {
   entries: Array<{
@@ -87,22 +45,22 @@ type Entries = {
 
 describe('the audit trail', () => {
   it('records a parcel created and updated through the API with who, where and the fields before and after', async () => {
-    const created = await run(parcelsApi, '/api/parcels', {
+    const created = await callRoute(parcelsApi, '/api/parcels', {
       token: staff.token,
-      json: { recipient: { name: 'Audit Me', address: '1 Trail Rd' }, weight: 2 },
-      address: '203.0.113.9',
+      body: { recipient: { name: 'Audit Me', address: '1 Trail Rd' }, weight: 2 },
+      clientAddress: '203.0.113.9',
     });
     const { parcel } = await created.json();
-    const put = await run(parcelApi, `/api/parcels/${parcel.id}`, {
+    const put = await callRoute(parcelApi, `/api/parcels/${parcel.id}`, {
       token: staff.token,
       method: 'PUT',
-      json: { weight: 5, recipient: { phone: '555-0199' } },
+      body: { weight: 5, recipient: { phone: '555-0199' } },
       params: { id: parcel.id },
-      address: '203.0.113.9',
+      clientAddress: '203.0.113.9',
     });
     expect(put.status).toBe(200);
 
-    const res = await run(auditLoader, `/api/audit?entity=parcel&entityId=${parcel.id}`, {
+    const res = await callRoute(auditLoader, `/api/audit?entity=parcel&entityId=${parcel.id}`, {
       token: viewer.token,
     });
     expect(res.status).toBe(200);
@@ -123,17 +81,17 @@ describe('the audit trail', () => {
   });
 
   it("a parcel's History shows its own changes and its events'; page edits record the address", async () => {
-    const created = await run(parcelsApi, '/api/parcels', {
+    const created = await callRoute(parcelsApi, '/api/parcels', {
       token: staff.token,
-      json: { recipient: { name: 'History Person', address: '2 Trail Rd' } },
+      body: { recipient: { name: 'History Person', address: '2 Trail Rd' } },
     });
     const { parcel } = await created.json();
-    await run(eventsApi, `/api/tracking/${parcel.id}/events`, {
+    await callRoute(eventsApi, `/api/tracking/${parcel.id}/events`, {
       token: staff.token,
-      json: { status: 'In Transit', location: 'Hub' },
+      body: { status: 'In Transit', location: 'Hub' },
       params: { parcelId: parcel.id },
     });
-    const edit = await run(editPage, `/dashboard/parcels/${parcel.id}/edit`, {
+    const edit = await callRoute(editPage, `/dashboard/parcels/${parcel.id}/edit`, {
       cookie: staff.cookie,
       form: {
         'recipient.name': 'History Person',
@@ -141,11 +99,11 @@ describe('the audit trail', () => {
         priority: 'High',
       },
       params: { parcelId: parcel.id },
-      address: '198.51.100.4',
+      clientAddress: '198.51.100.4',
     });
     expect(edit.status).toBe(302);
 
-    const page = await run(historyPage, `/dashboard/parcels/${parcel.id}/history`, {
+    const page = await callRoute(historyPage, `/dashboard/parcels/${parcel.id}/history`, {
       cookie: viewer.cookie,
       params: { parcelId: parcel.id },
     });
@@ -164,28 +122,28 @@ describe('the audit trail', () => {
   });
 
   it('browsing everything needs the admin role; entries cannot be changed through the API', async () => {
-    expect((await run(auditLoader, '/api/audit', { token: staff.token })).status).toBe(403);
-    const all = await run(auditLoader, '/api/audit?entity=parcel&action=create&actor=clerk', {
+    expect((await callRoute(auditLoader, '/api/audit', { token: staff.token })).status).toBe(403);
+    const all = await callRoute(auditLoader, '/api/audit?entity=parcel&action=create&actor=clerk', {
       token: admin.token,
     });
     expect(all.status).toBe(200);
     const { entries } = (await all.json()) as Entries;
     expect(entries.length).toBeGreaterThanOrEqual(2);
     expect(entries.every((e) => e.action === 'create' && e.actor.username === 'clerk')).toBe(true);
-    const bad = await run(auditLoader, '/api/audit?entity=spaceship&limit=500', {
+    const bad = await callRoute(auditLoader, '/api/audit?entity=spaceship&limit=500', {
       token: admin.token,
     });
     expect(bad.status).toBe(400);
     for (const method of ['POST', 'PUT', 'DELETE'])
-      expect((await run(auditAction, '/api/audit', { method, token: admin.token })).status).toBe(
-        405,
-      );
+      expect(
+        (await callRoute(auditAction, '/api/audit', { method, token: admin.token })).status,
+      ).toBe(405);
   });
 
   it("opens one record's history only to the roles that may read the record", async () => {
     const id = '0123456789abcdef01234567';
     const history = (entity: string, who: Who) =>
-      run(auditLoader, `/api/audit?entity=${entity}&entityId=${id}`, { token: who.token });
+      callRoute(auditLoader, `/api/audit?entity=${entity}&entityId=${id}`, { token: who.token });
     const readers: Record<string, Who[]> = {
       parcel: [viewer, staff, admin],
       event: [viewer, staff, admin],
@@ -209,10 +167,10 @@ describe('the audit trail', () => {
 
   it('records user changes without passwords', async () => {
     const id = viewer.user.id;
-    await run(userApi, `/api/users/${id}`, {
+    await callRoute(userApi, `/api/users/${id}`, {
       token: admin.token,
       method: 'PUT',
-      json: { name: 'Renamed Onlooker', password: 'a-secret-password' },
+      body: { name: 'Renamed Onlooker', password: 'a-secret-password' },
       params: { id },
     });
     const { entries } = await listAudit({ entity: 'user', entityId: id });
@@ -227,9 +185,9 @@ describe('the audit trail', () => {
 
   it('records e-mails, receipts, templates, API keys and webhooks, never their secrets', async () => {
     const { parcel } = await (
-      await run(parcelsApi, '/api/parcels', {
+      await callRoute(parcelsApi, '/api/parcels', {
         token: staff.token,
-        json: {
+        body: {
           recipient: { name: 'Paper Trail', address: '2 Trail Rd', email: 'trail@example.com' },
         },
       })
@@ -237,9 +195,9 @@ describe('the audit trail', () => {
     const kinds = async (entity: string, entityId: string) =>
       (await listAudit({ entity: entity as 'parcel', entityId })).entries.map((e) => e.action);
 
-    const sent = await run(notificationsApi, '/api/notifications', {
+    const sent = await callRoute(notificationsApi, '/api/notifications', {
       token: staff.token,
-      json: {
+      body: {
         type: 'Status Update',
         recipient: 'trail@example.com',
         title: 'On its way',
@@ -251,20 +209,20 @@ describe('the audit trail', () => {
     const { notification } = await sent.json();
     expect(await kinds('notification', notification.id)).toEqual(['create']);
 
-    const generated = await run(generateReceiptApi, `/api/receipts/generate/${parcel.id}`, {
+    const generated = await callRoute(generateReceiptApi, `/api/receipts/generate/${parcel.id}`, {
       token: staff.token,
-      json: {},
+      body: {},
       params: { parcelId: parcel.id },
     });
     expect(generated.status).toBe(201);
     const { receipt } = await generated.json();
-    await run(receiptApi, `/api/receipts/${receipt.id}`, {
+    await callRoute(receiptApi, `/api/receipts/${receipt.id}`, {
       token: staff.token,
       method: 'PUT',
-      json: { customerName: 'Trail Buyer' },
+      body: { customerName: 'Trail Buyer' },
       params: { id: receipt.id },
     });
-    await run(receiptApi, `/api/receipts/${receipt.id}`, {
+    await callRoute(receiptApi, `/api/receipts/${receipt.id}`, {
       token: staff.token,
       method: 'DELETE',
       params: { id: receipt.id },
@@ -283,10 +241,10 @@ describe('the audit trail', () => {
       new Set(['parcel', 'notification', 'receipt']),
     );
 
-    const template = await run(templateApi, '/api/notification-templates/status-update', {
+    const template = await callRoute(templateApi, '/api/notification-templates/status-update', {
       token: admin.token,
       method: 'PUT',
-      json: { subject: 'News about {{trackingNumber}}', text: 'Now {{status}}.' },
+      body: { subject: 'News about {{trackingNumber}}', text: 'Now {{status}}.' },
       params: { id: 'status-update' },
     });
     expect(template.status).toBe(200);
@@ -295,13 +253,13 @@ describe('the audit trail', () => {
       expect.objectContaining({ field: 'subject', after: 'News about {{trackingNumber}}' }),
     );
 
-    const keyAnswer = await run(apiKeysApi, '/api/api-keys', {
+    const keyAnswer = await callRoute(apiKeysApi, '/api/api-keys', {
       token: admin.token,
-      json: { name: 'Audited key', scopes: ['read'] },
+      body: { name: 'Audited key', scopes: ['read'] },
     });
     expect(keyAnswer.status).toBe(201);
     const { apiKey, key } = await keyAnswer.json();
-    await run(apiKeyApi, `/api/api-keys/${apiKey.id}`, {
+    await callRoute(apiKeyApi, `/api/api-keys/${apiKey.id}`, {
       token: admin.token,
       method: 'DELETE',
       params: { id: apiKey.id },
@@ -309,19 +267,19 @@ describe('the audit trail', () => {
     expect(await kinds('key', apiKey.id)).toEqual(['delete', 'create']);
 
     // A public address written out, so that the check of where it points needs no DNS.
-    const hookAnswer = await run(webhooksApi, '/api/webhooks', {
+    const hookAnswer = await callRoute(webhooksApi, '/api/webhooks', {
       token: admin.token,
-      json: { url: 'https://93.184.215.14/audit', events: ['parcel.created'] },
+      body: { url: 'https://93.184.215.14/audit', events: ['parcel.created'] },
     });
     expect(hookAnswer.status).toBe(201);
     const { webhook, secret } = await hookAnswer.json();
-    await run(webhookApi, `/api/webhooks/${webhook.id}`, {
+    await callRoute(webhookApi, `/api/webhooks/${webhook.id}`, {
       token: admin.token,
       method: 'PUT',
-      json: { url: 'https://93.184.215.14/audited' },
+      body: { url: 'https://93.184.215.14/audited' },
       params: { id: webhook.id },
     });
-    await run(webhookApi, `/api/webhooks/${webhook.id}`, {
+    await callRoute(webhookApi, `/api/webhooks/${webhook.id}`, {
       token: admin.token,
       method: 'DELETE',
       params: { id: webhook.id },

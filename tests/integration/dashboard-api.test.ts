@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { getDashboardStats, monthBounds, monthChange } from '~/models/dashboard.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { loader as recentParcelsApi } from '~/routes/api.dashboard.recent-parcels';
 import { loader as recentTrackingApi } from '~/routes/api.dashboard.recent-tracking';
 import { loader as statsApi } from '~/routes/api.dashboard.stats';
@@ -10,6 +8,7 @@ import { loader as overviewLoader } from '~/routes/dashboard._index';
 import { action as loginPageAction } from '~/routes/management.access';
 import type { ParcelStatus } from '~/schemas/constants';
 import { connectDb } from '~/lib/db.server';
+import { createUser } from '../support/factories';
 
 const PASSWORD = 'dashboard-password';
 let token = '';
@@ -87,8 +86,7 @@ const ids: Record<string, string> = {};
 describe('dashboard API', () => {
   beforeAll(async () => {
     await connectDb();
-    const user = await createUser({ username: 'dash', password: PASSWORD, role: 'staff' });
-    token = (await issueApiToken(user.id)).token;
+    ({ token } = await createUser('staff', { username: 'dash', password: PASSWORD }));
   });
 
   it('reports zeros and no changes on an empty database', async () => {

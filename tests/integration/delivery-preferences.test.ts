@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '~/models/audit.server';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { action as preferencesApi } from '~/routes/api.tracking.track.$trackingNumber.delivery-preferences';
 import { loader as parcelApi } from '~/routes/api.parcels.$id';
 import { requestableDays } from '~/services/delivery-preferences.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute, uniqueAddress } from '../support/api';
-import { signedIn } from '../support/sign-in';
+import { createUser } from '../support/factories';
 
 let staffToken = '';
 
 beforeAll(async () => {
   await connectDb();
-  const staff = await createUser({
-    username: 'prefs-staff',
-    password: 'prefs-staff-password',
-    name: 'Staff',
-    role: 'staff',
-  });
-  staffToken = (await signedIn(staff)).token;
+  ({ token: staffToken } = await createUser('staff', { username: 'prefs-staff', name: 'Staff' }));
   await createWebhook({
     url: 'https://hooks.example/preferences',
     events: ['parcel.delivery_preferences_updated'],

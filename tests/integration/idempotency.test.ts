@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '~/models/api-key.server';
-import { issueApiToken } from '~/models/api-token.server';
 import { IdempotencyKey } from '~/models/idempotency-key.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
+import { createApiKey, createUser } from '../support/factories';
 
 let tokenAuth: Record<string, string>;
 let keyAuth: Record<string, string>;
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({ username: 'idem', password: 'idem-password', role: 'admin' });
-  tokenAuth = { Authorization: `Bearer ${(await issueApiToken(user.id)).token}` };
-  const { key } = await createApiKey({ name: 'idem', scopes: ['read', 'write'] }, user.id);
-  keyAuth = { Authorization: `Bearer ${key}` };
+  const admin = await createUser('admin', { username: 'idem' });
+  tokenAuth = admin.auth;
+  keyAuth = (await createApiKey(['read', 'write'], admin)).auth;
 });
 
 afterAll(async () => {

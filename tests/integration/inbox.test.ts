@@ -2,23 +2,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
 import { createContactMessage, createQuoteRequest, Inquiry } from '~/models/inquiry.server';
 import { Subscription, subscribeToNewsletter } from '~/models/subscription.server';
-import { createUser } from '~/models/user.server';
 import { loader as listLoader } from '~/routes/dashboard.inbox';
 import { action as itemAction, loader as itemLoader } from '~/routes/dashboard.inbox_.$kind.$id';
 import { loader as csvLoader } from '~/routes/dashboard.inbox_.subscribers[.]csv';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
+import { createUser } from '../support/factories';
 
 const context = { clientAddress: '10.7.7.7' };
 let staff = '';
 let viewer = '';
 
 async function cookieFor(username: string, role: 'staff' | 'viewer') {
-  const user = await createUser({ username, password: `${username}-password`, role });
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  return (await sessionStorage.commitSession(session)).split(';')[0]!;
+  return (await createUser(role, { username })).cookie;
 }
 
 async function run(

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
-import { getToast } from '~/lib/flash.server';
 import { Inquiry } from '~/models/inquiry.server';
 import { action as contactAction } from '~/routes/_public.contact';
 import { action as quoteAction } from '~/routes/_public.quote';
@@ -9,7 +8,7 @@ import { action as newsletterAction } from '~/routes/newsletter';
 import { EMAIL_JOB } from '~/services/email-queue.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
-import { callRoute, uniqueAddress } from '../support/api';
+import { callRoute, toastOf, uniqueAddress } from '../support/api';
 import { attemptDueJob, until } from '../support/jobs';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 
@@ -43,14 +42,6 @@ function submit(action: unknown, url: string, fields: Record<string, string>) {
     body: new URLSearchParams(fields),
     clientAddress: uniqueAddress(),
   });
-}
-
-async function toastOf(response: Response) {
-  const cookie = response.headers.get('Set-Cookie') ?? '';
-  const request = new Request('http://localhost/', {
-    headers: { Cookie: cookie.split(';')[0]! },
-  });
-  return (await getToast(request)).toast;
 }
 
 /** A port where nothing answers: a server was there a moment ago and has stopped. */

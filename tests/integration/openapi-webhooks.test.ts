@@ -6,8 +6,6 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
-import { createUser } from '~/models/user.server';
 import { action as notificationsAction } from '~/routes/api.notifications';
 import { action as parcelAction } from '~/routes/api.parcels.$id';
 import { action as proofAction } from '~/routes/api.parcels.$id.proof-of-delivery';
@@ -26,6 +24,7 @@ import { callRoute } from '../support/api';
 import { checkAgainstDocument } from '../support/contract';
 import { until } from '../support/jobs';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { createUser } from '../support/factories';
 
 /**
  * Each kind of webhook event, made for real through the API and delivered by the worker, against
@@ -60,8 +59,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(refusals, bouncing), '');
   smtp = await startTestSmtpServer({ reject: refusals });
   Object.assign(env, { WEBHOOKS_ALLOW_PRIVATE: 'true', SMTP_URL: smtp.url, MAIL_RETRY_DELAYS: [] });
-  const admin = await createUser({ username: 'payloads', password: 'payloads-pw', role: 'admin' });
-  auth = { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` };
+  ({ auth } = await createUser('admin', { username: 'payloads' }));
   const created = await callRoute(webhooksAction, '/api/webhooks', {
     method: 'POST',
     headers: auth,

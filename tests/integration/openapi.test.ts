@@ -6,8 +6,6 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '~/models/api-key.server';
-import { createUser } from '~/models/user.server';
 import { loader as docsLoader } from '~/routes/api.docs';
 import { action as keysAction, loader as keysLoader } from '~/routes/api.api-keys';
 import { loader as meLoader } from '~/routes/api.auth.me';
@@ -40,6 +38,7 @@ import type { ApiEntry } from '~/lib/api.server';
 import { OPENAPI_OPERATIONS } from '~/services/openapi.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { checkAgainstDocument, contractViolations } from '../support/contract';
+import { createApiKey, createUser } from '../support/factories';
 
 type Doc = {
   openapi: string;
@@ -59,12 +58,8 @@ let checked = 0;
 beforeAll(async () => {
   await connectDb();
   env.WEBHOOKS_ALLOW_PRIVATE = 'true';
-  const admin = await createUser({ username: 'openapi', password: 'openapi-pw', role: 'admin' });
-  const { key } = await createApiKey(
-    { name: 'docs', scopes: ['read', 'write', 'admin'] },
-    admin.id,
-  );
-  auth = { Authorization: `Bearer ${key}` };
+  const admin = await createUser('admin', { username: 'openapi' });
+  ({ auth } = await createApiKey(['read', 'write', 'admin'], admin));
   const res = await callRoute(openApiLoader, '/api/openapi.json');
   doc = await res.json();
 });

@@ -5,8 +5,8 @@ import { action as deleteAction } from '~/routes/dashboard.parcels.$parcelId.del
 import { action as editAction } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
 import { connectDb } from '~/lib/db.server';
-import { flashStorage } from '~/lib/cookies.server';
 import { createUser } from '../support/factories';
+import { toastOf } from '../support/api';
 
 const context = { clientAddress: '10.1.2.3' };
 let sessionCookie = '';
@@ -22,12 +22,6 @@ function post(path: string, fields: Record<string, string>, signedIn = true) {
     headers: signedIn ? { Cookie: sessionCookie } : {},
     body: new URLSearchParams(fields),
   });
-}
-
-async function toast(res: Response) {
-  const cookie = res.headers.get('Set-Cookie') ?? '';
-  const session = await flashStorage.getSession(cookie.split(';')[0]);
-  return session.get('toast') as { type: string; title: string; description?: string } | undefined;
 }
 
 /** conform's answer to a submission that was not saved. */
@@ -142,7 +136,7 @@ describe('create parcel form', () => {
       address: '5 Form Street',
       country: 'USA',
     });
-    expect(await toast(res)).toEqual({
+    expect(await toastOf(res)).toEqual({
       type: 'success',
       title: 'Parcel created successfully',
       description: `Tracking number: ${stored!.trackingNumber}`,
@@ -202,7 +196,7 @@ describe('edit and delete parcel forms', () => {
       context,
     } as never);
     expect(res.status).toBe(302);
-    expect((await toast(res))?.title).toBe('Parcel updated successfully');
+    expect((await toastOf(res))?.title).toBe('Parcel updated successfully');
     const stored = await Parcel.findById(parcel.id).lean();
     expect(stored?.status).toBe('Delivered');
     expect(stored?.weight).toBe(7.25);
@@ -262,7 +256,7 @@ describe('edit and delete parcel forms', () => {
       context,
     } as never);
     expect(res.status).toBe(302);
-    expect(await toast(res)).toMatchObject({
+    expect(await toastOf(res)).toMatchObject({
       type: 'success',
       title: 'Parcel deleted successfully',
     });
@@ -272,7 +266,7 @@ describe('edit and delete parcel forms', () => {
       params: { parcelId: parcel.id },
       context,
     } as never);
-    expect(await toast(again)).toMatchObject({ type: 'error', title: 'Error deleting parcel' });
+    expect(await toastOf(again)).toMatchObject({ type: 'error', title: 'Error deleting parcel' });
   });
 });
 

@@ -2,23 +2,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
 import { Parcel } from '~/models/parcel.server';
 import { PendingImport } from '~/models/pending-import.server';
-import { createUser } from '~/models/user.server';
 import { action, loader } from '~/routes/dashboard.parcels_.import';
 import { loader as templateLoader } from '~/routes/dashboard.parcels_.import.template[.]csv';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS } from '~/services/parcel-csv.server';
 import { flashStorage } from '~/lib/cookies.server';
-import { sessionStorage } from '~/services/session.server';
+import { createUser } from '../support/factories';
 
 const context = { clientAddress: '10.4.5.6' };
 const PAGE = 'http://localhost/dashboard/parcels/import';
 
 async function cookieFor(username: string, role: 'staff' | 'viewer') {
-  const user = await createUser({ username, password: `${username}-password`, role });
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  return (await sessionStorage.commitSession(session)).split(';')[0]!;
+  return (await createUser(role, { username })).cookie;
 }
 
 let staff = '';

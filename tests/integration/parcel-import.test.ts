@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { AuditEntry } from '~/models/audit.server';
 import {
   importedParcelDocument,
@@ -14,7 +13,6 @@ import {
 } from '~/models/parcel.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import type { WebhookEventType } from '~/schemas/integrations';
-import { createUser } from '~/models/user.server';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
 import { action as importAction, loader as importLoader } from '~/routes/api.parcels.import';
 import { PARCEL_IMPORT_MAX_ROWS } from '~/schemas/constants';
@@ -22,6 +20,7 @@ import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from '~/services/parcel-csv.server';
 import { parcelImportTemplate, readParcelCsv } from '~/services/parcel-import.server';
+import { createUser } from '../support/factories';
 
 type ImportBody = {
   imported: number;
@@ -41,8 +40,7 @@ const HEADER = PARCEL_CSV_COLUMNS.join(',');
 let token = '';
 
 async function signIn(username: string, role: 'staff' | 'viewer' = 'staff') {
-  const user = await createUser({ username, password: `${username}-password`, role });
-  return (await issueApiToken(user.id)).token;
+  return (await createUser(role, { username })).token;
 }
 
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
 import { getParcel, Parcel, type SerializedParcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { loader as labelApi, action as labelApiAction } from '~/routes/api.parcels.$id.label[.]pdf';
 import { loader as exportApi } from '~/routes/api.parcels.export[.]csv';
@@ -18,10 +17,10 @@ import { renderLabelPdf } from '~/services/label-render.server';
 import { printable } from '~/services/pdf-fonts.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { createParcel } from '~/services/parcels.server';
-import { flashStorage } from '~/lib/cookies.server';
-import { callRoute } from '../support/api';
+import { callRoute, toastOf } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
-import { type SignedIn, signedIn } from '../support/sign-in';
+import { type SignedIn } from '../support/sign-in';
+import { createUsers } from '../support/factories';
 
 type Who = SignedIn;
 let staff: Who;
@@ -50,22 +49,11 @@ function newParcel(name: string, extra: Record<string, unknown> = {}) {
   } as never);
 }
 
-async function toast(res: Response) {
-  const cookie = res.headers.get('Set-Cookie') ?? '';
-  const session = await flashStorage.getSession(cookie.split(';')[0]);
-  return session.get('toast') as { type: string; title: string; description?: string } | undefined;
-}
-
 const pdfOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
 beforeAll(async () => {
   await connectDb();
-  staff = await signedIn(
-    await createUser({ username: 'label-staff', password: 'label-staff-pw', role: 'staff' }),
-  );
-  viewer = await signedIn(
-    await createUser({ username: 'label-viewer', password: 'label-viewer-pw', role: 'viewer' }),
-  );
+  ({ staff, viewer } = await createUsers(['staff', 'viewer'], 'label'));
   parcel = await newParcel('Jane Label');
 });
 
@@ -356,7 +344,7 @@ describe('bulk actions on the parcel table', () => {
     });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/dashboard/parcels?search=Bulk&page=1');
-    expect(await toast(res)).toMatchObject({
+    expect(await toastOf(res)).toMatchObject({
       type: 'success',
       title: 'Status changed for 2 parcels',
     });
@@ -390,7 +378,7 @@ describe('bulk actions on the parcel table', () => {
         ['newStatus', 'In Transit'],
       ]),
     });
-    expect(await toast(again)).toMatchObject({ title: 'No status changed' });
+    expect(await toastOf(again)).toMatchObject({ title: 'No status changed' });
     expect(await AuditEntry.countDocuments({ entityId: { $in: [a!.id, b!.id] } })).toBe(2);
   });
 
@@ -403,7 +391,7 @@ describe('bulk actions on the parcel table', () => {
         ['newStatus', 'Delivered'],
       ]),
     });
-    expect(await toast(noIds)).toEqual({
+    expect(await toastOf(noIds)).toEqual({
       type: 'error',
       title: 'Nothing changed',
       description: 'Select at least one parcel.',
@@ -417,7 +405,7 @@ describe('bulk actions on the parcel table', () => {
         ['newStatus', ''],
       ]),
     });
-    expect(await toast(noStatus)).toMatchObject({ description: 'Choose the new status.' });
+    expect(await toastOf(noStatus)).toMatchObject({ description: 'Choose the new status.' });
     expect((await getParcel(parcel.id))!.status).toBe('Pending');
   });
 
@@ -434,7 +422,7 @@ describe('bulk actions on the parcel table', () => {
       ['intent', 'delete'],
       ['ids', target.id],
     ]);
-    expect(await toast(unknown)).toEqual({
+    expect(await toastOf(unknown)).toEqual({
       type: 'error',
       title: 'Nothing changed',
       description: 'Unknown action.',
@@ -445,13 +433,13 @@ describe('bulk actions on the parcel table', () => {
       ['newStatus', 'Delivered'],
     ]);
     expect(notIds.headers.get('location')).toBe('/dashboard/parcels?page=2');
-    expect(await toast(notIds)).toMatchObject({ description: 'Not a parcel id.' });
+    expect(await toastOf(notIds)).toMatchObject({ description: 'Not a parcel id.' });
     const badStatus = await post(listAction, '/dashboard/parcels', [
       ['intent', 'status'],
       ['ids', target.id],
       ['newStatus', 'Lost'],
     ]);
-    expect(await toast(badStatus)).toMatchObject({
+    expect(await toastOf(badStatus)).toMatchObject({
       description: expect.stringMatching(/^Status must be one of: Pending, /),
     });
     const tooMany = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(24, '0'));
@@ -461,7 +449,7 @@ describe('bulk actions on the parcel table', () => {
       ['back', '?search=Second'],
     ]);
     expect(many.headers.get('location')).toBe('/dashboard/parcels?search=Hostile');
-    expect(await toast(many)).toEqual({
+    expect(await toastOf(many)).toEqual({
       type: 'error',
       title: 'Nothing deleted',
       description: 'Select at most 100 parcels at a time.',
@@ -472,7 +460,7 @@ describe('bulk actions on the parcel table', () => {
       { headers: { Cookie: staff.cookie } },
     );
     expect(confirm.status).toBe(302);
-    expect(await toast(confirm)).toMatchObject({ description: 'Not a parcel id.' });
+    expect(await toastOf(confirm)).toMatchObject({ description: 'Not a parcel id.' });
     const stored = await getParcel(target.id);
     expect(stored?.status).toBe('Pending');
     expect(await AuditEntry.countDocuments({ entityId: target.id })).toBe(0);
@@ -513,7 +501,7 @@ describe('bulk actions on the parcel table', () => {
     });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/dashboard/parcels?search=Gone');
-    expect(await toast(res)).toMatchObject({ type: 'success', title: '2 parcels deleted' });
+    expect(await toastOf(res)).toMatchObject({ type: 'success', title: '2 parcels deleted' });
     expect(await Parcel.countDocuments({ _id: { $in: [a!.id, b!.id] } })).toBe(0);
     expect(await getParcel(keep!.id)).not.toBeNull();
     const entries = await AuditEntry.find({ action: 'delete', entityId: { $in: [a!.id, b!.id] } });
@@ -524,7 +512,7 @@ describe('bulk actions on the parcel table', () => {
       headers: { Cookie: staff.cookie },
     });
     expect(stale.status).toBe(302);
-    expect(await toast(stale)).toMatchObject({
+    expect(await toastOf(stale)).toMatchObject({
       type: 'error',
       description: 'The selected parcels no longer exist.',
     });

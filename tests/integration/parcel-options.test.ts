@@ -1,20 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Parcel } from '~/models/parcel.server';
-import { createUser, type PublicUser } from '~/models/user.server';
 import { loader } from '~/routes/dashboard.parcels.options';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb } from '~/lib/db.server';
-import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
+import { createParcelSeries, createUser } from '../support/factories';
 
 const OLDEST = 'OPT000000000';
 let viewer = '';
-
-async function signedIn(user: PublicUser) {
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, user.id);
-  return (await sessionStorage.commitSession(session)).split(';')[0]!;
-}
 
 type Options = {
   parcels: Array<{
@@ -41,24 +32,17 @@ async function found(query: string): Promise<Options> {
 
 beforeAll(async () => {
   await connectDb();
-  viewer = await signedIn(
-    await createUser({ username: 'options-viewer', password: 'options-viewer-1', role: 'viewer' }),
-  );
-  // 120 parcels; the oldest has its own sender and recipient.
-  const start = Date.UTC(2025, 0, 1);
-  await Parcel.insertMany(
-    Array.from({ length: 120 }, (_, i) => ({
-      trackingNumber: i === 0 ? OLDEST : `OPS${String(i).padStart(9, '0')}`,
-      sender: { name: i === 0 ? 'Odile Oldest' : `Sender ${i}`, email: 's@example.com' },
-      recipient: {
-        name: i === 0 ? 'Ursula Underneath' : `Recipient ${i}`,
-        address: `${i} Option St`,
-        email: `r${i}@example.com`,
-      },
-      status: i === 0 ? 'In Transit' : 'Pending',
-      createdAt: new Date(start + i * 60_000),
-    })),
-  );
+  ({ cookie: viewer } = await createUser('viewer', { username: 'options-viewer' }));
+  await createParcelSeries(120, {
+    prefix: 'OPS',
+    street: 'Option St',
+    oldest: {
+      trackingNumber: OLDEST,
+      sender: 'Odile Oldest',
+      recipient: 'Ursula Underneath',
+      status: 'In Transit',
+    },
+  });
 });
 
 describe('GET /dashboard/parcels/options', () => {

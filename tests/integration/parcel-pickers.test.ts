@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Parcel } from '~/models/parcel.server';
 import { loader as notificationLoader } from '~/routes/dashboard.notifications.new';
 import { loader as receiptLoader } from '~/routes/dashboard.receipts.new';
 import { loader as trackingLoader } from '~/routes/dashboard.tracking';
 import { connectDb } from '~/lib/db.server';
-import { createUser } from '../support/factories';
+import { createParcelSeries, createUser } from '../support/factories';
 
 let cookie = '';
 const OLDEST = 'OLD000000000';
@@ -12,20 +11,11 @@ const OLDEST = 'OLD000000000';
 beforeAll(async () => {
   await connectDb();
   ({ cookie } = await createUser('staff', { username: 'picker' }));
-  // 110 parcels; the oldest has its own sender and recipient.
-  const start = Date.UTC(2025, 0, 1);
-  await Parcel.insertMany(
-    Array.from({ length: 110 }, (_, i) => ({
-      trackingNumber: i === 0 ? OLDEST : `PCK${String(i).padStart(9, '0')}`,
-      sender: { name: i === 0 ? 'Olive Oldest' : `Sender ${i}`, email: 's@example.com' },
-      recipient: {
-        name: i === 0 ? 'Demo Recipient' : `Recipient ${i}`,
-        address: `${i} Pick St`,
-        email: `r${i}@example.com`,
-      },
-      createdAt: new Date(start + i * 60_000),
-    })),
-  );
+  await createParcelSeries(110, {
+    prefix: 'PCK',
+    street: 'Pick St',
+    oldest: { trackingNumber: OLDEST, sender: 'Olive Oldest', recipient: 'Demo Recipient' },
+  });
 });
 
 type PickerData = {

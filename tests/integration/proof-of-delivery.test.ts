@@ -1,12 +1,10 @@
 import mongoose from 'mongoose';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { AuditEntry } from '~/models/audit.server';
 import { getParcel, type SerializedParcel } from '~/models/parcel.server';
 import { ProofOfDelivery } from '~/models/proof-of-delivery.server';
 import { countFiles } from '~/models/stored-file.server';
-import { createUser, type PublicUser } from '~/models/user.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import {
   action as proofApi,
@@ -20,16 +18,13 @@ import { connectDb } from '~/lib/db.server';
 import { createParcel } from '~/services/parcels.server';
 import { deleteEvent } from '~/services/tracking-events.server';
 import { callRoute } from '../support/api';
+import { createUsers, type TestUser } from '../support/factories';
 import { fileOf, jpegWithGps, signaturePng } from '../support/images';
 import { pdfPageCount, pdfText } from '../support/pdf';
 
-let staff: { user: PublicUser; token: string };
-let viewer: { user: PublicUser; token: string };
-let courier: { user: PublicUser; token: string };
-
-async function withToken(user: PublicUser) {
-  return { user, token: (await issueApiToken(user.id)).token };
-}
+let staff: TestUser;
+let viewer: TestUser;
+let courier: TestUser;
 
 function newParcel(name: string, stops: Array<{ name: string; city: string }> = []) {
   return createParcel({
@@ -48,8 +43,7 @@ function newParcel(name: string, stops: Array<{ name: string; city: string }> = 
 
 function post(parcelId: string, form: FormData, token = staff.token) {
   return callRoute(proofApi, `/api/parcels/${parcelId}/proof-of-delivery`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
+    token,
     params: { id: parcelId },
     body: form,
   });
@@ -66,15 +60,7 @@ const eventCount = async (id: string) => (await getParcel(id))!.events?.length ?
 
 beforeAll(async () => {
   await connectDb();
-  staff = await withToken(
-    await createUser({ username: 'pod-staff', password: 'pod-staff-pw', role: 'staff' }),
-  );
-  viewer = await withToken(
-    await createUser({ username: 'pod-viewer', password: 'pod-viewer-pw', role: 'viewer' }),
-  );
-  courier = await withToken(
-    await createUser({ username: 'pod-courier', password: 'pod-courier-pw', role: 'courier' }),
-  );
+  ({ staff, viewer, courier } = await createUsers(['staff', 'viewer', 'courier'], 'pod'));
   await createWebhook({
     url: 'https://hooks.example.test/pod',
     events: ['parcel.delivered'],
@@ -119,7 +105,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
 
     // What comes back is a fresh JPEG: no Exif (no camera, no GPS), no other metadata.
     const photo = await callRoute(fileApi, proof.photos[0].url, {
-      headers: { Authorization: `Bearer ${viewer.token}` },
+      token: viewer.token,
       params: { fileId: proof.photos[0].id },
     });
     expect(photo.status).toBe(200);
@@ -159,14 +145,14 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
 
     // Listed, as a one-page PDF, and never on the public tracking answer.
     const list = await callRoute(proofListApi, `/api/parcels/${parcel.id}/proof-of-delivery`, {
-      headers: { Authorization: `Bearer ${viewer.token}` },
+      token: viewer.token,
       params: { id: parcel.id },
     });
     expect((await list.json()).proofsOfDelivery.map((p: { id: string }) => p.id)).toEqual([
       proof.id,
     ]);
     const pdfRes = await callRoute(proofPdfApi, proof.pdfUrl, {
-      headers: { Authorization: `Bearer ${viewer.token}` },
+      token: viewer.token,
       params: { id: parcel.id, proofId: proof.id },
     });
     expect(pdfRes.status).toBe(200);
@@ -266,7 +252,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
 
     const json = await callRoute(proofApi, `/api/parcels/${parcel.id}/proof-of-delivery`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${staff.token}` },
+      token: staff.token,
       params: { id: parcel.id },
       body: { receivedBy: 'A' },
     });
@@ -349,7 +335,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     const anonymous = await callRoute(fileApi, url, { params: { fileId: proof.photos[0].id } });
     expect(anonymous.status).toBe(401);
     const unknown = await callRoute(fileApi, url, {
-      headers: { Authorization: `Bearer ${viewer.token}` },
+      token: viewer.token,
       params: { fileId: new mongoose.Types.ObjectId().toString() },
     });
     expect(unknown.status).toBe(404);

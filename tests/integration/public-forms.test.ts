@@ -8,12 +8,12 @@ import { action as quoteAction, loader as quoteLoader } from '~/routes/_public.q
 import { action as newsletterAction } from '~/routes/newsletter';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
-import { getToast } from '~/lib/flash.server';
 import { contactLimiter, newsletterLimiter, quoteLimiter } from '~/services/inquiries.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { until } from '../support/jobs';
 import { startTestSmtpServer } from '../support/smtp';
+import { toastOf } from '../support/api';
 
 let addressCounter = 0;
 function nextAddress() {
@@ -45,14 +45,6 @@ async function submit(
 }
 
 /** The toast a redirect carries, as the next page would show it. */
-async function toastOf(response: Response) {
-  const cookie = response.headers.get('Set-Cookie') ?? '';
-  const { toast } = await getToast(
-    new Request('http://localhost/', { headers: { Cookie: cookie.split(';')[0]! } }),
-  );
-  return toast;
-}
-
 function outboxMessages(): string[] {
   const dir = path.join(env.DATA_DIR, 'outbox');
   if (!fs.existsSync(dir)) return [];

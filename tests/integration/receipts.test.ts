@@ -12,7 +12,6 @@ import { loader as downloadLoader } from '~/routes/dashboard.receipts.$receiptId
 import { loader as printLoader } from '~/routes/dashboard.receipts.$receiptId.print';
 import { action as pageAction, loader as pageLoader } from '~/routes/dashboard.receipts';
 import { action as newAction, loader as newLoader } from '~/routes/dashboard.receipts.new';
-import { flashStorage } from '~/lib/cookies.server';
 import { connectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
@@ -27,6 +26,7 @@ import {
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { pdfText } from '../support/pdf';
 import { createUser } from '../support/factories';
+import { toastOf } from '../support/api';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -129,12 +129,6 @@ function pageRequest(url: string, form?: Record<string, string>, withCookie = tr
     headers: withCookie ? { Cookie: cookie } : {},
     body: form ? new URLSearchParams(form) : undefined,
   });
-}
-
-async function toastOf(res: Response) {
-  const setCookie = res.headers.get('Set-Cookie') ?? '';
-  const session = await flashStorage.getSession(setCookie.split(';')[0]);
-  return session.get('toast');
 }
 
 afterAll(async () => {
@@ -653,7 +647,7 @@ describe('the Receipts tab', () => {
     } as never);
     expect(ok.status).toBe(302);
     expect(ok.headers.get('Location')).toBe('/dashboard/receipts');
-    const toast = await toastOf(ok);
+    const toast = (await toastOf(ok))!;
     expect(toast).toMatchObject({
       type: 'success',
       title: 'Receipt generated',

@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
 import { Notification } from '~/models/notification.server';
 import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
-import { createUser } from '~/models/user.server';
 
 import { action as scansApi } from '~/routes/api.scans';
 import { action as depotsApiAction, loader as depotsApiLoader } from '~/routes/api.depots';
@@ -16,8 +14,6 @@ import {
   action as addEventPageAction,
   loader as addEventPageLoader,
 } from '~/routes/dashboard.tracking.$parcelId.events.new';
-import { USER_SESSION_KEY } from '~/services/auth.server';
-import { sessionStorage } from '~/services/session.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { connectDb } from '~/lib/db.server';
 import type { WebhookEventType } from '~/schemas/integrations';
@@ -28,6 +24,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { callRoute } from '../support/api';
 import { attemptDueJob } from '../support/jobs';
 import { startTestSmtpServer } from '../support/smtp';
+import { createUser } from '../support/factories';
 
 const tokens: Record<string, string> = {};
 const cookies: Record<string, string> = {};
@@ -38,17 +35,13 @@ beforeAll(async () => {
   await connectDb();
   registerJobKinds();
   for (const role of ['admin', 'staff', 'courier', 'viewer'] as const) {
-    const user = await createUser({
+    const { user, token, cookie } = await createUser(role, {
       username: `scan-${role}`,
-      password: `scan-${role}-password`,
       name: role,
-      role,
     });
     if (role === 'courier') courierId = user.id;
-    tokens[role] = (await issueApiToken(user.id)).token;
-    const session = await sessionStorage.getSession();
-    session.set(USER_SESSION_KEY, user.id);
-    cookies[role] = (await sessionStorage.commitSession(session)).split(';')[0]!;
+    tokens[role] = token;
+    cookies[role] = cookie;
   }
   await createWebhook({
     url: 'https://hooks.example/scans',

@@ -1,23 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
-import { createUser } from '~/models/user.server';
 import { action as parcelApi } from '~/routes/api.parcels.$id';
 import { loader as exportApi } from '~/routes/api.parcels.export[.]csv';
 import { action as importApi } from '~/routes/api.parcels.import';
 import { action as createApi } from '~/routes/api.parcels';
 import { connectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
+import { createUser } from '../support/factories';
 
 let auth: Record<string, string>;
 
 beforeAll(async () => {
   await connectDb();
-  const user = await createUser({
-    username: 'addr-staff',
-    password: 'addr-staff-pw',
-    role: 'staff',
-  });
-  auth = { Authorization: `Bearer ${(await issueApiToken(user.id)).token}` };
+  ({ auth } = await createUser('staff', { username: 'addr-staff' }));
 });
 
 const recipient = {

@@ -2,8 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
-import { createUser } from '~/models/user.server';
 import { WebhookDelivery } from '~/models/webhook.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as webhooksAction } from '~/routes/api.webhooks';
@@ -13,6 +11,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute } from '../support/api';
 import { until } from '../support/jobs';
+import { createUser } from '../support/factories';
 
 /** A real receiver on 127.0.0.1: answers 503 to its first `failures` requests, then 204. */
 type Seen = { headers: http.IncomingHttpHeaders; body: string };
@@ -43,12 +42,7 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   env.WEBHOOKS_ALLOW_PRIVATE = 'true';
   env.WEBHOOK_RETRY_DELAYS = [0.05, 0.05, 0.05];
-  const admin = await createUser({
-    username: 'http-hooks',
-    password: 'http-hooks-pw',
-    role: 'admin',
-  });
-  auth = { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` };
+  ({ auth } = await createUser('admin', { username: 'http-hooks' }));
   worker = startJobWorker({ pollMs: 20 });
 });
 

@@ -2,8 +2,6 @@ import { delay, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken } from '~/models/api-token.server';
-import { createUser } from '~/models/user.server';
 import { WebhookDelivery } from '~/models/webhook.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
@@ -12,14 +10,13 @@ import { action as redeliverAction } from '~/routes/api.webhooks.$id.deliveries.
 import { action as webhookAction, loader as webhookLoader } from '~/routes/api.webhooks.$id';
 import { action as webhooksAction, loader as webhooksLoader } from '~/routes/api.webhooks';
 import { action as dashboardCreate } from '~/routes/dashboard.parcels.new';
-import { USER_SESSION_KEY } from '~/services/auth.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
-import { sessionStorage } from '~/services/session.server';
 import { callRoute } from '../support/api';
 import { until } from '../support/jobs';
+import { createUser } from '../support/factories';
 
 /** What the receiving service saw: one entry per request, in order. */
 type Received = { path: string; headers: Record<string, string>; body: string };
@@ -57,13 +54,10 @@ beforeAll(async () => {
   receiver.listen({ onUnhandledRequest: 'error' });
   env.WEBHOOK_RETRY_DELAYS = [0.05, 0.05, 0.05];
   env.WEBHOOK_TIMEOUT_MS = 300;
-  const admin = await createUser({ username: 'hooks', password: 'hooks-password', role: 'admin' });
-  const staff = await createUser({ username: 'hooks-staff', password: 'hooks-staff-pw' });
-  auth = { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` };
-  staffAuth = { Authorization: `Bearer ${(await issueApiToken(staff.id)).token}` };
-  const session = await sessionStorage.getSession();
-  session.set(USER_SESSION_KEY, admin.id);
-  adminCookie = (await sessionStorage.commitSession(session)).split(';')[0]!;
+  const admin = await createUser('admin', { username: 'hooks' });
+  auth = admin.auth;
+  adminCookie = admin.cookie;
+  staffAuth = (await createUser('staff', { username: 'hooks-staff' })).auth;
   worker = startJobWorker({ pollMs: 20 });
 });
 

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { flashStorage } from '~/lib/cookies.server';
 import { afterEach } from 'vitest';
 import { contractViolations } from './contract';
 
@@ -32,7 +33,9 @@ async function checkContract(request: Request, response: Response, sent: string 
 }
 
 /**
- * Calls a route's loader or action as the server would, with a client address in the context.
+ * Calls a route's loader or action as the server would, with a client address in the context:
+ * as the holder of `token` (the API) or `cookie` (the pages) when one is given, POSTing `body`
+ * (JSON unless it is a string or a form) or the fields of `form` unless `method` says otherwise.
  * Every /api request and its answer are checked against the OpenAPI document (see contract.ts).
  */
 export async function callRoute(
@@ -42,12 +45,17 @@ export async function callRoute(
     method?: string;
     params?: Record<string, string>;
     headers?: HeadersInit;
+    token?: string;
+    cookie?: string;
     body?: unknown;
+    form?: Record<string, string>;
     clientAddress?: string;
   } = {},
 ): Promise<Response> {
   const headers = new Headers(options.headers);
-  let body: BodyInit | undefined;
+  if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
+  if (options.cookie) headers.set('Cookie', options.cookie);
+  let body: BodyInit | undefined = options.form && new URLSearchParams(options.form);
   if (options.body !== undefined) {
     if (
       typeof options.body === 'string' ||
@@ -61,7 +69,7 @@ export async function callRoute(
     }
   }
   const request = new Request(new URL(url, 'http://localhost'), {
-    method: options.method ?? 'GET',
+    method: options.method ?? (body ? 'POST' : 'GET'),
     headers,
     body,
   });
@@ -140,4 +148,11 @@ export function requestsAs<R extends string>(
     page: (url: string, role: R, form?: Record<string, string> | URLSearchParams) =>
       pageRequest(url, users()[role], form),
   };
+}
+
+/** The toast an answer leaves in its flash cookie for the next page, if any. */
+export async function toastOf(response: Response) {
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+  const flash = await flashStorage.getSession(cookies.join('; '));
+  return flash.get('toast') as { type: string; title: string; description?: string } | undefined;
 }

@@ -93,3 +93,36 @@ export async function createEvent(
   if (!event) throw new Error(`No parcel ${parcelId} to add an event to`);
   return event;
 }
+
+/**
+ * `count` parcels stored a minute apart from the start of 2025, oldest first, for lists and
+ * searches: parcel i is `${prefix}` and i in nine digits, sent by `Sender i` to `Recipient i` at
+ * `i ${street}`, Pending; the oldest has the tracking number, names and status in `oldest`.
+ */
+export async function createParcelSeries(
+  count: number,
+  {
+    prefix,
+    street,
+    oldest,
+  }: {
+    prefix: string;
+    street: string;
+    oldest: { trackingNumber: string; sender: string; recipient: string; status?: string };
+  },
+) {
+  const start = Date.UTC(2025, 0, 1);
+  await Parcel.insertMany(
+    Array.from({ length: count }, (_, i) => ({
+      trackingNumber: i === 0 ? oldest.trackingNumber : `${prefix}${String(i).padStart(9, '0')}`,
+      sender: { name: i === 0 ? oldest.sender : `Sender ${i}`, email: 's@example.com' },
+      recipient: {
+        name: i === 0 ? oldest.recipient : `Recipient ${i}`,
+        address: `${i} ${street}`,
+        email: `r${i}@example.com`,
+      },
+      status: i === 0 ? (oldest.status ?? 'Pending') : 'Pending',
+      createdAt: new Date(start + i * 60_000),
+    })),
+  );
+}

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import type { ParsedMail } from 'mailparser';
 import { expect, javaScriptOn, test } from './fixtures';
-import { uniqueName, waitForMail } from './helpers';
+import { uniqueEmail, uniqueName, waitForMail } from './helpers';
 
 // axe (WCAG 2.1 A and AA rules) on every screen of the app: public pages, sign-in, every
 // dashboard tab and every dialog. Each screen is loaded once and checked at a phone's width and a
@@ -60,9 +60,7 @@ async function subscriptionLinks(
   parcel: { id: string; trackingNumber: string },
   headers: Record<string, string>,
 ) {
-  const address = (who: string) =>
-    `${uniqueName(`axe-${who}-${test.info().project.name}`).replace(/\s+/g, '-').toLowerCase()}@example.com`;
-  const [pending, confirmed] = [address('pending'), address('confirmed')];
+  const [pending, confirmed] = [uniqueEmail('axe-pending'), uniqueEmail('axe-confirmed')];
   for (const email of [pending, confirmed]) {
     const asked = await request.post(`/api/tracking/track/${parcel.trackingNumber}/subscriptions`, {
       data: { email },
@@ -222,14 +220,21 @@ export async function expectNoViolations(page: Page, path: string) {
 
 /** Checks the page as it is now at each width, the phone's first. */
 export async function expectNoViolationsHere(page: Page, path = page.url()) {
-  for (const size of WIDTHS) {
-    if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
-    const { violations } = await analyze(page);
-    const found = violations.map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
-    );
-    expect(found, `${path} at ${size.width}px`).toEqual([]);
+  // Without JavaScript the document is the same at every width: one copy serves them all.
+  const shared = javaScriptOn() ? undefined : await scriptlessCopy(page, await page.content());
+  try {
+    for (const size of WIDTHS) {
+      if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
+      if (shared) await shared.page.setViewportSize(size);
+      const { violations } = shared ? await axe(shared.page).analyze() : await analyze(page);
+      const found = violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
+      );
+      expect(found, `${path} at ${size.width}px`).toEqual([]);
+    }
+  } finally {
+    await shared?.close();
   }
 }
 
@@ -238,16 +243,26 @@ function axe(page: Page) {
 }
 
 /**
- * axe runs as a script in the page. Without JavaScript it cannot, so the page the browser
- * rendered without JavaScript is analysed in a second page: the same document, scripts removed
- * and `<noscript>` content shown, from the same address so its stylesheets load.
+ * axe runs as a script in the page. A sandboxed frame (the receipt preview) runs no script, axe's
+ * included, so a page with one is analysed in a copy, as every page rendered without JavaScript is.
  */
 async function analyze(page: Page) {
   const rendered = await page.content();
-  // A sandboxed frame (the receipt preview) runs no script, axe's included: it is analysed in
-  // the copy too, with scripts allowed in the frame (it has none of its own).
-  const sandboxed = /<iframe[^>]*\ssandbox=""/.test(rendered);
-  if (javaScriptOn() && !sandboxed) return axe(page).analyze();
+  if (!/<iframe[^>]*\ssandbox=""/.test(rendered)) return axe(page).analyze();
+  const copy = await scriptlessCopy(page, rendered);
+  try {
+    return await axe(copy.page).analyze();
+  } finally {
+    await copy.close();
+  }
+}
+
+/**
+ * The document `rendered` in a second page: scripts removed and `<noscript>` content shown, from
+ * the same address so its stylesheets load, with scripts allowed in a sandboxed frame (it has
+ * none of its own), so that axe can run there.
+ */
+async function scriptlessCopy(page: Page, rendered: string) {
   const html = rendered
     .replace(/<script\b[\s\S]*?<\/script>/gi, '')
     .replace(/<\/?noscript>/gi, '')
@@ -267,9 +282,10 @@ async function analyze(page: Page) {
     // Nothing but styles and images: no script of the app's may run in the copy.
     await copy.route(/\.m?js(\?|$)/, (route) => route.abort());
     await copy.goto(url);
-    return await axe(copy).analyze();
-  } finally {
+    return { page: copy, close: () => context.close() };
+  } catch (error) {
     await context.close();
+    throw error;
   }
 }
 

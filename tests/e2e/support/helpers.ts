@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { E2E_ADMIN, E2E_DIR } from '../../../playwright.config';
 
@@ -20,6 +20,64 @@ export async function signIn(page: Page, redirectTo?: string) {
       timeout: 20_000,
     },
   );
+}
+
+/** The tracking numbers of the parcels the API lists as the admin for `query` (its search part). */
+export async function listedTrackingNumbers(request: APIRequestContext, query: string) {
+  const login = await request.post('/api/auth/login', { data: E2E_ADMIN });
+  expect(login.ok()).toBeTruthy();
+  const { token } = await login.json();
+  const list = await request.get(`/api/parcels?${query}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { parcels } = await list.json();
+  return parcels.map((p: { trackingNumber: string }) => p.trackingNumber) as string[];
+}
+
+/** A new e-mail address of this test's project, so that the two projects' mail never meets. */
+export function uniqueEmail(prefix: string) {
+  const name = uniqueName(`${prefix}-${test.info().project.name}`);
+  return `${name.replace(/\s+/g, '-').toLowerCase()}@example.com`;
+}
+
+type Party = { name?: string; email?: string; phone?: string; address?: string };
+
+/**
+ * A parcel made through the API with the admin's `headers`: from Sam Sender in Austin to a new
+ * recipient in Boston, weighing 1 kg, unless `data` says otherwise.
+ */
+export async function createParcelThroughApi(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  {
+    sender,
+    recipient,
+    ...data
+  }: { sender?: Party; recipient?: Party } & Record<string, unknown> = {},
+) {
+  const created = await request.post('/api/parcels', {
+    headers,
+    data: {
+      sender: {
+        name: 'Sam Sender',
+        email: 'sam@example.com',
+        phone: '555-0100',
+        address: '1 Sender Way, Austin',
+        ...sender,
+      },
+      recipient: {
+        name: uniqueName('Rita Recipient'),
+        email: 'rita@example.com',
+        phone: '555-0101',
+        address: '9 Elm St, Boston',
+        ...recipient,
+      },
+      weight: 1,
+      ...data,
+    },
+  });
+  expect(created.status()).toBe(201);
+  return (await created.json()).parcel as { id: string; trackingNumber: string };
 }
 
 /** The status region where flash messages show (with or without JavaScript). */
