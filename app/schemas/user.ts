@@ -28,10 +28,10 @@ export const UserCreateSchema = z.object({
   username: z
     .string({ error: 'Username is required' })
     .trim()
-    .toLowerCase()
     .min(3, 'Username must be at least 3 characters')
     .max(50, 'Username must be at most 50 characters')
-    .regex(/^[a-z0-9._-]+$/, 'Use letters, digits, dots, dashes and underscores'),
+    .regex(/^[A-Za-z0-9._-]+$/, 'Use letters, digits, dots, dashes and underscores')
+    .toLowerCase(),
   name: name.default(''),
   email: email.default(''),
   role: role.default('staff'),
