@@ -1,4 +1,9 @@
-import mongoose, { type Model, type QueryFilter, type Schema } from 'mongoose';
+import mongoose, {
+  type InferSchemaType,
+  type Model,
+  type QueryFilter,
+  type Schema,
+} from 'mongoose';
 import { changedSince, isObjectId } from './db.server';
 
 /**
@@ -8,10 +13,14 @@ import { changedSince, isObjectId } from './db.server';
  */
 
 /** The collection's model, registered once per process: a rebuild in development imports again. */
-export function registeredModel<T>(name: string, schema: Schema, collection?: string): Model<T> {
+export function registeredModel<S extends Schema>(
+  name: string,
+  schema: S,
+  collection?: string,
+): Model<InferSchemaType<S>> {
   return (
-    (mongoose.models[name] as Model<T> | undefined) ??
-    (mongoose.model(name, schema, collection) as unknown as Model<T>)
+    (mongoose.models[name] as Model<InferSchemaType<S>> | undefined) ??
+    (mongoose.model(name, schema, collection) as unknown as Model<InferSchemaType<S>>)
   );
 }
 

@@ -31,7 +31,7 @@ const apiKeySchema = new Schema(
 type ApiKeySchema = InferSchemaType<typeof apiKeySchema>;
 type LeanApiKey = ApiKeySchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
 
-export const ApiKey = registeredModel<ApiKeySchema>('ApiKey', apiKeySchema);
+export const ApiKey = registeredModel('ApiKey', apiKeySchema);
 
 export type SerializedApiKey = {
   id: string;

@@ -41,7 +41,7 @@ auditSchema.index({ parcelId: 1, at: -1 });
 auditSchema.index({ at: -1 });
 
 type AuditDoc = InferSchemaType<typeof auditSchema>;
-export const AuditEntry = registeredModel<AuditDoc>('AuditEntry', auditSchema);
+export const AuditEntry = registeredModel('AuditEntry', auditSchema);
 
 type Plain = Record<string, unknown>;
 /** A field's value as stored: JSON data. */

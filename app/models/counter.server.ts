@@ -9,7 +9,7 @@ const counterSchema = new Schema<CounterSchema>(
   { versionKey: false },
 );
 
-export const Counter = registeredModel<CounterSchema>('Counter', counterSchema, 'counters');
+export const Counter = registeredModel('Counter', counterSchema, 'counters');
 
 /**
  * The next value of a named sequence (1, 2, 3…), from a single atomic update: two callers never

@@ -15,7 +15,7 @@ const depotSchema = new Schema(
 );
 
 type DepotSchemaType = InferSchemaType<typeof depotSchema>;
-export const Depot = registeredModel<DepotSchemaType>('Depot', depotSchema);
+export const Depot = registeredModel('Depot', depotSchema);
 
 type LeanDepot = DepotSchemaType & { _id: mongoose.Types.ObjectId };
 

@@ -31,10 +31,7 @@ idempotencyKeySchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 type IdempotencyKeySchema = InferSchemaType<typeof idempotencyKeySchema>;
 export type StoredIdempotencyKey = IdempotencyKeySchema & { _id: mongoose.Types.ObjectId };
 
-export const IdempotencyKey = registeredModel<IdempotencyKeySchema>(
-  'IdempotencyKey',
-  idempotencyKeySchema,
-);
+export const IdempotencyKey = registeredModel('IdempotencyKey', idempotencyKeySchema);
 
 /**
  * Claims the key for a request: 'claimed' when this request is the one to run (a new key, or

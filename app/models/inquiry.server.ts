@@ -42,7 +42,7 @@ inquirySchema.index({ emailStatus: 1 });
 
 type InquirySchema = InferSchemaType<typeof inquirySchema>;
 
-export const Inquiry = registeredModel<InquirySchema>('Inquiry', inquirySchema);
+export const Inquiry = registeredModel('Inquiry', inquirySchema);
 
 export type StoredInquiry = InquirySchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
 

@@ -38,7 +38,7 @@ jobSchema.index({ uniqueKey: 1 }, { unique: true, sparse: true });
 jobSchema.index({ finishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600 });
 
 type JobSchema = InferSchemaType<typeof jobSchema>;
-export const Job = registeredModel<JobSchema>('Job', jobSchema);
+export const Job = registeredModel('Job', jobSchema);
 
 export type JobRecord = {
   id: string;

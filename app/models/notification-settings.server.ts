@@ -1,4 +1,4 @@
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { NOTIFICATION_TYPES, PARCEL_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import {
   DEFAULT_AUTOMATIC_RULES,
@@ -41,11 +41,7 @@ const settingsSchema = new Schema(
   { timestamps: true },
 );
 
-type SettingsSchema = InferSchemaType<typeof settingsSchema>;
-export const NotificationSettings = registeredModel<SettingsSchema>(
-  'NotificationSettings',
-  settingsSchema,
-);
+export const NotificationSettings = registeredModel('NotificationSettings', settingsSchema);
 
 const KEY = 'automatic-emails';
 

@@ -1,4 +1,4 @@
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import type { NotificationType } from '~/schemas/notification';
 import {
@@ -23,11 +23,7 @@ const templateSchema = new Schema(
   { timestamps: true },
 );
 
-type TemplateSchema = InferSchemaType<typeof templateSchema>;
-export const NotificationTemplateModel = registeredModel<TemplateSchema>(
-  'NotificationTemplate',
-  templateSchema,
-);
+export const NotificationTemplateModel = registeredModel('NotificationTemplate', templateSchema);
 
 /** A template's id in URLs and the API: its type in lower case with dashes ('status-update'). */
 export function templateIdOf(type: NotificationType): string {

@@ -1,4 +1,4 @@
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
@@ -48,10 +48,7 @@ notificationSchema.index({ status: 1, createdAt: -1 });
 notificationSchema.index({ trackingNumber: 1, createdAt: -1 });
 notificationSchema.index({ parcelId: 1, createdAt: -1 });
 
-export const Notification = registeredModel<InferSchemaType<typeof notificationSchema>>(
-  'Notification',
-  notificationSchema,
-);
+export const Notification = registeredModel('Notification', notificationSchema);
 
 export type LeanNotification = {
   _id: unknown;

@@ -1,4 +1,4 @@
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { STALE_SCAN_DAYS_DEFAULT } from '~/schemas/depot';
 import { registeredModel } from '~/lib/records.server';
 
@@ -11,11 +11,7 @@ const settingsSchema = new Schema(
   { timestamps: true },
 );
 
-type SettingsSchema = InferSchemaType<typeof settingsSchema>;
-export const OperationsSettings = registeredModel<SettingsSchema>(
-  'OperationsSettings',
-  settingsSchema,
-);
+export const OperationsSettings = registeredModel('OperationsSettings', settingsSchema);
 
 const KEY = 'operations';
 

@@ -47,7 +47,7 @@ parcelSubscriptionSchema.index({ parcelId: 1, status: 1 });
 parcelSubscriptionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 type SubscriptionSchema = InferSchemaType<typeof parcelSubscriptionSchema>;
-export const ParcelSubscription = registeredModel<SubscriptionSchema>(
+export const ParcelSubscription = registeredModel(
   'ParcelSubscription',
   parcelSubscriptionSchema,
   'parcel_subscriptions',

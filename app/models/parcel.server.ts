@@ -137,7 +137,7 @@ parcelSchema.index({ updatedAt: 1, _id: 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
-export const Parcel = registeredModel<InferSchemaType<typeof parcelSchema>>('Parcel', parcelSchema);
+export const Parcel = registeredModel('Parcel', parcelSchema);
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

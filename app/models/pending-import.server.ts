@@ -42,7 +42,7 @@ const pendingImportSchema = new Schema<PendingImportDoc>(
   { versionKey: false },
 );
 
-export const PendingImport = registeredModel<PendingImportDoc>(
+export const PendingImport = registeredModel(
   'PendingImport',
   pendingImportSchema,
   'pending_imports',

@@ -1,4 +1,4 @@
-import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import mongoose, { Schema } from 'mongoose';
 import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import { proofFileHref, proofPdfHref } from '~/schemas/proof-of-delivery';
 import { iso, registeredModel } from '~/lib/records.server';
@@ -57,9 +57,7 @@ proofSchema.index({ parcelId: 1, destination: 1 }, { unique: true });
 // The tracking page finds a delivered parcel's proofs by its number.
 proofSchema.index({ trackingNumber: 1 });
 
-type ProofSchema = InferSchemaType<typeof proofSchema>;
-
-export const ProofOfDelivery = registeredModel<ProofSchema>('ProofOfDelivery', proofSchema);
+export const ProofOfDelivery = registeredModel('ProofOfDelivery', proofSchema);
 
 type LeanImage = {
   fileId: unknown;

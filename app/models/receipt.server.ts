@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import {
   PAYMENT_METHODS,
@@ -50,9 +50,7 @@ const receiptSchema = new Schema(
 receiptSchema.index({ createdAt: -1 });
 receiptSchema.index({ status: 1, createdAt: -1 });
 
-type ReceiptSchema = InferSchemaType<typeof receiptSchema>;
-
-export const Receipt = registeredModel<ReceiptSchema>('Receipt', receiptSchema);
+export const Receipt = registeredModel('Receipt', receiptSchema);
 
 export type LeanReceipt = {
   _id: unknown;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { registeredModel } from '~/lib/records.server';
 
 /**
@@ -18,9 +18,7 @@ const sessionSchema = new Schema(
 );
 sessionSchema.index({ expires: 1 }, { expireAfterSeconds: 0 });
 
-type SessionDoc = InferSchemaType<typeof sessionSchema>;
-
-export const SessionRecord = registeredModel<SessionDoc>('Session', sessionSchema);
+export const SessionRecord = registeredModel('Session', sessionSchema);
 
 /** Where a session's data keeps the signed-in user's id. */
 export const USER_SESSION_KEY = 'userId';

@@ -1,4 +1,4 @@
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isDuplicateKey } from '~/lib/db.server';
 import { registeredModel } from '~/lib/records.server';
 
@@ -16,9 +16,7 @@ const subscriptionSchema = new Schema(
 );
 subscriptionSchema.index({ createdAt: -1, _id: -1 });
 
-type SubscriptionSchema = InferSchemaType<typeof subscriptionSchema>;
-
-export const Subscription = registeredModel<SubscriptionSchema>('Subscription', subscriptionSchema);
+export const Subscription = registeredModel('Subscription', subscriptionSchema);
 
 /**
  * Subscribes an address; subscribing again (in any letter case) keeps the one subscription.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Schema, type InferSchemaType } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   hasRole,
@@ -30,9 +30,7 @@ const userSchema = new Schema(
   { timestamps: true },
 );
 
-type UserSchema = InferSchemaType<typeof userSchema>;
-
-export const User = registeredModel<UserSchema>('User', userSchema);
+export const User = registeredModel('User', userSchema);
 
 export type PublicUser = {
   id: string;

@@ -75,8 +75,8 @@ type LeanDelivery = DeliverySchema & {
   updatedAt: Date;
 };
 
-export const Webhook = registeredModel<WebhookSchema>('Webhook', webhookSchema);
-export const WebhookDelivery = registeredModel<DeliverySchema>('WebhookDelivery', deliverySchema);
+export const Webhook = registeredModel('Webhook', webhookSchema);
+export const WebhookDelivery = registeredModel('WebhookDelivery', deliverySchema);
 
 export type SerializedWebhook = {
   id: string;
