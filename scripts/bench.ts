@@ -19,6 +19,7 @@ import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo } from '../embedded-mongo';
+import { PARCEL_STATUSES } from '../app/schemas/constants';
 
 const PARCELS = Number(process.env.BENCH_PARCELS ?? 10_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -64,15 +65,6 @@ async function seed() {
     'Mia',
     'Ethan',
   ];
-  const statuses = [
-    'Pending',
-    'In Transit',
-    'Out for Delivery',
-    'Delivered',
-    'Picked Up',
-    'Failed',
-    'Returned',
-  ];
   let trackingNumber = '';
   const started = Date.now();
   for (let i = 0; i < PARCELS; i += 500) {
@@ -96,7 +88,7 @@ async function seed() {
         dimensions: { length: 30, width: 20, height: 10 },
         serviceType: 'Standard',
         priority: 'Standard',
-        status: statuses[n % statuses.length],
+        status: PARCEL_STATUSES[n % PARCEL_STATUSES.length],
         cost: 25.99,
         destinations: [
           {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { isObjectId } from '~/lib/db.server';
+import type mongoose from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { API_KEY_SCOPES, type ApiKeyCreateInput, type ApiKeyScope } from '~/schemas/integrations';
+import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
 /**
  * Long-lived API keys for integrators. A key is `sk_` and 43 random characters; only its SHA-256
@@ -30,8 +31,7 @@ const apiKeySchema = new Schema(
 type ApiKeySchema = InferSchemaType<typeof apiKeySchema>;
 type LeanApiKey = ApiKeySchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
 
-export const ApiKey: Model<ApiKeySchema> =
-  (mongoose.models.ApiKey as Model<ApiKeySchema>) ?? mongoose.model('ApiKey', apiKeySchema);
+export const ApiKey = registeredModel('ApiKey', apiKeySchema);
 
 export type SerializedApiKey = {
   id: string;
@@ -44,15 +44,13 @@ export type SerializedApiKey = {
 };
 
 function serialize(doc: LeanApiKey): SerializedApiKey {
-  const id = String(doc._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(doc._id),
     name: doc.name,
     scopes: doc.scopes as ApiKeyScope[],
     prefix: doc.prefix,
     createdAt: doc.createdAt.toISOString(),
-    lastUsedAt: doc.lastUsedAt ? doc.lastUsedAt.toISOString() : null,
+    lastUsedAt: iso(doc.lastUsedAt),
   };
 }
 
@@ -86,16 +84,12 @@ export async function listApiKeys(): Promise<SerializedApiKey[]> {
 }
 
 export async function getApiKey(id: string): Promise<SerializedApiKey | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await ApiKey.findById(id).lean<LeanApiKey>();
-  return doc ? serialize(doc) : null;
+  return serializedById(id, (id) => ApiKey.findById(id).lean<LeanApiKey>(), serialize);
 }
 
 /** Revokes (deletes) a key; the revoked key's record, or null if there was none. */
 export async function removeApiKey(id: string): Promise<SerializedApiKey | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await ApiKey.findByIdAndDelete(id).lean<LeanApiKey>();
-  return doc ? serialize(doc) : null;
+  return serializedById(id, (id) => ApiKey.findByIdAndDelete(id).lean<LeanApiKey>(), serialize);
 }
 
 export type ApiKeyCredential = { id: string; userId: string; scopes: ApiKeyScope[] };

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
+import { registeredModel } from '~/lib/records.server';
 
 export const API_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -14,10 +15,7 @@ const apiTokenSchema = new Schema(
 // MongoDB removes expired tokens itself; lookups also check expiresAt.
 apiTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
-type ApiTokenSchema = InferSchemaType<typeof apiTokenSchema>;
-
-export const ApiToken: Model<ApiTokenSchema> =
-  (mongoose.models.ApiToken as Model<ApiTokenSchema>) ?? mongoose.model('ApiToken', apiTokenSchema);
+export const ApiToken = registeredModel('ApiToken', apiTokenSchema);
 
 function hashToken(token: string) {
   return createHash('sha256').update(token).digest('hex');

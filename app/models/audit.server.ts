@@ -1,5 +1,6 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { AUDIT_ACTION_NAMES, AUDIT_ENTITY_NAMES } from '~/schemas/audit';
+import { findPage, recordIds, registeredModel } from '~/lib/records.server';
 
 export const AUDIT_ENTITIES = AUDIT_ENTITY_NAMES;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
@@ -40,8 +41,7 @@ auditSchema.index({ parcelId: 1, at: -1 });
 auditSchema.index({ at: -1 });
 
 type AuditDoc = InferSchemaType<typeof auditSchema>;
-export const AuditEntry: Model<AuditDoc> =
-  (mongoose.models.AuditEntry as Model<AuditDoc>) ?? mongoose.model('AuditEntry', auditSchema);
+export const AuditEntry = registeredModel('AuditEntry', auditSchema);
 
 type Plain = Record<string, unknown>;
 /** A field's value as stored: JSON data. */
@@ -127,10 +127,8 @@ export type AuditFilter = {
 };
 
 function serialize(doc: AuditDoc & { _id: unknown }) {
-  const id = String(doc._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(doc._id),
     at: new Date(doc.at).toISOString(),
     actor: {
       id: doc.actor?.id ?? '',
@@ -163,16 +161,11 @@ export async function listAudit(filter: AuditFilter) {
     query.$or = [{ entity: 'parcel', entityId: filter.parcelId }, { parcelId: filter.parcelId }];
   if (filter.actor) query['actor.username'] = filter.actor.trim().toLowerCase();
   if (filter.action) query.action = filter.action;
-  const [totalItems, docs] = await Promise.all([
-    AuditEntry.countDocuments(query),
-    AuditEntry.find(query)
-      .sort({ at: -1, _id: -1 })
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<Array<AuditDoc & { _id: unknown }>>(),
-  ]);
-  return {
-    entries: docs.map(serialize),
-    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
-  };
+  const { items, pagination } = await findPage(
+    AuditEntry,
+    query,
+    { sort: { at: -1, _id: -1 }, page, limit },
+    serialize,
+  );
+  return { entries: items, pagination };
 }

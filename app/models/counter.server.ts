@@ -1,5 +1,6 @@
-import mongoose, { Schema, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isDuplicateKey } from '~/lib/db.server';
+import { registeredModel } from '~/lib/records.server';
 
 type CounterSchema = { _id: string; seq: number };
 
@@ -8,9 +9,7 @@ const counterSchema = new Schema<CounterSchema>(
   { versionKey: false },
 );
 
-export const Counter: Model<CounterSchema> =
-  (mongoose.models.Counter as Model<CounterSchema>) ??
-  mongoose.model<CounterSchema>('Counter', counterSchema, 'counters');
+export const Counter = registeredModel('Counter', counterSchema, 'counters');
 
 /**
  * The next value of a named sequence (1, 2, 3…), from a single atomic update: two callers never

@@ -1,5 +1,6 @@
 import { CLOSED_STATUSES } from '~/schemas/constants';
 import { eventTimeZone, Parcel, serializeParcel, type LeanParcel } from './parcel.server';
+import { iso } from '~/lib/records.server';
 
 /**
  * How a figure's "change from last month" is computed:
@@ -190,7 +191,7 @@ export async function listRecentTrackingEvents({
       status: row.event.status,
       location: row.event.location ?? '',
       description: row.event.description ?? '',
-      timestamp: row.event.timestamp ? new Date(row.event.timestamp).toISOString() : null,
+      timestamp: iso(row.event.timestamp),
       timeZone: eventTimeZone(row.event),
       parcelId: String(row._id),
       trackingNumber: row.trackingNumber,

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { FAILED_DELIVERY } from '~/schemas/constants';
-import { Parcel, serializeEvent, type LeanParcel } from './parcel.server';
+import { Parcel, parcelHeading, serializeEvent, type LeanParcel } from './parcel.server';
 
 /**
  * Reads of the parcels collection for running deliveries: the scan station's lookup and the
@@ -34,9 +34,7 @@ const SUMMARY = {
 
 function summary(parcel: LeanParcel) {
   return {
-    id: String(parcel._id),
-    trackingNumber: parcel.trackingNumber,
-    status: parcel.status ?? 'Pending',
+    ...parcelHeading(parcel),
     recipientName: parcel.recipient?.name ?? '',
     recipientAddress: parcel.recipient?.address ?? '',
   };

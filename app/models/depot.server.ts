@@ -1,6 +1,8 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import type mongoose from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import type { DepotInput } from '~/schemas/depot';
+import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
 /** The company's depots: where parcels are scanned, each with the time zone its clocks keep. */
 const depotSchema = new Schema(
@@ -13,21 +15,18 @@ const depotSchema = new Schema(
 );
 
 type DepotSchemaType = InferSchemaType<typeof depotSchema>;
-export const Depot: Model<DepotSchemaType> =
-  (mongoose.models.Depot as Model<DepotSchemaType>) ?? mongoose.model('Depot', depotSchema);
+export const Depot = registeredModel('Depot', depotSchema);
 
 type LeanDepot = DepotSchemaType & { _id: mongoose.Types.ObjectId };
 
 function serialize(doc: LeanDepot) {
-  const id = String(doc._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(doc._id),
     name: doc.name,
     address: doc.address ?? '',
     timeZone: doc.timeZone,
-    createdAt: doc.createdAt ? new Date(doc.createdAt).toISOString() : null,
-    updatedAt: doc.updatedAt ? new Date(doc.updatedAt).toISOString() : null,
+    createdAt: iso(doc.createdAt),
+    updatedAt: iso(doc.updatedAt),
   };
 }
 export type SerializedDepot = ReturnType<typeof serialize>;
@@ -39,9 +38,7 @@ export async function listDepots(): Promise<SerializedDepot[]> {
 }
 
 export async function getDepot(id: string): Promise<SerializedDepot | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Depot.findById(id).lean<LeanDepot>();
-  return doc ? serialize(doc) : null;
+  return serializedById(id, (id) => Depot.findById(id).lean<LeanDepot>(), serialize);
 }
 
 export async function insertDepot(input: DepotInput): Promise<SerializedDepot> {
@@ -66,7 +63,5 @@ export async function updateDepotFields(
 }
 
 export async function removeDepot(id: string): Promise<SerializedDepot | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Depot.findByIdAndDelete(id).lean<LeanDepot>();
-  return doc ? serialize(doc) : null;
+  return serializedById(id, (id) => Depot.findByIdAndDelete(id).lean<LeanDepot>(), serialize);
 }

@@ -1,5 +1,7 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import type mongoose from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { isDuplicateKey } from '~/lib/db.server';
+import { registeredModel } from '~/lib/records.server';
 
 /**
  * Idempotency keys: one document per API credential and `Idempotency-Key`, holding a hash of the
@@ -29,9 +31,7 @@ idempotencyKeySchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 type IdempotencyKeySchema = InferSchemaType<typeof idempotencyKeySchema>;
 export type StoredIdempotencyKey = IdempotencyKeySchema & { _id: mongoose.Types.ObjectId };
 
-export const IdempotencyKey: Model<IdempotencyKeySchema> =
-  (mongoose.models.IdempotencyKey as Model<IdempotencyKeySchema>) ??
-  mongoose.model('IdempotencyKey', idempotencyKeySchema);
+export const IdempotencyKey = registeredModel('IdempotencyKey', idempotencyKeySchema);
 
 /**
  * Claims the key for a request: 'claimed' when this request is the one to run (a new key, or

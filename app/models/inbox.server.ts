@@ -4,6 +4,7 @@ import type { InboxKind, InboxState } from '~/schemas/inbox';
 import { inquiryRows } from '~/schemas/public-forms';
 import { Inquiry } from './inquiry.server';
 import { Subscription } from './subscription.server';
+import { findPage, iso } from '~/lib/records.server';
 
 /**
  * The staff inbox over what visitors send: contact messages and quote requests (the inquiries
@@ -47,8 +48,6 @@ type StoredItem = {
   handledAt?: Date | null;
   handledBy?: string | null;
 };
-
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 function item(kind: InboxKind, doc: StoredItem): InboxItem {
   return {
@@ -106,19 +105,12 @@ export async function listInbox({
   limit?: number;
 }) {
   const filter = { ...baseFilter(kind), ...stateFilter(state) };
-  const [totalItems, docs] = await Promise.all([
-    model(kind).countDocuments(filter),
-    model(kind)
-      .find(filter, { message: 0, clientAddress: 0 })
-      .sort({ createdAt: -1, _id: -1 })
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<StoredItem[]>(),
-  ]);
-  return {
-    items: docs.map((doc) => item(kind, doc)),
-    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
-  };
+  return findPage(
+    model(kind),
+    filter,
+    { sort: { createdAt: -1, _id: -1 }, page, limit, projection: { message: 0, clientAddress: 0 } },
+    (doc: StoredItem) => item(kind, doc),
+  );
 }
 
 /** How many items of each kind are not handled yet. */

@@ -1,9 +1,11 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import type mongoose from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import {
   planLabel,
   type ContactMessageInput,
   type QuoteRequestInput,
 } from '~/schemas/public-forms';
+import { registeredModel } from '~/lib/records.server';
 
 export const INQUIRY_KINDS = ['contact', 'quote'] as const;
 export type InquiryKind = (typeof INQUIRY_KINDS)[number];
@@ -40,8 +42,7 @@ inquirySchema.index({ emailStatus: 1 });
 
 type InquirySchema = InferSchemaType<typeof inquirySchema>;
 
-export const Inquiry: Model<InquirySchema> =
-  (mongoose.models.Inquiry as Model<InquirySchema>) ?? mongoose.model('Inquiry', inquirySchema);
+export const Inquiry = registeredModel('Inquiry', inquirySchema);
 
 export type StoredInquiry = InquirySchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
 

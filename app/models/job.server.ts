@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import type mongoose from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { isDuplicateKey } from '~/lib/db.server';
+import { registeredModel, serializedById } from '~/lib/records.server';
 
 /**
  * The durable background queue: e-mails and webhook deliveries are jobs in MongoDB, run by a
@@ -36,8 +38,7 @@ jobSchema.index({ uniqueKey: 1 }, { unique: true, sparse: true });
 jobSchema.index({ finishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600 });
 
 type JobSchema = InferSchemaType<typeof jobSchema>;
-export const Job: Model<JobSchema> =
-  (mongoose.models.Job as Model<JobSchema>) ?? mongoose.model('Job', jobSchema);
+export const Job = registeredModel('Job', jobSchema);
 
 export type JobRecord = {
   id: string;
@@ -200,9 +201,7 @@ export async function requeueJob(id: string, retryDelays?: number[]): Promise<bo
 }
 
 export async function getJob(id: string): Promise<JobRecord | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Job.findById(id).lean<LeanJob>();
-  return doc ? toRecord(doc) : null;
+  return serializedById(id, (id) => Job.findById(id).lean<LeanJob>(), toRecord);
 }
 
 /** Keeps a running job's lease while its worker works on it. */

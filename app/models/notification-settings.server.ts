@@ -1,4 +1,4 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { NOTIFICATION_TYPES, PARCEL_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import {
   DEFAULT_AUTOMATIC_RULES,
@@ -7,6 +7,7 @@ import {
   type DayBeforeRule,
   type NotificationSettingsInput,
 } from '~/schemas/notification-settings';
+import { iso, registeredModel } from '~/lib/records.server';
 
 /** The automatic e-mail rules: one document, each status's rule stored once an admin saves it. */
 const settingsSchema = new Schema(
@@ -40,10 +41,7 @@ const settingsSchema = new Schema(
   { timestamps: true },
 );
 
-type SettingsSchema = InferSchemaType<typeof settingsSchema>;
-export const NotificationSettings: Model<SettingsSchema> =
-  (mongoose.models.NotificationSettings as Model<SettingsSchema>) ??
-  mongoose.model('NotificationSettings', settingsSchema);
+export const NotificationSettings = registeredModel('NotificationSettings', settingsSchema);
 
 const KEY = 'automatic-emails';
 
@@ -74,7 +72,7 @@ function merge(doc: LeanSettings | null) {
   return {
     rules,
     dayBefore,
-    updatedAt: doc?.updatedAt ? new Date(doc.updatedAt).toISOString() : null,
+    updatedAt: iso(doc?.updatedAt),
   };
 }
 

@@ -1,4 +1,4 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import type { NotificationType } from '~/schemas/notification';
 import {
@@ -6,6 +6,7 @@ import {
   type NotificationTemplate,
   type NotificationTemplateInput,
 } from '~/schemas/notification-template';
+import { iso, registeredModel } from '~/lib/records.server';
 
 /**
  * The notification templates admins edit: one document per notification type, holding the
@@ -22,10 +23,7 @@ const templateSchema = new Schema(
   { timestamps: true },
 );
 
-type TemplateSchema = InferSchemaType<typeof templateSchema>;
-export const NotificationTemplateModel: Model<TemplateSchema> =
-  (mongoose.models.NotificationTemplate as Model<TemplateSchema>) ??
-  mongoose.model('NotificationTemplate', templateSchema);
+export const NotificationTemplateModel = registeredModel('NotificationTemplate', templateSchema);
 
 /** A template's id in URLs and the API: its type in lower case with dashes ('status-update'). */
 export function templateIdOf(type: NotificationType): string {
@@ -53,7 +51,7 @@ function toTemplate(type: NotificationType, doc: LeanTemplate | null): Notificat
     text: source.text ?? '',
     html: source.html ?? '',
     customized: Boolean(doc),
-    updatedAt: doc?.updatedAt ? new Date(doc.updatedAt).toISOString() : null,
+    updatedAt: iso(doc?.updatedAt),
   };
 }
 

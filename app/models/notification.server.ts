@@ -1,5 +1,5 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { changedSince, isObjectId } from '~/lib/db.server';
+import { Schema } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
@@ -7,6 +7,7 @@ import {
 } from '~/schemas/constants';
 import type { NotificationStatus, NotificationType } from '~/schemas/notification';
 import { ConflictError } from '~/lib/errors.server';
+import { findPage, iso, registeredModel, serializedById } from '~/lib/records.server';
 
 const emailResultSchema = new Schema(
   {
@@ -47,9 +48,7 @@ notificationSchema.index({ status: 1, createdAt: -1 });
 notificationSchema.index({ trackingNumber: 1, createdAt: -1 });
 notificationSchema.index({ parcelId: 1, createdAt: -1 });
 
-export const Notification: Model<InferSchemaType<typeof notificationSchema>> =
-  (mongoose.models.Notification as Model<InferSchemaType<typeof notificationSchema>>) ??
-  mongoose.model('Notification', notificationSchema);
+export const Notification = registeredModel('Notification', notificationSchema);
 
 export type LeanNotification = {
   _id: unknown;
@@ -74,8 +73,6 @@ export type LeanNotification = {
   createdAt?: Date | null;
   updatedAt?: Date | null;
 };
-
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** The JSON form used by the API and the dashboard. `subject` mirrors `title` for clients that read it. */
 export function serializeNotification(n: LeanNotification) {
@@ -141,31 +138,27 @@ export async function listNotifications({
   automatic?: boolean;
   updatedSince?: Date;
 }) {
-  const changed = changedSince(updatedSince, { createdAt: -1, _id: -1 });
-  const filter: Record<string, unknown> = { ...changed.filter };
+  const filter: Record<string, unknown> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
   if (trackingNumber) filter.trackingNumber = normalizeTrackingNumber(trackingNumber);
   // Notifications stored before automatic ones existed have no flag: they were manual.
   if (automatic !== undefined) filter.automatic = automatic ? true : { $ne: true };
-  const [totalItems, docs] = await Promise.all([
-    Notification.countDocuments(filter),
-    Notification.find(filter)
-      .sort(changed.sort)
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<LeanNotification[]>(),
-  ]);
-  return {
-    notifications: docs.map(serializeNotification),
-    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
-  };
+  const { items, pagination } = await findPage(
+    Notification,
+    filter,
+    { sort: { createdAt: -1, _id: -1 }, updatedSince, page, limit },
+    serializeNotification,
+  );
+  return { notifications: items, pagination };
 }
 
 export async function getNotification(id: string): Promise<SerializedNotification | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Notification.findById(id).lean<LeanNotification>();
-  return doc ? serializeNotification(doc) : null;
+  return serializedById(
+    id,
+    (id) => Notification.findById(id).lean<LeanNotification>(),
+    serializeNotification,
+  );
 }
 
 /** What a new notification stores: its e-mail's text already filled in for the parcel. */

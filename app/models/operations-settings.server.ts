@@ -1,5 +1,6 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { STALE_SCAN_DAYS_DEFAULT } from '~/schemas/depot';
+import { registeredModel } from '~/lib/records.server';
 
 /** How deliveries are watched: one document, holding what admins changed from the defaults. */
 const settingsSchema = new Schema(
@@ -10,10 +11,7 @@ const settingsSchema = new Schema(
   { timestamps: true },
 );
 
-type SettingsSchema = InferSchemaType<typeof settingsSchema>;
-export const OperationsSettings: Model<SettingsSchema> =
-  (mongoose.models.OperationsSettings as Model<SettingsSchema>) ??
-  mongoose.model('OperationsSettings', settingsSchema);
+export const OperationsSettings = registeredModel('OperationsSettings', settingsSchema);
 
 const KEY = 'operations';
 

@@ -1,6 +1,7 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { isDuplicateKey } from '~/lib/db.server';
 import { MAX_PARCEL_SUBSCRIBERS } from '~/schemas/public-forms';
+import { registeredModel } from '~/lib/records.server';
 
 /**
  * Visitors who follow a parcel by e-mail (double opt-in): one document per parcel and address.
@@ -46,9 +47,11 @@ parcelSubscriptionSchema.index({ parcelId: 1, status: 1 });
 parcelSubscriptionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 type SubscriptionSchema = InferSchemaType<typeof parcelSubscriptionSchema>;
-export const ParcelSubscription: Model<SubscriptionSchema> =
-  (mongoose.models.ParcelSubscription as Model<SubscriptionSchema>) ??
-  mongoose.model('ParcelSubscription', parcelSubscriptionSchema, 'parcel_subscriptions');
+export const ParcelSubscription = registeredModel(
+  'ParcelSubscription',
+  parcelSubscriptionSchema,
+  'parcel_subscriptions',
+);
 
 type LeanSubscription = SubscriptionSchema & { _id: mongoose.Types.ObjectId };
 

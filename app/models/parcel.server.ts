@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { changedSince, isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   DEFAULT_DELIVERY_DAYS,
@@ -22,6 +22,7 @@ import {
 import { env } from '~/lib/env.server';
 import { expectedWindow } from '~/lib/parcel-delivery-data.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
+import { findPage, iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
 const contactSchema = new Schema(
   {
@@ -136,9 +137,7 @@ parcelSchema.index({ updatedAt: 1, _id: 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
-export const Parcel: Model<InferSchemaType<typeof parcelSchema>> =
-  (mongoose.models.Parcel as Model<InferSchemaType<typeof parcelSchema>>) ??
-  mongoose.model('Parcel', parcelSchema);
+export const Parcel = registeredModel('Parcel', parcelSchema);
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -232,8 +231,6 @@ export type LeanParcel = {
   updatedAt?: Date | null;
 };
 
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-
 function contact(c: Partial<Contact> | null | undefined): Contact {
   return {
     name: c?.name ?? '',
@@ -253,10 +250,8 @@ export function eventTimeZone(event: { timeZone?: string | null }): string {
 }
 
 export function serializeEvent(event: LeanEvent) {
-  const id = String(event._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(event._id),
     status: event.status,
     location: event.location ?? '',
     description: event.description ?? '',
@@ -290,10 +285,8 @@ export type SerializedDeliveryPreferences = NonNullable<ReturnType<typeof serial
 
 /** The JSON form of a parcel used by the API and the dashboard (ids as strings, ISO dates). */
 export function serializeParcel(parcel: LeanParcel, options: { events?: boolean } = {}) {
-  const id = String(parcel._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(parcel._id),
     trackingNumber: parcel.trackingNumber,
     sender: contact(parcel.sender),
     recipient: contact(parcel.recipient),
@@ -492,24 +485,17 @@ export async function listParcels(
 ): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
   const { page = 1, limit = 100 } = options;
   const filter = parcelListFilter(options);
-  const [totalItems, docs] = await Promise.all([
-    Parcel.countDocuments(filter),
-    Parcel.find(filter, { events: 0 })
-      .sort(parcelListSort(options))
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<LeanParcel[]>(),
-  ]);
-  return {
-    parcels: docs.map((doc) => serializeParcel(doc, { events: false })),
-    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
-  };
+  const { items, pagination } = await findPage(
+    Parcel,
+    filter,
+    { sort: parcelListSort(options), page, limit, projection: { events: 0 } },
+    (doc: LeanParcel) => serializeParcel(doc, { events: false }),
+  );
+  return { parcels: items, pagination };
 }
 
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Parcel.findById(id).lean<LeanParcel>();
-  return doc ? serializeParcel(doc) : null;
+  return serializedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);
 }
 
 const PARCEL_OPTION_FIELDS = {
@@ -522,12 +508,19 @@ const PARCEL_OPTION_FIELDS = {
   'recipient.email': 1,
 };
 
-/** A parcel as the staff's parcel pickers offer it: what each of them shows or fills in. */
-function toParcelOption(doc: LeanParcel) {
+/** What names a parcel wherever it is one line of a list: its id, number and status. */
+export function parcelHeading(doc: Pick<LeanParcel, '_id' | 'trackingNumber' | 'status'>) {
   return {
     id: String(doc._id),
     trackingNumber: doc.trackingNumber,
     status: doc.status ?? 'Pending',
+  };
+}
+
+/** A parcel as the staff's parcel pickers offer it: what each of them shows or fills in. */
+function toParcelOption(doc: LeanParcel) {
+  return {
+    ...parcelHeading(doc),
     senderName: doc.sender?.name ?? '',
     recipientName: doc.recipient?.name ?? '',
     senderEmail: doc.sender?.email ?? '',
@@ -553,9 +546,11 @@ export async function listParcelOptions({
 }
 
 export async function getParcelOption(id: string): Promise<ParcelOption | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>();
-  return doc ? toParcelOption(doc) : null;
+  return serializedById(
+    id,
+    (id) => Parcel.findById(id, PARCEL_OPTION_FIELDS).lean<LeanParcel>(),
+    toParcelOption,
+  );
 }
 
 /** The parcels among `ids` (without their events), in the order of `ids`; unknown ids are left out. */
@@ -813,9 +808,11 @@ export async function getParcelSchedule(id: string) {
 
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
 export async function removeParcel(id: string): Promise<SerializedParcel | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
-  return doc ? serializeParcel(doc) : null;
+  return serializedById(
+    id,
+    (id) => Parcel.findByIdAndDelete(id).lean<LeanParcel>(),
+    serializeParcel,
+  );
 }
 
 /** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import mongoose, { Schema, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
+import { registeredModel } from '~/lib/records.server';
 
 /** How long an uploaded file waits for its "Import" confirmation. */
 export const PENDING_IMPORT_TTL_SECONDS = 60 * 60;
@@ -41,9 +42,11 @@ const pendingImportSchema = new Schema<PendingImportDoc>(
   { versionKey: false },
 );
 
-export const PendingImport: Model<PendingImportDoc> =
-  (mongoose.models.PendingImport as Model<PendingImportDoc>) ??
-  mongoose.model<PendingImportDoc>('PendingImport', pendingImportSchema, 'pending_imports');
+export const PendingImport = registeredModel(
+  'PendingImport',
+  pendingImportSchema,
+  'pending_imports',
+);
 
 const MAX_STORED_BYTES = 15 * 1024 * 1024;
 export const PENDING_IMPORT_ID = /^[a-f\d]{32}$/;
@@ -51,16 +54,9 @@ export const PENDING_IMPORT_ID = /^[a-f\d]{32}$/;
 export class PendingImportTooLarge extends Error {}
 
 /** Keeps a validated file for its owner's confirmation; answers its id. */
-export async function savePendingImport(input: {
-  userId: string;
-  fileName: string;
-  rows: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  preview: unknown[];
-  csv: string;
-}): Promise<string> {
+export async function savePendingImport(
+  input: Omit<PendingImportDoc, '_id' | 'csv' | 'createdAt'> & { csv: string },
+): Promise<string> {
   const csv = gzipSync(input.csv);
   if (csv.byteLength > MAX_STORED_BYTES) throw new PendingImportTooLarge();
   const id = randomBytes(16).toString('hex');

@@ -1,6 +1,7 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import mongoose, { Schema } from 'mongoose';
 import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import { proofFileHref, proofPdfHref } from '~/schemas/proof-of-delivery';
+import { iso, registeredModel } from '~/lib/records.server';
 
 /**
  * Proofs of delivery: one per stop of a parcel (a unique index on parcel and stop), holding who
@@ -56,11 +57,7 @@ proofSchema.index({ parcelId: 1, destination: 1 }, { unique: true });
 // The tracking page finds a delivered parcel's proofs by its number.
 proofSchema.index({ trackingNumber: 1 });
 
-type ProofSchema = InferSchemaType<typeof proofSchema>;
-
-export const ProofOfDelivery: Model<ProofSchema> =
-  (mongoose.models.ProofOfDelivery as Model<ProofSchema>) ??
-  mongoose.model('ProofOfDelivery', proofSchema);
+export const ProofOfDelivery = registeredModel('ProofOfDelivery', proofSchema);
 
 type LeanImage = {
   fileId: unknown;
@@ -126,7 +123,7 @@ export function serializeProof(doc: LeanProof) {
     deliveredAt: new Date(doc.deliveredAt).toISOString(),
     recordedBy: doc.recordedBy?.username ?? null,
     pdfUrl: proofPdfHref(parcelId, id),
-    createdAt: doc.createdAt ? new Date(doc.createdAt).toISOString() : null,
+    createdAt: iso(doc.createdAt),
   };
 }
 export type SerializedProof = ReturnType<typeof serializeProof>;

@@ -1,5 +1,6 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
-import { changedSince, isObjectId } from '~/lib/db.server';
+import type mongoose from 'mongoose';
+import { Schema } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -14,6 +15,14 @@ import {
   type ReceiptListQuery,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
+import {
+  findPage,
+  givenFields,
+  iso,
+  recordIds,
+  registeredModel,
+  serializedById,
+} from '~/lib/records.server';
 
 const receiptSchema = new Schema(
   {
@@ -41,10 +50,7 @@ const receiptSchema = new Schema(
 receiptSchema.index({ createdAt: -1 });
 receiptSchema.index({ status: 1, createdAt: -1 });
 
-type ReceiptSchema = InferSchemaType<typeof receiptSchema>;
-
-export const Receipt: Model<ReceiptSchema> =
-  (mongoose.models.Receipt as Model<ReceiptSchema>) ?? mongoose.model('Receipt', receiptSchema);
+export const Receipt = registeredModel('Receipt', receiptSchema);
 
 export type LeanReceipt = {
   _id: unknown;
@@ -68,14 +74,10 @@ export type LeanReceipt = {
   updatedAt?: Date | null;
 };
 
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-
 /** The JSON form of a receipt used by the API and the dashboard. */
 export function serializeReceipt(receipt: LeanReceipt) {
-  const id = String(receipt._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(receipt._id),
     receiptNumber: receipt.receiptNumber,
     parcelId: String(receipt.parcelId),
     trackingNumber: receipt.trackingNumber,
@@ -113,31 +115,17 @@ export async function listReceipts({
   status,
   updatedSince,
 }: Partial<ReceiptListQuery> = {}) {
-  const changed = changedSince(updatedSince, { createdAt: -1, _id: -1 });
-  const filter = { ...changed.filter, ...(status ? { status } : {}) };
-  const [items, totalItems] = await Promise.all([
-    Receipt.find(filter)
-      .sort(changed.sort)
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<LeanReceipt[]>(),
-    Receipt.countDocuments(filter),
-  ]);
-  return {
-    receipts: items.map(serializeReceipt),
-    pagination: {
-      totalItems,
-      currentPage: page,
-      totalPages: Math.ceil(totalItems / limit),
-      limit,
-    },
-  };
+  const { items, pagination } = await findPage(
+    Receipt,
+    status ? { status } : {},
+    { sort: { createdAt: -1, _id: -1 }, updatedSince, page, limit },
+    serializeReceipt,
+  );
+  return { receipts: items, pagination };
 }
 
 export async function getReceipt(id: string): Promise<SerializedReceipt | null> {
-  if (!isObjectId(id)) return null;
-  const receipt = await Receipt.findById(id).lean<LeanReceipt>();
-  return receipt ? serializeReceipt(receipt) : null;
+  return serializedById(id, (id) => Receipt.findById(id).lean<LeanReceipt>(), serializeReceipt);
 }
 
 export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
@@ -190,7 +178,7 @@ export async function updateReceiptFields(
   input: ReceiptUpdateInput,
 ): Promise<SerializedReceipt | null> {
   if (!isObjectId(id)) return null;
-  const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const set = givenFields(input);
   const receipt = await Receipt.findByIdAndUpdate(
     id,
     { $set: set },

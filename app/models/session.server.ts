@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
+import { registeredModel } from '~/lib/records.server';
 
 /**
  * Server-side sessions: the cookie carries only the random `_id` of one of these documents.
@@ -17,10 +18,7 @@ const sessionSchema = new Schema(
 );
 sessionSchema.index({ expires: 1 }, { expireAfterSeconds: 0 });
 
-type SessionDoc = InferSchemaType<typeof sessionSchema>;
-
-export const SessionRecord: Model<SessionDoc> =
-  (mongoose.models.Session as Model<SessionDoc>) ?? mongoose.model('Session', sessionSchema);
+export const SessionRecord = registeredModel('Session', sessionSchema);
 
 /** Where a session's data keeps the signed-in user's id. */
 export const USER_SESSION_KEY = 'userId';

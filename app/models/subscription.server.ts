@@ -1,5 +1,6 @@
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isDuplicateKey } from '~/lib/db.server';
+import { registeredModel } from '~/lib/records.server';
 
 /** Newsletter subscribers, one document per e-mail address (stored lower-cased). */
 const subscriptionSchema = new Schema(
@@ -15,11 +16,7 @@ const subscriptionSchema = new Schema(
 );
 subscriptionSchema.index({ createdAt: -1, _id: -1 });
 
-type SubscriptionSchema = InferSchemaType<typeof subscriptionSchema>;
-
-export const Subscription: Model<SubscriptionSchema> =
-  (mongoose.models.Subscription as Model<SubscriptionSchema>) ??
-  mongoose.model('Subscription', subscriptionSchema);
+export const Subscription = registeredModel('Subscription', subscriptionSchema);
 
 /**
  * Subscribes an address; subscribing again (in any letter case) keeps the one subscription.

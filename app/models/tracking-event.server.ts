@@ -10,12 +10,14 @@ import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking
 import { env } from '~/lib/env.server';
 import {
   Parcel,
+  parcelHeading,
   parcelSearchFilter,
   serializeEvent,
   serializeParcel,
   type LeanParcel,
   type SerializedParcel,
 } from './parcel.server';
+import { givenFields } from '~/lib/records.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
@@ -161,9 +163,7 @@ export async function getParcelTracking(parcelId: string) {
   }).lean<LeanParcel>();
   if (!parcel) return null;
   return {
-    id: String(parcel._id),
-    trackingNumber: parcel.trackingNumber,
-    status: parcel.status ?? 'Pending',
+    ...parcelHeading(parcel),
     senderName: parcel.sender?.name ?? '',
     recipientName: parcel.recipient?.name ?? '',
     events: sortNewestFirst(parcel.events ?? []).map((e) => toEvent(parcel._id, e)),
@@ -319,7 +319,7 @@ export async function setEventFields(
   const changed: LeanEvent = {
     ...previous,
     updatedAt: set['events.$.updatedAt'] as Date,
-    ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
+    ...givenFields(input),
     ...(unset['events.$.reason'] ? { reason: null, nextAttemptDate: null } : {}),
   };
   const events = (before.events ?? []).map((e) => (e === previous ? changed : e));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
 import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import {
   hasRole,
@@ -10,6 +10,7 @@ import {
 } from '~/schemas/user';
 import { getDummyHash, hashPassword, verifyPassword } from '~/lib/password.server';
 import { ConflictError } from '~/lib/errors.server';
+import { iso, recordIds, registeredModel } from '~/lib/records.server';
 
 export { hasRole, USER_ROLES, type UserRole };
 
@@ -29,10 +30,7 @@ const userSchema = new Schema(
   { timestamps: true },
 );
 
-type UserSchema = InferSchemaType<typeof userSchema>;
-
-export const User: Model<UserSchema> =
-  (mongoose.models.User as Model<UserSchema>) ?? mongoose.model('User', userSchema);
+export const User = registeredModel('User', userSchema);
 
 export type PublicUser = {
   id: string;
@@ -56,17 +54,15 @@ export function toPublicUser(user: {
   mustChangePassword?: boolean | null;
   createdAt?: Date | null;
 }): PublicUser {
-  const id = String(user._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(user._id),
     username: user.username,
     name: user.name ?? '',
     email: user.email ?? '',
     role: (user.role as UserRole) ?? 'staff',
     disabled: !!user.disabled,
     mustChangePassword: !!user.mustChangePassword,
-    createdAt: user.createdAt ? new Date(user.createdAt).toISOString() : null,
+    createdAt: iso(user.createdAt),
   };
 }
 

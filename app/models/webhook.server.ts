@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
+import type mongoose from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import {
   WEBHOOK_EVENT_TYPES,
@@ -7,6 +8,13 @@ import {
   type WebhookEventType,
   type WebhookUpdateInput,
 } from '~/schemas/integrations';
+import {
+  findPage,
+  givenFields,
+  recordIds,
+  registeredModel,
+  serializedById,
+} from '~/lib/records.server';
 
 /**
  * Webhook endpoints and their deliveries. An endpoint's secret (`whsec_` and 32 random bytes in
@@ -67,11 +75,8 @@ type LeanDelivery = DeliverySchema & {
   updatedAt: Date;
 };
 
-export const Webhook: Model<WebhookSchema> =
-  (mongoose.models.Webhook as Model<WebhookSchema>) ?? mongoose.model('Webhook', webhookSchema);
-export const WebhookDelivery: Model<DeliverySchema> =
-  (mongoose.models.WebhookDelivery as Model<DeliverySchema>) ??
-  mongoose.model('WebhookDelivery', deliverySchema);
+export const Webhook = registeredModel('Webhook', webhookSchema);
+export const WebhookDelivery = registeredModel('WebhookDelivery', deliverySchema);
 
 export type SerializedWebhook = {
   id: string;
@@ -104,10 +109,8 @@ export type SerializedDelivery = {
 };
 
 function serializeWebhook(doc: LeanWebhook): SerializedWebhook {
-  const id = String(doc._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(doc._id),
     url: doc.url,
     events: doc.events as WebhookEventType[],
     description: doc.description ?? '',
@@ -117,10 +120,8 @@ function serializeWebhook(doc: LeanWebhook): SerializedWebhook {
 }
 
 function serializeDelivery(doc: LeanDelivery): SerializedDelivery {
-  const id = String(doc._id);
   return {
-    id,
-    _id: id,
+    ...recordIds(doc._id),
     webhookId: String(doc.webhookId),
     messageId: doc.messageId,
     type: doc.type as WebhookEventType,
@@ -155,9 +156,7 @@ export async function listWebhooks(): Promise<SerializedWebhook[]> {
 }
 
 export async function getWebhook(id: string): Promise<SerializedWebhook | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Webhook.findById(id).lean<LeanWebhook>();
-  return doc ? serializeWebhook(doc) : null;
+  return serializedById(id, (id) => Webhook.findById(id).lean<LeanWebhook>(), serializeWebhook);
 }
 
 export async function updateWebhookFields(
@@ -165,7 +164,7 @@ export async function updateWebhookFields(
   input: WebhookUpdateInput,
 ): Promise<SerializedWebhook | null> {
   if (!isObjectId(id)) return null;
-  const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const set = givenFields(input);
   const doc = Object.keys(set).length
     ? await Webhook.findByIdAndUpdate(
         id,
@@ -178,9 +177,11 @@ export async function updateWebhookFields(
 
 /** Deletes an endpoint; its pending deliveries stop at their next attempt. */
 export async function removeWebhook(id: string): Promise<SerializedWebhook | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Webhook.findByIdAndDelete(id).lean<LeanWebhook>();
-  return doc ? serializeWebhook(doc) : null;
+  return serializedById(
+    id,
+    (id) => Webhook.findByIdAndDelete(id).lean<LeanWebhook>(),
+    serializeWebhook,
+  );
 }
 
 /** Active endpoints that want events of this type, with their secrets. */
@@ -227,19 +228,13 @@ export async function listDeliveries(
   webhookId: string,
   { page = 1, limit = 20 }: { page?: number; limit?: number } = {},
 ) {
-  const filter = { webhookId };
-  const [docs, totalItems] = await Promise.all([
-    WebhookDelivery.find(filter)
-      .sort({ createdAt: -1, _id: -1 })
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<LeanDelivery[]>(),
-    WebhookDelivery.countDocuments(filter),
-  ]);
-  return {
-    deliveries: docs.map(serializeDelivery),
-    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
-  };
+  const { items, pagination } = await findPage(
+    WebhookDelivery,
+    { webhookId },
+    { sort: { createdAt: -1, _id: -1 }, page, limit },
+    serializeDelivery,
+  );
+  return { deliveries: items, pagination };
 }
 
 /** Logs one attempt and, when it settles the delivery, its outcome. */

@@ -2,7 +2,7 @@ import { json } from '@remix-run/node';
 import { DepotSchema } from '~/schemas/depot';
 import { ApiError, apiRoute, jsonWithEtag } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
-import { deleteDepot, DepotNameTaken, getDepot, updateDepot } from '~/services/depots.server';
+import { deleteDepot, getDepot, updateDepot } from '~/services/depots.server';
 
 const NOT_FOUND = 'Depot not found';
 const ids = { id: 'depot id' };
@@ -19,14 +19,9 @@ export const { loader, action } = apiRoute({
   PUT: apiHandler(
     { role: 'admin', ids, body: DepotSchema },
     async ({ ids: { id }, body, actor }) => {
-      try {
-        const depot = await updateDepot(id, body, actor);
-        if (!depot) throw new ApiError(404, NOT_FOUND);
-        return json({ depot });
-      } catch (error) {
-        if (error instanceof DepotNameTaken) throw new ApiError(409, error.message);
-        throw error;
-      }
+      const depot = await updateDepot(id, body, actor);
+      if (!depot) throw new ApiError(404, NOT_FOUND);
+      return json({ depot });
     },
   ),
   /** DELETE → {success, message, depot} (admin). */

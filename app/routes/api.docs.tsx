@@ -1,5 +1,6 @@
 import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { ReactNode } from 'react';
 import { apiRoute } from '~/lib/api.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
 import { env } from '~/lib/env.server';
@@ -134,24 +135,16 @@ app.post('/courier-events', express.text({ type: 'application/json' }), (req, re
         <code>code</code>, a stable snake_case name. Validation errors (400) add{' '}
         <code>details</code>, the messages per field.
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">code</th>
-            <th scope="col">Meaning</th>
+      <Table columns={['code', 'Meaning']}>
+        {API_ERROR_CODES.map((code) => (
+          <tr key={code}>
+            <td>
+              <code>{code}</code>
+            </td>
+            <td>{API_ERROR_CODE_MEANINGS[code]}</td>
           </tr>
-        </thead>
-        <tbody>
-          {API_ERROR_CODES.map((code) => (
-            <tr key={code}>
-              <td>
-                <code>{code}</code>
-              </td>
-              <td>{API_ERROR_CODE_MEANINGS[code]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       <h2 id="compatibility">Compatibility</h2>
       <p>
         Fields are added, never renamed or removed, and the meaning of a field or a code does not
@@ -160,6 +153,32 @@ app.post('/courier-events', express.text({ type: 'application/json' }), (req, re
         announced in this document’s info.version.
       </p>
     </>
+  );
+}
+
+function Table({
+  caption,
+  columns,
+  children,
+}: {
+  caption?: string;
+  columns: string[];
+  children: ReactNode;
+}) {
+  return (
+    <table>
+      {caption ? <caption className="sr-only">{caption}</caption> : null}
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
   );
 }
 
@@ -194,32 +213,21 @@ function Operation({
         {secured ? ' Authorization: Bearer token or API key.' : ' Public: no token.'}
       </p>
       {resolved.length ? (
-        <table>
-          <caption className="sr-only">Parameters</caption>
-          <thead>
-            <tr>
-              <th scope="col">Parameter</th>
-              <th scope="col">In</th>
-              <th scope="col">Required</th>
-              <th scope="col">Schema</th>
+        <Table caption="Parameters" columns={['Parameter', 'In', 'Required', 'Schema']}>
+          {resolved.map((p) => (
+            <tr key={`${p.in}-${p.name}`}>
+              <td>
+                <code>{String(p.name)}</code>
+              </td>
+              <td>{String(p.in)}</td>
+              <td>{p.required ? 'yes' : 'no'}</td>
+              <td>
+                <code>{JSON.stringify(p.schema)}</code>
+                {p.description ? <div>{String(p.description)}</div> : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {resolved.map((p) => (
-              <tr key={`${p.in}-${p.name}`}>
-                <td>
-                  <code>{String(p.name)}</code>
-                </td>
-                <td>{String(p.in)}</td>
-                <td>{p.required ? 'yes' : 'no'}</td>
-                <td>
-                  <code>{JSON.stringify(p.schema)}</code>
-                  {p.description ? <div>{String(p.description)}</div> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       ) : null}
       {body
         ? Object.entries(body).map(([type, content]) => (

@@ -1,8 +1,7 @@
 import { json } from '@remix-run/node';
-import { TRACKING_NUMBER_PATTERN, normalizeTrackingNumber } from '~/schemas/constants';
 import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
-import { ApiError, handleApi, readJsonBody, type ApiArgs } from '~/lib/api.server';
-import { clientAddress, type RateLimitResult } from '~/lib/rate-limit.server';
+import { ApiError, readJsonBody } from '~/lib/api.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 import {
   PREFERENCES_CLOSED,
   requestableDays,
@@ -10,10 +9,9 @@ import {
   WRONG_POSTCODE,
 } from '~/services/delivery-preferences.server';
 import {
-  malformedTrackingNumber,
   publicApiRoute,
+  trackingNumberHandler,
   trackingNumberNotFound,
-  withRateLimit,
 } from '~/services/public-tracking.server';
 
 /**
@@ -22,47 +20,36 @@ import {
  * of the delivery address opens it: a wrong one is 403 and changes nothing, and guessing meets
  * 429 per parcel and per client address.
  */
-async function update({ request, params, context }: ApiArgs) {
-  let limit: RateLimitResult | undefined;
-  const response = await handleApi(async () => {
-    const trackingNumber = normalizeTrackingNumber(params.trackingNumber ?? '');
-    if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) throw malformedTrackingNumber();
-    const input = await readJsonBody(
-      request,
-      deliveryPreferencesSchema(requestableDays(), { strict: true }),
-    ).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 400)
-        throw new ApiError(400, error.message, error.details, { code: 'validation_failed' });
-      throw error;
-    });
-    const outcome = await updateDeliveryPreferences(trackingNumber, input, {
-      client: clientAddress(context),
-      via: 'api',
-      context,
-    });
-    switch (outcome.kind) {
-      case 'rate-limited':
-        limit = outcome.limit;
-        throw new ApiError(
-          429,
-          'Too many postcode attempts. Please wait and try again.',
-          undefined,
-          {
-            code: 'rate_limited',
-            headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
-          },
-        );
-      case 'not-found':
-        throw trackingNumberNotFound(outcome);
-      case 'wrong-postcode':
-        throw new ApiError(403, WRONG_POSTCODE, undefined, { code: 'forbidden' });
-      case 'closed':
-        throw new ApiError(409, PREFERENCES_CLOSED, undefined, { code: 'conflict' });
-      case 'saved':
-        return json({ deliveryPreferences: outcome.preferences });
-    }
+const update = trackingNumberHandler(async ({ request, context, trackingNumber, counted }) => {
+  const input = await readJsonBody(
+    request,
+    deliveryPreferencesSchema(requestableDays(), { strict: true }),
+  ).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 400)
+      throw new ApiError(400, error.message, error.details, { code: 'validation_failed' });
+    throw error;
   });
-  return withRateLimit(response, limit);
-}
+  const outcome = await updateDeliveryPreferences(trackingNumber, input, {
+    client: clientAddress(context),
+    via: 'api',
+    context,
+  });
+  switch (outcome.kind) {
+    case 'rate-limited':
+      counted(outcome.limit);
+      throw new ApiError(429, 'Too many postcode attempts. Please wait and try again.', undefined, {
+        code: 'rate_limited',
+        headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
+      });
+    case 'not-found':
+      throw trackingNumberNotFound(outcome);
+    case 'wrong-postcode':
+      throw new ApiError(403, WRONG_POSTCODE, undefined, { code: 'forbidden' });
+    case 'closed':
+      throw new ApiError(409, PREFERENCES_CLOSED, undefined, { code: 'conflict' });
+    case 'saved':
+      return json({ deliveryPreferences: outcome.preferences });
+  }
+});
 
 export const { loader, action } = publicApiRoute({ POST: update }, { cacheControl: 'no-store' });

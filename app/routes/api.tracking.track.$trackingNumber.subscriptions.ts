@@ -1,19 +1,17 @@
 import { json } from '@remix-run/node';
-import { TRACKING_NUMBER_PATTERN, normalizeTrackingNumber } from '~/schemas/constants';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
-import { apiErrorResponse, handleApi, readJsonBody, type ApiArgs } from '~/lib/api.server';
-import { clientAddress, type RateLimitResult } from '~/lib/rate-limit.server';
+import { apiErrorResponse, readJsonBody } from '~/lib/api.server';
+import { clientAddress } from '~/lib/rate-limit.server';
 import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
 } from '~/services/parcel-subscriptions.server';
 import {
-  malformedTrackingNumber,
   notFound,
   publicApiRoute,
+  trackingNumberHandler,
   trackingNumberNotFound,
-  withRateLimit,
 } from '~/services/public-tracking.server';
 
 /**
@@ -21,22 +19,17 @@ import {
  * confirmation e-mail goes to the address, and the answer (202) is the same whatever became of
  * the request. Public like the tracking lookups (no token, CORS), and limited per client address.
  */
-async function subscribe({ request, params, context }: ApiArgs) {
-  let limit: RateLimitResult | undefined;
-  const response = await handleApi(async () => {
-    const trackingNumber = normalizeTrackingNumber(params.trackingNumber ?? '');
-    if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) throw malformedTrackingNumber();
-    const { email } = await readJsonBody(request, ParcelSubscribeSchema);
-    limit = await subscribeClientLimiter.hit(clientAddress(context));
-    if (!limit.allowed)
-      return apiErrorResponse(429, 'Too many subscription requests. Please wait and try again.');
-    const outcome = await requestParcelSubscription({ trackingNumber, email });
-    if (outcome === 'not-found') throw trackingNumberNotFound(notFound(trackingNumber));
-    if (outcome === 'delivered')
-      return apiErrorResponse(409, 'This parcel has been delivered: there are no more updates.');
-    return json({ message: SUBSCRIBE_ANSWER }, { status: 202 });
-  });
-  return withRateLimit(response, limit);
-}
+const subscribe = trackingNumberHandler(async ({ request, context, trackingNumber, counted }) => {
+  const { email } = await readJsonBody(request, ParcelSubscribeSchema);
+  const limit = await subscribeClientLimiter.hit(clientAddress(context));
+  counted(limit);
+  if (!limit.allowed)
+    return apiErrorResponse(429, 'Too many subscription requests. Please wait and try again.');
+  const outcome = await requestParcelSubscription({ trackingNumber, email });
+  if (outcome === 'not-found') throw trackingNumberNotFound(notFound(trackingNumber));
+  if (outcome === 'delivered')
+    return apiErrorResponse(409, 'This parcel has been delivered: there are no more updates.');
+  return json({ message: SUBSCRIBE_ANSWER }, { status: 202 });
+});
 
 export const { loader, action } = publicApiRoute({ POST: subscribe }, { cacheControl: 'no-store' });

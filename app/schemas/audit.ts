@@ -1,6 +1,7 @@
 import { MAX_PAGE_SIZE } from './constants';
 import type { UserRole } from './user';
 import { z } from './zod';
+import { positiveInt } from './paging';
 
 export const AUDIT_ENTITY_NAMES = [
   'parcel',
@@ -40,16 +41,6 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */
 export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete', 'import'] as const;
-
-const positiveInt = (label: string, max?: number) => {
-  const int = z.number().int().min(1, `${label} must be at least 1`);
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `${label} must be a whole number`)
-    .transform(Number)
-    .pipe(max === undefined ? int : int.max(max, `${label} must be at most ${max}`));
-};
 
 const blankAsUndefined = <T extends string>(value: T | '' | undefined): T | undefined =>
   value || undefined;

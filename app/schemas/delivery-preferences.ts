@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { SAFE_PLACES, SAFE_PLACE_CODES, type SafePlace } from './constants';
+import { textField } from './text';
 
 /**
  * What a recipient may ask of a delivery, behind their postcode: instructions for the courier, a
@@ -38,11 +39,7 @@ export function deliveryPreferencesSchema(
       .trim()
       .min(1, POSTCODE_REQUIRED)
       .max(20, 'A postcode is at most 20 characters'),
-    instructions: z
-      .string({ error: 'Instructions must be text' })
-      .trim()
-      .max(INSTRUCTIONS_MAX, `Instructions must be at most ${INSTRUCTIONS_MAX} characters`)
-      .optional(),
+    instructions: textField('Instructions', INSTRUCTIONS_MAX).optional(),
     safePlace: z.enum(SAFE_PLACE_CODES, { error: 'Choose a safe place from the list' }).optional(),
     safePlaceOther: z
       .string({ error: 'The safe place must be text' })

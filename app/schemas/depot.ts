@@ -1,6 +1,7 @@
 import { canonicalTimeZone, isTimeZone } from '../utils/time-zone';
 import { OBJECT_ID_PATTERN } from './constants';
 import { z } from './zod';
+import { requiredText, textField } from './text';
 
 export const DEPOT_NAME_MAX = 100;
 export const DEPOT_ADDRESS_MAX = 300;
@@ -19,16 +20,8 @@ export const timeZoneField = z
 
 /** A depot as the API and the Settings form take it. */
 export const DepotSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(DEPOT_NAME_MAX, `Name must be at most ${DEPOT_NAME_MAX} characters`),
-  address: z
-    .string({ error: 'Address must be text' })
-    .trim()
-    .max(DEPOT_ADDRESS_MAX, `Address must be at most ${DEPOT_ADDRESS_MAX} characters`)
-    .default(''),
+  name: requiredText('Name', DEPOT_NAME_MAX),
+  address: textField('Address', DEPOT_ADDRESS_MAX).default(''),
   timeZone: timeZoneField,
 });
 export type DepotInput = z.output<typeof DepotSchema>;

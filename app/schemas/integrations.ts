@@ -1,5 +1,7 @@
 import { z } from './zod';
 import { OBJECT_ID_PATTERN } from './constants';
+import { limitField, pageField } from './paging';
+import { requiredText } from './text';
 
 /**
  * What an API key may do: `read` answers GET requests only; `write` also changes things; `admin`
@@ -16,11 +18,7 @@ const scopeField = z.enum(API_KEY_SCOPES, {
 
 /** POST /api/api-keys and the Settings form. */
 export const ApiKeyCreateSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(API_KEY_NAME_MAX, `Name must be at most ${API_KEY_NAME_MAX} characters`),
+  name: requiredText('Name', API_KEY_NAME_MAX),
   scopes: z
     .array(scopeField, { error: 'Choose at least one scope' })
     .min(1, 'Choose at least one scope')
@@ -58,11 +56,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_URL_MAX = 2048;
 export const WEBHOOK_DESCRIPTION_MAX = 500;
 
-const webhookUrl = z
-  .string({ error: 'URL is required' })
-  .trim()
-  .min(1, 'URL is required')
-  .max(WEBHOOK_URL_MAX, `URL must be at most ${WEBHOOK_URL_MAX} characters`)
+const webhookUrl = requiredText('URL', WEBHOOK_URL_MAX)
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -115,18 +109,8 @@ export type WebhookUpdateInput = z.output<typeof WebhookUpdateSchema>;
 
 /** GET /api/webhooks/:id/deliveries query. */
 export const WebhookDeliveryQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be at least 1')
-    .max(1_000_000, 'Page is too large')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'Limit must be a number' })
-    .int('Limit must be a whole number')
-    .min(1, 'Limit must be at least 1')
-    .max(100, 'Limit must be at most 100')
-    .default(20),
+  page: pageField(),
+  limit: limitField(20),
 });
 
 /** The Settings edit form: every field is sent, and an unticked Active box means paused. */

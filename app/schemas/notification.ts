@@ -1,7 +1,6 @@
 import { z } from './zod';
 import { unknownPlaceholders, TEMPLATE_PLACEHOLDERS } from './notification-template';
 import {
-  MAX_PAGE_SIZE,
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
@@ -10,6 +9,8 @@ import {
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 import { updatedSince } from './sync';
+import { limitField } from './paging';
+import { requiredText } from './text';
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
@@ -35,19 +36,15 @@ const knownPlaceholders = {
       .join(', ')}. Use ${TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}.`,
 };
 
-const titleField = z
-  .string({ error: 'Subject is required' })
-  .trim()
-  .min(1, 'Subject is required')
-  .max(NOTIFICATION_TITLE_MAX, `Subject must be at most ${NOTIFICATION_TITLE_MAX} characters`)
-  .refine((value) => unknownPlaceholders(value).length === 0, knownPlaceholders);
+const titleField = requiredText('Subject', NOTIFICATION_TITLE_MAX).refine(
+  (value) => unknownPlaceholders(value).length === 0,
+  knownPlaceholders,
+);
 
-const messageField = z
-  .string({ error: 'Message is required' })
-  .trim()
-  .min(1, 'Message is required')
-  .max(NOTIFICATION_MESSAGE_MAX, `Message must be at most ${NOTIFICATION_MESSAGE_MAX} characters`)
-  .refine((value) => unknownPlaceholders(value).length === 0, knownPlaceholders);
+const messageField = requiredText('Message', NOTIFICATION_MESSAGE_MAX).refine(
+  (value) => unknownPlaceholders(value).length === 0,
+  knownPlaceholders,
+);
 
 const trackingNumberField = z
   .string({ error: 'Tracking number is required' })
@@ -90,12 +87,7 @@ export const NotificationListQuerySchema = z.object({
     .int('Page must be a whole number')
     .min(1, 'Page starts at 1')
     .default(1),
-  limit: z.coerce
-    .number({ error: 'Limit must be a number' })
-    .int('Limit must be a whole number')
-    .min(1, 'Limit must be at least 1')
-    .max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(NOTIFICATIONS_PAGE_SIZE),
+  limit: limitField(NOTIFICATIONS_PAGE_SIZE),
   type: typeField.optional(),
   status: statusField.optional(),
   trackingNumber: trackingNumberField.optional(),

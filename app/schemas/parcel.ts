@@ -18,6 +18,7 @@ import {
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 import { updatedSince } from './sync';
+import { positiveInt } from './paging';
 
 const text = (max: number) =>
   z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
@@ -332,16 +333,6 @@ export const ParcelUpdateSchema = z.object({
 });
 export type ParcelUpdateInput = Omit<z.output<typeof ParcelUpdateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
-};
-
-const positiveInt = (label: string, max?: number) => {
-  const int = z.number().int().min(1, `${label} must be at least 1`);
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `${label} must be a whole number`)
-    .transform(Number)
-    .pipe(max === undefined ? int : int.max(max, `${label} must be at most ${max}`));
 };
 
 export const ParcelListQuerySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { textField } from './text';
 
 /** Photos one proof of delivery takes, and how large each may be as uploaded. */
 export const MAX_PROOF_PHOTOS = 3;
@@ -32,12 +33,6 @@ const file = (label: string, max: number) =>
     .custom<UploadedFile>(isUploadedFile, { error: `${label} must be a file` })
     .refine((f) => f.size <= max, `${label} must be at most ${megabytes(max)}`);
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`);
-
 const RECEIVED_BY_MESSAGE = 'Enter the name of the person who received the parcel';
 
 /**
@@ -62,8 +57,8 @@ export const ProofOfDeliverySchema = z.object({
     .regex(/^\d{1,3}$/, 'Destination must be the number of a stop, from 0')
     .transform(Number)
     .default(0),
-  note: text('Note', PROOF_NOTE_MAX).default(''),
-  signatureName: text('Typed signature', PROOF_RECEIVED_BY_MAX).default(''),
+  note: textField('Note', PROOF_NOTE_MAX).default(''),
+  signatureName: textField('Typed signature', PROOF_RECEIVED_BY_MAX).default(''),
   photo: z
     .array(file('Each photo', PROOF_PHOTO_MAX_BYTES), { error: 'Photos must be files' })
     .max(MAX_PROOF_PHOTOS, `At most ${MAX_PROOF_PHOTOS} photos`)

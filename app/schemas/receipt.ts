@@ -1,12 +1,7 @@
 import { z } from './zod';
-import {
-  MAX_PAGE_SIZE,
-  OBJECT_ID_PATTERN,
-  PAYMENT_METHODS,
-  RECEIPT_FORMATS,
-  RECEIPT_STATUSES,
-} from './constants';
+import { OBJECT_ID_PATTERN, PAYMENT_METHODS, RECEIPT_FORMATS, RECEIPT_STATUSES } from './constants';
 import { updatedSince } from './sync';
+import { limitField, pageField } from './paging';
 
 export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -140,18 +135,8 @@ export const ReceiptUpdateSchema = ReceiptUpdateFields.extend(CLIENT_RECEIPT_FIE
 export type ReceiptUpdateInput = z.infer<typeof ReceiptUpdateSchema>;
 
 export const ReceiptListQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be at least 1')
-    .max(1_000_000, 'Page is too large')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'Limit must be a number' })
-    .int('Limit must be a whole number')
-    .min(1, 'Limit must be at least 1')
-    .max(MAX_PAGE_SIZE, `Limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(20),
+  page: pageField(),
+  limit: limitField(20),
   status: z.preprocess(
     blankToUndefined,
     z

@@ -15,6 +15,7 @@ import {
   reason,
 } from './tracking-event';
 import { z } from './zod';
+import { textField } from './text';
 
 export { SCAN_STATUSES };
 
@@ -45,11 +46,7 @@ export const ScanSchema = z
       .trim()
       .regex(OBJECT_ID_PATTERN, 'Choose a depot from the list')
       .optional(),
-    location: z
-      .string({ error: 'Location must be text' })
-      .trim()
-      .max(EVENT_LOCATION_MAX, `Location must be at most ${EVENT_LOCATION_MAX} characters`)
-      .optional(),
+    location: textField('Location', EVENT_LOCATION_MAX).optional(),
     timeZone: timeZoneField.optional(),
     timestamp: z.iso
       .datetime({
@@ -59,11 +56,7 @@ export const ScanSchema = z
       .transform((value) => new Date(value))
       .optional(),
     reason: reason.optional(),
-    note: z
-      .string({ error: 'Note must be text' })
-      .trim()
-      .max(EVENT_DESCRIPTION_MAX, `Note must be at most ${EVENT_DESCRIPTION_MAX} characters`)
-      .optional(),
+    note: textField('Note', EVENT_DESCRIPTION_MAX).optional(),
     nextAttemptDate: nextAttemptDate.optional(),
   })
   .superRefine((value, ctx) => {

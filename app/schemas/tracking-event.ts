@@ -8,6 +8,7 @@ import {
 } from './constants';
 import { TIME_ZONE_MESSAGE, timeZoneField, type DepotChoice } from './depot';
 import { z } from './zod';
+import { textField } from './text';
 
 export const EVENT_STATUS_MAX = 100;
 export const EVENT_LOCATION_MAX = 200;
@@ -19,14 +20,8 @@ const status = z
   .trim()
   .min(1, 'Status is required')
   .max(EVENT_STATUS_MAX, `Status must be at most ${EVENT_STATUS_MAX} characters`);
-const location = z
-  .string({ error: 'Location must be text' })
-  .trim()
-  .max(EVENT_LOCATION_MAX, `Location must be at most ${EVENT_LOCATION_MAX} characters`);
-const description = z
-  .string({ error: 'Description must be text' })
-  .trim()
-  .max(EVENT_DESCRIPTION_MAX, `Description must be at most ${EVENT_DESCRIPTION_MAX} characters`);
+const location = textField('Location', EVENT_LOCATION_MAX);
+const description = textField('Description', EVENT_DESCRIPTION_MAX);
 const timeZone = timeZoneField;
 const timestamp = z.iso
   .datetime({

@@ -63,6 +63,40 @@ export function auditRecord(
   });
 }
 
+type AuditedRecord = { id: string; parcelId?: string | null };
+
+/**
+ * Changes one record and audits the change: `read` finds it as it was, `write` changes it and
+ * answers it as it is, or null when there is no such record (then nothing is audited).
+ */
+export async function auditedUpdate<T extends AuditedRecord, R extends T | null>(
+  who: Actor | undefined,
+  entity: AuditEntity,
+  label: (record: T) => string,
+  { read, write }: { read: () => Promise<T | null>; write: () => Promise<R> },
+): Promise<R> {
+  const before = await read();
+  const after = await write();
+  if (after) await auditRecord(who, 'update', entity, { label: label(after), before, after });
+  return after;
+}
+
+/**
+ * Deletes one record and audits it: `read` finds it, `remove` deletes it and says whether it
+ * did. Answers the record as it was, or null when there was none to delete.
+ */
+export async function auditedDelete<T extends AuditedRecord>(
+  who: Actor | undefined,
+  entity: AuditEntity,
+  label: (record: T) => string,
+  { read, remove }: { read: () => Promise<T | null>; remove: () => Promise<unknown> },
+): Promise<T | null> {
+  const before = await read();
+  if (!before || !(await remove())) return null;
+  await auditRecord(who, 'delete', entity, { label: label(before), before });
+  return before;
+}
+
 /** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
 export async function auditMany(who: Actor | undefined, entries: Entry[]) {
   if (!who) return;

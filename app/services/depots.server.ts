@@ -7,12 +7,14 @@ import {
 } from '~/models/depot.server';
 import { saveOperationsSettings } from '~/models/operations-settings.server';
 import { isDuplicateKey } from '~/lib/db.server';
+import { ConflictError } from '~/lib/errors.server';
 import type { DepotInput } from '~/schemas/depot';
 import { auditRecord, type Actor } from './audit.server';
 
 /** Depots and the exceptions setting, changed by admins: each change is audited. */
 
-export class DepotNameTaken extends Error {
+/** The API answers it 409 like any conflict; the settings page shows it on the name field. */
+export class DepotNameTaken extends ConflictError {
   constructor() {
     super('A depot with this name already exists');
   }

@@ -11,7 +11,7 @@ import type {
   WebhookCreateInput,
   WebhookUpdateInput,
 } from '~/schemas/integrations';
-import { auditRecord, type Actor } from './audit.server';
+import { auditedUpdate, auditRecord, type Actor } from './audit.server';
 
 /**
  * An admin's changes to what integrators use — API keys and webhook endpoints — from the
@@ -56,11 +56,10 @@ export async function updateWebhook(
   input: WebhookUpdateInput,
   actor: Actor,
 ): Promise<SerializedWebhook | null> {
-  const before = await getWebhook(id);
-  const webhook = await updateWebhookFields(id, input);
-  if (webhook)
-    await auditRecord(actor, 'update', 'webhook', { label: webhook.url, before, after: webhook });
-  return webhook;
+  return auditedUpdate(actor, 'webhook', (webhook) => webhook.url, {
+    read: () => getWebhook(id),
+    write: () => updateWebhookFields(id, input),
+  });
 }
 
 /** Deletes an endpoint; its pending deliveries stop at their next attempt. */

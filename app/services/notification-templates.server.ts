@@ -11,7 +11,7 @@ import type {
   NotificationTemplate,
   NotificationTemplateInput,
 } from '~/schemas/notification-template';
-import { auditRecord, type Actor } from './audit.server';
+import { auditedUpdate, type Actor } from './audit.server';
 
 /** An admin's changes to the e-mail templates (the settings page and the API), audited. */
 
@@ -20,10 +20,10 @@ export async function saveNotificationTemplate(
   input: NotificationTemplateInput,
   actor?: Actor,
 ): Promise<NotificationTemplate> {
-  const before = await getNotificationTemplate(type);
-  const after = await upsertNotificationTemplate(type, input);
-  await auditRecord(actor, 'update', 'template', { label: type, before, after });
-  return after;
+  return auditedUpdate(actor, 'template', () => type, {
+    read: () => getNotificationTemplate(type),
+    write: () => upsertNotificationTemplate(type, input),
+  });
 }
 
 /** Back to the default template. */
@@ -31,10 +31,10 @@ export async function resetNotificationTemplate(
   type: NotificationType,
   actor?: Actor,
 ): Promise<NotificationTemplate> {
-  const before = await getNotificationTemplate(type);
-  const after = await deleteNotificationTemplate(type);
-  await auditRecord(actor, 'update', 'template', { label: type, before, after });
-  return after;
+  return auditedUpdate(actor, 'template', () => type, {
+    read: () => getNotificationTemplate(type),
+    write: () => deleteNotificationTemplate(type),
+  });
 }
 
 /** The e-mail a template makes for a parcel: subject, text and the full HTML message. */

@@ -28,7 +28,7 @@ import { getParcelForTemplate } from '~/models/parcel.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import type { NotificationCreateInput, NotificationType } from '~/schemas/notification';
 import { env } from '~/lib/env.server';
-import { auditRecord, type Actor } from './audit.server';
+import { auditedDelete, auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
 import { deliverMail, messageIdFor, type DeliveryResult } from './mailer.server';
 import { deliveryDataFor } from './public-tracking.server';
@@ -128,13 +128,10 @@ export async function deleteNotification(
   id: string,
   actor?: Actor,
 ): Promise<SerializedNotification | null> {
-  const before = await getNotification(id);
-  if (!before || !(await deleteFailedNotification(id))) return null;
-  await auditRecord(actor, 'delete', 'notification', {
-    label: before.trackingNumber,
-    before,
+  return auditedDelete(actor, 'notification', (notification) => notification.trackingNumber, {
+    read: () => getNotification(id),
+    remove: () => deleteFailedNotification(id),
   });
-  return before;
 }
 
 /**

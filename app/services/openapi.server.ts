@@ -117,90 +117,147 @@ const file = (contentMediaType: string): Shape => ({
   schema: { type: 'string', contentMediaType },
 });
 
-const ID = '{id}';
+/** Each operation's tag, from the start of its path: the first that matches. */
+const TAG_OF_PATH: [prefix: string, tag: string][] = [
+  ['/api/auth/', 'Auth'],
+  ['/api/parcels', 'Parcels'],
+  ['/api/proof-of-delivery/', 'Parcels'],
+  ['/api/tracking/track', 'Public tracking'],
+  ['/api/tracking/', 'Tracking'],
+  ['/api/scans', 'Scans'],
+  ['/api/depots', 'Depots'],
+  ['/api/notification', 'Notifications'],
+  ['/api/receipts', 'Receipts'],
+  ['/api/dashboard/', 'Dashboard'],
+  ['/api/health', 'Meta'],
+  ['/api/openapi.json', 'Meta'],
+  ['/api/api-keys', 'API keys'],
+  ['/api/webhooks', 'Webhooks'],
+  ['/api/users', 'Users'],
+  ['/api/audit', 'Audit'],
+];
+
+/** The areas an API key reaches only with the admin scope: every operation there is the admin's. */
+const ADMIN_AREAS = new Set(['Users', 'API keys', 'Webhooks']);
+/** The areas open to anyone, without a token. */
+const PUBLIC_AREAS = new Set(['Public tracking', 'Meta']);
+
+type Method = Op['method'];
+/** What an operation says beyond its route and texts; `access` when not its area's. */
+type Details = Omit<Op, 'method' | 'path' | 'summary' | 'tag' | 'description' | 'access'> & {
+  access?: Access;
+};
+
+/**
+ * One operation: `'get /api/parcels/{id}'`, its summary and description, and the rest. Its tag
+ * follows from its path, and who may call it from its area (signed-in users elsewhere) unless
+ * `access` says otherwise.
+ */
+function op(
+  route: `${Method} /api/${string}`,
+  summary: string,
+  description: string,
+  details: Details,
+): Op {
+  const [method, path] = route.split(' ') as [Method, string];
+  const tag = TAG_OF_PATH.find(([prefix]) => path.startsWith(prefix))![1];
+  const access = ADMIN_AREAS.has(tag) ? 'admin' : PUBLIC_AREAS.has(tag) ? 'public' : 'user';
+  return { method, path, summary, description, tag, access, ...details };
+}
+
+const admin = (details: Details): Details => ({ ...details, access: 'admin' });
+/** An answer about one record by its id: 404 when there is none. */
+const about = (answer: Shape, errors = [404]): Details => ({ ok: { 200: answer }, errors });
+/** One record, with an ETag. */
+const read = (key: string, item: string): Details => ({ etag: true, ...about(wrap(key, item)) });
+/** One record changed by the fields given. */
+const change = (
+  key: string,
+  item: string,
+  body: z.ZodType,
+  bodyExample: unknown,
+  errors?: number[],
+): Details => ({ body, bodyExample, ...about(wrap(key, item), errors) });
+/** A record made: 201 with it. */
+const create = (key: string, item: string, body: z.ZodType, bodyExample: unknown): Details => ({
+  body,
+  bodyExample,
+  ok: { 201: wrap(key, item) },
+});
+/** Every record, in one list. */
+const every = (key: string, item: string): Details => ({ ok: { 200: items(key, item) } });
+/** A page of records, filtered by the query. */
+const page = (query: z.ZodType, key: string, item: string): Details => ({
+  query,
+  ok: { 200: list(key, item) },
+});
+
+const DEPOT_EXAMPLE = {
+  name: 'Chicago Hub',
+  address: '400 W Lake St, Chicago, IL',
+  timeZone: 'America/Chicago',
+};
+
 const OPS: Op[] = [
-  // Authentication
-  {
-    method: 'post',
-    path: '/api/auth/login',
-    summary: 'Sign in: a bearer token for 7 days',
-    tag: 'Auth',
-    description:
-      'Exchanges a username and password for a bearer token valid for 7 days. Send it as `Authorization: Bearer <token>`; revoke it with POST /api/auth/logout. Failed sign-ins are limited per address and account (429 with Retry-After).',
-    access: 'public',
-    rateLimited: true,
-    body: LoginSchema,
-    bodyExample: { username: 'dispatch', password: 'correct horse battery' },
-    errors: [400, 401, 429],
-    ok: {
-      200: {
-        schema: obj({
-          token: { type: 'string' },
-          expiresAt: { type: 'string', format: 'date-time' },
-          user: ref('User'),
-        }),
-        example: {
-          token: 'tok_3b7e4f0c9a2d4e6f8a1b2c3d4e5f6a7b',
-          expiresAt: '2026-05-11T14:30:00.000Z',
-          user: example('User'),
+  op(
+    'post /api/auth/login',
+    'Sign in: a bearer token for 7 days',
+    'Exchanges a username and password for a bearer token valid for 7 days. Send it as `Authorization: Bearer <token>`; revoke it with POST /api/auth/logout. Failed sign-ins are limited per address and account (429 with Retry-After).',
+    {
+      access: 'public',
+      rateLimited: true,
+      body: LoginSchema,
+      bodyExample: { username: 'dispatch', password: 'correct horse battery' },
+      errors: [400, 401, 429],
+      ok: {
+        200: {
+          schema: obj({
+            token: { type: 'string' },
+            expiresAt: { type: 'string', format: 'date-time' },
+            user: ref('User'),
+          }),
+          example: {
+            token: 'tok_3b7e4f0c9a2d4e6f8a1b2c3d4e5f6a7b',
+            expiresAt: '2026-05-11T14:30:00.000Z',
+            user: example('User'),
+          },
         },
       },
     },
-  },
-  {
-    method: 'post',
-    path: '/api/auth/logout',
-    summary: 'Revoke the bearer token sent',
-    tag: 'Auth',
-    description:
-      'Revokes the bearer token this request carries; other tokens and API keys keep working.',
-    access: 'user',
-    ok: { 200: { schema: obj({ success: { const: true } }), example: { success: true } } },
-  },
-  {
-    method: 'post',
-    path: '/api/auth/password',
-    summary:
-      'Change your own password: the token sent keeps working, every other login token and session of yours ends. The one request (with logout) an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key',
-    tag: 'Auth',
-    description:
-      'Changes your own password. The token sent keeps working; every other login token and session of yours ends. With logout, the one request an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key.',
-    access: 'user',
-    body: PasswordChangeApiSchema,
-    bodyExample: { currentPassword: 'Temp-4821-kq', newPassword: 'a longer passphrase' },
-    ok: { 200: wrap('user', 'User') },
-  },
-  {
-    method: 'get',
-    path: '/api/auth/me',
-    summary: 'The signed-in user',
-    tag: 'Auth',
-    description: 'The user the credential belongs to (for an API key, the admin who created it).',
-    access: 'user',
-    ok: { 200: wrap('user', 'User') },
-  },
-  // Parcels
-  {
-    method: 'get',
-    path: '/api/parcels',
-    summary: 'List parcels, newest first',
-    tag: 'Parcels',
-    description:
-      'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
-    access: 'user',
-    query: ParcelListQuerySchema,
-    ok: { 200: list('parcels', 'Parcel') },
-  },
-  {
-    method: 'post',
-    path: '/api/parcels',
-    summary: "Create a parcel ('Pending', fixed cost, a new tracking number)",
-    tag: 'Parcels',
-    description:
-      "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority).",
-    access: 'user',
-    body: ParcelCreateSchema,
-    bodyExample: {
+  ),
+  op(
+    'post /api/auth/logout',
+    'Revoke the bearer token sent',
+    'Revokes the bearer token this request carries; other tokens and API keys keep working.',
+    { ok: { 200: { schema: obj({ success: { const: true } }), example: { success: true } } } },
+  ),
+  op(
+    'post /api/auth/password',
+    'Change your own password: the token sent keeps working, every other login token and session of yours ends. The one request (with logout) an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key',
+    'Changes your own password. The token sent keeps working; every other login token and session of yours ends. With logout, the one request an account on a temporary password may make: everything else answers 403 with code password_change_required. Not with an API key.',
+    {
+      body: PasswordChangeApiSchema,
+      bodyExample: { currentPassword: 'Temp-4821-kq', newPassword: 'a longer passphrase' },
+      ok: { 200: wrap('user', 'User') },
+    },
+  ),
+  op(
+    'get /api/auth/me',
+    'The signed-in user',
+    'The user the credential belongs to (for an API key, the admin who created it).',
+    { ok: { 200: wrap('user', 'User') } },
+  ),
+  op(
+    'get /api/parcels',
+    'List parcels, newest first',
+    'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
+    page(ParcelListQuerySchema, 'parcels', 'Parcel'),
+  ),
+  op(
+    'post /api/parcels',
+    "Create a parcel ('Pending', fixed cost, a new tracking number)",
+    "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority).",
+    create('parcel', 'Parcel', ParcelCreateSchema, {
       recipient: {
         name: 'Ada Lovelace',
         address: '12 Analytical Way',
@@ -215,916 +272,630 @@ const OPS: Op[] = [
       serviceType: 'Express',
       estimatedDelivery: '2026-05-06',
       deliveryWindow: { from: '2026-05-06T09:00:00-04:00', until: '2026-05-06T13:00:00-04:00' },
+    }),
+  ),
+  op(
+    'get /api/parcels/{id}',
+    'A parcel with its tracking events',
+    'One parcel with its tracking events, newest first. Answers carry an ETag: send it back in If-None-Match for a 304 while the parcel is unchanged.',
+    read('parcel', 'Parcel'),
+  ),
+  op(
+    'put /api/parcels/{id}',
+    'Change the fields given',
+    "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event. A delivery window must fall on the estimated day (the one given, else the parcel's) in the company's zone; a new estimated day without a window clears a window on another day.",
+    change('parcel', 'Parcel', ParcelUpdateSchema, {
+      priority: 'High',
+      recipient: { phone: '+1 555 0100' },
+    }),
+  ),
+  op(
+    'delete /api/parcels/{id}',
+    'Delete a parcel and its events',
+    'Deletes the parcel with its tracking events; its receipts and notifications stay.',
+    about(deleted()),
+  ),
+  op(
+    'get /api/tracking/{parcelId}/events',
+    "A parcel's events, newest first",
+    'Every tracking event of the parcel, newest first, each with its parcelId.',
+    about(items('events', 'ParcelTrackingEvent')),
+  ),
+  op(
+    'post /api/tracking/{parcelId}/events',
+    "Add an event (updates the parcel's status)",
+    "Adds a tracking event. The parcel's status follows its newest event (Delivered also sets actualDelivery); the parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
+    {
+      body: TrackingEventSchema,
+      bodyExample: {
+        status: 'Arrived at Facility',
+        location: 'Chicago Hub',
+        description: 'Sorted for delivery',
+        timestamp: '2026-05-04T14:30:00Z',
+        timeZone: 'America/Chicago',
+      },
+      ok: { 201: wrap('event', 'ParcelTrackingEvent') },
+      errors: [404],
     },
-    ok: { 201: wrap('parcel', 'Parcel') },
-  },
-  {
-    method: 'get',
-    path: `/api/parcels/${ID}`,
-    summary: 'A parcel with its tracking events',
-    tag: 'Parcels',
-    description:
-      'One parcel with its tracking events, newest first. Answers carry an ETag: send it back in If-None-Match for a 304 while the parcel is unchanged.',
-    access: 'user',
-    etag: true,
-    ok: { 200: wrap('parcel', 'Parcel') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/parcels/${ID}`,
-    summary: 'Change the fields given',
-    tag: 'Parcels',
-    description:
-      "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event. A delivery window must fall on the estimated day (the one given, else the parcel's) in the company's zone; a new estimated day without a window clears a window on another day.",
-    access: 'user',
-    body: ParcelUpdateSchema,
-    bodyExample: { priority: 'High', recipient: { phone: '+1 555 0100' } },
-    ok: { 200: wrap('parcel', 'Parcel') },
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: `/api/parcels/${ID}`,
-    summary: 'Delete a parcel and its events',
-    tag: 'Parcels',
-    description:
-      'Deletes the parcel with its tracking events; its receipts and notifications stay.',
-    access: 'user',
-    ok: { 200: deleted() },
-    errors: [404],
-  },
-  // Tracking events
-  {
-    method: 'get',
-    path: '/api/tracking/{parcelId}/events',
-    summary: "A parcel's events, newest first",
-    tag: 'Tracking',
-    description: 'Every tracking event of the parcel, newest first, each with its parcelId.',
-    access: 'user',
-    ok: { 200: items('events', 'ParcelTrackingEvent') },
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/api/tracking/{parcelId}/events',
-    summary: "Add an event (updates the parcel's status)",
-    tag: 'Tracking',
-    description:
-      "Adds a tracking event. The parcel's status follows its newest event (Delivered also sets actualDelivery); the parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
-    access: 'user',
-    body: TrackingEventSchema,
-    bodyExample: {
-      status: 'Arrived at Facility',
-      location: 'Chicago Hub',
-      description: 'Sorted for delivery',
-      timestamp: '2026-05-04T14:30:00Z',
-      timeZone: 'America/Chicago',
+  ),
+  op(
+    'get /api/tracking/events/{id}',
+    'One event',
+    'One tracking event, with its parcelId and an ETag.',
+    read('event', 'ParcelTrackingEvent'),
+  ),
+  op(
+    'put /api/tracking/events/{id}',
+    'Change the fields given',
+    "Changes the fields given; the parcel's status is worked out again from its events.",
+    change('event', 'ParcelTrackingEvent', TrackingEventUpdateSchema, {
+      description: 'Sorted for delivery, bay 4',
+    }),
+  ),
+  op(
+    'delete /api/tracking/events/{id}',
+    'Delete an event',
+    "Deletes the event; the parcel's status is worked out again from the events left.",
+    about(deleted()),
+  ),
+  op(
+    'post /api/scans',
+    'Record a scan by tracking number at a depot (depotId: its name and zone) or a location (couriers and up). A Failed Delivery needs a reason (other: and a note). The same scan again within 5 minutes records nothing and answers the first (200, repeated: true). 404 code tracking_number_not_found; 400 code tracking_number_mistyped for a number that fails its check digit',
+    'Records a scan by tracking number at a depot (`depotId`: its name and zone) or a `location`, for couriers and up. A Failed Delivery needs a reason (`other` also a note). The same scan again within 5 minutes records nothing and answers the first (200, `repeated: true`). 404 with code tracking_number_not_found for an unknown number; 400 with code tracking_number_mistyped for one that also fails its check digit.',
+    {
+      body: ScanSchema,
+      bodyExample: {
+        trackingNumber: EXAMPLE_TRACKING_NUMBER,
+        status: 'Arrived at Facility',
+        depotId: EXAMPLE_IDS.depot,
+      },
+      ok: { 201: 'ScanResult', 200: 'ScanResult' },
+      errors: [404],
     },
-    ok: { 201: wrap('event', 'ParcelTrackingEvent') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: `/api/tracking/events/${ID}`,
-    summary: 'One event',
-    tag: 'Tracking',
-    description: 'One tracking event, with its parcelId and an ETag.',
-    access: 'user',
-    etag: true,
-    ok: { 200: wrap('event', 'ParcelTrackingEvent') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/tracking/events/${ID}`,
-    summary: 'Change the fields given',
-    tag: 'Tracking',
-    description:
-      "Changes the fields given; the parcel's status is worked out again from its events.",
-    access: 'user',
-    body: TrackingEventUpdateSchema,
-    bodyExample: { description: 'Sorted for delivery, bay 4' },
-    ok: { 200: wrap('event', 'ParcelTrackingEvent') },
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: `/api/tracking/events/${ID}`,
-    summary: 'Delete an event',
-    tag: 'Tracking',
-    description: "Deletes the event; the parcel's status is worked out again from the events left.",
-    access: 'user',
-    ok: { 200: deleted() },
-    errors: [404],
-  },
-  // Scans and depots
-  {
-    method: 'post',
-    path: '/api/scans',
-    summary:
-      'Record a scan by tracking number at a depot (depotId: its name and zone) or a location (couriers and up). A Failed Delivery needs a reason (other: and a note). The same scan again within 5 minutes records nothing and answers the first (200, repeated: true). 404 code tracking_number_not_found; 400 code tracking_number_mistyped for a number that fails its check digit',
-    tag: 'Scans',
-    description:
-      'Records a scan by tracking number at a depot (`depotId`: its name and zone) or a `location`, for couriers and up. A Failed Delivery needs a reason (`other` also a note). The same scan again within 5 minutes records nothing and answers the first (200, `repeated: true`). 404 with code tracking_number_not_found for an unknown number; 400 with code tracking_number_mistyped for one that also fails its check digit.',
-    access: 'user',
-    body: ScanSchema,
-    bodyExample: {
-      trackingNumber: EXAMPLE_TRACKING_NUMBER,
-      status: 'Arrived at Facility',
-      depotId: EXAMPLE_IDS.depot,
+  ),
+  op(
+    'get /api/depots',
+    'Depots by name (couriers and up)',
+    'Every depot, by name, for couriers and up: the places scans are recorded at.',
+    every('depots', 'Depot'),
+  ),
+  op(
+    'post /api/depots',
+    'Add a depot; 409 for a name already taken',
+    'Adds a depot (admin): a unique name, an address and its IANA time zone. 409 for a name already taken.',
+    admin(create('depot', 'Depot', DepotSchema, DEPOT_EXAMPLE)),
+  ),
+  op(
+    'get /api/depots/{id}',
+    'One depot (couriers and up)',
+    'One depot, for couriers and up.',
+    read('depot', 'Depot'),
+  ),
+  op(
+    'put /api/depots/{id}',
+    'Change a depot; events recorded there keep the name and zone they were given',
+    'Changes a depot (admin). Events recorded there keep the name and zone they were given. 409 for a name already taken.',
+    admin(change('depot', 'Depot', DepotSchema, DEPOT_EXAMPLE, [404, 409])),
+  ),
+  op(
+    'delete /api/depots/{id}',
+    'Delete a depot',
+    'Deletes a depot (admin); events recorded there keep its name and zone.',
+    admin(about(deleted('depot', 'Depot'))),
+  ),
+  op(
+    'get /api/tracking/track/{trackingNumber}',
+    'Public lookup by tracking number (no token; CORS)',
+    "The public tracking result of one number, without a token and from any origin (CORS): the parcel's status, the recipient's name and town, and its events in their local time zones. An unknown number is a 404 whose code says whether it is probably mistyped (its check digit does not match).",
+    {
+      etag: true,
+      rateLimited: true,
+      cors: true,
+      ok: { 200: 'PublicTracking' },
+      errors: [404, 429],
     },
-    ok: { 201: 'ScanResult', 200: 'ScanResult' },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/api/depots',
-    summary: 'Depots by name (couriers and up)',
-    tag: 'Depots',
-    description: 'Every depot, by name, for couriers and up: the places scans are recorded at.',
-    access: 'user',
-    ok: { 200: items('depots', 'Depot') },
-  },
-  {
-    method: 'post',
-    path: '/api/depots',
-    summary: 'Add a depot; 409 for a name already taken',
-    tag: 'Depots',
-    description:
-      'Adds a depot (admin): a unique name, an address and its IANA time zone. 409 for a name already taken.',
-    access: 'admin',
-    body: DepotSchema,
-    bodyExample: {
-      name: 'Chicago Hub',
-      address: '400 W Lake St, Chicago, IL',
-      timeZone: 'America/Chicago',
+  ),
+  op(
+    'post /api/tracking/track',
+    'Public lookup of up to 30 numbers (no token; CORS)',
+    'Looks up to 30 numbers up at once, without a token and from any origin (CORS). The answer lists each number once, in the order given, found or not.',
+    {
+      body: TrackingBatchSchema,
+      bodyExample: { trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX000000005'] },
+      rateLimited: true,
+      cors: true,
+      ok: { 200: 'TrackingBatchResult' },
+      errors: [429],
     },
-    ok: { 201: wrap('depot', 'Depot') },
-  },
-  {
-    method: 'get',
-    path: `/api/depots/${ID}`,
-    summary: 'One depot (couriers and up)',
-    tag: 'Depots',
-    description: 'One depot, for couriers and up.',
-    access: 'user',
-    etag: true,
-    ok: { 200: wrap('depot', 'Depot') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/depots/${ID}`,
-    summary: 'Change a depot; events recorded there keep the name and zone they were given',
-    tag: 'Depots',
-    description:
-      'Changes a depot (admin). Events recorded there keep the name and zone they were given. 409 for a name already taken.',
-    access: 'admin',
-    body: DepotSchema,
-    bodyExample: {
-      name: 'Chicago Hub',
-      address: '400 W Lake St, Chicago, IL',
-      timeZone: 'America/Chicago',
+  ),
+  op(
+    'post /api/tracking/track/{trackingNumber}/subscriptions',
+    'E-mail updates on a parcel until delivery: a confirmation e-mail goes to the address (202 whatever the address; no token; CORS)',
+    'Asks for e-mail updates on a parcel until it is delivered: a confirmation e-mail goes to the address, and updates start once its link is followed. The answer is 202 whatever the address, so it does not tell who follows what. No token; CORS.',
+    {
+      body: ParcelSubscribeSchema,
+      bodyExample: { email: 'ada@example.com' },
+      rateLimited: true,
+      cors: true,
+      ok: { 202: 'SubscriptionRequested' },
+      errors: [404, 409, 429],
     },
-    ok: { 200: wrap('depot', 'Depot') },
-    errors: [404, 409],
-  },
-  {
-    method: 'delete',
-    path: `/api/depots/${ID}`,
-    summary: 'Delete a depot',
-    tag: 'Depots',
-    description: 'Deletes a depot (admin); events recorded there keep its name and zone.',
-    access: 'admin',
-    ok: { 200: deleted('depot', 'Depot') },
-    errors: [404],
-  },
-  // Public tracking
-  {
-    method: 'get',
-    path: '/api/tracking/track/{trackingNumber}',
-    summary: 'Public lookup by tracking number (no token; CORS)',
-    tag: 'Public tracking',
-    description:
-      "The public tracking result of one number, without a token and from any origin (CORS): the parcel's status, the recipient's name and town, and its events in their local time zones. An unknown number is a 404 whose code says whether it is probably mistyped (its check digit does not match).",
-    access: 'public',
-    etag: true,
-    rateLimited: true,
-    cors: true,
-    ok: { 200: 'PublicTracking' },
-    errors: [404, 429],
-  },
-  {
-    method: 'post',
-    path: '/api/tracking/track',
-    summary: 'Public lookup of up to 30 numbers (no token; CORS)',
-    tag: 'Public tracking',
-    description:
-      'Looks up to 30 numbers up at once, without a token and from any origin (CORS). The answer lists each number once, in the order given, found or not.',
-    access: 'public',
-    body: TrackingBatchSchema,
-    bodyExample: { trackingNumbers: [EXAMPLE_TRACKING_NUMBER, 'SWX000000005'] },
-    rateLimited: true,
-    cors: true,
-    ok: { 200: 'TrackingBatchResult' },
-    errors: [429],
-  },
-  {
-    method: 'post',
-    path: '/api/tracking/track/{trackingNumber}/subscriptions',
-    summary:
-      'E-mail updates on a parcel until delivery: a confirmation e-mail goes to the address (202 whatever the address; no token; CORS)',
-    tag: 'Public tracking',
-    description:
-      'Asks for e-mail updates on a parcel until it is delivered: a confirmation e-mail goes to the address, and updates start once its link is followed. The answer is 202 whatever the address, so it does not tell who follows what. No token; CORS.',
-    access: 'public',
-    body: ParcelSubscribeSchema,
-    bodyExample: { email: 'ada@example.com' },
-    rateLimited: true,
-    cors: true,
-    ok: { 202: 'SubscriptionRequested' },
-    errors: [404, 409, 429],
-  },
-  {
-    method: 'post',
-    path: '/api/tracking/track/{trackingNumber}/delivery-preferences',
-    summary: "Set the recipient's delivery preferences",
-    description:
-      "The recipient's delivery preferences, behind the delivery address's postcode (the recipient's, or the last stop's): instructions, a safe place, one of the next five working days or holding it at the depot (no token; CORS). A wrong postcode is 403 (forbidden) and changes nothing; guessing meets 429 (rate_limited) per parcel and per client address within 10 tries. A parcel already delivered, failed or returned is 409 (conflict).",
-    bodyExample: { postalCode: '02139', instructions: 'Ring twice', safePlace: 'porch' },
-    tag: 'Public tracking',
-    access: 'public',
-    body: deliveryPreferencesSchema([], { strict: true }),
-    rateLimited: true,
-    cors: true,
-    ok: { 200: 'DeliveryPreferencesResult' },
-    errors: [403, 404, 409, 429],
-  },
-  // Notifications
-  {
-    method: 'get',
-    path: '/api/notifications',
-    summary: 'List notifications, newest first',
-    tag: 'Notifications',
-    description:
-      'Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.',
-    access: 'user',
-    query: NotificationListQuerySchema,
-    ok: { 200: list('notifications', 'Notification') },
-  },
-  {
-    method: 'post',
-    path: '/api/notifications',
-    summary: 'Send an e-mail notification (201 even when sending failed)',
-    tag: 'Notifications',
-    description:
-      'Queues an e-mail about a parcel to the address given. The answer is 201 with status pending; the notification becomes sent or failed once the mail server answers (notification.sent / notification.failed webhooks).',
-    access: 'user',
-    body: NotificationCreateSchema,
-    bodyExample: {
+  ),
+  op(
+    'post /api/tracking/track/{trackingNumber}/delivery-preferences',
+    "Set the recipient's delivery preferences",
+    "The recipient's delivery preferences, behind the delivery address's postcode (the recipient's, or the last stop's): instructions, a safe place, one of the next five working days or holding it at the depot (no token; CORS). A wrong postcode is 403 (forbidden) and changes nothing; guessing meets 429 (rate_limited) per parcel and per client address within 10 tries. A parcel already delivered, failed or returned is 409 (conflict).",
+    {
+      bodyExample: { postalCode: '02139', instructions: 'Ring twice', safePlace: 'porch' },
+      body: deliveryPreferencesSchema([], { strict: true }),
+      rateLimited: true,
+      cors: true,
+      ok: { 200: 'DeliveryPreferencesResult' },
+      errors: [403, 404, 409, 429],
+    },
+  ),
+  op(
+    'get /api/notifications',
+    'List notifications, newest first',
+    'Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.',
+    page(NotificationListQuerySchema, 'notifications', 'Notification'),
+  ),
+  op(
+    'post /api/notifications',
+    'Send an e-mail notification (201 even when sending failed)',
+    'Queues an e-mail about a parcel to the address given. The answer is 201 with status pending; the notification becomes sent or failed once the mail server answers (notification.sent / notification.failed webhooks).',
+    create('notification', 'Notification', NotificationCreateSchema, {
       type: 'Status Update',
       recipient: 'ada@example.com',
       title: 'Your parcel is on its way',
       message: 'It arrived at our Chicago hub.',
       trackingNumber: EXAMPLE_TRACKING_NUMBER,
-    },
-    ok: { 201: wrap('notification', 'Notification') },
-  },
-  {
-    method: 'get',
-    path: `/api/notifications/${ID}`,
-    summary: 'One notification',
-    tag: 'Notifications',
-    description: 'One notification, with its delivery result.',
-    access: 'user',
-    etag: true,
-    ok: { 200: wrap('notification', 'Notification') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/notifications/${ID}`,
-    summary: 'Refused: the status follows the delivery (409 with a status; 400 otherwise)',
-    tag: 'Notifications',
-    description:
-      "A notification's status follows its delivery and cannot be set: a body with a status is a 409, any other body a 400.",
-    access: 'user',
-    body: NotificationUpdateSchema,
-    bodyExample: { status: 'sent' },
-    ok: { 200: wrap('notification', 'Notification') },
-    errors: [400, 404, 409],
-  },
-  {
-    method: 'delete',
-    path: `/api/notifications/${ID}`,
-    summary: 'Delete a failed notification',
-    tag: 'Notifications',
-    description: 'Deletes a failed notification; any other is a 409.',
-    access: 'user',
-    ok: { 200: wrap('notification', 'Notification') },
-    errors: [404, 409],
-  },
-  {
-    method: 'post',
-    path: `/api/notifications/${ID}/retry`,
-    summary: 'Send a failed notification again',
-    tag: 'Notifications',
-    description: 'Queues a failed notification again; any other is a 409.',
-    access: 'user',
-    ok: { 200: wrap('notification', 'Notification') },
-    errors: [404, 409],
-  },
-  // Receipts
-  {
-    method: 'get',
-    path: '/api/receipts',
-    summary: 'List receipts, newest first',
-    tag: 'Receipts',
-    description:
-      'Receipts, newest first, a page at a time; `search` matches the receipt number, tracking number or customer.',
-    access: 'user',
-    query: ReceiptListQuerySchema,
-    ok: { 200: list('receipts', 'Receipt') },
-  },
-  {
-    method: 'get',
-    path: `/api/receipts/${ID}`,
-    summary: 'One receipt',
-    tag: 'Receipts',
-    description: 'One receipt, with its number, amounts and payment method.',
-    access: 'user',
-    etag: true,
-    ok: { 200: wrap('receipt', 'Receipt') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/receipts/${ID}`,
-    summary: 'Change the fields given',
-    tag: 'Receipts',
-    description: 'Changes the fields given (customer, payment method, format).',
-    access: 'user',
-    body: ReceiptUpdateSchema,
-    bodyExample: { paymentMethod: 'Bank Transfer' },
-    ok: { 200: wrap('receipt', 'Receipt') },
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: `/api/receipts/${ID}`,
-    summary: 'Delete a receipt',
-    tag: 'Receipts',
-    description: 'Deletes a receipt; its number is never given again.',
-    access: 'user',
-    ok: { 200: deleted() },
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/api/receipts/generate/{parcelId}',
-    summary: 'Generate a receipt for a parcel',
-    tag: 'Receipts',
-    description:
-      "Stores a receipt for the parcel, numbered RCP-{year}-{sequence}, for the parcel's cost plus tax. The body is optional: customer, e-mail, payment method and format default from the parcel.",
-    access: 'user',
-    body: ReceiptGenerateSchema,
-    bodyExample: {
-      customerName: 'Acme Books',
-      customerEmail: 'orders@acme.example',
-      paymentMethod: 'Credit Card',
-      format: 'pdf',
-    },
-    bodyOptional: true,
-    ok: { 201: wrap('receipt', 'Receipt') },
-    errors: [404],
-  },
-  // Dashboard
-  {
-    method: 'get',
-    path: '/api/dashboard/stats',
-    summary: 'Overview figures',
-    tag: 'Dashboard',
-    description:
-      "The overview's figures: parcel counts and revenue, and their change from last month.",
-    access: 'user',
-    ok: { 200: 'DashboardStats' },
-  },
-  {
-    method: 'get',
-    path: '/api/dashboard/recent-parcels',
-    summary: 'Newest parcels',
-    tag: 'Dashboard',
-    description: 'The newest parcels, for the overview.',
-    access: 'user',
-    query: RecentParcelsQuerySchema,
-    ok: { 200: items('parcels', 'Parcel') },
-  },
-  {
-    method: 'get',
-    path: '/api/dashboard/recent-tracking',
-    summary: 'Newest tracking events',
-    tag: 'Dashboard',
-    description: "The newest tracking events, with their parcels' tracking numbers.",
-    access: 'user',
-    query: RecentTrackingQuerySchema,
-    ok: { 200: items('events', 'RecentTrackingEvent') },
-  },
-  {
-    method: 'get',
-    path: '/api/health',
-    summary: 'Health and database',
-    tag: 'Meta',
-    description:
-      'Whether the app and its database answer (503 when the database does not). Public, for load balancers and monitors.',
-    access: 'public',
-    ok: { 200: 'Health' },
-    errors: [503],
-    errorSchemas: {
-      503: {
-        schema: ref('Health'),
-        example: { ...(example('Health') as object), status: 'error', database: 'down' },
+    }),
+  ),
+  op(
+    'get /api/notifications/{id}',
+    'One notification',
+    'One notification, with its delivery result.',
+    read('notification', 'Notification'),
+  ),
+  op(
+    'put /api/notifications/{id}',
+    'Refused: the status follows the delivery (409 with a status; 400 otherwise)',
+    "A notification's status follows its delivery and cannot be set: a body with a status is a 409, any other body a 400.",
+    change(
+      'notification',
+      'Notification',
+      NotificationUpdateSchema,
+      { status: 'sent' },
+      [400, 404, 409],
+    ),
+  ),
+  op(
+    'delete /api/notifications/{id}',
+    'Delete a failed notification',
+    'Deletes a failed notification; any other is a 409.',
+    about(wrap('notification', 'Notification'), [404, 409]),
+  ),
+  op(
+    'post /api/notifications/{id}/retry',
+    'Send a failed notification again',
+    'Queues a failed notification again; any other is a 409.',
+    about(wrap('notification', 'Notification'), [404, 409]),
+  ),
+  op(
+    'get /api/receipts',
+    'List receipts, newest first',
+    'Receipts, newest first, a page at a time; `search` matches the receipt number, tracking number or customer.',
+    page(ReceiptListQuerySchema, 'receipts', 'Receipt'),
+  ),
+  op(
+    'get /api/receipts/{id}',
+    'One receipt',
+    'One receipt, with its number, amounts and payment method.',
+    read('receipt', 'Receipt'),
+  ),
+  op(
+    'put /api/receipts/{id}',
+    'Change the fields given',
+    'Changes the fields given (customer, payment method, format).',
+    change('receipt', 'Receipt', ReceiptUpdateSchema, { paymentMethod: 'Bank Transfer' }),
+  ),
+  op(
+    'delete /api/receipts/{id}',
+    'Delete a receipt',
+    'Deletes a receipt; its number is never given again.',
+    about(deleted()),
+  ),
+  op(
+    'post /api/receipts/generate/{parcelId}',
+    'Generate a receipt for a parcel',
+    "Stores a receipt for the parcel, numbered RCP-{year}-{sequence}, for the parcel's cost plus tax. The body is optional: customer, e-mail, payment method and format default from the parcel.",
+    {
+      body: ReceiptGenerateSchema,
+      bodyExample: {
+        customerName: 'Acme Books',
+        customerEmail: 'orders@acme.example',
+        paymentMethod: 'Credit Card',
+        format: 'pdf',
       },
+      bodyOptional: true,
+      ok: { 201: wrap('receipt', 'Receipt') },
+      errors: [404],
     },
-  },
-  {
-    method: 'get',
-    path: '/api/openapi.json',
-    summary: 'This document',
-    tag: 'Meta',
-    description:
-      'This OpenAPI 3.1 document, public and cacheable; /api/docs renders it with a guide.',
-    access: 'public',
-    ok: {
-      200: {
-        schema: obj({
-          openapi: { type: 'string', pattern: '^3\\.1\\.' },
-          info: { type: 'object' },
-          paths: { type: 'object' },
-        }),
-        example: { openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} },
-      },
-    },
-  },
-  // API keys
-  {
-    method: 'get',
-    path: '/api/api-keys',
-    summary: 'List API keys (admin)',
-    tag: 'API keys',
-    description: 'Every API key, without the keys themselves.',
-    access: 'admin',
-    ok: { 200: items('apiKeys', 'ApiKey') },
-  },
-  {
-    method: 'post',
-    path: '/api/api-keys',
-    summary: 'Create an API key; the key is in this answer only (admin)',
-    tag: 'API keys',
-    description:
-      'Creates a long-lived API key with scopes (read, write, admin). The key (sk_\u2026) is in this answer only: store it then.',
-    access: 'admin',
-    body: ApiKeyCreateSchema,
-    bodyExample: { name: 'Warehouse sync', scopes: ['read', 'write'] },
-    ok: {
-      201: {
-        schema: obj({ apiKey: ref('ApiKey'), key: { type: 'string', pattern: '^sk_' } }),
-        example: { apiKey: example('ApiKey'), key: 'sk_3f9a6c1e8b2d4f7a9c0e1b3d5f7a9c1e' },
-      },
-    },
-  },
-  {
-    method: 'get',
-    path: `/api/api-keys/${ID}`,
-    summary: 'One API key (admin)',
-    tag: 'API keys',
-    description: 'One API key, without the key itself.',
-    access: 'admin',
-    ok: { 200: wrap('apiKey', 'ApiKey') },
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: `/api/api-keys/${ID}`,
-    summary: 'Revoke an API key (admin)',
-    tag: 'API keys',
-    description: 'Revokes an API key at once.',
-    access: 'admin',
-    ok: { 200: deleted('apiKey', 'ApiKey') },
-    errors: [404],
-  },
-  // Webhooks
-  {
-    method: 'get',
-    path: '/api/webhooks',
-    summary: 'List webhook endpoints (admin)',
-    tag: 'Webhooks',
-    description: 'Every webhook endpoint, without its secret.',
-    access: 'admin',
-    ok: { 200: items('webhooks', 'Webhook') },
-  },
-  {
-    method: 'post',
-    path: '/api/webhooks',
-    summary: 'Add an endpoint; its whsec_ secret is in this answer only (admin)',
-    tag: 'Webhooks',
-    description:
-      'Adds an endpoint for the event types given. Its whsec_ signing secret is in this answer only. Receivers on loopback and private addresses are refused.',
-    access: 'admin',
-    body: WebhookCreateSchema,
-    bodyExample: {
-      url: 'https://hooks.example.com/courier',
-      events: ['parcel.status_changed', 'parcel.delivered'],
-      description: 'Order system',
-    },
-    ok: {
-      201: {
-        schema: obj({ webhook: ref('Webhook'), secret: { type: 'string', pattern: '^whsec_' } }),
-        example: { webhook: example('Webhook'), secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-      },
-    },
-  },
-  {
-    method: 'get',
-    path: `/api/webhooks/${ID}`,
-    summary: 'One endpoint (admin)',
-    tag: 'Webhooks',
-    description: 'One webhook endpoint, without its secret.',
-    access: 'admin',
-    etag: true,
-    ok: { 200: wrap('webhook', 'Webhook') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/webhooks/${ID}`,
-    summary: 'Change the fields given (admin)',
-    tag: 'Webhooks',
-    description: 'Changes the fields given; `active: false` pauses deliveries.',
-    access: 'admin',
-    body: WebhookUpdateSchema,
-    bodyExample: { active: false },
-    ok: { 200: wrap('webhook', 'Webhook') },
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: `/api/webhooks/${ID}`,
-    summary: 'Delete an endpoint (admin)',
-    tag: 'Webhooks',
-    description: 'Deletes an endpoint and its delivery log.',
-    access: 'admin',
-    ok: { 200: deleted('webhook', 'Webhook') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: `/api/webhooks/${ID}/deliveries`,
-    summary: "An endpoint's deliveries and their attempts (admin)",
-    tag: 'Webhooks',
-    description:
-      "The endpoint's deliveries, newest first, each with every attempt: when, the status code, the first 1 KB of the answer and the error.",
-    access: 'admin',
-    query: WebhookDeliveryQuerySchema,
-    ok: { 200: list('deliveries', 'WebhookDelivery') },
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: `/api/webhooks/${ID}/deliveries/{deliveryId}/redeliver`,
-    summary: 'Queue a delivery again (admin)',
-    tag: 'Webhooks',
-    description:
-      'Sends a delivery again with the same webhook-id and body, with the usual retries. 409 while it is still queued.',
-    access: 'admin',
-    ok: { 202: wrap('delivery', 'WebhookDelivery') },
-    errors: [404, 409],
-  },
-  {
-    method: 'post',
-    path: '/api/parcels/import',
-    summary:
-      "Import parcels from CSV (the export's columns): rows create parcels or update those with their tracking number, all rows or none; ?dryRun=true only validates",
-    tag: 'Parcels',
-    description:
-      "Imports parcels from a CSV file with the export's columns: a row creates a parcel, or updates the stored parcel whose tracking number it carries; every row or none. `dryRun=true` only checks the file and counts what would be created, updated or left unchanged. The errors list each row and column that failed.",
-    access: 'user',
-    query: ParcelImportQuerySchema,
-    rawBody: {
-      contentType: 'text/csv',
-      schema: { type: 'string' },
-      example:
-        'recipientName,recipientAddress,serviceType\nAda Lovelace,12 Analytical Way,Express\n',
-      description:
-        "UTF-8 CSV whose header row names the columns of GET /api/parcels/export.csv (any order; recipientName and recipientAddress needed). An empty trackingNumber gets a new one; the number of a stored parcel updates that parcel as PUT /api/parcels/{id} would (the columns given; an empty status, serviceType, priority, estimatedDelivery or destinations cell, or destinations `[]`, keeps the stored value; cost, createdAt and actualDelivery must be empty or as stored), with its parcel.updated and parcel.status_changed webhooks; any other number creates a parcel under it; a number twice in the file is an error. Cells the export escaped with a leading ' are read back as they were. At most 20,000 rows and IMPORT_BODY_LIMIT_BYTES (20 MiB).",
-    },
-    ok: { 200: 'ParcelImportResult' },
-    errors: [413, 415],
-    errorSchemas: { 400: 'ParcelImportErrors' },
-  },
-  {
-    method: 'get',
-    path: '/api/parcels/export.csv',
-    summary:
-      "The filtered parcel list as CSV, streamed (the list's filters and sort), or only the parcels in `ids`",
-    tag: 'Parcels',
-    description:
-      "The parcel list as CSV, streamed, with the list's filters and sort, or only the parcels in `ids`. Cells that a spreadsheet would read as a formula are escaped with a leading '.",
-    access: 'user',
-    query: ParcelExportQuerySchema,
-    contentType: 'text/csv',
-    ok: {
-      200: {
-        schema: { type: 'string' },
-        example: `trackingNumber,recipientName,recipientAddress,status\n${EXAMPLE_TRACKING_NUMBER},Ada Lovelace,12 Analytical Way,In Transit\n`,
-      },
-    },
-  },
-  {
-    method: 'get',
-    path: `/api/parcels/${ID}/label.pdf`,
-    summary:
-      "The parcel's 4×6 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page",
-    tag: 'Parcels',
-    description:
-      "The parcel's 4\u00d76 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page.",
-    access: 'user',
-    contentType: 'application/pdf',
-    ok: { 200: file('application/pdf') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: `/api/parcels/${ID}/proof-of-delivery`,
-    summary: "The parcel's proofs of delivery, by stop",
-    tag: 'Parcels',
-    description: "The parcel's proofs of delivery, one per stop that has one.",
-    access: 'user',
-    ok: { 200: items('proofsOfDelivery', 'ProofOfDelivery') },
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: `/api/parcels/${ID}/proof-of-delivery`,
-    summary:
-      "Record the proof of delivery of one stop (staff): who received it, photos, a signature. It adds the stop's Delivered event; the parcel is Delivered with its last stop (then parcel.delivered carries every stop's proof id)",
-    tag: 'Parcels',
-    description:
-      "Records the proof of delivery of one stop (staff): who received it, up to three photos and a signature, as multipart/form-data. It adds the stop's Delivered event; the parcel is Delivered with its last stop, and parcel.delivered then carries every stop's proof id.",
-    access: 'user',
-    rawBody: {
-      contentType: 'multipart/form-data',
-      example: { receivedBy: 'Ada Lovelace', note: 'Left with the recipient' },
-      schema: {
-        type: 'object',
-        properties: {
-          receivedBy: { type: 'string', minLength: 1, maxLength: 200 },
-          destination: {
-            type: 'string',
-            pattern: '^\\d{1,3}$',
-            description: 'The stop, from 0 (default 0: the recipient, or the single destination)',
-          },
-          note: { type: 'string', maxLength: 1000 },
-          signatureName: {
-            type: 'string',
-            maxLength: 200,
-            description: 'A typed name standing for a signature',
-          },
-          photo: {
-            type: 'array',
-            maxItems: 3,
-            items: { type: 'string', contentMediaType: 'image/*' },
-            description: 'JPEG, PNG or WebP, at most 10 MB each; the field repeated per photo',
-          },
-          signature: {
-            type: 'string',
-            contentMediaType: 'image/png',
-            description: 'A PNG, at most 2 MB',
-          },
+  ),
+  op(
+    'get /api/dashboard/stats',
+    'Overview figures',
+    "The overview's figures: parcel counts and revenue, and their change from last month.",
+    { ok: { 200: 'DashboardStats' } },
+  ),
+  op(
+    'get /api/dashboard/recent-parcels',
+    'Newest parcels',
+    'The newest parcels, for the overview.',
+    { query: RecentParcelsQuerySchema, ok: { 200: items('parcels', 'Parcel') } },
+  ),
+  op(
+    'get /api/dashboard/recent-tracking',
+    'Newest tracking events',
+    "The newest tracking events, with their parcels' tracking numbers.",
+    { query: RecentTrackingQuerySchema, ok: { 200: items('events', 'RecentTrackingEvent') } },
+  ),
+  op(
+    'get /api/health',
+    'Health and database',
+    'Whether the app and its database answer (503 when the database does not). Public, for load balancers and monitors.',
+    {
+      ok: { 200: 'Health' },
+      errors: [503],
+      errorSchemas: {
+        503: {
+          schema: ref('Health'),
+          example: { ...(example('Health') as object), status: 'error', database: 'down' },
         },
-        required: ['receivedBy'],
       },
-      description:
-        'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
     },
-    ok: {
-      201: {
-        schema: obj({
-          proofOfDelivery: ref('ProofOfDelivery'),
-          parcel: obj({
-            id: { type: 'string' },
-            trackingNumber: { type: 'string' },
-            status: { type: 'string' },
+  ),
+  op(
+    'get /api/openapi.json',
+    'This document',
+    'This OpenAPI 3.1 document, public and cacheable; /api/docs renders it with a guide.',
+    {
+      ok: {
+        200: {
+          schema: obj({
+            openapi: { type: 'string', pattern: '^3\\.1\\.' },
+            info: { type: 'object' },
+            paths: { type: 'object' },
           }),
-        }),
-        example: {
-          proofOfDelivery: example('ProofOfDelivery'),
-          parcel: {
-            id: EXAMPLE_IDS.parcel,
-            trackingNumber: EXAMPLE_TRACKING_NUMBER,
-            status: 'Delivered',
+          example: { openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} },
+        },
+      },
+    },
+  ),
+  op(
+    'get /api/api-keys',
+    'List API keys (admin)',
+    'Every API key, without the keys themselves.',
+    every('apiKeys', 'ApiKey'),
+  ),
+  op(
+    'post /api/api-keys',
+    'Create an API key; the key is in this answer only (admin)',
+    'Creates a long-lived API key with scopes (read, write, admin). The key (sk_\u2026) is in this answer only: store it then.',
+    {
+      body: ApiKeyCreateSchema,
+      bodyExample: { name: 'Warehouse sync', scopes: ['read', 'write'] },
+      ok: {
+        201: {
+          schema: obj({ apiKey: ref('ApiKey'), key: { type: 'string', pattern: '^sk_' } }),
+          example: { apiKey: example('ApiKey'), key: 'sk_3f9a6c1e8b2d4f7a9c0e1b3d5f7a9c1e' },
+        },
+      },
+    },
+  ),
+  op(
+    'get /api/api-keys/{id}',
+    'One API key (admin)',
+    'One API key, without the key itself.',
+    about(wrap('apiKey', 'ApiKey')),
+  ),
+  op(
+    'delete /api/api-keys/{id}',
+    'Revoke an API key (admin)',
+    'Revokes an API key at once.',
+    about(deleted('apiKey', 'ApiKey')),
+  ),
+  op(
+    'get /api/webhooks',
+    'List webhook endpoints (admin)',
+    'Every webhook endpoint, without its secret.',
+    every('webhooks', 'Webhook'),
+  ),
+  op(
+    'post /api/webhooks',
+    'Add an endpoint; its whsec_ secret is in this answer only (admin)',
+    'Adds an endpoint for the event types given. Its whsec_ signing secret is in this answer only. Receivers on loopback and private addresses are refused.',
+    {
+      body: WebhookCreateSchema,
+      bodyExample: {
+        url: 'https://hooks.example.com/courier',
+        events: ['parcel.status_changed', 'parcel.delivered'],
+        description: 'Order system',
+      },
+      ok: {
+        201: {
+          schema: obj({ webhook: ref('Webhook'), secret: { type: 'string', pattern: '^whsec_' } }),
+          example: {
+            webhook: example('Webhook'),
+            secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
           },
         },
       },
     },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: `/api/parcels/${ID}/proof-of-delivery/{proofId}.pdf`,
-    summary: 'A proof of delivery as a one-page PDF',
-    tag: 'Parcels',
-    description: 'One proof of delivery as a one-page PDF, with its photos and signature.',
-    access: 'user',
-    contentType: 'application/pdf',
-    ok: { 200: file('application/pdf') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/api/proof-of-delivery/files/{fileId}',
-    summary:
-      "A proof of delivery's photo or signature (its own image type), for signed-in staff and API credentials only",
-    tag: 'Parcels',
-    description:
-      "A proof of delivery's photo or signature, in its own image type, for signed-in staff and API credentials only.",
-    access: 'user',
-    contentType: 'image/*',
-    ok: { 200: file('image/*') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/api/notification-templates',
-    summary: 'The four e-mail templates',
-    tag: 'Notifications',
-    description: 'The four e-mail templates (stored or default) and the placeholders they may use.',
-    access: 'user',
-    ok: {
-      200: {
-        schema: obj({
-          templates: { type: 'array', items: ref('NotificationTemplate') },
-          placeholders: { type: 'array', items: { type: 'string' } },
-        }),
-        example: {
-          templates: [example('NotificationTemplate')],
-          placeholders: [...TEMPLATE_PLACEHOLDERS],
+  ),
+  op(
+    'get /api/webhooks/{id}',
+    'One endpoint (admin)',
+    'One webhook endpoint, without its secret.',
+    read('webhook', 'Webhook'),
+  ),
+  op(
+    'put /api/webhooks/{id}',
+    'Change the fields given (admin)',
+    'Changes the fields given; `active: false` pauses deliveries.',
+    change('webhook', 'Webhook', WebhookUpdateSchema, { active: false }),
+  ),
+  op(
+    'delete /api/webhooks/{id}',
+    'Delete an endpoint (admin)',
+    'Deletes an endpoint and its delivery log.',
+    about(deleted('webhook', 'Webhook')),
+  ),
+  op(
+    'get /api/webhooks/{id}/deliveries',
+    "An endpoint's deliveries and their attempts (admin)",
+    "The endpoint's deliveries, newest first, each with every attempt: when, the status code, the first 1 KB of the answer and the error.",
+    {
+      query: WebhookDeliveryQuerySchema,
+      ok: { 200: list('deliveries', 'WebhookDelivery') },
+      errors: [404],
+    },
+  ),
+  op(
+    'post /api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    'Queue a delivery again (admin)',
+    'Sends a delivery again with the same webhook-id and body, with the usual retries. 409 while it is still queued.',
+    { ok: { 202: wrap('delivery', 'WebhookDelivery') }, errors: [404, 409] },
+  ),
+  op(
+    'post /api/parcels/import',
+    "Import parcels from CSV (the export's columns): rows create parcels or update those with their tracking number, all rows or none; ?dryRun=true only validates",
+    "Imports parcels from a CSV file with the export's columns: a row creates a parcel, or updates the stored parcel whose tracking number it carries; every row or none. `dryRun=true` only checks the file and counts what would be created, updated or left unchanged. The errors list each row and column that failed.",
+    {
+      query: ParcelImportQuerySchema,
+      rawBody: {
+        contentType: 'text/csv',
+        schema: { type: 'string' },
+        example:
+          'recipientName,recipientAddress,serviceType\nAda Lovelace,12 Analytical Way,Express\n',
+        description:
+          "UTF-8 CSV whose header row names the columns of GET /api/parcels/export.csv (any order; recipientName and recipientAddress needed). An empty trackingNumber gets a new one; the number of a stored parcel updates that parcel as PUT /api/parcels/{id} would (the columns given; an empty status, serviceType, priority, estimatedDelivery or destinations cell, or destinations `[]`, keeps the stored value; cost, createdAt and actualDelivery must be empty or as stored), with its parcel.updated and parcel.status_changed webhooks; any other number creates a parcel under it; a number twice in the file is an error. Cells the export escaped with a leading ' are read back as they were. At most 20,000 rows and IMPORT_BODY_LIMIT_BYTES (20 MiB).",
+      },
+      ok: { 200: 'ParcelImportResult' },
+      errors: [413, 415],
+      errorSchemas: { 400: 'ParcelImportErrors' },
+    },
+  ),
+  op(
+    'get /api/parcels/export.csv',
+    "The filtered parcel list as CSV, streamed (the list's filters and sort), or only the parcels in `ids`",
+    "The parcel list as CSV, streamed, with the list's filters and sort, or only the parcels in `ids`. Cells that a spreadsheet would read as a formula are escaped with a leading '.",
+    {
+      query: ParcelExportQuerySchema,
+      contentType: 'text/csv',
+      ok: {
+        200: {
+          schema: { type: 'string' },
+          example: `trackingNumber,recipientName,recipientAddress,status\n${EXAMPLE_TRACKING_NUMBER},Ada Lovelace,12 Analytical Way,In Transit\n`,
         },
       },
     },
-  },
-  {
-    method: 'get',
-    path: `/api/notification-templates/${ID}`,
-    summary:
-      'One e-mail template (status-update, delivery-confirmation, pickup-confirmation, custom)',
-    tag: 'Notifications',
-    description: 'One e-mail template by its key.',
-    access: 'user',
-    ok: { 200: wrap('template', 'NotificationTemplate') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/notification-templates/${ID}`,
-    summary: 'Change an e-mail template; unknown placeholders are refused (admin)',
-    tag: 'Notifications',
-    description:
-      'Changes an e-mail template (admin); an unknown {{placeholder}} is a 400 naming the field.',
-    access: 'admin',
-    body: NotificationTemplateSchema,
-    bodyExample: {
-      subject: 'Update on {{trackingNumber}}',
-      text: 'Your parcel {{trackingNumber}} is now {{status}}.',
+  ),
+  op(
+    'get /api/parcels/{id}/label.pdf',
+    "The parcel's 4×6 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page",
+    "The parcel's 4\u00d76 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page.",
+    { contentType: 'application/pdf', ok: { 200: file('application/pdf') }, errors: [404] },
+  ),
+  op(
+    'get /api/parcels/{id}/proof-of-delivery',
+    "The parcel's proofs of delivery, by stop",
+    "The parcel's proofs of delivery, one per stop that has one.",
+    about(items('proofsOfDelivery', 'ProofOfDelivery')),
+  ),
+  op(
+    'post /api/parcels/{id}/proof-of-delivery',
+    "Record the proof of delivery of one stop (staff): who received it, photos, a signature. It adds the stop's Delivered event; the parcel is Delivered with its last stop (then parcel.delivered carries every stop's proof id)",
+    "Records the proof of delivery of one stop (staff): who received it, up to three photos and a signature, as multipart/form-data. It adds the stop's Delivered event; the parcel is Delivered with its last stop, and parcel.delivered then carries every stop's proof id.",
+    {
+      rawBody: {
+        contentType: 'multipart/form-data',
+        example: { receivedBy: 'Ada Lovelace', note: 'Left with the recipient' },
+        schema: {
+          type: 'object',
+          properties: {
+            receivedBy: { type: 'string', minLength: 1, maxLength: 200 },
+            destination: {
+              type: 'string',
+              pattern: '^\\d{1,3}$',
+              description: 'The stop, from 0 (default 0: the recipient, or the single destination)',
+            },
+            note: { type: 'string', maxLength: 1000 },
+            signatureName: {
+              type: 'string',
+              maxLength: 200,
+              description: 'A typed name standing for a signature',
+            },
+            photo: {
+              type: 'array',
+              maxItems: 3,
+              items: { type: 'string', contentMediaType: 'image/*' },
+              description: 'JPEG, PNG or WebP, at most 10 MB each; the field repeated per photo',
+            },
+            signature: {
+              type: 'string',
+              contentMediaType: 'image/png',
+              description: 'A PNG, at most 2 MB',
+            },
+          },
+          required: ['receivedBy'],
+        },
+        description:
+          'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
+      },
+      ok: {
+        201: {
+          schema: obj({
+            proofOfDelivery: ref('ProofOfDelivery'),
+            parcel: obj({
+              id: { type: 'string' },
+              trackingNumber: { type: 'string' },
+              status: { type: 'string' },
+            }),
+          }),
+          example: {
+            proofOfDelivery: example('ProofOfDelivery'),
+            parcel: {
+              id: EXAMPLE_IDS.parcel,
+              trackingNumber: EXAMPLE_TRACKING_NUMBER,
+              status: 'Delivered',
+            },
+          },
+        },
+      },
+      errors: [404],
     },
-    ok: { 200: wrap('template', 'NotificationTemplate') },
-    errors: [404],
-  },
-  {
-    method: 'delete',
-    path: `/api/notification-templates/${ID}`,
-    summary: 'Reset an e-mail template to the default (admin)',
-    tag: 'Notifications',
-    description: 'Resets an e-mail template to its default (admin).',
-    access: 'admin',
-    ok: { 200: wrap('template', 'NotificationTemplate') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/api/notification-settings',
-    summary: 'Which parcel statuses e-mail the recipient, with which template',
-    tag: 'Notifications',
-    description:
-      'Which parcel statuses e-mail the recipient automatically, and with which template; `dayBefore`, whether the recipient is e-mailed the day before the estimated delivery day with the day and the expected window.',
-    access: 'user',
-    ok: { 200: wrap('settings', 'NotificationSettings') },
-  },
-  {
-    method: 'put',
-    path: '/api/notification-settings',
-    summary: 'Change the automatic e-mail rules (admin)',
-    tag: 'Notifications',
-    description:
-      'Changes the automatic e-mail rules (admin): one rule per status given, and the day-before e-mail’s when `dayBefore` is given.',
-    access: 'admin',
-    body: NotificationSettingsSchema,
-    bodyExample: {
-      rules: [{ status: 'Delivered', enabled: true, template: 'Delivery Confirmation' }],
-      dayBefore: { enabled: true, template: 'Delivery Reminder' },
-    },
-    ok: { 200: wrap('settings', 'NotificationSettings') },
-  },
-  {
-    method: 'get',
-    path: '/api/users',
-    summary: 'List users (admin)',
-    tag: 'Users',
-    description: 'Every user (admin).',
-    access: 'admin',
-    ok: { 200: items('users', 'User') },
-  },
-  {
-    method: 'post',
-    path: '/api/users',
-    summary:
-      'Add a user; without a password the answer carries a temporaryPassword, shown once (admin)',
-    tag: 'Users',
-    description:
-      'Adds a user (admin). Without a password the answer carries a temporaryPassword, shown once; the user must change it before anything else.',
-    access: 'admin',
-    body: UserCreateSchema,
-    bodyExample: {
-      username: 'dispatch',
-      name: 'Dispatch Desk',
-      email: 'dispatch@example.com',
-      role: 'staff',
-    },
-    ok: {
-      201: {
-        schema: obj({ user: ref('User'), temporaryPassword: { type: 'string' } }, ['user']),
-        example: { user: example('User'), temporaryPassword: 'Temp-4821-kq' },
+  ),
+  op(
+    'get /api/parcels/{id}/proof-of-delivery/{proofId}.pdf',
+    'A proof of delivery as a one-page PDF',
+    'One proof of delivery as a one-page PDF, with its photos and signature.',
+    { contentType: 'application/pdf', ok: { 200: file('application/pdf') }, errors: [404] },
+  ),
+  op(
+    'get /api/proof-of-delivery/files/{fileId}',
+    "A proof of delivery's photo or signature (its own image type), for signed-in staff and API credentials only",
+    "A proof of delivery's photo or signature, in its own image type, for signed-in staff and API credentials only.",
+    { contentType: 'image/*', ok: { 200: file('image/*') }, errors: [404] },
+  ),
+  op(
+    'get /api/notification-templates',
+    'The four e-mail templates',
+    'The four e-mail templates (stored or default) and the placeholders they may use.',
+    {
+      ok: {
+        200: {
+          schema: obj({
+            templates: { type: 'array', items: ref('NotificationTemplate') },
+            placeholders: { type: 'array', items: { type: 'string' } },
+          }),
+          example: {
+            templates: [example('NotificationTemplate')],
+            placeholders: [...TEMPLATE_PLACEHOLDERS],
+          },
+        },
       },
     },
-  },
-  {
-    method: 'get',
-    path: `/api/users/${ID}`,
-    summary: 'One user (admin)',
-    tag: 'Users',
-    description: 'One user (admin).',
-    access: 'admin',
-    ok: { 200: wrap('user', 'User') },
-    errors: [404],
-  },
-  {
-    method: 'put',
-    path: `/api/users/${ID}`,
-    summary:
-      "Change a user: name, e-mail, role, password (admin); a new password ends the user's sessions and login tokens",
-    tag: 'Users',
-    description:
-      "Changes a user's name, e-mail, role or password (admin); a new password ends the user's sessions and login tokens.",
-    access: 'admin',
-    body: UserUpdateSchema,
-    bodyExample: { role: 'viewer' },
-    ok: { 200: wrap('user', 'User') },
-    errors: [404, 409],
-  },
-  {
-    method: 'post',
-    path: `/api/users/${ID}/disable`,
-    summary:
-      "Disable a user, ending that user's sessions and tokens (admin); 409 for the last active admin or your own account",
-    tag: 'Users',
-    description:
-      "Disables a user and ends that user's sessions and tokens (admin). 409 for the last active admin or your own account.",
-    access: 'admin',
-    ok: { 200: wrap('user', 'User') },
-    errors: [404, 409],
-  },
-  {
-    method: 'post',
-    path: `/api/users/${ID}/enable`,
-    summary: 'Enable a user again (admin)',
-    tag: 'Users',
-    description: 'Enables a disabled user again (admin).',
-    access: 'admin',
-    ok: { 200: wrap('user', 'User') },
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/api/audit',
-    summary:
-      "Audit entries, newest first; one record's history (entity and entityId) for the roles that may read the record (users, API keys, webhooks: admins, with an API key's admin scope; inbox items: staff), everything for admins (with the admin scope)",
-    tag: 'Audit',
-    description:
-      "Audit entries, newest first: who changed what, when, from where, field by field. One record's history (entity and entityId) for the roles that may read the record; everything for admins (an API key needs the admin scope).",
-    access: 'user',
-    query: AuditQuerySchema,
-    ok: { 200: list('entries', 'AuditEntry') },
-  },
+  ),
+  op(
+    'get /api/notification-templates/{id}',
+    'One e-mail template (status-update, delivery-confirmation, pickup-confirmation, custom)',
+    'One e-mail template by its key.',
+    about(wrap('template', 'NotificationTemplate')),
+  ),
+  op(
+    'put /api/notification-templates/{id}',
+    'Change an e-mail template; unknown placeholders are refused (admin)',
+    'Changes an e-mail template (admin); an unknown {{placeholder}} is a 400 naming the field.',
+    admin(
+      change('template', 'NotificationTemplate', NotificationTemplateSchema, {
+        subject: 'Update on {{trackingNumber}}',
+        text: 'Your parcel {{trackingNumber}} is now {{status}}.',
+      }),
+    ),
+  ),
+  op(
+    'delete /api/notification-templates/{id}',
+    'Reset an e-mail template to the default (admin)',
+    'Resets an e-mail template to its default (admin).',
+    admin(about(wrap('template', 'NotificationTemplate'))),
+  ),
+  op(
+    'get /api/notification-settings',
+    'Which parcel statuses e-mail the recipient, with which template',
+    'Which parcel statuses e-mail the recipient automatically, and with which template; `dayBefore`, whether the recipient is e-mailed the day before the estimated delivery day with the day and the expected window.',
+    { ok: { 200: wrap('settings', 'NotificationSettings') } },
+  ),
+  op(
+    'put /api/notification-settings',
+    'Change the automatic e-mail rules (admin)',
+    'Changes the automatic e-mail rules (admin): one rule per status given, and the day-before e-mail’s when `dayBefore` is given.',
+    admin({
+      body: NotificationSettingsSchema,
+      bodyExample: {
+        rules: [{ status: 'Delivered', enabled: true, template: 'Delivery Confirmation' }],
+        dayBefore: { enabled: true, template: 'Delivery Reminder' },
+      },
+      ok: { 200: wrap('settings', 'NotificationSettings') },
+    }),
+  ),
+  op('get /api/users', 'List users (admin)', 'Every user (admin).', every('users', 'User')),
+  op(
+    'post /api/users',
+    'Add a user; without a password the answer carries a temporaryPassword, shown once (admin)',
+    'Adds a user (admin). Without a password the answer carries a temporaryPassword, shown once; the user must change it before anything else.',
+    {
+      body: UserCreateSchema,
+      bodyExample: {
+        username: 'dispatch',
+        name: 'Dispatch Desk',
+        email: 'dispatch@example.com',
+        role: 'staff',
+      },
+      ok: {
+        201: {
+          schema: obj({ user: ref('User'), temporaryPassword: { type: 'string' } }, ['user']),
+          example: { user: example('User'), temporaryPassword: 'Temp-4821-kq' },
+        },
+      },
+    },
+  ),
+  op('get /api/users/{id}', 'One user (admin)', 'One user (admin).', about(wrap('user', 'User'))),
+  op(
+    'put /api/users/{id}',
+    "Change a user: name, e-mail, role, password (admin); a new password ends the user's sessions and login tokens",
+    "Changes a user's name, e-mail, role or password (admin); a new password ends the user's sessions and login tokens.",
+    change('user', 'User', UserUpdateSchema, { role: 'viewer' }, [404, 409]),
+  ),
+  op(
+    'post /api/users/{id}/disable',
+    "Disable a user, ending that user's sessions and tokens (admin); 409 for the last active admin or your own account",
+    "Disables a user and ends that user's sessions and tokens (admin). 409 for the last active admin or your own account.",
+    about(wrap('user', 'User'), [404, 409]),
+  ),
+  op(
+    'post /api/users/{id}/enable',
+    'Enable a user again (admin)',
+    'Enables a disabled user again (admin).',
+    about(wrap('user', 'User')),
+  ),
+  op(
+    'get /api/audit',
+    "Audit entries, newest first; one record's history (entity and entityId) for the roles that may read the record (users, API keys, webhooks: admins, with an API key's admin scope; inbox items: staff), everything for admins (with the admin scope)",
+    "Audit entries, newest first: who changed what, when, from where, field by field. One record's history (entity and entityId) for the roles that may read the record; everything for admins (an API key needs the admin scope).",
+    page(AuditQuerySchema, 'entries', 'AuditEntry'),
+  ),
 ];
 
 export const OPENAPI_OPERATIONS = OPS.map(({ method, path }) => ({ method, path }));
@@ -1240,9 +1011,6 @@ function errorExample(status: number) {
     ...(status === 400 ? { details: { 'recipient.name': ['Recipient name is required'] } } : {}),
   };
 }
-
-/** The areas an API key reaches only with the admin scope. */
-const ADMIN_AREAS = new Set(['Users', 'API keys', 'Webhooks']);
 
 const RATE_HEADERS = {
   'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },

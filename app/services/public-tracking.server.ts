@@ -12,7 +12,7 @@ import {
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from '~/schemas/constants';
-import { ApiError, apiRoute, type ApiHandler } from '~/lib/api.server';
+import { ApiError, apiRoute, handleApi, type ApiArgs, type ApiHandler } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
 import { parcelDeliveryData } from '~/lib/parcel-delivery-data.server';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
@@ -155,6 +155,31 @@ export function withRateLimit(response: Response, limit: RateLimitResult | undef
     for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
       response.headers.set(name, value);
   return response;
+}
+
+/** What a public request about one parcel, named by its path's tracking number, is told. */
+export type TrackingNumberCall = ApiArgs & {
+  trackingNumber: string;
+  /** The caller's budget after a counted attempt, for the answer's RateLimit-* headers. */
+  counted: (limit: RateLimitResult) => void;
+};
+
+/**
+ * A public request about one parcel by its path's tracking number: a number that cannot be one
+ * is a 400 before anything runs, and every answer after a counted attempt says what is left.
+ */
+export function trackingNumberHandler(
+  run: (call: TrackingNumberCall) => Promise<Response>,
+): ApiHandler {
+  return async (args) => {
+    let limit: RateLimitResult | undefined;
+    const response = await handleApi(async () => {
+      const trackingNumber = normalizeTrackingNumber(args.params.trackingNumber ?? '');
+      if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) throw malformedTrackingNumber();
+      return run({ ...args, trackingNumber, counted: (counted) => (limit = counted) });
+    });
+    return withRateLimit(response, limit);
+  };
 }
 
 /** A path's tracking number that cannot be one: 400 naming the expected shape. */

@@ -12,9 +12,11 @@ import {
   type ReceiptGenerateInput,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
-import { auditRecord, type Actor } from './audit.server';
+import { auditedDelete, auditedUpdate, auditRecord, type Actor } from './audit.server';
 
 /** Receipts staff generate, change and delete (the Receipts tab and the API), each audited. */
+
+const receiptLabel = (receipt: SerializedReceipt) => receipt.receiptNumber;
 
 /**
  * Generates and stores a receipt for a parcel, numbered RCP-{year}-{sequence} from an atomic
@@ -37,7 +39,7 @@ export async function generateReceipt(
     overrides,
     now,
   });
-  await auditRecord(actor, 'create', 'receipt', { label: receipt.receiptNumber, after: receipt });
+  await auditRecord(actor, 'create', 'receipt', { label: receiptLabel(receipt), after: receipt });
   return receipt;
 }
 
@@ -46,21 +48,16 @@ export async function updateReceipt(
   input: ReceiptUpdateInput,
   actor?: Actor,
 ): Promise<SerializedReceipt | null> {
-  const before = await getReceipt(id);
-  const receipt = await updateReceiptFields(id, input);
-  if (!receipt) return null;
-  await auditRecord(actor, 'update', 'receipt', {
-    label: receipt.receiptNumber,
-    before,
-    after: receipt,
+  return auditedUpdate(actor, 'receipt', receiptLabel, {
+    read: () => getReceipt(id),
+    write: () => updateReceiptFields(id, input),
   });
-  return receipt;
 }
 
 /** Deletes a receipt; returns it as it was, or null when there was none. */
 export async function deleteReceipt(id: string, actor?: Actor): Promise<SerializedReceipt | null> {
-  const before = await getReceipt(id);
-  if (!before || !(await removeReceipt(id))) return null;
-  await auditRecord(actor, 'delete', 'receipt', { label: before.receiptNumber, before });
-  return before;
+  return auditedDelete(actor, 'receipt', receiptLabel, {
+    read: () => getReceipt(id),
+    remove: () => removeReceipt(id),
+  });
 }

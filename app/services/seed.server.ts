@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Parcel, insertWithTrackingNumber } from '~/models/parcel.server';
 import { User, createUser } from '~/models/user.server';
 import type { ParcelStatus, Priority, ServiceType } from '~/schemas/constants';
+import type { DestinationInput } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
 
 const HOUR = 60 * 60 * 1000;
@@ -16,13 +17,7 @@ type DemoParcel = {
   dimensions: { length: number; width: number; height: number };
   sender: { name: string; email: string; phone: string; address: string };
   recipient: { name: string; email: string; phone: string; address: string };
-  destinations: Array<{
-    name: string;
-    address: string;
-    city: string;
-    country: string;
-    postalCode: string;
-  }>;
+  destinations: DestinationInput[];
   estimatedInDays: number;
   deliveredHoursAgo?: number;
   events: DemoEvent[];

@@ -10,7 +10,7 @@ import {
   type PublicUser,
 } from '~/models/user.server';
 import type { UserCreateInput, UserUpdateInput } from '~/schemas/user';
-import { audit, auditRecord, type Actor } from './audit.server';
+import { audit, auditedUpdate, auditRecord, type Actor } from './audit.server';
 
 /**
  * An admin's changes to staff accounts (the Users pages and the API), each audited. A taken
@@ -86,12 +86,14 @@ export async function setUserDisabled(
   disabled: boolean,
   actor: Actor,
 ): Promise<PublicUser | null> {
-  const before = await findUserById(id);
-  const user = await storeUserDisabled(id, disabled, { by: actor.user.id });
-  if (!user) return null;
-  if (disabled) await endCredentials(id);
-  await auditRecord(actor, 'update', 'user', { label: user.username, before, after: user });
-  return user;
+  return auditedUpdate(actor, 'user', (user) => user.username, {
+    read: () => findUserById(id),
+    write: async () => {
+      const user = await storeUserDisabled(id, disabled, { by: actor.user.id });
+      if (user && disabled) await endCredentials(id);
+      return user;
+    },
+  });
 }
 
 /**

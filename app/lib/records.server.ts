@@ -1,0 +1,96 @@
+import mongoose, {
+  type InferSchemaType,
+  type Model,
+  type QueryFilter,
+  type Schema,
+} from 'mongoose';
+import { changedSince, isObjectId } from './db.server';
+
+/**
+ * What every model does alike, written once: registering its mongoose model, answering a page of
+ * a list, finding one record by an id from a URL, and the id and date fields of the JSON it
+ * answers with. Each model still reads and writes only its own collection: it hands its model in.
+ */
+
+/** The collection's model, registered once per process: a rebuild in development imports again. */
+export function registeredModel<S extends Schema>(
+  name: string,
+  schema: S,
+  collection?: string,
+): Model<InferSchemaType<S>> {
+  return (
+    (mongoose.models[name] as Model<InferSchemaType<S>> | undefined) ??
+    (mongoose.model(name, schema, collection) as unknown as Model<InferSchemaType<S>>)
+  );
+}
+
+/** `id` and `_id`, the same string, as every record the app answers with carries them. */
+export function recordIds(_id: unknown): { id: string; _id: string } {
+  const id = String(_id);
+  return { id, _id: id };
+}
+
+/** A stored time as ISO text, or null when there is none. */
+export const iso = (date: Date | string | null | undefined): string | null =>
+  date ? new Date(date).toISOString() : null;
+
+/** The fields a change gives: one left undefined keeps what is stored. */
+export function givenFields<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}
+
+/** Where a list is: every list answer carries it. */
+export type Pagination = {
+  totalItems: number;
+  currentPage: number;
+  totalPages: number;
+  limit: number;
+};
+
+/**
+ * One page of what `filter` finds, in `sort` order, `limit` to a page from page 1, each as
+ * `serialize` makes it, with the pagination of all it finds. With `updatedSince`, only what
+ * changed since then, oldest change first (see changedSince).
+ */
+export async function findPage<D, L, T>(
+  model: Model<D>,
+  filter: QueryFilter<D>,
+  options: {
+    sort: Record<string, 1 | -1>;
+    updatedSince?: Date;
+    page: number;
+    limit: number;
+    projection?: object;
+  },
+  serialize: (doc: L) => T,
+): Promise<{ items: T[]; pagination: Pagination }> {
+  const { page, limit } = options;
+  const changed = changedSince(options.updatedSince, options.sort);
+  const found = { ...changed.filter, ...filter } as QueryFilter<D>;
+  const [totalItems, docs] = await Promise.all([
+    model.countDocuments(found),
+    model
+      .find(found, options.projection)
+      .sort(changed.sort)
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .lean<L[]>(),
+  ]);
+  return {
+    items: docs.map(serialize),
+    pagination: { totalItems, currentPage: page, totalPages: Math.ceil(totalItems / limit), limit },
+  };
+}
+
+/** A record by an id from outside, as its model answers it: null when the id names none. */
+export async function serializedById<L, T>(
+  id: string,
+  find: (id: string) => PromiseLike<L | null>,
+  serialize: (doc: L) => T,
+): Promise<T | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await find(id);
+  return doc ? serialize(doc) : null;
+}
