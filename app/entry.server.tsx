@@ -6,6 +6,7 @@ import { connectDb, disconnectDb } from './lib/db.server';
 import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
 import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
+import { planDayBeforePlanning } from './services/day-before-emails.server';
 import { resumeInquiryEmails } from './services/inquiries.server';
 import { registerJobKinds } from './services/job-kinds.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
@@ -51,10 +52,12 @@ export function startWorkers() {
   if (env.JOBS_WORKER === 'false' || worker) return;
   const id = newWorkerId();
   // Jobs this machine's earlier (crashed or killed) processes held are taken again at once, and
-  // e-mails a stop left without a job (or with a failed one) are queued (or failed) again.
+  // e-mails a stop left without a job (or with a failed one) are queued (or failed) again; the
+  // day's planning of tomorrow's day-before e-mails is queued unless it already is.
   releaseLeasesOfDeadWorkers(id)
     .then(() => resumeNotificationSends())
     .then(() => resumeInquiryEmails())
+    .then(() => planDayBeforePlanning())
     .catch((error) =>
       console.error(
         'Could not resume queued e-mails',

@@ -806,6 +806,21 @@ export async function getParcelSchedule(id: string) {
   >();
 }
 
+/** The parcels expected on `day` (YYYY-MM-DD) whose status is not one of `except`. */
+export async function listParcelsExpectedOn(day: string, except: readonly ParcelStatus[]) {
+  const from = new Date(`${day}T00:00:00.000Z`);
+  const until = new Date(from.getTime() + 86_400_000);
+  const docs = await Parcel.find(
+    { estimatedDelivery: { $gte: from, $lt: until }, status: { $nin: [...except] } },
+    { status: 1, estimatedDelivery: 1 },
+  ).lean<Array<Pick<LeanParcel, '_id' | 'status' | 'estimatedDelivery'>>>();
+  return docs.map((doc) => ({
+    id: String(doc._id),
+    status: String(doc.status),
+    estimatedDelivery: doc.estimatedDelivery ?? null,
+  }));
+}
+
 /** Deletes a parcel; its tracking events are embedded in it and go with it. */
 export async function removeParcel(id: string): Promise<SerializedParcel | null> {
   return serializedById(

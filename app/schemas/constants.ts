@@ -69,6 +69,12 @@ export const SERVICE_DELIVERY_BY: Record<ServiceType, string> = {
 /** When (in the company's zone) the day-before e-mail goes out on the day before delivery. */
 export const DAY_BEFORE_EMAIL_TIME = '10:00';
 
+/**
+ * When (in the company's zone) each day's day-before e-mails are planned for the parcels expected
+ * the next day that none was planned for yet (imported ones, say): before they go out.
+ */
+export const DAY_BEFORE_PLANNING_TIME = '06:00';
+
 /** Where the recipient may ask a courier to leave a parcel ("other" comes with their words). */
 export const SAFE_PLACES = {
   front_door: 'At the front door',

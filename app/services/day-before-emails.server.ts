@@ -1,7 +1,11 @@
-import { getParcelSchedule } from '~/models/parcel.server';
+import { getParcelSchedule, listParcelsExpectedOn } from '~/models/parcel.server';
 import { enqueueJob } from '~/models/job.server';
 import { dayBeforeRule } from '~/models/notification-settings.server';
-import { DAY_BEFORE_EMAIL_TIME, type ParcelStatus } from '~/schemas/constants';
+import {
+  DAY_BEFORE_EMAIL_TIME,
+  DAY_BEFORE_PLANNING_TIME,
+  type ParcelStatus,
+} from '~/schemas/constants';
 import { env } from '~/lib/env.server';
 import { addDays, dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
@@ -16,9 +20,11 @@ import { queueAutomaticEmail } from './notifications.server';
  * planning again changes nothing and a new day plans a new job. When it runs, the job reads the
  * parcel as it is then: one no longer due that day (its estimate moved), delivered or returned,
  * or an e-mail switched off, sends nothing. The e-mail itself is queued under the parcel and day
- * too, so however often a job runs, one e-mail goes.
+ * too, so however often a job runs, one e-mail goes. Parcels stored without being planned (an
+ * import, or before the e-mail existed) are planned by a daily job that looks for tomorrow's.
  */
 export const DAY_BEFORE_JOB = 'parcel.day-before-email';
+export const DAY_BEFORE_PLANNING_JOB = 'parcel.day-before-planning';
 
 /** No e-mail about the next day for these: the journey is over. */
 const OVER: readonly ParcelStatus[] = ['Delivered', 'Returned'];
@@ -64,4 +70,47 @@ async function sendDayBeforeEmail(parcelId: string, day: string) {
 /** The kind of job that sends a parcel's day-before e-mail (registered in job-kinds.server.ts). */
 export const dayBeforeEmailJob: JobHandler = {
   run: (job) => sendDayBeforeEmail(String(job.payload.parcelId), String(job.payload.day)),
+};
+
+/**
+ * Plans the daily look for the parcels expected the day after `day` (today in the company's zone
+ * when not given), due at DAY_BEFORE_PLANNING_TIME that day; one job per day, however often the
+ * server starts. Each run plans the next day's.
+ */
+export function planDayBeforePlanning(day = dayIn(new Date(), env.COMPANY_TIMEZONE)) {
+  const now = new Date();
+  const due = zonedDateTimeToUtc(day, DAY_BEFORE_PLANNING_TIME, env.COMPANY_TIMEZONE);
+  return enqueueJob(
+    DAY_BEFORE_PLANNING_JOB,
+    { day },
+    { runAt: due > now ? due : now, uniqueKey: `day-before-planning:${day}` },
+  );
+}
+
+/**
+ * Plans the day-before e-mails of many parcels stored at once (an import): those expected
+ * tomorrow now, the later ones through the daily planning (one job each, not thousands now).
+ */
+export async function planDayBeforeEmailsOf(
+  parcels: Array<{ id: string; status: string; estimatedDelivery: string | Date | null }>,
+) {
+  const tomorrow = addDays(dayIn(new Date(), env.COMPANY_TIMEZONE), 1);
+  for (const parcel of parcels) {
+    if (parcel.estimatedDelivery && estimatedDay(parcel.estimatedDelivery) === tomorrow) {
+      await planDayBeforeEmail(parcel);
+    }
+  }
+}
+
+async function planTomorrowsEmails(day: string) {
+  const tomorrow = addDays(day, 1);
+  for (const parcel of await listParcelsExpectedOn(tomorrow, OVER)) {
+    await planDayBeforeEmail(parcel);
+  }
+  await planDayBeforePlanning(tomorrow);
+}
+
+/** The kind of job that plans the day-before e-mails of the parcels expected the next day. */
+export const dayBeforePlanningJob: JobHandler = {
+  run: (job) => planTomorrowsEmails(String(job.payload.day)),
 };

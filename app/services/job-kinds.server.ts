@@ -1,4 +1,9 @@
-import { DAY_BEFORE_JOB, dayBeforeEmailJob } from './day-before-emails.server';
+import {
+  DAY_BEFORE_JOB,
+  DAY_BEFORE_PLANNING_JOB,
+  dayBeforeEmailJob,
+  dayBeforePlanningJob,
+} from './day-before-emails.server';
 import { EMAIL_JOB, emailJobHandler, type EmailKind } from './email-queue.server';
 import {
   INQUIRY_EMAIL,
@@ -35,6 +40,7 @@ export const JOB_KINDS = {
   [EMAIL_JOB]: emailJobHandler(EMAIL_KINDS),
   [WEBHOOK_JOB]: webhookDeliveryJob,
   [DAY_BEFORE_JOB]: dayBeforeEmailJob,
+  [DAY_BEFORE_PLANNING_JOB]: dayBeforePlanningJob,
 };
 
 export function registerJobKinds() {

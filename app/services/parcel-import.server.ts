@@ -27,6 +27,7 @@ import {
 import type { z } from '~/schemas/zod';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
 import { auditMany, type Actor } from './audit.server';
+import { planDayBeforeEmailsOf } from './day-before-emails.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 import { isDuplicateKey } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from './parcel-csv.server';
@@ -592,6 +593,7 @@ export async function importParcelCsv(
       after: parcel,
     })),
   );
+  await planDayBeforeEmailsOf(parcels);
   const updatedTrackingNumbers: string[] = [];
   for (const { id, changes } of check.updates) {
     const parcel = await updateParcel(id, changes, who);

@@ -3,12 +3,19 @@ import { Job } from '~/models/job.server';
 import { Notification } from '~/models/notification.server';
 import { ParcelCreateSchema } from '~/schemas/parcel';
 import { connectDb } from '~/lib/db.server';
+import { stringify } from 'csv-stringify/sync';
+import { Parcel } from '~/models/parcel.server';
 import {
   DAY_BEFORE_JOB,
+  DAY_BEFORE_PLANNING_JOB,
   dayBeforeEmailJob,
+  dayBeforePlanningJob,
   planDayBeforeEmail,
+  planDayBeforePlanning,
 } from '~/services/day-before-emails.server';
+import { importParcelCsv } from '~/services/parcel-import.server';
 import { createParcel, updateParcel } from '~/services/parcels.server';
+import { createUser } from '../support/factories';
 import { startMailWorker, type MailWorker } from '../support/jobs';
 
 let outbox: MailWorker;
@@ -103,4 +110,57 @@ it('e-mails the day and window once, the day before at ten in the company zone; 
       { type: 'Delivery Reminder', recipient: 'moved@example.com' },
     ]),
   );
+});
+
+it('plans the e-mail of parcels stored without one (an import, an older parcel) through a daily planning of the next day, which plans the day after', async () => {
+  // 8 am in New York on Monday 5 August.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2030-08-05T12:00:00Z'));
+  const { user } = await createUser('staff');
+  const rows = [
+    ['tomorrow@example.com', '2030-08-06', 'In Transit'],
+    ['later@example.com', '2030-08-08', 'In Transit'],
+    ['returned@example.com', '2030-08-08', 'Returned'],
+  ].map(([recipientEmail, estimatedDelivery, status]) => ({
+    recipientName: 'Imported Person',
+    recipientAddress: '2 Import Way',
+    recipientEmail,
+    estimatedDelivery,
+    status,
+  }));
+  const csv = stringify(rows, { header: true });
+  const result = await importParcelCsv(csv, { who: { user, context: null } });
+  expect(result.created).toBe(3);
+  const [tomorrow, later, returned] = await Promise.all(
+    ['tomorrow@example.com', 'later@example.com', 'returned@example.com'].map((email) =>
+      Parcel.findOne({ 'recipient.email': email }, { _id: 1 }).lean(),
+    ),
+  );
+  const plannedFor = (parcel: typeof later) =>
+    Job.countDocuments({ type: DAY_BEFORE_JOB, 'payload.parcelId': String(parcel!._id) });
+
+  // The one due tomorrow is planned at once; the later ones wait for the daily planning.
+  expect(await plannedFor(tomorrow)).toBe(1);
+  expect(await plannedFor(later)).toBe(0);
+
+  // Wednesday's planning (due at six that morning, planned however often a server starts) finds
+  // Thursday's parcel, not the returned one, and plans Thursday's planning.
+  vi.setSystemTime(new Date('2030-08-07T09:00:00Z'));
+  await planDayBeforePlanning();
+  await planDayBeforePlanning();
+  const planning = await Job.find({ type: DAY_BEFORE_PLANNING_JOB }).lean();
+  expect(planning.map((job) => [job.payload, job.runAt.toISOString()])).toEqual([
+    [{ day: '2030-08-07' }, '2030-08-07T10:00:00.000Z'],
+  ]);
+  await dayBeforePlanningJob.run({ payload: planning[0]!.payload } as never);
+  expect(await plannedFor(later)).toBe(1);
+  expect(await plannedFor(returned)).toBe(0);
+  expect(
+    await Job.exists({ type: DAY_BEFORE_PLANNING_JOB, 'payload.day': '2030-08-08' }),
+  ).toBeTruthy();
+
+  // At ten, the imported parcel's e-mail goes.
+  vi.setSystemTime(new Date('2030-08-07T14:00:01Z'));
+  const mail = await outbox.smtp.waitForMessage('later@example.com');
+  expect(mail.text).toContain('is due tomorrow, Thursday, 8 August');
 });
