@@ -8,7 +8,8 @@ import {
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link } from '@remix-run/react';
+import { Form } from '@remix-run/react';
+import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
 import type { z } from 'zod';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import type { SerializedParcel } from '~/models/parcel.server';
@@ -21,10 +22,11 @@ import {
 import {
   destinationFields,
   ParcelCreateFormSchema,
+  type DestinationInput,
   ParcelUpdateFormSchema,
   type ParcelUpdateSchema,
 } from '~/schemas/parcel';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { toZonedInputs } from '~/utils/time-zone';
 import { useIsPending } from '~/utils/use-is-pending';
 
@@ -37,13 +39,7 @@ type Contact = { name: string; email: string; phone: string; address: string };
 export type ParcelFormDefaults = {
   sender?: Partial<Contact>;
   recipient?: Partial<Contact>;
-  destinations?: Array<{
-    name: string;
-    address: string;
-    city: string;
-    country: string;
-    postalCode: string;
-  }>;
+  destinations?: DestinationInput[];
   weight?: number;
   dimensions?: { length: number; width: number; height: number };
   serviceType: string;
@@ -83,14 +79,20 @@ export function parcelToFormDefaults(
   };
 }
 
-/** A contact's inputs, in the form's order; the recipient's name and address are required. */
-const CONTACT_INPUTS: Array<{
-  name: 'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country';
+/** How the form asks for one text input of a group (a contact, a destination). */
+type TextInput<Name extends string> = {
+  name: Name;
   label: string;
   type?: 'text' | 'email' | 'tel';
   maxLength: number;
+  /** Said "(required)" where the group is required. */
   requiredWhen?: true;
-}> = [
+};
+
+/** A contact's inputs, in the form's order; the recipient's name and address are required. */
+const CONTACT_INPUTS: Array<
+  TextInput<'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country'>
+> = [
   { name: 'name', label: 'Name', maxLength: 200, requiredWhen: true },
   { name: 'email', label: 'Email', type: 'email', maxLength: 254 },
   { name: 'phone', label: 'Phone', type: 'tel', maxLength: 50 },
@@ -100,6 +102,44 @@ const CONTACT_INPUTS: Array<{
   { name: 'postalCode', label: 'Postal code', maxLength: 20 },
   { name: 'country', label: 'Country', maxLength: 100 },
 ];
+
+/** A destination's inputs, in the form's order. */
+const DESTINATION_INPUTS: Array<TextInput<keyof DestinationInput>> = [
+  { name: 'name', label: 'Name', maxLength: 200 },
+  { name: 'address', label: 'Address', maxLength: 500 },
+  { name: 'city', label: 'City', maxLength: 100 },
+  { name: 'country', label: 'Country', maxLength: 100 },
+  { name: 'postalCode', label: 'Postal Code', maxLength: 20 },
+];
+
+/** The inputs of one group, each as its table entry asks; `autoComplete` for all of them. */
+function TextInputs<Name extends string>({
+  inputs,
+  of,
+  required,
+  autoComplete,
+}: {
+  inputs: Array<TextInput<Name>>;
+  of: Record<Name, FieldMetadata<string | undefined>>;
+  required?: boolean;
+  autoComplete?: string;
+}) {
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      {inputs.map(({ name, label, type = 'text', maxLength, requiredWhen }) => (
+        <Fragment key={name}>
+          <Field
+            label={required && requiredWhen ? `${label} (required)` : label}
+            {...getInputProps(of[name], { type })}
+            autoComplete={autoComplete}
+            maxLength={maxLength}
+            errors={of[name].errors}
+          />
+        </Fragment>
+      ))}
+    </div>
+  );
+}
 
 function ContactFields({
   field,
@@ -114,22 +154,22 @@ function ContactFields({
   return (
     <fieldset className="space-y-3">
       <legend className="text-base font-semibold text-gray-900">{legend}</legend>
-      <div className="grid gap-3 sm:grid-cols-2">
-        {CONTACT_INPUTS.map(({ name, label, type = 'text', maxLength, requiredWhen }) => (
-          <Fragment key={name}>
-            <Field
-              label={required && requiredWhen ? `${label} (required)` : label}
-              {...getInputProps(contact[name], { type })}
-              autoComplete="off"
-              maxLength={maxLength}
-              errors={contact[name].errors}
-            />
-          </Fragment>
-        ))}
-      </div>
+      <TextInputs inputs={CONTACT_INPUTS} of={contact} required={required} autoComplete="off" />
     </fieldset>
   );
 }
+
+/** The package's choices, in the form's order; only the edit form sets the status. */
+const PACKAGE_CHOICES: Array<{
+  name: 'serviceType' | 'priority' | 'status';
+  label: string;
+  options: readonly string[];
+  editOnly?: true;
+}> = [
+  { name: 'serviceType', label: 'Service Type', options: SERVICE_TYPES },
+  { name: 'priority', label: 'Priority', options: PRIORITIES },
+  { name: 'status', label: 'Status', options: PARCEL_STATUSES, editOnly: true },
+];
 
 function MeasureField({ label, field }: { label: string; field: FieldMetadata<number> }) {
   return (
@@ -200,57 +240,23 @@ export function ParcelForm({
             {fields.destinations.errors.join(' ')}
           </p>
         ) : null}
-        {destinations.map((row, index) => {
-          const destination = row.getFieldset();
-          return (
-            <fieldset
-              key={row.key ?? index}
-              className="space-y-3 rounded-md border border-gray-200 p-3"
+        {destinations.map((row, index) => (
+          <fieldset
+            key={row.key ?? index}
+            className="space-y-3 rounded-md border border-gray-200 p-3"
+          >
+            <legend className="px-1 text-sm font-semibold text-gray-800">
+              Destination {index + 1}
+            </legend>
+            <TextInputs inputs={DESTINATION_INPUTS} of={row.getFieldset()} />
+            <button
+              {...form.remove.getButtonProps({ name: fields.destinations.name, index })}
+              className="btn-secondary"
             >
-              <legend className="px-1 text-sm font-semibold text-gray-800">
-                Destination {index + 1}
-              </legend>
-              <div className="grid gap-3 sm:grid-cols-2">
-                <Field
-                  label="Name"
-                  {...getInputProps(destination.name, { type: 'text' })}
-                  maxLength={200}
-                  errors={destination.name.errors}
-                />
-                <Field
-                  label="Address"
-                  {...getInputProps(destination.address, { type: 'text' })}
-                  maxLength={500}
-                  errors={destination.address.errors}
-                />
-                <Field
-                  label="City"
-                  {...getInputProps(destination.city, { type: 'text' })}
-                  maxLength={100}
-                  errors={destination.city.errors}
-                />
-                <Field
-                  label="Country"
-                  {...getInputProps(destination.country, { type: 'text' })}
-                  maxLength={100}
-                  errors={destination.country.errors}
-                />
-                <Field
-                  label="Postal Code"
-                  {...getInputProps(destination.postalCode, { type: 'text' })}
-                  maxLength={20}
-                  errors={destination.postalCode.errors}
-                />
-              </div>
-              <button
-                {...form.remove.getButtonProps({ name: fields.destinations.name, index })}
-                className="btn-secondary"
-              >
-                Remove destination {index + 1}
-              </button>
-            </fieldset>
-          );
-        })}
+              Remove destination {index + 1}
+            </button>
+          </fieldset>
+        ))}
         {destinations.length < MAX_PARCEL_DESTINATIONS ? (
           <button
             {...form.insert.getButtonProps({
@@ -272,41 +278,20 @@ export function ParcelForm({
             <MeasureField label="Width (cm)" field={dimensions.width} />
             <MeasureField label="Height (cm)" field={dimensions.height} />
           </div>
-          <SelectField
-            label="Service Type"
-            {...getSelectProps(fields.serviceType)}
-            errors={fields.serviceType.errors}
-          >
-            {SERVICE_TYPES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Priority"
-            {...getSelectProps(fields.priority)}
-            errors={fields.priority.errors}
-          >
-            {PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </SelectField>
-          {mode === 'edit' ? (
-            <SelectField
-              label="Status"
-              {...getSelectProps(fields.status)}
-              errors={fields.status.errors}
-            >
-              {PARCEL_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </SelectField>
-          ) : null}
+          {PACKAGE_CHOICES.filter((choice) => mode === 'edit' || !choice.editOnly).map(
+            ({ name, label, options }) => {
+              const { key, ...select } = getSelectProps(fields[name]);
+              return (
+                <SelectField
+                  key={`${name}-${key ?? ''}`}
+                  label={label}
+                  {...select}
+                  options={options}
+                  errors={fields[name].errors}
+                />
+              );
+            },
+          )}
           <Field
             label="Estimated Delivery Date"
             {...getInputProps(fields.estimatedDelivery, { type: 'date' })}
@@ -337,14 +322,22 @@ export function ParcelForm({
           </div>
         </fieldset>
       </fieldset>
-      <div className="flex flex-wrap justify-end gap-3">
-        <Link to={cancelTo} preventScrollReset className="btn-secondary">
-          Cancel
-        </Link>
-        <SubmitButton pending={busy} pendingLabel={busyLabel}>
-          {submitLabel}
-        </SubmitButton>
-      </div>
+      <CancelAndSubmit cancelTo={cancelTo} pending={busy} pendingLabel={busyLabel}>
+        {submitLabel}
+      </CancelAndSubmit>
     </Form>
+  );
+}
+
+/** The create or edit parcel form as a dialog over the parcel list, closing back to it. */
+export function ParcelFormDialog({
+  title,
+  ...form
+}: Omit<Parameters<typeof ParcelForm>[0], 'cancelTo'> & { title: string }) {
+  const closeTo = useCloseTo('/dashboard/parcels');
+  return (
+    <RouteDialog title={title} closeTo={closeTo} size="xl">
+      <ParcelForm {...form} cancelTo={closeTo} />
+    </RouteDialog>
   );
 }
