@@ -1,16 +1,16 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
+import { getInputProps, getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ParcelField } from '~/components/parcels/parcel-combobox';
+import { json, type SerializeFrom } from '@remix-run/node';
 import {
   ApplyChoiceButton,
-  ParcelPickerDialog,
+  ParcelPickerForm,
+  ParcelPickerRoute,
   useParcelPickerForm,
-  type PickerFormResult,
+  type PickerDialog,
+  type PickerFormProps,
 } from '~/components/parcels/parcel-picker-dialog';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { Field, SelectField } from '~/components/ui/field';
 import type { ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
@@ -31,8 +31,6 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { loadParcelChoices } from '~/services/parcel-pages.server';
 import { generateReceipt } from '~/services/receipts.server';
-import { SubmitButton } from '~/components/ui/submit-button';
-import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
@@ -92,46 +90,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Management dashboard' }];
 
 export default function GenerateReceiptDialog() {
-  const { values, picker, ...data } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  // A parcel applied through the URL starts the form afresh.
-  const key = `${values.parcelId}|${values.customerName}|${values.customerEmail}`;
-  return (
-    <ParcelPickerDialog
-      title="Generate Receipt"
-      description="Create a receipt for a parcel's shipping cost."
-      listPath={LIST_PATH}
-      picker={picker}
-      keep={{
-        paymentMethod: values.paymentMethod,
-        format: values.format,
-        ...(values.parcelId ? { parcelId: values.parcelId } : {}),
-      }}
-    >
-      <GenerateReceiptForm key={key} {...data} defaultValue={values} lastResult={lastResult} />
-    </ParcelPickerDialog>
-  );
+  return <ParcelPickerRoute dialog={GENERATE_RECEIPT} />;
 }
 
-function GenerateReceiptForm({
-  parcels,
-  chosen: loadedChoice,
-  defaultValue,
-  lastResult,
-}: {
-  parcels: ParcelOption[];
-  chosen: ParcelOption | null;
-  defaultValue: FormValues;
-  lastResult?: PickerFormResult;
-}) {
-  const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({
-    schema: ReceiptGenerateFormSchema,
-    defaultValue,
-    lastResult,
-    parcels,
-    chosen: loadedChoice,
-  });
-  const generating = useIsPending({ formAction: NEW_PATH, state: 'submitting' });
+const GENERATE_RECEIPT: PickerDialog<SerializeFrom<typeof loader>> = {
+  title: 'Generate Receipt',
+  description: "Create a receipt for a parcel's shipping cost.",
+  listPath: LIST_PATH,
+  keep: ({ paymentMethod, format }) => ({ paymentMethod, format }),
+  // A parcel applied through the URL starts the form afresh.
+  restartOn: ({ parcelId, customerName, customerEmail }) => [parcelId, customerName, customerEmail],
+  Form: GenerateReceiptForm,
+};
+
+function GenerateReceiptForm(choices: PickerFormProps<FormValues>) {
+  const picked = useParcelPickerForm(ReceiptGenerateFormSchema, choices);
+  const { form, fields, hydrated, parcel, choose } = picked;
 
   /** Choosing a parcel makes its sender the customer. */
   function chooseParcel(next: ParcelOption | null) {
@@ -142,16 +116,14 @@ function GenerateReceiptForm({
   }
 
   return (
-    <Form method="post" action={`${NEW_PATH}`} {...getFormProps(form)} className="space-y-4">
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <ParcelField
-        field={fields.parcelId}
-        hydrated={hydrated}
-        chosen={chosen}
-        parcels={parcels}
-        onChange={chooseParcel}
-        optionLabel={(p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`}
-      />
+    <ParcelPickerForm
+      picked={picked}
+      action={NEW_PATH}
+      onChange={chooseParcel}
+      optionLabel={(p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`}
+      submitLabel="Generate Receipt"
+      pendingLabel="Generating..."
+    >
       {hydrated ? null : (
         <ApplyChoiceButton
           action={NEW_PATH}
@@ -183,32 +155,20 @@ function GenerateReceiptForm({
         <SelectField
           label="Payment method"
           {...getSelectProps(fields.paymentMethod)}
+          options={PAYMENT_METHODS}
           errors={fields.paymentMethod.errors}
-        >
-          {PAYMENT_METHODS.map((method) => (
-            <option key={method} value={method}>
-              {method}
-            </option>
-          ))}
-        </SelectField>
+        />
         <SelectField
           label="Format"
           {...getSelectProps(fields.format)}
+          options={RECEIPT_FORMATS.map((format) => ({
+            value: format,
+            label: FORMAT_LABELS[format],
+          }))}
           errors={fields.format.errors}
-        >
-          {RECEIPT_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {FORMAT_LABELS[format]}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
       <p className="text-xs text-gray-500">Left empty, the customer is the parcel&apos;s sender.</p>
-      <div className="flex justify-end gap-2">
-        <SubmitButton pending={generating} pendingLabel="Generating...">
-          Generate Receipt
-        </SubmitButton>
-      </div>
-    </Form>
+    </ParcelPickerForm>
   );
 }
