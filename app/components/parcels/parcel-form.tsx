@@ -26,7 +26,7 @@ import {
   ParcelUpdateFormSchema,
   type ParcelUpdateSchema,
 } from '~/schemas/parcel';
-import { CancelAndSubmit } from '~/components/ui/submit-button';
+import { CancelAndSubmit, DefaultSubmit } from '~/components/ui/submit-button';
 import { toZonedInputs } from '~/utils/time-zone';
 import { useIsPending } from '~/utils/use-is-pending';
 
@@ -222,10 +222,7 @@ export function ParcelForm({
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
-      {/* Enter in a field submits with the first submit button: make that the save button. */}
-      <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
-        {submitLabel}
-      </button>
+      <DefaultSubmit>{submitLabel}</DefaultSubmit>
       <FormErrors id={form.errorId} errors={form.errors} />
       <ContactFields field={fields.sender} legend="Sender Information" />
       <ContactFields field={fields.recipient} legend="Recipient Information" required />
