@@ -4,12 +4,12 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { publicPageMeta } from '~/components/public/page-meta';
 import {
+  InquiryErrorSummary,
   InquiryFields,
   InquiryForm,
   SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
-import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
 import { useCompany } from '~/root';
 import { ContactMessageSchema } from '~/schemas/public-forms';
@@ -137,12 +137,7 @@ export default function ContactPage() {
 
   return (
     <>
-      <ErrorSummary
-        fields={fields}
-        names={refusedFields(lastResult)}
-        formErrors={form.errors}
-        formId={form.id}
-      />
+      <InquiryErrorSummary form={form} fields={fields} lastResult={lastResult} />
       <PageHero eyebrow="Contact" title="Get in touch with our team">
         Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and
         replies to every message within 2 hours.

@@ -4,12 +4,12 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
 import {
+  InquiryErrorSummary,
   InquiryFields,
   InquiryForm,
   SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
-import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import { PageHero } from '~/components/public/page-hero';
 import { SelectField } from '~/components/ui/field';
 import {
@@ -60,12 +60,7 @@ export default function QuotePage() {
 
   return (
     <>
-      <ErrorSummary
-        fields={fields}
-        names={refusedFields(lastResult)}
-        formErrors={form.errors}
-        formId={form.id}
-      />
+      <InquiryErrorSummary form={form} fields={fields} lastResult={lastResult} />
       <PageHero eyebrow="Get Quote" title="Request a shipping quote">
         Tell us what you ship, how often and where to. A sales specialist replies within 2 hours
         with a price for your volume — no obligation.
@@ -128,28 +123,23 @@ function QuoteForm({ form, fields }: ReturnType<typeof useQuoteForm>) {
       submitClassName="btn-accent"
     >
       <InquiryFields of={[fields.name, fields.email, fields.phone, fields.company]} />
-      <SelectField label="Plan" {...getSelectProps(fields.plan)} errors={fields.plan.errors}>
-        {QUOTE_PLANS.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </SelectField>
+      <SelectField
+        label="Plan"
+        {...getSelectProps(fields.plan)}
+        options={QUOTE_PLANS}
+        errors={fields.plan.errors}
+      />
       <SelectField
         label="Shipments per month"
         {...volume}
         // Until a range is chosen the disabled prompt shows, not the first range.
         defaultValue={volume.defaultValue ?? ''}
+        options={SHIPMENT_VOLUMES}
         errors={fields.shipmentsPerMonth.errors}
       >
         <option value="" disabled>
           Choose a range
         </option>
-        {SHIPMENT_VOLUMES.map((volume) => (
-          <option key={volume} value={volume}>
-            {volume}
-          </option>
-        ))}
       </SelectField>
       <InquiryFields of={[fields.origin, fields.destination]} />
       <InquiryFields

@@ -36,6 +36,17 @@ import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/notifications';
+
+const SEND_NOTIFICATION: PickerDialog<SerializeFrom<typeof loader>> = {
+  title: 'Send Notification',
+  description: 'E-mail the recipient of a parcel.',
+  listPath: LIST_PATH,
+  keep: ({ type }) => ({ type }),
+  // A new template or parcel applied through the URL starts the form afresh.
+  restartOn: ({ parcelId, type, title }) => [parcelId, type, title],
+  Form: SendNotificationForm,
+};
+
 const NO_RECIPIENT_EMAIL =
   'This parcel has no recipient e-mail address. Add one to the parcel first.';
 
@@ -110,21 +121,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
+export const meta: MetaFunction = () => [
+  { title: `${SEND_NOTIFICATION.title} · Management dashboard` },
+];
 
 export default function SendNotificationDialog() {
   return <ParcelPickerRoute dialog={SEND_NOTIFICATION} />;
 }
-
-const SEND_NOTIFICATION: PickerDialog<SerializeFrom<typeof loader>> = {
-  title: 'Send Notification',
-  description: 'E-mail the recipient of a parcel.',
-  listPath: LIST_PATH,
-  keep: ({ type }) => ({ type }),
-  // A new template or parcel applied through the URL starts the form afresh.
-  restartOn: ({ parcelId, type, title }) => [parcelId, type, title],
-  Form: SendNotificationForm,
-};
 
 function SendNotificationForm({
   templates,

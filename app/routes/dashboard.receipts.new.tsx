@@ -1,4 +1,4 @@
-import { getInputProps, getSelectProps } from '@conform-to/react';
+import { getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, type SerializeFrom } from '@remix-run/node';
@@ -10,7 +10,8 @@ import {
   type PickerDialog,
   type PickerFormProps,
 } from '~/components/parcels/parcel-picker-dialog';
-import { Field, SelectField } from '~/components/ui/field';
+import { SelectField } from '~/components/ui/field';
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import type { ParcelOption } from '~/models/parcel.server';
 import {
   formatMoney,
@@ -34,6 +35,21 @@ import { generateReceipt } from '~/services/receipts.server';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
+
+const GENERATE_RECEIPT: PickerDialog<SerializeFrom<typeof loader>> = {
+  title: 'Generate Receipt',
+  description: "Create a receipt for a parcel's shipping cost.",
+  listPath: LIST_PATH,
+  keep: ({ paymentMethod, format }) => ({ paymentMethod, format }),
+  // A parcel applied through the URL starts the form afresh.
+  restartOn: ({ parcelId, customerName, customerEmail }) => [parcelId, customerName, customerEmail],
+  Form: GenerateReceiptForm,
+};
+
+const CUSTOMER_INPUTS: Array<InputSpec<'customerName' | 'customerEmail'>> = [
+  { name: 'customerName', label: 'Customer name', maxLength: 200 },
+  { name: 'customerEmail', label: 'Customer email', type: 'email', maxLength: 254 },
+];
 
 const FORMAT_LABELS: Record<ReceiptFormat, string> = {
   pdf: 'PDF',
@@ -87,21 +103,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Management dashboard' }];
+export const meta: MetaFunction = () => [
+  { title: `${GENERATE_RECEIPT.title} · Management dashboard` },
+];
 
 export default function GenerateReceiptDialog() {
   return <ParcelPickerRoute dialog={GENERATE_RECEIPT} />;
 }
-
-const GENERATE_RECEIPT: PickerDialog<SerializeFrom<typeof loader>> = {
-  title: 'Generate Receipt',
-  description: "Create a receipt for a parcel's shipping cost.",
-  listPath: LIST_PATH,
-  keep: ({ paymentMethod, format }) => ({ paymentMethod, format }),
-  // A parcel applied through the URL starts the form afresh.
-  restartOn: ({ parcelId, customerName, customerEmail }) => [parcelId, customerName, customerEmail],
-  Form: GenerateReceiptForm,
-};
 
 function GenerateReceiptForm(choices: PickerFormProps<FormValues>) {
   const picked = useParcelPickerForm(ReceiptGenerateFormSchema, choices);
@@ -138,20 +146,7 @@ function GenerateReceiptForm(choices: PickerFormProps<FormValues>) {
         </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Customer name"
-          {...getInputProps(fields.customerName, { type: 'text' })}
-          autoComplete="off"
-          maxLength={200}
-          errors={fields.customerName.errors}
-        />
-        <Field
-          label="Customer email"
-          {...getInputProps(fields.customerEmail, { type: 'email' })}
-          autoComplete="off"
-          maxLength={254}
-          errors={fields.customerEmail.errors}
-        />
+        <InputsFromTable inputs={CUSTOMER_INPUTS} of={fields} autoComplete="off" />
         <SelectField
           label="Payment method"
           {...getSelectProps(fields.paymentMethod)}

@@ -1,4 +1,3 @@
-import { Fragment } from 'react';
 import {
   getFormProps,
   getInputProps,
@@ -12,6 +11,7 @@ import { Form } from '@remix-run/react';
 import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
 import type { z } from 'zod';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import type { SerializedParcel } from '~/models/parcel.server';
 import {
   MAX_PARCEL_DESTINATIONS,
@@ -79,19 +79,9 @@ export function parcelToFormDefaults(
   };
 }
 
-/** How the form asks for one text input of a group (a contact, a destination). */
-type TextInput<Name extends string> = {
-  name: Name;
-  label: string;
-  type?: 'text' | 'email' | 'tel';
-  maxLength: number;
-  /** Said "(required)" where the group is required. */
-  requiredWhen?: true;
-};
-
 /** A contact's inputs, in the form's order; the recipient's name and address are required. */
 const CONTACT_INPUTS: Array<
-  TextInput<'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country'>
+  InputSpec<'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country'>
 > = [
   { name: 'name', label: 'Name', maxLength: 200, requiredWhen: true },
   { name: 'email', label: 'Email', type: 'email', maxLength: 254 },
@@ -104,42 +94,13 @@ const CONTACT_INPUTS: Array<
 ];
 
 /** A destination's inputs, in the form's order. */
-const DESTINATION_INPUTS: Array<TextInput<keyof DestinationInput>> = [
+const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
   { name: 'name', label: 'Name', maxLength: 200 },
   { name: 'address', label: 'Address', maxLength: 500 },
   { name: 'city', label: 'City', maxLength: 100 },
   { name: 'country', label: 'Country', maxLength: 100 },
   { name: 'postalCode', label: 'Postal Code', maxLength: 20 },
 ];
-
-/** The inputs of one group, each as its table entry asks; `autoComplete` for all of them. */
-function TextInputs<Name extends string>({
-  inputs,
-  of,
-  required,
-  autoComplete,
-}: {
-  inputs: Array<TextInput<Name>>;
-  of: Record<Name, FieldMetadata<string | undefined>>;
-  required?: boolean;
-  autoComplete?: string;
-}) {
-  return (
-    <div className="grid gap-3 sm:grid-cols-2">
-      {inputs.map(({ name, label, type = 'text', maxLength, requiredWhen }) => (
-        <Fragment key={name}>
-          <Field
-            label={required && requiredWhen ? `${label} (required)` : label}
-            {...getInputProps(of[name], { type })}
-            autoComplete={autoComplete}
-            maxLength={maxLength}
-            errors={of[name].errors}
-          />
-        </Fragment>
-      ))}
-    </div>
-  );
-}
 
 function ContactFields({
   field,
@@ -154,7 +115,14 @@ function ContactFields({
   return (
     <fieldset className="space-y-3">
       <legend className="text-base font-semibold text-gray-900">{legend}</legend>
-      <TextInputs inputs={CONTACT_INPUTS} of={contact} required={required} autoComplete="off" />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <InputsFromTable
+          inputs={CONTACT_INPUTS}
+          of={contact}
+          required={required}
+          autoComplete="off"
+        />
+      </div>
     </fieldset>
   );
 }
@@ -245,7 +213,9 @@ export function ParcelForm({
             <legend className="px-1 text-sm font-semibold text-gray-800">
               Destination {index + 1}
             </legend>
-            <TextInputs inputs={DESTINATION_INPUTS} of={row.getFieldset()} />
+            <div className="grid gap-3 sm:grid-cols-2">
+              <InputsFromTable inputs={DESTINATION_INPUTS} of={row.getFieldset()} />
+            </div>
             <button
               {...form.remove.getButtonProps({ name: fields.destinations.name, index })}
               className="btn-secondary"

@@ -1,4 +1,4 @@
-import { ERROR_SUMMARY_ID } from '~/components/ui/error-summary';
+import { ERROR_SUMMARY_ID, ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import {
   getFormProps,
   getInputProps,
@@ -109,6 +109,29 @@ export function InquiryFields({
       />
     );
   });
+}
+
+/**
+ * What the server refused of an inquiry form, first on the page: a link to each field it refused,
+ * and the form's own errors.
+ */
+export function InquiryErrorSummary({
+  form,
+  fields,
+  lastResult,
+}: {
+  form: ReturnType<typeof useInquiryForm>[0];
+  fields: Record<string, { id: string; errors?: string[] }>;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  return (
+    <ErrorSummary
+      fields={fields}
+      names={refusedFields(lastResult)}
+      formErrors={form.errors}
+      formId={form.id}
+    />
+  );
 }
 
 /**
