@@ -1,14 +1,12 @@
 import {
-  getFormProps,
   getInputProps,
   getSelectProps,
   getTextareaProps,
-  useForm,
   type SubmissionResult,
 } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { PostcodeField } from './postcode-field';
-import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import { TakenNotice, TrackPageForm, useTrackPageForm } from './track-page-form';
+import { Field, SelectField, TextareaField } from '~/components/ui/field';
 import {
   deliveryPreferencesSchema,
   INSTRUCTIONS_MAX,
@@ -34,14 +32,11 @@ export function ManageDeliveryForm({
   saved: boolean;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
-  const [form, fields] = useForm({
-    id: 'manage-delivery',
+  const [form, fields] = useTrackPageForm(
+    'manage-delivery',
+    deliveryPreferencesSchema(days.map((d) => d.value)),
     lastResult,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: deliveryPreferencesSchema(days.map((d) => d.value)) }),
-  });
+  );
   return (
     <section id="manage" aria-labelledby="manage-heading" className="card mt-6 p-5">
       <details open={!!lastResult || saved}>
@@ -54,20 +49,11 @@ export function ManageDeliveryForm({
           Leave instructions, choose a safe place or another day, or ask us to hold it at the depot.
           Enter the postcode of the delivery address to confirm it is yours.
         </p>
-        {saved && !lastResult ? (
-          <p
-            role="status"
-            className="mt-4 rounded-md border border-green-300 bg-green-50 p-3 text-green-900"
-          >
-            {PREFERENCES_SAVED}
-          </p>
-        ) : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <form
-          method="post"
-          action={`/track?number=${encodeURIComponent(trackingNumber)}#manage`}
-          {...getFormProps(form)}
-          aria-labelledby="manage-heading"
+        {saved && !lastResult ? <TakenNotice>{PREFERENCES_SAVED}</TakenNotice> : null}
+        <TrackPageForm
+          form={form}
+          trackingNumber={trackingNumber}
+          section="manage"
           className="mt-4 grid gap-4 sm:grid-cols-2"
         >
           <input type="hidden" name="intent" value="preferences" />
@@ -75,26 +61,18 @@ export function ManageDeliveryForm({
           <SelectField
             label="Another day"
             {...getSelectProps(fields.requestedDate)}
+            options={days}
             errors={fields.requestedDate.errors}
           >
             <option value="">Keep the planned day</option>
-            {days.map((day) => (
-              <option key={day.value} value={day.value}>
-                {day.label}
-              </option>
-            ))}
           </SelectField>
           <SelectField
             label="Safe place"
             {...getSelectProps(fields.safePlace)}
+            options={Object.entries(SAFE_PLACES).map(([value, label]) => ({ value, label }))}
             errors={fields.safePlace.errors}
           >
             <option value="">No safe place: hand it over</option>
-            {Object.entries(SAFE_PLACES).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
           </SelectField>
           <Field
             label="Where, if somewhere else"
@@ -122,7 +100,7 @@ export function ManageDeliveryForm({
               Save delivery preferences
             </button>
           </div>
-        </form>
+        </TrackPageForm>
       </details>
     </section>
   );

@@ -1,7 +1,6 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { FormErrors } from '~/components/ui/field';
+import type { SubmissionResult } from '@conform-to/react';
 import { PostcodeField } from './postcode-field';
+import { TrackPageForm, useTrackPageForm } from './track-page-form';
 import { ProofAccessSchema } from '~/schemas/delivery-preferences';
 import type { PublicProof } from '~/services/public-proof.server';
 
@@ -18,13 +17,7 @@ export function ProofOfDeliverySection({
   proofs: PublicProof[] | null;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
-  const [form, fields] = useForm({
-    id: 'proof-access',
-    lastResult,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProofAccessSchema }),
-  });
+  const [form, fields] = useTrackPageForm('proof-access', ProofAccessSchema, lastResult);
   return (
     <section id="proof" aria-labelledby="proof-heading" className="card mt-6 p-5">
       <h2 id="proof-heading" className="text-lg font-semibold">
@@ -68,12 +61,10 @@ export function ProofOfDeliverySection({
           <p className="mt-1 text-sm text-gray-600">
             Enter the postcode of the delivery address to see the photos and the signature.
           </p>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <form
-            method="post"
-            action={`/track?number=${encodeURIComponent(trackingNumber)}#proof`}
-            {...getFormProps(form)}
-            aria-labelledby="proof-heading"
+          <TrackPageForm
+            form={form}
+            trackingNumber={trackingNumber}
+            section="proof"
             className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end"
           >
             <input type="hidden" name="intent" value="proof" />
@@ -81,7 +72,7 @@ export function ProofOfDeliverySection({
             <button type="submit" className="btn-primary">
               Show proof of delivery
             </button>
-          </form>
+          </TrackPageForm>
         </>
       )}
     </section>

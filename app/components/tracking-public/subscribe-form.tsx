@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getInputProps, type SubmissionResult } from '@conform-to/react';
 import { HoneypotField } from '~/components/public/honeypot-field';
-import { Field, FormErrors } from '~/components/ui/field';
+import { Field } from '~/components/ui/field';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
+import { TakenNotice, TrackPageForm, useTrackPageForm } from './track-page-form';
 
 /**
  * Under a tracking result: a visitor leaves an e-mail address to hear of every new event until
@@ -18,13 +18,7 @@ export function SubscribeForm({
   sent: string | null;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
-  const [form, fields] = useForm({
-    id: 'subscribe-form',
-    lastResult,
-    defaultNoValidate: false,
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ParcelSubscribeSchema }),
-  });
+  const [form, fields] = useTrackPageForm('subscribe-form', ParcelSubscribeSchema, lastResult);
   return (
     <section id="subscribe" aria-labelledby="subscribe-heading" className="card mt-6 p-5">
       <h2 id="subscribe-heading" className="text-lg font-semibold">
@@ -34,20 +28,11 @@ export function SubscribeForm({
         An e-mail at every new scan until delivery. You confirm your address first, and every e-mail
         has an unsubscribe link.
       </p>
-      {sent ? (
-        <p
-          role="status"
-          className="mt-4 rounded-md border border-green-300 bg-green-50 p-3 text-green-900"
-        >
-          {sent}
-        </p>
-      ) : null}
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <form
-        method="post"
-        action={`/track?number=${encodeURIComponent(trackingNumber)}#subscribe`}
-        {...getFormProps(form)}
-        aria-labelledby="subscribe-heading"
+      {sent ? <TakenNotice>{sent}</TakenNotice> : null}
+      <TrackPageForm
+        form={form}
+        trackingNumber={trackingNumber}
+        section="subscribe"
         className="relative mt-4 flex flex-col gap-3 sm:flex-row sm:items-end"
       >
         <HoneypotField />
@@ -63,7 +48,7 @@ export function SubscribeForm({
         <button type="submit" className="btn-primary">
           Subscribe to updates
         </button>
-      </form>
+      </TrackPageForm>
     </section>
   );
 }
