@@ -7,7 +7,6 @@ import {
   InquiryErrorSummary,
   InquiryFields,
   InquiryForm,
-  SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
 import { PageHero, SectionHeading } from '~/components/public/page-hero';
@@ -176,12 +175,18 @@ export default function ContactPage() {
             </p>
           </div>
           <div className="lg:col-span-3">
-            {sent && !lastResult ? (
-              <SentNotice title="Thank you! Your message has been sent.">
-                We have received it and will reply by e-mail within 2 hours.
-              </SentNotice>
-            ) : null}
-            <InquiryForm form={form} name="contact" submitLabel="Send Message">
+            <InquiryForm
+              form={form}
+              name="contact"
+              submitLabel="Send Message"
+              sent={
+                sent &&
+                !lastResult && {
+                  title: 'Thank you! Your message has been sent.',
+                  text: 'We have received it and will reply by e-mail within 2 hours.',
+                }
+              }
+            >
               <InquiryFields of={[fields.firstName, fields.lastName, fields.email, fields.phone]} />
               <InquiryFields of={[fields.subject]} className="sm:col-span-2" />
               <InquiryFields of={[fields.message]} message={{ rows: 6, minLength: 10 }} />

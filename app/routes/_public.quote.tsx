@@ -7,7 +7,6 @@ import {
   InquiryErrorSummary,
   InquiryFields,
   InquiryForm,
-  SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
 import { PageHero } from '~/components/public/page-hero';
@@ -95,12 +94,7 @@ export default function QuotePage() {
           </p>
         </div>
         <div className="lg:col-span-2">
-          {sent && !lastResult ? (
-            <SentNotice title="Thank you! Your quote request has been sent.">
-              Our sales team will e-mail your quote within 2 hours.
-            </SentNotice>
-          ) : null}
-          <QuoteForm form={form} fields={fields} />
+          <QuoteForm form={form} fields={fields} sent={sent && !lastResult} />
         </div>
       </section>
     </>
@@ -112,7 +106,7 @@ function useQuoteForm(plan: QuotePlan, lastResult?: SubmissionResult<string[]> |
   return { form, fields };
 }
 
-function QuoteForm({ form, fields }: ReturnType<typeof useQuoteForm>) {
+function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { sent: boolean }) {
   const volume = getSelectProps(fields.shipmentsPerMonth);
   return (
     <InquiryForm
@@ -121,6 +115,12 @@ function QuoteForm({ form, fields }: ReturnType<typeof useQuoteForm>) {
       submitLabel="Request Quote"
       className="card p-6"
       submitClassName="btn-accent"
+      sent={
+        sent && {
+          title: 'Thank you! Your quote request has been sent.',
+          text: 'Our sales team will e-mail your quote within 2 hours.',
+        }
+      }
     >
       <InquiryFields of={[fields.name, fields.email, fields.phone, fields.company]} />
       <SelectField

@@ -4,11 +4,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json, type SerializeFrom } from '@remix-run/node';
 import {
   ApplyChoiceButton,
-  ParcelPickerForm,
   ParcelPickerRoute,
-  useParcelPickerForm,
   type PickerDialog,
-  type PickerFormProps,
+  type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, SelectField, TextareaField } from '~/components/ui/field';
 import { getParcelOption } from '~/models/parcel.server';
@@ -44,7 +42,13 @@ const SEND_NOTIFICATION: PickerDialog<SerializeFrom<typeof loader>> = {
   keep: ({ type }) => ({ type }),
   // A new template or parcel applied through the URL starts the form afresh.
   restartOn: ({ parcelId, type, title }) => [parcelId, type, title],
-  Form: SendNotificationForm,
+  schema: NotificationSendFormSchema,
+  optionLabel: (p) =>
+    `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`,
+  submitLabel: 'Send',
+  pendingLabel: 'Sending...',
+  enterSubmits: true,
+  Fields: SendNotificationFields,
 };
 
 const NO_RECIPIENT_EMAIL =
@@ -129,17 +133,11 @@ export default function SendNotificationDialog() {
   return <ParcelPickerRoute dialog={SEND_NOTIFICATION} />;
 }
 
-function SendNotificationForm({
+function SendNotificationFields({
+  picked: { form, fields, hydrated, parcel },
   templates,
   placeholders,
-  ...choices
-}: PickerFormProps<FormValues> & {
-  templates: Record<NotificationType, { title: string; message: string }>;
-  placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
-}) {
-  const picked = useParcelPickerForm(NotificationSendFormSchema, choices);
-  const { form, fields, hydrated, parcel } = picked;
-
+}: PickerFieldsProps<SerializeFrom<typeof loader>>) {
   /** A template fills subject and message (an empty Custom one empties them). */
   function applyTemplate(type: NotificationType | null) {
     if (!type) return;
@@ -149,16 +147,7 @@ function SendNotificationForm({
   }
 
   return (
-    <ParcelPickerForm
-      picked={picked}
-      action={`${LIST_PATH}/new`}
-      optionLabel={(p) =>
-        `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`
-      }
-      submitLabel="Send"
-      pendingLabel="Sending..."
-      enterSubmits
-    >
+    <>
       {parcel ? (
         <Field
           label="Recipient email"
@@ -206,7 +195,7 @@ function SendNotificationForm({
         title={fields.title.value ?? ''}
         message={fields.message.value ?? ''}
       />
-    </ParcelPickerForm>
+    </>
   );
 }
 

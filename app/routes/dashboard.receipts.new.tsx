@@ -4,15 +4,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json, type SerializeFrom } from '@remix-run/node';
 import {
   ApplyChoiceButton,
-  ParcelPickerForm,
   ParcelPickerRoute,
-  useParcelPickerForm,
   type PickerDialog,
-  type PickerFormProps,
+  type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
 import { SelectField } from '~/components/ui/field';
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
-import type { ParcelOption } from '~/models/parcel.server';
+
 import {
   formatMoney,
   PAYMENT_METHODS,
@@ -43,7 +41,17 @@ const GENERATE_RECEIPT: PickerDialog<SerializeFrom<typeof loader>> = {
   keep: ({ paymentMethod, format }) => ({ paymentMethod, format }),
   // A parcel applied through the URL starts the form afresh.
   restartOn: ({ parcelId, customerName, customerEmail }) => [parcelId, customerName, customerEmail],
-  Form: GenerateReceiptForm,
+  schema: ReceiptGenerateFormSchema,
+  optionLabel: (p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`,
+  // Choosing a parcel makes its sender the customer.
+  onChoose: (parcel, { form, fields }) => {
+    if (!parcel) return;
+    form.update({ name: fields.customerName.name, value: parcel.senderName });
+    form.update({ name: fields.customerEmail.name, value: parcel.senderEmail });
+  },
+  submitLabel: 'Generate Receipt',
+  pendingLabel: 'Generating...',
+  Fields: GenerateReceiptFields,
 };
 
 const CUSTOMER_INPUTS: Array<InputSpec<'customerName' | 'customerEmail'>> = [
@@ -111,27 +119,11 @@ export default function GenerateReceiptDialog() {
   return <ParcelPickerRoute dialog={GENERATE_RECEIPT} />;
 }
 
-function GenerateReceiptForm(choices: PickerFormProps<FormValues>) {
-  const picked = useParcelPickerForm(ReceiptGenerateFormSchema, choices);
-  const { form, fields, hydrated, parcel, choose } = picked;
-
-  /** Choosing a parcel makes its sender the customer. */
-  function chooseParcel(next: ParcelOption | null) {
-    choose(next);
-    if (!next) return;
-    form.update({ name: fields.customerName.name, value: next.senderName });
-    form.update({ name: fields.customerEmail.name, value: next.senderEmail });
-  }
-
+function GenerateReceiptFields({
+  picked: { fields, hydrated, parcel },
+}: PickerFieldsProps<SerializeFrom<typeof loader>>) {
   return (
-    <ParcelPickerForm
-      picked={picked}
-      action={NEW_PATH}
-      onChange={chooseParcel}
-      optionLabel={(p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`}
-      submitLabel="Generate Receipt"
-      pendingLabel="Generating..."
-    >
+    <>
       {hydrated ? null : (
         <ApplyChoiceButton
           action={NEW_PATH}
@@ -164,6 +156,6 @@ function GenerateReceiptForm(choices: PickerFormProps<FormValues>) {
         />
       </div>
       <p className="text-xs text-gray-500">Left empty, the customer is the parcel&apos;s sender.</p>
-    </ParcelPickerForm>
+    </>
   );
 }

@@ -18,8 +18,8 @@ import { useIsPending } from '~/utils/use-is-pending';
 import { ParcelField } from './parcel-combobox';
 import { ParcelPickerSearch } from './parcel-picker-search';
 
-/** What a picker dialog's form is given: the parcels to choose from, the chosen one, its values. */
-export type PickerFormProps<Values> = {
+/** What a picker dialog's form starts from: the parcels to choose from, the chosen one, its values. */
+type PickerFormProps<Values> = {
   parcels: ParcelOption[];
   chosen: ParcelOption | null;
   defaultValue: Values;
@@ -31,6 +31,17 @@ type PickerData<Values> = Omit<PickerFormProps<Values>, 'defaultValue'> & {
   picker: { search: string; shown: number; truncated: boolean };
 };
 
+/** conform's form of a picker dialog and the parcel it has chosen. */
+export type PickedForm<Values extends { parcelId: string }> = ReturnType<
+  typeof useParcelPickerForm<Values>
+>;
+
+/** What a picker dialog's fields are given: the form, and the rest of what the loader answered. */
+export type PickerFieldsProps<Data extends PickerData<{ parcelId: string }>> = Omit<
+  Data,
+  'values' | 'picker' | 'parcels' | 'chosen'
+> & { picked: PickedForm<Data['values']> };
+
 /** One picker dialog: its texts, where it lives, and its form. */
 export type PickerDialog<Data extends PickerData<{ parcelId: string }>> = {
   title: string;
@@ -40,7 +51,18 @@ export type PickerDialog<Data extends PickerData<{ parcelId: string }>> = {
   keep: (values: Data['values']) => Record<string, string>;
   /** The values that, applied through the URL (a template, a parcel), start the form afresh. */
   restartOn: (values: Data['values']) => string[];
-  Form: ComponentType<Omit<Data, 'values' | 'picker'> & { defaultValue: Data['values'] }>;
+  /** The form's schema: checked in the browser when it is sent, then on every input. */
+  schema: z.ZodType;
+  /** How the list shown without JavaScript names each parcel. */
+  optionLabel: (parcel: ParcelOption) => string;
+  /** What choosing a parcel does besides choosing it. */
+  onChoose?: (parcel: ParcelOption | null, picked: PickedForm<Data['values']>) => void;
+  submitLabel: string;
+  pendingLabel: string;
+  /** Enter presses the submit button, even where another button comes first. */
+  enterSubmits?: true;
+  /** The fields after the parcel. */
+  Fields: ComponentType<PickerFieldsProps<Data>>;
 };
 
 /**
@@ -54,7 +76,8 @@ export function ParcelPickerRoute<Data extends PickerData<{ parcelId: string }>>
 }: {
   dialog: PickerDialog<Data>;
 }) {
-  const { values, picker, ...data } = useLoaderData() as Data;
+  const data = useLoaderData() as Data;
+  const { values, picker } = data;
   const hydrated = useHydrated();
   const keep = {
     ...dialog.keep(values),
@@ -65,8 +88,42 @@ export function ParcelPickerRoute<Data extends PickerData<{ parcelId: string }>>
       {hydrated ? null : (
         <ParcelPickerSearch action={`${dialog.listPath}/new`} {...picker} keep={keep} />
       )}
-      <dialog.Form key={dialog.restartOn(values).join('|')} {...data} defaultValue={values} />
+      <PickerForm key={dialog.restartOn(values).join('|')} dialog={dialog} data={data} />
     </RouteDialog>
+  );
+}
+
+function PickerForm<Data extends PickerData<{ parcelId: string }>>({
+  dialog,
+  data,
+}: {
+  dialog: PickerDialog<Data>;
+  data: Data;
+}) {
+  const { values: defaultValue, parcels, chosen } = data;
+  const picked = useParcelPickerForm<Data['values']>(dialog.schema, {
+    defaultValue,
+    parcels,
+    chosen,
+  });
+  return (
+    <ParcelPickerForm
+      picked={picked}
+      action={`${dialog.listPath}/new`}
+      onChange={(parcel) => {
+        picked.choose(parcel);
+        dialog.onChoose?.(parcel, picked);
+      }}
+      optionLabel={dialog.optionLabel}
+      submitLabel={dialog.submitLabel}
+      pendingLabel={dialog.pendingLabel}
+      enterSubmits={dialog.enterSubmits}
+    >
+      <dialog.Fields
+        {...(data as Omit<Data, 'values' | 'picker' | 'parcels' | 'chosen'>)}
+        picked={picked}
+      />
+    </ParcelPickerForm>
   );
 }
 
@@ -101,7 +158,7 @@ type FormOptions<Values extends Record<string, unknown>> = NonNullable<
  * The form of a parcel picker dialog (checked in the browser when it is sent, then on every
  * input, and always on the server) with the parcel it has chosen.
  */
-export function useParcelPickerForm<Values extends { parcelId: string }>(
+function useParcelPickerForm<Values extends { parcelId: string }>(
   schema: z.ZodType,
   { defaultValue, parcels, chosen }: PickerFormProps<Values>,
 ) {
@@ -152,7 +209,7 @@ export function ApplyChoiceButton({
  * (`optionLabel` says how the list without JavaScript names each), what `children` add, and the
  * submit button; with `enterSubmits`, the one Enter presses even where another button comes first.
  */
-export function ParcelPickerForm<Values extends { parcelId: string }>({
+function ParcelPickerForm<Values extends { parcelId: string }>({
   picked,
   action,
   onChange,
@@ -164,14 +221,14 @@ export function ParcelPickerForm<Values extends { parcelId: string }>({
 }: {
   picked: ReturnType<typeof useParcelPickerForm<Values>>;
   action: string;
-  onChange?: (parcel: ParcelOption | null) => void;
+  onChange: (parcel: ParcelOption | null) => void;
   optionLabel: (parcel: ParcelOption) => string;
   submitLabel: string;
   pendingLabel: string;
   enterSubmits?: boolean;
   children: ReactNode;
 }) {
-  const { form, fields, hydrated, chosen, choose } = picked;
+  const { form, fields, hydrated, chosen } = picked;
   const pending = useIsPending({ formAction: action, state: 'submitting' });
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
@@ -182,7 +239,7 @@ export function ParcelPickerForm<Values extends { parcelId: string }>({
         hydrated={hydrated}
         chosen={chosen}
         parcels={picked.parcels}
-        onChange={onChange ?? choose}
+        onChange={onChange}
         optionLabel={optionLabel}
       />
       {children}
