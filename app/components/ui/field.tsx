@@ -29,17 +29,6 @@ type ControlProps = {
   'aria-describedby': string | undefined;
 };
 
-/** A field's own props apart from what its label, hint and errors take. */
-function splitLabelled<P extends Labelled & { id?: string }>({
-  label,
-  errors,
-  hint,
-  className,
-  ...control
-}: P) {
-  return [{ id: control.id, label, errors, hint, className }, control] as const;
-}
-
 /**
  * A control with its label above, an optional hint and its errors below: `control` draws the
  * input, select or textarea with the id and error attributes it is given.
@@ -71,16 +60,31 @@ function LabelledControl({
   );
 }
 
-/** A labelled input with its errors announced to assistive technology. */
-export function Field(props: InputHTMLAttributes<HTMLInputElement> & Labelled) {
-  const [shell, input] = splitLabelled(props);
-  return (
-    <LabelledControl
-      {...shell}
-      control={(a11y) => <input {...input} {...a11y} className="field-input" />}
-    />
-  );
+/**
+ * A kind of labelled field: `draw` makes its control from the field's own props and the id and
+ * error attributes LabelledControl gives it.
+ */
+function labelledField<Own extends { id?: string }>(
+  draw: (own: Own, a11y: ControlProps) => ReactNode,
+) {
+  return function LabelledField({ label, errors, hint, className, ...own }: Own & Labelled) {
+    return (
+      <LabelledControl
+        id={own.id}
+        label={label}
+        errors={errors}
+        hint={hint}
+        className={className}
+        control={(a11y) => draw(own as unknown as Own, a11y)}
+      />
+    );
+  };
 }
+
+/** A labelled input with its errors announced to assistive technology. */
+export const Field = labelledField<InputHTMLAttributes<HTMLInputElement>>((input, a11y) => (
+  <input {...input} {...a11y} className="field-input" />
+));
 
 /**
  * A select's props with one default value: a form sent back with a field given twice holds a list
@@ -107,33 +111,19 @@ export function SelectOptions({ options }: { options: readonly SelectOption[] })
 }
 
 /** A labelled select: its `children` (a first choice such as "None") come before `options`. */
-export function SelectField(
-  props: SelectHTMLAttributes<HTMLSelectElement> & Labelled & { options?: readonly SelectOption[] },
-) {
-  const [shell, { options = [], children, ...select }] = splitLabelled(props);
-  return (
-    <LabelledControl
-      {...shell}
-      control={(a11y) => (
-        <select {...singleSelectProps(select)} {...a11y} className="field-input">
-          {children}
-          <SelectOptions options={options} />
-        </select>
-      )}
-    />
-  );
-}
+export const SelectField = labelledField<
+  SelectHTMLAttributes<HTMLSelectElement> & { options?: readonly SelectOption[] }
+>(({ options = [], children, ...select }, a11y) => (
+  <select {...singleSelectProps(select)} {...a11y} className="field-input">
+    {children}
+    <SelectOptions options={options} />
+  </select>
+));
 
 /** A labelled textarea with its errors announced to assistive technology. */
-export function TextareaField(props: TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled) {
-  const [shell, textarea] = splitLabelled(props);
-  return (
-    <LabelledControl
-      {...shell}
-      control={(a11y) => <textarea {...textarea} {...a11y} className="field-input" />}
-    />
-  );
-}
+export const TextareaField = labelledField<TextareaHTMLAttributes<HTMLTextAreaElement>>(
+  (textarea, a11y) => <textarea {...textarea} {...a11y} className="field-input" />,
+);
 
 /** Form-level errors (not tied to one field). */
 export function FormErrors({ id, errors }: { id?: string; errors: Errors }) {
