@@ -4,12 +4,11 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
 import { publicPageMeta } from '~/components/public/page-meta';
 import {
+  InquiryErrorSummary,
   InquiryFields,
   InquiryForm,
-  SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
-import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import { TitledPoints } from '~/components/public/card-lists';
 import { PageHero, PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { useCompany } from '~/root';
@@ -136,12 +135,7 @@ export default function ContactPage() {
 
   return (
     <>
-      <ErrorSummary
-        fields={fields}
-        names={refusedFields(lastResult)}
-        formErrors={form.errors}
-        formId={form.id}
-      />
+      <InquiryErrorSummary form={form} fields={fields} lastResult={lastResult} />
       <PageHero eyebrow="Contact" title="Get in touch with our team">
         Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and
         replies to every message within 2 hours.
@@ -172,12 +166,18 @@ export default function ContactPage() {
             </p>
           </div>
           <div className="lg:col-span-3">
-            {sent && !lastResult ? (
-              <SentNotice title="Thank you! Your message has been sent.">
-                We have received it and will reply by e-mail within 2 hours.
-              </SentNotice>
-            ) : null}
-            <InquiryForm form={form} name="contact" submitLabel="Send Message">
+            <InquiryForm
+              form={form}
+              name="contact"
+              submitLabel="Send Message"
+              sent={
+                sent &&
+                !lastResult && {
+                  title: 'Thank you! Your message has been sent.',
+                  text: 'We have received it and will reply by e-mail within 2 hours.',
+                }
+              }
+            >
               <InquiryFields of={[fields.firstName, fields.lastName, fields.email, fields.phone]} />
               <InquiryFields of={[fields.subject]} className="sm:col-span-2" />
               <InquiryFields of={[fields.message]} message={{ rows: 6, minLength: 10 }} />

@@ -4,12 +4,11 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { publicPageMeta } from '~/components/public/page-meta';
 import {
+  InquiryErrorSummary,
   InquiryFields,
   InquiryForm,
-  SentNotice,
   useInquiryForm,
 } from '~/components/public/inquiry-form';
-import { ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import { PageHero } from '~/components/public/page-hero';
 import { SelectField } from '~/components/ui/field';
 import {
@@ -58,12 +57,7 @@ export default function QuotePage() {
 
   return (
     <>
-      <ErrorSummary
-        fields={fields}
-        names={refusedFields(lastResult)}
-        formErrors={form.errors}
-        formId={form.id}
-      />
+      <InquiryErrorSummary form={form} fields={fields} lastResult={lastResult} />
       <PageHero eyebrow="Get Quote" title="Request a shipping quote">
         Tell us what you ship, how often and where to. A sales specialist replies within 2 hours
         with a price for your volume — no obligation.
@@ -98,12 +92,7 @@ export default function QuotePage() {
           </p>
         </div>
         <div className="lg:col-span-2">
-          {sent && !lastResult ? (
-            <SentNotice title="Thank you! Your quote request has been sent.">
-              Our sales team will e-mail your quote within 2 hours.
-            </SentNotice>
-          ) : null}
-          <QuoteForm form={form} fields={fields} />
+          <QuoteForm form={form} fields={fields} sent={sent && !lastResult} />
         </div>
       </section>
     </>
@@ -115,7 +104,7 @@ function useQuoteForm(plan: QuotePlan, lastResult?: SubmissionResult<string[]> |
   return { form, fields };
 }
 
-function QuoteForm({ form, fields }: ReturnType<typeof useQuoteForm>) {
+function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { sent: boolean }) {
   const volume = getSelectProps(fields.shipmentsPerMonth);
   return (
     <InquiryForm
@@ -124,30 +113,31 @@ function QuoteForm({ form, fields }: ReturnType<typeof useQuoteForm>) {
       submitLabel="Request Quote"
       className="card p-6"
       submitClassName="btn-accent"
+      sent={
+        sent && {
+          title: 'Thank you! Your quote request has been sent.',
+          text: 'Our sales team will e-mail your quote within 2 hours.',
+        }
+      }
     >
       <InquiryFields of={[fields.name, fields.email, fields.phone, fields.company]} />
-      <SelectField label="Plan" {...getSelectProps(fields.plan)} errors={fields.plan.errors}>
-        {QUOTE_PLANS.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </SelectField>
+      <SelectField
+        label="Plan"
+        {...getSelectProps(fields.plan)}
+        options={QUOTE_PLANS}
+        errors={fields.plan.errors}
+      />
       <SelectField
         label="Shipments per month"
         {...volume}
         // Until a range is chosen the disabled prompt shows, not the first range.
         defaultValue={volume.defaultValue ?? ''}
+        options={SHIPMENT_VOLUMES}
         errors={fields.shipmentsPerMonth.errors}
       >
         <option value="" disabled>
           Choose a range
         </option>
-        {SHIPMENT_VOLUMES.map((volume) => (
-          <option key={volume} value={volume}>
-            {volume}
-          </option>
-        ))}
       </SelectField>
       <InquiryFields of={[fields.origin, fields.destination]} />
       <InquiryFields

@@ -1,10 +1,11 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { Field, FormErrors } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import { PasswordChangeSchema, SignOutEverywhereSchema } from '~/schemas/user';
 import { LOGIN_PATH, requestCredential, requireUser } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -55,6 +56,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const meta: MetaFunction = () => [{ title: 'Your account · Management dashboard' }];
 
+const PASSWORD_INPUTS: Array<InputSpec<'currentPassword' | 'newPassword' | 'confirmPassword'>> = [
+  {
+    name: 'currentPassword',
+    label: 'Current password',
+    type: 'password',
+    autoComplete: 'current-password',
+  },
+  {
+    name: 'newPassword',
+    label: 'New password',
+    type: 'password',
+    autoComplete: 'new-password',
+    hint: 'At least 8 characters.',
+  },
+  {
+    name: 'confirmPassword',
+    label: 'Repeat new password',
+    type: 'password',
+    autoComplete: 'new-password',
+  },
+];
+
 export default function AccountPage() {
   const { mustChangePassword, username } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
@@ -83,25 +106,7 @@ export default function AccountPage() {
       <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
         <h2 className="text-lg font-semibold text-gray-900">Change password</h2>
         <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          label="Current password"
-          autoComplete="current-password"
-          errors={fields.currentPassword.errors}
-          {...getInputProps(fields.currentPassword, { type: 'password' })}
-        />
-        <Field
-          label="New password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          errors={fields.newPassword.errors}
-          {...getInputProps(fields.newPassword, { type: 'password' })}
-        />
-        <Field
-          label="Repeat new password"
-          autoComplete="new-password"
-          errors={fields.confirmPassword.errors}
-          {...getInputProps(fields.confirmPassword, { type: 'password' })}
-        />
+        <InputsFromTable inputs={PASSWORD_INPUTS} of={fields} />
         <SubmitButton pending={busy} pendingLabel="Saving..." disabled={submitting}>
           Change password
         </SubmitButton>

@@ -1,17 +1,15 @@
-import { getFormProps, getSelectProps, getInputProps, getTextareaProps } from '@conform-to/react';
+import { getSelectProps, getInputProps, getTextareaProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ParcelField } from '~/components/parcels/parcel-combobox';
+import { json, type SerializeFrom } from '@remix-run/node';
 import {
   ApplyChoiceButton,
-  ParcelPickerDialog,
-  useParcelPickerForm,
-  type PickerFormResult,
+  ParcelPickerRoute,
+  type PickerDialog,
+  type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
-import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
-import { getParcelOption, type ParcelOption } from '~/models/parcel.server';
+import { Field, SelectField, TextareaField } from '~/components/ui/field';
+import { getParcelOption } from '~/models/parcel.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,
@@ -36,6 +34,23 @@ import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/notifications';
+
+const SEND_NOTIFICATION: PickerDialog<SerializeFrom<typeof loader>> = {
+  title: 'Send Notification',
+  description: 'E-mail the recipient of a parcel.',
+  listPath: LIST_PATH,
+  keep: ({ type }) => ({ type }),
+  // A new template or parcel applied through the URL starts the form afresh.
+  restartOn: ({ parcelId, type, title }) => [parcelId, type, title],
+  schema: NotificationSendFormSchema,
+  optionLabel: (p) =>
+    `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`,
+  submitLabel: 'Send',
+  pendingLabel: 'Sending...',
+  enterSubmits: true,
+  Fields: SendNotificationFields,
+};
+
 const NO_RECIPIENT_EMAIL =
   'This parcel has no recipient e-mail address. Add one to the parcel first.';
 
@@ -110,50 +125,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = () => [{ title: 'Send Notification · Management dashboard' }];
+export const meta: MetaFunction = () => [
+  { title: `${SEND_NOTIFICATION.title} · Management dashboard` },
+];
 
 export default function SendNotificationDialog() {
-  const { values, picker, ...data } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  // A new template or parcel applied through the URL starts the form afresh.
-  const key = `${values.parcelId}|${values.type}|${values.title}`;
-  return (
-    <ParcelPickerDialog
-      title="Send Notification"
-      description="E-mail the recipient of a parcel."
-      listPath={LIST_PATH}
-      picker={picker}
-      keep={{ type: values.type, ...(values.parcelId ? { parcelId: values.parcelId } : {}) }}
-    >
-      <SendNotificationForm key={key} {...data} defaultValue={values} lastResult={lastResult} />
-    </ParcelPickerDialog>
-  );
+  return <ParcelPickerRoute dialog={SEND_NOTIFICATION} />;
 }
 
-function SendNotificationForm({
-  parcels,
-  chosen: loadedChoice,
+function SendNotificationFields({
+  picked: { form, fields, hydrated, parcel },
   templates,
-  defaultValue,
-  lastResult,
   placeholders,
-}: {
-  parcels: ParcelOption[];
-  chosen: ParcelOption | null;
-  templates: Record<NotificationType, { title: string; message: string }>;
-  defaultValue: FormValues;
-  lastResult?: PickerFormResult;
-  placeholders: Awaited<ReturnType<typeof placeholdersForParcel>>;
-}) {
-  const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({
-    schema: NotificationSendFormSchema,
-    defaultValue,
-    lastResult,
-    parcels,
-    chosen: loadedChoice,
-  });
-  const sending = useIsPending({ formAction: `${LIST_PATH}/new`, state: 'submitting' });
-
+}: PickerFieldsProps<SerializeFrom<typeof loader>>) {
   /** A template fills subject and message (an empty Custom one empties them). */
   function applyTemplate(type: NotificationType | null) {
     if (!type) return;
@@ -163,22 +147,7 @@ function SendNotificationForm({
   }
 
   return (
-    <Form method="post" action={`${LIST_PATH}/new`} {...getFormProps(form)} className="space-y-4">
-      {/* Enter in a field submits with the first submit button: make that Send. */}
-      <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
-        Send
-      </button>
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <ParcelField
-        field={fields.parcelId}
-        hydrated={hydrated}
-        chosen={chosen}
-        parcels={parcels}
-        onChange={choose}
-        optionLabel={(p) =>
-          `${p.trackingNumber} — ${p.recipientName || 'No name'} (${p.recipientEmail || 'no e-mail'})`
-        }
-      />
+    <>
       {parcel ? (
         <Field
           label="Recipient email"
@@ -192,14 +161,9 @@ function SendNotificationForm({
         label="Template"
         {...getSelectProps(fields.type)}
         onChange={(e) => applyTemplate(asType(e.target.value))}
+        options={NOTIFICATION_TYPES}
         errors={fields.type.errors}
-      >
-        {NOTIFICATION_TYPES.map((type) => (
-          <option key={type} value={type}>
-            {type}
-          </option>
-        ))}
-      </SelectField>
+      />
       {hydrated ? null : (
         <ApplyChoiceButton
           action={`${LIST_PATH}/new`}
@@ -231,12 +195,7 @@ function SendNotificationForm({
         title={fields.title.value ?? ''}
         message={fields.message.value ?? ''}
       />
-      <div className="flex justify-end gap-2">
-        <SubmitButton pending={sending} pendingLabel="Sending...">
-          Send
-        </SubmitButton>
-      </div>
-    </Form>
+    </>
   );
 }
 

@@ -2,14 +2,16 @@ import { useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DeleteDialog } from '~/components/ui/delete-dialog';
+import { useCloseTo } from '~/components/ui/route-dialog';
 import { getParcel } from '~/models/parcel.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
 import { deleteParcel } from '~/services/parcels.server';
-import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
+import { redirectWithToast } from '~/lib/flash.server';
+import { parcelListUrl, redirectAfterParcelChange } from '~/services/parcel-pages.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 
@@ -30,25 +32,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const submission = parseWithZod(await readFormData(request), { schema: ParcelDeleteSchema });
   if (submission.status !== 'success') return invalidForm(submission);
-  const listUrl = `/dashboard/parcels${new URL(request.url).search}`;
   let deleted;
   try {
     deleted = await deleteParcel(params.parcelId ?? '', { user, context });
   } catch (error) {
     console.error('Could not delete a parcel:', error);
-    return redirectWithToast(request, listUrl, {
+    return redirectWithToast(request, parcelListUrl(request), {
       type: 'error',
       title: 'Error deleting parcel',
       description: 'Failed to delete parcel. Please try again.',
     });
   }
-  return redirectWithOutcome(request, listUrl, deleted, {
-    gone: { title: 'Error deleting parcel', description: 'The parcel no longer exists.' },
-    done: (parcel) => ({
-      title: 'Parcel deleted successfully',
-      description: `Tracking number: ${parcel.trackingNumber}`,
-    }),
-  });
+  return redirectAfterParcelChange(request, 'delete', deleted);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -58,10 +53,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export default function DeleteParcelDialog() {
   const { parcel } = useLoaderData<typeof loader>();
   const [form] = useForm({ lastResult: useActionData<typeof action>() });
-  const { search } = useLocation();
-  const closeTo = `/dashboard/parcels${search}`;
   return (
-    <DeleteDialog title="Delete Parcel" closeTo={closeTo} form={form}>
+    <DeleteDialog title="Delete Parcel" closeTo={useCloseTo('/dashboard/parcels')} form={form}>
       <p className="text-gray-700">
         Are you sure you want to delete parcel{' '}
         <span className="font-mono font-semibold">{parcel.trackingNumber}</span>? This will also

@@ -1,14 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { newParcelDefaults, ParcelForm } from '~/components/parcels/parcel-form';
-import { RouteDialog } from '~/components/ui/route-dialog';
+import { newParcelDefaults, ParcelFormDialog } from '~/components/parcels/parcel-form';
 import { ParcelCreateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
-import { parcelSaveFailed } from '~/services/parcel-pages.server';
+import { parcelSaveFailed, redirectAfterParcelChange } from '~/services/parcel-pages.server';
 import { createParcel } from '~/services/parcels.server';
 import { env } from '~/lib/env.server';
 import { readFormData } from '~/lib/form.server';
@@ -33,12 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     return parcelSaveFailed(request, 'create', submission, error);
   }
-  const { trackingNumber } = parcel;
-  return redirectWithToast(request, `/dashboard/parcels${new URL(request.url).search}`, {
-    type: 'success',
-    title: 'Parcel created successfully',
-    description: `Tracking number: ${trackingNumber}`,
-  });
+  return redirectAfterParcelChange(request, 'create', parcel);
 }
 
 export const meta: MetaFunction = () => [
@@ -46,22 +39,16 @@ export const meta: MetaFunction = () => [
 ];
 
 export default function CreateParcelDialog() {
-  const { timeZone } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const { search } = useLocation();
-  const closeTo = `/dashboard/parcels${search}`;
   return (
-    <RouteDialog title="Create New Parcel" closeTo={closeTo} size="xl">
-      <ParcelForm
-        mode="create"
-        defaults={newParcelDefaults()}
-        lastResult={lastResult}
-        submitLabel="Create Parcel"
-        busyLabel="Creating..."
-        cancelTo={closeTo}
-        timeZone={timeZone}
-      />
-    </RouteDialog>
+    <ParcelFormDialog
+      title="Create New Parcel"
+      mode="create"
+      defaults={newParcelDefaults()}
+      timeZone={useLoaderData<typeof loader>().timeZone}
+      lastResult={useActionData<typeof action>()}
+      submitLabel="Create Parcel"
+      busyLabel="Creating..."
+    />
   );
 }
 

@@ -1,17 +1,16 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
+import { getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { ParcelField } from '~/components/parcels/parcel-combobox';
+import { json, type SerializeFrom } from '@remix-run/node';
 import {
   ApplyChoiceButton,
-  ParcelPickerDialog,
-  useParcelPickerForm,
-  type PickerFormResult,
+  ParcelPickerRoute,
+  type PickerDialog,
+  type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
-import type { ParcelOption } from '~/models/parcel.server';
+import { SelectField } from '~/components/ui/field';
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
+
 import {
   formatMoney,
   PAYMENT_METHODS,
@@ -31,11 +30,34 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { loadParcelChoices } from '~/services/parcel-pages.server';
 import { generateReceipt } from '~/services/receipts.server';
-import { SubmitButton } from '~/components/ui/submit-button';
-import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
+
+const GENERATE_RECEIPT: PickerDialog<SerializeFrom<typeof loader>> = {
+  title: 'Generate Receipt',
+  description: "Create a receipt for a parcel's shipping cost.",
+  listPath: LIST_PATH,
+  keep: ({ paymentMethod, format }) => ({ paymentMethod, format }),
+  // A parcel applied through the URL starts the form afresh.
+  restartOn: ({ parcelId, customerName, customerEmail }) => [parcelId, customerName, customerEmail],
+  schema: ReceiptGenerateFormSchema,
+  optionLabel: (p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`,
+  // Choosing a parcel makes its sender the customer.
+  onChoose: (parcel, { form, fields }) => {
+    if (!parcel) return;
+    form.update({ name: fields.customerName.name, value: parcel.senderName });
+    form.update({ name: fields.customerEmail.name, value: parcel.senderEmail });
+  },
+  submitLabel: 'Generate Receipt',
+  pendingLabel: 'Generating...',
+  Fields: GenerateReceiptFields,
+};
+
+const CUSTOMER_INPUTS: Array<InputSpec<'customerName' | 'customerEmail'>> = [
+  { name: 'customerName', label: 'Customer name', maxLength: 200 },
+  { name: 'customerEmail', label: 'Customer email', type: 'email', maxLength: 254 },
+];
 
 const FORMAT_LABELS: Record<ReceiptFormat, string> = {
   pdf: 'PDF',
@@ -89,69 +111,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = () => [{ title: 'Generate Receipt · Management dashboard' }];
+export const meta: MetaFunction = () => [
+  { title: `${GENERATE_RECEIPT.title} · Management dashboard` },
+];
 
 export default function GenerateReceiptDialog() {
-  const { values, picker, ...data } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  // A parcel applied through the URL starts the form afresh.
-  const key = `${values.parcelId}|${values.customerName}|${values.customerEmail}`;
-  return (
-    <ParcelPickerDialog
-      title="Generate Receipt"
-      description="Create a receipt for a parcel's shipping cost."
-      listPath={LIST_PATH}
-      picker={picker}
-      keep={{
-        paymentMethod: values.paymentMethod,
-        format: values.format,
-        ...(values.parcelId ? { parcelId: values.parcelId } : {}),
-      }}
-    >
-      <GenerateReceiptForm key={key} {...data} defaultValue={values} lastResult={lastResult} />
-    </ParcelPickerDialog>
-  );
+  return <ParcelPickerRoute dialog={GENERATE_RECEIPT} />;
 }
 
-function GenerateReceiptForm({
-  parcels,
-  chosen: loadedChoice,
-  defaultValue,
-  lastResult,
-}: {
-  parcels: ParcelOption[];
-  chosen: ParcelOption | null;
-  defaultValue: FormValues;
-  lastResult?: PickerFormResult;
-}) {
-  const { form, fields, hydrated, chosen, parcel, choose } = useParcelPickerForm({
-    schema: ReceiptGenerateFormSchema,
-    defaultValue,
-    lastResult,
-    parcels,
-    chosen: loadedChoice,
-  });
-  const generating = useIsPending({ formAction: NEW_PATH, state: 'submitting' });
-
-  /** Choosing a parcel makes its sender the customer. */
-  function chooseParcel(next: ParcelOption | null) {
-    choose(next);
-    if (!next) return;
-    form.update({ name: fields.customerName.name, value: next.senderName });
-    form.update({ name: fields.customerEmail.name, value: next.senderEmail });
-  }
-
+function GenerateReceiptFields({
+  picked: { fields, hydrated, parcel },
+}: PickerFieldsProps<SerializeFrom<typeof loader>>) {
   return (
-    <Form method="post" action={`${NEW_PATH}`} {...getFormProps(form)} className="space-y-4">
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <ParcelField
-        field={fields.parcelId}
-        hydrated={hydrated}
-        chosen={chosen}
-        parcels={parcels}
-        onChange={chooseParcel}
-        optionLabel={(p) => `${p.trackingNumber} — ${p.senderName || 'No sender name'}`}
-      />
+    <>
       {hydrated ? null : (
         <ApplyChoiceButton
           action={NEW_PATH}
@@ -166,49 +138,24 @@ function GenerateReceiptForm({
         </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Customer name"
-          {...getInputProps(fields.customerName, { type: 'text' })}
-          autoComplete="off"
-          maxLength={200}
-          errors={fields.customerName.errors}
-        />
-        <Field
-          label="Customer email"
-          {...getInputProps(fields.customerEmail, { type: 'email' })}
-          autoComplete="off"
-          maxLength={254}
-          errors={fields.customerEmail.errors}
-        />
+        <InputsFromTable inputs={CUSTOMER_INPUTS} of={fields} autoComplete="off" />
         <SelectField
           label="Payment method"
           {...getSelectProps(fields.paymentMethod)}
+          options={PAYMENT_METHODS}
           errors={fields.paymentMethod.errors}
-        >
-          {PAYMENT_METHODS.map((method) => (
-            <option key={method} value={method}>
-              {method}
-            </option>
-          ))}
-        </SelectField>
+        />
         <SelectField
           label="Format"
           {...getSelectProps(fields.format)}
+          options={RECEIPT_FORMATS.map((format) => ({
+            value: format,
+            label: FORMAT_LABELS[format],
+          }))}
           errors={fields.format.errors}
-        >
-          {RECEIPT_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {FORMAT_LABELS[format]}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
       <p className="text-xs text-gray-500">Left empty, the customer is the parcel&apos;s sender.</p>
-      <div className="flex justify-end gap-2">
-        <SubmitButton pending={generating} pendingLabel="Generating...">
-          Generate Receipt
-        </SubmitButton>
-      </div>
-    </Form>
+    </>
   );
 }

@@ -1,21 +1,16 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { useActionData, useLoaderData, useLocation, useParams } from '@remix-run/react';
-import { EventForm } from '~/components/tracking/event-form';
-import { RouteDialog } from '~/components/ui/route-dialog';
-import { eventFormSchema, toFormDateTime } from '~/schemas/tracking-event';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { EventFormDialog } from '~/components/tracking/event-form';
+import { toFormDateTime } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/services/auth.server';
 import { env } from '~/lib/env.server';
-import { redirectWithToast } from '~/lib/flash.server';
 import {
   depotChoices,
-  eventSaveFailed,
-  trackingParcelPage,
+  eventDialogAction,
+  eventFormWithDepots,
 } from '~/services/tracking-event-pages.server';
 import { addEvent } from '~/services/tracking-events.server';
-import { readFormData } from '~/lib/form.server';
-import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -29,64 +24,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUserWithRole(request, 'staff');
-  const parcelId = params.parcelId ?? '';
-  const submission = parseWithZod(await readFormData(request), {
-    schema: eventFormSchema(await depotChoices()),
-  });
-  if (submission.status !== 'success') return invalidForm(submission);
-  let event;
-  try {
-    event = await addEvent(parcelId, submission.value, { user, context });
-  } catch (error) {
-    return eventSaveFailed(request, 'add', submission, error);
-  }
-  if (!event) {
-    return redirectWithToast(request, '/dashboard/tracking', {
-      type: 'error',
-      title: 'Failed to add tracking event',
-      description: 'The parcel no longer exists.',
-    });
-  }
-  return redirectWithToast(request, trackingParcelPage(request, parcelId), {
-    type: 'success',
-    title: 'Tracking event added',
-  });
+export function action(args: ActionFunctionArgs) {
+  return eventDialogAction(args, 'add', eventFormWithDepots, (value, parcelId, actor) =>
+    addEvent(parcelId, value, actor),
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: 'Add Event · Tracking · Management dashboard' }];
 
 export default function AddEventDialog() {
   const { now, timeZone, depots } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
-  const { parcelId } = useParams();
-  const { search } = useLocation();
-  const closeTo = `/dashboard/tracking/${parcelId}${search}`;
   return (
-    <RouteDialog
+    <EventFormDialog
       title="Add Event"
-      closeTo={closeTo}
       description="Log a tracking event for this parcel."
-    >
-      <EventForm
-        defaultValues={{
-          status: 'In Transit',
-          customStatus: '',
-          depotId: '',
-          location: '',
-          description: '',
-          reason: '',
-          nextAttemptDate: '',
-          ...now,
-          timeZone,
-        }}
-        depots={depots}
-        lastResult={lastResult}
-        submitLabel="Add Event"
-        busyLabel="Adding..."
-        cancelTo={closeTo}
-      />
-    </RouteDialog>
+      defaultValues={{
+        status: 'In Transit',
+        customStatus: '',
+        depotId: '',
+        location: '',
+        description: '',
+        reason: '',
+        nextAttemptDate: '',
+        ...now,
+        timeZone,
+      }}
+      depots={depots}
+      lastResult={useActionData<typeof action>()}
+      submitLabel="Add Event"
+      busyLabel="Adding..."
+    />
   );
 }

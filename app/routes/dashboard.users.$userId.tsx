@@ -1,14 +1,15 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { RoleBadge } from '~/components/dashboard/dashboard-header';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { TemporaryPassword } from '~/components/users/temporary-password';
+import { UserProfileFields } from '~/components/users/user-fields';
 import { findUserById, UserConflictError } from '~/models/user.server';
-import { USER_ROLES, UserEditFormSchema } from '~/schemas/user';
+import { UserEditFormSchema } from '~/schemas/user';
 import { z } from '~/schemas/zod';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -112,23 +113,7 @@ export default function UserPage() {
       <FormErrors id={form.errorId} errors={form.errors} />
       <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
         <input type="hidden" name="intent" value="update" />
-        <Field
-          label="Name"
-          errors={fields.name.errors}
-          {...getInputProps(fields.name, { type: 'text' })}
-        />
-        <Field
-          label="Email"
-          errors={fields.email.errors}
-          {...getInputProps(fields.email, { type: 'email' })}
-        />
-        <SelectField label="Role" errors={fields.role.errors} {...getSelectProps(fields.role)}>
-          {USER_ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </SelectField>
+        <UserProfileFields fields={fields} />
         <SubmitButton pending={saving} pendingLabel="Saving..." disabled={busy}>
           Save changes
         </SubmitButton>

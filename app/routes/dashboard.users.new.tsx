@@ -1,19 +1,20 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { Field, FormErrors } from '~/components/ui/field';
 import { TemporaryPassword } from '~/components/users/temporary-password';
+import { UserProfileFields } from '~/components/users/user-fields';
 import { UserConflictError } from '~/models/user.server';
-import { USER_ROLES, UserCreateSchema } from '~/schemas/user';
+import { UserCreateSchema } from '~/schemas/user';
 import { requireUserWithRole } from '~/services/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addUser } from '~/services/users.server';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -90,23 +91,7 @@ export default function NewUserPage() {
           errors={fields.username.errors}
           {...getInputProps(fields.username, { type: 'text' })}
         />
-        <Field
-          label="Name"
-          errors={fields.name.errors}
-          {...getInputProps(fields.name, { type: 'text' })}
-        />
-        <Field
-          label="Email"
-          errors={fields.email.errors}
-          {...getInputProps(fields.email, { type: 'email' })}
-        />
-        <SelectField label="Role" errors={fields.role.errors} {...getSelectProps(fields.role)}>
-          {USER_ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </SelectField>
+        <UserProfileFields fields={fields} />
         <Field
           label="Password (optional)"
           autoComplete="new-password"
@@ -114,14 +99,14 @@ export default function NewUserPage() {
           errors={fields.password.errors}
           {...getInputProps(fields.password, { type: 'password' })}
         />
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link to="/dashboard/users" className="btn-secondary">
-            Cancel
-          </Link>
-          <SubmitButton pending={busy} pendingLabel="Adding...">
-            Add User
-          </SubmitButton>
-        </div>
+        <CancelAndSubmit
+          cancelTo="/dashboard/users"
+          preventScrollReset={false}
+          pending={busy}
+          pendingLabel="Adding..."
+        >
+          Add User
+        </CancelAndSubmit>
       </Form>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { Submission } from '@conform-to/react';
+import { redirectWithOutcome } from '~/lib/flash.server';
 import { saveFailed } from '~/lib/form-reply.server';
 import { getParcelOption, listParcelOptions } from '~/models/parcel.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
@@ -37,4 +38,34 @@ export async function loadParcelChoices(params: URLSearchParams, limit: number) 
   const picker = { search, shown: parcels.length, truncated: found.length > limit };
   if (chosen && !parcels.some((p) => p.id === chosen.id)) parcels.push(chosen);
   return { parcels, chosen, picker };
+}
+
+/** The parcel list that a parcel's dialog was opened over, keeping its search. */
+export function parcelListUrl(request: Request) {
+  return `/dashboard/parcels${new URL(request.url).search}`;
+}
+
+const PARCEL_CHANGES = {
+  create: { doing: 'creating', done: 'created' },
+  update: { doing: 'updating', done: 'updated' },
+  delete: { doing: 'deleting', done: 'deleted' },
+} as const;
+
+/**
+ * Back to the parcel list after a parcel was created, updated or deleted, with the spec's toast
+ * naming its tracking number, or the error toast when the parcel was gone meanwhile.
+ */
+export function redirectAfterParcelChange(
+  request: Request,
+  change: keyof typeof PARCEL_CHANGES,
+  parcel: { trackingNumber: string } | null | undefined,
+) {
+  const { doing, done } = PARCEL_CHANGES[change];
+  return redirectWithOutcome(request, parcelListUrl(request), parcel, {
+    gone: { title: `Error ${doing} parcel`, description: 'The parcel no longer exists.' },
+    done: ({ trackingNumber }) => ({
+      title: `Parcel ${done} successfully`,
+      description: `Tracking number: ${trackingNumber}`,
+    }),
+  });
 }

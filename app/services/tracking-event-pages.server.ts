@@ -1,9 +1,16 @@
 import type { Submission } from '@conform-to/react';
-import { json } from '@remix-run/node';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { json, type ActionFunctionArgs } from '@remix-run/node';
+import type { z } from 'zod';
 import { listDepots } from '~/models/depot.server';
 import { getEvent } from '~/models/tracking-event.server';
-import { saveFailed } from '~/lib/form-reply.server';
+import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { invalidForm, saveFailed } from '~/lib/form-reply.server';
 import type { DepotChoice } from '~/schemas/depot';
+import { eventFormSchema } from '~/schemas/tracking-event';
+import type { Actor } from './audit.server';
+import { requireUserWithRole } from './auth.server';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */
 export function trackingParcelPage(request: Request, parcelId: string): string {
@@ -41,4 +48,45 @@ export async function depotChoices(): Promise<DepotChoice[]> {
 }
 
 /** What the event pages say of an event deleted meanwhile. */
-export const EVENT_GONE = 'The tracking event no longer exists.';
+const EVENT_GONE = 'The tracking event no longer exists.';
+
+/** The event form's schema, knowing the depots there are now. */
+export async function eventFormWithDepots() {
+  return eventFormSchema(await depotChoices());
+}
+
+const EVENT_CHANGED = { add: 'added', update: 'updated', delete: 'deleted' } as const;
+
+/**
+ * The action of the dialogs that add, edit and delete a parcel's event: staff only; the form again
+ * when it was refused or saving failed on our side; else the parcel's page with the spec's toast,
+ * or the error toast when the event (when adding, the parcel) was gone meanwhile.
+ */
+export async function eventDialogAction<S extends z.ZodType>(
+  { request, params, context }: ActionFunctionArgs,
+  change: keyof typeof EVENT_CHANGED,
+  schema: () => S | Promise<S>,
+  save: (value: z.output<S>, parcelId: string, actor: Actor) => Promise<unknown>,
+) {
+  const user = await requireUserWithRole(request, 'staff');
+  const parcelId = params.parcelId ?? '';
+  const submission = parseWithZod(await readFormData(request), { schema: await schema() });
+  if (submission.status !== 'success') return invalidForm(submission);
+  let saved;
+  try {
+    saved = await save(submission.value, parcelId, { user, context });
+  } catch (error) {
+    return eventSaveFailed(request, change, submission, error);
+  }
+  if (!saved && change === 'add') {
+    return redirectWithToast(request, '/dashboard/tracking', {
+      type: 'error',
+      title: 'Failed to add tracking event',
+      description: 'The parcel no longer exists.',
+    });
+  }
+  return redirectWithOutcome(request, trackingParcelPage(request, parcelId), saved, {
+    gone: { title: `Failed to ${change} tracking event`, description: EVENT_GONE },
+    done: { title: `Tracking event ${EVENT_CHANGED[change]}` },
+  });
+}

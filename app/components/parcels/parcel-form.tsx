@@ -8,9 +8,11 @@ import {
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link } from '@remix-run/react';
+import { Form } from '@remix-run/react';
+import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
 import type { z } from 'zod';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import type { SerializedParcel } from '~/models/parcel.server';
 import {
   MAX_PARCEL_DESTINATIONS,
@@ -21,10 +23,11 @@ import {
 import {
   destinationFields,
   ParcelCreateFormSchema,
+  type DestinationInput,
   ParcelUpdateFormSchema,
   type ParcelUpdateSchema,
 } from '~/schemas/parcel';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { CancelAndSubmit, DefaultSubmit } from '~/components/ui/submit-button';
 import { toZonedInputs } from '~/utils/time-zone';
 import { useIsPending } from '~/utils/use-is-pending';
 
@@ -37,13 +40,7 @@ type Contact = { name: string; email: string; phone: string; address: string };
 export type ParcelFormDefaults = {
   sender?: Partial<Contact>;
   recipient?: Partial<Contact>;
-  destinations?: Array<{
-    name: string;
-    address: string;
-    city: string;
-    country: string;
-    postalCode: string;
-  }>;
+  destinations?: DestinationInput[];
   weight?: number;
   dimensions?: { length: number; width: number; height: number };
   serviceType: string;
@@ -84,13 +81,9 @@ export function parcelToFormDefaults(
 }
 
 /** A contact's inputs, in the form's order; the recipient's name and address are required. */
-const CONTACT_INPUTS: Array<{
-  name: 'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country';
-  label: string;
-  type?: 'text' | 'email' | 'tel';
-  maxLength: number;
-  requiredWhen?: true;
-}> = [
+const CONTACT_INPUTS: Array<
+  InputSpec<'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country'>
+> = [
   { name: 'name', label: 'Name', maxLength: 200, requiredWhen: true },
   { name: 'email', label: 'Email', type: 'email', maxLength: 254 },
   { name: 'phone', label: 'Phone', type: 'tel', maxLength: 50 },
@@ -99,6 +92,15 @@ const CONTACT_INPUTS: Array<{
   { name: 'region', label: 'State / region', maxLength: 100 },
   { name: 'postalCode', label: 'Postal code', maxLength: 20 },
   { name: 'country', label: 'Country', maxLength: 100 },
+];
+
+/** A destination's inputs, in the form's order. */
+const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
+  { name: 'name', label: 'Name', maxLength: 200 },
+  { name: 'address', label: 'Address', maxLength: 500 },
+  { name: 'city', label: 'City', maxLength: 100 },
+  { name: 'country', label: 'Country', maxLength: 100 },
+  { name: 'postalCode', label: 'Postal Code', maxLength: 20 },
 ];
 
 function ContactFields({
@@ -115,21 +117,28 @@ function ContactFields({
     <fieldset className="space-y-3">
       <legend className="text-base font-semibold text-gray-900">{legend}</legend>
       <div className="grid gap-3 sm:grid-cols-2">
-        {CONTACT_INPUTS.map(({ name, label, type = 'text', maxLength, requiredWhen }) => (
-          <Fragment key={name}>
-            <Field
-              label={required && requiredWhen ? `${label} (required)` : label}
-              {...getInputProps(contact[name], { type })}
-              autoComplete="off"
-              maxLength={maxLength}
-              errors={contact[name].errors}
-            />
-          </Fragment>
-        ))}
+        <InputsFromTable
+          inputs={CONTACT_INPUTS}
+          of={contact}
+          required={required}
+          autoComplete="off"
+        />
       </div>
     </fieldset>
   );
 }
+
+/** The package's choices, in the form's order; only the edit form sets the status. */
+const PACKAGE_CHOICES: Array<{
+  name: 'serviceType' | 'priority' | 'status';
+  label: string;
+  options: readonly string[];
+  editOnly?: true;
+}> = [
+  { name: 'serviceType', label: 'Service Type', options: SERVICE_TYPES },
+  { name: 'priority', label: 'Priority', options: PRIORITIES },
+  { name: 'status', label: 'Status', options: PARCEL_STATUSES, editOnly: true },
+];
 
 function MeasureField({ label, field }: { label: string; field: FieldMetadata<number> }) {
   return (
@@ -182,10 +191,7 @@ export function ParcelForm({
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
-      {/* Enter in a field submits with the first submit button: make that the save button. */}
-      <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
-        {submitLabel}
-      </button>
+      <DefaultSubmit>{submitLabel}</DefaultSubmit>
       <FormErrors id={form.errorId} errors={form.errors} />
       <ContactFields field={fields.sender} legend="Sender Information" />
       <ContactFields field={fields.recipient} legend="Recipient Information" required />
@@ -200,57 +206,25 @@ export function ParcelForm({
             {fields.destinations.errors.join(' ')}
           </p>
         ) : null}
-        {destinations.map((row, index) => {
-          const destination = row.getFieldset();
-          return (
-            <fieldset
-              key={row.key ?? index}
-              className="space-y-3 rounded-md border border-gray-200 p-3"
+        {destinations.map((row, index) => (
+          <fieldset
+            key={row.key ?? index}
+            className="space-y-3 rounded-md border border-gray-200 p-3"
+          >
+            <legend className="px-1 text-sm font-semibold text-gray-800">
+              Destination {index + 1}
+            </legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <InputsFromTable inputs={DESTINATION_INPUTS} of={row.getFieldset()} />
+            </div>
+            <button
+              {...form.remove.getButtonProps({ name: fields.destinations.name, index })}
+              className="btn-secondary"
             >
-              <legend className="px-1 text-sm font-semibold text-gray-800">
-                Destination {index + 1}
-              </legend>
-              <div className="grid gap-3 sm:grid-cols-2">
-                <Field
-                  label="Name"
-                  {...getInputProps(destination.name, { type: 'text' })}
-                  maxLength={200}
-                  errors={destination.name.errors}
-                />
-                <Field
-                  label="Address"
-                  {...getInputProps(destination.address, { type: 'text' })}
-                  maxLength={500}
-                  errors={destination.address.errors}
-                />
-                <Field
-                  label="City"
-                  {...getInputProps(destination.city, { type: 'text' })}
-                  maxLength={100}
-                  errors={destination.city.errors}
-                />
-                <Field
-                  label="Country"
-                  {...getInputProps(destination.country, { type: 'text' })}
-                  maxLength={100}
-                  errors={destination.country.errors}
-                />
-                <Field
-                  label="Postal Code"
-                  {...getInputProps(destination.postalCode, { type: 'text' })}
-                  maxLength={20}
-                  errors={destination.postalCode.errors}
-                />
-              </div>
-              <button
-                {...form.remove.getButtonProps({ name: fields.destinations.name, index })}
-                className="btn-secondary"
-              >
-                Remove destination {index + 1}
-              </button>
-            </fieldset>
-          );
-        })}
+              Remove destination {index + 1}
+            </button>
+          </fieldset>
+        ))}
         {destinations.length < MAX_PARCEL_DESTINATIONS ? (
           <button
             {...form.insert.getButtonProps({
@@ -272,41 +246,20 @@ export function ParcelForm({
             <MeasureField label="Width (cm)" field={dimensions.width} />
             <MeasureField label="Height (cm)" field={dimensions.height} />
           </div>
-          <SelectField
-            label="Service Type"
-            {...getSelectProps(fields.serviceType)}
-            errors={fields.serviceType.errors}
-          >
-            {SERVICE_TYPES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Priority"
-            {...getSelectProps(fields.priority)}
-            errors={fields.priority.errors}
-          >
-            {PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </SelectField>
-          {mode === 'edit' ? (
-            <SelectField
-              label="Status"
-              {...getSelectProps(fields.status)}
-              errors={fields.status.errors}
-            >
-              {PARCEL_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </SelectField>
-          ) : null}
+          {PACKAGE_CHOICES.filter((choice) => mode === 'edit' || !choice.editOnly).map(
+            ({ name, label, options }) => {
+              const { key, ...select } = getSelectProps(fields[name]);
+              return (
+                <SelectField
+                  key={`${name}-${key ?? ''}`}
+                  label={label}
+                  {...select}
+                  options={options}
+                  errors={fields[name].errors}
+                />
+              );
+            },
+          )}
           <Field
             label="Estimated Delivery Date"
             {...getInputProps(fields.estimatedDelivery, { type: 'date' })}
@@ -337,14 +290,22 @@ export function ParcelForm({
           </div>
         </fieldset>
       </fieldset>
-      <div className="flex flex-wrap justify-end gap-3">
-        <Link to={cancelTo} preventScrollReset className="btn-secondary">
-          Cancel
-        </Link>
-        <SubmitButton pending={busy} pendingLabel={busyLabel}>
-          {submitLabel}
-        </SubmitButton>
-      </div>
+      <CancelAndSubmit cancelTo={cancelTo} pending={busy} pendingLabel={busyLabel}>
+        {submitLabel}
+      </CancelAndSubmit>
     </Form>
+  );
+}
+
+/** The create or edit parcel form as a dialog over the parcel list, closing back to it. */
+export function ParcelFormDialog({
+  title,
+  ...form
+}: Omit<Parameters<typeof ParcelForm>[0], 'cancelTo'> & { title: string }) {
+  const closeTo = useCloseTo('/dashboard/parcels');
+  return (
+    <RouteDialog title={title} closeTo={closeTo} size="xl">
+      <ParcelForm {...form} cancelTo={closeTo} />
+    </RouteDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { ERROR_SUMMARY_ID } from '~/components/ui/error-summary';
+import { ERROR_SUMMARY_ID, ErrorSummary, refusedFields } from '~/components/ui/error-summary';
 import {
   getFormProps,
   getInputProps,
@@ -112,10 +112,33 @@ export function InquiryFields({
 }
 
 /**
+ * What the server refused of an inquiry form, first on the page: a link to each field it refused,
+ * and the form's own errors.
+ */
+export function InquiryErrorSummary({
+  form,
+  fields,
+  lastResult,
+}: {
+  form: ReturnType<typeof useInquiryForm>[0];
+  fields: Record<string, { id: string; errors?: string[] }>;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  return (
+    <ErrorSummary
+      fields={fields}
+      names={refusedFields(lastResult)}
+      formErrors={form.errors}
+      formId={form.id}
+    />
+  );
+}
+
+/**
  * The confirmation shown above a form after it was sent (the page at `?sent=1#sent`: the fragment
  * brings it into view on a phone, as `#errors` does for a refused form).
  */
-export function SentNotice({ title, children }: { title: string; children: ReactNode }) {
+function SentNotice({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div
       id="sent"
@@ -133,7 +156,7 @@ export function SentNotice({ title, children }: { title: string; children: React
  * A public inquiry form: a plain POST to its page, `/{name}#errors` (it works without JavaScript;
  * a refused form comes back scrolled to the page's error summary, see ErrorSummary), labelled
  * by the page's `{name}-form-heading`, with the honeypot, the form's own errors, its fields and its
- * submit button.
+ * submit button; above it, once it was sent, the `sent` notice.
  */
 export function InquiryForm({
   form,
@@ -141,6 +164,7 @@ export function InquiryForm({
   submitLabel,
   className = '',
   submitClassName = 'btn-primary',
+  sent,
   children,
 }: {
   form: ReturnType<typeof useInquiryForm>[0];
@@ -148,26 +172,30 @@ export function InquiryForm({
   submitLabel: string;
   className?: string;
   submitClassName?: string;
+  sent?: { title: string; text: string } | false;
   children: ReactNode;
 }) {
   return (
-    <form
-      method="post"
-      action={`/${name}#${ERROR_SUMMARY_ID}`}
-      {...getFormProps(form)}
-      className={`relative grid gap-5 sm:grid-cols-2 ${className}`.trim()}
-      aria-labelledby={`${name}-form-heading`}
-    >
-      <HoneypotField />
-      <div className="sm:col-span-2">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
-      {children}
-      <div className="sm:col-span-2">
-        <button type="submit" className={`${submitClassName} w-full sm:w-auto`}>
-          {submitLabel}
-        </button>
-      </div>
-    </form>
+    <>
+      {sent ? <SentNotice title={sent.title}>{sent.text}</SentNotice> : null}
+      <form
+        method="post"
+        action={`/${name}#${ERROR_SUMMARY_ID}`}
+        {...getFormProps(form)}
+        className={`relative grid gap-5 sm:grid-cols-2 ${className}`.trim()}
+        aria-labelledby={`${name}-form-heading`}
+      >
+        <HoneypotField />
+        <div className="sm:col-span-2">
+          <FormErrors id={form.errorId} errors={form.errors} />
+        </div>
+        {children}
+        <div className="sm:col-span-2">
+          <button type="submit" className={`${submitClassName} w-full sm:w-auto`}>
+            {submitLabel}
+          </button>
+        </div>
+      </form>
+    </>
   );
 }

@@ -7,7 +7,8 @@ import {
   type SubmissionResult,
 } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link } from '@remix-run/react';
+import { Form, useParams } from '@remix-run/react';
+import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { EVENT_STATUSES, FAILED_DELIVERY } from '~/schemas/constants';
 import type { DepotChoice } from '~/schemas/depot';
@@ -21,7 +22,7 @@ import {
 import { FailedAttemptFields } from './failed-attempt-fields';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { useHydrated } from '~/utils/use-hydrated';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 
 export type EventFormValues = {
@@ -89,13 +90,12 @@ export function EventForm({
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <SelectField label="Status" {...getSelectProps(fields.status)} errors={fields.status.errors}>
-        {EVENT_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </SelectField>
+      <SelectField
+        label="Status"
+        {...getSelectProps(fields.status)}
+        options={EVENT_STATUSES}
+        errors={fields.status.errors}
+      />
       {showCustom ? (
         <Field
           label="Custom status"
@@ -112,14 +112,10 @@ export function EventForm({
         <SelectField
           label="Depot"
           {...getSelectProps(fields.depotId)}
+          options={depots.map((d) => ({ value: d.id, label: d.name }))}
           errors={fields.depotId.errors}
         >
           <option value="">None (enter the location)</option>
-          {depots.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
         </SelectField>
       ) : null}
       {depots.length && !depot ? (
@@ -163,23 +159,38 @@ export function EventForm({
           className={depot ? 'hidden' : 'sm:col-span-2'}
           label="Time zone"
           {...getSelectProps(fields.timeZone)}
+          options={zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') }))}
           errors={fields.timeZone.errors}
-        >
-          {zones.map((zone) => (
-            <option key={zone} value={zone}>
-              {zone.replace(/_/g, ' ')}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
-      <div className="flex flex-wrap justify-end gap-3 pt-2">
-        <Link to={cancelTo} preventScrollReset className="btn-secondary">
-          Cancel
-        </Link>
-        <SubmitButton pending={busy} pendingLabel={busyLabel}>
-          {submitLabel}
-        </SubmitButton>
-      </div>
+      <CancelAndSubmit
+        cancelTo={cancelTo}
+        pending={busy}
+        pendingLabel={busyLabel}
+        className="flex flex-wrap justify-end gap-3 pt-2"
+      >
+        {submitLabel}
+      </CancelAndSubmit>
     </Form>
+  );
+}
+
+/** The event form as a dialog over the parcel's page in the Tracking tab, closing back to it. */
+export function EventFormDialog({
+  title,
+  description,
+  formKey,
+  ...form
+}: Omit<Parameters<typeof EventForm>[0], 'cancelTo'> & {
+  title: string;
+  description?: string;
+  /** Another event's form starts afresh. */
+  formKey?: string;
+}) {
+  const closeTo = useCloseTo(`/dashboard/tracking/${useParams().parcelId}`);
+  return (
+    <RouteDialog title={title} closeTo={closeTo} description={description}>
+      <EventForm key={formKey} {...form} cancelTo={closeTo} />
+    </RouteDialog>
   );
 }

@@ -1,10 +1,10 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react';
-import { Form, Link } from '@remix-run/react';
+import { Form } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { useIsPending } from '~/utils/use-is-pending';
 import { FormErrors } from './field';
 import { RouteDialog } from './route-dialog';
-import { SubmitButton } from './submit-button';
+import { CancelAndSubmit } from './submit-button';
 
 /**
  * A dialog that asks before deleting (`children` say what goes), posting to its own route: Cancel
@@ -30,14 +30,14 @@ export function DeleteDialog({
       <Form method="post" {...(form ? getFormProps(form) : {})} className="space-y-4">
         {form ? <FormErrors id={form.errorId} errors={form.errors} /> : null}
         {children}
-        <div className="flex flex-wrap justify-end gap-3">
-          <Link to={closeTo} className="btn-secondary" preventScrollReset>
-            Cancel
-          </Link>
-          <SubmitButton className="btn-danger" pending={busy} pendingLabel="Deleting...">
-            {submitLabel}
-          </SubmitButton>
-        </div>
+        <CancelAndSubmit
+          cancelTo={closeTo}
+          pending={busy}
+          pendingLabel="Deleting..."
+          submitClassName="btn-danger"
+        >
+          {submitLabel}
+        </CancelAndSubmit>
       </Form>
     </RouteDialog>
   );

@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import { Link, useNavigate } from '@remix-run/react';
+import { Link, useLocation, useNavigate } from '@remix-run/react';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useHydrated } from '~/utils/use-hydrated';
 
@@ -84,6 +84,12 @@ function useStartedBeforeHydration() {
  */
 export const DIALOG_ID = 'dialog';
 export const DIALOG_FRAGMENT = `#${DIALOG_ID}`;
+
+/** Where a dialog over the page at `path` closes to: that page, with the search it was opened with. */
+export function useCloseTo(path: string) {
+  const { search } = useLocation();
+  return `${path}${search}`;
+}
 
 /**
  * A dialog that is also a URL. With JavaScript it opens as a modal over the parent route;

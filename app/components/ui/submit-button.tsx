@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link } from '@remix-run/react';
 import { Spinner } from './spinner';
 
 /**
@@ -17,6 +18,51 @@ export function SubmitButton({
     <button type="submit" className={className} disabled={disabled ?? pending} {...props}>
       {pending ? <Spinner /> : null}
       {pending && pendingLabel ? pendingLabel : children}
+    </button>
+  );
+}
+
+/**
+ * A form's closing row: Cancel, a link back to `cancelTo`, then the submit button with its busy
+ * label.
+ */
+export function CancelAndSubmit({
+  cancelTo,
+  preventScrollReset = true,
+  pending,
+  pendingLabel,
+  submitClassName,
+  className = 'flex flex-wrap justify-end gap-3',
+  children,
+}: {
+  cancelTo: string;
+  preventScrollReset?: boolean;
+  pending: boolean;
+  pendingLabel: ReactNode;
+  submitClassName?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <Link to={cancelTo} preventScrollReset={preventScrollReset} className="btn-secondary">
+        Cancel
+      </Link>
+      <SubmitButton className={submitClassName} pending={pending} pendingLabel={pendingLabel}>
+        {children}
+      </SubmitButton>
+    </div>
+  );
+}
+
+/**
+ * Enter in a field submits with the form's first submit button: this one, hidden, makes that the
+ * form's own submit rather than another button that comes first (Add, Apply, Preview).
+ */
+export function DefaultSubmit({ children }: { children: ReactNode }) {
+  return (
+    <button type="submit" tabIndex={-1} aria-hidden="true" className="sr-only">
+      {children}
     </button>
   );
 }
