@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { flashStorage } from '~/lib/cookies.server';
 import { afterEach } from 'vitest';
 import { contractViolations } from './contract';
 
@@ -152,6 +151,9 @@ export function requestsAs<R extends string>(
 
 /** The toast an answer leaves in its flash cookie for the next page, if any. */
 export async function toastOf(response: Response) {
+  // Loaded here, not at the top: a test file that sets its own environment before the app's
+  // modules load (foundation.test.ts) imports this file first.
+  const { flashStorage } = await import('~/lib/cookies.server');
   const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
   const flash = await flashStorage.getSession(cookies.join('; '));
   return flash.get('toast') as { type: string; title: string; description?: string } | undefined;
