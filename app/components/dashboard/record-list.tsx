@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { Link, Outlet } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
@@ -29,6 +30,15 @@ export function RecordListHeader({
     </div>
   );
 }
+
+/**
+ * What an entry's buttons (Retry, Delete, Email…) need: the list's action they post to, and its
+ * answer when it refused one of this entry's (shown on the entry, not on every one).
+ */
+export type EntryActions = {
+  formAction: string;
+  lastResult?: SubmissionResult<string[]> | null;
+};
 
 type Pagination = { totalItems: number; currentPage: number; totalPages: number };
 

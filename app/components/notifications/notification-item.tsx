@@ -1,5 +1,5 @@
 import { useCanEdit } from '~/utils/use-dashboard-user';
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { Form } from '@remix-run/react';
 import type { z } from 'zod';
 import type { SerializedNotification } from '~/models/notification.server';
@@ -10,18 +10,20 @@ import { useIsPending } from '~/utils/use-is-pending';
 import { formatDateTime } from '~/utils/format';
 import { NotificationStatusBadge } from './notification-status-badge';
 import { useCompany } from '~/root';
+import type { EntryActions } from '~/components/dashboard/record-list';
+
+/** What a failed notification offers. */
+const FAILED_ACTIONS = [
+  { intent: 'retry', label: 'Retry', pendingLabel: 'Retrying...', className: 'btn-secondary' },
+  { intent: 'delete', label: 'Delete', pendingLabel: 'Deleting...', className: 'btn-danger' },
+] as const;
 
 /** One entry of 'Recent Notifications'; Retry and Delete are offered for failed ones. */
 export function NotificationItem({
   notification,
   formAction,
   lastResult,
-}: {
-  notification: SerializedNotification;
-  formAction: string;
-  /** The list action's answer when it refused this notification's Retry or Delete. */
-  lastResult?: SubmissionResult<string[]> | null;
-}) {
+}: { notification: SerializedNotification } & EntryActions) {
   const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const [form, fields] = useForm<z.input<typeof NotificationActionSchema>>({
@@ -96,28 +98,20 @@ export function NotificationItem({
         >
           <FormErrors id={form.errorId} errors={Object.values(form.allErrors).flat()} />
           <input {...getInputProps(fields.notificationId, { type: 'hidden' })} />
-          <SubmitButton
-            name={fields.intent.name}
-            value="retry"
-            className="btn-secondary"
-            pending={retrying}
-            pendingLabel="Retrying..."
-            disabled={retrying || deleting}
-            aria-label={`Retry notification to ${notification.recipient}`}
-          >
-            Retry
-          </SubmitButton>
-          <SubmitButton
-            name={fields.intent.name}
-            value="delete"
-            className="btn-danger"
-            pending={deleting}
-            pendingLabel="Deleting..."
-            disabled={retrying || deleting}
-            aria-label={`Delete notification to ${notification.recipient}`}
-          >
-            Delete
-          </SubmitButton>
+          {FAILED_ACTIONS.map(({ intent, label, pendingLabel, className }) => (
+            <SubmitButton
+              key={intent}
+              name={fields.intent.name}
+              value={intent}
+              className={className}
+              pending={intent === 'retry' ? retrying : deleting}
+              pendingLabel={pendingLabel}
+              disabled={retrying || deleting}
+              aria-label={`${label} notification to ${notification.recipient}`}
+            >
+              {label}
+            </SubmitButton>
+          ))}
         </Form>
       ) : null}
     </li>

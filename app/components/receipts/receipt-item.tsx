@@ -1,5 +1,5 @@
 import { useCanEdit } from '~/utils/use-dashboard-user';
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { Form, useFetcher } from '@remix-run/react';
 import type { z } from 'zod';
 import { FormErrors } from '~/components/ui/field';
@@ -10,6 +10,7 @@ import { formatMoney, RECEIPT_FORMATS } from '~/schemas/constants';
 import type { ReceiptActionSchema } from '~/schemas/receipt';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
+import type { EntryActions } from '~/components/dashboard/record-list';
 
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: 'Text' };
 
@@ -24,12 +25,7 @@ export function ReceiptItem({
   receipt,
   formAction,
   lastResult,
-}: {
-  receipt: SerializedReceipt;
-  formAction: string;
-  /** The list action's answer when it refused this receipt's Email. */
-  lastResult?: SubmissionResult<string[]> | null;
-}) {
+}: { receipt: SerializedReceipt } & EntryActions) {
   const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const [form, fields] = useForm<z.input<typeof ReceiptActionSchema>>({
