@@ -350,7 +350,10 @@ async function pageWeight(pathname: string, budget: number, cookie = '') {
     else other += wire;
   }
   const total = html + css + js + other;
-  const inlineScripts = tags.filter((t) => t.startsWith('<script') && !/\bsrc=/.test(t)).length;
+  // A JSON-LD block is data (schema.org), not a script a browser runs.
+  const inlineScripts = tags.filter(
+    (t) => t.startsWith('<script') && !/\bsrc=/.test(t) && !t.includes('application/ld+json'),
+  ).length;
   return {
     page: pathname.length > 40 ? `${pathname.slice(0, 37)}...` : pathname,
     html,
