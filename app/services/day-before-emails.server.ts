@@ -104,10 +104,11 @@ export async function planDayBeforeEmailsOf(
 
 async function planTomorrowsEmails(day: string) {
   const tomorrow = addDays(day, 1);
+  // Tomorrow's planning first, so that one failing day does not end the daily planning.
+  await planDayBeforePlanning(tomorrow);
   for (const parcel of await listParcelsExpectedOn(tomorrow, OVER)) {
     await planDayBeforeEmail(parcel);
   }
-  await planDayBeforePlanning(tomorrow);
 }
 
 /** The kind of job that plans the day-before e-mails of the parcels expected the next day. */
