@@ -885,9 +885,15 @@ export async function findParcelForRecipient(trackingNumber: string) {
       projection: {
         trackingNumber: 1,
         status: 1,
+        'recipient.name': 1,
+        'recipient.email': 1,
+        'recipient.address': 1,
         'recipient.postalCode': 1,
+        'destinations.name': 1,
+        'destinations.address': 1,
         'destinations.postalCode': 1,
         deliveryPreferences: 1,
+        estimatedDelivery: 1,
       },
     },
   );

@@ -230,6 +230,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(sent);
 }
 
+/** "45 seconds", "1 minute", "12 minutes". */
+function waitPhrase(seconds: number) {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
 /** A postcode check that did not open the parcel: said beside the field, or for the form. */
 function postcodeRefused<T>(
   submission: Submission<unknown>,
@@ -247,7 +253,7 @@ function postcodeRefused<T>(
       return invalidForm(submission, {
         into,
         formErrors: [
-          `Too many postcode attempts. Please wait ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes and try again.`,
+          `Too many postcode attempts. Please wait ${waitPhrase(outcome.retryAfterSeconds)} and try again.`,
         ],
         status: 429,
         headers: { 'Retry-After': String(outcome.retryAfterSeconds) },

@@ -37,6 +37,7 @@ export const subscribeClientLimiter = new RateLimit(
   'parcel-subscribe',
   env.RATE_LIMIT_SUBSCRIBE_PER_HOUR,
   60 * 60 * 1000,
+  { perAddress: true },
 );
 
 /** Per e-mail address, over every parcel: over it, nothing is sent, and nothing says so. */

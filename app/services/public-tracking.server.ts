@@ -38,6 +38,7 @@ export const trackingLimiter = new RateLimit(
   'tracking',
   env.RATE_LIMIT_TRACKING_PER_MINUTE,
   60_000,
+  { perAddress: true },
 );
 
 export { TRACKING_NOT_FOUND };
