@@ -57,6 +57,10 @@ const ContactSchema = z.looseObject({
   region: z.string().optional().describe('State, province or county'),
   postalCode: z.string().optional(),
   country: z.string().optional().describe('A name or an ISO 3166 code'),
+  timeZone: z
+    .string()
+    .optional()
+    .describe('The address’s IANA zone when given; empty: derived from the address'),
 });
 
 export const TrackingEventObjectSchema = z
@@ -134,6 +138,7 @@ export const ParcelSchema = z
         name: z.string(),
         address: z.string(),
         city: z.string(),
+        region: z.string().optional().describe('State, province or county'),
         country: z.string(),
         postalCode: z.string(),
       }),

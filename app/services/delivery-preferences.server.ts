@@ -5,8 +5,9 @@ import {
   type SerializedDeliveryPreferences,
 } from '~/models/parcel.server';
 import { env } from '~/lib/env.server';
+import { recipientStopIndex } from '~/lib/address-time-zone.server';
 import { RateLimit, type RateLimitResult } from '~/lib/rate-limit.server';
-import { CLOSED_STATUSES, type ParcelStatus } from '~/schemas/constants';
+import { type ParcelStatus } from '~/schemas/constants';
 import {
   normalizePostcode,
   REQUESTABLE_DAYS,
@@ -16,6 +17,9 @@ import { addDays, dayIn, longDay } from '~/utils/delivery-headline';
 import { auditRecord, type Actor } from './audit.server';
 import { notFound } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
+import { planDayBeforeEmail } from './day-before-emails.server';
+import { queueAutomaticEmail } from './notifications.server';
+import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 
 /**
  * The recipient's own say over a delivery, behind the postcode of their own stop: what they ask
@@ -44,6 +48,8 @@ export const postcodeClientLimiter = new RateLimit('postcode-client', POSTCODE_T
 });
 
 export const WRONG_POSTCODE = 'That postcode does not match the delivery address';
+/** Statuses after which the recipient has no more say: the parcel was delivered or returned. */
+export const JOURNEY_OVER: readonly ParcelStatus[] = ['Delivered', 'Returned'];
 export const PREFERENCES_CLOSED = 'This parcel has arrived at its end: its delivery cannot change';
 
 /** The days another delivery may be asked for: the next five working days, in the company's zone. */
@@ -59,23 +65,6 @@ export function requestableDays(now: Date = new Date()): string[] {
 }
 
 export const dayLabel = longDay;
-
-const sameName = (a: string | null | undefined, b: string | null | undefined) =>
-  !!a?.trim() &&
-  a.trim().replace(/\s+/g, ' ').toLowerCase() === b?.trim().replace(/\s+/g, ' ').toLowerCase();
-
-/**
- * The stop the recipient is named on: the stop under the recipient's name, else the one at the
- * recipient's address, else the only stop; null when none of them is.
- */
-export function recipientStopIndex(parcel: Pick<LeanParcel, 'recipient' | 'destinations'>) {
-  const stops = parcel.destinations ?? [];
-  const named = stops.findIndex((stop) => sameName(stop.name, parcel.recipient?.name));
-  if (named >= 0) return named;
-  const at = stops.findIndex((stop) => sameName(stop.address, parcel.recipient?.address));
-  if (at >= 0) return at;
-  return stops.length === 1 ? 0 : null;
-}
 
 /**
  * The postcodes that open a parcel to its recipient: the recipient's own and their stop's. Another
@@ -143,7 +132,8 @@ export async function updateDeliveryPreferences(
   const check = await checkRecipientPostcode(trackingNumber, input.postalCode, client);
   if (check.kind !== 'ok') return check;
   const { parcel } = check;
-  if (CLOSED_STATUSES.includes((parcel.status ?? 'Pending') as ParcelStatus))
+  // A failed attempt is when the recipient most needs a say: only a journey over is closed.
+  if (JOURNEY_OVER.includes((parcel.status ?? 'Pending') as ParcelStatus))
     return { kind: 'closed' };
   const before = parcel.deliveryPreferences ?? null;
   const updated = await setDeliveryPreferences(String(parcel._id), {
@@ -155,6 +145,8 @@ export async function updateDeliveryPreferences(
   });
   if (!updated?.deliveryPreferences) return notFound(trackingNumber);
   const preferences = updated.deliveryPreferences;
+  if (preferences.requestedDate) await planDayBeforeEmail(updated);
+  await queuePreferencesConfirmation(updated.id, preferences);
   await emitWebhookEvent('parcel.delivery_preferences_updated', {
     parcel: { id: updated.id, trackingNumber: updated.trackingNumber, status: updated.status },
     deliveryPreferences: preferences,
@@ -165,6 +157,35 @@ export async function updateDeliveryPreferences(
     after: { id: updated.id, deliveryPreferences: preferences } as never,
   });
   return { kind: 'saved', preferences };
+}
+
+/**
+ * The recipient hears of every change to their delivery at their own address (queued like every
+ * e-mail): what is now asked, and whom to call if it was not them.
+ */
+async function queuePreferencesConfirmation(
+  parcelId: string,
+  preferences: SerializedDeliveryPreferences,
+) {
+  try {
+    await queueAutomaticEmail({
+      parcelId,
+      template: 'Custom',
+      key: `email:preferences:${parcelId}:${preferences.updatedAt}`,
+      content: (parcel) => ({
+        subject: `Your delivery preferences for ${parcel.trackingNumber} were changed`,
+        text: [
+          `The delivery preferences for your parcel ${parcel.trackingNumber} were changed. From now on:`,
+          '',
+          ...describeDeliveryPreferences(preferences).map((line) => `- ${line}`),
+          '',
+          `If you did not make this change, contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL}.`,
+        ].join('\n'),
+      }),
+    });
+  } catch (error) {
+    console.error('Could not queue the confirmation of the delivery preferences', error);
+  }
 }
 
 /** The audit trail's "who" for a change the recipient made behind their postcode. */

@@ -82,7 +82,17 @@ export function parcelToFormDefaults(
 
 /** A contact's inputs, in the form's order; the recipient's name and address are required. */
 const CONTACT_INPUTS: Array<
-  InputSpec<'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country'>
+  InputSpec<
+    | 'name'
+    | 'email'
+    | 'phone'
+    | 'address'
+    | 'city'
+    | 'region'
+    | 'postalCode'
+    | 'country'
+    | 'timeZone'
+  >
 > = [
   { name: 'name', label: 'Name', maxLength: 200, requiredWhen: true },
   { name: 'email', label: 'Email', type: 'email', maxLength: 254 },
@@ -92,6 +102,7 @@ const CONTACT_INPUTS: Array<
   { name: 'region', label: 'State / region', maxLength: 100 },
   { name: 'postalCode', label: 'Postal code', maxLength: 20 },
   { name: 'country', label: 'Country', maxLength: 100 },
+  { name: 'timeZone', label: 'Time zone (optional, e.g. America/Los_Angeles)', maxLength: 64 },
 ];
 
 /** A destination's inputs, in the form's order. */
@@ -99,6 +110,7 @@ const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
   { name: 'name', label: 'Name', maxLength: 200 },
   { name: 'address', label: 'Address', maxLength: 500 },
   { name: 'city', label: 'City', maxLength: 100 },
+  { name: 'region', label: 'State / region', maxLength: 100 },
   { name: 'country', label: 'Country', maxLength: 100 },
   { name: 'postalCode', label: 'Postal Code', maxLength: 20 },
 ];
