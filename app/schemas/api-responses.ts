@@ -235,13 +235,30 @@ export const PublicTrackingSchema = z
     parcel: z.looseObject({
       trackingNumber: z.string(),
       status: z.string(),
-      recipient: z.looseObject({ name: z.string(), address: z.string() }),
+      recipient: z.looseObject({
+        name: z.string(),
+        address: z
+          .string()
+          .describe(
+            'The town, region and postcode area only ("Seattle, WA 981…"), never the street',
+          ),
+      }),
       sender: z.looseObject({ address: z.string() }),
       serviceType: z.string(),
       estimatedDelivery: nullableDate,
       deliveryWindow: DeliveryWindowSchema.optional(),
       actualDelivery: nullableDate.optional(),
       updatedAt: nullableDate.optional(),
+      timeZone: z
+        .string()
+        .optional()
+        .describe('The recipient’s IANA zone, in which the window and the expected day are read'),
+      requestedDate: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('The day the recipient asked for (YYYY-MM-DD), if any'),
+      holdAtDepot: z.boolean().optional().describe('The recipient collects it at the depot'),
     }),
     events: z.array(
       z.looseObject({
@@ -251,6 +268,11 @@ export const PublicTrackingSchema = z
         description: z.string(),
         timestamp: nullableDate,
         timeZone: z.string(),
+        reason: z
+          .enum(FAILURE_REASON_CODES)
+          .nullable()
+          .optional()
+          .describe('Why a Failed Delivery attempt failed'),
       }),
     ),
   })

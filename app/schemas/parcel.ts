@@ -160,7 +160,7 @@ const windowInstant = (label: string) =>
     .transform((value) => new Date(value));
 
 /**
- * The API's delivery window: two instants on the estimated day (in the company's zone, which the
+ * The API's delivery window: two instants on the estimated day (in the recipient's zone, which the
  * service checks), or null to clear it.
  */
 export const DeliveryWindowInputSchema = z
@@ -174,10 +174,10 @@ export const DeliveryWindowInputSchema = z
   .nullable()
   .optional()
   .describe(
-    'The expected window on the estimated day, in any zone (the day is read in the company’s); null clears it. A new estimated day without a window clears a window on another day.',
+    'The expected window on the estimated day, in any zone (the day is read in the recipient’s, from their address or its timeZone); null clears it. A new estimated day without a window clears a window on another day.',
   );
 
-/** The forms' window: two times (HH:MM) on the estimated day, in the company's zone; both or neither. */
+/** The forms' window: two times (HH:MM) on the estimated day, in the recipient's zone; both or neither. */
 const WindowTimesSchema = z
   .object({
     from: z.string().trim().default(''),
@@ -202,7 +202,7 @@ const WindowTimesSchema = z
     window.from && window.until ? { fromTime: window.from, untilTime: window.until } : null,
   );
 
-/** A window as the forms give it: times on the estimated day, read in the company's zone. */
+/** A window as the forms give it: times on the estimated day, read in the recipient's zone. */
 export type WindowTimes = { fromTime: string; untilTime: string };
 /** A window as a change gives it: instants (the API), times on the day (the forms), or none. */
 export type DeliveryWindowInput = { from: Date; until: Date } | WindowTimes | null | undefined;

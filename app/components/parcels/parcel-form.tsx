@@ -180,7 +180,7 @@ export function ParcelForm({
   timeZone,
 }: {
   mode: 'create' | 'edit';
-  /** The company's zone, in which the window's times are read. */
+  /** The recipient's zone (the company's for a new parcel), in which the window's times are read. */
   timeZone: string;
   defaults: ParcelFormDefaults;
   lastResult?: SubmissionResult<string[]> | null;
@@ -286,8 +286,10 @@ export function ParcelForm({
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold text-gray-900">Delivery Window</legend>
           <p className="text-xs text-gray-500">
-            Optional. When the parcel is expected on the estimated delivery day ({timeZone}): both
-            times, or neither for the service&apos;s usual time.
+            Optional. When the parcel is expected on the estimated delivery day, in the
+            recipient&apos;s local time (
+            {mode === 'edit' ? timeZone : 'read from their address, or its time zone'}): both times,
+            or neither for the service&apos;s usual time.
           </p>
           <div className="grid grid-cols-2 gap-3">
             {(['from', 'until'] as const).map((end) => (

@@ -137,7 +137,7 @@ export function ManageDeliveryForm({
           <label className="flex min-h-11 items-center gap-2 sm:col-span-2">
             <input
               {...getInputProps(fields.holdAtDepot, { type: 'checkbox' })}
-              className="h-5 w-5"
+              className="h-6 w-6"
             />
             Hold it at the depot for me to collect
           </label>
