@@ -10,7 +10,9 @@ import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import { lookupGlance, lookupTrackingNumber } from '~/services/public-tracking.server';
 import { addEvent } from '~/services/tracking-events.server';
 import { requestableDays } from '~/services/delivery-preferences.server';
+import { loader as parcelDetails } from '~/routes/dashboard.parcels.$parcelId._index';
 import { callRoute, uniqueAddress } from '../support/api';
+import { createUser } from '../support/factories';
 import { fileOf, jpegWithGps } from '../support/images';
 
 /**
@@ -147,8 +149,26 @@ describe('the place’s own time', () => {
       from: '2099-01-06T17:00:00.000Z',
       until: '2099-01-06T20:00:00.000Z',
     });
-    const { glance } = await publicResult(parcel.trackingNumber);
+    const { glance, result } = await publicResult(parcel.trackingNumber);
     expect(glance.window).toBe('between 9 am and 12 pm PST');
+    // The public sees the town and the postcode's area, never the street.
+    expect(result.parcel.recipient.address).toBe('San Diego, CA 921…, United States of America');
+
+    // Staff read every address in full, the state included, in the country's order.
+    const { cookie } = await createUser('viewer');
+    const details = await callRoute(parcelDetails, `/dashboard/parcels/${parcel.id}`, {
+      params: { parcelId: parcel.id },
+      cookie,
+    });
+    expect(details.status).toBe(200);
+    const { addresses } = (await details.json()) as {
+      addresses: { recipient: string[]; destinations: string[][] };
+    };
+    expect(addresses.recipient).toEqual([
+      '1 Harbor Dr',
+      'San Diego, CA 92101',
+      'United States of America',
+    ]);
   });
 });
 
