@@ -4,30 +4,33 @@ import { expectedWindow, type WindowSource } from '~/lib/parcel-delivery-data.se
 import { trackingUrl } from '~/lib/urls.server';
 import { fillPlaceholders, type PlaceholderValues } from '~/schemas/notification-template';
 import { longDay, windowPhrase } from '~/utils/delivery-headline';
-import { formatDate } from '~/utils/format';
+import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
 import { FAILURE_REASONS, type FailureReason } from '~/schemas/constants';
 
 /**
  * The admin-edited notification templates, filled in for a parcel: `{{placeholders}}` in the
  * subject, text and HTML body become the parcel's values (escaped in the HTML body).
  */
-export type PlaceholderParcel = WindowSource & {
-  trackingNumber: string;
-  status?: string | null;
-  recipient?: { name?: string | null } | null;
-};
+export type PlaceholderParcel = WindowSource &
+  ZonedParcel & {
+    trackingNumber: string;
+    status?: string | null;
+    recipient?: { name?: string | null } | null;
+  };
 
 /** How the templates greet someone whose name is not known (or not theirs to be told). */
 export const NEUTRAL_RECIPIENT_NAME = 'customer';
 
 /** What each placeholder stands for, for this parcel. */
 export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues {
+  // Days and times as the tracking page says them, in the recipient's zone.
+  const timeZone = recipientTimeZone(parcel);
   return {
     trackingNumber: parcel.trackingNumber,
     status: parcel.status ?? 'Pending',
     recipientName: parcel.recipient?.name?.trim() || NEUTRAL_RECIPIENT_NAME,
     estimatedDelivery: parcel.estimatedDelivery
-      ? formatDate(parcel.estimatedDelivery)
+      ? longDay(new Date(parcel.estimatedDelivery).toISOString().slice(0, 10))
       : 'to be confirmed',
     trackingUrl: trackingUrl(parcel.trackingNumber),
     companyName: env.COMPANY_NAME,
@@ -35,7 +38,7 @@ export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues 
     deliveryDay: parcel.estimatedDelivery
       ? longDay(new Date(parcel.estimatedDelivery).toISOString().slice(0, 10))
       : 'to be confirmed',
-    deliveryWindow: windowPhrase(expectedWindow(parcel), env.COMPANY_TIMEZONE) ?? 'during the day',
+    deliveryWindow: windowPhrase(expectedWindow(parcel, timeZone), timeZone) ?? 'during the day',
   };
 }
 
@@ -64,9 +67,21 @@ export function failedAttemptLines(attempt: {
   const words = FAILURE_REASONS[attempt.reason as FailureReason] ?? FAILURE_REASONS.other;
   const note = attempt.reason === 'other' && attempt.description ? ` (${attempt.description})` : '';
   const next = attempt.nextAttemptDate
-    ? `We will try again on ${formatDay(attempt.nextAttemptDate)}.`
+    ? `We will try again on ${longDay(attempt.nextAttemptDate)}.`
     : `Please contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL} to arrange a new delivery.`;
   return [`What happened: ${words}${note}.`, `What happens next: ${next}`];
+}
+
+/** A filled template under its own subject, its text and HTML opening with `line`. */
+export function withLead(
+  filled: { subject: string; text: string; html: string },
+  { subject, line }: { subject: string; line: string },
+) {
+  return {
+    subject,
+    text: `${line}\n\n${filled.text}`,
+    html: filled.html ? `<p><strong>${escapeHtml(line)}</strong></p>${filled.html}` : '',
+  };
 }
 
 /** Appends failedAttemptLines to a filled template: text lines, and escaped paragraphs in HTML. */
@@ -82,15 +97,4 @@ export function withFailedAttempt(
       ? `${filled.html}${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}`
       : '',
   };
-}
-
-/** "2030-05-02" as people read it, the calendar day itself (no zone shifts it). */
-function formatDay(day: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T12:00:00Z`));
 }

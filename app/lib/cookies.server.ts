@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCookieSessionStorage } from '@remix-run/node';
+import { createCookie, createCookieSessionStorage } from '@remix-run/node';
 import { env } from './env.server';
 
 function loadSessionSecret(): string {
@@ -53,4 +53,16 @@ export const flashStorage = createCookieSessionStorage({
     path: '/',
     secrets,
   },
+});
+
+/**
+ * Which parcels this browser's recipient opened with their postcode in the last half hour, so the
+ * tracking page can show them what they saved (signed; nothing is stored on the server).
+ */
+export const recipientCookie = createCookie('__recipient', {
+  httpOnly: true,
+  sameSite: 'lax',
+  path: '/track',
+  maxAge: 30 * 60,
+  secrets,
 });

@@ -19,6 +19,8 @@ export type ParcelDeliveryFacts = {
   window: { from: string | null; until: string } | null;
   /** When its latest tracking event happened, if it has one. */
   lastEventAt?: string | null;
+  /** The recipient's zone, in which the estimated day is read (the company's when not given). */
+  timeZone?: string;
 };
 
 export type ParcelDeliveryData = Record<string, unknown>;
@@ -35,10 +37,11 @@ const iso = (value: Date | string | null | undefined) =>
 
 /**
  * The window a parcel is expected in on its estimated day: its own, else its service's rule
- * (arriving by a time in the company's zone). None without an estimated day.
+ * (arriving by a time in `timeZone`, the recipient's). None without an estimated day.
  */
 export function expectedWindow(
   parcel: WindowSource,
+  timeZone: string = env.COMPANY_TIMEZONE,
 ): { from: string | null; until: string } | null {
   const own = parcel.deliveryWindow;
   if (own?.until) return { from: iso(own.from), until: iso(own.until)! };
@@ -46,7 +49,7 @@ export function expectedWindow(
   const by = SERVICE_DELIVERY_BY[(parcel.serviceType ?? 'Standard') as ServiceType];
   if (!by) return null;
   const day = new Date(parcel.estimatedDelivery).toISOString().slice(0, 10);
-  return { from: null, until: zonedDateTimeToUtc(day, by, env.COMPANY_TIMEZONE).toISOString() };
+  return { from: null, until: zonedDateTimeToUtc(day, by, timeZone).toISOString() };
 }
 
 /** The goodrelations delivery mode schema.org's DeliveryMethod names for a parcel service. */
@@ -55,7 +58,7 @@ const PARCEL_SERVICE = 'http://purl.org/goodrelations/v1#DeliveryModeParcelServi
 function expectedArrival(facts: ParcelDeliveryFacts) {
   if (!facts.estimatedDelivery) return {};
   const day = new Date(facts.estimatedDelivery).toISOString().slice(0, 10);
-  const zone = env.COMPANY_TIMEZONE;
+  const zone = facts.timeZone ?? env.COMPANY_TIMEZONE;
   const from = facts.window?.from ?? zonedDateTimeToUtc(day, '00:00', zone).toISOString();
   const until = facts.window?.until ?? zonedDateTimeToUtc(day, '23:59:59', zone).toISOString();
   return { expectedArrivalFrom: from, expectedArrivalUntil: until };

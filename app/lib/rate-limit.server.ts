@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { connection } from './db.server';
 
@@ -20,20 +21,41 @@ export type RateLimitResult = {
 
 const COLLECTION = 'rate_limits';
 
+/**
+ * What a limit per client address counts under: an IPv4 address as it is, an IPv6 one by its /64
+ * network (one subscriber's line holds a whole /64, so a client could otherwise take a fresh
+ * address for every try), and an IPv4 address written as IPv6 (::ffff:1.2.3.4) as the IPv4 one.
+ */
+export function addressKey(address: string): string {
+  const text = address.trim().replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(text)) return text;
+  const parsed = ipaddr.process(text.replace(/%.*$/, ''));
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const network = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${network.join(':')}::/64`;
+}
+
 export class RateLimit {
   private limiter: Promise<RateLimiterMongo> | undefined;
+  private readonly keyOf: (key: string) => string;
 
+  /**
+   * `perAddress`: the key is a client's address, counted by addressKey (IPv6 by its /64).
+   */
   constructor(
     readonly name: string,
     readonly limit: number,
     readonly windowMs: number,
-  ) {}
+    { perAddress = false }: { perAddress?: boolean } = {},
+  ) {
+    this.keyOf = perAddress ? addressKey : (key) => key;
+  }
 
   /** Counts `points` hits for `key` and says whether they were within the limit. */
   async hit(key: string, points = 1): Promise<RateLimitResult> {
     const limiter = await this.store();
     try {
-      return this.result(await limiter.consume(key, points), true);
+      return this.result(await limiter.consume(this.keyOf(key), points), true);
     } catch (error) {
       if (error instanceof RateLimiterRes) return this.result(error, false);
       throw error;
@@ -43,7 +65,7 @@ export class RateLimit {
   /** Says whether `extra` more hits for `key` would still be within the limit, counting none. */
   async peek(key: string, extra = 0): Promise<RateLimitResult> {
     const limiter = await this.store();
-    const res = await limiter.get(key);
+    const res = await limiter.get(this.keyOf(key));
     if (!res) return this.result(new RateLimiterRes(this.limit, 0, 0), true);
     const allowed = res.consumedPoints + extra <= this.limit;
     return this.result(res, allowed);
@@ -52,12 +74,12 @@ export class RateLimit {
   /** Gives back `points` hits counted for `key` (an attempt that turned out not to count). */
   async refund(key: string, points = 1): Promise<void> {
     const limiter = await this.store();
-    await limiter.reward(key, points);
+    await limiter.reward(this.keyOf(key), points);
   }
 
   async reset(key: string): Promise<void> {
     const limiter = await this.store();
-    await limiter.delete(key);
+    await limiter.delete(this.keyOf(key));
   }
 
   /** Forgets every count of this limit (tests). */

@@ -21,6 +21,7 @@ import {
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
 import { expectedWindow } from '~/lib/parcel-delivery-data.server';
+import { recipientStopIndex, recipientTimeZone } from '~/lib/address-time-zone.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
 import { findPage, iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
@@ -34,6 +35,7 @@ const contactSchema = new Schema(
     region: { type: String, default: '', trim: true },
     postalCode: { type: String, default: '', trim: true },
     country: { type: String, default: '', trim: true },
+    timeZone: { type: String, default: '', trim: true },
   },
   { _id: false },
 );
@@ -42,6 +44,7 @@ const destinationSchema = new Schema({
   name: { type: String, default: '', trim: true },
   address: { type: String, default: '', trim: true },
   city: { type: String, default: '', trim: true },
+  region: { type: String, trim: true },
   country: { type: String, default: 'USA', trim: true },
   postalCode: { type: String, default: '', trim: true },
 });
@@ -178,6 +181,7 @@ type Contact = {
   region: string;
   postalCode: string;
   country: string;
+  timeZone: string;
 };
 type LeanEvent = {
   _id: unknown;
@@ -199,6 +203,7 @@ type LeanDestination = {
   name?: string | null;
   address?: string | null;
   city?: string | null;
+  region?: string | null;
   country?: string | null;
   postalCode?: string | null;
 };
@@ -241,6 +246,7 @@ function contact(c: Partial<Contact> | null | undefined): Contact {
     region: c?.region ?? '',
     postalCode: c?.postalCode ?? '',
     country: c?.country ?? '',
+    timeZone: c?.timeZone ?? '',
   };
 }
 
@@ -309,6 +315,7 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
       name: d.name ?? '',
       address: d.address ?? '',
       city: d.city ?? '',
+      region: d.region ?? '',
       country: d.country ?? '',
       postalCode: d.postalCode ?? '',
     })),
@@ -328,9 +335,22 @@ const PUBLIC_TRACKING_PROJECTION = {
   actualDelivery: 1,
   deliveryWindow: 1,
   updatedAt: 1,
+  // The recipient's address is read for their zone and the town shown; its street never leaves.
   'recipient.name': 1,
   'recipient.address': 1,
+  'recipient.city': 1,
+  'recipient.region': 1,
+  'recipient.postalCode': 1,
+  'recipient.country': 1,
+  'recipient.timeZone': 1,
+  'destinations.name': 1,
+  'destinations.address': 1,
+  'destinations.city': 1,
+  'destinations.region': 1,
+  'destinations.postalCode': 1,
+  'destinations.country': 1,
   'sender.address': 1,
+  deliveryPreferences: 1,
   events: 1,
 } as const;
 
@@ -365,8 +385,17 @@ export async function findParcelsByTrackingNumbers(trackingNumbers: string[]) {
     .toArray();
 }
 
-/** What a visitor may see of a parcel: no e-mails, phones or costs. */
+/**
+ * What a visitor may see of a parcel: no e-mails, phones or costs; the recipient's address as
+ * stored here, for the service to mask (public-tracking.server.ts) before it leaves. `timeZone` is
+ * the recipient's, in which the window and the promises are read; `requestedDate` and
+ * `holdAtDepot` what the recipient asked for, which move the expected day (not what else they
+ * asked: that stays behind the postcode).
+ */
 export function toPublicTrackingResult(parcel: LeanParcel) {
+  const timeZone = recipientTimeZone(parcel);
+  const stop = recipientStopIndex(parcel);
+  const destination = stop === null ? null : (parcel.destinations?.[stop] ?? null);
   return {
     parcel: {
       trackingNumber: parcel.trackingNumber,
@@ -375,9 +404,22 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
       sender: { address: parcel.sender?.address ?? '' },
       serviceType: parcel.serviceType ?? 'Standard',
       estimatedDelivery: iso(parcel.estimatedDelivery),
-      deliveryWindow: expectedWindow(parcel),
+      deliveryWindow: expectedWindow(parcel, timeZone),
       actualDelivery: iso(parcel.actualDelivery),
       updatedAt: iso(parcel.updatedAt),
+      timeZone,
+      requestedDate: parcel.deliveryPreferences?.updatedAt
+        ? (parcel.deliveryPreferences.requestedDate ?? null)
+        : null,
+      holdAtDepot: !!parcel.deliveryPreferences?.holdAtDepot,
+    },
+    /** The recipient's address parts, else their stop's: for the service to mask. */
+    place: {
+      address: parcel.recipient?.address ?? '',
+      city: parcel.recipient?.city || destination?.city || '',
+      region: parcel.recipient?.region || destination?.region || '',
+      postalCode: parcel.recipient?.postalCode || destination?.postalCode || '',
+      country: parcel.recipient?.country || destination?.country || '',
     },
     events: [...(parcel.events ?? [])]
       .sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime())
@@ -388,11 +430,13 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
         description: event.description ?? '',
         timestamp: iso(event.timestamp),
         timeZone: eventTimeZone(event),
+        reason: event.reason ?? null,
         nextAttemptDate: event.nextAttemptDate ?? null,
       })),
   };
 }
-export type PublicTrackingResult = ReturnType<typeof toPublicTrackingResult>;
+/** The public result as a visitor gets it: the recipient's address masked, `place` gone. */
+export type PublicTrackingResult = Omit<ReturnType<typeof toPublicTrackingResult>, 'place'>;
 
 /* ---------- Parcel management (dashboard and /api/parcels) ---------- */
 
@@ -650,6 +694,7 @@ export function importedParcelDocument(input: ImportedParcel) {
     region: c.region,
     postalCode: c.postalCode,
     country: c.country,
+    timeZone: c.timeZone,
   });
   return {
     _id: new mongoose.Types.ObjectId(),
@@ -672,6 +717,7 @@ export function importedParcelDocument(input: ImportedParcel) {
       name: d.name,
       address: d.address,
       city: d.city,
+      ...(d.region ? { region: d.region } : {}),
       country: d.country,
       postalCode: d.postalCode,
       _id: new mongoose.Types.ObjectId(),
@@ -798,11 +844,23 @@ export async function updateParcelFields(
   return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
 }
 
-/** A parcel's status, estimated day and window: what its window and its day-before e-mail need. */
+/**
+ * A parcel's status, estimated day and window, and the addresses its recipient's zone is read
+ * from: what its window and its day-before e-mail need.
+ */
 export async function getParcelSchedule(id: string) {
   if (!isObjectId(id)) return null;
-  return Parcel.findById(id, { status: 1, estimatedDelivery: 1, deliveryWindow: 1 }).lean<
-    Pick<LeanParcel, 'status' | 'estimatedDelivery' | 'deliveryWindow'>
+  return Parcel.findById(id, {
+    status: 1,
+    estimatedDelivery: 1,
+    deliveryWindow: 1,
+    recipient: 1,
+    destinations: 1,
+  }).lean<
+    Pick<
+      LeanParcel,
+      'status' | 'estimatedDelivery' | 'deliveryWindow' | 'recipient' | 'destinations'
+    >
   >();
 }
 
@@ -838,8 +896,8 @@ export async function getParcelForTemplate(
   return Parcel.findOne('id' in filter ? { _id: filter.id } : filter, {
     trackingNumber: 1,
     status: 1,
-    'recipient.name': 1,
-    'recipient.email': 1,
+    recipient: 1,
+    destinations: 1,
     estimatedDelivery: 1,
     deliveryWindow: 1,
     serviceType: 1,
@@ -852,7 +910,8 @@ export async function getParcelWithEvents(id: string): Promise<LeanParcel | null
   return Parcel.findById(id, {
     trackingNumber: 1,
     status: 1,
-    'recipient.name': 1,
+    recipient: 1,
+    destinations: 1,
     estimatedDelivery: 1,
     deliveryWindow: 1,
     serviceType: 1,
@@ -885,24 +944,41 @@ export async function findParcelForRecipient(trackingNumber: string) {
       projection: {
         trackingNumber: 1,
         status: 1,
-        'recipient.postalCode': 1,
-        'destinations.postalCode': 1,
+        recipient: 1,
+        destinations: 1,
         deliveryPreferences: 1,
+        estimatedDelivery: 1,
+        serviceType: 1,
       },
     },
   );
 }
 
-/** Replaces what the recipient asked for; the parcel as stored after, or null when it is gone. */
+/**
+ * Replaces what the recipient asked for; a day asked for becomes the parcel's estimated day (a
+ * window on another day goes). The parcel as stored after, or null when it is gone.
+ */
 export async function setDeliveryPreferences(
   id: string,
   preferences: Omit<LeanDeliveryPreferences, 'updatedAt'>,
 ): Promise<SerializedParcel | null> {
   if (!isObjectId(id)) return null;
-  const doc = await Parcel.findByIdAndUpdate(
-    id,
-    { $set: { deliveryPreferences: { ...preferences, updatedAt: new Date() } } },
-    { returnDocument: 'after', runValidators: true },
-  ).lean<LeanParcel>();
+  const set: Record<string, unknown> = {
+    deliveryPreferences: { ...preferences, updatedAt: new Date() },
+  };
+  const update: Record<string, unknown> = { $set: set };
+  if (preferences.requestedDate) {
+    const day = new Date(`${preferences.requestedDate}T00:00:00.000Z`);
+    const stored = await Parcel.findById(id, { estimatedDelivery: 1 }).lean<LeanParcel>();
+    const storedDay = stored?.estimatedDelivery?.toISOString().slice(0, 10);
+    if (storedDay !== preferences.requestedDate) {
+      set.estimatedDelivery = day;
+      update.$unset = { deliveryWindow: 1 };
+    }
+  }
+  const doc = await Parcel.findByIdAndUpdate(id, update, {
+    returnDocument: 'after',
+    runValidators: true,
+  }).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }

@@ -159,9 +159,12 @@ export default function Home() {
       <h1 className="sr-only">
         {company.name}: fast, reliable parcel delivery and tracking worldwide
       </h1>
-      <HeroCarousel slides={SLIDES} />
-      <div className="px-4">
-        <TrackingBox />
+      {/* On a phone the tracking box comes first, above the fold; wider, it overlaps the hero. */}
+      <div className="flex flex-col">
+        <HeroCarousel slides={SLIDES} />
+        <div className="order-first px-4 pt-4 sm:order-none sm:pt-0">
+          <TrackingBox />
+        </div>
       </div>
 
       <PublicSection

@@ -19,7 +19,14 @@ import { ManageDeliveryForm } from '~/components/tracking-public/manage-delivery
 import { ParcelDeliveryMarkup } from '~/components/tracking-public/parcel-delivery-markup';
 import { deliveryPreferencesSchema, ProofAccessSchema } from '~/schemas/delivery-preferences';
 import { ProofOfDeliverySection } from '~/components/tracking-public/proof-of-delivery-section';
-import { openProofOfDelivery, type PublicProof } from '~/services/public-proof.server';
+import {
+  isProofAccess,
+  openProofOfDelivery,
+  PROOF_NEEDS_LINK,
+  type PublicProof,
+} from '~/services/public-proof.server';
+import { grantRecipientAccess, savedPreferencesFor } from '~/services/recipient-access.server';
+import type { SerializedDeliveryPreferences } from '~/models/parcel.server';
 import {
   dayLabel,
   PREFERENCES_CLOSED,
@@ -35,9 +42,7 @@ import {
 } from '~/services/parcel-subscriptions.server';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import {
-  CLOSED_STATUSES,
   MAX_TRACKING_NUMBERS,
-  type ParcelStatus,
   normalizeTrackingNumber,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PLACEHOLDER,
@@ -77,6 +82,10 @@ type TrackPageData = {
   /** The days another delivery may be asked for, and whether preferences were just saved. */
   days: Array<{ value: string; label: string }>;
   preferencesSaved: boolean;
+  /** What the recipient asked for, once this browser opened the parcel with the postcode. */
+  savedPreferences: SerializedDeliveryPreferences | null;
+  /** The signed value of the recipient's proof link, when the page was opened through it. */
+  proofAccess: string | null;
   /** Each parcel found, as schema.org ParcelDelivery data. */
   deliveries: unknown[];
 };
@@ -92,6 +101,8 @@ const EMPTY_PAGE: TrackPageData = {
   subscribed: null,
   days: [],
   preferencesSaved: false,
+  savedPreferences: null,
+  proofAccess: null,
   deliveries: [],
 };
 
@@ -103,6 +114,8 @@ function page(data: Partial<TrackPageData>, init?: ResponseInit) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The page differs for a browser that opened the parcel with its postcode.
+  const vary = { Vary: 'Cookie' };
   const url = new URL(request.url);
   const values = url.searchParams.getAll('number');
   if (!values.length) return json<TrackPageData>(EMPTY_PAGE);
@@ -147,15 +160,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const glance = await lookupGlance(lookup!.result);
       const days = requestableDays().map((value) => ({ value, label: dayLabel(value) }));
       const preferencesSaved = url.searchParams.get('preferences') === 'saved';
-      return page({
-        number,
-        result: lookup!.result,
-        glance,
-        subscribed,
-        days,
-        preferencesSaved,
-        deliveries: [trackingDeliveryData(lookup!.result)],
-      });
+      const trackingNumber = lookup!.result.parcel.trackingNumber;
+      const proof = url.searchParams.get('proof');
+      return page(
+        {
+          number,
+          result: lookup!.result,
+          glance,
+          subscribed,
+          days,
+          preferencesSaved,
+          savedPreferences: await savedPreferencesFor(request, trackingNumber),
+          proofAccess: isProofAccess(trackingNumber, proof) ? proof : null,
+          deliveries: [trackingDeliveryData(lookup!.result)],
+        },
+        { headers: vary },
+      );
     }
     const summaries = lookups.map((lookup): TrackingSummary => {
       if (lookup.kind === 'found') {
@@ -201,7 +221,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get('intent') === 'proof')
     return proofAction(normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get('intent') === 'preferences')
-    return preferencesAction(normalizeTrackingNumber(trackingNumber), formData, context);
+    return preferencesAction(request, normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get(HONEYPOT_FIELD)) return redirect(sent);
 
   const submission = parseWithZod(formData, { schema: ParcelSubscribeSchema });
@@ -230,6 +250,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(sent);
 }
 
+/** "45 seconds", "1 minute", "12 minutes". */
+function waitPhrase(seconds: number) {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
 /** A postcode check that did not open the parcel: said beside the field, or for the form. */
 function postcodeRefused<T>(
   submission: Submission<unknown>,
@@ -247,7 +273,7 @@ function postcodeRefused<T>(
       return invalidForm(submission, {
         into,
         formErrors: [
-          `Too many postcode attempts. Please wait ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes and try again.`,
+          `Too many postcode attempts. Please wait ${waitPhrase(outcome.retryAfterSeconds)} and try again.`,
         ],
         status: 429,
         headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
@@ -257,7 +283,10 @@ function postcodeRefused<T>(
   }
 }
 
-/** The proof of delivery's photos and signature, behind the recipient's postcode. */
+/**
+ * The proof of delivery's photos and signature: through the recipient's signed link (the
+ * delivered e-mail's), behind their postcode.
+ */
 async function proofAction(trackingNumber: string, formData: FormData, context: unknown) {
   const submission = parseWithZod(formData, { schema: ProofAccessSchema });
   const into = (reply: FormReply) => ({ proof: { reply, proofs: null } });
@@ -266,13 +295,21 @@ async function proofAction(trackingNumber: string, formData: FormData, context: 
     trackingNumber,
     submission.value.postalCode,
     clientAddress(context),
+    submission.value.proof,
   );
   if (outcome.kind === 'shown') return json({ proof: { reply: null, proofs: outcome.proofs } });
+  if (outcome.kind === 'no-link')
+    return invalidForm(submission, { into, formErrors: [PROOF_NEEDS_LINK], status: 403 });
   return postcodeRefused(submission, outcome, into);
 }
 
 /** The recipient's delivery preferences, behind their postcode (as the public API takes them). */
-async function preferencesAction(trackingNumber: string, formData: FormData, context: unknown) {
+async function preferencesAction(
+  request: Request,
+  trackingNumber: string,
+  formData: FormData,
+  context: unknown,
+) {
   const submission = parseWithZod(formData, {
     schema: deliveryPreferencesSchema(requestableDays()),
   });
@@ -286,6 +323,7 @@ async function preferencesAction(trackingNumber: string, formData: FormData, con
   if (outcome.kind === 'saved')
     return redirect(
       `/track?${new URLSearchParams({ number: trackingNumber, preferences: 'saved' })}#manage`,
+      { headers: { 'Set-Cookie': await grantRecipientAccess(request, trackingNumber) } },
     );
   if (outcome.kind === 'closed')
     return invalidForm(submission, { into, formErrors: [PREFERENCES_CLOSED], status: 409 });
@@ -397,8 +435,21 @@ export default function TrackPage() {
       : undefined;
   const { error } = data;
   // With one result, the result comes first so that a phone shows it without scrolling; the box
-  // for another number follows it.
+  // for another number follows it. After a failed attempt, the recipient's choices come next.
   const single = !!(data.result && data.glance);
+  const status = data.result?.parcel.status;
+  const failed = status === 'Failed';
+  const manage =
+    data.result && status !== 'Delivered' && status !== 'Returned' ? (
+      <ManageDeliveryForm
+        trackingNumber={data.result.parcel.trackingNumber}
+        days={data.days}
+        justSaved={data.preferencesSaved}
+        saved={data.savedPreferences}
+        open={failed}
+        lastResult={preferencesResult}
+      />
+    ) : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:py-10">
       <h1 className="text-2xl font-bold sm:text-3xl">Track Package</h1>
@@ -423,6 +474,7 @@ export default function TrackPage() {
         {data.result && data.glance ? (
           <TrackingResult result={data.result} glance={data.glance} />
         ) : null}
+        {manage && failed ? manage : null}
         {single ? (
           <section aria-labelledby="track-another-heading" className="card mt-6 p-5">
             <h2 id="track-another-heading" className="text-lg font-semibold">
@@ -434,18 +486,12 @@ export default function TrackPage() {
         {data.result && data.result.parcel.status === 'Delivered' ? (
           <ProofOfDeliverySection
             trackingNumber={data.result.parcel.trackingNumber}
+            access={data.proofAccess}
             proofs={proofData?.proofs ?? null}
             lastResult={proofData?.reply}
           />
         ) : null}
-        {data.result && !CLOSED_STATUSES.includes(data.result.parcel.status as ParcelStatus) ? (
-          <ManageDeliveryForm
-            trackingNumber={data.result.parcel.trackingNumber}
-            days={data.days}
-            saved={data.preferencesSaved}
-            lastResult={preferencesResult}
-          />
-        ) : null}
+        {manage && !failed ? manage : null}
         {data.result && data.result.parcel.status !== 'Delivered' ? (
           <SubscribeForm
             trackingNumber={data.result.parcel.trackingNumber}

@@ -29,7 +29,7 @@ export default function PublicLayout() {
         Skip to content
       </a>
       <SiteHeader company={company} />
-      <main id="main" className="flex-1">
+      <main id="main" className="public-main flex-1">
         <Outlet />
       </main>
       <SiteFooter company={company} />

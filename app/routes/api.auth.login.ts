@@ -2,7 +2,12 @@ import { json } from '@remix-run/node';
 import { issueApiToken } from '~/models/api-token.server';
 import { LoginSchema } from '~/schemas/auth';
 import { ApiError, apiRoute, handleApi, readJsonBody } from '~/lib/api.server';
-import { checkCredentials, LoginError, loginFailures } from '~/services/auth.server';
+import {
+  checkCredentials,
+  LoginError,
+  loginFailures,
+  userAddressKey,
+} from '~/services/auth.server';
 import { clientAddress, rateLimitHeaders } from '~/lib/rate-limit.server';
 
 export const { loader, action } = apiRoute({
@@ -32,7 +37,7 @@ export const { loader, action } = apiRoute({
     // from this address (or, without a username, this address across usernames) before a lockout.
     const limit = await (
       username
-        ? loginFailures.userAddress.peek(`${username}|${address}`)
+        ? loginFailures.userAddress.peek(userAddressKey(username, address))
         : loginFailures.address.peek(address)
     ).catch(() => null);
     if (limit) {

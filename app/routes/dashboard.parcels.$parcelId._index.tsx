@@ -17,14 +17,22 @@ import { labelHref } from '~/schemas/label';
 import { requireUser } from '~/services/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
+import { addressLines } from '~/services/address-format.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw json({ message: 'Parcel not found' }, { status: 404 });
   const { events, ...rest } = parcel;
+  // Every address in full, in its country's order (the label's formatter).
+  const addresses = {
+    sender: addressLines(parcel.sender),
+    recipient: addressLines(parcel.recipient),
+    destinations: parcel.destinations.map(addressLines),
+  };
   return json({
     parcel: { ...rest, eventCount: events?.length ?? 0 },
+    addresses,
     proofs: await listProofs(parcel.id),
   });
 }
@@ -45,9 +53,11 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 function ContactDetails({
   title,
   contact,
+  lines,
 }: {
   title: string;
   contact: { name: string; email: string; phone: string; address: string };
+  lines: string[];
 }) {
   return (
     <section aria-label={title} className="space-y-2">
@@ -56,7 +66,7 @@ function ContactDetails({
         <Item label="Name">{contact.name || '—'}</Item>
         <Item label="Email">{contact.email || '—'}</Item>
         <Item label="Phone">{contact.phone || '—'}</Item>
-        <Item label="Address">{contact.address || '—'}</Item>
+        <Item label="Address">{lines.join(', ') || '—'}</Item>
       </dl>
     </section>
   );
@@ -66,7 +76,7 @@ export default function ParcelDetailsDialog() {
   const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const canDeliver = useCanDeliver();
-  const { parcel, proofs } = useLoaderData<typeof loader>();
+  const { parcel, proofs, addresses } = useLoaderData<typeof loader>();
   const stops = parcel.destinations.length
     ? parcel.destinations
     : [{ name: parcel.recipient.name, address: parcel.recipient.address }];
@@ -109,8 +119,8 @@ export default function ParcelDetailsDialog() {
             </p>
           </section>
         ) : null}
-        <ContactDetails title="Sender" contact={parcel.sender} />
-        <ContactDetails title="Recipient" contact={parcel.recipient} />
+        <ContactDetails title="Sender" contact={parcel.sender} lines={addresses.sender} />
+        <ContactDetails title="Recipient" contact={parcel.recipient} lines={addresses.recipient} />
         <section aria-label="Package" className="space-y-2">
           <h3 className="font-semibold text-gray-900">Package Details</h3>
           <dl className="grid gap-2 sm:grid-cols-2">
@@ -131,7 +141,9 @@ export default function ParcelDetailsDialog() {
                   <p className="font-medium">
                     {i + 1}. {d.name || '—'}
                   </p>
-                  <p className="text-gray-600">{destinationLine(d) || '—'}</p>
+                  <p className="text-gray-600">
+                    {addresses.destinations[i]?.join(', ') || destinationLine(d) || '—'}
+                  </p>
                 </li>
               ))}
             </ol>

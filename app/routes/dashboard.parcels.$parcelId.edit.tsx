@@ -9,7 +9,7 @@ import { ParcelUpdateFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
 import { parcelSaveFailed, redirectAfterParcelChange } from '~/services/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
-import { env } from '~/lib/env.server';
+import { recipientTimeZone } from '~/lib/address-time-zone.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 
@@ -21,7 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
   const parcel = await getParcel(params.parcelId ?? '');
   if (!parcel) throw notFound();
-  return json({ parcel: { ...parcel, events: undefined }, timeZone: env.COMPANY_TIMEZONE });
+  // The window is typed and shown in the recipient's zone.
+  return json({ parcel: { ...parcel, events: undefined }, timeZone: recipientTimeZone(parcel) });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -57,6 +57,10 @@ const ContactSchema = z.looseObject({
   region: z.string().optional().describe('State, province or county'),
   postalCode: z.string().optional(),
   country: z.string().optional().describe('A name or an ISO 3166 code'),
+  timeZone: z
+    .string()
+    .optional()
+    .describe('The address’s IANA zone when given; empty: derived from the address'),
 });
 
 export const TrackingEventObjectSchema = z
@@ -134,6 +138,7 @@ export const ParcelSchema = z
         name: z.string(),
         address: z.string(),
         city: z.string(),
+        region: z.string().optional().describe('State, province or county'),
         country: z.string(),
         postalCode: z.string(),
       }),
@@ -230,13 +235,30 @@ export const PublicTrackingSchema = z
     parcel: z.looseObject({
       trackingNumber: z.string(),
       status: z.string(),
-      recipient: z.looseObject({ name: z.string(), address: z.string() }),
+      recipient: z.looseObject({
+        name: z.string(),
+        address: z
+          .string()
+          .describe(
+            'The town, region and postcode area only ("Seattle, WA 981…"), never the street',
+          ),
+      }),
       sender: z.looseObject({ address: z.string() }),
       serviceType: z.string(),
       estimatedDelivery: nullableDate,
       deliveryWindow: DeliveryWindowSchema.optional(),
       actualDelivery: nullableDate.optional(),
       updatedAt: nullableDate.optional(),
+      timeZone: z
+        .string()
+        .optional()
+        .describe('The recipient’s IANA zone, in which the window and the expected day are read'),
+      requestedDate: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('The day the recipient asked for (YYYY-MM-DD), if any'),
+      holdAtDepot: z.boolean().optional().describe('The recipient collects it at the depot'),
     }),
     events: z.array(
       z.looseObject({
@@ -246,6 +268,11 @@ export const PublicTrackingSchema = z
         description: z.string(),
         timestamp: nullableDate,
         timeZone: z.string(),
+        reason: z
+          .enum(FAILURE_REASON_CODES)
+          .nullable()
+          .optional()
+          .describe('Why a Failed Delivery attempt failed'),
       }),
     ),
   })

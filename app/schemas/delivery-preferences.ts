@@ -75,8 +75,9 @@ export function deliveryPreferencesSchema(
 }
 export type DeliveryPreferencesInput = z.infer<ReturnType<typeof deliveryPreferencesSchema>>;
 
-/** The tracking page's form that opens the proof of delivery. */
+/** The tracking page's form that opens the proof of delivery (through the recipient's link). */
 export const ProofAccessSchema = z.object({
+  proof: z.string().max(200).optional(),
   postalCode: z
     .string({ error: POSTCODE_REQUIRED })
     .trim()

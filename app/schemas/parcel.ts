@@ -19,6 +19,8 @@ import {
 } from './constants';
 import { updatedSince } from './sync';
 import { positiveInt } from './paging';
+import { TIME_ZONE_MESSAGE } from './depot';
+import { canonicalTimeZone, isTimeZone } from '~/utils/time-zone';
 
 const text = (max: number) =>
   z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
@@ -40,6 +42,14 @@ const ContactShape = {
   region: text(100),
   postalCode: text(20),
   country: text(100),
+  // The address's IANA zone when it should not be derived from the rest of the address.
+  timeZone: text(64)
+    .refine((value) => value === '' || isTimeZone(value), TIME_ZONE_MESSAGE)
+    .transform((value) => (value ? canonicalTimeZone(value) : ''))
+    .meta({
+      description:
+        'The address’s IANA time zone (e.g. America/Los_Angeles), or empty to derive it from the country, region, city and postcode',
+    }),
 };
 
 /** The structured address fields of a contact: each optional, '' when not given. */
@@ -48,6 +58,7 @@ const contactAddressParts = {
   region: ContactShape.region.default(''),
   postalCode: ContactShape.postalCode.default(''),
   country: ContactShape.country.default(''),
+  timeZone: ContactShape.timeZone.default(''),
 };
 
 /** A contact with nothing filled in: the sender of a parcel created without one. */
@@ -60,6 +71,7 @@ export const EMPTY_CONTACT = {
   region: '',
   postalCode: '',
   country: '',
+  timeZone: '',
 };
 
 export const SenderSchema = z.object({
@@ -82,6 +94,8 @@ export const DestinationSchema = z.object({
   name: text(200).default(''),
   address: text(500).default(''),
   city: text(100).default(''),
+  // Optional where other fields default: stops stored before it was kept have none.
+  region: text(100).optional(),
   country: text(100).default('USA'),
   postalCode: text(20).default(''),
   // A stop as the API answers it carries its id: taken back and ignored, so an answer can be sent
@@ -96,10 +110,11 @@ export function destinationFields({
   name,
   address,
   city,
+  region,
   country,
   postalCode,
 }: DestinationInput): DestinationInput {
-  return { name, address, city, country, postalCode };
+  return { name, address, city, ...(region ? { region } : {}), country, postalCode };
 }
 
 const measure = (label: string) =>
@@ -145,7 +160,7 @@ const windowInstant = (label: string) =>
     .transform((value) => new Date(value));
 
 /**
- * The API's delivery window: two instants on the estimated day (in the company's zone, which the
+ * The API's delivery window: two instants on the estimated day (in the recipient's zone, which the
  * service checks), or null to clear it.
  */
 export const DeliveryWindowInputSchema = z
@@ -159,10 +174,10 @@ export const DeliveryWindowInputSchema = z
   .nullable()
   .optional()
   .describe(
-    'The expected window on the estimated day, in any zone (the day is read in the company’s); null clears it. A new estimated day without a window clears a window on another day.',
+    'The expected window on the estimated day, in any zone (the day is read in the recipient’s, from their address or its timeZone); null clears it. A new estimated day without a window clears a window on another day.',
   );
 
-/** The forms' window: two times (HH:MM) on the estimated day, in the company's zone; both or neither. */
+/** The forms' window: two times (HH:MM) on the estimated day, in the recipient's zone; both or neither. */
 const WindowTimesSchema = z
   .object({
     from: z.string().trim().default(''),
@@ -187,7 +202,7 @@ const WindowTimesSchema = z
     window.from && window.until ? { fromTime: window.from, untilTime: window.until } : null,
   );
 
-/** A window as the forms give it: times on the estimated day, read in the company's zone. */
+/** A window as the forms give it: times on the estimated day, read in the recipient's zone. */
 export type WindowTimes = { fromTime: string; untilTime: string };
 /** A window as a change gives it: instants (the API), times on the day (the forms), or none. */
 export type DeliveryWindowInput = { from: Date; until: Date } | WindowTimes | null | undefined;
@@ -197,7 +212,7 @@ export function defaultEstimatedDelivery(now = Date.now()): Date {
 }
 
 function isBlankDestination(d: DestinationInput) {
-  return !d.name && !d.address && !d.city && !d.postalCode;
+  return !d.name && !d.address && !d.city && !d.region && !d.postalCode;
 }
 
 /** The one destination a parcel gets when none was given: the recipient's. */
@@ -205,6 +220,7 @@ export function defaultDestination(recipient: {
   name: string;
   address: string;
   city?: string;
+  region?: string;
   postalCode?: string;
   country?: string;
 }): DestinationInput {
@@ -212,6 +228,7 @@ export function defaultDestination(recipient: {
     name: recipient.name,
     address: recipient.address,
     city: recipient.city ?? '',
+    ...(recipient.region ? { region: recipient.region } : {}),
     country: recipient.country || 'USA',
     postalCode: recipient.postalCode ?? '',
   };
@@ -499,6 +516,7 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
         region: true,
         postalCode: true,
         country: true,
+        timeZone: true,
       }),
   }),
 );

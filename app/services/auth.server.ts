@@ -16,7 +16,7 @@ import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError, bearerChallenge, noteRateLimit } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
-import { RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
+import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
 
 export { USER_SESSION_KEY } from '~/models/session.server';
@@ -33,11 +33,18 @@ const loginWindowMs = env.LOGIN_WINDOW_MINUTES * 60 * 1000;
 export const loginFailures = {
   userAddress: new RateLimit('login-user-address', env.LOGIN_MAX_FAILURES, loginWindowMs),
   user: new RateLimit('login-user', env.LOGIN_MAX_FAILURES * 4, loginWindowMs),
-  address: new RateLimit('login-address', env.LOGIN_MAX_FAILURES * 20, loginWindowMs),
+  address: new RateLimit('login-address', env.LOGIN_MAX_FAILURES * 20, loginWindowMs, {
+    perAddress: true,
+  }),
   async clear() {
     await Promise.all([this.userAddress.clear(), this.user.clear(), this.address.clear()]);
   },
 };
+
+/** The key of one username's failures from one client (an IPv6 client by its /64). */
+export function userAddressKey(username: string, address: string) {
+  return `${username.toLowerCase()}|${addressKey(address)}`;
+}
 
 export class LoginError extends Error {
   constructor(
@@ -73,7 +80,7 @@ export async function checkCredentials(input: unknown, address: string): Promise
   const { username, password } = parsed.data;
   const user = username.toLowerCase();
   const checks = [
-    { limit: loginFailures.userAddress, key: `${user}|${address}` },
+    { limit: loginFailures.userAddress, key: userAddressKey(user, address) },
     { limit: loginFailures.user, key: user },
     { limit: loginFailures.address, key: address },
   ];

@@ -5,8 +5,9 @@ import {
   type SerializedDeliveryPreferences,
 } from '~/models/parcel.server';
 import { env } from '~/lib/env.server';
+import { recipientStopIndex } from '~/lib/address-time-zone.server';
 import { RateLimit, type RateLimitResult } from '~/lib/rate-limit.server';
-import { CLOSED_STATUSES, type ParcelStatus } from '~/schemas/constants';
+import { type ParcelStatus } from '~/schemas/constants';
 import {
   normalizePostcode,
   REQUESTABLE_DAYS,
@@ -16,20 +17,39 @@ import { addDays, dayIn, longDay } from '~/utils/delivery-headline';
 import { auditRecord, type Actor } from './audit.server';
 import { notFound } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
+import { planDayBeforeEmail } from './day-before-emails.server';
+import { queueAutomaticEmail } from './notifications.server';
+import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 
 /**
- * The recipient's own say over a delivery, behind the postcode of the delivery address: what they
- * ask is stored on the parcel, recorded in the audit trail and sent to the webhooks, for the
- * staff's parcel page and the scan station to show. Wrong postcodes are counted per parcel and
- * per client address, so guessing meets 429 within ten tries either way.
+ * The recipient's own say over a delivery, behind the postcode of their own stop: what they ask
+ * is stored on the parcel, recorded in the audit trail and sent to the webhooks, for the staff's
+ * parcel page and the scan station to show.
+ *
+ * Every postcode attempt is counted before it is checked (one atomic increment per limit, so no
+ * number of attempts at once gets more than the limit checked) and a right one is given back.
+ * Per client address (an IPv6 client by its /64) the limit is strict: POSTCODE_TRIES an hour,
+ * then 429. Per parcel it slows rather than locks, so that strangers guessing from many
+ * addresses cannot lock the recipient out: after POSTCODE_TRIES in the hour, one attempt per
+ * POSTCODE_SLOW_SECONDS for the whole parcel.
  */
 
 export const POSTCODE_TRIES = 10;
+export const POSTCODE_SLOW_SECONDS = 60;
 const WINDOW_MS = 60 * 60 * 1000;
 export const postcodeParcelLimiter = new RateLimit('postcode-parcel', POSTCODE_TRIES, WINDOW_MS);
-export const postcodeClientLimiter = new RateLimit('postcode-client', POSTCODE_TRIES, WINDOW_MS);
+export const postcodeParcelSlowLimiter = new RateLimit(
+  'postcode-parcel-slow',
+  1,
+  POSTCODE_SLOW_SECONDS * 1000,
+);
+export const postcodeClientLimiter = new RateLimit('postcode-client', POSTCODE_TRIES, WINDOW_MS, {
+  perAddress: true,
+});
 
 export const WRONG_POSTCODE = 'That postcode does not match the delivery address';
+/** Statuses after which the recipient has no more say: the parcel was delivered or returned. */
+export const JOURNEY_OVER: readonly ParcelStatus[] = ['Delivered', 'Returned'];
 export const PREFERENCES_CLOSED = 'This parcel has arrived at its end: its delivery cannot change';
 
 /** The days another delivery may be asked for: the next five working days, in the company's zone. */
@@ -46,12 +66,20 @@ export function requestableDays(now: Date = new Date()): string[] {
 
 export const dayLabel = longDay;
 
-/** The postcodes that open a parcel: its recipient's, else its last stop's. */
-function postcodesOf(parcel: LeanParcel): string[] {
-  const own = parcel.recipient?.postalCode?.trim();
-  if (own) return [normalizePostcode(own)];
-  const last = parcel.destinations?.at(-1)?.postalCode?.trim();
-  return last ? [normalizePostcode(last)] : [];
+/**
+ * The postcodes that open a parcel to its recipient: the recipient's own and their stop's. Another
+ * stop's postcode is that stop's contact's, not the recipient's: it opens nothing here.
+ */
+export function recipientPostcodes(
+  parcel: Pick<LeanParcel, 'recipient' | 'destinations'>,
+): string[] {
+  const stop = recipientStopIndex(parcel);
+  return [
+    parcel.recipient?.postalCode,
+    stop === null ? '' : parcel.destinations?.[stop]?.postalCode,
+  ]
+    .map((code) => normalizePostcode(code ?? ''))
+    .filter((code, i, all) => code && all.indexOf(code) === i);
 }
 
 export type PostcodeCheck =
@@ -60,30 +88,34 @@ export type PostcodeCheck =
   | { kind: 'wrong-postcode' }
   | { kind: 'rate-limited'; retryAfterSeconds: number; limit: RateLimitResult };
 
+function limited(limit: RateLimitResult): PostcodeCheck {
+  return { kind: 'rate-limited', retryAfterSeconds: limit.retryAfterSeconds, limit };
+}
+
 /**
- * Whether `postalCode` opens the parcel: refused with 429 once either budget is spent (before any
- * lookup), counted against both when wrong.
+ * Whether `postalCode` opens the parcel to its recipient. The attempt is counted first, against
+ * the client (strict) and the parcel (past its budget, one attempt per POSTCODE_SLOW_SECONDS),
+ * and given back when the postcode was right.
  */
 export async function checkRecipientPostcode(
   trackingNumber: string,
   postalCode: string,
   client: string,
 ): Promise<PostcodeCheck> {
-  for (const [limiter, key] of [
-    [postcodeParcelLimiter, trackingNumber],
-    [postcodeClientLimiter, client],
-  ] as const) {
-    const limit = await limiter.peek(key, 1);
-    if (!limit.allowed)
-      return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, limit.resetSeconds), limit };
+  const byClient = await postcodeClientLimiter.hit(client);
+  if (!byClient.allowed) return limited(byClient);
+  const byParcel = await postcodeParcelLimiter.hit(trackingNumber);
+  if (!byParcel.allowed) {
+    const slowed = await postcodeParcelSlowLimiter.hit(trackingNumber);
+    if (!slowed.allowed) return limited(slowed);
   }
   const parcel = await findParcelForRecipient(trackingNumber);
-  const wanted = normalizePostcode(postalCode);
-  if (parcel && wanted && postcodesOf(parcel).includes(wanted)) return { kind: 'ok', parcel };
-  await postcodeParcelLimiter.hit(trackingNumber);
-  await postcodeClientLimiter.hit(client);
   if (!parcel) return notFound(trackingNumber);
-  return { kind: 'wrong-postcode' };
+  const wanted = normalizePostcode(postalCode);
+  if (!wanted || !recipientPostcodes(parcel).includes(wanted)) return { kind: 'wrong-postcode' };
+  await postcodeClientLimiter.refund(client);
+  if (byParcel.allowed) await postcodeParcelLimiter.refund(trackingNumber);
+  return { kind: 'ok', parcel };
 }
 
 export type PreferencesOutcome =
@@ -100,7 +132,8 @@ export async function updateDeliveryPreferences(
   const check = await checkRecipientPostcode(trackingNumber, input.postalCode, client);
   if (check.kind !== 'ok') return check;
   const { parcel } = check;
-  if (CLOSED_STATUSES.includes((parcel.status ?? 'Pending') as ParcelStatus))
+  // A failed attempt is when the recipient most needs a say: only a journey over is closed.
+  if (JOURNEY_OVER.includes((parcel.status ?? 'Pending') as ParcelStatus))
     return { kind: 'closed' };
   const before = parcel.deliveryPreferences ?? null;
   const updated = await setDeliveryPreferences(String(parcel._id), {
@@ -112,6 +145,8 @@ export async function updateDeliveryPreferences(
   });
   if (!updated?.deliveryPreferences) return notFound(trackingNumber);
   const preferences = updated.deliveryPreferences;
+  if (preferences.requestedDate) await planDayBeforeEmail(updated);
+  await queuePreferencesConfirmation(updated.id, preferences);
   await emitWebhookEvent('parcel.delivery_preferences_updated', {
     parcel: { id: updated.id, trackingNumber: updated.trackingNumber, status: updated.status },
     deliveryPreferences: preferences,
@@ -122,6 +157,35 @@ export async function updateDeliveryPreferences(
     after: { id: updated.id, deliveryPreferences: preferences } as never,
   });
   return { kind: 'saved', preferences };
+}
+
+/**
+ * The recipient hears of every change to their delivery at their own address (queued like every
+ * e-mail): what is now asked, and whom to call if it was not them.
+ */
+async function queuePreferencesConfirmation(
+  parcelId: string,
+  preferences: SerializedDeliveryPreferences,
+) {
+  try {
+    await queueAutomaticEmail({
+      parcelId,
+      template: 'Custom',
+      key: `email:preferences:${parcelId}:${preferences.updatedAt}`,
+      content: (parcel) => ({
+        subject: `Your delivery preferences for ${parcel.trackingNumber} were changed`,
+        text: [
+          `The delivery preferences for your parcel ${parcel.trackingNumber} were changed. From now on:`,
+          '',
+          ...describeDeliveryPreferences(preferences).map((line) => `- ${line}`),
+          '',
+          `If you did not make this change, contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL}.`,
+        ].join('\n'),
+      }),
+    });
+  } catch (error) {
+    console.error('Could not queue the confirmation of the delivery preferences', error);
+  }
 }
 
 /** The audit trail's "who" for a change the recipient made behind their postcode. */

@@ -29,16 +29,19 @@ export const contactLimiter = new RateLimit(
   'contact',
   PUBLIC_FORM_RATE_LIMIT.limit,
   PUBLIC_FORM_RATE_LIMIT.windowMs,
+  { perAddress: true },
 );
 export const quoteLimiter = new RateLimit(
   'quote',
   PUBLIC_FORM_RATE_LIMIT.limit,
   PUBLIC_FORM_RATE_LIMIT.windowMs,
+  { perAddress: true },
 );
 export const newsletterLimiter = new RateLimit(
   'newsletter',
   PUBLIC_FORM_RATE_LIMIT.limit,
   PUBLIC_FORM_RATE_LIMIT.windowMs,
+  { perAddress: true },
 );
 
 export const INQUIRY_EMAIL = 'inquiry';

@@ -5,7 +5,14 @@ import {
   fillTemplate,
   placeholderValues,
   withFailedAttempt,
+  withLead,
 } from '~/emails/templates.server';
+import { listProofs } from '~/models/proof-of-delivery.server';
+import { getParcel } from '~/models/parcel.server';
+import { trackingUrl } from '~/lib/urls.server';
+import { longDateTime, longDay } from '~/utils/delivery-headline';
+import { addressLines } from './address-format.server';
+import { proofLink } from './public-proof.server';
 import { getEvent } from '~/models/tracking-event.server';
 import { getJob, jobExists, requeueJob, type JobRecord } from '~/models/job.server';
 import {
@@ -31,7 +38,7 @@ import { env } from '~/lib/env.server';
 import { auditedDelete, auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
 import { deliverMail, messageIdFor, type DeliveryResult } from './mailer.server';
-import { deliveryDataFor } from './public-tracking.server';
+import { deliveryDataFor, failureReasonWords } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
 
 /**
@@ -157,10 +164,61 @@ export async function queueStatusEmail({
     key: `email:status:${eventId}`,
     eventId,
     lines: async () => {
+      if (status === 'Delivered') return deliveredLines(parcelId, eventId);
       const event = status === 'Failed' ? await getEvent(eventId) : null;
       return event ? failedAttemptLines(event) : [];
     },
+    lead: status === 'Failed' ? () => failedAttemptLead(eventId) : undefined,
   });
+}
+
+/**
+ * A failed attempt's e-mail says first what the tracking page leads with: what happened, when the
+ * next attempt is, and where to choose another day, a safe place, a neighbour or the depot.
+ */
+async function failedAttemptLead(eventId: string) {
+  const event = await getEvent(eventId);
+  const parcel = event ? await getParcel(event.parcelId) : null;
+  if (!event || !parcel) return null;
+  const reason = failureReasonWords(event.reason);
+  const next = event.nextAttemptDate ? longDay(event.nextAttemptDate) : null;
+  const subject = `Delivery attempted: ${reason.charAt(0).toLowerCase()}${reason.slice(1)} — ${
+    next ? `we'll try again ${next}` : 'choose what happens next'
+  } (${parcel.trackingNumber})`;
+  const line = [
+    `We tried to deliver your parcel ${parcel.trackingNumber} on ${longDateTime(event.timestamp!, event.timeZone)}: ${reason}.`,
+    next ? `We will try again on ${next}.` : 'We will be in touch about the next try.',
+    `Choose another day, a safe place, a neighbour or collection at the depot: ${trackingUrl(parcel.trackingNumber)}#manage`,
+  ].join(' ');
+  return { subject, line };
+}
+
+/**
+ * What the delivered e-mail adds: when, who received it, where, where it was left, and the link
+ * that opens the photos and signature (with the postcode) for the recipient.
+ */
+async function deliveredLines(parcelId: string, eventId: string): Promise<string[]> {
+  const [event, parcel] = await Promise.all([getEvent(eventId), getParcel(parcelId)]);
+  if (!event?.timestamp || !parcel) return [];
+  // A proof's Delivered event is stamped with the proof's time.
+  const proof = (await listProofs(parcelId)).find(
+    (p) => Date.parse(p.deliveredAt) === Date.parse(event.timestamp!),
+  );
+  const place = parcel.destinations[proof?.destination ?? 0];
+  const lines = [`Delivered: ${longDateTime(event.timestamp, event.timeZone)}`];
+  if (proof) lines.push(`Received by: ${proof.receivedBy}`);
+  const address = place
+    ? addressLines({ ...place, address: place.address }).join(', ')
+    : addressLines(parcel.recipient).join(', ');
+  if (address) lines.push(`Delivered to: ${address}`);
+  if (proof) {
+    lines.push(`Where it was left: ${proof.note || `handed to ${proof.receivedBy}`}`);
+    if (proof.photos.length || proof.signature)
+      lines.push(
+        `Photos and signature (you will be asked for the postcode of the delivery address): ${proofLink(parcel.trackingNumber)}`,
+      );
+  }
+  return lines;
 }
 
 /**
@@ -175,23 +233,37 @@ export async function queueAutomaticEmail({
   key,
   eventId,
   lines,
+  lead,
+  content,
 }: {
   parcelId: string;
   template: NotificationType;
   key: string;
   eventId?: string;
+  /** Lines after the template's text (what happened and what next). */
   lines?: () => Promise<string[]>;
+  /** The e-mail's own subject and first line, before the template's text. */
+  lead?: () => Promise<{ subject: string; line: string } | null>;
+  /** The e-mail's own subject and text instead of a template. */
+  content?: (parcel: { trackingNumber: string }) => { subject: string; text: string };
 }): Promise<SerializedNotification | null> {
   const parcel = await getParcelForTemplate({ id: parcelId });
   const recipient = parcel?.recipient?.email?.trim().toLowerCase();
   if (!parcel || !recipient) return null;
   if (await jobExists(key)) return null;
-  let template = await getNotificationTemplate(type);
-  // An empty Custom template cannot make an e-mail: the Status Update one stands in.
-  if (!template.subject.trim() || !template.text.trim())
-    template = await getNotificationTemplate('Status Update');
-  let filled = fillTemplate(template, placeholderValues(parcel));
+  let filled: { subject: string; text: string; html: string };
+  if (content) {
+    filled = { ...content(parcel), html: '' };
+  } else {
+    let template = await getNotificationTemplate(type);
+    // An empty Custom template cannot make an e-mail: the Status Update one stands in.
+    if (!template.subject.trim() || !template.text.trim())
+      template = await getNotificationTemplate('Status Update');
+    filled = fillTemplate(template, placeholderValues(parcel));
+  }
   if (lines) filled = withFailedAttempt(filled, await lines());
+  const first = lead ? await lead() : null;
+  if (first) filled = withLead(filled, first);
   const id = String(new mongoose.Types.ObjectId());
   await insertNotification({
     id,

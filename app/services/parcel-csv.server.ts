@@ -27,6 +27,7 @@ export const PARCEL_CSV_COLUMNS = [
   'senderRegion',
   'senderPostalCode',
   'senderCountry',
+  'senderTimeZone',
   'recipientName',
   'recipientEmail',
   'recipientPhone',
@@ -35,6 +36,7 @@ export const PARCEL_CSV_COLUMNS = [
   'recipientRegion',
   'recipientPostalCode',
   'recipientCountry',
+  'recipientTimeZone',
   'destinations',
 ] as const;
 
@@ -62,6 +64,7 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
     senderRegion: p.sender?.region ?? '',
     senderPostalCode: p.sender?.postalCode ?? '',
     senderCountry: p.sender?.country ?? '',
+    senderTimeZone: p.sender?.timeZone ?? '',
     recipientName: p.recipient?.name ?? '',
     recipientEmail: p.recipient?.email ?? '',
     recipientPhone: p.recipient?.phone ?? '',
@@ -70,12 +73,14 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
     recipientRegion: p.recipient?.region ?? '',
     recipientPostalCode: p.recipient?.postalCode ?? '',
     recipientCountry: p.recipient?.country ?? '',
+    recipientTimeZone: p.recipient?.timeZone ?? '',
     // The stops as JSON in one cell: name, address, city, country, postalCode each.
     destinations: JSON.stringify(
       (p.destinations ?? []).map((d) => ({
         name: d.name ?? '',
         address: d.address ?? '',
         city: d.city ?? '',
+        ...(d.region ? { region: d.region } : {}),
         country: d.country ?? '',
         postalCode: d.postalCode ?? '',
       })),

@@ -97,6 +97,7 @@ const CONTACT_FIELDS = [
   'region',
   'postalCode',
   'country',
+  'timeZone',
 ] as const;
 const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;

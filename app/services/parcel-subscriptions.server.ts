@@ -21,7 +21,7 @@ import {
 import { eventTimeZone, getParcelForTemplate, getParcelWithEvents } from '~/models/parcel.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import { PARCEL_SUBSCRIBE_EMAIL_LIMIT, SUBSCRIPTION_LINK_TOKEN } from '~/schemas/public-forms';
-import { formatEventTime } from '~/utils/format';
+import { longDateTime } from '~/utils/delivery-headline';
 import { enqueueEmail, type EmailKind } from './email-queue.server';
 import { sendMail } from './mailer.server';
 import { deliverNotificationEmail } from './notifications.server';
@@ -37,6 +37,7 @@ export const subscribeClientLimiter = new RateLimit(
   'parcel-subscribe',
   env.RATE_LIMIT_SUBSCRIBE_PER_HOUR,
   60 * 60 * 1000,
+  { perAddress: true },
 );
 
 /** Per e-mail address, over every parcel: over it, nothing is sent, and nothing says so. */
@@ -217,7 +218,7 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
       status: event.status,
       location: event.location,
       description: event.description,
-      time: formatEventTime(event.timestamp, eventTimeZone(event)),
+      time: longDateTime(event.timestamp, eventTimeZone(event)),
     },
     unsubscribe: {
       page: unsubscribeUrl(subscriptionId),

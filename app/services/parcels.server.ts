@@ -9,7 +9,7 @@ import {
   type StoredWindow,
 } from '~/models/parcel.server';
 import type { DeliveryWindowInput, ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
-import { env } from '~/lib/env.server';
+import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
 import { dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
@@ -44,22 +44,30 @@ const estimatedDay = (date: Date | string) => new Date(date).toISOString().slice
 
 /**
  * The window a change stores, on the estimated day (the one given, else the parcel's), in the
- * company's zone: the forms' times on that day, or the API's instants, which must fall on it;
- * null removes it. A new estimated day given without a window removes a window left on another
- * day, so the parcel never shows times on a day it is no longer expected. Undefined: no change.
+ * recipient's zone (their address as changed, else as stored): the forms' times on that day, or
+ * the API's instants, which must fall on it; null removes it. A new estimated day given without a
+ * window removes a window left on another day, so the parcel never shows times on a day it is no
+ * longer expected. Undefined: no change.
  */
 async function windowToStore(
   id: string | null,
-  changes: { estimatedDelivery?: Date; deliveryWindow?: DeliveryWindowInput },
+  changes: {
+    estimatedDelivery?: Date;
+    deliveryWindow?: DeliveryWindowInput;
+    recipient?: ZonedParcel['recipient'];
+    destinations?: ZonedParcel['destinations'];
+  },
 ): Promise<StoredWindow | undefined> {
   const { estimatedDelivery, deliveryWindow } = changes;
   if (deliveryWindow === undefined && !estimatedDelivery) return undefined;
   if (deliveryWindow === null) return null;
-  const stored =
-    id && (!estimatedDelivery || deliveryWindow === undefined) ? await getParcelSchedule(id) : null;
+  const stored = id ? await getParcelSchedule(id) : null;
   const when = estimatedDelivery ?? stored?.estimatedDelivery;
   const day = when ? estimatedDay(when) : null;
-  const zone = env.COMPANY_TIMEZONE;
+  const zone = recipientTimeZone({
+    recipient: { ...stored?.recipient, ...changes.recipient },
+    destinations: changes.destinations ?? stored?.destinations,
+  });
   if (deliveryWindow === undefined) {
     const until = stored?.deliveryWindow?.until;
     return until && dayIn(new Date(until), zone) !== day ? null : undefined;

@@ -1,4 +1,5 @@
 import { ApiError } from '~/lib/api.server';
+import { stopTimeZone } from '~/lib/address-time-zone.server';
 import { getParcel, getParcelStatus } from '~/models/parcel.server';
 import {
   hasProof,
@@ -129,6 +130,8 @@ export async function recordProofOfDelivery(
             ? `Stop ${index + 1} of ${stops} delivered, proof of delivery recorded`
             : 'Delivered, proof of delivery recorded',
         timestamp: deliveredAt,
+        // Shown where it happened: the stop's own zone.
+        timeZone: stopTimeZone(parcel, index),
         stop: index,
       },
       actor,

@@ -2,11 +2,15 @@ import {
   findParcelByTrackingNumber,
   findParcelsByTrackingNumbers,
   toPublicTrackingResult,
+  type LeanParcel,
   type PublicTrackingResult,
 } from '~/models/parcel.server';
+import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
   FAILED_DELIVERY,
+  FAILURE_REASONS,
+  type FailureReason,
   normalizeTrackingNumber,
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
@@ -19,15 +23,15 @@ import { hasValidCheckDigit } from '~/utils/tracking-number';
 import {
   dayIn,
   deliveryHeadline,
+  expectation,
   initials,
-  isExpected,
+  longDateTime,
   longDay,
   progressSteps,
-  shortTime,
   windowPhrase,
+  zonedTime,
   type ProgressStep,
 } from '~/utils/delivery-headline';
-import { formatDateTime } from '~/utils/format';
 import { RateLimit, rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /**
@@ -38,6 +42,7 @@ export const trackingLimiter = new RateLimit(
   'tracking',
   env.RATE_LIMIT_TRACKING_PER_MINUTE,
   60_000,
+  { perAddress: true },
 );
 
 export { TRACKING_NOT_FOUND };
@@ -63,13 +68,68 @@ export function notFoundCode(lookup: { mistyped: boolean }): TrackingNotFoundCod
   return lookup.mistyped ? 'tracking_number_mistyped' : 'tracking_number_not_found';
 }
 
+/**
+ * The first part of a postcode, enough to name the area and not the street: the outward code of
+ * a postcode written in two parts ("SW1A 1AA" → "SW1A", "K1A 0B1" → "K1A"), else its first three
+ * characters ("98101" → "981", "75004" → "750").
+ */
+export function postcodeArea(postalCode: string): string {
+  const code = postalCode.trim().toUpperCase();
+  if (!code) return '';
+  const [outward = ''] = code.split(/[\s-]+/);
+  if (outward.length < code.replace(/[\s-]+/g, '').length && outward.length >= 2) return outward;
+  return code.slice(0, 3);
+}
+
+/**
+ * The recipient's address as the public may read it: the town, the region and the postcode's
+ * area, in the country's order, never the street (from which a directory gives the postcode
+ * that opens the recipient's say over the delivery). An address typed on one line keeps what
+ * follows its first part, its postcode cut to the area.
+ */
+export function maskedAddress(place: {
+  address: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+}): string {
+  const area = postcodeArea(place.postalCode);
+  if (place.city || place.region || area || place.country)
+    return addressLines({
+      address: '',
+      city: place.city,
+      region: place.region,
+      postalCode: area ? `${area}…` : '',
+      country: place.country,
+    }).join(', ');
+  const [, ...rest] = place.address.split(/\s*(?:,|\r?\n)\s*/);
+  return rest
+    .filter(Boolean)
+    .map((part) =>
+      part.replace(/\b[A-Z0-9]*\d[A-Z0-9]*(?:[\s-][A-Z0-9]{2,4})?\b/gi, (code) =>
+        code.length > 3 ? `${postcodeArea(code)}…` : code,
+      ),
+    )
+    .join(', ');
+}
+
+/** A stored parcel as the public result: the recipient's street masked (maskedAddress). */
+export function publicResult(parcel: LeanParcel): PublicTrackingResult {
+  const { place, parcel: shown, events } = toPublicTrackingResult(parcel);
+  return {
+    parcel: { ...shown, recipient: { ...shown.recipient, address: maskedAddress(place) } },
+    events,
+  };
+}
+
 /** Looks a parcel up by what a visitor typed: spaces around it and letter case don't matter. */
 export async function lookupTrackingNumber(input: string): Promise<TrackingLookup> {
   const trackingNumber = normalizeTrackingNumber(input);
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
   const parcel = await findParcelByTrackingNumber(trackingNumber);
   if (!parcel) return notFound(trackingNumber);
-  return { kind: 'found', result: toPublicTrackingResult(parcel) };
+  return { kind: 'found', result: publicResult(parcel) };
 }
 
 /** Looks several numbers up in one query; one answer per number, in the order given. */
@@ -85,7 +145,7 @@ export async function lookupTrackingNumbers(inputs: string[]): Promise<TrackingL
     if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
     const parcel = byNumber.get(trackingNumber);
     if (!parcel) return notFound(trackingNumber);
-    return { kind: 'found', result: toPublicTrackingResult(parcel) };
+    return { kind: 'found', result: publicResult(parcel) };
   });
 }
 
@@ -210,34 +270,37 @@ export function trackingDeliveryData({ parcel, events }: PublicTrackingResult) {
     estimatedDelivery: parcel.estimatedDelivery,
     window: parcel.deliveryWindow,
     lastEventAt: events[0]?.timestamp ?? null,
+    timeZone: parcel.timeZone,
   });
 }
 
 /** The parcel's ParcelDelivery data as its page shows it, for its e-mails; null when it is gone. */
 export async function deliveryDataFor(trackingNumber: string) {
   const parcel = await findParcelByTrackingNumber(trackingNumber);
-  return parcel ? trackingDeliveryData(toPublicTrackingResult(parcel)) : null;
+  return parcel ? trackingDeliveryData(publicResult(parcel)) : null;
 }
 
 /** What the recipient reads first: the headline, the steps, the expected day and the update time. */
 export type TrackingGlance = {
   headline: string;
   steps: ProgressStep[];
-  /** "Thursday, 26 November" while an arrival is still expected; null once delivered or late. */
+  /** "Thursday, 26 November" while an arrival is expected (the new day once late); else null. */
   expected: string | null;
-  /** "by 6 pm", "between 2 pm and 4 pm" on that day. */
+  /** "by 6 pm EST", "between 2 pm and 4 pm EST" on that day. */
   window: string | null;
-  /** "Tuesday, 24 November at 2:32 pm" once delivered. */
+  /** "Tuesday, 24 November at 2:32 pm PST" once delivered. */
   delivered: string | null;
   receivedBy: string | null;
   lastUpdated: string | null;
   timeZone: string;
+  /** After a failed attempt: what happened, in words, and when the next attempt is. */
+  attempt: { reason: string; at: string; next: string | null } | null;
 };
 
 /**
  * The result at a glance, read from one place: the parcel's stored status (which every status
  * change, by event or by hand, keeps in step with the latest event) and its dates, in the
- * company's zone or, for the delivery, the zone it happened in. `receivedBy` is the delivered
+ * recipient's zone or, for the delivery, the zone it happened in. `receivedBy` is the delivered
  * parcel's proof's name, when one was recorded.
  */
 export function trackingGlance(
@@ -245,7 +308,7 @@ export function trackingGlance(
   { now = new Date(), receivedBy = null }: { now?: Date; receivedBy?: string | null } = {},
 ): TrackingGlance {
   const { parcel, events } = result;
-  const timeZone = env.COMPANY_TIMEZONE;
+  const timeZone = parcel.timeZone;
   const deliveredEvent = events.find((e) => e.status === 'Delivered');
   const deliveredAt =
     parcel.status === 'Delivered'
@@ -261,26 +324,42 @@ export function trackingGlance(
     deliveredTimeZone,
     receivedBy,
     nextAttemptDate: latest?.status === FAILED_DELIVERY ? latest.nextAttemptDate : null,
+    requestedDate: parcel.requestedDate,
+    holdAtDepot: parcel.holdAtDepot,
     timeZone,
     now,
   };
-  const expected = isExpected(input) ? parcel.estimatedDelivery!.slice(0, 10) : null;
+  const expected = expectation(input);
   const updated = [parcel.updatedAt, latest?.timestamp]
     .filter((v): v is string => !!v)
     .sort()
     .at(-1);
+  const failed =
+    parcel.status === 'Failed' ? events.find((e) => e.status === FAILED_DELIVERY) : null;
   return {
     headline: deliveryHeadline(input),
     steps: progressSteps(parcel.status),
-    expected: expected ? longDay(expected) : null,
-    window: expected ? windowPhrase(parcel.deliveryWindow, timeZone) : null,
+    expected: expected ? longDay(expected.day) : null,
+    window: expected ? windowPhrase(expected.window, timeZone) : null,
     delivered: deliveredAt
-      ? `${longDay(dayIn(new Date(deliveredAt), deliveredTimeZone))} at ${shortTime(new Date(deliveredAt), deliveredTimeZone)}`
+      ? `${longDay(dayIn(new Date(deliveredAt), deliveredTimeZone))} at ${zonedTime(new Date(deliveredAt), deliveredTimeZone)}`
       : null,
     receivedBy: receivedBy ? initials(receivedBy) : null,
-    lastUpdated: updated ? formatDateTime(updated, timeZone) : null,
+    lastUpdated: updated ? longDateTime(updated, timeZone) : null,
     timeZone,
+    attempt: failed
+      ? {
+          reason: failureReasonWords(failed.reason),
+          at: failed.timestamp ? longDateTime(failed.timestamp, failed.timeZone) : '',
+          next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate) : null,
+        }
+      : null,
   };
+}
+
+/** A failed attempt's reason as the recipient reads it. */
+export function failureReasonWords(reason: string | null | undefined): string {
+  return FAILURE_REASONS[(reason ?? 'other') as FailureReason] ?? FAILURE_REASONS.other;
 }
 
 /** The glance of one full result: a delivered parcel's proof says who received it. */

@@ -8,6 +8,7 @@ import {
 } from '~/models/tracking-event.server';
 import { getDepot } from '~/models/depot.server';
 import { ApiError } from '~/lib/api.server';
+import { placeTimeZone } from '~/lib/address-time-zone.server';
 import { FAILED_DELIVERY } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { auditRecord, type Actor } from './audit.server';
@@ -57,11 +58,18 @@ async function emitEventChange(
 
 export const UNKNOWN_DEPOT = 'Choose a depot from the list';
 
-/** An event at a depot takes the depot's name as its location and the depot's zone. */
+/**
+ * An event at a depot takes the depot's name as its location and the depot's zone; one at a
+ * place typed without a zone takes the place's when the place is a known town ("Seattle, WA"),
+ * else it is shown in the company's.
+ */
 async function atDepot<T extends { depotId?: string; location?: string; timeZone?: string }>(
   input: T,
 ): Promise<T> {
-  if (!input.depotId) return input;
+  if (!input.depotId) {
+    const zone = input.timeZone ? null : placeTimeZone(input.location);
+    return zone ? { ...input, timeZone: zone } : input;
+  }
   const depot = await getDepot(input.depotId);
   if (!depot) throw new ApiError(400, 'Validation failed', { depotId: [UNKNOWN_DEPOT] });
   return { ...input, location: depot.name, timeZone: depot.timeZone };

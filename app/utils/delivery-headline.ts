@@ -1,8 +1,14 @@
+import { timeZoneAbbreviation } from './time-zone';
+
 /**
  * What the recipient reads first on the tracking page and in e-mails: one sentence that answers
- * "when will it arrive?", in the recipient's terms (weekday and date spelled out, 12-hour times,
- * the company's zone or the delivery's own), and the journey as a few steps. Pure, so that every
- * status and date case is tested in one table. Safe in the browser.
+ * "when will it arrive?", in the recipient's terms (weekday and date spelled out, 12-hour times
+ * named by their zone: the recipient's, or the delivery's own), and the journey as a few steps.
+ * A promise is compared with now in the recipient's zone, so it is never one already broken:
+ * once its day, its window or its "by" time has passed, the sentence says it is running late and
+ * when it is now expected. Pure, so that every status and date case is tested in one table.
+ * This module is also the one place the English date style of the tracking page and the
+ * customer's e-mails lives ("Thursday, 26 November", "2:32 pm EST"). Safe in the browser.
  */
 
 export type DeliveryWindow = { from: string | null; until: string };
@@ -20,7 +26,10 @@ export type HeadlineInput = {
   receivedBy: string | null;
   /** After a failed attempt: the day of the next one (YYYY-MM-DD), if known. */
   nextAttemptDate: string | null;
-  /** The zone "today" is read in: the company's. */
+  /** The day the recipient asked for (YYYY-MM-DD), and whether they collect it at the depot. */
+  requestedDate?: string | null;
+  holdAtDepot?: boolean;
+  /** The zone "today" and the times are read in: the recipient's. */
   timeZone: string;
   now: Date;
 };
@@ -54,6 +63,17 @@ export function longDay(day: string): string {
 
 function weekday(day: string): string {
   return format('weekday', 'UTC', { weekday: 'long' }).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** "2:32 pm EST": a time named by its zone. */
+export function zonedTime(instant: Date, timeZone: string): string {
+  return `${shortTime(instant, timeZone)} ${timeZoneAbbreviation(instant, timeZone)}`;
+}
+
+/** "Tuesday, 24 November, 2:32 pm PST": an instant where it happened, named by its zone. */
+export function longDateTime(value: string | Date, timeZone: string): string {
+  const instant = new Date(value);
+  return `${longDay(dayIn(instant, timeZone))}, ${zonedTime(instant, timeZone)}`;
 }
 
 /** "2:32 pm", "6 pm": a time as the spec's sentences print it. */
@@ -95,12 +115,56 @@ export function initials(name: string): string {
     .join(' ');
 }
 
-/** "by 6 pm", or "between 2 pm and 4 pm" when the window has a start. */
+/** "by 6 pm EST", or "between 2 pm and 4 pm EST" when the window has a start: in `timeZone`, named. */
 export function windowPhrase(window: DeliveryWindow | null, timeZone: string): string | null {
   if (!window) return null;
-  const until = shortTime(new Date(window.until), timeZone);
+  const until = zonedTime(new Date(window.until), timeZone);
   if (!window.from) return `by ${until}`;
   return `between ${shortTime(new Date(window.from), timeZone)} and ${until}`;
+}
+
+/** The next working day (Monday to Friday) after `day`. */
+export function nextWorkingDay(day: string): string {
+  let next = addDays(day, 1);
+  while ([0, 6].includes(new Date(`${next}T00:00:00Z`).getUTCDay())) next = addDays(next, 1);
+  return next;
+}
+
+/** Until when (local hour) a parcel out for delivery may still come the same day. */
+const LAST_ROUND_HOUR = 20;
+
+function localHour(instant: Date, timeZone: string): number {
+  return Number(format('hour', timeZone, { hour: '2-digit', hourCycle: 'h23' }).format(instant));
+}
+
+/**
+ * What the recipient may now expect: on time (the expected day and its window still ahead), or
+ * late, with when it is now expected (later today while a round is still out, else the next
+ * working day). Null when there is no promise to keep (no day, or the journey is over).
+ */
+export function expectation(
+  input: Pick<
+    HeadlineInput,
+    'status' | 'estimatedDelivery' | 'window' | 'now' | 'timeZone' | 'holdAtDepot'
+  >,
+): { late: boolean; day: string; window: DeliveryWindow | null } | null {
+  if (['Delivered', 'Returned', 'Failed'].includes(input.status) || input.holdAtDepot) return null;
+  const today = dayIn(input.now, input.timeZone);
+  const out = input.status === 'Out for Delivery';
+  const day = out ? today : input.estimatedDelivery?.slice(0, 10);
+  if (!day) return null;
+  const window = day === input.estimatedDelivery?.slice(0, 10) || out ? input.window : null;
+  const passed =
+    day < today || (day === today && !!window && Date.parse(window.until) <= input.now.getTime());
+  if (!passed)
+    return {
+      late: false,
+      day,
+      window: window && dayIn(new Date(window.until), input.timeZone) === day ? window : null,
+    };
+  if (out && localHour(input.now, input.timeZone) < LAST_ROUND_HOUR)
+    return { late: true, day: today, window: null };
+  return { late: true, day: nextWorkingDay(today), window: null };
 }
 
 function windowText(window: DeliveryWindow | null, timeZone: string): string {
@@ -108,7 +172,7 @@ function windowText(window: DeliveryWindow | null, timeZone: string): string {
   return phrase ? `, ${phrase}` : '';
 }
 
-/** The headline sentence: "Arriving Thursday, 26 November, by 6 pm", "Delivered …". */
+/** The headline sentence: "Arriving Thursday, 26 November, by 6 pm EST", "Delivered …". */
 export function deliveryHeadline(input: HeadlineInput): string {
   const { status, timeZone } = input;
   const today = dayIn(input.now, timeZone);
@@ -117,30 +181,30 @@ export function deliveryHeadline(input: HeadlineInput): string {
     const zone = input.deliveredTimeZone || timeZone;
     const at = new Date(input.deliveredAt);
     const received = input.receivedBy?.trim() ? `, received by ${initials(input.receivedBy)}` : '';
-    return `Delivered ${longDay(dayIn(at, zone))} at ${shortTime(at, zone)}${received}`;
+    return `Delivered ${longDay(dayIn(at, zone))} at ${zonedTime(at, zone)}${received}`;
   }
   if (status === 'Returned') return 'Returned to the sender';
   if (status === 'Failed') {
     if (!input.nextAttemptDate) return "Delivery attempted — we'll be in touch about the next try";
     return `Delivery attempted — we'll try again ${relativeDay(input.nextAttemptDate, today, { bare: true })}`;
   }
-  if (status === 'Out for Delivery')
-    return `Out for delivery today${windowText(input.window, timeZone)}`;
-  if (!input.estimatedDelivery)
+  if (input.holdAtDepot) return 'Held at the depot for you to collect';
+  const asked = input.requestedDate && input.requestedDate >= today ? input.requestedDate : null;
+  if (status === 'Out for Delivery' && asked && asked > today)
+    return `Out for delivery today — you asked for ${relativeDay(asked, today, { bare: false })}`;
+  const expected = expectation(input);
+  if (!expected)
     return status === 'Pending' ? 'Label created — waiting for the parcel' : 'On its way';
-  const day = input.estimatedDelivery.slice(0, 10);
-  if (day < today) return `Running late — it was due ${longDay(day)}`;
-  const when = relativeDay(day, today, { bare: false });
-  return `Arriving ${when}${windowText(input.window, timeZone)}`;
-}
-
-/** Whether the headline tells of an expected arrival still to come (not delivered, not late). */
-export function isExpected(
-  input: Pick<HeadlineInput, 'status' | 'estimatedDelivery' | 'now' | 'timeZone'>,
-) {
-  if (['Delivered', 'Returned', 'Failed'].includes(input.status) || !input.estimatedDelivery)
-    return false;
-  return input.estimatedDelivery.slice(0, 10) >= dayIn(input.now, input.timeZone);
+  if (expected.late) {
+    const when =
+      expected.day === today ? 'later today' : relativeDay(expected.day, today, { bare: true });
+    return `Running late — we now expect it ${when}`;
+  }
+  const yours = asked === expected.day ? ', the day you asked for' : '';
+  if (status === 'Out for Delivery')
+    return `Out for delivery today${windowText(expected.window, timeZone)}${yours}`;
+  const when = relativeDay(expected.day, today, { bare: false });
+  return `Arriving ${when}${windowText(expected.window, timeZone)}${yours}`;
 }
 
 export type ProgressStep = { label: string; state: 'done' | 'current' | 'upcoming' };

@@ -74,10 +74,10 @@ it('e-mails the day and window once, the day before at ten in the company zone; 
   vi.setSystemTime(new Date('2030-07-01T14:00:01Z'));
   const mail = await outbox.smtp.waitForMessage('early@example.com');
   expect(mail.subject).toBe(
-    `Your parcel ${early.trackingNumber} arrives tomorrow, between 1 pm and 3 pm`,
+    `Your parcel ${early.trackingNumber} arrives tomorrow, between 1 pm and 3 pm EDT`,
   );
   expect(mail.text).toContain(
-    `Your parcel ${early.trackingNumber} is due tomorrow, Tuesday, 2 July, between 1 pm and 3 pm.`,
+    `Your parcel ${early.trackingNumber} is due tomorrow, Tuesday, 2 July, between 1 pm and 3 pm EDT.`,
   );
   const data = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(String(mail.html));
   expect(JSON.parse(data![1]!)).toMatchObject({
@@ -98,7 +98,7 @@ it('e-mails the day and window once, the day before at ten in the company zone; 
   // The moved parcel's e-mail goes the day before its new day, with its service's window.
   vi.setSystemTime(new Date('2030-07-02T14:00:01Z'));
   const next = await outbox.smtp.waitForMessage('moved@example.com');
-  expect(next.text).toContain('is due tomorrow, Wednesday, 3 July, by 6 pm.');
+  expect(next.text).toContain('is due tomorrow, Wednesday, 3 July, by 6 pm EDT.');
   await outbox.worker.idle();
   expect(mailsTo('moved@example.com')).toHaveLength(1);
   expect(mailsTo('delivered@example.com')).toHaveLength(0);

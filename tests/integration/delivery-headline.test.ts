@@ -28,12 +28,12 @@ describe('the headline sentence', () => {
         estimatedDelivery: '2026-11-27T00:00:00.000Z',
         window: { ...BY_SIX, until: '2026-11-27T23:00:00.000Z' },
       },
-      'Arriving Friday, 27 November, by 6 pm',
+      'Arriving Friday, 27 November, by 6 pm EST',
     ],
     [
       'an estimate tomorrow',
       { estimatedDelivery: '2026-11-26T00:00:00.000Z', window: BY_SIX },
-      'Arriving tomorrow, by 6 pm',
+      'Arriving tomorrow, by 6 pm EST',
     ],
     [
       'an estimate today with a window of two hours',
@@ -42,12 +42,12 @@ describe('the headline sentence', () => {
         estimatedDelivery: '2026-11-25T00:00:00.000Z',
         window: { from: '2026-11-25T19:00:00.000Z', until: '2026-11-25T21:30:00.000Z' },
       },
-      'Arriving today, between 2 pm and 4:30 pm',
+      'Arriving today, between 2 pm and 4:30 pm EST',
     ],
     [
-      'an estimate that has passed',
+      'an estimate that has passed: late, and the next working day promised',
       { estimatedDelivery: '2026-11-24T00:00:00.000Z' },
-      'Running late — it was due Tuesday, 24 November',
+      'Running late — we now expect it tomorrow',
     ],
     ['no estimate, in transit', {}, 'On its way'],
     ['no estimate, label only', { status: 'Pending' }, 'Label created — waiting for the parcel'],
@@ -63,7 +63,7 @@ describe('the headline sentence', () => {
         estimatedDelivery: '2026-11-25T00:00:00.000Z',
         window: { from: null, until: '2026-11-25T17:00:00.000Z' },
       },
-      'Out for delivery today, by 12 pm',
+      'Out for delivery today, by 12 pm EST',
     ],
     ['out for delivery without a window', { status: 'Out for Delivery' }, 'Out for delivery today'],
     [
@@ -95,7 +95,7 @@ describe('the headline sentence', () => {
         deliveredTimeZone: ZONE,
         receivedBy: 'Jane  smith',
       },
-      'Delivered Tuesday, 24 November at 2:32 pm, received by J. S.',
+      'Delivered Tuesday, 24 November at 2:32 pm EST, received by J. S.',
     ],
     [
       'delivered in another zone, nobody named',
@@ -104,7 +104,7 @@ describe('the headline sentence', () => {
         deliveredAt: '2026-11-24T19:32:00.000Z',
         deliveredTimeZone: 'America/Los_Angeles',
       },
-      'Delivered Tuesday, 24 November at 11:32 am',
+      'Delivered Tuesday, 24 November at 11:32 am PST',
     ],
     ['delivered without a time', { status: 'Delivered' }, 'Delivered'],
     [
@@ -116,12 +116,79 @@ describe('the headline sentence', () => {
     expect(headline(input)).toBe(expected);
   });
 
-  it('reads "today" in the company’s zone, not UTC', () => {
+  it('reads "today" in the recipient’s zone, not UTC', () => {
     // 23:30 in New York on the 25th is already the 26th in UTC.
     const late = new Date('2026-11-26T04:30:00Z');
     expect(headline({ now: late, estimatedDelivery: '2026-11-26T00:00:00.000Z' })).toBe(
       'Arriving tomorrow',
     );
+  });
+
+  // 23:12 in Los Angeles on Wednesday 25 November.
+  const NIGHT = new Date('2026-11-26T07:12:00Z');
+  const LA = 'America/Los_Angeles';
+  const BY_1030 = { from: null, until: '2026-11-25T18:30:00.000Z' };
+
+  it.each<[string, Partial<HeadlineInput>, string]>([
+    [
+      'a "by" time today that has passed, late at night: the next working day',
+      { estimatedDelivery: '2026-11-25T00:00:00.000Z', window: BY_1030 },
+      'Running late — we now expect it tomorrow',
+    ],
+    [
+      'out for delivery past its window, late at night',
+      {
+        status: 'Out for Delivery',
+        estimatedDelivery: '2026-11-25T00:00:00.000Z',
+        window: BY_1030,
+      },
+      'Running late — we now expect it tomorrow',
+    ],
+    [
+      'out for delivery past its window while rounds are still out: later today',
+      {
+        status: 'Out for Delivery',
+        estimatedDelivery: '2026-11-25T00:00:00.000Z',
+        window: BY_1030,
+        now: new Date('2026-11-25T22:00:00Z'),
+      },
+      'Running late — we now expect it later today',
+    ],
+    [
+      'a window still ahead in the recipient’s zone, though passed in the company’s',
+      {
+        estimatedDelivery: '2026-11-25T00:00:00.000Z',
+        window: { from: '2026-11-25T17:00:00.000Z', until: '2026-11-25T20:00:00.000Z' },
+        now: new Date('2026-11-25T19:30:00Z'),
+      },
+      'Arriving today, between 9 am and 12 pm PST',
+    ],
+    [
+      'a Friday night past its time: Monday',
+      {
+        estimatedDelivery: '2026-11-27T00:00:00.000Z',
+        window: { from: null, until: '2026-11-28T02:00:00.000Z' },
+        now: new Date('2026-11-28T07:00:00Z'),
+      },
+      'Running late — we now expect it Monday',
+    ],
+    [
+      'a day the recipient asked for',
+      { estimatedDelivery: '2026-12-01T00:00:00.000Z', requestedDate: '2026-12-01' },
+      'Arriving Tuesday, 1 December, the day you asked for',
+    ],
+    [
+      'out for delivery though the recipient asked for another day',
+      { status: 'Out for Delivery', requestedDate: '2026-12-01' },
+      'Out for delivery today — you asked for Tuesday, 1 December',
+    ],
+    [
+      'held at the depot',
+      { estimatedDelivery: '2026-11-27T00:00:00.000Z', holdAtDepot: true },
+      'Held at the depot for you to collect',
+    ],
+  ])('never a promise in the past: %s', (_case, input, expected) => {
+    expect(headline({ now: NIGHT, timeZone: LA, ...input })).toBe(expected);
   });
 });
 

@@ -4,7 +4,13 @@ import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { action as preferencesApi } from '~/routes/api.tracking.track.$trackingNumber.delivery-preferences';
 import { loader as parcelApi } from '~/routes/api.parcels.$id';
-import { requestableDays } from '~/services/delivery-preferences.server';
+import {
+  POSTCODE_SLOW_SECONDS,
+  POSTCODE_TRIES,
+  postcodeClientLimiter,
+  postcodeParcelSlowLimiter,
+  requestableDays,
+} from '~/services/delivery-preferences.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { createUser } from '../support/factories';
@@ -90,7 +96,22 @@ describe('POST /api/tracking/track/:trackingNumber/delivery-preferences', () => 
     });
   });
 
-  it('the last stop’s postcode opens a parcel whose recipient has none', async () => {
+  it('the postcode of the stop the recipient is named on opens it; another stop’s does not', async () => {
+    const parcel = await newParcel({
+      recipient: { name: 'Claire Dubois', address: '12 rue de Rivoli' },
+      destinations: [
+        { name: 'Claire  DUBOIS', address: '12 rue de Rivoli', postalCode: '75004' },
+        { name: 'Atelier Lenoir', address: '3 rue du Louvre', postalCode: '75001' },
+      ],
+    });
+    const other = await ask(parcel.trackingNumber, { postalCode: '75001', holdAtDepot: true });
+    expect(other.status).toBe(403);
+    expect((await staffView(String(parcel._id))).deliveryPreferences).toBeNull();
+    const own = await ask(parcel.trackingNumber, { postalCode: ' 75 004', holdAtDepot: true });
+    expect(own.status).toBe(200);
+  });
+
+  it('a single stop’s postcode opens a parcel whose recipient has none', async () => {
     const parcel = await newParcel({
       recipient: { name: 'Sam', address: '1 Road' },
       destinations: [{ name: 'Sam', address: '1 Road', postalCode: '10001' }],
@@ -108,20 +129,72 @@ describe('POST /api/tracking/track/:trackingNumber/delivery-preferences', () => 
     expect((await staffView(String(parcel._id))).deliveryPreferences).toBeNull();
   });
 
-  it('guessing meets 429 within ten tries, per parcel from many addresses and per address over many parcels', async () => {
+  it('strangers guessing from many addresses slow a parcel down to one try a minute, never lock the recipient out', async () => {
     const parcel = await newParcel();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++)
+    for (let i = 0; i < 10; i++)
       statuses.push(
         (await ask(parcel.trackingNumber, { postalCode: `X${i}`, holdAtDepot: true })).status,
       );
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
+    expect(statuses).toEqual(Array(10).fill(403));
+    // Past the parcel's budget, one attempt a minute is still checked…
+    expect(
+      (await ask(parcel.trackingNumber, { postalCode: 'X10', holdAtDepot: true })).status,
+    ).toBe(403);
     const refused = await ask(parcel.trackingNumber, { postalCode: 'SW1A 1AA', holdAtDepot: true });
     expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(POSTCODE_SLOW_SECONDS);
     expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
     expect((await staffView(String(parcel._id))).deliveryPreferences).toBeNull();
+    // …so once that minute is over, the recipient gets in with the right postcode.
+    await postcodeParcelSlowLimiter.reset(parcel.trackingNumber);
+    const recipient = await ask(parcel.trackingNumber, {
+      postalCode: 'SW1A 1AA',
+      holdAtDepot: true,
+    });
+    expect(recipient.status).toBe(200);
+  });
 
+  it('counts every one of 40 wrong postcodes sent at once before checking any: ten are checked', async () => {
+    const address = uniqueAddress();
+    const parcels = await Promise.all(Array.from({ length: 4 }, () => newParcel()));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        ask(parcels[i % 4]!.trackingNumber, { postalCode: `N${i}`, holdAtDepot: true }, address),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(POSTCODE_TRIES);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - POSTCODE_TRIES);
+    const counted = await postcodeClientLimiter.peek(address);
+    expect(counted.allowed).toBe(false);
+    expect(counted.remaining).toBe(0);
+  });
+
+  it('a client that moves within its IPv6 /64 is still limited; another /64 is not', async () => {
+    const parcel = await newParcel();
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+    const statuses: number[] = [];
+    for (let i = 0; i <= POSTCODE_TRIES; i++) {
+      const other = await newParcel();
+      const address = `${network}:${(i + 1).toString(16)}::${i + 1}`;
+      statuses.push(
+        (await ask(other.trackingNumber, { postalCode: 'NOPE', holdAtDepot: true }, address))
+          .status,
+      );
+    }
+    expect(statuses).toEqual([...Array(POSTCODE_TRIES).fill(403), 429]);
+    const elsewhere = await ask(
+      parcel.trackingNumber,
+      { postalCode: 'SW1A 1AA', holdAtDepot: true },
+      `2001:db8:ffff:${Math.floor(Math.random() * 0xffff).toString(16)}::1`,
+    );
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('a client meets 429 after ten wrong postcodes over many parcels', async () => {
     const address = uniqueAddress();
     const answers: number[] = [];
     for (let i = 0; i < 11; i++) {

@@ -223,7 +223,7 @@ describe('editing templates', () => {
     expect(preview.status).toBe(200);
     const previewed = (await preview.json()).preview;
     expect(previewed.subject).toBe('Now: Out for Delivery for TPL123456789');
-    expect(previewed.text).toContain('Dear Tia <Tester>, by May 6, 2030.');
+    expect(previewed.text).toContain('Dear Tia <Tester>, by Monday, 6 May.');
     expect(previewed.html).toContain('<p>Out for Delivery</p>');
     // Previewing saves nothing.
     expect(

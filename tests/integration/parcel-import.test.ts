@@ -157,6 +157,7 @@ describe('the stored form of an imported parcel', () => {
         region: '',
         postalCode: '',
         country: '',
+        timeZone: '',
       },
       recipient: {
         name: 'R',
@@ -167,6 +168,7 @@ describe('the stored form of an imported parcel', () => {
         region: 'MA',
         postalCode: '02139',
         country: 'US',
+        timeZone: 'America/New_York',
       },
       destinations: [{ name: 'D', address: 'A', city: 'C', country: 'USA', postalCode: '1' }],
       weight: 1.5,

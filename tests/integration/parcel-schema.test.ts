@@ -66,7 +66,7 @@ describe('the parcel form as conform reads it', () => {
       'destinations[1].city': 'Paris',
       serviceType: 'Express',
     });
-    const noParts = { city: '', region: '', postalCode: '', country: '' };
+    const noParts = { city: '', region: '', postalCode: '', country: '', timeZone: '' };
     expect(input.sender).toEqual({ name: 'Ada', email: '', phone: '', address: '', ...noParts });
     expect(input.recipient).toEqual({
       name: 'Bob',

@@ -82,14 +82,18 @@ describe('GET /api/tracking/track/:trackingNumber', () => {
       parcel: {
         trackingNumber,
         status: 'In Transit',
-        recipient: { name: 'Jane Roe', address: '9 Elm St, Shelbyville' },
+        // The street is never public: the town is (a directory gives a street's postcode).
+        recipient: { name: 'Jane Roe', address: 'Shelbyville' },
         sender: { address: '1 Main St, Springfield' },
         serviceType: 'Express',
         estimatedDelivery: '2030-01-05T12:00:00.000Z',
-        // Express's rule: by noon in the company's zone on the estimated day.
+        // Express's rule: by noon in the recipient's zone (here the company's) on the estimated day.
         deliveryWindow: { from: null, until: '2030-01-05T17:00:00.000Z' },
         actualDelivery: null,
         updatedAt: expect.any(String),
+        timeZone: 'America/New_York',
+        requestedDate: null,
+        holdAtDepot: false,
       },
       events: [
         expect.objectContaining({
@@ -199,6 +203,8 @@ describe('/track page loader', () => {
       subscribed: null,
       days: [],
       preferencesSaved: false,
+      savedPreferences: null,
+      proofAccess: null,
       deliveries: [],
     });
     // The empty page is the layout's public page; a lookup is private.
@@ -269,7 +275,7 @@ describe('/track with several numbers', () => {
         trackingNumber,
         found: true,
         status: 'In Transit',
-        headline: 'Arriving Saturday, 5 January, by 12 pm',
+        headline: 'Arriving Saturday, 5 January, by 12 pm EST',
         latestEvent: expect.objectContaining({
           status: 'In Transit',
           location: 'Capital City',
@@ -286,7 +292,7 @@ describe('/track with several numbers', () => {
         trackingNumber: secondNumber,
         found: true,
         status: 'Pending',
-        headline: 'Arriving Friday, 1 February, by 6 pm',
+        headline: 'Arriving Friday, 1 February, by 6 pm EST',
         latestEvent: null,
       },
       {

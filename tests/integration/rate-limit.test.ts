@@ -1,7 +1,12 @@
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDb, disconnectDb } from '~/lib/db.server';
-import { RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
+import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
+import { loginFailures, userAddressKey } from '~/services/auth.server';
+import { postcodeClientLimiter } from '~/services/delivery-preferences.server';
+import { contactLimiter, newsletterLimiter, quoteLimiter } from '~/services/inquiries.server';
+import { subscribeClientLimiter } from '~/services/parcel-subscriptions.server';
+import { trackingLimiter } from '~/services/public-tracking.server';
 
 // Each RateLimit object stands for one app process: they share nothing but the database.
 beforeAll(async () => {
@@ -103,5 +108,33 @@ describe('RateLimit (counted in MongoDB)', () => {
     });
     const refused = rateLimitHeaders(await limit.hit('h'));
     expect(Number(refused['Retry-After'])).toBeGreaterThan(0);
+  });
+
+  it('counts an IPv6 client by its /64 network and an IPv4 one written as IPv6 as itself', () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('unknown')).toBe('unknown');
+    expect(userAddressKey('Ann', '2001:db8:1:2::9')).toBe('ann|2001:db8:1:2::/64');
+  });
+
+  it('every per-address limit holds a client that changes its address within one /64', async () => {
+    const limits = [
+      trackingLimiter,
+      subscribeClientLimiter,
+      contactLimiter,
+      quoteLimiter,
+      newsletterLimiter,
+      postcodeClientLimiter,
+      loginFailures.address,
+    ];
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
+    for (const limit of limits) {
+      await limit.hit(`${network}::1`, limit.limit);
+      const moved = await limit.hit(`${network}:ffff:ffff:ffff:ffff`);
+      expect(moved.allowed, limit.name).toBe(false);
+      expect((await limit.hit('2001:db8:ffff:ffff::1')).allowed, limit.name).toBe(true);
+    }
   });
 });

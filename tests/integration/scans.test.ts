@@ -263,9 +263,7 @@ describe('POST /api/scans', () => {
     expect(event).toMatchObject({ reason: 'recipient_unavailable', nextAttemptDate: '2030-05-02' });
     const mail = await Notification.findOne({ recipient: 'failed@example.com' }).lean();
     expect(mail!.message).toContain('What happened: Nobody was available to receive the parcel.');
-    expect(mail!.message).toContain(
-      'What happens next: We will try again on Thursday, May 2, 2030.',
-    );
+    expect(mail!.message).toContain('What happens next: We will try again on Thursday, 2 May.');
     const failed = await deliveries('parcel.delivery_failed');
     expect(
       failed.some((d) => {

@@ -459,7 +459,7 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       location: 'Austin',
       description: 'Left at front door',
       timestamp: '2024-12-04T07:00:00.000Z',
-      timeZone: 'America/New_York',
+      timeZone: 'America/Chicago', // the place's own zone: Austin's
       depotId: null,
       reason: null,
       nextAttemptDate: null,

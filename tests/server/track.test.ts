@@ -145,7 +145,7 @@ describe('the result at a glance', () => {
     const { document } = await server.page(`/track?number=${number}`);
     const main = textOf(document.querySelector('main'));
     expect(textOf(document.querySelector('[data-headline]'))).toMatch(
-      /^Delivered \w+day, \d{1,2} \w+ at \d{1,2}(:\d\d)? [ap]m, received by J\. S\.$/,
+      /^Delivered \w+day, \d{1,2} \w+ at \d{1,2}(:\d\d)? [ap]m [A-Z]{3}, received by J\. S\.$/,
     );
     expect(main).toContain('Received by J. S.');
     expect(main).not.toMatch(/Estimated|Expected delivery|Arriving/);
@@ -211,10 +211,27 @@ describe('managing the delivery from the result, without JavaScript', () => {
     const right = await post(' 02108 ');
     expect(right.status).toBe(302);
     expect(right.headers.get('location')).toBe(`/track?number=${number}&preferences=saved#manage`);
-    const { document: saved } = await server.page(`/track?number=${number}&preferences=saved`);
+    const cookie = right.headers.get('set-cookie')!.split(';')[0]!;
+    const { document: saved } = await server.page(`/track?number=${number}&preferences=saved`, {
+      headers: { cookie },
+    });
     expect(textOf(saved.querySelector('#manage [role="status"]'))).toBe(
       'Your delivery preferences are saved. The courier will see them.',
     );
+    // What was saved is shown back, and the form starts from it, to this browser only.
+    const shownBack = textOf(saved.querySelector('[data-saved-preferences]'));
+    expect(shownBack).toContain('Safe place: In the porch');
+    expect(shownBack).toContain('Instructions: Side gate');
+    expect(
+      saved
+        .querySelector(`select[name="requestedDate"] option[value="${day}"]`)!
+        .hasAttribute('selected'),
+    ).toBe(true);
+    // The day asked for is now the expected day, in the headline too.
+    expect(textOf(saved.querySelector('[data-headline]'))).toMatch(/, the day you asked for$/);
+    const { document: stranger } = await server.page(`/track?number=${number}`);
+    expect(stranger.querySelector('[data-saved-preferences]')).toBeNull();
+    expect(textOf(stranger.querySelector('main'))).not.toContain('Side gate');
     const staff = await server.request(`/api/parcels/${id}`, { headers: auth });
     const { parcel } = (await staff.json()) as { parcel: { deliveryPreferences: unknown } };
     expect(parcel.deliveryPreferences).toMatchObject({
@@ -225,8 +242,8 @@ describe('managing the delivery from the result, without JavaScript', () => {
   });
 });
 
-describe('the proof of delivery, behind the postcode', () => {
-  it('shows the photo only after the right postcode, through a signed link', async () => {
+describe('the proof of delivery, through the recipient’s link and behind the postcode', () => {
+  it('the postcode alone opens nothing; the delivered e-mail’s link and the postcode show the photo', async () => {
     const number = await createParcel([{ status: 'Out for Delivery', location: 'Boston' }]);
     const id = parcelIds.get(number)!;
     await server.request(`/api/parcels/${id}`, {
@@ -246,13 +263,42 @@ describe('the proof of delivery, behind the postcode', () => {
 
     const { document } = await server.page(`/track?number=${number}`);
     expect(document.querySelectorAll('img')).toHaveLength(0);
-    const open = (postalCode: string) =>
+    expect(document.querySelector('#proof form')).toBeNull();
+    expect(textOf(document.querySelector('#proof'))).toContain(
+      'open the link in the e-mail we sent when it was delivered',
+    );
+    const open = (postalCode: string, proof = '') =>
       server.request(`/track?number=${number}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ intent: 'proof', postalCode }),
+        body: new URLSearchParams({ intent: 'proof', postalCode, ...(proof ? { proof } : {}) }),
       });
-    const wrong = await open('BN1 1AB');
+    // The postcode is public knowledge: alone, even the right one opens nothing.
+    const alone = await open('BN1 1AA');
+    expect(alone.status).toBe(403);
+    expect(parsePage(await alone.text()).querySelectorAll('#proof img')).toHaveLength(0);
+
+    // The delivered e-mail says when, who, where, and links the proof for the recipient.
+    const listed = await server.request(
+      `/api/notifications?trackingNumber=${number}&automatic=true`,
+      { headers: auth },
+    );
+    const { notifications } = (await listed.json()) as {
+      notifications: Array<{ title: string; message: string }>;
+    };
+    const delivered = notifications.find((n) => n.message.includes('Received by: Jane Smith'))!;
+    expect(delivered.message).toMatch(
+      /Delivered: \w+day, \d{1,2} \w+, \d{1,2}(:\d\d)? [ap]m [A-Z]{3}/,
+    );
+    expect(delivered.message).toContain('Delivered to: 9 Elm St, Boston');
+    expect(delivered.message).toContain('Where it was left: handed to Jane Smith');
+    const link = new URL(/https?:\/\/\S+proof=\S+#proof/.exec(delivered.message)![0]);
+    const access = link.searchParams.get('proof')!;
+    const { document: linked } = await server.page(`${link.pathname}${link.search}`);
+    expect(linked.querySelector('#proof input[name="postalCode"]')).not.toBeNull();
+    expect((await open('BN1 1AA', `${access}x`)).status).toBe(403);
+
+    const wrong = await open('BN1 1AB', access);
     expect(wrong.status).toBe(403);
     const refused = parsePage(await wrong.text());
     expect(refused.querySelectorAll('#proof img')).toHaveLength(0);
@@ -260,7 +306,7 @@ describe('the proof of delivery, behind the postcode', () => {
       'That postcode does not match the delivery address',
     );
 
-    const right = await open('bn11aa');
+    const right = await open('bn11aa', access);
     expect(right.status).toBe(200);
     const shown = parsePage(await right.text());
     expect(textOf(shown.querySelector('#proof'))).toContain('Received by Jane Smith');

@@ -82,7 +82,17 @@ export function parcelToFormDefaults(
 
 /** A contact's inputs, in the form's order; the recipient's name and address are required. */
 const CONTACT_INPUTS: Array<
-  InputSpec<'name' | 'email' | 'phone' | 'address' | 'city' | 'region' | 'postalCode' | 'country'>
+  InputSpec<
+    | 'name'
+    | 'email'
+    | 'phone'
+    | 'address'
+    | 'city'
+    | 'region'
+    | 'postalCode'
+    | 'country'
+    | 'timeZone'
+  >
 > = [
   { name: 'name', label: 'Name', maxLength: 200, requiredWhen: true },
   { name: 'email', label: 'Email', type: 'email', maxLength: 254 },
@@ -92,6 +102,7 @@ const CONTACT_INPUTS: Array<
   { name: 'region', label: 'State / region', maxLength: 100 },
   { name: 'postalCode', label: 'Postal code', maxLength: 20 },
   { name: 'country', label: 'Country', maxLength: 100 },
+  { name: 'timeZone', label: 'Time zone (optional, e.g. America/Los_Angeles)', maxLength: 64 },
 ];
 
 /** A destination's inputs, in the form's order. */
@@ -99,6 +110,7 @@ const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
   { name: 'name', label: 'Name', maxLength: 200 },
   { name: 'address', label: 'Address', maxLength: 500 },
   { name: 'city', label: 'City', maxLength: 100 },
+  { name: 'region', label: 'State / region', maxLength: 100 },
   { name: 'country', label: 'Country', maxLength: 100 },
   { name: 'postalCode', label: 'Postal Code', maxLength: 20 },
 ];
@@ -168,7 +180,7 @@ export function ParcelForm({
   timeZone,
 }: {
   mode: 'create' | 'edit';
-  /** The company's zone, in which the window's times are read. */
+  /** The recipient's zone (the company's for a new parcel), in which the window's times are read. */
   timeZone: string;
   defaults: ParcelFormDefaults;
   lastResult?: SubmissionResult<string[]> | null;
@@ -274,8 +286,10 @@ export function ParcelForm({
         <fieldset className="space-y-2">
           <legend className="text-sm font-semibold text-gray-900">Delivery Window</legend>
           <p className="text-xs text-gray-500">
-            Optional. When the parcel is expected on the estimated delivery day ({timeZone}): both
-            times, or neither for the service&apos;s usual time.
+            Optional. When the parcel is expected on the estimated delivery day, in the
+            recipient&apos;s local time (
+            {mode === 'edit' ? timeZone : 'read from their address, or its time zone'}): both times,
+            or neither for the service&apos;s usual time.
           </p>
           <div className="grid grid-cols-2 gap-3">
             {(['from', 'until'] as const).map((end) => (

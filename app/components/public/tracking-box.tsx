@@ -6,7 +6,7 @@ import { MAX_TRACKING_NUMBERS, TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/con
  */
 export function TrackingBox() {
   return (
-    <div className="card relative mx-auto -mt-12 max-w-3xl p-5 shadow-lg sm:p-8">
+    <div className="card relative mx-auto max-w-3xl p-4 shadow-lg sm:-mt-12 sm:p-8">
       <h2 id="track-box-heading" className="text-xl font-bold text-gray-900">
         Track your package
       </h2>

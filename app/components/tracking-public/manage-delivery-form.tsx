@@ -12,6 +12,8 @@ import {
   useResultSectionForm,
 } from './result-section';
 import { Field, SelectField, TextareaField } from '~/components/ui/field';
+import type { SerializedDeliveryPreferences } from '~/models/parcel.server';
+import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 import {
   deliveryPreferencesSchema,
   INSTRUCTIONS_MAX,
@@ -28,34 +30,63 @@ export const PREFERENCES_SAVED = 'Your delivery preferences are saved. The couri
 export function ManageDeliveryForm({
   trackingNumber,
   days,
+  justSaved,
   saved,
+  open,
   lastResult,
 }: {
   trackingNumber: string;
   /** The days that may be asked for, as values and as the recipient reads them. */
   days: Array<{ value: string; label: string }>;
-  saved: boolean;
+  /** The preferences were just saved (the page after the form). */
+  justSaved: boolean;
+  /** What the recipient asked for, shown back once their postcode opened the parcel here. */
+  saved: SerializedDeliveryPreferences | null;
+  /** Open from the start: after a failed attempt, this is what the recipient needs. */
+  open: boolean;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const [form, fields] = useResultSectionForm(
     'manage-delivery',
     lastResult,
     deliveryPreferencesSchema(days.map((d) => d.value)),
+    saved
+      ? {
+          instructions: saved.instructions ?? '',
+          safePlace: saved.safePlace ?? '',
+          safePlaceOther: saved.safePlaceOther ?? '',
+          requestedDate: saved.requestedDate ?? '',
+          holdAtDepot: saved.holdAtDepot ? 'on' : '',
+        }
+      : undefined,
   );
+  const savedLines = describeDeliveryPreferences(saved);
   return (
     <ResultSection section="manage">
-      <details open={!!lastResult || saved}>
-        <summary className="cursor-pointer text-lg font-semibold">
+      <details open={open || !!lastResult || justSaved}>
+        <summary className="flex min-h-11 cursor-pointer items-center text-lg font-semibold">
           <h2 id="manage-heading" className="inline">
-            Manage your delivery
+            {open ? 'Choose what happens next' : 'Manage your delivery'}
           </h2>
         </summary>
         <p className="mt-2 text-sm text-gray-600">
-          Leave instructions, choose a safe place or another day, or ask us to hold it at the depot.
+          {open
+            ? 'Choose another day, a safe place, a neighbour, or collection at the depot. '
+            : 'Leave instructions, choose a safe place or another day, or ask us to hold it at the depot. '}
           Enter the postcode of the delivery address to confirm it is yours.
         </p>
-        {saved && !lastResult ? (
+        {justSaved && !lastResult ? (
           <SectionConfirmation>{PREFERENCES_SAVED}</SectionConfirmation>
+        ) : null}
+        {savedLines.length ? (
+          <div className="mt-4" data-saved-preferences>
+            <h3 className="font-semibold">Your saved preferences</h3>
+            <ul className="mt-1 list-disc pl-5 text-gray-800">
+              {savedLines.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </div>
         ) : null}
         <ResultSectionForm
           section="manage"
@@ -103,10 +134,10 @@ export function ManageDeliveryForm({
             rows={3}
             errors={fields.instructions.errors}
           />
-          <label className="flex items-center gap-2 sm:col-span-2">
+          <label className="flex min-h-11 items-center gap-2 sm:col-span-2">
             <input
               {...getInputProps(fields.holdAtDepot, { type: 'checkbox' })}
-              className="h-5 w-5"
+              className="h-6 w-6"
             />
             Hold it at the depot for me to collect
           </label>

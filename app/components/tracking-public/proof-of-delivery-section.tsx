@@ -10,10 +10,13 @@ import type { PublicProof } from '~/services/public-proof.server';
  */
 export function ProofOfDeliverySection({
   trackingNumber,
+  access,
   proofs,
   lastResult,
 }: {
   trackingNumber: string;
+  /** The recipient's signed link's value, when the page was opened through it. */
+  access: string | null;
   proofs: PublicProof[] | null;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
@@ -56,6 +59,11 @@ export function ProofOfDeliverySection({
             </div>
           ))
         )
+      ) : !access && !lastResult ? (
+        <p className="mt-1 text-sm text-gray-600">
+          The photos and the signature are for the recipient: open the link in the e-mail we sent
+          when it was delivered.
+        </p>
       ) : (
         <>
           <p className="mt-1 text-sm text-gray-600">
@@ -64,10 +72,12 @@ export function ProofOfDeliverySection({
           <ResultSectionForm
             section="proof"
             trackingNumber={trackingNumber}
+            query={access ? { proof: access } : {}}
             form={form}
             className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end"
           >
             <input type="hidden" name="intent" value="proof" />
+            <input type="hidden" name="proof" value={access ?? ''} />
             <PostcodeField className="flex-1" field={fields.postalCode} />
             <button type="submit" className="btn-primary">
               Show proof of delivery

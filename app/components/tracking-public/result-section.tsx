@@ -12,10 +12,12 @@ export function useResultSectionForm<Schema extends z.ZodType<unknown, Record<st
   id: string,
   lastResult: SubmissionResult<string[]> | null | undefined,
   schema: Schema,
+  defaultValue?: Record<string, string>,
 ) {
   return useForm<z.input<Schema>, z.output<Schema>>({
     id,
     lastResult,
+    defaultValue: defaultValue as never,
     defaultNoValidate: false,
     shouldValidate: 'onSubmit',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -38,9 +40,12 @@ export function ResultSectionForm<Schema extends Record<string, unknown>>({
   form,
   className,
   children,
+  query = {},
 }: {
   section: string;
   trackingNumber: string;
+  /** More of the page's URL to keep (the recipient's proof link). */
+  query?: Record<string, string>;
   form: FormMetadata<Schema, string[]>;
   className: string;
   children: ReactNode;
@@ -50,7 +55,7 @@ export function ResultSectionForm<Schema extends Record<string, unknown>>({
       <FormErrors id={form.errorId} errors={form.errors} />
       <form
         method="post"
-        action={`/track?number=${encodeURIComponent(trackingNumber)}#${section}`}
+        action={`/track?${new URLSearchParams({ number: trackingNumber, ...query })}#${section}`}
         {...getFormProps(form)}
         aria-labelledby={`${section}-heading`}
         className={className}

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import type { TrackingGlance } from '~/services/public-tracking.server';
-import type { ProgressStep } from '~/utils/delivery-headline';
-import { formatEventTime } from '~/utils/format';
+import { longDateTime, type ProgressStep } from '~/utils/delivery-headline';
 
 type Result = PublicTrackingResult;
 type PublicEvent = Result['events'][number];
@@ -91,7 +90,7 @@ function EventIcon({ status }: { status: string }) {
 function EventTime({ event }: { event: PublicEvent }) {
   return (
     <time dateTime={event.timestamp ?? undefined}>
-      {formatEventTime(event.timestamp, event.timeZone)}
+      {event.timestamp ? longDateTime(event.timestamp, event.timeZone) : '—'}
     </time>
   );
 }
@@ -142,6 +141,26 @@ function ProgressSteps({ steps }: { steps: ProgressStep[] }) {
   );
 }
 
+/** After a failed attempt: what happened, in words, when the next attempt is, and what to do. */
+function FailedAttempt({ attempt }: { attempt: NonNullable<TrackingGlance['attempt']> }) {
+  return (
+    <div className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-red-900" data-attempt>
+      <p>
+        <span className="font-semibold">What happened: </span>
+        {attempt.reason}
+        {attempt.at ? ` (${attempt.at})` : ''}.
+      </p>
+      <p className="mt-1">
+        <span className="font-semibold">Next attempt: </span>
+        {attempt.next ?? "we'll be in touch to arrange it"}
+      </p>
+      <a href="#manage" className="btn-primary mt-3 inline-flex min-h-11 items-center">
+        Another day, a safe place, a neighbour or the depot
+      </a>
+    </div>
+  );
+}
+
 export function TrackingResult({ result, glance }: { result: Result; glance: TrackingGlance }) {
   const { parcel, events } = result;
   return (
@@ -159,6 +178,7 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
         <p className="mt-2 text-xl font-bold leading-snug text-gray-900 sm:text-2xl" data-headline>
           {glance.headline}
         </p>
+        {glance.attempt ? <FailedAttempt attempt={glance.attempt} /> : null}
       </header>
       <dl className="grid gap-3 p-4 sm:grid-cols-2 sm:p-5">
         <div>
