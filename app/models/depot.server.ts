@@ -9,6 +9,7 @@ const depotSchema = new Schema(
   {
     name: { type: String, required: true, unique: true },
     address: { type: String, default: '' },
+    city: { type: String, default: '' },
     timeZone: { type: String, required: true },
   },
   { timestamps: true },
@@ -24,6 +25,7 @@ function serialize(doc: LeanDepot) {
     ...recordIds(doc._id),
     name: doc.name,
     address: doc.address ?? '',
+    city: doc.city ?? '',
     timeZone: doc.timeZone,
     createdAt: iso(doc.createdAt),
     updatedAt: iso(doc.updatedAt),
