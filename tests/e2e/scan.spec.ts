@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, NO_JS, test } from './support/fixtures';
 import { uniqueName } from './support/helpers';
 
@@ -22,6 +22,22 @@ async function newDepot(request: APIRequestContext, admin: { Authorization: stri
   });
   expect(res.status()).toBe(201);
   return (await res.json()).depot as { id: string; name: string };
+}
+
+/** Visible controls smaller than 24 px either way (WCAG 2.2 2.5.8), by their markup. */
+function smallTargets(page: Page) {
+  return page.evaluate(() =>
+    [
+      ...document.querySelectorAll(
+        'a[href], button, input:not([type="hidden"]), select, textarea, summary',
+      ),
+    ]
+      .map((element) => ({ element, box: element.getBoundingClientRect() }))
+      // Skip links and other visually hidden controls are 1 px until focused.
+      .filter(({ box }) => box.width > 1 && box.height > 1)
+      .filter(({ box }) => box.width < 24 || box.height < 24)
+      .map(({ element }) => element.outerHTML.slice(0, 120)),
+  );
 }
 
 test('a scanner types numbers one after another on a phone; each can be undone', async ({
@@ -130,6 +146,7 @@ test(
     const reason = answer.getByRole('button', { name: 'Recipient unavailable' });
     for (const target of [delivered, reason])
       expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    expect(await smallTargets(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
     );
@@ -137,6 +154,7 @@ test(
     await delivered.click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/scan/proof/${parcel.id}\\?`));
     await expect(page.getByLabel('Received by')).toBeFocused();
+    expect(await smallTargets(page)).toEqual([]);
     await page.keyboard.type('Jo Porch');
     await page.getByRole('button', { name: 'Record proof of delivery' }).click();
 
