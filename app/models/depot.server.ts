@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { Schema, type InferSchemaType } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import type { DepotInput } from '~/schemas/depot';
-import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
+import { givenFields, iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
 /** The company's depots: where parcels are scanned, each with the time zone its clocks keep. */
 const depotSchema = new Schema(
@@ -61,7 +61,8 @@ export async function updateDepotFields(
     },
   ).lean<LeanDepot>();
   if (!before) return null;
-  return { before: serialize(before), after: serialize({ ...before, ...input }) };
+  // A field not given (the optional city) keeps what was stored.
+  return { before: serialize(before), after: serialize({ ...before, ...givenFields(input) }) };
 }
 
 export async function removeDepot(id: string): Promise<SerializedDepot | null> {

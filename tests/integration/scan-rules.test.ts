@@ -7,6 +7,7 @@ import { ProofOfDelivery } from '~/models/proof-of-delivery.server';
 import { action as scansApi } from '~/routes/api.scans';
 import { action as eventsApi } from '~/routes/api.tracking.$parcelId.events';
 import { action as reopenApi } from '~/routes/api.parcels.$id.reopen';
+import { action as depotApi } from '~/routes/api.depots.$id';
 import { action as reopenPage } from '~/routes/dashboard.parcels.$parcelId.reopen';
 import { action as stationAction } from '~/routes/dashboard.scan';
 import { createDepot, saveDeliveredByScan } from '~/services/depots.server';
@@ -379,5 +380,24 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
         })
       ).status,
     ).toBe(201);
+  });
+});
+
+describe("a depot's city", () => {
+  it('is kept when a change does not give it', async () => {
+    const depot = await createDepot({
+      name: 'Tacoma Yard',
+      address: '9 Dock Rd',
+      city: 'Tacoma',
+      timeZone: 'America/Los_Angeles',
+    });
+    const res = await callRoute(depotApi, `/api/depots/${depot.id}`, {
+      method: 'PUT',
+      headers: users.admin.auth,
+      params: { id: depot.id },
+      body: { name: 'Tacoma Yard North', timeZone: 'America/Los_Angeles' },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).depot).toMatchObject({ name: 'Tacoma Yard North', city: 'Tacoma' });
   });
 });

@@ -87,7 +87,7 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-it('two app processes started at once send each day-before e-mail once', async () => {
+it('two app processes started together send each day-before e-mail once', async () => {
   const zone = afternoonZone();
   env.COMPANY_TIMEZONE = zone;
   const tomorrow = addDays(dayIn(new Date(), zone), 1);
