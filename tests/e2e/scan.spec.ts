@@ -123,7 +123,9 @@ test(
       },
     });
     expect(made.status()).toBe(201);
-    // This page's session becomes the courier's.
+    // This page's session becomes the courier's. Without the worker's admin cookie: a sign-in
+    // ends the session it was sent with, and the other tests of this worker still use that one.
+    await page.context().clearCookies();
     const signedIn = await page.request.post('/management/access', {
       form: courier,
       headers: { origin: baseURL! },
@@ -167,7 +169,7 @@ test(
 );
 
 test(
-  'an admin allows Delivered by scan; a delivered parcel refuses a stray scan until staff reopen it',
+  'an admin allows Delivered by scan, a courier records one, and staff reopen the parcel with a reason',
   NO_JS,
   async ({ page, request, admin }) => {
     // No other spec scans Delivered: the setting is left on.
@@ -187,11 +189,6 @@ test(
     await field.press('Enter');
     const answer = page.getByRole('status').filter({ hasText: parcel.trackingNumber });
     await expect(answer).toContainText('Now Delivered');
-
-    await page.goto('/dashboard/scan?status=Arrived+at+Facility&location=Dock+4');
-    await page.getByLabel('Tracking number').fill(parcel.trackingNumber);
-    await page.getByLabel('Tracking number').press('Enter');
-    await expect(answer).toContainText(/Delivered on .+ to J\. P\.: scans no longer change it/);
 
     await page.goto(`/dashboard/parcels/${parcel.id}`);
     await page.getByRole('link', { name: 'Reopen' }).click();
