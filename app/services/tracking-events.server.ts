@@ -8,18 +8,17 @@ import {
 } from '~/models/tracking-event.server';
 import { getDepot } from '~/models/depot.server';
 import { ApiError } from '~/lib/api.server';
-import { isObjectId } from '~/lib/db.server';
-import { ConflictError } from '~/lib/errors.server';
-import { FAILED_DELIVERY, FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
-import type {
-  ParcelReopenInput,
-  TrackingEventInput,
-  TrackingEventUpdate,
-} from '~/schemas/tracking-event';
+import { FAILED_DELIVERY } from '~/schemas/constants';
+import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { audit, auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { emitWebhookEvent } from './webhooks.server';
+// Reopening a delivered or returned parcel (reopenParcel).
+import { isObjectId } from '~/lib/db.server';
+import { ConflictError } from '~/lib/errors.server';
+import { FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
+import type { ParcelReopenInput } from '~/schemas/tracking-event';
 
 /**
  * Recording a parcel's tracking events, with all that follows from each: the parcel's status
