@@ -1,6 +1,7 @@
 import { env } from '~/lib/env.server';
 import { inquiryRows } from '~/schemas/public-forms';
-import { Heading, renderEmailHtml, TextParagraphs } from './layout.server';
+import { formatDateTime } from '~/utils/format';
+import { Heading, renderEmailHtml, TextParagraphs, textSignature } from './layout.server';
 
 /** What the e-mail to support needs of a stored contact message or quote request. */
 export type InquiryForEmail = {
@@ -80,6 +81,42 @@ export function newSubscriberEmail(email: string) {
     html: renderEmailHtml(
       'New newsletter subscriber',
       <p>{email} subscribed to the newsletter.</p>,
+    ),
+  };
+}
+
+/**
+ * The acknowledgement the sender of a contact message or quote request receives: that it
+ * arrived, when, its reference and when to expect an answer. It repeats nothing the sender typed
+ * (not even their name): anyone can type any address into a public form, and this e-mail must not
+ * carry their words to it under the company's name.
+ */
+export function inquiryAcknowledgementEmail(inquiry: InquiryForEmail) {
+  const quote = inquiry.kind === 'quote';
+  const what = quote ? 'quote request' : 'message';
+  const subject = `We received your ${what} · ${env.COMPANY_NAME}`;
+  const received = formatDateTime(inquiry.createdAt, env.COMPANY_TIMEZONE);
+  const reference = String(inquiry._id);
+  const answer = quote
+    ? 'Our sales team will reply to this address with your quote within 2 hours.'
+    : 'Our support team will reply to this address within 2 hours.';
+  const lines = [
+    `Thank you for contacting ${env.COMPANY_NAME}.`,
+    `We received your ${what} on ${received}. ${answer}`,
+    `Your reference: ${reference}`,
+    `If it cannot wait, call us at ${env.COMPANY_PHONE}, day or night, or reply to this e-mail.`,
+  ];
+  return {
+    to: inquiry.email,
+    replyTo: env.COMPANY_EMAIL,
+    subject,
+    text: [...lines.flatMap((line) => [line, '']), ...textSignature()].join('\n'),
+    html: renderEmailHtml(
+      subject,
+      <>
+        <Heading>We received your {what}</Heading>
+        <TextParagraphs text={lines.join('\n\n')} />
+      </>,
     ),
   };
 }

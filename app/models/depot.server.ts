@@ -2,13 +2,14 @@ import type mongoose from 'mongoose';
 import { Schema, type InferSchemaType } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import type { DepotInput } from '~/schemas/depot';
-import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
+import { givenFields, iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
 /** The company's depots: where parcels are scanned, each with the time zone its clocks keep. */
 const depotSchema = new Schema(
   {
     name: { type: String, required: true, unique: true },
     address: { type: String, default: '' },
+    city: { type: String, default: '' },
     timeZone: { type: String, required: true },
   },
   { timestamps: true },
@@ -24,6 +25,7 @@ function serialize(doc: LeanDepot) {
     ...recordIds(doc._id),
     name: doc.name,
     address: doc.address ?? '',
+    city: doc.city ?? '',
     timeZone: doc.timeZone,
     createdAt: iso(doc.createdAt),
     updatedAt: iso(doc.updatedAt),
@@ -59,7 +61,8 @@ export async function updateDepotFields(
     },
   ).lean<LeanDepot>();
   if (!before) return null;
-  return { before: serialize(before), after: serialize({ ...before, ...input }) };
+  // A field not given (the optional city) keeps what was stored.
+  return { before: serialize(before), after: serialize({ ...before, ...givenFields(input) }) };
 }
 
 export async function removeDepot(id: string): Promise<SerializedDepot | null> {

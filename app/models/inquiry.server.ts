@@ -11,6 +11,13 @@ export const INQUIRY_KINDS = ['contact', 'quote'] as const;
 export type InquiryKind = (typeof INQUIRY_KINDS)[number];
 /** The e-mail to support: queued (`pending`), accepted by the mail server, or refused last time. */
 export const INQUIRY_EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+/**
+ * The acknowledgement e-mailed to the sender: owed and queued (`pending`), sent, refused for good
+ * (`failed`), or not sent because that address was acknowledged often enough lately (`skipped`).
+ * Inquiries stored before acknowledgements existed have none.
+ */
+export const ACKNOWLEDGEMENT_STATUSES = ['pending', 'sent', 'failed', 'skipped'] as const;
+export type AcknowledgementStatus = (typeof ACKNOWLEDGEMENT_STATUSES)[number];
 
 /** Messages from the contact form and quote / sales requests, in one collection told apart by `kind`. */
 const inquirySchema = new Schema(
@@ -31,6 +38,7 @@ const inquirySchema = new Schema(
     clientAddress: { type: String },
     emailStatus: { type: String, enum: INQUIRY_EMAIL_STATUSES, default: 'pending' },
     emailError: { type: String },
+    acknowledgement: { type: String, enum: ACKNOWLEDGEMENT_STATUSES },
     // The staff inbox: when and by whom it was marked handled (absent: not handled).
     handledAt: { type: Date },
     handledBy: { type: String },
@@ -46,10 +54,18 @@ export const Inquiry = registeredModel('Inquiry', inquirySchema);
 
 export type StoredInquiry = InquirySchema & { _id: mongoose.Types.ObjectId; createdAt: Date };
 
+/** Whether the sender is to be acknowledged (else it is recorded as skipped). */
+type Acknowledge = { acknowledge?: boolean };
+const acknowledgement = ({
+  acknowledge,
+}: Acknowledge): { acknowledgement?: AcknowledgementStatus } =>
+  acknowledge === undefined ? {} : { acknowledgement: acknowledge ? 'pending' : 'skipped' };
+
 export async function createContactMessage(
-  input: ContactMessageInput & { clientAddress?: string },
+  input: ContactMessageInput & { clientAddress?: string } & Acknowledge,
 ) {
   const doc = await Inquiry.create({
+    ...acknowledgement(input),
     kind: 'contact',
     name: `${input.firstName} ${input.lastName}`,
     firstName: input.firstName,
@@ -63,8 +79,11 @@ export async function createContactMessage(
   return doc.toObject() as StoredInquiry;
 }
 
-export async function createQuoteRequest(input: QuoteRequestInput & { clientAddress?: string }) {
+export async function createQuoteRequest(
+  input: QuoteRequestInput & { clientAddress?: string } & Acknowledge,
+) {
   const doc = await Inquiry.create({
+    ...acknowledgement(input),
     kind: 'quote',
     name: input.name,
     email: input.email,
@@ -114,4 +133,21 @@ export async function recordInquiryEmail(
       ? { $set: { emailStatus: 'sent' }, $unset: { emailError: 1 } }
       : { $set: { emailStatus: 'failed', emailError: outcome.error } },
   );
+}
+
+/** The ids of inquiries whose sender is owed an acknowledgement not sent yet. */
+export async function listInquiriesAwaitingAcknowledgement(): Promise<string[]> {
+  const docs = await Inquiry.find({ acknowledgement: 'pending' }, { _id: 1 }).lean<
+    Array<{ _id: unknown }>
+  >();
+  return docs.map((doc) => String(doc._id));
+}
+
+/** Records the acknowledgement's end (sent, or refused for good); false if it was not owed. */
+export async function recordAcknowledgement(id: string, status: 'sent' | 'failed') {
+  const result = await Inquiry.updateOne(
+    { _id: id, acknowledgement: 'pending' },
+    { $set: { acknowledgement: status } },
+  );
+  return result.modifiedCount === 1;
 }

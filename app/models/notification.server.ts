@@ -35,6 +35,12 @@ const notificationSchema = new Schema(
     emailResult: { type: emailResultSchema, default: () => ({ attempts: 0 }) },
     /** The `email.send` job that delivers it. */
     jobId: { type: Schema.Types.ObjectId },
+    /**
+     * The unique key of that job, stored with the notification before the job is queued: a
+     * process that finds the notification without its job (at start) queues under this key, so
+     * it meets the job the request is queueing instead of making a second one.
+     */
+    jobKey: { type: String },
     /** Queued by a status change (automatic e-mails), not by a staff member. */
     automatic: { type: Boolean, default: false },
     /** The tracking event whose status change queued it (automatic ones). */
@@ -61,6 +67,7 @@ export type LeanNotification = {
   parcelId?: unknown;
   status?: string | null;
   jobId?: unknown;
+  jobKey?: string | null;
   automatic?: boolean | null;
   eventId?: unknown;
   emailResult?: {
@@ -172,6 +179,8 @@ export type NewNotification = {
   parcelId: string;
   automatic?: boolean;
   eventId?: string;
+  /** The unique key its `email.send` job will be queued under. */
+  jobKey?: string;
 };
 
 /** Stores a notification as pending; `id` lets the caller choose its id. */
@@ -210,12 +219,17 @@ export async function setNotificationJob(
 }
 
 /**
- * Counts an attempt at a pending notification's e-mail and returns what it says; null when the
- * notification is no longer pending (sent, failed or deleted), so it is not sent again.
+ * Counts an attempt at a pending notification's e-mail by the job `jobId` and returns what it
+ * says; null when the notification is no longer pending (sent, failed or deleted), or when
+ * another job is the one that delivers it, so it is not sent again.
  */
-export async function startNotificationAttempt(id: string): Promise<LeanNotification | null> {
+export async function startNotificationAttempt(
+  id: string,
+  jobId: string,
+): Promise<LeanNotification | null> {
+  if (!isObjectId(jobId)) return null;
   return Notification.findOneAndUpdate(
-    { _id: id, status: 'pending' },
+    { _id: id, status: 'pending', jobId: { $in: [null, jobId] } },
     { $inc: { 'emailResult.attempts': 1 }, $unset: { 'emailResult.nextAttemptAt': 1 } },
     { returnDocument: 'after' },
   ).lean<LeanNotification>();
@@ -268,12 +282,16 @@ export async function markNotificationFailed(
 
 /** Every pending notification, with the job that should be sending it. */
 export async function listPendingNotifications(): Promise<
-  Array<{ id: string; jobId: string | null }>
+  Array<{ id: string; jobId: string | null; jobKey: string | null }>
 > {
-  const docs = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1 }).lean<
-    Array<{ _id: unknown; jobId?: unknown }>
+  const docs = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1, jobKey: 1 }).lean<
+    Array<{ _id: unknown; jobId?: unknown; jobKey?: string | null }>
   >();
-  return docs.map((n) => ({ id: String(n._id), jobId: n.jobId ? String(n.jobId) : null }));
+  return docs.map((n) => ({
+    id: String(n._id),
+    jobId: n.jobId ? String(n.jobId) : null,
+    jobKey: n.jobKey ?? null,
+  }));
 }
 
 /** The e-mails sent about a parcel, newest first, for its tracking timeline. */

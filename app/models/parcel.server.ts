@@ -67,6 +67,9 @@ const trackingEventSchema = new Schema({
   nextAttemptDate: { type: String },
   // Who scanned it at the scan station, so a courier can undo their own scans.
   scannedBy: { type: Schema.Types.ObjectId },
+  // An Out for Delivery scan the courier confirmed although it contradicted the delivery (the
+  // recipient's request, the town): the warnings they were shown.
+  override: { type: [String], default: undefined },
   createdAt: { type: Date, default: () => new Date() },
   // Set by every write of the event; events stored before it was kept count from createdAt.
   updatedAt: { type: Date },
@@ -195,6 +198,7 @@ type LeanEvent = {
   reason?: string | null;
   nextAttemptDate?: string | null;
   scannedBy?: unknown;
+  override?: string[] | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
 };
@@ -266,6 +270,7 @@ export function serializeEvent(event: LeanEvent) {
     depotId: event.depotId ? String(event.depotId) : null,
     reason: event.reason ?? null,
     nextAttemptDate: event.nextAttemptDate ?? null,
+    ...(event.override?.length ? { override: [...event.override] } : {}),
     updatedAt: iso(event.updatedAt ?? event.createdAt ?? event.timestamp),
   };
 }

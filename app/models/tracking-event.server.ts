@@ -3,6 +3,7 @@ import { isObjectId } from '~/lib/db.server';
 import {
   EVENT_TO_PARCEL_STATUS,
   FAILED_DELIVERY,
+  FINAL_STATUSES,
   PARCELS_PAGE_SIZE,
   type ParcelStatus,
 } from '~/schemas/constants';
@@ -208,13 +209,19 @@ export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | nu
 
 /**
  * Adds an event (stored first in the array) and updates the parcel's status; null when the
- * parcel is unknown.
+ * parcel is unknown. With `refuseFinal`, a parcel whose status is final (FINAL_STATUSES) gets no
+ * event: its status is answered (`closed`), decided in the same atomic update as the write.
  */
 export async function pushEvent(
   parcelId: string,
-  input: TrackingEventInput & { scannedBy?: string; stop?: number },
-  { repeatWindowMs }: { repeatWindowMs?: number } = {},
-): Promise<(EventWrite & { repeated?: false }) | { repeated: true; event: TrackingEvent } | null> {
+  input: TrackingEventInput & { scannedBy?: string; stop?: number; override?: string[] },
+  { repeatWindowMs, refuseFinal }: { repeatWindowMs?: number; refuseFinal?: boolean } = {},
+): Promise<
+  | (EventWrite & { repeated?: false; closed?: undefined })
+  | { repeated: true; event: TrackingEvent; closed?: undefined }
+  | { closed: ParcelStatus }
+  | null
+> {
   if (!isObjectId(parcelId)) return null;
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
@@ -230,40 +237,51 @@ export async function pushEvent(
     ...(input.reason ? { reason: input.reason } : {}),
     ...(input.nextAttemptDate ? { nextAttemptDate: input.nextAttemptDate } : {}),
     ...(input.scannedBy ? { scannedBy: new mongoose.Types.ObjectId(input.scannedBy) } : {}),
+    ...(input.override?.length ? { override: input.override } : {}),
     createdAt: now,
     updatedAt: now,
   };
   // With a repeat window, the same status at the same place added within it is not added again
   // (a scanner that reads a label twice); the check and the write are one atomic update.
   const same = { status: event.status, location: event.location };
-  const filter = repeatWindowMs
-    ? {
-        _id: parcelId,
-        events: {
-          $not: {
-            $elemMatch: { ...same, createdAt: { $gte: new Date(now.getTime() - repeatWindowMs) } },
+  const filter = {
+    _id: parcelId,
+    ...(repeatWindowMs
+      ? {
+          events: {
+            $not: {
+              $elemMatch: {
+                ...same,
+                createdAt: { $gte: new Date(now.getTime() - repeatWindowMs) },
+              },
+            },
           },
-        },
-      }
-    : { _id: parcelId };
+        }
+      : {}),
+    ...(refuseFinal ? { status: { $nin: FINAL_STATUSES } } : {}),
+  };
   const parcel = await Parcel.findOneAndUpdate(
     filter,
     { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
     { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
-  if (!parcel && repeatWindowMs) {
-    const existing = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
+  if (!parcel && (repeatWindowMs || refuseFinal)) {
+    const existing = await Parcel.findById(parcelId, { events: 1, status: 1 }).lean<LeanParcel>();
     if (!existing) return null;
-    const since = now.getTime() - repeatWindowMs;
-    const earlier = (existing.events ?? []).find(
-      (e) =>
-        e.status === same.status &&
-        (e.location ?? '') === same.location &&
-        e.createdAt &&
-        new Date(e.createdAt).getTime() >= since,
-    );
-    // Gone again in the meantime (undone): nothing to answer with but a fresh try.
-    if (!earlier) return pushEvent(parcelId, input);
+    const status = (existing.status ?? 'Pending') as ParcelStatus;
+    if (refuseFinal && FINAL_STATUSES.includes(status)) return { closed: status };
+    const since = now.getTime() - (repeatWindowMs ?? 0);
+    const earlier = repeatWindowMs
+      ? (existing.events ?? []).find(
+          (e) =>
+            e.status === same.status &&
+            (e.location ?? '') === same.location &&
+            e.createdAt &&
+            new Date(e.createdAt).getTime() >= since,
+        )
+      : undefined;
+    // Gone again in the meantime (undone, reopened): nothing to answer with but a fresh try.
+    if (!earlier) return pushEvent(parcelId, input, { refuseFinal });
     return { repeated: true, event: toEvent(existing._id, earlier) };
   }
   if (!parcel) return null;

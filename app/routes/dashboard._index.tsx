@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { StatCard } from '~/components/dashboard/stat-card';
@@ -7,10 +7,13 @@ import { getDashboardStats, listRecentTrackingEvents } from '~/models/dashboard.
 import { formatMoney } from '~/schemas/constants';
 import { OVERVIEW_ACTIVITY_LIMIT } from '~/schemas/dashboard';
 import { requireUser } from '~/services/auth.server';
+import { COURIER_HOME } from '~/components/dashboard/dashboard-tabs';
 import { formatEventTime, formatRelativeTime } from '~/utils/format';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
+  // A courier's work is the scan station: they land there, and have no overview of revenue.
+  if (user.role === 'courier') throw redirect(COURIER_HOME);
   const [stats, activity] = await Promise.all([
     getDashboardStats().catch((error: unknown) => {
       console.error('Could not load dashboard statistics:', error);

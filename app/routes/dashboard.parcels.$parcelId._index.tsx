@@ -12,7 +12,7 @@ import { RouteDialog } from '~/components/ui/route-dialog';
 import { getParcel } from '~/models/parcel.server';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
-import { formatMoney } from '~/schemas/constants';
+import { FINAL_STATUSES, formatMoney, type ParcelStatus } from '~/schemas/constants';
 import { labelHref } from '~/schemas/label';
 import { requireUser } from '~/services/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
@@ -197,6 +197,15 @@ export default function ParcelDetailsDialog() {
           ) : null}
         </nav>
         <div className="flex flex-wrap justify-end gap-3">
+          {canEdit && FINAL_STATUSES.includes(parcel.status as ParcelStatus) ? (
+            <Link
+              to={`/dashboard/parcels/${parcel.id}/reopen${search}${DIALOG_FRAGMENT}`}
+              className="btn-secondary"
+              preventScrollReset
+            >
+              Reopen
+            </Link>
+          ) : null}
           {canEdit ? (
             <Link
               to={`/dashboard/parcels/${parcel.id}/edit${search}${DIALOG_FRAGMENT}`}

@@ -23,7 +23,10 @@ import { useHydrated } from '~/utils/use-hydrated';
  * The scan station: staff and couriers choose the status and the depot (or place) once, kept in
  * the URL, then scan or type numbers one after another. A scanner types the number and Enter, so
  * each scan is a plain form post answered with this page; with JavaScript the answer comes
- * without leaving the page, the field keeps focus and this session's scans can be undone.
+ * without leaving the page, the field keeps focus and this session's scans can be undone. The
+ * answer for a parcel out for delivery is the doorstep: Delivered (its proof form, the stop
+ * chosen) or a failed attempt's reason, one tap each. A scan the rules refuse says why, and one
+ * that contradicts the delivery asks before it is recorded. Couriers land here.
  */
 export { scanStationAction as action, scanStationLoader as loader };
 
@@ -37,7 +40,7 @@ type ActionData =
     : never;
 
 export default function ScanStation() {
-  const { setup, depot, depots } = useLoaderData<typeof scanStationLoader>();
+  const { setup, depot, depots, deliveredByScan } = useLoaderData<typeof scanStationLoader>();
   const actionData = useActionData<typeof scanStationAction>() as ActionData | undefined;
   const { search } = useLocation();
   const scanFetcher = useFetcher<typeof scanStationAction>({ key: 'scan' });
@@ -68,6 +71,9 @@ export default function ScanStation() {
       const scan = data.scan;
       setSession((list) => [scan, ...list]);
       if (input.current) input.current.value = '';
+      // A receiver's name is for one delivery only.
+      const receiver = form.current?.elements.namedItem('receivedBy');
+      if (receiver instanceof HTMLInputElement && scan.outcome === 'recorded') receiver.value = '';
     }
     input.current?.focus();
   }, [scanFetcher.state, scanFetcher.data]);
@@ -85,7 +91,15 @@ export default function ScanStation() {
   const ready = !!setup.status && (!!depot || !!setup.location);
   const place = depot?.name ?? setup.location ?? '';
   const failed = setup.status === FAILED_DELIVERY;
+  const delivering = setup.status === 'Delivered';
   const busy = scanFetcher.state !== 'idle';
+  const action = `/dashboard/scan${search}`;
+  // Where the station records: the form's hidden fields for the depot or the typed place.
+  const placeFields = depot ? (
+    <input type="hidden" name="depotId" value={depot.id} />
+  ) : setup.location ? (
+    <input type="hidden" name="location" value={setup.location} />
+  ) : null;
   const current = scanData?.scan ?? null;
   const hydrated = useHydrated();
 
@@ -94,7 +108,7 @@ export default function ScanStation() {
       <h1 className="text-2xl font-bold text-gray-900">Scan</h1>
 
       <details open={!ready} className="card p-4">
-        <summary className="cursor-pointer font-semibold">
+        <summary className="cursor-pointer py-2.5 font-semibold">
           {ready ? `${setup.status} · ${place}` : 'Choose what to record'}
         </summary>
         <form method="get" action="/dashboard/scan" className="mt-3 space-y-3">
@@ -145,7 +159,7 @@ export default function ScanStation() {
               defaultValue={setup.nextAttemptDate ?? ''}
             />
           </fieldset>
-          <button type="submit" className="btn-primary w-full">
+          <button type="submit" className="btn-primary min-h-11 w-full">
             Use these settings
           </button>
         </form>
@@ -158,16 +172,13 @@ export default function ScanStation() {
           </h2>
           <scanFetcher.Form
             method="post"
-            action={`/dashboard/scan${search}`}
+            action={action}
             ref={form}
             id="scan"
             className="space-y-3"
           >
             <input type="hidden" name="status" value={setup.status ?? ''} />
-            {depot ? <input type="hidden" name="depotId" value={depot.id} /> : null}
-            {!depot && setup.location ? (
-              <input type="hidden" name="location" value={setup.location} />
-            ) : null}
+            {placeFields}
             {failed && setup.reason ? (
               <input type="hidden" name="reason" value={setup.reason} />
             ) : null}
@@ -176,6 +187,20 @@ export default function ScanStation() {
               <input type="hidden" name="nextAttemptDate" value={setup.nextAttemptDate} />
             ) : null}
             <FormErrors id="scan-errors" errors={otherErrors} />
+            {delivering && deliveredByScan ? (
+              <Field
+                label="Received by"
+                id="scan-received-by"
+                name="receivedBy"
+                autoComplete="off"
+                hint="Who took the parcel: each scan records the proof of delivery of its next stop."
+                errors={errors.receivedBy}
+              />
+            ) : delivering ? (
+              <p className="text-sm text-gray-700">
+                Each scan opens the proof of delivery of the parcel’s next stop.
+              </p>
+            ) : null}
             <label htmlFor="scan-number" className="field-label">
               Tracking number
             </label>
@@ -200,7 +225,7 @@ export default function ScanStation() {
                 {numberErrors[0]}
               </p>
             ) : null}
-            <button type="submit" className="btn-primary w-full" disabled={busy}>
+            <button type="submit" className="btn-primary min-h-11 w-full" disabled={busy}>
               {busy ? 'Recording...' : `Record ${setup.status}`}
             </button>
           </scanFetcher.Form>
@@ -228,10 +253,16 @@ export default function ScanStation() {
               <undoFetcher.Form method="post" className="mt-2">
                 <input type="hidden" name="intent" value="undo" />
                 <input type="hidden" name="eventId" value={eventId} />
-                <button type="submit" className="btn-secondary">
+                <button type="submit" className="btn-secondary min-h-11">
                   Undo this scan
                 </button>
               </undoFetcher.Form>
+            )}
+            scanForm={(children, className) => (
+              <scanFetcher.Form method="post" action={action} className={className}>
+                {placeFields}
+                {children}
+              </scanFetcher.Form>
             )}
           />
         ) : null}
@@ -252,7 +283,7 @@ export default function ScanStation() {
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-mono font-semibold">{scan.trackingNumber}</span>
                   <span className="text-gray-700">{summary(scan)}</span>
-                  {scan.eventId && scan.outcome === 'recorded' ? (
+                  {scan.eventId && scan.undoable ? (
                     undone.includes(scan.eventId) ? (
                       <span className="ml-auto text-gray-500">Undone</span>
                     ) : (
@@ -261,7 +292,7 @@ export default function ScanStation() {
                         <input type="hidden" name="eventId" value={scan.eventId} />
                         <button
                           type="submit"
-                          className="text-sm font-medium text-brand-700 hover:underline"
+                          className="inline-flex min-h-6 items-center px-1 text-sm font-medium text-brand-700 hover:underline"
                           aria-label={`Undo ${scan.trackingNumber}`}
                         >
                           Undo
@@ -277,7 +308,10 @@ export default function ScanStation() {
       ) : null}
 
       <p className="text-sm text-gray-600">
-        <Link to="/dashboard/parcels" className="text-brand-700 hover:underline">
+        <Link
+          to="/dashboard/parcels"
+          className="inline-flex min-h-6 items-center text-brand-700 hover:underline"
+        >
           Parcels
         </Link>
       </p>
@@ -286,20 +320,36 @@ export default function ScanStation() {
 }
 
 function summary(scan: ScanView): string {
-  if (scan.outcome === 'not-found') return TRACKING_NOT_FOUND;
-  if (scan.outcome === 'repeated') return `Already scanned: ${scan.status}`;
-  return `Now ${scan.status}`;
+  switch (scan.outcome) {
+    case 'not-found':
+      return TRACKING_NOT_FOUND;
+    case 'repeated':
+      return `Already scanned: ${scan.status}`;
+    case 'closed':
+      return `Not recorded: ${scan.status}`;
+    case 'needs-proof':
+      return 'Not recorded: needs its proof of delivery';
+    case 'needs-confirmation':
+      return 'Not recorded: check before sending it out';
+    default:
+      return `Now ${scan.status}`;
+  }
 }
+
+type ScanFormFrame = (children: ReactNode, className?: string) => ReactNode;
 
 /** The answer to the last scan: the parcel, its new status and how it is to be delivered. */
 function ScanAnswer({
   scan,
   undone,
   undoForm,
+  scanForm,
 }: {
   scan: ScanView;
   undone: string[];
   undoForm: (eventId: string) => ReactNode;
+  /** A form posting another scan from this station (its place already in it). */
+  scanForm: ScanFormFrame;
 }) {
   if (scan.outcome === 'not-found') {
     return (
@@ -310,14 +360,8 @@ function ScanAnswer({
       </div>
     );
   }
-  const isUndone = !!scan.eventId && undone.includes(scan.eventId);
-  return (
-    <div className="rounded-md border border-green-200 bg-green-50 p-4 text-gray-900">
-      <p className="font-mono text-lg font-semibold">{scan.trackingNumber}</p>
-      <p className="font-medium">
-        {isUndone ? 'Scan undone' : summary(scan)}
-        {scan.location ? ` · ${scan.eventStatus} at ${scan.location}` : ''}
-      </p>
+  const parcel = (
+    <>
       <p className="text-sm">
         {scan.recipientName}
         {scan.recipientAddress ? `, ${scan.recipientAddress}` : ''}
@@ -327,7 +371,113 @@ function ScanAnswer({
           <span className="font-medium">Delivery preferences:</span> {scan.deliveryPreferences}
         </p>
       ) : null}
-      {scan.eventId && scan.outcome === 'recorded' && !isUndone ? undoForm(scan.eventId) : null}
+    </>
+  );
+  if (scan.outcome === 'closed' || scan.outcome === 'needs-proof') {
+    return (
+      <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-4 text-gray-900">
+        <p className="font-mono text-lg font-semibold">{scan.trackingNumber}</p>
+        <p className="font-medium">{scan.message}</p>
+        {parcel}
+        {scan.outcome === 'needs-proof' && scan.proofHref ? (
+          <Link to={scan.proofHref} className="btn-primary min-h-11 w-full">
+            Record proof of delivery
+          </Link>
+        ) : null}
+      </div>
+    );
+  }
+  if (scan.outcome === 'needs-confirmation') {
+    return (
+      <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-4 text-gray-900">
+        <p className="font-mono text-lg font-semibold">{scan.trackingNumber}</p>
+        <p className="font-medium">Check before sending it out: it is not recorded yet.</p>
+        <ul className="list-disc pl-5 text-sm">
+          {scan.warnings?.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+        {parcel}
+        {scanForm(
+          <>
+            <input type="hidden" name="trackingNumber" value={scan.trackingNumber} />
+            <input type="hidden" name="status" value="Out for Delivery" />
+            <input type="hidden" name="override" value="on" />
+            <button type="submit" className="btn-primary min-h-11 w-full">
+              Out for Delivery anyway
+            </button>
+          </>,
+        )}
+      </div>
+    );
+  }
+  const isUndone = !!scan.eventId && undone.includes(scan.eventId);
+  return (
+    <div className="space-y-2 rounded-md border border-green-200 bg-green-50 p-4 text-gray-900">
+      <p className="font-mono text-lg font-semibold">{scan.trackingNumber}</p>
+      <p className="font-medium">
+        {isUndone ? 'Scan undone' : summary(scan)}
+        {scan.location ? ` · ${scan.eventStatus} at ${scan.location}` : ''}
+      </p>
+      {scan.regressedFrom && !isUndone ? (
+        <p className="rounded bg-amber-100 px-2 py-1 text-sm font-medium text-amber-900">
+          Moved back from {scan.regressedFrom}.
+        </p>
+      ) : null}
+      {parcel}
+      {scan.proofHref && !isUndone ? <Doorstep scan={scan} scanForm={scanForm} /> : null}
+      {scan.eventId && scan.undoable && !isUndone ? undoForm(scan.eventId) : null}
+    </div>
+  );
+}
+
+/**
+ * At the door, for a parcel out for delivery: Delivered opens its proof form with the stop
+ * chosen; each reason button records the failed attempt at once.
+ */
+function Doorstep({ scan, scanForm }: { scan: ScanView; scanForm: ScanFormFrame }) {
+  return (
+    <div className="space-y-3 border-t border-green-200 pt-3">
+      <Link to={scan.proofHref!} className="btn-primary min-h-11 w-full">
+        Delivered
+      </Link>
+      {scanForm(
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-gray-800">Failed: why?</legend>
+          <input type="hidden" name="trackingNumber" value={scan.trackingNumber} />
+          <input type="hidden" name="status" value={FAILED_DELIVERY} />
+          <div className="grid grid-cols-2 gap-2">
+            {FAILURE_REASON_CODES.filter((code) => code !== 'other').map((code) => (
+              <button
+                key={code}
+                type="submit"
+                name="reason"
+                value={code}
+                className="btn-secondary min-h-11 px-2"
+              >
+                {failureReasonLabel(code)}
+              </button>
+            ))}
+          </div>
+          <div className="flex items-end gap-2">
+            <Field
+              label="Other (say what happened)"
+              name="note"
+              autoComplete="off"
+              className="flex-1"
+            />
+            <button
+              type="submit"
+              name="reason"
+              value="other"
+              className="btn-secondary min-h-11"
+              aria-label="Failed: other"
+            >
+              Other
+            </button>
+          </div>
+        </fieldset>,
+      )}
     </div>
   );
 }

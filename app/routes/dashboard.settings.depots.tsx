@@ -11,7 +11,9 @@ import { listDepots } from '~/models/depot.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import {
   DEPOT_ADDRESS_MAX,
+  DEPOT_CITY_MAX,
   DEPOT_NAME_MAX,
+  DeliverySettingsSchema,
   DepotDeleteSchema,
   DepotSchema,
   ExceptionSettingsSchema,
@@ -22,6 +24,7 @@ import {
   createDepot,
   deleteDepot,
   DepotNameTaken,
+  saveDeliveredByScan,
   saveStaleScanDays,
 } from '~/services/depots.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -63,6 +66,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
         : { type: 'error', title: 'Failed to delete depot', description: 'It no longer exists.' },
     );
   }
+  if (intent === 'deliveries') {
+    const submission = parseWithZod(formData, { schema: DeliverySettingsSchema });
+    if (submission.status !== 'success')
+      return json({ intent, result: submission.reply() }, { status: 400 });
+    await saveDeliveredByScan(submission.value.deliveredByScan, actor);
+    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
+  }
   if (intent === 'exceptions') {
     const submission = parseWithZod(formData, { schema: ExceptionSettingsSchema });
     if (submission.status !== 'success')
@@ -100,7 +110,7 @@ export default function DepotSettings() {
   const [form, fields] = useForm({
     id: 'create-depot',
     lastResult: resultFor('create'),
-    defaultValue: { name: '', address: '', timeZone: companyTimeZone },
+    defaultValue: { name: '', address: '', city: '', timeZone: companyTimeZone },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: DepotCreateFormSchema }),
@@ -142,7 +152,9 @@ export default function DepotSettings() {
           {depots.map((depot) => (
             <li key={depot.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
               <span className="font-medium text-gray-900">{depot.name}</span>
-              <span className="text-sm text-gray-600">{depot.address}</span>
+              <span className="text-sm text-gray-600">
+                {[depot.address, depot.city].filter(Boolean).join(' · ')}
+              </span>
               <span className="text-sm text-gray-600">{depot.timeZone.replace(/_/g, ' ')}</span>
               <Link
                 to={`${PATH}?delete=${depot.id}`}
@@ -171,6 +183,13 @@ export default function DepotSettings() {
             maxLength={DEPOT_ADDRESS_MAX}
             errors={fields.address.errors}
           />
+          <Field
+            label="City (optional)"
+            hint="The town its couriers deliver in: the scan station warns before a parcel for another town goes out for delivery from here."
+            {...getInputProps(fields.city, { type: 'text' })}
+            maxLength={DEPOT_CITY_MAX}
+            errors={fields.city.errors}
+          />
           <SelectField
             label="Time zone"
             {...getSelectProps(fields.timeZone)}
@@ -184,6 +203,26 @@ export default function DepotSettings() {
           </SelectField>
           <button type="submit" name="intent" value="create" className="btn-primary">
             Add depot
+          </button>
+        </Form>
+      </CardSection>
+
+      <CardSection headingId="deliveries-heading" title="Deliveries">
+        <Form method="post" action={PATH} className="space-y-3">
+          <label className="flex min-h-6 items-start gap-2 text-sm text-gray-800">
+            <input
+              type="checkbox"
+              name="deliveredByScan"
+              defaultChecked={settings.deliveredByScan}
+              className="mt-0.5 h-5 w-5"
+            />
+            <span>
+              Couriers may record Delivered with a scan that names who received the parcel (no photo
+              or signature). Otherwise Delivered is recorded with a proof of delivery.
+            </span>
+          </label>
+          <button type="submit" name="intent" value="deliveries" className="btn-secondary">
+            Save
           </button>
         </Form>
       </CardSection>

@@ -25,6 +25,12 @@ export const API_ERROR_CODE_MEANINGS = {
     'A request with this Idempotency-Key is still being processed: retry after Retry-After',
   idempotency_key_reused: 'This Idempotency-Key was already used with a different request',
   proof_of_delivery_exists: 'The stop already has its proof of delivery',
+  parcel_closed:
+    'The parcel is Delivered or Returned: a scan no longer changes it (`status` says which); staff reopen it with POST /api/parcels/{id}/reopen',
+  proof_of_delivery_required:
+    'Delivered is recorded with a proof of delivery of the stop (`destination`): POST /api/parcels/{id}/proof-of-delivery, or a scan with `receivedBy` where the settings allow one',
+  scan_needs_confirmation:
+    'An Out for Delivery scan contradicts the delivery (the recipient asked for another day or to hold it, or it goes to another town): `warnings` says how; send it again with `override: true` to record it anyway',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

@@ -184,6 +184,14 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     },
   },
   PublicTracking: { parcel: publicParcel, events: publicEvents },
+  ScanRefused: {
+    error:
+      'Delivered on Nov 28, 2026, 5:55 PM PST to J. S.: scans no longer change it. Staff can reopen it.',
+    message:
+      'Delivered on Nov 28, 2026, 5:55 PM PST to J. S.: scans no longer change it. Staff can reopen it.',
+    code: 'parcel_closed',
+    status: 'Delivered',
+  },
   TrackingNotFound: {
     error: 'Tracking number not found',
     message: 'Tracking number not found',
@@ -242,6 +250,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     ...ids(DEPOT_ID),
     name: 'Chicago Hub',
     address: '400 W Lake St, Chicago, IL',
+    city: 'Chicago',
     timeZone: 'America/Chicago',
     createdAt: created,
     updatedAt: created,

@@ -82,6 +82,12 @@ export const TrackingEventObjectSchema = z
       .nullable()
       .optional()
       .describe('A Failed Delivery: the day of the next attempt (YYYY-MM-DD), if known'),
+    override: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'An Out for Delivery scan recorded although it contradicted the delivery: the warnings the courier confirmed',
+      ),
     createdAt: nullableDate.optional(),
     updatedAt: nullableDate.optional().describe('When the event last changed'),
   })
@@ -278,6 +284,24 @@ export const PublicTrackingSchema = z
   })
   .meta({ id: 'PublicTracking' });
 
+/** A scan that records nothing, with what the station needs to go on. */
+export const ScanRefusedSchema = ErrorSchema.extend({
+  status: z
+    .enum(PARCEL_STATUSES)
+    .optional()
+    .describe('parcel_closed: the status that ended the journey (Delivered or Returned)'),
+  destination: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('proof_of_delivery_required: the stop whose proof records the delivery, from 0'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe('scan_needs_confirmation: what the Out for Delivery scan contradicts'),
+}).meta({ id: 'ScanRefused' });
+
 export const TrackingNotFoundSchema = ErrorSchema.extend({ trackingNumber: z.string() }).meta({
   id: 'TrackingNotFound',
 });
@@ -408,6 +432,7 @@ export const DepotObjectSchema = z
     ...ids,
     name: z.string(),
     address: z.string(),
+    city: z.string().describe('The town its couriers deliver in; empty when not given'),
     timeZone: z.string().describe('IANA time zone of the depot'),
     createdAt: nullableDate,
     updatedAt: nullableDate,
@@ -424,6 +449,15 @@ export const ScanResultSchema = z
       .describe(
         'The same scan (status and place) was recorded minutes ago: this is that event, nothing new was recorded or sent',
       ),
+    regressedFrom: z
+      .enum(PARCEL_STATUSES)
+      .optional()
+      .describe(
+        'The scan moved the parcel back from this status (Out for Delivery → In Transit, say): recorded, and flagged',
+      ),
+    proofOfDelivery: ProofOfDeliveryObjectSchema.optional().describe(
+      'A Delivered scan: the proof of delivery of the stop it recorded',
+    ),
   })
   .meta({ id: 'ScanResult' });
 

@@ -40,7 +40,7 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */
-export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete', 'import'] as const;
+export const AUDIT_ACTION_NAMES = ['create', 'update', 'delete', 'import', 'reopen'] as const;
 
 const blankAsUndefined = <T extends string>(value: T | '' | undefined): T | undefined =>
   value || undefined;

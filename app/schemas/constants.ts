@@ -12,6 +12,30 @@ export type ParcelStatus = (typeof PARCEL_STATUSES)[number];
 /** Statuses that end a parcel's journey; everything else counts as active. */
 export const CLOSED_STATUSES: readonly ParcelStatus[] = ['Delivered', 'Failed', 'Returned'];
 
+/**
+ * Statuses no scan changes: a scan of such a parcel is refused and says why; only staff reopen
+ * it, with a reason (reopenParcel).
+ */
+export const FINAL_STATUSES: readonly ParcelStatus[] = ['Delivered', 'Returned'];
+
+/**
+ * How far along its journey each status is: a scan that moves a parcel to a status further back
+ * (Out for Delivery → In Transit) is recorded and flagged at the station. A failed attempt is as
+ * far along as a parcel in transit: back at the depot is where it goes next.
+ */
+export const STATUS_PROGRESS: Record<ParcelStatus, number> = {
+  Pending: 0,
+  'Picked Up': 1,
+  'In Transit': 2,
+  Failed: 2,
+  'Out for Delivery': 3,
+  Delivered: 4,
+  Returned: 4,
+};
+
+/** The statuses staff may reopen a delivered or returned parcel to. */
+export const REOPEN_STATUSES = ['In Transit', 'Arrived at Facility', 'Out for Delivery'] as const;
+
 export const PRIORITIES = ['Low', 'Standard', 'High', 'Express'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 

@@ -5,6 +5,7 @@ import { requiredText, textField } from './text';
 
 export const DEPOT_NAME_MAX = 100;
 export const DEPOT_ADDRESS_MAX = 300;
+export const DEPOT_CITY_MAX = 100;
 export const TIME_ZONE_MESSAGE = 'Choose a time zone, e.g. America/New_York';
 
 /** An IANA zone ("America/Chicago"), read in any case and stored as Intl names it. */
@@ -22,6 +23,11 @@ export const timeZoneField = z
 export const DepotSchema = z.object({
   name: requiredText('Name', DEPOT_NAME_MAX),
   address: textField('Address', DEPOT_ADDRESS_MAX).default(''),
+  // The town its couriers deliver in: the scan station warns before sending a parcel for
+  // another town out for delivery from here.
+  city: textField('City', DEPOT_CITY_MAX)
+    .optional()
+    .meta({ description: 'The town its couriers deliver in (optional)' }),
   timeZone: timeZoneField,
 });
 export type DepotInput = z.output<typeof DepotSchema>;
@@ -39,6 +45,15 @@ export type DepotChoice = { id: string; name: string; timeZone: string };
 
 export const STALE_SCAN_DAYS_DEFAULT = 3;
 export const STALE_SCAN_DAYS_MAX = 60;
+
+/**
+ * Settings › Depots: whether couriers may record Delivered with a scan that names who received
+ * the parcel (unticked, the box sends nothing: only the proof-of-delivery form delivers).
+ */
+export const DeliverySettingsSchema = z.object({
+  intent: z.literal('deliveries'),
+  deliveredByScan: z.boolean().default(false),
+});
 
 /** Settings › Depots: after how many days without a scan an open parcel is an exception. */
 export const ExceptionSettingsSchema = z.object({

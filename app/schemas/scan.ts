@@ -1,4 +1,5 @@
 import {
+  MAX_PARCEL_DESTINATIONS,
   normalizeTrackingNumber,
   SCAN_STATUSES,
   OBJECT_ID_PATTERN,
@@ -14,6 +15,7 @@ import {
   nextAttemptDate,
   reason,
 } from './tracking-event';
+import { PROOF_RECEIVED_BY_MAX } from './proof-of-delivery';
 import { z } from './zod';
 import { textField } from './text';
 
@@ -24,7 +26,10 @@ export const PLACE_MESSAGE = 'Choose a depot or enter a location';
 /**
  * One scan: `POST /api/scans` and the scan station's form. The place is a depot (its name and
  * zone are used; `location` and `timeZone` are then ignored) or a typed location, in `timeZone`
- * (default the company's). A `Failed Delivery` needs a reason (and a note for `other`).
+ * (default the company's). A `Failed Delivery` needs a reason (and a note for `other`). A
+ * `Delivered` scan, where the settings allow one, names who received the parcel (`receivedBy`)
+ * and may name the stop (`destination`); `override` records an Out for Delivery scan the station
+ * warned about.
  */
 export const ScanSchema = z
   .object({
@@ -58,6 +63,23 @@ export const ScanSchema = z
     reason: reason.optional(),
     note: textField('Note', EVENT_DESCRIPTION_MAX).optional(),
     nextAttemptDate: nextAttemptDate.optional(),
+    receivedBy: textField('Received by', PROOF_RECEIVED_BY_MAX)
+      .optional()
+      .meta({ description: 'A Delivered scan: who received the parcel' }),
+    destination: z.coerce
+      .number({ error: 'Destination must be the number of a stop, from 0' })
+      .int('Destination must be the number of a stop, from 0')
+      .min(0, 'Destination must be the number of a stop, from 0')
+      .max(MAX_PARCEL_DESTINATIONS - 1, 'Destination must be the number of a stop, from 0')
+      .optional()
+      .meta({
+        description:
+          'A Delivered scan: the stop delivered, from 0 (default: the first without a proof of delivery)',
+      }),
+    override: z.boolean({ error: 'override must be true or false' }).optional().meta({
+      description:
+        'An Out for Delivery scan the station warned about (scan_needs_confirmation): record it anyway; the warnings are kept on the event',
+    }),
   })
   .superRefine((value, ctx) => {
     if (!value.depotId && !value.location)

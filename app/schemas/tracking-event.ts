@@ -4,6 +4,7 @@ import {
   FAILED_DELIVERY,
   FAILURE_REASON_CODES,
   OBJECT_ID_PATTERN,
+  REOPEN_STATUSES,
   type FailureReason,
 } from './constants';
 import { TIME_ZONE_MESSAGE, timeZoneField, type DepotChoice } from './depot';
@@ -246,3 +247,21 @@ export function toFormStatus(stored: string): { status: string; customStatus: st
     ? { status: stored, customStatus: '' }
     : { status: CUSTOM_EVENT_STATUS, customStatus: stored };
 }
+
+export const REOPEN_REASON_MAX = 500;
+
+/**
+ * Staff reopening a delivered or returned parcel (`POST /api/parcels/:id/reopen` and the parcel's
+ * Reopen page): the status it goes back to, and why, which the timeline and the audit trail keep.
+ */
+export const ParcelReopenSchema = z.object({
+  status: z
+    .enum(REOPEN_STATUSES, { error: `Status must be one of: ${REOPEN_STATUSES.join(', ')}` })
+    .default('In Transit'),
+  reason: z
+    .string({ error: 'Say why the parcel is reopened' })
+    .trim()
+    .min(1, 'Say why the parcel is reopened')
+    .max(REOPEN_REASON_MAX, `The reason must be at most ${REOPEN_REASON_MAX} characters`),
+});
+export type ParcelReopenInput = z.output<typeof ParcelReopenSchema>;

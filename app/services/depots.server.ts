@@ -53,14 +53,27 @@ export async function deleteDepot(id: string, actor?: Actor): Promise<Serialized
   return depot;
 }
 
-export async function saveStaleScanDays(staleScanDays: number, actor?: Actor) {
-  const { before, after } = await saveOperationsSettings({ staleScanDays });
+async function saveSettings(
+  label: string,
+  input: Parameters<typeof saveOperationsSettings>[0],
+  actor?: Actor,
+) {
+  const { before, after } = await saveOperationsSettings(input);
   await auditRecord(actor, 'update', 'settings', {
-    label: 'Exceptions',
+    label,
     before: { id: 'operations', ...before },
     after: { id: 'operations', ...after },
   });
   return after;
+}
+
+export function saveStaleScanDays(staleScanDays: number, actor?: Actor) {
+  return saveSettings('Exceptions', { staleScanDays }, actor);
+}
+
+/** Whether a scan naming who received a parcel may record it Delivered. */
+export function saveDeliveredByScan(deliveredByScan: boolean, actor?: Actor) {
+  return saveSettings('Deliveries', { deliveredByScan }, actor);
 }
 
 export { getDepot };

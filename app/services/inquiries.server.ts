@@ -1,10 +1,16 @@
-import { inquiryEmail, newSubscriberEmail } from '~/emails/inquiry.server';
+import {
+  inquiryAcknowledgementEmail,
+  inquiryEmail,
+  newSubscriberEmail,
+} from '~/emails/inquiry.server';
 import { RateLimit } from '~/lib/rate-limit.server';
 import {
   createContactMessage,
   createQuoteRequest,
   getInquiry,
+  listInquiriesAwaitingAcknowledgement,
   listInquiriesAwaitingEmail,
+  recordAcknowledgement,
   recordInquiryEmail,
 } from '~/models/inquiry.server';
 import { subscribeToNewsletter } from '~/models/subscription.server';
@@ -14,14 +20,17 @@ import {
   type QuoteRequestInput,
 } from '~/schemas/public-forms';
 import { enqueueEmail, type EmailKind } from './email-queue.server';
-import { sendMail } from './mailer.server';
+import { messageIdFor, sendMail } from './mailer.server';
 
 /**
  * What visitors send the company from the public site — contact messages, quote requests and
  * newsletter sign-ups — and the e-mail each one sends to support. The e-mail is an `email.send`
  * job like every other: the request stores the submission, queues the e-mail and answers at once;
  * a worker sends it, and when the mail server refuses it or is down, tries again after each of
- * MAIL_RETRY_DELAYS until it goes through.
+ * MAIL_RETRY_DELAYS until it goes through. The sender of a contact message or quote request is
+ * acknowledged by e-mail the same way, once (the job's key and the inquiry's `acknowledgement`),
+ * and at most ACKNOWLEDGEMENTS_PER_ADDRESS times an hour per address, since anyone may type
+ * anyone's address into the form.
  */
 
 /** Accepted submissions per client address, one counter per form. */
@@ -45,27 +54,57 @@ export const newsletterLimiter = new RateLimit(
 );
 
 export const INQUIRY_EMAIL = 'inquiry';
+export const INQUIRY_ACKNOWLEDGEMENT_EMAIL = 'inquiry-acknowledgement';
 export const NEW_SUBSCRIBER_EMAIL = 'newsletter-subscriber';
 
+/** Acknowledgements one address receives in an hour, whoever sends the forms. */
+export const ACKNOWLEDGEMENTS_PER_ADDRESS = 3;
+export const acknowledgementLimiter = new RateLimit(
+  'inquiry-acknowledgement',
+  ACKNOWLEDGEMENTS_PER_ADDRESS,
+  60 * 60 * 1000,
+);
+
 const inquiryJobKey = (id: string) => `email:inquiry:${id}`;
+const acknowledgementJobKey = (id: string) => `email:inquiry-acknowledgement:${id}`;
 
 async function emailSupport(inquiryId: string) {
   await enqueueEmail({ kind: INQUIRY_EMAIL, inquiryId }, { uniqueKey: inquiryJobKey(inquiryId) });
 }
 
-/** Stores a contact message and e-mails it to support. */
+async function acknowledge(inquiryId: string) {
+  await enqueueEmail(
+    { kind: INQUIRY_ACKNOWLEDGEMENT_EMAIL, inquiryId },
+    { uniqueKey: acknowledgementJobKey(inquiryId) },
+  );
+}
+
+/** Whether the sender's address may receive another acknowledgement this hour. */
+async function mayAcknowledge(email: string) {
+  return (await acknowledgementLimiter.hit(email.trim().toLowerCase())).allowed;
+}
+
+/** Stores a contact message, e-mails it to support and acknowledges it to the sender. */
 export async function submitContactMessage(
   input: ContactMessageInput & { clientAddress?: string },
 ) {
-  const inquiry = await createContactMessage(input);
+  const inquiry = await createContactMessage({
+    ...input,
+    acknowledge: await mayAcknowledge(input.email),
+  });
   await emailSupport(String(inquiry._id));
+  if (inquiry.acknowledgement === 'pending') await acknowledge(String(inquiry._id));
   return inquiry;
 }
 
-/** Stores a quote request and e-mails it to support. */
+/** Stores a quote request, e-mails it to support and acknowledges it to the sender. */
 export async function submitQuoteRequest(input: QuoteRequestInput & { clientAddress?: string }) {
-  const inquiry = await createQuoteRequest(input);
+  const inquiry = await createQuoteRequest({
+    ...input,
+    acknowledge: await mayAcknowledge(input.email),
+  });
   await emailSupport(String(inquiry._id));
+  if (inquiry.acknowledgement === 'pending') await acknowledge(String(inquiry._id));
   return inquiry;
 }
 
@@ -95,6 +134,7 @@ export async function signUpForNewsletter(input: {
  */
 export async function resumeInquiryEmails(): Promise<void> {
   for (const id of await listInquiriesAwaitingEmail()) await emailSupport(id);
+  for (const id of await listInquiriesAwaitingAcknowledgement()) await acknowledge(id);
 }
 
 function errorText(error: unknown) {
@@ -121,6 +161,28 @@ export const inquiryEmailKind: EmailKind = {
       throw error;
     }
     await recordInquiryEmail(String(inquiry._id), { status: 'sent' });
+  },
+};
+
+/**
+ * The `inquiry-acknowledgement` kind of `email.send` job (registered in job-kinds.server.ts):
+ * sent while the inquiry still owes it, under a Message-ID of its own so a receiver can tell a
+ * repeat; a refusal is thrown for the queue to try again, and recorded once the last try failed.
+ */
+export const inquiryAcknowledgementEmailKind: EmailKind = {
+  send: async (payload) => {
+    const id = String(payload.inquiryId);
+    const inquiry = await getInquiry(id);
+    if (inquiry?.acknowledgement !== 'pending') return;
+    await sendMail({
+      ...inquiryAcknowledgementEmail(inquiry),
+      messageId: messageIdFor(`inquiry-acknowledgement-${id}`),
+    });
+    await recordAcknowledgement(id, 'sent');
+  },
+  failed: async (payload, error) => {
+    console.warn(`Could not acknowledge inquiry ${String(payload.inquiryId)}: ${error}`);
+    await recordAcknowledgement(String(payload.inquiryId), 'failed');
   },
 };
 

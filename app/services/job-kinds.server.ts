@@ -6,7 +6,9 @@ import {
 } from './day-before-emails.server';
 import { EMAIL_JOB, emailJobHandler, type EmailKind } from './email-queue.server';
 import {
+  INQUIRY_ACKNOWLEDGEMENT_EMAIL,
   INQUIRY_EMAIL,
+  inquiryAcknowledgementEmailKind,
   inquiryEmailKind,
   NEW_SUBSCRIBER_EMAIL,
   newSubscriberEmailKind,
@@ -33,6 +35,7 @@ export const EMAIL_KINDS: Record<string, EmailKind> = {
   [CONFIRM_EMAIL]: subscriptionConfirmEmailKind,
   [RECEIPT_EMAIL]: receiptEmailKind,
   [INQUIRY_EMAIL]: inquiryEmailKind,
+  [INQUIRY_ACKNOWLEDGEMENT_EMAIL]: inquiryAcknowledgementEmailKind,
   [NEW_SUBSCRIBER_EMAIL]: newSubscriberEmailKind,
 };
 

@@ -57,13 +57,22 @@ export class UnknownParcelError extends Error {
 export const NOTIFICATION_EMAIL = 'notification';
 const jobKey = (id: string) => `email:notification:${id}`;
 
-/** Puts the notification's e-mail on the queue (once: the job's key is the notification's id). */
-async function enqueueNotificationEmail(id: string): Promise<void> {
+/**
+ * Puts the notification's e-mail on the queue once: under `key` (by default the notification's
+ * id) there is one job, whoever queues it first. Returns the notification linked to its job;
+ * null when that job delivers another notification (one queued the same e-mail first), so this
+ * one is not to be sent.
+ */
+async function enqueueNotificationEmail(
+  id: string,
+  key = jobKey(id),
+): Promise<SerializedNotification | null> {
   const job = await enqueueEmail(
     { kind: NOTIFICATION_EMAIL, notificationId: id },
-    { uniqueKey: jobKey(id) },
+    { uniqueKey: key },
   );
-  await setNotificationJob(id, job.id);
+  if (String(job.payload.notificationId) !== id) return null;
+  return setNotificationJob(id, job.id);
 }
 
 /**
@@ -275,34 +284,32 @@ export async function queueAutomaticEmail({
     trackingNumber: parcel.trackingNumber,
     parcelId: String(parcel._id),
     automatic: true,
+    jobKey: key,
     ...(eventId ? { eventId } : {}),
   });
-  const job = await enqueueEmail(
-    { kind: NOTIFICATION_EMAIL, notificationId: id },
-    { uniqueKey: key },
-  );
-  if (String(job.payload.notificationId) !== id) {
-    // Another request queued this e-mail first.
-    await removeNotification(id);
-    return null;
-  }
-  return setNotificationJob(id, job.id);
+  const queued = await enqueueNotificationEmail(id, key);
+  // Another request queued this e-mail first.
+  if (!queued) await removeNotification(id);
+  return queued;
 }
 
 /**
- * After a restart: a pending notification whose job is missing (the process stopped between
- * storing it and queueing it) is queued, and one whose job already failed for good (the process
- * stopped before recording that) becomes failed. Jobs cut off mid-send are taken again by the
- * queue itself when their lease ends.
+ * At a start: a pending notification whose job is missing (a process stopped between storing it
+ * and queueing it) is queued, and one whose job already failed for good (the process stopped
+ * before recording that) becomes failed. Jobs cut off mid-send are taken again by the queue
+ * itself when their lease ends. Another process may be queueing the notification at this very
+ * moment: it is queued under the key its request stored, so both reach the same one job; a
+ * notification whose key another one's job holds lost that race and is removed, as its request
+ * removes it.
  */
 export async function resumeNotificationSends(): Promise<{ queued: number; failed: number }> {
   let queued = 0;
   let failed = 0;
-  for (const { id, jobId } of await listPendingNotifications()) {
+  for (const { id, jobId, jobKey: key } of await listPendingNotifications()) {
     const job = jobId ? await getJob(jobId) : null;
     if (!job) {
-      await enqueueNotificationEmail(id);
-      queued += 1;
+      if (await enqueueNotificationEmail(id, key ?? jobKey(id))) queued += 1;
+      else await removeNotification(id);
     } else if (job.status === 'failed') {
       if (await markNotificationFailed(id, job.lastError ?? 'Not sent')) failed += 1;
     }
@@ -348,7 +355,7 @@ export async function deliverNotificationEmail(
  * sends it twice. A refused attempt is recorded and thrown, for the queue to retry.
  */
 async function sendNotificationAttempt(id: string, job: JobRecord): Promise<void> {
-  const doc = await startNotificationAttempt(id);
+  const doc = await startNotificationAttempt(id, job.id);
   if (!doc) return;
   const result = await deliverNotificationEmail({ ...doc, id });
   if (result.ok) {

@@ -34,7 +34,11 @@ import {
   ReceiptListQuerySchema,
   ReceiptUpdateSchema,
 } from '~/schemas/receipt';
-import { TrackingEventSchema, TrackingEventUpdateSchema } from '~/schemas/tracking-event';
+import {
+  ParcelReopenSchema,
+  TrackingEventSchema,
+  TrackingEventUpdateSchema,
+} from '~/schemas/tracking-event';
 import { DepotSchema } from '~/schemas/depot';
 import { ScanSchema } from '~/schemas/scan';
 import { env } from '~/lib/env.server';
@@ -195,6 +199,7 @@ const page = (query: z.ZodType, key: string, item: string): Details => ({
 const DEPOT_EXAMPLE = {
   name: 'Chicago Hub',
   address: '400 W Lake St, Chicago, IL',
+  city: 'Chicago',
   timeZone: 'America/Chicago',
 };
 
@@ -296,6 +301,25 @@ const OPS: Op[] = [
     about(deleted()),
   ),
   op(
+    'post /api/parcels/{id}/reopen',
+    'Reopen a delivered or returned parcel (staff), with the reason; 409 for one whose journey is not over',
+    'Reopens a delivered or returned parcel, which scans no longer change (staff): an event with the status chosen (default In Transit) and the reason ("Reopened: …") goes into its timeline, and a `reopen` entry with the reason into the audit trail. Its proofs of delivery stay. 409 for a parcel that is not delivered or returned.',
+    {
+      body: ParcelReopenSchema,
+      bodyExample: {
+        status: 'In Transit',
+        reason: 'Left at the wrong address; collecting it again',
+      },
+      ok: {
+        201: {
+          schema: obj({ event: ref('ParcelTrackingEvent'), parcel: ref('Parcel') }),
+          example: { event: example('ParcelTrackingEvent'), parcel: example('Parcel') },
+        },
+      },
+      errors: [404, 409],
+    },
+  ),
+  op(
     'get /api/tracking/{parcelId}/events',
     "A parcel's events, newest first",
     'Every tracking event of the parcel, newest first, each with its parcelId.',
@@ -340,8 +364,8 @@ const OPS: Op[] = [
   ),
   op(
     'post /api/scans',
-    'Record a scan by tracking number at a depot (depotId: its name and zone) or a location (couriers and up). A Failed Delivery needs a reason (other: and a note). The same scan again within 5 minutes records nothing and answers the first (200, repeated: true). 404 code tracking_number_not_found; 400 code tracking_number_mistyped for a number that fails its check digit',
-    'Records a scan by tracking number at a depot (`depotId`: its name and zone) or a `location`, for couriers and up. A Failed Delivery needs a reason (`other` also a note). The same scan again within 5 minutes records nothing and answers the first (200, `repeated: true`). 404 with code tracking_number_not_found for an unknown number; 400 with code tracking_number_mistyped for one that also fails its check digit.',
+    'Record a scan by tracking number at a depot (depotId: its name and zone) or a location (couriers and up). A Failed Delivery needs a reason (other: and a note). The same scan again within 5 minutes records nothing and answers the first (200, repeated: true). A delivered or returned parcel takes no scan (409 parcel_closed); Delivered comes with a proof of delivery (409 proof_of_delivery_required), or, where the settings allow it, with receivedBy; an Out for Delivery scan that contradicts the delivery answers 409 scan_needs_confirmation until sent with override: true. 404 code tracking_number_not_found; 400 code tracking_number_mistyped for a number that fails its check digit',
+    'Records a scan by tracking number at a depot (`depotId`: its name and zone) or a `location`, for couriers and up. A Failed Delivery needs a reason (`other` also a note). The same scan again within 5 minutes records nothing and answers the first (200, `repeated: true`). A scan that moves a parcel back (Out for Delivery → In Transit) is recorded and says so in `regressedFrom`.\n\nA delivered or returned parcel takes no scan: 409 with code parcel_closed and what ended its journey; staff reopen it with POST /api/parcels/{id}/reopen. A Delivered scan records the proof of delivery of one stop (`destination`, default the first without one) naming who received it (`receivedBy`) where Settings › Depots allows deliveries by scan; otherwise it answers 409 with code proof_of_delivery_required and the stop, for POST /api/parcels/{id}/proof-of-delivery. A multi-stop parcel is Delivered with its last stop. An Out for Delivery scan of a parcel whose recipient asked for a later day or to hold it at the depot, or that goes to another town than the depot’s `city`, answers 409 with code scan_needs_confirmation and its `warnings`; sent again with `override: true` it is recorded and the event keeps the warnings (`override`).\n\n404 with code tracking_number_not_found for an unknown number; 400 with code tracking_number_mistyped for one that also fails its check digit.',
     {
       body: ScanSchema,
       bodyExample: {
@@ -351,6 +375,7 @@ const OPS: Op[] = [
       },
       ok: { 201: 'ScanResult', 200: 'ScanResult' },
       errors: [404],
+      errorSchemas: { 409: 'ScanRefused' },
     },
   ),
   op(

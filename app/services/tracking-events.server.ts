@@ -1,4 +1,4 @@
-import { getParcelStatus } from '~/models/parcel.server';
+import { getParcel, getParcelStatus, type SerializedParcel } from '~/models/parcel.server';
 import {
   pullEvent,
   pushEvent,
@@ -11,10 +11,15 @@ import { ApiError } from '~/lib/api.server';
 import { placeTimeZone } from '~/lib/address-time-zone.server';
 import { FAILED_DELIVERY } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
-import { auditRecord, type Actor } from './audit.server';
+import { audit, auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { emitWebhookEvent } from './webhooks.server';
+// Reopening a delivered or returned parcel (reopenParcel).
+import { isObjectId } from '~/lib/db.server';
+import { ConflictError } from '~/lib/errors.server';
+import { FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
+import type { ParcelReopenInput } from '~/schemas/tracking-event';
 
 /**
  * Recording a parcel's tracking events, with all that follows from each: the parcel's status
@@ -81,28 +86,44 @@ export async function addEvent(
   input: TrackingEventInput & { stop?: number },
   actor?: Actor,
 ): Promise<TrackingEvent | null> {
-  return (await recordEvent(parcelId, input, actor))?.event ?? null;
+  const recorded = await recordEvent(parcelId, input, actor);
+  return recorded && !recorded.closed ? recorded.event : null;
 }
+
+/** What recordEvent did: the event added (or the one repeated), or the final status it met. */
+export type RecordedEvent =
+  | {
+      event: TrackingEvent;
+      repeated: boolean;
+      /** The parcel's status before, when the event changed it. */
+      previousStatus?: string | null;
+      closed?: undefined;
+    }
+  | { closed: ParcelStatus };
 
 /**
  * Adds an event, as addEvent does. With `repeatWindowMs`, the same status at the same place
  * already added within that time is answered instead (`repeated`), and nothing else happens: no
- * second event, e-mail or webhook. 400 (ApiError) for an unknown depot.
+ * second event, e-mail or webhook. With `refuseFinal`, a delivered or returned parcel gets no
+ * event and its status is answered (`closed`). 400 (ApiError) for an unknown depot.
  */
 export async function recordEvent(
   parcelId: string,
-  input: TrackingEventInput,
+  input: TrackingEventInput & { override?: string[] },
   actor?: Actor,
-  { repeatWindowMs, scannedBy }: { repeatWindowMs?: number; scannedBy?: string } = {},
-): Promise<{ event: TrackingEvent; repeated: boolean } | null> {
+  {
+    repeatWindowMs,
+    scannedBy,
+    refuseFinal,
+  }: { repeatWindowMs?: number; scannedBy?: string; refuseFinal?: boolean } = {},
+): Promise<RecordedEvent | null> {
   const written = await pushEvent(
     parcelId,
     { ...(await atDepot(input)), scannedBy },
-    {
-      repeatWindowMs,
-    },
+    { repeatWindowMs, refuseFinal },
   );
   if (!written) return null;
+  if (written.closed) return { closed: written.closed };
   if (written.repeated) return { event: written.event, repeated: true };
   const { event, statusChange } = written;
   await statusChanged(statusChange, { email: true });
@@ -117,7 +138,7 @@ export async function recordEvent(
   await emitEventChange('tracking_event.created', event, parcel);
   if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
   await auditRecord(actor, 'create', 'event', { label: event.status, after: event });
-  return { event, repeated: false };
+  return { event, repeated: false, previousStatus: statusChange?.previousStatus };
 }
 
 /** `parcel.delivery_failed`: the attempt, why it failed and when the next one is. */
@@ -172,4 +193,45 @@ export async function deleteEvent(
   await emitEventChange('tracking_event.deleted', event, await getParcelStatus(event.parcelId));
   await auditRecord(actor, 'delete', 'event', { label: event.status, before: event });
   return event;
+}
+
+/** Reopening a parcel whose journey is not over. */
+export class NotFinalError extends ConflictError {}
+
+/**
+ * Staff reopen a delivered or returned parcel, deliberately: an event with the status chosen and
+ * the reason ("Reopened: …") goes into its timeline through recordEvent (status, e-mails and
+ * webhooks as for any event; its proofs of delivery stay, as the record of what happened), and a
+ * `reopen` entry with the reason into the audit trail. Null for an unknown parcel; NotFinalError
+ * (409) for one that is not delivered or returned.
+ */
+export async function reopenParcel(
+  parcelId: string,
+  input: ParcelReopenInput,
+  actor?: Actor,
+): Promise<{ event: TrackingEvent; parcel: SerializedParcel } | null> {
+  const before = isObjectId(parcelId) ? await getParcelStatus(parcelId) : null;
+  if (!before) return null;
+  const status = (before.status ?? 'Pending') as ParcelStatus;
+  if (!FINAL_STATUSES.includes(status))
+    throw new NotFinalError(
+      `${before.trackingNumber} is ${status}: only a delivered or returned parcel is reopened`,
+    );
+  const recorded = await recordEvent(
+    parcelId,
+    { status: input.status, location: '', description: `Reopened: ${input.reason}` },
+    actor,
+  );
+  const parcel = await getParcel(parcelId);
+  if (!recorded || recorded.closed || !parcel) return null;
+  await audit(actor, {
+    action: 'reopen',
+    entity: 'parcel',
+    entityId: parcelId,
+    parcelId,
+    label: parcel.trackingNumber,
+    before: { status },
+    after: { status: parcel.status, reason: input.reason },
+  });
+  return { event: recorded.event, parcel };
 }

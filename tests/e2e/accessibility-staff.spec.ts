@@ -60,6 +60,11 @@ const SCREENS: Screen[] = [
   { path: () => '/dashboard/settings/depots' },
   { path: () => '/dashboard/exceptions' },
   { path: () => '/dashboard/scan?status=In+Transit&location=Dock+4', withoutJavaScript: true },
+  {
+    path: (f) => `/dashboard/scan/proof/${f.parcelId}?status=Out+for+Delivery&location=Dock+4`,
+    withoutJavaScript: true,
+  },
+  { path: (f) => `/dashboard/parcels/${f.parcelId}/reopen` },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}` },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}?delete` },
 ];

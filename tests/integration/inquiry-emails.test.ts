@@ -6,6 +6,8 @@ import { action as contactAction } from '~/routes/_public.contact';
 import { action as quoteAction } from '~/routes/_public.quote';
 import { action as newsletterAction } from '~/routes/newsletter';
 import { EMAIL_JOB } from '~/services/email-queue.server';
+import { Job } from '~/models/job.server';
+import { resumeInquiryEmails } from '~/services/inquiries.server';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { callRoute, toastOf, uniqueAddress } from '../support/api';
@@ -86,7 +88,10 @@ describe('e-mails to the company from the public site', () => {
     const sent = await until(() => Inquiry.findOne({ subject, emailStatus: 'sent' }).lean());
     expect(sent.emailError).toBeUndefined();
     await worker.idle();
-    expect(smtp.messages).toHaveLength(1);
+    // Support's copy, and the sender's acknowledgement: one each.
+    expect(smtp.messages.map((m) => m.to && [m.to].flat()[0]!.text).sort()).toEqual(
+      [env.COMPANY_EMAIL, 'mary@example.com'].sort(),
+    );
     warn.mockRestore();
   });
 
@@ -118,7 +123,9 @@ describe('e-mails to the company from the public site', () => {
     expect(mail.subject).toBe('[Quote] Quote request: Basic ($9.99 per shipment) from Ada Byron');
     await until(() => Inquiry.findOne({ destination, emailStatus: 'sent' }).lean());
     await worker.idle();
-    expect(smtp.messages).toHaveLength(1);
+    expect(
+      smtp.messages.filter((m) => m.to && [m.to].flat()[0]!.text === env.COMPANY_EMAIL),
+    ).toHaveLength(1);
     warn.mockRestore();
   });
 
@@ -138,5 +145,80 @@ describe('e-mails to the company from the public site', () => {
     const mail = await smtp.waitForMessage(env.COMPANY_EMAIL);
     expect(mail.subject).toBe(`[Newsletter] New subscriber: ${email}`);
     warn.mockRestore();
+  });
+});
+
+describe('the acknowledgement to the sender', () => {
+  it('says a contact message or quote request arrived, with its reference, and repeats nothing they typed', async () => {
+    smtp = await startTestSmtpServer();
+    env.SMTP_URL = smtp.url;
+    worker = startJobWorker({ pollMs: 20 });
+    const res = await submit(contactAction, '/contact', {
+      firstName: 'Visit',
+      lastName: 'Buy-Cheap-Pills',
+      email: 'lovelace@example.com',
+      phone: '',
+      subject: 'Click http://spam.example now',
+      message: 'Every word here is the sender’s own.',
+      website: '',
+    });
+    expect(res.status).toBe(302);
+    const mail = await smtp.waitForMessage('lovelace@example.com');
+    const inquiry = await until(() =>
+      Inquiry.findOne({ email: 'lovelace@example.com', acknowledgement: 'sent' }).lean(),
+    );
+    expect(mail.subject).toBe(`We received your message · ${env.COMPANY_NAME}`);
+    expect(mail.replyTo?.text).toBe(env.COMPANY_EMAIL);
+    expect(mail.messageId).toMatch(new RegExp(`^<inquiry-acknowledgement-${inquiry._id}@`));
+    expect(mail.text).toContain(`Your reference: ${inquiry._id}`);
+    expect(mail.text).toContain('Our support team will reply to this address within 2 hours.');
+    for (const typed of ['Buy-Cheap-Pills', 'spam.example', 'sender’s own', 'Visit'])
+      expect(`${mail.subject} ${mail.text} ${mail.html}`).not.toContain(typed);
+
+    await submit(quoteAction, '/quote', {
+      name: 'Ada Byron',
+      email: 'byron@example.com',
+      phone: '(555) 010-2040',
+      company: '',
+      plan: 'premium',
+      shipmentsPerMonth: '1-10',
+      origin: 'London',
+      destination: 'Paris',
+      message: '',
+      website: '',
+    });
+    const quote = await smtp.waitForMessage('byron@example.com');
+    expect(quote.subject).toBe(`We received your quote request · ${env.COMPANY_NAME}`);
+    expect(quote.text).toContain('Our sales team will reply to this address with your quote');
+  });
+
+  it('goes to one address at most three times an hour, however many forms name it', async () => {
+    const email = `often.${Date.now()}@example.com`;
+    const form = {
+      firstName: 'Ofte',
+      lastName: 'Ner',
+      email,
+      phone: '',
+      subject: 'Again',
+      message: 'Hello there, again.',
+      website: '',
+    };
+    for (let i = 0; i < 4; i++)
+      expect((await submit(contactAction, '/contact', form)).status).toBe(302);
+    const owed = await Inquiry.find({ email }).sort({ createdAt: 1 }).lean();
+    expect(owed.map((i) => i.acknowledgement)).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'skipped',
+    ]);
+    // Queued once each, however often the queue is resumed.
+    await resumeInquiryEmails();
+    expect(
+      await Job.countDocuments({
+        'payload.kind': 'inquiry-acknowledgement',
+        'payload.inquiryId': { $in: owed.map((i) => String(i._id)) },
+      }),
+    ).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { named, textOf } from '../support/html';
+import { named, parsePage as parsePageFrom, textOf } from '../support/html';
 import { startRealServer, type RealServer } from '../support/real-server';
 
 /**
@@ -210,5 +210,86 @@ describe('the import preview', () => {
       'Weight: 0 → 2.5',
     ]);
     expect(textOf(cell('Tracking number'))).toBe(parcel.trackingNumber);
+  });
+});
+
+describe("a courier's screens", () => {
+  it('land on the scan station, offer only what a courier needs, and one tap from an answer to the proof form', async () => {
+    const courier = { username: 'door-courier', password: 'door-courier-password' };
+    const made = await server.request('/api/users', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      json: { ...courier, name: 'Door Courier', email: 'door@example.com', role: 'courier' },
+    });
+    expect(made.status).toBe(201);
+    const signedIn = await server.request('/management/access', {
+      method: 'POST',
+      headers: { origin: server.base },
+      body: new URLSearchParams(courier),
+    });
+    const courierCookie = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    expect(signedIn.headers.get('location')).toBe('/dashboard');
+
+    const home = await server.request('/dashboard', { headers: { cookie: courierCookie } });
+    expect(home.status).toBe(302);
+    expect(home.headers.get('location')).toBe('/dashboard/scan');
+
+    const parcel = await createParcel('Doorstep Sender');
+    const query = '?status=Out+for+Delivery&location=Van+7';
+    const answer = await server.request(`/dashboard/scan${query}`, {
+      method: 'POST',
+      headers: { cookie: courierCookie, origin: server.base },
+      body: new URLSearchParams({
+        trackingNumber: parcel.trackingNumber,
+        status: 'Out for Delivery',
+        location: 'Van 7',
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const { document } = await server.page(`/dashboard/scan${query}`, {
+      headers: { cookie: courierCookie },
+    });
+    const tabs = document.querySelector('nav[aria-label="Dashboard sections"]');
+    expect([...tabs!.querySelectorAll('a')].map((a) => textOf(a))).toEqual([
+      'Scan',
+      'Parcels',
+      'Tracking',
+    ]);
+
+    // Without JavaScript the scan is a form post answered with the page: its answer offers the
+    // proof of the first stop and a failed attempt's reasons.
+    const page = parsePageFrom(await answer.text());
+    const status = page.querySelector('[role="status"]')!;
+    const delivered = named(status, 'a', 'Delivered')[0]!;
+    expect(delivered.getAttribute('href')).toBe(
+      `/dashboard/scan/proof/${parcel.id}?status=Out+for+Delivery&location=Van+7&destination=0`,
+    );
+    expect(named(status, 'button', 'Recipient unavailable')).toHaveLength(1);
+    expect(named(status, 'button', 'Failed: other')).toHaveLength(1);
+
+    const form = await server.page(delivered.getAttribute('href')!, {
+      headers: { cookie: courierCookie },
+    });
+    const receivedBy = named(form.document, 'label', 'Received by')[0]!;
+    const input = form.document.getElementById(receivedBy.getAttribute('for')!)!;
+    expect(input.hasAttribute('autofocus')).toBe(true);
+    const recorded = await server.request(delivered.getAttribute('href')!, {
+      method: 'POST',
+      headers: { cookie: courierCookie, origin: server.base },
+      body: new URLSearchParams({ destination: '0', receivedBy: 'Jo Porch' }),
+    });
+    expect(recorded.status).toBe(302);
+    expect(recorded.headers.get('location')).toBe(
+      '/dashboard/scan?status=Out+for+Delivery&location=Van+7',
+    );
+    const after = await server.request(`/api/parcels/${parcel.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(((await after.json()) as { parcel: { status: string } }).parcel.status).toBe(
+      'Delivered',
+    );
   });
 });

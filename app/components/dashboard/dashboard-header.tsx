@@ -45,7 +45,10 @@ export function DashboardHeader({
             <span className="font-medium text-gray-900">{user.name || user.username}</span>
             <RoleBadge role={user.role} />
           </p>
-          <Link to="/dashboard/account" className="text-sm text-brand-700 hover:underline">
+          <Link
+            to="/dashboard/account"
+            className="inline-flex min-h-6 items-center text-sm text-brand-700 hover:underline"
+          >
             Account
           </Link>
           <Form method="post" action="/logout">

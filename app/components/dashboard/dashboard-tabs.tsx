@@ -12,6 +12,15 @@ export const DASHBOARD_TABS = [
 /** For couriers, staff and admins: the scan station. */
 export const COURIER_TABS = [{ to: '/dashboard/scan', label: 'Scan', end: false }] as const;
 
+/** Where a courier lands (the dashboard's overview sends them there). */
+export const COURIER_HOME = '/dashboard/scan';
+
+/**
+ * What a courier's work needs, their station first: no overview of revenue, no e-mails or
+ * receipts.
+ */
+const COURIER_SECTIONS = new Set(['/dashboard/scan', '/dashboard/parcels', '/dashboard/tracking']);
+
 /**
  * Sections for staff and admins: deliveries that need someone (failed attempts, parcels gone
  * quiet), and what visitors sent (contact, quotes, newsletter).
@@ -30,12 +39,15 @@ export const ADMIN_TABS = [
 
 /** The dashboard sections as links; on a phone the row scrolls sideways. */
 export function DashboardTabs({ role }: { role: UserRole }) {
-  const tabs = [
-    ...DASHBOARD_TABS,
-    ...(hasRole({ role }, 'courier') ? COURIER_TABS : []),
-    ...(hasRole({ role }, 'staff') ? STAFF_TABS : []),
-    ...(hasRole({ role }, 'admin') ? ADMIN_TABS : []),
-  ];
+  const tabs =
+    role === 'courier'
+      ? [...COURIER_TABS, ...DASHBOARD_TABS].filter((tab) => COURIER_SECTIONS.has(tab.to))
+      : [
+          ...DASHBOARD_TABS,
+          ...(hasRole({ role }, 'courier') ? COURIER_TABS : []),
+          ...(hasRole({ role }, 'staff') ? STAFF_TABS : []),
+          ...(hasRole({ role }, 'admin') ? ADMIN_TABS : []),
+        ];
   return (
     <nav aria-label="Dashboard sections" className="border-b border-gray-200 bg-white">
       <ul className="mx-auto flex max-w-7xl gap-1 overflow-x-auto whitespace-nowrap px-4">

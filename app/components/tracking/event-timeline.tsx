@@ -7,7 +7,7 @@ import { useCompany } from '~/root';
 
 type TimelineEvent = Pick<
   TrackingEvent,
-  'id' | 'status' | 'location' | 'description' | 'timestamp' | 'timeZone'
+  'id' | 'status' | 'location' | 'description' | 'timestamp' | 'timeZone' | 'override'
 >;
 
 export type TimelineEmail = {
@@ -135,6 +135,11 @@ function EventItem({
           </p>
           {event.description ? (
             <p className="mt-1 break-words text-sm text-gray-700">{event.description}</p>
+          ) : null}
+          {event.override?.length ? (
+            <p className="mt-1 break-words text-sm text-amber-900">
+              Sent out after the station warned: {event.override.join(' ')}
+            </p>
           ) : null}
         </div>
         <div className={canEdit ? 'flex shrink-0 gap-2' : 'hidden'}>
