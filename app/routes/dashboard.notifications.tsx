@@ -15,7 +15,7 @@ import {
   NOTIFICATIONS_PAGE_SIZE,
 } from '~/schemas/notification';
 import { hasRole } from '~/models/user.server';
-import { requireUser, requireUserWithRole } from '~/services/auth.server';
+import { requireOfficeUser, requireUserWithRole } from '~/services/auth.server';
 import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
@@ -28,7 +28,7 @@ const listUrl = listPageUrl(LIST_PATH);
 const GONE = 'This notification no longer exists.';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireOfficeUser(request);
   const page = pageFrom(new URL(request.url));
   const { notifications, pagination } = await listNotifications({
     page,

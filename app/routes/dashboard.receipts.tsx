@@ -8,7 +8,7 @@ import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
 import { RECEIPTS_PAGE_SIZE } from '~/schemas/constants';
 import { ReceiptActionSchema } from '~/schemas/receipt';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireOfficeUser, requireRole } from '~/services/auth.server';
 import { publicCompanyInfo } from '~/lib/env.server';
 import { createToastHeaders, redirectWithToast } from '~/lib/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
@@ -22,7 +22,7 @@ const LIST_PATH = '/dashboard/receipts';
 const listUrl = listPageUrl(LIST_PATH);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireOfficeUser(request);
   const page = pageFrom(new URL(request.url));
   const [{ receipts, pagination }, newest] = await Promise.all([
     listReceipts({ page, limit: RECEIPTS_PAGE_SIZE }),
@@ -41,8 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // Telling of a download or a print is open to every role; e-mailing needs staff (below).
-  const user = await requireUser(request);
+  // Telling of a download or a print is open to every office role; e-mailing needs staff (below).
+  const user = await requireOfficeUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
   const submission = parseWithZod(await readFormData(request), { schema: ReceiptActionSchema });
   if (submission.status !== 'success') return invalidForm(submission);

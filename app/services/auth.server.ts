@@ -316,6 +316,18 @@ export function requireRole(user: PublicUser, needed: UserRole, kind: 'api' | 'p
   throw json({ message }, { status: 403 });
 }
 
+export const OFFICE_ONLY = 'This page is for viewers, staff and admins: couriers work from Scan';
+
+/**
+ * For the office's pages (receipts, e-mails to customers): the signed-in user, unless a courier
+ * (403). Couriers work at the scan station and the door; viewers read these pages.
+ */
+export async function requireOfficeUser(request: Request): Promise<PublicUser> {
+  const user = await requireUser(request);
+  if (user.role === 'courier') throw json({ message: OFFICE_ONLY }, { status: 403 });
+  return user;
+}
+
 /** For staff pages and actions: the signed-in user with at least `needed`, else 403 naming it. */
 export async function requireUserWithRole(request: Request, needed: UserRole): Promise<PublicUser> {
   const user = await requireUser(request);
