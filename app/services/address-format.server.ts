@@ -41,3 +41,15 @@ export function addressLines(address: PostalAddress): string[] {
   if (!code && country && !lines.includes(country)) lines.push(country);
   return lines.filter((line) => line.trim());
 }
+
+/**
+ * A stop's postal address on one line, in its country's order: the stop's own, else the
+ * recipient's (a parcel with no stops, or a stop without a street).
+ */
+export function stopAddress(
+  parcel: { recipient: PostalAddress; destinations: PostalAddress[] },
+  stop: number,
+): string {
+  const place = parcel.destinations[stop];
+  return addressLines(place?.address ? place : parcel.recipient).join(', ');
+}

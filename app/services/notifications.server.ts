@@ -11,7 +11,7 @@ import { listProofs } from '~/models/proof-of-delivery.server';
 import { getParcel } from '~/models/parcel.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { longDateTime, longDay } from '~/utils/delivery-headline';
-import { addressLines } from './address-format.server';
+import { stopAddress } from './address-format.server';
 import { proofLink } from './public-proof.server';
 import { getEvent } from '~/models/tracking-event.server';
 import { getJob, jobExists, requeueJob, type JobRecord } from '~/models/job.server';
@@ -213,12 +213,9 @@ async function deliveredLines(parcelId: string, eventId: string): Promise<string
   const proof = (await listProofs(parcelId)).find(
     (p) => Date.parse(p.deliveredAt) === Date.parse(event.timestamp!),
   );
-  const place = parcel.destinations[proof?.destination ?? 0];
   const lines = [`Delivered: ${longDateTime(event.timestamp, event.timeZone)}`];
   if (proof) lines.push(`Received by: ${proof.receivedBy}`);
-  const address = place
-    ? addressLines({ ...place, address: place.address }).join(', ')
-    : addressLines(parcel.recipient).join(', ');
+  const address = stopAddress(parcel, proof?.destination ?? 0);
   if (address) lines.push(`Delivered to: ${address}`);
   if (proof) {
     lines.push(`Where it was left: ${proof.note || `handed to ${proof.receivedBy}`}`);

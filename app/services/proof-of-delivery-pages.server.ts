@@ -13,6 +13,7 @@ import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { readMultipart } from '~/lib/multipart.server';
+import { stopAddress } from './address-format.server';
 import { requireUserWithRole } from './auth.server';
 import { recordProofOfDelivery } from './proof-of-delivery.server';
 
@@ -47,7 +48,7 @@ export async function proofFormLoader(request: Request, parcelId: string) {
     stops,
     stop: {
       name: stop?.name || parcel.recipient.name,
-      address: stop?.address || parcel.recipient.address,
+      address: stopAddress(parcel, destination),
     },
     delivered: await hasProof(parcel.id, destination),
   });

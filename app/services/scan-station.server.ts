@@ -9,6 +9,7 @@ import { ScanSchema, ScanSetupSchema, ScanUndoSchema } from '~/schemas/scan';
 import { ApiError } from '~/lib/api.server';
 import { readFormData } from '~/lib/form.server';
 import { mistypedHint } from '~/utils/tracking-number';
+import { addressLines, stopAddress } from './address-format.server';
 import { requireUserWithRole } from './auth.server';
 import { recordScan, stopsToDeliver, undoScan, UndoNotAllowed } from './scans.server';
 
@@ -63,7 +64,9 @@ async function parcelLines(parcel: SerializedParcel, stationSearch: string) {
   return {
     status: parcel.status,
     recipientName: parcel.recipient.name,
-    recipientAddress: parcel.recipient.address,
+    // The stop the courier is at, or before the last mile the recipient's own address.
+    recipientAddress:
+      next === null ? addressLines(parcel.recipient).join(', ') : stopAddress(parcel, next),
     deliveryPreferences:
       describeDeliveryPreferences(parcel.deliveryPreferences).join(' · ') || null,
     proofHref: next === null ? null : stationProofHref(parcel.id, next, stationSearch),
