@@ -11,6 +11,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { fail } from './errors';
 import { compareExpressionValues, mongoExpressions } from './expressions';
+import { isNaNNumber } from './numbers';
 import {
   bsonType,
   bsonTypeCode,
@@ -372,13 +373,12 @@ function equalsTest(target: unknown): (v: unknown) => boolean {
   if (target === null || target === undefined) return isMissingOrNull;
   if (target instanceof RegExp) return (v) => sameRegex(v, target);
   const key = keyOf(target);
-  const numeric = typeof target === 'number' && Number.isNaN(target);
-  if (numeric) return (v) => v !== MISSING && isNaNValue(v);
+  if (isNaNNumber(target)) return isNaNValue;
   return (v) => v !== MISSING && v !== null && keyOf(v) === key;
 }
 
 function isNaNValue(v: unknown): boolean {
-  return (typeof v === 'number' || bsonType(v) === 'Double') && Number.isNaN(Number(v));
+  return v !== MISSING && isNaNNumber(v);
 }
 
 function regexTest(re: RegExp): (v: unknown) => boolean {
@@ -521,6 +521,7 @@ function modTest(arg: unknown): (v: unknown) => boolean {
   if (d === 0) fail(2, 'divisor cannot be 0');
   return (v) => {
     if (v === MISSING || !isNumber(v)) return false;
+    if (v instanceof Long) return BigInt(v.toString()) % BigInt(d) === BigInt(r);
     const n = Number(v);
     if (!Number.isFinite(n)) return false;
     const rem = Math.trunc(n) % d;
