@@ -2,63 +2,23 @@ import { Decimal128, Long, ObjectId } from 'bson';
 import { computeValue, type Options } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import { fail } from './errors';
+import {
+  compareExpressionValues,
+  evaluateArguments,
+  isIntegral,
+  notImplemented,
+  nullish,
+  shown,
+  toNumber,
+  type Expression,
+} from './expression-support';
 import { bsonType, compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
 
 // Aggregation expressions whose answers in mingo differ from MongoDB's (null and missing
 // arguments, type errors, string lengths in bytes and code points, rounding, formats): the
 // engine's own, following MongoDB 7. Values here are in mingo's form (see toMingo).
 
-export type Expression = (obj: unknown, expr: unknown, options: Options) => unknown;
-
-function notImplemented(feature: string): never {
-  fail(238, `${feature} is not implemented by this database engine`);
-}
-
 const mingo = expressionOperators as Record<string, Expression>;
-
-const nullish = (v: unknown): v is null | undefined => v === null || v === undefined;
-
-/** MongoDB's order of values in expressions, a missing value before null. */
-export function compareExpressionValues(a: unknown, b: unknown): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
-  return compareValues(a, b);
-}
-
-/** The evaluated arguments of an operator: one not in a list is a list of one, as in MongoDB. */
-function evaluateArguments(
-  name: string,
-  obj: unknown,
-  expr: unknown,
-  options: Options,
-  min: number,
-  max = min,
-): unknown[] {
-  const list = Array.isArray(expr) ? expr : [expr];
-  if (list.length < min || list.length > max)
-    fail(
-      min === max ? 16020 : 28667,
-      min === max
-        ? `Expression ${name} takes exactly ${min} arguments. ${list.length} were passed in.`
-        : `Expression ${name} takes at least ${min} arguments, and at most ${max}, but ${list.length} were passed in.`,
-    );
-  return list.map((e) => computeValue(obj, e, null, options));
-}
-
-function toNumber(v: unknown): number {
-  return typeof v === 'number' ? v : Number(String(v));
-}
-
-/** A numeric value with no fractional part that fits a 32-bit integer, as MongoDB's integral(). */
-function isIntegral(v: unknown): boolean {
-  if (!isNumeric(v)) return false;
-  const n = toNumber(v);
-  return Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
-}
-
-/** How MongoDB prints a number in a message (coerceToDouble / Value::toString). */
-function shown(v: unknown): string {
-  return String(toNumber(v));
-}
 
 // --- Arrays (https://www.mongodb.com/docs/v7.0/reference/operator/aggregation/#array-expression-operators)
 
@@ -359,57 +319,6 @@ const strings: Record<string, Expression> = {
   },
 };
 
-// --- $round and $trunc: on the decimal value of the number, ties to even
-// (https://www.mongodb.com/docs/v7.0/reference/operator/aggregation/round/).
-
-/** A finite number rounded (or truncated) to `place` decimal places, on its 34-digit decimal form. */
-function roundDecimal(n: number, place: number, ties: 'even' | 'truncate'): number {
-  if (n === 0) return n;
-  const [mantissa, exp] = n.toPrecision(34).split('e') as [string, string?];
-  const negative = mantissa.startsWith('-');
-  const [whole, fraction = ''] = mantissa.replace('-', '').split('.');
-  let digits = BigInt(whole! + fraction);
-  let exponent = Number(exp ?? 0) - fraction.length;
-  if (exponent >= -place) return n;
-  const divisor = 10n ** BigInt(-place - exponent);
-  let q = digits / divisor;
-  const r = digits % divisor;
-  if (ties === 'even' && (2n * r > divisor || (2n * r === divisor && q % 2n === 1n))) q += 1n;
-  digits = q;
-  exponent = -place;
-  const out = Number(`${digits}e${exponent}`);
-  return negative ? -out : out === 0 && n < 0 ? -0 : out;
-}
-
-function roundOrTrunc(name: '$round' | '$trunc'): Expression {
-  return (obj, expr, options) => {
-    const [value, placeArg] = evaluateArguments(name, obj, expr, options, 1, 2);
-    let place = 0;
-    if (placeArg !== undefined) {
-      if (nullish(placeArg)) return null;
-      if (!isIntegral(placeArg))
-        fail(51082, `precision argument to  ${name} must be a integral value`);
-      place = toNumber(placeArg);
-      if (place < -20 || place > 100)
-        fail(
-          51083,
-          `cannot apply ${name} with precision value ${place} value must be in [-20, 100]`,
-        );
-    }
-    if (nullish(value)) return null;
-    if (!isNumeric(value))
-      fail(51081, `${name} only supports numeric types, not ${typeName(value)}`);
-    if (bsonType(value) === 'Decimal128') notImplemented(`${name} of a Decimal128 value`);
-    if (value instanceof Long) {
-      if (place >= 0) return value;
-      notImplemented(`${name} of a Long beyond 2^53`);
-    }
-    const n = value as number;
-    if (!Number.isFinite(n)) return n;
-    return roundDecimal(n, place, name === '$round' ? 'even' : 'truncate');
-  };
-}
-
 // --- Dates as text.
 
 const UTC_NAMES = new Set(['UTC', 'GMT', 'Etc/UTC', 'Etc/GMT', 'Z']);
@@ -684,8 +593,6 @@ export const mongoExpressions: Record<string, Expression> = {
   $nin: unknown('$nin'),
   ...arrays,
   ...strings,
-  $round: roundOrTrunc('$round'),
-  $trunc: roundOrTrunc('$trunc'),
   ...dates,
   ...conversions,
 };

@@ -10,7 +10,10 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { fail } from './errors';
-import { compareExpressionValues, mongoExpressions } from './expressions';
+import { arithmeticExpressions } from './arithmetic';
+import { distinctValues, logicExpressions } from './logic';
+import { compareExpressionValues } from './expression-support';
+import { mongoExpressions } from './expressions';
 import { isNaNNumber } from './numbers';
 import {
   bsonType,
@@ -244,6 +247,19 @@ const ranked =
   };
 
 const engineAccumulators: Record<string, Accumulator> = {
+  // Accumulators and expressions at once (see accumulating); windows look them up as accumulators.
+  ...Object.fromEntries(
+    ['$sum', '$avg', '$stdDevPop', '$stdDevSamp'].map((name) => [
+      name,
+      arithmeticExpressions[name] as Accumulator,
+    ]),
+  ),
+  // A missing value is not pushed.
+  $push: (collection, expr, options) =>
+    ($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined),
+  // Each value once, as MongoDB compares them (1 and 1.0 are one value); missing values are skipped.
+  $addToSet: (collection, expr, options) =>
+    distinctValues(($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined)),
   $min: extreme(-1),
   $max: extreme(1),
   $top: ranked('top', true),
@@ -257,6 +273,8 @@ const context = Context.init()
   .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(engineExpressions)
+  .addExpressionOps(arithmeticExpressions as never)
+  .addExpressionOps(logicExpressions as never)
   .addExpressionOps(mongoExpressions as never)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)

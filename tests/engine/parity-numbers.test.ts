@@ -1,5 +1,6 @@
 import {
   Decimal128,
+  Double,
   Int32,
   Long,
   MongoClient,
@@ -34,6 +35,20 @@ const TWO_53 = '9007199254740992';
 const long = (s: string) => Long.fromString(s);
 const dec = (s: string) => Decimal128.fromString(s);
 const raw = { promoteValues: false, promoteLongs: false } as const;
+
+/** The values an expression takes in $project for the one document, as stored BSON types. */
+async function evaluate(coll: Collection, expr: unknown): Promise<unknown> {
+  const [out] = await coll.aggregate([{ $project: { _id: 0, r: expr } }], raw).toArray();
+  return out!.r;
+}
+
+/** The code of the error the expression fails with, or null when it does not fail. */
+async function failureCode(coll: Collection, expr: unknown): Promise<number | null> {
+  return evaluate(coll, expr).then(
+    () => null,
+    (err: { code: unknown }) => Number(err.code),
+  );
+}
 
 /** A Decimal128 or Long as its text, so that `1.50` and `1.5` stay apart. */
 const text = (v: unknown): string =>
@@ -87,9 +102,72 @@ describe('Int64 beyond 2^53', () => {
         'Failed to apply $inc operations to current value ((NumberLong)9223372036854775807) for document {_id: 2}',
     });
   });
+
+  it('sums and computes longs exactly in aggregation', async () => {
+    const coll = collection('sums');
+    await coll.insertMany([
+      { g: 1, v: long('9007199254740993') },
+      { g: 1, v: long('9007199254740993') },
+      { g: 1, v: 1 },
+    ]);
+    const [sum] = await coll
+      .aggregate([{ $group: { _id: '$g', s: { $sum: '$v' }, a: { $avg: '$v' } } }], raw)
+      .toArray();
+    expect(text(sum!.s)).toBe('Long(18014398509481987)');
+    // Neighbouring longs are three groups.
+    await coll.insertOne({ g: 2, v: long('9007199254740992') });
+    const groups = await coll
+      .aggregate([{ $match: { g: { $exists: true } } }, { $group: { _id: '$v' } }])
+      .toArray();
+    expect(groups.length).toBe(3);
+    await coll.deleteMany({ g: 2 });
+    expect(await evaluate(coll, { $add: ['$v', long('1')] })).toEqual(long('9007199254740994'));
+    expect(text(await evaluate(coll, { $subtract: ['$v', 1] }))).toBe('Long(9007199254740992)');
+    expect(text(await evaluate(coll, { $multiply: ['$v', 2] }))).toBe('Long(18014398509481986)');
+    // A long sum past 64 bits becomes a double, as in MongoDB.
+    expect(
+      await evaluate(coll, { $add: [long('9223372036854775807'), long('9223372036854775807')] }),
+    ).toEqual(new Double(2 ** 64));
+  });
 });
 
 describe('Decimal128', () => {
+  it('computes exactly, keeping trailing zeros as IEEE decimal128 does', async () => {
+    const coll = collection('dec');
+    await coll.insertOne({ a: dec('1.50'), b: dec('1.5'), c: dec('1.10'), d: dec('1') });
+    const cases: Array<[unknown, string]> = [
+      [{ $add: ['$a', '$b'] }, 'Decimal128(3.00)'],
+      [{ $add: ['$a', 1] }, 'Decimal128(2.50)'],
+      [{ $add: [dec('0.1'), dec('0.2')] }, 'Decimal128(0.3)'],
+      [{ $subtract: ['$d', dec('1.00')] }, 'Decimal128(0.00)'],
+      [{ $multiply: ['$c', 3] }, 'Decimal128(3.30)'],
+      [{ $divide: ['$d', 3] }, 'Decimal128(0.3333333333333333333333333333333333)'],
+      [{ $divide: [dec('10'), 4] }, 'Decimal128(2.5)'],
+      [{ $divide: [dec('2'), dec('3')] }, 'Decimal128(0.6666666666666666666666666666666667)'],
+      // A double widens with 15 significant digits.
+      [{ $add: ['$d', 0.5] }, 'Decimal128(1.500000000000000)'],
+      [{ $sum: [dec('0.1'), dec('0.2'), dec('0.3')] }, 'Decimal128(0.6)'],
+      [{ $avg: [dec('0.1'), dec('0.2'), dec('0.3')] }, 'Decimal128(0.2)'],
+      [{ $round: [dec('2.345'), 2] }, 'Decimal128(2.34)'],
+      [{ $trunc: [dec('12.345'), 1] }, 'Decimal128(12.3)'],
+    ];
+    for (const [expr, expected] of cases)
+      expect(text(await evaluate(coll, expr)), JSON.stringify(expr)).toBe(expected);
+    expect(await failureCode(coll, { $divide: ['$a', dec('0')] })).toBe(2);
+  });
+
+  it('sums Decimal128 in $group without a double on the way', async () => {
+    const coll = collection('ledger');
+    const amounts = ['0.10', '0.20', '0.30', '1234567890123456789.01', '-0.01'];
+    await coll.insertMany(amounts.map((amount) => ({ account: 'a', amount: dec(amount) })));
+    const [total] = await coll
+      .aggregate([{ $group: { _id: '$account', total: { $sum: '$amount' } } }], raw)
+      .toArray();
+    expect(text(total!.total)).toBe('Decimal128(1234567890123456789.60)');
+    expect(await evaluate(coll, { $eq: [dec('1.0'), 1] })).toBe(true);
+    expect(await evaluate(coll, { $lt: [dec('0.1'), 0.1] })).toBe(true);
+  });
+
   it('adds and multiplies Decimal128 with $inc and $mul, a double widened to 15 digits', async () => {
     const coll = collection('balance');
     await coll.insertOne({ _id: 'balance', v: dec('0') });
