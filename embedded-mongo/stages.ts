@@ -1,0 +1,307 @@
+import { Aggregator } from 'mingo/aggregator';
+import { ComputeOptions, computeValue, type Options } from 'mingo/core';
+import { Lazy, type Iterator } from 'mingo/lazy';
+import { fail } from './errors';
+import { compareExpressionValues } from './expression-support';
+import { equalityKeys } from './paths';
+import {
+  bsonTypeCode,
+  isPlainObject,
+  keyOf,
+  pathValues,
+  setPath,
+  sortDocs,
+  typeName,
+  type Doc,
+} from './values';
+
+// Pipeline stages the engine runs itself, as MongoDB 7 does: $group with MongoDB's equality of
+// keys (1, 1.0 and Decimal128 1.00 are one group, a document's field order counts), $bucket with
+// its [lower, upper) bounds and `_id` first, $count with no document for no input, and $lookup in
+// every form — localField/foreignField, a pipeline with `let` variables, both (the join first,
+// then the pipeline), nested. Documents are in mingo's form (see toMingo).
+
+/** The accumulated fields of a group: each field's operator over the group's documents. */
+function accumulate(docs: Doc[], fields: Doc, groupId: unknown, options: Options): Doc {
+  const copts = ComputeOptions.init(options).update(null, { groupId });
+  const out: Doc = {};
+  for (const [field, spec] of Object.entries(fields))
+    out[field] = computeValue(docs, spec, null, copts);
+  return out;
+}
+
+/** The documents by the value of `key` for each, in the order the values first appear. */
+function partition(docs: Doc[], key: (doc: Doc) => unknown): Array<{ id: unknown; docs: Doc[] }> {
+  const groups = new Map<string, { id: unknown; docs: Doc[] }>();
+  for (const doc of docs) {
+    const id = key(doc);
+    const k = keyOf(id);
+    const group = groups.get(k);
+    if (group) group.docs.push(doc);
+    else groups.set(k, { id, docs: [doc] });
+  }
+  return [...groups.values()];
+}
+
+function checkAccumulators(stage: string, fields: Doc): void {
+  for (const [field, spec] of Object.entries(fields)) {
+    if (field.includes('.')) fail(40235, `The field name '${field}' cannot contain '.'`);
+    if (field.startsWith('$'))
+      fail(
+        16410,
+        `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
+      );
+    if (!isPlainObject(spec)) fail(40234, `The field '${field}' must be an accumulator object`);
+    if (Object.keys(spec).length !== 1)
+      fail(40238, `The field '${field}' must specify one accumulator`);
+    if (!Object.keys(spec)[0]!.startsWith('$'))
+      fail(stage === '$group' ? 15952 : 40234, `unknown group operator '${Object.keys(spec)[0]}'`);
+  }
+}
+
+/** An iterator over what `compute` gives, computed once the first value is read. */
+function deferred(compute: () => unknown[]): Iterator {
+  let items: unknown[] | null = null;
+  let i = 0;
+  return Lazy(() => {
+    items ??= compute();
+    return i < items.length ? { value: items[i++], done: false } : { value: undefined, done: true };
+  });
+}
+
+const $group = (collection: Iterator, spec: unknown, options: Options): Iterator => {
+  if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
+  if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');
+  const { _id: idExpr, ...fields } = spec;
+  checkAccumulators('$group', fields);
+  return deferred(() =>
+    partition(
+      collection.value() as Doc[],
+      (doc) => computeValue(doc, idExpr, null, options) ?? null,
+    ).map((g) => ({ _id: g.id, ...accumulate(g.docs, fields, g.id, options) })),
+  );
+};
+
+const $count = (collection: Iterator, field: unknown): Iterator => {
+  if (typeof field !== 'string' || field === '')
+    fail(40156, 'the count field must be a non-empty string');
+  if (field.startsWith('$')) fail(40158, 'the count field cannot be a $-prefixed path');
+  if (field.includes('.')) fail(40160, "the count field cannot contain '.'");
+  const n = collection.value().length;
+  return Lazy(n === 0 ? [] : [{ [field]: n }]);
+};
+
+/** MongoDB's canonical type order, by which $bucket's boundaries must share one type. */
+function canonicalType(v: unknown): number {
+  const code = bsonTypeCode(v);
+  switch (code) {
+    case 1:
+    case 16:
+    case 18:
+    case 19:
+      return 1;
+    case 14:
+      return 2;
+    default:
+      return code ?? 6;
+  }
+}
+
+/**
+ * $bucket: each document in the bucket [lower, upper) its groupBy value falls in, or in the
+ * default bucket; buckets with documents come out `_id` first, in order of `_id`.
+ */
+const $bucket = (collection: Iterator, spec: unknown, options: Options): Iterator => {
+  if (!isPlainObject(spec))
+    fail(40201, `Argument to $bucket stage must be an object, but found type: ${typeName(spec)}.`);
+  for (const k of Object.keys(spec))
+    if (!['groupBy', 'boundaries', 'default', 'output'].includes(k))
+      fail(40197, `Unrecognized option to $bucket: ${k}.`);
+  if (!('groupBy' in spec) || !('boundaries' in spec))
+    fail(40198, "$bucket requires 'groupBy' and 'boundaries' to be specified.");
+  const { groupBy, boundaries, output } = spec;
+  const hasDefault = 'default' in spec;
+  if (!(typeof groupBy === 'string' && groupBy.startsWith('$')) && !isPlainObject(groupBy))
+    fail(
+      40202,
+      `The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: ${typeName(groupBy)}.`,
+    );
+  if (!Array.isArray(boundaries))
+    fail(
+      40200,
+      `The $bucket 'boundaries' field must be an array, but found type: ${typeName(boundaries)}.`,
+    );
+  if (boundaries.length < 2)
+    fail(
+      40192,
+      `The $bucket 'boundaries' field must have at least 2 values, but found ${boundaries.length} value(s).`,
+    );
+  for (let i = 1; i < boundaries.length; i++) {
+    const [a, b] = [boundaries[i - 1], boundaries[i]];
+    if (canonicalType(a) !== canonicalType(b))
+      fail(
+        40193,
+        `All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types ${typeName(a)} and ${typeName(b)}.`,
+      );
+    if (compareExpressionValues(a, b) >= 0)
+      fail(
+        40194,
+        `The 'boundaries' option to $bucket must be sorted in ascending order, but elements ${i - 1} and ${i} are not in ascending order (${String(a)} is not less than ${String(b)}).`,
+      );
+  }
+  const lowest = boundaries[0];
+  const highest = boundaries[boundaries.length - 1];
+  if (
+    hasDefault &&
+    canonicalType(spec.default) === canonicalType(lowest) &&
+    compareExpressionValues(spec.default, lowest) >= 0 &&
+    compareExpressionValues(spec.default, highest) < 0
+  )
+    fail(
+      40199,
+      "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.",
+    );
+  const fields = output === undefined ? { count: { $sum: 1 } } : output;
+  if (!isPlainObject(fields))
+    fail(
+      40196,
+      `The $bucket 'output' field must be an object, but found type: ${typeName(fields)}.`,
+    );
+  checkAccumulators('$bucket', fields);
+  /** The lower boundary of a value's bucket, or the default. */
+  const bucketOf = (v: unknown): unknown => {
+    if (compareExpressionValues(v, lowest) >= 0 && compareExpressionValues(v, highest) < 0) {
+      let lo = 0;
+      let hi = boundaries.length - 1;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (compareExpressionValues(v, boundaries[mid]) >= 0) lo = mid;
+        else hi = mid;
+      }
+      return boundaries[lo];
+    }
+    if (!hasDefault)
+      fail(
+        40066,
+        '$switch could not find a matching branch for an input, and no default was specified.',
+      );
+    return spec.default;
+  };
+  return deferred(() => {
+    const groups = partition(collection.value() as Doc[], (doc) =>
+      bucketOf(computeValue(doc, groupBy, null, options)),
+    );
+    const buckets = groups.map((g) => ({
+      _id: g.id,
+      ...accumulate(g.docs, fields, g.id, options),
+    }));
+    return sortDocs(buckets, { _id: 1 });
+  });
+};
+
+const $sortByCount = (collection: Iterator, expr: unknown, options: Options): Iterator => {
+  if (!(typeof expr === 'string' && expr.startsWith('$')) && !isPlainObject(expr))
+    fail(40148, `the sortByCount field must be defined as a $-prefixed path or an expression`);
+  const grouped = $group(collection, { _id: expr, count: { $sum: 1 } }, options);
+  return deferred(() => sortDocs(grouped.value() as Doc[], { count: -1 }));
+};
+
+// --- $lookup
+
+const FAILED_TO_PARSE = 9;
+
+const LOOKUP_ARGUMENTS = ['from', 'as', 'localField', 'foreignField', 'let', 'pipeline'];
+
+/** The values a document's localField joins on: each element of an array, null for none. */
+function localValues(doc: Doc, path: string): unknown[] {
+  const values = pathValues(doc, path).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  return values.length === 0 ? [null] : values;
+}
+
+const $lookup = (collection: Iterator, spec: unknown, options: Options): Iterator => {
+  if (!isPlainObject(spec))
+    fail(
+      FAILED_TO_PARSE,
+      'the $lookup specification must be an Object, but found ' + typeName(spec),
+    );
+  for (const k of Object.keys(spec))
+    if (!LOOKUP_ARGUMENTS.includes(k)) fail(FAILED_TO_PARSE, `unknown argument to $lookup: ${k}`);
+  for (const k of ['from', 'as', 'localField', 'foreignField'])
+    if (k in spec && typeof spec[k] !== 'string')
+      fail(
+        FAILED_TO_PARSE,
+        `$lookup argument '${k}: ${String(spec[k])}' must be a string, is type ${typeName(spec[k])}`,
+      );
+  const { from, as, localField, foreignField } = spec as Record<string, string | undefined>;
+  const pipeline = spec.pipeline;
+  if (pipeline !== undefined && !Array.isArray(pipeline))
+    fail(FAILED_TO_PARSE, "'pipeline' option must be specified as an array");
+  if (as === undefined) fail(FAILED_TO_PARSE, "must specify 'as' field for a $lookup");
+  if ((localField === undefined) !== (foreignField === undefined))
+    fail(
+      FAILED_TO_PARSE,
+      "$lookup requires both or neither of 'localField' and 'foreignField' to be specified",
+    );
+  if (localField === undefined && pipeline === undefined)
+    fail(
+      FAILED_TO_PARSE,
+      "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
+    );
+  if (spec.let !== undefined && pipeline === undefined)
+    fail(FAILED_TO_PARSE, "$lookup with a 'let' argument must also specify 'pipeline'");
+  if (spec.let !== undefined && !isPlainObject(spec.let))
+    fail(FAILED_TO_PARSE, "$lookup argument 'let' must be an object");
+  const documentsFirst =
+    Array.isArray(pipeline) && isPlainObject(pipeline[0]) && '$documents' in pipeline[0];
+  if (from === undefined && !documentsFirst)
+    fail(FAILED_TO_PARSE, "must specify 'from' field for a $lookup");
+  const foreign: Doc[] =
+    from === undefined || documentsFirst
+      ? []
+      : ((options.collectionResolver?.(from) as Doc[] | undefined) ?? []);
+  // The foreign documents under each key an equality on foreignField finds them by.
+  let byKey: Map<string, number[]> | null = null;
+  if (foreignField !== undefined) {
+    byKey = new Map();
+    foreign.forEach((doc, i) => {
+      for (const k of new Set(equalityKeys(doc, foreignField))) {
+        const list = byKey!.get(k);
+        if (list) list.push(i);
+        else byKey!.set(k, [i]);
+      }
+    });
+  }
+  const sub = pipeline === undefined ? null : new Aggregator(pipeline as Doc[], options);
+  return collection.map((value) => {
+    const doc = value as Doc;
+    let joined = foreign;
+    if (byKey && localField !== undefined) {
+      const found = new Set<number>();
+      for (const v of localValues(doc, localField))
+        for (const i of byKey.get(keyOf(v)) ?? []) found.add(i);
+      joined = [...found].sort((a, b) => a - b).map((i) => foreign[i]!);
+    }
+    let result: unknown[] = joined;
+    if (sub) {
+      const vars =
+        spec.let === undefined
+          ? {}
+          : (computeValue(doc, spec.let, null, ComputeOptions.init(options).update(doc)) as Doc);
+      result = sub.run(joined, {
+        ...options,
+        variables: { ...options.variables, ...vars },
+      } as Options);
+    }
+    const out: Doc = { ...doc };
+    setPath(out, as, result);
+    return out;
+  });
+};
+
+export const groupingStages = {
+  $group,
+  $count,
+  $bucket,
+  $sortByCount,
+  $lookup,
+};
