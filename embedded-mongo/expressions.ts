@@ -1,6 +1,7 @@
 import { Decimal128, Long, ObjectId } from 'bson';
 import { computeValue, type Options } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
+import { formatDate, ISO_FORMAT, UTC } from './dates';
 import { fail } from './errors';
 import {
   compareExpressionValues,
@@ -12,7 +13,7 @@ import {
   toNumber,
   type Expression,
 } from './expression-support';
-import { bsonType, compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
+import { compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
 
 // Aggregation expressions whose answers in mingo differ from MongoDB's (null and missing
 // arguments, type errors, string lengths in bytes and code points, rounding, formats): the
@@ -207,13 +208,11 @@ function sortArrayOrder(sortBy: unknown): (a: unknown, b: unknown) => number {
 
 // --- Strings: lengths and positions in UTF-8 bytes or code points, case in ASCII only.
 
-const ISO_FORMAT = '%Y-%m-%dT%H:%M:%S.%LZ';
-
 /** A value as MongoDB's coerceToString reads it for the string operators. */
 function coerceToString(name: string, v: unknown): string {
   if (nullish(v)) return '';
   if (typeof v === 'string') return v;
-  if (v instanceof Date) return formatDate(name, v, ISO_FORMAT, 0);
+  if (v instanceof Date) return formatDate(v.getTime(), ISO_FORMAT, UTC);
   if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
   if (v instanceof Long) return v.toString();
   if (typeof v === 'number') notImplemented(`${name} of a number with a fractional part`);
@@ -319,160 +318,6 @@ const strings: Record<string, Expression> = {
   },
 };
 
-// --- Dates as text.
-
-const UTC_NAMES = new Set(['UTC', 'GMT', 'Etc/UTC', 'Etc/GMT', 'Z']);
-const isUtc = (tz: unknown) => typeof tz === 'string' && UTC_NAMES.has(tz);
-
-/** A time zone given as UTC or an offset (`+03:00`, `+0300`, `+03`), in minutes; else refused. */
-function timezoneOffset(name: string, tz: unknown): number {
-  if (tz === undefined) return 0;
-  if (typeof tz !== 'string')
-    fail(40517, `timezone must evaluate to a string, found ${typeName(tz)}`);
-  if (isUtc(tz)) return 0;
-  const m = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(tz);
-  if (!m) notImplemented(`${name} with a time zone other than UTC or an offset (${tz})`);
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
-}
-
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
-/** The ISO 8601 week-numbering year and week of a UTC date. */
-function isoWeek(d: Date): [number, number] {
-  const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-  const day = t.getUTCDay() || 7;
-  t.setUTCDate(t.getUTCDate() + 4 - day);
-  const year = t.getUTCFullYear();
-  const week = Math.ceil(((t.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
-  return [year, week];
-}
-
-/** `date` formatted with MongoDB's $dateToString specifiers, `offset` minutes east of UTC. */
-function formatDate(name: string, date: Date, format: string, offset: number): string {
-  const d = new Date(date.getTime() + offset * 60_000);
-  const year = d.getUTCFullYear();
-  let out = '';
-  for (let i = 0; i < format.length; i++) {
-    const c = format[i]!;
-    if (c !== '%') {
-      out += c;
-      continue;
-    }
-    if (i === format.length - 1) fail(18535, "Unmatched '%' at end of format string");
-    const spec = format[++i]!;
-    if ('YGmdjUuVw'.includes(spec) && (year < 0 || year > 9999))
-      fail(
-        18537,
-        `Could not convert date to string: date component was outside the supported range of 0-9999: ${year}`,
-      );
-    const startOfYear = Date.UTC(year, 0, 1);
-    const dayOfYear = Math.floor((d.getTime() - startOfYear) / 86_400_000) + 1;
-    switch (spec) {
-      case '%':
-        out += '%';
-        break;
-      case 'Y':
-        out += pad(year, 4);
-        break;
-      case 'G':
-        out += pad(isoWeek(d)[0], 4);
-        break;
-      case 'm':
-        out += pad(d.getUTCMonth() + 1, 2);
-        break;
-      case 'd':
-        out += pad(d.getUTCDate(), 2);
-        break;
-      case 'H':
-        out += pad(d.getUTCHours(), 2);
-        break;
-      case 'M':
-        out += pad(d.getUTCMinutes(), 2);
-        break;
-      case 'S':
-        out += pad(d.getUTCSeconds(), 2);
-        break;
-      case 'L':
-        out += pad(d.getUTCMilliseconds(), 3);
-        break;
-      case 'j':
-        out += pad(dayOfYear, 3);
-        break;
-      case 'w': // 1 (Sunday) … 7 (Saturday)
-        out += String(d.getUTCDay() + 1);
-        break;
-      case 'u': // 1 (Monday) … 7 (Sunday)
-        out += String(d.getUTCDay() || 7);
-        break;
-      case 'U': {
-        // Weeks start on Sunday; days before the year's first Sunday are week 00.
-        const firstSunday = (7 - new Date(startOfYear).getUTCDay()) % 7;
-        out += pad(Math.floor((dayOfYear - 1 - firstSunday + 7) / 7), 2);
-        break;
-      }
-      case 'V':
-        out += pad(isoWeek(d)[1], 2);
-        break;
-      case 'z':
-        out += `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60), 2)}${pad(Math.abs(offset) % 60, 2)}`;
-        break;
-      case 'Z':
-        out += String(offset);
-        break;
-      case 'b':
-      case 'B':
-        notImplemented(`${name} with the month names %b and %B`);
-      // falls through: notImplemented never returns
-      default:
-        fail(18536, `Invalid format character '%${spec}' in format string`);
-    }
-  }
-  return out;
-}
-
-/** A value $dateToString reads as a date: a date, or the time an ObjectId holds. */
-function asDate(v: unknown): Date {
-  if (v instanceof Date) return v;
-  if (v instanceof ObjectId) return v.getTimestamp();
-  if (bsonType(v) === 'Timestamp') return new Date((v as Long).high * 1000);
-  return fail(16006, `can't convert from BSON type ${typeName(v)} to Date`);
-}
-
-const dates: Record<string, Expression> = {
-  $dateToString: (obj, expr, options) => {
-    if (!isPlainObject(expr)) fail(18629, `$dateToString only supports an object as its argument`);
-    for (const k of Object.keys(expr))
-      if (!['date', 'format', 'timezone', 'onNull'].includes(k))
-        fail(18534, `Unrecognized argument to $dateToString: ${k}`);
-    if (!('date' in expr)) fail(18628, "Missing 'date' parameter to $dateToString");
-    const date = computeValue(obj, expr.date, null, options);
-    const tz = 'timezone' in expr ? computeValue(obj, expr.timezone, null, options) : undefined;
-    const format = 'format' in expr ? computeValue(obj, expr.format, null, options) : undefined;
-    if ('format' in expr) {
-      if (nullish(format)) return null;
-      if (typeof format !== 'string')
-        fail(
-          18533,
-          `$dateToString requires that 'format' be a string, found: ${typeName(format)} with value ${String(format)}`,
-        );
-    }
-    if ('timezone' in expr && nullish(tz)) return null;
-    if (nullish(date)) {
-      if (!('onNull' in expr)) return null;
-      return computeValue(obj, expr.onNull, null, options);
-    }
-    const offset = timezoneOffset('$dateToString', tz);
-    // Without a format: ISO 8601, with a Z only in UTC.
-    const utc = tz === undefined || isUtc(tz);
-    return formatDate(
-      '$dateToString',
-      asDate(date),
-      (format as string | undefined) ?? (utc ? ISO_FORMAT : '%Y-%m-%dT%H:%M:%S.%L'),
-      offset,
-    );
-  },
-};
-
 // --- Conversions to strings.
 
 const CONVERSION_FAILURE = 241;
@@ -480,7 +325,7 @@ const CONVERSION_FAILURE = 241;
 function toText(v: unknown, name: string): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v instanceof Date) return formatDate(name, v, ISO_FORMAT, 0);
+  if (v instanceof Date) return formatDate(v.getTime(), ISO_FORMAT, UTC);
   if (v instanceof ObjectId) return v.toHexString();
   if (v instanceof Long || v instanceof Decimal128) return v.toString();
   if (typeof v === 'number') {
@@ -593,6 +438,5 @@ export const mongoExpressions: Record<string, Expression> = {
   $nin: unknown('$nin'),
   ...arrays,
   ...strings,
-  ...dates,
   ...conversions,
 };

@@ -386,7 +386,6 @@ describe('what the engine refuses by name', () => {
       { $sortArray: { input: [{ a: 1 }, { b: 1 }], sortBy: { a: 1 } } },
       { $toDecimal: 1 },
       { $convert: { input: 1, to: 'decimal' } },
-      { $dateToString: { date: '$at', timezone: 'Europe/Paris' } },
       { $toString: 1.5 },
       { $toInt: '1.5' },
       { $toDate: 'Jan 1 2024' },
