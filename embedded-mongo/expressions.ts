@@ -1,5 +1,5 @@
-import { Decimal128, Long, ObjectId } from 'bson';
-import { computeValue, type Options } from 'mingo/core';
+import { Long } from 'bson';
+import { computeValue } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import { formatDate, ISO_FORMAT, UTC } from './dates';
 import { fail } from './errors';
@@ -318,64 +318,6 @@ const strings: Record<string, Expression> = {
   },
 };
 
-// --- Conversions to strings.
-
-const CONVERSION_FAILURE = 241;
-
-function toText(v: unknown, name: string): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v instanceof Date) return formatDate(v.getTime(), ISO_FORMAT, UTC);
-  if (v instanceof ObjectId) return v.toHexString();
-  if (v instanceof Long || v instanceof Decimal128) return v.toString();
-  if (typeof v === 'number') {
-    if (Number.isSafeInteger(v) && Math.abs(v) < 1e15) return String(v);
-    notImplemented(`${name} of a number with a fractional part or beyond 10^15`);
-  }
-  return fail(
-    CONVERSION_FAILURE,
-    `Unsupported conversion from ${typeName(v)} to string in $convert with no onError value`,
-  );
-}
-
-const NUMERIC_TARGETS = new Set(['double', 'int', 'long', 'bool', 'date', 1, 16, 18, 8, 9]);
-
-const conversions: Record<string, Expression> = {
-  $toString: (obj, expr, options) => {
-    const [v] = evaluateArguments('$toString', obj, expr, options, 1);
-    return nullish(v) ? null : toText(v, '$toString');
-  },
-  $toDecimal: () => notImplemented('$toDecimal'),
-  $convert: (obj, expr, options) => {
-    if (!isPlainObject(expr)) return mingo.$convert!(obj, expr, options);
-    const to = computeValue(obj, expr.to, null, options);
-    if (to === 'string' || to === 2) {
-      const input = computeValue(obj, expr.input, null, options);
-      if (nullish(input))
-        return 'onNull' in expr ? computeValue(obj, expr.onNull, null, options) : null;
-      try {
-        return toText(input, '$convert');
-      } catch (err) {
-        if ('onError' in expr && (err as { code?: number }).code === CONVERSION_FAILURE)
-          return computeValue(obj, expr.onError, null, options);
-        throw err;
-      }
-    }
-    if (!NUMERIC_TARGETS.has(to as string | number))
-      notImplemented(
-        `$convert to ${typeof to === 'string' || typeof to === 'number' ? to : typeName(to)}`,
-      );
-    const input = computeValue(obj, expr.input, null, options);
-    if (
-      !nullish(input) &&
-      (typeof input === 'object' || typeof input === 'string') &&
-      !(input instanceof Date)
-    )
-      notImplemented(`$convert of a ${typeName(input)} to ${String(to)}`);
-    return mingo.$convert!(obj, expr, options);
-  },
-};
-
 // Operators of MongoDB 7 that mingo does not have, or runs differently (server-side JavaScript).
 const refused: Record<string, Expression> = Object.fromEntries(
   [
@@ -384,7 +326,6 @@ const refused: Record<string, Expression> = Object.fromEntries(
     '$bsonSize',
     '$indexOfCP',
     '$meta',
-    '$toObjectId',
     '$tsIncrement',
     '$tsSecond',
   ].map((name) => [name, () => notImplemented(`The ${name} expression`)]),
@@ -407,36 +348,10 @@ const unknown =
   () =>
     fail(168, `Unrecognized expression '${name}'`);
 
-// Strings that the conversions read as MongoDB reads them; any other string is refused rather
-// than parsed JavaScript's way.
-const CONVERTIBLE_STRINGS: Record<string, RegExp> = {
-  $toInt: /^-?\d{1,9}$/,
-  $toLong: /^-?\d{1,15}$/,
-  $toDouble: /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/,
-  $toDate: /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/,
-};
-
-const typeConversions: Record<string, Expression> = Object.fromEntries(
-  Object.entries(CONVERTIBLE_STRINGS).map(([name, readable]) => [
-    name,
-    (obj: unknown, expr: unknown, options: Options) => {
-      const [v] = evaluateArguments(name, obj, expr, options, 1);
-      if (nullish(v)) return null;
-      if (typeof v === 'string' ? !readable.test(v) : typeof v === 'object' && !(v instanceof Date))
-        notImplemented(
-          `${name} of ${typeof v === 'string' ? `the string '${v}'` : `a ${typeName(v)}`}`,
-        );
-      return mingo[name]!(obj, { $literal: v }, options);
-    },
-  ]),
-);
-
 export const mongoExpressions: Record<string, Expression> = {
-  ...typeConversions,
   ...refused,
   $function,
   $nin: unknown('$nin'),
   ...arrays,
   ...strings,
-  ...conversions,
 };

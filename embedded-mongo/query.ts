@@ -10,6 +10,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { fail } from './errors';
 import { arithmeticExpressions } from './arithmetic';
+import { conversionExpressions } from './conversions';
 import { dateExpressions } from './dates';
 import { distinctValues, logicExpressions } from './logic';
 import { compareExpressionValues, isTrue } from './expression-support';
@@ -278,6 +279,7 @@ const context = Context.init()
   .addExpressionOps(arithmeticExpressions as never)
   .addExpressionOps(logicExpressions as never)
   .addExpressionOps(dateExpressions as never)
+  .addExpressionOps(conversionExpressions as never)
   .addExpressionOps(mongoExpressions as never)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)

@@ -219,3 +219,33 @@ describe('Decimal128', () => {
     await expect(coll.insertOne({ price: new Int32(1) })).rejects.toMatchObject({ code: 11000 });
   });
 });
+
+describe('conversions', () => {
+  it('refuse values beyond the target type with ConversionFailure (241), or take onError', async () => {
+    const coll = collection('convert');
+    await coll.insertOne({ big: long('9223372036854775807'), d: dec('1e30'), s: '1.5' });
+    for (const expr of [
+      { $toInt: 3e9 },
+      { $toInt: '$big' },
+      { $toLong: '$d' },
+      { $toInt: NaN },
+      { $convert: { input: 2147483648, to: 'int' } },
+      { $toInt: '$s' },
+      { $toLong: '99999999999999999999' },
+    ])
+      expect(await failureCode(coll, expr), JSON.stringify(expr)).toBe(241);
+    expect(await evaluate(coll, { $convert: { input: 3e9, to: 'int', onError: 'too big' } })).toBe(
+      'too big',
+    );
+    expect(await evaluate(coll, { $convert: { input: null, to: 'int', onNull: 0 } })).toEqual(
+      new Int32(0),
+    );
+    expect(text(await evaluate(coll, { $toLong: '9223372036854775807' }))).toBe(
+      'Long(9223372036854775807)',
+    );
+    expect(await evaluate(coll, { $toInt: dec('-7.9') })).toEqual(new Int32(-7));
+    expect(await evaluate(coll, { $toBool: dec('0.00') })).toBe(false);
+    expect(text(await evaluate(coll, { $toDecimal: 2.5 }))).toBe('Decimal128(2.50000000000000)');
+    expect(text(await evaluate(coll, { $toDecimal: '0.10' }))).toBe('Decimal128(0.10)');
+  });
+});
