@@ -28,7 +28,7 @@ import {
   toDouble,
   type Decimal,
 } from './numbers';
-import { isInt32Number, typeName } from './values';
+import { bsonType, isInt32Number, typeName } from './values';
 
 // Arithmetic as MongoDB 7 computes it: the result takes the widest type of the arguments (int,
 // long, double, Decimal128), an int that overflows becomes a long and a long that overflows a
@@ -61,7 +61,9 @@ export function numeric(v: unknown): Num | null {
       return { type: 'long', value: BigInt(v), object: false };
     return { type: 'double', value: v };
   }
-  if (v instanceof Long) return { type: 'long', value: BigInt(v.toString()), object: true };
+  // A Timestamp is a Long in the bson library, but no number.
+  if (v instanceof Long && bsonType(v) === 'Long')
+    return { type: 'long', value: BigInt(v.toString()), object: true };
   if (v instanceof Decimal128) return { type: 'decimal', value: fromDecimal128(v) };
   if (v instanceof Double) return { type: 'double', value: v.value };
   if (v instanceof Int32) return { type: 'int', value: BigInt(v.value) };
@@ -608,7 +610,45 @@ const deviation = (values: unknown[]): Deviation => {
   return d;
 };
 
+// --- $bitAnd, $bitOr, $bitXor, $bitNot: on ints and longs only
+
+function bitwise(
+  name: string,
+  combine: (a: bigint, b: bigint) => bigint,
+  identity: bigint,
+): Expression {
+  return (obj, expr, options) => {
+    const args = evaluateArguments(name, obj, expr, options, 0, Infinity);
+    let acc = identity;
+    let type: 'int' | 'long' = 'int';
+    let longObject = false;
+    for (const v of args) {
+      if (nullish(v)) return null;
+      const n = numeric(v);
+      if (!n || (n.type !== 'int' && n.type !== 'long'))
+        fail(14, `${name} only supports int and long operands.`);
+      if (n.type === 'long') type = 'long';
+      longObject ||= isLongObject(n);
+      acc = combine(acc, n.value);
+    }
+    return integerResult(BigInt.asIntN(type === 'int' ? 32 : 64, acc), type, longObject);
+  };
+}
+
+const $bitNot: Expression = (obj, expr, options) => {
+  const [v] = evaluateArguments('$bitNot', obj, expr, options, 1);
+  if (nullish(v)) return null;
+  const n = numeric(v);
+  if (!n || (n.type !== 'int' && n.type !== 'long'))
+    fail(14, `$bitNot only supports int and long, not: ${typeName(v)}.`);
+  return integerResult(~n.value, n.type, isLongObject(n));
+};
+
 export const arithmeticExpressions: Record<string, Expression> = {
+  $bitAnd: bitwise('$bitAnd', (a, b) => a & b, -1n),
+  $bitOr: bitwise('$bitOr', (a, b) => a | b, 0n),
+  $bitXor: bitwise('$bitXor', (a, b) => a ^ b, 0n),
+  $bitNot,
   $add,
   $subtract,
   $multiply,

@@ -33,6 +33,8 @@ function toText(v: unknown, name: string): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (v instanceof Date) return formatDate(v.getTime(), ISO_FORMAT, UTC);
   if (v instanceof ObjectId) return v.toHexString();
+  if (bsonType(v) === 'Timestamp')
+    return `Timestamp(${(v as Timestamp).high >>> 0}, ${(v as Timestamp).low >>> 0})`;
   if (v instanceof Long || v instanceof Decimal128) return v.toString();
   if (typeof v === 'number') {
     if (Number.isSafeInteger(v) && Math.abs(v) < 1e15) return String(v);

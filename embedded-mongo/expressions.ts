@@ -1,5 +1,5 @@
-import { Long } from 'bson';
-import { computeValue } from 'mingo/core';
+import { type Binary, Long, type Timestamp } from 'bson';
+import { ComputeOptions, computeValue } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import { formatDate, ISO_FORMAT, UTC } from './dates';
 import { fail } from './errors';
@@ -13,7 +13,7 @@ import {
   toNumber,
   type Expression,
 } from './expression-support';
-import { compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
+import { bsonType, compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
 
 // Aggregation expressions whose answers in mingo differ from MongoDB's (null and missing
 // arguments, type errors, string lengths in bytes and code points, rounding, formats): the
@@ -209,12 +209,12 @@ function sortArrayOrder(sortBy: unknown): (a: unknown, b: unknown) => number {
 // --- Strings: lengths and positions in UTF-8 bytes or code points, case in ASCII only.
 
 /** A value as MongoDB's coerceToString reads it for the string operators. */
-function coerceToString(name: string, v: unknown): string {
+export function coerceToString(name: string, v: unknown): string {
   if (nullish(v)) return '';
   if (typeof v === 'string') return v;
   if (v instanceof Date) return formatDate(v.getTime(), ISO_FORMAT, UTC);
   if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  if (v instanceof Long) return v.toString();
+  if (bsonType(v) === 'Long') return (v as Long).toString();
   if (typeof v === 'number') notImplemented(`${name} of a number with a fractional part`);
   return fail(16007, `can't convert from BSON type ${typeName(v)} to String`);
 }
@@ -318,16 +318,137 @@ const strings: Record<string, Expression> = {
   },
 };
 
+// --- $range, $maxN, $minN, $mergeObjects and the parts of a Timestamp
+
+/** A $range bound: a number a 32-bit integer holds. */
+function rangeArgument(v: unknown, what: string, codes: [number, number]): number {
+  if (!isNumeric(v))
+    fail(codes[0], `$range requires a numeric ${what} value, found value of type: ${typeName(v)}`);
+  if (!isIntegral(v))
+    fail(
+      codes[1],
+      `$range requires a${what === 'ending' ? 'n' : ''} ${what} value that can be represented as a 32-bit integer, found value: ${shown(v)}`,
+    );
+  return toNumber(v);
+}
+
+/**
+ * $maxN and $minN: the `n` greatest or least values in MongoDB's order, null and missing values
+ * left out; an expression over an array, or an accumulator over a group.
+ */
+function extremes(name: '$maxN' | '$minN'): Expression {
+  const sign = name === '$maxN' ? -1 : 1;
+  const pick = (values: unknown[], n: number): unknown[] =>
+    values
+      .filter((v) => !nullish(v))
+      .sort((a, b) => sign * compareValues(a, b))
+      .slice(0, n);
+  const count = (v: unknown): number => {
+    if (!isNumeric(v) || !Number.isInteger(toNumber(v)))
+      fail(5787902, `Value for 'n' must be of integral type, but found ${typeName(v)}`);
+    const n = toNumber(v);
+    if (n <= 0) fail(5787908, `'n' must be greater than 0, found ${n}`);
+    return n;
+  };
+  return (obj, expr, options) => {
+    if (!isPlainObject(expr) || !('n' in expr) || !('input' in expr))
+      fail(5787906, `Missing value for 'n' or 'input' in ${name}`);
+    if (Array.isArray(obj)) {
+      // In $group: n is evaluated once, against the group's _id.
+      const copts = ComputeOptions.init(options);
+      const n = count(computeValue(copts.local.groupId, expr.n, null, copts));
+      return pick(
+        obj.map((doc) => computeValue(doc, expr.input, null, copts.update(doc))),
+        n,
+      );
+    }
+    const n = count(computeValue(obj, expr.n, null, options));
+    const input = computeValue(obj, expr.input, null, options);
+    if (nullish(input)) return null;
+    if (!Array.isArray(input))
+      fail(5788200, `Input must be an array, but found ${typeName(input)}`);
+    return pick(input, n);
+  };
+}
+
+/** $mergeObjects: the fields of each document in turn; null and missing arguments are skipped. */
+const $mergeObjects: Expression = (obj, expr, options) => {
+  const values = Array.isArray(obj)
+    ? obj.map((doc) => computeValue(doc, expr, null, ComputeOptions.init(options).update(doc)))
+    : evaluateArguments('$mergeObjects', obj, expr, options, 0, Infinity);
+  const out: Record<string, unknown> = {};
+  for (const v of values) {
+    if (nullish(v)) continue;
+    if (!isPlainObject(v))
+      fail(
+        40400,
+        `$mergeObjects requires object inputs, but input ${String(v)} is of type ${typeName(v)}`,
+      );
+    for (const k of Object.keys(v)) if (v[k] !== undefined) out[k] = v[k];
+  }
+  return out;
+};
+
+function timestampPart(name: '$tsSecond' | '$tsIncrement', code: number): Expression {
+  return (obj, expr, options) => {
+    const [v] = evaluateArguments(name, obj, expr, options, 1);
+    if (nullish(v)) return null;
+    if (bsonType(v) !== 'Timestamp')
+      fail(code, ` Argument to ${name} must be a timestamp, but is ${typeName(v)}`);
+    const ts = v as Timestamp;
+    return Long.fromNumber(name === '$tsSecond' ? ts.high : ts.low);
+  };
+}
+
+const others: Record<string, Expression> = {
+  $range: (obj, expr, options) => {
+    const args = evaluateArguments('$range', obj, expr, options, 2, 3);
+    const start = rangeArgument(args[0], 'starting', [34443, 34444]);
+    const end = rangeArgument(args[1], 'ending', [34445, 34446]);
+    let step = 1;
+    if (args.length === 3) {
+      if (!isNumeric(args[2]))
+        fail(
+          34447,
+          `$range requires a numeric step value, found value of type:${typeName(args[2])}`,
+        );
+      if (!isIntegral(args[2]))
+        fail(
+          34448,
+          `$range requires a step value that can be represented as a 32-bit integer, found value: ${shown(args[2])}`,
+        );
+      step = toNumber(args[2]);
+      if (step === 0) fail(34449, '$range requires a non-zero step value');
+    }
+    const out: number[] = [];
+    for (let i = start; step > 0 ? i < end : i > end; i += step) out.push(i);
+    return out;
+  },
+  $maxN: extremes('$maxN'),
+  $minN: extremes('$minN'),
+  $mergeObjects,
+  $binarySize: (obj, expr, options) => {
+    const [v] = evaluateArguments('$binarySize', obj, expr, options, 1);
+    if (nullish(v)) return null;
+    if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
+    if (bsonType(v) === 'Binary') return (v as Binary).length();
+    return fail(51276, `$binarySize requires a string or BinData argument, found: ${typeName(v)}`);
+  },
+  $tsSecond: timestampPart('$tsSecond', 5687301),
+  $tsIncrement: timestampPart('$tsIncrement', 5687302),
+};
+
 // Operators of MongoDB 7 that mingo does not have, or runs differently (server-side JavaScript).
 const refused: Record<string, Expression> = Object.fromEntries(
   [
     '$accumulator',
-    '$binarySize',
     '$bsonSize',
-    '$indexOfCP',
     '$meta',
-    '$tsIncrement',
-    '$tsSecond',
+    // MongoDB's hash of the value's BSON, which no other engine computes alike.
+    '$toHashedIndexKey',
+    // MongoDB 7 computes these with its own approximation (t-digest), not reproduced here.
+    '$median',
+    '$percentile',
   ].map((name) => [name, () => notImplemented(`The ${name} expression`)]),
 );
 
@@ -354,4 +475,5 @@ export const mongoExpressions: Record<string, Expression> = {
   $nin: unknown('$nin'),
   ...arrays,
   ...strings,
+  ...others,
 };

@@ -18,6 +18,7 @@ import { mongoExpressions } from './expressions';
 import { isNaNNumber } from './numbers';
 import { candidates, leafValues, MISSING } from './paths';
 import { groupingStages } from './stages';
+import { textExpressions } from './text';
 import {
   bsonType,
   bsonTypeCode,
@@ -256,6 +257,13 @@ const engineAccumulators: Record<string, Accumulator> = {
       arithmeticExpressions[name] as Accumulator,
     ]),
   ),
+  // Expressions that are accumulators in a group (their first argument is then the group).
+  ...Object.fromEntries(
+    ['$maxN', '$minN', '$mergeObjects', '$median', '$percentile'].map((name) => [
+      name,
+      mongoExpressions[name] as Accumulator,
+    ]),
+  ),
   // A missing value is not pushed.
   $push: (collection, expr, options) =>
     ($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined),
@@ -280,6 +288,7 @@ const context = Context.init()
   .addExpressionOps(logicExpressions as never)
   .addExpressionOps(dateExpressions as never)
   .addExpressionOps(conversionExpressions as never)
+  .addExpressionOps(textExpressions as never)
   .addExpressionOps(mongoExpressions as never)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
@@ -481,7 +490,7 @@ function modTest(arg: unknown): (v: unknown) => boolean {
   if (d === 0) fail(2, 'divisor cannot be 0');
   return (v) => {
     if (v === MISSING || !isNumber(v)) return false;
-    if (v instanceof Long) return BigInt(v.toString()) % BigInt(d) === BigInt(r);
+    if (bsonType(v) === 'Long') return BigInt(String(v)) % BigInt(d) === BigInt(r);
     const n = Number(v);
     if (!Number.isFinite(n)) return false;
     const rem = Math.trunc(n) % d;
@@ -514,7 +523,7 @@ function bitsTest(op: string, arg: unknown): (v: unknown) => boolean {
       const n = Number(v);
       if (!Number.isInteger(n)) return false;
       bits = BigInt.asUintN(64, BigInt(n));
-    } else if (v instanceof Long) bits = BigInt.asUintN(64, BigInt(v.toString()));
+    } else if (bsonType(v) === 'Long') bits = BigInt.asUintN(64, BigInt(String(v)));
     else if (bsonType(v) === 'Binary') {
       const bytes = (v as { buffer: Uint8Array }).buffer;
       bits = 0n;

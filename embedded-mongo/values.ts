@@ -186,7 +186,7 @@ function mapTree(v: unknown, key: (k: string) => string, leaf: (x: unknown) => u
 /** `Double` objects and Longs that a double holds exactly, as JS numbers. */
 function plainNumber(v: unknown): unknown {
   if (bsonType(v) === 'Double') return (v as Double).value;
-  if (v instanceof Long) {
+  if (v instanceof Long && bsonType(v) === 'Long') {
     const n = v.toNumber();
     if (Number.isSafeInteger(n)) return n;
   }
