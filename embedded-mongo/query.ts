@@ -280,7 +280,7 @@ const engineAccumulators: Record<string, Accumulator> = {
 
 const context = Context.init()
   .addPipelineOps(engineStages as never)
-  .addPipelineOps(groupingStages as never)
+  .addPipelineOps(groupingStages((filter) => compileFilter(filter)) as never)
   .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(engineExpressions)

@@ -1,3 +1,4 @@
+import { Long } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { ComputeOptions, computeValue, type Options } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
@@ -298,10 +299,116 @@ const $lookup = (collection: Iterator, spec: unknown, options: Options): Iterato
   });
 };
 
-export const groupingStages = {
-  $group,
-  $count,
-  $bucket,
-  $sortByCount,
-  $lookup,
-};
+// --- $graphLookup
+
+const GRAPH_ARGUMENTS = [
+  'from',
+  'startWith',
+  'connectFromField',
+  'connectToField',
+  'as',
+  'maxDepth',
+  'depthField',
+  'restrictSearchWithMatch',
+];
+
+/** How a filter compiles into a test of documents (the engine's matcher). */
+export type FilterCompiler = (filter: unknown) => (doc: Doc) => boolean;
+
+/**
+ * $graphLookup: a breadth-first search from the startWith values through connectToField, then
+ * connectFromField of each document found, each document once, to maxDepth; restrictSearchWithMatch
+ * limits the documents the search may reach.
+ */
+function graphLookup(compile: FilterCompiler) {
+  return (collection: Iterator, spec: unknown, options: Options): Iterator => {
+    if (!isPlainObject(spec))
+      fail(
+        40327,
+        `the $graphLookup stage specification must be an object, but found ${typeName(spec)}`,
+      );
+    for (const k of Object.keys(spec))
+      if (!GRAPH_ARGUMENTS.includes(k)) fail(40104, `Unknown argument to $graphLookup: ${k}`);
+    for (const k of ['from', 'connectFromField', 'connectToField', 'as'])
+      if (typeof spec[k] !== 'string')
+        fail(
+          40105,
+          "$graphLookup requires 'from', 'connectFromField', 'connectToField', 'as' and 'startWith' to be specified",
+        );
+    if (!('startWith' in spec))
+      fail(
+        40105,
+        "$graphLookup requires 'from', 'connectFromField', 'connectToField', 'as' and 'startWith' to be specified",
+      );
+    const { from, connectFromField, connectToField, as, depthField } = spec as Record<
+      string,
+      string
+    >;
+    let maxDepth = Infinity;
+    if (spec.maxDepth !== undefined) {
+      const n = Number(spec.maxDepth);
+      if (!Number.isInteger(n))
+        fail(
+          40102,
+          `maxDepth must be representable as a long integer, found ${String(spec.maxDepth)}`,
+        );
+      if (n < 0) fail(40101, `maxDepth requires a nonnegative argument, found: ${n}`);
+      maxDepth = n;
+    }
+    const allowed =
+      spec.restrictSearchWithMatch === undefined ? null : compile(spec.restrictSearchWithMatch);
+    const foreign = ((options.collectionResolver?.(from) as Doc[] | undefined) ?? []).filter(
+      (doc) => !allowed || allowed(doc),
+    );
+    const byKey = new Map<string, number[]>();
+    foreign.forEach((doc, i) => {
+      for (const k of new Set(equalityKeys(doc, connectToField))) {
+        const list = byKey.get(k);
+        if (list) list.push(i);
+        else byKey.set(k, [i]);
+      }
+    });
+    return collection.map((value) => {
+      const doc = value as Doc;
+      const start = computeValue(
+        doc,
+        spec.startWith,
+        null,
+        ComputeOptions.init(options).update(doc),
+      );
+      let frontier = Array.isArray(start) ? start : [start === undefined ? null : start];
+      const depth = new Map<number, number>();
+      for (let level = 0; level <= maxDepth && frontier.length > 0; level++) {
+        const next: unknown[] = [];
+        for (const v of frontier)
+          for (const i of byKey.get(keyOf(v)) ?? [])
+            if (!depth.has(i)) {
+              depth.set(i, level);
+              for (const w of pathValues(foreign[i]!, connectFromField))
+                next.push(...(Array.isArray(w) ? w : [w]));
+            }
+        frontier = next;
+      }
+      const found = [...depth].map(([i, d]) => {
+        const out: Doc = { ...foreign[i]! };
+        if (depthField !== undefined) setPath(out, depthField, Long.fromNumber(d));
+        return out;
+      });
+      const out: Doc = { ...doc };
+      setPath(out, as, found);
+      return out;
+    });
+  };
+}
+
+/** The stages above; $graphLookup's restrictSearchWithMatch compiles with `compile`. */
+export function groupingStages(compile: FilterCompiler) {
+  return {
+    $group,
+    $count,
+    $bucket,
+    $sortByCount,
+    $lookup,
+    $graphLookup: graphLookup(compile),
+  };
+}

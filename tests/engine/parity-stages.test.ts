@@ -137,6 +137,54 @@ describe('$lookup', () => {
   });
 });
 
+describe('$graphLookup', () => {
+  it('searches from startWith through the graph, each document once, within maxDepth and the match', async () => {
+    const employees = db.collection('employees');
+    await employees.insertMany([
+      { _id: 1, name: 'Dev' },
+      { _id: 2, name: 'Eliot', reportsTo: 'Dev', office: 'NY' },
+      { _id: 3, name: 'Ron', reportsTo: 'Eliot', office: 'NY' },
+      { _id: 4, name: 'Andrew', reportsTo: 'Eliot', office: 'SF' },
+      { _id: 5, name: 'Asya', reportsTo: 'Ron' },
+      { _id: 6, name: 'Dan', reportsTo: 'Andrew' },
+    ] as never[]);
+    const chain = (extra: Document) =>
+      employees
+        .aggregate([
+          { $match: { _id: 5 } },
+          {
+            $graphLookup: {
+              from: 'employees',
+              startWith: '$reportsTo',
+              connectFromField: 'reportsTo',
+              connectToField: 'name',
+              as: 'chain',
+              depthField: 'depth',
+              ...extra,
+            },
+          },
+          { $unwind: '$chain' },
+          { $sort: { 'chain.depth': 1 } },
+          { $project: { _id: 0, name: '$chain.name', depth: '$chain.depth' } },
+        ])
+        .toArray();
+    expect(await chain({})).toEqual([
+      { name: 'Ron', depth: 0 },
+      { name: 'Eliot', depth: 1 },
+      { name: 'Dev', depth: 2 },
+    ]);
+    expect(await chain({ maxDepth: 1 })).toEqual([
+      { name: 'Ron', depth: 0 },
+      { name: 'Eliot', depth: 1 },
+    ]);
+    // The match limits the documents reached: Dev has no office, so the search stops at Eliot.
+    expect(await chain({ restrictSearchWithMatch: { office: 'NY' } })).toEqual([
+      { name: 'Ron', depth: 0 },
+      { name: 'Eliot', depth: 1 },
+    ]);
+  });
+});
+
 describe('$match later in a pipeline', () => {
   it('evaluates $expr on dotted paths', async () => {
     const found = await orders([
