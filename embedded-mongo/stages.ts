@@ -2,8 +2,9 @@ import { Long } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { ComputeOptions, computeValue, type Options } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
+import * as pipelineOperators from 'mingo/operators/pipeline';
 import { fail } from './errors';
-import { compareExpressionValues } from './expression-support';
+import { compareExpressionValues, notImplemented } from './expression-support';
 import { equalityKeys } from './paths';
 import {
   bsonTypeCode,
@@ -21,6 +22,10 @@ import {
 // its [lower, upper) bounds and `_id` first, $count with no document for no input, and $lookup in
 // every form — localField/foreignField, a pipeline with `let` variables, both (the join first,
 // then the pipeline), nested. Documents are in mingo's form (see toMingo).
+
+type Stage = (collection: Iterator, spec: unknown, options: Options) => Iterator;
+
+const FAILED_TO_PARSE = 9;
 
 /** The accumulated fields of a group: each field's operator over the group's documents. */
 function accumulate(docs: Doc[], fields: Doc, groupId: unknown, options: Options): Doc {
@@ -208,8 +213,6 @@ const $sortByCount = (collection: Iterator, expr: unknown, options: Options): It
 };
 
 // --- $lookup
-
-const FAILED_TO_PARSE = 9;
 
 const LOOKUP_ARGUMENTS = ['from', 'as', 'localField', 'foreignField', 'let', 'pipeline'];
 
@@ -401,9 +404,138 @@ function graphLookup(compile: FilterCompiler) {
   };
 }
 
+// --- $setWindowFields and $bucketAuto: mingo's, where its ordering and grouping agree with MongoDB's
+
+/** MongoDB 7's window functions. */
+const WINDOW_FUNCTIONS = new Set([
+  '$addToSet',
+  '$avg',
+  '$bottom',
+  '$bottomN',
+  '$count',
+  '$covariancePop',
+  '$covarianceSamp',
+  '$denseRank',
+  '$derivative',
+  '$documentNumber',
+  '$expMovingAvg',
+  '$first',
+  '$firstN',
+  '$integral',
+  '$last',
+  '$lastN',
+  '$linearFill',
+  '$locf',
+  '$max',
+  '$maxN',
+  '$median',
+  '$min',
+  '$minN',
+  '$percentile',
+  '$push',
+  '$rank',
+  '$shift',
+  '$stdDevPop',
+  '$stdDevSamp',
+  '$sum',
+  '$top',
+  '$topN',
+]);
+
+/**
+ * The kind of a value mingo orders and groups as MongoDB does: a number (not NaN), a string
+ * without characters beyond U+FFFF, a boolean or a date, and null for null or missing; undefined
+ * for anything else (Decimal128, Longs beyond 2^53, documents, arrays, …).
+ */
+function plainKind(v: unknown): string | null | undefined {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : 'number';
+  if (typeof v === 'string') return /[\ud800-\udfff]/.test(v) ? undefined : 'string';
+  if (typeof v === 'boolean') return 'boolean';
+  if (v instanceof Date) return 'date';
+  return undefined;
+}
+
+/** True when the values are all of one plain kind (nulls allowed only where `nulls` says). */
+function oneKind(values: unknown[], nulls: boolean): boolean {
+  let kind: string | null = null;
+  for (const v of values) {
+    const k = plainKind(v);
+    if (k === undefined || (k === null && !nulls)) return false;
+    if (k === null) continue;
+    if (kind !== null && k !== kind) return false;
+    kind = k;
+  }
+  return true;
+}
+
+function windowFields(mingoStage: Stage): Stage {
+  return (collection, spec, options) => {
+    if (!isPlainObject(spec))
+      fail(FAILED_TO_PARSE, 'the $setWindowFields stage specification must be an object');
+    if (isPlainObject(spec.output))
+      for (const [field, out] of Object.entries(spec.output)) {
+        const op = isPlainObject(out) ? Object.keys(out).find((k) => k !== 'window') : undefined;
+        if (op === undefined || !WINDOW_FUNCTIONS.has(op))
+          fail(
+            FAILED_TO_PARSE,
+            `Unrecognized window function, ${op ?? `in the output field ${field}`}`,
+          );
+      }
+    const docs = collection.value() as Doc[];
+    if (isPlainObject(spec.sortBy))
+      for (const path of Object.keys(spec.sortBy))
+        if (
+          !oneKind(
+            docs.flatMap((d) => pathValues(d, path)),
+            true,
+          )
+        )
+          notImplemented(
+            '$setWindowFields sorting by Decimal128, Longs beyond 2^53, documents, arrays or values of several types',
+          );
+    if (spec.partitionBy !== undefined) {
+      const keys = docs.map((d) =>
+        computeValue(d, spec.partitionBy, null, ComputeOptions.init(options).update(d)),
+      );
+      if (!keys.every((k) => plainKind(k) !== undefined))
+        notImplemented(
+          '$setWindowFields partitioned by Decimal128, Longs beyond 2^53, documents or arrays',
+        );
+    }
+    return mingoStage(Lazy(docs), spec, options);
+  };
+}
+
+function bucketAuto(mingoStage: Stage): Stage {
+  return (collection, spec, options) => {
+    if (!isPlainObject(spec))
+      fail(
+        40240,
+        `The argument to $bucketAuto must be an object, but found type: ${typeName(spec)}.`,
+      );
+    const docs = collection.value() as Doc[];
+    const values = docs.map((d) =>
+      computeValue(d, spec.groupBy, null, ComputeOptions.init(options).update(d)),
+    );
+    if (!oneKind(values, false))
+      notImplemented(
+        '$bucketAuto grouping null, missing, Decimal128, Longs beyond 2^53, documents, arrays or values of several types',
+      );
+    // MongoDB writes each bucket's _id first.
+    return mingoStage(Lazy(docs), spec, options).map((bucket) => {
+      const { _id, ...rest } = bucket as Doc;
+      return { _id, ...rest };
+    });
+  };
+}
+
 /** The stages above; $graphLookup's restrictSearchWithMatch compiles with `compile`. */
 export function groupingStages(compile: FilterCompiler) {
+  const mingo = pipelineOperators as unknown as Record<string, Stage>;
   return {
+    $setWindowFields: windowFields(mingo.$setWindowFields!),
+    $bucketAuto: bucketAuto(mingo.$bucketAuto!),
     $group,
     $count,
     $bucket,

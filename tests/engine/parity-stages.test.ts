@@ -286,3 +286,54 @@ describe('$bucket, $count and $group', () => {
     expect(distinct).toEqual([{ _id: null, n: 6 }]);
   });
 });
+
+describe('$bucketAuto and $setWindowFields', () => {
+  it('$bucketAuto fills buckets of about equal size, _id first, the last bound the greatest value', async () => {
+    const coll = db.collection('auto');
+    await coll.insertMany([1, 2, 3, 4, 5].map((v) => ({ v })));
+    const buckets = await coll
+      .aggregate([{ $bucketAuto: { groupBy: '$v', buckets: 2 } }])
+      .toArray();
+    expect(buckets).toEqual([
+      { _id: { min: 1, max: 4 }, count: 3 },
+      { _id: { min: 4, max: 5 }, count: 2 },
+    ]);
+    expect(Object.keys(buckets[0]!)[0]).toBe('_id');
+  });
+
+  it('$setWindowFields ranks and sums over a sorted window, and knows only MongoDB 7’s functions', async () => {
+    const coll = db.collection('window');
+    await coll.insertMany([1, 2, 3].map((v) => ({ v })));
+    const out = await coll
+      .aggregate([
+        {
+          $setWindowFields: {
+            sortBy: { v: -1 },
+            output: {
+              rank: { $rank: {} },
+              running: { $sum: '$v', window: { documents: ['unbounded', 'current'] } },
+            },
+          },
+        },
+        { $project: { _id: 0 } },
+      ])
+      .toArray();
+    expect(out).toEqual([
+      { v: 3, rank: 1, running: 3 },
+      { v: 2, rank: 2, running: 5 },
+      { v: 1, rank: 3, running: 6 },
+    ]);
+    await expect(
+      coll
+        .aggregate([
+          {
+            $setWindowFields: {
+              sortBy: { v: 1 },
+              output: { m: { $minMaxScaler: { input: '$v' } } },
+            },
+          },
+        ])
+        .toArray(),
+    ).rejects.toMatchObject({ code: 9 });
+  });
+});
