@@ -400,7 +400,45 @@ function timestampPart(name: '$tsSecond' | '$tsIncrement', code: number): Expres
   };
 }
 
+/** $zip: the arrays' elements side by side; past an array's end, its default or null. */
+const $zip: Expression = (obj, expr, options) => {
+  if (!isPlainObject(expr))
+    fail(34460, `$zip only supports an object as an argument, found ${typeName(expr)}`);
+  for (const k of Object.keys(expr))
+    if (!['inputs', 'useLongestLength', 'defaults'].includes(k))
+      fail(34464, `$zip found an unknown argument: ${k}`);
+  if (!Array.isArray(expr.inputs))
+    fail(34461, `inputs must be an array of expressions, found ${typeName(expr.inputs)}`);
+  const longest = expr.useLongestLength ?? false;
+  if (typeof longest !== 'boolean')
+    fail(34463, `useLongestLength must be a bool, found ${typeName(longest)}`);
+  if (expr.defaults !== undefined) {
+    if (!longest) fail(34466, 'cannot specify defaults unless useLongestLength is true');
+    if (!Array.isArray(expr.defaults))
+      fail(34462, `defaults must be an array of expressions, found ${typeName(expr.defaults)}`);
+    if (expr.defaults.length !== expr.inputs.length)
+      fail(34467, 'defaults and inputs must have the same length');
+  }
+  const inputs: unknown[][] = [];
+  for (const e of expr.inputs) {
+    const v = computeValue(obj, e, null, options);
+    if (nullish(v)) return null;
+    if (!Array.isArray(v))
+      fail(34468, `$zip found a non-array expression in input: ${typeName(v)}`);
+    inputs.push(v);
+  }
+  const defaults = Array.isArray(expr.defaults)
+    ? expr.defaults.map((e) => computeValue(obj, e, null, options))
+    : inputs.map(() => null);
+  const lengths = inputs.map((a) => a.length);
+  const length = inputs.length === 0 ? 0 : longest ? Math.max(...lengths) : Math.min(...lengths);
+  return Array.from({ length }, (_, i) =>
+    inputs.map((a, j) => (i < a.length ? a[i] : (defaults[j] ?? null))),
+  );
+};
+
 const others: Record<string, Expression> = {
+  $zip,
   $range: (obj, expr, options) => {
     const args = evaluateArguments('$range', obj, expr, options, 2, 3);
     const start = rangeArgument(args[0], 'starting', [34443, 34444]);

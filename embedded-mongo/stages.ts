@@ -469,6 +469,54 @@ function oneKind(values: unknown[], nulls: boolean): boolean {
   return true;
 }
 
+/** Refuses, by name, ordering the documents by values mingo would order otherwise than MongoDB. */
+function checkOrdering(stage: string, docs: Doc[], paths: string[]): void {
+  for (const path of paths)
+    if (
+      !oneKind(
+        docs.flatMap((d) => pathValues(d, path)),
+        true,
+      )
+    )
+      notImplemented(
+        `${stage} sorting by Decimal128, Longs beyond 2^53, documents, arrays or values of several types`,
+      );
+}
+
+/** Refuses, by name, partitioning the documents by values mingo would group otherwise. */
+function checkPartition(stage: string, docs: Doc[], expr: unknown, options: Options): void {
+  if (expr === undefined) return;
+  for (const d of docs) {
+    const key = computeValue(d, expr, null, ComputeOptions.init(options).update(d));
+    const parts = Array.isArray(key) ? key : [key];
+    if (!parts.every((k) => plainKind(k) !== undefined))
+      notImplemented(`${stage} partitioned by Decimal128, Longs beyond 2^53, documents or arrays`);
+  }
+}
+
+const partitionFields = (fields: unknown): unknown =>
+  Array.isArray(fields) ? fields.map((f) => `$${String(f)}`) : undefined;
+
+/** $densify and $fill: mingo's, on values it orders as MongoDB does. */
+function ordered(stage: '$densify' | '$fill', mingoStage: Stage): Stage {
+  return (collection, spec, options) => {
+    const docs = collection.value() as Doc[];
+    if (isPlainObject(spec)) {
+      if (stage === '$densify' && typeof spec.field === 'string')
+        checkOrdering(stage, docs, [spec.field]);
+      if (stage === '$fill' && isPlainObject(spec.sortBy))
+        checkOrdering(stage, docs, Object.keys(spec.sortBy));
+      checkPartition(
+        stage,
+        docs,
+        spec.partitionBy ?? partitionFields(spec.partitionByFields),
+        options,
+      );
+    }
+    return mingoStage(Lazy(docs), spec, options);
+  };
+}
+
 function windowFields(mingoStage: Stage): Stage {
   return (collection, spec, options) => {
     if (!isPlainObject(spec))
@@ -484,25 +532,8 @@ function windowFields(mingoStage: Stage): Stage {
       }
     const docs = collection.value() as Doc[];
     if (isPlainObject(spec.sortBy))
-      for (const path of Object.keys(spec.sortBy))
-        if (
-          !oneKind(
-            docs.flatMap((d) => pathValues(d, path)),
-            true,
-          )
-        )
-          notImplemented(
-            '$setWindowFields sorting by Decimal128, Longs beyond 2^53, documents, arrays or values of several types',
-          );
-    if (spec.partitionBy !== undefined) {
-      const keys = docs.map((d) =>
-        computeValue(d, spec.partitionBy, null, ComputeOptions.init(options).update(d)),
-      );
-      if (!keys.every((k) => plainKind(k) !== undefined))
-        notImplemented(
-          '$setWindowFields partitioned by Decimal128, Longs beyond 2^53, documents or arrays',
-        );
-    }
+      checkOrdering('$setWindowFields', docs, Object.keys(spec.sortBy));
+    checkPartition('$setWindowFields', docs, spec.partitionBy, options);
     return mingoStage(Lazy(docs), spec, options);
   };
 }
@@ -536,6 +567,8 @@ export function groupingStages(compile: FilterCompiler) {
   return {
     $setWindowFields: windowFields(mingo.$setWindowFields!),
     $bucketAuto: bucketAuto(mingo.$bucketAuto!),
+    $densify: ordered('$densify', mingo.$densify!),
+    $fill: ordered('$fill', mingo.$fill!),
     $group,
     $count,
     $bucket,

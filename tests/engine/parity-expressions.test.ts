@@ -504,6 +504,23 @@ describe('other operators mingo answers differently', () => {
     expect(await value({ $minN: { n: 2, input: [3, null, 1, 'a'] } })).toEqual([1, 3]);
   });
 
+  it('$zip pads only past an array’s end, with its default even when that is 0', async () => {
+    expect(
+      await value({
+        $zip: { inputs: [[1, null, 3], [4]], useLongestLength: true, defaults: [0, 0] },
+      }),
+    ).toEqual([
+      [1, 4],
+      [null, 0],
+      [3, 0],
+    ]);
+    expect(await value({ $zip: { inputs: [[1, 2], '$arr'] } })).toEqual([
+      [1, 3],
+      [2, 1],
+    ]);
+    expect(await value({ $zip: { inputs: [[1], '$absent'] } })).toBeNull();
+  });
+
   it('$mergeObjects skips null and refuses what is not a document', async () => {
     expect(await value({ $mergeObjects: [{ a: 1 }, '$nothing', { b: 2, a: 3 }] })).toEqual({
       a: 3,
