@@ -1,64 +1,25 @@
-import { Decimal128, Long, ObjectId } from 'bson';
-import { computeValue, type Options } from 'mingo/core';
+import { type Binary, Long, type Timestamp } from 'bson';
+import { ComputeOptions, computeValue } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
+import { formatDate, ISO_FORMAT, UTC } from './dates';
 import { fail } from './errors';
+import {
+  compareExpressionValues,
+  evaluateArguments,
+  isIntegral,
+  notImplemented,
+  nullish,
+  shown,
+  toNumber,
+  type Expression,
+} from './expression-support';
 import { bsonType, compareValues, fieldOf, isNumeric, isPlainObject, typeName } from './values';
 
 // Aggregation expressions whose answers in mingo differ from MongoDB's (null and missing
 // arguments, type errors, string lengths in bytes and code points, rounding, formats): the
 // engine's own, following MongoDB 7. Values here are in mingo's form (see toMingo).
 
-export type Expression = (obj: unknown, expr: unknown, options: Options) => unknown;
-
-function notImplemented(feature: string): never {
-  fail(238, `${feature} is not implemented by this database engine`);
-}
-
 const mingo = expressionOperators as Record<string, Expression>;
-
-const nullish = (v: unknown): v is null | undefined => v === null || v === undefined;
-
-/** MongoDB's order of values in expressions, a missing value before null. */
-export function compareExpressionValues(a: unknown, b: unknown): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
-  return compareValues(a, b);
-}
-
-/** The evaluated arguments of an operator: one not in a list is a list of one, as in MongoDB. */
-function evaluateArguments(
-  name: string,
-  obj: unknown,
-  expr: unknown,
-  options: Options,
-  min: number,
-  max = min,
-): unknown[] {
-  const list = Array.isArray(expr) ? expr : [expr];
-  if (list.length < min || list.length > max)
-    fail(
-      min === max ? 16020 : 28667,
-      min === max
-        ? `Expression ${name} takes exactly ${min} arguments. ${list.length} were passed in.`
-        : `Expression ${name} takes at least ${min} arguments, and at most ${max}, but ${list.length} were passed in.`,
-    );
-  return list.map((e) => computeValue(obj, e, null, options));
-}
-
-function toNumber(v: unknown): number {
-  return typeof v === 'number' ? v : Number(String(v));
-}
-
-/** A numeric value with no fractional part that fits a 32-bit integer, as MongoDB's integral(). */
-function isIntegral(v: unknown): boolean {
-  if (!isNumeric(v)) return false;
-  const n = toNumber(v);
-  return Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
-}
-
-/** How MongoDB prints a number in a message (coerceToDouble / Value::toString). */
-function shown(v: unknown): string {
-  return String(toNumber(v));
-}
 
 // --- Arrays (https://www.mongodb.com/docs/v7.0/reference/operator/aggregation/#array-expression-operators)
 
@@ -247,15 +208,13 @@ function sortArrayOrder(sortBy: unknown): (a: unknown, b: unknown) => number {
 
 // --- Strings: lengths and positions in UTF-8 bytes or code points, case in ASCII only.
 
-const ISO_FORMAT = '%Y-%m-%dT%H:%M:%S.%LZ';
-
 /** A value as MongoDB's coerceToString reads it for the string operators. */
-function coerceToString(name: string, v: unknown): string {
+export function coerceToString(name: string, v: unknown): string {
   if (nullish(v)) return '';
   if (typeof v === 'string') return v;
-  if (v instanceof Date) return formatDate(name, v, ISO_FORMAT, 0);
+  if (v instanceof Date) return formatDate(v.getTime(), ISO_FORMAT, UTC);
   if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  if (v instanceof Long) return v.toString();
+  if (bsonType(v) === 'Long') return (v as Long).toString();
   if (typeof v === 'number') notImplemented(`${name} of a number with a fractional part`);
   return fail(16007, `can't convert from BSON type ${typeName(v)} to String`);
 }
@@ -359,280 +318,175 @@ const strings: Record<string, Expression> = {
   },
 };
 
-// --- $round and $trunc: on the decimal value of the number, ties to even
-// (https://www.mongodb.com/docs/v7.0/reference/operator/aggregation/round/).
+// --- $range, $maxN, $minN, $mergeObjects and the parts of a Timestamp
 
-/** A finite number rounded (or truncated) to `place` decimal places, on its 34-digit decimal form. */
-function roundDecimal(n: number, place: number, ties: 'even' | 'truncate'): number {
-  if (n === 0) return n;
-  const [mantissa, exp] = n.toPrecision(34).split('e') as [string, string?];
-  const negative = mantissa.startsWith('-');
-  const [whole, fraction = ''] = mantissa.replace('-', '').split('.');
-  let digits = BigInt(whole! + fraction);
-  let exponent = Number(exp ?? 0) - fraction.length;
-  if (exponent >= -place) return n;
-  const divisor = 10n ** BigInt(-place - exponent);
-  let q = digits / divisor;
-  const r = digits % divisor;
-  if (ties === 'even' && (2n * r > divisor || (2n * r === divisor && q % 2n === 1n))) q += 1n;
-  digits = q;
-  exponent = -place;
-  const out = Number(`${digits}e${exponent}`);
-  return negative ? -out : out === 0 && n < 0 ? -0 : out;
+/** A $range bound: a number a 32-bit integer holds. */
+function rangeArgument(v: unknown, what: string, codes: [number, number]): number {
+  if (!isNumeric(v))
+    fail(codes[0], `$range requires a numeric ${what} value, found value of type: ${typeName(v)}`);
+  if (!isIntegral(v))
+    fail(
+      codes[1],
+      `$range requires a${what === 'ending' ? 'n' : ''} ${what} value that can be represented as a 32-bit integer, found value: ${shown(v)}`,
+    );
+  return toNumber(v);
 }
 
-function roundOrTrunc(name: '$round' | '$trunc'): Expression {
+/**
+ * $maxN and $minN: the `n` greatest or least values in MongoDB's order, null and missing values
+ * left out; an expression over an array, or an accumulator over a group.
+ */
+function extremes(name: '$maxN' | '$minN'): Expression {
+  const sign = name === '$maxN' ? -1 : 1;
+  const pick = (values: unknown[], n: number): unknown[] =>
+    values
+      .filter((v) => !nullish(v))
+      .sort((a, b) => sign * compareValues(a, b))
+      .slice(0, n);
+  const count = (v: unknown): number => {
+    if (!isNumeric(v) || !Number.isInteger(toNumber(v)))
+      fail(5787902, `Value for 'n' must be of integral type, but found ${typeName(v)}`);
+    const n = toNumber(v);
+    if (n <= 0) fail(5787908, `'n' must be greater than 0, found ${n}`);
+    return n;
+  };
   return (obj, expr, options) => {
-    const [value, placeArg] = evaluateArguments(name, obj, expr, options, 1, 2);
-    let place = 0;
-    if (placeArg !== undefined) {
-      if (nullish(placeArg)) return null;
-      if (!isIntegral(placeArg))
-        fail(51082, `precision argument to  ${name} must be a integral value`);
-      place = toNumber(placeArg);
-      if (place < -20 || place > 100)
-        fail(
-          51083,
-          `cannot apply ${name} with precision value ${place} value must be in [-20, 100]`,
-        );
+    if (!isPlainObject(expr) || !('n' in expr) || !('input' in expr))
+      fail(5787906, `Missing value for 'n' or 'input' in ${name}`);
+    if (Array.isArray(obj)) {
+      // In $group: n is evaluated once, against the group's _id.
+      const copts = ComputeOptions.init(options);
+      const n = count(computeValue(copts.local.groupId, expr.n, null, copts));
+      return pick(
+        obj.map((doc) => computeValue(doc, expr.input, null, copts.update(doc))),
+        n,
+      );
     }
-    if (nullish(value)) return null;
-    if (!isNumeric(value))
-      fail(51081, `${name} only supports numeric types, not ${typeName(value)}`);
-    if (bsonType(value) === 'Decimal128') notImplemented(`${name} of a Decimal128 value`);
-    if (value instanceof Long) {
-      if (place >= 0) return value;
-      notImplemented(`${name} of a Long beyond 2^53`);
-    }
-    const n = value as number;
-    if (!Number.isFinite(n)) return n;
-    return roundDecimal(n, place, name === '$round' ? 'even' : 'truncate');
+    const n = count(computeValue(obj, expr.n, null, options));
+    const input = computeValue(obj, expr.input, null, options);
+    if (nullish(input)) return null;
+    if (!Array.isArray(input))
+      fail(5788200, `Input must be an array, but found ${typeName(input)}`);
+    return pick(input, n);
   };
 }
 
-// --- Dates as text.
-
-const UTC_NAMES = new Set(['UTC', 'GMT', 'Etc/UTC', 'Etc/GMT', 'Z']);
-const isUtc = (tz: unknown) => typeof tz === 'string' && UTC_NAMES.has(tz);
-
-/** A time zone given as UTC or an offset (`+03:00`, `+0300`, `+03`), in minutes; else refused. */
-function timezoneOffset(name: string, tz: unknown): number {
-  if (tz === undefined) return 0;
-  if (typeof tz !== 'string')
-    fail(40517, `timezone must evaluate to a string, found ${typeName(tz)}`);
-  if (isUtc(tz)) return 0;
-  const m = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(tz);
-  if (!m) notImplemented(`${name} with a time zone other than UTC or an offset (${tz})`);
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
-}
-
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
-/** The ISO 8601 week-numbering year and week of a UTC date. */
-function isoWeek(d: Date): [number, number] {
-  const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-  const day = t.getUTCDay() || 7;
-  t.setUTCDate(t.getUTCDate() + 4 - day);
-  const year = t.getUTCFullYear();
-  const week = Math.ceil(((t.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
-  return [year, week];
-}
-
-/** `date` formatted with MongoDB's $dateToString specifiers, `offset` minutes east of UTC. */
-function formatDate(name: string, date: Date, format: string, offset: number): string {
-  const d = new Date(date.getTime() + offset * 60_000);
-  const year = d.getUTCFullYear();
-  let out = '';
-  for (let i = 0; i < format.length; i++) {
-    const c = format[i]!;
-    if (c !== '%') {
-      out += c;
-      continue;
-    }
-    if (i === format.length - 1) fail(18535, "Unmatched '%' at end of format string");
-    const spec = format[++i]!;
-    if ('YGmdjUuVw'.includes(spec) && (year < 0 || year > 9999))
+/** $mergeObjects: the fields of each document in turn; null and missing arguments are skipped. */
+const $mergeObjects: Expression = (obj, expr, options) => {
+  const values = Array.isArray(obj)
+    ? obj.map((doc) => computeValue(doc, expr, null, ComputeOptions.init(options).update(doc)))
+    : evaluateArguments('$mergeObjects', obj, expr, options, 0, Infinity);
+  const out: Record<string, unknown> = {};
+  for (const v of values) {
+    if (nullish(v)) continue;
+    if (!isPlainObject(v))
       fail(
-        18537,
-        `Could not convert date to string: date component was outside the supported range of 0-9999: ${year}`,
+        40400,
+        `$mergeObjects requires object inputs, but input ${String(v)} is of type ${typeName(v)}`,
       );
-    const startOfYear = Date.UTC(year, 0, 1);
-    const dayOfYear = Math.floor((d.getTime() - startOfYear) / 86_400_000) + 1;
-    switch (spec) {
-      case '%':
-        out += '%';
-        break;
-      case 'Y':
-        out += pad(year, 4);
-        break;
-      case 'G':
-        out += pad(isoWeek(d)[0], 4);
-        break;
-      case 'm':
-        out += pad(d.getUTCMonth() + 1, 2);
-        break;
-      case 'd':
-        out += pad(d.getUTCDate(), 2);
-        break;
-      case 'H':
-        out += pad(d.getUTCHours(), 2);
-        break;
-      case 'M':
-        out += pad(d.getUTCMinutes(), 2);
-        break;
-      case 'S':
-        out += pad(d.getUTCSeconds(), 2);
-        break;
-      case 'L':
-        out += pad(d.getUTCMilliseconds(), 3);
-        break;
-      case 'j':
-        out += pad(dayOfYear, 3);
-        break;
-      case 'w': // 1 (Sunday) … 7 (Saturday)
-        out += String(d.getUTCDay() + 1);
-        break;
-      case 'u': // 1 (Monday) … 7 (Sunday)
-        out += String(d.getUTCDay() || 7);
-        break;
-      case 'U': {
-        // Weeks start on Sunday; days before the year's first Sunday are week 00.
-        const firstSunday = (7 - new Date(startOfYear).getUTCDay()) % 7;
-        out += pad(Math.floor((dayOfYear - 1 - firstSunday + 7) / 7), 2);
-        break;
-      }
-      case 'V':
-        out += pad(isoWeek(d)[1], 2);
-        break;
-      case 'z':
-        out += `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60), 2)}${pad(Math.abs(offset) % 60, 2)}`;
-        break;
-      case 'Z':
-        out += String(offset);
-        break;
-      case 'b':
-      case 'B':
-        notImplemented(`${name} with the month names %b and %B`);
-      // falls through: notImplemented never returns
-      default:
-        fail(18536, `Invalid format character '%${spec}' in format string`);
-    }
+    for (const k of Object.keys(v)) if (v[k] !== undefined) out[k] = v[k];
   }
   return out;
-}
-
-/** A value $dateToString reads as a date: a date, or the time an ObjectId holds. */
-function asDate(v: unknown): Date {
-  if (v instanceof Date) return v;
-  if (v instanceof ObjectId) return v.getTimestamp();
-  if (bsonType(v) === 'Timestamp') return new Date((v as Long).high * 1000);
-  return fail(16006, `can't convert from BSON type ${typeName(v)} to Date`);
-}
-
-const dates: Record<string, Expression> = {
-  $dateToString: (obj, expr, options) => {
-    if (!isPlainObject(expr)) fail(18629, `$dateToString only supports an object as its argument`);
-    for (const k of Object.keys(expr))
-      if (!['date', 'format', 'timezone', 'onNull'].includes(k))
-        fail(18534, `Unrecognized argument to $dateToString: ${k}`);
-    if (!('date' in expr)) fail(18628, "Missing 'date' parameter to $dateToString");
-    const date = computeValue(obj, expr.date, null, options);
-    const tz = 'timezone' in expr ? computeValue(obj, expr.timezone, null, options) : undefined;
-    const format = 'format' in expr ? computeValue(obj, expr.format, null, options) : undefined;
-    if ('format' in expr) {
-      if (nullish(format)) return null;
-      if (typeof format !== 'string')
-        fail(
-          18533,
-          `$dateToString requires that 'format' be a string, found: ${typeName(format)} with value ${String(format)}`,
-        );
-    }
-    if ('timezone' in expr && nullish(tz)) return null;
-    if (nullish(date)) {
-      if (!('onNull' in expr)) return null;
-      return computeValue(obj, expr.onNull, null, options);
-    }
-    const offset = timezoneOffset('$dateToString', tz);
-    // Without a format: ISO 8601, with a Z only in UTC.
-    const utc = tz === undefined || isUtc(tz);
-    return formatDate(
-      '$dateToString',
-      asDate(date),
-      (format as string | undefined) ?? (utc ? ISO_FORMAT : '%Y-%m-%dT%H:%M:%S.%L'),
-      offset,
-    );
-  },
 };
 
-// --- Conversions to strings.
-
-const CONVERSION_FAILURE = 241;
-
-function toText(v: unknown, name: string): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v instanceof Date) return formatDate(name, v, ISO_FORMAT, 0);
-  if (v instanceof ObjectId) return v.toHexString();
-  if (v instanceof Long || v instanceof Decimal128) return v.toString();
-  if (typeof v === 'number') {
-    if (Number.isSafeInteger(v) && Math.abs(v) < 1e15) return String(v);
-    notImplemented(`${name} of a number with a fractional part or beyond 10^15`);
-  }
-  return fail(
-    CONVERSION_FAILURE,
-    `Unsupported conversion from ${typeName(v)} to string in $convert with no onError value`,
-  );
+function timestampPart(name: '$tsSecond' | '$tsIncrement', code: number): Expression {
+  return (obj, expr, options) => {
+    const [v] = evaluateArguments(name, obj, expr, options, 1);
+    if (nullish(v)) return null;
+    if (bsonType(v) !== 'Timestamp')
+      fail(code, ` Argument to ${name} must be a timestamp, but is ${typeName(v)}`);
+    const ts = v as Timestamp;
+    return Long.fromNumber(name === '$tsSecond' ? ts.high : ts.low);
+  };
 }
 
-const NUMERIC_TARGETS = new Set(['double', 'int', 'long', 'bool', 'date', 1, 16, 18, 8, 9]);
+/** $zip: the arrays' elements side by side; past an array's end, its default or null. */
+const $zip: Expression = (obj, expr, options) => {
+  if (!isPlainObject(expr))
+    fail(34460, `$zip only supports an object as an argument, found ${typeName(expr)}`);
+  for (const k of Object.keys(expr))
+    if (!['inputs', 'useLongestLength', 'defaults'].includes(k))
+      fail(34464, `$zip found an unknown argument: ${k}`);
+  if (!Array.isArray(expr.inputs))
+    fail(34461, `inputs must be an array of expressions, found ${typeName(expr.inputs)}`);
+  const longest = expr.useLongestLength ?? false;
+  if (typeof longest !== 'boolean')
+    fail(34463, `useLongestLength must be a bool, found ${typeName(longest)}`);
+  if (expr.defaults !== undefined) {
+    if (!longest) fail(34466, 'cannot specify defaults unless useLongestLength is true');
+    if (!Array.isArray(expr.defaults))
+      fail(34462, `defaults must be an array of expressions, found ${typeName(expr.defaults)}`);
+    if (expr.defaults.length !== expr.inputs.length)
+      fail(34467, 'defaults and inputs must have the same length');
+  }
+  const inputs: unknown[][] = [];
+  for (const e of expr.inputs) {
+    const v = computeValue(obj, e, null, options);
+    if (nullish(v)) return null;
+    if (!Array.isArray(v))
+      fail(34468, `$zip found a non-array expression in input: ${typeName(v)}`);
+    inputs.push(v);
+  }
+  const defaults = Array.isArray(expr.defaults)
+    ? expr.defaults.map((e) => computeValue(obj, e, null, options))
+    : inputs.map(() => null);
+  const lengths = inputs.map((a) => a.length);
+  const length = inputs.length === 0 ? 0 : longest ? Math.max(...lengths) : Math.min(...lengths);
+  return Array.from({ length }, (_, i) =>
+    inputs.map((a, j) => (i < a.length ? a[i] : (defaults[j] ?? null))),
+  );
+};
 
-const conversions: Record<string, Expression> = {
-  $toString: (obj, expr, options) => {
-    const [v] = evaluateArguments('$toString', obj, expr, options, 1);
-    return nullish(v) ? null : toText(v, '$toString');
-  },
-  $toDecimal: () => notImplemented('$toDecimal'),
-  $convert: (obj, expr, options) => {
-    if (!isPlainObject(expr)) return mingo.$convert!(obj, expr, options);
-    const to = computeValue(obj, expr.to, null, options);
-    if (to === 'string' || to === 2) {
-      const input = computeValue(obj, expr.input, null, options);
-      if (nullish(input))
-        return 'onNull' in expr ? computeValue(obj, expr.onNull, null, options) : null;
-      try {
-        return toText(input, '$convert');
-      } catch (err) {
-        if ('onError' in expr && (err as { code?: number }).code === CONVERSION_FAILURE)
-          return computeValue(obj, expr.onError, null, options);
-        throw err;
-      }
+const others: Record<string, Expression> = {
+  $zip,
+  $range: (obj, expr, options) => {
+    const args = evaluateArguments('$range', obj, expr, options, 2, 3);
+    const start = rangeArgument(args[0], 'starting', [34443, 34444]);
+    const end = rangeArgument(args[1], 'ending', [34445, 34446]);
+    let step = 1;
+    if (args.length === 3) {
+      if (!isNumeric(args[2]))
+        fail(
+          34447,
+          `$range requires a numeric step value, found value of type:${typeName(args[2])}`,
+        );
+      if (!isIntegral(args[2]))
+        fail(
+          34448,
+          `$range requires a step value that can be represented as a 32-bit integer, found value: ${shown(args[2])}`,
+        );
+      step = toNumber(args[2]);
+      if (step === 0) fail(34449, '$range requires a non-zero step value');
     }
-    if (!NUMERIC_TARGETS.has(to as string | number))
-      notImplemented(
-        `$convert to ${typeof to === 'string' || typeof to === 'number' ? to : typeName(to)}`,
-      );
-    const input = computeValue(obj, expr.input, null, options);
-    if (
-      !nullish(input) &&
-      (typeof input === 'object' || typeof input === 'string') &&
-      !(input instanceof Date)
-    )
-      notImplemented(`$convert of a ${typeName(input)} to ${String(to)}`);
-    return mingo.$convert!(obj, expr, options);
+    const out: number[] = [];
+    for (let i = start; step > 0 ? i < end : i > end; i += step) out.push(i);
+    return out;
   },
+  $maxN: extremes('$maxN'),
+  $minN: extremes('$minN'),
+  $mergeObjects,
+  $binarySize: (obj, expr, options) => {
+    const [v] = evaluateArguments('$binarySize', obj, expr, options, 1);
+    if (nullish(v)) return null;
+    if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
+    if (bsonType(v) === 'Binary') return (v as Binary).length();
+    return fail(51276, `$binarySize requires a string or BinData argument, found: ${typeName(v)}`);
+  },
+  $tsSecond: timestampPart('$tsSecond', 5687301),
+  $tsIncrement: timestampPart('$tsIncrement', 5687302),
 };
 
 // Operators of MongoDB 7 that mingo does not have, or runs differently (server-side JavaScript).
 const refused: Record<string, Expression> = Object.fromEntries(
   [
     '$accumulator',
-    '$binarySize',
     '$bsonSize',
-    '$indexOfCP',
     '$meta',
-    '$toObjectId',
-    '$tsIncrement',
-    '$tsSecond',
+    // MongoDB's hash of the value's BSON, which no other engine computes alike.
+    '$toHashedIndexKey',
+    // MongoDB 7 computes these with its own approximation (t-digest), not reproduced here.
+    '$median',
+    '$percentile',
   ].map((name) => [name, () => notImplemented(`The ${name} expression`)]),
 );
 
@@ -653,39 +507,11 @@ const unknown =
   () =>
     fail(168, `Unrecognized expression '${name}'`);
 
-// Strings that the conversions read as MongoDB reads them; any other string is refused rather
-// than parsed JavaScript's way.
-const CONVERTIBLE_STRINGS: Record<string, RegExp> = {
-  $toInt: /^-?\d{1,9}$/,
-  $toLong: /^-?\d{1,15}$/,
-  $toDouble: /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/,
-  $toDate: /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/,
-};
-
-const typeConversions: Record<string, Expression> = Object.fromEntries(
-  Object.entries(CONVERTIBLE_STRINGS).map(([name, readable]) => [
-    name,
-    (obj: unknown, expr: unknown, options: Options) => {
-      const [v] = evaluateArguments(name, obj, expr, options, 1);
-      if (nullish(v)) return null;
-      if (typeof v === 'string' ? !readable.test(v) : typeof v === 'object' && !(v instanceof Date))
-        notImplemented(
-          `${name} of ${typeof v === 'string' ? `the string '${v}'` : `a ${typeName(v)}`}`,
-        );
-      return mingo[name]!(obj, { $literal: v }, options);
-    },
-  ]),
-);
-
 export const mongoExpressions: Record<string, Expression> = {
-  ...typeConversions,
   ...refused,
   $function,
   $nin: unknown('$nin'),
   ...arrays,
   ...strings,
-  $round: roundOrTrunc('$round'),
-  $trunc: roundOrTrunc('$trunc'),
-  ...dates,
-  ...conversions,
+  ...others,
 };

@@ -1,6 +1,5 @@
 import { Long } from 'bson';
 import { ComputeOptions, computeValue, Context, initOptions, type Options } from 'mingo/core';
-import { Query } from 'mingo/query';
 import { Aggregator } from 'mingo/aggregator';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -10,7 +9,16 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { fail } from './errors';
-import { compareExpressionValues, mongoExpressions } from './expressions';
+import { arithmeticExpressions } from './arithmetic';
+import { conversionExpressions } from './conversions';
+import { dateExpressions } from './dates';
+import { distinctValues, logicExpressions } from './logic';
+import { compareExpressionValues, isTrue } from './expression-support';
+import { mongoExpressions } from './expressions';
+import { isNaNNumber } from './numbers';
+import { candidates, leafValues, MISSING } from './paths';
+import { groupingStages } from './stages';
+import { textExpressions } from './text';
 import {
   bsonType,
   bsonTypeCode,
@@ -30,7 +38,6 @@ import {
   typeName,
   unescapeKey,
   type Doc,
-  type FieldPath,
 } from './values';
 
 /** Refusal of something MongoDB does that this engine does not: never an answer without it. */
@@ -41,8 +48,8 @@ export function notImplemented(feature: string): never {
 // Pipeline stages that filter and sort use the engine's own matcher and ordering, so a $match
 // later in a pipeline answers exactly as a find does. Operators added first take precedence.
 const engineStages = {
-  $match: (collection: Iterator, expr: unknown): Iterator => {
-    const match = compileFilter(expr);
+  $match: (collection: Iterator, expr: unknown, options: Options): Iterator => {
+    const match = compileFilter(expr, { options });
     return collection.filter((o) => match(o as Doc));
   },
   $sort: (collection: Iterator, keys: unknown): Iterator => {
@@ -243,6 +250,26 @@ const ranked =
   };
 
 const engineAccumulators: Record<string, Accumulator> = {
+  // Accumulators and expressions at once (see accumulating); windows look them up as accumulators.
+  ...Object.fromEntries(
+    ['$sum', '$avg', '$stdDevPop', '$stdDevSamp'].map((name) => [
+      name,
+      arithmeticExpressions[name] as Accumulator,
+    ]),
+  ),
+  // Expressions that are accumulators in a group (their first argument is then the group).
+  ...Object.fromEntries(
+    ['$maxN', '$minN', '$mergeObjects', '$median', '$percentile'].map((name) => [
+      name,
+      mongoExpressions[name] as Accumulator,
+    ]),
+  ),
+  // A missing value is not pushed.
+  $push: (collection, expr, options) =>
+    ($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined),
+  // Each value once, as MongoDB compares them (1 and 1.0 are one value); missing values are skipped.
+  $addToSet: (collection, expr, options) =>
+    distinctValues(($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined)),
   $min: extreme(-1),
   $max: extreme(1),
   $top: ranked('top', true),
@@ -253,9 +280,15 @@ const engineAccumulators: Record<string, Accumulator> = {
 
 const context = Context.init()
   .addPipelineOps(engineStages as never)
+  .addPipelineOps(groupingStages((filter) => compileFilter(filter)) as never)
   .addAccumulatorOps(engineAccumulators as never)
   .addAccumulatorOps(accumulatorOperators)
   .addExpressionOps(engineExpressions)
+  .addExpressionOps(arithmeticExpressions as never)
+  .addExpressionOps(logicExpressions as never)
+  .addExpressionOps(dateExpressions as never)
+  .addExpressionOps(conversionExpressions as never)
+  .addExpressionOps(textExpressions as never)
   .addExpressionOps(mongoExpressions as never)
   .addExpressionOps(expressionOperators)
   .addPipelineOps(pipelineOperators)
@@ -289,69 +322,6 @@ export type Matcher = (doc: Doc) => boolean;
 
 const matchAll: Matcher = () => true;
 
-/** A field the document does not have (as opposed to one holding null). */
-const MISSING = Symbol('missing');
-
-/**
- * The values at a dotted path as MongoDB's matcher sees them: arrays met on the way are crossed
- * (their documents searched, a numeric part used as an index), and a document that lacks the
- * next field yields MISSING. Leaf arrays are returned whole.
- */
-function leafValues(doc: unknown, { parts, inherited }: FieldPath): unknown[] {
-  if (parts.length === 1 && isPlainObject(doc)) {
-    const v = inherited ? fieldOf(doc, parts[0]!) : doc[parts[0]!];
-    return [v === undefined ? MISSING : v];
-  }
-  // Most paths cross only documents: follow them without the general walk.
-  let at: unknown = doc;
-  let i = 0;
-  for (; i < parts.length && isPlainObject(at); i++) {
-    at = inherited ? fieldOf(at, parts[i]!) : at[parts[i]!];
-    if (at === undefined) return [MISSING];
-  }
-  if (i === parts.length) return [at];
-  if (!Array.isArray(at)) return [MISSING];
-  const out: unknown[] = [];
-  const walk = (v: unknown, i: number): void => {
-    if (i === parts.length) {
-      out.push(v);
-      return;
-    }
-    const part = parts[i]!;
-    if (Array.isArray(v)) {
-      if (/^\d+$/.test(part)) {
-        const e = v[Number(part)];
-        if (e === undefined) out.push(MISSING);
-        else walk(e, i + 1);
-      }
-      for (const e of v) if (isPlainObject(e)) walk(e, i);
-      return;
-    }
-    if (isPlainObject(v)) {
-      const next = fieldOf(v, part);
-      if (next === undefined) out.push(MISSING);
-      else walk(next, i + 1);
-      return;
-    }
-    out.push(MISSING);
-  };
-  walk(at, i);
-  return out;
-}
-
-/** A leaf array stands for itself and for each of its elements. */
-function candidates(leaves: unknown[]): unknown[] {
-  let expanded: unknown[] | null = null;
-  for (let i = 0; i < leaves.length; i++) {
-    const v = leaves[i];
-    if (Array.isArray(v)) {
-      expanded ??= leaves.slice(0, i);
-      expanded.push(v, ...v);
-    } else if (expanded) expanded.push(v);
-  }
-  return expanded ?? leaves;
-}
-
 /** A test on the values found at one path: `leaves` as found, `cands` with arrays expanded. */
 type ValueTest = (cands: unknown[], leaves: unknown[]) => boolean;
 
@@ -372,13 +342,12 @@ function equalsTest(target: unknown): (v: unknown) => boolean {
   if (target === null || target === undefined) return isMissingOrNull;
   if (target instanceof RegExp) return (v) => sameRegex(v, target);
   const key = keyOf(target);
-  const numeric = typeof target === 'number' && Number.isNaN(target);
-  if (numeric) return (v) => v !== MISSING && isNaNValue(v);
+  if (isNaNNumber(target)) return isNaNValue;
   return (v) => v !== MISSING && v !== null && keyOf(v) === key;
 }
 
 function isNaNValue(v: unknown): boolean {
-  return (typeof v === 'number' || bsonType(v) === 'Double') && Number.isNaN(Number(v));
+  return v !== MISSING && isNaNNumber(v);
 }
 
 function regexTest(re: RegExp): (v: unknown) => boolean {
@@ -521,6 +490,7 @@ function modTest(arg: unknown): (v: unknown) => boolean {
   if (d === 0) fail(2, 'divisor cannot be 0');
   return (v) => {
     if (v === MISSING || !isNumber(v)) return false;
+    if (bsonType(v) === 'Long') return BigInt(String(v)) % BigInt(d) === BigInt(r);
     const n = Number(v);
     if (!Number.isFinite(n)) return false;
     const rem = Math.trunc(n) % d;
@@ -553,7 +523,7 @@ function bitsTest(op: string, arg: unknown): (v: unknown) => boolean {
       const n = Number(v);
       if (!Number.isInteger(n)) return false;
       bits = BigInt.asUintN(64, BigInt(n));
-    } else if (v instanceof Long) bits = BigInt.asUintN(64, BigInt(v.toString()));
+    } else if (bsonType(v) === 'Long') bits = BigInt.asUintN(64, BigInt(String(v)));
     else if (bsonType(v) === 'Binary') {
       const bytes = (v as { buffer: Uint8Array }).buffer;
       bits = 0n;
@@ -823,23 +793,41 @@ function compileEquality(path: string, value: unknown): Matcher {
   return (doc) => candidates(leafValues(doc, field)).some(test);
 }
 
-function compileLogical(op: string, arg: unknown): Matcher {
+function compileLogical(op: string, arg: unknown, scope: ExprScope | undefined): Matcher {
   if (!Array.isArray(arg) || arg.length === 0) fail(2, `${op} must be a nonempty array`);
   const subs = arg.map((sub) => {
     if (!isPlainObject(sub)) fail(2, `${op} argument's entries must be objects`);
-    return compileQuery(sub);
+    return compileQuery(sub, scope);
   });
   if (op === '$and') return (doc) => subs.every((m) => m(doc));
   if (op === '$or') return (doc) => subs.some((m) => m(doc));
   return (doc) => !subs.some((m) => m(doc));
 }
 
-function compileExpr(expr: unknown): Matcher {
-  const q = new Query({ $expr: escapeExpression(toMingo(expr)) }, baseOptions);
-  return (doc) => q.test(toMingo(doc));
+/**
+ * Where the `$expr` of a filter in a pipeline's $match is evaluated: with the stage's options (the
+ * variables of a $lookup's `let`), on documents already in mingo's form, the expression already
+ * escaped with the rest of the pipeline.
+ */
+interface ExprScope {
+  options: Options;
 }
 
-function compileQuery(filter: Doc): Matcher {
+function compileExpr(expr: unknown, scope: ExprScope | undefined): Matcher {
+  if (scope) {
+    return (doc) => {
+      const forDoc = ComputeOptions.init(scope.options).update(doc);
+      return isTrue(computeValue(doc, expr, null, forDoc));
+    };
+  }
+  const escaped = escapeExpression(toMingo(expr));
+  return (doc) => {
+    const view = toMingo(doc);
+    return isTrue(computeValue(view, escaped, null, ComputeOptions.init(baseOptions).update(view)));
+  };
+}
+
+function compileQuery(filter: Doc, scope?: ExprScope): Matcher {
   const parts: Matcher[] = [];
   for (const [k, v] of Object.entries(filter)) {
     if (k.startsWith('$')) {
@@ -847,10 +835,10 @@ function compileQuery(filter: Doc): Matcher {
         case '$and':
         case '$or':
         case '$nor':
-          parts.push(compileLogical(k, v));
+          parts.push(compileLogical(k, v, scope));
           continue;
         case '$expr':
-          parts.push(compileExpr(v));
+          parts.push(compileExpr(v, scope));
           continue;
         case '$comment':
           continue;
@@ -895,10 +883,10 @@ function compileQuery(filter: Doc): Matcher {
 }
 
 /** Compiles a MongoDB filter; invalid or unknown operators throw MongoDB's errors here. */
-export function compileFilter(filter: unknown): Matcher {
+export function compileFilter(filter: unknown, scope?: ExprScope): Matcher {
   if (filter === undefined || filter === null) return matchAll;
   if (!isPlainObject(filter)) fail(2, 'filter must be an object');
-  return compileQuery(filter);
+  return compileQuery(filter, scope);
 }
 
 /** Conditions of the filter that apply to elements of the array at arrayPath. */

@@ -1,20 +1,21 @@
-import { Double, Long, Timestamp } from 'bson';
+import { type Decimal128, Long, Timestamp } from 'bson';
 import { fail } from './errors';
 import {
-  aggregate,
-  compileFilter,
-  elementTests,
-  isOperatorSpec,
-  isValueOperator,
-  notImplemented,
-} from './query';
+  decimalAdd,
+  decimalMultiply,
+  fromBigInt,
+  fromDecimal128,
+  fromDouble,
+  toDecimal128,
+  type Decimal,
+} from './numbers';
+import { aggregate, compileFilter, elementTests, isOperatorSpec, isValueOperator } from './query';
 import {
   bsonTypeCode,
   cloneDoc,
   compareValues,
   fieldOf,
   formatValue,
-  isInt32Number,
   isPlainObject,
   keyOf,
   setField,
@@ -180,34 +181,45 @@ function toLong(v: unknown): Long {
   return v instanceof Long ? v : Long.fromNumber(Number(v));
 }
 
-/** MongoDB's typed arithmetic: int op int is int (long on overflow), long wins over int, double over both. */
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+const asBigInt = (v: unknown): bigint =>
+  v instanceof Long ? BigInt(v.toString()) : BigInt(Number(v));
+
+/** A number as a decimal, as MongoDB widens it: integers exactly, doubles to 15 digits. */
+function asDecimal(v: unknown): Decimal {
+  switch (numberKind(v)) {
+    case 'decimal':
+      return fromDecimal128(v as Decimal128);
+    case 'double':
+      return fromDouble(Number(v), 15);
+    default:
+      return fromBigInt(asBigInt(v));
+  }
+}
+
+/**
+ * MongoDB's typed arithmetic (SafeNum): int op int is int (long on overflow), long wins over int,
+ * double over both and Decimal128 over all; a long result beyond 64 bits fails. Null for that
+ * failure.
+ */
 function arithmetic(op: '$inc' | '$mul', a: unknown, b: unknown): unknown {
   const ka = numberKind(a)!;
   const kb = numberKind(b)!;
-  if (ka === 'decimal' || kb === 'decimal') notImplemented(`${op} on Decimal128 values`);
+  if (ka === 'decimal' || kb === 'decimal') {
+    const x = asDecimal(a);
+    const y = asDecimal(b);
+    return toDecimal128(op === '$inc' ? decimalAdd(x, y) : decimalMultiply(x, y));
+  }
   if (ka === 'double' || kb === 'double') {
     const r = op === '$inc' ? Number(a) + Number(b) : Number(a) * Number(b);
     return storedDouble(r);
   }
-  if (ka === 'long' || kb === 'long') {
-    return op === '$inc' ? toLong(a).add(toLong(b)) : toLong(a).multiply(toLong(b));
-  }
-  const r = op === '$inc' ? Number(a) + Number(b) : Number(a) * Number(b);
-  if (isInt32Number(r)) return r;
-  return op === '$inc'
-    ? Long.fromNumber(Number(a)).add(Long.fromNumber(Number(b)))
-    : Long.fromNumber(Number(a)).multiply(Long.fromNumber(Number(b)));
-}
-
-function zeroLike(v: unknown): unknown {
-  switch (numberKind(v)) {
-    case 'long':
-      return Long.ZERO;
-    case 'double':
-      return new Double(0);
-    default:
-      return 0;
-  }
+  const r = op === '$inc' ? asBigInt(a) + asBigInt(b) : asBigInt(a) * asBigInt(b);
+  if (ka === 'int' && kb === 'int' && r >= -(2n ** 31n) && r < 2n ** 31n) return Number(r);
+  if (r < LONG_MIN || r > LONG_MAX) return null;
+  return Long.fromBigInt(r);
 }
 
 /** The $pull test for one element, chosen as MongoDB's PullNode chooses it. */
@@ -387,7 +399,7 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
       const at = parentOf(next, parts, true)!;
       const current = read(at.parent, at.key);
       if (current === undefined) {
-        assign(at.parent, at.key, op === '$inc' ? arg : zeroLike(arg));
+        assign(at.parent, at.key, op === '$inc' ? arg : arithmetic('$mul', 0, arg));
         return;
       }
       if (!numberKind(current))
@@ -395,7 +407,13 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
           14,
           `Cannot apply ${op} to a value of non-numeric type. {_id: ${formatValue(doc._id)}} has the field '${at.key}' of non-numeric type ${typeName(current)}`,
         );
-      assign(at.parent, at.key, arithmetic(op, current, arg));
+      const result = arithmetic(op, current, arg);
+      if (result === null)
+        fail(
+          2,
+          `Failed to apply ${op} operations to current value (${current instanceof Long ? '(NumberLong)' : '(NumberInt)'}${String(current)}) for document {_id: ${formatValue(doc._id)}}`,
+        );
+      assign(at.parent, at.key, result);
       return;
     }
     case '$min':

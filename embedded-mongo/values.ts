@@ -1,4 +1,5 @@
 import { type Binary, type DBRef, Double, Long, ObjectId } from 'bson';
+import { compareNumbers, numberKey } from './numbers';
 
 export type Doc = Record<string, unknown>;
 
@@ -185,7 +186,7 @@ function mapTree(v: unknown, key: (k: string) => string, leaf: (x: unknown) => u
 /** `Double` objects and Longs that a double holds exactly, as JS numbers. */
 function plainNumber(v: unknown): unknown {
   if (bsonType(v) === 'Double') return (v as Double).value;
-  if (v instanceof Long) {
+  if (v instanceof Long && bsonType(v) === 'Long') {
     const n = v.toNumber();
     if (Number.isSafeInteger(n)) return n;
   }
@@ -264,10 +265,6 @@ export function isOperatorObject(v: unknown): v is Doc {
   return keys.length > 0 && keys[0]!.startsWith('$');
 }
 
-function numberKey(n: number): string {
-  return 'n' + (Object.is(n, -0) ? 0 : n);
-}
-
 /** A canonical string for a value, equal for values MongoDB considers equal in an index. */
 export function keyOf(v: unknown): string {
   if (v === undefined || v === null) return 'z';
@@ -279,7 +276,7 @@ export function keyOf(v: unknown): string {
     case 'boolean':
       return v ? 'bt' : 'bf';
     case 'bigint':
-      return numberKey(Number(v));
+      return numberKey(v);
   }
   if (v instanceof Date) return 'd' + v.getTime();
   if (v instanceof RegExp) return 'r' + v.toString();
@@ -291,7 +288,7 @@ export function keyOf(v: unknown): string {
     case 'Int32':
     case 'Double':
     case 'Decimal128':
-      return numberKey(Number((v as { toString(): string }).toString()));
+      return numberKey(v);
     case 'Binary':
       return 'x' + (v as Binary).sub_type + ':' + (v as Binary).toString('base64');
   }
@@ -437,15 +434,9 @@ export function compareValues(a: unknown, b: unknown): number {
   const rb = typeRank(b);
   if (ra !== rb) return ra - rb;
   switch (ra) {
-    case 3: {
-      if (a instanceof Long && b instanceof Long) return a.compare(b);
-      const x = Number(a);
-      const y = Number(b);
-      // NaN sorts before every other number and equals itself.
-      if (Number.isNaN(x) || Number.isNaN(y))
-        return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
+    case 3:
+      // Exactly, across types; NaN sorts before every other number and equals itself.
+      return compareNumbers(a, b);
     case 4:
       return compareStrings(String(a), String(b));
     case 8:
@@ -539,7 +530,8 @@ function primitiveColumn(column: unknown[]): Array<number | string> | null {
   for (const v of column) if (typeRank(v) !== rank) return null;
   switch (rank) {
     case 3:
-      return column.map((v) => Number(v));
+      // Numbers a double holds exactly; Longs beyond 2^53 and Decimal128 compare exactly instead.
+      return column.every(isPlainNumber) ? column.map((v) => Number(v)) : null;
     case 4:
       return column.every((v) => !SURROGATE.test(String(v))) ? column.map((v) => String(v)) : null;
     case 8:
@@ -549,6 +541,13 @@ function primitiveColumn(column: unknown[]): Array<number | string> | null {
     default:
       return null;
   }
+}
+
+function isPlainNumber(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isNaN(v);
+  const type = bsonType(v);
+  if (type === 'Double' || type === 'Int32') return !Number.isNaN(Number(v));
+  return type === 'Long' && Number.isSafeInteger((v as Long).toNumber());
 }
 
 /** The indexes of the `k` smallest items by `cmp`, in order, via a bounded max-heap. */
