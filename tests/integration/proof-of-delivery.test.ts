@@ -223,6 +223,16 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     const missing = await post(parcel.id, proofForm({ note: 'x', extra: 'y' }));
     expect(missing.status).toBe(400);
     expect((await missing.json()).details).toEqual({ extra: [UNKNOWN_FIELD] });
+    // A file under a name the endpoint does not take is refused the same way, not dropped.
+    const unknownFile = await post(
+      parcel.id,
+      proofForm({
+        receivedBy: 'A',
+        selfie: fileOf(await jpegWithGps(20, 20), 'me.jpg', 'image/jpeg'),
+      }),
+    );
+    expect(unknownFile.status).toBe(400);
+    expect((await unknownFile.json()).details).toEqual({ selfie: [UNKNOWN_FIELD] });
 
     const noName = await post(parcel.id, proofForm({ receivedBy: '  ' }));
     expect(noName.status).toBe(400);
