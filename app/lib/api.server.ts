@@ -157,9 +157,25 @@ function isDatabaseDown(error: unknown): boolean {
   );
 }
 
+/**
+ * A request body the client stopped sending: it closed the connection, or the server's request
+ * timeout closed it for a body dripping in too slowly (Node's `aborted`). Nobody waits for the
+ * answer, and the stack says nothing a line would not: a slow-body attack must not fill the log.
+ */
+function isAbortedBody(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e instanceof Error && e.code === 'ECONNRESET' && e.message === 'aborted';
+}
+
 /** Turns anything thrown by an API handler into the one JSON error shape. */
 export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
+  if (isAbortedBody(error)) {
+    console.warn('A request body was cut off: the connection closed before all of it arrived');
+    return apiErrorResponse(400, 'The request body was cut off before its end', undefined, {
+      code: 'malformed_request',
+    });
+  }
   if (error instanceof ApiError)
     return apiErrorResponse(error.status, error.message, error.details, error.options);
   if (error instanceof ConflictError) return apiErrorResponse(409, error.message);

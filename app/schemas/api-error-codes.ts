@@ -7,7 +7,8 @@ export const API_ERROR_CODE_MEANINGS = {
   validation_failed:
     'The body, query or a path parameter is not valid; `details` says which field and why (an unknown body field included)',
   malformed_json: 'The body is not valid JSON',
-  malformed_request: 'The address cannot be read (malformed percent-encoding)',
+  malformed_request:
+    'The request cannot be read: the address has malformed percent-encoding, or the body was cut off before its end',
   authentication_required:
     'No credential, or one that is not valid (expired token, revoked key): WWW-Authenticate says which',
   password_change_required:
