@@ -355,8 +355,8 @@ const OPS: Op[] = [
   ),
   op(
     'get /api/depots',
-    'Depots by name (couriers and up)',
-    'Every depot, by name, for couriers and up: the places scans are recorded at.',
+    'Depots by name',
+    'Every depot, by name: the places scans are recorded at. Every role reads them.',
     every('depots', 'Depot'),
   ),
   op(
@@ -367,8 +367,8 @@ const OPS: Op[] = [
   ),
   op(
     'get /api/depots/{id}',
-    'One depot (couriers and up)',
-    'One depot, for couriers and up.',
+    'One depot',
+    'One depot; every role reads it.',
     read('depot', 'Depot'),
   ),
   op(
