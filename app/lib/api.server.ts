@@ -163,8 +163,11 @@ function isDatabaseDown(error: unknown): boolean {
  * answer, and the stack says nothing a line would not: a slow-body attack must not fill the log.
  */
 function isAbortedBody(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  return e instanceof Error && e.code === 'ECONNRESET' && e.message === 'aborted';
+  return (
+    error instanceof Error &&
+    (error as NodeJS.ErrnoException).code === 'ECONNRESET' &&
+    error.message === 'aborted'
+  );
 }
 
 /** Turns anything thrown by an API handler into the one JSON error shape. */
