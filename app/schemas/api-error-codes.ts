@@ -29,6 +29,8 @@ export const API_ERROR_CODE_MEANINGS = {
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',
+  image_too_large:
+    'An uploaded image would take too much memory to decode: more than 50 megapixels, or more than 160 MB decoded (width × height × channels × bytes per sample), read from its header',
   rate_limited: 'Too many requests: wait Retry-After seconds (RateLimit-* say the budget)',
   internal_error: 'Something failed on our side; the request may be retried',
   service_unavailable: 'The database is unavailable; retry later',

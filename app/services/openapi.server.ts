@@ -752,7 +752,7 @@ const OPS: Op[] = [
           required: ['receivedBy'],
         },
         description:
-          'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
+          'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A picture over 50 megapixels, or over 160 MB decoded (width × height × channels × bytes per sample, read from its header), is a 413 (code image_too_large) before anything is decoded. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
       },
       ok: {
         201: {
