@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { changedSince, isDuplicateKey, isObjectId } from '~/lib/db.server';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import { findChanges, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
 import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
@@ -67,6 +68,8 @@ const trackingEventSchema = new Schema({
   createdAt: { type: Date, default: () => new Date() },
   // Set by every write of the event; events stored before it was kept count from createdAt.
   updatedAt: { type: Date },
+  // The change that last wrote it (app/lib/changes.server.ts); none: before syncs were kept.
+  changeSeq: { type: Number },
 });
 
 const parcelSchema = new Schema(
@@ -119,6 +122,8 @@ const parcelSchema = new Schema(
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
     events: { type: [trackingEventSchema], default: [] },
+    // The change that last wrote it, in the order syncs read (app/lib/changes.server.ts).
+    changeSeq: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
@@ -132,8 +137,8 @@ parcelSchema.index({ serviceType: 1, _id: 1 });
 parcelSchema.index({ priority: 1, _id: 1 });
 parcelSchema.index({ estimatedDelivery: 1, _id: 1 });
 parcelSchema.index({ 'events._id': 1 });
-// GET /api/parcels?updatedSince: changes oldest first.
-parcelSchema.index({ updatedAt: 1, _id: 1 });
+// GET /api/parcels?updatedSince or ?cursor: changes in the order they were made.
+parcelSchema.index({ changeSeq: 1, _id: 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
@@ -193,6 +198,7 @@ type LeanEvent = {
   scannedBy?: unknown;
   createdAt?: Date | null;
   updatedAt?: Date | null;
+  changeSeq?: number | null;
 };
 type LeanDestination = {
   _id?: unknown;
@@ -229,6 +235,7 @@ export type LeanParcel = {
   events?: LeanEvent[] | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
+  changeSeq?: number | null;
 };
 
 function contact(c: Partial<Contact> | null | undefined): Contact {
@@ -443,8 +450,6 @@ export type ParcelListOptions = {
   order?: SortOrder;
   /** Only these parcels (a selection in the table). */
   ids?: string[];
-  /** Only the parcels changed since then (inclusive), oldest change first: see changedSince. */
-  updatedSince?: Date;
 };
 
 /** The filter of a parcel list: the search (see parcelSearchFilter), the status and the ids. */
@@ -452,29 +457,25 @@ export function parcelListFilter({
   status,
   search,
   ids,
-  updatedSince,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'updatedSince'>) {
-  const filter: Record<string, unknown> = {
-    ...parcelSearchFilter(search),
-    ...changedSince(updatedSince, {}).filter,
-  };
+}: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
+  const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   return filter;
 }
 
-/**
- * The sort of a parcel list: the column asked for, then _id the same way, so pages are stable;
- * with `updatedSince`, the changes oldest first whatever the column.
- */
-export function parcelListSort({ sort = 'createdAt', order, updatedSince }: ParcelListOptions) {
+/** The sort of a parcel list: the column asked for, then _id the same way, so pages are stable. */
+export function parcelListSort({
+  sort = 'createdAt',
+  order,
+}: ParcelListOptions): Record<string, 1 | -1> {
   const direction = (order ?? defaultSortOrder(sort)) === 'asc' ? 1 : -1;
-  return changedSince(updatedSince, {
-    [PARCEL_SORT_FIELDS[sort]]: direction,
-    _id: direction,
-  }).sort;
+  return { [PARCEL_SORT_FIELDS[sort]]: direction, _id: direction };
 }
+
+/** A parcel as a list shows it: without its events. */
+const listedParcel = (doc: LeanParcel) => serializeParcel(doc, { events: false });
 
 /**
  * A page of parcels, newest first unless `sort`/`order` say otherwise; `search` matches tracking
@@ -484,14 +485,30 @@ export async function listParcels(
   options: ParcelListOptions,
 ): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
   const { page = 1, limit = 100 } = options;
-  const filter = parcelListFilter(options);
   const { items, pagination } = await findPage(
     Parcel,
-    filter,
+    parcelListFilter(options),
     { sort: parcelListSort(options), page, limit, projection: { events: 0 } },
-    (doc: LeanParcel) => serializeParcel(doc, { events: false }),
+    listedParcel,
   );
   return { parcels: items, pagination };
+}
+
+/**
+ * A page of a sync of the parcels (`GET /api/parcels?updatedSince` or `?cursor`): the changes in
+ * the order they were made, deleted parcels included, whatever the sort (see findChanges).
+ */
+export async function listParcelChanges(options: ParcelListOptions & SyncRequest) {
+  const { page = 1, limit = 100 } = options;
+  const { items, ...rest } = await findChanges(
+    Parcel,
+    'parcel',
+    'parcels',
+    parcelListFilter(options),
+    { ...options, page, limit, projection: { events: 0 } },
+    listedParcel,
+  );
+  return { parcels: items, ...rest };
 }
 
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
@@ -615,14 +632,17 @@ export async function insertParcel(
   input: Omit<ParcelCreateInput, 'deliveryWindow'> & { deliveryWindow?: StoredWindow },
 ): Promise<SerializedParcel> {
   const { deliveryWindow, ...fields } = input;
-  const doc = await insertWithTrackingNumber((trackingNumber) =>
-    Parcel.create({
-      ...fields,
-      ...(deliveryWindow ? { deliveryWindow } : {}),
-      trackingNumber,
-      status: 'Pending',
-      cost: PARCEL_CREATION_COST,
-    }),
+  const doc = await withChange((changeSeq) =>
+    insertWithTrackingNumber((trackingNumber) =>
+      Parcel.create({
+        ...fields,
+        ...(deliveryWindow ? { deliveryWindow } : {}),
+        trackingNumber,
+        status: 'Pending',
+        cost: PARCEL_CREATION_COST,
+        changeSeq,
+      }),
+    ),
   );
   return serializeParcel(doc.toObject() as LeanParcel);
 }
@@ -677,6 +697,8 @@ export function importedParcelDocument(input: ImportedParcel) {
       _id: new mongoose.Types.ObjectId(),
     })),
     events: [],
+    // The import's change number is given when it is written (insertImportedParcels).
+    changeSeq: 0,
     createdAt: input.createdAt,
     updatedAt: input.updatedAt,
     __v: 0,
@@ -684,21 +706,32 @@ export function importedParcelDocument(input: ImportedParcel) {
 }
 
 /**
- * Inserts imported parcels in one ordered bulk write. When it fails part-way, the ones it wrote
- * are deleted again (there are no multi-document transactions on a standalone server) and the
- * error is thrown.
+ * Inserts imported parcels in one ordered bulk write, as one change: a sync sees all of them or,
+ * until the write is done, none (ordered among themselves by id). When it fails part-way, the
+ * ones it wrote are deleted again (there are no multi-document transactions on a standalone
+ * server) and the error is thrown.
  */
 export async function insertImportedParcels(
   docs: Array<ReturnType<typeof importedParcelDocument>>,
 ) {
-  try {
-    await Parcel.collection.insertMany(docs, { ordered: true });
-  } catch (error) {
-    const ids = docs.map((d) => d._id);
-    for (let i = 0; i < ids.length; i += 1000)
-      await Parcel.collection.deleteMany({ _id: { $in: ids.slice(i, i + 1000) } });
-    throw error;
-  }
+  // A lease long enough for the largest file on a slow machine.
+  const leaseMs = 60_000 + docs.length * 10;
+  await withChange(
+    async (changeSeq) => {
+      try {
+        await Parcel.collection.insertMany(
+          docs.map((doc) => ({ ...doc, changeSeq })),
+          { ordered: true },
+        );
+      } catch (error) {
+        const ids = docs.map((d) => d._id);
+        for (let i = 0; i < ids.length; i += 1000)
+          await Parcel.collection.deleteMany({ _id: { $in: ids.slice(i, i + 1000) } });
+        throw error;
+      }
+    },
+    { leaseMs },
+  );
 }
 
 /** The changes to a parcel as stored: its window as instants, or null to remove it. */
@@ -743,8 +776,8 @@ async function withDefaultDestination(
   return { ...input, destinations: [defaultDestination({ name, address })] };
 }
 
-/** The event recorded when staff set a parcel's status by hand. */
-function statusEvent(status: string) {
+/** The event recorded when staff set a parcel's status by hand, as part of change `changeSeq`. */
+function statusEvent(status: string, changeSeq: number) {
   const now = new Date();
   const eventStatus = PARCEL_TO_EVENT_STATUS[status as ParcelStatus];
   return {
@@ -755,6 +788,8 @@ function statusEvent(status: string) {
     timestamp: now,
     timeZone: env.COMPANY_TIMEZONE,
     createdAt: now,
+    updatedAt: now,
+    changeSeq,
   };
 }
 
@@ -783,19 +818,22 @@ export async function updateParcelFields(
     const unchanged = await Parcel.findById(id).lean<LeanParcel>();
     return unchanged ? { parcel: serializeParcel(unchanged), previousStatus: null } : null;
   }
-  const previous = input.status
-    ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
-    : null;
-  // A status set by hand is also a tracking event, so the status and the latest event that the
-  // recipient reads always agree.
-  if (input.status && previous && previous.status !== input.status)
-    update.$push = { events: { $each: [statusEvent(input.status)], $position: 0 } };
-  const doc = await Parcel.findByIdAndUpdate(id, update, {
-    returnDocument: 'after',
-    runValidators: true,
-  }).lean<LeanParcel>();
-  if (!doc) return null;
-  return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
+  return withChange(async (changeSeq) => {
+    const previous = input.status
+      ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
+      : null;
+    // A status set by hand is also a tracking event, so the status and the latest event that the
+    // recipient reads always agree.
+    if (input.status && previous && previous.status !== input.status)
+      update.$push = { events: { $each: [statusEvent(input.status, changeSeq)], $position: 0 } };
+    update.$set = { ...(update.$set as object), changeSeq };
+    const doc = await Parcel.findByIdAndUpdate(id, update, {
+      returnDocument: 'after',
+      runValidators: true,
+    }).lean<LeanParcel>();
+    if (!doc) return null;
+    return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
+  });
 }
 
 /** A parcel's status, estimated day and window: what its window and its day-before e-mail need. */
@@ -821,13 +859,18 @@ export async function listParcelsExpectedOn(day: string, except: readonly Parcel
   }));
 }
 
-/** Deletes a parcel; its tracking events are embedded in it and go with it. */
+/**
+ * Deletes a parcel; its tracking events are embedded in it and go with it. A sync lists it as
+ * deleted (its events' syncs answer 404 from then on).
+ */
 export async function removeParcel(id: string): Promise<SerializedParcel | null> {
-  return serializedById(
-    id,
-    (id) => Parcel.findByIdAndDelete(id).lean<LeanParcel>(),
-    serializeParcel,
-  );
+  if (!isObjectId(id)) return null;
+  return withChange(async (changeSeq) => {
+    const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
+    if (!doc) return null;
+    await recordDeletion({ kind: 'parcel', recordId: String(doc._id), changeSeq });
+    return serializeParcel(doc);
+  });
 }
 
 /** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */
@@ -899,10 +942,12 @@ export async function setDeliveryPreferences(
   preferences: Omit<LeanDeliveryPreferences, 'updatedAt'>,
 ): Promise<SerializedParcel | null> {
   if (!isObjectId(id)) return null;
-  const doc = await Parcel.findByIdAndUpdate(
-    id,
-    { $set: { deliveryPreferences: { ...preferences, updatedAt: new Date() } } },
-    { returnDocument: 'after', runValidators: true },
-  ).lean<LeanParcel>();
+  const doc = await withChange((changeSeq) =>
+    Parcel.findByIdAndUpdate(
+      id,
+      { $set: { deliveryPreferences: { ...preferences, updatedAt: new Date() }, changeSeq } },
+      { returnDocument: 'after', runValidators: true },
+    ).lean<LeanParcel>(),
+  );
   return doc ? serializeParcel(doc) : null;
 }

@@ -17,7 +17,8 @@ import {
   type LeanParcel,
   type SerializedParcel,
 } from './parcel.server';
-import { givenFields } from '~/lib/records.server';
+import { givenFields, type Pagination } from '~/lib/records.server';
+import { findChangesIn, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
@@ -101,6 +102,7 @@ async function syncParcelStatus(
   events: readonly LeanEvent[],
   touchedMapped: boolean,
   stops: number,
+  changeSeq: number,
 ): Promise<StatusChange | null> {
   if (!touchedMapped) return null;
   const next = statusFromEvents(events, stops) ?? {
@@ -109,8 +111,8 @@ async function syncParcelStatus(
   };
   const update =
     next.actualDelivery === null
-      ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
-      : { $set: { status: next.status, actualDelivery: next.actualDelivery } };
+      ? { $set: { status: next.status, changeSeq }, $unset: { actualDelivery: 1 } }
+      : { $set: { status: next.status, actualDelivery: next.actualDelivery, changeSeq } };
   const before = await Parcel.findOneAndUpdate({ _id: parcelId, __v: version }, update, {
     returnDocument: 'before',
   }).lean<LeanParcel>();
@@ -133,22 +135,51 @@ async function syncParcelStatus(
 }
 
 /**
- * The parcel's events, newest first; with `updatedSince`, those changed at or after it (see
- * changedSince), oldest change first. Null when there is no such parcel.
+ * A page of the parcel's events, newest first (the whole of them, up to 100, by default). Null
+ * when there is no such parcel.
  */
 export async function listEvents(
   parcelId: string,
-  { updatedSince }: { updatedSince?: Date } = {},
-): Promise<TrackingEvent[] | null> {
+  { page = 1, limit = 100 }: { page?: number; limit?: number } = {},
+): Promise<{ events: TrackingEvent[]; pagination: Pagination } | null> {
   if (!isObjectId(parcelId)) return null;
   const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
   if (!parcel) return null;
-  const events = parcel.events ?? [];
-  if (!updatedSince) return sortNewestFirst(events).map((e) => toEvent(parcel._id, e));
-  return events
-    .map((e) => toEvent(parcel._id, e))
-    .filter((e) => new Date(e.updatedAt!).getTime() >= updatedSince.getTime())
-    .sort((a, b) => a.updatedAt!.localeCompare(b.updatedAt!) || a.id.localeCompare(b.id));
+  const events = sortNewestFirst(parcel.events ?? []);
+  return {
+    events: events.slice((page - 1) * limit, page * limit).map((e) => toEvent(parcel._id, e)),
+    pagination: {
+      totalItems: events.length,
+      currentPage: page,
+      totalPages: Math.ceil(events.length / limit),
+      limit,
+    },
+  };
+}
+
+/**
+ * A page of a sync of the parcel's events (`?updatedSince` or `?cursor`): the changes in the
+ * order they were made, deleted events included (see findChangesIn). Null when there is no such
+ * parcel.
+ */
+export async function listEventChanges(
+  parcelId: string,
+  { page = 1, limit = 100, ...sync }: { page?: number; limit?: number } & SyncRequest,
+) {
+  if (!isObjectId(parcelId)) return null;
+  const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
+  if (!parcel) return null;
+  const records = (parcel.events ?? []).map((e) => ({
+    seq: e.changeSeq ?? 0,
+    updatedAt: new Date(e.updatedAt ?? e.createdAt ?? e.timestamp),
+    item: toEvent(parcel._id, e),
+  }));
+  const { items, ...rest } = await findChangesIn('event', 'events', records, parcelId, {
+    ...sync,
+    page,
+    limit,
+  });
+  return { events: items, ...rest };
 }
 
 /** A parcel as the Tracking tab shows it: number, status and its events newest first. */
@@ -216,6 +247,15 @@ export async function pushEvent(
   { repeatWindowMs }: { repeatWindowMs?: number } = {},
 ): Promise<(EventWrite & { repeated?: false }) | { repeated: true; event: TrackingEvent } | null> {
   if (!isObjectId(parcelId)) return null;
+  return withChange((changeSeq) => pushEventAs(changeSeq, parcelId, input, { repeatWindowMs }));
+}
+
+async function pushEventAs(
+  changeSeq: number,
+  parcelId: string,
+  input: TrackingEventInput & { scannedBy?: string; stop?: number },
+  { repeatWindowMs }: { repeatWindowMs?: number },
+): Promise<(EventWrite & { repeated?: false }) | { repeated: true; event: TrackingEvent } | null> {
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
   const event = {
@@ -232,6 +272,7 @@ export async function pushEvent(
     ...(input.scannedBy ? { scannedBy: new mongoose.Types.ObjectId(input.scannedBy) } : {}),
     createdAt: now,
     updatedAt: now,
+    changeSeq,
   };
   // With a repeat window, the same status at the same place added within it is not added again
   // (a scanner that reads a label twice); the check and the write are one atomic update.
@@ -248,7 +289,11 @@ export async function pushEvent(
     : { _id: parcelId };
   const parcel = await Parcel.findOneAndUpdate(
     filter,
-    { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
+    {
+      $push: { events: { $each: [event], $position: 0 } },
+      $inc: { __v: 1 },
+      $set: { changeSeq },
+    },
     { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!parcel && repeatWindowMs) {
@@ -263,7 +308,7 @@ export async function pushEvent(
         new Date(e.createdAt).getTime() >= since,
     );
     // Gone again in the meantime (undone): nothing to answer with but a fresh try.
-    if (!earlier) return pushEvent(parcelId, input);
+    if (!earlier) return pushEventAs(changeSeq, parcelId, input, {});
     return { repeated: true, event: toEvent(existing._id, earlier) };
   }
   if (!parcel) return null;
@@ -274,6 +319,7 @@ export async function pushEvent(
     events,
     mapsToStatus(input.status),
     parcel.destinations?.length ?? 1,
+    changeSeq,
   );
   const stored = events.find((e) => String(e._id) === String(eventId));
   return { event: toEvent(parcel._id, stored ?? event), statusChange };
@@ -290,8 +336,21 @@ export async function setEventFields(
   { parcelId }: { parcelId?: string } = {},
 ): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
-  eventId = eventId.toLowerCase();
-  const set: Record<string, unknown> = { 'events.$.updatedAt': new Date() };
+  const id = eventId.toLowerCase();
+  return withChange((changeSeq) => setEventFieldsAs(changeSeq, id, input, parcelId));
+}
+
+async function setEventFieldsAs(
+  changeSeq: number,
+  eventId: string,
+  input: TrackingEventUpdate,
+  parcelId: string | undefined,
+): Promise<(EventWrite & { before: TrackingEvent }) | null> {
+  const set: Record<string, unknown> = {
+    'events.$.updatedAt': new Date(),
+    'events.$.changeSeq': changeSeq,
+    changeSeq,
+  };
   if (input.status !== undefined) set['events.$.status'] = input.status;
   if (input.location !== undefined) set['events.$.location'] = input.location;
   if (input.description !== undefined) set['events.$.description'] = input.description;
@@ -319,6 +378,7 @@ export async function setEventFields(
   const changed: LeanEvent = {
     ...previous,
     updatedAt: set['events.$.updatedAt'] as Date,
+    changeSeq,
     ...givenFields(input),
     ...(unset['events.$.reason'] ? { reason: null, nextAttemptDate: null } : {}),
   };
@@ -329,6 +389,7 @@ export async function setEventFields(
     events,
     mapsToStatus(previous.status) || mapsToStatus(changed.status),
     before.destinations?.length ?? 1,
+    changeSeq,
   );
   return {
     before: toEvent(before._id, previous),
@@ -346,13 +407,21 @@ export async function pullEvent(
   { parcelId }: { parcelId?: string } = {},
 ): Promise<EventWrite | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
-  eventId = eventId.toLowerCase();
+  const lower = eventId.toLowerCase();
+  return withChange((changeSeq) => pullEventAs(changeSeq, lower, parcelId));
+}
+
+async function pullEventAs(
+  changeSeq: number,
+  eventId: string,
+  parcelId: string | undefined,
+): Promise<EventWrite | null> {
   const id = new mongoose.Types.ObjectId(eventId);
   // The document before the update tells us which event went; the events after it are the
   // others, and the version after it is one more than before.
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) },
-    { $pull: { events: { _id: id } }, $inc: { __v: 1 } },
+    { $pull: { events: { _id: id } }, $inc: { __v: 1 }, $set: { changeSeq } },
     { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!before) return null;
@@ -364,7 +433,14 @@ export async function pullEvent(
     events.filter((e) => String(e._id) !== eventId),
     mapsToStatus(removed?.status),
     before.destinations?.length ?? 1,
+    changeSeq,
   );
   if (!removed) return null;
+  await recordDeletion({
+    kind: 'event',
+    recordId: eventId,
+    parcelId: String(before._id),
+    changeSeq,
+  });
   return { event: toEvent(before._id, removed), statusChange };
 }

@@ -144,6 +144,18 @@ export const ParcelSchema = z
   })
   .meta({ id: 'Parcel' });
 
+export const DeletedRecordSchema = z
+  .looseObject({
+    ...ids,
+    deleted: z.literal(true),
+    deletedAt: isoDate,
+    parcelId: id.optional().describe('A deleted tracking event: the parcel it belonged to'),
+  })
+  .describe(
+    'A record deleted since the sync began: drop your copy. Listed for 30 days after the deletion',
+  )
+  .meta({ id: 'DeletedRecord' });
+
 export const NotificationSchema = z
   .looseObject({
     ...ids,

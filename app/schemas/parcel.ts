@@ -17,7 +17,7 @@ import {
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
-import { updatedSince } from './sync';
+import { syncCursor, updatedSince } from './sync';
 import { positiveInt } from './paging';
 
 const text = (max: number) =>
@@ -353,6 +353,7 @@ export const ParcelListQuerySchema = z.object({
     .default('createdAt'),
   order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
   updatedSince,
+  cursor: syncCursor('parcels'),
 });
 /** What the parcel pickers' combobox sends: the list's search alone. */
 export const ParcelOptionsQuerySchema = ParcelListQuerySchema.pick({ search: true });

@@ -47,6 +47,7 @@ import {
   WEBHOOK_DATA_EXAMPLES,
 } from '~/schemas/api-examples';
 import { NOTIFICATION_TYPES, TRACKING_NUMBER_INPUT } from '~/schemas/constants';
+import { encodeSyncCursor, EventListQuerySchema } from '~/schemas/sync';
 import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 
 /**
@@ -191,6 +192,50 @@ const page = (query: z.ZodType, key: string, item: string): Details => ({
   query,
   ok: { 200: list(key, item) },
 });
+/**
+ * A page of a list a sync follows: with `updatedSince` or `cursor`, the changes in the order
+ * they were made, deletions among them, and where to go on.
+ */
+const syncedList = (key: string, item: string): Shape => ({
+  schema: obj(
+    {
+      [key]: {
+        type: 'array',
+        items: { anyOf: [ref(item), ref('DeletedRecord')] },
+        description: 'With updatedSince or cursor, deleted records are listed too (deleted: true)',
+      },
+      pagination: ref('Pagination'),
+      nextCursor: {
+        type: 'string',
+        description:
+          'With updatedSince or cursor: send it back as `cursor` for the changes after this page (when hasMore is false, for those made from now on)',
+      },
+      hasMore: {
+        type: 'boolean',
+        description: 'With updatedSince or cursor: whether more changes are ready after this page',
+      },
+    },
+    [key, 'pagination'],
+  ),
+  example: {
+    [key]: [example(item), example('DeletedRecord')],
+    pagination: { ...(example('Pagination') as object), totalItems: 2 },
+    nextCursor: SYNC_CURSOR_EXAMPLE,
+    hasMore: false,
+  },
+});
+const syncedPage = (query: z.ZodType, key: string, item: string): Details => ({
+  query,
+  ok: { 200: syncedList(key, item) },
+});
+const SYNC_CURSOR_EXAMPLE = encodeSyncCursor({
+  list: 'parcels',
+  seq: 4182,
+  id: EXAMPLE_IDS.parcel,
+});
+/** What every list a sync follows says about it. */
+const SYNC_NOTE =
+  ' To keep a copy in sync, start with `updatedSince` (any instant before what you hold) and follow `nextCursor` as `cursor`: every change, deletions included (`deleted: true`, for 30 days), comes once, in the order changes were made, however much is written meanwhile. Page numbers are for people reading a list: they shift while the list changes.';
 
 const DEPOT_EXAMPLE = {
   name: 'Chicago Hub',
@@ -250,8 +295,8 @@ const OPS: Op[] = [
   op(
     'get /api/parcels',
     'List parcels, newest first',
-    'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
-    page(ParcelListQuerySchema, 'parcels', 'Parcel'),
+    `Parcels, newest first (or by \`sort\` and \`order\`), a page at a time: \`page\` from 1, \`limit\` at most 100. \`status\` and \`search\` (tracking number, sender or recipient) filter the list.${SYNC_NOTE}`,
+    syncedPage(ParcelListQuerySchema, 'parcels', 'Parcel'),
   ),
   op(
     'post /api/parcels',
@@ -298,8 +343,8 @@ const OPS: Op[] = [
   op(
     'get /api/tracking/{parcelId}/events',
     "A parcel's events, newest first",
-    'Every tracking event of the parcel, newest first, each with its parcelId.',
-    about(items('events', 'ParcelTrackingEvent')),
+    `The tracking events of the parcel, newest first, each with its parcelId, a page at a time (up to 100 by default).${SYNC_NOTE}`,
+    { query: EventListQuerySchema, ...about(syncedList('events', 'ParcelTrackingEvent')) },
   ),
   op(
     'post /api/tracking/{parcelId}/events',
@@ -437,8 +482,8 @@ const OPS: Op[] = [
   op(
     'get /api/notifications',
     'List notifications, newest first',
-    'Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.',
-    page(NotificationListQuerySchema, 'notifications', 'Notification'),
+    `Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.${SYNC_NOTE}`,
+    syncedPage(NotificationListQuerySchema, 'notifications', 'Notification'),
   ),
   op(
     'post /api/notifications',
@@ -485,8 +530,8 @@ const OPS: Op[] = [
   op(
     'get /api/receipts',
     'List receipts, newest first',
-    'Receipts, newest first, a page at a time; `search` matches the receipt number, tracking number or customer.',
-    page(ReceiptListQuerySchema, 'receipts', 'Receipt'),
+    `Receipts, newest first, a page at a time; \`search\` matches the receipt number, tracking number or customer.${SYNC_NOTE}`,
+    syncedPage(ReceiptListQuerySchema, 'receipts', 'Receipt'),
   ),
   op(
     'get /api/receipts/{id}',

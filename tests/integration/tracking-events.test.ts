@@ -273,7 +273,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
-    const events = (await listEvents(parcelId))!;
+    const events = (await listEvents(parcelId))!.events;
     expect(events).toHaveLength(10);
     expect(events.map((e) => e.location)).toEqual(
       Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`),
@@ -414,7 +414,7 @@ describe('parcel status follows the newest event', () => {
     const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
     expect(stored.actualDelivery?.toISOString()).toBe('2024-12-03T08:00:00.000Z');
-    expect((await listEvents(parcelId))!.map((e) => e.status)).toEqual(['Delivered', 'In Transit']);
+    expect((await listEvents(parcelId))!.events.map((e) => e.status)).toEqual(['Delivered', 'In Transit']);
   });
 });
 
@@ -517,7 +517,7 @@ describe('model functions', () => {
     const event = await createEvent(a, 'In Transit');
     expect(await deleteEvent(event.id, { parcelId: b })).toBeNull();
     expect(await updateEvent(event.id, { status: 'Delivered' }, { parcelId: b })).toBeNull();
-    expect((await listEvents(a))!).toHaveLength(1);
+    expect((await listEvents(a))!.events).toHaveLength(1);
   });
 });
 
@@ -706,7 +706,7 @@ describe('dashboard Tracking pages', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe(`/dashboard/tracking/${parcelId}?search=bob`);
     expect(res.headers.get('Set-Cookie')).toMatch(/__flash=/);
-    const events = (await listEvents(parcelId))!;
+    const events = (await listEvents(parcelId))!.events;
     expect(events).toMatchObject([
       { status: 'Out for Delivery', location: 'Depot 4', timestamp: '2024-12-15T09:30:00.000Z' },
     ]);
@@ -774,7 +774,7 @@ describe('dashboard Tracking pages', () => {
       { parcelId },
     );
     expect(res.status).toBe(302);
-    const [event] = (await listEvents(parcelId))!;
+    const [event] = (await listEvents(parcelId))!.events;
     expect(event).toMatchObject({
       timestamp: '2026-11-22T20:15:00.000Z',
       timeZone: 'America/New_York',
