@@ -583,9 +583,14 @@ export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]
 }
 
 /** The parcels of a list (without their events) in its order, one at a time: for exports. */
-export function parcelListCursor(options: ParcelListOptions) {
-  return Parcel.find(parcelListFilter(options), { events: 0 })
-    .sort(parcelListSort(options))
+export function parcelListCursor(options: ParcelListOptions & { updatedSince?: Date }) {
+  // With `updatedSince`, those changed since then, oldest change first.
+  const since = options.updatedSince;
+  return Parcel.find(
+    { ...parcelListFilter(options), ...(since ? { updatedAt: { $gte: since } } : {}) },
+    { events: 0 },
+  )
+    .sort(since ? { updatedAt: 1, _id: 1 } : parcelListSort(options))
     .lean<LeanParcel[]>()
     .cursor({ batchSize: 500 });
 }

@@ -436,6 +436,7 @@ export const ParcelBulkDeleteFormSchema = z.object({ ids: parcelIdsField() });
 export const ParcelExportQuerySchema = ParcelListQuerySchema.omit({
   page: true,
   limit: true,
+  cursor: true,
 }).extend({
   ids: z
     .string()

@@ -123,7 +123,11 @@ describe('a sync that follows nextCursor', () => {
     const editor = async () => {
       const ids: string[] = [];
       for (let i = 0; i < 20; i++) {
-        const event = await addEvent(hot.id, { status: 'In Transit', location: `Hub ${i}` });
+        const event = await addEvent(hot.id, {
+          status: 'In Transit',
+          location: `Hub ${i}`,
+          description: '',
+        });
         ids.push(event!.id);
         if (i % 2 === 1) await updateEvent(ids[i - 1]!, { description: `Sorted ${i}` });
         if (i % 4 === 3) await deleteEvent(ids[i - 3]!);
