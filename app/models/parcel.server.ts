@@ -9,6 +9,7 @@ import {
   PARCEL_TO_EVENT_STATUS,
   PRIORITIES,
   SERVICE_TYPES,
+  eventStatusOf,
   type ParcelSortKey,
   type ParcelStatus,
   type SortOrder,
@@ -48,7 +49,10 @@ const destinationSchema = new Schema({
 });
 
 const trackingEventSchema = new Schema({
+  // One of EVENT_STATUSES (events stored before the list was closed may hold other words).
   status: { type: String, required: true, trim: true },
+  // What a Custom Status says.
+  customStatus: { type: String, trim: true },
   location: { type: String, default: '', trim: true },
   description: { type: String, default: '', trim: true },
   timestamp: { type: Date, required: true, default: () => new Date() },
@@ -187,6 +191,7 @@ type Contact = {
 type LeanEvent = {
   _id: unknown;
   status: string;
+  customStatus?: string | null;
   location?: string | null;
   description?: string | null;
   timestamp: Date;
@@ -259,7 +264,7 @@ export function eventTimeZone(event: { timeZone?: string | null }): string {
 export function serializeEvent(event: LeanEvent) {
   return {
     ...recordIds(event._id),
-    status: event.status,
+    ...eventStatusOf(event),
     location: event.location ?? '',
     description: event.description ?? '',
     timestamp: iso(event.timestamp),
@@ -390,7 +395,7 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
       .sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime())
       .map((event) => ({
         id: String(event._id),
-        status: event.status,
+        ...eventStatusOf(event),
         location: event.location ?? '',
         description: event.description ?? '',
         timestamp: iso(event.timestamp),
@@ -788,6 +793,7 @@ function statusEvent(status: string, changeSeq: number) {
   return {
     _id: new mongoose.Types.ObjectId(),
     status: eventStatus ?? 'Custom Status',
+    ...(eventStatus ? {} : { customStatus: status }),
     description: eventStatus ? '' : `Status changed to ${status}`,
     location: '',
     timestamp: now,

@@ -6,7 +6,11 @@ import {
   PARCELS_PAGE_SIZE,
   type ParcelStatus,
 } from '~/schemas/constants';
-import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
+import {
+  CUSTOM_EVENT_STATUS,
+  type TrackingEventInput,
+  type TrackingEventUpdate,
+} from '~/schemas/tracking-event';
 import { env } from '~/lib/env.server';
 import {
   Parcel,
@@ -261,6 +265,7 @@ async function pushEventAs(
   const event = {
     _id: eventId,
     status: input.status,
+    ...(input.customStatus ? { customStatus: input.customStatus } : {}),
     location: input.location ?? '',
     description: input.description ?? '',
     timestamp: input.timestamp ?? now,
@@ -352,6 +357,7 @@ async function setEventFieldsAs(
     changeSeq,
   };
   if (input.status !== undefined) set['events.$.status'] = input.status;
+  if (input.customStatus !== undefined) set['events.$.customStatus'] = input.customStatus;
   if (input.location !== undefined) set['events.$.location'] = input.location;
   if (input.description !== undefined) set['events.$.description'] = input.description;
   if (input.timestamp !== undefined) set['events.$.timestamp'] = input.timestamp;
@@ -360,11 +366,16 @@ async function setEventFieldsAs(
     set['events.$.depotId'] = new mongoose.Types.ObjectId(input.depotId);
   if (input.reason !== undefined) set['events.$.reason'] = input.reason;
   if (input.nextAttemptDate !== undefined) set['events.$.nextAttemptDate'] = input.nextAttemptDate;
-  // An event that is no longer a failed delivery keeps no reason for one.
-  const unset: Record<string, 1> =
-    input.status !== undefined && input.status !== FAILED_DELIVERY
+  // An event that is no longer a failed delivery keeps no reason for one, and one no longer a
+  // custom status no words of one.
+  const unset: Record<string, 1> = {
+    ...(input.status !== undefined && input.status !== FAILED_DELIVERY
       ? { 'events.$.reason': 1, 'events.$.nextAttemptDate': 1 }
-      : {};
+      : {}),
+    ...(input.status !== undefined && input.status !== CUSTOM_EVENT_STATUS
+      ? { 'events.$.customStatus': 1 }
+      : {}),
+  };
   // The document before the update tells us the event's status before; applying the same
   // changes to it gives the events after, and the version after is one more than before.
   const before = await Parcel.findOneAndUpdate(
@@ -381,6 +392,7 @@ async function setEventFieldsAs(
     changeSeq,
     ...givenFields(input),
     ...(unset['events.$.reason'] ? { reason: null, nextAttemptDate: null } : {}),
+    ...(unset['events.$.customStatus'] ? { customStatus: null } : {}),
   };
   const events = (before.events ?? []).map((e) => (e === previous ? changed : e));
   const statusChange = await syncParcelStatus(

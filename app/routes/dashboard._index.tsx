@@ -8,6 +8,7 @@ import { formatMoney } from '~/schemas/constants';
 import { OVERVIEW_ACTIVITY_LIMIT } from '~/schemas/dashboard';
 import { requireUser } from '~/services/auth.server';
 import { formatEventTime, formatRelativeTime } from '~/utils/format';
+import { eventStatusLabel } from '~/schemas/constants';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -133,7 +134,7 @@ export default function DashboardOverview() {
               >
                 <div className="min-w-0">
                   <p className="text-sm font-medium text-gray-900">
-                    {event.status}
+                    {eventStatusLabel(event)}
                     {' · '}
                     <Link
                       to={`/dashboard/parcels/${event.parcelId}`}

@@ -29,6 +29,7 @@ const contact = {
 const event = {
   ...ids(EVENT_ID),
   status: 'Arrived at Facility',
+  customStatus: null,
   location: 'Chicago Hub',
   description: 'Sorted for delivery',
   timestamp: at,

@@ -4,9 +4,12 @@ import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
 import {
+  EVENT_STATUSES,
   FAILURE_REASON_CODES,
   NOTIFICATION_TYPES,
   PARCEL_STATUSES,
+  PRIORITIES,
+  SERVICE_TYPES,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 
@@ -59,10 +62,20 @@ const ContactSchema = z.looseObject({
   country: z.string().optional().describe('A name or an ISO 3166 code'),
 });
 
+const eventStatus = z
+  .enum(EVENT_STATUSES)
+  .describe("Moves the parcel's status (a Custom Status does not: customStatus says what it is)");
+const customStatus = z
+  .string()
+  .nullable()
+  .describe('What a Custom Status says, shown in its place; null for the other statuses');
+const parcelStatus = z.enum(PARCEL_STATUSES);
+
 export const TrackingEventObjectSchema = z
   .looseObject({
     ...ids,
-    status: z.string(),
+    status: eventStatus,
+    customStatus,
     location: z.string(),
     description: z.string(),
     timestamp: nullableDate,
@@ -117,9 +130,9 @@ export const ParcelSchema = z
     recipient: ContactSchema,
     weight: z.number(),
     dimensions: z.looseObject({ length: z.number(), width: z.number(), height: z.number() }),
-    serviceType: z.string(),
-    status: z.string(),
-    priority: z.string(),
+    serviceType: z.enum(SERVICE_TYPES),
+    status: parcelStatus.describe('Follows its newest event (or what staff set by hand)'),
+    priority: z.enum(PRIORITIES),
     estimatedDelivery: nullableDate,
     actualDelivery: nullableDate,
     deliveryWindow: DeliveryWindowSchema,
@@ -241,10 +254,10 @@ export const PublicTrackingSchema = z
   .looseObject({
     parcel: z.looseObject({
       trackingNumber: z.string(),
-      status: z.string(),
+      status: parcelStatus,
       recipient: z.looseObject({ name: z.string(), address: z.string() }),
       sender: z.looseObject({ address: z.string() }),
-      serviceType: z.string(),
+      serviceType: z.enum(SERVICE_TYPES),
       estimatedDelivery: nullableDate,
       deliveryWindow: DeliveryWindowSchema.optional(),
       actualDelivery: nullableDate.optional(),
@@ -253,7 +266,8 @@ export const PublicTrackingSchema = z
     events: z.array(
       z.looseObject({
         id,
-        status: z.string(),
+        status: eventStatus,
+        customStatus: customStatus.optional(),
         location: z.string(),
         description: z.string(),
         timestamp: nullableDate,

@@ -349,7 +349,7 @@ const OPS: Op[] = [
   op(
     'post /api/tracking/{parcelId}/events',
     "Add an event (updates the parcel's status)",
-    "Adds a tracking event. The parcel's status follows its newest event (Delivered also sets actualDelivery); the parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
+    "Adds a tracking event. `status` is one of the statuses listed (anything else is a 400 that names them); the parcel's status follows its newest event (Delivered also sets actualDelivery), except a Custom Status, which says what it is in `customStatus`. The parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
     {
       body: TrackingEventSchema,
       bodyExample: {

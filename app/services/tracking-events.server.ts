@@ -14,6 +14,7 @@ import { auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { emitWebhookEvent } from './webhooks.server';
+import { eventStatusLabel } from '~/schemas/constants';
 
 /**
  * Recording a parcel's tracking events, with all that follows from each: the parcel's status
@@ -108,7 +109,7 @@ export async function recordEvent(
   }
   await emitEventChange('tracking_event.created', event, parcel);
   if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
-  await auditRecord(actor, 'create', 'event', { label: event.status, after: event });
+  await auditRecord(actor, 'create', 'event', { label: eventStatusLabel(event), after: event });
   return { event, repeated: false };
 }
 
@@ -144,7 +145,11 @@ export async function updateEvent(
   const { before, event, statusChange } = written;
   await statusChanged(statusChange, { email: true });
   await emitEventChange('tracking_event.updated', event, await getParcelStatus(event.parcelId));
-  await auditRecord(actor, 'update', 'event', { label: event.status, before, after: event });
+  await auditRecord(actor, 'update', 'event', {
+    label: eventStatusLabel(event),
+    before,
+    after: event,
+  });
   return event;
 }
 
@@ -162,6 +167,6 @@ export async function deleteEvent(
   const { event, statusChange } = written;
   await statusChanged(statusChange, { email: false });
   await emitEventChange('tracking_event.deleted', event, await getParcelStatus(event.parcelId));
-  await auditRecord(actor, 'delete', 'event', { label: event.status, before: event });
+  await auditRecord(actor, 'delete', 'event', { label: eventStatusLabel(event), before: event });
   return event;
 }
