@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import { z } from 'zod';
 import { defaultErrorCode, type ApiErrorCode } from '~/schemas/api-error-codes';
 import { isDuplicateKey, isObjectId } from './db.server';
-import { ConflictError } from './errors.server';
+import { ConflictError, StaleRecordError } from './errors.server';
 import { conditionalResponse } from './http-cache.server';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
 
@@ -182,6 +182,7 @@ export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof ApiError)
     return apiErrorResponse(error.status, error.message, error.details, error.options);
   if (error instanceof ConflictError) return apiErrorResponse(409, error.message);
+  if (error instanceof StaleRecordError) return apiErrorResponse(412, error.message);
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
 import { findChanges, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
 import {
   DEFAULT_DELIVERY_DAYS,
@@ -520,6 +521,15 @@ export async function getParcel(id: string): Promise<SerializedParcel | null> {
   return serializedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);
 }
 
+/** A parcel as getParcel gives it, and its version: the change number it was last written by. */
+export async function getParcelVersioned(
+  id: string,
+): Promise<{ record: SerializedParcel; version: number } | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Parcel.findById(id).lean<LeanParcel>();
+  return doc ? { record: serializeParcel(doc), version: doc.changeSeq ?? 0 } : null;
+}
+
 const PARCEL_OPTION_FIELDS = {
   trackingNumber: 1,
   status: 1,
@@ -814,8 +824,16 @@ function statusEvent(status: string, changeSeq: number) {
 export async function updateParcelFields(
   id: string,
   changes: ParcelFieldChanges,
+  { version }: { version?: number | null } = {},
 ): Promise<{ parcel: SerializedParcel; previousStatus: string | null } | null> {
   if (!isObjectId(id)) return null;
+  // With a version (the change number it was read at), only that version is changed: when
+  // another change came first, StaleRecordError.
+  const filter = { _id: id, ...(version == null ? {} : { changeSeq: version }) };
+  const stale = async () => {
+    if (await Parcel.exists({ _id: id })) throw new StaleRecordError('parcel');
+    return null;
+  };
   const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
@@ -826,8 +844,9 @@ export async function updateParcelFields(
   if (Object.keys(unset).length) update.$unset = unset;
   if (Object.keys(set).length) update.$set = set;
   if (!Object.keys(update).length) {
-    const unchanged = await Parcel.findById(id).lean<LeanParcel>();
-    return unchanged ? { parcel: serializeParcel(unchanged), previousStatus: null } : null;
+    const unchanged = await Parcel.findOne(filter).lean<LeanParcel>();
+    if (!unchanged) return stale();
+    return { parcel: serializeParcel(unchanged), previousStatus: null };
   }
   return withChange(async (changeSeq) => {
     const previous = input.status
@@ -838,11 +857,11 @@ export async function updateParcelFields(
     if (input.status && previous && previous.status !== input.status)
       update.$push = { events: { $each: [statusEvent(input.status, changeSeq)], $position: 0 } };
     update.$set = { ...(update.$set as object), changeSeq };
-    const doc = await Parcel.findByIdAndUpdate(id, update, {
+    const doc = await Parcel.findOneAndUpdate(filter, update, {
       returnDocument: 'after',
       runValidators: true,
     }).lean<LeanParcel>();
-    if (!doc) return null;
+    if (!doc) return stale();
     return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
   });
 }

@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -150,6 +151,15 @@ export async function getReceipt(id: string): Promise<SerializedReceipt | null> 
   return serializedById(id, (id) => Receipt.findById(id).lean<LeanReceipt>(), serializeReceipt);
 }
 
+/** A receipt as getReceipt gives it, and its version: the change number it was last written by. */
+export async function getReceiptVersioned(
+  id: string,
+): Promise<{ record: SerializedReceipt; version: number } | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Receipt.findById(id).lean<LeanReceipt>();
+  return doc ? { record: serializeReceipt(doc), version: doc.changeSeq ?? 0 } : null;
+}
+
 export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
   const receipt = await Receipt.findOne().sort({ createdAt: -1, _id: -1 }).lean<LeanReceipt>();
   return receipt ? serializeReceipt(receipt) : null;
@@ -201,16 +211,19 @@ export async function insertReceipt({
 export async function updateReceiptFields(
   id: string,
   input: ReceiptUpdateInput,
+  { version }: { version?: number | null } = {},
 ): Promise<SerializedReceipt | null> {
   if (!isObjectId(id)) return null;
   const set = givenFields(input);
   const receipt = await withChange((changeSeq) =>
-    Receipt.findByIdAndUpdate(
-      id,
+    Receipt.findOneAndUpdate(
+      { _id: id, ...(version == null ? {} : { changeSeq: version }) },
       { $set: { ...set, changeSeq } },
       { returnDocument: 'after', runValidators: true },
     ).lean<LeanReceipt>(),
   );
+  if (!receipt && version != null && (await Receipt.exists({ _id: id })))
+    throw new StaleRecordError('receipt');
   return receipt ? serializeReceipt(receipt) : null;
 }
 

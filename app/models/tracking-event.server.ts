@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
 import {
   EVENT_TO_PARCEL_STATUS,
   FAILED_DELIVERY,
@@ -208,10 +209,22 @@ export type ParcelTracking = NonNullable<Awaited<ReturnType<typeof getParcelTrac
 
 /** One event by its own id (with its parcel's id); null when unknown. */
 export async function getEvent(eventId: string): Promise<TrackingEvent | null> {
+  return (await getEventVersioned(eventId))?.record ?? null;
+}
+
+/**
+ * An event as getEvent gives it, and its version: the change number it was last written by
+ * (null for one not written since changes were numbered).
+ */
+export async function getEventVersioned(
+  eventId: string,
+): Promise<{ record: TrackingEvent; version: number | null } | null> {
   if (!isObjectId(eventId)) return null;
   const parcel = await Parcel.findOne({ 'events._id': eventId }, { events: 1 }).lean<LeanParcel>();
   const event = parcel?.events?.find((e) => String(e._id) === eventId.toLowerCase());
-  return parcel && event ? toEvent(parcel._id, event) : null;
+  return parcel && event
+    ? { record: toEvent(parcel._id, event), version: event.changeSeq ?? null }
+    : null;
 }
 
 /** Parcels to pick from in the Tracking tab: newest first, optionally matching a search. */
@@ -338,11 +351,11 @@ async function pushEventAs(
 export async function setEventFields(
   eventId: string,
   input: TrackingEventUpdate,
-  { parcelId }: { parcelId?: string } = {},
+  { parcelId, version }: { parcelId?: string; version?: number | null } = {},
 ): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   const id = eventId.toLowerCase();
-  return withChange((changeSeq) => setEventFieldsAs(changeSeq, id, input, parcelId));
+  return withChange((changeSeq) => setEventFieldsAs(changeSeq, id, input, parcelId, version));
 }
 
 async function setEventFieldsAs(
@@ -350,6 +363,7 @@ async function setEventFieldsAs(
   eventId: string,
   input: TrackingEventUpdate,
   parcelId: string | undefined,
+  version: number | null | undefined,
 ): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   const set: Record<string, unknown> = {
     'events.$.updatedAt': new Date(),
@@ -379,11 +393,21 @@ async function setEventFieldsAs(
   // The document before the update tells us the event's status before; applying the same
   // changes to it gives the events after, and the version after is one more than before.
   const before = await Parcel.findOneAndUpdate(
-    { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
+    {
+      // With a version, only the event as it was at that change (null: never numbered).
+      ...(version === undefined
+        ? { 'events._id': eventId }
+        : { events: { $elemMatch: { _id: eventId, changeSeq: version } } }),
+      ...(parcelId ? { _id: parcelId } : {}),
+    },
     { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}), $inc: { __v: 1 } },
     { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
-  if (!before) return null;
+  if (!before) {
+    if (version !== undefined && (await Parcel.exists({ 'events._id': eventId })))
+      throw new StaleRecordError('tracking event');
+    return null;
+  }
   const previous = (before.events ?? []).find((e) => String(e._id) === eventId);
   if (!previous) return null;
   const changed: LeanEvent = {

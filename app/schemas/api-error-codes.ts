@@ -20,6 +20,8 @@ export const API_ERROR_CODE_MEANINGS = {
   tracking_number_mistyped:
     'No parcel has that tracking number and its last digit is not the check digit of the eight before it: a typing error',
   method_not_allowed: 'The path does not take that method: Allow lists those it does',
+  precondition_failed:
+    'If-Match named a version of the record that is no longer the stored one (someone changed it meanwhile): GET it again, apply your change to that and send its ETag',
   conflict:
     'The state of things refuses the change: a duplicate, or an action not allowed in the record’s current state',
   idempotency_key_in_progress:
@@ -55,6 +57,8 @@ export function defaultErrorCode(status: number): ApiErrorCode {
       return 'method_not_allowed';
     case 409:
       return 'conflict';
+    case 412:
+      return 'precondition_failed';
     case 413:
       return 'payload_too_large';
     case 415:

@@ -355,6 +355,12 @@ export const ParcelListQuerySchema = z.object({
   updatedSince,
   cursor: syncCursor('parcels'),
 });
+/** The version an edit form was loaded with (the parcel's change number), as it posts it. */
+export const ParcelVersionSchema = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+
 /** What the parcel pickers' combobox sends: the list's search alone. */
 export const ParcelOptionsQuerySchema = ParcelListQuerySchema.pick({ search: true });
 

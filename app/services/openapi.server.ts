@@ -78,6 +78,8 @@ type Op = {
   ok: Record<number, string | Shape>;
   errors?: number[];
   etag?: boolean;
+  /** A change that honours If-Match (412 when the record changed since). */
+  ifMatch?: boolean;
   /** The success answer's media type, when it is not JSON. */
   contentType?: string;
   rateLimited?: boolean;
@@ -329,10 +331,13 @@ const OPS: Op[] = [
     'put /api/parcels/{id}',
     'Change the fields given',
     "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event. A delivery window must fall on the estimated day (the one given, else the parcel's) in the company's zone; a new estimated day without a window clears a window on another day.",
-    change('parcel', 'Parcel', ParcelUpdateSchema, {
-      priority: 'High',
-      recipient: { phone: '+1 555 0100' },
-    }),
+    {
+      ifMatch: true,
+      ...change('parcel', 'Parcel', ParcelUpdateSchema, {
+        priority: 'High',
+        recipient: { phone: '+1 555 0100' },
+      }),
+    },
   ),
   op(
     'delete /api/parcels/{id}',
@@ -373,9 +378,12 @@ const OPS: Op[] = [
     'put /api/tracking/events/{id}',
     'Change the fields given',
     "Changes the fields given; the parcel's status is worked out again from its events.",
-    change('event', 'ParcelTrackingEvent', TrackingEventUpdateSchema, {
-      description: 'Sorted for delivery, bay 4',
-    }),
+    {
+      ifMatch: true,
+      ...change('event', 'ParcelTrackingEvent', TrackingEventUpdateSchema, {
+        description: 'Sorted for delivery, bay 4',
+      }),
+    },
   ),
   op(
     'delete /api/tracking/events/{id}',
@@ -543,7 +551,10 @@ const OPS: Op[] = [
     'put /api/receipts/{id}',
     'Change the fields given',
     'Changes the fields given (customer, payment method, format).',
-    change('receipt', 'Receipt', ReceiptUpdateSchema, { paymentMethod: 'Bank Transfer' }),
+    {
+      ifMatch: true,
+      ...change('receipt', 'Receipt', ReceiptUpdateSchema, { paymentMethod: 'Bank Transfer' }),
+    },
   ),
   op(
     'delete /api/receipts/{id}',
@@ -1027,6 +1038,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: "Not allowed: a role or an API key's scope (write, admin) is needed, or (code password_change_required) the account must change its temporary password first",
   404: 'Not found',
   409: 'Conflict (a duplicate, a state that does not allow it, or an Idempotency-Key still running)',
+  412: 'If-Match names a version that is no longer the record’s: GET it again',
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Idempotency-Key reused with another request',
@@ -1040,6 +1052,7 @@ const ERROR_EXAMPLE_TEXT: Record<number, string> = {
   403: 'This needs the staff role',
   404: 'Not found',
   409: 'Conflict',
+  412: 'The parcel was changed since the version If-Match names: GET it again',
   413: 'The request body is larger than 1048576 bytes',
   415: 'Content-Type must be application/json',
   422: 'This Idempotency-Key was used with another request',
@@ -1076,6 +1089,7 @@ function operation(op: Op) {
     ...(op.query ? queryParameters(op.query) : []),
   ];
   if (op.etag) parameters.push({ $ref: '#/components/parameters/If-None-Match' });
+  if (op.ifMatch) parameters.push({ $ref: '#/components/parameters/If-Match' });
   if (op.method === 'post' && authenticated)
     parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
 
@@ -1104,6 +1118,7 @@ function operation(op: Op) {
   const errors = new Set([400, ...(op.errors ?? [])]);
   if (authenticated) [401, 403, 429].forEach((s) => errors.add(s));
   if (op.body || op.rawBody) [413, 415].forEach((s) => errors.add(s));
+  if (op.ifMatch) errors.add(412);
   if (op.method === 'post' && authenticated) [409, 422].forEach((s) => errors.add(s));
   for (const status of [...errors].sort()) {
     const own =
@@ -1344,6 +1359,14 @@ Compatibility: fields are added, never renamed or removed, so a client must igno
           description:
             'Up to 255 visible characters. The same key with the same body replays the first answer (Idempotent-Replayed: true); with another body, 422; while the first runs, 409.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+        'If-Match': {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          description:
+            'The ETag of the record as you read it (GET): the change is made only if the record is still that version, else 412 (code precondition_failed) and nothing changes. `*`: any version. Without it, the change is made whatever the version.',
+          schema: { type: 'string' },
         },
         'If-None-Match': {
           name: 'If-None-Match',

@@ -137,10 +137,10 @@ async function emitDeliveryFailed(
 export async function updateEvent(
   eventId: string,
   input: TrackingEventUpdate,
-  { parcelId }: { parcelId?: string } = {},
+  { parcelId, version }: { parcelId?: string; version?: number | null } = {},
   actor?: Actor,
 ): Promise<TrackingEvent | null> {
-  const written = await setEventFields(eventId, await atDepot(input), { parcelId });
+  const written = await setEventFields(eventId, await atDepot(input), { parcelId, version });
   if (!written) return null;
   const { before, event, statusChange } = written;
   await statusChanged(statusChange, { email: true });
