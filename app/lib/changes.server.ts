@@ -149,6 +149,21 @@ export async function numberOlderRecords(models: ReadonlyArray<Model<never>>): P
     );
 }
 
+/**
+ * withChange, when `exists` finds the record to change; null without taking a number when it
+ * does not (an unknown id, a state that refuses the change), so that refused requests leave the
+ * counter as they found it. The write itself still says what it matches: a record gone between
+ * the two is written as nothing, at the cost of a number.
+ */
+export async function withChangeIf<T>(
+  exists: () => PromiseLike<unknown>,
+  write: (changeSeq: number) => Promise<T>,
+  options?: { leaseMs?: number },
+): Promise<T | null> {
+  if (!(await exists())) return null;
+  return withChange(write, options);
+}
+
 /** The highest change number a reader may pass: below every change still being written. */
 export async function changeHorizon(): Promise<number> {
   const state = await clock().findOne({ _id: CLOCK_ID });

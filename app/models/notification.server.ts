@@ -8,7 +8,13 @@ import {
 import type { NotificationStatus, NotificationType } from '~/schemas/notification';
 import { ConflictError } from '~/lib/errors.server';
 import { findPage, iso, registeredModel, serializedById } from '~/lib/records.server';
-import { findChanges, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
+import {
+  findChanges,
+  recordDeletion,
+  withChange,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 
 const emailResultSchema = new Schema(
   {
@@ -215,10 +221,13 @@ export async function insertNotification(
 }
 
 export async function removeNotification(id: string): Promise<void> {
-  await withChange(async (changeSeq) => {
-    const deleted = await Notification.findOneAndDelete({ _id: id }, { projection: { _id: 1 } });
-    if (deleted) await recordDeletion({ kind: 'notification', recordId: id, changeSeq });
-  });
+  await withChangeIf(
+    () => Notification.exists({ _id: id }),
+    async (changeSeq) => {
+      const deleted = await Notification.findOneAndDelete({ _id: id }, { projection: { _id: 1 } });
+      if (deleted) await recordDeletion({ kind: 'notification', recordId: id, changeSeq });
+    },
+  );
 }
 
 /**
@@ -347,12 +356,14 @@ export async function claimFailedNotification(
   id: string,
 ): Promise<{ notification: SerializedNotification; jobId: string | null } | null> {
   if (!isObjectId(id)) return null;
-  const claimed = await withChange((changeSeq) =>
-    Notification.findOneAndUpdate(
-      { _id: id, status: 'failed' },
-      { $set: { status: 'pending', changeSeq } },
-      { returnDocument: 'after' },
-    ).lean<LeanNotification>(),
+  const claimed = await withChangeIf(
+    () => Notification.exists({ _id: id, status: 'failed' }),
+    (changeSeq) =>
+      Notification.findOneAndUpdate(
+        { _id: id, status: 'failed' },
+        { $set: { status: 'pending', changeSeq } },
+        { returnDocument: 'after' },
+      ).lean<LeanNotification>(),
   );
   if (!claimed) {
     const exists = await Notification.exists({ _id: id });
@@ -368,11 +379,14 @@ export async function claimFailedNotification(
 /** Deletes a failed notification. Returns false for an unknown id; throws unless failed. */
 export async function deleteFailedNotification(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  const deleted = await withChange(async (changeSeq) => {
-    const doc = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
-    if (doc) await recordDeletion({ kind: 'notification', recordId: id, changeSeq });
-    return doc;
-  });
+  const deleted = await withChangeIf(
+    () => Notification.exists({ _id: id, status: 'failed' }),
+    async (changeSeq) => {
+      const doc = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
+      if (doc) await recordDeletion({ kind: 'notification', recordId: id, changeSeq });
+      return doc;
+    },
+  );
   if (deleted) return true;
   const exists = await Notification.exists({ _id: id });
   if (!exists) return false;

@@ -2,7 +2,13 @@ import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { isDuplicateKey, isObjectId } from '~/lib/db.server';
 import { StaleRecordError } from '~/lib/errors.server';
-import { findChanges, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
+import {
+  findChanges,
+  recordDeletion,
+  withChange,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
@@ -848,22 +854,26 @@ export async function updateParcelFields(
     if (!unchanged) return stale();
     return { parcel: serializeParcel(unchanged), previousStatus: null };
   }
-  return withChange(async (changeSeq) => {
-    const previous = input.status
-      ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
-      : null;
-    // A status set by hand is also a tracking event, so the status and the latest event that the
-    // recipient reads always agree.
-    if (input.status && previous && previous.status !== input.status)
-      update.$push = { events: { $each: [statusEvent(input.status, changeSeq)], $position: 0 } };
-    update.$set = { ...(update.$set as object), changeSeq };
-    const doc = await Parcel.findOneAndUpdate(filter, update, {
-      returnDocument: 'after',
-      runValidators: true,
-    }).lean<LeanParcel>();
-    if (!doc) return stale();
-    return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
-  });
+  const written = await withChangeIf(
+    () => Parcel.exists(filter),
+    async (changeSeq) => {
+      const previous = input.status
+        ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
+        : null;
+      // A status set by hand is also a tracking event, so the status and the latest event that the
+      // recipient reads always agree.
+      if (input.status && previous && previous.status !== input.status)
+        update.$push = { events: { $each: [statusEvent(input.status, changeSeq)], $position: 0 } };
+      update.$set = { ...(update.$set as object), changeSeq };
+      const doc = await Parcel.findOneAndUpdate(filter, update, {
+        returnDocument: 'after',
+        runValidators: true,
+      }).lean<LeanParcel>();
+      if (!doc) return null;
+      return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
+    },
+  );
+  return written ?? stale();
 }
 
 /** A parcel's status, estimated day and window: what its window and its day-before e-mail need. */
@@ -895,12 +905,15 @@ export async function listParcelsExpectedOn(day: string, except: readonly Parcel
  */
 export async function removeParcel(id: string): Promise<SerializedParcel | null> {
   if (!isObjectId(id)) return null;
-  return withChange(async (changeSeq) => {
-    const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
-    if (!doc) return null;
-    await recordDeletion({ kind: 'parcel', recordId: String(doc._id), changeSeq });
-    return serializeParcel(doc);
-  });
+  return withChangeIf(
+    () => Parcel.exists({ _id: id }),
+    async (changeSeq) => {
+      const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
+      if (!doc) return null;
+      await recordDeletion({ kind: 'parcel', recordId: String(doc._id), changeSeq });
+      return serializeParcel(doc);
+    },
+  );
 }
 
 /** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */

@@ -16,7 +16,13 @@ import {
   type ReceiptListQuery,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
-import { findChanges, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
+import {
+  findChanges,
+  recordDeletion,
+  withChange,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 import {
   findPage,
   givenFields,
@@ -215,12 +221,15 @@ export async function updateReceiptFields(
 ): Promise<SerializedReceipt | null> {
   if (!isObjectId(id)) return null;
   const set = givenFields(input);
-  const receipt = await withChange((changeSeq) =>
-    Receipt.findOneAndUpdate(
-      { _id: id, ...(version == null ? {} : { changeSeq: version }) },
-      { $set: { ...set, changeSeq } },
-      { returnDocument: 'after', runValidators: true },
-    ).lean<LeanReceipt>(),
+  const filter = { _id: id, ...(version == null ? {} : { changeSeq: version }) };
+  const receipt = await withChangeIf(
+    () => Receipt.exists(filter),
+    (changeSeq) =>
+      Receipt.findOneAndUpdate(
+        filter,
+        { $set: { ...set, changeSeq } },
+        { returnDocument: 'after', runValidators: true },
+      ).lean<LeanReceipt>(),
   );
   if (!receipt && version != null && (await Receipt.exists({ _id: id })))
     throw new StaleRecordError('receipt');
@@ -229,12 +238,16 @@ export async function updateReceiptFields(
 
 export async function removeReceipt(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  return withChange(async (changeSeq) => {
-    const result = await Receipt.deleteOne({ _id: id });
-    if (result.deletedCount !== 1) return false;
-    await recordDeletion({ kind: 'receipt', recordId: id, changeSeq });
-    return true;
-  });
+  const removed = await withChangeIf(
+    () => Receipt.exists({ _id: id }),
+    async (changeSeq) => {
+      const result = await Receipt.deleteOne({ _id: id });
+      if (result.deletedCount !== 1) return false;
+      await recordDeletion({ kind: 'receipt', recordId: id, changeSeq });
+      return true;
+    },
+  );
+  return removed ?? false;
 }
 
 export async function markReceiptEmailed(id: string, at: Date = new Date()) {

@@ -23,7 +23,12 @@ import {
   type SerializedParcel,
 } from './parcel.server';
 import { givenFields, type Pagination } from '~/lib/records.server';
-import { findChangesIn, recordDeletion, withChange, type SyncRequest } from '~/lib/changes.server';
+import {
+  findChangesIn,
+  recordDeletion,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
@@ -264,7 +269,10 @@ export async function pushEvent(
   { repeatWindowMs }: { repeatWindowMs?: number } = {},
 ): Promise<(EventWrite & { repeated?: false }) | { repeated: true; event: TrackingEvent } | null> {
   if (!isObjectId(parcelId)) return null;
-  return withChange((changeSeq) => pushEventAs(changeSeq, parcelId, input, { repeatWindowMs }));
+  return withChangeIf(
+    () => Parcel.exists({ _id: parcelId }),
+    (changeSeq) => pushEventAs(changeSeq, parcelId, input, { repeatWindowMs }),
+  );
 }
 
 async function pushEventAs(
@@ -355,7 +363,10 @@ export async function setEventFields(
 ): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   const id = eventId.toLowerCase();
-  return withChange((changeSeq) => setEventFieldsAs(changeSeq, id, input, parcelId, version));
+  return withChangeIf(
+    () => Parcel.exists({ 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) }),
+    (changeSeq) => setEventFieldsAs(changeSeq, id, input, parcelId, version),
+  );
 }
 
 async function setEventFieldsAs(
@@ -444,7 +455,10 @@ export async function pullEvent(
 ): Promise<EventWrite | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
   const lower = eventId.toLowerCase();
-  return withChange((changeSeq) => pullEventAs(changeSeq, lower, parcelId));
+  return withChangeIf(
+    () => Parcel.exists({ 'events._id': lower, ...(parcelId ? { _id: parcelId } : {}) }),
+    (changeSeq) => pullEventAs(changeSeq, lower, parcelId),
+  );
 }
 
 async function pullEventAs(
