@@ -70,5 +70,14 @@ describe('a burst of proof-of-delivery uploads', () => {
     expect(growthMb).toBeLessThan(350);
     expect(healthTimes.length).toBeGreaterThan(0);
     expect(Math.max(...healthTimes)).toBeLessThan(1000);
+
+    // The stored photo, at most 2,048 px, goes out with nosniff once (not once per layer).
+    const { proofOfDelivery } = (await answers[0]!.json()) as {
+      proofOfDelivery: { photos: Array<{ url: string; width: number }> };
+    };
+    expect(proofOfDelivery.photos[0]!.width).toBe(2048);
+    const photoAnswer = await server.request(proofOfDelivery.photos[0]!.url, { headers: auth });
+    expect(photoAnswer.status).toBe(200);
+    expect(photoAnswer.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
