@@ -2,10 +2,14 @@ import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToString } from 'react-dom/server';
 import os from 'node:os';
+import { numberOlderRecords } from './lib/changes.server';
 import { connectDb, disconnectDb } from './lib/db.server';
 import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
 import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
+import { Notification } from './models/notification.server';
+import { Parcel } from './models/parcel.server';
+import { Receipt } from './models/receipt.server';
 import { planDayBeforePlanning } from './services/day-before-emails.server';
 import { resumeInquiryEmails } from './services/inquiries.server';
 import { registerJobKinds } from './services/job-kinds.server';
@@ -16,12 +20,14 @@ import { NonceProvider } from './utils/nonce-provider';
 
 /**
  * Called by the server before it listens: connects the database (the one connection every
- * request uses), registers the kinds of background job and, in the process that started an
- * embedded database (or with SEED_DEMO), seeds it when it is empty.
+ * request uses), registers the kinds of background job, numbers records stored before syncs
+ * followed changes and, in the process that started an embedded database (or with SEED_DEMO),
+ * seeds it when it is empty.
  */
 export async function ready({ embedded = false }: { embedded?: boolean } = {}) {
   await connectDb();
   registerJobKinds();
+  await numberOlderRecords([Parcel, Notification, Receipt] as never[]);
   await seedOnFirstStart({ embedded });
 }
 

@@ -4,6 +4,14 @@ import onHeaders from 'on-headers';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Security headers helmet sets that a route may also set for itself. */
+const OWN_SECURITY_HEADERS = [
+  'Content-Security-Policy',
+  'X-Content-Type-Options',
+  'X-Frame-Options',
+  'Referrer-Policy',
+];
+
 /**
  * Security headers on every answer, through helmet: a Content-Security-Policy whose scripts must
  * carry this request's nonce (`res.locals.cspNonce`, handed to Remix in the load context), no
@@ -43,8 +51,20 @@ export function securityHeaders() {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   const hsts = helmet.strictTransportSecurity({ maxAge: 365 * 24 * 60 * 60 });
+  // Remix's adapter appends a route's headers to these: a route that sets one of them (a file's
+  // nosniff, a print page's own policy) means its own, and the answer carries it once.
+  const once = (_req, res, next) => {
+    onHeaders(res, () => {
+      for (const name of OWN_SECURITY_HEADERS) {
+        const value = res.getHeader(name);
+        if (Array.isArray(value)) res.setHeader(name, value.at(-1));
+      }
+    });
+    next();
+  };
   return [
     nonce,
+    once,
     headers,
     (req, res, next) => (req.secure ? hsts(req, res, next) : next()),
     (_req, res, next) => {

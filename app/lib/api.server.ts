@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import { z } from 'zod';
 import { defaultErrorCode, type ApiErrorCode } from '~/schemas/api-error-codes';
 import { isDuplicateKey, isObjectId } from './db.server';
-import { ConflictError } from './errors.server';
+import { ConflictError, StaleRecordError } from './errors.server';
 import { conditionalResponse } from './http-cache.server';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
 
@@ -157,12 +157,32 @@ function isDatabaseDown(error: unknown): boolean {
   );
 }
 
+/**
+ * A request body the client stopped sending: it closed the connection, or the server's request
+ * timeout closed it for a body dripping in too slowly (Node's `aborted`). Nobody waits for the
+ * answer, and the stack says nothing a line would not: a slow-body attack must not fill the log.
+ */
+function isAbortedBody(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as NodeJS.ErrnoException).code === 'ECONNRESET' &&
+    error.message === 'aborted'
+  );
+}
+
 /** Turns anything thrown by an API handler into the one JSON error shape. */
 export function toApiErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
+  if (isAbortedBody(error)) {
+    console.warn('A request body was cut off: the connection closed before all of it arrived');
+    return apiErrorResponse(400, 'The request body was cut off before its end', undefined, {
+      code: 'malformed_request',
+    });
+  }
   if (error instanceof ApiError)
     return apiErrorResponse(error.status, error.message, error.details, error.options);
   if (error instanceof ConflictError) return apiErrorResponse(409, error.message);
+  if (error instanceof StaleRecordError) return apiErrorResponse(412, error.message);
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)

@@ -100,16 +100,3 @@ export function isDuplicateKey(error: unknown, field?: string): boolean {
     (!field || Boolean(r?.keyPattern && field in r.keyPattern));
   return refused(e) || Boolean(e?.writeErrors?.some(refused));
 }
-
-/**
- * The filter and order of a list asked for the records changed since an instant (`updatedSince`,
- * inclusive), oldest change first with the id as tie-break so pages are stable; otherwise no
- * filter and the list's own order.
- */
-export function changedSince(
-  since: Date | undefined,
-  order: Record<string, 1 | -1>,
-): { filter: Record<string, unknown>; sort: Record<string, 1 | -1> } {
-  if (!since) return { filter: {}, sort: order };
-  return { filter: { updatedAt: { $gte: since } }, sort: { updatedAt: 1, _id: 1 } };
-}

@@ -26,6 +26,16 @@ export function matchesIfNoneMatch(request: Request, etag: string): boolean {
 }
 
 /**
+ * Whether an If-Match value names `etag`: `*` names any, else one of the listed tags. The API's
+ * ETags are weak (see above) and are compared as they were given, W/ or not.
+ */
+export function matchesIfMatch(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/**
  * The answer for a body that may be revalidated: 304 with the validators when the request already
  * holds it, otherwise the body with its ETag. Only GET and HEAD are conditional.
  */

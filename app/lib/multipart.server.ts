@@ -3,13 +3,14 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from '@remix-run/node';
-import { ApiError } from './api.server';
+import { ApiError, UNKNOWN_FIELD } from './api.server';
 
 /**
  * A multipart/form-data body read with Remix's own parser into memory: files only for the
- * `fileFields` named, each at most `maxFileBytes` (413 naming the field past that); 415 for a body
- * of another type, 400 for one that does not parse. The server bounds the whole body beforehand
- * (server/index.js), so nothing here is read without limit.
+ * `fileFields` named, each at most `maxFileBytes` (413 naming the field past that); a file under
+ * any other name is a 400 naming it, as an unknown text field is; 415 for a body of another type,
+ * 400 for one that does not parse. The server bounds the whole body beforehand (server/index.js),
+ * so nothing here is read without limit.
  */
 export async function readMultipart(
   request: Request,
@@ -20,13 +21,11 @@ export async function readMultipart(
       415,
       'Request body must be multipart/form-data (Content-Type: multipart/form-data)',
     );
-  const files = unstable_createMemoryUploadHandler({
-    maxPartSize: maxFileBytes,
-    // Text fields pass too (this handler reads every part); files only for the fields named.
-    filter: ({ name, filename }) => filename === undefined || fileFields.includes(name),
-  });
+  const files = unstable_createMemoryUploadHandler({ maxPartSize: maxFileBytes });
   try {
     return await unstable_parseMultipartFormData(request, async (part) => {
+      if (part.filename !== undefined && !fileFields.includes(part.name))
+        throw new ApiError(400, 'Validation failed', { [part.name]: [UNKNOWN_FIELD] });
       try {
         return await files(part);
       } catch (error) {

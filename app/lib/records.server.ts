@@ -4,7 +4,7 @@ import mongoose, {
   type QueryFilter,
   type Schema,
 } from 'mongoose';
-import { changedSince, isObjectId } from './db.server';
+import { isObjectId } from './db.server';
 
 /**
  * What every model does alike, written once: registering its mongoose model, answering a page of
@@ -51,15 +51,14 @@ export type Pagination = {
 
 /**
  * One page of what `filter` finds, in `sort` order, `limit` to a page from page 1, each as
- * `serialize` makes it, with the pagination of all it finds. With `updatedSince`, only what
- * changed since then, oldest change first (see changedSince).
+ * `serialize` makes it, with the pagination of all it finds. (A sync's page: findChanges in
+ * changes.server.ts.)
  */
 export async function findPage<D, L, T>(
   model: Model<D>,
   filter: QueryFilter<D>,
   options: {
     sort: Record<string, 1 | -1>;
-    updatedSince?: Date;
     page: number;
     limit: number;
     projection?: object;
@@ -67,13 +66,11 @@ export async function findPage<D, L, T>(
   serialize: (doc: L) => T,
 ): Promise<{ items: T[]; pagination: Pagination }> {
   const { page, limit } = options;
-  const changed = changedSince(options.updatedSince, options.sort);
-  const found = { ...changed.filter, ...filter } as QueryFilter<D>;
   const [totalItems, docs] = await Promise.all([
-    model.countDocuments(found),
+    model.countDocuments(filter),
     model
-      .find(found, options.projection)
-      .sort(changed.sort)
+      .find(filter, options.projection)
+      .sort(options.sort)
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<L[]>(),

@@ -1,4 +1,4 @@
-import { CLOSED_STATUSES } from '~/schemas/constants';
+import { CLOSED_STATUSES, eventStatusOf } from '~/schemas/constants';
 import { eventTimeZone, Parcel, serializeParcel, type LeanParcel } from './parcel.server';
 import { iso } from '~/lib/records.server';
 
@@ -148,6 +148,7 @@ export type RecentTrackingEvent = {
   id: string;
   _id: string;
   status: string;
+  customStatus: string | null;
   location: string;
   description: string;
   timestamp: string | null;
@@ -162,6 +163,7 @@ type RecentEventRow = {
   event: {
     _id: unknown;
     status: string;
+    customStatus?: string | null;
     location?: string | null;
     description?: string | null;
     timestamp?: Date | null;
@@ -188,7 +190,7 @@ export async function listRecentTrackingEvents({
     return {
       id,
       _id: id,
-      status: row.event.status,
+      ...eventStatusOf(row.event),
       location: row.event.location ?? '',
       description: row.event.description ?? '',
       timestamp: iso(row.event.timestamp),

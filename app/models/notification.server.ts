@@ -8,6 +8,13 @@ import {
 import type { NotificationStatus, NotificationType } from '~/schemas/notification';
 import { ConflictError } from '~/lib/errors.server';
 import { findPage, iso, registeredModel, serializedById } from '~/lib/records.server';
+import {
+  findChanges,
+  recordDeletion,
+  withChange,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 
 const emailResultSchema = new Schema(
   {
@@ -45,6 +52,8 @@ const notificationSchema = new Schema(
     automatic: { type: Boolean, default: false },
     /** The tracking event whose status change queued it (automatic ones). */
     eventId: { type: Schema.Types.ObjectId },
+    /** The change that last wrote it, in the order syncs read (app/lib/changes.server.ts). */
+    changeSeq: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
@@ -53,6 +62,7 @@ notificationSchema.index({ createdAt: -1 });
 notificationSchema.index({ status: 1, createdAt: -1 });
 notificationSchema.index({ trackingNumber: 1, createdAt: -1 });
 notificationSchema.index({ parcelId: 1, createdAt: -1 });
+notificationSchema.index({ changeSeq: 1, _id: 1 });
 
 export const Notification = registeredModel('Notification', notificationSchema);
 
@@ -79,6 +89,7 @@ export type LeanNotification = {
   } | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
+  changeSeq?: number | null;
 };
 
 /** The JSON form used by the API and the dashboard. `subject` mirrors `title` for clients that read it. */
@@ -128,36 +139,53 @@ export class UnknownParcelError extends Error {
   }
 }
 
-export async function listNotifications({
-  page = 1,
-  limit = 20,
-  type,
-  status,
-  trackingNumber,
-  automatic,
-  updatedSince,
-}: {
+type NotificationListOptions = {
   page?: number;
   limit?: number;
   type?: NotificationType;
   status?: NotificationStatus;
   trackingNumber?: string;
   automatic?: boolean;
-  updatedSince?: Date;
-}) {
+};
+
+function notificationListFilter({
+  type,
+  status,
+  trackingNumber,
+  automatic,
+}: NotificationListOptions): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
   if (type) filter.type = type;
   if (status) filter.status = status;
   if (trackingNumber) filter.trackingNumber = normalizeTrackingNumber(trackingNumber);
   // Notifications stored before automatic ones existed have no flag: they were manual.
   if (automatic !== undefined) filter.automatic = automatic ? true : { $ne: true };
+  return filter;
+}
+
+export async function listNotifications(options: NotificationListOptions) {
+  const { page = 1, limit = 20 } = options;
   const { items, pagination } = await findPage(
     Notification,
-    filter,
-    { sort: { createdAt: -1, _id: -1 }, updatedSince, page, limit },
+    notificationListFilter(options),
+    { sort: { createdAt: -1, _id: -1 }, page, limit },
     serializeNotification,
   );
   return { notifications: items, pagination };
+}
+
+/** A page of a sync of the notifications, deleted ones included (see findChanges). */
+export async function listNotificationChanges(options: NotificationListOptions & SyncRequest) {
+  const { page = 1, limit = 20 } = options;
+  const { items, ...rest } = await findChanges(
+    Notification,
+    'notification',
+    'notifications',
+    notificationListFilter(options),
+    { ...options, page, limit },
+    serializeNotification,
+  );
+  return { notifications: items, ...rest };
 }
 
 export async function getNotification(id: string): Promise<SerializedNotification | null> {
@@ -188,18 +216,27 @@ export async function insertNotification(
   input: NewNotification & { id?: string },
 ): Promise<SerializedNotification> {
   const { id, html, ...fields } = input;
-  const created = await Notification.create({
-    ...(id ? { _id: id } : {}),
-    ...fields,
-    ...(html ? { html } : {}),
-    status: 'pending',
-    emailResult: { attempts: 0 },
-  });
+  const created = await withChange((changeSeq) =>
+    Notification.create({
+      ...(id ? { _id: id } : {}),
+      ...fields,
+      ...(html ? { html } : {}),
+      status: 'pending',
+      emailResult: { attempts: 0 },
+      changeSeq,
+    }),
+  );
   return serializeNotification(created.toObject() as LeanNotification);
 }
 
 export async function removeNotification(id: string): Promise<void> {
-  await Notification.deleteOne({ _id: id });
+  await withChangeIf(
+    () => Notification.exists({ _id: id }),
+    async (changeSeq) => {
+      const deleted = await Notification.findOneAndDelete({ _id: id }, { projection: { _id: 1 } });
+      if (deleted) await recordDeletion({ kind: 'notification', recordId: id, changeSeq });
+    },
+  );
 }
 
 /**
@@ -228,42 +265,54 @@ export async function startNotificationAttempt(
   jobId: string,
 ): Promise<LeanNotification | null> {
   if (!isObjectId(jobId)) return null;
-  return Notification.findOneAndUpdate(
-    { _id: id, status: 'pending', jobId: { $in: [null, jobId] } },
-    { $inc: { 'emailResult.attempts': 1 }, $unset: { 'emailResult.nextAttemptAt': 1 } },
-    { returnDocument: 'after' },
-  ).lean<LeanNotification>();
+  return withChange((changeSeq) =>
+    Notification.findOneAndUpdate(
+      { _id: id, status: 'pending', jobId: { $in: [null, jobId] } },
+      {
+        $inc: { 'emailResult.attempts': 1 },
+        $unset: { 'emailResult.nextAttemptAt': 1 },
+        $set: { changeSeq },
+      },
+      { returnDocument: 'after' },
+    ).lean<LeanNotification>(),
+  );
 }
 
 export async function markNotificationSent(
   id: string,
   messageId: string,
 ): Promise<SerializedNotification | null> {
-  const doc = await Notification.findOneAndUpdate(
-    { _id: id },
-    {
-      $set: {
-        status: 'sent',
-        'emailResult.messageId': messageId,
-        'emailResult.sentAt': new Date(),
+  const doc = await withChange((changeSeq) =>
+    Notification.findOneAndUpdate(
+      { _id: id },
+      {
+        $set: {
+          status: 'sent',
+          'emailResult.messageId': messageId,
+          'emailResult.sentAt': new Date(),
+          changeSeq,
+        },
+        $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
       },
-      $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
-    },
-    { returnDocument: 'after' },
-  ).lean<LeanNotification>();
+      { returnDocument: 'after' },
+    ).lean<LeanNotification>(),
+  );
   return doc ? serializeNotification(doc) : null;
 }
 
 /** A refused attempt of a pending notification: the error, and when the next one is due. */
 export async function recordNotificationError(id: string, error: string, nextAttemptAt?: Date) {
-  await Notification.updateOne(
-    { _id: id, status: 'pending' },
-    {
-      $set: {
-        'emailResult.error': error,
-        ...(nextAttemptAt ? { 'emailResult.nextAttemptAt': nextAttemptAt } : {}),
+  await withChange((changeSeq) =>
+    Notification.updateOne(
+      { _id: id, status: 'pending' },
+      {
+        $set: {
+          'emailResult.error': error,
+          ...(nextAttemptAt ? { 'emailResult.nextAttemptAt': nextAttemptAt } : {}),
+          changeSeq,
+        },
       },
-    },
+    ),
   );
 }
 
@@ -272,11 +321,13 @@ export async function markNotificationFailed(
   id: string,
   error: string,
 ): Promise<SerializedNotification | null> {
-  const doc = await Notification.findOneAndUpdate(
-    { _id: id, status: 'pending' },
-    { $set: { status: 'failed', 'emailResult.error': error } },
-    { returnDocument: 'after' },
-  ).lean<LeanNotification>();
+  const doc = await withChange((changeSeq) =>
+    Notification.findOneAndUpdate(
+      { _id: id, status: 'pending' },
+      { $set: { status: 'failed', 'emailResult.error': error, changeSeq } },
+      { returnDocument: 'after' },
+    ).lean<LeanNotification>(),
+  );
   return doc ? serializeNotification(doc) : null;
 }
 
@@ -323,11 +374,15 @@ export async function claimFailedNotification(
   id: string,
 ): Promise<{ notification: SerializedNotification; jobId: string | null } | null> {
   if (!isObjectId(id)) return null;
-  const claimed = await Notification.findOneAndUpdate(
-    { _id: id, status: 'failed' },
-    { $set: { status: 'pending' } },
-    { returnDocument: 'after' },
-  ).lean<LeanNotification>();
+  const claimed = await withChangeIf(
+    () => Notification.exists({ _id: id, status: 'failed' }),
+    (changeSeq) =>
+      Notification.findOneAndUpdate(
+        { _id: id, status: 'failed' },
+        { $set: { status: 'pending', changeSeq } },
+        { returnDocument: 'after' },
+      ).lean<LeanNotification>(),
+  );
   if (!claimed) {
     const exists = await Notification.exists({ _id: id });
     if (!exists) return null;
@@ -342,7 +397,14 @@ export async function claimFailedNotification(
 /** Deletes a failed notification. Returns false for an unknown id; throws unless failed. */
 export async function deleteFailedNotification(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  const deleted = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
+  const deleted = await withChangeIf(
+    () => Notification.exists({ _id: id, status: 'failed' }),
+    async (changeSeq) => {
+      const doc = await Notification.findOneAndDelete({ _id: id, status: 'failed' }).lean();
+      if (doc) await recordDeletion({ kind: 'notification', recordId: id, changeSeq });
+      return doc;
+    },
+  );
   if (deleted) return true;
   const exists = await Notification.exists({ _id: id });
   if (!exists) return false;

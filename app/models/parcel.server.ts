@@ -1,6 +1,14 @@
 import { randomInt } from 'node:crypto';
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { changedSince, isDuplicateKey, isObjectId } from '~/lib/db.server';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
+import {
+  findChanges,
+  recordDeletion,
+  withChange,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
@@ -8,6 +16,7 @@ import {
   PARCEL_TO_EVENT_STATUS,
   PRIORITIES,
   SERVICE_TYPES,
+  eventStatusOf,
   type ParcelSortKey,
   type ParcelStatus,
   type SortOrder,
@@ -50,7 +59,10 @@ const destinationSchema = new Schema({
 });
 
 const trackingEventSchema = new Schema({
+  // One of EVENT_STATUSES (events stored before the list was closed may hold other words).
   status: { type: String, required: true, trim: true },
+  // What a Custom Status says.
+  customStatus: { type: String, trim: true },
   location: { type: String, default: '', trim: true },
   description: { type: String, default: '', trim: true },
   timestamp: { type: Date, required: true, default: () => new Date() },
@@ -73,6 +85,8 @@ const trackingEventSchema = new Schema({
   createdAt: { type: Date, default: () => new Date() },
   // Set by every write of the event; events stored before it was kept count from createdAt.
   updatedAt: { type: Date },
+  // The change that last wrote it (app/lib/changes.server.ts); none: before syncs were kept.
+  changeSeq: { type: Number },
 });
 
 const parcelSchema = new Schema(
@@ -125,6 +139,8 @@ const parcelSchema = new Schema(
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
     events: { type: [trackingEventSchema], default: [] },
+    // The change that last wrote it, in the order syncs read (app/lib/changes.server.ts).
+    changeSeq: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
@@ -138,8 +154,8 @@ parcelSchema.index({ serviceType: 1, _id: 1 });
 parcelSchema.index({ priority: 1, _id: 1 });
 parcelSchema.index({ estimatedDelivery: 1, _id: 1 });
 parcelSchema.index({ 'events._id': 1 });
-// GET /api/parcels?updatedSince: changes oldest first.
-parcelSchema.index({ updatedAt: 1, _id: 1 });
+// GET /api/parcels?updatedSince or ?cursor: changes in the order they were made.
+parcelSchema.index({ changeSeq: 1, _id: 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
@@ -189,6 +205,7 @@ type Contact = {
 type LeanEvent = {
   _id: unknown;
   status: string;
+  customStatus?: string | null;
   location?: string | null;
   description?: string | null;
   timestamp: Date;
@@ -201,6 +218,7 @@ type LeanEvent = {
   override?: string[] | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
+  changeSeq?: number | null;
 };
 type LeanDestination = {
   _id?: unknown;
@@ -238,6 +256,7 @@ export type LeanParcel = {
   events?: LeanEvent[] | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
+  changeSeq?: number | null;
 };
 
 function contact(c: Partial<Contact> | null | undefined): Contact {
@@ -262,7 +281,7 @@ export function eventTimeZone(event: { timeZone?: string | null }): string {
 export function serializeEvent(event: LeanEvent) {
   return {
     ...recordIds(event._id),
-    status: event.status,
+    ...eventStatusOf(event),
     location: event.location ?? '',
     description: event.description ?? '',
     timestamp: iso(event.timestamp),
@@ -430,7 +449,7 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
       .sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime())
       .map((event) => ({
         id: String(event._id),
-        status: event.status,
+        ...eventStatusOf(event),
         location: event.location ?? '',
         description: event.description ?? '',
         timestamp: iso(event.timestamp),
@@ -492,8 +511,6 @@ export type ParcelListOptions = {
   order?: SortOrder;
   /** Only these parcels (a selection in the table). */
   ids?: string[];
-  /** Only the parcels changed since then (inclusive), oldest change first: see changedSince. */
-  updatedSince?: Date;
 };
 
 /** The filter of a parcel list: the search (see parcelSearchFilter), the status and the ids. */
@@ -501,29 +518,25 @@ export function parcelListFilter({
   status,
   search,
   ids,
-  updatedSince,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'updatedSince'>) {
-  const filter: Record<string, unknown> = {
-    ...parcelSearchFilter(search),
-    ...changedSince(updatedSince, {}).filter,
-  };
+}: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
+  const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   return filter;
 }
 
-/**
- * The sort of a parcel list: the column asked for, then _id the same way, so pages are stable;
- * with `updatedSince`, the changes oldest first whatever the column.
- */
-export function parcelListSort({ sort = 'createdAt', order, updatedSince }: ParcelListOptions) {
+/** The sort of a parcel list: the column asked for, then _id the same way, so pages are stable. */
+export function parcelListSort({
+  sort = 'createdAt',
+  order,
+}: ParcelListOptions): Record<string, 1 | -1> {
   const direction = (order ?? defaultSortOrder(sort)) === 'asc' ? 1 : -1;
-  return changedSince(updatedSince, {
-    [PARCEL_SORT_FIELDS[sort]]: direction,
-    _id: direction,
-  }).sort;
+  return { [PARCEL_SORT_FIELDS[sort]]: direction, _id: direction };
 }
+
+/** A parcel as a list shows it: without its events. */
+const listedParcel = (doc: LeanParcel) => serializeParcel(doc, { events: false });
 
 /**
  * A page of parcels, newest first unless `sort`/`order` say otherwise; `search` matches tracking
@@ -533,18 +546,43 @@ export async function listParcels(
   options: ParcelListOptions,
 ): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
   const { page = 1, limit = 100 } = options;
-  const filter = parcelListFilter(options);
   const { items, pagination } = await findPage(
     Parcel,
-    filter,
+    parcelListFilter(options),
     { sort: parcelListSort(options), page, limit, projection: { events: 0 } },
-    (doc: LeanParcel) => serializeParcel(doc, { events: false }),
+    listedParcel,
   );
   return { parcels: items, pagination };
 }
 
+/**
+ * A page of a sync of the parcels (`GET /api/parcels?updatedSince` or `?cursor`): the changes in
+ * the order they were made, deleted parcels included, whatever the sort (see findChanges).
+ */
+export async function listParcelChanges(options: ParcelListOptions & SyncRequest) {
+  const { page = 1, limit = 100 } = options;
+  const { items, ...rest } = await findChanges(
+    Parcel,
+    'parcel',
+    'parcels',
+    parcelListFilter(options),
+    { ...options, page, limit, projection: { events: 0 } },
+    listedParcel,
+  );
+  return { parcels: items, ...rest };
+}
+
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
   return serializedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);
+}
+
+/** A parcel as getParcel gives it, and its version: the change number it was last written by. */
+export async function getParcelVersioned(
+  id: string,
+): Promise<{ record: SerializedParcel; version: number } | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Parcel.findById(id).lean<LeanParcel>();
+  return doc ? { record: serializeParcel(doc), version: doc.changeSeq ?? 0 } : null;
 }
 
 const PARCEL_OPTION_FIELDS = {
@@ -615,9 +653,14 @@ export async function getParcelsByIds(ids: string[]): Promise<SerializedParcel[]
 }
 
 /** The parcels of a list (without their events) in its order, one at a time: for exports. */
-export function parcelListCursor(options: ParcelListOptions) {
-  return Parcel.find(parcelListFilter(options), { events: 0 })
-    .sort(parcelListSort(options))
+export function parcelListCursor(options: ParcelListOptions & { updatedSince?: Date }) {
+  // With `updatedSince`, those changed since then, oldest change first.
+  const since = options.updatedSince;
+  return Parcel.find(
+    { ...parcelListFilter(options), ...(since ? { updatedAt: { $gte: since } } : {}) },
+    { events: 0 },
+  )
+    .sort(since ? { updatedAt: 1, _id: 1 } : parcelListSort(options))
     .lean<LeanParcel[]>()
     .cursor({ batchSize: 500 });
 }
@@ -664,14 +707,17 @@ export async function insertParcel(
   input: Omit<ParcelCreateInput, 'deliveryWindow'> & { deliveryWindow?: StoredWindow },
 ): Promise<SerializedParcel> {
   const { deliveryWindow, ...fields } = input;
-  const doc = await insertWithTrackingNumber((trackingNumber) =>
-    Parcel.create({
-      ...fields,
-      ...(deliveryWindow ? { deliveryWindow } : {}),
-      trackingNumber,
-      status: 'Pending',
-      cost: PARCEL_CREATION_COST,
-    }),
+  const doc = await withChange((changeSeq) =>
+    insertWithTrackingNumber((trackingNumber) =>
+      Parcel.create({
+        ...fields,
+        ...(deliveryWindow ? { deliveryWindow } : {}),
+        trackingNumber,
+        status: 'Pending',
+        cost: PARCEL_CREATION_COST,
+        changeSeq,
+      }),
+    ),
   );
   return serializeParcel(doc.toObject() as LeanParcel);
 }
@@ -728,6 +774,8 @@ export function importedParcelDocument(input: ImportedParcel) {
       _id: new mongoose.Types.ObjectId(),
     })),
     events: [],
+    // The import's change number is given when it is written (insertImportedParcels).
+    changeSeq: 0,
     createdAt: input.createdAt,
     updatedAt: input.updatedAt,
     __v: 0,
@@ -735,21 +783,32 @@ export function importedParcelDocument(input: ImportedParcel) {
 }
 
 /**
- * Inserts imported parcels in one ordered bulk write. When it fails part-way, the ones it wrote
- * are deleted again (there are no multi-document transactions on a standalone server) and the
- * error is thrown.
+ * Inserts imported parcels in one ordered bulk write, as one change: a sync sees all of them or,
+ * until the write is done, none (ordered among themselves by id). When it fails part-way, the
+ * ones it wrote are deleted again (there are no multi-document transactions on a standalone
+ * server) and the error is thrown.
  */
 export async function insertImportedParcels(
   docs: Array<ReturnType<typeof importedParcelDocument>>,
 ) {
-  try {
-    await Parcel.collection.insertMany(docs, { ordered: true });
-  } catch (error) {
-    const ids = docs.map((d) => d._id);
-    for (let i = 0; i < ids.length; i += 1000)
-      await Parcel.collection.deleteMany({ _id: { $in: ids.slice(i, i + 1000) } });
-    throw error;
-  }
+  // A lease long enough for the largest file on a slow machine.
+  const leaseMs = 60_000 + docs.length * 10;
+  await withChange(
+    async (changeSeq) => {
+      try {
+        await Parcel.collection.insertMany(
+          docs.map((doc) => ({ ...doc, changeSeq })),
+          { ordered: true },
+        );
+      } catch (error) {
+        const ids = docs.map((d) => d._id);
+        for (let i = 0; i < ids.length; i += 1000)
+          await Parcel.collection.deleteMany({ _id: { $in: ids.slice(i, i + 1000) } });
+        throw error;
+      }
+    },
+    { leaseMs },
+  );
 }
 
 /** The changes to a parcel as stored: its window as instants, or null to remove it. */
@@ -794,18 +853,21 @@ async function withDefaultDestination(
   return { ...input, destinations: [defaultDestination({ name, address })] };
 }
 
-/** The event recorded when staff set a parcel's status by hand. */
-function statusEvent(status: string) {
+/** The event recorded when staff set a parcel's status by hand, as part of change `changeSeq`. */
+function statusEvent(status: string, changeSeq: number) {
   const now = new Date();
   const eventStatus = PARCEL_TO_EVENT_STATUS[status as ParcelStatus];
   return {
     _id: new mongoose.Types.ObjectId(),
     status: eventStatus ?? 'Custom Status',
+    ...(eventStatus ? {} : { customStatus: status }),
     description: eventStatus ? '' : `Status changed to ${status}`,
     location: '',
     timestamp: now,
     timeZone: env.COMPANY_TIMEZONE,
     createdAt: now,
+    updatedAt: now,
+    changeSeq,
   };
 }
 
@@ -819,8 +881,16 @@ function statusEvent(status: string) {
 export async function updateParcelFields(
   id: string,
   changes: ParcelFieldChanges,
+  { version }: { version?: number | null } = {},
 ): Promise<{ parcel: SerializedParcel; previousStatus: string | null } | null> {
   if (!isObjectId(id)) return null;
+  // With a version (the change number it was read at), only that version is changed: when
+  // another change came first, StaleRecordError.
+  const filter = { _id: id, ...(version == null ? {} : { changeSeq: version }) };
+  const stale = async () => {
+    if (await Parcel.exists({ _id: id })) throw new StaleRecordError('parcel');
+    return null;
+  };
   const input = await withDefaultDestination(id, changes);
   const set = updateFields(input);
   const update: Record<string, unknown> = {};
@@ -831,22 +901,30 @@ export async function updateParcelFields(
   if (Object.keys(unset).length) update.$unset = unset;
   if (Object.keys(set).length) update.$set = set;
   if (!Object.keys(update).length) {
-    const unchanged = await Parcel.findById(id).lean<LeanParcel>();
-    return unchanged ? { parcel: serializeParcel(unchanged), previousStatus: null } : null;
+    const unchanged = await Parcel.findOne(filter).lean<LeanParcel>();
+    if (!unchanged) return stale();
+    return { parcel: serializeParcel(unchanged), previousStatus: null };
   }
-  const previous = input.status
-    ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
-    : null;
-  // A status set by hand is also a tracking event, so the status and the latest event that the
-  // recipient reads always agree.
-  if (input.status && previous && previous.status !== input.status)
-    update.$push = { events: { $each: [statusEvent(input.status)], $position: 0 } };
-  const doc = await Parcel.findByIdAndUpdate(id, update, {
-    returnDocument: 'after',
-    runValidators: true,
-  }).lean<LeanParcel>();
-  if (!doc) return null;
-  return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
+  const written = await withChangeIf(
+    () => Parcel.exists(filter),
+    async (changeSeq) => {
+      const previous = input.status
+        ? await Parcel.findById(id, { status: 1 }).lean<LeanParcel>()
+        : null;
+      // A status set by hand is also a tracking event, so the status and the latest event that the
+      // recipient reads always agree.
+      if (input.status && previous && previous.status !== input.status)
+        update.$push = { events: { $each: [statusEvent(input.status, changeSeq)], $position: 0 } };
+      update.$set = { ...(update.$set as object), changeSeq };
+      const doc = await Parcel.findOneAndUpdate(filter, update, {
+        returnDocument: 'after',
+        runValidators: true,
+      }).lean<LeanParcel>();
+      if (!doc) return null;
+      return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
+    },
+  );
+  return written ?? stale();
 }
 
 /**
@@ -884,12 +962,20 @@ export async function listParcelsExpectedOn(day: string, except: readonly Parcel
   }));
 }
 
-/** Deletes a parcel; its tracking events are embedded in it and go with it. */
+/**
+ * Deletes a parcel; its tracking events are embedded in it and go with it. A sync lists it as
+ * deleted (its events' syncs answer 404 from then on).
+ */
 export async function removeParcel(id: string): Promise<SerializedParcel | null> {
-  return serializedById(
-    id,
-    (id) => Parcel.findByIdAndDelete(id).lean<LeanParcel>(),
-    serializeParcel,
+  if (!isObjectId(id)) return null;
+  return withChangeIf(
+    () => Parcel.exists({ _id: id }),
+    async (changeSeq) => {
+      const doc = await Parcel.findByIdAndDelete(id).lean<LeanParcel>();
+      if (!doc) return null;
+      await recordDeletion({ kind: 'parcel', recordId: String(doc._id), changeSeq });
+      return serializeParcel(doc);
+    },
   );
 }
 
@@ -981,9 +1067,12 @@ export async function setDeliveryPreferences(
       update.$unset = { deliveryWindow: 1 };
     }
   }
-  const doc = await Parcel.findByIdAndUpdate(id, update, {
-    returnDocument: 'after',
-    runValidators: true,
-  }).lean<LeanParcel>();
+  const doc = await withChange((changeSeq) =>
+    Parcel.findByIdAndUpdate(
+      id,
+      { ...update, $set: { ...set, changeSeq } },
+      { returnDocument: 'after', runValidators: true },
+    ).lean<LeanParcel>(),
+  );
   return doc ? serializeParcel(doc) : null;
 }

@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
 import {
   PAYMENT_METHODS,
   RECEIPT_FORMATS,
@@ -15,6 +16,13 @@ import {
   type ReceiptListQuery,
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
+import {
+  findChanges,
+  recordDeletion,
+  withChange,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 import {
   findPage,
   givenFields,
@@ -43,12 +51,15 @@ const receiptSchema = new Schema(
     emailedAt: { type: Date },
     /** Why the last queued e-mail of this receipt could not be sent (cleared once one is). */
     emailError: { type: String },
+    /** The change that last wrote it, in the order syncs read (app/lib/changes.server.ts). */
+    changeSeq: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
 
 receiptSchema.index({ createdAt: -1 });
 receiptSchema.index({ status: 1, createdAt: -1 });
+receiptSchema.index({ changeSeq: 1, _id: 1 });
 
 export const Receipt = registeredModel('Receipt', receiptSchema);
 
@@ -72,6 +83,7 @@ export type LeanReceipt = {
   emailError?: string | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
+  changeSeq?: number | null;
 };
 
 /** The JSON form of a receipt used by the API and the dashboard. */
@@ -113,19 +125,45 @@ export async function listReceipts({
   page = 1,
   limit = 20,
   status,
-  updatedSince,
-}: Partial<ReceiptListQuery> = {}) {
+}: Partial<Pick<ReceiptListQuery, 'page' | 'limit' | 'status'>> = {}) {
   const { items, pagination } = await findPage(
     Receipt,
     status ? { status } : {},
-    { sort: { createdAt: -1, _id: -1 }, updatedSince, page, limit },
+    { sort: { createdAt: -1, _id: -1 }, page, limit },
     serializeReceipt,
   );
   return { receipts: items, pagination };
 }
 
+/** A page of a sync of the receipts, deleted ones included (see findChanges). */
+export async function listReceiptChanges({
+  page = 1,
+  limit = 20,
+  status,
+  ...sync
+}: Partial<Pick<ReceiptListQuery, 'page' | 'limit' | 'status'>> & SyncRequest) {
+  const { items, ...rest } = await findChanges(
+    Receipt,
+    'receipt',
+    'receipts',
+    status ? { status } : {},
+    { ...sync, page, limit },
+    serializeReceipt,
+  );
+  return { receipts: items, ...rest };
+}
+
 export async function getReceipt(id: string): Promise<SerializedReceipt | null> {
   return serializedById(id, (id) => Receipt.findById(id).lean<LeanReceipt>(), serializeReceipt);
+}
+
+/** A receipt as getReceipt gives it, and its version: the change number it was last written by. */
+export async function getReceiptVersioned(
+  id: string,
+): Promise<{ record: SerializedReceipt; version: number } | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await Receipt.findById(id).lean<LeanReceipt>();
+  return doc ? { record: serializeReceipt(doc), version: doc.changeSeq ?? 0 } : null;
 }
 
 export async function getNewestReceipt(): Promise<SerializedReceipt | null> {
@@ -157,46 +195,72 @@ export async function insertReceipt({
   overrides: ReceiptGenerateInput;
   now: Date;
 }): Promise<SerializedReceipt> {
-  const doc = await Receipt.create({
-    receiptNumber,
-    parcelId: parcel._id,
-    trackingNumber: parcel.trackingNumber,
-    customerName: overrides.customerName ?? parcel.sender?.name ?? '',
-    customerEmail: overrides.customerEmail ?? parcel.sender?.email ?? '',
-    ...receiptAmounts(parcel.cost ?? 0),
-    service: parcel.serviceType ?? 'Standard',
-    date: now,
-    status: 'generated',
-    paymentMethod: overrides.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
-    format: overrides.format ?? DEFAULT_RECEIPT_FORMAT,
-  });
+  const doc = await withChange((changeSeq) =>
+    Receipt.create({
+      changeSeq,
+      receiptNumber,
+      parcelId: parcel._id,
+      trackingNumber: parcel.trackingNumber,
+      customerName: overrides.customerName ?? parcel.sender?.name ?? '',
+      customerEmail: overrides.customerEmail ?? parcel.sender?.email ?? '',
+      ...receiptAmounts(parcel.cost ?? 0),
+      service: parcel.serviceType ?? 'Standard',
+      date: now,
+      status: 'generated',
+      paymentMethod: overrides.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
+      format: overrides.format ?? DEFAULT_RECEIPT_FORMAT,
+    }),
+  );
   return serializeReceipt(doc.toObject() as LeanReceipt);
 }
 
 export async function updateReceiptFields(
   id: string,
   input: ReceiptUpdateInput,
+  { version }: { version?: number | null } = {},
 ): Promise<SerializedReceipt | null> {
   if (!isObjectId(id)) return null;
   const set = givenFields(input);
-  const receipt = await Receipt.findByIdAndUpdate(
-    id,
-    { $set: set },
-    { returnDocument: 'after', runValidators: true },
-  ).lean<LeanReceipt>();
+  const filter = { _id: id, ...(version == null ? {} : { changeSeq: version }) };
+  const receipt = await withChangeIf(
+    () => Receipt.exists(filter),
+    (changeSeq) =>
+      Receipt.findOneAndUpdate(
+        filter,
+        { $set: { ...set, changeSeq } },
+        { returnDocument: 'after', runValidators: true },
+      ).lean<LeanReceipt>(),
+  );
+  if (!receipt && version != null && (await Receipt.exists({ _id: id })))
+    throw new StaleRecordError('receipt');
   return receipt ? serializeReceipt(receipt) : null;
 }
 
 export async function removeReceipt(id: string): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  const result = await Receipt.deleteOne({ _id: id });
-  return result.deletedCount === 1;
+  const removed = await withChangeIf(
+    () => Receipt.exists({ _id: id }),
+    async (changeSeq) => {
+      const result = await Receipt.deleteOne({ _id: id });
+      if (result.deletedCount !== 1) return false;
+      await recordDeletion({ kind: 'receipt', recordId: id, changeSeq });
+      return true;
+    },
+  );
+  return removed ?? false;
 }
 
 export async function markReceiptEmailed(id: string, at: Date = new Date()) {
-  await Receipt.updateOne({ _id: id }, { $set: { emailedAt: at }, $unset: { emailError: 1 } });
+  await withChange((changeSeq) =>
+    Receipt.updateOne(
+      { _id: id },
+      { $set: { emailedAt: at, changeSeq }, $unset: { emailError: 1 } },
+    ),
+  );
 }
 
 export async function markReceiptEmailFailed(id: string, error: string) {
-  await Receipt.updateOne({ _id: id }, { $set: { emailError: error } });
+  await withChange((changeSeq) =>
+    Receipt.updateOne({ _id: id }, { $set: { emailError: error, changeSeq } }),
+  );
 }

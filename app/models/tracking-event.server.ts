@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
 import {
   EVENT_TO_PARCEL_STATUS,
   FAILED_DELIVERY,
@@ -7,7 +8,11 @@ import {
   PARCELS_PAGE_SIZE,
   type ParcelStatus,
 } from '~/schemas/constants';
-import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
+import {
+  CUSTOM_EVENT_STATUS,
+  type TrackingEventInput,
+  type TrackingEventUpdate,
+} from '~/schemas/tracking-event';
 import { env } from '~/lib/env.server';
 import {
   Parcel,
@@ -18,7 +23,13 @@ import {
   type LeanParcel,
   type SerializedParcel,
 } from './parcel.server';
-import { givenFields } from '~/lib/records.server';
+import { givenFields, type Pagination } from '~/lib/records.server';
+import {
+  findChangesIn,
+  recordDeletion,
+  withChangeIf,
+  type SyncRequest,
+} from '~/lib/changes.server';
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
@@ -102,6 +113,7 @@ async function syncParcelStatus(
   events: readonly LeanEvent[],
   touchedMapped: boolean,
   stops: number,
+  changeSeq: number,
 ): Promise<StatusChange | null> {
   if (!touchedMapped) return null;
   const next = statusFromEvents(events, stops) ?? {
@@ -110,8 +122,8 @@ async function syncParcelStatus(
   };
   const update =
     next.actualDelivery === null
-      ? { $set: { status: next.status }, $unset: { actualDelivery: 1 } }
-      : { $set: { status: next.status, actualDelivery: next.actualDelivery } };
+      ? { $set: { status: next.status, changeSeq }, $unset: { actualDelivery: 1 } }
+      : { $set: { status: next.status, actualDelivery: next.actualDelivery, changeSeq } };
   const before = await Parcel.findOneAndUpdate({ _id: parcelId, __v: version }, update, {
     returnDocument: 'before',
   }).lean<LeanParcel>();
@@ -134,22 +146,51 @@ async function syncParcelStatus(
 }
 
 /**
- * The parcel's events, newest first; with `updatedSince`, those changed at or after it (see
- * changedSince), oldest change first. Null when there is no such parcel.
+ * A page of the parcel's events, newest first (the whole of them, up to 100, by default). Null
+ * when there is no such parcel.
  */
 export async function listEvents(
   parcelId: string,
-  { updatedSince }: { updatedSince?: Date } = {},
-): Promise<TrackingEvent[] | null> {
+  { page = 1, limit = 100 }: { page?: number; limit?: number } = {},
+): Promise<{ events: TrackingEvent[]; pagination: Pagination } | null> {
   if (!isObjectId(parcelId)) return null;
   const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
   if (!parcel) return null;
-  const events = parcel.events ?? [];
-  if (!updatedSince) return sortNewestFirst(events).map((e) => toEvent(parcel._id, e));
-  return events
-    .map((e) => toEvent(parcel._id, e))
-    .filter((e) => new Date(e.updatedAt!).getTime() >= updatedSince.getTime())
-    .sort((a, b) => a.updatedAt!.localeCompare(b.updatedAt!) || a.id.localeCompare(b.id));
+  const events = sortNewestFirst(parcel.events ?? []);
+  return {
+    events: events.slice((page - 1) * limit, page * limit).map((e) => toEvent(parcel._id, e)),
+    pagination: {
+      totalItems: events.length,
+      currentPage: page,
+      totalPages: Math.ceil(events.length / limit),
+      limit,
+    },
+  };
+}
+
+/**
+ * A page of a sync of the parcel's events (`?updatedSince` or `?cursor`): the changes in the
+ * order they were made, deleted events included (see findChangesIn). Null when there is no such
+ * parcel.
+ */
+export async function listEventChanges(
+  parcelId: string,
+  { page = 1, limit = 100, ...sync }: { page?: number; limit?: number } & SyncRequest,
+) {
+  if (!isObjectId(parcelId)) return null;
+  const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
+  if (!parcel) return null;
+  const records = (parcel.events ?? []).map((e) => ({
+    seq: e.changeSeq ?? 0,
+    updatedAt: new Date(e.updatedAt ?? e.createdAt ?? e.timestamp),
+    item: toEvent(parcel._id, e),
+  }));
+  const { items, ...rest } = await findChangesIn('event', 'events', records, parcelId, {
+    ...sync,
+    page,
+    limit,
+  });
+  return { events: items, ...rest };
 }
 
 /** A parcel as the Tracking tab shows it: number, status and its events newest first. */
@@ -174,10 +215,22 @@ export type ParcelTracking = NonNullable<Awaited<ReturnType<typeof getParcelTrac
 
 /** One event by its own id (with its parcel's id); null when unknown. */
 export async function getEvent(eventId: string): Promise<TrackingEvent | null> {
+  return (await getEventVersioned(eventId))?.record ?? null;
+}
+
+/**
+ * An event as getEvent gives it, and its version: the change number it was last written by
+ * (null for one not written since changes were numbered).
+ */
+export async function getEventVersioned(
+  eventId: string,
+): Promise<{ record: TrackingEvent; version: number | null } | null> {
   if (!isObjectId(eventId)) return null;
   const parcel = await Parcel.findOne({ 'events._id': eventId }, { events: 1 }).lean<LeanParcel>();
   const event = parcel?.events?.find((e) => String(e._id) === eventId.toLowerCase());
-  return parcel && event ? toEvent(parcel._id, event) : null;
+  return parcel && event
+    ? { record: toEvent(parcel._id, event), version: event.changeSeq ?? null }
+    : null;
 }
 
 /** Parcels to pick from in the Tracking tab: newest first, optionally matching a search. */
@@ -223,11 +276,29 @@ export async function pushEvent(
   | null
 > {
   if (!isObjectId(parcelId)) return null;
+  return withChangeIf(
+    () => Parcel.exists({ _id: parcelId }),
+    (changeSeq) => pushEventAs(changeSeq, parcelId, input, { repeatWindowMs, refuseFinal }),
+  );
+}
+
+async function pushEventAs(
+  changeSeq: number,
+  parcelId: string,
+  input: TrackingEventInput & { scannedBy?: string; stop?: number; override?: string[] },
+  { repeatWindowMs, refuseFinal }: { repeatWindowMs?: number; refuseFinal?: boolean },
+): Promise<
+  | (EventWrite & { repeated?: false; closed?: undefined })
+  | { repeated: true; event: TrackingEvent; closed?: undefined }
+  | { closed: ParcelStatus }
+  | null
+> {
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
   const event = {
     _id: eventId,
     status: input.status,
+    ...(input.customStatus ? { customStatus: input.customStatus } : {}),
     location: input.location ?? '',
     description: input.description ?? '',
     timestamp: input.timestamp ?? now,
@@ -240,6 +311,7 @@ export async function pushEvent(
     ...(input.override?.length ? { override: input.override } : {}),
     createdAt: now,
     updatedAt: now,
+    changeSeq,
   };
   // With a repeat window, the same status at the same place added within it is not added again
   // (a scanner that reads a label twice); the check and the write are one atomic update.
@@ -262,7 +334,11 @@ export async function pushEvent(
   };
   const parcel = await Parcel.findOneAndUpdate(
     filter,
-    { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } },
+    {
+      $push: { events: { $each: [event], $position: 0 } },
+      $inc: { __v: 1 },
+      $set: { changeSeq },
+    },
     { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!parcel && (repeatWindowMs || refuseFinal)) {
@@ -281,7 +357,7 @@ export async function pushEvent(
         )
       : undefined;
     // Gone again in the meantime (undone, reopened): nothing to answer with but a fresh try.
-    if (!earlier) return pushEvent(parcelId, input, { refuseFinal });
+    if (!earlier) return pushEventAs(changeSeq, parcelId, input, { refuseFinal });
     return { repeated: true, event: toEvent(existing._id, earlier) };
   }
   if (!parcel) return null;
@@ -292,6 +368,7 @@ export async function pushEvent(
     events,
     mapsToStatus(input.status),
     parcel.destinations?.length ?? 1,
+    changeSeq,
   );
   const stored = events.find((e) => String(e._id) === String(eventId));
   return { event: toEvent(parcel._id, stored ?? event), statusChange };
@@ -305,12 +382,30 @@ export async function pushEvent(
 export async function setEventFields(
   eventId: string,
   input: TrackingEventUpdate,
-  { parcelId }: { parcelId?: string } = {},
+  { parcelId, version }: { parcelId?: string; version?: number | null } = {},
 ): Promise<(EventWrite & { before: TrackingEvent }) | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
-  eventId = eventId.toLowerCase();
-  const set: Record<string, unknown> = { 'events.$.updatedAt': new Date() };
+  const id = eventId.toLowerCase();
+  return withChangeIf(
+    () => Parcel.exists({ 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) }),
+    (changeSeq) => setEventFieldsAs(changeSeq, id, input, parcelId, version),
+  );
+}
+
+async function setEventFieldsAs(
+  changeSeq: number,
+  eventId: string,
+  input: TrackingEventUpdate,
+  parcelId: string | undefined,
+  version: number | null | undefined,
+): Promise<(EventWrite & { before: TrackingEvent }) | null> {
+  const set: Record<string, unknown> = {
+    'events.$.updatedAt': new Date(),
+    'events.$.changeSeq': changeSeq,
+    changeSeq,
+  };
   if (input.status !== undefined) set['events.$.status'] = input.status;
+  if (input.customStatus !== undefined) set['events.$.customStatus'] = input.customStatus;
   if (input.location !== undefined) set['events.$.location'] = input.location;
   if (input.description !== undefined) set['events.$.description'] = input.description;
   if (input.timestamp !== undefined) set['events.$.timestamp'] = input.timestamp;
@@ -319,26 +414,43 @@ export async function setEventFields(
     set['events.$.depotId'] = new mongoose.Types.ObjectId(input.depotId);
   if (input.reason !== undefined) set['events.$.reason'] = input.reason;
   if (input.nextAttemptDate !== undefined) set['events.$.nextAttemptDate'] = input.nextAttemptDate;
-  // An event that is no longer a failed delivery keeps no reason for one.
-  const unset: Record<string, 1> =
-    input.status !== undefined && input.status !== FAILED_DELIVERY
+  // An event that is no longer a failed delivery keeps no reason for one, and one no longer a
+  // custom status no words of one.
+  const unset: Record<string, 1> = {
+    ...(input.status !== undefined && input.status !== FAILED_DELIVERY
       ? { 'events.$.reason': 1, 'events.$.nextAttemptDate': 1 }
-      : {};
+      : {}),
+    ...(input.status !== undefined && input.status !== CUSTOM_EVENT_STATUS
+      ? { 'events.$.customStatus': 1 }
+      : {}),
+  };
   // The document before the update tells us the event's status before; applying the same
   // changes to it gives the events after, and the version after is one more than before.
   const before = await Parcel.findOneAndUpdate(
-    { 'events._id': eventId, ...(parcelId ? { _id: parcelId } : {}) },
+    {
+      // With a version, only the event as it was at that change (null: never numbered).
+      ...(version === undefined
+        ? { 'events._id': eventId }
+        : { events: { $elemMatch: { _id: eventId, changeSeq: version } } }),
+      ...(parcelId ? { _id: parcelId } : {}),
+    },
     { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}), $inc: { __v: 1 } },
     { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
-  if (!before) return null;
+  if (!before) {
+    if (version !== undefined && (await Parcel.exists({ 'events._id': eventId })))
+      throw new StaleRecordError('tracking event');
+    return null;
+  }
   const previous = (before.events ?? []).find((e) => String(e._id) === eventId);
   if (!previous) return null;
   const changed: LeanEvent = {
     ...previous,
     updatedAt: set['events.$.updatedAt'] as Date,
+    changeSeq,
     ...givenFields(input),
     ...(unset['events.$.reason'] ? { reason: null, nextAttemptDate: null } : {}),
+    ...(unset['events.$.customStatus'] ? { customStatus: null } : {}),
   };
   const events = (before.events ?? []).map((e) => (e === previous ? changed : e));
   const statusChange = await syncParcelStatus(
@@ -347,6 +459,7 @@ export async function setEventFields(
     events,
     mapsToStatus(previous.status) || mapsToStatus(changed.status),
     before.destinations?.length ?? 1,
+    changeSeq,
   );
   return {
     before: toEvent(before._id, previous),
@@ -364,13 +477,24 @@ export async function pullEvent(
   { parcelId }: { parcelId?: string } = {},
 ): Promise<EventWrite | null> {
   if (!isObjectId(eventId) || (parcelId !== undefined && !isObjectId(parcelId))) return null;
-  eventId = eventId.toLowerCase();
+  const lower = eventId.toLowerCase();
+  return withChangeIf(
+    () => Parcel.exists({ 'events._id': lower, ...(parcelId ? { _id: parcelId } : {}) }),
+    (changeSeq) => pullEventAs(changeSeq, lower, parcelId),
+  );
+}
+
+async function pullEventAs(
+  changeSeq: number,
+  eventId: string,
+  parcelId: string | undefined,
+): Promise<EventWrite | null> {
   const id = new mongoose.Types.ObjectId(eventId);
   // The document before the update tells us which event went; the events after it are the
   // others, and the version after it is one more than before.
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) },
-    { $pull: { events: { _id: id } }, $inc: { __v: 1 } },
+    { $pull: { events: { _id: id } }, $inc: { __v: 1 }, $set: { changeSeq } },
     { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
   ).lean<VersionedParcel>();
   if (!before) return null;
@@ -382,7 +506,14 @@ export async function pullEvent(
     events.filter((e) => String(e._id) !== eventId),
     mapsToStatus(removed?.status),
     before.destinations?.length ?? 1,
+    changeSeq,
   );
   if (!removed) return null;
+  await recordDeletion({
+    kind: 'event',
+    recordId: eventId,
+    parcelId: String(before._id),
+    changeSeq,
+  });
   return { event: toEvent(before._id, removed), statusChange };
 }

@@ -72,6 +72,8 @@ export async function createUser(input: {
   name?: string;
   email?: string;
   role?: UserRole;
+  /** A temporary password: the user must change it at the first sign-in. */
+  mustChangePassword?: boolean;
 }): Promise<PublicUser> {
   const doc = await User.create({
     username: input.username,
@@ -79,6 +81,7 @@ export async function createUser(input: {
     email: input.email ?? '',
     role: input.role ?? 'staff',
     passwordHash: await hashPassword(input.password),
+    mustChangePassword: input.mustChangePassword ?? false,
   });
   return toPublicUser(doc);
 }

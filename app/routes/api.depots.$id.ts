@@ -10,7 +10,7 @@ const ids = { id: 'depot id' };
 /** Events recorded at a depot keep its name and zone whatever becomes of it. */
 export const { loader, action } = apiRoute({
   /** GET /api/depots/:id → {depot}. */
-  GET: apiHandler({ role: 'courier', ids }, async ({ request, ids: { id } }) => {
+  GET: apiHandler({ role: 'viewer', ids }, async ({ request, ids: { id } }) => {
     const depot = await getDepot(id);
     if (!depot) throw new ApiError(404, NOT_FOUND);
     return jsonWithEtag(request, { depot });

@@ -6,8 +6,8 @@ import { apiHandler } from '~/services/api-handler.server';
 import { createDepot } from '~/services/depots.server';
 
 export const { loader, action } = apiRoute({
-  /** GET /api/depots → {depots} by name: for couriers and staff, who scan at them. */
-  GET: apiHandler({ role: 'courier' }, async () => json({ depots: await listDepots() })),
+  /** GET /api/depots → {depots} by name: every role reads them (couriers scan at them). */
+  GET: apiHandler({ role: 'viewer' }, async () => json({ depots: await listDepots() })),
   /** POST {name, address?, timeZone} → 201 {depot} (admin); 409 for a name already taken. */
   POST: apiHandler(
     { role: 'admin', idempotent: true, body: DepotSchema },

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node';
-import { listNotifications } from '~/models/notification.server';
+import { listNotificationChanges, listNotifications } from '~/models/notification.server';
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
 import { ApiError, apiRoute } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
@@ -8,7 +8,11 @@ import { createNotification, UnknownParcelError } from '~/services/notifications
 export const { loader, action } = apiRoute({
   /** GET /api/notifications?page&limit&type&status → {notifications, pagination}, newest first. */
   GET: apiHandler({ role: 'viewer', query: NotificationListQuerySchema }, async ({ query }) =>
-    json(await listNotifications(query)),
+    json(
+      query.cursor || query.updatedSince
+        ? await listNotificationChanges(query)
+        : await listNotifications(query),
+    ),
   ),
   /**
    * POST /api/notifications {type, recipient, title, message, trackingNumber} → 201

@@ -1,4 +1,4 @@
-import { getParcel } from '~/models/parcel.server';
+import { getParcel, getParcelVersioned } from '~/models/parcel.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
 import { apiRoute } from '~/lib/api.server';
 import { apiRecord } from '~/services/api-handler.server';
@@ -10,8 +10,11 @@ const parcel = apiRecord('parcel', { idLabel: resolveParcelRef, notFound: 'Parce
 export const { loader, action } = apiRoute({
   /** GET /api/parcels/:id → { parcel } (with its tracking events) */
   GET: parcel.get('viewer', getParcel),
-  /** PUT /api/parcels/:id → { parcel }. Only the fields in the body change (nested ones too). */
-  PUT: parcel.update('staff', ParcelUpdateSchema, updateParcel),
+  /**
+   * PUT /api/parcels/:id → { parcel }. Only the fields in the body change (nested ones too); 412
+   * for an If-Match that is not the parcel's ETag now.
+   */
+  PUT: parcel.update('staff', ParcelUpdateSchema, updateParcel, getParcelVersioned),
   /** DELETE /api/parcels/:id → 200 { success: true, message } — its tracking events go with it. */
   DELETE: parcel.change('staff', deleteParcel, (deleted) => ({
     success: true,

@@ -1,14 +1,21 @@
 import { json } from '@remix-run/node';
-import { listParcels } from '~/models/parcel.server';
+import { listParcelChanges, listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { apiRoute } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
 import { createParcel } from '~/services/parcels.server';
 
 export const { loader, action } = apiRoute({
-  /** GET /api/parcels?page&limit&status&search → { parcels, pagination } */
+  /**
+   * GET /api/parcels?page&limit&status&search → { parcels, pagination }; with updatedSince or
+   * cursor, a page of a sync → { parcels (deleted ones too), pagination, nextCursor, hasMore }.
+   */
   GET: apiHandler({ role: 'viewer', query: ParcelListQuerySchema }, async ({ query }) =>
-    json(await listParcels(query)),
+    json(
+      query.cursor || query.updatedSince
+        ? await listParcelChanges(query)
+        : await listParcels(query),
+    ),
   ),
   /** POST /api/parcels → 201 { parcel } ('Pending', the fixed creation cost, a fresh tracking number) */
   POST: apiHandler(

@@ -1,4 +1,4 @@
-import { getReceipt } from '~/models/receipt.server';
+import { getReceipt, getReceiptVersioned } from '~/models/receipt.server';
 import { ReceiptUpdateSchema } from '~/schemas/receipt';
 import { apiRoute } from '~/lib/api.server';
 import { apiRecord } from '~/services/api-handler.server';
@@ -9,8 +9,11 @@ const receipt = apiRecord('receipt', { idLabel: 'receipt id', notFound: 'Receipt
 export const { loader, action } = apiRoute({
   /** GET /api/receipts/:id → { receipt }. */
   GET: receipt.get('viewer', getReceipt),
-  /** PUT { customerName?, customerEmail?, paymentMethod?, format?, status? } → { receipt }. */
-  PUT: receipt.update('staff', ReceiptUpdateSchema, updateReceipt),
+  /**
+   * PUT { customerName?, customerEmail?, paymentMethod?, format?, status? } → { receipt }; 412 for
+   * an If-Match that is not its ETag now.
+   */
+  PUT: receipt.update('staff', ReceiptUpdateSchema, updateReceipt, getReceiptVersioned),
   /** DELETE → { success, message }. */
   DELETE: receipt.change('staff', deleteReceipt, () => ({
     success: true,

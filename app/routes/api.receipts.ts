@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node';
-import { listReceipts } from '~/models/receipt.server';
+import { listReceiptChanges, listReceipts } from '~/models/receipt.server';
 import { ReceiptListQuerySchema } from '~/schemas/receipt';
 import { apiRoute } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
@@ -7,6 +7,10 @@ import { apiHandler } from '~/services/api-handler.server';
 export const { loader, action } = apiRoute({
   /** GET /api/receipts?page&limit&status → { receipts, pagination }, newest first. */
   GET: apiHandler({ role: 'viewer', query: ReceiptListQuerySchema }, async ({ query }) =>
-    json(await listReceipts(query)),
+    json(
+      query.cursor || query.updatedSince
+        ? await listReceiptChanges(query)
+        : await listReceipts(query),
+    ),
   ),
 });

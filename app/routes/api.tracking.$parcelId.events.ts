@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
-import { listEvents } from '~/models/tracking-event.server';
-import { ChangedSinceQuerySchema } from '~/schemas/sync';
+import { listEventChanges, listEvents } from '~/models/tracking-event.server';
+import { EventListQuerySchema } from '~/schemas/sync';
 import { TrackingEventSchema } from '~/schemas/tracking-event';
 import { apiRoute, found } from '~/lib/api.server';
 import { apiHandler } from '~/services/api-handler.server';
@@ -12,11 +12,19 @@ const NOT_FOUND = 'Parcel not found';
 const ID = { parcelId: resolveParcelRef };
 
 export const { loader, action } = apiRoute({
-  /** GET /api/tracking/:parcelId/events[?updatedSince] → { events } newest first (see listEvents). */
+  /**
+   * GET /api/tracking/:parcelId/events?page&limit → { events, pagination } newest first; with
+   * updatedSince or cursor, a page of a sync → { events (deleted ones too), pagination,
+   * nextCursor, hasMore }.
+   */
   GET: apiHandler(
-    { role: 'viewer', ids: ID, query: ChangedSinceQuerySchema },
+    { role: 'viewer', ids: ID, query: EventListQuerySchema },
     async ({ ids, query }) =>
-      json({ events: await found(listEvents(ids.parcelId, query), NOT_FOUND) }),
+      json(
+        query.cursor || query.updatedSince
+          ? await found(listEventChanges(ids.parcelId, query), NOT_FOUND)
+          : await found(listEvents(ids.parcelId, query), NOT_FOUND),
+      ),
   ),
   /** POST /api/tracking/:parcelId/events → 201 { event }. */
   POST: apiHandler(

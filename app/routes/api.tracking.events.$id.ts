@@ -1,4 +1,4 @@
-import { getEvent } from '~/models/tracking-event.server';
+import { getEvent, getEventVersioned } from '~/models/tracking-event.server';
 import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
 import { apiRoute } from '~/lib/api.server';
 import { apiRecord } from '~/services/api-handler.server';
@@ -9,9 +9,12 @@ const event = apiRecord('event', { idLabel: 'event id', notFound: 'Tracking even
 export const { loader, action } = apiRoute({
   /** GET /api/tracking/events/:id → { event } (with its parcelId). */
   GET: event.get('viewer', getEvent),
-  /** PUT /api/tracking/events/:id → { event }. */
-  PUT: event.update('staff', TrackingEventUpdateSchema, (id, input, actor) =>
-    updateEvent(id, input, {}, actor),
+  /** PUT /api/tracking/events/:id → { event }; 412 for an If-Match that is not its ETag now. */
+  PUT: event.update(
+    'staff',
+    TrackingEventUpdateSchema,
+    (id, input, actor, { version }) => updateEvent(id, input, { version }, actor),
+    getEventVersioned,
   ),
   /** DELETE → { success, message }. */
   DELETE: event.change(

@@ -9,6 +9,7 @@ import { OVERVIEW_ACTIVITY_LIMIT } from '~/schemas/dashboard';
 import { requireUser } from '~/services/auth.server';
 import { COURIER_HOME } from '~/components/dashboard/dashboard-tabs';
 import { formatEventTime, formatRelativeTime } from '~/utils/format';
+import { eventStatusLabel } from '~/schemas/constants';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -136,7 +137,7 @@ export default function DashboardOverview() {
               >
                 <div className="min-w-0">
                   <p className="text-sm font-medium text-gray-900">
-                    {event.status}
+                    {eventStatusLabel(event)}
                     {' · '}
                     <Link
                       to={`/dashboard/parcels/${event.parcelId}`}

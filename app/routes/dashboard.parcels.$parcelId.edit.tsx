@@ -4,12 +4,17 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelFormDialog, parcelToFormDefaults } from '~/components/parcels/parcel-form';
-import { getParcel } from '~/models/parcel.server';
-import { ParcelUpdateFormSchema } from '~/schemas/parcel';
+import { getParcelVersioned } from '~/models/parcel.server';
+import { ParcelUpdateFormSchema, ParcelVersionSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/services/auth.server';
-import { parcelSaveFailed, redirectAfterParcelChange } from '~/services/parcel-pages.server';
+import {
+  CHANGED_MEANWHILE,
+  parcelSaveFailed,
+  redirectAfterParcelChange,
+} from '~/services/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
 import { recipientTimeZone } from '~/lib/address-time-zone.server';
+import { StaleRecordError } from '~/lib/errors.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 
@@ -19,18 +24,25 @@ function notFound() {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
-  const parcel = await getParcel(params.parcelId ?? '');
-  if (!parcel) throw notFound();
+  const found = await getParcelVersioned(params.parcelId ?? '');
+  if (!found) throw notFound();
   // The window is typed and shown in the recipient's zone.
-  return json({ parcel: { ...parcel, events: undefined }, timeZone: recipientTimeZone(parcel) });
+  return json({
+    parcel: { ...found.record, events: undefined },
+    version: found.version,
+    timeZone: recipientTimeZone(found.record),
+  });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const submission = parseWithZod(await readFormData(request), {
+  const formData = await readFormData(request);
+  const submission = parseWithZod(formData, {
     schema: ParcelUpdateFormSchema,
     disableAutoCoercion: true,
   });
+  // The version the form was loaded with (a form from before versions were sent has none).
+  const version = ParcelVersionSchema.safeParse(formData.get('version') ?? undefined);
   // A destination row added or removed without JavaScript is answered with the form as it is now.
   if (submission.status !== 'success') return invalidForm(submission);
   // The form always shows every destination, so no rows means none are left (and the model then
@@ -38,8 +50,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const input = { ...submission.value, destinations: submission.value.destinations ?? [] };
   let parcel;
   try {
-    parcel = await updateParcel(params.parcelId ?? '', input, { user, context });
+    parcel = await updateParcel(
+      params.parcelId ?? '',
+      input,
+      { user, context },
+      { version: version.success ? version.data : undefined },
+    );
   } catch (error) {
+    // Someone else's change came first: nothing is overwritten, and the form starts again from
+    // the parcel as it is now (the loader's, with its new version).
+    if (error instanceof StaleRecordError)
+      return json({ changedMeanwhile: CHANGED_MEANWHILE }, { status: 409 });
     return parcelSaveFailed(request, 'update', submission, error);
   }
   return redirectAfterParcelChange(request, 'update', parcel);
@@ -50,14 +71,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function EditParcelDialog() {
-  const { parcel, timeZone } = useLoaderData<typeof loader>();
+  const { parcel, version, timeZone } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const changedMeanwhile =
+    answer && 'changedMeanwhile' in answer ? answer.changedMeanwhile : undefined;
   return (
     <ParcelFormDialog
       title={`Edit Parcel: ${parcel.trackingNumber}`}
       mode="edit"
       defaults={parcelToFormDefaults(parcel, timeZone)}
       timeZone={timeZone}
-      lastResult={useActionData<typeof action>()}
+      version={version}
+      notice={changedMeanwhile}
+      lastResult={answer && !('changedMeanwhile' in answer) ? answer : undefined}
       submitLabel="Update Parcel"
       busyLabel="Updating..."
     />

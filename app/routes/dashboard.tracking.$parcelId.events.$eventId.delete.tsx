@@ -9,6 +9,7 @@ import { requireUserWithRole } from '~/services/auth.server';
 import { eventDialogAction, requireParcelEvent } from '~/services/tracking-event-pages.server';
 import { deleteEvent } from '~/services/tracking-events.server';
 import { formatEventTime } from '~/utils/format';
+import { eventStatusLabel } from '~/schemas/constants';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -36,7 +37,8 @@ export default function DeleteEventDialog() {
   return (
     <DeleteDialog title="Delete Event" closeTo={closeTo} form={form}>
       <p className="text-gray-700">
-        Are you sure you want to delete the tracking event <strong>{event.status}</strong>
+        Are you sure you want to delete the tracking event{' '}
+        <strong>{eventStatusLabel(event)}</strong>
         {event.location ? <> at {event.location}</> : null} (
         <time dateTime={event.timestamp ?? undefined} suppressHydrationWarning>
           {formatEventTime(event.timestamp, event.timeZone)}

@@ -33,7 +33,7 @@ export default function EditEventDialog() {
       title="Edit Event"
       formKey={event.id}
       defaultValues={{
-        ...toFormStatus(event.status),
+        ...toFormStatus(event),
         // A depot since removed: the event keeps its place, typed.
         depotId: depots.some((d) => d.id === event.depotId) ? (event.depotId ?? '') : '',
         location: event.location,

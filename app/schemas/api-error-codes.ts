@@ -7,7 +7,8 @@ export const API_ERROR_CODE_MEANINGS = {
   validation_failed:
     'The body, query or a path parameter is not valid; `details` says which field and why (an unknown body field included)',
   malformed_json: 'The body is not valid JSON',
-  malformed_request: 'The address cannot be read (malformed percent-encoding)',
+  malformed_request:
+    'The request cannot be read: the address has malformed percent-encoding, or the body was cut off before its end',
   authentication_required:
     'No credential, or one that is not valid (expired token, revoked key): WWW-Authenticate says which',
   password_change_required:
@@ -19,6 +20,8 @@ export const API_ERROR_CODE_MEANINGS = {
   tracking_number_mistyped:
     'No parcel has that tracking number and its last digit is not the check digit of the eight before it: a typing error',
   method_not_allowed: 'The path does not take that method: Allow lists those it does',
+  precondition_failed:
+    'If-Match named a version of the record that is no longer the stored one (someone changed it meanwhile): GET it again, apply your change to that and send its ETag',
   conflict:
     'The state of things refuses the change: a duplicate, or an action not allowed in the record’s current state',
   idempotency_key_in_progress:
@@ -34,6 +37,8 @@ export const API_ERROR_CODE_MEANINGS = {
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',
+  image_too_large:
+    'An uploaded image would take too much memory to decode: more than 50 megapixels, or more than 160 MB decoded (width × height × channels × bytes per sample), read from its header',
   rate_limited: 'Too many requests: wait Retry-After seconds (RateLimit-* say the budget)',
   internal_error: 'Something failed on our side; the request may be retried',
   service_unavailable: 'The database is unavailable; retry later',
@@ -58,6 +63,8 @@ export function defaultErrorCode(status: number): ApiErrorCode {
       return 'method_not_allowed';
     case 409:
       return 'conflict';
+    case 412:
+      return 'precondition_failed';
     case 413:
       return 'payload_too_large';
     case 415:

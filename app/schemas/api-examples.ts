@@ -29,6 +29,7 @@ const contact = {
 const event = {
   ...ids(EVENT_ID),
   status: 'Arrived at Facility',
+  customStatus: null,
   location: 'Chicago Hub',
   description: 'Sorted for delivery',
   timestamp: at,
@@ -139,6 +140,7 @@ const change = (thisMonth: number, lastMonth: number) => ({
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   Error: { error: 'Parcel not found', message: 'Parcel not found' },
   Pagination: { totalItems: 1, currentPage: 1, totalPages: 1, limit: 20 },
+  DeletedRecord: { ...ids('665f1c2ab4d3e8a1c0ffee07'), deleted: true, deletedAt: at },
   TrackingEvent: event,
   ParcelTrackingEvent: parcelEvent,
   RecentTrackingEvent: { ...parcelEvent, trackingNumber: EXAMPLE_TRACKING_NUMBER },

@@ -4,9 +4,14 @@ import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
 import {
+  EVENT_STATUSES,
   FAILURE_REASON_CODES,
   NOTIFICATION_TYPES,
   PARCEL_STATUSES,
+  PAYMENT_METHODS,
+  PRIORITIES,
+  RECEIPT_STATUSES,
+  SERVICE_TYPES,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
 
@@ -63,10 +68,20 @@ const ContactSchema = z.looseObject({
     .describe('The address’s IANA zone when given; empty: derived from the address'),
 });
 
+const eventStatus = z
+  .enum(EVENT_STATUSES)
+  .describe("Moves the parcel's status (a Custom Status does not: customStatus says what it is)");
+const customStatus = z
+  .string()
+  .nullable()
+  .describe('What a Custom Status says, shown in its place; null for the other statuses');
+const parcelStatus = z.enum(PARCEL_STATUSES);
+
 export const TrackingEventObjectSchema = z
   .looseObject({
     ...ids,
-    status: z.string(),
+    status: eventStatus,
+    customStatus,
     location: z.string(),
     description: z.string(),
     timestamp: nullableDate,
@@ -127,9 +142,9 @@ export const ParcelSchema = z
     recipient: ContactSchema,
     weight: z.number(),
     dimensions: z.looseObject({ length: z.number(), width: z.number(), height: z.number() }),
-    serviceType: z.string(),
-    status: z.string(),
-    priority: z.string(),
+    serviceType: z.enum(SERVICE_TYPES),
+    status: parcelStatus.describe('Follows its newest event (or what staff set by hand)'),
+    priority: z.enum(PRIORITIES),
     estimatedDelivery: nullableDate,
     actualDelivery: nullableDate,
     deliveryWindow: DeliveryWindowSchema,
@@ -155,10 +170,22 @@ export const ParcelSchema = z
   })
   .meta({ id: 'Parcel' });
 
+export const DeletedRecordSchema = z
+  .looseObject({
+    ...ids,
+    deleted: z.literal(true),
+    deletedAt: isoDate,
+    parcelId: id.optional().describe('A deleted tracking event: the parcel it belonged to'),
+  })
+  .describe(
+    'A record deleted since the sync began: drop your copy. Listed for 30 days after the deletion',
+  )
+  .meta({ id: 'DeletedRecord' });
+
 export const NotificationSchema = z
   .looseObject({
     ...ids,
-    type: z.string(),
+    type: z.enum(NOTIFICATION_TYPES),
     recipient: z.string(),
     title: z.string(),
     subject: z.string(),
@@ -186,13 +213,13 @@ export const ReceiptSchema = z
     customerName: z.string(),
     customerEmail: z.string(),
     amount: z.number(),
-    service: z.string(),
+    service: z.enum(SERVICE_TYPES),
     date: isoDate,
-    status: z.string(),
+    status: z.enum(RECEIPT_STATUSES),
     tax: z.number(),
     subtotal: z.number(),
     total: z.number(),
-    paymentMethod: z.string(),
+    paymentMethod: z.enum(PAYMENT_METHODS),
     format: z.enum(['pdf', 'html', 'txt']),
     emailedAt: nullableDate,
     createdAt: nullableDate,
@@ -240,7 +267,7 @@ export const PublicTrackingSchema = z
   .looseObject({
     parcel: z.looseObject({
       trackingNumber: z.string(),
-      status: z.string(),
+      status: parcelStatus,
       recipient: z.looseObject({
         name: z.string(),
         address: z
@@ -250,7 +277,7 @@ export const PublicTrackingSchema = z
           ),
       }),
       sender: z.looseObject({ address: z.string() }),
-      serviceType: z.string(),
+      serviceType: z.enum(SERVICE_TYPES),
       estimatedDelivery: nullableDate,
       deliveryWindow: DeliveryWindowSchema.optional(),
       actualDelivery: nullableDate.optional(),
@@ -269,7 +296,8 @@ export const PublicTrackingSchema = z
     events: z.array(
       z.looseObject({
         id,
-        status: z.string(),
+        status: eventStatus,
+        customStatus: customStatus.optional(),
         location: z.string(),
         description: z.string(),
         timestamp: nullableDate,

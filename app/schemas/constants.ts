@@ -56,6 +56,35 @@ export const EVENT_STATUSES = [
 ] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
+export const CUSTOM_EVENT_STATUS = 'Custom Status';
+
+/**
+ * What an event's status reads as: a Custom Status's own words, else the status. An event stored
+ * before statuses were a closed list holds its words as its status, and reads the same.
+ */
+export function eventStatusLabel(event: { status: string; customStatus?: string | null }): string {
+  return event.status === CUSTOM_EVENT_STATUS && event.customStatus
+    ? event.customStatus
+    : event.status;
+}
+
+/**
+ * A stored event's status as the API and the pages give it: one of EVENT_STATUSES, with a Custom
+ * Status's words in `customStatus`. Words stored as the status before the list was closed are
+ * given as a Custom Status with those words.
+ */
+export function eventStatusOf(stored: { status: string; customStatus?: string | null }): {
+  status: EventStatus;
+  customStatus: string | null;
+} {
+  if ((EVENT_STATUSES as readonly string[]).includes(stored.status))
+    return {
+      status: stored.status as EventStatus,
+      customStatus: stored.status === CUSTOM_EVENT_STATUS ? (stored.customStatus ?? null) : null,
+    };
+  return { status: CUSTOM_EVENT_STATUS, customStatus: stored.status };
+}
+
 /** How a tracking event's status moves the parcel's stored status (ARCHITECTURE.md). */
 export const EVENT_TO_PARCEL_STATUS: Record<string, ParcelStatus> = {
   'Package Picked Up': 'Picked Up',

@@ -8,7 +8,7 @@ import {
   TRACKING_NUMBER_INPUT,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
-import { updatedSince } from './sync';
+import { syncCursor, updatedSince } from './sync';
 import { limitField } from './paging';
 import { requiredText } from './text';
 
@@ -96,6 +96,7 @@ export const NotificationListQuerySchema = z.object({
     .transform((value) => value === 'true')
     .optional(),
   updatedSince,
+  cursor: syncCursor('notifications'),
 });
 
 /**

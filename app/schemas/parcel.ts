@@ -17,7 +17,7 @@ import {
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from './constants';
-import { updatedSince } from './sync';
+import { syncCursor, updatedSince } from './sync';
 import { positiveInt } from './paging';
 import { TIME_ZONE_MESSAGE } from './depot';
 import { canonicalTimeZone, isTimeZone } from '~/utils/time-zone';
@@ -370,7 +370,14 @@ export const ParcelListQuerySchema = z.object({
     .default('createdAt'),
   order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
   updatedSince,
+  cursor: syncCursor('parcels'),
 });
+/** The version an edit form was loaded with (the parcel's change number), as it posts it. */
+export const ParcelVersionSchema = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+
 /** What the parcel pickers' combobox sends: the list's search alone. */
 export const ParcelOptionsQuerySchema = ParcelListQuerySchema.pick({ search: true });
 
@@ -452,6 +459,7 @@ export const ParcelBulkDeleteFormSchema = z.object({ ids: parcelIdsField() });
 export const ParcelExportQuerySchema = ParcelListQuerySchema.omit({
   page: true,
   limit: true,
+  cursor: true,
 }).extend({
   ids: z
     .string()

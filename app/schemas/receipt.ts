@@ -1,6 +1,6 @@
 import { z } from './zod';
 import { OBJECT_ID_PATTERN, PAYMENT_METHODS, RECEIPT_FORMATS, RECEIPT_STATUSES } from './constants';
-import { updatedSince } from './sync';
+import { syncCursor, updatedSince } from './sync';
 import { limitField, pageField } from './paging';
 
 export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
@@ -144,6 +144,7 @@ export const ReceiptListQuerySchema = z.object({
       .optional(),
   ),
   updatedSince,
+  cursor: syncCursor('receipts'),
 });
 export type ReceiptListQuery = z.infer<typeof ReceiptListQuerySchema>;
 

@@ -3,8 +3,10 @@ import {
   EVENT_STATUSES,
   FAILED_DELIVERY,
   FAILURE_REASON_CODES,
+  CUSTOM_EVENT_STATUS,
   OBJECT_ID_PATTERN,
   REOPEN_STATUSES,
+  eventStatusOf,
   type FailureReason,
 } from './constants';
 import { TIME_ZONE_MESSAGE, timeZoneField, type DepotChoice } from './depot';
@@ -14,13 +16,27 @@ import { textField } from './text';
 export const EVENT_STATUS_MAX = 100;
 export const EVENT_LOCATION_MAX = 200;
 export const EVENT_DESCRIPTION_MAX = 1000;
-export const CUSTOM_EVENT_STATUS = 'Custom Status';
+export { CUSTOM_EVENT_STATUS };
 
-const status = z
-  .string({ error: 'Status must be text' })
+/** A Custom Status may say what it is in `customStatus`; no other status has one. */
+function checkCustom(value: { status?: string; customStatus?: string }, ctx: z.RefinementCtx) {
+  if (value.status === undefined || value.status === CUSTOM_EVENT_STATUS) return;
+  if (value.customStatus !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['customStatus'],
+      message: `Only a ${CUSTOM_EVENT_STATUS} has a customStatus`,
+    });
+}
+
+export const EVENT_STATUS_MESSAGE = `Status must be one of: ${EVENT_STATUSES.join(', ')}`;
+const status = z.enum(EVENT_STATUSES, { error: EVENT_STATUS_MESSAGE });
+const customStatus = z
+  .string({ error: 'Custom status must be text' })
   .trim()
-  .min(1, 'Status is required')
-  .max(EVENT_STATUS_MAX, `Status must be at most ${EVENT_STATUS_MAX} characters`);
+  .min(1, 'Enter the custom status')
+  .max(EVENT_STATUS_MAX, `Custom status must be at most ${EVENT_STATUS_MAX} characters`)
+  .describe(`What a ${CUSTOM_EVENT_STATUS} says (shown in its place); only with that status`);
 const location = textField('Location', EVENT_LOCATION_MAX);
 const description = textField('Description', EVENT_DESCRIPTION_MAX);
 const timeZone = timeZoneField;
@@ -85,8 +101,8 @@ export function checkAttempt(
 /**
  * A tracking event as the API receives it (and what the form turns into).
  *
- * `status` is free text: one of EVENT_STATUSES moves the parcel's status per EVENT_TO_PARCEL_STATUS;
- * any other text is stored as a custom status and leaves the parcel's status as it is.
+ * `status` is one of EVENT_STATUSES, which move the parcel's status per EVENT_TO_PARCEL_STATUS;
+ * a `Custom Status` leaves the parcel's status as it is and says what it is in `customStatus`.
  * `timestamp` is an ISO 8601 date-time with a zone (`Z` or an offset); it defaults to now.
  * `timeZone` is the IANA zone of the place it happened ("America/Chicago"), in which it is shown;
  * it defaults to the company's (COMPANY_TIMEZONE). With `depotId` the event happened at that depot
@@ -96,6 +112,7 @@ export function checkAttempt(
 export const TrackingEventSchema = z
   .object({
     status,
+    customStatus: customStatus.optional(),
     location: location.default(''),
     description: description.default(''),
     timestamp: timestamp.optional(),
@@ -104,13 +121,17 @@ export const TrackingEventSchema = z
     reason: reason.optional(),
     nextAttemptDate: nextAttemptDate.optional(),
   })
-  .superRefine((value, ctx) => checkAttempt(value, ctx, 'description'));
+  .superRefine((value, ctx) => {
+    checkAttempt(value, ctx, 'description');
+    checkCustom(value, ctx);
+  });
 export type TrackingEventInput = z.output<typeof TrackingEventSchema>;
 
 /** PUT: the same fields, each optional; only those sent change. */
 export const TrackingEventUpdateSchema = z
   .object({
     status: status.optional(),
+    customStatus: customStatus.optional(),
     location: location.optional(),
     description: description.optional(),
     timestamp: timestamp.optional(),
@@ -122,7 +143,10 @@ export const TrackingEventUpdateSchema = z
   .refine((value) => Object.values(value).some((v) => v !== undefined), {
     message: 'Send at least one of status, location, description, timestamp, timeZone',
   })
-  .superRefine((value, ctx) => checkAttempt(value, ctx, 'description'));
+  .superRefine((value, ctx) => {
+    checkAttempt(value, ctx, 'description');
+    checkCustom(value, ctx);
+  });
 export type TrackingEventUpdate = z.output<typeof TrackingEventUpdateSchema>;
 
 const DATE_INPUT = /^\d{4}-\d{2}-\d{2}$/;
@@ -213,7 +237,8 @@ export function eventFormSchema(depots: readonly DepotChoice[] = []) {
       const zone = depot?.timeZone ?? value.timeZone;
       const failed = value.status === FAILED_DELIVERY;
       return {
-        status: value.status === CUSTOM_EVENT_STATUS ? value.customStatus : value.status,
+        status: value.status,
+        ...(value.status === CUSTOM_EVENT_STATUS ? { customStatus: value.customStatus } : {}),
         location: depot ? depot.name : value.location,
         description: value.description,
         timestamp: value.date
@@ -240,12 +265,12 @@ export function toFormDateTime(value: Date | string, timeZone: string) {
 }
 
 /** The form's status select for a stored status: known ones as is, anything else as a custom status. */
-export function toFormStatus(stored: string): { status: string; customStatus: string } {
-  const known =
-    (EVENT_STATUSES as readonly string[]).includes(stored) && stored !== CUSTOM_EVENT_STATUS;
-  return known
-    ? { status: stored, customStatus: '' }
-    : { status: CUSTOM_EVENT_STATUS, customStatus: stored };
+export function toFormStatus(stored: { status: string; customStatus?: string | null }): {
+  status: string;
+  customStatus: string;
+} {
+  const { status, customStatus } = eventStatusOf(stored);
+  return { status, customStatus: customStatus ?? '' };
 }
 
 export const REOPEN_REASON_MAX = 500;

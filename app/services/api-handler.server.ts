@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import type { z } from 'zod';
 import {
+  ApiError,
   found,
   jsonWithEtag,
   parseQuery,
@@ -9,6 +10,7 @@ import {
   type ApiArgs,
   type ApiHandler,
 } from '~/lib/api.server';
+import { etagFor, matchesIfMatch } from '~/lib/http-cache.server';
 import type { UserRole } from '~/schemas/user';
 import type { Actor } from './audit.server';
 import { requireAdminScope, requireApiUser, requireRole } from './auth.server';
@@ -117,15 +119,39 @@ export function apiRecord(
         const record = { [key]: await found(load(ids.id), notFound) };
         return etag ? jsonWithEtag(request, record) : json(record);
       }),
-    /** PUT: the fields the body gives change; the record as it is now. */
+    /**
+     * PUT: the fields the body gives change; the record as it is now. With `versioned` (the
+     * record as GET answers it, and its stored version), If-Match is honoured: an ETag that is
+     * not the record's now is a 412, and `save` gets the version it named, so a change made
+     * between this check and the write is a 412 too (StaleRecordError).
+     */
     update: <B extends z.ZodType>(
       role: Access,
       body: B,
-      save: (id: string, input: z.output<B>, actor: Actor) => Promise<unknown>,
+      save: (
+        id: string,
+        input: z.output<B>,
+        actor: Actor,
+        options: { version?: number | null },
+      ) => Promise<unknown>,
+      versioned?: (id: string) => Promise<{ record: unknown; version: number | null } | null>,
     ) =>
-      apiHandler({ role, ids, body }, async ({ ids, body, actor }) =>
-        json({ [key]: await found(save(ids.id, body as z.output<B>, actor), notFound) }),
-      ),
+      apiHandler({ role, ids, body }, async ({ request, ids, body, actor }) => {
+        const ifMatch = request.headers.get('If-Match');
+        let version: number | null | undefined;
+        if (ifMatch !== null && versioned) {
+          const now = await found(versioned(ids.id), notFound);
+          if (!matchesIfMatch(ifMatch, etagFor(JSON.stringify({ [key]: now.record }))))
+            throw new ApiError(
+              412,
+              `The ${key} was changed since the version If-Match names: GET it again`,
+            );
+          if (ifMatch.trim() !== '*') version = now.version;
+        }
+        return json({
+          [key]: await found(save(ids.id, body as z.output<B>, actor, { version }), notFound),
+        });
+      }),
     /** DELETE (or another change of the record's state): `answer` to what it did. */
     change: <T>(
       role: Access,

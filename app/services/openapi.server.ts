@@ -51,6 +51,7 @@ import {
   WEBHOOK_DATA_EXAMPLES,
 } from '~/schemas/api-examples';
 import { NOTIFICATION_TYPES, TRACKING_NUMBER_INPUT } from '~/schemas/constants';
+import { encodeSyncCursor, EventListQuerySchema } from '~/schemas/sync';
 import { TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 
 /**
@@ -81,6 +82,8 @@ type Op = {
   ok: Record<number, string | Shape>;
   errors?: number[];
   etag?: boolean;
+  /** A change that honours If-Match (412 when the record changed since). */
+  ifMatch?: boolean;
   /** The success answer's media type, when it is not JSON. */
   contentType?: string;
   rateLimited?: boolean;
@@ -195,6 +198,50 @@ const page = (query: z.ZodType, key: string, item: string): Details => ({
   query,
   ok: { 200: list(key, item) },
 });
+/**
+ * A page of a list a sync follows: with `updatedSince` or `cursor`, the changes in the order
+ * they were made, deletions among them, and where to go on.
+ */
+const syncedList = (key: string, item: string): Shape => ({
+  schema: obj(
+    {
+      [key]: {
+        type: 'array',
+        items: { anyOf: [ref(item), ref('DeletedRecord')] },
+        description: 'With updatedSince or cursor, deleted records are listed too (deleted: true)',
+      },
+      pagination: ref('Pagination'),
+      nextCursor: {
+        type: 'string',
+        description:
+          'With updatedSince or cursor: send it back as `cursor` for the changes after this page (when hasMore is false, for those made from now on)',
+      },
+      hasMore: {
+        type: 'boolean',
+        description: 'With updatedSince or cursor: whether more changes are ready after this page',
+      },
+    },
+    [key, 'pagination'],
+  ),
+  example: {
+    [key]: [example(item), example('DeletedRecord')],
+    pagination: { ...(example('Pagination') as object), totalItems: 2 },
+    nextCursor: SYNC_CURSOR_EXAMPLE,
+    hasMore: false,
+  },
+});
+const syncedPage = (query: z.ZodType, key: string, item: string): Details => ({
+  query,
+  ok: { 200: syncedList(key, item) },
+});
+const SYNC_CURSOR_EXAMPLE = encodeSyncCursor({
+  list: 'parcels',
+  seq: 4182,
+  id: EXAMPLE_IDS.parcel,
+});
+/** What every list a sync follows says about it. */
+const SYNC_NOTE =
+  ' To keep a copy in sync, start with `updatedSince` (any instant before what you hold) and follow `nextCursor` as `cursor`: every change, deletions included (`deleted: true`, for 30 days), comes once, in the order changes were made, however much is written meanwhile. Page numbers are for people reading a list: they shift while the list changes.';
 
 const DEPOT_EXAMPLE = {
   name: 'Chicago Hub',
@@ -255,8 +302,8 @@ const OPS: Op[] = [
   op(
     'get /api/parcels',
     'List parcels, newest first',
-    'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
-    page(ParcelListQuerySchema, 'parcels', 'Parcel'),
+    `Parcels, newest first (or by \`sort\` and \`order\`), a page at a time: \`page\` from 1, \`limit\` at most 100. \`status\` and \`search\` (tracking number, sender or recipient) filter the list.${SYNC_NOTE}`,
+    syncedPage(ParcelListQuerySchema, 'parcels', 'Parcel'),
   ),
   op(
     'post /api/parcels',
@@ -289,10 +336,13 @@ const OPS: Op[] = [
     'put /api/parcels/{id}',
     'Change the fields given',
     "Changes only the fields given, nested contact fields included; a status given here is the parcel's status until its next event. A delivery window must fall on the estimated day (the one given, else the parcel's) in the company's zone; a new estimated day without a window clears a window on another day.",
-    change('parcel', 'Parcel', ParcelUpdateSchema, {
-      priority: 'High',
-      recipient: { phone: '+1 555 0100' },
-    }),
+    {
+      ifMatch: true,
+      ...change('parcel', 'Parcel', ParcelUpdateSchema, {
+        priority: 'High',
+        recipient: { phone: '+1 555 0100' },
+      }),
+    },
   ),
   op(
     'delete /api/parcels/{id}',
@@ -322,13 +372,13 @@ const OPS: Op[] = [
   op(
     'get /api/tracking/{parcelId}/events',
     "A parcel's events, newest first",
-    'Every tracking event of the parcel, newest first, each with its parcelId.',
-    about(items('events', 'ParcelTrackingEvent')),
+    `The tracking events of the parcel, newest first, each with its parcelId, a page at a time (up to 100 by default).${SYNC_NOTE}`,
+    { query: EventListQuerySchema, ...about(syncedList('events', 'ParcelTrackingEvent')) },
   ),
   op(
     'post /api/tracking/{parcelId}/events',
     "Add an event (updates the parcel's status)",
-    "Adds a tracking event. The parcel's status follows its newest event (Delivered also sets actualDelivery); the parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
+    "Adds a tracking event. `status` is one of the statuses listed (anything else is a 400 that names them); the parcel's status follows its newest event (Delivered also sets actualDelivery), except a Custom Status, which says what it is in `customStatus`. The parcel's followers and the automatic e-mail rules hear of it. A Failed Delivery needs a `reason`. `timeZone` is the IANA zone of the place (default: the company's); `depotId` takes the depot's name and zone.",
     {
       body: TrackingEventSchema,
       bodyExample: {
@@ -352,9 +402,12 @@ const OPS: Op[] = [
     'put /api/tracking/events/{id}',
     'Change the fields given',
     "Changes the fields given; the parcel's status is worked out again from its events.",
-    change('event', 'ParcelTrackingEvent', TrackingEventUpdateSchema, {
-      description: 'Sorted for delivery, bay 4',
-    }),
+    {
+      ifMatch: true,
+      ...change('event', 'ParcelTrackingEvent', TrackingEventUpdateSchema, {
+        description: 'Sorted for delivery, bay 4',
+      }),
+    },
   ),
   op(
     'delete /api/tracking/events/{id}',
@@ -380,8 +433,8 @@ const OPS: Op[] = [
   ),
   op(
     'get /api/depots',
-    'Depots by name (couriers and up)',
-    'Every depot, by name, for couriers and up: the places scans are recorded at.',
+    'Depots by name',
+    'Every depot, by name: the places scans are recorded at. Every role reads them.',
     every('depots', 'Depot'),
   ),
   op(
@@ -392,8 +445,8 @@ const OPS: Op[] = [
   ),
   op(
     'get /api/depots/{id}',
-    'One depot (couriers and up)',
-    'One depot, for couriers and up.',
+    'One depot',
+    'One depot; every role reads it.',
     read('depot', 'Depot'),
   ),
   op(
@@ -462,8 +515,8 @@ const OPS: Op[] = [
   op(
     'get /api/notifications',
     'List notifications, newest first',
-    'Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.',
-    page(NotificationListQuerySchema, 'notifications', 'Notification'),
+    `Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.${SYNC_NOTE}`,
+    syncedPage(NotificationListQuerySchema, 'notifications', 'Notification'),
   ),
   op(
     'post /api/notifications',
@@ -510,8 +563,8 @@ const OPS: Op[] = [
   op(
     'get /api/receipts',
     'List receipts, newest first',
-    'Receipts, newest first, a page at a time; `search` matches the receipt number, tracking number or customer.',
-    page(ReceiptListQuerySchema, 'receipts', 'Receipt'),
+    `Receipts, newest first, a page at a time; \`search\` matches the receipt number, tracking number or customer.${SYNC_NOTE}`,
+    syncedPage(ReceiptListQuerySchema, 'receipts', 'Receipt'),
   ),
   op(
     'get /api/receipts/{id}',
@@ -523,7 +576,10 @@ const OPS: Op[] = [
     'put /api/receipts/{id}',
     'Change the fields given',
     'Changes the fields given (customer, payment method, format).',
-    change('receipt', 'Receipt', ReceiptUpdateSchema, { paymentMethod: 'Bank Transfer' }),
+    {
+      ifMatch: true,
+      ...change('receipt', 'Receipt', ReceiptUpdateSchema, { paymentMethod: 'Bank Transfer' }),
+    },
   ),
   op(
     'delete /api/receipts/{id}',
@@ -777,7 +833,7 @@ const OPS: Op[] = [
           required: ['receivedBy'],
         },
         description:
-          'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
+          'Photos and signature are decoded and re-encoded (at most 2,048 px, all metadata removed); a file that does not decode as an accepted image is a 415 (code unsupported_image) and nothing is stored. A picture over 50 megapixels, or over 160 MB decoded (width × height × channels × bytes per sample, read from its header), is a 413 (code image_too_large) before anything is decoded. A stop that already has a proof is a 409 (code proof_of_delivery_exists).',
       },
       ok: {
         201: {
@@ -1007,6 +1063,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: "Not allowed: a role or an API key's scope (write, admin) is needed, or (code password_change_required) the account must change its temporary password first",
   404: 'Not found',
   409: 'Conflict (a duplicate, a state that does not allow it, or an Idempotency-Key still running)',
+  412: 'If-Match names a version that is no longer the record’s: GET it again',
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Idempotency-Key reused with another request',
@@ -1020,6 +1077,7 @@ const ERROR_EXAMPLE_TEXT: Record<number, string> = {
   403: 'This needs the staff role',
   404: 'Not found',
   409: 'Conflict',
+  412: 'The parcel was changed since the version If-Match names: GET it again',
   413: 'The request body is larger than 1048576 bytes',
   415: 'Content-Type must be application/json',
   422: 'This Idempotency-Key was used with another request',
@@ -1056,6 +1114,7 @@ function operation(op: Op) {
     ...(op.query ? queryParameters(op.query) : []),
   ];
   if (op.etag) parameters.push({ $ref: '#/components/parameters/If-None-Match' });
+  if (op.ifMatch) parameters.push({ $ref: '#/components/parameters/If-Match' });
   if (op.method === 'post' && authenticated)
     parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
 
@@ -1084,6 +1143,7 @@ function operation(op: Op) {
   const errors = new Set([400, ...(op.errors ?? [])]);
   if (authenticated) [401, 403, 429].forEach((s) => errors.add(s));
   if (op.body || op.rawBody) [413, 415].forEach((s) => errors.add(s));
+  if (op.ifMatch) errors.add(412);
   if (op.method === 'post' && authenticated) [409, 422].forEach((s) => errors.add(s));
   for (const status of [...errors].sort()) {
     const own =
@@ -1324,6 +1384,14 @@ Compatibility: fields are added, never renamed or removed, so a client must igno
           description:
             'Up to 255 visible characters. The same key with the same body replays the first answer (Idempotent-Replayed: true); with another body, 422; while the first runs, 409.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+        'If-Match': {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          description:
+            'The ETag of the record as you read it (GET): the change is made only if the record is still that version, else 412 (code precondition_failed) and nothing changes. `*`: any version. Without it, the change is made whatever the version.',
+          schema: { type: 'string' },
         },
         'If-None-Match': {
           name: 'If-None-Match',

@@ -94,7 +94,9 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
  * spreadsheet would run as a formula (=, +, -, @ first) are escaped by csv-stringify with a
  * leading `'`, and a text cell that begins with `'` gets one more, so the import can undo both.
  */
-export async function parcelCsvStream(options: ParcelListOptions): Promise<Readable> {
+export async function parcelCsvStream(
+  options: ParcelListOptions & { updatedSince?: Date },
+): Promise<Readable> {
   const cursor = parcelListCursor(options);
   const csv = stringify({
     header: true,

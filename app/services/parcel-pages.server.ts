@@ -5,6 +5,10 @@ import { getParcelOption, listParcelOptions } from '~/models/parcel.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 
 /** The answer when saving a parcel failed on our side: the form says so and the spec's toast shows. */
+/** What the edit form says when someone else's change to the parcel came first. */
+export const CHANGED_MEANWHILE =
+  'This parcel was changed by someone else while you were editing. The form now shows it as it is: make your changes again and save.';
+
 export function parcelSaveFailed(
   request: Request,
   verb: 'create' | 'update',

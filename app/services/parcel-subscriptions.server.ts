@@ -25,6 +25,7 @@ import { longDateTime } from '~/utils/delivery-headline';
 import { enqueueEmail, type EmailKind } from './email-queue.server';
 import { sendMail } from './mailer.server';
 import { deliverNotificationEmail } from './notifications.server';
+import { eventStatusLabel } from '~/schemas/constants';
 
 /**
  * Visitors following a parcel by e-mail (double opt-in; the records are in
@@ -215,7 +216,7 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
     html: filled.html || null,
     trackingNumber: parcel.trackingNumber,
     event: {
-      status: event.status,
+      status: eventStatusLabel(event),
       location: event.location,
       description: event.description,
       time: longDateTime(event.timestamp, eventTimeZone(event)),

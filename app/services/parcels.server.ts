@@ -114,12 +114,14 @@ export async function updateParcel(
   id: string,
   changes: ParcelUpdateInput,
   actor?: Actor,
+  { version }: { version?: number | null } = {},
 ): Promise<SerializedParcel | null> {
   const before = actor ? await getParcel(id) : null;
-  const result = await updateParcelFields(id, {
-    ...changes,
-    deliveryWindow: await windowToStore(id, changes),
-  });
+  const result = await updateParcelFields(
+    id,
+    { ...changes, deliveryWindow: await windowToStore(id, changes) },
+    { version },
+  );
   if (!result) return null;
   const { parcel, previousStatus } = result;
   await emitWebhookEvent('parcel.updated', { parcel });

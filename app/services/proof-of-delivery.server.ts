@@ -12,7 +12,7 @@ import {
 import { deleteFiles, saveFile } from '~/models/stored-file.server';
 import type { ProofOfDeliveryInput, UploadedFile } from '~/schemas/proof-of-delivery';
 import { auditRecord, type Actor } from './audit.server';
-import { cleanImage, type CleanImage } from './proof-images.server';
+import { checkImage, decodeImage, type CheckedImage, type CleanImage } from './proof-images.server';
 import { addEvent } from './tracking-events.server';
 import { emitWebhookEvent } from './webhooks.server';
 
@@ -27,25 +27,29 @@ import { emitWebhookEvent } from './webhooks.server';
 
 export const PROOF_EXISTS = 'This stop already has a proof of delivery';
 
+/** Every file's header is checked before any is decoded: one refused file costs no decoding. */
 async function decodeAll(input: ProofOfDeliveryInput) {
   const read = async (file: UploadedFile) => Buffer.from(await file.arrayBuffer());
-  const photos: CleanImage[] = [];
+  const checkedPhotos: CheckedImage[] = [];
   for (const [i, photo] of input.photo.entries()) {
-    photos.push(
-      await cleanImage(await read(photo), {
+    checkedPhotos.push(
+      await checkImage(await read(photo), {
         field: input.photo.length > 1 ? `photo.${i}` : 'photo',
         label: input.photo.length > 1 ? `Photo ${i + 1}` : 'The photo',
         accept: ['jpeg', 'png', 'webp'],
       }),
     );
   }
-  const signature = input.signature
-    ? await cleanImage(await read(input.signature), {
+  const checkedSignature = input.signature
+    ? await checkImage(await read(input.signature), {
         field: 'signature',
         label: 'The signature',
         accept: ['png'],
       })
     : null;
+  const photos: CleanImage[] = [];
+  for (const photo of checkedPhotos) photos.push(await decodeImage(photo));
+  const signature = checkedSignature ? await decodeImage(checkedSignature) : null;
   return { photos, signature };
 }
 

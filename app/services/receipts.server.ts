@@ -47,10 +47,11 @@ export async function updateReceipt(
   id: string,
   input: ReceiptUpdateInput,
   actor?: Actor,
+  { version }: { version?: number | null } = {},
 ): Promise<SerializedReceipt | null> {
   return auditedUpdate(actor, 'receipt', receiptLabel, {
     read: () => getReceipt(id),
-    write: () => updateReceiptFields(id, input),
+    write: () => updateReceiptFields(id, input, { version }),
   });
 }
 

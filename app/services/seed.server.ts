@@ -334,7 +334,12 @@ export type SeedResult =
       trackingNumbers: string[];
     };
 
-/** Seeds an empty database with an admin and demo parcels. Does nothing when any data exists. */
+/**
+ * Seeds an empty database with an admin and demo parcels. Does nothing when any data exists. A
+ * password the seed makes up is printed, so it is temporary: the admin must change it at the
+ * first sign-in, as a user whose password an admin reset must. ADMIN_PASSWORD is the operator's
+ * own choice and stays.
+ */
 export async function seedIfEmpty(options: { demoParcels: boolean }): Promise<SeedResult> {
   const [users, parcels] = await Promise.all([User.countDocuments(), Parcel.countDocuments()]);
   if (users > 0 || parcels > 0) return { seeded: false };
@@ -347,6 +352,7 @@ export async function seedIfEmpty(options: { demoParcels: boolean }): Promise<Se
     name: 'Administrator',
     email: env.COMPANY_EMAIL,
     role: 'admin',
+    mustChangePassword: generatedPassword,
   });
   const trackingNumbers = options.demoParcels ? await createDemoParcels() : [];
   return {
@@ -360,11 +366,14 @@ export async function seedIfEmpty(options: { demoParcels: boolean }): Promise<Se
 
 export function describeSeed(result: SeedResult): string {
   if (!result.seeded) return '';
+  const password = result.generatedPassword
+    ? `${result.password} (temporary: choose your own at the first sign-in)`
+    : '(from ADMIN_PASSWORD)';
   const lines = [
     'First start on an empty database: created the staff account and demo data.',
     `  Staff login:    /management/access`,
     `  Username:       ${result.username}`,
-    `  Password:       ${result.generatedPassword ? result.password : '(from ADMIN_PASSWORD)'}`,
+    `  Password:       ${password}`,
   ];
   if (result.trackingNumbers.length > 0) {
     lines.push(`  Demo parcels:   ${result.trackingNumbers.join(', ')}`);

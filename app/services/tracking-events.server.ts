@@ -18,7 +18,7 @@ import { emitWebhookEvent } from './webhooks.server';
 // Reopening a delivered or returned parcel (reopenParcel).
 import { isObjectId } from '~/lib/db.server';
 import { ConflictError } from '~/lib/errors.server';
-import { FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
+import { eventStatusLabel, FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import type { ParcelReopenInput } from '~/schemas/tracking-event';
 
 /**
@@ -137,7 +137,7 @@ export async function recordEvent(
   }
   await emitEventChange('tracking_event.created', event, parcel);
   if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
-  await auditRecord(actor, 'create', 'event', { label: event.status, after: event });
+  await auditRecord(actor, 'create', 'event', { label: eventStatusLabel(event), after: event });
   return { event, repeated: false, previousStatus: statusChange?.previousStatus };
 }
 
@@ -165,15 +165,19 @@ async function emitDeliveryFailed(
 export async function updateEvent(
   eventId: string,
   input: TrackingEventUpdate,
-  { parcelId }: { parcelId?: string } = {},
+  { parcelId, version }: { parcelId?: string; version?: number | null } = {},
   actor?: Actor,
 ): Promise<TrackingEvent | null> {
-  const written = await setEventFields(eventId, await atDepot(input), { parcelId });
+  const written = await setEventFields(eventId, await atDepot(input), { parcelId, version });
   if (!written) return null;
   const { before, event, statusChange } = written;
   await statusChanged(statusChange, { email: true });
   await emitEventChange('tracking_event.updated', event, await getParcelStatus(event.parcelId));
-  await auditRecord(actor, 'update', 'event', { label: event.status, before, after: event });
+  await auditRecord(actor, 'update', 'event', {
+    label: eventStatusLabel(event),
+    before,
+    after: event,
+  });
   return event;
 }
 
@@ -191,7 +195,7 @@ export async function deleteEvent(
   const { event, statusChange } = written;
   await statusChanged(statusChange, { email: false });
   await emitEventChange('tracking_event.deleted', event, await getParcelStatus(event.parcelId));
-  await auditRecord(actor, 'delete', 'event', { label: event.status, before: event });
+  await auditRecord(actor, 'delete', 'event', { label: eventStatusLabel(event), before: event });
   return event;
 }
 

@@ -1,5 +1,5 @@
 import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
-import { toastRegion, uniqueName } from './support/helpers';
+import { createParcelThroughApi, toastRegion, uniqueName } from './support/helpers';
 import type { Page } from '@playwright/test';
 
 function group(page: Page, name: string) {
@@ -205,6 +205,40 @@ test('destination rows are added and removed, keeping what was typed in the othe
   await openMenuItem(page, trackingNumber!, 'View Details');
   await expect(destinations).toContainText('7 Row Lane, Tulsa');
   await expect(destinations).not.toContainText('Austin');
+});
+
+test('an edit over a change someone else saved meanwhile says so and shows the parcel as it is now', async ({
+  page,
+  request,
+  admin,
+}) => {
+  const parcel = await createParcelThroughApi(request, admin);
+  await page.goto(`/dashboard/parcels/${parcel.id}/edit`);
+  // Hydrated: the form is a dialog, and its answer comes back through the scripts (without them,
+  // tests/server/staff-screens.test.ts).
+  await expect(
+    page
+      .getByRole('dialog')
+      .getByRole('heading', { name: `Edit Parcel: ${parcel.trackingNumber}` }),
+  ).toBeVisible();
+  const weight = page.getByLabel('Weight (kg)');
+  await expect(weight).toHaveValue('1');
+  // Someone else saves a change while the form is open.
+  const other = await request.put(`/api/parcels/${parcel.id}`, {
+    headers: admin,
+    data: { weight: 4 },
+  });
+  expect(other.status()).toBe(200);
+  await weight.fill('9');
+  await page.getByRole('button', { name: 'Update Parcel' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'This parcel was changed by someone else while you were editing.',
+  );
+  await expect(weight).toHaveValue('4');
+  // Saved again over what is stored now, the change goes through.
+  await weight.fill('9');
+  await page.getByRole('button', { name: 'Update Parcel' }).click();
+  await expect(toastRegion(page)).toContainText('Parcel updated successfully');
 });
 
 test('the create form shows field errors at the fields and keeps the values', async ({ page }) => {

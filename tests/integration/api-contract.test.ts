@@ -19,6 +19,9 @@ import {
 } from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction } from '~/routes/api.tracking.events.$id';
 import { connectDb } from '~/lib/db.server';
+import { StaleRecordError } from '~/lib/errors.server';
+import { getParcelVersioned } from '~/models/parcel.server';
+import { updateParcel } from '~/services/parcels.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
 import { callRoute } from '../support/api';
 import { createUsers } from '../support/factories';
@@ -542,6 +545,74 @@ describe('staying in sync', () => {
       expect(body.code).toBe('validation_failed');
       expect(Object.keys(body.details)).toEqual(['updatedSince']);
     }
+  });
+});
+
+describe('updates with If-Match', () => {
+  it('change a parcel, an event or a receipt only while it is the version named: 412 once someone else changed it', async () => {
+    const parcel = await createParcel('If Match');
+    const event = (await (await postEvent(parcel.id, { status: 'In Transit' })).json()).event;
+    const receipt = (
+      await (
+        await callRoute(generateAction, `/api/receipts/generate/${parcel.id}`, {
+          method: 'POST',
+          headers: staff,
+          params: { parcelId: parcel.id },
+          body: {},
+        })
+      ).json()
+    ).receipt;
+    const records = [
+      [parcelAction, `/api/parcels/${parcel.id}`, parcel.id, { weight: 3 }, { weight: 4 }],
+      [
+        eventAction,
+        `/api/tracking/events/${event.id}`,
+        event.id,
+        { location: 'A' },
+        { location: 'B' },
+      ],
+      [
+        receiptAction,
+        `/api/receipts/${receipt.id}`,
+        receipt.id,
+        { paymentMethod: 'Cash' },
+        { paymentMethod: 'Bank Transfer' },
+      ],
+    ] as const;
+    for (const [route, path, id, mine, theirs] of records) {
+      const read = await callRoute(route, path, { headers: viewer, params: { id } });
+      const etag = read.headers.get('ETag')!;
+      expect(etag).toMatch(/^W\/"/);
+      const put = (body: object, ifMatch?: string) =>
+        callRoute(route, path, {
+          method: 'PUT',
+          headers: { ...staff, ...(ifMatch ? { 'If-Match': ifMatch } : {}) },
+          params: { id },
+          body,
+        });
+      // Someone else changes it first: the version read is stale, and nothing is overwritten.
+      expect((await put(theirs)).status).toBe(200);
+      const stale = await put(mine, etag);
+      expect(stale.status).toBe(412);
+      expect(await stale.json()).toMatchObject({ code: 'precondition_failed' });
+      const now = await callRoute(route, path, { headers: viewer, params: { id } });
+      const stored = Object.values(await now.json())[0] as Record<string, unknown>;
+      expect(stored).toMatchObject(theirs);
+      // With the ETag of the version now stored, the change is made; `*` takes any version.
+      expect((await put(mine, now.headers.get('ETag')!)).status).toBe(200);
+      expect((await put(theirs, '*')).status).toBe(200);
+      expect((await put(mine, 'W/"not-it"')).status).toBe(412);
+    }
+  });
+
+  it('refuses a write whose version changed between the check and the write', async () => {
+    const parcel = await createParcel('Raced');
+    const read = await getParcelVersioned(parcel.id);
+    await updateParcel(parcel.id, { weight: 5 } as never);
+    await expect(
+      updateParcel(parcel.id, { weight: 6 } as never, undefined, { version: read!.version }),
+    ).rejects.toBeInstanceOf(StaleRecordError);
+    expect((await getParcelVersioned(parcel.id))!.record.weight).toBe(5);
   });
 });
 

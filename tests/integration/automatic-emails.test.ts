@@ -22,6 +22,7 @@ import { createUsers, type UsersByRole } from '../support/factories';
 import { startMailWorker, type MailWorker } from '../support/jobs';
 import { queueStatusEmail } from '~/services/notifications.server';
 import { addEvent, updateEvent } from '~/services/tracking-events.server';
+import type { EventStatus } from '~/schemas/constants';
 
 let users: Pick<UsersByRole, 'admin' | 'viewer'>;
 let outbox: MailWorker;
@@ -30,7 +31,7 @@ let counter = 0;
 const { api, page } = requestsAs(() => users);
 
 /** A tracking event's input: the status and where. */
-const ev = (status: string, location = '') => ({ status, location, description: '' });
+const ev = (status: EventStatus, location = '') => ({ status, location, description: '' });
 
 async function makeParcel() {
   counter += 1;

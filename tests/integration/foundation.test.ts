@@ -12,7 +12,19 @@ const { parseEnv } = await import('~/lib/env.server');
 const { generateTrackingNumber, insertWithTrackingNumber, Parcel } =
   await import('~/models/parcel.server');
 const { User, verifyLogin } = await import('~/models/user.server');
-const { seedIfEmpty } = await import('~/services/seed.server');
+const { describeSeed, seedIfEmpty } = await import('~/services/seed.server');
+const { env } = await import('~/lib/env.server');
+const { loader: meLoader } = await import('~/routes/api.auth.me');
+const { action: loginAction } = await import('~/routes/api.auth.login');
+/** A bearer token from POST /api/auth/login. */
+async function login(username: string, password: string): Promise<string> {
+  const res = await callRoute(loginAction, '/api/auth/login', {
+    method: 'POST',
+    body: { username, password },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()).token;
+}
 const { connectDb, disconnectDb } = await import('~/lib/db.server');
 const { loader: healthLoader } = await import('~/routes/api.health');
 const health = () => callRoute(healthLoader, '/api/health');
@@ -113,6 +125,32 @@ describe('first-start seed', () => {
     expect(second.seeded).toBe(false);
     expect(await User.countDocuments()).toBe(1);
     expect(await Parcel.countDocuments()).toBe(first.trackingNumbers.length);
+    // ADMIN_PASSWORD is the operator's own: the admin uses it at once.
+    expect(
+      await callRoute(meLoader, '/api/auth/me', {
+        token: await login('boss', 'correct-horse-battery'),
+      }).then((r) => r.status),
+    ).toBe(200);
+  });
+
+  it('prints a made-up password as temporary: the admin must change it at the first sign-in', async () => {
+    await Parcel.deleteMany({});
+    await User.deleteMany({});
+    const given = env.ADMIN_PASSWORD;
+    env.ADMIN_PASSWORD = undefined;
+    try {
+      const seeded = await seedIfEmpty({ demoParcels: false });
+      if (!seeded.seeded) throw new Error('not seeded');
+      expect(describeSeed(seeded)).toContain(
+        `Password:       ${seeded.password} (temporary: choose your own at the first sign-in)`,
+      );
+      const token = await login('boss', seeded.password!);
+      const me = await callRoute(meLoader, '/api/auth/me', { token });
+      expect(me.status).toBe(403);
+      expect(await me.json()).toMatchObject({ code: 'password_change_required' });
+    } finally {
+      env.ADMIN_PASSWORD = given;
+    }
   });
 });
 

@@ -2,7 +2,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Parcel } from '~/models/parcel.server';
 import { loader as listLoader } from '~/routes/dashboard.parcels';
 import { action as deleteAction } from '~/routes/dashboard.parcels.$parcelId.delete';
-import { action as editAction } from '~/routes/dashboard.parcels.$parcelId.edit';
+import {
+  action as editAction,
+  loader as editLoader,
+} from '~/routes/dashboard.parcels.$parcelId.edit';
+import { CHANGED_MEANWHILE } from '~/services/parcel-pages.server';
+import { updateParcel } from '~/services/parcels.server';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
 import { connectDb } from '~/lib/db.server';
 import { createUser } from '../support/factories';
@@ -225,6 +230,54 @@ describe('edit and delete parcel forms', () => {
     res = await edit({ 'deliveryWindow.from': '', 'deliveryWindow.until': '' });
     expect(res.status).toBe(302);
     expect((await Parcel.findById(parcel.id).lean())?.deliveryWindow).toBeUndefined();
+  });
+
+  it('says so when someone else changed the parcel meanwhile, and starts again from it instead of overwriting', async () => {
+    const parcel = await Parcel.create({
+      trackingNumber: 'VER000000003',
+      recipient: { name: 'E', address: 'A' },
+      weight: 1,
+    });
+    const load = async () =>
+      (await (
+        await editLoader({
+          request: new Request(`http://localhost/dashboard/parcels/${parcel.id}/edit`, {
+            headers: { Cookie: sessionCookie },
+          }),
+          params: { parcelId: parcel.id },
+          context,
+        } as never)
+      ).json()) as { parcel: { weight: number }; version: number };
+    const opened = await load();
+    // Someone else saves first (the API, another tab).
+    await updateParcel(parcel.id, { weight: 4 } as never);
+    const res = await editAction({
+      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
+        ...baseFields,
+        weight: '9',
+        version: String(opened.version),
+      }),
+      params: { parcelId: parcel.id },
+      context,
+    } as never);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ changedMeanwhile: CHANGED_MEANWHILE });
+    expect((await Parcel.findById(parcel.id).lean())?.weight).toBe(4);
+    // The form, loaded again, holds the other change and its version: saving it now works.
+    const reloaded = await load();
+    expect(reloaded.parcel.weight).toBe(4);
+    expect(reloaded.version).toBeGreaterThan(opened.version);
+    const again = await editAction({
+      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
+        ...baseFields,
+        weight: '9',
+        version: String(reloaded.version),
+      }),
+      params: { parcelId: parcel.id },
+      context,
+    } as never);
+    expect(again.status).toBe(302);
+    expect((await Parcel.findById(parcel.id).lean())?.weight).toBe(9);
   });
 
   it('refuses an unknown status with a field error', async () => {

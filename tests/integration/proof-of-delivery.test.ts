@@ -19,7 +19,7 @@ import { createParcel } from '~/services/parcels.server';
 import { deleteEvent } from '~/services/tracking-events.server';
 import { callRoute } from '../support/api';
 import { createUsers, type TestUser } from '../support/factories';
-import { fileOf, jpegWithGps, signaturePng } from '../support/images';
+import { fileOf, jpegWithGps, pngHeaderOnly, signaturePng } from '../support/images';
 import { pdfPageCount, pdfText } from '../support/pdf';
 
 let staff: TestUser;
@@ -218,11 +218,87 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     expect(await countFiles()).toBe(files);
   });
 
+  it('refuses a picture that would decode too large from its header, before decoding it', async () => {
+    const parcel = await newParcel('Too Many Pixels');
+    const files = await countFiles();
+    // 10,950 × 10,950 of 16-bit RGBA: 120 megapixels, 959 MB decoded, in a file of a few bytes.
+    const deep = await post(
+      parcel.id,
+      proofForm({
+        receivedBy: 'Someone',
+        photo: [
+          fileOf(await jpegWithGps(40, 30), 'fine.jpg', 'image/jpeg'),
+          fileOf(
+            pngHeaderOnly(10_950, 10_950, { bitDepth: 16, colorType: 6 }),
+            'deep.png',
+            'image/png',
+          ),
+        ],
+      }),
+    );
+    expect(deep.status).toBe(413);
+    const message =
+      'Photo 2 is too large: at most 50 megapixels and 160 MB decoded (it is 10,950 × 10,950 pixels, 960 MB decoded)';
+    expect(await deep.json()).toEqual({
+      error: message,
+      message,
+      code: 'image_too_large',
+      details: { 'photo.1': [message] },
+    });
+    // Past the pixel limit, whatever the bytes: said so, not "not an image".
+    const wide = await post(
+      parcel.id,
+      proofForm({
+        receivedBy: 'Someone',
+        photo: fileOf(pngHeaderOnly(50_000, 50_000), 'wide.png', 'image/png'),
+      }),
+    );
+    expect(wide.status).toBe(413);
+    expect((await wide.json()).details.photo[0]).toMatch(
+      /^The photo is too large: at most 50 megapixels and 160 MB decoded \(it is 50,000 × 50,000 pixels/,
+    );
+    // Under both limits but 16 bits deep: 40 megapixels of RGBA at 2 bytes a sample is 320 MB.
+    const signature = await post(
+      parcel.id,
+      proofForm({
+        receivedBy: 'Someone',
+        signature: fileOf(
+          pngHeaderOnly(8000, 5000, { bitDepth: 16, colorType: 6 }),
+          's.png',
+          'image/png',
+        ),
+      }),
+    );
+    expect(signature.status).toBe(413);
+    expect((await signature.json()).details.signature[0]).toContain('320 MB decoded');
+    // A header within the limits is decoded, and this one's pixels are not there.
+    const broken = await post(
+      parcel.id,
+      proofForm({
+        receivedBy: 'Someone',
+        photo: fileOf(pngHeaderOnly(300, 200), 'b.png', 'image/png'),
+      }),
+    );
+    expect(broken.status).toBe(415);
+    expect(await countFiles()).toBe(files);
+    expect(await eventCount(parcel.id)).toBe(0);
+  });
+
   it('validates the fields, the stop and the role', async () => {
     const parcel = await newParcel('Fields');
     const missing = await post(parcel.id, proofForm({ note: 'x', extra: 'y' }));
     expect(missing.status).toBe(400);
     expect((await missing.json()).details).toEqual({ extra: [UNKNOWN_FIELD] });
+    // A file under a name the endpoint does not take is refused the same way, not dropped.
+    const unknownFile = await post(
+      parcel.id,
+      proofForm({
+        receivedBy: 'A',
+        selfie: fileOf(await jpegWithGps(20, 20), 'me.jpg', 'image/jpeg'),
+      }),
+    );
+    expect(unknownFile.status).toBe(400);
+    expect((await unknownFile.json()).details).toEqual({ selfie: [UNKNOWN_FIELD] });
 
     const noName = await post(parcel.id, proofForm({ receivedBy: '  ' }));
     expect(noName.status).toBe(400);

@@ -273,7 +273,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
-    const events = (await listEvents(parcelId))!;
+    const events = (await listEvents(parcelId))!.events;
     expect(events).toHaveLength(10);
     expect(events.map((e) => e.location)).toEqual(
       Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`),
@@ -305,17 +305,37 @@ describe('parcel status follows the newest event', () => {
     },
   );
 
-  it('Custom Status and unknown text leave the status unchanged', async () => {
+  it('a Custom Status leaves the status unchanged; a status off the list is refused, naming the list', async () => {
     const parcelId = await newParcelId();
     await postCall(parcelId, { status: 'Out for Delivery', timestamp: '2024-12-01T08:00:00Z' });
     await postCall(parcelId, { status: 'Custom Status', timestamp: '2024-12-01T09:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
     const res = await postCall(parcelId, {
-      status: 'Held at customs',
+      status: 'Custom Status',
+      customStatus: 'Held at customs',
       timestamp: '2024-12-01T10:00:00Z',
     });
-    expect((await res.json()).event.status).toBe('Held at customs');
+    expect((await res.json()).event).toMatchObject({
+      status: 'Custom Status',
+      customStatus: 'Held at customs',
+    });
     expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+
+    // A typo is not a custom status: it is refused and changes nothing.
+    for (const status of ['Deliverd', 'Held at customs', 'delivered', '']) {
+      const typo = await postCall(parcelId, { status });
+      expect(typo.status).toBe(400);
+      expect((await typo.json()).details).toEqual({
+        status: [`Status must be one of: ${EVENT_STATUSES.join(', ')}`],
+      });
+    }
+    const words = await postCall(parcelId, { status: 'Delivered', customStatus: 'Left it' });
+    expect(words.status).toBe(400);
+    expect((await words.json()).details).toEqual({
+      customStatus: ['Only a Custom Status has a customStatus'],
+    });
+    expect((await storedParcel(parcelId)).status).toBe('Out for Delivery');
+    expect((await listEvents(parcelId))!.events).toHaveLength(3);
   });
 
   it('an older event does not override the newest one', async () => {
@@ -398,8 +418,11 @@ describe('parcel status follows the newest event', () => {
     expect(stored.status).toBe('Failed');
     expect(stored.actualDelivery ?? null).toBeNull();
 
-    // Into a custom text: the newest mapped event left decides.
-    await updateEvent(delivered.id, { status: 'Awaiting pickup point' });
+    // Into a custom status: the newest mapped event left decides.
+    await updateEvent(delivered.id, {
+      status: 'Custom Status',
+      customStatus: 'Awaiting pickup point',
+    });
     stored = await storedParcel(parcelId);
     expect(stored.status).toBe('In Transit');
     expect(stored.actualDelivery ?? null).toBeNull();
@@ -414,7 +437,10 @@ describe('parcel status follows the newest event', () => {
     const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
     expect(stored.actualDelivery?.toISOString()).toBe('2024-12-03T08:00:00.000Z');
-    expect((await listEvents(parcelId))!.map((e) => e.status)).toEqual(['Delivered', 'In Transit']);
+    expect((await listEvents(parcelId))!.events.map((e) => e.status)).toEqual([
+      'Delivered',
+      'In Transit',
+    ]);
   });
 });
 
@@ -456,6 +482,7 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       _id: created.id,
       parcelId,
       status: 'Delivered',
+      customStatus: null,
       location: 'Austin',
       description: 'Left at front door',
       timestamp: '2024-12-04T07:00:00.000Z',
@@ -517,7 +544,7 @@ describe('model functions', () => {
     const event = await createEvent(a, 'In Transit');
     expect(await deleteEvent(event.id, { parcelId: b })).toBeNull();
     expect(await updateEvent(event.id, { status: 'Delivered' }, { parcelId: b })).toBeNull();
-    expect((await listEvents(a))!).toHaveLength(1);
+    expect((await listEvents(a))!.events).toHaveLength(1);
   });
 });
 
@@ -533,7 +560,8 @@ describe('TrackingEventFormSchema', () => {
       timeZone: 'UTC',
     });
     expect(parsed).toEqual({
-      status: 'Held at customs',
+      status: 'Custom Status',
+      customStatus: 'Held at customs',
       location: 'Port',
       description: '',
       timestamp: new Date('2024-12-15T09:30:00Z'),
@@ -706,7 +734,7 @@ describe('dashboard Tracking pages', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toBe(`/dashboard/tracking/${parcelId}?search=bob`);
     expect(res.headers.get('Set-Cookie')).toMatch(/__flash=/);
-    const events = (await listEvents(parcelId))!;
+    const events = (await listEvents(parcelId))!.events;
     expect(events).toMatchObject([
       { status: 'Out for Delivery', location: 'Depot 4', timestamp: '2024-12-15T09:30:00.000Z' },
     ]);
@@ -774,7 +802,7 @@ describe('dashboard Tracking pages', () => {
       { parcelId },
     );
     expect(res.status).toBe(302);
-    const [event] = (await listEvents(parcelId))!;
+    const [event] = (await listEvents(parcelId))!.events;
     expect(event).toMatchObject({
       timestamp: '2026-11-22T20:15:00.000Z',
       timeZone: 'America/New_York',

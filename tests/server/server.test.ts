@@ -1,10 +1,12 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { json, type ServerBuild } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiRoute } from '~/lib/api.server';
 import { createApp, setTimeouts } from '../../server/index.js';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
@@ -19,6 +21,7 @@ const LIMIT = 64 * 1024;
 const UPLOAD_LIMIT = 4 * LIMIT;
 let received = 0;
 let mutations = 0;
+let apiBodyReads = 0;
 
 /** A Remix build with three resource routes, enough to drive the adapter end to end. */
 const route = (id: string, routePath: string, module: object) => ({
@@ -32,8 +35,10 @@ const build = {
   entry: {
     module: {
       default: () => new Response('no documents here'),
-      // As the app's entry does: a body cut off at the limit has already been answered.
-      handleError: (error: Error) => {
+      // As the app's entry does: a body cut off at the limit has already been answered, and a
+      // client that went away hears nothing.
+      handleError: (error: Error, { request }: { request: Request }) => {
+        if (request.signal.aborted) return;
         if (error.name !== 'PayloadTooLargeError') console.error(error);
       },
     },
@@ -99,6 +104,28 @@ const build = {
         return json({ unsubscribed: true });
       },
     }),
+    // A route that sets security headers of its own, as a file or a print page does.
+    'routes/own-headers': route('own-headers', 'own-headers', {
+      loader: () =>
+        new Response('<p>a receipt</p>', {
+          headers: {
+            'Content-Type': 'text/html',
+            'X-Content-Type-Options': 'nosniff',
+            'Content-Security-Policy': "default-src 'none'",
+          },
+        }),
+    }),
+    // An API route that reads a JSON body, answered through the app's own API error handling.
+    'routes/api-body': route(
+      'api-body',
+      'api/body',
+      apiRoute({
+        POST: async ({ request }) => {
+          apiBodyReads += 1;
+          return json({ length: (await request.text()).length });
+        },
+      }),
+    ),
     'routes/fail': route('fail', 'fail', {
       loader: () => {
         throw new Error('secret internals');
@@ -385,6 +412,13 @@ describe('security', () => {
     expect(second).not.toBe(nonce);
   });
 
+  it("sends each security header once: the route's own where it sets one", async () => {
+    const reply = await send('/own-headers');
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(reply.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('leaves the policy of the page a browser already holds in place on a 304', async () => {
     // The held page's inline script carries the nonce of the answer that first sent it.
     const reply = await send('/not-modified');
@@ -551,6 +585,27 @@ describe('malformed requests', () => {
     // A method Node's parser does not know at all is a 400 from the parser itself.
     expect((await send('/api/thing', { method: 'BREW' })).status).toBe(400);
     expect((await send('/echo')).status).toBe(200);
+  });
+
+  it('logs one line, not a stack, for an API request whose body the client cut off', async () => {
+    const warnings: unknown[][] = [];
+    const warn = vi
+      .spyOn(console, 'warn')
+      .mockImplementation((...args) => void warnings.push(args));
+    const reads = apiBodyReads;
+    const socket = net.connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      'POST /api/body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 1000\r\n\r\n{"slowly":',
+    );
+    await vi.waitFor(() => expect(apiBodyReads).toBe(reads + 1));
+    socket.destroy();
+    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    warn.mockRestore();
+    expect(warnings[0]).toHaveLength(1);
+    expect(String(warnings[0]![0])).not.toContain('\n');
+    // Nothing went to console.error (the suite fails a test that writes there).
   });
 
   it('closes a connection whose body was left unread by an early answer, so the next request on a new one is served at once', async () => {

@@ -293,3 +293,54 @@ describe("a courier's screens", () => {
     );
   });
 });
+
+describe('editing a parcel someone else changed meanwhile', () => {
+  it('says so without JavaScript and shows the parcel as it is now, overwriting nothing', async () => {
+    const parcel = await createParcel('Edited Twice');
+    const { document: opened } = await server.page(`/dashboard/parcels/${parcel.id}/edit`, {
+      headers: { cookie },
+    });
+    const form = opened.querySelector('input[name="weight"]')!.closest('form')!;
+    // What the browser would post: every field as the page filled it, the weight changed.
+    const fields = new URLSearchParams();
+    for (const input of form.querySelectorAll('input[name], select[name], textarea[name]')) {
+      const field = input as HTMLInputElement;
+      if (field.type === 'submit' || field.type === 'button') continue;
+      const value =
+        field.tagName === 'SELECT'
+          ? ((
+              (field as unknown as HTMLSelectElement).querySelector(
+                'option[selected]',
+              ) as HTMLOptionElement | null
+            )?.value ?? '')
+          : (field.getAttribute('value') ?? '');
+      fields.append(field.name, field.name === 'weight' ? '9' : value);
+    }
+    expect(fields.get('version')).toMatch(/^\d+$/);
+    const other = await server.request(`/api/parcels/${parcel.id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}` },
+      json: { weight: 4 },
+    });
+    expect(other.status).toBe(200);
+    const { response, document } = await server.page(`/dashboard/parcels/${parcel.id}/edit`, {
+      method: 'POST',
+      headers: { cookie, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields,
+    });
+    expect(response.status).toBe(409);
+    const edit = document.querySelector('input[name="weight"]')!.closest('form')!;
+    expect(textOf(edit.querySelector('[role="alert"]'))).toBe(
+      'This parcel was changed by someone else while you were editing. The form now shows it as it is: make your changes again and save.',
+    );
+    const weight = document.querySelector('input[name="weight"]')!.getAttribute('value');
+    expect(weight).toBe('4');
+    expect(document.querySelector('input[name="version"]')!.getAttribute('value')).not.toBe(
+      fields.get('version'),
+    );
+    const stored = await server.request(`/api/parcels/${parcel.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(((await stored.json()) as { parcel: { weight: number } }).parcel.weight).toBe(4);
+  });
+});

@@ -178,8 +178,14 @@ export function ParcelForm({
   busyLabel,
   cancelTo,
   timeZone,
+  version,
+  notice,
 }: {
   mode: 'create' | 'edit';
+  /** The edited parcel's version as it was loaded: a save over a newer one is refused. */
+  version?: number;
+  /** Said above the fields, as an alert (a change someone else made meanwhile). */
+  notice?: string;
   /** The recipient's zone (the company's for a new parcel), in which the window's times are read. */
   timeZone: string;
   defaults: ParcelFormDefaults;
@@ -204,6 +210,15 @@ export function ParcelForm({
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
       <DefaultSubmit>{submitLabel}</DefaultSubmit>
+      {version === undefined ? null : <input type="hidden" name="version" value={version} />}
+      {notice ? (
+        <p
+          role="alert"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          {notice}
+        </p>
+      ) : null}
       <FormErrors id={form.errorId} errors={form.errors} />
       <ContactFields field={fields.sender} legend="Sender Information" />
       <ContactFields field={fields.recipient} legend="Recipient Information" required />
@@ -319,7 +334,8 @@ export function ParcelFormDialog({
   const closeTo = useCloseTo('/dashboard/parcels');
   return (
     <RouteDialog title={title} closeTo={closeTo} size="xl">
-      <ParcelForm {...form} cancelTo={closeTo} />
+      {/* A new version (after someone else's change) starts the form again from it. */}
+      <ParcelForm key={form.version ?? 'new'} {...form} cancelTo={closeTo} />
     </RouteDialog>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { PublicTrackingResult } from '~/models/parcel.server';
 import type { TrackingGlance } from '~/services/public-tracking.server';
 import { longDateTime, type ProgressStep } from '~/utils/delivery-headline';
+import { eventStatusLabel } from '~/schemas/constants';
 
 type Result = PublicTrackingResult;
 type PublicEvent = Result['events'][number];
@@ -99,7 +100,7 @@ function LatestEvent({ event }: { event: PublicEvent | null | undefined }) {
   if (!event) return <>No tracking events yet</>;
   return (
     <>
-      <span className="font-semibold">{event.status}</span>
+      <span className="font-semibold">{eventStatusLabel(event)}</span>
       {event.location ? ` · ${event.location}` : ''}
       <span className="block text-sm text-gray-700">
         <EventTime event={event} />
@@ -251,7 +252,7 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
                 </span>
                 <div className="min-w-0">
                   <p className="font-semibold">
-                    {event.status}
+                    {eventStatusLabel(event)}
                     {index === 0 ? (
                       <span className="ml-2 text-xs font-medium text-brand-700">Latest</span>
                     ) : null}

@@ -4,6 +4,7 @@ import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatDateTime, formatEventTime } from '~/utils/format';
 import { useCompany } from '~/root';
+import { eventStatusLabel } from '~/schemas/constants';
 
 type TimelineEvent = Pick<
   TrackingEvent,
@@ -125,7 +126,7 @@ function EventItem({
       />
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h3 className="font-semibold text-gray-900">{event.status}</h3>
+          <h3 className="font-semibold text-gray-900">{eventStatusLabel(event)}</h3>
           <p className="text-sm text-gray-600">
             {/* In the event's own zone; the browser's time-zone data may name it differently. */}
             <time dateTime={event.timestamp ?? undefined} suppressHydrationWarning>
@@ -151,7 +152,7 @@ function EventItem({
               className={className}
             >
               {label}
-              <span className="sr-only"> event {event.status}</span>
+              <span className="sr-only"> event {eventStatusLabel(event)}</span>
             </Link>
           ))}
         </div>
