@@ -159,12 +159,14 @@ export default function Home() {
       <h1 className="sr-only">
         {company.name}: fast, reliable parcel delivery and tracking worldwide
       </h1>
-      {/* On a phone the tracking box comes first, above the fold; wider, it overlaps the hero. */}
+      {/* On a phone the tracking box comes first, above the fold; wider, it overlaps the hero. It
+          comes first in the HTML too, so a page drawn while it is still arriving never shows the
+          hero first and then pushes it down. */}
       <div className="flex flex-col">
-        <HeroCarousel slides={SLIDES} />
-        <div className="order-first px-4 pt-4 sm:order-none sm:pt-0">
+        <div className="px-4 pt-4 sm:order-last sm:pt-0">
           <TrackingBox />
         </div>
+        <HeroCarousel slides={SLIDES} />
       </div>
 
       <PublicSection

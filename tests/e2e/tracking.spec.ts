@@ -193,7 +193,7 @@ test.describe('time zones', () => {
 
     await expectPublicPage(page, async (result) => {
       const item = result.getByRole('listitem').filter({ hasText: location });
-      await expect(item).toContainText('Nov 22, 2026, 3:15 PM CST');
+      await expect(item).toContainText('Sunday, 22 November, 3:15 pm CST');
       await expect(item.locator('time')).toHaveAttribute('datetime', '2026-11-22T21:15:00.000Z');
     });
 
