@@ -1,6 +1,6 @@
 import { getApiKey } from '~/models/api-key.server';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA, apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA, apiRecord } from '~/http/api-handler.server';
 import { revokeApiKey } from '~/services/integrations.server';
 
 const apiKey = apiRecord('apiKey', { idLabel: 'API key id', notFound: 'API key not found' });

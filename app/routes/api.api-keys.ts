@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listApiKeys } from '~/models/api-key.server';
 import { ApiKeyCreateSchema } from '~/schemas/integrations';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
 import { issueApiKey } from '~/services/integrations.server';
 
 /** API keys are the admin's. */

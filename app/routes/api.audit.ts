@@ -1,9 +1,9 @@
 import { json } from '@remix-run/node';
 import { listAudit } from '~/models/audit.server';
 import { AUDIT_READERS, AuditQuerySchema } from '~/schemas/audit';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
-import { requireAdminScope, requireRole } from '~/services/auth.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { requireAdminScope, requireRole } from '~/http/auth.server';
 
 export const { loader, action } = apiRoute({
   /**

@@ -1,13 +1,8 @@
 import { json } from '@remix-run/node';
 import { issueApiToken } from '~/models/api-token.server';
 import { LoginSchema } from '~/schemas/auth';
-import { ApiError, apiRoute, handleApi, readJsonBody } from '~/lib/api.server';
-import {
-  checkCredentials,
-  LoginError,
-  loginFailures,
-  userAddressKey,
-} from '~/services/auth.server';
+import { ApiError, apiRoute, handleApi, readJsonBody } from '~/http/api.server';
+import { checkCredentials, LoginError, loginFailures, userAddressKey } from '~/http/auth.server';
 import { clientAddress, rateLimitHeaders } from '~/lib/rate-limit.server';
 
 export const { loader, action } = apiRoute({

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { revokeApiToken } from '~/models/api-token.server';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
-import { bearerToken } from '~/services/auth.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { bearerToken } from '~/http/auth.server';
 
 export const { loader, action } = apiRoute({
   // Signing out is allowed on a temporary password, as is changing it.

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
   GET: apiHandler({ role: 'viewer' }, ({ actor }) => json({ user: actor.user })),

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { PasswordChangeApiSchema } from '~/schemas/user';
-import { ApiError, apiRoute, readJsonBody } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
-import { madeWithApiKey, requestCredential } from '~/services/auth.server';
+import { ApiError, apiRoute, readJsonBody } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { madeWithApiKey, requestCredential } from '~/http/auth.server';
 import { changePassword } from '~/services/users.server';
 
 export const { loader, action } = apiRoute({

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listRecentParcels } from '~/models/dashboard.server';
 import { RecentParcelsQuerySchema } from '~/schemas/dashboard';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
   GET: apiHandler({ role: 'viewer', query: RecentParcelsQuerySchema }, async ({ query }) =>

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node';
 import { DepotSchema } from '~/schemas/depot';
-import { ApiError, apiRoute, jsonWithEtag } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { ApiError, apiRoute, jsonWithEtag } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { deleteDepot, getDepot, updateDepot } from '~/services/depots.server';
 
 const NOT_FOUND = 'Depot not found';

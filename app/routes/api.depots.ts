@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listDepots } from '~/models/depot.server';
 import { DepotSchema } from '~/schemas/depot';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { createDepot } from '~/services/depots.server';
 
 export const { loader, action } = apiRoute({

@@ -1,10 +1,10 @@
 import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReactNode } from 'react';
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
 import { env } from '~/lib/env.server';
-import { openApiDocument, webhookRetrySchedule } from '~/services/openapi.server';
+import { openApiDocument, webhookRetrySchedule } from '~/http/openapi.server';
 import { EXAMPLE_TRACKING_NUMBER } from '~/schemas/api-examples';
 import { webhookPayloadName } from '~/schemas/api-responses';
 import type { WebhookEventType } from '~/schemas/integrations';

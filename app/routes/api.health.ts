@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node';
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
 import { pingDb } from '~/lib/db.server';
 
 export const { loader, action } = apiRoute({

@@ -4,8 +4,8 @@ import {
   saveNotificationSettings,
 } from '~/models/notification-settings.server';
 import { NotificationSettingsSchema } from '~/schemas/notification-settings';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
   /** GET /api/notification-settings → {settings: {rules: [{status, enabled, template}], updatedAt}}. */

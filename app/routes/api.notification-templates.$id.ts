@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
 import { NotificationTemplateSchema } from '~/schemas/notification-template';
-import { ApiError, apiRoute, readJsonBody } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { ApiError, apiRoute, readJsonBody } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import {
   resetNotificationTemplate,
   saveNotificationTemplate,

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
-import { apiRoute, found } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { retryNotification } from '~/services/notifications.server';
 
 export const { loader, action } = apiRoute({

@@ -1,7 +1,7 @@
 import { getNotification } from '~/models/notification.server';
 import { NotificationUpdateSchema } from '~/schemas/notification';
-import { ApiError, apiRoute, found } from '~/lib/api.server';
-import { apiHandler, apiRecord } from '~/services/api-handler.server';
+import { ApiError, apiRoute, found } from '~/http/api.server';
+import { apiHandler, apiRecord } from '~/http/api-handler.server';
 import { deleteNotification } from '~/services/notifications.server';
 
 const NOT_FOUND = 'Notification not found';

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listNotificationChanges, listNotifications } from '~/models/notification.server';
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
-import { ApiError, apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { ApiError, apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { createNotification, UnknownParcelError } from '~/services/notifications.server';
 
 export const { loader, action } = apiRoute({

@@ -1,6 +1,6 @@
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
-import { openApiDocument } from '~/services/openapi.server';
+import { openApiDocument } from '~/http/openapi.server';
 
 export const { loader, action } = apiRoute({
   /** GET /api/openapi.json: the OpenAPI 3.1 document of this API (public). */

@@ -1,7 +1,7 @@
 import { getParcel } from '~/models/parcel.server';
 import { labelFilename } from '~/schemas/label';
-import { apiRoute, found } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { renderLabelPdf } from '~/services/label-render.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { fileResponse } from '~/lib/http-cache.server';

@@ -1,7 +1,7 @@
 import { getProof } from '~/models/proof-of-delivery.server';
-import { apiRoute, found } from '~/lib/api.server';
+import { apiRoute, found } from '~/http/api.server';
 import { fileResponse } from '~/lib/http-cache.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { proofFilename, renderProofPdf } from '~/services/proof-render.server';
 

@@ -8,9 +8,9 @@ import {
   ProofOfDeliverySchema,
   proofFormValues,
 } from '~/schemas/proof-of-delivery';
-import { ApiError, apiRoute, found, UNKNOWN_FIELD, validationError } from '~/lib/api.server';
-import { readMultipart } from '~/lib/multipart.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { ApiError, apiRoute, found, UNKNOWN_FIELD, validationError } from '~/http/api.server';
+import { readMultipart } from '~/http/multipart.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node';
 import { ParcelReopenSchema } from '~/schemas/tracking-event';
-import { apiRoute, found } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { reopenParcel } from '~/services/tracking-events.server';
 

@@ -1,7 +1,7 @@
 import { getParcel, getParcelVersioned } from '~/models/parcel.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
-import { apiRoute } from '~/lib/api.server';
-import { apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
 import { deleteParcel, resolveParcelRef, updateParcel } from '~/services/parcels.server';
 
 // :id is the parcel's id or its tracking number.

@@ -1,7 +1,7 @@
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { ParcelExportQuerySchema } from '~/schemas/parcel';
-import { apiRoute, validationError } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, validationError } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { parcelCsvStream } from '~/services/parcel-csv.server';
 import { fileResponse } from '~/lib/http-cache.server';
 

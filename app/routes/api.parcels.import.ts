@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { ParcelImportQuerySchema } from '~/schemas/parcel';
-import { ApiError, apiRoute, readCsvBody } from '~/lib/api.server';
+import { ApiError, apiRoute, readCsvBody } from '~/http/api.server';
 import { env } from '~/lib/env.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { importParcelCsv } from '~/services/parcel-import.server';
 
 export const { loader, action } = apiRoute({

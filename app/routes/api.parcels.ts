@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listParcelChanges, listParcels } from '~/models/parcel.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { createParcel } from '~/services/parcels.server';
 
 export const { loader, action } = apiRoute({

@@ -1,7 +1,7 @@
 import { isProofFile } from '~/models/proof-of-delivery.server';
 import { readFile } from '~/models/stored-file.server';
-import { apiRoute, found } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
   /**

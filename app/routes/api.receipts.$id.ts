@@ -1,7 +1,7 @@
 import { getReceipt, getReceiptVersioned } from '~/models/receipt.server';
 import { ReceiptUpdateSchema } from '~/schemas/receipt';
-import { apiRoute } from '~/lib/api.server';
-import { apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
 import { deleteReceipt, updateReceipt } from '~/services/receipts.server';
 
 const receipt = apiRecord('receipt', { idLabel: 'receipt id', notFound: 'Receipt not found' });

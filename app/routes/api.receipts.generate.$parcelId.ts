@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node';
 import { ReceiptGenerateSchema } from '~/schemas/receipt';
-import { apiRoute, found, readJsonBody } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found, readJsonBody } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { generateReceipt } from '~/services/receipts.server';
 

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listReceiptChanges, listReceipts } from '~/models/receipt.server';
 import { ReceiptListQuerySchema } from '~/schemas/receipt';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
   /** GET /api/receipts?page&limit&status → { receipts, pagination }, newest first. */

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node';
 import { ScanSchema } from '~/schemas/scan';
-import { ApiError, apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { ApiError, apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { notFoundCode, TRACKING_NOT_FOUND } from '~/services/public-tracking.server';
 import { recordScan } from '~/services/scans.server';
 import { mistypedHint } from '~/utils/tracking-number';

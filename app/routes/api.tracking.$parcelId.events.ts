@@ -2,8 +2,8 @@ import { json } from '@remix-run/node';
 import { listEventChanges, listEvents } from '~/models/tracking-event.server';
 import { EventListQuerySchema } from '~/schemas/sync';
 import { TrackingEventSchema } from '~/schemas/tracking-event';
-import { apiRoute, found } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { addEvent } from '~/services/tracking-events.server';
 

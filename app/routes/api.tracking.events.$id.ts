@@ -1,7 +1,7 @@
 import { getEvent, getEventVersioned } from '~/models/tracking-event.server';
 import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
-import { apiRoute } from '~/lib/api.server';
-import { apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
 import { deleteEvent, updateEvent } from '~/services/tracking-events.server';
 
 const event = apiRecord('event', { idLabel: 'event id', notFound: 'Tracking event not found' });

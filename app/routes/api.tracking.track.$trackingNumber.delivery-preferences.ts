@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
 import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
-import { ApiError, readJsonBody } from '~/lib/api.server';
+import { ApiError, readJsonBody } from '~/http/api.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import {
   PREFERENCES_CLOSED,
@@ -8,11 +8,8 @@ import {
   updateDeliveryPreferences,
   WRONG_POSTCODE,
 } from '~/services/delivery-preferences.server';
-import {
-  publicApiRoute,
-  trackingNumberHandler,
-  trackingNumberNotFound,
-} from '~/services/public-tracking.server';
+import { trackingNumberNotFound } from '~/services/public-tracking.server';
+import { publicApiRoute, trackingNumberHandler } from '~/http/public-api.server';
 
 /**
  * `{postalCode, instructions?, safePlace?, requestedDate?, holdAtDepot?}`: the recipient's say

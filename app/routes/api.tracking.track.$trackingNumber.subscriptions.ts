@@ -1,18 +1,14 @@
 import { json } from '@remix-run/node';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
-import { apiErrorResponse, readJsonBody } from '~/lib/api.server';
+import { apiErrorResponse, readJsonBody } from '~/http/api.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import {
   requestParcelSubscription,
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
 } from '~/services/parcel-subscriptions.server';
-import {
-  notFound,
-  publicApiRoute,
-  trackingNumberHandler,
-  trackingNumberNotFound,
-} from '~/services/public-tracking.server';
+import { notFound, trackingNumberNotFound } from '~/services/public-tracking.server';
+import { publicApiRoute, trackingNumberHandler } from '~/http/public-api.server';
 
 /**
  * `{"email"}` asks for e-mail updates on a parcel, as the form under a tracking result does: a

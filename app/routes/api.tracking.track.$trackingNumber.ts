@@ -1,14 +1,13 @@
-import { apiErrorResponse, handleApi } from '~/lib/api.server';
+import { apiErrorResponse, handleApi } from '~/http/api.server';
 import { conditionalResponse, PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import {
   lookupTrackingNumber,
   malformedTrackingNumber,
-  publicApiRoute,
   trackingLimiter,
   trackingNumberNotFound,
-  withRateLimit,
 } from '~/services/public-tracking.server';
+import { publicApiRoute, withRateLimit } from '~/http/public-api.server';
 
 // A result may be kept by the browser but is checked every time: unchanged, it costs a 304.
 // Every answer after a counted lookup says what is left of the budget.

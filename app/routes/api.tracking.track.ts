@@ -1,14 +1,13 @@
 import { json } from '@remix-run/node';
 import { TrackingBatchSchema } from '~/schemas/public-tracking';
-import { apiErrorResponse, handleApi, readJsonBody } from '~/lib/api.server';
+import { apiErrorResponse, handleApi, readJsonBody } from '~/http/api.server';
 import { clientAddress, type RateLimitResult } from '~/lib/rate-limit.server';
 import {
   lookupTrackingNumbers,
-  publicApiRoute,
   toBatchEntry,
   trackingLimiter,
-  withRateLimit,
 } from '~/services/public-tracking.server';
+import { publicApiRoute, withRateLimit } from '~/http/public-api.server';
 
 /**
  * Several public lookups at once: `{"trackingNumbers": [...]}` (at most 30, duplicates counted

@@ -1,8 +1,8 @@
 import { findUserById } from '~/models/user.server';
 import { UserUpdateSchema } from '~/schemas/user';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA } from '~/services/api-handler.server';
-import { userRecord as user } from '~/services/user-admin.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA } from '~/http/api-handler.server';
+import { userRecord as user } from '~/http/user-admin.server';
 import { updateUser } from '~/services/users.server';
 
 /** Users are the admin's. */

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
 import { addUser } from '~/services/users.server';
 
 /** Users are the admin's. */

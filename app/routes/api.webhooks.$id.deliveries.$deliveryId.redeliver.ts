@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
-import { apiRoute, found } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
 import { redeliver } from '~/services/webhooks.server';
 
 export const { loader, action } = apiRoute({

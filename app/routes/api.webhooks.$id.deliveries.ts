@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node';
 import { getWebhook, listDeliveries } from '~/models/webhook.server';
 import { WebhookDeliveryQuerySchema } from '~/schemas/integrations';
-import { apiRoute, found } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
   /**

@@ -1,9 +1,9 @@
 import { getWebhook } from '~/models/webhook.server';
 import { WebhookUpdateSchema } from '~/schemas/integrations';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA, apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA, apiRecord } from '~/http/api-handler.server';
 import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
-import { checkWebhookUrl } from '~/services/webhook-api.server';
+import { checkWebhookUrl } from '~/services/webhooks.server';
 
 const webhook = apiRecord('webhook', { idLabel: 'webhook id', notFound: 'Webhook not found' });
 

@@ -1,10 +1,10 @@
 import { json } from '@remix-run/node';
 import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
 import { addWebhook } from '~/services/integrations.server';
-import { checkWebhookUrl } from '~/services/webhook-api.server';
+import { checkWebhookUrl } from '~/services/webhooks.server';
 
 /** Webhooks are the admin's. */
 export const { loader, action } = apiRoute({

@@ -6,7 +6,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Pagination } from '~/components/parcels/pagination';
 import { listAudit } from '~/models/audit.server';
 import { AUDIT_ACTION_NAMES, AUDIT_ENTITY_NAMES, AuditQuerySchema } from '~/schemas/audit';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 
 /** The whole audit trail for admins, filtered by record kind, id, action and user. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -12,7 +12,7 @@ import {
   InboxQuerySchema,
   type InboxKind,
 } from '~/schemas/inbox';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
 

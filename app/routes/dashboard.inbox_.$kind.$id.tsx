@@ -7,7 +7,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors } from '~/components/ui/field';
 import { getInboxItem } from '~/models/inbox.server';
 import { INBOX_KIND_LABELS, INBOX_KINDS, InboxHandleSchema, type InboxKind } from '~/schemas/inbox';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';

@@ -12,7 +12,7 @@ import {
 } from '~/models/notification-settings.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import { DAY_BEFORE_LABEL, NotificationSettingsFormSchema } from '~/schemas/notification-settings';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';

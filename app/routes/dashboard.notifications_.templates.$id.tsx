@@ -21,7 +21,7 @@ import {
   TEMPLATE_SUBJECT_MAX,
   TEMPLATE_TEXT_MAX,
 } from '~/schemas/notification-template';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';

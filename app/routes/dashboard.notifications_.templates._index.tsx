@@ -4,7 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { listNotificationTemplates } from '~/models/notification-template.server';
 import { NOTIFICATION_TEMPLATE_DESCRIPTIONS } from '~/schemas/notification';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
 

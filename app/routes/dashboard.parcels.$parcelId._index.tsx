@@ -14,7 +14,7 @@ import { listProofs } from '~/models/proof-of-delivery.server';
 import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
 import { FINAL_STATUSES, formatMoney, type ParcelStatus } from '~/schemas/constants';
 import { labelHref } from '~/schemas/label';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
 import { useCompany } from '~/root';
 import { addressLines } from '~/services/address-format.server';

@@ -6,7 +6,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { listAudit } from '~/models/audit.server';
 import { getParcel } from '~/models/parcel.server';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 
 /** A parcel's History: every recorded change to it and its events, newest first (any role). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -10,7 +10,7 @@ import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { getParcelStatus } from '~/models/parcel.server';
 import { FINAL_STATUSES, REOPEN_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import { ParcelReopenSchema, REOPEN_REASON_MAX } from '~/schemas/tracking-event';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { NotFinalError, reopenParcel } from '~/services/tracking-events.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { isObjectId } from '~/lib/db.server';

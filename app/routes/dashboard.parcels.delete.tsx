@@ -7,7 +7,7 @@ import { StatusBadge } from '~/components/parcels/status-badge';
 import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { getParcelsByIds } from '~/models/parcel.server';
 import { ParcelBulkDeleteFormSchema } from '~/schemas/parcel';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { firstError, readFormData } from '~/lib/form.server';
 import { deleteParcels, someNumbers } from '~/services/parcel-bulk.server';

@@ -3,8 +3,8 @@ import { json } from '@remix-run/node';
 import { listParcelOptions } from '~/models/parcel.server';
 import { PARCEL_OPTIONS_LIMIT } from '~/schemas/constants';
 import { ParcelOptionsQuerySchema } from '~/schemas/parcel';
-import { handleApi, parseQuery } from '~/lib/api.server';
-import { requireUser } from '~/services/auth.server';
+import { handleApi, parseQuery } from '~/http/api.server';
+import { requireUser } from '~/http/auth.server';
 
 /**
  * GET /dashboard/parcels/options?search=… → `{parcels, truncated}`: the first PARCEL_OPTIONS_LIMIT

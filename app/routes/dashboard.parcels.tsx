@@ -34,7 +34,7 @@ import {
   type ParcelListQuery,
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
-import { requireUser, requireUserWithRole } from '~/services/auth.server';
+import { requireUser, requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { firstError, readFormData } from '~/lib/form.server';
 import { setParcelsStatus, someNumbers } from '~/services/parcel-bulk.server';

@@ -24,7 +24,7 @@ import {
   type ParcelImportPreviewRow as PreviewRow,
 } from '~/schemas/constants';
 import { ParcelImportFormSchema } from '~/schemas/parcel';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';

@@ -22,7 +22,7 @@ import {
   ApiKeyCreateSchema,
   ApiKeyRevokeSchema,
 } from '~/schemas/integrations';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';

@@ -19,7 +19,7 @@ import {
   ExceptionSettingsSchema,
   STALE_SCAN_DAYS_MAX,
 } from '~/schemas/depot';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import {
   createDepot,
   deleteDepot,

@@ -6,7 +6,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
 import { RouteAnnouncer } from '~/components/route-announcer';
 import { useCompany } from '~/root';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Parcel } from '~/models/parcel.server';
 import { API_ERROR_CODES } from '~/schemas/api-error-codes';
-import { toApiErrorResponse } from '~/lib/api.server';
+import { toApiErrorResponse } from '~/http/api.server';
 import { action as depotsAction } from '~/routes/api.depots';
 import {
   action as notificationsAction,

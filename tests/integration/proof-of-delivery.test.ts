@@ -13,7 +13,7 @@ import {
 import { loader as proofPdfApi } from '~/routes/api.parcels.$id.proof-of-delivery.$proofId[.]pdf';
 import { loader as fileApi } from '~/routes/api.proof-of-delivery.files.$fileId';
 import { loader as publicTrackApi } from '~/routes/api.tracking.track.$trackingNumber';
-import { UNKNOWN_FIELD } from '~/lib/api.server';
+import { UNKNOWN_FIELD } from '~/http/api.server';
 import { connectDb } from '~/lib/db.server';
 import { createParcel } from '~/services/parcels.server';
 import { deleteEvent } from '~/services/tracking-events.server';

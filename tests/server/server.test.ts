@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { json, type ServerBuild } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
 import { createApp, setTimeouts } from '../../server/index.js';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };

@@ -9,10 +9,10 @@ import {
   requireObjectId,
   type ApiArgs,
   type ApiHandler,
-} from '~/lib/api.server';
+} from '~/http/api.server';
 import { etagFor, matchesIfMatch } from '~/lib/http-cache.server';
 import type { UserRole } from '~/schemas/user';
-import type { Actor } from './audit.server';
+import type { Actor } from '~/services/audit.server';
 import { requireAdminScope, requireApiUser, requireRole } from './auth.server';
 import { idempotent } from './idempotency.server';
 

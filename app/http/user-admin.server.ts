@@ -1,6 +1,6 @@
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
 import { ADMIN_AREA, apiRecord } from './api-handler.server';
-import { setUserDisabled } from './users.server';
+import { setUserDisabled } from '~/services/users.server';
 
 /** One user's record in the API: the admin's. */
 export const userRecord = apiRecord('user', { idLabel: 'user id', notFound: 'User not found' });

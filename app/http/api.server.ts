@@ -2,10 +2,18 @@ import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
 import { defaultErrorCode, type ApiErrorCode } from '~/schemas/api-error-codes';
-import { isDuplicateKey, isObjectId } from './db.server';
-import { ConflictError, StaleRecordError } from './errors.server';
-import { conditionalResponse } from './http-cache.server';
-import { rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import {
+  ConflictError,
+  DomainError,
+  FileTooLargeError,
+  NotFoundError,
+  StaleRecordError,
+  UnsupportedFileError,
+  ValidationError,
+} from '~/lib/errors.server';
+import { conditionalResponse } from '~/lib/http-cache.server';
+import { rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /** What an API error says besides its status, message and per-field `details`. */
 export type ApiErrorOptions = {
@@ -150,6 +158,29 @@ export function validationError(error: z.ZodError): ApiError {
   return new ApiError(400, 'Validation failed', fieldErrors(error));
 }
 
+/** The status of each kind of domain error: the one place a service's refusal becomes HTTP. */
+const STATUS_OF: [kind: abstract new (...args: never[]) => DomainError, status: number][] = [
+  [ValidationError, 400],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [StaleRecordError, 412],
+  [FileTooLargeError, 413],
+  [UnsupportedFileError, 415],
+];
+
+/**
+ * A refusal as the API answers it: an ApiError as it is, a service's domain error with its kind's
+ * status and its code, details and extra fields; null for anything else (a fault, not a refusal).
+ * Pages that show a service's refusal in a form read it through this too.
+ */
+export function asApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof DomainError)) return null;
+  const status = STATUS_OF.find(([kind]) => error instanceof kind)?.[1] ?? 400;
+  const { code, details, extra } = error.options;
+  return new ApiError(status, error.message, details, { code, extra });
+}
+
 function isDatabaseDown(error: unknown): boolean {
   const name = (error as { name?: string })?.name ?? '';
   return /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongoTopologyClosedError/.test(
@@ -179,10 +210,9 @@ export function toApiErrorResponse(error: unknown): Response {
       code: 'malformed_request',
     });
   }
-  if (error instanceof ApiError)
-    return apiErrorResponse(error.status, error.message, error.details, error.options);
-  if (error instanceof ConflictError) return apiErrorResponse(409, error.message);
-  if (error instanceof StaleRecordError) return apiErrorResponse(412, error.message);
+  const refusal = asApiError(error);
+  if (refusal)
+    return apiErrorResponse(refusal.status, refusal.message, refusal.details, refusal.options);
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)
