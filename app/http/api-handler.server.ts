@@ -8,21 +8,25 @@ import {
   readJsonBody,
   requireObjectId,
   type ApiArgs,
-  type ApiHandler,
-} from '~/http/api.server';
+} from './api.server';
 import { etagFor, matchesIfMatch } from '~/lib/http-cache.server';
-import type { UserRole } from '~/schemas/user';
 import type { Actor } from '~/services/audit.server';
+import {
+  ADMIN_AREA,
+  declared,
+  wrap,
+  type Access,
+  type DeclaredHandler,
+  type IdParam,
+  type OperationDoc,
+} from './api-operation.server';
+
 import { requireAdminScope, requireApiUser, requireRole } from './auth.server';
 import { idempotent } from './idempotency.server';
 
-type Schema = z.ZodType | undefined;
+export { ADMIN_AREA, type Access, type IdParam };
 
-/**
- * A URL parameter that names a record: what it is called in a 400 when it is not a 24-hex id, or
- * how it is read into one (`resolveParcelRef`, which also takes a tracking number).
- */
-export type IdParam = string | ((value: string | undefined, name: string) => Promise<string>);
+type Schema = z.ZodType | undefined;
 
 async function readIds<K extends string>(
   params: ApiArgs['params'],
@@ -39,15 +43,6 @@ async function readIds<K extends string>(
   return Object.fromEntries(entries) as Record<K, string>;
 }
 
-/**
- * Who may call a method: the least role ('viewer' being anyone signed in, with a token, an API key
- * or the staff session), or the admin areas' `ADMIN_AREA`, which also needs an API key's admin
- * scope.
- */
-export type Access = UserRole | { role: UserRole; scope: 'admin' };
-
-/** Users, API keys and webhooks: the admin role, and with an API key its admin scope. */
-export const ADMIN_AREA: Access = { role: 'admin', scope: 'admin' };
 type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a handler of an API route is told: the request, and what the declaration checked. */
@@ -66,13 +61,14 @@ export type ApiCall<K extends string, Q extends Schema, B extends Schema> = ApiA
  * parameters are ids (`{ id: 'parcel id' }`, a 400 naming it otherwise), the query and
  * JSON body schemas, and whether an Idempotency-Key may replay it; they are checked in that order
  * (401/403, 400 for an id or the query, then the body inside the idempotent part) before `run`.
+ * The rest of it (summary, description, answers) is what the OpenAPI document says of it.
  */
 export function apiHandler<
   K extends string = never,
   Q extends Schema = undefined,
   B extends Schema = undefined,
 >(
-  spec: {
+  spec: OperationDoc & {
     role: Access;
     temporaryPassword?: boolean;
     ids?: Record<K, IdParam>;
@@ -81,8 +77,9 @@ export function apiHandler<
     idempotent?: boolean;
   },
   run: (call: ApiCall<K, Q, B>) => Promise<Response> | Response,
-): ApiHandler {
-  return async (args) => {
+): DeclaredHandler {
+  const { role: access, ...rest } = spec;
+  return declared({ ...rest, access }, async (args) => {
     const { role, scope } = typeof spec.role === 'string' ? { role: spec.role } : spec.role;
     const user = await requireApiUser(args.request, {
       allowTemporaryPassword: spec.temporaryPassword,
@@ -99,26 +96,37 @@ export function apiHandler<
       return run({ ...args, actor, ids, query, body });
     };
     return spec.idempotent ? idempotent(args.request, answer) : answer();
-  };
+  });
 }
+
+/** What a record's route says of one method: its texts, and its answers when not the usual. */
+type RecordDoc = Pick<OperationDoc, 'summary' | 'description'> & Partial<OperationDoc>;
 
 /**
  * The methods of one record's route (`/api/<records>/:id`), as the API conventions have them: the
- * record comes wrapped under `key` (`{parcel}`); an id that is not one is a 400 naming `idLabel`,
- * one that names nothing a 404 saying `notFound`.
+ * record comes wrapped under `key` (`{parcel}`), described by the schema `item` ('Parcel'); an id
+ * that is not one is a 400 naming `idLabel`, one that names nothing a 404 saying `notFound`.
  */
 export function apiRecord(
   key: string,
-  { idLabel, notFound }: { idLabel: IdParam; notFound: string },
+  { item, idLabel, notFound }: { item: string; idLabel: IdParam; notFound: string },
 ) {
   const ids = { id: idLabel };
+  const one = wrap(key, item);
   return {
     /** GET: the record, with an ETag (304 while it is unchanged) unless `etag` is false. */
-    get: (role: Access, load: (id: string) => Promise<unknown>, { etag = true } = {}) =>
-      apiHandler({ role, ids }, async ({ request, ids }) => {
-        const record = { [key]: await found(load(ids.id), notFound) };
-        return etag ? jsonWithEtag(request, record) : json(record);
-      }),
+    get: (
+      role: Access,
+      load: (id: string) => Promise<unknown>,
+      { etag = true, ...doc }: RecordDoc & { etag?: boolean },
+    ) =>
+      apiHandler(
+        { role, ids, etag, responses: { 200: one }, errors: [404], ...doc },
+        async ({ request, ids }) => {
+          const record = { [key]: await found(load(ids.id), notFound) };
+          return etag ? jsonWithEtag(request, record) : json(record);
+        },
+      ),
     /**
      * PUT: the fields the body gives change; the record as it is now. With `versioned` (the
      * record as GET answers it, and its stored version), If-Match is honoured: an ETag that is
@@ -134,32 +142,47 @@ export function apiRecord(
         actor: Actor,
         options: { version?: number | null },
       ) => Promise<unknown>,
-      versioned?: (id: string) => Promise<{ record: unknown; version: number | null } | null>,
+      {
+        versioned,
+        ...doc
+      }: RecordDoc & {
+        versioned?: (id: string) => Promise<{ record: unknown; version: number | null } | null>;
+      },
     ) =>
-      apiHandler({ role, ids, body }, async ({ request, ids, body, actor }) => {
-        const ifMatch = request.headers.get('If-Match');
-        let version: number | null | undefined;
-        if (ifMatch !== null && versioned) {
-          const now = await found(versioned(ids.id), notFound);
-          if (!matchesIfMatch(ifMatch, etagFor(JSON.stringify({ [key]: now.record }))))
-            throw new ApiError(
-              412,
-              `The ${key} was changed since the version If-Match names: GET it again`,
-            );
-          if (ifMatch.trim() !== '*') version = now.version;
-        }
-        return json({
-          [key]: await found(save(ids.id, body as z.output<B>, actor, { version }), notFound),
-        });
-      }),
-    /** DELETE (or another change of the record's state): `answer` to what it did. */
+      apiHandler(
+        { role, ids, body, ifMatch: !!versioned, responses: { 200: one }, errors: [404], ...doc },
+        async ({ request, ids, body, actor }) => {
+          const ifMatch = request.headers.get('If-Match');
+          let version: number | null | undefined;
+          if (ifMatch !== null && versioned) {
+            const now = await found(versioned(ids.id), notFound);
+            if (!matchesIfMatch(ifMatch, etagFor(JSON.stringify({ [key]: now.record }))))
+              throw new ApiError(
+                412,
+                `The ${key} was changed since the version If-Match names: GET it again`,
+              );
+            if (ifMatch.trim() !== '*') version = now.version;
+          }
+          return json({
+            [key]: await found(save(ids.id, body as z.output<B>, actor, { version }), notFound),
+          });
+        },
+      ),
+    /**
+     * DELETE (or another change of the record's state): `answer` to what it did, by default the
+     * record under its key; `{success, message}` when the answer is `deleted`.
+     */
     change: <T>(
       role: Access,
       change: (id: string, actor: Actor) => Promise<T | null | undefined>,
-      answer: (changed: T) => Record<string, unknown> = (changed) => ({ [key]: changed }),
+      {
+        answer = (changed) => ({ [key]: changed }),
+        ...doc
+      }: RecordDoc & { answer?: (changed: T) => Record<string, unknown> },
     ) =>
-      apiHandler({ role, ids }, async ({ ids, actor }) =>
-        json(answer(await found(change(ids.id, actor), notFound))),
+      apiHandler(
+        { role, ids, responses: { 200: one }, errors: [404], ...doc },
+        async ({ ids, actor }) => json(answer(await found(change(ids.id, actor), notFound))),
       ),
   };
 }

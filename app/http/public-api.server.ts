@@ -1,7 +1,13 @@
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
 import { rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 import { malformedTrackingNumber } from '~/services/public-tracking.server';
-import { apiRoute, handleApi, type ApiArgs, type ApiHandler } from './api.server';
+import { apiRoute, handleApi, type ApiArgs } from './api.server';
+import {
+  declared,
+  type DeclaredHandler,
+  type OperationChecks,
+  type OperationDoc,
+} from './api-operation.server';
 
 /**
  * The public endpoints' HTTP side: CORS for other sites' pages, the preflight, caching, and the
@@ -27,18 +33,17 @@ function withPublicCors(response: Response, methods: string): Response {
  * and the CORS headers.
  */
 export function publicApiRoute(
-  handlers: Partial<Record<'GET' | 'POST', ApiHandler>>,
+  handlers: Partial<Record<'GET' | 'POST', DeclaredHandler>>,
   { cacheControl }: { cacheControl: string },
 ) {
-  return apiRoute(
-    { ...handlers, OPTIONS: () => new Response(null, { status: 204 }) },
-    {
-      finish: (response, methods) => {
-        response.headers.set('Cache-Control', cacheControl);
-        return withPublicCors(response, methods.join(', '));
-      },
+  for (const handler of Object.values(handlers)) handler.operation.cors = true;
+  return apiRoute(handlers, {
+    preflight: () => new Response(null, { status: 204 }),
+    finish: (response, methods) => {
+      response.headers.set('Cache-Control', cacheControl);
+      return withPublicCors(response, methods.join(', '));
     },
-  );
+  });
 }
 
 /** What is left of the caller's budget after a counted request, on its answer. */
@@ -61,9 +66,10 @@ export type TrackingNumberCall = ApiArgs & {
  * is a 400 before anything runs, and every answer after a counted attempt says what is left.
  */
 export function trackingNumberHandler(
+  doc: OperationDoc & Pick<OperationChecks, 'body'>,
   run: (call: TrackingNumberCall) => Promise<Response>,
-): ApiHandler {
-  return async (args) => {
+): DeclaredHandler {
+  return declared({ access: 'public', rateLimited: true, ...doc }, async (args) => {
     let limit: RateLimitResult | undefined;
     const response = await handleApi(async () => {
       const trackingNumber = normalizeTrackingNumber(args.params.trackingNumber ?? '');
@@ -71,5 +77,5 @@ export function trackingNumberHandler(
       return run({ ...args, trackingNumber, counted: (counted) => (limit = counted) });
     });
     return withRateLimit(response, limit);
-  };
+  });
 }

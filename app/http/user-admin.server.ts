@@ -1,9 +1,13 @@
 import { apiRoute } from '~/http/api.server';
-import { ADMIN_AREA, apiRecord } from './api-handler.server';
 import { setUserDisabled } from '~/services/users.server';
+import { ADMIN_AREA, apiRecord } from './api-handler.server';
 
 /** One user's record in the API: the admin's. */
-export const userRecord = apiRecord('user', { idLabel: 'user id', notFound: 'User not found' });
+export const userRecord = apiRecord('user', {
+  item: 'User',
+  idLabel: 'user id',
+  notFound: 'User not found',
+});
 
 /**
  * POST /api/users/:id/disable and /enable → { user } (admin), recorded in the audit trail: the
@@ -12,6 +16,19 @@ export const userRecord = apiRecord('user', { idLabel: 'user id', notFound: 'Use
  */
 export function userDisabledRoute(disabled: boolean) {
   return apiRoute({
-    POST: userRecord.change(ADMIN_AREA, (id, actor) => setUserDisabled(id, disabled, actor)),
+    POST: userRecord.change(ADMIN_AREA, (id, actor) => setUserDisabled(id, disabled, actor), {
+      ...(disabled
+        ? {
+            summary:
+              "Disable a user, ending that user's sessions and tokens (admin); 409 for the last active admin or your own account",
+            description:
+              "Disables a user and ends that user's sessions and tokens at once (admin). 409 for the last active admin or your own account.",
+          }
+        : {
+            summary: 'Enable a user again (admin)',
+            description: 'Enables a disabled user again (admin): they may sign in at once.',
+          }),
+      errors: disabled ? [404, 409] : [404],
+    }),
   });
 }

@@ -4,5 +4,14 @@ import { apiRoute } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
-  GET: apiHandler({ role: 'viewer' }, async () => json(await getDashboardStats())),
+  GET: apiHandler(
+    {
+      role: 'viewer',
+      summary: 'Overview figures',
+      description:
+        "The overview's figures: parcel counts and revenue, and their change from last month.",
+      responses: { 200: 'DashboardStats' },
+    },
+    async () => json(await getDashboardStats()),
+  ),
 });
