@@ -1,8 +1,6 @@
 import { json } from '@remix-run/node';
-import {
-  getNotificationSettings,
-  saveNotificationSettings,
-} from '~/models/notification-settings.server';
+import { getNotificationSettings } from '~/models/notification-settings.server';
+import { saveAutomaticEmailSettings } from '~/services/notification-templates.server';
 import { NotificationSettingsSchema } from '~/schemas/notification-settings';
 import { apiRoute } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
@@ -34,6 +32,6 @@ export const { loader, action } = apiRoute({
       },
       responses: { 200: settings },
     },
-    async ({ body }) => json({ settings: await saveNotificationSettings(body) }),
+    async ({ body, actor }) => json({ settings: await saveAutomaticEmailSettings(body, actor) }),
   ),
 });

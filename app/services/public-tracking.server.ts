@@ -9,8 +9,7 @@ import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
   FAILED_DELIVERY,
-  FAILURE_REASONS,
-  type FailureReason,
+  failureReasonWords,
   normalizeTrackingNumber,
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
@@ -288,11 +287,6 @@ export function trackingGlance(
         }
       : null,
   };
-}
-
-/** A failed attempt's reason as the recipient reads it. */
-export function failureReasonWords(reason: string | null | undefined): string {
-  return FAILURE_REASONS[(reason ?? 'other') as FailureReason] ?? FAILURE_REASONS.other;
 }
 
 /** The glance of one full result: a delivered parcel's proof says who received it. */
