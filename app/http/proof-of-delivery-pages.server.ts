@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { hasProof } from '~/models/proof-of-delivery.server';
 import type { PublicUser } from '~/models/user.server';
 import {

@@ -16,13 +16,12 @@ import {
 import { env } from '~/lib/env.server';
 import {
   Parcel,
-  parcelHeading,
-  parcelSearchFilter,
   serializeEvent,
   serializeParcel,
   type LeanParcel,
   type SerializedParcel,
 } from './parcel.server';
+import { parcelHeading, parcelSearchFilter } from './parcel-reads.server';
 import { givenFields, type Pagination } from '~/lib/records.server';
 import {
   findChangesIn,

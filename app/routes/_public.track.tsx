@@ -40,7 +40,7 @@ import {
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
 } from '~/services/parcel-subscriptions.server';
-import type { PublicTrackingResult } from '~/models/parcel.server';
+import type { PublicTrackingResult } from '~/models/parcel-tracking-numbers.server';
 import {
   MAX_TRACKING_NUMBERS,
   normalizeTrackingNumber,

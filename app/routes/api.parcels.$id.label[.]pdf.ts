@@ -1,4 +1,4 @@
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { labelFilename } from '~/schemas/label';
 import { apiRoute, found } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import {
   PROOF_FILE_FIELDS,

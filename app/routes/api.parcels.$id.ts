@@ -1,4 +1,4 @@
-import { getParcel, getParcelVersioned } from '~/models/parcel.server';
+import { getParcel, getParcelVersioned } from '~/models/parcel-reads.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
 import { apiRoute } from '~/http/api.server';
 import { apiRecord } from '~/http/api-handler.server';

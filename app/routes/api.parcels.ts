@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node';
-import { listParcelChanges, listParcels } from '~/models/parcel.server';
+import { listParcelChanges, listParcels } from '~/models/parcel-reads.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { apiRoute } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';

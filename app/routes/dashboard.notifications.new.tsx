@@ -9,7 +9,7 @@ import {
   type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, SelectField, TextareaField } from '~/components/ui/field';
-import { getParcelOption } from '~/models/parcel.server';
+import { getParcelOption } from '~/models/parcel-reads.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,

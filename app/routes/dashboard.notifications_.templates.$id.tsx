@@ -12,7 +12,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
-import { listParcelOptions } from '~/models/parcel.server';
+import { listParcelOptions } from '~/models/parcel-reads.server';
 import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
 import {
   NotificationTemplateFormSchema,

@@ -9,7 +9,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { destinationLine } from '~/components/parcels/parcel-card';
 import { PriorityBadge, StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
 import { FINAL_STATUSES, formatMoney, type ParcelStatus } from '~/schemas/constants';

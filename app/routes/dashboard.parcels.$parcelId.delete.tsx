@@ -6,7 +6,7 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { useCloseTo } from '~/components/ui/route-dialog';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/http/auth.server';
 import { deleteParcel } from '~/services/parcels.server';

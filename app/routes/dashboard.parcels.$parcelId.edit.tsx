@@ -4,7 +4,7 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelFormDialog, parcelToFormDefaults } from '~/components/parcels/parcel-form';
-import { getParcelVersioned } from '~/models/parcel.server';
+import { getParcelVersioned } from '~/models/parcel-reads.server';
 import { ParcelUpdateFormSchema, ParcelVersionSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/http/auth.server';
 import {

@@ -7,7 +7,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { CancelAndSubmit } from '~/components/ui/submit-button';
-import { getParcelStatus } from '~/models/parcel.server';
+import { getParcelStatus } from '~/models/parcel-reads.server';
 import { FINAL_STATUSES, REOPEN_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import { ParcelReopenSchema, REOPEN_REASON_MAX } from '~/schemas/tracking-event';
 import { requireUserWithRole } from '~/http/auth.server';

@@ -5,7 +5,7 @@ import { useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { DeleteDialog } from '~/components/ui/delete-dialog';
-import { getParcelsByIds } from '~/models/parcel.server';
+import { getParcelsByIds } from '~/models/parcel-reads.server';
 import { ParcelBulkDeleteFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { getParcelsByIds } from '~/models/parcel.server';
+import { getParcelsByIds } from '~/models/parcel-reads.server';
 import { LabelSheetQuerySchema } from '~/schemas/parcel';
 import { requireUser } from '~/http/auth.server';
 import { firstError } from '~/lib/form.server';

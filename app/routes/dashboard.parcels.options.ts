@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { listParcelOptions } from '~/models/parcel.server';
+import { listParcelOptions } from '~/models/parcel-reads.server';
 import { PARCEL_OPTIONS_LIMIT } from '~/schemas/constants';
 import { ParcelOptionsQuerySchema } from '~/schemas/parcel';
 import { handleApi, parseQuery } from '~/http/api.server';

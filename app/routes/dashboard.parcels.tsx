@@ -18,7 +18,7 @@ import { ParcelCard } from '~/components/parcels/parcel-card';
 import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
-import { listParcels } from '~/models/parcel.server';
+import { listParcels } from '~/models/parcel-reads.server';
 import { hasRole } from '~/schemas/user';
 import {
   PARCEL_SEARCH_MAX_LENGTH,

@@ -1,9 +1,6 @@
-import {
-  findParcelForRecipient,
-  setDeliveryPreferences,
-  type LeanParcel,
-  type SerializedDeliveryPreferences,
-} from '~/models/parcel.server';
+import { findParcelForRecipient } from '~/models/parcel-tracking-numbers.server';
+import { setDeliveryPreferences } from '~/models/parcel-writes.server';
+import { type LeanParcel, type SerializedDeliveryPreferences } from '~/models/parcel.server';
 import { env } from '~/lib/env.server';
 import { recipientStopIndex } from '~/lib/address-time-zone.server';
 import { RateLimit, type RateLimitResult } from '~/lib/rate-limit.server';

@@ -5,7 +5,7 @@ import {
   getNotificationTemplate,
   upsertNotificationTemplate,
 } from '~/models/notification-template.server';
-import { getParcelForTemplate } from '~/models/parcel.server';
+import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import type { NotificationType } from '~/schemas/notification';
 import type {
   NotificationTemplate,

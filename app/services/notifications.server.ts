@@ -9,7 +9,7 @@ import {
 import { fillTemplate, placeholderValues, type PlaceholderParcel } from '~/emails/templates.server';
 import type { NotificationTemplate } from '~/schemas/notification-template';
 import { listProofs } from '~/models/proof-of-delivery.server';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { stopAddress } from './address-format.server';
 import { proofLink } from './public-proof.server';
 import { getEvent } from '~/models/tracking-event.server';
@@ -29,7 +29,7 @@ import {
   type SerializedNotification,
 } from '~/models/notification.server';
 import { automaticRuleFor } from '~/models/notification-settings.server';
-import { getParcelForTemplate } from '~/models/parcel.server';
+import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import type { NotificationCreateInput, NotificationType } from '~/schemas/notification';
 import { env } from '~/lib/env.server';

@@ -18,7 +18,8 @@ import {
   openParcelSubscription,
   type SubscriptionLink,
 } from '~/models/parcel-subscription.server';
-import { eventTimeZone, getParcelForTemplate, getParcelWithEvents } from '~/models/parcel.server';
+import { eventTimeZone } from '~/models/parcel.server';
+import { getParcelForTemplate, getParcelWithEvents } from '~/models/parcel-reads.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import { PARCEL_SUBSCRIBE_EMAIL_LIMIT, SUBSCRIPTION_LINK_TOKEN } from '~/schemas/public-forms';
 import { longDateTime } from '~/utils/delivery-headline';

@@ -1,13 +1,12 @@
+import { findParcelIdByTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { getParcel, getParcelSchedule } from '~/models/parcel-reads.server';
 import {
-  findParcelIdByTrackingNumber,
-  getParcel,
-  getParcelSchedule,
   insertParcel,
   removeParcel,
   updateParcelFields,
-  type SerializedParcel,
   type StoredWindow,
-} from '~/models/parcel.server';
+} from '~/models/parcel-writes.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import type { DeliveryWindowInput, ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
 import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
 import { dayIn } from '~/utils/delivery-headline';

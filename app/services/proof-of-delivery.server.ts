@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '~/lib/errors.server';
 import { stopTimeZone } from '~/lib/address-time-zone.server';
-import { getParcel, getParcelStatus } from '~/models/parcel.server';
+import { getParcel, getParcelStatus } from '~/models/parcel-reads.server';
 import {
   hasProof,
   insertProof,

@@ -2,9 +2,9 @@ import {
   findParcelByTrackingNumber,
   findParcelsByTrackingNumbers,
   toPublicTrackingResult,
-  type LeanParcel,
   type PublicTrackingResult,
-} from '~/models/parcel.server';
+} from '~/models/parcel-tracking-numbers.server';
+import { type LeanParcel } from '~/models/parcel.server';
 import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {

@@ -1,4 +1,5 @@
-import { getParcel, getParcelStatus, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel, getParcelStatus } from '~/models/parcel-reads.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import {
   pullEvent,
   pushEvent,

@@ -20,7 +20,7 @@ import {
 import { action as eventAction } from '~/routes/api.tracking.events.$id';
 import { connectDb } from '~/lib/db.server';
 import { StaleRecordError } from '~/lib/errors.server';
-import { getParcelVersioned } from '~/models/parcel.server';
+import { getParcelVersioned } from '~/models/parcel-reads.server';
 import { updateParcel } from '~/services/parcels.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
 import { callRoute } from '../support/api';
