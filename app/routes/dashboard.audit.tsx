@@ -1,3 +1,4 @@
+import { FilterSelect } from '~/components/ui/filter-select';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useLoaderData, useLocation } from '@remix-run/react';
@@ -41,42 +42,22 @@ export default function AuditPage() {
         aria-label="Filter the audit trail"
         className="card flex flex-wrap items-end gap-3 p-4"
       >
-        <div>
-          <label htmlFor="audit-entity" className="field-label">
-            Record
-          </label>
-          <select
-            id="audit-entity"
-            name="entity"
-            defaultValue={filters.entity}
-            className="field-input"
-          >
-            <option value="">All records</option>
-            {AUDIT_ENTITY_NAMES.map((entity) => (
-              <option key={entity} value={entity}>
-                {entity}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-action" className="field-label">
-            Action
-          </label>
-          <select
-            id="audit-action"
-            name="action"
-            defaultValue={filters.action}
-            className="field-input"
-          >
-            <option value="">All actions</option>
-            {AUDIT_ACTION_NAMES.map((action) => (
-              <option key={action} value={action}>
-                {action}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="audit-entity"
+          name="entity"
+          label="Record"
+          defaultValue={filters.entity}
+          all="All records"
+          choices={AUDIT_ENTITY_NAMES}
+        />
+        <FilterSelect
+          id="audit-action"
+          name="action"
+          label="Action"
+          defaultValue={filters.action}
+          all="All actions"
+          choices={AUDIT_ACTION_NAMES}
+        />
         <div>
           <label htmlFor="audit-actor" className="field-label">
             User

@@ -14,7 +14,7 @@ import { invalidForm } from '~/lib/form-reply.server';
 import { markInboxItem } from '~/services/inbox.server';
 import { formatDateTime } from '~/utils/format';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 

@@ -6,7 +6,7 @@ import { listNotificationTemplates } from '~/models/notification-template.server
 import { NOTIFICATION_TEMPLATE_DESCRIPTIONS } from '~/schemas/notification';
 import { requireRole, requireUser } from '~/http/auth.server';
 import { formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

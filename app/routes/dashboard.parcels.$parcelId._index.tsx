@@ -16,7 +16,7 @@ import { FINAL_STATUSES, formatMoney, type ParcelStatus } from '~/schemas/consta
 import { labelHref } from '~/schemas/label';
 import { requireUser } from '~/http/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { addressLines } from '~/services/address-format.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

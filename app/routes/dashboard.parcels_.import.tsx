@@ -31,7 +31,7 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 import { SubmitButton } from '~/components/ui/submit-button';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { formatDate } from '~/utils/format';
 import { useIsPending } from '~/utils/use-is-pending';
 

@@ -23,7 +23,7 @@ import { webhookUrlProblem } from '~/services/webhooks.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
 import { pageFrom } from '~/utils/list-page';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 

@@ -5,7 +5,7 @@ import { DashboardBrand, DashboardHeader } from '~/components/dashboard/dashboar
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
 import { RouteAnnouncer } from '~/components/route-announcer';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { requireUser } from '~/http/auth.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -7,7 +7,7 @@ import { DataTable, type Column } from '~/components/ui/data-table';
 import { listUsers } from '~/models/user.server';
 import { requireUserWithRole } from '~/http/auth.server';
 import { formatDate } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'admin');

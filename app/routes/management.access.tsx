@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
 import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { LoginFormSchema } from '~/schemas/auth';
 import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/http/auth.server';
 import { createToastHeaders } from '~/lib/flash.server';
