@@ -14,6 +14,9 @@ import type { Actor } from '~/services/audit.server';
 import {
   ADMIN_AREA,
   declared,
+  items,
+  SYNC_NOTE,
+  syncedList,
   wrap,
   type Access,
   type DeclaredHandler,
@@ -97,6 +100,60 @@ export function apiHandler<
     };
     return spec.idempotent ? idempotent(args.request, answer) : answer();
   });
+}
+
+/** What a list's GET says of itself: its summary and description. */
+type ListDoc = Pick<OperationDoc, 'summary' | 'description'>;
+
+/** GET of every record of a kind in one list under `key`, without paging: `{apiKeys: [...]}`. */
+export function apiEvery(
+  role: Access,
+  key: string,
+  item: string,
+  list: () => Promise<unknown[]>,
+  doc: ListDoc,
+) {
+  return apiHandler({ role, responses: { 200: items(key, item) }, ...doc }, async () =>
+    json({ [key]: await list() }),
+  );
+}
+
+/**
+ * GET of a list a sync follows: a page of `list`, or, with `updatedSince` or `cursor`, a page of
+ * the `changes` in the order they were made (deletions among them) and where to go on. Its
+ * description says how to keep a copy in sync.
+ */
+export function apiSyncedList<Q extends z.ZodType<{ cursor?: unknown; updatedSince?: Date }>>(
+  role: Access,
+  {
+    query,
+    key,
+    item,
+    list,
+    changes,
+    summary,
+    description,
+  }: ListDoc & {
+    query: Q;
+    key: string;
+    item: string;
+    list: (query: z.output<Q>) => Promise<unknown>;
+    changes: (query: z.output<Q>) => Promise<unknown>;
+  },
+) {
+  return apiHandler(
+    {
+      role,
+      query,
+      summary,
+      description: `${description}${SYNC_NOTE}`,
+      responses: { 200: syncedList(key, item) },
+    },
+    async ({ query }) => {
+      const read = query as z.output<Q>;
+      return json(read.cursor || read.updatedSince ? await changes(read) : await list(read));
+    },
+  );
 }
 
 /** What a record's route says of one method: its texts, and its answers when not the usual. */

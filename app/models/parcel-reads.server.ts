@@ -247,35 +247,32 @@ export async function listParcelsExpectedOn(day: string, except: readonly Parcel
   }));
 }
 
+/** The fields the notification templates' placeholders read. */
+const TEMPLATE_FIELDS = {
+  trackingNumber: 1,
+  status: 1,
+  recipient: 1,
+  destinations: 1,
+  estimatedDelivery: 1,
+  deliveryWindow: 1,
+  serviceType: 1,
+};
+
 /** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */
 export async function getParcelForTemplate(
   filter: { id: string } | { trackingNumber: string },
 ): Promise<LeanParcel | null> {
   if ('id' in filter && !isObjectId(filter.id)) return null;
-  return Parcel.findOne('id' in filter ? { _id: filter.id } : filter, {
-    trackingNumber: 1,
-    status: 1,
-    recipient: 1,
-    destinations: 1,
-    estimatedDelivery: 1,
-    deliveryWindow: 1,
-    serviceType: 1,
-  }).lean<LeanParcel>();
+  return Parcel.findOne(
+    'id' in filter ? { _id: filter.id } : filter,
+    TEMPLATE_FIELDS,
+  ).lean<LeanParcel>();
 }
 
 /** What a subscriber's e-mail about an event shows: the template's fields and the events. */
 export async function getParcelWithEvents(id: string): Promise<LeanParcel | null> {
   if (!isObjectId(id)) return null;
-  return Parcel.findById(id, {
-    trackingNumber: 1,
-    status: 1,
-    recipient: 1,
-    destinations: 1,
-    estimatedDelivery: 1,
-    deliveryWindow: 1,
-    serviceType: 1,
-    events: 1,
-  }).lean<LeanParcel>();
+  return Parcel.findById(id, { ...TEMPLATE_FIELDS, events: 1 }).lean<LeanParcel>();
 }
 
 /** What a receipt copies from its parcel. */

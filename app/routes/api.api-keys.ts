@@ -2,21 +2,16 @@ import { json } from '@remix-run/node';
 import { listApiKeys } from '~/models/api-key.server';
 import { ApiKeyCreateSchema } from '~/schemas/integrations';
 import { apiRoute } from '~/http/api.server';
-import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
-import { example, items, obj, ref } from '~/http/api-operation.server';
+import { ADMIN_AREA, apiEvery, apiHandler } from '~/http/api-handler.server';
+import { example, obj, ref } from '~/http/api-operation.server';
 import { issueApiKey } from '~/services/integrations.server';
 
 /** API keys are the admin's. */
 export const { loader, action } = apiRoute({
-  GET: apiHandler(
-    {
-      role: ADMIN_AREA,
-      summary: 'List API keys (admin)',
-      description: 'Every API key, newest first, without the keys themselves.',
-      responses: { 200: items('apiKeys', 'ApiKey') },
-    },
-    async () => json({ apiKeys: await listApiKeys() }),
-  ),
+  GET: apiEvery(ADMIN_AREA, 'apiKeys', 'ApiKey', listApiKeys, {
+    summary: 'List API keys (admin)',
+    description: 'Every API key, newest first, without the keys themselves.',
+  }),
   POST: apiHandler(
     {
       role: ADMIN_AREA,

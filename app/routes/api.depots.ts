@@ -3,21 +3,16 @@ import { listDepots } from '~/models/depot.server';
 import { DepotSchema } from '~/schemas/depot';
 import { DEPOT_EXAMPLE } from '~/schemas/api-examples';
 import { apiRoute } from '~/http/api.server';
-import { apiHandler } from '~/http/api-handler.server';
-import { items, wrap } from '~/http/api-operation.server';
+import { apiEvery, apiHandler } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import { createDepot } from '~/services/depots.server';
 
 export const { loader, action } = apiRoute({
-  GET: apiHandler(
-    {
-      role: 'viewer',
-      summary: 'Depots by name',
-      description:
-        'Every depot, by name: the places scans are recorded at. Every role reads them (couriers scan at them).',
-      responses: { 200: items('depots', 'Depot') },
-    },
-    async () => json({ depots: await listDepots() }),
-  ),
+  GET: apiEvery('viewer', 'depots', 'Depot', listDepots, {
+    summary: 'Depots by name',
+    description:
+      'Every depot, by name: the places scans are recorded at. Every role reads them (couriers scan at them).',
+  }),
   POST: apiHandler(
     {
       role: 'admin',

@@ -3,26 +3,21 @@ import { listNotificationChanges, listNotifications } from '~/models/notificatio
 import { NotificationCreateSchema, NotificationListQuerySchema } from '~/schemas/notification';
 import { EXAMPLE_TRACKING_NUMBER } from '~/schemas/api-examples';
 import { ApiError, apiRoute } from '~/http/api.server';
-import { apiHandler } from '~/http/api-handler.server';
-import { SYNC_NOTE, syncedList, wrap } from '~/http/api-operation.server';
+import { apiHandler, apiSyncedList } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import { createNotification, UnknownParcelError } from '~/services/notifications.server';
 
 export const { loader, action } = apiRoute({
-  GET: apiHandler(
-    {
-      role: 'viewer',
-      query: NotificationListQuerySchema,
-      summary: 'List notifications, newest first',
-      description: `Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.${SYNC_NOTE}`,
-      responses: { 200: syncedList('notifications', 'Notification') },
-    },
-    async ({ query }) =>
-      json(
-        query.cursor || query.updatedSince
-          ? await listNotificationChanges(query)
-          : await listNotifications(query),
-      ),
-  ),
+  GET: apiSyncedList('viewer', {
+    query: NotificationListQuerySchema,
+    key: 'notifications',
+    item: 'Notification',
+    list: listNotifications,
+    changes: listNotificationChanges,
+    summary: 'List notifications, newest first',
+    description:
+      'Notifications (e-mails sent or queued), newest first, a page at a time; filter by type, status, tracking number or whether the rules sent it automatically.',
+  }),
   /*
    * The answer does not wait for the mail server: a worker sends the e-mail and sets "sent", or,
    * after MAIL_RETRY_DELAYS ran out, "failed" with the server's error in emailResult.error.

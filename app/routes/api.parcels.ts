@@ -2,26 +2,21 @@ import { json } from '@remix-run/node';
 import { listParcelChanges, listParcels } from '~/models/parcel-reads.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { apiRoute } from '~/http/api.server';
-import { apiHandler } from '~/http/api-handler.server';
-import { SYNC_NOTE, syncedList, wrap } from '~/http/api-operation.server';
+import { apiHandler, apiSyncedList } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import { createParcel } from '~/services/parcels.server';
 
 export const { loader, action } = apiRoute({
-  GET: apiHandler(
-    {
-      role: 'viewer',
-      query: ParcelListQuerySchema,
-      summary: 'List parcels, newest first',
-      description: `Parcels, newest first (or by \`sort\` and \`order\`), a page at a time: \`page\` from 1, \`limit\` at most 100. \`status\` and \`search\` (tracking number, sender or recipient) filter the list.${SYNC_NOTE}`,
-      responses: { 200: syncedList('parcels', 'Parcel') },
-    },
-    async ({ query }) =>
-      json(
-        query.cursor || query.updatedSince
-          ? await listParcelChanges(query)
-          : await listParcels(query),
-      ),
-  ),
+  GET: apiSyncedList('viewer', {
+    query: ParcelListQuerySchema,
+    key: 'parcels',
+    item: 'Parcel',
+    list: listParcels,
+    changes: listParcelChanges,
+    summary: 'List parcels, newest first',
+    description:
+      'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
+  }),
   POST: apiHandler(
     {
       role: 'staff',

@@ -2,21 +2,16 @@ import { json } from '@remix-run/node';
 import { listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
 import { apiRoute } from '~/http/api.server';
-import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
-import { example, items, obj, ref } from '~/http/api-operation.server';
+import { ADMIN_AREA, apiEvery, apiHandler } from '~/http/api-handler.server';
+import { example, obj, ref } from '~/http/api-operation.server';
 import { addUser } from '~/services/users.server';
 
 /** Users are the admin's. */
 export const { loader, action } = apiRoute({
-  GET: apiHandler(
-    {
-      role: ADMIN_AREA,
-      summary: 'List users (admin)',
-      description: 'Every user, with their role and whether they are disabled (admin).',
-      responses: { 200: items('users', 'User') },
-    },
-    async () => json({ users: await listUsers() }),
-  ),
+  GET: apiEvery(ADMIN_AREA, 'users', 'User', listUsers, {
+    summary: 'List users (admin)',
+    description: 'Every user, with their role and whether they are disabled (admin).',
+  }),
   POST: apiHandler(
     {
       role: ADMIN_AREA,

@@ -2,22 +2,17 @@ import { json } from '@remix-run/node';
 import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
 import { apiRoute } from '~/http/api.server';
-import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
-import { example, items, obj, ref } from '~/http/api-operation.server';
+import { ADMIN_AREA, apiEvery, apiHandler } from '~/http/api-handler.server';
+import { example, obj, ref } from '~/http/api-operation.server';
 import { addWebhook } from '~/services/integrations.server';
 import { checkWebhookUrl } from '~/services/webhooks.server';
 
 /** Webhooks are the admin's. */
 export const { loader, action } = apiRoute({
-  GET: apiHandler(
-    {
-      role: ADMIN_AREA,
-      summary: 'List webhook endpoints (admin)',
-      description: 'Every webhook endpoint, newest first, without its secret.',
-      responses: { 200: items('webhooks', 'Webhook') },
-    },
-    async () => json({ webhooks: await listWebhooks() }),
-  ),
+  GET: apiEvery(ADMIN_AREA, 'webhooks', 'Webhook', listWebhooks, {
+    summary: 'List webhook endpoints (admin)',
+    description: 'Every webhook endpoint, newest first, without its secret.',
+  }),
   POST: apiHandler(
     {
       role: ADMIN_AREA,
