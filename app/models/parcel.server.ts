@@ -11,6 +11,13 @@ import {
 import { env } from '~/lib/env.server';
 import { iso, recordIds, registeredModel } from '~/lib/records.server';
 
+/**
+ * The parcels collection: its schema (destinations and tracking events embedded, so every change
+ * of one parcel is one atomic update), its model and the shapes it is read as. Reading lists and
+ * views is parcel-reads.server.ts, writing parcel-writes.server.ts, and the tracking numbers (new
+ * ones, lookups by number) parcel-tracking-numbers.server.ts.
+ */
+
 const contactSchema = new Schema(
   {
     name: { type: String, default: '', trim: true },
