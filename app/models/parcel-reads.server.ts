@@ -3,7 +3,7 @@ import { isObjectId } from '~/lib/db.server';
 import { findChanges, type SyncRequest } from '~/lib/changes.server';
 import { type ParcelSortKey, type ParcelStatus, type SortOrder } from '~/schemas/constants';
 import { defaultSortOrder } from '~/schemas/parcel';
-import { findPage, serializedById } from '~/lib/records.server';
+import { findPage, serializedById, versionedById } from '~/lib/records.server';
 import { type LeanParcel, Parcel, type SerializedParcel, serializeParcel } from './parcel.server';
 
 /**
@@ -124,12 +124,8 @@ export async function getParcel(id: string): Promise<SerializedParcel | null> {
 }
 
 /** A parcel as getParcel gives it, and its version: the change number it was last written by. */
-export async function getParcelVersioned(
-  id: string,
-): Promise<{ record: SerializedParcel; version: number } | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Parcel.findById(id).lean<LeanParcel>();
-  return doc ? { record: serializeParcel(doc), version: doc.changeSeq ?? 0 } : null;
+export function getParcelVersioned(id: string) {
+  return versionedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);
 }
 
 const PARCEL_OPTION_FIELDS = {

@@ -1,4 +1,4 @@
-import { FilterSelect } from '~/components/ui/filter-select';
+import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useLoaderData, useLocation } from '@remix-run/react';
@@ -58,30 +58,21 @@ export default function AuditPage() {
           all="All actions"
           choices={AUDIT_ACTION_NAMES}
         />
-        <div>
-          <label htmlFor="audit-actor" className="field-label">
-            User
-          </label>
-          <input
-            id="audit-actor"
-            name="actor"
-            defaultValue={filters.actor}
-            maxLength={50}
-            className="field-input"
-          />
-        </div>
-        <div>
-          <label htmlFor="audit-entity-id" className="field-label">
-            Record id
-          </label>
-          <input
-            id="audit-entity-id"
-            name="entityId"
-            defaultValue={filters.entityId}
-            maxLength={24}
-            className="field-input font-mono"
-          />
-        </div>
+        <FilterText
+          id="audit-actor"
+          name="actor"
+          label="User"
+          defaultValue={filters.actor}
+          maxLength={50}
+        />
+        <FilterText
+          id="audit-entity-id"
+          name="entityId"
+          label="Record id"
+          defaultValue={filters.entityId}
+          maxLength={24}
+          className="field-input font-mono"
+        />
         <button type="submit" className="btn-secondary">
           Filter
         </button>

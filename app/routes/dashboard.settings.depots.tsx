@@ -1,3 +1,4 @@
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -99,6 +100,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/** The depot form's inputs, in order. */
+const DEPOT_INPUTS: ReadonlyArray<InputSpec<'name' | 'address' | 'city'>> = [
+  { name: 'name', label: 'Name', maxLength: DEPOT_NAME_MAX },
+  { name: 'address', label: 'Address', maxLength: DEPOT_ADDRESS_MAX },
+  {
+    name: 'city',
+    label: 'City (optional)',
+    hint: 'The town its couriers deliver in: the scan station warns before a parcel for another town goes out for delivery from here.',
+    maxLength: DEPOT_CITY_MAX,
+  },
+];
+
 export const meta: MetaFunction = () => [{ title: 'Depots · Settings · Management dashboard' }];
 
 export default function DepotSettings() {
@@ -171,25 +184,7 @@ export default function DepotSettings() {
       <CardSection headingId="add-depot-heading" title="Add a depot">
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="Name"
-            {...getInputProps(fields.name, { type: 'text' })}
-            maxLength={DEPOT_NAME_MAX}
-            errors={fields.name.errors}
-          />
-          <Field
-            label="Address"
-            {...getInputProps(fields.address, { type: 'text' })}
-            maxLength={DEPOT_ADDRESS_MAX}
-            errors={fields.address.errors}
-          />
-          <Field
-            label="City (optional)"
-            hint="The town its couriers deliver in: the scan station warns before a parcel for another town goes out for delivery from here."
-            {...getInputProps(fields.city, { type: 'text' })}
-            maxLength={DEPOT_CITY_MAX}
-            errors={fields.city.errors}
-          />
+          <InputsFromTable inputs={DEPOT_INPUTS} of={fields} />
           <SelectField
             label="Time zone"
             {...getSelectProps(fields.timeZone)}

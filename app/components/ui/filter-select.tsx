@@ -43,3 +43,35 @@ export const FilterSelect = forwardRef<HTMLSelectElement, FilterSelectProps>(fun
     </div>
   );
 });
+
+/** One text filter of a list's GET form: a labelled field, at most `maxLength` characters. */
+export function FilterText({
+  id,
+  name,
+  label,
+  defaultValue,
+  maxLength,
+  className = 'field-input',
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  maxLength: number;
+  className?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        maxLength={maxLength}
+        className={className}
+      />
+    </div>
+  );
+}
