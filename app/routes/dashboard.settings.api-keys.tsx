@@ -24,7 +24,7 @@ import {
   ApiKeyRevokeSchema,
 } from '~/schemas/integrations';
 import { requireRole, requireUser } from '~/http/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { GONE, redirectWithOutcome } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
@@ -64,13 +64,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
     if (submission.status !== 'success') return invalidForm(submission, { into });
     const revoked = await revokeApiKey(submission.value.keyId, { user, context });
-    return redirectWithToast(
-      request,
-      PATH,
-      revoked
-        ? { type: 'success', title: 'API key revoked', description: revoked.name }
-        : { type: 'error', title: 'Failed to revoke API key', description: 'It no longer exists.' },
-    );
+    return redirectWithOutcome(request, PATH, revoked, {
+      gone: { title: 'Failed to revoke API key', description: GONE },
+      done: (key) => ({ title: 'API key revoked', description: key.name }),
+    });
   }
   const submission = parseWithZod(formData, { schema: ApiKeyCreateSchema });
   if (submission.status !== 'success') return invalidForm(submission, { into });

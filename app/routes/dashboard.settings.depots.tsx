@@ -28,7 +28,7 @@ import {
   saveDeliveredByScan,
   saveStaleScanDays,
 } from '~/services/depots.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { env } from '~/lib/env.server';
@@ -59,13 +59,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== 'success')
       return json({ intent, result: submission.reply() }, { status: 400 });
     const depot = await deleteDepot(submission.value.depotId, actor);
-    return redirectWithToast(
-      request,
-      PATH,
-      depot
-        ? { type: 'success', title: 'Depot deleted', description: depot.name }
-        : { type: 'error', title: 'Failed to delete depot', description: 'It no longer exists.' },
-    );
+    return redirectWithOutcome(request, PATH, depot, {
+      gone: { title: 'Failed to delete depot', description: GONE },
+      done: (deleted) => ({ title: 'Depot deleted', description: deleted.name }),
+    });
   }
   if (intent === 'deliveries') {
     const submission = parseWithZod(formData, { schema: DeliverySettingsSchema });
