@@ -3,19 +3,32 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** One `no-restricted-imports` rule per folder: the folders of app/ it may not import from. */
+/** Below the HTTP adapters nothing speaks HTTP: the framework's request and answer helpers. */
+const HTTP_PACKAGES = {
+  group: ['@remix-run/*'],
+  message:
+    'Services, models and e-mails speak the domain: requests, answers, cookies and sessions belong to app/http (see CONTRIBUTING.md, Layers).',
+};
+
+/**
+ * One `no-restricted-imports` rule per folder: the folders of app/ it may not import from, and
+ * for the domain's floors the framework's HTTP packages.
+ */
 function layerRules(layers) {
-  return Object.entries(layers).map(([files, above]) => ({
+  return Object.entries(layers).map(([files, { above, remix = true }]) => ({
     files: [files],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: above.map((folder) => ({
-            group: [`~/${folder}/*`, `**/${folder}/*`],
-            allowTypeImports: true,
-            message: `${files.replace('/**', '')} lies below app/${folder}: it may not import from it (see CONTRIBUTING.md, Layers).`,
-          })),
+          patterns: [
+            ...above.map((folder) => ({
+              group: [`~/${folder}/*`, `**/${folder}/*`],
+              allowTypeImports: true,
+              message: `${files.replace('/**', '')} lies below app/${folder}: it may not import from it (see CONTRIBUTING.md, Layers).`,
+            })),
+            ...(remix ? [] : [HTTP_PACKAGES]),
+          ],
         },
       ],
     },
@@ -53,15 +66,27 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  // The layers: routes → services → models → the ground floor (app/lib, with the shared
-  // schemas and utils). Each imports only what lies below it; e-mail bodies (app/emails) sit
-  // beside the models, for the services to send. Type-only imports are not arrows at run time.
+  // The layers: routes → the HTTP adapters (app/http) → services → models → the ground floor
+  // (app/lib, with the shared schemas and utils). Each imports only what lies below it; e-mail
+  // bodies (app/emails) sit beside the models, for the services to send. Type-only imports are
+  // not arrows at run time. Below app/http nothing imports the framework's HTTP packages.
   ...layerRules({
-    'app/lib/**': ['models', 'services', 'emails', 'routes', 'components'],
-    'app/schemas/**': ['lib', 'models', 'services', 'emails', 'routes', 'components'],
-    'app/utils/**': ['lib', 'models', 'services', 'emails', 'routes', 'components'],
-    'app/models/**': ['services', 'emails', 'routes', 'components'],
-    'app/emails/**': ['models', 'services', 'routes', 'components'],
-    'app/services/**': ['routes', 'components'],
+    'app/lib/**': { above: ['http', 'models', 'services', 'emails', 'routes', 'components'] },
+    'app/schemas/**': {
+      above: ['lib', 'http', 'models', 'services', 'emails', 'routes', 'components'],
+    },
+    'app/utils/**': {
+      above: ['lib', 'http', 'models', 'services', 'emails', 'routes', 'components'],
+    },
+    'app/models/**': {
+      above: ['http', 'services', 'emails', 'routes', 'components'],
+      remix: false,
+    },
+    'app/emails/**': {
+      above: ['http', 'models', 'services', 'routes', 'components'],
+      remix: false,
+    },
+    'app/services/**': { above: ['http', 'routes', 'components'], remix: false },
+    'app/http/**': { above: ['routes', 'components'] },
   }),
 );

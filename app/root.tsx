@@ -16,7 +16,6 @@ import { Toaster } from './components/toaster';
 import { publicCompanyInfo } from './lib/env.server';
 import { getToast } from './lib/flash.server';
 import { useNonce } from './utils/nonce-provider';
-import { DEFAULT_COMPANY_TIME_ZONE } from './utils/time-zone';
 import { shouldHydrate } from './utils/route-handle';
 import stylesheet from './tailwind.css';
 
@@ -37,19 +36,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
     content: 'Fast, reliable parcel delivery with real-time tracking worldwide.',
   },
 ];
-
-export function useCompany() {
-  const data = useRouteLoaderData<typeof loader>('root');
-  return (
-    data?.company ?? {
-      name: 'SwiftShip Courier',
-      phone: '+1 (800) 555-0199',
-      email: 'support@swiftship.example',
-      address: '350 Fifth Avenue, Suite 4100, New York, NY 10118, United States',
-      timeZone: DEFAULT_COMPANY_TIME_ZONE,
-    }
-  );
-}
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');

@@ -1,6 +1,6 @@
 import { serialize } from 'bson';
 import { fail, MongoCommandError } from './errors';
-import { compileFilter, usesExpressions, type Matcher } from './query';
+import { compileFilter, usesExpressions, type Matcher } from './filter';
 import {
   formatValue,
   isOperatorObject,

@@ -2,15 +2,10 @@ import { calculateObjectSize, Long } from 'bson';
 import type { IndexSpec } from './collection';
 import type { Engine } from './engine';
 import { fail, toMongoError } from './errors';
-import {
-  aggregate,
-  compileFilter,
-  compileProjection,
-  notImplemented,
-  project,
-  validatePipeline,
-  type Projector,
-} from './query';
+import { notImplemented } from './expression-support';
+import { compileFilter } from './filter';
+import { aggregate, validatePipeline } from './pipeline';
+import { compileProjection, project, type Projector } from './projection';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update';
 import {
   cloneDoc,

@@ -9,7 +9,8 @@ import {
   toDecimal128,
   type Decimal,
 } from './numbers';
-import { aggregate, compileFilter, elementTests, isOperatorSpec, isValueOperator } from './query';
+import { compileFilter, elementTests, isOperatorSpec, isValueOperator } from './filter';
+import { aggregate } from './pipeline';
 import {
   bsonTypeCode,
   cloneDoc,

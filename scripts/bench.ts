@@ -43,7 +43,8 @@ async function seed() {
   // Fill the data directory the app will open, using the same engine standalone.
   const engine = await startEmbeddedMongo({ dir: path.join(dataDir, 'db') });
   process.env.MONGODB_URI = `${engine.uri.replace(/\/?$/, '/')}courier`;
-  const { Parcel, generateTrackingNumber } = await import('../app/models/parcel.server');
+  const { Parcel } = await import('../app/models/parcel.server');
+  const { generateTrackingNumber } = await import('../app/models/parcel-tracking-numbers.server');
   const { createUser } = await import('../app/models/user.server');
   await mongoose.connect(process.env.MONGODB_URI);
   await Parcel.init();

@@ -5,7 +5,6 @@ import { trackingUrl } from '~/lib/urls.server';
 import { fillPlaceholders, type PlaceholderValues } from '~/schemas/notification-template';
 import { longDay, windowPhrase } from '~/utils/delivery-headline';
 import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
-import { FAILURE_REASONS, type FailureReason } from '~/schemas/constants';
 
 /**
  * The admin-edited notification templates, filled in for a parcel: `{{placeholders}}` in the
@@ -51,50 +50,5 @@ export function fillTemplate(
     subject: fillPlaceholders(template.subject, values).replace(/\s+/g, ' ').trim(),
     text: fillPlaceholders(template.text, values),
     html: template.html ? fillPlaceholders(template.html, values, escapeHtml) : '',
-  };
-}
-
-/**
- * What a failed attempt's e-mail adds to its template: what happened (the reason in words, and the
- * courier's note for "other") and what happens next (the next attempt's day, or how to reach us).
- */
-export function failedAttemptLines(attempt: {
-  reason?: string | null;
-  description?: string | null;
-  nextAttemptDate?: string | null;
-}): string[] {
-  if (!attempt.reason) return [];
-  const words = FAILURE_REASONS[attempt.reason as FailureReason] ?? FAILURE_REASONS.other;
-  const note = attempt.reason === 'other' && attempt.description ? ` (${attempt.description})` : '';
-  const next = attempt.nextAttemptDate
-    ? `We will try again on ${longDay(attempt.nextAttemptDate)}.`
-    : `Please contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL} to arrange a new delivery.`;
-  return [`What happened: ${words}${note}.`, `What happens next: ${next}`];
-}
-
-/** A filled template under its own subject, its text and HTML opening with `line`. */
-export function withLead(
-  filled: { subject: string; text: string; html: string },
-  { subject, line }: { subject: string; line: string },
-) {
-  return {
-    subject,
-    text: `${line}\n\n${filled.text}`,
-    html: filled.html ? `<p><strong>${escapeHtml(line)}</strong></p>${filled.html}` : '',
-  };
-}
-
-/** Appends failedAttemptLines to a filled template: text lines, and escaped paragraphs in HTML. */
-export function withFailedAttempt(
-  filled: { subject: string; text: string; html: string },
-  lines: string[],
-) {
-  if (!lines.length) return filled;
-  return {
-    ...filled,
-    text: [filled.text.trimEnd(), '', ...lines].join('\n'),
-    html: filled.html
-      ? `${filled.html}${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}`
-      : '',
   };
 }

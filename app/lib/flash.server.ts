@@ -48,6 +48,9 @@ export async function getToast(
 
 type ToastText = { title: string; description?: string };
 
+/** What a toast says of a record deleted or changed by someone else meanwhile. */
+export const GONE = 'It no longer exists.';
+
 /**
  * The answer to a change of one record: back to `url` with the toast `done` says of the record, or
  * with the error toast `gone` when there was no such record to change.

@@ -91,3 +91,17 @@ export async function serializedById<L, T>(
   const doc = await find(id);
   return doc ? serialize(doc) : null;
 }
+
+/**
+ * The record as `serializedById` gives it, and its version: the change number it was last written
+ * by, which an If-Match names and the write then requires.
+ */
+export async function versionedById<L extends { changeSeq?: number | null }, T>(
+  id: string,
+  find: (id: string) => PromiseLike<L | null>,
+  serialize: (doc: L) => T,
+): Promise<{ record: T; version: number } | null> {
+  if (!isObjectId(id)) return null;
+  const doc = await find(id);
+  return doc ? { record: serialize(doc), version: doc.changeSeq ?? 0 } : null;
+}

@@ -1,7 +1,8 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { FAILED_DELIVERY } from '~/schemas/constants';
-import { Parcel, parcelHeading, serializeEvent, type LeanParcel } from './parcel.server';
+import { Parcel, serializeEvent, type LeanParcel } from './parcel.server';
+import { parcelHeading } from './parcel-reads.server';
 
 /**
  * Reads of the parcels collection for running deliveries: the scan station's lookup and the

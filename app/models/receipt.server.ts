@@ -30,6 +30,7 @@ import {
   recordIds,
   registeredModel,
   serializedById,
+  versionedById,
 } from '~/lib/records.server';
 
 const receiptSchema = new Schema(
@@ -158,12 +159,8 @@ export async function getReceipt(id: string): Promise<SerializedReceipt | null> 
 }
 
 /** A receipt as getReceipt gives it, and its version: the change number it was last written by. */
-export async function getReceiptVersioned(
-  id: string,
-): Promise<{ record: SerializedReceipt; version: number } | null> {
-  if (!isObjectId(id)) return null;
-  const doc = await Receipt.findById(id).lean<LeanReceipt>();
-  return doc ? { record: serializeReceipt(doc), version: doc.changeSeq ?? 0 } : null;
+export function getReceiptVersioned(id: string) {
+  return versionedById(id, (id) => Receipt.findById(id).lean<LeanReceipt>(), serializeReceipt);
 }
 
 export async function getNewestReceipt(): Promise<SerializedReceipt | null> {

@@ -16,13 +16,12 @@ import {
 import { env } from '~/lib/env.server';
 import {
   Parcel,
-  parcelHeading,
-  parcelSearchFilter,
   serializeEvent,
   serializeParcel,
   type LeanParcel,
   type SerializedParcel,
 } from './parcel.server';
+import { parcelHeading, parcelSearchFilter } from './parcel-reads.server';
 import { givenFields, type Pagination } from '~/lib/records.server';
 import {
   findChangesIn,
@@ -260,6 +259,16 @@ export type TrackingParcelSummary = Awaited<ReturnType<typeof searchParcelsForTr
 /** What an event write did: the event (as written, or as removed) and the status it changed. */
 export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | null };
 
+/** An event as pushed: the input, with who scanned it, the stop it closes and the warnings overridden. */
+type PushedEvent = TrackingEventInput & { scannedBy?: string; stop?: number; override?: string[] };
+type PushRules = { repeatWindowMs?: number; refuseFinal?: boolean };
+/** The event written, the same event already there, the final status that refused it, or no parcel. */
+type PushOutcome =
+  | (EventWrite & { repeated?: false; closed?: undefined })
+  | { repeated: true; event: TrackingEvent; closed?: undefined }
+  | { closed: ParcelStatus }
+  | null;
+
 /**
  * Adds an event (stored first in the array) and updates the parcel's status; null when the
  * parcel is unknown. With `refuseFinal`, a parcel whose status is final (FINAL_STATUSES) gets no
@@ -267,14 +276,9 @@ export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | nu
  */
 export async function pushEvent(
   parcelId: string,
-  input: TrackingEventInput & { scannedBy?: string; stop?: number; override?: string[] },
-  { repeatWindowMs, refuseFinal }: { repeatWindowMs?: number; refuseFinal?: boolean } = {},
-): Promise<
-  | (EventWrite & { repeated?: false; closed?: undefined })
-  | { repeated: true; event: TrackingEvent; closed?: undefined }
-  | { closed: ParcelStatus }
-  | null
-> {
+  input: PushedEvent,
+  { repeatWindowMs, refuseFinal }: PushRules = {},
+): Promise<PushOutcome> {
   if (!isObjectId(parcelId)) return null;
   return withChangeIf(
     () => Parcel.exists({ _id: parcelId }),
@@ -285,14 +289,9 @@ export async function pushEvent(
 async function pushEventAs(
   changeSeq: number,
   parcelId: string,
-  input: TrackingEventInput & { scannedBy?: string; stop?: number; override?: string[] },
-  { repeatWindowMs, refuseFinal }: { repeatWindowMs?: number; refuseFinal?: boolean },
-): Promise<
-  | (EventWrite & { repeated?: false; closed?: undefined })
-  | { repeated: true; event: TrackingEvent; closed?: undefined }
-  | { closed: ParcelStatus }
-  | null
-> {
+  input: PushedEvent,
+  { repeatWindowMs, refuseFinal }: PushRules,
+): Promise<PushOutcome> {
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
   const event = {

@@ -5,7 +5,7 @@ import { publicPageMeta } from '~/components/public/page-meta';
 import { Figures, TitledPoints } from '~/components/public/card-lists';
 import { ServicesSection } from '~/components/public/services-section';
 import { TrackingBox } from '~/components/public/tracking-box';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export const meta = publicPageMeta(
   'Fast, reliable parcel delivery worldwide',

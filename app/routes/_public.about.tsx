@@ -1,7 +1,7 @@
 import { Figures, TitledPoints } from '~/components/public/card-lists';
 import { PageHero, PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export const meta = publicPageMeta(
   'About Us',

@@ -11,7 +11,7 @@ import {
 } from '~/components/public/inquiry-form';
 import { TitledPoints } from '~/components/public/card-lists';
 import { PageHero, PublicSection, SectionHeading } from '~/components/public/page-hero';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { ContactMessageSchema } from '~/schemas/public-forms';
 import { publicFormAction } from '~/lib/public-form.server';
 import { contactLimiter, submitContactMessage } from '~/services/inquiries.server';

@@ -1,7 +1,7 @@
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export const meta = publicPageMeta(
   'Cookie Policy',

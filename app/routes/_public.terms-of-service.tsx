@@ -1,6 +1,6 @@
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export const meta = publicPageMeta(
   'Terms of Service',

@@ -25,7 +25,7 @@ import {
   PROOF_NEEDS_LINK,
   type PublicProof,
 } from '~/services/public-proof.server';
-import { grantRecipientAccess, savedPreferencesFor } from '~/services/recipient-access.server';
+import { grantRecipientAccess, savedPreferencesFor } from '~/http/recipient-access.server';
 import type { SerializedDeliveryPreferences } from '~/models/parcel.server';
 import {
   dayLabel,
@@ -40,7 +40,7 @@ import {
   SUBSCRIBE_ANSWER,
   subscribeClientLimiter,
 } from '~/services/parcel-subscriptions.server';
-import type { PublicTrackingResult } from '~/models/parcel.server';
+import type { PublicTrackingResult } from '~/models/parcel-tracking-numbers.server';
 import {
   MAX_TRACKING_NUMBERS,
   normalizeTrackingNumber,

@@ -2,7 +2,7 @@ import type { HeadersFunction } from '@remix-run/node';
 import { Outlet } from '@remix-run/react';
 import { SiteFooter } from '~/components/public/site-footer';
 import { SiteHeader } from '~/components/public/site-header';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { PUBLIC_PAGE_CACHE } from '~/lib/http-cache.server';
 import type { RouteHandle } from '~/utils/route-handle';
 

@@ -1,4 +1,4 @@
-import { apiErrorResponse } from '~/lib/api.server';
+import { apiErrorResponse } from '~/http/api.server';
 
 /**
  * Any /api path no route takes: the API's JSON 404, whatever the method, never the site's page.

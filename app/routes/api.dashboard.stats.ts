@@ -1,8 +1,17 @@
 import { json } from '@remix-run/node';
 import { getDashboardStats } from '~/models/dashboard.server';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
-  GET: apiHandler({ role: 'viewer' }, async () => json(await getDashboardStats())),
+  GET: apiHandler(
+    {
+      role: 'viewer',
+      summary: 'Overview figures',
+      description:
+        "The overview's figures: parcel counts and revenue, and their change from last month.",
+      responses: { 200: 'DashboardStats' },
+    },
+    async () => json(await getDashboardStats()),
+  ),
 });

@@ -1,33 +1,33 @@
-import { json } from '@remix-run/node';
 import { DepotSchema } from '~/schemas/depot';
-import { ApiError, apiRoute, jsonWithEtag } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { DEPOT_EXAMPLE } from '~/schemas/api-examples';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
+import { deleted } from '~/http/api-operation.server';
 import { deleteDepot, getDepot, updateDepot } from '~/services/depots.server';
 
-const NOT_FOUND = 'Depot not found';
-const ids = { id: 'depot id' };
+const depot = apiRecord('depot', {
+  item: 'Depot',
+  idLabel: 'depot id',
+  notFound: 'Depot not found',
+});
 
 /** Events recorded at a depot keep its name and zone whatever becomes of it. */
 export const { loader, action } = apiRoute({
-  /** GET /api/depots/:id → {depot}. */
-  GET: apiHandler({ role: 'viewer', ids }, async ({ request, ids: { id } }) => {
-    const depot = await getDepot(id);
-    if (!depot) throw new ApiError(404, NOT_FOUND);
-    return jsonWithEtag(request, { depot });
+  GET: depot.get('viewer', getDepot, {
+    summary: 'One depot',
+    description: 'One depot, with its address and IANA time zone; every role reads it.',
   }),
-  /** PUT {name, address?, timeZone} → {depot} (admin). */
-  PUT: apiHandler(
-    { role: 'admin', ids, body: DepotSchema },
-    async ({ ids: { id }, body, actor }) => {
-      const depot = await updateDepot(id, body, actor);
-      if (!depot) throw new ApiError(404, NOT_FOUND);
-      return json({ depot });
-    },
-  ),
-  /** DELETE → {success, message, depot} (admin). */
-  DELETE: apiHandler({ role: 'admin', ids }, async ({ ids: { id }, actor }) => {
-    const depot = await deleteDepot(id, actor);
-    if (!depot) throw new ApiError(404, NOT_FOUND);
-    return json({ success: true, message: 'Depot deleted', depot });
+  PUT: depot.update('admin', DepotSchema, (id, input, actor) => updateDepot(id, input, actor), {
+    summary: 'Change a depot; events recorded there keep the name and zone they were given',
+    description:
+      'Changes a depot (admin). Events recorded there keep the name and zone they were given. 409 for a name already taken.',
+    bodyExample: DEPOT_EXAMPLE,
+    errors: [404, 409],
+  }),
+  DELETE: depot.change('admin', deleteDepot, {
+    summary: 'Delete a depot',
+    description: 'Deletes a depot (admin); events recorded there keep its name and zone.',
+    responses: { 200: deleted('depot', 'Depot') },
+    answer: (removed) => ({ success: true, message: 'Depot deleted', depot: removed }),
   }),
 });

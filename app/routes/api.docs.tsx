@@ -1,10 +1,12 @@
 import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReactNode } from 'react';
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
 import { env } from '~/lib/env.server';
-import { openApiDocument, webhookRetrySchedule } from '~/services/openapi.server';
+import { openApiDocument } from '~/api-routes.server';
+import { webhookRetrySchedule } from '~/http/openapi.server';
+import { declared, file } from '~/http/api-operation.server';
 import { EXAMPLE_TRACKING_NUMBER } from '~/schemas/api-examples';
 import { webhookPayloadName } from '~/schemas/api-responses';
 import type { WebhookEventType } from '~/schemas/integrations';
@@ -349,18 +351,31 @@ function Docs({ origin }: { origin: string }) {
 const pages = new Map<string, string>();
 
 export const { loader, action } = apiRoute({
-  GET: ({ request }) => {
-    const origin = new URL(request.url).origin;
-    let html = pages.get(origin);
-    if (!html) {
-      html = `<!DOCTYPE html>${renderToStaticMarkup(<Docs origin={origin} />)}`;
-      if (pages.size < 16) pages.set(origin, html);
-    }
-    return conditionalResponse(request, html, {
-      headers: new Headers({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'public, max-age=300',
-      }),
-    });
-  },
+  GET: declared(
+    {
+      access: 'public',
+      etag: true,
+      summary: 'This reference as a page, with a guide',
+      description:
+        'This document as an HTML page, drawn on the server with nothing from another site: a guide (getting started, verifying webhooks, retries, error codes, compatibility), then every operation and schema.',
+      contentType: 'text/html',
+      responses: {
+        200: { ...file('text/html'), example: '<!DOCTYPE html><html lang="en">…</html>' },
+      },
+    },
+    ({ request }) => {
+      const origin = new URL(request.url).origin;
+      let html = pages.get(origin);
+      if (!html) {
+        html = `<!DOCTYPE html>${renderToStaticMarkup(<Docs origin={origin} />)}`;
+        if (pages.size < 16) pages.set(origin, html);
+      }
+      return conditionalResponse(request, html, {
+        headers: new Headers({
+          'Content-Type': 'text/html; charset=utf-8',
+          'Cache-Control': 'public, max-age=300',
+        }),
+      });
+    },
+  ),
 });

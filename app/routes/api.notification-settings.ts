@@ -1,19 +1,37 @@
 import { json } from '@remix-run/node';
-import {
-  getNotificationSettings,
-  saveNotificationSettings,
-} from '~/models/notification-settings.server';
+import { getNotificationSettings } from '~/models/notification-settings.server';
+import { saveAutomaticEmailSettings } from '~/services/notification-templates.server';
 import { NotificationSettingsSchema } from '~/schemas/notification-settings';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
+
+const settings = wrap('settings', 'NotificationSettings');
 
 export const { loader, action } = apiRoute({
-  /** GET /api/notification-settings → {settings: {rules: [{status, enabled, template}], updatedAt}}. */
-  GET: apiHandler({ role: 'viewer' }, async () =>
-    json({ settings: await getNotificationSettings() }),
+  GET: apiHandler(
+    {
+      role: 'viewer',
+      summary: 'Which parcel statuses e-mail the recipient, with which template',
+      description:
+        'Which parcel statuses e-mail the recipient automatically, and with which template; `dayBefore`, whether the recipient is e-mailed the day before the estimated delivery day with the day and the expected window.',
+      responses: { 200: settings },
+    },
+    async () => json({ settings: await getNotificationSettings() }),
   ),
-  /** PUT {rules: [{status, enabled, template}]} (admin) → {settings}; statuses not given keep theirs. */
-  PUT: apiHandler({ role: 'admin', body: NotificationSettingsSchema }, async ({ body }) =>
-    json({ settings: await saveNotificationSettings(body) }),
+  PUT: apiHandler(
+    {
+      role: 'admin',
+      body: NotificationSettingsSchema,
+      summary: 'Change the automatic e-mail rules (admin)',
+      description:
+        'Changes the automatic e-mail rules (admin): one rule per status given (statuses not given keep theirs), and the day-before e-mail’s when `dayBefore` is given.',
+      bodyExample: {
+        rules: [{ status: 'Delivered', enabled: true, template: 'Delivery Confirmation' }],
+        dayBefore: { enabled: true, template: 'Delivery Reminder' },
+      },
+      responses: { 200: settings },
+    },
+    async ({ body, actor }) => json({ settings: await saveAutomaticEmailSettings(body, actor) }),
   ),
 });

@@ -1,8 +1,9 @@
 import { json } from '@remix-run/node';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
 import { NotificationTemplateSchema } from '~/schemas/notification-template';
-import { ApiError, apiRoute, readJsonBody } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { ApiError, apiRoute, readJsonBody } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import {
   resetNotificationTemplate,
   saveNotificationTemplate,
@@ -14,22 +15,48 @@ function typeFrom(id: string | undefined) {
   return type;
 }
 
+const template = { responses: { 200: wrap('template', 'NotificationTemplate') }, errors: [404] };
+
+// :id is the template's key: status-update, delivery-confirmation, pickup-confirmation, custom.
 export const { loader, action } = apiRoute({
-  /** GET /api/notification-templates/:id (status-update, delivery-confirmation, …) → {template}. */
-  GET: apiHandler({ role: 'viewer' }, async ({ params }) =>
-    json({ template: await getNotificationTemplate(typeFrom(params.id)) }),
+  GET: apiHandler(
+    {
+      role: 'viewer',
+      summary:
+        'One e-mail template (status-update, delivery-confirmation, pickup-confirmation, custom)',
+      description: 'One e-mail template by its key, stored or default.',
+      ...template,
+    },
+    async ({ params }) => json({ template: await getNotificationTemplate(typeFrom(params.id)) }),
   ),
-  /**
-   * PUT {subject, text, html?} → {template} (admin): an unknown {{placeholder}} is a 400 naming
-   * the field. The template is looked for before the body is read: an unknown one is a 404.
-   */
-  PUT: apiHandler({ role: 'admin' }, async ({ request, params, actor }) => {
-    const type = typeFrom(params.id);
-    const input = await readJsonBody(request, NotificationTemplateSchema);
-    return json({ template: await saveNotificationTemplate(type, input, actor) });
-  }),
-  /** DELETE → {template}: back to the default template (admin). */
-  DELETE: apiHandler({ role: 'admin' }, async ({ params, actor }) =>
-    json({ template: await resetNotificationTemplate(typeFrom(params.id), actor) }),
+  // The template is looked for before the body is read: an unknown one is a 404.
+  PUT: apiHandler(
+    {
+      role: 'admin',
+      readsBody: NotificationTemplateSchema,
+      summary: 'Change an e-mail template; unknown placeholders are refused (admin)',
+      description:
+        'Changes an e-mail template (admin); an unknown {{placeholder}} is a 400 naming the field.',
+      bodyExample: {
+        subject: 'Update on {{trackingNumber}}',
+        text: 'Your parcel {{trackingNumber}} is now {{status}}.',
+      },
+      ...template,
+    },
+    async ({ request, params, actor }) => {
+      const type = typeFrom(params.id);
+      const input = await readJsonBody(request, NotificationTemplateSchema);
+      return json({ template: await saveNotificationTemplate(type, input, actor) });
+    },
+  ),
+  DELETE: apiHandler(
+    {
+      role: 'admin',
+      summary: 'Reset an e-mail template to the default (admin)',
+      description: 'Resets an e-mail template to its default (admin).',
+      ...template,
+    },
+    async ({ params, actor }) =>
+      json({ template: await resetNotificationTemplate(typeFrom(params.id), actor) }),
   ),
 });

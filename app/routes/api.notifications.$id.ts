@@ -1,24 +1,34 @@
 import { getNotification } from '~/models/notification.server';
 import { NotificationUpdateSchema } from '~/schemas/notification';
-import { ApiError, apiRoute, found } from '~/lib/api.server';
-import { apiHandler, apiRecord } from '~/services/api-handler.server';
+import { ApiError, apiRoute, found } from '~/http/api.server';
+import { apiHandler, apiRecord } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import { deleteNotification } from '~/services/notifications.server';
 
 const NOT_FOUND = 'Notification not found';
 const notification = apiRecord('notification', {
+  item: 'Notification',
   idLabel: 'notification id',
   notFound: NOT_FOUND,
 });
 
 export const { loader, action } = apiRoute({
-  /** GET /api/notifications/:id → {notification}. */
-  GET: notification.get('viewer', getNotification),
-  /**
-   * PUT: a notification's status follows its delivery and is never set by hand: a body with
-   * `status` is a 409, and there is nothing else to change.
-   */
+  GET: notification.get('viewer', getNotification, {
+    summary: 'One notification',
+    description: 'One notification, with its delivery result.',
+  }),
   PUT: apiHandler(
-    { role: 'staff', ids: { id: 'notification id' }, body: NotificationUpdateSchema },
+    {
+      role: 'staff',
+      ids: { id: 'notification id' },
+      body: NotificationUpdateSchema,
+      summary: 'Refused: the status follows the delivery (409 with a status; 400 otherwise)',
+      description:
+        "A notification's status follows its delivery and cannot be set: a body with a status is a 409, any other body a 400.",
+      bodyExample: { status: 'sent' },
+      responses: { 200: wrap('notification', 'Notification') },
+      errors: [400, 404, 409],
+    },
     async ({ ids, body }) => {
       await found(getNotification(ids.id), NOT_FOUND);
       if (body.status !== undefined) {
@@ -32,6 +42,9 @@ export const { loader, action } = apiRoute({
       });
     },
   ),
-  /** DELETE → {notification} (failed notifications only, else 409). */
-  DELETE: notification.change('staff', deleteNotification),
+  DELETE: notification.change('staff', deleteNotification, {
+    summary: 'Delete a failed notification',
+    description: 'Deletes a failed notification; any other is a 409.',
+    errors: [404, 409],
+  }),
 });

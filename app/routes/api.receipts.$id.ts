@@ -1,22 +1,31 @@
 import { getReceipt, getReceiptVersioned } from '~/models/receipt.server';
 import { ReceiptUpdateSchema } from '~/schemas/receipt';
-import { apiRoute } from '~/lib/api.server';
-import { apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
+import { deleted } from '~/http/api-operation.server';
 import { deleteReceipt, updateReceipt } from '~/services/receipts.server';
 
-const receipt = apiRecord('receipt', { idLabel: 'receipt id', notFound: 'Receipt not found' });
+const receipt = apiRecord('receipt', {
+  item: 'Receipt',
+  idLabel: 'receipt id',
+  notFound: 'Receipt not found',
+});
 
 export const { loader, action } = apiRoute({
-  /** GET /api/receipts/:id → { receipt }. */
-  GET: receipt.get('viewer', getReceipt),
-  /**
-   * PUT { customerName?, customerEmail?, paymentMethod?, format?, status? } → { receipt }; 412 for
-   * an If-Match that is not its ETag now.
-   */
-  PUT: receipt.update('staff', ReceiptUpdateSchema, updateReceipt, getReceiptVersioned),
-  /** DELETE → { success, message }. */
-  DELETE: receipt.change('staff', deleteReceipt, () => ({
-    success: true,
-    message: 'Receipt deleted',
-  })),
+  GET: receipt.get('viewer', getReceipt, {
+    summary: 'One receipt',
+    description: 'One receipt, with its number, amounts and payment method.',
+  }),
+  PUT: receipt.update('staff', ReceiptUpdateSchema, updateReceipt, {
+    versioned: getReceiptVersioned,
+    summary: 'Change the fields given',
+    description: 'Changes the fields given (customer, payment method, format).',
+    bodyExample: { paymentMethod: 'Bank Transfer' },
+  }),
+  DELETE: receipt.change('staff', deleteReceipt, {
+    summary: 'Delete a receipt',
+    description: 'Deletes a receipt; its number is never given again.',
+    responses: { 200: deleted() },
+    answer: () => ({ success: true, message: 'Receipt deleted' }),
+  }),
 });

@@ -1,17 +1,31 @@
 import { json } from '@remix-run/node';
 import { ReceiptGenerateSchema } from '~/schemas/receipt';
-import { apiRoute, found, readJsonBody } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found, readJsonBody } from '~/http/api.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { generateReceipt } from '~/services/receipts.server';
 
 export const { loader, action } = apiRoute({
-  /**
-   * POST /api/receipts/generate/:parcelId (the id or the tracking number) with an optional JSON
-   * body → 201 { receipt }.
-   */
   POST: apiHandler(
-    { role: 'staff', ids: { parcelId: resolveParcelRef }, idempotent: true },
+    {
+      role: 'staff',
+      ids: { parcelId: resolveParcelRef },
+      idempotent: true,
+      readsBody: ReceiptGenerateSchema,
+      bodyOptional: true,
+      summary: 'Generate a receipt for a parcel',
+      description:
+        "Stores a receipt for the parcel, numbered RCP-{year}-{sequence}, for the parcel's cost plus tax. The body is optional: customer, e-mail, payment method and format default from the parcel.",
+      bodyExample: {
+        customerName: 'Acme Books',
+        customerEmail: 'orders@acme.example',
+        paymentMethod: 'Credit Card',
+        format: 'pdf',
+      },
+      responses: { 201: wrap('receipt', 'Receipt') },
+      errors: [404],
+    },
     async ({ request, ids, actor }) => {
       // The body is optional: an empty request without a Content-Type means "all defaults".
       const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';

@@ -1,16 +1,17 @@
-import { json } from '@remix-run/node';
 import { listReceiptChanges, listReceipts } from '~/models/receipt.server';
 import { ReceiptListQuerySchema } from '~/schemas/receipt';
-import { apiRoute } from '~/lib/api.server';
-import { apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiSyncedList } from '~/http/api-handler.server';
 
 export const { loader, action } = apiRoute({
-  /** GET /api/receipts?page&limit&status → { receipts, pagination }, newest first. */
-  GET: apiHandler({ role: 'viewer', query: ReceiptListQuerySchema }, async ({ query }) =>
-    json(
-      query.cursor || query.updatedSince
-        ? await listReceiptChanges(query)
-        : await listReceipts(query),
-    ),
-  ),
+  GET: apiSyncedList('viewer', {
+    query: ReceiptListQuerySchema,
+    key: 'receipts',
+    item: 'Receipt',
+    list: listReceipts,
+    changes: listReceiptChanges,
+    summary: 'List receipts, newest first',
+    description:
+      'Receipts, newest first, a page at a time; `search` matches the receipt number, tracking number or customer.',
+  }),
 });

@@ -1,25 +1,37 @@
 import { getEvent, getEventVersioned } from '~/models/tracking-event.server';
 import { TrackingEventUpdateSchema } from '~/schemas/tracking-event';
-import { apiRoute } from '~/lib/api.server';
-import { apiRecord } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
+import { deleted } from '~/http/api-operation.server';
 import { deleteEvent, updateEvent } from '~/services/tracking-events.server';
 
-const event = apiRecord('event', { idLabel: 'event id', notFound: 'Tracking event not found' });
+const event = apiRecord('event', {
+  item: 'ParcelTrackingEvent',
+  idLabel: 'event id',
+  notFound: 'Tracking event not found',
+});
 
 export const { loader, action } = apiRoute({
-  /** GET /api/tracking/events/:id → { event } (with its parcelId). */
-  GET: event.get('viewer', getEvent),
-  /** PUT /api/tracking/events/:id → { event }; 412 for an If-Match that is not its ETag now. */
+  GET: event.get('viewer', getEvent, {
+    summary: 'One event',
+    description: 'One tracking event, with its parcelId and an ETag.',
+  }),
   PUT: event.update(
     'staff',
     TrackingEventUpdateSchema,
     (id, input, actor, { version }) => updateEvent(id, input, { version }, actor),
-    getEventVersioned,
+    {
+      versioned: getEventVersioned,
+      summary: 'Change the fields given',
+      description:
+        "Changes the fields given; the parcel's status is worked out again from its events.",
+      bodyExample: { description: 'Sorted for delivery, bay 4' },
+    },
   ),
-  /** DELETE → { success, message }. */
-  DELETE: event.change(
-    'staff',
-    (id, actor) => deleteEvent(id, {}, actor),
-    () => ({ success: true, message: 'Tracking event deleted' }),
-  ),
+  DELETE: event.change('staff', (id, actor) => deleteEvent(id, {}, actor), {
+    summary: 'Delete an event',
+    description: "Deletes the event; the parcel's status is worked out again from the events left.",
+    responses: { 200: deleted() },
+    answer: () => ({ success: true, message: 'Tracking event deleted' }),
+  }),
 });

@@ -1,20 +1,40 @@
 import { json } from '@remix-run/node';
 import { listUsers } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
-import { apiRoute } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute } from '~/http/api.server';
+import { ADMIN_AREA, apiEvery, apiHandler } from '~/http/api-handler.server';
+import { example, obj, ref } from '~/http/api-operation.server';
 import { addUser } from '~/services/users.server';
 
 /** Users are the admin's. */
 export const { loader, action } = apiRoute({
-  /** GET /api/users → { users } */
-  GET: apiHandler({ role: ADMIN_AREA }, async () => json({ users: await listUsers() })),
-  /**
-   * POST /api/users {username, name, email, role, password?} → 201 { user }. Without a password
-   * the answer also carries `temporaryPassword`, shown this once; the user must change it at the
-   * first sign-in. 409 when the username is taken.
-   */
-  POST: apiHandler({ role: ADMIN_AREA, body: UserCreateSchema }, async ({ body, actor }) =>
-    json(await addUser(body, actor), { status: 201, headers: { 'Cache-Control': 'no-store' } }),
+  GET: apiEvery(ADMIN_AREA, 'users', 'User', listUsers, {
+    summary: 'List users (admin)',
+    description: 'Every user, with their role and whether they are disabled (admin).',
+  }),
+  POST: apiHandler(
+    {
+      role: ADMIN_AREA,
+      body: UserCreateSchema,
+      summary:
+        'Add a user; without a password the answer carries a temporaryPassword, shown once (admin)',
+      description:
+        'Adds a user (admin). Without a password the answer carries a temporaryPassword, shown once; the user must change it before anything else. 409 when the username is taken.',
+      bodyExample: {
+        username: 'dispatch',
+        name: 'Dispatch Desk',
+        email: 'dispatch@example.com',
+        role: 'staff',
+      },
+      responses: {
+        201: {
+          schema: obj({ user: ref('User'), temporaryPassword: { type: 'string' } }, ['user']),
+          example: { user: example('User'), temporaryPassword: 'Temp-4821-kq' },
+        },
+      },
+      errors: [409],
+    },
+    async ({ body, actor }) =>
+      json(await addUser(body, actor), { status: 201, headers: { 'Cache-Control': 'no-store' } }),
   ),
 });

@@ -1,15 +1,21 @@
 import { json } from '@remix-run/node';
-import { apiRoute, found } from '~/lib/api.server';
-import { ADMIN_AREA, apiHandler } from '~/services/api-handler.server';
+import { apiRoute, found } from '~/http/api.server';
+import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
+import { wrap } from '~/http/api-operation.server';
 import { redeliver } from '~/services/webhooks.server';
 
 export const { loader, action } = apiRoute({
-  /**
-   * POST /api/webhooks/:id/deliveries/:deliveryId/redeliver → 202 { delivery }: the same message
-   * (id and body) is queued again, with the usual retries. 409 while it is still queued (admin).
-   */
   POST: apiHandler(
-    { role: ADMIN_AREA, ids: { id: 'webhook id', deliveryId: 'delivery id' }, idempotent: true },
+    {
+      role: ADMIN_AREA,
+      ids: { id: 'webhook id', deliveryId: 'delivery id' },
+      idempotent: true,
+      summary: 'Queue a delivery again (admin)',
+      description:
+        'Sends a delivery again with the same webhook-id and body, with the usual retries. 409 while it is still queued.',
+      responses: { 202: wrap('delivery', 'WebhookDelivery') },
+      errors: [404, 409],
+    },
     async ({ ids }) => {
       const delivery = await found(redeliver(ids.id, ids.deliveryId), 'Delivery not found');
       return json({ delivery }, { status: 202 });

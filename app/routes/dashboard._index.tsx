@@ -6,7 +6,7 @@ import { StatCard } from '~/components/dashboard/stat-card';
 import { getDashboardStats, listRecentTrackingEvents } from '~/models/dashboard.server';
 import { formatMoney } from '~/schemas/constants';
 import { OVERVIEW_ACTIVITY_LIMIT } from '~/schemas/dashboard';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 import { COURIER_HOME } from '~/components/dashboard/dashboard-tabs';
 import { formatEventTime, formatRelativeTime } from '~/utils/format';
 import { eventStatusLabel } from '~/schemas/constants';

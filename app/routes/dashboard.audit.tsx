@@ -1,3 +1,4 @@
+import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useLoaderData, useLocation } from '@remix-run/react';
@@ -6,7 +7,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Pagination } from '~/components/parcels/pagination';
 import { listAudit } from '~/models/audit.server';
 import { AUDIT_ACTION_NAMES, AUDIT_ENTITY_NAMES, AuditQuerySchema } from '~/schemas/audit';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 
 /** The whole audit trail for admins, filtered by record kind, id, action and user. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -41,66 +42,37 @@ export default function AuditPage() {
         aria-label="Filter the audit trail"
         className="card flex flex-wrap items-end gap-3 p-4"
       >
-        <div>
-          <label htmlFor="audit-entity" className="field-label">
-            Record
-          </label>
-          <select
-            id="audit-entity"
-            name="entity"
-            defaultValue={filters.entity}
-            className="field-input"
-          >
-            <option value="">All records</option>
-            {AUDIT_ENTITY_NAMES.map((entity) => (
-              <option key={entity} value={entity}>
-                {entity}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-action" className="field-label">
-            Action
-          </label>
-          <select
-            id="audit-action"
-            name="action"
-            defaultValue={filters.action}
-            className="field-input"
-          >
-            <option value="">All actions</option>
-            {AUDIT_ACTION_NAMES.map((action) => (
-              <option key={action} value={action}>
-                {action}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-actor" className="field-label">
-            User
-          </label>
-          <input
-            id="audit-actor"
-            name="actor"
-            defaultValue={filters.actor}
-            maxLength={50}
-            className="field-input"
-          />
-        </div>
-        <div>
-          <label htmlFor="audit-entity-id" className="field-label">
-            Record id
-          </label>
-          <input
-            id="audit-entity-id"
-            name="entityId"
-            defaultValue={filters.entityId}
-            maxLength={24}
-            className="field-input font-mono"
-          />
-        </div>
+        <FilterSelect
+          id="audit-entity"
+          name="entity"
+          label="Record"
+          defaultValue={filters.entity}
+          all="All records"
+          choices={AUDIT_ENTITY_NAMES}
+        />
+        <FilterSelect
+          id="audit-action"
+          name="action"
+          label="Action"
+          defaultValue={filters.action}
+          all="All actions"
+          choices={AUDIT_ACTION_NAMES}
+        />
+        <FilterText
+          id="audit-actor"
+          name="actor"
+          label="User"
+          defaultValue={filters.actor}
+          maxLength={50}
+        />
+        <FilterText
+          id="audit-entity-id"
+          name="entityId"
+          label="Record id"
+          defaultValue={filters.entityId}
+          maxLength={24}
+          className="field-input font-mono"
+        />
         <button type="submit" className="btn-secondary">
           Filter
         </button>

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
 import { failureReasonLabel } from '~/schemas/constants';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { deliveryExceptions } from '~/services/exceptions.server';
 import { formatDate, formatEventTime } from '~/utils/format';
 

@@ -1,3 +1,4 @@
+import { FilterSelect } from '~/components/ui/filter-select';
 import type { LoaderFunctionArgs, MetaFunction, SerializeFrom } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
@@ -12,9 +13,9 @@ import {
   InboxQuerySchema,
   type InboxKind,
 } from '~/schemas/inbox';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -107,18 +108,16 @@ export default function InboxPage() {
       </nav>
       <Form method="get" className="card flex flex-wrap items-end gap-3 p-4" aria-label="Filter">
         <input type="hidden" name="kind" value={kind} />
-        <div>
-          <label htmlFor="inbox-state" className="field-label">
-            Show
-          </label>
-          <select id="inbox-state" name="state" defaultValue={state} className="field-input">
-            {(Object.keys(STATE_LABELS) as Array<keyof typeof STATE_LABELS>).map((s) => (
-              <option key={s} value={s}>
-                {STATE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="inbox-state"
+          name="state"
+          label="Show"
+          defaultValue={state}
+          choices={(Object.keys(STATE_LABELS) as Array<keyof typeof STATE_LABELS>).map((s) => ({
+            value: s,
+            label: STATE_LABELS[s],
+          }))}
+        />
         <button type="submit" className="btn-secondary">
           Filter
         </button>

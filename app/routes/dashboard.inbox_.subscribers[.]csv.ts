@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from '@remix-run/node';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { subscribersForExport } from '~/models/inbox.server';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 import { fileResponse } from '~/lib/http-cache.server';
 

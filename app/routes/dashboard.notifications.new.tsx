@@ -9,7 +9,7 @@ import {
   type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
 import { Field, SelectField, TextareaField } from '~/components/ui/field';
-import { getParcelOption } from '~/models/parcel.server';
+import { getParcelOption } from '~/models/parcel-reads.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
   NOTIFICATION_MESSAGE_MAX,
@@ -24,8 +24,8 @@ import {
 } from '~/models/notification-template.server';
 import { fillPlaceholders, TEMPLATE_PLACEHOLDERS } from '~/schemas/notification-template';
 import { placeholdersForParcel } from '~/services/notification-templates.server';
-import { loadParcelChoices } from '~/services/parcel-pages.server';
-import { requireUserWithRole } from '~/services/auth.server';
+import { loadParcelChoices } from '~/http/parcel-pages.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';

@@ -15,7 +15,7 @@ import {
   NOTIFICATIONS_PAGE_SIZE,
 } from '~/schemas/notification';
 import { hasRole } from '~/models/user.server';
-import { requireOfficeUser, requireUserWithRole } from '~/services/auth.server';
+import { requireOfficeUser, requireUserWithRole } from '~/http/auth.server';
 import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';

@@ -6,13 +6,11 @@ import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors, singleSelectProps } from '~/components/ui/field';
-import {
-  getNotificationSettings,
-  saveNotificationSettings,
-} from '~/models/notification-settings.server';
+import { getNotificationSettings } from '~/models/notification-settings.server';
+import { saveAutomaticEmailSettings } from '~/services/notification-templates.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import { DAY_BEFORE_LABEL, NotificationSettingsFormSchema } from '~/schemas/notification-settings';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
@@ -27,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ settings: await getNotificationSettings() });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
   const submission = parseWithZod(await readFormData(request), {
@@ -48,12 +46,15 @@ export async function action({ request }: ActionFunctionArgs) {
     (dayBefore.wasEnabled === undefined ||
       dayBefore.wasEnabled !== String(dayBefore.enabled) ||
       dayBefore.wasTemplate !== dayBefore.template);
-  await saveNotificationSettings({
-    rules: changed,
-    ...(dayBeforeChanged
-      ? { dayBefore: { enabled: dayBefore.enabled, template: dayBefore.template } }
-      : {}),
-  });
+  await saveAutomaticEmailSettings(
+    {
+      rules: changed,
+      ...(dayBeforeChanged
+        ? { dayBefore: { enabled: dayBefore.enabled, template: dayBefore.template } }
+        : {}),
+    },
+    { user, context },
+  );
   return redirectWithToast(request, PATH, {
     type: 'success',
     title: 'Automatic e-mails saved',

@@ -12,7 +12,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
-import { listParcelOptions } from '~/models/parcel.server';
+import { listParcelOptions } from '~/models/parcel-reads.server';
 import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
 import {
   NotificationTemplateFormSchema,
@@ -21,7 +21,7 @@ import {
   TEMPLATE_SUBJECT_MAX,
   TEMPLATE_TEXT_MAX,
 } from '~/schemas/notification-template';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';

@@ -4,9 +4,9 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { listNotificationTemplates } from '~/models/notification-template.server';
 import { NOTIFICATION_TEMPLATE_DESCRIPTIONS } from '~/schemas/notification';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -9,14 +9,14 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { destinationLine } from '~/components/parcels/parcel-card';
 import { PriorityBadge, StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
 import { FINAL_STATUSES, formatMoney, type ParcelStatus } from '~/schemas/constants';
 import { labelHref } from '~/schemas/label';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 import { formatDate, formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { addressLines } from '~/services/address-format.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

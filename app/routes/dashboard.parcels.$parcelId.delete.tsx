@@ -6,12 +6,12 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DeleteDialog } from '~/components/ui/delete-dialog';
 import { useCloseTo } from '~/components/ui/route-dialog';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { ParcelDeleteSchema } from '~/schemas/parcel';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { deleteParcel } from '~/services/parcels.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { parcelListUrl, redirectAfterParcelChange } from '~/services/parcel-pages.server';
+import { parcelListUrl, redirectAfterParcelChange } from '~/http/parcel-pages.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 

@@ -4,14 +4,14 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelFormDialog, parcelToFormDefaults } from '~/components/parcels/parcel-form';
-import { getParcelVersioned } from '~/models/parcel.server';
+import { getParcelVersioned } from '~/models/parcel-reads.server';
 import { ParcelUpdateFormSchema, ParcelVersionSchema } from '~/schemas/parcel';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import {
   CHANGED_MEANWHILE,
   parcelSaveFailed,
   redirectAfterParcelChange,
-} from '~/services/parcel-pages.server';
+} from '~/http/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
 import { recipientTimeZone } from '~/lib/address-time-zone.server';
 import { StaleRecordError } from '~/lib/errors.server';

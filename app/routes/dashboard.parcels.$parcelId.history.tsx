@@ -5,8 +5,8 @@ import { AuditList } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { listAudit } from '~/models/audit.server';
-import { getParcel } from '~/models/parcel.server';
-import { requireUser } from '~/services/auth.server';
+import { getParcel } from '~/models/parcel-reads.server';
+import { requireUser } from '~/http/auth.server';
 
 /** A parcel's History: every recorded change to it and its events, newest first (any role). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

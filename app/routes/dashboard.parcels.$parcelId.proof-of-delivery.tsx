@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/reac
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ProofOfDeliveryForm } from '~/components/parcels/proof-of-delivery-form';
 import { RouteDialog } from '~/components/ui/route-dialog';
-import { proofFormAction, proofFormLoader } from '~/services/proof-of-delivery-pages.server';
+import { proofFormAction, proofFormLoader } from '~/http/proof-of-delivery-pages.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return proofFormLoader(request, params.parcelId ?? '');

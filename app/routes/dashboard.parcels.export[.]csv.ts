@@ -5,7 +5,7 @@ import { firstError } from '~/lib/form.server';
 import { fileResponse } from '~/lib/http-cache.server';
 import { refusalPage } from '~/lib/refusal-page.server';
 import { ParcelExportSelectionQuerySchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 import { parcelCsvStream } from '~/services/parcel-csv.server';
 import { parcelListHref } from '~/utils/parcel-list-href';
 

@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { getParcelsByIds } from '~/models/parcel.server';
+import { getParcelsByIds } from '~/models/parcel-reads.server';
 import { LabelSheetQuerySchema } from '~/schemas/parcel';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 import { firstError } from '~/lib/form.server';
 import { renderLabelSheetPdf } from '~/services/label-render.server';
 import { refusalPage } from '~/lib/refusal-page.server';

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { listParcelOptions } from '~/models/parcel.server';
+import { listParcelOptions } from '~/models/parcel-reads.server';
 import { PARCEL_OPTIONS_LIMIT } from '~/schemas/constants';
 import { ParcelOptionsQuerySchema } from '~/schemas/parcel';
-import { handleApi, parseQuery } from '~/lib/api.server';
-import { requireUser } from '~/services/auth.server';
+import { handleApi, parseQuery } from '~/http/api.server';
+import { requireUser } from '~/http/auth.server';
 
 /**
  * GET /dashboard/parcels/options?search=… → `{parcels, truncated}`: the first PARCEL_OPTIONS_LIMIT

@@ -1,3 +1,4 @@
+import { FilterSelect } from '~/components/ui/filter-select';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -18,7 +19,7 @@ import { ParcelCard } from '~/components/parcels/parcel-card';
 import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
-import { listParcels } from '~/models/parcel.server';
+import { listParcels } from '~/models/parcel-reads.server';
 import { hasRole } from '~/schemas/user';
 import {
   PARCEL_SEARCH_MAX_LENGTH,
@@ -34,7 +35,7 @@ import {
   type ParcelListQuery,
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
-import { requireUser, requireUserWithRole } from '~/services/auth.server';
+import { requireUser, requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { firstError, readFormData } from '~/lib/form.server';
 import { setParcelsStatus, someNumbers } from '~/services/parcel-bulk.server';
@@ -268,43 +269,28 @@ export default function ParcelsTab() {
             className="field-input"
           />
         </div>
-        <div>
-          <label htmlFor="parcel-status-filter" className="sr-only">
-            Filter by status
-          </label>
-          <select
-            id="parcel-status-filter"
-            name="status"
-            defaultValue={status}
-            ref={statusRef}
-            className="field-input"
-          >
-            <option value="">All Statuses</option>
-            {PARCEL_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="parcel-page-size" className="sr-only">
-            Rows per page
-          </label>
-          <select
-            id="parcel-page-size"
-            name="limit"
-            defaultValue={String(limit)}
-            ref={limitRef}
-            className="field-input"
-          >
-            {PARCEL_TABLE_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {`${size} per page`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="parcel-status-filter"
+          name="status"
+          label="Filter by status"
+          hideLabel
+          defaultValue={status}
+          ref={statusRef}
+          all="All Statuses"
+          choices={PARCEL_STATUSES}
+        />
+        <FilterSelect
+          id="parcel-page-size"
+          name="limit"
+          label="Rows per page"
+          hideLabel
+          defaultValue={String(limit)}
+          ref={limitRef}
+          choices={PARCEL_TABLE_PAGE_SIZES.map((size) => ({
+            value: String(size),
+            label: `${size} per page`,
+          }))}
+        />
         {/* The sort and the layout stay as they are when the filters change. */}
         <input type="hidden" name="sort" value={sort} />
         <input type="hidden" name="order" value={order} />

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { parcelImportTemplate } from '~/services/parcel-import.server';
 import { fileResponse } from '~/lib/http-cache.server';
 

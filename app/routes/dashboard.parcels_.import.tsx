@@ -24,14 +24,14 @@ import {
   type ParcelImportPreviewRow as PreviewRow,
 } from '~/schemas/constants';
 import { ParcelImportFormSchema } from '~/schemas/parcel';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 import { SubmitButton } from '~/components/ui/submit-button';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { formatDate } from '~/utils/format';
 import { useIsPending } from '~/utils/use-is-pending';
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { RECEIPT_FORMATS } from '~/schemas/constants';
 import { renderReceiptFile } from '~/services/receipt-render.server';
-import { requireStaffReceipt } from '~/services/receipt-pages.server';
+import { requireStaffReceipt } from '~/http/receipt-pages.server';
 import { fileResponse } from '~/lib/http-cache.server';
 
 /** The receipt as a file in its format (or ?format=pdf|html|txt), sent as a download. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { escapeHtml } from '~/lib/html';
 import { renderReceiptHtml } from '~/services/receipt-render.server';
-import { requireStaffReceipt } from '~/services/receipt-pages.server';
+import { requireStaffReceipt } from '~/http/receipt-pages.server';
 
 /**
  * A print-ready page: the receipt document on its own, with a Print button. With JavaScript the

@@ -24,11 +24,11 @@ import {
   type PaymentMethod,
   type ReceiptFormat,
 } from '~/schemas/receipt';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
-import { loadParcelChoices } from '~/services/parcel-pages.server';
+import { loadParcelChoices } from '~/http/parcel-pages.server';
 import { generateReceipt } from '~/services/receipts.server';
 
 const LIST_PATH = '/dashboard/receipts';

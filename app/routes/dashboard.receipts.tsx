@@ -8,7 +8,7 @@ import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
 import { RECEIPTS_PAGE_SIZE } from '~/schemas/constants';
 import { ReceiptActionSchema } from '~/schemas/receipt';
-import { requireOfficeUser, requireRole } from '~/services/auth.server';
+import { requireOfficeUser, requireRole } from '~/http/auth.server';
 import { publicCompanyInfo } from '~/lib/env.server';
 import { createToastHeaders, redirectWithToast } from '~/lib/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';

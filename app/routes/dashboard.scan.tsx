@@ -12,11 +12,7 @@ import {
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_PLACEHOLDER,
 } from '~/schemas/constants';
-import {
-  scanStationAction,
-  scanStationLoader,
-  type ScanView,
-} from '~/services/scan-station.server';
+import { scanStationAction, scanStationLoader, type ScanView } from '~/http/scan-station.server';
 import { useHydrated } from '~/utils/use-hydrated';
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ProofOfDeliveryForm } from '~/components/parcels/proof-of-delivery-form';
-import { proofFormAction, proofFormLoader } from '~/services/proof-of-delivery-pages.server';
+import { proofFormAction, proofFormLoader } from '~/http/proof-of-delivery-pages.server';
 
 /**
  * The proof of delivery at the door, from the scan station's answer: the stop chosen, Received by

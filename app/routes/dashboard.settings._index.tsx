@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   requireRole(await requireUser(request), 'admin', 'page');

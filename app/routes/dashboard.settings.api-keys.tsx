@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { CreateSection, useCreateForm } from '~/components/settings/create-section';
+import { getInputProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type {
   ActionFunctionArgs,
@@ -7,14 +8,14 @@ import type {
   SerializeFrom,
 } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CheckboxGroup } from '~/components/settings/checkbox-group';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { CardSection } from '~/components/ui/card-section';
 import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
-import { Field, FormErrors } from '~/components/ui/field';
+import { Field } from '~/components/ui/field';
 import { listApiKeys } from '~/models/api-key.server';
 import {
   API_KEY_NAME_MAX,
@@ -22,15 +23,13 @@ import {
   ApiKeyCreateSchema,
   ApiKeyRevokeSchema,
 } from '~/schemas/integrations';
-import { requireRole, requireUser } from '~/services/auth.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { requireRole, requireUser } from '~/http/auth.server';
+import { GONE, redirectWithOutcome } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { issueApiKey, revokeApiKey } from '~/services/integrations.server';
 import { formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
-import { SubmitButton } from '~/components/ui/submit-button';
-import { useIsPending } from '~/utils/use-is-pending';
+import { useCompany } from '~/utils/use-company';
 
 const PATH = '/dashboard/settings/api-keys';
 
@@ -55,6 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ apiKeys, toRevoke });
 }
 
+type ApiKeyCreated = Awaited<ReturnType<typeof issueApiKey>>;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireAdmin(request);
   const formData = await readFormData(request);
@@ -63,13 +64,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
     if (submission.status !== 'success') return invalidForm(submission, { into });
     const revoked = await revokeApiKey(submission.value.keyId, { user, context });
-    return redirectWithToast(
-      request,
-      PATH,
-      revoked
-        ? { type: 'success', title: 'API key revoked', description: revoked.name }
-        : { type: 'error', title: 'Failed to revoke API key', description: 'It no longer exists.' },
-    );
+    return redirectWithOutcome(request, PATH, revoked, {
+      gone: { title: 'Failed to revoke API key', description: GONE },
+      done: (key) => ({ title: 'API key revoked', description: key.name }),
+    });
   }
   const submission = parseWithZod(formData, { schema: ApiKeyCreateSchema });
   if (submission.status !== 'success') return invalidForm(submission, { into });
@@ -113,22 +111,14 @@ export default function ApiKeysSettings() {
   const { timeZone } = useCompany();
   const { apiKeys, toRevoke } = useLoaderData<typeof loader>();
   const columns = apiKeyColumns(timeZone);
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const create = useCreateForm<typeof ApiKeyCreateSchema, ApiKeyCreated>({
     id: 'create-api-key',
-    lastResult: navigation.state === 'idle' ? actionData?.result : null,
+    schema: ApiKeyCreateSchema,
     defaultValue: { name: '', scopes: ['read'] },
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ApiKeyCreateSchema }),
+    action: PATH,
+    intent: 'create',
   });
-  const creating = useIsPending({
-    formAction: PATH,
-    state: 'submitting',
-    formData: { intent: 'create' },
-  });
-  const created = actionData?.created ?? null;
+  const { fields, created } = create;
 
   return (
     <div className="space-y-6">
@@ -161,28 +151,27 @@ export default function ApiKeysSettings() {
         </ConfirmPanel>
       ) : null}
 
-      <CardSection headingId="create-key-heading" title="Create an API key">
-        <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="Name"
-            {...getInputProps(fields.name, { type: 'text' })}
-            required
-            maxLength={API_KEY_NAME_MAX}
-            hint="Who or what uses it, e.g. Warehouse sync"
-            errors={fields.name.errors}
-          />
-          <CheckboxGroup
-            legend="Scopes"
-            field={fields.scopes}
-            options={API_KEY_SCOPES}
-            labels={SCOPE_HINTS}
-          />
-          <SubmitButton name="intent" value="create" pending={creating} pendingLabel="Creating...">
-            Create API key
-          </SubmitButton>
-        </Form>
-      </CardSection>
+      <CreateSection
+        headingId="create-key-heading"
+        title="Create an API key"
+        form={create}
+        submitLabel="Create API key"
+      >
+        <Field
+          label="Name"
+          {...getInputProps(fields.name, { type: 'text' })}
+          required
+          maxLength={API_KEY_NAME_MAX}
+          hint="Who or what uses it, e.g. Warehouse sync"
+          errors={fields.name.errors}
+        />
+        <CheckboxGroup
+          legend="Scopes"
+          field={fields.scopes}
+          options={API_KEY_SCOPES}
+          labels={SCOPE_HINTS}
+        />
+      </CreateSection>
 
       <CardSection
         headingId="keys-heading"

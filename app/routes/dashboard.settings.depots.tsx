@@ -1,3 +1,4 @@
+import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -19,7 +20,7 @@ import {
   ExceptionSettingsSchema,
   STALE_SCAN_DAYS_MAX,
 } from '~/schemas/depot';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import {
   createDepot,
   deleteDepot,
@@ -27,7 +28,7 @@ import {
   saveDeliveredByScan,
   saveStaleScanDays,
 } from '~/services/depots.server';
-import { redirectWithToast } from '~/lib/flash.server';
+import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { env } from '~/lib/env.server';
@@ -58,13 +59,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== 'success')
       return json({ intent, result: submission.reply() }, { status: 400 });
     const depot = await deleteDepot(submission.value.depotId, actor);
-    return redirectWithToast(
-      request,
-      PATH,
-      depot
-        ? { type: 'success', title: 'Depot deleted', description: depot.name }
-        : { type: 'error', title: 'Failed to delete depot', description: 'It no longer exists.' },
-    );
+    return redirectWithOutcome(request, PATH, depot, {
+      gone: { title: 'Failed to delete depot', description: GONE },
+      done: (deleted) => ({ title: 'Depot deleted', description: deleted.name }),
+    });
   }
   if (intent === 'deliveries') {
     const submission = parseWithZod(formData, { schema: DeliverySettingsSchema });
@@ -98,6 +96,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 }
+
+/** The depot form's inputs, in order. */
+const DEPOT_INPUTS: ReadonlyArray<InputSpec<'name' | 'address' | 'city'>> = [
+  { name: 'name', label: 'Name', maxLength: DEPOT_NAME_MAX },
+  { name: 'address', label: 'Address', maxLength: DEPOT_ADDRESS_MAX },
+  {
+    name: 'city',
+    label: 'City (optional)',
+    hint: 'The town its couriers deliver in: the scan station warns before a parcel for another town goes out for delivery from here.',
+    maxLength: DEPOT_CITY_MAX,
+  },
+];
 
 export const meta: MetaFunction = () => [{ title: 'Depots · Settings · Management dashboard' }];
 
@@ -171,25 +181,7 @@ export default function DepotSettings() {
       <CardSection headingId="add-depot-heading" title="Add a depot">
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="Name"
-            {...getInputProps(fields.name, { type: 'text' })}
-            maxLength={DEPOT_NAME_MAX}
-            errors={fields.name.errors}
-          />
-          <Field
-            label="Address"
-            {...getInputProps(fields.address, { type: 'text' })}
-            maxLength={DEPOT_ADDRESS_MAX}
-            errors={fields.address.errors}
-          />
-          <Field
-            label="City (optional)"
-            hint="The town its couriers deliver in: the scan station warns before a parcel for another town goes out for delivery from here."
-            {...getInputProps(fields.city, { type: 'text' })}
-            maxLength={DEPOT_CITY_MAX}
-            errors={fields.city.errors}
-          />
+          <InputsFromTable inputs={DEPOT_INPUTS} of={fields} />
           <SelectField
             label="Time zone"
             {...getSelectProps(fields.timeZone)}

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { NavLink, Outlet } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 
 /** Settings for admins: API keys and webhooks for integrators. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -14,16 +14,16 @@ import {
   WebhookEditFormSchema,
   WebhookRedeliverSchema,
 } from '~/schemas/integrations';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
-import { webhookUrlProblem } from '~/services/webhook-pages.server';
+import { webhookUrlProblem } from '~/services/webhooks.server';
 import { redeliver, RedeliveryConflict } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
 import { pageFrom } from '~/utils/list-page';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 

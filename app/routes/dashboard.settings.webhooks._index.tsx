@@ -1,24 +1,21 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { CreateSection, useCreateForm } from '~/components/settings/create-section';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
-import { FormErrors } from '~/components/ui/field';
 import { listWebhooks } from '~/models/webhook.server';
 import { WebhookCreateSchema } from '~/schemas/integrations';
-import { requireRole, requireUser } from '~/services/auth.server';
+import { requireRole, requireUser } from '~/http/auth.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addWebhook } from '~/services/integrations.server';
-import { webhookUrlProblem } from '~/services/webhook-pages.server';
+import { webhookUrlProblem } from '~/services/webhooks.server';
 import { formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
-import { SubmitButton } from '~/components/ui/submit-button';
-import { useIsPending } from '~/utils/use-is-pending';
+import { useCompany } from '~/utils/use-company';
 
 const PATH = '/dashboard/settings/webhooks';
 
@@ -26,6 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   requireRole(await requireUser(request), 'admin', 'page');
   return json({ webhooks: await listWebhooks() });
 }
+
+type WebhookCreated = Awaited<ReturnType<typeof addWebhook>>;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
@@ -46,18 +45,13 @@ export const meta: MetaFunction = () => [{ title: 'Webhooks · Settings · Manag
 export default function WebhooksSettings() {
   const { timeZone } = useCompany();
   const { webhooks } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const create = useCreateForm<typeof WebhookCreateSchema, WebhookCreated>({
     id: 'create-webhook',
-    lastResult: navigation.state === 'idle' ? actionData?.result : null,
+    schema: WebhookCreateSchema,
     defaultValue: { url: '', description: '', events: [] },
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: WebhookCreateSchema }),
+    action: PATH,
   });
-  const creating = useIsPending({ formAction: PATH, state: 'submitting' });
-  const created = actionData?.created ?? null;
+  const { created } = create;
 
   return (
     <div className="space-y-6">
@@ -72,15 +66,14 @@ export default function WebhooksSettings() {
         </SecretOnce>
       ) : null}
 
-      <CardSection headingId="create-webhook-heading" title="Add a webhook">
-        <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <WebhookFields fields={fields} />
-          <SubmitButton pending={creating} pendingLabel="Creating...">
-            Add webhook
-          </SubmitButton>
-        </Form>
-      </CardSection>
+      <CreateSection
+        headingId="create-webhook-heading"
+        title="Add a webhook"
+        form={create}
+        submitLabel="Add webhook"
+      >
+        <WebhookFields fields={create.fields} />
+      </CreateSection>
 
       <CardSection
         headingId="webhooks-heading"

@@ -3,13 +3,13 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { EventFormDialog } from '~/components/tracking/event-form';
 import { toFormDateTime, toFormStatus } from '~/schemas/tracking-event';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import {
   depotChoices,
   eventDialogAction,
   eventFormWithDepots,
   requireParcelEvent,
-} from '~/services/tracking-event-pages.server';
+} from '~/http/tracking-event-pages.server';
 import { updateEvent } from '~/services/tracking-events.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

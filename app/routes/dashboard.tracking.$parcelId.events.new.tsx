@@ -3,13 +3,13 @@ import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { EventFormDialog } from '~/components/tracking/event-form';
 import { toFormDateTime } from '~/schemas/tracking-event';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { env } from '~/lib/env.server';
 import {
   depotChoices,
   eventDialogAction,
   eventFormWithDepots,
-} from '~/services/tracking-event-pages.server';
+} from '~/http/tracking-event-pages.server';
 import { addEvent } from '~/services/tracking-events.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -15,7 +15,7 @@ import { EventTimeline } from '~/components/tracking/event-timeline';
 import { listSentEmailsForParcel } from '~/models/notification.server';
 import { countParcelSubscribers } from '~/models/parcel-subscription.server';
 import { getParcelTracking } from '~/models/tracking-event.server';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);

@@ -7,7 +7,7 @@ import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
 import { PARCEL_SEARCH_MAX_LENGTH, PARCELS_PAGE_SIZE } from '~/schemas/constants';
-import { requireUser } from '~/services/auth.server';
+import { requireUser } from '~/http/auth.server';
 import { useHydrated } from '~/utils/use-hydrated';
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -5,8 +5,8 @@ import { DashboardBrand, DashboardHeader } from '~/components/dashboard/dashboar
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
 import { RouteAnnouncer } from '~/components/route-announcer';
-import { useCompany } from '~/root';
-import { requireUser } from '~/services/auth.server';
+import { useCompany } from '~/utils/use-company';
+import { requireUser } from '~/http/auth.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -11,7 +11,7 @@ import { UserProfileFields } from '~/components/users/user-fields';
 import { findUserById, UserConflictError } from '~/models/user.server';
 import { UserEditFormSchema } from '~/schemas/user';
 import { z } from '~/schemas/zod';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';

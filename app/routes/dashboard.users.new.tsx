@@ -9,7 +9,7 @@ import { TemporaryPassword } from '~/components/users/temporary-password';
 import { UserProfileFields } from '~/components/users/user-fields';
 import { UserConflictError } from '~/models/user.server';
 import { UserCreateSchema } from '~/schemas/user';
-import { requireUserWithRole } from '~/services/auth.server';
+import { requireUserWithRole } from '~/http/auth.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';

@@ -3,8 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { LogoutSchema } from '~/schemas/auth';
 import { invalidForm } from '~/lib/form-reply.server';
-import { getUserId, LOGIN_PATH } from '~/services/auth.server';
-import { destroySession, getSession } from '~/services/session.server';
+import { getUserId, LOGIN_PATH } from '~/http/auth.server';
+import { destroySession, getSession } from '~/http/session.server';
 import { readFormData } from '~/lib/form.server';
 
 // Signing out only happens through a POST form, so a link or prefetch cannot sign anyone out.

@@ -375,3 +375,11 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
 };
 
 export const EXAMPLE_IDS = { parcel: PARCEL_ID, event: EVENT_ID, depot: DEPOT_ID, user: USER_ID };
+
+/** A depot as a request gives it (POST and PUT /api/depots). */
+export const DEPOT_EXAMPLE = {
+  name: 'Chicago Hub',
+  address: '400 W Lake St, Chicago, IL',
+  city: 'Chicago',
+  timeZone: 'America/Chicago',
+};

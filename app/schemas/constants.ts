@@ -164,6 +164,10 @@ export const FAILURE_REASONS = {
   other: 'The delivery could not be completed',
 } as const;
 export type FailureReason = keyof typeof FAILURE_REASONS;
+/** A failed attempt's reason as the recipient reads it (an unknown code: the "other" words). */
+export function failureReasonWords(reason: string | null | undefined): string {
+  return FAILURE_REASONS[(reason ?? 'other') as FailureReason] ?? FAILURE_REASONS.other;
+}
 export const FAILURE_REASON_CODES = Object.keys(FAILURE_REASONS) as [
   FailureReason,
   ...FailureReason[],

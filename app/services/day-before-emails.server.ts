@@ -1,4 +1,4 @@
-import { getParcelSchedule, listParcelsExpectedOn } from '~/models/parcel.server';
+import { getParcelSchedule, listParcelsExpectedOn } from '~/models/parcel-reads.server';
 import { enqueueJob } from '~/models/job.server';
 import { dayBeforeRule } from '~/models/notification-settings.server';
 import {

@@ -1,9 +1,6 @@
-import {
-  findParcelForRecipient,
-  setDeliveryPreferences,
-  type LeanParcel,
-  type SerializedDeliveryPreferences,
-} from '~/models/parcel.server';
+import { findParcelForRecipient } from '~/models/parcel-tracking-numbers.server';
+import { setDeliveryPreferences } from '~/models/parcel-writes.server';
+import { type LeanParcel, type SerializedDeliveryPreferences } from '~/models/parcel.server';
 import { env } from '~/lib/env.server';
 import { recipientStopIndex } from '~/lib/address-time-zone.server';
 import { RateLimit, type RateLimitResult } from '~/lib/rate-limit.server';
@@ -19,6 +16,7 @@ import { notFound } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
 import { planDayBeforeEmail } from './day-before-emails.server';
 import { queueAutomaticEmail } from './notifications.server';
+import { preferencesConfirmationEmail } from '~/emails/automatic.server';
 import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 
 /**
@@ -172,16 +170,11 @@ async function queuePreferencesConfirmation(
       parcelId,
       template: 'Custom',
       key: `email:preferences:${parcelId}:${preferences.updatedAt}`,
-      content: (parcel) => ({
-        subject: `Your delivery preferences for ${parcel.trackingNumber} were changed`,
-        text: [
-          `The delivery preferences for your parcel ${parcel.trackingNumber} were changed. From now on:`,
-          '',
-          ...describeDeliveryPreferences(preferences).map((line) => `- ${line}`),
-          '',
-          `If you did not make this change, contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL}.`,
-        ].join('\n'),
-      }),
+      compose: (parcel) =>
+        preferencesConfirmationEmail(
+          parcel.trackingNumber,
+          describeDeliveryPreferences(preferences),
+        ),
     });
   } catch (error) {
     console.error('Could not queue the confirmation of the delivery preferences', error);

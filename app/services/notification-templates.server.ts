@@ -5,15 +5,23 @@ import {
   getNotificationTemplate,
   upsertNotificationTemplate,
 } from '~/models/notification-template.server';
-import { getParcelForTemplate } from '~/models/parcel.server';
+import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import type { NotificationType } from '~/schemas/notification';
 import type {
   NotificationTemplate,
   NotificationTemplateInput,
 } from '~/schemas/notification-template';
-import { auditedUpdate, type Actor } from './audit.server';
+import {
+  getNotificationSettings,
+  saveNotificationSettings,
+} from '~/models/notification-settings.server';
+import type { NotificationSettingsInput } from '~/schemas/notification-settings';
+import { auditedUpdate, auditRecord, type Actor } from './audit.server';
 
-/** An admin's changes to the e-mail templates (the settings page and the API), audited. */
+/**
+ * An admin's changes to the e-mail templates and the automatic e-mail rules (the settings pages
+ * and the API), audited; and the template an automatic e-mail is made with.
+ */
 
 export async function saveNotificationTemplate(
   type: NotificationType,
@@ -61,4 +69,31 @@ export async function placeholdersForParcel(parcelId: string) {
   const parcel = await getParcelForTemplate({ id: parcelId });
   if (!parcel) return null;
   return { parcelId, trackingNumber: parcel.trackingNumber, values: placeholderValues(parcel) };
+}
+
+/**
+ * The template an automatic e-mail of `type` is made with. An empty one (a Custom template not
+ * written yet) cannot make an e-mail: the Status Update one stands in.
+ */
+export async function automaticEmailTemplate(type: NotificationType) {
+  const template = await getNotificationTemplate(type);
+  if (!template.subject.trim() || !template.text.trim())
+    return getNotificationTemplate('Status Update');
+  return template;
+}
+
+/**
+ * Changes the automatic e-mail rules: one rule per status given (the others keep theirs), and
+ * the day-before e-mail's when given; audited as the settings' change.
+ */
+export async function saveAutomaticEmailSettings(input: NotificationSettingsInput, actor?: Actor) {
+  const before = await getNotificationSettings();
+  const after = await saveNotificationSettings(input);
+  if (input.rules.length || input.dayBefore)
+    await auditRecord(actor, 'update', 'settings', {
+      label: 'Automatic e-mails',
+      before: { id: 'automatic-emails', ...before },
+      after: { id: 'automatic-emails', ...after },
+    });
+  return after;
 }

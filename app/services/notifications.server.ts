@@ -1,16 +1,15 @@
 import mongoose from 'mongoose';
 import { notificationEmail, type RenderableNotification } from '~/emails/notification.server';
 import {
-  failedAttemptLines,
-  fillTemplate,
-  placeholderValues,
-  withFailedAttempt,
-  withLead,
-} from '~/emails/templates.server';
+  statusEmail,
+  templateEmail,
+  type EmailContent,
+  type WhatHappened,
+} from '~/emails/automatic.server';
+import { fillTemplate, placeholderValues, type PlaceholderParcel } from '~/emails/templates.server';
+import type { NotificationTemplate } from '~/schemas/notification-template';
 import { listProofs } from '~/models/proof-of-delivery.server';
-import { getParcel } from '~/models/parcel.server';
-import { trackingUrl } from '~/lib/urls.server';
-import { longDateTime, longDay } from '~/utils/delivery-headline';
+import { getParcel } from '~/models/parcel-reads.server';
 import { stopAddress } from './address-format.server';
 import { proofLink } from './public-proof.server';
 import { getEvent } from '~/models/tracking-event.server';
@@ -30,16 +29,16 @@ import {
   type SerializedNotification,
 } from '~/models/notification.server';
 import { automaticRuleFor } from '~/models/notification-settings.server';
-import { getNotificationTemplate } from '~/models/notification-template.server';
-import { getParcelForTemplate } from '~/models/parcel.server';
+import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import type { NotificationCreateInput, NotificationType } from '~/schemas/notification';
 import { env } from '~/lib/env.server';
 import { auditedDelete, auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
 import { deliverMail, messageIdFor, type DeliveryResult } from './mailer.server';
-import { deliveryDataFor, failureReasonWords } from './public-tracking.server';
+import { deliveryDataFor } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
+import { automaticEmailTemplate } from './notification-templates.server';
 
 /**
  * Customer notifications: staff send them (the dashboard and the API), status changes send them
@@ -152,9 +151,10 @@ export async function deleteNotification(
 
 /**
  * An automatic e-mail for a status change: when the event `eventId` set the parcel's status to
- * one that the rules e-mail, the recipient is e-mailed with that rule's template. Once per
- * event: the job's unique key is the event, so editing the event (or saving it twice) never
- * queues a second e-mail. Returns the notification, or null when nothing was queued.
+ * one that the rules e-mail, the recipient is e-mailed with that rule's template and what
+ * happened (statusEmail). Once per event: the job's unique key is the event, so editing the
+ * event (or saving it twice) never queues a second e-mail. Returns the notification, or null
+ * when nothing was queued.
  */
 export async function queueStatusEmail({
   parcelId,
@@ -172,104 +172,66 @@ export async function queueStatusEmail({
     template: rule.template,
     key: `email:status:${eventId}`,
     eventId,
-    lines: async () => {
-      if (status === 'Delivered') return deliveredLines(parcelId, eventId);
-      const event = status === 'Failed' ? await getEvent(eventId) : null;
-      return event ? failedAttemptLines(event) : [];
-    },
-    lead: status === 'Failed' ? () => failedAttemptLead(eventId) : undefined,
+    compose: async (parcel, template) =>
+      statusEmail(template, parcel, await whatHappened(status, parcelId, eventId)),
   });
 }
 
-/**
- * A failed attempt's e-mail says first what the tracking page leads with: what happened, when the
- * next attempt is, and where to choose another day, a safe place, a neighbour or the depot.
- */
-async function failedAttemptLead(eventId: string) {
-  const event = await getEvent(eventId);
-  const parcel = event ? await getParcel(event.parcelId) : null;
-  if (!event || !parcel) return null;
-  const reason = failureReasonWords(event.reason);
-  const next = event.nextAttemptDate ? longDay(event.nextAttemptDate) : null;
-  const subject = `Delivery attempted: ${reason.charAt(0).toLowerCase()}${reason.slice(1)} — ${
-    next ? `we'll try again ${next}` : 'choose what happens next'
-  } (${parcel.trackingNumber})`;
-  const line = [
-    `We tried to deliver your parcel ${parcel.trackingNumber} on ${longDateTime(event.timestamp!, event.timeZone)}: ${reason}.`,
-    next ? `We will try again on ${next}.` : 'We will be in touch about the next try.',
-    `Choose another day, a safe place, a neighbour or collection at the depot: ${trackingUrl(parcel.trackingNumber)}#manage`,
-  ].join(' ');
-  return { subject, line };
-}
-
-/**
- * What the delivered e-mail adds: when, who received it, where, where it was left, and the link
- * that opens the photos and signature (with the postcode) for the recipient.
- */
-async function deliveredLines(parcelId: string, eventId: string): Promise<string[]> {
+/** What a status e-mail reports of its event: a failed attempt, a delivery, or nothing more. */
+async function whatHappened(
+  status: ParcelStatus,
+  parcelId: string,
+  eventId: string,
+): Promise<WhatHappened | null> {
+  if (status !== 'Failed' && status !== 'Delivered') return null;
   const [event, parcel] = await Promise.all([getEvent(eventId), getParcel(parcelId)]);
-  if (!event?.timestamp || !parcel) return [];
+  if (!event?.timestamp || !parcel) return null;
+  if (status === 'Failed') return { kind: 'failed', ...event, timestamp: event.timestamp };
   // A proof's Delivered event is stamped with the proof's time.
   const proof = (await listProofs(parcelId)).find(
     (p) => Date.parse(p.deliveredAt) === Date.parse(event.timestamp!),
   );
-  const lines = [`Delivered: ${longDateTime(event.timestamp, event.timeZone)}`];
-  if (proof) lines.push(`Received by: ${proof.receivedBy}`);
-  const address = stopAddress(parcel, proof?.destination ?? 0);
-  if (address) lines.push(`Delivered to: ${address}`);
-  if (proof) {
-    lines.push(`Where it was left: ${proof.note || `handed to ${proof.receivedBy}`}`);
-    if (proof.photos.length || proof.signature)
-      lines.push(
-        `Photos and signature (you will be asked for the postcode of the delivery address): ${proofLink(parcel.trackingNumber)}`,
-      );
-  }
-  return lines;
+  return {
+    kind: 'delivered',
+    timestamp: event.timestamp,
+    timeZone: event.timeZone,
+    receivedBy: proof?.receivedBy,
+    address: stopAddress(parcel, proof?.destination ?? 0) || undefined,
+    note: proof ? proof.note || `handed to ${proof.receivedBy}` : undefined,
+    proofUrl:
+      proof && (proof.photos.length || proof.signature)
+        ? proofLink(parcel.trackingNumber)
+        : undefined,
+  };
 }
 
 /**
- * An automatic e-mail to the parcel's recipient with `template` filled in (and `lines` added),
- * queued once under `key`: a second call with the key, at once or later, queues nothing.
- * Returns the notification, or null when nothing was queued (no parcel, no address, or the key
- * was used already).
+ * An automatic e-mail to the parcel's recipient, made by `compose` from the parcel and the
+ * template of `template` (the template filled in, by default), queued once under `key`: a second
+ * call with the key, at once or later, queues nothing. Returns the notification, or null when
+ * nothing was queued (no parcel, no address, or the key was used already).
  */
 export async function queueAutomaticEmail({
   parcelId,
   template: type,
   key,
   eventId,
-  lines,
-  lead,
-  content,
+  compose = (parcel, template) => templateEmail(template, parcel),
 }: {
   parcelId: string;
   template: NotificationType;
   key: string;
   eventId?: string;
-  /** Lines after the template's text (what happened and what next). */
-  lines?: () => Promise<string[]>;
-  /** The e-mail's own subject and first line, before the template's text. */
-  lead?: () => Promise<{ subject: string; line: string } | null>;
-  /** The e-mail's own subject and text instead of a template. */
-  content?: (parcel: { trackingNumber: string }) => { subject: string; text: string };
+  compose?: (
+    parcel: PlaceholderParcel,
+    template: NotificationTemplate,
+  ) => EmailContent | Promise<EmailContent>;
 }): Promise<SerializedNotification | null> {
   const parcel = await getParcelForTemplate({ id: parcelId });
   const recipient = parcel?.recipient?.email?.trim().toLowerCase();
   if (!parcel || !recipient) return null;
   if (await jobExists(key)) return null;
-  let filled: { subject: string; text: string; html: string };
-  if (content) {
-    filled = { ...content(parcel), html: '' };
-  } else {
-    let template = await getNotificationTemplate(type);
-    // An empty Custom template cannot make an e-mail: the Status Update one stands in.
-    if (!template.subject.trim() || !template.text.trim())
-      template = await getNotificationTemplate('Status Update');
-    filled = fillTemplate(template, placeholderValues(parcel));
-  }
-  if (lines) filled = withFailedAttempt(filled, await lines());
-  const first = lead ? await lead() : null;
-  if (first) filled = withLead(filled, first);
+  const filled = await compose(parcel, await automaticEmailTemplate(type));
   const id = String(new mongoose.Types.ObjectId());
   await insertNotification({
     id,

@@ -1,4 +1,5 @@
-import { getParcel, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import type { ParcelStatus } from '~/schemas/constants';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
 import type { Actor } from './audit.server';

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { parcelListCursor, type LeanParcel, type ParcelListOptions } from '~/models/parcel.server';
+import { parcelListCursor, type ParcelListOptions } from '~/models/parcel-reads.server';
+import { type LeanParcel } from '~/models/parcel.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 
 export { unescapeCsvCell } from '~/lib/csv.server';

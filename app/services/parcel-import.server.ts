@@ -3,14 +3,11 @@ import { stringify } from 'csv-stringify/sync';
 import { changedFields } from '~/models/audit.server';
 import {
   generateTrackingNumber,
-  importedParcelDocument,
-  insertImportedParcels,
   parcelsByTrackingNumber,
-  serializeParcel,
   storedTrackingNumbers,
-  type LeanParcel,
-  type SerializedParcel,
-} from '~/models/parcel.server';
+} from '~/models/parcel-tracking-numbers.server';
+import { importedParcelDocument, insertImportedParcels } from '~/models/parcel-writes.server';
+import { serializeParcel, type LeanParcel, type SerializedParcel } from '~/models/parcel.server';
 import {
   PARCEL_IMPORT_MAX_ERRORS,
   PARCEL_IMPORT_MAX_ROWS,

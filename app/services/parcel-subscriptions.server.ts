@@ -1,11 +1,11 @@
 import { subscriptionConfirmEmail } from '~/emails/parcel-subscription.server';
-import { fillTemplate, NEUTRAL_RECIPIENT_NAME, placeholderValues } from '~/emails/templates.server';
+import { subscriberEmail } from '~/emails/automatic.server';
 import { signToken, verifyToken } from '~/lib/cookies.server';
 import { env } from '~/lib/env.server';
 import { RateLimit } from '~/lib/rate-limit.server';
 import { publicUrl } from '~/lib/urls.server';
 import { getNotificationSettings } from '~/models/notification-settings.server';
-import { getNotificationTemplate } from '~/models/notification-template.server';
+import { automaticEmailTemplate } from './notification-templates.server';
 import {
   confirmSubscription,
   CONFIRM_HOURS,
@@ -18,7 +18,8 @@ import {
   openParcelSubscription,
   type SubscriptionLink,
 } from '~/models/parcel-subscription.server';
-import { eventTimeZone, getParcelForTemplate, getParcelWithEvents } from '~/models/parcel.server';
+import { eventTimeZone } from '~/models/parcel.server';
+import { getParcelForTemplate, getParcelWithEvents } from '~/models/parcel-reads.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import { PARCEL_SUBSCRIBE_EMAIL_LIMIT, SUBSCRIPTION_LINK_TOKEN } from '~/schemas/public-forms';
 import { longDateTime } from '~/utils/delivery-headline';
@@ -183,12 +184,9 @@ export async function queueSubscriberEmails(
 /** The template the automatic e-mails use for this status (Status Update when there is none). */
 async function templateFor(status: ParcelStatus) {
   const { rules } = await getNotificationSettings();
-  const type = rules.find((rule) => rule.status === status)?.template ?? 'Status Update';
-  const template = await getNotificationTemplate(type);
-  // An empty Custom template cannot make an e-mail: the Status Update one stands in.
-  if (!template.subject.trim() || !template.text.trim())
-    return getNotificationTemplate('Status Update');
-  return template;
+  return automaticEmailTemplate(
+    rules.find((rule) => rule.status === status)?.template ?? 'Status Update',
+  );
 }
 
 /**
@@ -203,12 +201,7 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
   const event = parcel?.events?.find((e) => String(e._id) === eventId);
   if (!parcel || !event) return;
   const template = await templateFor((parcel.status ?? 'Pending') as ParcelStatus);
-  // Anyone may follow a parcel: a subscriber is greeted as the templates greet a recipient
-  // without a name, never by the recipient's.
-  const filled = fillTemplate(template, {
-    ...placeholderValues(parcel),
-    recipientName: NEUTRAL_RECIPIENT_NAME,
-  });
+  const filled = subscriberEmail(template, parcel);
   const result = await deliverNotificationEmail({
     recipient: sub.email,
     title: filled.subject,

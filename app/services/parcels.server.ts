@@ -1,19 +1,18 @@
+import { findParcelIdByTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { getParcel, getParcelSchedule } from '~/models/parcel-reads.server';
 import {
-  findParcelIdByTrackingNumber,
-  getParcel,
-  getParcelSchedule,
   insertParcel,
   removeParcel,
   updateParcelFields,
-  type SerializedParcel,
   type StoredWindow,
-} from '~/models/parcel.server';
+} from '~/models/parcel-writes.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import type { DeliveryWindowInput, ParcelCreateInput, ParcelUpdateInput } from '~/schemas/parcel';
 import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
 import { dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
-import { ApiError } from '~/lib/api.server';
+import { ValidationError } from '~/lib/errors.server';
 import { isObjectId } from '~/lib/db.server';
 import { auditRecord, type Actor } from './audit.server';
 import { planDayBeforeEmail } from './day-before-emails.server';
@@ -32,7 +31,7 @@ export async function resolveParcelRef(value: string | undefined, name: string):
   const trackingNumber = normalizeTrackingNumber(value ?? '');
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) {
     const message = 'Expected a parcel id (24 hex digits) or a tracking number, e.g. SWX123456789';
-    throw new ApiError(400, 'Invalid parcel id', { [name]: [message] });
+    throw new ValidationError({ [name]: [message] }, 'Invalid parcel id');
   }
   const id = await findParcelIdByTrackingNumber(trackingNumber);
   if (!id) throw trackingNumberNotFound(notFound(trackingNumber));
@@ -72,8 +71,7 @@ async function windowToStore(
     const until = stored?.deliveryWindow?.until;
     return until && dayIn(new Date(until), zone) !== day ? null : undefined;
   }
-  const refuse = (message: string) =>
-    new ApiError(400, 'Validation failed', { deliveryWindow: [message] });
+  const refuse = (message: string) => new ValidationError({ deliveryWindow: [message] });
   if (!day) {
     // No such parcel: the update answers that.
     if (id && !stored) return undefined;

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import sharp, { type Metadata } from 'sharp';
-import { ApiError } from '~/lib/api.server';
+import { FileTooLargeError, UnsupportedFileError } from '~/lib/errors.server';
 import { PROOF_IMAGE_MAX_PX } from '~/schemas/proof-of-delivery';
 
 /**
@@ -53,23 +53,29 @@ export type CleanImage = {
 };
 
 /** A picture whose header was read and found within the limits, ready to be decoded. */
-export type CheckedImage = { bytes: Buffer; format: ImageFormat; notImage: ApiError };
+export type CheckedImage = { bytes: Buffer; format: ImageFormat; notImage: UnsupportedFileError };
 
 type ImageOptions = { field: string; label: string; accept: readonly ImageFormat[] };
 
-function refused(field: string, message: string): ApiError {
-  return new ApiError(415, message, { [field]: [message] }, { code: 'unsupported_image' });
+function refused(field: string, message: string): UnsupportedFileError {
+  return new UnsupportedFileError(message, {
+    details: { [field]: [message] },
+    code: 'unsupported_image',
+  });
 }
 
-function tooLarge(field: string, message: string): ApiError {
-  return new ApiError(413, message, { [field]: [message] }, { code: 'image_too_large' });
+function tooLarge(field: string, message: string): FileTooLargeError {
+  return new FileTooLargeError(message, {
+    details: { [field]: [message] },
+    code: 'image_too_large',
+  });
 }
 
 const decodeOptions = { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS } as const;
 
 /**
- * Reads the header of the image in `bytes`: a 415 ApiError naming `field` when it is not one of
- * `accept`, a 413 when it would decode too large. Nothing is decoded.
+ * Reads the header of the image in `bytes`: an UnsupportedFileError naming `field` when it is not
+ * one of `accept`, a FileTooLargeError when it would decode too large. Nothing is decoded.
  */
 export async function checkImage(
   bytes: Buffer,

@@ -1,6 +1,6 @@
-import { ApiError } from '~/lib/api.server';
+import { ConflictError, NotFoundError, ValidationError } from '~/lib/errors.server';
 import { stopTimeZone } from '~/lib/address-time-zone.server';
-import { getParcel, getParcelStatus } from '~/models/parcel.server';
+import { getParcel, getParcelStatus } from '~/models/parcel-reads.server';
 import {
   hasProof,
   insertProof,
@@ -59,7 +59,7 @@ export async function recordProofOfDelivery(
   actor?: Actor,
 ): Promise<{ proof: SerializedProof; parcelStatus: string }> {
   const parcel = await getParcel(parcelId);
-  if (!parcel) throw new ApiError(404, 'Parcel not found');
+  if (!parcel) throw new NotFoundError('Parcel not found');
   const stops = Math.max(parcel.destinations.length, 1);
   const index = input.destination;
   if (index >= stops) {
@@ -67,10 +67,10 @@ export async function recordProofOfDelivery(
       stops === 1
         ? 'This parcel has one stop: leave the destination out or send 0'
         : `This parcel has ${stops} stops: choose 0 to ${stops - 1}`;
-    throw new ApiError(400, 'Validation failed', { destination: [message] });
+    throw new ValidationError({ destination: [message] });
   }
   if (await hasProof(parcel.id, index))
-    throw new ApiError(409, PROOF_EXISTS, undefined, { code: 'proof_of_delivery_exists' });
+    throw new ConflictError(PROOF_EXISTS, { code: 'proof_of_delivery_exists' });
 
   const { photos, signature } = await decodeAll(input);
 
@@ -122,8 +122,7 @@ export async function recordProofOfDelivery(
       deliveredAt,
       recordedBy: actor ? { id: actor.user.id, username: actor.user.username } : null,
     });
-    if (!proof)
-      throw new ApiError(409, PROOF_EXISTS, undefined, { code: 'proof_of_delivery_exists' });
+    if (!proof) throw new ConflictError(PROOF_EXISTS, { code: 'proof_of_delivery_exists' });
     const event = await addEvent(
       parcel.id,
       {
@@ -140,7 +139,7 @@ export async function recordProofOfDelivery(
       },
       actor,
     );
-    if (!event) throw new ApiError(404, 'Parcel not found');
+    if (!event) throw new NotFoundError('Parcel not found');
     proof = (await setProofEvent(proof.id, event.id)) ?? proof;
   } catch (error) {
     if (proof) await removeProof(proof.id);

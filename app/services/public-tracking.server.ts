@@ -2,21 +2,20 @@ import {
   findParcelByTrackingNumber,
   findParcelsByTrackingNumbers,
   toPublicTrackingResult,
-  type LeanParcel,
   type PublicTrackingResult,
-} from '~/models/parcel.server';
+} from '~/models/parcel-tracking-numbers.server';
+import { type LeanParcel } from '~/models/parcel.server';
 import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
   FAILED_DELIVERY,
-  FAILURE_REASONS,
-  type FailureReason,
+  failureReasonWords,
   normalizeTrackingNumber,
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
   TRACKING_NUMBER_PATTERN,
 } from '~/schemas/constants';
-import { ApiError, apiRoute, handleApi, type ApiArgs, type ApiHandler } from '~/lib/api.server';
+import { NotFoundError, ValidationError } from '~/lib/errors.server';
 import { env } from '~/lib/env.server';
 import { parcelDeliveryData } from '~/lib/parcel-delivery-data.server';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
@@ -32,7 +31,7 @@ import {
   zonedTime,
   type ProgressStep,
 } from '~/utils/delivery-headline';
-import { RateLimit, rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
+import { RateLimit } from '~/lib/rate-limit.server';
 
 /**
  * One budget per client address, shared by the tracking page and the public API; every number
@@ -176,87 +175,20 @@ export function toBatchEntry(lookup: TrackingLookup) {
 }
 export type TrackingBatchEntry = ReturnType<typeof toBatchEntry>;
 
-/** Headers that let other sites call the public tracking endpoints from a browser. */
-function withPublicCors(response: Response, methods: string): Response {
-  response.headers.set('Access-Control-Allow-Origin', '*');
-  response.headers.set('Access-Control-Allow-Methods', methods);
-  response.headers.set('Access-Control-Allow-Headers', 'Content-Type, If-None-Match, X-Request-Id');
-  response.headers.set(
-    'Access-Control-Expose-Headers',
-    'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id',
-  );
-  response.headers.set('Access-Control-Max-Age', '86400');
-  return response;
-}
-
-/**
- * A public endpoint (no token, other sites may call it from a browser): the route's handlers, a
- * CORS preflight (OPTIONS, which counts nothing), and on every answer, 405s included, its caching
- * and the CORS headers.
- */
-export function publicApiRoute(
-  handlers: Partial<Record<'GET' | 'POST', ApiHandler>>,
-  { cacheControl }: { cacheControl: string },
-) {
-  return apiRoute(
-    { ...handlers, OPTIONS: () => new Response(null, { status: 204 }) },
-    {
-      finish: (response, methods) => {
-        response.headers.set('Cache-Control', cacheControl);
-        return withPublicCors(response, methods.join(', '));
-      },
-    },
-  );
-}
-
-/** What is left of the caller's budget after a counted request, on its answer. */
-export function withRateLimit(response: Response, limit: RateLimitResult | undefined): Response {
-  if (limit)
-    for (const [name, value] of Object.entries(rateLimitHeaders(limit)))
-      response.headers.set(name, value);
-  return response;
-}
-
-/** What a public request about one parcel, named by its path's tracking number, is told. */
-export type TrackingNumberCall = ApiArgs & {
-  trackingNumber: string;
-  /** The caller's budget after a counted attempt, for the answer's RateLimit-* headers. */
-  counted: (limit: RateLimitResult) => void;
-};
-
-/**
- * A public request about one parcel by its path's tracking number: a number that cannot be one
- * is a 400 before anything runs, and every answer after a counted attempt says what is left.
- */
-export function trackingNumberHandler(
-  run: (call: TrackingNumberCall) => Promise<Response>,
-): ApiHandler {
-  return async (args) => {
-    let limit: RateLimitResult | undefined;
-    const response = await handleApi(async () => {
-      const trackingNumber = normalizeTrackingNumber(args.params.trackingNumber ?? '');
-      if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) throw malformedTrackingNumber();
-      return run({ ...args, trackingNumber, counted: (counted) => (limit = counted) });
-    });
-    return withRateLimit(response, limit);
-  };
-}
-
-/** A path's tracking number that cannot be one: 400 naming the expected shape. */
+/** A path's tracking number that cannot be one: a ValidationError naming the expected shape. */
 export function malformedTrackingNumber() {
-  return new ApiError(
-    400,
-    'Invalid tracking number: expected three letters followed by nine digits',
+  return new ValidationError(
     { trackingNumber: ['Expected three letters followed by nine digits, e.g. SWX123456789'] },
+    'Invalid tracking number: expected three letters followed by nine digits',
   );
 }
 
 /**
- * No parcel has this number: 404, with the number as it was looked up and whether it is mistyped
- * (it fails its check digit) or simply unknown.
+ * No parcel has this number: a NotFoundError with the number as it was looked up and whether it
+ * is mistyped (it fails its check digit) or simply unknown.
  */
 export function trackingNumberNotFound(lookup: { trackingNumber: string; mistyped: boolean }) {
-  return new ApiError(404, TRACKING_NOT_FOUND, undefined, {
+  return new NotFoundError(TRACKING_NOT_FOUND, {
     code: notFoundCode(lookup),
     extra: { trackingNumber: lookup.trackingNumber },
   });
@@ -355,11 +287,6 @@ export function trackingGlance(
         }
       : null,
   };
-}
-
-/** A failed attempt's reason as the recipient reads it. */
-export function failureReasonWords(reason: string | null | undefined): string {
-  return FAILURE_REASONS[(reason ?? 'other') as FailureReason] ?? FAILURE_REASONS.other;
 }
 
 /** The glance of one full result: a delivered parcel's proof says who received it. */

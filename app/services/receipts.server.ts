@@ -1,5 +1,5 @@
 import { nextSequence } from '~/models/counter.server';
-import { getParcelForReceipt } from '~/models/parcel.server';
+import { getParcelForReceipt } from '~/models/parcel-reads.server';
 import {
   getReceipt,
   insertReceipt,

@@ -1,9 +1,10 @@
-import { ApiError } from '~/lib/api.server';
+import { NotFoundError, ValidationError } from '~/lib/errors.server';
 import { env } from '~/lib/env.server';
 import { getDepot } from '~/models/depot.server';
 import { eventScannedBy, parcelIdByTrackingNumber } from '~/models/delivery.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
-import { getParcel, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import { listProofs, type SerializedProof } from '~/models/proof-of-delivery.server';
 import { getEvent, type TrackingEvent } from '~/models/tracking-event.server';
 import { FINAL_STATUSES, STATUS_PROGRESS, type ParcelStatus } from '~/schemas/constants';
@@ -191,8 +192,7 @@ async function deliverByScan(
       destination,
       message: 'Delivered is recorded with a proof of delivery.',
     };
-  if (!input.receivedBy)
-    throw new ApiError(400, 'Validation failed', { receivedBy: [RECEIVED_BY_NEEDED] });
+  if (!input.receivedBy) throw new ValidationError({ receivedBy: [RECEIVED_BY_NEEDED] });
   const { proof } = await recordProofOfDelivery(
     parcel.id,
     {
@@ -208,7 +208,7 @@ async function deliverByScan(
     proof.eventId ? getEvent(proof.eventId) : null,
     getParcel(parcel.id),
   ]);
-  if (!event || !after) throw new ApiError(404, 'Parcel not found');
+  if (!event || !after) throw new NotFoundError('Parcel not found');
   const { events: _events, ...scanned } = after;
   await emitWebhookEvent('parcel.scanned', { parcel: scanned, event });
   return { kind: 'recorded', event, parcel: after, proofOfDelivery: proof };

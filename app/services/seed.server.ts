@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Parcel, insertWithTrackingNumber } from '~/models/parcel.server';
+import { Parcel } from '~/models/parcel.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
 import { User, createUser } from '~/models/user.server';
 import type { ParcelStatus, Priority, ServiceType } from '~/schemas/constants';
 import type { DestinationInput } from '~/schemas/parcel';

@@ -1,4 +1,5 @@
-import { getParcel, getParcelStatus, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel, getParcelStatus } from '~/models/parcel-reads.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import {
   pullEvent,
   pushEvent,
@@ -7,7 +8,6 @@ import {
   type TrackingEvent,
 } from '~/models/tracking-event.server';
 import { getDepot } from '~/models/depot.server';
-import { ApiError } from '~/lib/api.server';
 import { placeTimeZone } from '~/lib/address-time-zone.server';
 import { FAILED_DELIVERY } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
@@ -17,7 +17,7 @@ import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { emitWebhookEvent } from './webhooks.server';
 // Reopening a delivered or returned parcel (reopenParcel).
 import { isObjectId } from '~/lib/db.server';
-import { ConflictError } from '~/lib/errors.server';
+import { ConflictError, ValidationError } from '~/lib/errors.server';
 import { eventStatusLabel, FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import type { ParcelReopenInput } from '~/schemas/tracking-event';
 
@@ -76,7 +76,7 @@ async function atDepot<T extends { depotId?: string; location?: string; timeZone
     return zone ? { ...input, timeZone: zone } : input;
   }
   const depot = await getDepot(input.depotId);
-  if (!depot) throw new ApiError(400, 'Validation failed', { depotId: [UNKNOWN_DEPOT] });
+  if (!depot) throw new ValidationError({ depotId: [UNKNOWN_DEPOT] });
   return { ...input, location: depot.name, timeZone: depot.timeZone };
 }
 
@@ -105,7 +105,7 @@ export type RecordedEvent =
  * Adds an event, as addEvent does. With `repeatWindowMs`, the same status at the same place
  * already added within that time is answered instead (`repeated`), and nothing else happens: no
  * second event, e-mail or webhook. With `refuseFinal`, a delivered or returned parcel gets no
- * event and its status is answered (`closed`). 400 (ApiError) for an unknown depot.
+ * event and its status is answered (`closed`). A ValidationError for an unknown depot.
  */
 export async function recordEvent(
   parcelId: string,

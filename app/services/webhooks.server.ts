@@ -20,7 +20,7 @@ import {
 import type { WebhookEventType } from '~/schemas/integrations';
 import { env } from '~/lib/env.server';
 import type { JobHandler } from './jobs.server';
-import { ConflictError } from '~/lib/errors.server';
+import { ConflictError, ValidationError } from '~/lib/errors.server';
 
 /**
  * Webhooks as the Standard Webhooks specification describes them: each event is a POST of
@@ -37,6 +37,24 @@ export const WEBHOOK_JOB = 'webhook.deliver';
 const RESPONSE_LOG_BYTES = 1024;
 
 export class WebhookUrlError extends Error {}
+
+/** The URL's error for a form, or null when the receiver may be called. */
+export async function webhookUrlProblem(url: string | undefined): Promise<string | null> {
+  if (url === undefined) return null;
+  try {
+    await assertPublicDestination(url);
+    return null;
+  } catch (error) {
+    if (error instanceof WebhookUrlError) return error.message;
+    throw error;
+  }
+}
+
+/** A ValidationError naming `url` when a webhook's URL points somewhere it may not. */
+export async function checkWebhookUrl(url: string | undefined) {
+  const problem = await webhookUrlProblem(url);
+  if (problem) throw new ValidationError({ url: [problem] });
+}
 
 function allowPrivate() {
   return env.WEBHOOKS_ALLOW_PRIVATE === 'true';

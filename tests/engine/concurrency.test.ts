@@ -1,21 +1,21 @@
 import mongoose, { Schema, type Connection } from 'mongoose';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget, type Target, tearDown, uniqueDbName } from './helpers';
+import { openTestDb, type TestDb } from './helpers';
 
-let target: Target;
-let client: MongoClient;
+let opened: TestDb;
 let conn: Connection;
-let dbName: string;
 
 beforeAll(async () => {
-  target = await startTarget();
-  dbName = uniqueDbName('concurrency');
-  client = await MongoClient.connect(target.uri, { maxPoolSize: 20 });
-  conn = await mongoose.createConnection(target.uri + dbName, { maxPoolSize: 20 }).asPromise();
+  opened = await openTestDb('concurrency', { maxPoolSize: 20 });
+  conn = await mongoose
+    .createConnection(opened.target.uri + opened.db.databaseName, { maxPoolSize: 20 })
+    .asPromise();
 });
 
-afterAll(() => tearDown(client?.db(dbName), client, conn, target));
+afterAll(async () => {
+  await conn?.close();
+  await opened.close();
+});
 
 describe('concurrency', () => {
   it('lets exactly one of 20 concurrent creates of the same unique key succeed', async () => {
@@ -36,7 +36,7 @@ describe('concurrency', () => {
   });
 
   it('applies 500 concurrent $inc exactly', async () => {
-    const coll = client.db(dbName).collection<{ _id: string; seq: number }>('counters');
+    const coll = opened.db.collection<{ _id: string; seq: number }>('counters');
     await Promise.all(
       Array.from({ length: 500 }, () =>
         coll.findOneAndUpdate(

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import { afterAll } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../embedded-mongo';
 
@@ -77,4 +77,28 @@ export async function tearDown(
     if (thing && 'close' in thing) await thing.close();
     else if (thing) await thing.stop();
   }
+}
+
+/** A test file's own database on the target, and how to drop it and close what reached it. */
+export type TestDb = {
+  target: Target;
+  client: MongoClient;
+  db: Db;
+  /** Whether the target is this project's engine rather than a MongoDB. */
+  engine: boolean;
+  close(): Promise<void>;
+};
+
+/** Opens a database named from `prefix` on the target (MONGODB_URI, or a fresh engine). */
+export async function openTestDb(prefix: string, { maxPoolSize = 2 } = {}): Promise<TestDb> {
+  const target = await startTarget();
+  const client = await MongoClient.connect(target.uri, { maxPoolSize });
+  const db = client.db(uniqueDbName(prefix));
+  return {
+    target,
+    client,
+    db,
+    engine: await isEngine(db),
+    close: () => tearDown(db, client, target),
+  };
 }

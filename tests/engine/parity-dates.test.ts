@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
+import { type Collection, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget, type Target, tearDown, uniqueDbName } from './helpers';
+import { openTestDb, type TestDb } from './helpers';
 
 // Dates in named time zones across daylight saving time, against an independent reading of the
 // IANA data through Intl: every operator uses the zone's offset at the instant it converts, never
@@ -11,19 +11,17 @@ import { startTarget, type Target, tearDown, uniqueDbName } from './helpers';
 // timelib resolves them: a skipped time is read with the offset before the transition, a repeated
 // one with the zone's offset at the wall time read as UTC.
 
-let target: Target;
-let client: MongoClient;
+let opened: TestDb;
 let db: Db;
 let coll: Collection;
 
 beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri, { maxPoolSize: 2 });
-  db = client.db(uniqueDbName('parity_dates'));
+  opened = await openTestDb('parity_dates');
+  ({ db } = opened);
   coll = db.collection('instants');
 });
 
-afterAll(() => tearDown(db, client, target));
+afterAll(() => opened.close());
 
 const ZONES = [
   'Europe/Berlin',

@@ -7,7 +7,6 @@ import {
   Long,
   MaxKey,
   MinKey,
-  MongoClient,
   type MongoServerError,
   ObjectId,
   Timestamp,
@@ -15,21 +14,18 @@ import {
   type Db,
 } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEngine, startTarget, type Target, tearDown, uniqueDbName } from './helpers';
+import { openTestDb, type TestDb } from './helpers';
 
-let target: Target;
-let client: MongoClient;
+let opened: TestDb;
 let db: Db;
 let engine: boolean;
 
 beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri, { maxPoolSize: 5 });
-  db = client.db(uniqueDbName('parity_driver'));
-  engine = await isEngine(db);
+  opened = await openTestDb('parity_driver', { maxPoolSize: 5 });
+  ({ db, engine } = opened);
 });
 
-afterAll(() => tearDown(db, client, target));
+afterAll(() => opened.close());
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const collection = (name: string) => db.collection(name) as unknown as Collection<any>;
@@ -1310,7 +1306,7 @@ describe('driver parity: what the engine does not implement is refused, never ig
   });
 
   it('transactions get the standalone server’s answer', async () => {
-    const session = client.startSession();
+    const session = opened.client.startSession();
     try {
       const outcome = await session
         .withTransaction(async () => {

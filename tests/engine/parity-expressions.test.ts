@@ -2,21 +2,19 @@ import {
   Binary,
   Decimal128,
   Long,
-  MongoClient,
   type MongoServerError,
   ObjectId,
   Timestamp,
   type Db,
 } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEngine, startTarget, type Target, tearDown, uniqueDbName } from './helpers';
+import { openTestDb, type TestDb } from './helpers';
 
 // Aggregation expressions on edges where a JavaScript library's answer would differ from
 // MongoDB 7's: null and missing arguments, arguments of the wrong type, bytes versus code points,
 // rounding ties, date formats. The expected answers are MongoDB's documented ones.
 
-let target: Target;
-let client: MongoClient;
+let opened: TestDb;
 let db: Db;
 let engine: boolean;
 
@@ -39,14 +37,12 @@ const doc = {
 };
 
 beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri, { maxPoolSize: 2 });
-  db = client.db(uniqueDbName('parity_expressions'));
-  engine = await isEngine(db);
+  opened = await openTestDb('parity_expressions');
+  ({ db, engine } = opened);
   await db.collection('one').insertOne(doc as never);
 });
 
-afterAll(() => tearDown(db, client, target));
+afterAll(() => opened.close());
 
 /** The expression's value for the document, or 'missing' when it has none. */
 async function value(expr: unknown): Promise<unknown> {

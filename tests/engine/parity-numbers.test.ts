@@ -1,32 +1,21 @@
-import {
-  Decimal128,
-  Double,
-  Int32,
-  Long,
-  MongoClient,
-  type Collection,
-  type Db,
-  type Document,
-} from 'mongodb';
+import { Decimal128, Double, Int32, Long, type Collection, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget, type Target, tearDown, uniqueDbName } from './helpers';
+import { openTestDb, type TestDb } from './helpers';
 
 // Int64 beyond 2^53 and Decimal128, exactly as MongoDB 7 keeps, compares and computes them: no
 // value goes through a double on the way, Decimal128 arithmetic is IEEE decimal128 (34 digits,
 // ties to even, trailing zeros kept) and doubles widen to Decimal128 with 15 digits. The expected
 // answers are MongoDB's documented ones (and its own jstests/decimal cases).
 
-let target: Target;
-let client: MongoClient;
+let opened: TestDb;
 let db: Db;
 
 beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri, { maxPoolSize: 2 });
-  db = client.db(uniqueDbName('parity_numbers'));
+  opened = await openTestDb('parity_numbers');
+  ({ db } = opened);
 });
 
-afterAll(() => tearDown(db, client, target));
+afterAll(() => opened.close());
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const collection = (name: string) => db.collection(name) as unknown as Collection<any>;

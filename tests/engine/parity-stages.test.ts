@@ -1,20 +1,18 @@
-import { Decimal128, Long, MongoClient, type Db, type Document } from 'mongodb';
+import { Decimal128, Long, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTarget, type Target, tearDown, uniqueDbName } from './helpers';
+import { openTestDb, type TestDb } from './helpers';
 
 // The pipeline stages that group and join, on the edges where MongoDB 7's documented answer is
 // easy to miss: every form of $lookup (localField/foreignField, a pipeline with `let`, both at
 // once, nested), $bucket's [lower, upper) bounds and `_id` first, $count with no input, and
 // $group's equality of keys.
 
-let target: Target;
-let client: MongoClient;
+let opened: TestDb;
 let db: Db;
 
 beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri, { maxPoolSize: 2 });
-  db = client.db(uniqueDbName('parity_stages'));
+  opened = await openTestDb('parity_stages');
+  ({ db } = opened);
   await db.collection('orders').insertMany([
     { _id: 1, item: 'a', qty: 2, tags: ['x', 'y'] },
     { _id: 2, item: 'b', qty: 5 },
@@ -30,7 +28,7 @@ beforeAll(async () => {
     ] as never[]);
 });
 
-afterAll(() => tearDown(db, client, target));
+afterAll(() => opened.close());
 
 const orders = (pipeline: Document[]) =>
   db

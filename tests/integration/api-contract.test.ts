@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Parcel } from '~/models/parcel.server';
 import { API_ERROR_CODES } from '~/schemas/api-error-codes';
-import { toApiErrorResponse } from '~/lib/api.server';
+import { toApiErrorResponse } from '~/http/api.server';
 import { action as depotsAction } from '~/routes/api.depots';
 import {
   action as notificationsAction,
@@ -20,7 +20,7 @@ import {
 import { action as eventAction } from '~/routes/api.tracking.events.$id';
 import { connectDb } from '~/lib/db.server';
 import { StaleRecordError } from '~/lib/errors.server';
-import { getParcelVersioned } from '~/models/parcel.server';
+import { getParcelVersioned } from '~/models/parcel-reads.server';
 import { updateParcel } from '~/services/parcels.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
 import { callRoute } from '../support/api';

@@ -5,10 +5,10 @@ import { Parcel } from '~/models/parcel.server';
 import { createUser } from '~/models/user.server';
 import { loader as meLoader } from '~/routes/api.auth.me';
 import { action as parcelsAction, loader as parcelsLoader } from '~/routes/api.parcels';
-import { API_RATE_LIMITED, USER_SESSION_KEY } from '~/services/auth.server';
+import { API_RATE_LIMITED, USER_SESSION_KEY } from '~/http/auth.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
-import { sessionStorage } from '~/services/session.server';
+import { sessionStorage } from '~/http/session.server';
 import { callRoute } from '../support/api';
 
 // A small budget, in force before the first API request of this file.

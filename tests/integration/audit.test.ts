@@ -4,6 +4,7 @@ import { action as apiKeyApi } from '~/routes/api.api-keys.$id';
 import { action as apiKeysApi } from '~/routes/api.api-keys';
 import { action as auditAction, loader as auditLoader } from '~/routes/api.audit';
 import { action as templateApi } from '~/routes/api.notification-templates.$id';
+import { action as settingsApi } from '~/routes/api.notification-settings';
 import { action as notificationsApi } from '~/routes/api.notifications';
 import { action as receiptApi } from '~/routes/api.receipts.$id';
 import { action as generateReceiptApi } from '~/routes/api.receipts.generate.$parcelId';
@@ -301,5 +302,19 @@ describe('the audit trail', () => {
       { field: 'a.b', before: 1, after: 2 },
       { field: 'list', before: [1, 2], after: [1, 3] },
     ]);
+  });
+
+  it('records the automatic e-mail rules changed, with the rule before and after', async () => {
+    const put = await callRoute(settingsApi, '/api/notification-settings', {
+      token: admin.token,
+      method: 'PUT',
+      body: { rules: [{ status: 'In Transit', enabled: true, template: 'Status Update' }] },
+    });
+    expect(put.status).toBe(200);
+    const entry = await AuditEntry.findOne({ entity: 'settings', entityId: 'automatic-emails' })
+      .sort({ at: -1 })
+      .lean<{ action: string; via: string; changes: Array<{ field: string }> }>();
+    expect(entry).toMatchObject({ action: 'update', via: 'api' });
+    expect(entry!.changes.map((c) => c.field)).toContain('rules');
   });
 });

@@ -7,7 +7,7 @@ import { loader as meApi } from '~/routes/api.auth.me';
 import { loader as dashboardLoader } from '~/routes/dashboard';
 import { action as logoutAction, loader as logoutLoader } from '~/routes/logout';
 import { action as loginPageAction, loader as loginPageLoader } from '~/routes/management.access';
-import { loginFailures, requireUser } from '~/services/auth.server';
+import { loginFailures, requireUser } from '~/http/auth.server';
 import { connectDb } from '~/lib/db.server';
 
 const PASSWORD = 'correct-horse-battery';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '~/models/audit.server';
-import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel } from '~/models/parcel.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { action as preferencesApi } from '~/routes/api.tracking.track.$trackingNumber.delivery-preferences';
 import { loader as parcelApi } from '~/routes/api.parcels.$id';

@@ -9,8 +9,9 @@ process.env.ADMIN_USERNAME = 'boss';
 process.env.ADMIN_PASSWORD = 'correct-horse-battery';
 
 const { parseEnv } = await import('~/lib/env.server');
-const { generateTrackingNumber, insertWithTrackingNumber, Parcel } =
-  await import('~/models/parcel.server');
+const { Parcel } = await import('~/models/parcel.server');
+const { generateTrackingNumber, insertWithTrackingNumber } =
+  await import('~/models/parcel-tracking-numbers.server');
 const { User, verifyLogin } = await import('~/models/user.server');
 const { describeSeed, seedIfEmpty } = await import('~/services/seed.server');
 const { env } = await import('~/lib/env.server');

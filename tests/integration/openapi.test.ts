@@ -34,8 +34,10 @@ import { action as webhooksAction } from '~/routes/api.webhooks';
 import { loader as deliveriesLoader } from '~/routes/api.webhooks.$id.deliveries';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
-import type { ApiEntry } from '~/lib/api.server';
-import { OPENAPI_OPERATIONS } from '~/services/openapi.server';
+import type { ApiEntry } from '~/http/api.server';
+import { apiOperationList, apiRoutes } from '~/api-routes.server';
+
+const OPENAPI_OPERATIONS = apiOperationList();
 import { callRoute, uniqueAddress } from '../support/api';
 import { checkAgainstDocument, contractViolations } from '../support/contract';
 import { createApiKey, createUser } from '../support/factories';
@@ -169,6 +171,25 @@ describe('the OpenAPI document', () => {
     for (const file of apiRouteFiles()) {
       const urlPath = documentPath(file);
       expect(documented.has(urlPath), `${file} → ${urlPath}`).toBe(true);
+    }
+  });
+
+  it('is assembled from every API route file, each of whose methods is declared', async () => {
+    const files = fs
+      .readdirSync(path.resolve('app/routes'))
+      .filter((f) => f.startsWith('api.') && f !== 'api.$.ts')
+      .sort();
+    expect(
+      apiRoutes()
+        .map((r) => r.file)
+        .sort(),
+      'app/api-routes.server.ts lists every API route file',
+    ).toEqual(files);
+    for (const { file, entry } of apiRoutes()) {
+      const route = (await import(path.resolve('app/routes', file))) as { loader: ApiEntry };
+      expect(route.loader, file).toBe(entry);
+      for (const method of entry.methods.filter((m) => m !== 'OPTIONS'))
+        expect(entry.operations[method]?.summary, `${file}: ${method} is declared`).toBeTruthy();
     }
   });
 

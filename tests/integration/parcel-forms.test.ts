@@ -6,7 +6,7 @@ import {
   action as editAction,
   loader as editLoader,
 } from '~/routes/dashboard.parcels.$parcelId.edit';
-import { CHANGED_MEANWHILE } from '~/services/parcel-pages.server';
+import { CHANGED_MEANWHILE } from '~/http/parcel-pages.server';
 import { updateParcel } from '~/services/parcels.server';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
 import { connectDb } from '~/lib/db.server';

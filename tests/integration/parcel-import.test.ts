@@ -4,13 +4,9 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
-import {
-  importedParcelDocument,
-  insertImportedParcels,
-  insertWithTrackingNumber,
-  Parcel,
-  type LeanParcel,
-} from '~/models/parcel.server';
+import { importedParcelDocument, insertImportedParcels } from '~/models/parcel-writes.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel, type LeanParcel } from '~/models/parcel.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import type { WebhookEventType } from '~/schemas/integrations';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';

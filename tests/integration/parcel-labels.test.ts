@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
-import { getParcel, Parcel, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
+import { Parcel, type SerializedParcel } from '~/models/parcel.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { loader as labelApi, action as labelApiAction } from '~/routes/api.parcels.$id.label[.]pdf';
 import { loader as exportApi } from '~/routes/api.parcels.export[.]csv';

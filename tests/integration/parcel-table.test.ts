@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Parcel, type ParcelPagination, type SerializedParcel } from '~/models/parcel.server';
+import { Parcel, type SerializedParcel } from '~/models/parcel.server';
+import { type ParcelPagination } from '~/models/parcel-reads.server';
 import { loader as apiListLoader } from '~/routes/api.parcels';
 import { loader as listLoader } from '~/routes/dashboard.parcels';
 import { connectDb } from '~/lib/db.server';

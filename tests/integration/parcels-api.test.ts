@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Parcel, type ParcelPagination, type SerializedParcel } from '~/models/parcel.server';
+import { Parcel, type SerializedParcel } from '~/models/parcel.server';
+import { type ParcelPagination } from '~/models/parcel-reads.server';
 import { action as listAction, loader as listLoader } from '~/routes/api.parcels';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.parcels.$id';
 import { loader as parcelEventsLoader } from '~/routes/api.tracking.$parcelId.events';

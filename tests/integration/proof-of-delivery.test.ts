@@ -2,7 +2,8 @@ import mongoose from 'mongoose';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntry } from '~/models/audit.server';
-import { getParcel, type SerializedParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
+import { type SerializedParcel } from '~/models/parcel.server';
 import { ProofOfDelivery } from '~/models/proof-of-delivery.server';
 import { countFiles } from '~/models/stored-file.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
@@ -13,7 +14,7 @@ import {
 import { loader as proofPdfApi } from '~/routes/api.parcels.$id.proof-of-delivery.$proofId[.]pdf';
 import { loader as fileApi } from '~/routes/api.proof-of-delivery.files.$fileId';
 import { loader as publicTrackApi } from '~/routes/api.tracking.track.$trackingNumber';
-import { UNKNOWN_FIELD } from '~/lib/api.server';
+import { UNKNOWN_FIELD } from '~/http/api.server';
 import { connectDb } from '~/lib/db.server';
 import { createParcel } from '~/services/parcels.server';
 import { deleteEvent } from '~/services/tracking-events.server';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel } from '~/models/parcel.server';
 import {
   loader as trackApi,
   action as trackApiAction,

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
-import { loginFailures, userAddressKey } from '~/services/auth.server';
+import { loginFailures, userAddressKey } from '~/http/auth.server';
 import { postcodeClientLimiter } from '~/services/delivery-preferences.server';
 import { contactLimiter, newsletterLimiter, quoteLimiter } from '~/services/inquiries.server';
 import { subscribeClientLimiter } from '~/services/parcel-subscriptions.server';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel } from '~/models/parcel.server';
 import { getReceipt, Receipt } from '~/models/receipt.server';
 import { generateReceipt } from '~/services/receipts.server';
 import { action as itemAction, loader as itemLoader } from '~/routes/api.receipts.$id';

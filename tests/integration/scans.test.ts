@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Notification } from '~/models/notification.server';
-import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel } from '~/models/parcel.server';
 
 import { action as scansApi } from '~/routes/api.scans';
 import { action as depotsApiAction, loader as depotsApiLoader } from '~/routes/api.depots';

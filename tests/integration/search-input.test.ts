@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listParcels } from '~/models/parcel.server';
+import { listParcels } from '~/models/parcel-reads.server';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateTrackingNumber, Parcel } from '~/models/parcel.server';
+import { generateTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel } from '~/models/parcel.server';
 import { loader as trackApi } from '~/routes/api.tracking.track.$trackingNumber';
 import { action as batchApi } from '~/routes/api.tracking.track';
 import { loader as trackPage } from '~/routes/_public.track';

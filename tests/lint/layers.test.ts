@@ -44,4 +44,21 @@ describe('the layers', () => {
     for (const below of ['services/parcels.server', 'models/parcel.server', 'lib/db.server'])
       expect(await restricted(route, `import { x } from '~/${below}';`)).toEqual([]);
   });
+
+  it('keep services free of HTTP: no adapter, no framework request or answer helpers', async () => {
+    const file = 'app/services/example.server.ts';
+    expect(await restricted(file, "import { ApiError } from '~/http/api.server';")).toEqual([
+      expect.stringContaining('app/services lies below app/http'),
+    ]);
+    expect(await restricted(file, "import { json } from '@remix-run/node';")).toEqual([
+      expect.stringContaining('speak the domain'),
+    ]);
+    expect(await restricted(file, "import { ConflictError } from '~/lib/errors.server';")).toEqual(
+      [],
+    );
+    const adapter = 'app/http/example.server.ts';
+    expect(await restricted(adapter, "import { json } from '@remix-run/node';")).toEqual([]);
+    expect(await restricted(adapter, "import { x } from '~/services/parcels.server';")).toEqual([]);
+    expect(await restricted(adapter, "import { x } from '~/routes/api.parcels';")).toHaveLength(1);
+  });
 });

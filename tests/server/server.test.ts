@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { json, type ServerBuild } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiRoute } from '~/lib/api.server';
+import { apiRoute } from '~/http/api.server';
+import { declared } from '~/http/api-operation.server';
 import { createApp, setTimeouts } from '../../server/index.js';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
@@ -120,10 +121,18 @@ const build = {
       'api-body',
       'api/body',
       apiRoute({
-        POST: async ({ request }) => {
-          apiBodyReads += 1;
-          return json({ length: (await request.text()).length });
-        },
+        POST: declared(
+          {
+            access: 'public',
+            summary: 'Reads a body',
+            description: 'Counts the bytes of the body it reads.',
+            responses: { 200: { schema: { type: 'object' } } },
+          },
+          async ({ request }) => {
+            apiBodyReads += 1;
+            return json({ length: (await request.text()).length });
+          },
+        ),
       }),
     ),
     'routes/fail': route('fail', 'fail', {

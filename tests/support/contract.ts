@@ -32,7 +32,7 @@ let built: Contract | null = null;
 // environment before any of them reads it.
 async function contract(): Promise<Contract> {
   if (built) return built;
-  const { openApiDocument } = await import('~/services/openapi.server');
+  const { openApiDocument } = await import('~/api-routes.server');
   const doc = structuredClone(openApiDocument('http://localhost')) as Json;
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);

@@ -1,5 +1,6 @@
 import { createApiKey as storeApiKey } from '~/models/api-key.server';
-import { insertWithTrackingNumber, Parcel } from '~/models/parcel.server';
+import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
+import { Parcel } from '~/models/parcel.server';
 import { createUser as storeUser } from '~/models/user.server';
 import type { UserRole } from '~/schemas/roles';
 import type { ApiKeyScope } from '~/schemas/integrations';

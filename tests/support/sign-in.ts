@@ -1,7 +1,7 @@
 import { issueApiToken } from '~/models/api-token.server';
 import type { PublicUser } from '~/models/user.server';
-import { USER_SESSION_KEY } from '~/services/auth.server';
-import { sessionStorage } from '~/services/session.server';
+import { USER_SESSION_KEY } from '~/http/auth.server';
+import { sessionStorage } from '~/http/session.server';
 
 /** A user signed in both ways: a bearer token for the API and a session cookie for the pages. */
 export type SignedIn = { user: PublicUser; token: string; cookie: string };

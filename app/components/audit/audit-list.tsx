@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { COMPACT, DataTable, type Column } from '~/components/ui/data-table';
 import type { AuditEntryView, AuditValue } from '~/models/audit.server';
 import { formatDate, formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 

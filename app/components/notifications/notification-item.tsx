@@ -9,7 +9,7 @@ import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 import { formatDateTime } from '~/utils/format';
 import { NotificationStatusBadge } from './notification-status-badge';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import type { EntryActions } from '~/components/dashboard/record-list';
 
 /** What a failed notification offers. */

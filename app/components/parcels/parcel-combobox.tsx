@@ -15,7 +15,7 @@ import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
-import type { ParcelOption } from '~/models/parcel.server';
+import type { ParcelOption } from '~/models/parcel-reads.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 
 export const PARCEL_OPTIONS_PATH = '/dashboard/parcels/options';

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { DefaultSubmit, SubmitButton } from '~/components/ui/submit-button';
-import type { ParcelOption } from '~/models/parcel.server';
+import type { ParcelOption } from '~/models/parcel-reads.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { useIsPending } from '~/utils/use-is-pending';
 import { ParcelField } from './parcel-combobox';

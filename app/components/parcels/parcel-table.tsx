@@ -4,7 +4,7 @@ import type { ParcelSortKey, SortOrder } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';
 import { ParcelActionsMenu } from './parcel-actions-menu';
 import { PriorityBadge, StatusBadge } from './status-badge';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 
 type RowParcel = Omit<SerializedParcel, 'events'>;
 

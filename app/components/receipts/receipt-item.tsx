@@ -9,7 +9,7 @@ import type { SerializedReceipt } from '~/models/receipt.server';
 import { formatMoney, RECEIPT_FORMATS } from '~/schemas/constants';
 import type { ReceiptActionSchema } from '~/schemas/receipt';
 import { formatDateTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import type { EntryActions } from '~/components/dashboard/record-list';
 
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', html: 'HTML', txt: 'Text' };

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PublicTrackingResult } from '~/models/parcel.server';
+import type { PublicTrackingResult } from '~/models/parcel-tracking-numbers.server';
 import type { TrackingGlance } from '~/services/public-tracking.server';
 import { longDateTime, type ProgressStep } from '~/utils/delivery-headline';
 import { eventStatusLabel } from '~/schemas/constants';

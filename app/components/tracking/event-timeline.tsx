@@ -3,7 +3,7 @@ import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatDateTime, formatEventTime } from '~/utils/format';
-import { useCompany } from '~/root';
+import { useCompany } from '~/utils/use-company';
 import { eventStatusLabel } from '~/schemas/constants';
 
 type TimelineEvent = Pick<

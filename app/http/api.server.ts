@@ -2,10 +2,19 @@ import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import mongoose from 'mongoose';
 import { z } from 'zod';
 import { defaultErrorCode, type ApiErrorCode } from '~/schemas/api-error-codes';
-import { isDuplicateKey, isObjectId } from './db.server';
-import { ConflictError, StaleRecordError } from './errors.server';
-import { conditionalResponse } from './http-cache.server';
-import { rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
+import type { ApiOperation, DeclaredHandler } from './api-operation.server';
+import { isDuplicateKey, isObjectId } from '~/lib/db.server';
+import {
+  ConflictError,
+  DomainError,
+  FileTooLargeError,
+  NotFoundError,
+  StaleRecordError,
+  UnsupportedFileError,
+  ValidationError,
+} from '~/lib/errors.server';
+import { conditionalResponse } from '~/lib/http-cache.server';
+import { rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /** What an API error says besides its status, message and per-field `details`. */
 export type ApiErrorOptions = {
@@ -142,12 +151,42 @@ export function strictSchema<T extends z.ZodType>(schema: T): T {
       } as never);
       break;
   }
+  // What `.meta()` says of the schema (a description, the bounds a refinement enforces) is kept
+  // in zod's registry by instance: the strict copy says it too, so that the document does.
+  const meta = z.globalRegistry.get(schema);
+  if (strict !== schema && meta) {
+    const { id: _id, ...rest } = meta;
+    z.globalRegistry.add(strict, rest);
+  }
   strictSchemas.set(schema, strict);
   return strict as T;
 }
 
 export function validationError(error: z.ZodError): ApiError {
   return new ApiError(400, 'Validation failed', fieldErrors(error));
+}
+
+/** The status of each kind of domain error: the one place a service's refusal becomes HTTP. */
+const STATUS_OF: [kind: abstract new (...args: never[]) => DomainError, status: number][] = [
+  [ValidationError, 400],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [StaleRecordError, 412],
+  [FileTooLargeError, 413],
+  [UnsupportedFileError, 415],
+];
+
+/**
+ * A refusal as the API answers it: an ApiError as it is, a service's domain error with its kind's
+ * status and its code, details and extra fields; null for anything else (a fault, not a refusal).
+ * Pages that show a service's refusal in a form read it through this too.
+ */
+export function asApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof DomainError)) return null;
+  const status = STATUS_OF.find(([kind]) => error instanceof kind)?.[1] ?? 400;
+  const { code, details, extra } = error.options;
+  return new ApiError(status, error.message, details, { code, extra });
 }
 
 function isDatabaseDown(error: unknown): boolean {
@@ -179,10 +218,9 @@ export function toApiErrorResponse(error: unknown): Response {
       code: 'malformed_request',
     });
   }
-  if (error instanceof ApiError)
-    return apiErrorResponse(error.status, error.message, error.details, error.options);
-  if (error instanceof ConflictError) return apiErrorResponse(409, error.message);
-  if (error instanceof StaleRecordError) return apiErrorResponse(412, error.message);
+  const refusal = asApiError(error);
+  if (refusal)
+    return apiErrorResponse(refusal.status, refusal.message, refusal.details, refusal.options);
   if (error instanceof z.ZodError)
     return apiErrorResponse(400, 'Validation failed', fieldErrors(error));
   if (error instanceof mongoose.Error.CastError)
@@ -295,27 +333,48 @@ function withBudget(request: Request, response: Response): Response {
 }
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
+/** The methods an operation is declared for (OPTIONS is the public routes' preflight). */
+export type DeclaredMethod = Exclude<ApiMethod, 'OPTIONS'>;
 export type ApiArgs = Pick<LoaderFunctionArgs, 'request' | 'params' | 'context'>;
 export type ApiHandler = (args: ApiArgs) => Promise<Response> | Response;
-/** A route's loader and action: one function, which also says the methods it answers. */
-export type ApiEntry = ((args: ApiArgs) => Promise<Response>) & { methods: ApiMethod[] };
+/**
+ * A route's loader and action: one function, which also says the methods it answers and the
+ * declaration of each, from which the OpenAPI document is assembled.
+ */
+export type ApiEntry = ((args: ApiArgs) => Promise<Response>) & {
+  methods: ApiMethod[];
+  operations: Partial<Record<DeclaredMethod, ApiOperation>>;
+};
 
 /**
- * An API route from its handlers, one per method, in the order its `Allow` header lists them:
+ * An API route from its declared handlers (apiHandler, apiRecord, or `declared` for one written
+ * by hand), one per method, in the order its `Allow` header lists them:
  *
  *     export const { loader, action } = apiRoute({ GET: …, PUT: …, DELETE: … });
  *
  * Remix gives GET and HEAD (and OPTIONS) to the loader, the other methods to the action; both are
  * this one function. HEAD is answered by GET. A method the route does not declare is a 405 whose
  * `Allow` names those it does, before anything else is read; whatever a handler throws becomes the
- * one JSON error shape. `finish` settles every answer, those included (the public endpoints' CORS
- * and caching).
+ * one JSON error shape. `preflight` answers OPTIONS (the public endpoints' CORS); `finish`
+ * settles every answer, those included (the public endpoints' CORS and caching).
  */
 export function apiRoute(
-  handlers: Partial<Record<ApiMethod, ApiHandler>>,
-  { finish }: { finish?: (response: Response, methods: ApiMethod[]) => Response } = {},
+  declared: Partial<Record<DeclaredMethod, DeclaredHandler>>,
+  {
+    finish,
+    preflight,
+  }: {
+    finish?: (response: Response, methods: ApiMethod[]) => Response;
+    preflight?: ApiHandler;
+  } = {},
 ): { loader: ApiEntry; action: ApiEntry } {
+  const handlers: Partial<Record<ApiMethod, ApiHandler>> = preflight
+    ? { ...declared, OPTIONS: preflight }
+    : declared;
   const methods = Object.keys(handlers) as ApiMethod[];
+  const operations = Object.fromEntries(
+    Object.entries(declared).map(([method, handler]) => [method, handler.operation]),
+  );
   const entry = async (args: ApiArgs) => {
     const method = args.request.method === 'HEAD' ? 'GET' : args.request.method;
     const handler = handlers[method as ApiMethod];
@@ -326,7 +385,7 @@ export function apiRoute(
         });
     return finish ? finish(response, methods) : response;
   };
-  const both = Object.assign(entry, { methods });
+  const both = Object.assign(entry, { methods, operations });
   return { loader: both, action: both };
 }
 

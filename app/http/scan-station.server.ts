@@ -6,12 +6,12 @@ import { listDepots } from '~/models/depot.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { ScanSchema, ScanSetupSchema, ScanUndoSchema } from '~/schemas/scan';
-import { ApiError } from '~/lib/api.server';
+import { asApiError } from '~/http/api.server';
 import { readFormData } from '~/lib/form.server';
 import { mistypedHint } from '~/utils/tracking-number';
-import { addressLines, stopAddress } from './address-format.server';
+import { addressLines, stopAddress } from '~/services/address-format.server';
 import { requireUserWithRole } from './auth.server';
-import { recordScan, stopsToDeliver, undoScan, UndoNotAllowed } from './scans.server';
+import { recordScan, stopsToDeliver, undoScan, UndoNotAllowed } from '~/services/scans.server';
 
 /**
  * The scan station page's loader and action (routes/dashboard.scan.tsx), kept here so the page's
@@ -101,8 +101,9 @@ export async function scanStationAction({ request, context }: ActionFunctionArgs
   let outcome: Awaited<ReturnType<typeof recordScan>>;
   try {
     outcome = await recordScan(submission.value, actor);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  } catch (caught) {
+    const error = asApiError(caught);
+    if (!error) throw caught;
     return json(
       {
         intent: 'scan' as const,

@@ -9,7 +9,7 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm, saveFailed } from '~/lib/form-reply.server';
 import type { DepotChoice } from '~/schemas/depot';
 import { eventFormSchema } from '~/schemas/tracking-event';
-import type { Actor } from './audit.server';
+import type { Actor } from '~/services/audit.server';
 import { requireUserWithRole } from './auth.server';
 
 /** The selected parcel's page in the Tracking tab, keeping the list's search. */

@@ -4,7 +4,7 @@ import {
   releaseIdempotencyKey,
   saveIdempotentAnswer,
 } from '~/models/idempotency-key.server';
-import { ApiError, toApiErrorResponse } from '~/lib/api.server';
+import { ApiError, toApiErrorResponse } from '~/http/api.server';
 import { apiCredential } from './auth.server';
 
 /**

@@ -1,5 +1,6 @@
 import { isSecureRequest, recipientCookie } from '~/lib/cookies.server';
-import { findParcelForRecipient, serializePreferences } from '~/models/parcel.server';
+import { findParcelForRecipient } from '~/models/parcel-tracking-numbers.server';
+import { serializePreferences } from '~/models/parcel.server';
 
 /**
  * After the recipient's postcode opened their parcel on the tracking page, this browser may read

@@ -1,7 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { redirectWithOutcome } from '~/lib/flash.server';
 import { saveFailed } from '~/lib/form-reply.server';
-import { getParcelOption, listParcelOptions } from '~/models/parcel.server';
+import { getParcelOption, listParcelOptions } from '~/models/parcel-reads.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
 
 /** The answer when saving a parcel failed on our side: the form says so and the spec's toast shows. */

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
-import { getParcel } from '~/models/parcel.server';
+import { getParcel } from '~/models/parcel-reads.server';
 import { hasProof } from '~/models/proof-of-delivery.server';
 import type { PublicUser } from '~/models/user.server';
 import {
@@ -8,14 +8,14 @@ import {
   PROOF_PHOTO_MAX_BYTES,
   ProofOfDeliverySchema,
 } from '~/schemas/proof-of-delivery';
-import { ApiError } from '~/lib/api.server';
+import { asApiError } from '~/http/api.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
-import { readMultipart } from '~/lib/multipart.server';
-import { stopAddress } from './address-format.server';
+import { readMultipart } from '~/http/multipart.server';
+import { stopAddress } from '~/services/address-format.server';
 import { requireUserWithRole } from './auth.server';
-import { recordProofOfDelivery } from './proof-of-delivery.server';
+import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 
 /**
  * The proof-of-delivery form's loader and action, for its two pages: the dialog over the parcel's
@@ -75,8 +75,9 @@ export async function proofFormAction(
       fileFields: PROOF_FILE_FIELDS,
       maxFileBytes: PROOF_PHOTO_MAX_BYTES,
     });
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  } catch (caught) {
+    const error = asApiError(caught);
+    if (!error) throw caught;
     return json(
       { status: 'error' as const, error: { '': [error.message] } },
       { status: error.status },
@@ -111,8 +112,9 @@ async function submitProof(
           ? `${proof.trackingNumber} is delivered.`
           : `Stop ${proof.destination + 1} of ${proof.stops} of ${proof.trackingNumber} is delivered.`,
     });
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  } catch (caught) {
+    const error = asApiError(caught);
+    if (!error) throw caught;
     if (error.status === 404 && !error.details) throw notFound();
     const fieldErrors: Record<string, string[]> = {};
     for (const [key, messages] of Object.entries(error.details ?? {}))

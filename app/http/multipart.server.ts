@@ -3,7 +3,7 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from '@remix-run/node';
-import { ApiError, UNKNOWN_FIELD } from './api.server';
+import { ApiError, UNKNOWN_FIELD } from '~/http/api.server';
 
 /**
  * A multipart/form-data body read with Remix's own parser into memory: files only for the

@@ -14,7 +14,7 @@ import {
 } from '~/models/user.server';
 import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
-import { ApiError, bearerChallenge, noteRateLimit } from '~/lib/api.server';
+import { ApiError, bearerChallenge, noteRateLimit } from '~/http/api.server';
 import { env } from '~/lib/env.server';
 import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
