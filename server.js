@@ -60,6 +60,7 @@ async function serve(entry, { onStop } = {}) {
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
     publicUrl: process.env.PUBLIC_URL,
+    ...entry.requestLogging(),
   });
   // HOST: the address to listen on (every interface when unset).
   const host = process.env.HOST || undefined;

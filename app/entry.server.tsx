@@ -6,6 +6,7 @@ import { numberOlderRecords } from './lib/changes.server';
 import { connectDb, disconnectDb } from './lib/db.server';
 import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
+import { logger, reportError, requestContext } from './lib/logger.server';
 import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { Notification } from './models/notification.server';
 import { Parcel } from './models/parcel.server';
@@ -44,6 +45,11 @@ export function bodyLimit(): number {
 /** The most a request body to an upload route may carry, in bytes (IMPORT_BODY_LIMIT_BYTES). */
 export function uploadBodyLimit(): number {
   return env.IMPORT_BODY_LIMIT_BYTES;
+}
+
+/** Where server/index.js logs each request, and the context the app notes its facts in. */
+export function requestLogging() {
+  return { logger, requestContext };
 }
 
 /** Express's `trust proxy` setting, from TRUST_PROXY (see app/lib/env.server.ts). */
@@ -87,7 +93,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (error instanceof Error && error.name === 'PayloadTooLargeError') return;
   // The router's own answers to a bad request (a method no route takes, say) are not failures.
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(error);
+  reportError(error);
 }
 
 export default function handleRequest(

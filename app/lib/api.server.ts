@@ -5,6 +5,7 @@ import { defaultErrorCode, type ApiErrorCode } from '~/schemas/api-error-codes';
 import { isDuplicateKey, isObjectId } from './db.server';
 import { ConflictError, StaleRecordError } from './errors.server';
 import { conditionalResponse } from './http-cache.server';
+import { reportError } from './logger.server';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.server';
 
 /** What an API error says besides its status, message and per-field `details`. */
@@ -196,7 +197,7 @@ export function toApiErrorResponse(error: unknown): Response {
   if (isDuplicateKey(error))
     return apiErrorResponse(409, 'A record with that value already exists');
   if (isDatabaseDown(error)) return apiErrorResponse(503, 'Database unavailable');
-  console.error(error);
+  reportError(error);
   return apiErrorResponse(500, 'Internal server error');
 }
 

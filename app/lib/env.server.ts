@@ -130,6 +130,8 @@ const EnvSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   // Seconds to wait before each new attempt at an e-mail the mail server refused.
   MAIL_RETRY_DELAYS: secondsList('MAIL_RETRY_DELAYS').default([60, 300, 1800]),
+  // The request log's level (app/lib/logger.server.ts): info, or silent under NODE_ENV=test.
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

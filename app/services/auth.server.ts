@@ -16,6 +16,7 @@ import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError, bearerChallenge, noteRateLimit } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
+import { noteRequestUser } from '~/lib/logger.server';
 import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
 
@@ -104,6 +105,7 @@ export async function checkCredentials(input: unknown, address: string): Promise
   if (!signedIn) throw new LoginError('invalid', INVALID_CREDENTIALS);
   await giveBack();
   await loginFailures.userAddress.reset(checks[0]!.key);
+  noteRequestUser(signedIn.id);
   return signedIn;
 }
 
@@ -140,7 +142,9 @@ export async function getUserId(request: Request): Promise<string | null> {
 export async function getSessionUser(request: Request): Promise<PublicUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  return getUserById(userId);
+  const user = await getUserById(userId);
+  if (user) noteRequestUser(user.id);
+  return user;
 }
 
 /**
@@ -242,6 +246,7 @@ export async function requireApiUser(
   { allowTemporaryPassword = false }: { allowTemporaryPassword?: boolean } = {},
 ): Promise<PublicUser> {
   const user = await authenticateApiRequest(request);
+  noteRequestUser(user.id);
   if (user.mustChangePassword && !allowTemporaryPassword && !keyScopes.has(request))
     throw new ApiError(403, PASSWORD_CHANGE_REQUIRED, undefined, {
       code: 'password_change_required',

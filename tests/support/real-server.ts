@@ -22,6 +22,7 @@ type Entry = {
   bodyLimit(): number;
   uploadBodyLimit(): number;
   trustProxy(): false | number | string[];
+  requestLogging(): Pick<Parameters<typeof createApp>[0], 'logger' | 'requestContext'>;
 };
 
 export type RealServer = {
@@ -71,6 +72,7 @@ export async function startRealServer({
     trustProxy: entry.trustProxy(),
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
+    ...entry.requestLogging(),
   });
   const server = await new Promise<http.Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
