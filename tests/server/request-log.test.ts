@@ -88,7 +88,7 @@ async function logged(pathname: string, init: RequestInit = {}) {
   const before = lines.length;
   const response = await fetch(`${base}${pathname}`, init);
   const body = await response.text();
-  await until(() => lines.length > before);
+  await until(async () => lines.length > before);
   await new Promise((resolve) => setTimeout(resolve, 20));
   expect(lines.length - before).toBe(1);
   const text = lines[before]!;
