@@ -7,13 +7,14 @@ import { connectDb, disconnectDb } from './lib/db.server';
 import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
 import { logger, reportError, requestContext } from './lib/logger.server';
-import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
+import { observeJobQueue } from './lib/metrics.server';
+import { newWorkerId, queueFigures, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { Notification } from './models/notification.server';
 import { Parcel } from './models/parcel.server';
 import { Receipt } from './models/receipt.server';
 import { planDayBeforePlanning } from './services/day-before-emails.server';
 import { resumeInquiryEmails } from './services/inquiries.server';
-import { registerJobKinds } from './services/job-kinds.server';
+import { JOB_KINDS, registerJobKinds } from './services/job-kinds.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
 import { resumeNotificationSends } from './services/notifications.server';
 import { seedOnFirstStart } from './services/seed.server';
@@ -28,6 +29,7 @@ import { NonceProvider } from './utils/nonce-provider';
 export async function ready({ embedded = false }: { embedded?: boolean } = {}) {
   await connectDb();
   registerJobKinds();
+  observeJobQueue(queueFigures, Object.keys(JOB_KINDS));
   await numberOlderRecords([Parcel, Notification, Receipt] as never[]);
   await seedOnFirstStart({ embedded });
 }
@@ -50,6 +52,11 @@ export function uploadBodyLimit(): number {
 /** Where server/index.js logs each request, and the context the app notes its facts in. */
 export function requestLogging() {
   return { logger, requestContext };
+}
+
+/** The bearer token GET /metrics asks for (METRICS_TOKEN); unset, /metrics is not served. */
+export function metricsToken(): string | undefined {
+  return env.METRICS_TOKEN;
 }
 
 /** Express's `trust proxy` setting, from TRUST_PROXY (see app/lib/env.server.ts). */

@@ -5,6 +5,7 @@ import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
 import express from 'express';
 import onHeaders from 'on-headers';
+import { metricsEndpoint, requestMetrics } from './metrics.js';
 import { requestLog } from './request-log.js';
 import { routeLabels } from './route-labels.js';
 import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
@@ -54,8 +55,9 @@ export function setTimeouts(server) {
  *
  * Request bodies are counted as they stream in (see limitBody), so no route ever buffers more
  * than `bodyLimit` bytes, chunked or not — or `uploadBodyLimit` for the routes in UPLOAD_PATHS. Every answer gets the security headers, and every
- * mutation must come from the site itself (see security.js). With a `logger`, every request is
- * logged as one JSON line (request-log.js), under its route's pattern (route-labels.js).
+ * mutation must come from the site itself (see security.js). Every request is counted for
+ * `/metrics` (metrics.js, served for the bearer of `metricsToken`) and, with a `logger`, logged
+ * as one JSON line (request-log.js), under its route's pattern (route-labels.js).
  *
  * @param {{
  *   build: import('@remix-run/node').ServerBuild,
@@ -66,6 +68,7 @@ export function setTimeouts(server) {
  *   bodyLimit?: number,
  *   uploadBodyLimit?: number,
  *   publicUrl?: string,
+ *   metricsToken?: string,
  *   logger?: import('pino').Logger,
  *   requestContext?: import('node:async_hooks').AsyncLocalStorage<object>,
  * }} options
@@ -79,12 +82,13 @@ export function createApp({
   bodyLimit = 1024 * 1024,
   uploadBodyLimit = 20 * 1024 * 1024,
   publicUrl,
+  metricsToken,
   logger,
   requestContext,
 }) {
   const sessionCookie = '__session';
   const publicPaths = listFiles(publicDir);
-  const routeOf = routeLabels(build, ['/build/*']);
+  const routeOf = routeLabels(build, ['/build/*', '/metrics']);
   const app = express();
   app.disable('x-powered-by');
   // Behind proxies, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto, as
@@ -98,10 +102,12 @@ export function createApp({
     next();
   });
   if (logger && requestContext) app.use(requestLog({ logger, requestContext }));
+  app.use(requestMetrics({ knownMethods: KNOWN_METHODS }));
   app.use(wellFormedRequests());
   app.use(closeAfterEarlyAnswers());
   app.use(compression());
   app.use(securityHeaders());
+  app.get('/metrics', metricsEndpoint({ token: metricsToken }));
   app.use(
     '/build',
     express.static(path.join(buildDir, 'assets'), {

@@ -132,6 +132,12 @@ const EnvSchema = z.object({
   MAIL_RETRY_DELAYS: secondsList('MAIL_RETRY_DELAYS').default([60, 300, 1800]),
   // The request log's level (app/lib/logger.server.ts): info, or silent under NODE_ENV=test.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  // The bearer token GET /metrics asks for; unset, /metrics is not served.
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, without spaces')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -17,6 +17,7 @@ import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError, bearerChallenge, noteRateLimit } from '~/lib/api.server';
 import { env } from '~/lib/env.server';
 import { noteRequestUser } from '~/lib/logger.server';
+import { countLoginFailure } from '~/lib/metrics.server';
 import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
 
@@ -94,6 +95,7 @@ export async function checkCredentials(input: unknown, address: string): Promise
   const giveBack = () => Promise.all(checks.map((c) => c.limit.refund(c.key)));
   if (blocked) {
     await giveBack();
+    countLoginFailure('locked');
     throw new LoginError(
       'locked',
       lockedMessage(blocked.retryAfterSeconds),
@@ -102,7 +104,10 @@ export async function checkCredentials(input: unknown, address: string): Promise
   }
 
   const signedIn = await verifyLogin(username, password);
-  if (!signedIn) throw new LoginError('invalid', INVALID_CREDENTIALS);
+  if (!signedIn) {
+    countLoginFailure('invalid');
+    throw new LoginError('invalid', INVALID_CREDENTIALS);
+  }
   await giveBack();
   await loginFailures.userAddress.reset(checks[0]!.key);
   noteRequestUser(signedIn.id);

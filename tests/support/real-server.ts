@@ -22,6 +22,7 @@ type Entry = {
   bodyLimit(): number;
   uploadBodyLimit(): number;
   trustProxy(): false | number | string[];
+  metricsToken(): string | undefined;
   requestLogging(): Pick<Parameters<typeof createApp>[0], 'logger' | 'requestContext'>;
 };
 
@@ -72,6 +73,7 @@ export async function startRealServer({
     trustProxy: entry.trustProxy(),
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
+    metricsToken: entry.metricsToken(),
     ...entry.requestLogging(),
   });
   const server = await new Promise<http.Server>((resolve) => {
