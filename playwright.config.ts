@@ -61,6 +61,8 @@ export default defineConfig({
     stdout: 'pipe',
     env: {
       NODE_ENV: 'production',
+      // The request log shows only failures beside the browser suite's own output.
+      LOG_LEVEL: 'warn',
       PORT: String(E2E_PORT),
       ...(process.env.E2E_WEB_CONCURRENCY
         ? { WEB_CONCURRENCY: process.env.E2E_WEB_CONCURRENCY }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startEmbeddedDatabase } from './server/embedded-database.js';
 import { createApp, setTimeouts } from './server/index.js';
+import { answerMetricsRequests } from './server/metrics.js';
 
 /**
  * Starts the app. Without MONGODB_URI it first starts the embedded database engine (see
@@ -60,6 +61,8 @@ async function serve(entry, { onStop } = {}) {
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
     publicUrl: process.env.PUBLIC_URL,
+    metricsToken: entry.metricsToken(),
+    ...entry.requestLogging(),
   });
   // HOST: the address to listen on (every interface when unset).
   const host = process.env.HOST || undefined;
@@ -91,6 +94,7 @@ async function serve(entry, { onStop } = {}) {
 }
 
 function runCluster(processes, database) {
+  answerMetricsRequests();
   let closing = false;
   const served = new Set();
   const fork = () => cluster.fork(WORKER_ENV);

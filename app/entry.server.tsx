@@ -6,13 +6,15 @@ import { numberOlderRecords } from './lib/changes.server';
 import { connectDb, disconnectDb } from './lib/db.server';
 import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
-import { newWorkerId, releaseLeasesOfDeadWorkers } from './models/job.server';
+import { logger, reportError, requestContext } from './lib/logger.server';
+import { observeJobQueue } from './lib/metrics.server';
+import { newWorkerId, queueFigures, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { Notification } from './models/notification.server';
 import { Parcel } from './models/parcel.server';
 import { Receipt } from './models/receipt.server';
 import { planDayBeforePlanning } from './services/day-before-emails.server';
 import { resumeInquiryEmails } from './services/inquiries.server';
-import { registerJobKinds } from './services/job-kinds.server';
+import { JOB_KINDS, registerJobKinds } from './services/job-kinds.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
 import { resumeNotificationSends } from './services/notifications.server';
 import { seedOnFirstStart } from './services/seed.server';
@@ -27,6 +29,7 @@ import { NonceProvider } from './utils/nonce-provider';
 export async function ready({ embedded = false }: { embedded?: boolean } = {}) {
   await connectDb();
   registerJobKinds();
+  observeJobQueue(queueFigures, Object.keys(JOB_KINDS));
   await numberOlderRecords([Parcel, Notification, Receipt] as never[]);
   await seedOnFirstStart({ embedded });
 }
@@ -44,6 +47,16 @@ export function bodyLimit(): number {
 /** The most a request body to an upload route may carry, in bytes (IMPORT_BODY_LIMIT_BYTES). */
 export function uploadBodyLimit(): number {
   return env.IMPORT_BODY_LIMIT_BYTES;
+}
+
+/** Where server/index.js logs each request, and the context the app notes its facts in. */
+export function requestLogging() {
+  return { logger, requestContext };
+}
+
+/** The bearer token GET /metrics asks for (METRICS_TOKEN); unset, /metrics is not served. */
+export function metricsToken(): string | undefined {
+  return env.METRICS_TOKEN;
 }
 
 /** Express's `trust proxy` setting, from TRUST_PROXY (see app/lib/env.server.ts). */
@@ -87,7 +100,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (error instanceof Error && error.name === 'PayloadTooLargeError') return;
   // The router's own answers to a bad request (a method no route takes, say) are not failures.
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(error);
+  reportError(error);
 }
 
 export default function handleRequest(

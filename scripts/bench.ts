@@ -3,12 +3,14 @@
  *   npm run build && npm run bench
  * Starts `node server.js` on a fresh data directory holding BENCH_PARCELS parcels (default 10,000),
  * then drives it with autocannon and reports requests/s and latency percentiles, each against a
- * ceiling measured beside it (see Ceiling) and after two rows that show what the server's stack
- * costs by itself (a resource route with no I/O, and one with a single database ping), plus the
- * compressed bytes a browser downloads for every public page and the scan station (signed in),
- * each against its budget (the run fails when a page is over). BENCH_ONLY=weights measures the pages alone. The staff table rows
- * ("table: …", two connections) and the CSV export ("export": time and the server's peak memory)
- * are meant for BENCH_PARCELS=100000 BENCH_ONLY=table,export.
+ * ceiling measured beside it (see Ceiling) and against the first of two rows that show what the
+ * server's stack costs by itself (a resource route with no I/O, and one with a single database
+ * ping), plus the compressed bytes a browser downloads for every public page, the staff pages and
+ * the courier's (signed in), each against its budget (the run fails when a page is over).
+ * BENCH_ONLY=weights measures the pages alone. It ends with what the build serves in a regional
+ * courier's day (scripts/support/capacity.ts), from the tracking page's, the tracking API's and the
+ * scans' rates. The staff table rows ("table: …", two connections) and the CSV export ("export":
+ * time and the server's peak memory) are meant for BENCH_PARCELS=100000 BENCH_ONLY=table,export.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +21,8 @@ import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo } from '../embedded-mongo';
-import { PARCEL_STATUSES } from '../app/schemas/constants';
+import { FINAL_STATUSES, PARCEL_STATUSES } from '../app/schemas/constants';
+import { COURIER_DAY, courierDayCapacity } from './support/capacity';
 
 const PARCELS = Number(process.env.BENCH_PARCELS ?? 10_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -67,6 +70,8 @@ async function seed() {
     'Ethan',
   ];
   let trackingNumber = '';
+  // The parcels a scan may move on (not delivered or returned), for the scans row.
+  const scannable: string[] = [];
   const started = Date.now();
   for (let i = 0; i < PARCELS; i += 500) {
     const batch = Array.from({ length: Math.min(500, PARCELS - i) }, (_, j) => {
@@ -118,10 +123,13 @@ async function seed() {
     });
     const docs = await Parcel.insertMany(batch);
     trackingNumber = docs[0]!.trackingNumber;
+    for (const doc of docs)
+      if (!(FINAL_STATUSES as readonly string[]).includes(doc.status))
+        scannable.push(doc.trackingNumber);
   }
   console.log(`seeded ${PARCELS} parcels in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await mongoose.disconnect();
-  return { trackingNumber, searchTerm: 'olivia sender 12', engine };
+  return { trackingNumber, scannable, searchTerm: 'olivia sender 12', engine };
 }
 
 function startServer(script = 'server.js', extraEnv: Record<string, string> = {}, port = PORT) {
@@ -220,22 +228,46 @@ type Row = {
   ceiling?: { before: number; after: number };
 };
 
-type Load = { connections?: number; headers?: Record<string, string>; nextPath?: () => string };
+type Load = {
+  connections?: number;
+  headers?: Record<string, string>;
+  nextPath?: () => string;
+  method?: 'GET' | 'POST';
+  /** Gives each request its own body. */
+  nextBody?: () => string;
+};
 
 /** Loads `url` for `warmup` seconds unmeasured, then for DURATION seconds measured. */
 async function load(
   name: string,
   url: string,
   warmup: number,
-  { connections = CONNECTIONS, headers = {}, nextPath }: Load = {},
+  { connections = CONNECTIONS, headers = {}, nextPath, method = 'GET', nextBody }: Load = {},
 ): Promise<Row> {
-  const requests = nextPath
-    ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }]
-    : undefined;
+  const requests =
+    nextPath || nextBody
+      ? [
+          {
+            method,
+            setupRequest: (req: autocannon.Request) => ({
+              ...req,
+              ...(nextPath ? { path: nextPath() } : {}),
+              ...(nextBody ? { body: nextBody() } : {}),
+            }),
+          },
+        ]
+      : undefined;
   // Unmeasured first: the app processes compile their hot paths as they run (JIT), so this
   // gives the steady-state rate rather than the first seconds after a start.
-  await autocannon({ url, connections, duration: warmup, headers, requests });
-  const result = await autocannon({ url, connections, duration: DURATION, headers, requests });
+  await autocannon({ url, connections, duration: warmup, headers, method, requests });
+  const result = await autocannon({
+    url,
+    connections,
+    duration: DURATION,
+    headers,
+    method,
+    requests,
+  });
   return {
     name: `${name} [${connections} conn]`,
     rps: Math.round(result.requests.average),
@@ -287,9 +319,10 @@ async function measure(
   connections = CONNECTIONS,
   /** Gives each request its own path (e.g. a different search every time). */
   nextPath?: () => string,
+  more: Pick<Load, 'method' | 'nextBody'> = {},
 ): Promise<Row | null> {
   if (!ceiling || (!name.startsWith('stack:') && !wanted(name))) return null;
-  return ceiling.beside(() => load(name, url, WARMUP, { connections, headers, nextPath }));
+  return ceiling.beside(() => load(name, url, WARMUP, { connections, headers, nextPath, ...more }));
 }
 
 /**
@@ -297,7 +330,11 @@ async function measure(
  * scripts, module preloads, icons), as compressed bytes of the bodies the server sends.
  */
 const KB = 1000;
-const PAGE_BUDGETS = (trackingNumber: string, others: string[]) => [
+const PAGE_BUDGETS = (
+  trackingNumber: string,
+  others: string[],
+  parcelId: string,
+): Array<{ page: string; name?: string; budget: number; signedIn?: boolean }> => [
   { page: '/', budget: 30 * KB },
   { page: '/track', budget: 30 * KB },
   { page: `/track?number=${trackingNumber}`, budget: 14 * KB },
@@ -312,6 +349,20 @@ const PAGE_BUDGETS = (trackingNumber: string, others: string[]) => [
   { page: '/no-such-page', budget: 30 * KB },
   // Signed in: the scan station, which couriers open on their phones, with all its scripts.
   { page: '/dashboard/scan?status=In+Transit&location=Dock+4', budget: 120 * KB, signedIn: true },
+  // The courier's page at the door: a stop's proof of delivery.
+  {
+    page: `/dashboard/scan/proof/${parcelId}`,
+    name: '/dashboard/scan/proof/:parcelId',
+    budget: 120 * KB,
+    signedIn: true,
+  },
+  // The staff's tabs, each with all its scripts (settings opens on its API keys).
+  { page: '/dashboard', budget: 150 * KB, signedIn: true },
+  { page: '/dashboard/parcels', budget: 150 * KB, signedIn: true },
+  { page: '/dashboard/tracking', budget: 150 * KB, signedIn: true },
+  { page: '/dashboard/notifications', budget: 150 * KB, signedIn: true },
+  { page: '/dashboard/receipts', budget: 150 * KB, signedIn: true },
+  { page: '/dashboard/settings/api-keys', budget: 150 * KB, signedIn: true },
 ];
 
 /** The body's bytes as sent with `Accept-Encoding: gzip` (undecoded), and its text. */
@@ -331,7 +382,7 @@ function download(pathname: string, cookie = ''): Promise<{ wire: number; text: 
   });
 }
 
-async function pageWeight(pathname: string, budget: number, cookie = '') {
+async function pageWeight(pathname: string, budget: number, cookie = '', name = pathname) {
   const { wire: html, text } = await download(pathname, cookie);
   const tags = [...text.matchAll(/<(?:link|script)\b[^>]*>/g)].map((m) => m[0]);
   const assets = new Set<string>();
@@ -356,7 +407,7 @@ async function pageWeight(pathname: string, budget: number, cookie = '') {
     (t) => t.startsWith('<script') && !/\bsrc=/.test(t) && !t.includes('application/ld+json'),
   ).length;
   return {
-    page: pathname.length > 40 ? `${pathname.slice(0, 37)}...` : pathname,
+    page: name.length > 40 ? `${name.slice(0, 37)}...` : name,
     html,
     css,
     js,
@@ -376,6 +427,15 @@ async function demoTrackingNumbers(token: string): Promise<string[]> {
   });
   const { parcels } = (await res.json()) as { parcels: { trackingNumber: string }[] };
   return parcels.map((p) => p.trackingNumber).slice(0, 2);
+}
+
+/** A parcel out for delivery, whose stop's proof form the courier opens at the door. */
+async function parcelOutForDelivery(token: string): Promise<string> {
+  const res = await fetch(`${BASE}/api/parcels?status=Out%20for%20Delivery&limit=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { parcels } = (await res.json()) as { parcels: { id: string }[] };
+  return parcels[0]!.id;
 }
 
 async function stopServer(server: ChildProcess) {
@@ -408,9 +468,35 @@ async function startCeiling() {
   };
 }
 
+/** The closing lines: what the rows measured above carry in a regional courier's day. */
+function printCapacity(rows: (Row | null)[]) {
+  const rate = (prefix: string) => rows.find((r) => r?.name.startsWith(prefix))?.rps;
+  const trackingPage = rate('GET /track?number=');
+  const trackingApi = rate('GET /api/tracking/track/');
+  const scans = rate('POST /api/scans');
+  if (!trackingPage || !trackingApi || !scans) return;
+  const { parcelsPerDay, peak, scanShare } = courierDayCapacity({
+    trackingPage,
+    trackingApi,
+    scans,
+  });
+  const d = COURIER_DAY;
+  const number = (n: number) => Math.round(n).toLocaleString('en-US');
+  console.log(
+    `\nCapacity of this build on this machine (${os.cpus().length} cores), as a regional courier's day:` +
+      `\n  ${number(parcelsPerDay)} parcels a day, each looked up ${d.lookupsPerParcel} times by people` +
+      ` over ${d.lookupHours} hours and polled by an aggregator every ${d.pollMinutes} minutes around` +
+      ` the clock, with ${d.peakScansPerSecond} scans a second at the morning peak, the machine then` +
+      ` ${Math.round(100 * d.busiest)} % busy (the rest for staff, e-mails and bursts).` +
+      `\n  At that peak: ${number(peak.polls)} polls/s (the tracking API serves ${number(trackingApi)}),` +
+      ` ${number(peak.lookups)} lookups/s (the tracking page serves ${number(trackingPage)}),` +
+      ` ${peak.scans} scans/s (${number(scans)} possible: ${Math.round(100 * scanShare)} % of the machine).`,
+  );
+}
+
 async function main() {
   if (!fs.existsSync('build/index.js')) throw new Error('Run `npm run build` first.');
-  const { trackingNumber, searchTerm, engine } = await seed();
+  const { trackingNumber, scannable, searchTerm, engine } = await seed();
   await engine.stop();
   const ceilingServer = WEIGHTS_ONLY ? null : await startCeiling();
   if (ceilingServer)
@@ -529,6 +615,31 @@ async function main() {
         ),
       );
     }
+    // The depot's morning: each scan moves another parcel out for delivery, which e-mails its
+    // recipient (the app processes' workers write the e-mails to the outbox meanwhile). Once
+    // every parcel is out, the next round scans them at another dock. Last, so that no other row
+    // runs beside the e-mails the scans leave queued.
+    let scans = 0;
+    rows.push(
+      await measure(
+        'POST /api/scans (a new parcel each time)',
+        `${BASE}/api/scans`,
+        { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        CONNECTIONS,
+        undefined,
+        {
+          method: 'POST',
+          nextBody: () => {
+            const n = scans++;
+            return JSON.stringify({
+              trackingNumber: scannable[n % scannable.length],
+              status: 'Out for Delivery',
+              location: `Dock ${1 + Math.floor(n / scannable.length)}`,
+            });
+          },
+        },
+      ),
+    );
     // The last row's comparison ends with one more ceiling run.
     await ceiling?.measure();
     const exported = wanted('export') ? await measureExport(server, token) : null;
@@ -544,6 +655,8 @@ async function main() {
           `${Math.round(mean)} req/s on average, from ${Math.min(...runs)} to ${Math.max(...runs)}. ` +
           "Each row's share is of the mean of the runs just before and just after it.",
       );
+      // The no-I/O row: what the framework serves when a route does nothing.
+      const floor = rows[0]?.rps ?? 0;
       console.table(
         rows
           .filter((r): r is Row => r !== null)
@@ -556,6 +669,7 @@ async function main() {
               'p99 ms': r.p99,
               'ceiling beside it': Math.round(beside),
               'of ceiling': beside ? `${((100 * r.rps) / beside).toFixed(0)} %` : '',
+              'of no-I/O row': floor ? `${((100 * r.rps) / floor).toFixed(0)} %` : '',
               errors: r.errors,
               non2xx: r.non2xx,
             };
@@ -570,12 +684,14 @@ async function main() {
       );
     }
     const others = await demoTrackingNumbers(token);
+    const parcelId = await parcelOutForDelivery(token);
     const weights = [];
-    for (const { page, budget, signedIn } of PAGE_BUDGETS(trackingNumber, others))
-      weights.push(await pageWeight(page, budget, signedIn ? cookie : ''));
+    for (const { page, name, budget, signedIn } of PAGE_BUDGETS(trackingNumber, others, parcelId))
+      weights.push(await pageWeight(page, budget, signedIn ? cookie : '', name));
     console.log('Compressed bytes a browser downloads per page, against its budget:');
     console.table(weights);
     if (weights.some((w) => w.result !== 'pass')) process.exitCode = 1;
+    printCapacity(rows);
   } finally {
     await stopServer(server);
     await ceilingServer?.stop();

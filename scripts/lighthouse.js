@@ -7,7 +7,9 @@
  * performance, accessibility and best practices on public pages, 100 in SEO on indexable ones, and
  * 100 in accessibility and best practices on the sign-in page. Exits 1 when a target is missed.
  *
- * Needs the `lighthouse` package (a dev dependency), which brings chrome-launcher with it.
+ * Needs the `lighthouse` package (a dev dependency), which brings chrome-launcher with it. It is
+ * pinned to 12.8: Lighthouse 13 and the puppeteer-core it brings want Node 22, and `npm install`
+ * on the Node the README names would warn about them.
  * CHROMIUM_PATH overrides /usr/bin/chromium; LIGHTHOUSE_PORT the app's port (3457).
  */
 import { spawn } from 'node:child_process';

@@ -201,10 +201,15 @@ function startServer(port: number, smtpPort: number, databaseUri: string) {
   return new Promise<ChildProcess>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (text: string) => {
+    // Until it listens; then its request log (a line a request) is let through unread.
+    const starting = (text: string) => {
       out += text;
-      if (out.includes('listening on')) resolve(child);
-    });
+      if (!out.includes('listening on')) return;
+      child.stdout!.off('data', starting);
+      child.stdout!.resume();
+      resolve(child);
+    };
+    child.stdout!.on('data', starting);
     child.once('exit', (code) =>
       reject(new Error(`the server exited with ${code}:\n${serverErrors.join('\n')}`)),
     );

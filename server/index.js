@@ -5,6 +5,9 @@ import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
 import express from 'express';
 import onHeaders from 'on-headers';
+import { metricsEndpoint, requestMetrics } from './metrics.js';
+import { requestLog } from './request-log.js';
+import { routeLabels } from './route-labels.js';
 import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
 
 /**
@@ -52,7 +55,9 @@ export function setTimeouts(server) {
  *
  * Request bodies are counted as they stream in (see limitBody), so no route ever buffers more
  * than `bodyLimit` bytes, chunked or not — or `uploadBodyLimit` for the routes in UPLOAD_PATHS. Every answer gets the security headers, and every
- * mutation must come from the site itself (see security.js).
+ * mutation must come from the site itself (see security.js). Every request is counted for
+ * `/metrics` (metrics.js, served for the bearer of `metricsToken`) and, with a `logger`, logged
+ * as one JSON line (request-log.js), under its route's pattern (route-labels.js).
  *
  * @param {{
  *   build: import('@remix-run/node').ServerBuild,
@@ -63,6 +68,9 @@ export function setTimeouts(server) {
  *   bodyLimit?: number,
  *   uploadBodyLimit?: number,
  *   publicUrl?: string,
+ *   metricsToken?: string,
+ *   logger?: import('pino').Logger,
+ *   requestContext?: import('node:async_hooks').AsyncLocalStorage<object>,
  * }} options
  */
 export function createApp({
@@ -74,8 +82,13 @@ export function createApp({
   bodyLimit = 1024 * 1024,
   uploadBodyLimit = 20 * 1024 * 1024,
   publicUrl,
+  metricsToken,
+  logger,
+  requestContext,
 }) {
   const sessionCookie = '__session';
+  const publicPaths = listFiles(publicDir);
+  const routeOf = routeLabels(build, ['/build/*', '/metrics']);
   const app = express();
   app.disable('x-powered-by');
   // Behind proxies, req.ip and req.protocol come from X-Forwarded-For / X-Forwarded-Proto, as
@@ -83,10 +96,18 @@ export function createApp({
   // which would take an address the client wrote): see TRUST_PROXY in app/lib/env.server.ts.
   app.set('trust proxy', trustProxy);
   app.use(requestId());
+  // A public file's label is its own path: they are few, and listed at start.
+  app.use((req, res, next) => {
+    res.locals.route = publicPaths.has(req.path) ? req.path : routeOf(req.path);
+    next();
+  });
+  if (logger && requestContext) app.use(requestLog({ logger, requestContext }));
+  app.use(requestMetrics({ knownMethods: KNOWN_METHODS }));
   app.use(wellFormedRequests());
   app.use(closeAfterEarlyAnswers());
   app.use(compression());
   app.use(securityHeaders());
+  app.get('/metrics', metricsEndpoint({ token: metricsToken }));
   app.use(
     '/build',
     express.static(path.join(buildDir, 'assets'), {
@@ -98,7 +119,7 @@ export function createApp({
   );
   // A missing asset is a plain 404, not a page.
   app.use('/build', (_req, res) => void res.sendStatus(404));
-  app.use(publicFiles(publicDir));
+  app.use(publicFiles(publicDir, publicPaths));
   app.use(
     limitBody(
       bodyLimit,
@@ -120,10 +141,12 @@ export function createApp({
       }),
     }),
   );
-  // After a 413 the adapter's own answer has nowhere to go; anything else is logged, never shown.
+  // After a 413 the adapter's own answer has nowhere to go; anything else is logged (in the
+  // request's line, or on standard error while the log is off), never shown.
   app.use((error, req, res, _next) => {
     if (req.bodyTooLarge) return;
-    console.error(error);
+    if (logger?.isLevelEnabled('error')) res.err = error;
+    else console.error(error);
     if (res.headersSent) return void req.socket.destroy();
     const message = 'Internal server error';
     res.status(500);
@@ -139,8 +162,13 @@ export function createApp({
  * with a deploy), so that every other request — every page and API call — goes on to Remix
  * without a file-system lookup for a file that is not there.
  */
-function publicFiles(dir) {
+function publicFiles(dir, paths) {
   const serve = express.static(dir, { maxAge: '1h', index: false, redirect: false });
+  return (req, res, next) => (paths.has(req.path) ? serve(req, res, next) : next());
+}
+
+/** The paths of the files under `dir` (`/favicon.svg`, …). */
+function listFiles(dir) {
   const paths = new Set();
   const walk = (folder, prefix) => {
     for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
@@ -149,7 +177,7 @@ function publicFiles(dir) {
     }
   };
   if (fs.existsSync(dir)) walk(dir, '/');
-  return (req, res, next) => (paths.has(req.path) ? serve(req, res, next) : next());
+  return paths;
 }
 
 /** The methods the app answers; any other is refused before a route sees it. */

@@ -14,6 +14,7 @@ import {
   ValidationError,
 } from '~/lib/errors.server';
 import { conditionalResponse } from '~/lib/http-cache.server';
+import { reportError } from '~/lib/logger.server';
 import { rateLimitHeaders, type RateLimitResult } from '~/lib/rate-limit.server';
 
 /** What an API error says besides its status, message and per-field `details`. */
@@ -234,7 +235,7 @@ export function toApiErrorResponse(error: unknown): Response {
   if (isDuplicateKey(error))
     return apiErrorResponse(409, 'A record with that value already exists');
   if (isDatabaseDown(error)) return apiErrorResponse(503, 'Database unavailable');
-  console.error(error);
+  reportError(error);
   return apiErrorResponse(500, 'Internal server error');
 }
 

@@ -16,6 +16,8 @@ import { LoginSchema } from '~/schemas/auth';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { ApiError, bearerChallenge, noteRateLimit } from '~/http/api.server';
 import { env } from '~/lib/env.server';
+import { noteRequestUser } from '~/lib/logger.server';
+import { countLoginFailure } from '~/lib/metrics.server';
 import { addressKey, RateLimit, rateLimitHeaders } from '~/lib/rate-limit.server';
 import { getSession } from './session.server';
 
@@ -93,6 +95,7 @@ export async function checkCredentials(input: unknown, address: string): Promise
   const giveBack = () => Promise.all(checks.map((c) => c.limit.refund(c.key)));
   if (blocked) {
     await giveBack();
+    countLoginFailure('locked');
     throw new LoginError(
       'locked',
       lockedMessage(blocked.retryAfterSeconds),
@@ -101,9 +104,13 @@ export async function checkCredentials(input: unknown, address: string): Promise
   }
 
   const signedIn = await verifyLogin(username, password);
-  if (!signedIn) throw new LoginError('invalid', INVALID_CREDENTIALS);
+  if (!signedIn) {
+    countLoginFailure('invalid');
+    throw new LoginError('invalid', INVALID_CREDENTIALS);
+  }
   await giveBack();
   await loginFailures.userAddress.reset(checks[0]!.key);
+  noteRequestUser(signedIn.id);
   return signedIn;
 }
 
@@ -140,7 +147,9 @@ export async function getUserId(request: Request): Promise<string | null> {
 export async function getSessionUser(request: Request): Promise<PublicUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  return getUserById(userId);
+  const user = await getUserById(userId);
+  if (user) noteRequestUser(user.id);
+  return user;
 }
 
 /**
@@ -242,6 +251,7 @@ export async function requireApiUser(
   { allowTemporaryPassword = false }: { allowTemporaryPassword?: boolean } = {},
 ): Promise<PublicUser> {
   const user = await authenticateApiRequest(request);
+  noteRequestUser(user.id);
   if (user.mustChangePassword && !allowTemporaryPassword && !keyScopes.has(request))
     throw new ApiError(403, PASSWORD_CHANGE_REQUIRED, undefined, {
       code: 'password_change_required',

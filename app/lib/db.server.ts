@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import { OBJECT_ID_PATTERN } from '~/schemas/constants';
 import { env } from './env.server';
+import { observeDatabase } from './metrics.server';
 
 /**
  * The one database connection. The server connects once at boot (`ready()` in entry.server.tsx),
@@ -22,7 +23,13 @@ async function connect(): Promise<typeof mongoose> {
   const uri = env.MONGODB_URI ?? process.env.MONGODB_URI;
   if (!uri) throw new Error('MONGODB_URI is not set: start the app with `npm start`');
   mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 5000, autoIndex: true });
+  // monitorCommands: every round trip is counted for /metrics (metrics.server.ts).
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: 5000,
+    autoIndex: true,
+    monitorCommands: true,
+  });
+  observeDatabase(mongoose.connection.getClient());
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   return mongoose;
 }

@@ -130,6 +130,14 @@ const EnvSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   // Seconds to wait before each new attempt at an e-mail the mail server refused.
   MAIL_RETRY_DELAYS: secondsList('MAIL_RETRY_DELAYS').default([60, 300, 1800]),
+  // The request log's level (app/lib/logger.server.ts): info, or silent under NODE_ENV=test.
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  // The bearer token GET /metrics asks for; unset, /metrics is not served.
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters, without spaces')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type mongoose from 'mongoose';
 import { Schema, type InferSchemaType } from 'mongoose';
 import { isDuplicateKey } from '~/lib/db.server';
+import type { QueueFigures } from '~/lib/metrics.server';
 import { registeredModel, serializedById } from '~/lib/records.server';
 
 /**
@@ -198,6 +199,41 @@ export async function requeueJob(id: string, retryDelays?: number[]): Promise<bo
   );
   if (result.modifiedCount === 1) jobEvents.emit();
   return result.modifiedCount === 1;
+}
+
+/**
+ * The queue's figures for /metrics: jobs of each type that are due (waiting for a worker),
+ * scheduled for later or running, and when the oldest due one was due.
+ */
+export async function queueFigures(now = new Date()): Promise<QueueFigures> {
+  const groups = await Job.aggregate<{
+    _id: { kind: string; status: JobStatus; due: boolean };
+    count: number;
+    oldest: Date;
+  }>([
+    { $match: { status: { $in: ['queued', 'running'] } } },
+    {
+      $group: {
+        _id: { kind: '$type', status: '$status', due: { $lte: ['$runAt', now] } },
+        count: { $sum: 1 },
+        oldest: { $min: '$runAt' },
+      },
+    },
+  ]);
+  const figures: QueueFigures = [];
+  for (const { _id, count, oldest } of groups) {
+    const state = _id.status === 'running' ? 'running' : _id.due ? 'due' : 'scheduled';
+    const same = figures.find((f) => f.kind === _id.kind && f.state === state);
+    if (same) same.count += count;
+    else
+      figures.push({
+        kind: _id.kind,
+        state,
+        count,
+        ...(state === 'due' ? { oldestRunAt: oldest } : {}),
+      });
+  }
+  return figures;
 }
 
 export async function getJob(id: string): Promise<JobRecord | null> {

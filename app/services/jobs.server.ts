@@ -8,6 +8,7 @@ import {
   type JobRecord,
 } from '~/models/job.server';
 import { env } from '~/lib/env.server';
+import { timeJob } from '~/lib/metrics.server';
 
 /**
  * The worker of the durable queue (models/job.server.ts): it leases due jobs and runs them
@@ -67,14 +68,17 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
     Math.max(1000, leaseMs / 3),
   );
   renew.unref();
+  const timed = timeJob(job.type);
   try {
     await handler.run(job);
     clearInterval(renew);
     await completeJob(job.id, workerId);
+    timed('succeeded');
   } catch (error) {
     clearInterval(renew);
     const text = errorText(error);
     const status = await failJobAttempt(job.id, workerId, text);
+    timed(status === 'failed' ? 'failed' : 'retry');
     if (status === 'failed') await handler.onFailed?.(job, text);
   }
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '~/lib/env.server';
+import { countMessage } from '~/lib/metrics.server';
 import { publicUrl } from '~/lib/urls.server';
 
 /**
@@ -74,11 +75,24 @@ function withTimeoutText(error: unknown, timeoutMs: number) {
 
 /**
  * Sends one e-mail: through SMTP_URL when set, otherwise into the local outbox as an .eml file.
- * Rejects with the transport's error when the message was not accepted.
+ * Rejects with the transport's error when the message was not accepted. Each is counted as sent
+ * or failed for /metrics.
  */
-export async function sendMail(
+export function sendMail(
   message: MailMessage,
   options: { smtpUrl?: string; timeoutMs?: number } = {},
+): Promise<MailResult> {
+  const sending = transportMail(message, options);
+  sending.then(
+    () => countMessage('email', 'sent'),
+    () => countMessage('email', 'failed'),
+  );
+  return sending;
+}
+
+async function transportMail(
+  message: MailMessage,
+  options: { smtpUrl?: string; timeoutMs?: number },
 ): Promise<MailResult> {
   const smtpUrl = options.smtpUrl ?? env.SMTP_URL;
   const mail = { from: mailFrom(), ...message };

@@ -19,6 +19,7 @@ import {
 } from '~/models/webhook.server';
 import type { WebhookEventType } from '~/schemas/integrations';
 import { env } from '~/lib/env.server';
+import { countWebhookDelivery } from '~/lib/metrics.server';
 import type { JobHandler } from './jobs.server';
 import { ConflictError, ValidationError } from '~/lib/errors.server';
 
@@ -253,6 +254,7 @@ async function attemptDelivery(deliveryId: string, lastAttempt: boolean) {
     },
     ok ? 'succeeded' : lastAttempt ? 'failed' : 'pending',
   );
+  countWebhookDelivery(ok ? 'succeeded' : lastAttempt ? 'failed' : 'retrying');
   if (!ok) throw new Error(error!);
 }
 

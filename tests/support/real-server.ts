@@ -22,6 +22,8 @@ type Entry = {
   bodyLimit(): number;
   uploadBodyLimit(): number;
   trustProxy(): false | number | string[];
+  metricsToken(): string | undefined;
+  requestLogging(): Pick<Parameters<typeof createApp>[0], 'logger' | 'requestContext'>;
 };
 
 export type RealServer = {
@@ -71,6 +73,8 @@ export async function startRealServer({
     trustProxy: entry.trustProxy(),
     bodyLimit: entry.bodyLimit(),
     uploadBodyLimit: entry.uploadBodyLimit(),
+    metricsToken: entry.metricsToken(),
+    ...entry.requestLogging(),
   });
   const server = await new Promise<http.Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
