@@ -188,9 +188,9 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   PublicTracking: { parcel: publicParcel, events: publicEvents },
   ScanRefused: {
     error:
-      'Delivered on Nov 28, 2026, 5:55 PM PST to J. S.: scans no longer change it. Staff can reopen it.',
+      'Delivered on 28 Nov 2026, 5:55 pm PST to J. S.: scans no longer change it. Staff can reopen it.',
     message:
-      'Delivered on Nov 28, 2026, 5:55 PM PST to J. S.: scans no longer change it. Staff can reopen it.',
+      'Delivered on 28 Nov 2026, 5:55 pm PST to J. S.: scans no longer change it. Staff can reopen it.',
     code: 'parcel_closed',
     status: 'Delivered',
   },

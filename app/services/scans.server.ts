@@ -60,8 +60,8 @@ export async function stopsToDeliver(parcel: SerializedParcel): Promise<number[]
 }
 
 /**
- * Why a delivered or returned parcel takes no scan, as the station says it: "Delivered on Nov 28,
- * 2026, 5:55 PM PST to J. S." (the place's own time, the receiver by initials).
+ * Why a delivered or returned parcel takes no scan, as the station says it: "Delivered on 28 Nov
+ * 2026, 5:55 pm PST to J. S." (the place's own time, the receiver by initials).
  */
 async function closedMessage(parcel: SerializedParcel): Promise<string> {
   const ending = parcel.status === 'Delivered' ? 'Delivered' : 'Returned to Sender';

@@ -1,4 +1,4 @@
-import { timeZoneAbbreviation } from './time-zone';
+import { dayIn, zonedTime } from './delivery-headline';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -12,15 +12,16 @@ function cachedFormat(key: string, make: () => Intl.DateTimeFormat) {
 }
 
 /**
- * A day. Days without a time (an estimated delivery) are kept as midnight UTC, so they are read in
- * UTC; the day an instant fell on is read in the zone given (the company's on staff screens).
+ * A day, in the style the public pages and e-mails write dates (day, month, year): "22 Nov 2026".
+ * Days without a time (an estimated delivery) are kept as midnight UTC, so they are read in UTC;
+ * the day an instant fell on is read in the zone given (the company's on staff screens).
  */
 export function formatDate(value: string | Date | null | undefined, timeZone = 'UTC'): string {
   if (!value) return '—';
   return cachedFormat(
     `date ${timeZone}`,
     () =>
-      new Intl.DateTimeFormat('en-US', {
+      new Intl.DateTimeFormat('en-GB', {
         year: 'numeric',
         month: 'short',
         day: 'numeric',
@@ -30,25 +31,14 @@ export function formatDate(value: string | Date | null | undefined, timeZone = '
 }
 
 /**
- * An instant in the zone given, with the zone's name: "Nov 22, 2026, 3:15 PM EST". Staff screens
- * pass the company's zone, so the server's render and the browser's agree and read as the office's.
+ * An instant in the zone given, with the zone's name: "22 Nov 2026, 3:15 pm EST", the compact form
+ * of the public pages' "Sunday, 22 November, 3:15 pm EST". Staff screens pass the company's zone, so
+ * the server's render and the browser's agree and read as the office's.
  */
 export function formatDateTime(value: string | Date | null | undefined, timeZone: string): string {
   if (!value) return '—';
   const instant = new Date(value);
-  const format = cachedFormat(
-    `datetime ${timeZone}`,
-    () =>
-      new Intl.DateTimeFormat('en-US', {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-        timeZone,
-      }),
-  );
-  return `${format.format(instant)} ${timeZoneAbbreviation(instant, timeZone)}`;
+  return `${formatDate(dayIn(instant, timeZone))}, ${zonedTime(instant, timeZone)}`;
 }
 
 /** A tracking event's time where it happened, as carriers print it. */

@@ -145,7 +145,7 @@ test('a custom status is stored as typed; invalid input is explained', async ({ 
   await expect(toastRegion(page)).toContainText('Tracking event added');
   const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
   await expect(timeline.getByRole('heading', { name: custom })).toBeVisible();
-  await expect(timeline).toContainText('Dec 15, 2024, 9:30 AM UTC');
+  await expect(timeline).toContainText('15 Dec 2024, 9:30 am UTC');
 });
 
 test(
@@ -189,7 +189,7 @@ test.describe('time zones', () => {
     await page.getByRole('button', { name: 'Add Event' }).click();
     await expect(toastRegion(page)).toContainText('Tracking event added');
     const timeline = page.getByRole('list', { name: 'Tracking events, newest first' });
-    await expect(timeline).toContainText('Nov 22, 2026, 3:15 PM CST');
+    await expect(timeline).toContainText('22 Nov 2026, 3:15 pm CST');
 
     await expectPublicPage(page, async (result) => {
       const item = result.getByRole('listitem').filter({ hasText: location });

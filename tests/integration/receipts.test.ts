@@ -512,7 +512,7 @@ describe('receipt documents', () => {
     ];
     for (const document of documents) {
       expect(document).toContain('350 Fifth Avenue, Suite 4100, New York, NY 10118, United States');
-      expect(document).toContain('Mar 13, 2025');
+      expect(document).toContain('13 Mar 2025');
       expect(document).not.toMatch(/Status/);
       expect(document).not.toContain('generated');
     }

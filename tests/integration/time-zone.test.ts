@@ -11,15 +11,13 @@ import {
 describe('event times where they happened', () => {
   it("shows the time on the local clocks with the zone's abbreviation", () => {
     const at = '2026-11-22T20:15:00.000Z';
-    expect(formatEventTime(at, 'America/New_York')).toBe('Nov 22, 2026, 3:15 PM EST');
-    expect(formatEventTime(at, 'America/Los_Angeles')).toBe('Nov 22, 2026, 12:15 PM PST');
-    expect(formatEventTime(at, 'Europe/Paris')).toBe('Nov 22, 2026, 9:15 PM CET');
-    expect(formatEventTime(at, 'UTC')).toBe('Nov 22, 2026, 8:15 PM UTC');
+    expect(formatEventTime(at, 'America/New_York')).toBe('22 Nov 2026, 3:15 pm EST');
+    expect(formatEventTime(at, 'America/Los_Angeles')).toBe('22 Nov 2026, 12:15 pm PST');
+    expect(formatEventTime(at, 'Europe/Paris')).toBe('22 Nov 2026, 9:15 pm CET');
+    expect(formatEventTime(at, 'UTC')).toBe('22 Nov 2026, 8:15 pm UTC');
     // Summer time, and zones without a common abbreviation.
-    expect(formatEventTime('2026-07-01T12:00:00Z', 'Europe/London')).toBe(
-      'Jul 1, 2026, 1:00 PM BST',
-    );
-    expect(formatEventTime(at, 'Asia/Tokyo')).toBe('Nov 23, 2026, 5:15 AM GMT+9');
+    expect(formatEventTime('2026-07-01T12:00:00Z', 'Europe/London')).toBe('1 Jul 2026, 1 pm BST');
+    expect(formatEventTime(at, 'Asia/Tokyo')).toBe('23 Nov 2026, 5:15 am GMT+9');
     expect(timeZoneAbbreviation(new Date(at), 'Australia/Sydney')).toBe('AEDT');
     expect(formatEventTime(null, 'UTC')).toBe('—');
   });

@@ -74,7 +74,7 @@ describe('the audit trail', () => {
     ]);
     expect(rows.find(([field]) => field === 'Weight')?.[2]).toBe('9');
     // A day, as the parcel table shows it, not its UTC midnight in New York (the evening before).
-    expect(rows.find(([field]) => field === 'Estimated delivery')?.[2]).toBe('Jan 10, 2031');
+    expect(rows.find(([field]) => field === 'Estimated delivery')?.[2]).toBe('10 Jan 2031');
     const destinations = rows.find(([field]) => field === 'Destinations');
     expect(destinations?.[2]).toContain('1. Name: Stop One; Address: 1 First St; City: Austin');
     expect(textOf(latest)).not.toMatch(/[{}"]/);
@@ -197,16 +197,16 @@ describe('the import preview', () => {
     const cells = [...table.querySelectorAll('tbody tr > *')];
     const cell = (name: string) => cells[headers.indexOf(name)]!;
     const days = (iso: string) =>
-      new Date(iso).toLocaleDateString('en-US', {
+      new Date(iso).toLocaleDateString('en-GB', {
         year: 'numeric',
         month: 'short',
         day: 'numeric',
         timeZone: 'UTC',
       });
-    expect(textOf(cell('Estimated delivery'))).toBe('Feb 3, 2031');
+    expect(textOf(cell('Estimated delivery'))).toBe('3 Feb 2031');
     expect(textOf(cell('Change').firstElementChild)).toBe('Update');
     expect([...cell('Change').querySelectorAll('li')].map((li) => textOf(li))).toEqual([
-      `Estimated delivery: ${days(exportedRow!.estimatedDelivery!)} → Feb 3, 2031`,
+      `Estimated delivery: ${days(exportedRow!.estimatedDelivery!)} → 3 Feb 2031`,
       'Weight: 0 → 2.5',
     ]);
     expect(textOf(cell('Tracking number'))).toBe(parcel.trackingNumber);
