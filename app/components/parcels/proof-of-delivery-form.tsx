@@ -9,7 +9,7 @@ import { Form, Link } from '@remix-run/react';
 import { SignaturePadField } from '~/components/parcels/signature-pad';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
-import { MAX_PROOF_PHOTOS } from '~/schemas/proof-of-delivery';
+import { MAX_PROOF_PHOTOS } from '~/schemas/constants';
 import { useHydrated } from '~/utils/use-hydrated';
 import { useIsPending } from '~/utils/use-is-pending';
 
