@@ -284,6 +284,15 @@ export const RECEIPT_STATUSES = ['generated'] as const;
 export const RECEIPTS_PAGE_SIZE = 10;
 export const RECEIPT_PARCEL_CHOICES = 100;
 
+/**
+ * What an API key may do: `read` answers GET requests only; `write` also changes things; `admin`
+ * opens the admin areas — users, API keys and webhooks (changes there need `write` too).
+ */
+export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const API_KEY_NAME_MAX = 100;
+
 export const MAX_PARCEL_DESTINATIONS = 50;
 /** Photos one proof of delivery takes (the courier's form shows it; schemas/proof-of-delivery.ts checks it). */
 export const MAX_PROOF_PHOTOS = 3;
