@@ -6,6 +6,7 @@ import { numberOlderRecords } from './lib/changes.server';
 import { connectDb, disconnectDb } from './lib/db.server';
 import { env, type TrustProxy } from './lib/env.server';
 import { documentResponse } from './lib/http-cache.server';
+import { renderPage } from './lib/render-cache.server';
 import { logger, reportError, requestContext } from './lib/logger.server';
 import { observeJobQueue } from './lib/metrics.server';
 import { newWorkerId, queueFigures, releaseLeasesOfDeadWorkers } from './models/job.server';
@@ -103,6 +104,24 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   reportError(error);
 }
 
+/**
+ * What a public page is drawn from, as the key it is kept under: its address and its loaders'
+ * data. Null for any other answer: a staff page, a form's answer, an error, one that sets a
+ * cookie (a flash message shown once).
+ */
+function publicPageKey(
+  request: Request,
+  status: number,
+  headers: Headers,
+  { staticHandlerContext: context }: EntryContext,
+): string | null {
+  if (request.method !== 'GET' || status !== 200 || headers.has('Set-Cookie')) return null;
+  if (context.actionData || context.errors) return null;
+  if (!context.matches.some((match) => match.route.id === 'routes/_public')) return null;
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}\n${JSON.stringify(context.loaderData)}`;
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -113,11 +132,17 @@ export default function handleRequest(
   // Security headers come from the server (server/security.js), with this request's nonce.
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : '';
   // The whole page in one string: no route defers data, so there is nothing to stream, and a
-  // string is cheaper to render and send than a stream of chunks.
-  const html = renderToString(
-    <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-    </NonceProvider>,
+  // string is cheaper to render and send than a stream of chunks. A public page is rendered once
+  // for what it shows (render-cache.server.ts).
+  const html = renderPage(
+    publicPageKey(request, responseStatusCode, responseHeaders, remixContext),
+    nonce,
+    (nonce) =>
+      renderToString(
+        <NonceProvider value={nonce}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        </NonceProvider>,
+      ),
   );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   return documentResponse(

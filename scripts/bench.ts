@@ -38,6 +38,11 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
 const WEIGHTS_ONLY = ONLY.length > 0 && ONLY.every((word) => word === 'weights');
 const BASE = `http://127.0.0.1:${PORT}`;
 const CEILING_PORT = PORT + 1;
+/**
+ * BENCH_CPU_PROF=<dir>: the app's processes run with `--cpu-prof`, each writing its CPU profile
+ * into that folder when the bench stops it (open them in Chrome's DevTools, Performance tab).
+ */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'courier-bench-'));
@@ -133,7 +138,11 @@ async function seed() {
 }
 
 function startServer(script = 'server.js', extraEnv: Record<string, string> = {}, port = PORT) {
-  const child = spawn(process.execPath, [script], {
+  const profile =
+    CPU_PROF && script === 'server.js'
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`]
+      : [];
+  const child = spawn(process.execPath, [...profile, script], {
     env: {
       ...process.env,
       MONGODB_URI: '',

@@ -2,7 +2,20 @@ import type { Submission } from '@conform-to/react';
 import { redirectWithOutcome } from '~/lib/flash.server';
 import { saveFailed } from '~/lib/form-reply.server';
 import { getParcelOption, listParcelOptions } from '~/models/parcel-reads.server';
-import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
+import { parseWithZod } from '@conform-to/zod/v4';
+import {
+  defaultSortOrder,
+  PARCEL_SEARCH_MAX_LENGTH,
+  PARCEL_TABLE_PAGE_SIZE,
+  PARCEL_TABLE_PAGE_SIZES,
+  type SortOrder,
+} from '~/schemas/constants';
+import {
+  ParcelBulkStatusFormSchema,
+  ParcelListQuerySchema,
+  type ParcelListQuery,
+} from '~/schemas/parcel';
+import type { z } from '~/schemas/zod';
 
 /** The answer when saving a parcel failed on our side: the form says so and the spec's toast shows. */
 /** What the edit form says when someone else's change to the parcel came first. */
@@ -72,4 +85,46 @@ export function redirectAfterParcelChange(
       description: `Tracking number: ${trackingNumber}`,
     }),
   });
+}
+
+/** The staff parcel table's query: the list's, with the order and the view. */
+export type TableQuery = ParcelListQuery & { order: SortOrder; view: 'table' | 'cards' };
+
+/**
+ * The list's query, read leniently: a bad value in the address bar falls back to its default
+ * (page 1, 50 rows, newest first) rather than an error. Rows per page are 25, 50 or 100.
+ */
+export function readParcelTableQuery(url: URL): TableQuery {
+  const params = url.searchParams;
+  const pick = <T>(schema: z.ZodType<T>, value: string | null, fallback: T): T => {
+    if (value === null) return fallback;
+    const parsed = schema.safeParse(value);
+    return parsed.success ? parsed.data : fallback;
+  };
+  const fields = ParcelListQuerySchema.shape;
+  const sort = pick(fields.sort, params.get('sort'), 'createdAt');
+  const limit = Number(params.get('limit'));
+  return {
+    page: pick(fields.page, params.get('page'), 1),
+    limit: (PARCEL_TABLE_PAGE_SIZES as readonly number[]).includes(limit)
+      ? limit
+      : PARCEL_TABLE_PAGE_SIZE,
+    status: pick(fields.status, params.get('status'), undefined),
+    search: pick(
+      fields.search,
+      (params.get('search') ?? '').slice(0, PARCEL_SEARCH_MAX_LENGTH),
+      undefined,
+    ),
+    sort,
+    order: pick(fields.order, params.get('order'), undefined) ?? defaultSortOrder(sort),
+    view: params.get('view') === 'cards' ? 'cards' : 'table',
+  };
+}
+
+/**
+ * The parcel table's bulk status change as its form posts it. The table's page reads its query
+ * and its form here, so that it does not load zod in the browser for them.
+ */
+export function parseBulkStatusForm(formData: FormData) {
+  return parseWithZod(formData, { schema: ParcelBulkStatusFormSchema });
 }

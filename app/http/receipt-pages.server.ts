@@ -1,4 +1,6 @@
+import { parseWithZod } from '@conform-to/zod/v4';
 import { getReceipt } from '~/models/receipt.server';
+import { ReceiptActionSchema } from '~/schemas/receipt';
 import { requireUser } from './auth.server';
 
 /**
@@ -14,4 +16,12 @@ export async function requireStaffReceipt(request: Request, receiptId: string | 
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     });
   return receipt;
+}
+
+/**
+ * The Receipts tab's form (a download, a print or an e-mail told of), parsed here so that the
+ * tab's page does not load zod in the browser for a form it never validates there.
+ */
+export function parseReceiptAction(formData: FormData) {
+  return parseWithZod(formData, { schema: ReceiptActionSchema });
 }

@@ -1,6 +1,4 @@
 import { isSecureRequest, recipientCookie } from '~/lib/cookies.server';
-import { findParcelForRecipient } from '~/models/parcel-tracking-numbers.server';
-import { serializePreferences } from '~/models/parcel.server';
 
 /**
  * After the recipient's postcode opened their parcel on the tracking page, this browser may read
@@ -10,7 +8,8 @@ import { serializePreferences } from '~/models/parcel.server';
 
 const MAX_PARCELS = 5;
 
-async function openedParcels(request: Request): Promise<string[]> {
+/** The parcels this browser opened with the recipient's postcode (trackNumbers reads their preferences). */
+export async function openedParcels(request: Request): Promise<string[]> {
   const value: unknown = await recipientCookie.parse(request.headers.get('Cookie'));
   return Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string') : [];
 }
@@ -21,11 +20,4 @@ export async function grantRecipientAccess(request: Request, trackingNumber: str
   return recipientCookie.serialize([trackingNumber, ...opened].slice(0, MAX_PARCELS), {
     secure: isSecureRequest(request),
   });
-}
-
-/** What the recipient asked for, when this browser opened the parcel; else null. */
-export async function savedPreferencesFor(request: Request, trackingNumber: string) {
-  if (!(await openedParcels(request)).includes(trackingNumber)) return null;
-  const parcel = await findParcelForRecipient(trackingNumber);
-  return serializePreferences(parcel?.deliveryPreferences);
 }

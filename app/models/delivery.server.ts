@@ -5,15 +5,9 @@ import { Parcel, serializeEvent, type LeanParcel } from './parcel.server';
 import { parcelHeading } from './parcel-reads.server';
 
 /**
- * Reads of the parcels collection for running deliveries: the scan station's lookup and the
+ * Reads of the parcels collection for running deliveries: who scanned an event and the
  * staff's Exceptions view (failed attempts, parcels that have gone quiet).
  */
-
-/** The id of the parcel with this (normalised) tracking number; null when none has it. */
-export async function parcelIdByTrackingNumber(trackingNumber: string): Promise<string | null> {
-  const doc = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<{ _id: unknown }>();
-  return doc ? String(doc._id) : null;
-}
 
 /** Who scanned the event at the scan station (a user id), or null (typed, or unknown). */
 export async function eventScannedBy(eventId: string): Promise<string | null> {

@@ -123,6 +123,14 @@ export async function getParcel(id: string): Promise<SerializedParcel | null> {
   return serializedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);
 }
 
+/** A parcel as getParcel gives it, by its tracking number (already normalised); null if none. */
+export async function getParcelByTrackingNumber(
+  trackingNumber: string,
+): Promise<SerializedParcel | null> {
+  const doc = await Parcel.findOne({ trackingNumber }).lean<LeanParcel>();
+  return doc ? serializeParcel(doc) : null;
+}
+
 /** A parcel as getParcel gives it, and its version: the change number it was last written by. */
 export function getParcelVersioned(id: string) {
   return versionedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);

@@ -78,12 +78,13 @@ const PUBLIC_TRACKING_PROJECTION = {
 } as const;
 
 /**
- * The public tracking lookup: case-insensitive, surrounding spaces ignored. It is the hottest
- * query of the site, so it goes through the driver directly, skipping mongoose's query layer.
+ * The public tracking lookup, of a number already normalised (normalizeTrackingNumber). It is
+ * the hottest query of the site, so it goes through the driver directly, skipping mongoose's
+ * query layer.
  */
 export async function findParcelByTrackingNumber(trackingNumber: string) {
   return Parcel.collection.findOne<LeanParcel>(
-    { trackingNumber: trackingNumber.trim().toUpperCase() },
+    { trackingNumber },
     { projection: PUBLIC_TRACKING_PROJECTION },
   );
 }

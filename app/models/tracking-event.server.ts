@@ -26,6 +26,7 @@ import { givenFields, type Pagination } from '~/lib/records.server';
 import {
   findChangesIn,
   recordDeletion,
+  withChange,
   withChangeIf,
   type SyncRequest,
 } from '~/lib/changes.server';
@@ -256,12 +257,24 @@ export async function searchParcelsForTracking({
 }
 export type TrackingParcelSummary = Awaited<ReturnType<typeof searchParcelsForTracking>>[number];
 
-/** What an event write did: the event (as written, or as removed) and the status it changed. */
-export type EventWrite = { event: TrackingEvent; statusChange: StatusChange | null };
+/**
+ * What an event write did: the event (as written, or as removed) and the status it changed, and
+ * the whole parcel as the write left it when the write could tell (see pushEvent).
+ */
+export type EventWrite = {
+  event: TrackingEvent;
+  statusChange: StatusChange | null;
+  parcel?: LeanParcel;
+};
 
 /** An event as pushed: the input, with who scanned it, the stop it closes and the warnings overridden. */
 type PushedEvent = TrackingEventInput & { scannedBy?: string; stop?: number; override?: string[] };
-type PushRules = { repeatWindowMs?: number; refuseFinal?: boolean };
+type PushRules = {
+  repeatWindowMs?: number;
+  refuseFinal?: boolean;
+  /** The caller has just read the parcel: it is not looked for again before the write. */
+  found?: boolean;
+};
 /** The event written, the same event already there, the final status that refused it, or no parcel. */
 type PushOutcome =
   | (EventWrite & { repeated?: false; closed?: undefined })
@@ -273,24 +286,30 @@ type PushOutcome =
  * Adds an event (stored first in the array) and updates the parcel's status; null when the
  * parcel is unknown. With `refuseFinal`, a parcel whose status is final (FINAL_STATUSES) gets no
  * event: its status is answered (`closed`), decided in the same atomic update as the write.
+ *
+ * An event newer than every other one of the parcel (a scan, an event added as it happens) that
+ * sets the whole parcel's status is one atomic update: the event, the status and the delivery
+ * date together, on the condition that no newer event is there; the document before it, with
+ * those changes applied, is the parcel after it (`parcel`), so nothing is read again. Any other
+ * event (dated before another one, a stop's delivery, a Custom Status) is pushed, then the status
+ * is computed from the events the push returned (syncParcelStatus).
  */
 export async function pushEvent(
   parcelId: string,
   input: PushedEvent,
-  { repeatWindowMs, refuseFinal }: PushRules = {},
+  { repeatWindowMs, refuseFinal, found }: PushRules = {},
 ): Promise<PushOutcome> {
   if (!isObjectId(parcelId)) return null;
-  return withChangeIf(
-    () => Parcel.exists({ _id: parcelId }),
-    (changeSeq) => pushEventAs(changeSeq, parcelId, input, { repeatWindowMs, refuseFinal }),
-  );
+  const write = (changeSeq: number) =>
+    pushEventAs(changeSeq, parcelId, input, { repeatWindowMs, refuseFinal });
+  return found ? withChange(write) : withChangeIf(() => Parcel.exists({ _id: parcelId }), write);
 }
 
 async function pushEventAs(
   changeSeq: number,
   parcelId: string,
   input: PushedEvent,
-  { repeatWindowMs, refuseFinal }: PushRules,
+  { repeatWindowMs, refuseFinal, anyTime }: PushRules & { anyTime?: boolean },
 ): Promise<PushOutcome> {
   const eventId = new mongoose.Types.ObjectId();
   const now = new Date();
@@ -331,15 +350,61 @@ async function pushEventAs(
       : {}),
     ...(refuseFinal ? { status: { $nin: FINAL_STATUSES } } : {}),
   };
-  const parcel = await Parcel.findOneAndUpdate(
-    filter,
-    {
-      $push: { events: { $each: [event], $position: 0 } },
-      $inc: { __v: 1 },
-      $set: { changeSeq },
-    },
-    { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
-  ).lean<VersionedParcel>();
+  // The status the event gives the whole parcel once it is the newest (see pushEvent).
+  const sets =
+    !anyTime && input.stop === undefined && mapsToStatus(input.status)
+      ? EVENT_TO_PARCEL_STATUS[input.status]!
+      : null;
+  const push = { $push: { events: { $each: [event], $position: 0 } }, $inc: { __v: 1 } };
+  let parcel: VersionedParcel | null = null;
+  if (sets) {
+    const actualDelivery = sets === 'Delivered' ? new Date(event.timestamp) : undefined;
+    const before = await Parcel.findOneAndUpdate(
+      {
+        ...filter,
+        $and: [
+          { events: { $not: { $elemMatch: { timestamp: { $gt: new Date(event.timestamp) } } } } },
+        ],
+      },
+      {
+        ...push,
+        $set: {
+          changeSeq,
+          status: sets,
+          updatedAt: now,
+          ...(actualDelivery ? { actualDelivery } : {}),
+        },
+        ...(actualDelivery ? {} : { $unset: { actualDelivery: 1 } }),
+      },
+      { returnDocument: 'before', timestamps: false },
+    ).lean<VersionedParcel>();
+    if (before) {
+      const after: VersionedParcel = {
+        ...before,
+        events: [event, ...(before.events ?? [])],
+        status: sets,
+        actualDelivery,
+        changeSeq,
+        updatedAt: now,
+        __v: (before.__v ?? 0) + 1,
+      };
+      const statusChange =
+        before.status === sets
+          ? null
+          : {
+              parcel: serializeParcel(after),
+              previousStatus: before.status ?? null,
+              setBy: { status: sets, eventId: String(eventId) },
+            };
+      return { event: toEvent(before._id, event), statusChange, parcel: after };
+    }
+  } else {
+    parcel = await Parcel.findOneAndUpdate(
+      filter,
+      { ...push, $set: { changeSeq } },
+      { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
+    ).lean<VersionedParcel>();
+  }
   if (!parcel && (repeatWindowMs || refuseFinal)) {
     const existing = await Parcel.findById(parcelId, { events: 1, status: 1 }).lean<LeanParcel>();
     if (!existing) return null;
@@ -355,10 +420,13 @@ async function pushEventAs(
             new Date(e.createdAt).getTime() >= since,
         )
       : undefined;
-    // Gone again in the meantime (undone, reopened): nothing to answer with but a fresh try.
-    if (!earlier) return pushEventAs(changeSeq, parcelId, input, { refuseFinal });
+    // Gone again in the meantime (undone, reopened), or a newer event is there: a fresh try,
+    // the status then computed from every event.
+    if (!earlier) return pushEventAs(changeSeq, parcelId, input, { refuseFinal, anyTime: true });
     return { repeated: true, event: toEvent(existing._id, earlier) };
   }
+  // A newer event is there (or the parcel is gone): the status is computed from every event.
+  if (!parcel && sets) return pushEventAs(changeSeq, parcelId, input, { anyTime: true });
   if (!parcel) return null;
   const events = parcel.events ?? [];
   const statusChange = await syncParcelStatus(

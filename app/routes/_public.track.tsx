@@ -25,7 +25,7 @@ import {
   PROOF_NEEDS_LINK,
   type PublicProof,
 } from '~/services/public-proof.server';
-import { grantRecipientAccess, savedPreferencesFor } from '~/http/recipient-access.server';
+import { grantRecipientAccess, openedParcels } from '~/http/recipient-access.server';
 import type { SerializedDeliveryPreferences } from '~/models/parcel.server';
 import {
   dayLabel,
@@ -53,11 +53,8 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { PRIVATE_REVALIDATE } from '~/lib/http-cache.server';
 import {
-  lookupGlance,
-  lookupTrackingNumbers,
   TRACKING_NOT_FOUND,
-  trackingDeliveryData,
-  trackingGlance,
+  trackNumbers,
   type TrackingGlance,
   trackingLimiter,
 } from '~/services/public-tracking.server';
@@ -142,7 +139,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     );
   }
   try {
-    const lookups = await lookupTrackingNumbers(numbers);
+    const lookups = await trackNumbers(numbers, { opened: await openedParcels(request) });
     if (lookups.length === 1) {
       const [lookup] = lookups;
       if (lookup!.kind === 'malformed')
@@ -156,36 +153,36 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           },
           { status: 404 },
         );
+      const { result, glance, delivery, savedPreferences } = lookup!;
       const subscribed = url.searchParams.get('subscribe') === 'sent' ? SUBSCRIBE_ANSWER : null;
-      const glance = await lookupGlance(lookup!.result);
       const days = requestableDays().map((value) => ({ value, label: dayLabel(value) }));
       const preferencesSaved = url.searchParams.get('preferences') === 'saved';
-      const trackingNumber = lookup!.result.parcel.trackingNumber;
+      const trackingNumber = result.parcel.trackingNumber;
       const proof = url.searchParams.get('proof');
       return page(
         {
           number,
-          result: lookup!.result,
+          result,
           glance,
           subscribed,
           days,
           preferencesSaved,
-          savedPreferences: await savedPreferencesFor(request, trackingNumber),
+          savedPreferences,
           proofAccess: isProofAccess(trackingNumber, proof) ? proof : null,
-          deliveries: [trackingDeliveryData(lookup!.result)],
+          deliveries: [delivery],
         },
         { headers: vary },
       );
     }
     const summaries = lookups.map((lookup): TrackingSummary => {
       if (lookup.kind === 'found') {
-        const { parcel, events } = lookup.result;
+        const { result, glance } = lookup;
         return {
-          trackingNumber: parcel.trackingNumber,
+          trackingNumber: result.parcel.trackingNumber,
           found: true,
-          status: parcel.status,
-          headline: trackingGlance(lookup.result).headline,
-          latestEvent: events[0] ?? null,
+          status: result.parcel.status,
+          headline: glance.headline,
+          latestEvent: result.events[0] ?? null,
         };
       }
       return {
@@ -199,7 +196,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       };
     });
     const deliveries = lookups.flatMap((lookup) =>
-      lookup.kind === 'found' ? [trackingDeliveryData(lookup.result)] : [],
+      lookup.kind === 'found' ? [lookup.delivery] : [],
     );
     return page({ number, summaries, deliveries });
   } catch (error) {

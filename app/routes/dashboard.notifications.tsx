@@ -1,6 +1,5 @@
 import { RecordListTab } from '~/components/dashboard/record-list';
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
@@ -8,14 +7,14 @@ import { useEffect } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { NotificationItem } from '~/components/notifications/notification-item';
 import { listNotifications, NotificationStateError } from '~/models/notification.server';
-import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
   NOTIFICATION_TEMPLATE_DESCRIPTIONS,
-  NotificationActionSchema,
+  NOTIFICATION_TYPES,
   NOTIFICATIONS_PAGE_SIZE,
-} from '~/schemas/notification';
+} from '~/schemas/constants';
 import { hasRole } from '~/models/user.server';
 import { requireOfficeUser, requireUserWithRole } from '~/http/auth.server';
+import { parseNotificationAction } from '~/http/notification-pages.server';
 import { redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
@@ -40,9 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
   const back = listUrl(pageFrom(new URL(request.url)));
-  const submission = parseWithZod(await readFormData(request), {
-    schema: NotificationActionSchema,
-  });
+  const submission = parseNotificationAction(await readFormData(request));
   if (submission.status !== 'success') return invalidForm(submission);
   const { intent, notificationId } = submission.value;
   const actor = { user, context };

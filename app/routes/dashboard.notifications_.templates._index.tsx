@@ -3,7 +3,7 @@ import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { listNotificationTemplates } from '~/models/notification-template.server';
-import { NOTIFICATION_TEMPLATE_DESCRIPTIONS } from '~/schemas/notification';
+import { NOTIFICATION_TEMPLATE_DESCRIPTIONS } from '~/schemas/constants';
 import { requireRole, requireUser } from '~/http/auth.server';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';

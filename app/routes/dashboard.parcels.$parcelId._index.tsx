@@ -1,6 +1,6 @@
 import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 import { useCanDeliver, useCanEdit } from '~/utils/use-dashboard-user';
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData, useLocation } from '@remix-run/react';

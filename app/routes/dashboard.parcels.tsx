@@ -1,6 +1,5 @@
 import { FilterSelect } from '~/components/ui/filter-select';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import {
@@ -20,61 +19,21 @@ import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
 import { listParcels } from '~/models/parcel-reads.server';
-import { hasRole } from '~/schemas/user';
+import { hasRole } from '~/schemas/roles';
 import {
   PARCEL_SEARCH_MAX_LENGTH,
   PARCEL_STATUSES,
-  PARCEL_TABLE_PAGE_SIZE,
   PARCEL_TABLE_PAGE_SIZES,
-  type SortOrder,
-} from '~/schemas/constants';
-import {
   defaultSortOrder,
-  ParcelBulkStatusFormSchema,
-  ParcelListQuerySchema,
-  type ParcelListQuery,
-} from '~/schemas/parcel';
-import type { z } from '~/schemas/zod';
+} from '~/schemas/constants';
 import { requireUser, requireUserWithRole } from '~/http/auth.server';
+import { parseBulkStatusForm, readParcelTableQuery } from '~/http/parcel-pages.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { firstError, readFormData } from '~/lib/form.server';
 import { setParcelsStatus, someNumbers } from '~/services/parcel-bulk.server';
 import { useLinkNavigation } from '~/utils/link-navigation';
 import { parcelListHref } from '~/utils/parcel-list-href';
 import { useHydrated } from '~/utils/use-hydrated';
-
-type TableQuery = ParcelListQuery & { order: SortOrder; view: 'table' | 'cards' };
-
-/**
- * The list's query, read leniently: a bad value in the address bar falls back to its default
- * (page 1, 50 rows, newest first) rather than an error. Rows per page are 25, 50 or 100.
- */
-function readQuery(url: URL): TableQuery {
-  const params = url.searchParams;
-  const pick = <T,>(schema: z.ZodType<T>, value: string | null, fallback: T): T => {
-    if (value === null) return fallback;
-    const parsed = schema.safeParse(value);
-    return parsed.success ? parsed.data : fallback;
-  };
-  const fields = ParcelListQuerySchema.shape;
-  const sort = pick(fields.sort, params.get('sort'), 'createdAt');
-  const limit = Number(params.get('limit'));
-  return {
-    page: pick(fields.page, params.get('page'), 1),
-    limit: (PARCEL_TABLE_PAGE_SIZES as readonly number[]).includes(limit)
-      ? limit
-      : PARCEL_TABLE_PAGE_SIZE,
-    status: pick(fields.status, params.get('status'), undefined),
-    search: pick(
-      fields.search,
-      (params.get('search') ?? '').slice(0, PARCEL_SEARCH_MAX_LENGTH),
-      undefined,
-    ),
-    sort,
-    order: pick(fields.order, params.get('order'), undefined) ?? defaultSortOrder(sort),
-    view: params.get('view') === 'cards' ? 'cards' : 'table',
-  };
-}
 
 /** The same list at another page (page 1 is the address without `page`). */
 function pageUrl(url: URL, page: number) {
@@ -88,7 +47,7 @@ function pageUrl(url: URL, page: number) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const query = readQuery(url);
+  const query = readParcelTableQuery(url);
   const filters = {
     search: query.search ?? '',
     status: query.status ?? '',
@@ -120,9 +79,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const submission = parseWithZod(await readFormData(request), {
-    schema: ParcelBulkStatusFormSchema,
-  });
+  const submission = parseBulkStatusForm(await readFormData(request));
   const back = parcelListHref(new URL(request.url).search);
   if (submission.status !== 'success') {
     return redirectWithToast(request, back, {

@@ -1,5 +1,4 @@
 import { RecordListTab } from '~/components/dashboard/record-list';
-import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -7,8 +6,8 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ReceiptItem } from '~/components/receipts/receipt-item';
 import { getNewestReceipt, getReceipt, listReceipts } from '~/models/receipt.server';
 import { RECEIPTS_PAGE_SIZE } from '~/schemas/constants';
-import { ReceiptActionSchema } from '~/schemas/receipt';
 import { requireOfficeUser, requireRole } from '~/http/auth.server';
+import { parseReceiptAction } from '~/http/receipt-pages.server';
 import { publicCompanyInfo } from '~/lib/env.server';
 import { createToastHeaders, redirectWithToast } from '~/lib/flash.server';
 import { queueReceiptEmail } from '~/services/receipt-email.server';
@@ -44,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // Telling of a download or a print is open to every office role; e-mailing needs staff (below).
   const user = await requireOfficeUser(request);
   const back = listUrl(pageFrom(new URL(request.url)));
-  const submission = parseWithZod(await readFormData(request), { schema: ReceiptActionSchema });
+  const submission = parseReceiptAction(await readFormData(request));
   if (submission.status !== 'success') return invalidForm(submission);
   const { intent, receiptId } = submission.value;
   if (intent !== 'downloaded' && intent !== 'printed') requireRole(user, 'staff', 'page');

@@ -1,6 +1,5 @@
 import { CreateSection, useCreateForm } from '~/components/settings/create-section';
 import { getInputProps } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import type {
   ActionFunctionArgs,
   LoaderFunctionArgs,
@@ -17,12 +16,9 @@ import { CardSection } from '~/components/ui/card-section';
 import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
 import { Field } from '~/components/ui/field';
 import { listApiKeys } from '~/models/api-key.server';
-import {
-  API_KEY_NAME_MAX,
-  API_KEY_SCOPES,
-  ApiKeyCreateSchema,
-  ApiKeyRevokeSchema,
-} from '~/schemas/integrations';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES } from '~/schemas/constants';
+import type { ApiKeyCreateSchema } from '~/schemas/integrations';
+import { parseApiKeyCreate, parseApiKeyRevoke } from '~/http/settings-pages.server';
 import { requireRole, requireUser } from '~/http/auth.server';
 import { GONE, redirectWithOutcome } from '~/lib/flash.server';
 import { readFormData } from '~/lib/form.server';
@@ -61,7 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const into = (result: FormReply) => ({ created: null, result });
   if (formData.get('intent') === 'revoke') {
-    const submission = parseWithZod(formData, { schema: ApiKeyRevokeSchema });
+    const submission = parseApiKeyRevoke(formData);
     if (submission.status !== 'success') return invalidForm(submission, { into });
     const revoked = await revokeApiKey(submission.value.keyId, { user, context });
     return redirectWithOutcome(request, PATH, revoked, {
@@ -69,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       done: (key) => ({ title: 'API key revoked', description: key.name }),
     });
   }
-  const submission = parseWithZod(formData, { schema: ApiKeyCreateSchema });
+  const submission = parseApiKeyCreate(formData);
   if (submission.status !== 'success') return invalidForm(submission, { into });
   // The key is shown on this answer only (never in a cookie or a redirect), then never again.
   const created = await issueApiKey(submission.value, { user, context });
@@ -113,7 +109,7 @@ export default function ApiKeysSettings() {
   const columns = apiKeyColumns(timeZone);
   const create = useCreateForm<typeof ApiKeyCreateSchema, ApiKeyCreated>({
     id: 'create-api-key',
-    schema: ApiKeyCreateSchema,
+    loadSchema: () => import('~/schemas/integrations').then((m) => m.ApiKeyCreateSchema),
     defaultValue: { name: '', scopes: ['read'] },
     action: PATH,
     intent: 'create',

@@ -47,7 +47,7 @@ export default function WebhooksSettings() {
   const { webhooks } = useLoaderData<typeof loader>();
   const create = useCreateForm<typeof WebhookCreateSchema, WebhookCreated>({
     id: 'create-webhook',
-    schema: WebhookCreateSchema,
+    loadSchema: () => import('~/schemas/integrations').then((m) => m.WebhookCreateSchema),
     defaultValue: { url: '', description: '', events: [] },
     action: PATH,
   });

@@ -1,14 +1,22 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, NavLink, Outlet, useLoaderData, useNavigate, useParams } from '@remix-run/react';
+import { lazy, Suspense } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { ParcelCombobox } from '~/components/parcels/parcel-combobox';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
 import { PARCEL_SEARCH_MAX_LENGTH, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import { requireUser } from '~/http/auth.server';
 import { useHydrated } from '~/utils/use-hydrated';
+
+// The picker (Headless UI's Combobox) loads once the page is interactive; until then, and
+// without JavaScript, the plain search form stands in for it.
+const ParcelCombobox = lazy(() =>
+  import('~/components/parcels/parcel-combobox').then((module) => ({
+    default: module.ParcelCombobox,
+  })),
+);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -29,6 +37,32 @@ export default function TrackingTab() {
   const navigate = useNavigate();
   const hydrated = useHydrated();
   const linkSearch = search ? `?${new URLSearchParams({ search })}` : '';
+  // Searching keeps the selected parcel open.
+  const searchForm = (
+    <Form
+      method="get"
+      action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'}
+      role="search"
+    >
+      <label htmlFor="tracking-search" className="field-label">
+        Search parcels
+      </label>
+      <div className="flex gap-2">
+        <input
+          id="tracking-search"
+          type="search"
+          name="search"
+          defaultValue={search}
+          maxLength={PARCEL_SEARCH_MAX_LENGTH}
+          placeholder="Search by tracking number, sender, or recipient..."
+          className="field-input"
+        />
+        <button type="submit" className="btn-secondary">
+          Search
+        </button>
+      </div>
+    </Form>
+  );
 
   return (
     <div className="space-y-4">
@@ -40,38 +74,17 @@ export default function TrackingTab() {
           </h2>
           {hydrated ? (
             // Choosing a parcel opens it; the list below stays as it was.
-            <ParcelCombobox
-              label="Search parcels"
-              clearAfterChoice
-              onChange={(parcel) => {
-                if (parcel) navigate(`/dashboard/tracking/${parcel.id}${linkSearch}`);
-              }}
-            />
+            <Suspense fallback={searchForm}>
+              <ParcelCombobox
+                label="Search parcels"
+                clearAfterChoice
+                onChange={(parcel) => {
+                  if (parcel) navigate(`/dashboard/tracking/${parcel.id}${linkSearch}`);
+                }}
+              />
+            </Suspense>
           ) : (
-            // Searching keeps the selected parcel open.
-            <Form
-              method="get"
-              action={parcelId ? `/dashboard/tracking/${parcelId}` : '/dashboard/tracking'}
-              role="search"
-            >
-              <label htmlFor="tracking-search" className="field-label">
-                Search parcels
-              </label>
-              <div className="flex gap-2">
-                <input
-                  id="tracking-search"
-                  type="search"
-                  name="search"
-                  defaultValue={search}
-                  maxLength={PARCEL_SEARCH_MAX_LENGTH}
-                  placeholder="Search by tracking number, sender, or recipient..."
-                  className="field-input"
-                />
-                <button type="submit" className="btn-secondary">
-                  Search
-                </button>
-              </div>
-            </Form>
+            searchForm
           )}
           {truncated ? (
             <p className="mt-2 text-xs text-gray-600" aria-live="polite">

@@ -222,6 +222,11 @@ export type ParcelSortKey = (typeof PARCEL_SORT_KEYS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
+/** The order a column sorts in when none is asked for: dates newest first, text A to Z. */
+export function defaultSortOrder(sort: ParcelSortKey): SortOrder {
+  return sort === 'createdAt' || sort === 'estimatedDelivery' ? 'desc' : 'asc';
+}
+
 export const NOTIFICATION_TYPES = [
   'Status Update',
   'Delivery Confirmation',
@@ -229,6 +234,19 @@ export const NOTIFICATION_TYPES = [
   'Custom',
   'Delivery Reminder',
 ] as const;
+/** A page of the Notifications tab. */
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+/** What each kind of notification is for, as the templates and the send dialog describe it. */
+export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<
+  (typeof NOTIFICATION_TYPES)[number],
+  string
+> = {
+  'Status Update': "Tell the recipient their parcel's current status.",
+  'Delivery Confirmation': 'Confirm that the parcel has been delivered.',
+  'Pickup Confirmation': 'Confirm that the parcel has been picked up and is on its way.',
+  Custom: 'Write your own subject and message.',
+  'Delivery Reminder': 'Tell the recipient the day before delivery when to expect the parcel.',
+};
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 
 export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;
@@ -266,7 +284,18 @@ export const RECEIPT_STATUSES = ['generated'] as const;
 export const RECEIPTS_PAGE_SIZE = 10;
 export const RECEIPT_PARCEL_CHOICES = 100;
 
+/**
+ * What an API key may do: `read` answers GET requests only; `write` also changes things; `admin`
+ * opens the admin areas — users, API keys and webhooks (changes there need `write` too).
+ */
+export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const API_KEY_NAME_MAX = 100;
+
 export const MAX_PARCEL_DESTINATIONS = 50;
+/** Photos one proof of delivery takes (the courier's form shows it; schemas/proof-of-delivery.ts checks it). */
+export const MAX_PROOF_PHOTOS = 3;
 export const PARCEL_SEARCH_MAX_LENGTH = 100;
 /** How many parcels a parcel picker's combobox offers for one search. */
 export const PARCEL_OPTIONS_LIMIT = 20;

@@ -1,16 +1,9 @@
 import { z } from './zod';
-import { OBJECT_ID_PATTERN } from './constants';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES, OBJECT_ID_PATTERN, type ApiKeyScope } from './constants';
 import { limitField, pageField } from './paging';
 import { requiredText } from './text';
 
-/**
- * What an API key may do: `read` answers GET requests only; `write` also changes things; `admin`
- * opens the admin areas — users, API keys and webhooks (changes there need `write` too).
- */
-export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-
-export const API_KEY_NAME_MAX = 100;
+export { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope };
 
 const scopeField = z.enum(API_KEY_SCOPES, {
   error: `Scope must be one of: ${API_KEY_SCOPES.join(', ')}`,

@@ -3,6 +3,7 @@ import { unknownPlaceholders, TEMPLATE_PLACEHOLDERS } from './notification-templ
 import {
   normalizeTrackingNumber,
   NOTIFICATION_STATUSES,
+  NOTIFICATIONS_PAGE_SIZE,
   NOTIFICATION_TYPES,
   OBJECT_ID_PATTERN,
   TRACKING_NUMBER_INPUT,
@@ -15,7 +16,6 @@ import { requiredText } from './text';
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
-export const NOTIFICATIONS_PAGE_SIZE = 20;
 /** The send dialog offers the newest parcels (spec: the notifications screen loads 50). */
 export const NOTIFICATION_PARCEL_CHOICES = 50;
 export const NOTIFICATION_TITLE_MAX = 200;
@@ -118,11 +118,3 @@ export const NotificationActionSchema = z.object({
   intent: z.enum(['retry', 'delete'], { error: 'Choose Retry or Delete' }),
   notificationId: z.string().regex(OBJECT_ID_PATTERN, 'Invalid notification'),
 });
-
-export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<NotificationType, string> = {
-  'Status Update': "Tell the recipient their parcel's current status.",
-  'Delivery Confirmation': 'Confirm that the parcel has been delivered.',
-  'Pickup Confirmation': 'Confirm that the parcel has been picked up and is on its way.',
-  Custom: 'Write your own subject and message.',
-  'Delivery Reminder': 'Tell the recipient the day before delivery when to expect the parcel.',
-};

@@ -383,10 +383,7 @@ export const ParcelOptionsQuerySchema = ParcelListQuerySchema.pick({ search: tru
 
 export type ParcelListQuery = z.output<typeof ParcelListQuerySchema>;
 
-/** The order a column sorts in when none is asked for: dates newest first, text A to Z. */
-export function defaultSortOrder(sort: ParcelListQuery['sort']): 'asc' | 'desc' {
-  return sort === 'createdAt' || sort === 'estimatedDelivery' ? 'desc' : 'asc';
-}
+export { defaultSortOrder } from './constants';
 
 /** The delete confirmation: a button, no fields. */
 export const ParcelDeleteSchema = z.object({});

@@ -1,8 +1,9 @@
 import { z } from './zod';
 import { textField } from './text';
+import { MAX_PROOF_PHOTOS } from './constants';
 
-/** Photos one proof of delivery takes, and how large each may be as uploaded. */
-export const MAX_PROOF_PHOTOS = 3;
+export { MAX_PROOF_PHOTOS };
+/** How large each photo of a proof of delivery may be as uploaded. */
 export const PROOF_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 export const PROOF_SIGNATURE_MAX_BYTES = 2 * 1024 * 1024;
 /** The longest side of a stored photo or signature, in pixels. */

@@ -30,6 +30,7 @@ import {
 } from '~/models/notification.server';
 import { automaticRuleFor } from '~/models/notification-settings.server';
 import { getParcelForTemplate } from '~/models/parcel-reads.server';
+import type { LeanParcel } from '~/models/parcel.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
 import type { NotificationCreateInput, NotificationType } from '~/schemas/notification';
 import { env } from '~/lib/env.server';
@@ -160,15 +161,19 @@ export async function queueStatusEmail({
   parcelId,
   eventId,
   status,
+  parcel,
 }: {
   parcelId: string;
   eventId: string;
   status: ParcelStatus;
+  /** The parcel as the event's write left it, when the write returned it: not read again. */
+  parcel?: LeanParcel;
 }): Promise<SerializedNotification | null> {
   const rule = await automaticRuleFor(status);
   if (!rule) return null;
   return queueAutomaticEmail({
     parcelId,
+    parcel,
     template: rule.template,
     key: `email:status:${eventId}`,
     eventId,
@@ -213,12 +218,15 @@ async function whatHappened(
  */
 export async function queueAutomaticEmail({
   parcelId,
+  parcel: known,
   template: type,
   key,
   eventId,
   compose = (parcel, template) => templateEmail(template, parcel),
 }: {
   parcelId: string;
+  /** The parcel, when the caller has it as it is now (else it is read). */
+  parcel?: LeanParcel;
   template: NotificationType;
   key: string;
   eventId?: string;
@@ -227,7 +235,7 @@ export async function queueAutomaticEmail({
     template: NotificationTemplate,
   ) => EmailContent | Promise<EmailContent>;
 }): Promise<SerializedNotification | null> {
-  const parcel = await getParcelForTemplate({ id: parcelId });
+  const parcel = known ?? (await getParcelForTemplate({ id: parcelId }));
   const recipient = parcel?.recipient?.email?.trim().toLowerCase();
   if (!parcel || !recipient) return null;
   if (await jobExists(key)) return null;
@@ -282,10 +290,13 @@ export async function resumeNotificationSends(): Promise<{ queued: number; faile
  */
 export async function deliverNotificationEmail(
   notification: RenderableNotification,
-  options: { smtpUrl?: string; timeoutMs?: number } = {},
+  options: { smtpUrl?: string; timeoutMs?: number; parcel?: LeanParcel } = {},
 ): Promise<DeliveryResult> {
-  // The parcel as it is now, for mail programs; the e-mail goes without it if it cannot be read.
-  const delivery = await deliveryDataFor(notification.trackingNumber).catch(() => null);
+  // The parcel as it is now, for mail programs (`parcel`, when the caller has just read it); the
+  // e-mail goes without it if it cannot be read.
+  const delivery = await deliveryDataFor(notification.trackingNumber, options.parcel).catch(
+    () => null,
+  );
   return deliverMail(
     {
       to: notification.recipient,

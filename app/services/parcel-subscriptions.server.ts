@@ -202,24 +202,27 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
   if (!parcel || !event) return;
   const template = await templateFor((parcel.status ?? 'Pending') as ParcelStatus);
   const filled = subscriberEmail(template, parcel);
-  const result = await deliverNotificationEmail({
-    recipient: sub.email,
-    title: filled.subject,
-    message: filled.text,
-    html: filled.html || null,
-    trackingNumber: parcel.trackingNumber,
-    event: {
-      status: eventStatusLabel(event),
-      location: event.location,
-      description: event.description,
-      time: longDateTime(event.timestamp, eventTimeZone(event)),
+  const result = await deliverNotificationEmail(
+    {
+      recipient: sub.email,
+      title: filled.subject,
+      message: filled.text,
+      html: filled.html || null,
+      trackingNumber: parcel.trackingNumber,
+      event: {
+        status: eventStatusLabel(event),
+        location: event.location,
+        description: event.description,
+        time: longDateTime(event.timestamp, eventTimeZone(event)),
+      },
+      unsubscribe: {
+        page: unsubscribeUrl(subscriptionId),
+        oneClick: oneClickUnsubscribeUrl(subscriptionId),
+      },
+      messageKey: `parcel-update-${subscriptionId}-${eventId}`,
     },
-    unsubscribe: {
-      page: unsubscribeUrl(subscriptionId),
-      oneClick: oneClickUnsubscribeUrl(subscriptionId),
-    },
-    messageKey: `parcel-update-${subscriptionId}-${eventId}`,
-  });
+    { parcel },
+  );
   if (!result.ok) throw new Error(result.error);
 }
 

@@ -4,7 +4,11 @@ import {
   toPublicTrackingResult,
   type PublicTrackingResult,
 } from '~/models/parcel-tracking-numbers.server';
-import { type LeanParcel } from '~/models/parcel.server';
+import {
+  type LeanParcel,
+  serializePreferences,
+  type SerializedDeliveryPreferences,
+} from '~/models/parcel.server';
 import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
@@ -131,21 +135,73 @@ export async function lookupTrackingNumber(input: string): Promise<TrackingLooku
   return { kind: 'found', result: publicResult(parcel) };
 }
 
-/** Looks several numbers up in one query; one answer per number, in the order given. */
-export async function lookupTrackingNumbers(inputs: string[]): Promise<TrackingLookup[]> {
-  const numbers = inputs.map(normalizeTrackingNumber);
+/**
+ * The stored parcels of numbers already normalised (TrackingQuerySchema, TrackingBatchSchema),
+ * in one query, each with its lookup's answer, in the order given.
+ */
+async function readTrackingNumbers(
+  numbers: readonly string[],
+): Promise<Array<{ lookup: TrackingLookup; parcel: LeanParcel | null }>> {
   const wellFormed = numbers.filter((n) => TRACKING_NUMBER_PATTERN.test(n));
-  let parcels: Awaited<ReturnType<typeof findParcelsByTrackingNumbers>> = [];
-  if (wellFormed.length) {
-    parcels = await findParcelsByTrackingNumbers(wellFormed);
-  }
+  const parcels = wellFormed.length ? await findParcelsByTrackingNumbers(wellFormed) : [];
   const byNumber = new Map(parcels.map((parcel) => [parcel.trackingNumber, parcel]));
-  return numbers.map((trackingNumber): TrackingLookup => {
-    if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
+  return numbers.map((trackingNumber) => {
+    if (!TRACKING_NUMBER_PATTERN.test(trackingNumber))
+      return { lookup: { kind: 'malformed', trackingNumber }, parcel: null };
     const parcel = byNumber.get(trackingNumber);
-    if (!parcel) return notFound(trackingNumber);
-    return { kind: 'found', result: publicResult(parcel) };
+    if (!parcel) return { lookup: notFound(trackingNumber), parcel: null };
+    return { lookup: { kind: 'found', result: publicResult(parcel) }, parcel };
   });
+}
+
+/**
+ * Looks several numbers up in one query (already normalised, as TrackingBatchSchema gives them);
+ * one answer per number, in the order given.
+ */
+export async function lookupTrackingNumbers(numbers: string[]): Promise<TrackingLookup[]> {
+  return (await readTrackingNumbers(numbers)).map((n) => n.lookup);
+}
+
+/** A number as the tracking page shows it: found, with all the page says of it, or not. */
+export type TrackedNumber =
+  | {
+      kind: 'found';
+      result: PublicTrackingResult;
+      glance: TrackingGlance;
+      /** Its schema.org ParcelDelivery data. */
+      delivery: ReturnType<typeof trackingDeliveryData>;
+      /** What the recipient asked for, when this browser opened the parcel with the postcode. */
+      savedPreferences: SerializedDeliveryPreferences | null;
+    }
+  | Exclude<TrackingLookup, { kind: 'found' }>;
+
+/**
+ * Everything the tracking page shows of the numbers asked for (already normalised, by
+ * TrackingQuerySchema), from one read of their parcels: each found one at a glance with its
+ * ParcelDelivery data, a single delivered parcel's glance saying who received it, and, for the
+ * parcels this browser opened with the recipient's postcode (`opened`), what the recipient asked
+ * for.
+ */
+export async function trackNumbers(
+  numbers: readonly string[],
+  { opened = [] }: { opened?: readonly string[] } = {},
+): Promise<TrackedNumber[]> {
+  const read = await readTrackingNumbers(numbers);
+  return Promise.all(
+    read.map(async ({ lookup, parcel }): Promise<TrackedNumber> => {
+      if (lookup.kind !== 'found') return lookup;
+      const { result } = lookup;
+      return {
+        kind: 'found',
+        result,
+        glance: read.length === 1 ? await lookupGlance(result) : trackingGlance(result),
+        delivery: trackingDeliveryData(result),
+        savedPreferences: opened.includes(result.parcel.trackingNumber)
+          ? serializePreferences(parcel?.deliveryPreferences)
+          : null,
+      };
+    }),
+  );
 }
 
 /**
@@ -206,10 +262,14 @@ export function trackingDeliveryData({ parcel, events }: PublicTrackingResult) {
   });
 }
 
-/** The parcel's ParcelDelivery data as its page shows it, for its e-mails; null when it is gone. */
-export async function deliveryDataFor(trackingNumber: string) {
-  const parcel = await findParcelByTrackingNumber(trackingNumber);
-  return parcel ? trackingDeliveryData(publicResult(parcel)) : null;
+/**
+ * The parcel's ParcelDelivery data as its page shows it, for its e-mails: read by its number, or
+ * from the parcel its caller has just read (`parcel`, with the fields of the public result);
+ * null when it is gone.
+ */
+export async function deliveryDataFor(trackingNumber: string, parcel?: LeanParcel | null) {
+  const read = parcel ?? (await findParcelByTrackingNumber(trackingNumber));
+  return read ? trackingDeliveryData(publicResult(read)) : null;
 }
 
 /** What the recipient reads first: the headline, the steps, the expected day and the update time. */

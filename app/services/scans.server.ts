@@ -1,9 +1,9 @@
 import { NotFoundError, ValidationError } from '~/lib/errors.server';
 import { env } from '~/lib/env.server';
 import { getDepot } from '~/models/depot.server';
-import { eventScannedBy, parcelIdByTrackingNumber } from '~/models/delivery.server';
+import { eventScannedBy } from '~/models/delivery.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
-import { getParcel } from '~/models/parcel-reads.server';
+import { getParcel, getParcelByTrackingNumber } from '~/models/parcel-reads.server';
 import { type SerializedParcel } from '~/models/parcel.server';
 import { listProofs, type SerializedProof } from '~/models/proof-of-delivery.server';
 import { getEvent, type TrackingEvent } from '~/models/tracking-event.server';
@@ -126,8 +126,8 @@ export async function recordScan(input: ScanInput, actor: Actor): Promise<ScanOu
     trackingNumber: input.trackingNumber,
     mistyped: !hasValidCheckDigit(input.trackingNumber),
   };
-  const parcelId = await parcelIdByTrackingNumber(input.trackingNumber);
-  const found = parcelId ? await getParcel(parcelId) : null;
+  // One read of the parcel, for what the scan decides on; the write then returns it as it leaves it.
+  const found = await getParcelByTrackingNumber(input.trackingNumber);
   if (!found) return notFound;
   if (FINAL_STATUSES.includes(found.status as ParcelStatus))
     return { kind: 'closed', parcel: found, message: await closedMessage(found) };
@@ -154,10 +154,11 @@ export async function recordScan(input: ScanInput, actor: Actor): Promise<ScanOu
       override,
     },
     actor,
-    { repeatWindowMs: REPEAT_WINDOW_MS, scannedBy: actor.user.id, refuseFinal: true },
+    { repeatWindowMs: REPEAT_WINDOW_MS, scannedBy: actor.user.id, refuseFinal: true, found: true },
   );
-  const parcel = recorded ? await getParcel(found.id) : null;
-  if (!recorded || !parcel) return notFound;
+  if (!recorded) return notFound;
+  const parcel = (!recorded.closed && recorded.parcel) || (await getParcel(found.id));
+  if (!parcel) return notFound;
   if (recorded.closed) return { kind: 'closed', parcel, message: await closedMessage(parcel) };
   if (recorded.repeated) return { kind: 'repeated', event: recorded.event, parcel };
   const { events: _events, ...scanned } = parcel;

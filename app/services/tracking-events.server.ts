@@ -1,5 +1,5 @@
 import { getParcel, getParcelStatus } from '~/models/parcel-reads.server';
-import { type SerializedParcel } from '~/models/parcel.server';
+import { type LeanParcel, type SerializedParcel, serializeParcel } from '~/models/parcel.server';
 import {
   pullEvent,
   pushEvent,
@@ -33,7 +33,10 @@ import type { ParcelReopenInput } from '~/schemas/tracking-event';
  * that status if the rules send one (once per event). A failure to queue the e-mail is logged;
  * the event stands.
  */
-async function statusChanged(change: StatusChange | null, { email }: { email: boolean }) {
+async function statusChanged(
+  change: StatusChange | null,
+  { email, parcel }: { email: boolean; parcel?: LeanParcel },
+) {
   if (!change) return;
   await emitWebhookEvent('parcel.status_changed', {
     parcel: change.parcel,
@@ -41,7 +44,7 @@ async function statusChanged(change: StatusChange | null, { email }: { email: bo
   });
   if (!email || !change.setBy) return;
   try {
-    await queueStatusEmail({ parcelId: change.parcel.id, ...change.setBy });
+    await queueStatusEmail({ parcelId: change.parcel.id, ...change.setBy, parcel });
   } catch (error) {
     console.error('Could not queue the automatic status e-mail', error);
   }
@@ -97,6 +100,8 @@ export type RecordedEvent =
       repeated: boolean;
       /** The parcel's status before, when the event changed it. */
       previousStatus?: string | null;
+      /** The parcel as the event left it, when its write returned it (see pushEvent). */
+      parcel?: SerializedParcel;
       closed?: undefined;
     }
   | { closed: ParcelStatus };
@@ -115,19 +120,26 @@ export async function recordEvent(
     repeatWindowMs,
     scannedBy,
     refuseFinal,
-  }: { repeatWindowMs?: number; scannedBy?: string; refuseFinal?: boolean } = {},
+    found,
+  }: {
+    repeatWindowMs?: number;
+    scannedBy?: string;
+    refuseFinal?: boolean;
+    /** The caller has just read the parcel (a scan): it is not looked for again. */
+    found?: boolean;
+  } = {},
 ): Promise<RecordedEvent | null> {
   const written = await pushEvent(
     parcelId,
     { ...(await atDepot(input)), scannedBy },
-    { repeatWindowMs, refuseFinal },
+    { repeatWindowMs, refuseFinal, found },
   );
   if (!written) return null;
   if (written.closed) return { closed: written.closed };
   if (written.repeated) return { event: written.event, repeated: true };
-  const { event, statusChange } = written;
-  await statusChanged(statusChange, { email: true });
-  const parcel = await getParcelStatus(event.parcelId);
+  const { event, statusChange, parcel: after } = written;
+  await statusChanged(statusChange, { email: true, parcel: after });
+  const parcel = after ?? (await getParcelStatus(event.parcelId));
   // The people who follow the parcel hear of every new event, until delivery. A failure to
   // queue their e-mails is logged; the event stands.
   try {
@@ -138,7 +150,12 @@ export async function recordEvent(
   await emitEventChange('tracking_event.created', event, parcel);
   if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
   await auditRecord(actor, 'create', 'event', { label: eventStatusLabel(event), after: event });
-  return { event, repeated: false, previousStatus: statusChange?.previousStatus };
+  return {
+    event,
+    repeated: false,
+    previousStatus: statusChange?.previousStatus,
+    parcel: after && (statusChange?.parcel ?? serializeParcel(after)),
+  };
 }
 
 /** `parcel.delivery_failed`: the attempt, why it failed and when the next one is. */

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react';
 import type { PublicUser } from '~/models/user.server';
-import { hasRole } from '~/schemas/user';
+import { hasRole } from '~/schemas/roles';
 
 /** The signed-in user, as the dashboard layout loaded them. */
 export function useDashboardUser(): Pick<PublicUser, 'id' | 'role' | 'username'> | null {

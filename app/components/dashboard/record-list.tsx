@@ -1,7 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { Link, Outlet } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import { listPageUrl } from '~/utils/list-page';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 

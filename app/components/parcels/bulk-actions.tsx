@@ -1,6 +1,6 @@
 import { useNavigate, useSubmit } from '@remix-run/react';
 import type { FormEvent } from 'react';
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import { PARCEL_STATUSES } from '~/schemas/constants';
 import { LABEL_PAPER_NAMES, LABEL_PAPERS, MAX_LABELS_PER_SHEET } from '~/schemas/label';
 import { useHydrated } from '~/utils/use-hydrated';

@@ -1,4 +1,4 @@
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import { labelHref } from '~/schemas/label';
 
 /** An entry of the menu that the app opens in place: a dialog over the list, or another page. */

@@ -1,4 +1,4 @@
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import type { SerializedParcel } from '~/models/parcel.server';
 import type { ParcelSortKey, SortOrder } from '~/schemas/constants';
 import { formatDate } from '~/utils/format';

@@ -1,31 +1,23 @@
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from '@conform-to/react';
 import { Form, Link } from '@remix-run/react';
 import { SignaturePadField } from '~/components/parcels/signature-pad';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
-import { MAX_PROOF_PHOTOS } from '~/schemas/proof-of-delivery';
+import { MAX_PROOF_PHOTOS } from '~/schemas/constants';
 import { useHydrated } from '~/utils/use-hydrated';
 import { useIsPending } from '~/utils/use-is-pending';
 
-type ProofFields = {
-  receivedBy: string;
-  destination: string;
-  note: string;
-  signatureName: string;
-  photo: File[];
-  signature: File;
+/** The action's reply to a refused proof (conform's, from parseWithZod): errors by field, and what was sent. */
+type ProofReply = {
+  error?: Record<string, string[] | null> | null;
+  initialValue?: Record<string, unknown> | null;
 };
 
 /**
  * The proof of delivery of one stop: who received it, photos from the phone's camera, a drawn
  * signature (with JavaScript) or a typed one. The details dialog and the scan station's page draw
- * it; `large` gives the station's thumb-sized controls and starts on Received by.
+ * it; `large` gives the station's thumb-sized controls and starts on Received by. Only the server
+ * checks it (the photos and the signature are files), so the form is a plain one that shows the
+ * server's reply, without conform's script: the courier's page stays light on a phone.
  */
 export function ProofOfDeliveryForm({
   destination,
@@ -39,25 +31,30 @@ export function ProofOfDeliveryForm({
   large?: boolean;
 }) {
   const hydrated = useHydrated();
-  const [form, fields] = useForm<ProofFields>({
-    id: `proof-of-delivery-${destination}`,
-    lastResult: lastResult as SubmissionResult<string[]> | undefined,
-    shouldValidate: 'onSubmit',
-  });
+  const id = `proof-of-delivery-${destination}`;
+  const reply = (lastResult ?? null) as ProofReply | null;
+  const errors = (name: string) => reply?.error?.[name] ?? undefined;
+  const sent = (name: string) => {
+    const value = reply?.initialValue?.[name];
+    return typeof value === 'string' ? value : undefined;
+  };
   const busy = useIsPending({ state: 'submitting' });
   const button = large ? 'min-h-11 w-full sm:w-auto' : '';
   return (
-    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <input type="hidden" name={fields.destination.name} value={String(destination)} />
+    <Form method="post" encType="multipart/form-data" id={id} noValidate className="space-y-4">
+      <FormErrors id={`${id}-form-error`} errors={errors('')} />
+      <input type="hidden" name="destination" value={String(destination)} />
       <Field
         label="Received by"
-        {...getInputProps(fields.receivedBy, { type: 'text' })}
+        id={`${id}-receivedBy`}
+        name="receivedBy"
+        type="text"
+        defaultValue={sent('receivedBy')}
         autoComplete="off"
         required
         // The station's page exists to take this name: the courier is at the door.
         autoFocus={large}
-        errors={fields.receivedBy.errors}
+        errors={errors('receivedBy')}
       />
       <div>
         <label htmlFor="proof-photos" className="field-label">
@@ -65,41 +62,44 @@ export function ProofOfDeliveryForm({
         </label>
         <input
           id="proof-photos"
-          name={fields.photo.name}
+          name="photo"
           type="file"
           accept="image/*"
           capture="environment"
           multiple
           className={`field-input ${large ? 'min-h-11' : ''}`}
-          aria-invalid={fields.photo.errors?.length ? true : undefined}
+          aria-invalid={errors('photo')?.length ? true : undefined}
           aria-describedby="proof-photos-hint"
         />
         <p id="proof-photos-hint" className="mt-1 text-xs text-gray-500">
           JPEG, PNG or WebP, at most 10 MB each. Location and camera details are removed.
         </p>
-        {fields.photo.errors?.length ? (
+        {errors('photo')?.length ? (
           <ul className="field-error">
-            {fields.photo.errors.map((e) => (
+            {errors('photo')!.map((e) => (
               <li key={e}>{e}</li>
             ))}
           </ul>
         ) : null}
       </div>
-      {hydrated ? (
-        <SignaturePadField name={fields.signature.name} errors={fields.signature.errors} />
-      ) : null}
+      {hydrated ? <SignaturePadField name="signature" errors={errors('signature')} /> : null}
       <Field
         label={hydrated ? 'Or typed signature' : 'Typed signature'}
         hint="The recipient's name, typed as their signature."
-        {...getInputProps(fields.signatureName, { type: 'text' })}
+        id={`${id}-signatureName`}
+        name="signatureName"
+        type="text"
+        defaultValue={sent('signatureName')}
         autoComplete="off"
-        errors={fields.signatureName.errors}
+        errors={errors('signatureName')}
       />
       <TextareaField
         label="Note"
         rows={2}
-        {...getTextareaProps(fields.note)}
-        errors={fields.note.errors}
+        id={`${id}-note`}
+        name="note"
+        defaultValue={sent('note')}
+        errors={errors('note')}
       />
       <div className="flex flex-wrap justify-end gap-3">
         <Link to={closeTo} className={`btn-secondary ${button}`}>

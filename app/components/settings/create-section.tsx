@@ -5,7 +5,6 @@ import {
   type FormMetadata,
   type SubmissionResult,
 } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, useActionData, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
@@ -13,21 +12,23 @@ import { CardSection } from '~/components/ui/card-section';
 import { FormErrors } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { useLazyValidation } from '~/utils/use-lazy-validation';
 
 /**
  * The form of a settings page that adds a record shown with its secret once (an API key, a
- * webhook): conform's form checked with the action's schema, the reply the action gave, whether
- * it is on its way, and what the action created (its `created`).
+ * webhook): conform's form checked with the action's schema (imported by `loadSchema` once the
+ * page is interactive, see useLazyValidation), the reply the action gave, whether it is on its
+ * way, and what the action created (its `created`).
  */
 export function useCreateForm<S extends z.ZodObject, Created>({
   id,
-  schema,
+  loadSchema,
   defaultValue,
   action,
   intent,
 }: {
   id: string;
-  schema: S;
+  loadSchema: () => Promise<S>;
   defaultValue: DefaultValue<z.input<S>>;
   /** The page's own URL, where the form posts. */
   action: string;
@@ -38,13 +39,14 @@ export function useCreateForm<S extends z.ZodObject, Created>({
   const actionData = useActionData() as
     { result?: SubmissionResult<string[]>; created?: Created | null } | undefined;
   const navigation = useNavigation();
+  const onValidate = useLazyValidation(loadSchema);
   const [form, fields] = useForm<z.input<S>, z.output<S>>({
     id,
     lastResult: navigation.state === 'idle' ? actionData?.result : null,
     defaultValue,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate,
   });
   const creating = useIsPending({
     formAction: action,

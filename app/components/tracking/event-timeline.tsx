@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react';
-import { DIALOG_FRAGMENT } from '~/components/ui/route-dialog';
+import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
 import { useCanEdit } from '~/utils/use-dashboard-user';
 import type { TrackingEvent } from '~/models/tracking-event.server';
 import { formatDateTime, formatEventTime } from '~/utils/format';

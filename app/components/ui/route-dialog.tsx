@@ -1,6 +1,7 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { Link, useLocation, useNavigate } from '@remix-run/react';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { DIALOG_ID } from '~/utils/dialog-fragment';
 import { useHydrated } from '~/utils/use-hydrated';
 
 /**
@@ -74,16 +75,6 @@ function useStartedBeforeHydration() {
   }, []);
   return { section, started };
 }
-
-/**
- * The id of a dialog rendered as a page, and the fragment that links opening a dialog end with:
- * without JavaScript the browser scrolls the form into view when the page loads, instead of
- * leaving it below the list the dialog was opened from. Form actions carry no fragment: a
- * browser keeps a request's fragment across the redirect that follows a save. With JavaScript the dialog is a modal and
- * there is no element by that id, so nothing scrolls.
- */
-export const DIALOG_ID = 'dialog';
-export const DIALOG_FRAGMENT = `#${DIALOG_ID}`;
 
 /** Where a dialog over the page at `path` closes to: that page, with the search it was opened with. */
 export function useCloseTo(path: string) {
