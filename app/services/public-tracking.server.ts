@@ -9,7 +9,7 @@ import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
   FAILED_DELIVERY,
-  failureReasonWords,
+  FAILURE_REASONS,
   normalizeTrackingNumber,
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
@@ -20,7 +20,7 @@ import { env } from '~/lib/env.server';
 import { parcelDeliveryData } from '~/lib/parcel-delivery-data.server';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
 import {
-  dayIn,
+  deliveredAt as deliveredAtWords,
   deliveryHeadline,
   expectation,
   initials,
@@ -28,8 +28,8 @@ import {
   longDay,
   progressSteps,
   windowPhrase,
-  zonedTime,
   type ProgressStep,
+  type Words,
 } from '~/utils/delivery-headline';
 import { RateLimit } from '~/lib/rate-limit.server';
 
@@ -50,7 +50,12 @@ export { TRACKING_NOT_FOUND };
 export type TrackingNotFoundCode = 'tracking_number_mistyped' | 'tracking_number_not_found';
 
 export type TrackingLookup =
-  | { kind: 'found'; result: PublicTrackingResult }
+  | {
+      kind: 'found';
+      result: PublicTrackingResult;
+      /** The recipient's language (BCP 47), which the tracking page speaks to them; never shown. */
+      language: string | null;
+    }
   | { kind: 'malformed'; trackingNumber: string }
   | { kind: 'not-found'; trackingNumber: string; mistyped: boolean };
 
@@ -128,7 +133,11 @@ export async function lookupTrackingNumber(input: string): Promise<TrackingLooku
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
   const parcel = await findParcelByTrackingNumber(trackingNumber);
   if (!parcel) return notFound(trackingNumber);
-  return { kind: 'found', result: publicResult(parcel) };
+  return {
+    kind: 'found',
+    result: publicResult(parcel),
+    language: parcel.recipient?.language || null,
+  };
 }
 
 /** Looks several numbers up in one query; one answer per number, in the order given. */
@@ -144,7 +153,11 @@ export async function lookupTrackingNumbers(inputs: string[]): Promise<TrackingL
     if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
     const parcel = byNumber.get(trackingNumber);
     if (!parcel) return notFound(trackingNumber);
-    return { kind: 'found', result: publicResult(parcel) };
+    return {
+      kind: 'found',
+      result: publicResult(parcel),
+      language: parcel.recipient?.language || null,
+    };
   });
 }
 
@@ -237,8 +250,10 @@ export type TrackingGlance = {
  */
 export function trackingGlance(
   result: PublicTrackingResult,
+  words: Words,
   { now = new Date(), receivedBy = null }: { now?: Date; receivedBy?: string | null } = {},
 ): TrackingGlance {
+  const { lang } = words;
   const { parcel, events } = result;
   const timeZone = parcel.timeZone;
   const deliveredEvent = events.find((e) => e.status === 'Delivered');
@@ -269,31 +284,36 @@ export function trackingGlance(
   const failed =
     parcel.status === 'Failed' ? events.find((e) => e.status === FAILED_DELIVERY) : null;
   return {
-    headline: deliveryHeadline(input),
-    steps: progressSteps(parcel.status),
-    expected: expected ? longDay(expected.day) : null,
-    window: expected ? windowPhrase(expected.window, timeZone) : null,
+    headline: deliveryHeadline(input, words),
+    steps: progressSteps(parcel.status, words),
+    expected: expected ? longDay(expected.day, lang) : null,
+    window: expected ? windowPhrase(expected.window, timeZone, words) : null,
     delivered: deliveredAt
-      ? `${longDay(dayIn(new Date(deliveredAt), deliveredTimeZone))} at ${zonedTime(new Date(deliveredAt), deliveredTimeZone)}`
+      ? deliveredAtWords(new Date(deliveredAt), deliveredTimeZone, words)
       : null,
     receivedBy: receivedBy ? initials(receivedBy) : null,
-    lastUpdated: updated ? longDateTime(updated, timeZone) : null,
+    lastUpdated: updated ? longDateTime(updated, timeZone, lang) : null,
     timeZone,
     attempt: failed
       ? {
-          reason: failureReasonWords(failed.reason),
-          at: failed.timestamp ? longDateTime(failed.timestamp, failed.timeZone) : '',
-          next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate) : null,
+          reason: words.t(
+            `reasons.${failed.reason && failed.reason in FAILURE_REASONS ? failed.reason : 'other'}`,
+          ),
+          at: failed.timestamp ? longDateTime(failed.timestamp, failed.timeZone, lang) : '',
+          next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate, lang) : null,
         }
       : null,
   };
 }
 
 /** The glance of one full result: a delivered parcel's proof says who received it. */
-export async function lookupGlance(result: PublicTrackingResult): Promise<TrackingGlance> {
+export async function lookupGlance(
+  result: PublicTrackingResult,
+  words: Words,
+): Promise<TrackingGlance> {
   const proofs =
     result.parcel.status === 'Delivered'
       ? await listProofsByTrackingNumber(result.parcel.trackingNumber)
       : [];
-  return trackingGlance(result, { receivedBy: proofs.at(-1)?.receivedBy ?? null });
+  return trackingGlance(result, words, { receivedBy: proofs.at(-1)?.receivedBy ?? null });
 }
