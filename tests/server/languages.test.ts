@@ -40,6 +40,21 @@ afterAll(async () => {
 });
 
 const html = (document: Document) => document.documentElement;
+
+/** A page as a browser asking for `acceptLanguage` reads it: its language, direction, headline. */
+async function read(path: string, acceptLanguage?: string) {
+  const { response, document } = await server.page(
+    path,
+    acceptLanguage ? { headers: { 'accept-language': acceptLanguage } } : undefined,
+  );
+  return {
+    response,
+    document,
+    lang: html(document).getAttribute('lang'),
+    dir: html(document).getAttribute('dir'),
+    headline: textOf(document.querySelector('[data-headline]')),
+  };
+}
 /** A message's key shown instead of its words ("track.title", "footer.language"). */
 const RAW_KEY =
   /\b(layout|footer|track|errors|result|status|service|delivery|subscribe|manage|proof|links)\.[a-z][a-zA-Z]*\b/;
@@ -59,36 +74,24 @@ describe('the language of a public page', () => {
   });
 
   it('Accept-Language answers in the browser’s language, and Arabic right to left', async () => {
-    const german = await server.page(`/track?number=${trackingNumber}`, {
-      headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
-    });
-    expect(html(german.document).getAttribute('lang')).toBe('de');
-    expect(textOf(german.document.querySelector('[data-headline]'))).toBe(
-      'Zustellung am Freitag, 26. November, bis 18:00 EST',
-    );
+    const german = await read(`/track?number=${trackingNumber}`, 'de-DE,de;q=0.9,en;q=0.5');
+    expect(german.lang).toBe('de');
+    expect(german.headline).toBe('Zustellung am Freitag, 26. November, bis 18:00 EST');
     expect(german.response.headers.get('vary')).toMatch(/Accept-Language/);
-    const arabic = await server.page(`/track?number=${trackingNumber}`, {
-      headers: { 'accept-language': 'ar' },
-    });
-    expect(html(arabic.document).getAttribute('lang')).toBe('ar');
-    expect(html(arabic.document).getAttribute('dir')).toBe('rtl');
+    const arabic = await read(`/track?number=${trackingNumber}`, 'ar');
+    expect([arabic.lang, arabic.dir]).toEqual(['ar', 'rtl']);
     expect(textOf(arabic.document.querySelector('h1'))).toBe('تتبّع شحنة');
   });
 
   it('a tracking result speaks its recipient’s language, unless the visitor chose one', async () => {
-    const own = await server.page(`/track?number=${frenchParcel}`, {
-      headers: { 'accept-language': 'de' },
-    });
-    expect(html(own.document).getAttribute('lang')).toBe('fr');
-    expect(textOf(own.document.querySelector('[data-headline]'))).toBe(
-      'Arrive le vendredi 26 novembre, avant 18:00 EST',
-    );
-    const chosen = await server.page(`/track?number=${frenchParcel}&lang=en`);
-    expect(html(chosen.document).getAttribute('lang')).toBe('en');
+    const own = await read(`/track?number=${frenchParcel}`, 'de');
+    expect(own.lang).toBe('fr');
+    expect(own.headline).toBe('Arrive le vendredi 26 novembre, avant 18:00 EST');
+    expect((await read(`/track?number=${frenchParcel}&lang=en`)).lang).toBe('en');
     // Unknown or nonsense languages are ignored: the default.
-    const odd = await server.page('/track?lang=xx-%3Cscript%3E');
+    const odd = await read('/track?lang=xx-%3Cscript%3E');
     expect(odd.response.status).toBe(200);
-    expect(html(odd.document).getAttribute('lang')).toBe('en');
+    expect(odd.lang).toBe('en');
   });
 
   it('the footer’s picker is a plain form: its answer sets the cookie and comes back', async () => {

@@ -5,7 +5,7 @@ import { HONEYPOT_FIELD } from '~/schemas/public-forms';
 export function HoneypotField() {
   const { t } = useTranslation('public');
   return (
-    <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+    <div aria-hidden="true" className="absolute -start-[9999px] h-px w-px overflow-hidden">
       <label>
         {t('footer.honeypot')}
         <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />

@@ -29,7 +29,7 @@ export function NewsletterForm() {
     >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {/* Left empty by people; bots that fill every field are ignored. */}
-      <div aria-hidden="true" className="absolute -left-[9999px]">
+      <div aria-hidden="true" className="absolute -start-[9999px]">
         <label>
           {t('footer.honeypot')}
           <input type="text" name="website" tabIndex={-1} autoComplete="off" />
