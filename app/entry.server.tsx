@@ -20,6 +20,9 @@ import { startJobWorker, type JobWorker } from './services/jobs.server';
 import { resumeNotificationSends } from './services/notifications.server';
 import { seedOnFirstStart } from './services/seed.server';
 import { NonceProvider } from './utils/nonce-provider';
+import { I18nextProvider } from 'react-i18next';
+import { i18nFor } from './lib/i18n.server';
+import { pageLanguage, renderingWith } from './utils/page-language';
 
 /**
  * Called by the server before it listens: connects the database (the one connection every
@@ -133,15 +136,23 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : '';
   // The whole page in one string: no route defers data, so there is nothing to stream, and a
   // string is cheaper to render and send than a stream of chunks. A public page is rendered once
-  // for what it shows (render-cache.server.ts).
+  // for what it shows (render-cache.server.ts), its language included: the page's language, as its
+  // loaders decided it (app/utils/page-language.ts), is in their data.
+  const { matches, loaderData } = remixContext.staticHandlerContext;
+  const language = pageLanguage(matches.map((match) => ({ data: loaderData[match.route.id] })));
+  const i18n = i18nFor(language);
   const html = renderPage(
     publicPageKey(request, responseStatusCode, responseHeaders, remixContext),
     nonce,
     (nonce) =>
-      renderToString(
-        <NonceProvider value={nonce}>
-          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-        </NonceProvider>,
+      renderingWith(i18n.getFixedT(language, 'public'), () =>
+        renderToString(
+          <I18nextProvider i18n={i18n}>
+            <NonceProvider value={nonce}>
+              <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+            </NonceProvider>
+          </I18nextProvider>,
+        ),
       ),
   );
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');

@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useMatches,
   useRouteLoaderData,
 } from '@remix-run/react';
@@ -17,6 +18,10 @@ import { publicCompanyInfo } from './lib/env.server';
 import { getToast } from './lib/flash.server';
 import { useNonce } from './utils/nonce-provider';
 import { shouldHydrate } from './utils/route-handle';
+import { requestLanguage } from './lib/i18n.server';
+import { publicUrl } from './lib/urls.server';
+import { languageDirection, SOURCE_LANGUAGE } from './schemas/languages';
+import { languageAlternates, languageUrl, pageLanguage } from './utils/page-language';
 import stylesheet from './tailwind.css';
 
 export const links: LinksFunction = () => [
@@ -26,7 +31,16 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
-  return json({ toast, company: publicCompanyInfo() }, { headers: headers ?? undefined });
+  return json(
+    {
+      toast,
+      company: publicCompanyInfo(),
+      // The public pages' language (a tracking result may name its recipient's instead).
+      language: await requestLanguage(request),
+      siteUrl: new URL(publicUrl('/')).origin,
+    },
+    { headers: headers ?? undefined },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -40,15 +54,36 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const nonce = useNonce();
-  // Public pages ship no framework JavaScript (see their layout's handle).
-  const hydrate = shouldHydrate(useMatches());
+  const matches = useMatches();
+  const location = useLocation();
+  // Public pages ship no framework JavaScript (see their layout's handle); they are in the
+  // reader's language, the staff's pages in English.
+  const hydrate = shouldHydrate(matches);
+  const language = hydrate ? SOURCE_LANGUAGE : pageLanguage(matches);
+  const site = data?.siteUrl ?? '';
   return (
-    <html lang="en" className="h-full">
+    <html lang={language} dir={languageDirection(language)} className="h-full">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {hydrate ? null : (
+          <>
+            <link
+              rel="canonical"
+              href={languageUrl(
+                site,
+                location.pathname,
+                location.search,
+                new URLSearchParams(location.search).has('lang') ? language : null,
+              )}
+            />
+            {languageAlternates(site, location.pathname, location.search).map((alternate) => (
+              <link key={alternate.hrefLang} rel="alternate" {...alternate} />
+            ))}
+          </>
+        )}
       </head>
       <body className="flex min-h-full flex-col bg-gray-50 text-gray-900 antialiased">
         {children}

@@ -1,11 +1,18 @@
 import { env } from '~/lib/env.server';
 import { escapeHtml } from '~/lib/html';
 import { trackingUrl } from '~/lib/urls.server';
-import { failureReasonWords } from '~/schemas/constants';
+import { FAILURE_REASONS } from '~/schemas/constants';
+import type { Language } from '~/schemas/languages';
+import { translator } from '~/lib/i18n.server';
+import {
+  describeDeliveryPreferences,
+  type PreferenceWords,
+} from '~/utils/delivery-preferences-text';
 import { longDateTime, longDay } from '~/utils/delivery-headline';
 import {
   fillTemplate,
-  NEUTRAL_RECIPIENT_NAME,
+  neutralRecipientName,
+  parcelLanguage,
   placeholderValues,
   type PlaceholderParcel,
 } from './templates.server';
@@ -14,8 +21,10 @@ import {
  * The automatic e-mails about a parcel, each composed here from its template and the parcel: a
  * status change (with what happened, for a failed attempt or a delivery), the day before the
  * delivery, a subscriber's update, the recipient's preferences confirmed. Subject, text and HTML
- * are made here; the layout and the schema.org data are added when the e-mail is sent
- * (notification.server.tsx). The services gather the facts and queue what is made here.
+ * are made here, in the recipient's language (the parcel's `recipient.language`, whoever
+ * triggered the e-mail), with the template of that language; the layout and the schema.org data
+ * are added when the e-mail is sent (notification.server.tsx), in the same language. The services
+ * gather the facts and queue what is made here.
  */
 
 export type EmailContent = { subject: string; text: string; html: string };
@@ -39,8 +48,9 @@ export type Delivery = {
   timeZone: string;
   receivedBy?: string;
   address?: string;
-  /** Where it was left: the proof's note, else handed to who received it. */
+  /** Where it was left: the proof's note, else handed to who received it (`handedTo`). */
   note?: string;
+  handedTo?: string;
   /** The page that opens the photos and signature, when there are any. */
   proofUrl?: string;
 };
@@ -58,10 +68,17 @@ export function statusEmail(
   happened: WhatHappened | null,
 ): EmailContent {
   const filled = templateEmail(template, parcel);
-  if (happened?.kind === 'delivered') return withLines(filled, deliveredLines(happened));
+  const language = parcelLanguage(parcel);
+  if (happened?.kind === 'delivered') return withLines(filled, deliveredLines(happened, language));
   if (happened?.kind !== 'failed') return filled;
-  const told = withLines(filled, failedAttemptLines(happened));
-  return withLead(told, failedAttemptLead(parcel.trackingNumber, happened));
+  const told = withLines(filled, failedAttemptLines(happened, language));
+  return withLead(told, failedAttemptLead(parcel.trackingNumber, happened, language));
+}
+
+/** A failed attempt's reason in the recipient's words (an unknown code: the "other" words). */
+function reasonWords(reason: string | null | undefined, language: Language): string {
+  const code = reason && reason in FAILURE_REASONS ? reason : 'other';
+  return translator(language, 'public')(`delivery.reasons.${code}`);
 }
 
 /** An e-mail that is its template filled in for the parcel (the day before the delivery). */
@@ -75,25 +92,35 @@ export function templateEmail(template: Template, parcel: PlaceholderParcel): Em
  * recipient's.
  */
 export function subscriberEmail(template: Template, parcel: PlaceholderParcel): EmailContent {
+  const language = parcelLanguage(parcel);
   return fillTemplate(template, {
-    ...placeholderValues(parcel),
-    recipientName: NEUTRAL_RECIPIENT_NAME,
+    ...placeholderValues(parcel, language),
+    recipientName: neutralRecipientName(language),
   });
 }
 
 /** What the recipient is told when their delivery preferences change, and whom to call. */
 export function preferencesConfirmationEmail(
-  trackingNumber: string,
-  preferences: string[],
+  parcel: PlaceholderParcel,
+  preferences: Parameters<typeof describeDeliveryPreferences>[0],
 ): EmailContent {
+  const language = parcelLanguage(parcel);
+  const t = translator(language);
+  const page = translator(language, 'public');
+  const words: PreferenceWords = {
+    lang: language,
+    t: (key, values) => page(`manage.lines.${key}`, values),
+    place: (code) => page(`manage.places.${code}`),
+  };
+  const { trackingNumber } = parcel;
   return {
-    subject: `Your delivery preferences for ${trackingNumber} were changed`,
+    subject: t('preferences.subject', { trackingNumber }),
     text: [
-      `The delivery preferences for your parcel ${trackingNumber} were changed. From now on:`,
+      t('preferences.changed', { trackingNumber }),
       '',
-      ...preferences.map((line) => `- ${line}`),
+      ...describeDeliveryPreferences(preferences, words).map((line) => `- ${line}`),
       '',
-      `If you did not make this change, contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL}.`,
+      t('preferences.notYou', { phone: env.COMPANY_PHONE, email: env.COMPANY_EMAIL }),
     ].join('\n'),
     html: '',
   };
@@ -103,16 +130,25 @@ export function preferencesConfirmationEmail(
  * A failed attempt's first words: what happened, when the next attempt is, and where to choose
  * another day, a safe place, a neighbour or the depot.
  */
-function failedAttemptLead(trackingNumber: string, attempt: FailedAttempt) {
-  const reason = failureReasonWords(attempt.reason);
-  const next = attempt.nextAttemptDate ? longDay(attempt.nextAttemptDate) : null;
-  const subject = `Delivery attempted: ${reason.charAt(0).toLowerCase()}${reason.slice(1)} — ${
-    next ? `we'll try again ${next}` : 'choose what happens next'
-  } (${trackingNumber})`;
+function failedAttemptLead(trackingNumber: string, attempt: FailedAttempt, language: Language) {
+  const t = translator(language);
+  const reason = reasonWords(attempt.reason, language);
+  const next = attempt.nextAttemptDate ? longDay(attempt.nextAttemptDate, language) : null;
+  // German capitalises its nouns: only English, Spanish and French lower the reason's first letter.
+  const lowered = ['en', 'es', 'fr'].includes(language)
+    ? `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`
+    : reason;
+  const subject = next
+    ? t('failed.subjectNext', { reason: lowered, day: next, trackingNumber })
+    : t('failed.subjectChoose', { reason: lowered, trackingNumber });
   const line = [
-    `We tried to deliver your parcel ${trackingNumber} on ${longDateTime(attempt.timestamp, attempt.timeZone)}: ${reason}.`,
-    next ? `We will try again on ${next}.` : 'We will be in touch about the next try.',
-    `Choose another day, a safe place, a neighbour or collection at the depot: ${trackingUrl(trackingNumber)}#manage`,
+    t('failed.tried', {
+      trackingNumber,
+      time: longDateTime(attempt.timestamp, attempt.timeZone, language),
+      reason,
+    }),
+    next ? t('failed.tryAgain', { day: next }) : t('failed.inTouch'),
+    t('failed.choose', { url: `${trackingUrl(trackingNumber)}#manage` }),
   ].join(' ');
   return { subject, line };
 }
@@ -121,28 +157,34 @@ function failedAttemptLead(trackingNumber: string, attempt: FailedAttempt) {
  * What a failed attempt's e-mail adds to its template: what happened (the reason in words, and the
  * courier's note for "other") and what happens next (the next attempt's day, or how to reach us).
  */
-function failedAttemptLines(attempt: FailedAttempt): string[] {
+function failedAttemptLines(attempt: FailedAttempt, language: Language): string[] {
   if (!attempt.reason) return [];
-  const note = attempt.reason === 'other' && attempt.description ? ` (${attempt.description})` : '';
+  const t = translator(language);
+  const reason = reasonWords(attempt.reason, language);
   const next = attempt.nextAttemptDate
-    ? `We will try again on ${longDay(attempt.nextAttemptDate)}.`
-    : `Please contact us at ${env.COMPANY_PHONE} or ${env.COMPANY_EMAIL} to arrange a new delivery.`;
+    ? t('failed.tryAgain', { day: longDay(attempt.nextAttemptDate, language) })
+    : t('failed.contactUs', { phone: env.COMPANY_PHONE, email: env.COMPANY_EMAIL });
   return [
-    `What happened: ${failureReasonWords(attempt.reason)}${note}.`,
-    `What happens next: ${next}`,
+    attempt.reason === 'other' && attempt.description
+      ? t('failed.whatHappenedNote', { reason, note: attempt.description })
+      : t('failed.whatHappened', { reason }),
+    t('failed.whatNext', { next }),
   ];
 }
 
 /** What the delivered e-mail adds: when, who received it, where, where it was left, the photos. */
-function deliveredLines(delivery: Delivery): string[] {
-  const lines = [`Delivered: ${longDateTime(delivery.timestamp, delivery.timeZone)}`];
-  if (delivery.receivedBy) lines.push(`Received by: ${delivery.receivedBy}`);
-  if (delivery.address) lines.push(`Delivered to: ${delivery.address}`);
-  if (delivery.note) lines.push(`Where it was left: ${delivery.note}`);
-  if (delivery.proofUrl)
-    lines.push(
-      `Photos and signature (you will be asked for the postcode of the delivery address): ${delivery.proofUrl}`,
-    );
+function deliveredLines(delivery: Delivery, language: Language): string[] {
+  const t = translator(language);
+  const lines = [
+    t('delivered.at', { time: longDateTime(delivery.timestamp, delivery.timeZone, language) }),
+  ];
+  if (delivery.receivedBy) lines.push(t('delivered.receivedBy', { name: delivery.receivedBy }));
+  if (delivery.address) lines.push(t('delivered.to', { address: delivery.address }));
+  const note =
+    delivery.note ??
+    (delivery.handedTo ? t('delivered.handedTo', { name: delivery.handedTo }) : undefined);
+  if (note) lines.push(t('delivered.left', { note }));
+  if (delivery.proofUrl) lines.push(t('delivered.proof', { url: delivery.proofUrl }));
   return lines;
 }
 

@@ -1,6 +1,8 @@
 import { Fragment, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { env } from '~/lib/env.server';
+import { translator } from '~/lib/i18n.server';
+import { languageDirection, SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
 
 /**
  * The company's branded wrapper around every e-mail, and the pieces the bodies share. Bodies are
@@ -8,17 +10,33 @@ import { env } from '~/lib/env.server';
  * escaped on its way in; only an admin's template HTML (its placeholders already escaped) is
  * inserted as it is.
  */
-export function renderEmailHtml(title: string, body: ReactNode): string {
-  const html = renderToStaticMarkup(<EmailLayout title={title}>{body}</EmailLayout>);
+export function renderEmailHtml(
+  title: string,
+  body: ReactNode,
+  language: Language = SOURCE_LANGUAGE,
+): string {
+  const html = renderToStaticMarkup(
+    <EmailLayout title={title} language={language}>
+      {body}
+    </EmailLayout>,
+  );
   // A line per block: mail is sent quoted-printable, whose lines are cut at 76 characters, so
   // short lines keep a message's text readable in its source.
   return `<!doctype html>\n${html.replace(/<\/(p|h1|h2|tr|table)>/g, '</$1>\n')}`;
 }
 
-function EmailLayout({ title, children }: { title: string; children: ReactNode }) {
+function EmailLayout({
+  title,
+  language,
+  children,
+}: {
+  title: string;
+  language: Language;
+  children: ReactNode;
+}) {
   const company = `${env.COMPANY_NAME} · ${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`;
   return (
-    <html>
+    <html lang={language} dir={languageDirection(language)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -108,7 +126,15 @@ export function TextParagraphs({ text }: { text: string }) {
 }
 
 /** A link drawn as a button, and the address itself below it for mail programs without HTML. */
-export function ButtonLink({ href, children }: { href: string; children: ReactNode }) {
+export function ButtonLink({
+  href,
+  children,
+  language = SOURCE_LANGUAGE,
+}: {
+  href: string;
+  children: ReactNode;
+  language?: Language;
+}) {
   return (
     <>
       <p style={{ margin: '0 0 16px' }}>
@@ -128,7 +154,7 @@ export function ButtonLink({ href, children }: { href: string; children: ReactNo
         </a>
       </p>
       <p style={{ fontSize: 13, color: '#6b7280' }}>
-        Or open this link: <a href={href}>{href}</a>
+        {translator(language)('notification.orOpen')} <a href={href}>{href}</a>
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import { trackingUrl } from '~/lib/urls.server';
+import { recipientLanguage, translator } from '~/lib/i18n.server';
 import { jsonLdText } from '~/utils/json-ld';
 import {
   ButtonLink,
@@ -18,6 +19,8 @@ export type RenderableNotification = {
   message: string;
   /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
   html?: string | null;
+  /** The language it is written in (its recipient's); none: the default language. */
+  language?: string | null;
   trackingNumber: string;
   /** The tracking event the e-mail reports (subscribers' e-mails), shown under the message. */
   event?: { status: string; location?: string | null; description?: string | null; time: string };
@@ -35,6 +38,8 @@ const NOTE = { fontSize: 13, color: '#6b7280' } as const;
 
 /** The e-mail about a parcel: its message (or template HTML), the latest event, the tracking link. */
 export function notificationEmail(notification: RenderableNotification) {
+  const language = recipientLanguage(notification.language);
+  const t = translator(language);
   const link = trackingUrl(notification.trackingNumber);
   const { event } = notification;
   const unsubscribeUrl = notification.unsubscribe?.page;
@@ -45,13 +50,15 @@ export function notificationEmail(notification: RenderableNotification) {
     notification.message,
     '',
     ...(event
-      ? [`Latest update: ${eventLine}`, ...(event.description ? [event.description] : []), '']
+      ? [
+          t('notification.latestUpdate', { event: eventLine }),
+          ...(event.description ? [event.description] : []),
+          '',
+        ]
       : []),
-    `Tracking number: ${notification.trackingNumber}`,
-    `Track your parcel: ${link}`,
-    ...(unsubscribeUrl
-      ? ['', `You asked for updates on this parcel. Unsubscribe: ${unsubscribeUrl}`]
-      : []),
+    t('notification.trackingNumber', { trackingNumber: notification.trackingNumber }),
+    t('notification.trackLine', { url: link }),
+    ...(unsubscribeUrl ? ['', t('notification.unsubscribeLine', { url: unsubscribeUrl })] : []),
     '',
     ...textSignature(),
   ].join('\n');
@@ -73,7 +80,7 @@ export function notificationEmail(notification: RenderableNotification) {
       )}
       {event ? (
         <p style={{ margin: '16px 0 0', padding: 12, background: '#f3f4f6', borderRadius: 6 }}>
-          Latest update: <strong>{eventLine}</strong>
+          {t('notification.latestUpdateLabel')} <strong>{eventLine}</strong>
           {event.description ? (
             <>
               <br />
@@ -83,15 +90,19 @@ export function notificationEmail(notification: RenderableNotification) {
         </p>
       ) : null}
       <p style={{ margin: '24px 0 8px' }}>
-        Tracking number: <strong>{notification.trackingNumber}</strong>
+        {t('notification.trackingNumberLabel')} <strong>{notification.trackingNumber}</strong>
       </p>
-      <ButtonLink href={link}>Track your parcel</ButtonLink>
+      <ButtonLink href={link} language={language}>
+        {t('notification.trackYourParcel')}
+      </ButtonLink>
       {unsubscribeUrl ? (
         <p style={NOTE}>
-          You asked for updates on this parcel. <a href={unsubscribeUrl}>Unsubscribe</a>
+          {t('notification.askedForUpdates')}{' '}
+          <a href={unsubscribeUrl}>{t('notification.unsubscribe')}</a>
         </p>
       ) : null}
     </>,
+    language,
   );
   return { subject: notification.title, text, html };
 }

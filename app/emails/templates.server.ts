@@ -4,6 +4,8 @@ import { expectedWindow, type WindowSource } from '~/lib/parcel-delivery-data.se
 import { trackingUrl } from '~/lib/urls.server';
 import { fillPlaceholders, type PlaceholderValues } from '~/schemas/notification-template';
 import { longDay, windowPhrase } from '~/utils/delivery-headline';
+import { recipientLanguage, translator, wordsFor } from '~/lib/i18n.server';
+import type { Language } from '~/schemas/languages';
 import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
 
 /**
@@ -14,30 +16,46 @@ export type PlaceholderParcel = WindowSource &
   ZonedParcel & {
     trackingNumber: string;
     status?: string | null;
-    recipient?: { name?: string | null } | null;
+    recipient?: { name?: string | null; language?: string | null } | null;
   };
 
-/** How the templates greet someone whose name is not known (or not theirs to be told). */
-export const NEUTRAL_RECIPIENT_NAME = 'customer';
+/** The language a parcel's e-mails are written in: its recipient's, when we write it. */
+export function parcelLanguage(parcel: PlaceholderParcel): Language {
+  return recipientLanguage(parcel.recipient?.language);
+}
 
-/** What each placeholder stands for, for this parcel. */
-export function placeholderValues(parcel: PlaceholderParcel): PlaceholderValues {
+/** How the templates greet someone whose name is not known (or not theirs to be told). */
+export function neutralRecipientName(language: Language): string {
+  return translator(language)('values.customer');
+}
+
+/**
+ * What each placeholder stands for, for this parcel, in `language` (its recipient's by default):
+ * the status, days and times as the tracking page says them in that language.
+ */
+export function placeholderValues(
+  parcel: PlaceholderParcel,
+  language: Language = parcelLanguage(parcel),
+): PlaceholderValues {
+  const t = translator(language);
   // Days and times as the tracking page says them, in the recipient's zone.
   const timeZone = recipientTimeZone(parcel);
+  const status = parcel.status ?? 'Pending';
+  const day = parcel.estimatedDelivery
+    ? longDay(new Date(parcel.estimatedDelivery).toISOString().slice(0, 10), language)
+    : t('values.toBeConfirmed');
   return {
     trackingNumber: parcel.trackingNumber,
-    status: parcel.status ?? 'Pending',
-    recipientName: parcel.recipient?.name?.trim() || NEUTRAL_RECIPIENT_NAME,
-    estimatedDelivery: parcel.estimatedDelivery
-      ? longDay(new Date(parcel.estimatedDelivery).toISOString().slice(0, 10))
-      : 'to be confirmed',
+    status: t(`status.${status}`, { defaultValue: status }),
+    recipientName: parcel.recipient?.name?.trim() || neutralRecipientName(language),
+    estimatedDelivery: day,
     trackingUrl: trackingUrl(parcel.trackingNumber),
     companyName: env.COMPANY_NAME,
     // As the tracking page says them: "Friday, 3 July", "between 2 pm and 4 pm" or "by 6 pm".
-    deliveryDay: parcel.estimatedDelivery
-      ? longDay(new Date(parcel.estimatedDelivery).toISOString().slice(0, 10))
-      : 'to be confirmed',
-    deliveryWindow: windowPhrase(expectedWindow(parcel, timeZone), timeZone) ?? 'during the day',
+    deliveryDay: day,
+    deliveryWindow:
+      windowPhrase(expectedWindow(parcel, timeZone), timeZone, wordsFor(language)) ??
+      t('values.duringTheDay'),
   };
 }
 

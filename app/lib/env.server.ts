@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { canonicalTimeZone, DEFAULT_COMPANY_TIME_ZONE, isTimeZone } from '../utils/time-zone';
+import { LANGUAGE_CODES, type Language } from '../schemas/languages';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -87,6 +88,12 @@ const EnvSchema = z.object({
     .refine(isTimeZone, 'must be an IANA time zone, e.g. America/New_York')
     .transform(canonicalTimeZone)
     .default(DEFAULT_COMPANY_TIME_ZONE),
+  /** The public pages' and customers' e-mails' language when nothing says another one. */
+  DEFAULT_LANGUAGE: z
+    .enum(LANGUAGE_CODES as [Language, ...Language[]], {
+      error: `must be one of ${LANGUAGE_CODES.join(', ')}`,
+    })
+    .default('en'),
   ADMIN_USERNAME: z
     .string()
     .trim()

@@ -1,16 +1,17 @@
 import { Schema } from 'mongoose';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import type { NotificationType } from '~/schemas/notification';
-import {
-  DEFAULT_NOTIFICATION_TEMPLATES,
-  type NotificationTemplate,
-  type NotificationTemplateInput,
+import type {
+  NotificationTemplate,
+  NotificationTemplateInput,
 } from '~/schemas/notification-template';
+import { templateAsShipped } from '~/lib/i18n.server';
+import { SOURCE_LANGUAGE } from '~/schemas/languages';
 import { iso, registeredModel } from '~/lib/records.server';
 
 /**
  * The notification templates admins edit: one document per notification type, holding the
- * admin's version. A type without a document uses the default (DEFAULT_NOTIFICATION_TEMPLATES);
+ * admin's version. A type without a document uses the default (the English one shipped in app/locales/en/templates.json);
  * reset deletes the document.
  */
 const templateSchema = new Schema(
@@ -43,7 +44,7 @@ type LeanTemplate = {
 };
 
 function toTemplate(type: NotificationType, doc: LeanTemplate | null): NotificationTemplate {
-  const source = doc ?? DEFAULT_NOTIFICATION_TEMPLATES[type];
+  const source = doc ?? templateAsShipped(type, SOURCE_LANGUAGE);
   return {
     id: templateIdOf(type),
     type,

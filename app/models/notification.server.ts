@@ -36,6 +36,8 @@ const notificationSchema = new Schema(
     message: { type: String, required: true },
     /** The HTML body from the template, filled in; without it the e-mail's HTML is the message. */
     html: { type: String },
+    /** The language its e-mail is written in (its recipient's); none: English, as before. */
+    language: { type: String },
     trackingNumber: { type: String, required: true, trim: true, uppercase: true },
     parcelId: { type: Schema.Types.ObjectId, ref: 'Parcel' },
     status: { type: String, enum: NOTIFICATION_STATUSES, default: 'pending' },
@@ -73,6 +75,7 @@ export type LeanNotification = {
   title: string;
   message: string;
   html?: string | null;
+  language?: string | null;
   trackingNumber: string;
   parcelId?: unknown;
   status?: string | null;
@@ -203,6 +206,8 @@ export type NewNotification = {
   title: string;
   message: string;
   html?: string;
+  /** The language (ours) its e-mail is written in: its parcel's recipient's. */
+  language?: string;
   trackingNumber: string;
   parcelId: string;
   automatic?: boolean;

@@ -66,6 +66,8 @@ const PUBLIC_TRACKING_PROJECTION = {
   'recipient.postalCode': 1,
   'recipient.country': 1,
   'recipient.timeZone': 1,
+  // The language the tracking page speaks to the recipient's parcel (never shown).
+  'recipient.language': 1,
   'destinations.name': 1,
   'destinations.address': 1,
   'destinations.city': 1,

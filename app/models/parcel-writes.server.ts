@@ -81,7 +81,7 @@ export function importedParcelDocument(input: ImportedParcel) {
     _id: new mongoose.Types.ObjectId(),
     trackingNumber: input.trackingNumber,
     sender: contact(input.sender),
-    recipient: contact(input.recipient),
+    recipient: { ...contact(input.recipient), language: input.recipient.language ?? '' },
     weight: input.weight,
     dimensions: {
       length: input.dimensions.length,

@@ -33,6 +33,10 @@ const contactSchema = new Schema(
   { _id: false },
 );
 
+// The recipient is a contact with the language (BCP 47) their messages and tracking page are in.
+const recipientSchema = contactSchema.clone();
+recipientSchema.add({ language: { type: String, default: '', trim: true } });
+
 const destinationSchema = new Schema({
   name: { type: String, default: '', trim: true },
   address: { type: String, default: '', trim: true },
@@ -77,7 +81,7 @@ const parcelSchema = new Schema(
   {
     trackingNumber: { type: String, required: true, unique: true },
     sender: { type: contactSchema, default: () => ({}) },
-    recipient: { type: contactSchema, default: () => ({}) },
+    recipient: { type: recipientSchema, default: () => ({}) },
     weight: { type: Number, default: 0, min: 0 },
     dimensions: {
       type: new Schema(
@@ -195,7 +199,7 @@ export type LeanParcel = {
   _id: unknown;
   trackingNumber: string;
   sender?: Partial<Contact> | null;
-  recipient?: Partial<Contact> | null;
+  recipient?: Partial<Recipient> | null;
   weight?: number | null;
   dimensions?: { length?: number | null; width?: number | null; height?: number | null } | null;
   serviceType?: string | null;
@@ -225,6 +229,13 @@ export function contact(c: Partial<Contact> | null | undefined): Contact {
     country: c?.country ?? '',
     timeZone: c?.timeZone ?? '',
   };
+}
+
+/** A recipient: a contact, and the language (BCP 47) written to them ('' when not known). */
+export type Recipient = Contact & { language: string };
+
+export function recipientContact(c: Partial<Recipient> | null | undefined): Recipient {
+  return { ...contact(c), language: c?.language ?? '' };
 }
 
 /** The zone an event is shown in: its own, or the company's for events stored without one. */
@@ -273,7 +284,7 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     ...recordIds(parcel._id),
     trackingNumber: parcel.trackingNumber,
     sender: contact(parcel.sender),
-    recipient: contact(parcel.recipient),
+    recipient: recipientContact(parcel.recipient),
     weight: parcel.weight ?? 0,
     dimensions: {
       length: parcel.dimensions?.length ?? 0,

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
+import { Trans, useTranslation } from 'react-i18next';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking-public/link-page';
 import { confirmParcelSubscription, readConfirmLink } from '~/services/parcel-subscriptions.server';
@@ -30,53 +31,50 @@ export async function action({ request }: ActionFunctionArgs) {
 // Links carry a token: never kept by a cache, never indexed.
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-export const meta = publicPageMeta(
-  'Confirm e-mail updates',
-  'Confirm e-mail updates for a parcel.',
-  {
-    index: false,
-  },
-);
+export const meta = publicPageMeta('links.confirmTitle', 'links.confirmDescription', {
+  index: false,
+});
+
+const STRONG = [<strong key="email" />, <strong key="number" className="font-mono" />];
 
 export default function ConfirmSubscriptionPage() {
   const data = useLoaderData<typeof loader>() as LinkPageData;
+  const { t } = useTranslation('public');
+  const values = { email: data.email ?? '', trackingNumber: data.trackingNumber ?? '' };
   return (
-    <LinkPage title="E-mail updates for your parcel">
+    <LinkPage title={t('links.confirmHeading')}>
       {data.state === 'pending' ? (
         <>
           <p>
-            Send an e-mail to <strong>{data.email}</strong> at every new scan of parcel{' '}
-            <strong className="font-mono">{data.trackingNumber}</strong>, until it is delivered?
+            <Trans t={t} i18nKey="links.confirmQuestion" values={values} components={STRONG} />
           </p>
           <form method="post" className="mt-6">
             <button type="submit" className="btn-primary">
-              Confirm e-mail updates
+              {t('links.confirmButton')}
             </button>
           </form>
         </>
       ) : data.state === 'confirmed' ? (
         <p role="status">
-          Subscribed: <strong>{data.email}</strong> gets an e-mail at every new scan of parcel{' '}
-          <strong className="font-mono">{data.trackingNumber}</strong> until it is delivered. Each
-          e-mail has a link to unsubscribe.
+          <Trans t={t} i18nKey="links.confirmed" values={values} components={STRONG} />
         </p>
       ) : data.state === 'ended' ? (
         <p>
-          Parcel <strong className="font-mono">{data.trackingNumber}</strong> has been delivered:
-          there are no more updates to send.
+          <Trans t={t} i18nKey="links.ended" values={values} components={STRONG.slice(1)} />
         </p>
       ) : data.state === 'unsubscribed' ? (
         <p>
-          This address unsubscribed from the updates for parcel{' '}
-          <strong className="font-mono">{data.trackingNumber}</strong>. To get them again, subscribe
-          again under its tracking result.
+          <Trans
+            t={t}
+            i18nKey="links.unsubscribedAlready"
+            values={values}
+            components={STRONG.slice(1)}
+          />
         </p>
       ) : data.state === 'invalid' ? (
-        <p>This link is not valid. Check that it was copied whole from the e-mail.</p>
+        <p>{t('links.invalid')}</p>
       ) : (
-        <p>
-          This link has expired. Subscribe again under the tracking result: a new link will be sent.
-        </p>
+        <p>{t('links.expired')}</p>
       )}
     </LinkPage>
   );

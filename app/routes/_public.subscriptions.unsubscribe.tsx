@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
+import { Trans, useTranslation } from 'react-i18next';
 import { publicPageMeta } from '~/components/public/page-meta';
 import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking-public/link-page';
 import {
@@ -32,40 +33,44 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-export const meta = publicPageMeta('Unsubscribe', 'Stop e-mail updates for a parcel.', {
+export const meta = publicPageMeta('links.unsubscribeTitle', 'links.unsubscribeDescription', {
   index: false,
 });
 
+const STRONG = [<strong key="email" />, <strong key="number" className="font-mono" />];
+
 export default function UnsubscribePage() {
   const data = useLoaderData<typeof loader>() as LinkPageData;
+  const { t } = useTranslation('public');
+  const values = { email: data.email ?? '', trackingNumber: data.trackingNumber ?? '' };
   return (
-    <LinkPage title="Unsubscribe from parcel updates">
+    <LinkPage title={t('links.unsubscribeHeading')}>
       {data.state === 'pending' || data.state === 'confirmed' || data.state === 'ended' ? (
         <>
           <p>
-            Stop the e-mails to <strong>{data.email}</strong> about parcel{' '}
-            <strong className="font-mono">{data.trackingNumber}</strong>?
+            <Trans t={t} i18nKey="links.unsubscribeQuestion" values={values} components={STRONG} />
           </p>
           <form method="post" className="mt-6">
             <input type="hidden" name="List-Unsubscribe" value="One-Click" />
             <button type="submit" className="btn-primary">
-              Unsubscribe
+              {t('links.unsubscribeButton')}
             </button>
           </form>
         </>
       ) : data.state === 'invalid' ? (
-        <p>This link is not valid. Check that it was copied whole from the e-mail.</p>
+        <p>{t('links.invalid')}</p>
       ) : (
         <p role="status">
-          You are unsubscribed
           {data.trackingNumber ? (
-            <>
-              {' '}
-              from the updates for parcel{' '}
-              <strong className="font-mono">{data.trackingNumber}</strong>
-            </>
-          ) : null}
-          : no more e-mails about it will be sent to this address.
+            <Trans
+              t={t}
+              i18nKey="links.unsubscribedFrom"
+              values={values}
+              components={STRONG.slice(1)}
+            />
+          ) : (
+            t('links.unsubscribed')
+          )}
         </p>
       )}
     </LinkPage>

@@ -45,7 +45,6 @@ import {
   MAX_TRACKING_NUMBERS,
   normalizeTrackingNumber,
   TRACKING_NUMBER_FORMAT_MESSAGE,
-  TRACKING_NUMBER_PLACEHOLDER,
 } from '~/schemas/constants';
 import { HONEYPOT_FIELD, ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { TrackingQuerySchema } from '~/schemas/public-tracking';
@@ -59,11 +58,18 @@ import {
   trackingLimiter,
 } from '~/services/public-tracking.server';
 import { clientAddress } from '~/lib/rate-limit.server';
-import { mistypedHint } from '~/utils/tracking-number';
+import { requestLanguage, translator } from '~/lib/i18n.server';
+import type { Language } from '~/schemas/languages';
+import { keepLanguage, metaText } from '~/utils/page-language';
+import { Trans, useTranslation } from 'react-i18next';
+import { usePublicMessages } from '~/components/public/public-messages';
+import { useLocation } from '@remix-run/react';
 
 const FAILED = 'Failed to track package. Please try again.';
 
 type TrackPageData = {
+  /** A result's page speaks its recipient's language (unless the visitor chose one). */
+  language?: Language;
   /** What the field shows: what was asked for, on one line. */
   number: string;
   error: string | null;
@@ -103,6 +109,16 @@ const EMPTY_PAGE: TrackPageData = {
   deliveries: [],
 };
 
+/** "Please check the digits of SWX 12345678 9: …", in the page's language. */
+function mistypedHint(t: (key: string, values: Record<string, string>) => string, number: string) {
+  const digits = number.slice(3);
+  return t('track.mistyped', {
+    letters: number.slice(0, 3),
+    digits: digits.slice(0, 8),
+    check: digits.slice(8),
+  });
+}
+
 function page(data: Partial<TrackPageData>, init?: ResponseInit) {
   const headers = new Headers(init?.headers);
   // Results change as parcels move: the browser keeps them but asks each time (304 if unchanged).
@@ -111,9 +127,11 @@ function page(data: Partial<TrackPageData>, init?: ResponseInit) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // The page differs for a browser that opened the parcel with its postcode.
-  const vary = { Vary: 'Cookie' };
+  // The page differs for a browser that opened the parcel with its postcode, and by language.
+  const vary = { Vary: 'Cookie, Accept-Language' };
   const url = new URL(request.url);
+  const language = await requestLanguage(request);
+  const t = translator(language, 'public');
   const values = url.searchParams.getAll('number');
   if (!values.length) return json<TrackPageData>(EMPTY_PAGE);
   // The field is one line: numbers given on several lines show separated by commas.
@@ -133,13 +151,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return page(
       {
         number,
-        error: `Too many tracking requests from your network. Please wait ${limit.retryAfterSeconds} seconds and try again.`,
+        error: t('errors.tooManyLookups', { seconds: limit.retryAfterSeconds }),
       },
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     );
   }
   try {
-    const lookups = await trackNumbers(numbers, { opened: await openedParcels(request) });
+    const lookups = await trackNumbers(numbers, {
+      opened: await openedParcels(request),
+      // One parcel speaks its recipient's language unless the visitor asked for another; a list
+      // of them, the visitor's.
+      languageFor: (recipient) =>
+        numbers.length === 1 ? requestLanguage(request, { recipient }) : language,
+    });
     if (lookups.length === 1) {
       const [lookup] = lookups;
       if (lookup!.kind === 'malformed')
@@ -149,18 +173,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           {
             number,
             error: TRACKING_NOT_FOUND,
-            hint: lookup!.mistyped ? mistypedHint(lookup!.trackingNumber) : null,
+            hint: lookup!.mistyped ? mistypedHint(t, lookup!.trackingNumber) : null,
           },
           { status: 404 },
         );
       const { result, glance, delivery, savedPreferences } = lookup!;
       const subscribed = url.searchParams.get('subscribe') === 'sent' ? SUBSCRIBE_ANSWER : null;
-      const days = requestableDays().map((value) => ({ value, label: dayLabel(value) }));
+      const spoken = lookup!.language;
+      const days = requestableDays().map((value) => ({ value, label: dayLabel(value, spoken) }));
       const preferencesSaved = url.searchParams.get('preferences') === 'saved';
       const trackingNumber = result.parcel.trackingNumber;
       const proof = url.searchParams.get('proof');
       return page(
         {
+          language: spoken,
           number,
           result,
           glance,
@@ -191,7 +217,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         error: lookup.kind === 'malformed' ? TRACKING_NUMBER_FORMAT_MESSAGE : TRACKING_NOT_FOUND,
         hint:
           lookup.kind === 'not-found' && lookup.mistyped
-            ? mistypedHint(lookup.trackingNumber)
+            ? mistypedHint(t, lookup.trackingNumber)
             : null,
       };
     });
@@ -216,7 +242,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const sent = `/track?${new URLSearchParams({ number: normalizeTrackingNumber(trackingNumber), subscribe: 'sent' })}#subscribe`;
   const formData = await readFormData(request);
   if (formData.get('intent') === 'proof')
-    return proofAction(normalizeTrackingNumber(trackingNumber), formData, context);
+    return proofAction(request, normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get('intent') === 'preferences')
     return preferencesAction(request, normalizeTrackingNumber(trackingNumber), formData, context);
   if (formData.get(HONEYPOT_FIELD)) return redirect(sent);
@@ -225,9 +251,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return invalidForm(submission);
   const limit = await subscribeClientLimiter.hit(clientAddress(context));
   if (!limit.allowed) {
+    const t = translator(await requestLanguage(request), 'public');
     return invalidForm(submission, {
       formErrors: [
-        `Too many subscription requests from your network. Please wait ${Math.ceil(limit.retryAfterSeconds / 60)} minutes and try again.`,
+        t('errors.tooManySubscriptions', { minutes: Math.ceil(limit.retryAfterSeconds / 60) }),
       ],
       status: 429,
       headers: { 'Retry-After': String(limit.retryAfterSeconds) },
@@ -247,14 +274,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(sent);
 }
 
-/** "45 seconds", "1 minute", "12 minutes". */
-function waitPhrase(seconds: number) {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+/** "Please wait 45 seconds", "… 12 minutes", in the visitor's language. */
+async function tooManyPostcodes(request: Request, seconds: number) {
+  const t = translator(await requestLanguage(request), 'public');
+  return seconds < 90
+    ? t('errors.tooManyPostcodes', { seconds })
+    : t('errors.tooManyPostcodesMinutes', { minutes: Math.ceil(seconds / 60) });
 }
 
 /** A postcode check that did not open the parcel: said beside the field, or for the form. */
-function postcodeRefused<T>(
+async function postcodeRefused<T>(
+  request: Request,
   submission: Submission<unknown>,
   outcome: Exclude<PostcodeCheck, { kind: 'ok' }>,
   into: (reply: FormReply) => T,
@@ -269,9 +299,7 @@ function postcodeRefused<T>(
     case 'rate-limited':
       return invalidForm(submission, {
         into,
-        formErrors: [
-          `Too many postcode attempts. Please wait ${waitPhrase(outcome.retryAfterSeconds)} and try again.`,
-        ],
+        formErrors: [await tooManyPostcodes(request, outcome.retryAfterSeconds)],
         status: 429,
         headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
       });
@@ -284,7 +312,12 @@ function postcodeRefused<T>(
  * The proof of delivery's photos and signature: through the recipient's signed link (the
  * delivered e-mail's), behind their postcode.
  */
-async function proofAction(trackingNumber: string, formData: FormData, context: unknown) {
+async function proofAction(
+  request: Request,
+  trackingNumber: string,
+  formData: FormData,
+  context: unknown,
+) {
   const submission = parseWithZod(formData, { schema: ProofAccessSchema });
   const into = (reply: FormReply) => ({ proof: { reply, proofs: null } });
   if (submission.status !== 'success') return invalidForm(submission, { into });
@@ -297,7 +330,7 @@ async function proofAction(trackingNumber: string, formData: FormData, context: 
   if (outcome.kind === 'shown') return json({ proof: { reply: null, proofs: outcome.proofs } });
   if (outcome.kind === 'no-link')
     return invalidForm(submission, { into, formErrors: [PROOF_NEEDS_LINK], status: 403 });
-  return postcodeRefused(submission, outcome, into);
+  return postcodeRefused(request, submission, outcome, into);
 }
 
 /** The recipient's delivery preferences, behind their postcode (as the public API takes them). */
@@ -324,7 +357,7 @@ async function preferencesAction(
     );
   if (outcome.kind === 'closed')
     return invalidForm(submission, { into, formErrors: [PREFERENCES_CLOSED], status: 409 });
-  return postcodeRefused(submission, outcome, into);
+  return postcodeRefused(request, submission, outcome, into);
 }
 
 // The layout's policy for the empty page; a lookup's own (private, revalidated) for results.
@@ -336,17 +369,13 @@ export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const title = data?.result
-    ? `${data.result.parcel.trackingNumber}: ${data.result.parcel.status}`
+    ? `${data.result.parcel.trackingNumber}: ${metaText(`status.${data.result.parcel.status}`)}`
     : data?.summaries
-      ? `${data.summaries.length} tracking numbers`
-      : 'Track Package';
+      ? metaText('track.severalTitle', { count: data.summaries.length })
+      : metaText('track.title');
   return [
     { title: pageTitle(matches, title) },
-    {
-      name: 'description',
-      content:
-        'Track your parcels with their tracking numbers: the status, every scan and the estimated delivery date, for up to 30 parcels at once.',
-    },
+    { name: 'description', content: metaText('track.description') },
     // A result is one visitor's business; only the empty page belongs in search results.
     ...(data?.number ? [{ name: 'robots', content: 'noindex' }] : []),
   ];
@@ -354,21 +383,26 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 
 /** Where a number that was not found leaves the visitor: what to check, and whom to ask. */
 function NotFoundSteps({ hint }: { hint: string | null }) {
+  const { t } = useTranslation('public');
+  const { search } = useLocation();
   return (
     <div className="mt-2 text-gray-800">
-      <p>What to try next:</p>
-      <ul className="mt-1 list-disc space-y-1 pl-5">
+      <p>{t('track.tryNext')}</p>
+      <ul className="mt-1 list-disc space-y-1 ps-5">
+        <li>{hint ?? t('track.checkDigits')}</li>
+        <li>{t('track.notScannedYet')}</li>
         <li>
-          {hint ??
-            'Check each letter and digit against your receipt or e-mail. The last digit checks the eight before it, so most typing mistakes are caught here.'}
-        </li>
-        <li>A parcel booked in the last few hours may not be scanned yet: try again later.</li>
-        <li>
-          Still not found?{' '}
-          <a href="/contact" className="font-semibold text-brand-700 underline">
-            Contact us
-          </a>{' '}
-          with the number and we will look it up.
+          <Trans
+            t={t}
+            i18nKey="track.stillNotFound"
+            components={[
+              <a
+                key="contact"
+                href={keepLanguage('/contact', search)}
+                className="font-semibold text-brand-700 underline"
+              />,
+            ]}
+          />
         </li>
       </ul>
     </div>
@@ -384,16 +418,20 @@ function TrackForm({
   error: string | null;
   className: string;
 }) {
+  const { t } = useTranslation('public');
+  const { search } = useLocation();
+  const language = new URLSearchParams(search).get('lang');
   return (
     <form
       method="get"
       action="/track"
       className={className}
       role="search"
-      aria-label="Track parcels"
+      aria-label={t('track.searchLabel')}
     >
+      {language ? <input type="hidden" name="lang" value={language} /> : null}
       <label htmlFor="tracking-number" className="sr-only">
-        Tracking number
+        {t('track.numberLabel')}
       </label>
       <input
         id="tracking-number"
@@ -404,13 +442,13 @@ function TrackForm({
         spellCheck={false}
         maxLength={MAX_TRACKING_NUMBERS * 20}
         defaultValue={number}
-        placeholder={TRACKING_NUMBER_PLACEHOLDER}
+        placeholder={t('track.placeholder')}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'tracking-error tracking-hint' : 'tracking-hint'}
         className="field-input min-w-0 flex-1 py-3 text-base"
       />
       <button type="submit" className="btn-primary px-5 py-3 text-base">
-        Track
+        {t('track.submit')}
       </button>
     </form>
   );
@@ -418,6 +456,8 @@ function TrackForm({
 
 export default function TrackPage() {
   const data = useLoaderData<typeof loader>() as TrackPageData;
+  const { t } = useTranslation('public');
+  const { message } = usePublicMessages();
   const actionData = useActionData<typeof action>() as
     | FormReply
     | { preferences: FormReply }
@@ -449,10 +489,9 @@ export default function TrackPage() {
     ) : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:py-10">
-      <h1 className="text-2xl font-bold sm:text-3xl">Track Package</h1>
+      <h1 className="text-2xl font-bold sm:text-3xl">{t('track.title')}</h1>
       <p id="tracking-hint" className={`mt-2 text-gray-600 ${single ? 'sr-only' : ''}`}>
-        Enter your tracking number to see where your parcel is right now. Tracking several? Enter up
-        to {MAX_TRACKING_NUMBERS}, separated by commas, spaces or new lines.
+        {t('track.hint', { max: MAX_TRACKING_NUMBERS })}
       </p>
       {single ? null : (
         <TrackForm number={data.number} error={error} className="mt-4 flex gap-2 sm:mt-6" />
@@ -464,7 +503,7 @@ export default function TrackPage() {
             role="alert"
             className="rounded-md border border-red-200 bg-red-50 p-4 text-red-800"
           >
-            <p className="font-semibold">{error}</p>
+            <p className="font-semibold">{message(error)}</p>
             {error === TRACKING_NOT_FOUND ? <NotFoundSteps hint={data.hint} /> : null}
           </div>
         ) : null}
@@ -475,7 +514,7 @@ export default function TrackPage() {
         {single ? (
           <section aria-labelledby="track-another-heading" className="card mt-6 p-5">
             <h2 id="track-another-heading" className="text-lg font-semibold">
-              Track another parcel
+              {t('track.another')}
             </h2>
             <TrackForm number={data.number} error={error} className="mt-3 flex gap-2" />
           </section>

@@ -99,33 +99,3 @@ export type NotificationTemplate = {
   customized: boolean;
   updatedAt: string | null;
 };
-
-type TemplateType = NotificationTemplate['type'];
-
-/** The templates as shipped; an admin's saved version replaces one until it is reset. */
-export const DEFAULT_NOTIFICATION_TEMPLATES: Record<
-  TemplateType,
-  { subject: string; text: string; html: string }
-> = {
-  'Status Update': {
-    subject: 'Status update for your parcel {{trackingNumber}}',
-    text: 'Dear {{recipientName}},\n\nThere is news about your parcel {{trackingNumber}}: its current status is "{{status}}".\n\nYou can follow every step of its journey on our tracking page: {{trackingUrl}}\n\nThank you for shipping with {{companyName}}.',
-    html: '<p>Dear {{recipientName}},</p>\n<p>There is news about your parcel <strong>{{trackingNumber}}</strong>: its current status is <strong>{{status}}</strong>.</p>\n<p>You can follow every step of its journey on our <a href="{{trackingUrl}}">tracking page</a>.</p>\n<p>Thank you for shipping with {{companyName}}.</p>',
-  },
-  'Delivery Confirmation': {
-    subject: 'Your parcel {{trackingNumber}} has been delivered',
-    text: 'Dear {{recipientName}},\n\nGood news: your parcel {{trackingNumber}} has been delivered (status: "{{status}}").\n\nIf anything is missing or damaged, please contact our support team within 24 hours of delivery.\n\nThank you for choosing {{companyName}}.',
-    html: '<p>Dear {{recipientName}},</p>\n<p>Good news: your parcel <strong>{{trackingNumber}}</strong> has been delivered (status: <strong>{{status}}</strong>).</p>\n<p>If anything is missing or damaged, please contact our support team within 24 hours of delivery.</p>\n<p>Thank you for choosing {{companyName}}.</p>',
-  },
-  'Pickup Confirmation': {
-    subject: 'Your parcel {{trackingNumber}} has been picked up',
-    text: 'Dear {{recipientName}},\n\nWe have picked up your parcel {{trackingNumber}} and it is now on its way (status: "{{status}}"). Estimated delivery: {{estimatedDelivery}}.\n\nWe will keep you informed as it moves through our network, and you can track it at any time: {{trackingUrl}}\n\nThank you for shipping with {{companyName}}.',
-    html: '<p>Dear {{recipientName}},</p>\n<p>We have picked up your parcel <strong>{{trackingNumber}}</strong> and it is now on its way (status: <strong>{{status}}</strong>). Estimated delivery: {{estimatedDelivery}}.</p>\n<p>We will keep you informed as it moves through our network, and you can <a href="{{trackingUrl}}">track it at any time</a>.</p>\n<p>Thank you for shipping with {{companyName}}.</p>',
-  },
-  Custom: { subject: '', text: '', html: '' },
-  'Delivery Reminder': {
-    subject: 'Your parcel {{trackingNumber}} arrives tomorrow, {{deliveryWindow}}',
-    text: "Dear {{recipientName}},\n\nYour parcel {{trackingNumber}} is due tomorrow, {{deliveryDay}}, {{deliveryWindow}}.\n\nWon't be in? On the tracking page you can ask for another day, a safe place or to collect it from the depot: {{trackingUrl}}\n\nThank you for choosing {{companyName}}.",
-    html: '<p>Dear {{recipientName}},</p>\n<p>Your parcel <strong>{{trackingNumber}}</strong> is due tomorrow, <strong>{{deliveryDay}}, {{deliveryWindow}}</strong>.</p>\n<p>Won\'t be in? On the <a href="{{trackingUrl}}">tracking page</a> you can ask for another day, a safe place or to collect it from the depot.</p>\n<p>Thank you for choosing {{companyName}}.</p>',
-  },
-};

@@ -21,6 +21,9 @@ import { syncCursor, updatedSince } from './sync';
 import { positiveInt } from './paging';
 import { TIME_ZONE_MESSAGE } from './depot';
 import { canonicalTimeZone, isTimeZone } from '~/utils/time-zone';
+import { canonicalLanguageTag, LANGUAGE_CODES } from './languages';
+
+const SOURCE_LANGUAGE_NOTE = 'the company’s default language (DEFAULT_LANGUAGE)';
 
 const text = (max: number) =>
   z.string({ error: 'Must be a string' }).trim().max(max, `At most ${max} characters`);
@@ -51,6 +54,17 @@ const ContactShape = {
         'The address’s IANA time zone (e.g. America/Los_Angeles), or empty to derive it from the country, region, city and postcode',
     }),
 };
+
+/** The language (BCP 47) written to a recipient: canonical ("fr-CA"), or '' when not known. */
+export const RecipientLanguageSchema = text(35)
+  .refine((value) => value === '' || canonicalLanguageTag(value) !== null, {
+    error: 'Language must be a BCP 47 language tag, e.g. fr or es-MX',
+  })
+  .transform((value) => (value ? (canonicalLanguageTag(value) ?? '') : ''))
+  .meta({
+    description: `The language (BCP 47) the recipient's e-mails and tracking page are written in, or empty for ${SOURCE_LANGUAGE_NOTE}. Written in: ${LANGUAGE_CODES.join(', ')}; another language gets the default's.`,
+    examples: ['fr'],
+  });
 
 /** The structured address fields of a contact: each optional, '' when not given. */
 const contactAddressParts = {
@@ -88,6 +102,7 @@ export const RecipientSchema = z.object({
   phone: ContactShape.phone.default(''),
   address: ContactShape.address.min(1, 'Recipient address is required'),
   ...contactAddressParts,
+  language: RecipientLanguageSchema.optional(),
 });
 
 export const DestinationSchema = z.object({
@@ -336,6 +351,7 @@ export const ParcelUpdateSchema = z.object({
       ...ContactShape,
       name: ContactShape.name.min(1, 'Recipient name is required'),
       address: ContactShape.address.min(1, 'Recipient address is required'),
+      language: RecipientLanguageSchema,
     })
     .partial()
     .optional(),

@@ -17,7 +17,6 @@ import { emitWebhookEvent } from './webhooks.server';
 import { planDayBeforeEmail } from './day-before-emails.server';
 import { queueAutomaticEmail } from './notifications.server';
 import { preferencesConfirmationEmail } from '~/emails/automatic.server';
-import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 
 /**
  * The recipient's own say over a delivery, behind the postcode of their own stop: what they ask
@@ -170,11 +169,7 @@ async function queuePreferencesConfirmation(
       parcelId,
       template: 'Custom',
       key: `email:preferences:${parcelId}:${preferences.updatedAt}`,
-      compose: (parcel) =>
-        preferencesConfirmationEmail(
-          parcel.trackingNumber,
-          describeDeliveryPreferences(preferences),
-        ),
+      compose: (parcel) => preferencesConfirmationEmail(parcel, preferences),
     });
   } catch (error) {
     console.error('Could not queue the confirmation of the delivery preferences', error);

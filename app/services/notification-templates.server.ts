@@ -17,6 +17,8 @@ import {
 } from '~/models/notification-settings.server';
 import type { NotificationSettingsInput } from '~/schemas/notification-settings';
 import { auditedUpdate, auditRecord, type Actor } from './audit.server';
+import { shippedTemplate } from '~/lib/i18n.server';
+import { SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
 
 /**
  * An admin's changes to the e-mail templates and the automatic e-mail rules (the settings pages
@@ -72,13 +74,20 @@ export async function placeholdersForParcel(parcelId: string) {
 }
 
 /**
- * The template an automatic e-mail of `type` is made with. An empty one (a Custom template not
- * written yet) cannot make an e-mail: the Status Update one stands in.
+ * The template an automatic e-mail of `type` is made with, in the recipient's `language`: the
+ * admins' own in English, the template as shipped in another language (app/locales/<language>/
+ * templates.json), else English's. An empty one (a Custom template not written yet) cannot make
+ * an e-mail: the Status Update one stands in.
  */
-export async function automaticEmailTemplate(type: NotificationType) {
-  const template = await getNotificationTemplate(type);
+export async function automaticEmailTemplate(
+  type: NotificationType,
+  language: Language = SOURCE_LANGUAGE,
+): Promise<Pick<NotificationTemplate, 'subject' | 'text' | 'html'>> {
+  const template =
+    (language === SOURCE_LANGUAGE ? null : shippedTemplate(type, language)) ??
+    (await getNotificationTemplate(type));
   if (!template.subject.trim() || !template.text.trim())
-    return getNotificationTemplate('Status Update');
+    return type === 'Status Update' ? template : automaticEmailTemplate('Status Update', language);
   return template;
 }
 

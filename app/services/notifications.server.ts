@@ -6,7 +6,12 @@ import {
   type EmailContent,
   type WhatHappened,
 } from '~/emails/automatic.server';
-import { fillTemplate, placeholderValues, type PlaceholderParcel } from '~/emails/templates.server';
+import {
+  fillTemplate,
+  parcelLanguage,
+  placeholderValues,
+  type PlaceholderParcel,
+} from '~/emails/templates.server';
 import type { NotificationTemplate } from '~/schemas/notification-template';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import { getParcel } from '~/models/parcel-reads.server';
@@ -97,6 +102,7 @@ export async function createNotification(
   );
   const notification = await insertNotification({
     type: input.type,
+    language: parcelLanguage(parcel),
     recipient: input.recipient,
     title: filled.subject,
     message: filled.text,
@@ -202,7 +208,8 @@ async function whatHappened(
     timeZone: event.timeZone,
     receivedBy: proof?.receivedBy,
     address: stopAddress(parcel, proof?.destination ?? 0) || undefined,
-    note: proof ? proof.note || `handed to ${proof.receivedBy}` : undefined,
+    note: proof?.note || undefined,
+    handedTo: proof && !proof.note ? proof.receivedBy : undefined,
     proofUrl:
       proof && (proof.photos.length || proof.signature)
         ? proofLink(parcel.trackingNumber)
@@ -232,18 +239,21 @@ export async function queueAutomaticEmail({
   eventId?: string;
   compose?: (
     parcel: PlaceholderParcel,
-    template: NotificationTemplate,
+    template: Pick<NotificationTemplate, 'subject' | 'text' | 'html'>,
   ) => EmailContent | Promise<EmailContent>;
 }): Promise<SerializedNotification | null> {
   const parcel = known ?? (await getParcelForTemplate({ id: parcelId }));
   const recipient = parcel?.recipient?.email?.trim().toLowerCase();
   if (!parcel || !recipient) return null;
   if (await jobExists(key)) return null;
-  const filled = await compose(parcel, await automaticEmailTemplate(type));
+  // In the recipient's language, whoever made the change that sends it.
+  const language = parcelLanguage(parcel);
+  const filled = await compose(parcel, await automaticEmailTemplate(type, language));
   const id = String(new mongoose.Types.ObjectId());
   await insertNotification({
     id,
     type,
+    language,
     recipient,
     title: filled.subject,
     message: filled.text,

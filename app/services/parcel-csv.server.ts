@@ -39,6 +39,7 @@ export const PARCEL_CSV_COLUMNS = [
   'recipientCountry',
   'recipientTimeZone',
   'destinations',
+  'recipientLanguage',
 ] as const;
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : '');
@@ -75,6 +76,7 @@ function toRow(p: LeanParcel): Record<(typeof PARCEL_CSV_COLUMNS)[number], strin
     recipientPostalCode: p.recipient?.postalCode ?? '',
     recipientCountry: p.recipient?.country ?? '',
     recipientTimeZone: p.recipient?.timeZone ?? '',
+    recipientLanguage: p.recipient?.language ?? '',
     // The stops as JSON in one cell: name, address, city, country, postalCode each.
     destinations: JSON.stringify(
       (p.destinations ?? []).map((d) => ({

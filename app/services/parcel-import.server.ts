@@ -96,6 +96,10 @@ const CONTACT_FIELDS = [
   'country',
   'timeZone',
 ] as const;
+/** The recipient's fields: a contact's, and the language written to them. */
+const RECIPIENT_FIELDS = [...CONTACT_FIELDS, 'language'] as const;
+const fieldsOf = (prefix: 'sender' | 'recipient') =>
+  prefix === 'recipient' ? RECIPIENT_FIELDS : CONTACT_FIELDS;
 const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
@@ -172,7 +176,7 @@ function rowInput(cells: Record<string, string>) {
   };
   const contact = (prefix: 'sender' | 'recipient') =>
     Object.fromEntries(
-      CONTACT_FIELDS.map((f) => [f, cell(`${prefix}${capital(f)}` as ImportColumn)]),
+      fieldsOf(prefix).map((f) => [f, cell(`${prefix}${capital(f)}` as ImportColumn)]),
     );
   return {
     trackingNumber: given('trackingNumber'),
@@ -358,10 +362,11 @@ function planUpdate(
   if (errors.count > before) return null;
 
   const contact = (prefix: 'sender' | 'recipient') => {
-    const given = CONTACT_FIELDS.filter((f) => has(`${prefix}${capital(f)}` as ImportColumn));
+    const given = fieldsOf(prefix).filter((f) => has(`${prefix}${capital(f)}` as ImportColumn));
     if (!given.length) return undefined;
+    const values = parcel[prefix] as Record<string, string>;
     return Object.fromEntries(
-      given.map((f) => [f, f === 'email' ? parcel[prefix][f].toLowerCase() : parcel[prefix][f]]),
+      given.map((f) => [f, f === 'email' ? values[f]!.toLowerCase() : values[f]]),
     );
   };
   const dimensions = (['length', 'width', 'height'] as const).filter(has);

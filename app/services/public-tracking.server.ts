@@ -13,7 +13,7 @@ import { addressLines } from './address-format.server';
 import { listProofsByTrackingNumber } from '~/models/proof-of-delivery.server';
 import {
   FAILED_DELIVERY,
-  failureReasonWords,
+  FAILURE_REASONS,
   normalizeTrackingNumber,
   TRACKING_NOT_FOUND,
   TRACKING_NUMBER_FORMAT_MESSAGE,
@@ -24,7 +24,7 @@ import { env } from '~/lib/env.server';
 import { parcelDeliveryData } from '~/lib/parcel-delivery-data.server';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
 import {
-  dayIn,
+  deliveredAt as deliveredAtWords,
   deliveryHeadline,
   expectation,
   initials,
@@ -32,10 +32,12 @@ import {
   longDay,
   progressSteps,
   windowPhrase,
-  zonedTime,
   type ProgressStep,
+  type Words,
 } from '~/utils/delivery-headline';
 import { RateLimit } from '~/lib/rate-limit.server';
+import { wordsFor } from '~/lib/i18n.server';
+import type { Language } from '~/schemas/languages';
 
 /**
  * One budget per client address, shared by the tracking page and the public API; every number
@@ -54,7 +56,12 @@ export { TRACKING_NOT_FOUND };
 export type TrackingNotFoundCode = 'tracking_number_mistyped' | 'tracking_number_not_found';
 
 export type TrackingLookup =
-  | { kind: 'found'; result: PublicTrackingResult }
+  | {
+      kind: 'found';
+      result: PublicTrackingResult;
+      /** The recipient's language (BCP 47), which the tracking page speaks to them; never shown. */
+      language: string | null;
+    }
   | { kind: 'malformed'; trackingNumber: string }
   | { kind: 'not-found'; trackingNumber: string; mistyped: boolean };
 
@@ -132,7 +139,11 @@ export async function lookupTrackingNumber(input: string): Promise<TrackingLooku
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) return { kind: 'malformed', trackingNumber };
   const parcel = await findParcelByTrackingNumber(trackingNumber);
   if (!parcel) return notFound(trackingNumber);
-  return { kind: 'found', result: publicResult(parcel) };
+  return {
+    kind: 'found',
+    result: publicResult(parcel),
+    language: parcel.recipient?.language || null,
+  };
 }
 
 /**
@@ -150,7 +161,14 @@ async function readTrackingNumbers(
       return { lookup: { kind: 'malformed', trackingNumber }, parcel: null };
     const parcel = byNumber.get(trackingNumber);
     if (!parcel) return { lookup: notFound(trackingNumber), parcel: null };
-    return { lookup: { kind: 'found', result: publicResult(parcel) }, parcel };
+    return {
+      lookup: {
+        kind: 'found',
+        result: publicResult(parcel),
+        language: parcel.recipient?.language || null,
+      },
+      parcel,
+    };
   });
 }
 
@@ -168,6 +186,8 @@ export type TrackedNumber =
       kind: 'found';
       result: PublicTrackingResult;
       glance: TrackingGlance;
+      /** The language the glance is written in. */
+      language: Language;
       /** Its schema.org ParcelDelivery data. */
       delivery: ReturnType<typeof trackingDeliveryData>;
       /** What the recipient asked for, when this browser opened the parcel with the postcode. */
@@ -180,21 +200,31 @@ export type TrackedNumber =
  * TrackingQuerySchema), from one read of their parcels: each found one at a glance with its
  * ParcelDelivery data, a single delivered parcel's glance saying who received it, and, for the
  * parcels this browser opened with the recipient's postcode (`opened`), what the recipient asked
- * for.
+ * for. Each is written in the language `languageFor` gives for its recipient's.
  */
 export async function trackNumbers(
   numbers: readonly string[],
-  { opened = [] }: { opened?: readonly string[] } = {},
+  {
+    opened = [],
+    languageFor,
+  }: {
+    opened?: readonly string[];
+    languageFor: (recipientLanguage: string | null) => Language | Promise<Language>;
+  },
 ): Promise<TrackedNumber[]> {
   const read = await readTrackingNumbers(numbers);
   return Promise.all(
     read.map(async ({ lookup, parcel }): Promise<TrackedNumber> => {
       if (lookup.kind !== 'found') return lookup;
       const { result } = lookup;
+      const language = await languageFor(lookup.language);
+      const words = wordsFor(language);
       return {
         kind: 'found',
         result,
-        glance: read.length === 1 ? await lookupGlance(result) : trackingGlance(result),
+        language,
+        glance:
+          read.length === 1 ? await lookupGlance(result, words) : trackingGlance(result, words),
         delivery: trackingDeliveryData(result),
         savedPreferences: opened.includes(result.parcel.trackingNumber)
           ? serializePreferences(parcel?.deliveryPreferences)
@@ -297,8 +327,10 @@ export type TrackingGlance = {
  */
 export function trackingGlance(
   result: PublicTrackingResult,
+  words: Words,
   { now = new Date(), receivedBy = null }: { now?: Date; receivedBy?: string | null } = {},
 ): TrackingGlance {
+  const { lang } = words;
   const { parcel, events } = result;
   const timeZone = parcel.timeZone;
   const deliveredEvent = events.find((e) => e.status === 'Delivered');
@@ -329,31 +361,36 @@ export function trackingGlance(
   const failed =
     parcel.status === 'Failed' ? events.find((e) => e.status === FAILED_DELIVERY) : null;
   return {
-    headline: deliveryHeadline(input),
-    steps: progressSteps(parcel.status),
-    expected: expected ? longDay(expected.day) : null,
-    window: expected ? windowPhrase(expected.window, timeZone) : null,
+    headline: deliveryHeadline(input, words),
+    steps: progressSteps(parcel.status, words),
+    expected: expected ? longDay(expected.day, lang) : null,
+    window: expected ? windowPhrase(expected.window, timeZone, words) : null,
     delivered: deliveredAt
-      ? `${longDay(dayIn(new Date(deliveredAt), deliveredTimeZone))} at ${zonedTime(new Date(deliveredAt), deliveredTimeZone)}`
+      ? deliveredAtWords(new Date(deliveredAt), deliveredTimeZone, words)
       : null,
     receivedBy: receivedBy ? initials(receivedBy) : null,
-    lastUpdated: updated ? longDateTime(updated, timeZone) : null,
+    lastUpdated: updated ? longDateTime(updated, timeZone, lang) : null,
     timeZone,
     attempt: failed
       ? {
-          reason: failureReasonWords(failed.reason),
-          at: failed.timestamp ? longDateTime(failed.timestamp, failed.timeZone) : '',
-          next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate) : null,
+          reason: words.t(
+            `reasons.${failed.reason && failed.reason in FAILURE_REASONS ? failed.reason : 'other'}`,
+          ),
+          at: failed.timestamp ? longDateTime(failed.timestamp, failed.timeZone, lang) : '',
+          next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate, lang) : null,
         }
       : null,
   };
 }
 
 /** The glance of one full result: a delivered parcel's proof says who received it. */
-export async function lookupGlance(result: PublicTrackingResult): Promise<TrackingGlance> {
+export async function lookupGlance(
+  result: PublicTrackingResult,
+  words: Words,
+): Promise<TrackingGlance> {
   const proofs =
     result.parcel.status === 'Delivered'
       ? await listProofsByTrackingNumber(result.parcel.trackingNumber)
       : [];
-  return trackingGlance(result, { receivedBy: proofs.at(-1)?.receivedBy ?? null });
+  return trackingGlance(result, words, { receivedBy: proofs.at(-1)?.receivedBy ?? null });
 }

@@ -7,9 +7,18 @@ import { timeZoneAbbreviation } from './time-zone';
  * A promise is compared with now in the recipient's zone, so it is never one already broken:
  * once its day, its window or its "by" time has passed, the sentence says it is running late and
  * when it is now expected. Pure, so that every status and date case is tested in one table.
- * This module is also the one place the English date style of the tracking page and the
- * customer's e-mails lives ("Thursday, 26 November", "2:32 pm EST"). Safe in the browser.
+ * This module is also the one place the date style of the tracking page and the customer's
+ * e-mails lives: English as "Thursday, 26 November", "2:32 pm EST", every other language as
+ * `Intl` writes it ("viernes 27 de noviembre", "18:00 EST"). Its sentences come from the
+ * language's messages (`Words`, the `delivery` messages of app/locales/<language>/public.json).
+ * Safe in the browser.
  */
+
+/** A language's code (for `Intl`) and its messages about deliveries (`delivery.<key>`). */
+export type Words = {
+  lang: string;
+  t: (key: string, values?: Record<string, string | number>) => string;
+};
 
 export type DeliveryWindow = { from: string | null; until: string };
 
@@ -35,15 +44,22 @@ export type HeadlineInput = {
 };
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-function format(key: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
-  const id = `${key} ${timeZone}`;
+function format(
+  key: string,
+  timeZone: string,
+  options: Intl.DateTimeFormatOptions,
+  lang = 'en-GB',
+) {
+  const id = `${key} ${timeZone} ${lang}`;
   let f = formats.get(id);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone });
+    f = new Intl.DateTimeFormat(lang, { ...options, timeZone });
     formats.set(id, f);
   }
   return f;
 }
+
+const isEnglish = (lang: string) => lang === 'en' || lang.startsWith('en-');
 
 /** The calendar day (YYYY-MM-DD) `instant` fell on in `timeZone`. */
 export function dayIn(instant: Date, timeZone: string): string {
@@ -53,31 +69,51 @@ export function dayIn(instant: Date, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-/** "Thursday, 26 November": a day (YYYY-MM-DD, or an instant read in `timeZone`). */
-export function longDay(day: string): string {
-  const parts = format('long', 'UTC', { weekday: 'long', day: 'numeric', month: 'long' })
-    .formatToParts(new Date(`${day}T00:00:00Z`))
+/**
+ * "Thursday, 26 November": a day (YYYY-MM-DD, or an instant read in `timeZone`); in another
+ * language as `Intl` writes it ("viernes 27 de noviembre", "Freitag, 27. November").
+ */
+export function longDay(day: string, lang = 'en'): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  const options = { weekday: 'long', day: 'numeric', month: 'long' } as const;
+  if (!isEnglish(lang)) {
+    const parts = format('long', 'UTC', options, lang).formatToParts(date);
+    // Spanish runs the weekday into the date ("viernes 27 de noviembre"), as its style guides do.
+    const spanish = lang === 'es' || lang.startsWith('es-');
+    return parts
+      .map((p, i) =>
+        spanish && p.type === 'literal' && parts[i - 1]?.type === 'weekday' ? ' ' : p.value,
+      )
+      .join('');
+  }
+  const parts = format('long', 'UTC', options)
+    .formatToParts(date)
     .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
   return `${parts.weekday}, ${parts.day} ${parts.month}`;
 }
 
-function weekday(day: string): string {
-  return format('weekday', 'UTC', { weekday: 'long' }).format(new Date(`${day}T00:00:00Z`));
+function weekday(day: string, lang: string): string {
+  return format('weekday', 'UTC', { weekday: 'long' }, isEnglish(lang) ? 'en-GB' : lang).format(
+    new Date(`${day}T00:00:00Z`),
+  );
 }
 
-/** "2:32 pm EST": a time named by its zone. */
-export function zonedTime(instant: Date, timeZone: string): string {
-  return `${shortTime(instant, timeZone)} ${timeZoneAbbreviation(instant, timeZone)}`;
+/** "2:32 pm EST", "14:32 EST": a time named by its zone. */
+export function zonedTime(instant: Date, timeZone: string, lang = 'en'): string {
+  return `${shortTime(instant, timeZone, lang)} ${timeZoneAbbreviation(instant, timeZone)}`;
 }
 
 /** "Tuesday, 24 November, 2:32 pm PST": an instant where it happened, named by its zone. */
-export function longDateTime(value: string | Date, timeZone: string): string {
+export function longDateTime(value: string | Date, timeZone: string, lang = 'en'): string {
   const instant = new Date(value);
-  return `${longDay(dayIn(instant, timeZone))}, ${zonedTime(instant, timeZone)}`;
+  const comma = lang === 'ar' || lang.startsWith('ar-') ? '، ' : ', ';
+  return `${longDay(dayIn(instant, timeZone), lang)}${comma}${zonedTime(instant, timeZone, lang)}`;
 }
 
-/** "2:32 pm", "6 pm": a time as the spec's sentences print it. */
-export function shortTime(instant: Date, timeZone: string): string {
+/** "2:32 pm", "6 pm": a time as the spec's sentences print it; "18:00" in another language. */
+export function shortTime(instant: Date, timeZone: string, lang = 'en'): string {
+  if (!isEnglish(lang))
+    return format('time', timeZone, { timeStyle: 'short' }, lang).format(instant);
   const parts = format('time', timeZone, { hour: 'numeric', minute: '2-digit', hour12: true })
     .formatToParts(instant)
     .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
@@ -96,13 +132,28 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** "today", "tomorrow", "Friday" within the week, else "Friday, 4 December". */
-function relativeDay(day: string, today: string, { bare }: { bare: boolean }): string {
+/**
+ * "today", "tomorrow", "Friday" within the week, else "Friday, 4 December": the language's
+ * `delivery.when` message, which says each kind of day its own way ("el viernes", "le vendredi
+ * 4 décembre", "am Freitag").
+ */
+function relativeDay(
+  day: string,
+  today: string,
+  { bare }: { bare: boolean },
+  words: Words,
+): string {
   const diff = daysBetween(today, day);
-  if (diff === 0) return 'today';
-  if (diff === 1) return 'tomorrow';
-  if (bare && diff > 1 && diff < 7) return weekday(day);
-  return longDay(day);
+  const kind =
+    diff === 0
+      ? 'today'
+      : diff === 1
+        ? 'tomorrow'
+        : bare && diff > 1 && diff < 7
+          ? 'weekday'
+          : 'date';
+  const named = kind === 'weekday' ? weekday(day, words.lang) : longDay(day, words.lang);
+  return words.t('when', { kind, day: named });
 }
 
 /** "J. S." for "Jane Smith": enough for the recipient to recognise, not a full name in public. */
@@ -116,11 +167,18 @@ export function initials(name: string): string {
 }
 
 /** "by 6 pm EST", or "between 2 pm and 4 pm EST" when the window has a start: in `timeZone`, named. */
-export function windowPhrase(window: DeliveryWindow | null, timeZone: string): string | null {
+export function windowPhrase(
+  window: DeliveryWindow | null,
+  timeZone: string,
+  words: Words,
+): string | null {
   if (!window) return null;
-  const until = zonedTime(new Date(window.until), timeZone);
-  if (!window.from) return `by ${until}`;
-  return `between ${shortTime(new Date(window.from), timeZone)} and ${until}`;
+  const until = zonedTime(new Date(window.until), timeZone, words.lang);
+  if (!window.from) return words.t('windowBy', { time: until });
+  return words.t('windowBetween', {
+    from: shortTime(new Date(window.from), timeZone, words.lang),
+    until,
+  });
 }
 
 /** The next working day (Monday to Friday) after `day`. */
@@ -167,49 +225,65 @@ export function expectation(
   return { late: true, day: nextWorkingDay(today), window: null };
 }
 
-function windowText(window: DeliveryWindow | null, timeZone: string): string {
-  const phrase = windowPhrase(window, timeZone);
-  return phrase ? `, ${phrase}` : '';
+/** "Tuesday, 24 November at 2:32 pm PST": when a delivery happened, where it happened. */
+export function deliveredAt(instant: Date, timeZone: string, words: Words): string {
+  return words.t('dayAtTime', {
+    day: longDay(dayIn(instant, timeZone), words.lang),
+    time: zonedTime(instant, timeZone, words.lang),
+  });
 }
 
 /** The headline sentence: "Arriving Thursday, 26 November, by 6 pm EST", "Delivered …". */
-export function deliveryHeadline(input: HeadlineInput): string {
+export function deliveryHeadline(input: HeadlineInput, words: Words): string {
   const { status, timeZone } = input;
+  const { t } = words;
   const today = dayIn(input.now, timeZone);
   if (status === 'Delivered') {
-    if (!input.deliveredAt) return 'Delivered';
+    if (!input.deliveredAt) return t('delivered');
     const zone = input.deliveredTimeZone || timeZone;
-    const at = new Date(input.deliveredAt);
-    const received = input.receivedBy?.trim() ? `, received by ${initials(input.receivedBy)}` : '';
-    return `Delivered ${longDay(dayIn(at, zone))} at ${zonedTime(at, zone)}${received}`;
+    const at = deliveredAt(new Date(input.deliveredAt), zone, words);
+    return input.receivedBy?.trim()
+      ? t('deliveredAtReceivedBy', { at, initials: initials(input.receivedBy) })
+      : t('deliveredAt', { at });
   }
-  if (status === 'Returned') return 'Returned to the sender';
+  if (status === 'Returned') return t('returned');
   if (status === 'Failed') {
-    if (!input.nextAttemptDate) return "Delivery attempted — we'll be in touch about the next try";
-    return `Delivery attempted — we'll try again ${relativeDay(input.nextAttemptDate, today, { bare: true })}`;
+    if (!input.nextAttemptDate) return t('attempted');
+    return t('attemptedNext', {
+      when: relativeDay(input.nextAttemptDate, today, { bare: true }, words),
+    });
   }
-  if (input.holdAtDepot) return 'Held at the depot for you to collect';
+  if (input.holdAtDepot) return t('held');
   const asked = input.requestedDate && input.requestedDate >= today ? input.requestedDate : null;
   if (status === 'Out for Delivery' && asked && asked > today)
-    return `Out for delivery today — you asked for ${relativeDay(asked, today, { bare: false })}`;
+    return t('outAsked', { when: relativeDay(asked, today, { bare: false }, words) });
   const expected = expectation(input);
-  if (!expected)
-    return status === 'Pending' ? 'Label created — waiting for the parcel' : 'On its way';
+  if (!expected) return status === 'Pending' ? t('labelCreated') : t('onItsWay');
   if (expected.late) {
     const when =
-      expected.day === today ? 'later today' : relativeDay(expected.day, today, { bare: true });
-    return `Running late — we now expect it ${when}`;
+      expected.day === today
+        ? t('when', { kind: 'laterToday', day: '' })
+        : relativeDay(expected.day, today, { bare: true }, words);
+    return t('late', { when });
   }
-  const yours = asked === expected.day ? ', the day you asked for' : '';
-  if (status === 'Out for Delivery')
-    return `Out for delivery today${windowText(expected.window, timeZone)}${yours}`;
-  const when = relativeDay(expected.day, today, { bare: false });
-  return `Arriving ${when}${windowText(expected.window, timeZone)}${yours}`;
+  const window = windowPhrase(expected.window, timeZone, words);
+  const sentence =
+    status === 'Out for Delivery'
+      ? window
+        ? t('outTodayWindow', { window })
+        : t('outToday')
+      : window
+        ? t('arrivingWindow', {
+            when: relativeDay(expected.day, today, { bare: false }, words),
+            window,
+          })
+        : t('arriving', { when: relativeDay(expected.day, today, { bare: false }, words) });
+  return asked === expected.day ? t('askedDay', { sentence }) : sentence;
 }
 
 export type ProgressStep = { label: string; state: 'done' | 'current' | 'upcoming' };
 
-const STEPS = ['Label created', 'Picked up', 'In transit', 'Out for delivery', 'Delivered'];
+const STEPS = ['labelCreated', 'pickedUp', 'inTransit', 'outForDelivery', 'delivered'];
 const CURRENT: Record<string, number> = {
   Pending: 0,
   'Picked Up': 1,
@@ -220,16 +294,16 @@ const CURRENT: Record<string, number> = {
 };
 
 /** The journey in steps; a failed attempt is the delivery step, a return replaces the last two. */
-export function progressSteps(status: string): ProgressStep[] {
-  const labels =
+export function progressSteps(status: string, words: Words): ProgressStep[] {
+  const steps =
     status === 'Returned'
-      ? [...STEPS.slice(0, 3), 'Returned to sender']
+      ? [...STEPS.slice(0, 3), 'returned']
       : status === 'Failed'
-        ? [...STEPS.slice(0, 3), 'Delivery attempted', 'Delivered']
+        ? [...STEPS.slice(0, 3), 'attempted', 'delivered']
         : STEPS;
   const current = status === 'Returned' ? 3 : (CURRENT[status] ?? 0);
-  return labels.map((label, index) => ({
-    label,
+  return steps.map((step, index) => ({
+    label: words.t(`steps.${step}`),
     state: index < current ? 'done' : index === current ? 'current' : 'upcoming',
   }));
 }

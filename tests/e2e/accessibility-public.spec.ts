@@ -16,6 +16,8 @@ const SCREENS: Screen[] = [
   { path: () => '/track' },
   { path: (f) => `/track?number=${f.trackingNumber}` },
   { path: (f) => `/track?number=${f.trackingNumber}&subscribe=sent` },
+  // Right to left.
+  { path: (f) => `/track?number=${f.trackingNumber}&lang=ar` },
   { path: () => '/subscriptions/confirm?token=not-a-token' },
   { path: (f) => `/track?number=${f.trackingNumber},XYZ000000000` },
   { path: () => '/track?number=not-a-number' },

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryHeadline, progressSteps, type HeadlineInput } from '~/utils/delivery-headline';
+import { wordsFor } from '~/lib/i18n.server';
+
+const ENGLISH = wordsFor('en');
 
 const ZONE = 'America/New_York';
 // Wednesday, 25 November 2026, 10:00 in New York.
@@ -7,17 +10,20 @@ const NOW = new Date('2026-11-25T15:00:00Z');
 const BY_SIX = { from: null, until: '2026-11-26T23:00:00.000Z' };
 
 function headline(input: Partial<HeadlineInput>) {
-  return deliveryHeadline({
-    status: 'In Transit',
-    estimatedDelivery: null,
-    window: null,
-    deliveredAt: null,
-    receivedBy: null,
-    nextAttemptDate: null,
-    timeZone: ZONE,
-    now: NOW,
-    ...input,
-  });
+  return deliveryHeadline(
+    {
+      status: 'In Transit',
+      estimatedDelivery: null,
+      window: null,
+      deliveredAt: null,
+      receivedBy: null,
+      nextAttemptDate: null,
+      timeZone: ZONE,
+      now: NOW,
+      ...input,
+    },
+    ENGLISH,
+  );
 }
 
 describe('the headline sentence', () => {
@@ -194,7 +200,7 @@ describe('the headline sentence', () => {
 
 describe('the progress steps', () => {
   const current = (status: string) =>
-    progressSteps(status)
+    progressSteps(status, ENGLISH)
       .filter((s) => s.state === 'current')
       .map((s) => s.label);
 
@@ -208,7 +214,7 @@ describe('the progress steps', () => {
     ['Returned', 'Returned to sender'],
   ])('%s: the current step is %s, with those before it done', (status, label) => {
     expect(current(status)).toEqual([label]);
-    const steps = progressSteps(status);
+    const steps = progressSteps(status, ENGLISH);
     const index = steps.findIndex((s) => s.state === 'current');
     expect(steps.slice(0, index).every((s) => s.state === 'done')).toBe(true);
     expect(steps.slice(index + 1).every((s) => s.state === 'upcoming')).toBe(true);

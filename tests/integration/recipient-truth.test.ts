@@ -8,6 +8,7 @@ import { loader as trackPage } from '~/routes/_public.track';
 import { createParcel } from '~/services/parcels.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import { lookupGlance, lookupTrackingNumber } from '~/services/public-tracking.server';
+import { wordsFor } from '~/lib/i18n.server';
 import { addEvent } from '~/services/tracking-events.server';
 import { requestableDays } from '~/services/delivery-preferences.server';
 import { loader as parcelDetails } from '~/routes/dashboard.parcels.$parcelId._index';
@@ -31,7 +32,7 @@ afterAll(async () => {
 async function publicResult(trackingNumber: string) {
   const lookup = await lookupTrackingNumber(trackingNumber);
   if (lookup.kind !== 'found') throw new Error(`${trackingNumber} not found`);
-  return { result: lookup.result, glance: await lookupGlance(lookup.result) };
+  return { result: lookup.result, glance: await lookupGlance(lookup.result, wordsFor('en')) };
 }
 
 describe('the zone of an address', () => {

@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import {
   getFormProps,
   getInputProps,
@@ -12,6 +12,7 @@ import { Form } from '@remix-run/react';
 import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
 import type { z } from 'zod';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { LANGUAGES } from '~/schemas/languages';
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import type { SerializedParcel } from '~/models/parcel.server';
 import {
@@ -34,7 +35,7 @@ import { useIsPending } from '~/utils/use-is-pending';
 /** The fields of both forms; only the edit form has the status. */
 type ParcelFormFields = z.input<typeof ParcelUpdateSchema>;
 
-type Contact = { name: string; email: string; phone: string; address: string };
+type Contact = { name: string; email: string; phone: string; address: string; language?: string };
 
 /** What the form starts with: blank numbers on a new parcel, the stored values when editing. */
 export type ParcelFormDefaults = {
@@ -115,14 +116,43 @@ const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
   { name: 'postalCode', label: 'Postal Code', maxLength: 20 },
 ];
 
+/**
+ * The language the recipient's e-mails and tracking page are written in: ours, and a language
+ * given through the API or an import that we do not write (kept as it is).
+ */
+function LanguageField({ field }: { field: FieldMetadata<string | undefined> }) {
+  const { key, ...select } = getSelectProps(field);
+  const current = typeof field.initialValue === 'string' ? field.initialValue : '';
+  const options: Array<{ value: string; label: string }> = LANGUAGES.map(({ code, name }) => ({
+    value: code,
+    label: `${name} (${code})`,
+  }));
+  if (current && !options.some((option) => option.value === current))
+    options.push({ value: current, label: current });
+  return (
+    <SelectField
+      key={key}
+      label="Language of e-mails and tracking page"
+      {...select}
+      options={options}
+      errors={field.errors}
+    >
+      <option value="">The company’s default</option>
+    </SelectField>
+  );
+}
+
 function ContactFields({
   field,
   legend,
   required,
+  children,
 }: {
   field: FieldMetadata<ParcelFormFields['sender']>;
   legend: string;
   required?: boolean;
+  /** Fields of this contact's own (the recipient's language). */
+  children?: ReactNode;
 }) {
   const contact = field.getFieldset();
   return (
@@ -135,6 +165,7 @@ function ContactFields({
           required={required}
           autoComplete="off"
         />
+        {children}
       </div>
     </fieldset>
   );
@@ -221,7 +252,9 @@ export function ParcelForm({
       ) : null}
       <FormErrors id={form.errorId} errors={form.errors} />
       <ContactFields field={fields.sender} legend="Sender Information" />
-      <ContactFields field={fields.recipient} legend="Recipient Information" required />
+      <ContactFields field={fields.recipient} legend="Recipient Information" required>
+        <LanguageField field={fields.recipient.getFieldset().language} />
+      </ContactFields>
       <fieldset className="space-y-3">
         <legend className="text-base font-semibold text-gray-900">Additional Destinations</legend>
         <p className="text-sm text-gray-600">

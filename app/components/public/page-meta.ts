@@ -1,4 +1,5 @@
 import type { MetaFunction } from '@remix-run/node';
+import { metaText } from '~/utils/page-language';
 
 type Matches = Array<{ id: string; data?: unknown } | undefined>;
 
@@ -15,15 +16,18 @@ export function pageTitle(matches: Matches, title: string | null): string {
   return title ? `${title} · ${company}` : company;
 }
 
-/** A public page's meta function: its title, its description and whether search engines list it. */
+/**
+ * A public page's meta function: its title, its description (their messages' keys in the public
+ * pages' messages) and whether search engines list it.
+ */
 export function publicPageMeta(
   title: string | null,
   description: string,
   { index = true }: { index?: boolean } = {},
 ): MetaFunction {
   return ({ matches }) => [
-    { title: pageTitle(matches, title) },
-    { name: 'description', content: description },
+    { title: pageTitle(matches, title ? metaText(title) : null) },
+    { name: 'description', content: metaText(description) },
     ...(index ? [] : [{ name: 'robots', content: 'noindex' }]),
   ];
 }

@@ -1,9 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useLocation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
 import { NewsletterSchema } from '~/schemas/public-forms';
 import type { CompanyInfo } from '~/lib/env.server';
+import { LANGUAGES } from '~/schemas/languages';
+import { keepLanguage } from '~/utils/page-language';
 import { NAV_LINKS } from './site-header';
+import { usePublicMessages } from './public-messages';
 
 /** Posts to /newsletter, which answers with a flash message back on the page it was sent from. */
 export function NewsletterForm() {
@@ -14,6 +18,8 @@ export function NewsletterForm() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: NewsletterSchema }),
   });
   const location = useLocation();
+  const { t } = useTranslation('public');
+  const { messages } = usePublicMessages();
   return (
     <form
       method="post"
@@ -23,14 +29,14 @@ export function NewsletterForm() {
     >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {/* Left empty by people; bots that fill every field are ignored. */}
-      <div aria-hidden="true" className="absolute -left-[9999px]">
+      <div aria-hidden="true" className="absolute -start-[9999px]">
         <label>
-          Leave this field empty
+          {t('footer.honeypot')}
           <input type="text" name="website" tabIndex={-1} autoComplete="off" />
         </label>
       </div>
       <label htmlFor="newsletter-email" className="sr-only">
-        Email address
+        {t('footer.emailLabel')}
       </label>
       <div className="w-full min-w-0">
         <input
@@ -38,60 +44,96 @@ export function NewsletterForm() {
           id="newsletter-email"
           required
           maxLength={254}
-          placeholder="Your email address"
+          placeholder={t('footer.emailPlaceholder')}
           autoComplete="email"
           className="w-full min-w-0 rounded-md border border-blue-300 bg-brand-900 px-3 py-2 text-sm text-white placeholder:text-blue-200"
         />
         {fields.email.errors ? (
           <p id={fields.email.errorId} className="mt-1 text-sm text-red-200">
-            {fields.email.errors.join(' ')}
+            {messages(fields.email.errors)?.join(' ')}
           </p>
         ) : null}
       </div>
       <button type="submit" className="btn-accent">
-        Subscribe
+        {t('footer.subscribe')}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The choice of language: a plain form (no script needed) whose answer sets the `lang` cookie and
+ * comes back to this page, in that language from then on.
+ */
+export function LanguagePicker() {
+  const { t, i18n } = useTranslation('public');
+  const { pathname, search } = useLocation();
+  return (
+    <form method="post" action="/language" className="flex flex-wrap items-center gap-2">
+      <input type="hidden" name="redirectTo" value={pathname + search} />
+      <label htmlFor="language-choice">
+        <span aria-hidden="true">🌐 </span>
+        {t('footer.language')}
+      </label>
+      <select
+        id="language-choice"
+        name="lang"
+        defaultValue={i18n.language}
+        className="rounded-md border border-blue-300 bg-brand-900 px-2 py-1 text-white"
+      >
+        {LANGUAGES.map((language) => (
+          <option key={language.code} value={language.code} lang={language.code}>
+            {language.name}
+          </option>
+        ))}
+      </select>
+      <button
+        type="submit"
+        className="rounded-md border border-blue-300 px-3 py-1 font-semibold text-white hover:bg-brand-800"
+      >
+        {t('footer.changeLanguage')}
       </button>
     </form>
   );
 }
 
 export function SiteFooter({ company }: { company: CompanyInfo }) {
+  const { t } = useTranslation('public');
+  const { search } = useLocation();
+  const href = (to: string) => keepLanguage(to, search);
   return (
     <footer className="mt-auto bg-brand-900 text-blue-100">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="text-lg font-bold text-white">{company.name}</p>
-          <p className="mt-3 text-sm">
-            Door-to-door parcel delivery to more than 200 countries, with every scan visible in real
-            time.
-          </p>
+          <p className="mt-3 text-sm">{t('footer.about')}</p>
         </div>
-        <nav aria-label="Quick links">
-          <h2 className="font-semibold text-white">Quick Links</h2>
+        <nav aria-label={t('footer.quickLinks')}>
+          <h2 className="font-semibold text-white">{t('footer.quickLinks')}</h2>
           <ul className="mt-3 space-y-2 text-sm">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <a href={link.to} className="hover:text-white hover:underline">
-                  {link.label}
+                <a href={href(link.to)} className="hover:text-white hover:underline">
+                  {t(`layout.nav.${link.label}`)}
                 </a>
               </li>
             ))}
             <li>
-              <a href="/quote" className="hover:text-white hover:underline">
-                Get Quote
+              <a href={href('/quote')} className="hover:text-white hover:underline">
+                {t('layout.getQuote')}
               </a>
             </li>
           </ul>
         </nav>
         <div>
-          <h2 className="font-semibold text-white">Contact</h2>
+          <h2 className="font-semibold text-white">{t('footer.contact')}</h2>
           <ul className="mt-3 space-y-2 text-sm">
             <li>
               <a
                 href={`tel:${company.phone.replace(/[^\d+]/g, '')}`}
                 className="hover:text-white hover:underline"
               >
-                {company.phone} (24/7)
+                <bdi>{t('footer.phone', { phone: company.phone })}</bdi>
               </a>
             </li>
             <li>
@@ -106,31 +148,30 @@ export function SiteFooter({ company }: { company: CompanyInfo }) {
           </ul>
         </div>
         <div>
-          <h2 className="font-semibold text-white">Newsletter</h2>
-          <p className="mb-3 mt-3 text-sm">
-            Shipping tips, service updates and holiday cut-off dates. No spam.
-          </p>
+          <h2 className="font-semibold text-white">{t('footer.newsletter')}</h2>
+          <p className="mb-3 mt-3 text-sm">{t('footer.newsletterText')}</p>
           <NewsletterForm />
         </div>
       </div>
       <div className="border-t border-brand-800">
         <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-6 text-sm sm:flex-row sm:items-center sm:justify-between">
-          <p>© 2024 {company.name}. All rights reserved.</p>
-          <nav aria-label="Legal">
+          <p>{t('footer.rights', { company: company.name })}</p>
+          <LanguagePicker />
+          <nav aria-label={t('footer.legal')}>
             <ul className="flex flex-wrap gap-4">
               <li>
-                <a href="/privacy-policy" className="hover:text-white hover:underline">
-                  Privacy Policy
+                <a href={href('/privacy-policy')} className="hover:text-white hover:underline">
+                  {t('footer.privacy')}
                 </a>
               </li>
               <li>
-                <a href="/terms-of-service" className="hover:text-white hover:underline">
-                  Terms of Service
+                <a href={href('/terms-of-service')} className="hover:text-white hover:underline">
+                  {t('footer.terms')}
                 </a>
               </li>
               <li>
-                <a href="/cookie-policy" className="hover:text-white hover:underline">
-                  Cookie Policy
+                <a href={href('/cookie-policy')} className="hover:text-white hover:underline">
+                  {t('footer.cookies')}
                 </a>
               </li>
             </ul>

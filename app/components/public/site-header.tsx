@@ -1,12 +1,15 @@
 import { useLocation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
 import type { CompanyInfo } from '~/lib/env.server';
+import { keepLanguage } from '~/utils/page-language';
 
+/** The site's pages, each named by its `layout.nav` message. */
 export const NAV_LINKS = [
-  { to: '/', label: 'Home' },
-  { to: '/track', label: 'Track Package' },
-  { to: '/services', label: 'Services' },
-  { to: '/about', label: 'About' },
-  { to: '/contact', label: 'Contact' },
+  { to: '/', label: 'home' },
+  { to: '/track', label: 'track' },
+  { to: '/services', label: 'services' },
+  { to: '/about', label: 'about' },
+  { to: '/contact', label: 'contact' },
 ] as const;
 
 function telHref(phone: string) {
@@ -41,6 +44,8 @@ function NavLinks({
   className: string;
   linkClassName: (current: boolean) => string;
 }) {
+  const { t } = useTranslation('public');
+  const { search } = useLocation();
   return (
     <ul className={className}>
       {NAV_LINKS.map((link) => {
@@ -48,11 +53,11 @@ function NavLinks({
         return (
           <li key={link.to}>
             <a
-              href={link.to}
+              href={keepLanguage(link.to, search)}
               aria-current={current ? 'page' : undefined}
               className={linkClassName(current)}
             >
-              {link.label}
+              {t(`layout.nav.${link.label}`)}
             </a>
           </li>
         );
@@ -66,14 +71,16 @@ function NavLinks({
  * every link is an ordinary page load.
  */
 export function SiteHeader({ company }: { company: CompanyInfo }) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const { t } = useTranslation('public');
   return (
     <header className="bg-white shadow-sm">
       <div className="bg-brand-800 text-sm text-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-2">
           <div className="flex min-w-0 flex-wrap items-center gap-x-6 gap-y-1">
             <a href={telHref(company.phone)} className="hover:underline">
-              <span aria-hidden="true">☎ </span>24/7 {company.phone}
+              <span aria-hidden="true">☎ </span>
+              <bdi>{t('layout.phone', { phone: company.phone })}</bdi>
             </a>
             <a
               href={`mailto:${company.email}`}
@@ -84,21 +91,25 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
             </a>
           </div>
           <div className="flex items-center gap-4">
-            <span className="hidden sm:inline">Track packages worldwide</span>
+            <span className="hidden sm:inline">{t('layout.tagline')}</span>
             <a
-              href="/quote"
+              href={keepLanguage('/quote', search)}
               className="rounded bg-accent-700 px-3 py-1 font-semibold text-white hover:bg-accent-800"
             >
-              Get Quote
+              {t('layout.getQuote')}
             </a>
           </div>
         </div>
       </div>
       <nav
-        aria-label="Main"
+        aria-label={t('layout.mainNav')}
         className="mx-auto flex min-h-[3.875rem] max-w-7xl items-center justify-between gap-4 px-4 py-3 md:min-h-0"
       >
-        <a href="/" aria-label={`${company.name} home`} className="min-w-0">
+        <a
+          href={keepLanguage('/', search)}
+          aria-label={t('layout.homeLink', { company: company.name })}
+          className="min-w-0"
+        >
           <Logo name={company.name} />
         </a>
         <NavLinks
@@ -118,11 +129,11 @@ export function SiteHeader({ company }: { company: CompanyInfo }) {
           data-mobile-menu
         >
           <summary className="block h-full list-none whitespace-nowrap rounded-md border border-gray-300 text-center text-sm font-medium leading-9 text-gray-800 [&::-webkit-details-marker]:hidden">
-            <span aria-hidden="true">☰</span> Menu
+            <span aria-hidden="true">☰</span> {t('layout.menu')}
           </summary>
           <NavLinks
             pathname={pathname}
-            className="absolute right-0 z-40 mt-2 w-56 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-2 shadow-lg"
+            className="absolute end-0 z-40 mt-2 w-56 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-2 shadow-lg"
             linkClassName={(current) =>
               `block px-4 py-3 text-base ${
                 current

@@ -4,7 +4,9 @@ import {
   getTextareaProps,
   type SubmissionResult,
 } from '@conform-to/react';
+import { useTranslation } from 'react-i18next';
 import { PostcodeField } from './postcode-field';
+import { usePublicMessages } from '~/components/public/public-messages';
 import {
   ResultSection,
   ResultSectionForm,
@@ -60,28 +62,31 @@ export function ManageDeliveryForm({
         }
       : undefined,
   );
-  const savedLines = describeDeliveryPreferences(saved);
+  const { t, i18n } = useTranslation('public');
+  const { messages } = usePublicMessages();
+  const savedLines = describeDeliveryPreferences(saved, {
+    lang: i18n.language,
+    t: (key, values) => t(`manage.lines.${key}`, values),
+    place: (code) => t(`manage.places.${code}`),
+  });
   return (
     <ResultSection section="manage">
       <details open={open || !!lastResult || justSaved}>
         <summary className="flex min-h-11 cursor-pointer items-center text-lg font-semibold">
           <h2 id="manage-heading" className="inline">
-            {open ? 'Choose what happens next' : 'Manage your delivery'}
+            {open ? t('manage.headingNext') : t('manage.heading')}
           </h2>
         </summary>
         <p className="mt-2 text-sm text-gray-600">
-          {open
-            ? 'Choose another day, a safe place, a neighbour, or collection at the depot. '
-            : 'Leave instructions, choose a safe place or another day, or ask us to hold it at the depot. '}
-          Enter the postcode of the delivery address to confirm it is yours.
+          {open ? t('manage.introNext') : t('manage.intro')} {t('manage.postcodeIntro')}
         </p>
         {justSaved && !lastResult ? (
-          <SectionConfirmation>{PREFERENCES_SAVED}</SectionConfirmation>
+          <SectionConfirmation>{t('manage.saved')}</SectionConfirmation>
         ) : null}
         {savedLines.length ? (
           <div className="mt-4" data-saved-preferences>
-            <h3 className="font-semibold">Your saved preferences</h3>
-            <ul className="mt-1 list-disc pl-5 text-gray-800">
+            <h3 className="font-semibold">{t('manage.savedHeading')}</h3>
+            <ul className="mt-1 list-disc ps-5 text-gray-800">
               {savedLines.map((line) => (
                 <li key={line}>{line}</li>
               ))}
@@ -97,11 +102,11 @@ export function ManageDeliveryForm({
           <input type="hidden" name="intent" value="preferences" />
           <PostcodeField field={fields.postalCode} />
           <SelectField
-            label="Another day"
+            label={t('manage.day')}
             {...getSelectProps(fields.requestedDate)}
-            errors={fields.requestedDate.errors}
+            errors={messages(fields.requestedDate.errors)}
           >
-            <option value="">Keep the planned day</option>
+            <option value="">{t('manage.keepDay')}</option>
             {days.map((day) => (
               <option key={day.value} value={day.value}>
                 {day.label}
@@ -109,41 +114,41 @@ export function ManageDeliveryForm({
             ))}
           </SelectField>
           <SelectField
-            label="Safe place"
+            label={t('manage.safePlace')}
             {...getSelectProps(fields.safePlace)}
-            errors={fields.safePlace.errors}
+            errors={messages(fields.safePlace.errors)}
           >
-            <option value="">No safe place: hand it over</option>
-            {Object.entries(SAFE_PLACES).map(([value, label]) => (
+            <option value="">{t('manage.noSafePlace')}</option>
+            {Object.keys(SAFE_PLACES).map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t(`manage.places.${value}`)}
               </option>
             ))}
           </SelectField>
           <Field
-            label="Where, if somewhere else"
+            label={t('manage.where')}
             {...getInputProps(fields.safePlaceOther, { type: 'text' })}
             maxLength={SAFE_PLACE_OTHER_MAX}
-            errors={fields.safePlaceOther.errors}
+            errors={messages(fields.safePlaceOther.errors)}
           />
           <TextareaField
             className="sm:col-span-2"
-            label={`Instructions for the courier (up to ${INSTRUCTIONS_MAX} characters)`}
+            label={t('manage.instructions', { max: INSTRUCTIONS_MAX })}
             {...getTextareaProps(fields.instructions)}
             maxLength={INSTRUCTIONS_MAX}
             rows={3}
-            errors={fields.instructions.errors}
+            errors={messages(fields.instructions.errors)}
           />
           <label className="flex min-h-11 items-center gap-2 sm:col-span-2">
             <input
               {...getInputProps(fields.holdAtDepot, { type: 'checkbox' })}
               className="h-6 w-6"
             />
-            Hold it at the depot for me to collect
+            {t('manage.hold')}
           </label>
           <div className="sm:col-span-2">
             <button type="submit" className="btn-primary">
-              Save delivery preferences
+              {t('manage.submit')}
             </button>
           </div>
         </ResultSectionForm>

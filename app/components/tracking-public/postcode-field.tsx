@@ -1,5 +1,7 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react';
+import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/ui/field';
+import { usePublicMessages } from '~/components/public/public-messages';
 
 /** The field that opens a parcel to its recipient: the postcode of the delivery address. */
 export function PostcodeField({
@@ -9,15 +11,17 @@ export function PostcodeField({
   field: FieldMetadata<string>;
   className?: string;
 }) {
+  const { t } = useTranslation('public');
+  const { messages } = usePublicMessages();
   return (
     <Field
       className={className}
-      label="Postcode of the delivery address"
+      label={t('manage.postcode')}
       {...getInputProps(field, { type: 'text' })}
       autoComplete="postal-code"
       required
       maxLength={20}
-      errors={field.errors}
+      errors={messages(field.errors)}
     />
   );
 }

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react';
+import { useTranslation } from 'react-i18next';
 import { PostcodeField } from './postcode-field';
 import { ResultSection, ResultSectionForm, useResultSectionForm } from './result-section';
 import { ProofAccessSchema } from '~/schemas/delivery-preferences';
@@ -21,19 +22,20 @@ export function ProofOfDeliverySection({
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const [form, fields] = useResultSectionForm('proof-access', lastResult, ProofAccessSchema);
+  const { t } = useTranslation('public');
   return (
     <ResultSection section="proof">
       <h2 id="proof-heading" className="text-lg font-semibold">
-        Proof of delivery
+        {t('proof.heading')}
       </h2>
       {proofs ? (
         proofs.length === 0 ? (
-          <p className="mt-2 text-gray-700">No photo or signature was taken at this delivery.</p>
+          <p className="mt-2 text-gray-700">{t('proof.none')}</p>
         ) : (
           proofs.map((proof, index) => (
             <div key={index} className="mt-3">
               <p className="text-gray-800">
-                Received by {proof.receivedBy}, {proof.deliveredAt}
+                {t('proof.receivedBy', { name: proof.receivedBy, time: proof.deliveredAt })}
               </p>
               <div className="mt-2 flex flex-wrap gap-3">
                 {proof.photos.map((photo, n) => (
@@ -42,7 +44,7 @@ export function ProofOfDeliverySection({
                     src={photo.url}
                     width={photo.width}
                     height={photo.height}
-                    alt={`Delivery photo ${n + 1}`}
+                    alt={t('proof.photo', { n: n + 1 })}
                     className="h-auto max-w-full rounded border border-gray-200 sm:max-w-xs"
                   />
                 ))}
@@ -51,7 +53,7 @@ export function ProofOfDeliverySection({
                     src={proof.signature.url}
                     width={proof.signature.width}
                     height={proof.signature.height}
-                    alt={`Signature of ${proof.receivedBy}`}
+                    alt={t('proof.signature', { name: proof.receivedBy })}
                     className="h-auto max-w-full rounded border border-gray-200 bg-white sm:max-w-xs"
                   />
                 ) : null}
@@ -60,15 +62,10 @@ export function ProofOfDeliverySection({
           ))
         )
       ) : !access && !lastResult ? (
-        <p className="mt-1 text-sm text-gray-600">
-          The photos and the signature are for the recipient: open the link in the e-mail we sent
-          when it was delivered.
-        </p>
+        <p className="mt-1 text-sm text-gray-600">{t('proof.forRecipient')}</p>
       ) : (
         <>
-          <p className="mt-1 text-sm text-gray-600">
-            Enter the postcode of the delivery address to see the photos and the signature.
-          </p>
+          <p className="mt-1 text-sm text-gray-600">{t('proof.enterPostcode')}</p>
           <ResultSectionForm
             section="proof"
             trackingNumber={trackingNumber}
@@ -80,7 +77,7 @@ export function ProofOfDeliverySection({
             <input type="hidden" name="proof" value={access ?? ''} />
             <PostcodeField className="flex-1" field={fields.postalCode} />
             <button type="submit" className="btn-primary">
-              Show proof of delivery
+              {t('proof.submit')}
             </button>
           </ResultSectionForm>
         </>

@@ -2,7 +2,10 @@ import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from 
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
+import { useLocation } from '@remix-run/react';
 import { FormErrors } from '~/components/ui/field';
+import { usePublicMessages } from '~/components/public/public-messages';
+import { keepLanguage } from '~/utils/page-language';
 
 /**
  * The form of a section under a tracking result, checked in the browser as on the server; the
@@ -50,12 +53,17 @@ export function ResultSectionForm<Schema extends Record<string, unknown>>({
   className: string;
   children: ReactNode;
 }) {
+  const { messages } = usePublicMessages();
+  const { search } = useLocation();
   return (
     <>
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={messages(form.errors)} />
       <form
         method="post"
-        action={`/track?${new URLSearchParams({ number: trackingNumber, ...query })}#${section}`}
+        action={keepLanguage(
+          `/track?${new URLSearchParams({ number: trackingNumber, ...query })}#${section}`,
+          search,
+        )}
         {...getFormProps(form)}
         aria-labelledby={`${section}-heading`}
         className={className}

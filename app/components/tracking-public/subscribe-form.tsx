@@ -1,4 +1,6 @@
 import { getInputProps, type SubmissionResult } from '@conform-to/react';
+import { useTranslation } from 'react-i18next';
+import { usePublicMessages } from '~/components/public/public-messages';
 import { HoneypotField } from '~/components/public/honeypot-field';
 import { Field } from '~/components/ui/field';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
@@ -24,16 +26,15 @@ export function SubscribeForm({
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const [form, fields] = useResultSectionForm('subscribe-form', lastResult, ParcelSubscribeSchema);
+  const { t } = useTranslation('public');
+  const { messages } = usePublicMessages();
   return (
     <ResultSection section="subscribe">
       <h2 id="subscribe-heading" className="text-lg font-semibold">
-        Get e-mail updates
+        {t('subscribe.heading')}
       </h2>
-      <p className="mt-1 text-sm text-gray-600">
-        An e-mail at every new scan until delivery. You confirm your address first, and every e-mail
-        has an unsubscribe link.
-      </p>
-      {sent ? <SectionConfirmation>{sent}</SectionConfirmation> : null}
+      <p className="mt-1 text-sm text-gray-600">{t('subscribe.text')}</p>
+      {sent ? <SectionConfirmation>{t('subscribe.sent')}</SectionConfirmation> : null}
       <ResultSectionForm
         section="subscribe"
         trackingNumber={trackingNumber}
@@ -43,15 +44,15 @@ export function SubscribeForm({
         <HoneypotField />
         <Field
           className="flex-1"
-          label="Your e-mail address"
+          label={t('subscribe.emailLabel')}
           {...getInputProps(fields.email, { type: 'email' })}
           autoComplete="email"
           required
           maxLength={254}
-          errors={fields.email.errors}
+          errors={messages(fields.email.errors)}
         />
         <button type="submit" className="btn-primary">
-          Subscribe to updates
+          {t('subscribe.submit')}
         </button>
       </ResultSectionForm>
     </ResultSection>

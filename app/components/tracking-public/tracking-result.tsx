@@ -1,8 +1,12 @@
 import type { ReactNode } from 'react';
 import type { PublicTrackingResult } from '~/models/parcel-tracking-numbers.server';
 import type { TrackingGlance } from '~/services/public-tracking.server';
+import { useLocation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
 import { longDateTime, type ProgressStep } from '~/utils/delivery-headline';
-import { eventStatusLabel } from '~/schemas/constants';
+import { CUSTOM_EVENT_STATUS } from '~/schemas/constants';
+import { keepLanguage } from '~/utils/page-language';
+import { usePublicMessages } from '~/components/public/public-messages';
 
 type Result = PublicTrackingResult;
 type PublicEvent = Result['events'][number];
@@ -28,13 +32,23 @@ const STATUS_STYLES: Record<string, string> = {
 };
 const NEUTRAL = 'bg-gray-100 text-gray-800 ring-gray-300';
 
+/** A status, an event's or a parcel's, in the page's language; a Custom Status's own words. */
+function useStatusWords() {
+  const { t } = useTranslation('public');
+  return (event: { status: string; customStatus?: string | null }) =>
+    event.status === CUSTOM_EVENT_STATUS && event.customStatus
+      ? event.customStatus
+      : t(`status.${event.status}`, { defaultValue: event.status });
+}
+
 export function PublicStatusBadge({ status }: { status: string }) {
+  const statusWords = useStatusWords();
   return (
     <span
       className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ring-1 ring-inset ${STATUS_STYLES[status] ?? NEUTRAL}`}
       data-status={status}
     >
-      {status}
+      {statusWords({ status })}
     </span>
   );
 }
@@ -89,18 +103,21 @@ function EventIcon({ status }: { status: string }) {
 }
 
 function EventTime({ event }: { event: PublicEvent }) {
+  const { i18n } = useTranslation('public');
   return (
     <time dateTime={event.timestamp ?? undefined}>
-      {event.timestamp ? longDateTime(event.timestamp, event.timeZone) : '—'}
+      {event.timestamp ? longDateTime(event.timestamp, event.timeZone, i18n.language) : '—'}
     </time>
   );
 }
 
 function LatestEvent({ event }: { event: PublicEvent | null | undefined }) {
-  if (!event) return <>No tracking events yet</>;
+  const { t } = useTranslation('public');
+  const statusWords = useStatusWords();
+  if (!event) return <>{t('result.noEvents')}</>;
   return (
     <>
-      <span className="font-semibold">{eventStatusLabel(event)}</span>
+      <span className="font-semibold">{statusWords(event)}</span>
       {event.location ? ` · ${event.location}` : ''}
       <span className="block text-sm text-gray-700">
         <EventTime event={event} />
@@ -110,15 +127,16 @@ function LatestEvent({ event }: { event: PublicEvent | null | undefined }) {
 }
 
 const STEP_STATE: Record<ProgressStep['state'], string> = {
-  done: 'Done: ',
-  current: 'Now: ',
-  upcoming: 'Next: ',
+  done: 'result.stepDone',
+  current: 'result.stepNow',
+  upcoming: 'result.stepNext',
 };
 
 /** The journey as steps: the current one marked for assistive technology and in words. */
 function ProgressSteps({ steps }: { steps: ProgressStep[] }) {
+  const { t } = useTranslation('public');
   return (
-    <ol aria-label="Progress" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+    <ol aria-label={t('result.progress')} className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
       {steps.map((step) => (
         <li
           key={step.label}
@@ -131,7 +149,7 @@ function ProgressSteps({ steps }: { steps: ProgressStep[] }) {
                 : 'text-gray-600'
           }
         >
-          <span className="sr-only">{STEP_STATE[step.state]}</span>
+          <span className="sr-only">{t(STEP_STATE[step.state])}</span>
           <span aria-hidden="true">
             {step.state === 'done' ? '✓ ' : step.state === 'current' ? '● ' : '○ '}
           </span>
@@ -144,19 +162,20 @@ function ProgressSteps({ steps }: { steps: ProgressStep[] }) {
 
 /** After a failed attempt: what happened, in words, when the next attempt is, and what to do. */
 function FailedAttempt({ attempt }: { attempt: NonNullable<TrackingGlance['attempt']> }) {
+  const { t } = useTranslation('public');
   return (
     <div className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-red-900" data-attempt>
       <p>
-        <span className="font-semibold">What happened: </span>
+        <span className="font-semibold">{t('result.whatHappened')}</span>
         {attempt.reason}
         {attempt.at ? ` (${attempt.at})` : ''}.
       </p>
       <p className="mt-1">
-        <span className="font-semibold">Next attempt: </span>
-        {attempt.next ?? "we'll be in touch to arrange it"}
+        <span className="font-semibold">{t('result.nextAttempt')}</span>
+        {attempt.next ?? t('result.inTouch')}
       </p>
       <a href="#manage" className="btn-primary mt-3 inline-flex min-h-11 items-center">
-        Another day, a safe place, a neighbour or the depot
+        {t('result.choices')}
       </a>
     </div>
   );
@@ -164,6 +183,8 @@ function FailedAttempt({ attempt }: { attempt: NonNullable<TrackingGlance['attem
 
 export function TrackingResult({ result, glance }: { result: Result; glance: TrackingGlance }) {
   const { parcel, events } = result;
+  const { t } = useTranslation('public');
+  const statusWords = useStatusWords();
   return (
     <article aria-labelledby="result-heading" className="card overflow-hidden">
       <header className="border-b border-gray-200 bg-gray-50 p-4 sm:p-5">
@@ -172,7 +193,7 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
             {parcel.trackingNumber}
           </h2>
           <p className="flex items-center gap-2">
-            <span className="sr-only">Status:</span>
+            <span className="sr-only">{t('result.status')}</span>
             <PublicStatusBadge status={parcel.status} />
           </p>
         </div>
@@ -183,56 +204,63 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
       </header>
       <dl className="grid gap-3 p-4 sm:grid-cols-2 sm:p-5">
         <div>
-          <dt className="text-sm font-medium text-gray-600">Latest event</dt>
+          <dt className="text-sm font-medium text-gray-600">{t('result.latestEvent')}</dt>
           <dd className="mt-0.5 text-gray-900">
             <LatestEvent event={events[0]} />
           </dd>
         </div>
         {glance.delivered ? (
           <div>
-            <dt className="text-sm font-medium text-gray-600">Delivered</dt>
+            <dt className="text-sm font-medium text-gray-600">{t('result.delivered')}</dt>
             <dd className="mt-0.5 font-semibold text-gray-900">{glance.delivered}</dd>
             {glance.receivedBy ? (
-              <dd className="text-sm text-gray-700">Received by {glance.receivedBy}</dd>
+              <dd className="text-sm text-gray-700">
+                {t('result.receivedBy', { name: glance.receivedBy })}
+              </dd>
             ) : null}
           </div>
         ) : glance.expected ? (
           <div>
-            <dt className="text-sm font-medium text-gray-600">Expected delivery</dt>
+            <dt className="text-sm font-medium text-gray-600">{t('result.expected')}</dt>
             <dd className="mt-0.5 font-semibold text-gray-900">
-              {glance.expected}
-              {glance.window ? `, ${glance.window}` : ''}
+              {glance.window
+                ? t('result.expectedWindow', { day: glance.expected, window: glance.window })
+                : glance.expected}
             </dd>
           </div>
         ) : null}
       </dl>
       {glance.lastUpdated ? (
-        <p className="px-4 pb-3 text-sm text-gray-600 sm:px-5">Last updated {glance.lastUpdated}</p>
+        <p className="px-4 pb-3 text-sm text-gray-600 sm:px-5">
+          {t('result.lastUpdated', { time: glance.lastUpdated })}
+        </p>
       ) : null}
       <div className="border-t border-gray-200 p-4 sm:p-5">
         <ProgressSteps steps={glance.steps} />
       </div>
       <dl className="grid gap-5 border-t border-gray-200 p-4 sm:grid-cols-3 sm:p-5">
         <div>
-          <dt className="text-sm font-medium text-gray-600">Recipient</dt>
+          <dt className="text-sm font-medium text-gray-600">{t('result.recipient')}</dt>
           <dd className="mt-1 font-semibold">{parcel.recipient.name || '—'}</dd>
           <dd className="text-sm text-gray-700">{parcel.recipient.address || '—'}</dd>
         </div>
         <div>
-          <dt className="text-sm font-medium text-gray-600">Shipped from</dt>
+          <dt className="text-sm font-medium text-gray-600">{t('result.shippedFrom')}</dt>
           <dd className="mt-1 text-sm text-gray-700">{parcel.sender.address || '—'}</dd>
         </div>
         <div>
-          <dt className="text-sm font-medium text-gray-600">Service</dt>
-          <dd className="mt-1 font-semibold">{parcel.serviceType}</dd>
+          <dt className="text-sm font-medium text-gray-600">{t('result.service')}</dt>
+          <dd className="mt-1 font-semibold">
+            {t(`service.${parcel.serviceType}`, { defaultValue: parcel.serviceType })}
+          </dd>
         </div>
       </dl>
       <section aria-labelledby="history-heading" className="border-t border-gray-200 p-5">
         <h3 id="history-heading" className="text-lg font-semibold">
-          Tracking history
+          {t('result.history')}
         </h3>
         {events.length === 0 ? (
-          <p className="mt-3 text-gray-600">No tracking events found for this package.</p>
+          <p className="mt-3 text-gray-600">{t('result.noHistory')}</p>
         ) : (
           <ol className="mt-4 space-y-0">
             {events.map((event, index) => (
@@ -240,7 +268,7 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
                 {index < events.length - 1 ? (
                   <span
                     aria-hidden="true"
-                    className="absolute left-[19px] top-10 h-[calc(100%-2.5rem)] w-0.5 bg-gray-200"
+                    className="absolute start-[19px] top-10 h-[calc(100%-2.5rem)] w-0.5 bg-gray-200"
                   />
                 ) : null}
                 <span
@@ -252,9 +280,11 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
                 </span>
                 <div className="min-w-0">
                   <p className="font-semibold">
-                    {eventStatusLabel(event)}
+                    {statusWords(event)}
                     {index === 0 ? (
-                      <span className="ml-2 text-xs font-medium text-brand-700">Latest</span>
+                      <span className="ms-2 text-xs font-medium text-brand-700">
+                        {t('result.latest')}
+                      </span>
                     ) : null}
                   </p>
                   {event.description ? (
@@ -274,21 +304,24 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
   );
 }
 
-function trackHref(trackingNumber: string) {
-  return `/track?number=${encodeURIComponent(trackingNumber)}`;
+function trackHref(trackingNumber: string, search: string) {
+  return keepLanguage(`/track?number=${encodeURIComponent(trackingNumber)}`, search);
 }
 
 /** Several numbers at once: a row per number, each found one linking to its full result. */
 export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[] }) {
   const found = summaries.filter((s) => s.found).length;
+  const { t } = useTranslation('public');
+  const { message } = usePublicMessages();
+  const { search } = useLocation();
   return (
     <section aria-labelledby="summaries-heading" className="card overflow-hidden">
       <header className="border-b border-gray-200 bg-gray-50 p-5">
         <h2 id="summaries-heading" className="text-xl font-bold">
-          {summaries.length} tracking numbers
+          {t('track.severalTitle', { count: summaries.length })}
         </h2>
         <p className="mt-1 text-sm text-gray-600">
-          {found} of {summaries.length} found. Choose a number to see its full history.
+          {t('result.found', { found, total: summaries.length })}
         </p>
       </header>
       <ul className="divide-y divide-gray-200" data-tracking-summaries>
@@ -299,7 +332,7 @@ export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <h3 className="break-all font-mono text-lg font-bold tracking-wide">
                     <a
-                      href={trackHref(summary.trackingNumber)}
+                      href={trackHref(summary.trackingNumber, search)}
                       className="text-brand-700 underline hover:text-brand-800"
                     >
                       {summary.trackingNumber}
@@ -311,7 +344,7 @@ export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[
                   {summary.headline}
                 </p>
                 <dl className="mt-2 text-sm">
-                  <dt className="font-medium text-gray-600">Latest event</dt>
+                  <dt className="font-medium text-gray-600">{t('result.latestEvent')}</dt>
                   <dd className="mt-0.5 text-gray-900">
                     <LatestEvent event={summary.latestEvent} />
                   </dd>
@@ -322,7 +355,7 @@ export function TrackingSummaryList({ summaries }: { summaries: TrackingSummary[
                 <h3 className="break-all font-mono text-lg font-bold tracking-wide text-gray-900">
                   {summary.trackingNumber}
                 </h3>
-                <p className="mt-1 text-sm font-medium text-red-800">{summary.error}</p>
+                <p className="mt-1 text-sm font-medium text-red-800">{message(summary.error)}</p>
                 {summary.hint ? <p className="mt-1 text-sm text-gray-700">{summary.hint}</p> : null}
               </>
             )}
