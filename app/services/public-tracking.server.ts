@@ -27,6 +27,7 @@ import {
   longDateTime,
   longDay,
   progressSteps,
+  shortTime,
   windowPhrase,
   zonedTime,
   type ProgressStep,
@@ -227,7 +228,19 @@ export type TrackingGlance = {
   timeZone: string;
   /** After a failed attempt: what happened, in words, and when the next attempt is. */
   attempt: { reason: string; at: string; next: string | null } | null;
+  /** Out on a started run: "Your parcel is on its way — you are stop 4 of 11, expected between …". */
+  onItsWay: string | null;
 };
+
+/** The recipient's stop on a started run, its place and its one-hour window in their zone. */
+export function onItsWay(
+  eta: PublicTrackingResult['parcel']['eta'],
+  timeZone: string,
+): string | null {
+  if (!eta) return null;
+  const between = `between ${shortTime(new Date(eta.from), timeZone)} and ${zonedTime(new Date(eta.until), timeZone)}`;
+  return `Your parcel is on its way — you are stop ${eta.stopsBefore + 1} of ${eta.stops}, expected ${between}`;
+}
 
 /**
  * The result at a glance, read from one place: the parcel's stored status (which every status
@@ -286,6 +299,7 @@ export function trackingGlance(
           next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate) : null,
         }
       : null,
+    onItsWay: onItsWay(parcel.eta, timeZone),
   };
 }
 
