@@ -13,6 +13,8 @@ import { action as runAction, loader as runLoader } from '~/routes/api.runs.$id'
 import { action as startAction } from '~/routes/api.runs.$id.start';
 import { loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { action as scansAction } from '~/routes/api.scans';
+import { loader as reportLoader } from '~/routes/api.reports.delivery-performance';
+import { deliveryPerformanceCsv } from '~/services/reports.server';
 import { action as proofAction } from '~/routes/api.parcels.$id.proof-of-delivery';
 import { callRoute } from '../support/api';
 import { createParcel, createUsers, type UsersByRole } from '../support/factories';
@@ -233,5 +235,69 @@ describe('runs', () => {
     });
     expect(res.status).toBe(404);
     expect((await Parcel.findById(parcel.id).lean())?.status).not.toBe('Out for Delivery');
+  });
+});
+
+describe('delivery performance', () => {
+  it('is computed by the database over company days: 23:30 there counts on that day', async () => {
+    const failed = {
+      status: 'Failed Delivery',
+      reason: 'recipient_unavailable',
+      timestamp: new Date('2026-03-10T14:00:00Z'),
+      timeZone: 'America/New_York',
+    };
+    const run = { id: users.staff.user.id, depotId, courierId: users.courier.user.id };
+    await createParcel({
+      status: 'Delivered',
+      estimatedDelivery: new Date('2026-03-10T00:00:00Z'),
+      actualDelivery: new Date('2026-03-10T15:00:00Z'),
+      run,
+    });
+    await createParcel({
+      status: 'Delivered',
+      estimatedDelivery: new Date('2026-03-09T00:00:00Z'),
+      // 23:30 in New York on 10 March.
+      actualDelivery: new Date('2026-03-11T03:30:00Z'),
+      events: [failed],
+      run,
+    });
+    const report = async (query: string) => {
+      const res = await callRoute(reportLoader, `/api/reports/delivery-performance?${query}`, {
+        headers: users.staff.auth,
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()).rows;
+    };
+    expect(await report('from=2026-03-10&to=2026-03-10&groupBy=day')).toEqual([
+      {
+        key: '2026-03-10',
+        delivered: 2,
+        firstAttemptRate: 0.5,
+        onTimeRate: 0.5,
+        failedAttempts: 1,
+        failedByReason: { recipient_unavailable: 1 },
+        averageStopsPerRun: 2,
+      },
+    ]);
+    expect(await report('from=2026-03-11&to=2026-03-11')).toEqual([]);
+    const byCourier = await report('from=2026-03-01&to=2026-03-31&groupBy=courier');
+    expect(byCourier).toMatchObject([{ key: users.courier.user.id, delivered: 2 }]);
+    expect(await report('from=2026-03-01&to=2026-03-31&groupBy=account')).toMatchObject([
+      { key: 'none', delivered: 2 },
+    ]);
+    expect(await report('from=2026-03-01&to=2026-03-31&groupBy=week')).toMatchObject([
+      { key: '2026-W11', delivered: 2 },
+    ]);
+    const bad = await callRoute(
+      reportLoader,
+      '/api/reports/delivery-performance?from=2026-03-10&to=2026-03-01&groupBy=month',
+      {
+        headers: users.staff.auth,
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(deliveryPerformanceCsv(await report('from=2026-03-10&to=2026-03-10'))).toBe(
+      'key,delivered,firstAttemptRate,onTimeRate,failedAttempts,failedByReason,averageStopsPerRun\n2026-03-10,2,0.5,0.5,1,recipient_unavailable=1,2\n',
+    );
   });
 });
