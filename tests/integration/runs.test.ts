@@ -15,6 +15,7 @@ import { loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { action as scansAction } from '~/routes/api.scans';
 import { loader as reportLoader } from '~/routes/api.reports.delivery-performance';
 import { deliveryPerformanceCsv } from '~/services/reports.server';
+import { action as myRunAction, loader as myRunLoader } from '~/routes/dashboard.my-run';
 import { action as proofAction } from '~/routes/api.parcels.$id.proof-of-delivery';
 import { callRoute } from '../support/api';
 import { createParcel, createUsers, type UsersByRole } from '../support/factories';
@@ -299,5 +300,55 @@ describe('delivery performance', () => {
     expect(deliveryPerformanceCsv(await report('from=2026-03-10&to=2026-03-10'))).toBe(
       'key,delivered,firstAttemptRate,onTimeRate,failedAttempts,failedByReason,averageStopsPerRun\n2026-03-10,2,0.5,0.5,1,recipient_unavailable=1,2\n',
     );
+  });
+});
+
+describe('the courier’s run page', () => {
+  it('lists today’s stops in the planned order, starts the run with one post, then the next stop first', async () => {
+    const courier = (await createUsers(['courier'], 'my-run')).courier;
+    const parcels = [
+      await dueParcel('40003', '3 Last St'),
+      await dueParcel('40001', '1 First St'),
+      await dueParcel('40002', '2 Middle St'),
+    ];
+    await planRun(
+      parcels.map((p) => p.id),
+      courier.user.id,
+    );
+    const page = async () => {
+      const res = await callRoute(myRunLoader, '/dashboard/my-run', { cookie: courier.cookie });
+      return (await res.json()).runs[0];
+    };
+    const planned = await page();
+    expect(planned.stops.map((s: { trackingNumber: string }) => s.trackingNumber)).toEqual(
+      parcels.map((p) => p.trackingNumber),
+    );
+    expect(planned.stops[0]).toMatchObject({ address: expect.stringContaining('3 Last St') });
+    expect(planned.stops[0].mapsHref).toMatch(/^https:\/\/www\.google\.com\/maps\/search\//);
+
+    const started = await callRoute(myRunAction, '/dashboard/my-run', {
+      cookie: courier.cookie,
+      form: { intent: 'start', runId: planned.id },
+    });
+    expect(started.status).toBe(302);
+    for (const p of parcels) expect((await apiParcel(p.id)).status).toBe('Out for Delivery');
+
+    const failed = await callRoute(myRunAction, '/dashboard/my-run', {
+      cookie: courier.cookie,
+      form: {
+        trackingNumber: parcels[0]!.trackingNumber,
+        status: 'Failed Delivery',
+        reason: 'recipient_unavailable',
+        location: 'Springfield',
+      },
+    });
+    expect(failed.status).toBe(302);
+    const after = await page();
+    expect(
+      after.stops.find((s: { outcome: string | null }) => s.outcome === 'failed'),
+    ).toMatchObject({
+      trackingNumber: parcels[0]!.trackingNumber,
+    });
+    expect(after.stops.filter((s: { outcome: string | null }) => !s.outcome)).toHaveLength(2);
   });
 });
