@@ -16,13 +16,14 @@ import {
   setRunStops,
   type SerializedRun,
 } from '~/models/run.server';
-import { getUserById } from '~/models/user.server';
+import { getUserById, listUsers } from '~/models/user.server';
 import { FINAL_STATUSES, type ParcelStatus } from '~/schemas/constants';
 import type { RunCreateInput } from '~/schemas/run';
 import { hasRole } from '~/schemas/user';
 import { dayIn } from '~/utils/delivery-headline';
 import { auditRecord, type Actor } from './audit.server';
 import { recomputeRunEta } from './run-progress.server';
+import { renderRunSheetPdf } from './run-sheet-render.server';
 import { recordScan } from './scans.server';
 
 /**
@@ -207,4 +208,64 @@ export async function courierDay(courierId: string, date = companyToday()) {
       };
     }),
   );
+}
+
+/**
+ * The Dispatch page's assignment: the ticked parcels join the end of the courier's planned run
+ * of the depot's day, or start one.
+ */
+export async function assignToCourierRun(input: RunCreateInput, actor?: Actor) {
+  const planned = (await listRuns(input)).find(
+    (run) => run.courierId === input.courierId && run.status === 'planned',
+  );
+  if (!planned) return createRun(input, actor);
+  const ids = planned.stops.map((s) => s.parcelId);
+  return updateRunStops(
+    planned.id,
+    [...ids, ...input.parcelIds.filter((id) => !ids.includes(id))],
+    actor,
+  );
+}
+
+/** The couriers a run may be given to: active users who may scan. */
+export async function courierChoices() {
+  return (await listUsers())
+    .filter((user) => !user.disabled && hasRole(user, 'courier'))
+    .map((user) => ({ id: user.id, name: user.name || user.username }));
+}
+
+/** A depot's day at the Dispatch page: the parcels to dispatch and the runs with their parcels. */
+export async function dispatchDay(date: string, depotId: string) {
+  const [parcels, runs, couriers] = await Promise.all([
+    parcelsToDispatch(date, depotId),
+    listRuns({ date, depotId }),
+    listUsers(),
+  ]);
+  const nameOf = new Map(couriers.map((u) => [u.id, u.name || u.username]));
+  return {
+    parcels,
+    runs: await Promise.all(
+      runs.map(async (run) => ({
+        run,
+        courier: nameOf.get(run.courierId) ?? 'Unknown courier',
+        parcels: await getParcelsByIds(run.stops.map((s) => s.parcelId)),
+      })),
+    ),
+  };
+}
+
+/** A run's sheet as a PDF; null for an unknown run. */
+export async function runSheetPdf(runId: string) {
+  const run = await getRun(runId);
+  if (!run) return null;
+  const [parcels, depot, courier] = await Promise.all([
+    getParcelsByIds(run.stops.map((s) => s.parcelId)),
+    getDepot(run.depotId),
+    getUserById(run.courierId),
+  ]);
+  const pdf = await renderRunSheetPdf(run, parcels, {
+    depot: depot?.name ?? 'Depot',
+    courier: courier ? courier.name || courier.username : 'Courier',
+  });
+  return { run, pdf };
 }

@@ -16,6 +16,9 @@ import { action as scansAction } from '~/routes/api.scans';
 import { loader as reportLoader } from '~/routes/api.reports.delivery-performance';
 import { deliveryPerformanceCsv } from '~/services/reports.server';
 import { action as myRunAction, loader as myRunLoader } from '~/routes/dashboard.my-run';
+import { action as dispatchAction, loader as dispatchLoader } from '~/routes/dashboard.dispatch';
+import { loader as sheetLoader } from '~/routes/dashboard.dispatch.$runId.sheet[.]pdf';
+import { pdfBarcodes, pdfText } from '../support/pdf';
 import { action as proofAction } from '~/routes/api.parcels.$id.proof-of-delivery';
 import { callRoute } from '../support/api';
 import { createParcel, createUsers, type UsersByRole } from '../support/factories';
@@ -350,5 +353,79 @@ describe('the courier’s run page', () => {
       trackingNumber: parcels[0]!.trackingNumber,
     });
     expect(after.stops.filter((s: { outcome: string | null }) => !s.outcome)).toHaveLength(2);
+  });
+});
+
+describe('the Dispatch page', () => {
+  it('suggests the day’s parcels by postcode then street, plans a run by tick and choice, moves stops and prints the run sheet', async () => {
+    const dispatchDepot = (
+      await createDepot({ name: 'Dispatch Hub', address: '', timeZone: 'America/New_York' })
+    ).id;
+    const at = async (postalCode: string, street: string) => {
+      const parcel = await createParcel({
+        recipient: { name: `D ${street}`, address: street, postalCode, country: 'US' },
+        estimatedDelivery: new Date(`${today()}T12:00:00Z`),
+        deliveryPreferences: { instructions: 'Ring twice', updatedAt: new Date() },
+      });
+      await callRoute(scansAction, '/api/scans', {
+        method: 'POST',
+        headers: users.staff.auth,
+        body: {
+          trackingNumber: parcel.trackingNumber,
+          status: 'Arrived at Facility',
+          depotId: dispatchDepot,
+        },
+      });
+      return parcel;
+    };
+    const [z, b10, b2] = [
+      await at('99999', '1 Zed Rd'),
+      await at('11111', '10 Bay St'),
+      await at('11111', '2 Bay St'),
+    ];
+    const url = `/dashboard/dispatch?date=${today()}&depot=${dispatchDepot}`;
+    const page = async () =>
+      (await callRoute(dispatchLoader, url, { cookie: users.staff.cookie })).json();
+    const before = await page();
+    expect(before.parcels.map((p: { id: string }) => p.id)).toEqual([b2!.id, b10!.id, z!.id]);
+
+    const missing = await callRoute(dispatchAction, url, {
+      cookie: users.staff.cookie,
+      form: { intent: 'assign', ids: z!.id },
+    });
+    expect(missing.status).toBe(400);
+    const assign = new URLSearchParams({ intent: 'assign', courierId: users.courier.user.id });
+    for (const p of [b2!, z!]) assign.append('ids', p.id);
+    const planned = await callRoute(dispatchAction, url, {
+      cookie: users.staff.cookie,
+      body: assign,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(planned.status).toBe(302);
+    const after = await page();
+    expect(after.parcels.map((p: { id: string }) => p.id)).toEqual([b10!.id]);
+    expect(after.runs[0].stops.map((s: { id: string }) => s.id)).toEqual([b2!.id, z!.id]);
+
+    const moved = await callRoute(dispatchAction, url, {
+      cookie: users.staff.cookie,
+      form: { intent: 'move', runId: after.runs[0].id, parcelId: z!.id, direction: 'up' },
+    });
+    expect(moved.status).toBe(302);
+    expect((await page()).runs[0].stops.map((s: { id: string }) => s.id)).toEqual([z!.id, b2!.id]);
+
+    const sheet = await callRoute(
+      sheetLoader,
+      `/dashboard/dispatch/${after.runs[0].id}/sheet.pdf`,
+      {
+        cookie: users.courier.cookie,
+        params: { runId: after.runs[0].id },
+      },
+    );
+    expect(sheet.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await sheet.arrayBuffer());
+    expect(pdfBarcodes(pdf, 'code128')).toEqual([z!.trackingNumber, b2!.trackingNumber]);
+    const text = pdfText(pdf);
+    expect(text.indexOf(z!.trackingNumber)).toBeLessThan(text.indexOf(b2!.trackingNumber));
+    expect(text).toContain('Ring twice');
   });
 });
