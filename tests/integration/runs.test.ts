@@ -15,6 +15,8 @@ import { loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { action as scansAction } from '~/routes/api.scans';
 import { loader as reportLoader } from '~/routes/api.reports.delivery-performance';
 import { deliveryPerformanceCsv } from '~/services/reports.server';
+import { loader as reportsPage } from '~/routes/dashboard.reports';
+import { loader as reportsCsv } from '~/routes/dashboard.reports[.]csv';
 import { action as myRunAction, loader as myRunLoader } from '~/routes/dashboard.my-run';
 import { action as dispatchAction, loader as dispatchLoader } from '~/routes/dashboard.dispatch';
 import { loader as sheetLoader } from '~/routes/dashboard.dispatch.$runId.sheet[.]pdf';
@@ -300,6 +302,19 @@ describe('delivery performance', () => {
       },
     );
     expect(bad.status).toBe(400);
+    const page = await callRoute(reportsPage, '/dashboard/reports?from=2026-03-10&to=2026-03-10', {
+      cookie: users.staff.cookie,
+    });
+    expect((await page.json()).rows).toHaveLength(1);
+    const csv = await callRoute(
+      reportsCsv,
+      '/dashboard/reports.csv?from=2026-03-10&to=2026-03-10',
+      {
+        cookie: users.staff.cookie,
+      },
+    );
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(await csv.text()).toContain('2026-03-10,2,0.5,0.5,1,recipient_unavailable=1,2');
     expect(deliveryPerformanceCsv(await report('from=2026-03-10&to=2026-03-10'))).toBe(
       'key,delivered,firstAttemptRate,onTimeRate,failedAttempts,failedByReason,averageStopsPerRun\n2026-03-10,2,0.5,0.5,1,recipient_unavailable=1,2\n',
     );
