@@ -145,26 +145,19 @@ export default function Dispatch() {
                         <input type="hidden" name="intent" value="move" />
                         <input type="hidden" name="runId" value={run.id} />
                         <input type="hidden" name="parcelId" value={stop.id} />
-                        <button
-                          type="submit"
-                          name="direction"
-                          value="up"
-                          className="btn-secondary min-h-11"
-                          disabled={i === 0}
-                          aria-label={`Move ${stop.trackingNumber} up`}
-                        >
-                          Up
-                        </button>
-                        <button
-                          type="submit"
-                          name="direction"
-                          value="down"
-                          className="btn-secondary min-h-11"
-                          disabled={i === run.stops.length - 1}
-                          aria-label={`Move ${stop.trackingNumber} down`}
-                        >
-                          Down
-                        </button>
+                        {(['up', 'down'] as const).map((direction) => (
+                          <button
+                            key={direction}
+                            type="submit"
+                            name="direction"
+                            value={direction}
+                            className="btn-secondary min-h-11"
+                            disabled={direction === 'up' ? i === 0 : i === run.stops.length - 1}
+                            aria-label={`Move ${stop.trackingNumber} ${direction}`}
+                          >
+                            {direction === 'up' ? 'Up' : 'Down'}
+                          </button>
+                        ))}
                       </Form>
                     ) : null}
                   </li>
