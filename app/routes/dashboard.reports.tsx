@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { DataTable, type Column } from '~/components/ui/data-table';
+import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { reportFromRequest } from '~/http/report-pages.server';
 import { REPORT_GROUPS } from '~/schemas/run';
@@ -68,17 +68,19 @@ export default function Reports() {
         </a>
       </Form>
       <FormErrors errors={error ? [error] : null} />
-      <section aria-labelledby="report-heading" className="card overflow-x-auto p-4">
+      <section aria-labelledby="report-heading" className="card p-4">
         <h2 id="report-heading" className="mb-2 text-lg font-semibold">
           {asked.from} to {asked.to}, by {asked.groupBy}
         </h2>
         {rows.length ? (
-          <DataTable
-            columns={COLUMNS}
-            rows={rows}
-            rowKey={(row) => row.key}
-            caption="Delivery performance"
-          />
+          <ScrollRegion label="Delivery performance table">
+            <DataTable
+              columns={COLUMNS}
+              rows={rows}
+              rowKey={(row) => row.key}
+              caption="Delivery performance"
+            />
+          </ScrollRegion>
         ) : (
           <p className="text-gray-700">No deliveries or failed attempts in these days.</p>
         )}
