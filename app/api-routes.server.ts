@@ -33,6 +33,10 @@ import { loader as proofOfDeliveryFilesFileId } from './routes/api.proof-of-deli
 import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
+import { loader as reportsDeliveryPerformance } from './routes/api.reports.delivery-performance';
+import { loader as runsIdStart } from './routes/api.runs.$id.start';
+import { loader as runsId } from './routes/api.runs.$id';
+import { loader as runs } from './routes/api.runs';
 import { loader as scans } from './routes/api.scans';
 import { loader as trackingParcelIdEvents } from './routes/api.tracking.$parcelId.events';
 import { loader as trackingEventsId } from './routes/api.tracking.events.$id';
@@ -91,6 +95,10 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.receipts.$id.ts', receiptsId],
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],
+    ['api.reports.delivery-performance.ts', reportsDeliveryPerformance],
+    ['api.runs.$id.start.ts', runsIdStart],
+    ['api.runs.$id.ts', runsId],
+    ['api.runs.ts', runs],
     ['api.scans.ts', scans],
     ['api.tracking.$parcelId.events.ts', trackingParcelIdEvents],
     ['api.tracking.events.$id.ts', trackingEventsId],

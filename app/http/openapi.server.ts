@@ -52,6 +52,8 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/tracking/', 'Tracking'],
   ['/api/scans', 'Scans'],
   ['/api/depots', 'Depots'],
+  ['/api/runs', 'Runs'],
+  ['/api/reports/', 'Reports'],
   ['/api/notification', 'Notifications'],
   ['/api/receipts', 'Receipts'],
   ['/api/dashboard/', 'Dashboard'],
@@ -357,6 +359,8 @@ const WEBHOOK_SUMMARIES: Record<WebhookEventType, string> = {
   'parcel.delivery_failed': 'A delivery attempt failed',
   'parcel.delivery_preferences_updated':
     'The recipient set delivery preferences on the tracking page or through the public API',
+  'parcel.eta_updated':
+    "A parcel out for delivery on a started run: its stop's one-hour window or the stops before it changed",
   'tracking_event.created': 'A tracking event was added',
   'tracking_event.updated': 'A tracking event was changed',
   'tracking_event.deleted': 'A tracking event was deleted',
@@ -434,6 +438,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Tracking: "A parcel's tracking events: each one moves the parcel's status",
   Scans: 'What couriers record at depots and doors',
   Depots: 'The places scans are recorded at, each with its time zone',
+  Runs: "Couriers' runs: a depot's day given to a courier, its stops in order, and their expected times",
+  Reports: 'Delivery performance, computed by the database',
   'Public tracking': 'Tracking by number for anyone, without a token, from any site (CORS)',
   Notifications: 'E-mails to customers, their templates and the automatic rules',
   Receipts: 'Receipts stored per parcel',

@@ -2,6 +2,7 @@ import type mongoose from 'mongoose';
 import { Schema, type InferSchemaType } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import type { DepotInput } from '~/schemas/depot';
+import { DEFAULT_STOP_MINUTES, DEFAULT_TRAVEL_MINUTES } from '~/schemas/run';
 import { givenFields, iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 
 /** The company's depots: where parcels are scanned, each with the time zone its clocks keep. */
@@ -11,6 +12,10 @@ const depotSchema = new Schema(
     address: { type: String, default: '' },
     city: { type: String, default: '' },
     timeZone: { type: String, required: true },
+    // A courier's run from here: minutes at each stop and between stops, until their own pace
+    // today is known (unset: the defaults of schemas/run.ts).
+    stopMinutes: { type: Number, min: 0 },
+    travelMinutes: { type: Number, min: 0 },
   },
   { timestamps: true },
 );
@@ -27,6 +32,8 @@ function serialize(doc: LeanDepot) {
     address: doc.address ?? '',
     city: doc.city ?? '',
     timeZone: doc.timeZone,
+    stopMinutes: doc.stopMinutes ?? DEFAULT_STOP_MINUTES,
+    travelMinutes: doc.travelMinutes ?? DEFAULT_TRAVEL_MINUTES,
     createdAt: iso(doc.createdAt),
     updatedAt: iso(doc.updatedAt),
   };

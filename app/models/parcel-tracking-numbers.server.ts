@@ -10,6 +10,7 @@ import {
   Parcel,
   type SerializedParcel,
   eventTimeZone,
+  serializeEta,
   serializeParcel,
 } from './parcel.server';
 
@@ -58,6 +59,7 @@ const PUBLIC_TRACKING_PROJECTION = {
   actualDelivery: 1,
   deliveryWindow: 1,
   updatedAt: 1,
+  eta: 1,
   // The recipient's address is read for their zone and the town shown; its street never leaves.
   'recipient.name': 1,
   'recipient.address': 1,
@@ -118,6 +120,12 @@ export async function findParcelsByTrackingNumbers(trackingNumbers: string[]) {
  * `holdAtDepot` what the recipient asked for, which move the expected day (not what else they
  * asked: that stays behind the postcode).
  */
+/** `eta` when the parcel is out on a started run, nothing otherwise. */
+function withEta(parcel: LeanParcel): { eta?: NonNullable<ReturnType<typeof serializeEta>> } {
+  const eta = serializeEta(parcel);
+  return eta ? { eta } : {};
+}
+
 export function toPublicTrackingResult(parcel: LeanParcel) {
   const timeZone = recipientTimeZone(parcel);
   const stop = recipientStopIndex(parcel);
@@ -138,6 +146,8 @@ export function toPublicTrackingResult(parcel: LeanParcel) {
         ? (parcel.deliveryPreferences.requestedDate ?? null)
         : null,
       holdAtDepot: !!parcel.deliveryPreferences?.holdAtDepot,
+      // Out on a started run: its stop's window and place, never the courier's or other stops.
+      ...withEta(parcel),
     },
     /** The recipient's address parts, else their stop's: for the service to mask. */
     place: {

@@ -129,6 +129,27 @@ const parcelSchema = new Schema(
     events: { type: [trackingEventSchema], default: [] },
     // The change that last wrote it, in the order syncs read (app/lib/changes.server.ts).
     changeSeq: { type: Number, default: 0 },
+    // The courier's run it was last put on (runs.server.ts), for the delivery reports.
+    run: {
+      type: new Schema(
+        {
+          id: { type: Schema.Types.ObjectId },
+          depotId: { type: Schema.Types.ObjectId },
+          courierId: { type: Schema.Types.ObjectId },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
+    // Its stop's expected window once its run has started, the stops before it, and the start
+    // of the window the recipient was last told of.
+    eta: {
+      type: new Schema(
+        { from: Date, until: Date, stopsBefore: Number, stops: Number, toldFrom: Date },
+        { _id: false },
+      ),
+      default: undefined,
+    },
   },
   { timestamps: true },
 );
@@ -144,6 +165,8 @@ parcelSchema.index({ estimatedDelivery: 1, _id: 1 });
 parcelSchema.index({ 'events._id': 1 });
 // GET /api/parcels?updatedSince or ?cursor: changes in the order they were made.
 parcelSchema.index({ changeSeq: 1, _id: 1 });
+// The delivery reports: deliveries by day.
+parcelSchema.index({ actualDelivery: 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
@@ -215,7 +238,28 @@ export type LeanParcel = {
   createdAt?: Date | null;
   updatedAt?: Date | null;
   changeSeq?: number | null;
+  run?: { id?: unknown; depotId?: unknown; courierId?: unknown } | null;
+  eta?: LeanEta | null;
 };
+export type LeanEta = {
+  from?: Date | null;
+  until?: Date | null;
+  stopsBefore?: number | null;
+  stops?: number | null;
+  toldFrom?: Date | null;
+};
+
+/** A parcel out for delivery on a started run: its window and the stops before it; else null. */
+export function serializeEta(parcel: Pick<LeanParcel, 'status' | 'eta'>) {
+  const eta = parcel.eta;
+  if (parcel.status !== 'Out for Delivery' || !eta?.from || !eta.until) return null;
+  return {
+    from: iso(eta.from)!,
+    until: iso(eta.until)!,
+    stopsBefore: eta.stopsBefore ?? 0,
+    stops: eta.stops ?? 1,
+  };
+}
 
 export function contact(c: Partial<Contact> | null | undefined): Contact {
   return {
@@ -309,6 +353,7 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
       postalCode: d.postalCode ?? '',
     })),
     ...(options.events === false ? {} : { events: (parcel.events ?? []).map(serializeEvent) }),
+    eta: serializeEta(parcel),
     createdAt: iso(parcel.createdAt),
     updatedAt: iso(parcel.updatedAt),
   };

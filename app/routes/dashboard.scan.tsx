@@ -2,6 +2,7 @@ import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@remix-run/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CameraScan } from '~/components/scan/camera-scan';
+import { FailedReasons } from '~/components/scan/failed-reasons';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import {
@@ -437,43 +438,7 @@ function Doorstep({ scan, scanForm }: { scan: ScanView; scanForm: ScanFormFrame 
       <Link to={scan.proofHref!} className="btn-primary min-h-11 w-full">
         Delivered
       </Link>
-      {scanForm(
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-gray-800">Failed: why?</legend>
-          <input type="hidden" name="trackingNumber" value={scan.trackingNumber} />
-          <input type="hidden" name="status" value={FAILED_DELIVERY} />
-          <div className="grid grid-cols-2 gap-2">
-            {FAILURE_REASON_CODES.filter((code) => code !== 'other').map((code) => (
-              <button
-                key={code}
-                type="submit"
-                name="reason"
-                value={code}
-                className="btn-secondary min-h-11 px-2"
-              >
-                {failureReasonLabel(code)}
-              </button>
-            ))}
-          </div>
-          <div className="flex items-end gap-2">
-            <Field
-              label="Other (say what happened)"
-              name="note"
-              autoComplete="off"
-              className="flex-1"
-            />
-            <button
-              type="submit"
-              name="reason"
-              value="other"
-              className="btn-secondary min-h-11"
-              aria-label="Failed: other"
-            >
-              Other
-            </button>
-          </div>
-        </fieldset>,
-      )}
+      {scanForm(<FailedReasons trackingNumber={scan.trackingNumber} />)}
     </div>
   );
 }

@@ -10,6 +10,8 @@ import { proofFormAction, proofFormLoader } from '~/http/proof-of-delivery-pages
  */
 function stationUrl(search: string) {
   const params = new URLSearchParams(search);
+  // From the courier's run, back to it.
+  if (params.get('from') === 'my-run') return '/dashboard/my-run';
   params.delete('destination');
   return `/dashboard/scan${params.size ? `?${params}` : ''}`;
 }

@@ -34,6 +34,10 @@ export const API_ERROR_CODE_MEANINGS = {
     'Delivered is recorded with a proof of delivery of the stop (`destination`): POST /api/parcels/{id}/proof-of-delivery, or a scan with `receivedBy` where the settings allow one',
   scan_needs_confirmation:
     'An Out for Delivery scan contradicts the delivery (the recipient asked for another day or to hold it, or it goes to another town): `warnings` says how; send it again with `override: true` to record it anyway',
+  run_started:
+    'The run has started (or is completed): its stops no longer change, and it starts once',
+  parcel_on_started_run:
+    'A parcel is out for delivery on another courier’s started run: it moves to another run only once that stop is done',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

@@ -41,6 +41,35 @@ const event = {
 
 const parcelEvent = { ...event, parcelId: PARCEL_ID };
 
+const ETA_EXAMPLE = {
+  from: '2026-05-06T18:10:00.000Z',
+  until: '2026-05-06T19:10:00.000Z',
+  stopsBefore: 3,
+  stops: 11,
+};
+const RUN_ID = '665f1c2ab4d3e8a1c0ffee08';
+const run = {
+  ...ids(RUN_ID),
+  date: '2026-05-06',
+  depotId: DEPOT_ID,
+  courierId: USER_ID,
+  status: 'planned',
+  stops: [
+    {
+      parcelId: PARCEL_ID,
+      trackingNumber: EXAMPLE_TRACKING_NUMBER,
+      sequence: 1,
+      eta: null,
+      outcome: null,
+      doneAt: null,
+    },
+  ],
+  startedAt: null,
+  completedAt: null,
+  createdAt: created,
+  updatedAt: created,
+};
+
 const parcel = {
   ...ids(PARCEL_ID),
   trackingNumber: EXAMPLE_TRACKING_NUMBER,
@@ -257,6 +286,21 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     createdAt: created,
     updatedAt: created,
   },
+  Run: run,
+  Eta: ETA_EXAMPLE,
+  DeliveryPerformance: {
+    rows: [
+      {
+        key: '2026-05-06',
+        delivered: 40,
+        firstAttemptRate: 0.9,
+        onTimeRate: 0.95,
+        failedAttempts: 5,
+        failedByReason: { recipient_unavailable: 4, address_not_found: 1 },
+        averageStopsPerRun: 11.25,
+      },
+    ],
+  },
   ScanResult: { event: parcelEvent, parcel },
   ParcelImportResult: {
     imported: 2,
@@ -349,6 +393,10 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
     parcel: { ...parcelRef, status: 'Out for Delivery' },
     deliveryPreferences: deliveryPreferences,
   },
+  'parcel.eta_updated': {
+    parcel: { ...parcelRef, status: 'Out for Delivery' },
+    eta: ETA_EXAMPLE,
+  },
   'parcel.scanned': { parcel: parcelWithoutEvents, event: parcelEvent },
   'parcel.delivery_failed': {
     parcel: { ...parcelRef, status: 'Failed' },
@@ -374,7 +422,13 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
   },
 };
 
-export const EXAMPLE_IDS = { parcel: PARCEL_ID, event: EVENT_ID, depot: DEPOT_ID, user: USER_ID };
+export const EXAMPLE_IDS = {
+  parcel: PARCEL_ID,
+  event: EVENT_ID,
+  depot: DEPOT_ID,
+  user: USER_ID,
+  run: RUN_ID,
+};
 
 /** A depot as a request gives it (POST and PUT /api/depots). */
 export const DEPOT_EXAMPLE = {

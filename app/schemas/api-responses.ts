@@ -3,6 +3,7 @@ import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
+import { RUN_STATUSES } from './run';
 import {
   EVENT_STATUSES,
   FAILURE_REASON_CODES,
@@ -134,6 +135,15 @@ export const DeliveryPreferencesResultSchema = z
   .looseObject({ deliveryPreferences: DeliveryPreferencesSchema })
   .meta({ id: 'DeliveryPreferencesResult' });
 
+export const EtaSchema = z
+  .looseObject({
+    from: isoDate.describe('The window opens'),
+    until: isoDate.describe('The window closes, an hour later'),
+    stopsBefore: z.number().int().min(0).describe('Stops the courier makes before this one'),
+    stops: z.number().int().min(1).describe('Stops on the run'),
+  })
+  .meta({ id: 'Eta' });
+
 export const ParcelSchema = z
   .looseObject({
     ...ids,
@@ -165,6 +175,11 @@ export const ParcelSchema = z
       }),
     ),
     events: z.array(TrackingEventObjectSchema).optional(),
+    eta: EtaSchema.nullable()
+      .optional()
+      .describe(
+        'While out for delivery on a started run: the one-hour window of its stop and the stops before it; null otherwise',
+      ),
     createdAt: nullableDate,
     updatedAt: nullableDate,
   })
@@ -462,10 +477,78 @@ export const DepotObjectSchema = z
     address: z.string(),
     city: z.string().describe('The town its couriers deliver in; empty when not given'),
     timeZone: z.string().describe('IANA time zone of the depot'),
+    stopMinutes: z
+      .number()
+      .optional()
+      .describe('Minutes a courier’s run spends at each stop, until their pace today is known'),
+    travelMinutes: z
+      .number()
+      .optional()
+      .describe('Minutes a courier’s run takes between stops, until their pace today is known'),
     createdAt: nullableDate,
     updatedAt: nullableDate,
   })
   .meta({ id: 'Depot' });
+
+export const RunObjectSchema = z
+  .looseObject({
+    ...ids,
+    date: z.string().describe('The company’s day (YYYY-MM-DD)'),
+    depotId: id,
+    courierId: id.describe('The courier (a user) it is given to'),
+    status: z.enum(RUN_STATUSES),
+    stops: z.array(
+      z.looseObject({
+        parcelId: id,
+        trackingNumber: z.string().regex(TRACKING_NUMBER_PATTERN),
+        sequence: z.number().int().min(1).describe('Its place in the run, from 1'),
+        eta: nullableDate.describe('Its expected arrival once the run has started'),
+        outcome: z.enum(['delivered', 'failed']).nullable(),
+        doneAt: nullableDate,
+      }),
+    ),
+    startedAt: nullableDate,
+    completedAt: nullableDate,
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Run' });
+
+export const DeliveryPerformanceSchema = z
+  .looseObject({
+    rows: z.array(
+      z.looseObject({
+        key: z
+          .string()
+          .describe(
+            'The group: a day (YYYY-MM-DD) or an ISO week (YYYY-Www) in the company’s zone, a depot’s, courier’s or account’s id, or "none"',
+          ),
+        delivered: z.number().int().min(0),
+        firstAttemptRate: z
+          .number()
+          .min(0)
+          .max(1)
+          .nullable()
+          .describe('Delivered without a failed attempt before; null without deliveries'),
+        onTimeRate: z
+          .number()
+          .min(0)
+          .max(1)
+          .nullable()
+          .describe(
+            'Delivered within the promised window, or by the promised day; null without deliveries',
+          ),
+        failedAttempts: z.number().int().min(0),
+        failedByReason: z.record(z.string(), z.number().int().min(0)),
+        averageStopsPerRun: z
+          .number()
+          .min(0)
+          .nullable()
+          .describe('Stops per courier’s run; null when none was on a run'),
+      }),
+    ),
+  })
+  .meta({ id: 'DeliveryPerformance' });
 
 export const ScanResultSchema = z
   .looseObject({
@@ -534,6 +617,12 @@ const WEBHOOK_DATA = {
   'parcel.delivery_preferences_updated': z.looseObject({
     parcel: ParcelRefSchema,
     deliveryPreferences: DeliveryPreferencesSchema.describe('As the recipient set them'),
+  }),
+  'parcel.eta_updated': z.looseObject({
+    parcel: ParcelRefSchema,
+    eta: EtaSchema.describe(
+      'The stop’s window and the stops before it, as the parcel now carries them',
+    ),
   }),
   'parcel.scanned': z.looseObject({
     parcel: ParcelWithoutEventsSchema,

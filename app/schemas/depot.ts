@@ -19,6 +19,16 @@ export const timeZoneField = z
     examples: ['America/Chicago'],
   });
 
+/** A courier's run's minutes from a depot: what its ETAs start from before the day's own pace. */
+function runMinutes(label: string) {
+  return z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label}: a whole number`)
+    .min(0, `${label}: at least 0`)
+    .max(240, `${label}: at most 240`)
+    .meta({ description: `${label} on a courier's run, until their own pace today is known` });
+}
+
 /** A depot as the API and the Settings form take it. */
 export const DepotSchema = z.object({
   name: requiredText('Name', DEPOT_NAME_MAX),
@@ -29,6 +39,8 @@ export const DepotSchema = z.object({
     .optional()
     .meta({ description: 'The town its couriers deliver in (optional)' }),
   timeZone: timeZoneField,
+  stopMinutes: runMinutes('Minutes at each stop').optional(),
+  travelMinutes: runMinutes('Minutes between stops').optional(),
 });
 export type DepotInput = z.output<typeof DepotSchema>;
 

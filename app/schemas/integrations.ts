@@ -38,6 +38,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcel.scanned',
   'parcel.delivery_failed',
   'parcel.delivery_preferences_updated',
+  'parcel.eta_updated',
   'tracking_event.created',
   'tracking_event.updated',
   'tracking_event.deleted',

@@ -55,7 +55,7 @@ type Box = { x: number; y: number; width: number; height: number };
  * fits, and cut with an ellipsis if it still does not. Returns the height used. Nothing is ever
  * drawn outside the box, however long the name or address.
  */
-function fitText(
+export function fitText(
   doc: PDFKit.PDFDocument,
   text: string,
   box: Box,
@@ -104,7 +104,7 @@ type LabelImages = {
 
 const pngWidth = (png: Buffer) => png.readUInt32BE(16);
 
-async function labelImages(trackingNumber: string): Promise<LabelImages> {
+export async function labelImages(trackingNumber: string): Promise<LabelImages> {
   const url = trackingUrl(trackingNumber);
   const [barcode, qr] = await Promise.all([
     bwipjs.toBuffer({
@@ -300,7 +300,7 @@ function drawLabel(
   );
 }
 
-function pdfDocument(
+export function pdfDocument(
   size: [number, number],
   info: PDFKit.DocumentInfo,
   compress: boolean,

@@ -317,7 +317,23 @@ export type TrackingGlance = {
   timeZone: string;
   /** After a failed attempt: what happened, in words, and when the next attempt is. */
   attempt: { reason: string; at: string; next: string | null } | null;
+  /** Out on a started run: "Your parcel is on its way — you are stop 4 of 11, expected between …". */
+  onItsWay: string | null;
 };
+
+/** The recipient's stop on a started run, its place and its one-hour window in their zone. */
+export function onItsWay(
+  eta: PublicTrackingResult['parcel']['eta'],
+  timeZone: string,
+  words: Words,
+): string | null {
+  if (!eta) return null;
+  return words.t('onItsWayStop', {
+    stop: eta.stopsBefore + 1,
+    stops: eta.stops,
+    window: windowPhrase(eta, timeZone, words)!,
+  });
+}
 
 /**
  * The result at a glance, read from one place: the parcel's stored status (which every status
@@ -380,6 +396,7 @@ export function trackingGlance(
           next: failed.nextAttemptDate ? longDay(failed.nextAttemptDate, lang) : null,
         }
       : null,
+    onItsWay: onItsWay(parcel.eta, timeZone, words),
   };
 }
 

@@ -14,6 +14,7 @@ import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking
 import { audit, auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
+import { noteStopOutcome } from './run-progress.server';
 import { emitWebhookEvent } from './webhooks.server';
 // Reopening a delivered or returned parcel (reopenParcel).
 import { isObjectId } from '~/lib/db.server';
@@ -149,6 +150,8 @@ export async function recordEvent(
   }
   await emitEventChange('tracking_event.created', event, parcel);
   if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
+  // A courier's run: the stop is done, and the windows of those to come move.
+  await noteStopOutcome(event, parcel?.status);
   await auditRecord(actor, 'create', 'event', { label: eventStatusLabel(event), after: event });
   return {
     event,

@@ -59,6 +59,9 @@ const SCREENS: Screen[] = [
   { path: () => '/dashboard/settings/webhooks' },
   { path: () => '/dashboard/settings/depots' },
   { path: () => '/dashboard/exceptions' },
+  { path: () => '/dashboard/dispatch' },
+  { path: () => '/dashboard/my-run' },
+  { path: () => '/dashboard/reports' },
   { path: () => '/dashboard/scan?status=In+Transit&location=Dock+4', withoutJavaScript: true },
   {
     path: (f) => `/dashboard/scan/proof/${f.parcelId}?status=Out+for+Delivery&location=Dock+4`,

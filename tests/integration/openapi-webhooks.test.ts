@@ -12,6 +12,9 @@ import { action as proofAction } from '~/routes/api.parcels.$id.proof-of-deliver
 import { action as importAction } from '~/routes/api.parcels.import';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as scansAction } from '~/routes/api.scans';
+import { action as depotsAction } from '~/routes/api.depots';
+import { action as runsAction } from '~/routes/api.runs';
+import { action as runStartAction } from '~/routes/api.runs.$id.start';
 import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction } from '~/routes/api.tracking.events.$id';
 import { action as webhooksAction } from '~/routes/api.webhooks';
@@ -47,6 +50,7 @@ const saved = {
   mailDelays: env.MAIL_RETRY_DELAYS,
 };
 let auth: Record<string, string>;
+let adminId: string;
 let secret: string;
 let smtp: TestSmtpServer;
 let worker: JobWorker;
@@ -59,7 +63,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(refusals, bouncing), '');
   smtp = await startTestSmtpServer({ reject: refusals });
   Object.assign(env, { WEBHOOKS_ALLOW_PRIVATE: 'true', SMTP_URL: smtp.url, MAIL_RETRY_DELAYS: [] });
-  ({ auth } = await createUser('admin', { username: 'payloads' }));
+  const admin = await createUser('admin', { username: 'payloads' });
+  ({ auth } = admin);
+  adminId = admin.user.id;
   const created = await callRoute(webhooksAction, '/api/webhooks', {
     method: 'POST',
     headers: auth,
@@ -128,6 +134,23 @@ describe('webhook payloads', () => {
         status: 'Out for Delivery',
         location: 'Van 4',
       },
+    });
+    // A run started: each stop gets its window (parcel.eta_updated).
+    const { depot } = await call(depotsAction, '/api/depots', {
+      method: 'POST',
+      body: { name: 'Payload Hub', timeZone: 'America/New_York' },
+    });
+    const { parcel: onRun } = await call(parcelsAction, '/api/parcels', {
+      method: 'POST',
+      body: { recipient: { name: 'Run Recipient', address: '2 Run St' } },
+    });
+    const { run } = await call(runsAction, '/api/runs', {
+      method: 'POST',
+      body: { date: '2026-06-01', depotId: depot.id, courierId: adminId, parcelIds: [onRun.id] },
+    });
+    await call(runStartAction, `/api/runs/${run.id}/start`, {
+      method: 'POST',
+      params: { id: run.id },
     });
     await call(
       preferencesAction,

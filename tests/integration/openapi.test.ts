@@ -225,6 +225,7 @@ describe('the OpenAPI document', () => {
       'parcel.delivered',
       'parcel.delivery_failed',
       'parcel.delivery_preferences_updated',
+      'parcel.eta_updated',
       'parcel.imported',
       'parcel.scanned',
       'parcel.status_changed',

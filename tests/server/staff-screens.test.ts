@@ -255,6 +255,7 @@ describe("a courier's screens", () => {
     const tabs = document.querySelector('nav[aria-label="Dashboard sections"]');
     expect([...tabs!.querySelectorAll('a')].map((a) => textOf(a))).toEqual([
       'Scan',
+      'My run',
       'Parcels',
       'Tracking',
     ]);

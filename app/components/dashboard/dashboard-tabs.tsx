@@ -9,8 +9,11 @@ export const DASHBOARD_TABS = [
   { to: '/dashboard/receipts', label: 'Receipts', end: false },
 ] as const;
 
-/** For couriers, staff and admins: the scan station. */
-export const COURIER_TABS = [{ to: '/dashboard/scan', label: 'Scan', end: false }] as const;
+/** For couriers, staff and admins: the scan station and their run of the day. */
+export const COURIER_TABS = [
+  { to: '/dashboard/scan', label: 'Scan', end: false },
+  { to: '/dashboard/my-run', label: 'My run', end: false },
+] as const;
 
 /** Where a courier lands (the dashboard's overview sends them there). */
 export const COURIER_HOME = '/dashboard/scan';
@@ -19,7 +22,12 @@ export const COURIER_HOME = '/dashboard/scan';
  * What a courier's work needs, their station first: no overview of revenue, no e-mails or
  * receipts.
  */
-const COURIER_SECTIONS = new Set(['/dashboard/scan', '/dashboard/parcels', '/dashboard/tracking']);
+const COURIER_SECTIONS = new Set([
+  '/dashboard/scan',
+  '/dashboard/my-run',
+  '/dashboard/parcels',
+  '/dashboard/tracking',
+]);
 
 /**
  * Sections for staff and admins: deliveries that need someone (failed attempts, parcels gone
@@ -27,6 +35,8 @@ const COURIER_SECTIONS = new Set(['/dashboard/scan', '/dashboard/parcels', '/das
  */
 export const STAFF_TABS = [
   { to: '/dashboard/exceptions', label: 'Exceptions', end: false },
+  { to: '/dashboard/dispatch', label: 'Dispatch', end: false },
+  { to: '/dashboard/reports', label: 'Reports', end: false },
   { to: '/dashboard/inbox', label: 'Inbox', end: false },
 ] as const;
 

@@ -200,6 +200,11 @@ export function TrackingResult({ result, glance }: { result: Result; glance: Tra
         <p className="mt-2 text-xl font-bold leading-snug text-gray-900 sm:text-2xl" data-headline>
           {glance.headline}
         </p>
+        {glance.onItsWay ? (
+          <p className="mt-1 font-semibold text-brand-700" data-eta>
+            {glance.onItsWay}
+          </p>
+        ) : null}
         {glance.attempt ? <FailedAttempt attempt={glance.attempt} /> : null}
       </header>
       <dl className="grid gap-3 p-4 sm:grid-cols-2 sm:p-5">

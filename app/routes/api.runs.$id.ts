@@ -1,0 +1,27 @@
+import { RunUpdateSchema } from '~/schemas/run';
+import { EXAMPLE_IDS } from '~/schemas/api-examples';
+import { apiRoute } from '~/http/api.server';
+import { apiRecord } from '~/http/api-handler.server';
+import { getRun, updateRunStops } from '~/services/runs.server';
+
+const run = apiRecord('run', { item: 'Run', idLabel: 'run id', notFound: 'Run not found' });
+
+export const { loader, action } = apiRoute({
+  GET: run.get('viewer', getRun, {
+    summary: 'One courier’s run',
+    description:
+      'One run with its stops in order; once started, each stop’s expected arrival and, once done, its outcome.',
+  }),
+  PUT: run.update(
+    'staff',
+    RunUpdateSchema,
+    (id, input, actor) => updateRunStops(id, input.parcelIds, actor),
+    {
+      summary: 'Reorder or change a planned run’s stops',
+      description:
+        'Sets a planned run’s stops to `parcelIds`, in that order (staff): a parcel left out comes off the run, one on another planned run moves here. 409 with code run_started once it has started.',
+      bodyExample: { parcelIds: [EXAMPLE_IDS.parcel] },
+      errors: [404, 409],
+    },
+  ),
+});
