@@ -1,5 +1,8 @@
 import { buildOpenApiDocument, routePath, type ApiRouteModule } from '~/http/openapi.server';
 import { env } from '~/lib/env.server';
+import { loader as accountsIdApiKeys } from './routes/api.accounts.$id.api-keys';
+import { loader as accountsId } from './routes/api.accounts.$id';
+import { loader as accounts } from './routes/api.accounts';
 import { loader as apiKeysId } from './routes/api.api-keys.$id';
 import { loader as apiKeys } from './routes/api.api-keys';
 import { loader as audit } from './routes/api.audit';
@@ -58,6 +61,9 @@ import { loader as webhooks } from './routes/api.webhooks';
 export function apiRoutes(): ApiRouteModule[] {
   // Read when asked, not at load: this module and the document's own route import each other.
   const routes = [
+    ['api.accounts.$id.api-keys.ts', accountsIdApiKeys],
+    ['api.accounts.$id.ts', accountsId],
+    ['api.accounts.ts', accounts],
     ['api.api-keys.$id.ts', apiKeysId],
     ['api.api-keys.ts', apiKeys],
     ['api.audit.ts', audit],

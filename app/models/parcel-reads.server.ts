@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
+import { scopeFilter, type AccountScope, type ListMode } from '~/lib/tenancy.server';
 import { findChanges, type SyncRequest } from '~/lib/changes.server';
 import { type ParcelSortKey, type ParcelStatus, type SortOrder } from '~/schemas/constants';
 import { defaultSortOrder } from '~/schemas/parcel';
@@ -58,19 +59,32 @@ export type ParcelListOptions = {
   order?: SortOrder;
   /** Only these parcels (a selection in the table). */
   ids?: string[];
+  /** Staff: one account's parcels, or 'none' for the company's own. */
+  account?: string;
+  /** Staff: live parcels (the default) or the accounts' test ones. */
+  mode?: ListMode;
+  /** Who reads: an account sees only its own parcels of its mode (app/lib/tenancy.server.ts). */
+  scope?: AccountScope | null;
 };
 
-/** The filter of a parcel list: the search (see parcelSearchFilter), the status and the ids. */
+/**
+ * The filter of a parcel list: the search (see parcelSearchFilter), the status, the ids, the
+ * account and mode staff asked for, and the reader's tenancy, which nothing given overrides.
+ */
 export function parcelListFilter({
   status,
   search,
   ids,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
+  account,
+  mode,
+  scope,
+}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'account' | 'mode' | 'scope'>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
-  return filter;
+  if (account) filter.accountId = account === 'none' ? null : new mongoose.Types.ObjectId(account);
+  return { ...filter, ...scopeFilter(scope ?? null, { mode: mode ?? 'live' }) };
 }
 
 /** The sort of a parcel list: the column asked for, then _id the same way, so pages are stable. */
@@ -117,6 +131,12 @@ export async function listParcelChanges(options: ParcelListOptions & SyncRequest
     listedParcel,
   );
   return { parcels: items, ...rest };
+}
+
+/** Whether the parcel with this id is among those `scope` (a tenancy filter) lets one see. */
+export async function parcelInScope(id: string, scope: Record<string, unknown>): Promise<boolean> {
+  if (!isObjectId(id)) return false;
+  return !!(await Parcel.exists({ _id: id, ...scope }));
 }
 
 export async function getParcel(id: string): Promise<SerializedParcel | null> {

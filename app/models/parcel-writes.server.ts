@@ -34,7 +34,10 @@ export type StoredWindow = { from: Date; until: Date } | null;
 
 /** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
 export async function insertParcel(
-  input: Omit<ParcelCreateInput, 'deliveryWindow'> & { deliveryWindow?: StoredWindow },
+  input: Omit<ParcelCreateInput, 'deliveryWindow'> & {
+    deliveryWindow?: StoredWindow;
+    livemode?: boolean;
+  },
 ): Promise<SerializedParcel> {
   const { deliveryWindow, ...fields } = input;
   const doc = await withChange((changeSeq) =>
@@ -159,6 +162,7 @@ function updateFields(input: ParcelFieldChanges): Record<string, unknown> {
   }
   if (input.destinations) set.destinations = input.destinations;
   if (input.deliveryWindow) set.deliveryWindow = input.deliveryWindow;
+  if (input.accountId !== undefined) set.accountId = input.accountId;
   return set;
 }
 

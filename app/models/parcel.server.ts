@@ -125,9 +125,14 @@ const parcelSchema = new Schema(
     events: { type: [trackingEventSchema], default: [] },
     // The change that last wrote it, in the order syncs read (app/lib/changes.server.ts).
     changeSeq: { type: Number, default: 0 },
+    // The shipper account it belongs to (none: the courier's own), and whether it is live data
+    // or an account's test data (app/lib/tenancy.server.ts).
+    accountId: { type: Schema.Types.ObjectId, default: null },
+    livemode: { type: Boolean, default: true },
   },
   { timestamps: true },
 );
+parcelSchema.index({ accountId: 1, livemode: 1, createdAt: -1 });
 
 parcelSchema.index({ createdAt: -1 });
 parcelSchema.index({ status: 1, createdAt: -1 });
@@ -211,6 +216,8 @@ export type LeanParcel = {
   createdAt?: Date | null;
   updatedAt?: Date | null;
   changeSeq?: number | null;
+  accountId?: unknown;
+  livemode?: boolean | null;
 };
 
 export function contact(c: Partial<Contact> | null | undefined): Contact {
@@ -300,6 +307,8 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     ...(options.events === false ? {} : { events: (parcel.events ?? []).map(serializeEvent) }),
     createdAt: iso(parcel.createdAt),
     updatedAt: iso(parcel.updatedAt),
+    accountId: parcel.accountId ? String(parcel.accountId) : null,
+    livemode: parcel.livemode !== false,
   };
 }
 export type SerializedParcel = ReturnType<typeof serializeParcel>;

@@ -10,6 +10,8 @@ import {
 } from '~/schemas/user';
 import { getDummyHash, hashPassword, verifyPassword } from '~/lib/password.server';
 import { ConflictError } from '~/lib/errors.server';
+import type { AccountScope } from '~/lib/tenancy.server';
+import type { AnyRole } from '~/schemas/roles';
 import { iso, recordIds, registeredModel } from '~/lib/records.server';
 
 export { hasRole, USER_ROLES, type UserRole };
@@ -38,10 +40,12 @@ export type PublicUser = {
   username: string;
   name: string;
   email: string;
-  role: UserRole;
+  role: AnyRole;
   disabled: boolean;
   mustChangePassword: boolean;
   createdAt: string | null;
+  /** The shipper account a shipper (or an account's API key) acts for; none for staff. */
+  account?: AccountScope | null;
 };
 
 export function toPublicUser(user: {
@@ -59,7 +63,7 @@ export function toPublicUser(user: {
     username: user.username,
     name: user.name ?? '',
     email: user.email ?? '',
-    role: (user.role as UserRole) ?? 'staff',
+    role: (user.role as AnyRole) ?? 'staff',
     disabled: !!user.disabled,
     mustChangePassword: !!user.mustChangePassword,
     createdAt: iso(user.createdAt),

@@ -3,6 +3,7 @@ import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
+import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
   EVENT_STATUSES,
   FAILURE_REASON_CODES,
@@ -167,6 +168,12 @@ export const ParcelSchema = z
     events: z.array(TrackingEventObjectSchema).optional(),
     createdAt: nullableDate,
     updatedAt: nullableDate,
+    accountId: id
+      .nullable()
+      .describe("The shipper account the parcel belongs to; null for the courier's own"),
+    livemode: z
+      .boolean()
+      .describe("false for an account's test parcel (made with an sk_test_ key): never delivered"),
   })
   .meta({ id: 'Parcel' });
 
@@ -383,8 +390,39 @@ export const ApiKeySchema = z
     prefix: z.string().describe('The first characters of the key, to tell keys apart'),
     createdAt: isoDate,
     lastUsedAt: nullableDate,
+    accountId: id
+      .nullable()
+      .describe('The shipper account the key acts for (sk_live_/sk_test_); null for a company key'),
+    livemode: z.boolean().describe("An account's key: false for a test key (sk_test_)"),
   })
   .meta({ id: 'ApiKey' });
+
+const AccountAddressObject = z.looseObject({
+  address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
+
+export const AccountSchema = z
+  .looseObject({
+    ...ids,
+    name: z.string().describe('The company'),
+    email: z.string().describe('Its contact e-mail'),
+    phone: z.string(),
+    address: AccountAddressObject.describe('Its billing address'),
+    pickupAddress: AccountAddressObject.describe(
+      'Where parcels are collected: the sender of a parcel its key creates without one',
+    ),
+    language: z.enum(ACCOUNT_LANGUAGES),
+    status: z
+      .enum(ACCOUNT_STATUSES)
+      .describe("suspended: the account's keys answer 401 and its users are signed out"),
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Account' });
 
 export const WebhookSchema = z
   .looseObject({

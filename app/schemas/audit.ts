@@ -17,6 +17,7 @@ export const AUDIT_ENTITY_NAMES = [
   'proof',
   'depot',
   'settings',
+  'account',
 ] as const;
 /**
  * Who may read one record's history: the roles that may read the record itself. Users, API keys
@@ -37,6 +38,7 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
   proof: 'viewer',
   depot: 'courier',
   settings: 'admin',
+  account: 'admin',
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */

@@ -288,6 +288,16 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
     .describe(`Ignored: a new parcel costs ${PARCEL_CREATION_COST}, as the spec's client sends`),
   status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
   deliveryWindow: DeliveryWindowInputSchema,
+  accountId: z
+    .string({ error: 'Invalid account' })
+    .regex(OBJECT_ID_PATTERN, 'Invalid account')
+    .transform((value) => value.toLowerCase())
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
+    }),
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -347,6 +357,16 @@ export const ParcelUpdateSchema = z.object({
   priority: PrioritySchema.optional(),
   estimatedDelivery: OptionalDateSchema,
   deliveryWindow: DeliveryWindowInputSchema,
+  accountId: z
+    .string({ error: 'Invalid account' })
+    .regex(OBJECT_ID_PATTERN, 'Invalid account')
+    .transform((value) => value.toLowerCase())
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
+    }),
 });
 export type ParcelUpdateInput = Omit<z.output<typeof ParcelUpdateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -369,6 +389,17 @@ export const ParcelListQuerySchema = z.object({
     .enum(PARCEL_SORT_KEYS, { error: `Sort must be one of: ${PARCEL_SORT_KEYS.join(', ')}` })
     .default('createdAt'),
   order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
+  account: z
+    .union([z.literal('none'), z.string().regex(OBJECT_ID_PATTERN, 'Invalid account')])
+    .optional()
+    .meta({
+      description:
+        "Staff: only this shipper account's parcels, or `none` for the company's own (an account's key always sees its own)",
+    }),
+  mode: z.enum(['live', 'test'], { error: 'Mode must be live or test' }).optional().meta({
+    description:
+      "Staff: `live` (the default) or the accounts' `test` parcels (an account's key sees its key's mode)",
+  }),
   updatedSince,
   cursor: syncCursor('parcels'),
 });

@@ -1,0 +1,72 @@
+import { z } from './zod';
+import { requiredText, textField } from './text';
+import { API_KEY_NAME_MAX } from './integrations';
+
+/**
+ * Shipper accounts: the courier's customers, each seeing its own parcels through its users and
+ * keys. The forms of Settings → Accounts and /api/accounts read these schemas.
+ */
+export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export const ACCOUNT_LANGUAGES = ['en', 'es', 'fr', 'de', 'ar'] as const;
+export type AccountLanguage = (typeof ACCOUNT_LANGUAGES)[number];
+
+/** An address, structured as a parcel's. */
+export const AccountAddressSchema = z.object({
+  address: requiredText('Address', 500),
+  city: requiredText('City', 100),
+  region: textField('Region', 100).default(''),
+  postalCode: textField('Postal code', 20).default(''),
+  country: requiredText('Country', 100),
+});
+export type AccountAddress = z.output<typeof AccountAddressSchema>;
+
+const email = requiredText('Email', 254).pipe(z.email('Invalid email address'));
+const language = z.enum(ACCOUNT_LANGUAGES, {
+  error: `Language must be one of: ${ACCOUNT_LANGUAGES.join(', ')}`,
+});
+const status = z.enum(ACCOUNT_STATUSES, { error: 'Status must be active or suspended' });
+
+/** POST /api/accounts and the Settings form. Without a pickup address, the billing one. */
+export const AccountCreateSchema = z.object({
+  name: requiredText('Company name', 200),
+  email,
+  phone: textField('Phone', 50).default(''),
+  address: AccountAddressSchema,
+  pickupAddress: AccountAddressSchema.optional(),
+  language: language.default('en'),
+});
+export type AccountCreateInput = z.output<typeof AccountCreateSchema>;
+
+/** PUT /api/accounts/:id: the fields given; `{status: "suspended"}` suspends. */
+export const AccountUpdateSchema = z.object({
+  name: requiredText('Company name', 200).optional(),
+  email: email.optional(),
+  phone: textField('Phone', 50).optional(),
+  address: AccountAddressSchema.optional(),
+  pickupAddress: AccountAddressSchema.optional(),
+  language: language.optional(),
+  status: status.optional(),
+});
+export type AccountUpdateInput = z.output<typeof AccountUpdateSchema>;
+
+export const ACCOUNT_KEY_MODES = ['live', 'test'] as const;
+export type AccountKeyMode = (typeof ACCOUNT_KEY_MODES)[number];
+export const ACCOUNT_KEY_SCOPES = ['read', 'write'] as const;
+
+/** POST /api/accounts/:id/api-keys: a key that acts for the account, live or test. */
+export const AccountApiKeyCreateSchema = z.object({
+  name: requiredText('Name', API_KEY_NAME_MAX),
+  scopes: z
+    .array(
+      z.enum(ACCOUNT_KEY_SCOPES, {
+        error: `Scope must be one of: ${ACCOUNT_KEY_SCOPES.join(', ')}`,
+      }),
+      { error: 'Choose at least one scope' },
+    )
+    .min(1, 'Choose at least one scope')
+    .max(10, 'At most 10 scopes')
+    .transform((scopes) => ACCOUNT_KEY_SCOPES.filter((scope) => scopes.includes(scope))),
+  mode: z.enum(ACCOUNT_KEY_MODES, { error: 'Mode must be live or test' }).default('live'),
+});
+export type AccountApiKeyCreateInput = z.output<typeof AccountApiKeyCreateSchema>;
