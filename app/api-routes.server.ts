@@ -37,6 +37,7 @@ import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
 import { loader as scans } from './routes/api.scans';
+import { loader as testParcelsIdAdvance } from './routes/api.test.parcels.$id.advance';
 import { loader as trackingParcelIdEvents } from './routes/api.tracking.$parcelId.events';
 import { loader as trackingEventsId } from './routes/api.tracking.events.$id';
 import { loader as trackingTrackTrackingNumberDeliveryPreferences } from './routes/api.tracking.track.$trackingNumber.delivery-preferences';
@@ -98,6 +99,7 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],
     ['api.scans.ts', scans],
+    ['api.test.parcels.$id.advance.ts', testParcelsIdAdvance],
     ['api.tracking.$parcelId.events.ts', trackingParcelIdEvents],
     ['api.tracking.events.$id.ts', trackingEventsId],
     [

@@ -88,7 +88,11 @@ function accessNote(op: Op): string {
   if (op.access === ADMIN_AREA)
     return ' Needs the admin role; an API key also needs the admin scope.';
   const role = typeof op.access === 'string' ? op.access : op.access.role;
-  const staff = role === 'viewer' ? '' : ` Needs the ${role} role.`;
+  const scope =
+    typeof op.access !== 'string' && op.access.scope
+      ? '; an API key also needs the admin scope'
+      : '';
+  const staff = role === 'viewer' ? '' : ` Needs the ${role} role${scope}.`;
   if (typeof op.access === 'string' || !op.access.accounts)
     return `${staff} A shipper account's key or user is refused (403).`;
   return `${staff} A shipper account's key (\`sk_live_\`, \`sk_test_\`) may call it too, for its own records of its key's mode only: any other is 404.`;
@@ -402,7 +406,7 @@ function webhookOperations() {
         post: {
           operationId: `on${webhookPayloadName(type)}`,
           summary: WEBHOOK_SUMMARIES[type],
-          description: `Sent to each active endpoint that subscribes to ${type}, signed per the Standard Webhooks specification (verify it with the standardwebhooks library and the endpoint's whsec_ secret). Answer 2xx within ${env.WEBHOOK_TIMEOUT_MS / 1000} s; anything else is tried again after ${retries}, then the delivery is failed (see GET /api/webhooks/{id}/deliveries). No bearer token is sent: the signature is the credential.`,
+          description: `Sent to each active endpoint that subscribes to ${type} (a shipper account's endpoints get only its own parcels' events, live and test; the company's get every live event; \`accountId\` and \`livemode\` say whose and which), signed per the Standard Webhooks specification (verify it with the standardwebhooks library and the endpoint's whsec_ secret). Answer 2xx within ${env.WEBHOOK_TIMEOUT_MS / 1000} s; anything else is tried again after ${retries}, then the delivery is failed (see GET /api/webhooks/{id}/deliveries). No bearer token is sent: the signature is the credential.`,
           tags: ['Webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS.map((header) => ({
@@ -418,6 +422,8 @@ function webhookOperations() {
                 example: {
                   type,
                   timestamp: '2026-05-04T14:30:00.000Z',
+                  accountId: null,
+                  livemode: true,
                   data: WEBHOOK_DATA_EXAMPLES[type],
                 },
               },

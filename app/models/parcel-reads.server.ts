@@ -301,6 +301,21 @@ export async function getParcelForReceipt(id: string) {
   >();
 }
 
+/** Whose a parcel is: its account (null: the company's own) and whether it is live data. */
+export async function getParcelTenancy(id: string) {
+  if (!isObjectId(id)) return null;
+  const doc = await Parcel.findById(id, { accountId: 1, livemode: 1 }).lean<LeanParcel>();
+  return doc
+    ? { accountId: doc.accountId ? String(doc.accountId) : null, livemode: doc.livemode !== false }
+    : null;
+}
+
+/** Whose the parcel with this tracking number is (see getParcelTenancy). */
+export async function getParcelTenancyByNumber(trackingNumber: string) {
+  const doc = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<LeanParcel>();
+  return doc ? getParcelTenancy(String(doc._id)) : null;
+}
+
 /** The number and status of a parcel, for the webhooks about its events. */
 export async function getParcelStatus(id: string) {
   return Parcel.findById(id, { trackingNumber: 1, status: 1 }).lean<

@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { requiredText, textField } from './text';
 import { API_KEY_NAME_MAX } from './integrations';
+import { FAILURE_REASON_CODES } from './constants';
 
 /**
  * Shipper accounts: the courier's customers, each seeing its own parcels through its users and
@@ -70,3 +71,32 @@ export const AccountApiKeyCreateSchema = z.object({
   mode: z.enum(ACCOUNT_KEY_MODES, { error: 'Mode must be live or test' }).default('live'),
 });
 export type AccountApiKeyCreateInput = z.output<typeof AccountApiKeyCreateSchema>;
+
+/** Where a test parcel can be moved: its life's next steps, or a failed attempt. */
+export const TEST_ADVANCE_STEPS = [
+  'In Transit',
+  'Out for Delivery',
+  'Delivered',
+  'Failed',
+] as const;
+export type TestAdvanceStep = (typeof TEST_ADVANCE_STEPS)[number];
+
+/** POST /api/test/parcels/:id/advance. */
+export const TestAdvanceSchema = z.object({
+  to: z
+    .enum(TEST_ADVANCE_STEPS, {
+      error: `To must be one of: ${TEST_ADVANCE_STEPS.join(', ')}`,
+    })
+    .optional()
+    .meta({
+      description:
+        'Where to move it, through every step before it (default: the next step). Failed is a failed attempt from Out for Delivery',
+    }),
+  reason: z
+    .enum(FAILURE_REASON_CODES, {
+      error: `Reason must be one of: ${FAILURE_REASON_CODES.join(', ')}`,
+    })
+    .optional()
+    .meta({ description: 'A failed attempt’s reason (default recipient_unavailable)' }),
+});
+export type TestAdvanceInput = z.output<typeof TestAdvanceSchema>;

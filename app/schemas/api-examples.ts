@@ -265,6 +265,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     description: 'Order system',
     active: true,
     createdAt: created,
+    accountId: null,
   },
   WebhookDelivery: {
     ...ids('665f1c2ab4d3e8a1c0ffee0b'),

@@ -432,6 +432,9 @@ export const WebhookSchema = z
     description: z.string(),
     active: z.boolean(),
     createdAt: isoDate,
+    accountId: id
+      .nullable()
+      .describe("The shipper account whose parcels' events it receives; null for the company's"),
   })
   .meta({ id: 'Webhook' });
 
@@ -609,6 +612,10 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Record<WebhookEventType, z.ZodType> = Obje
       .looseObject({
         type: z.literal(type),
         timestamp: isoDate.describe('When the event happened'),
+        accountId: id
+          .nullable()
+          .describe("The shipper account whose parcel it is about; null for the courier's own"),
+        livemode: z.boolean().describe("false for an account's test parcel (sk_test_ keys)"),
         data: WEBHOOK_DATA[type],
       })
       .meta({ id: webhookPayloadName(type) }) as z.ZodType,
