@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { scopeFilter } from '~/lib/tenancy.server';
 import { isObjectId } from '~/lib/db.server';
 import { FAILED_DELIVERY } from '~/schemas/constants';
 import { Parcel, serializeEvent, type LeanParcel } from './parcel.server';
@@ -11,7 +12,11 @@ import { parcelHeading } from './parcel-reads.server';
 
 /** The id of the parcel with this (normalised) tracking number; null when none has it. */
 export async function parcelIdByTrackingNumber(trackingNumber: string): Promise<string | null> {
-  const doc = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<{ _id: unknown }>();
+  // An account's test parcel is never in a courier's hands: the scan station does not know it.
+  const doc = await Parcel.findOne(
+    { trackingNumber, ...scopeFilter(null, { mode: 'live' }) },
+    { _id: 1 },
+  ).lean<{ _id: unknown }>();
   return doc ? String(doc._id) : null;
 }
 

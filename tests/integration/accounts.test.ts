@@ -7,6 +7,8 @@ import { loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { loader as usersLoader } from '~/routes/api.users';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { ApiKey } from '~/models/api-key.server';
+import { recordScan } from '~/services/scans.server';
+import type { ScanInput } from '~/schemas/scan';
 import { callRoute } from '../support/api';
 import { createAccount, createParcel, createUser, type TestUser } from '../support/factories';
 
@@ -137,6 +139,14 @@ describe("an account's API keys", () => {
     expect(staffList).not.toContain(testParcel.id);
     expect(await listed(staff.auth, '&mode=test')).toEqual([testParcel.id]);
     expect(await listed(staff.auth, `&account=${b.id}`)).toEqual([ofB.id]);
+    // Nor does the scan station know a test parcel.
+    const scan = (trackingNumber: string) =>
+      recordScan(
+        { trackingNumber, status: 'In Transit', location: 'Hub' } as ScanInput,
+        { user: staff.user, context: {} },
+      );
+    expect((await scan(testParcel.trackingNumber)).kind).toBe('not-found');
+    expect((await scan(parcel.trackingNumber)).kind).not.toBe('not-found');
 
     const read = (auth: Record<string, string>, id: string) =>
       callRoute(parcelLoader, `/api/parcels/${id}`, { headers: auth, params: { id } });
