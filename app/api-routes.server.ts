@@ -1,6 +1,7 @@
 import { buildOpenApiDocument, routePath, type ApiRouteModule } from '~/http/openapi.server';
 import { env } from '~/lib/env.server';
 import { loader as accountsIdApiKeys } from './routes/api.accounts.$id.api-keys';
+import { loader as accountsIdUsers } from './routes/api.accounts.$id.users';
 import { loader as accountsId } from './routes/api.accounts.$id';
 import { loader as accounts } from './routes/api.accounts';
 import { loader as apiKeysId } from './routes/api.api-keys.$id';
@@ -64,6 +65,7 @@ export function apiRoutes(): ApiRouteModule[] {
   const routes = [
     ['api.accounts.$id.api-keys.ts', accountsIdApiKeys],
     ['api.accounts.$id.ts', accountsId],
+    ['api.accounts.$id.users.ts', accountsIdUsers],
     ['api.accounts.ts', accounts],
     ['api.api-keys.$id.ts', apiKeysId],
     ['api.api-keys.ts', apiKeys],

@@ -8,6 +8,7 @@ import {
 } from '~/models/api-key.server';
 import { isAccountActive } from '~/models/account.server';
 import { SHIPPER_ROLE } from '~/schemas/roles';
+import type { AccountScope } from '~/lib/tenancy.server';
 import type { ApiKeyScope } from '~/schemas/integrations';
 import { findUserIdByToken } from '~/models/api-token.server';
 import { USER_SESSION_KEY } from '~/models/session.server';
@@ -153,8 +154,15 @@ export async function getUserId(request: Request): Promise<string | null> {
 export async function getSessionUser(request: Request): Promise<PublicUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  const user = await getUserById(userId);
+  const user = await activeUser(userId);
   if (user) noteRequestUser(user.id);
+  return user;
+}
+
+/** An enabled user, and for a shipper one whose account is not suspended; else null. */
+async function activeUser(userId: string): Promise<PublicUser | null> {
+  const user = await getUserById(userId);
+  if (user?.account && !(await isAccountActive(user.account.accountId))) return null;
   return user;
 }
 
@@ -181,6 +189,26 @@ export const STAFF_ONLY =
 
 export function isStaff(user: PublicUser): user is StaffUser {
   return user.role !== SHIPPER_ROLE && !user.account;
+}
+
+/** The shipper portal's sign-in page. */
+export const PORTAL_SIGN_IN = '/account/sign-in';
+
+/** A shipper signed in to the portal: the account they act for is always there. */
+export type ShipperUser = PublicUser & { account: AccountScope };
+
+/**
+ * For the portal's pages: the signed-in shipper, or a redirect to the portal's sign-in that comes
+ * back here. A staff session does not sign anyone in to the portal.
+ */
+export async function requireShipper(request: Request): Promise<ShipperUser> {
+  const user = await getSessionUser(request);
+  if (!user?.account) {
+    const url = new URL(request.url);
+    const redirectTo = safeRedirect(url.pathname + url.search, '/account');
+    throw redirect(`${PORTAL_SIGN_IN}?${new URLSearchParams({ redirectTo })}`);
+  }
+  return user as ShipperUser;
 }
 
 /** Where a user changes their own password (and must, after a temporary one). */
@@ -319,7 +347,7 @@ async function authenticateApiRequest(request: Request): Promise<PublicUser> {
       return user;
     }
     const userId = await findUserIdByToken(token);
-    const user = userId ? await getUserById(userId) : null;
+    const user = userId ? await activeUser(userId) : null;
     if (!user) throw invalidToken('Invalid or expired token');
     await identify(request, `user:${user.id}`);
     return user;

@@ -310,6 +310,31 @@ export async function getParcelTenancy(id: string) {
     : null;
 }
 
+/**
+ * An account's overview: its parcels made since `since` by status, and its exceptions (failed
+ * attempts and returns), newest first.
+ */
+export async function accountParcelSummary(scope: AccountScope, since: Date) {
+  const own = scopeFilter(scope);
+  const [byStatus, exceptions] = await Promise.all([
+    Parcel.aggregate<{ _id: string; count: number }>([
+      { $match: { ...own, createdAt: { $gte: since } } },
+      { $group: { _id: '$status', count: { $sum: 1 } } },
+    ]),
+    Parcel.find({ ...own, status: { $in: ['Failed', 'Returned'] } }, { events: 0 })
+      .sort({ updatedAt: -1, _id: -1 })
+      .limit(20)
+      .lean<LeanParcel[]>(),
+  ]);
+  return {
+    byStatus: Object.fromEntries(byStatus.map((row) => [row._id, row.count])) as Record<
+      string,
+      number
+    >,
+    exceptions: exceptions.map(listedParcel),
+  };
+}
+
 /** Whose the parcel with this tracking number is (see getParcelTenancy). */
 export async function getParcelTenancyByNumber(trackingNumber: string) {
   const doc = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<LeanParcel>();

@@ -100,3 +100,43 @@ export const TestAdvanceSchema = z.object({
     .meta({ description: 'A failed attempt’s reason (default recipient_unavailable)' }),
 });
 export type TestAdvanceInput = z.output<typeof TestAdvanceSchema>;
+
+export const ACCOUNT_USER_ROLES = ['admin', 'member'] as const;
+
+/** POST /api/accounts/:id/users and the portal's invite form. */
+export const AccountUserInviteSchema = z.object({
+  name: requiredText('Name', 100),
+  email,
+  accountRole: z
+    .enum(ACCOUNT_USER_ROLES, { error: 'Role must be admin or member' })
+    .optional()
+    .meta({
+      description:
+        "admin (invites users, makes keys and webhooks) or member (reads and ships); default: admin for an account's first user, else member",
+    }),
+});
+export type AccountUserInviteInput = z.output<typeof AccountUserInviteSchema>;
+
+/** The portal's sign-in. */
+export const ShipperSignInSchema = z.object({
+  email: requiredText('Email', 254),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  redirectTo: z.string().optional(),
+});
+
+/** Asking for a new access link (a password reset, or an invitation that has run out). */
+export const AccessRequestSchema = z.object({ email });
+
+/** Choosing a password through an access link. */
+export const ChoosePasswordSchema = z
+  .object({
+    password: z
+      .string({ error: 'Password is required' })
+      .min(8, 'Password must be at least 8 characters')
+      .max(200, 'Password must be at most 200 characters'),
+    confirm: z.string({ error: 'Repeat the password' }),
+  })
+  .refine((value) => value.password === value.confirm, {
+    message: 'The passwords differ',
+    path: ['confirm'],
+  });

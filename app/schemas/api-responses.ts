@@ -3,6 +3,7 @@ import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
+import { SHIPPER_ROLE } from './roles';
 import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
   EVENT_STATUSES,
@@ -240,7 +241,14 @@ export const UserSchema = z
     username: z.string(),
     name: z.string(),
     email: z.string(),
-    role: z.enum(USER_ROLES),
+    role: z
+      .enum([...USER_ROLES, SHIPPER_ROLE])
+      .describe("shipper: a shipper account's user, who signs in to the portal (/account)"),
+    accountRole: z
+      .enum(['admin', 'member'])
+      .nullable()
+      .optional()
+      .describe("A shipper: the account's admin or a member"),
   })
   .meta({ id: 'User' });
 

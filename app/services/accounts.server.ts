@@ -12,6 +12,8 @@ import type {
   AccountUpdateInput,
 } from '~/schemas/account';
 import { auditedUpdate, auditRecord, type Actor } from './audit.server';
+import { endCredentials } from './users.server';
+import { accountUserIds } from '~/models/user.server';
 
 /**
  * The changes to shipper accounts, each audited: staff create, edit and suspend them, and give
@@ -29,15 +31,19 @@ export async function createAccount(
 }
 
 /** The fields given change (`status: 'suspended'` suspends); null when there is no such account. */
-export function updateAccount(
+export async function updateAccount(
   id: string,
   input: AccountUpdateInput,
   actor?: Actor,
 ): Promise<SerializedAccount | null> {
-  return auditedUpdate(actor, 'account', (account) => account.name, {
+  const account = await auditedUpdate(actor, 'account', (account) => account.name, {
     read: () => getAccount(id),
     write: () => updateAccountFields(id, input),
   });
+  // Its users are signed out at once (its keys stop at their next request, which checks).
+  if (account?.status === 'suspended')
+    for (const userId of await accountUserIds(id)) await endCredentials(userId);
+  return account;
 }
 
 /**

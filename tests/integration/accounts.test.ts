@@ -141,10 +141,10 @@ describe("an account's API keys", () => {
     expect(await listed(staff.auth, `&account=${b.id}`)).toEqual([ofB.id]);
     // Nor does the scan station know a test parcel.
     const scan = (trackingNumber: string) =>
-      recordScan(
-        { trackingNumber, status: 'In Transit', location: 'Hub' } as ScanInput,
-        { user: staff.user, context: {} },
-      );
+      recordScan({ trackingNumber, status: 'In Transit', location: 'Hub' } as ScanInput, {
+        user: staff.user,
+        context: {},
+      });
     expect((await scan(testParcel.trackingNumber)).kind).toBe('not-found');
     expect((await scan(parcel.trackingNumber)).kind).not.toBe('not-found');
 
