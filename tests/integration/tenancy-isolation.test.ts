@@ -6,6 +6,8 @@ import { routePath } from '~/http/openapi.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { createWebhook } from '~/models/webhook.server';
+import { insertShipperUser } from '~/models/user.server';
+import { sessionCookie } from '../support/sign-in';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import {
   createAccount,
@@ -20,7 +22,8 @@ import {
  * test holds to the route files) is tried with every method it declares, by account A's live and
  * test keys, on the records of account B, of the company and of A's other mode. A request naming
  * another's record must end at 401, 403, 404 or 405, before its body is read; any answer must
- * carry nothing of another's. The counts are printed.
+ * carry nothing of another's. So is every page of the portal (app/routes/account.*), by a
+ * shipper of account A. The counts are printed.
  */
 
 type Foreign = { parcel: { id: string; trackingNumber: string }; markers: string[] };
@@ -30,11 +33,21 @@ const OK_FOR_FOREIGN_IDS = new Set([401, 403, 404, 405]);
 let keys: Record<'live' | 'test', Record<string, string>>;
 let foreign: Record<'live' | 'test', Foreign[]>;
 let ids: { webhook: string; account: string; event: string; proof: string };
+let shipperCookie: string;
 
 beforeAll(async () => {
   await connectDb();
   const admin = await createUser('admin');
   const [a, b] = [await createAccount(), await createAccount({ name: 'Foreign Books' })];
+  const shipper = await insertShipperUser({
+    accountId: a.id,
+    accountRole: 'admin',
+    name: 'A shipper',
+    email: 'shipper@a.example',
+    accessNonce: 'x',
+    accessExpires: new Date(),
+  });
+  shipperCookie = await sessionCookie(shipper.id);
   keys = {
     live: (await createAccountKey(a, admin)).auth,
     test: (await createAccountKey(a, admin, { mode: 'test' })).auth,
@@ -98,7 +111,7 @@ const BODIES: Record<string, unknown> = {
 };
 
 describe('tenancy', () => {
-  it("lets no account key reach another account's, the company's or the other mode's records", async () => {
+  it("lets no account key or shipper reach another account's, the company's or the other mode's records", async () => {
     env.WEBHOOKS_ALLOW_PRIVATE = 'false';
     const files = fs
       .readdirSync(path.resolve('app/routes'))
@@ -119,7 +132,12 @@ describe('tenancy', () => {
           publicOps += 1;
           continue;
         }
-        for (const mode of ['live', 'test'] as const) {
+        const callers = [
+          ['live key', keys.live, 'live'],
+          ['test key', keys.test, 'test'],
+          ['shipper', { Cookie: shipperCookie }, 'live'],
+        ] as const;
+        for (const [who, credential, mode] of callers) {
           for (const target of foreign[mode]) {
             for (const byNumber of params.length ? [false, true] : [false]) {
               const values = Object.fromEntries(
@@ -132,7 +150,7 @@ describe('tenancy', () => {
               const request = new Request(`http://localhost${url}`, {
                 method,
                 headers: {
-                  ...keys[mode],
+                  ...credential,
                   ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
                 },
                 body: body === undefined ? undefined : JSON.stringify(body),
@@ -142,7 +160,7 @@ describe('tenancy', () => {
                 entry({ request, params: values, context: { clientAddress: '10.9.9.9' } }),
               ).catch((thrown: Response) => thrown);
               const text = await response.text();
-              const where = `${method} ${url} (${mode} key) → ${response.status}`;
+              const where = `${method} ${url} (${who}) → ${response.status}`;
               if (params.length && !OK_FOR_FOREIGN_IDS.has(response.status))
                 leaks.push(`${where}: went past the tenancy check`);
               // A number the request gave may be said back (as for any unknown number); nothing else.
@@ -156,9 +174,59 @@ describe('tenancy', () => {
       }
     }
     console.info(
-      `Tenancy: ${routes.length} API routes, ${operations} operations (${publicOps} public, the same for anyone), ${requests} requests by account keys on others' records, ${leaks.length} leaks`,
+      `Tenancy: ${routes.length} API routes, ${operations} operations (${publicOps} public, the same for anyone), ${requests} requests by account keys and a shipper on others' records, ${leaks.length} leaks`,
     );
     expect(leaks).toEqual([]);
     expect(requests).toBeGreaterThan(200);
+  });
+
+  it("lets no shipper of the account reach another's records through the portal's pages", async () => {
+    const pages = fs
+      .readdirSync(path.resolve('app/routes'))
+      .filter((f) => /^account[._]/.test(f) && !f.startsWith('account_.'));
+    expect(pages.length).toBeGreaterThan(3);
+    const leaks: string[] = [];
+    let requests = 0;
+    for (const file of pages) {
+      const module = (await import(`../../app/routes/${file.replace(/\.tsx?$/, '')}`)) as {
+        loader?: (args: unknown) => Promise<Response>;
+      };
+      if (!module.loader) continue;
+      const pattern = `/${file
+        .replace(/\.tsx?$/, '')
+        .replace(/\[\.\]/g, '\u0000')
+        .split('.')
+        .filter((part) => part !== '_index')
+        .join('/')
+        .replace('\u0000', '.')}`;
+      for (const target of foreign.live) {
+        const url = pattern.replace(/\$(\w+)/g, target.parcel.id);
+        const params = Object.fromEntries(
+          [...pattern.matchAll(/\$(\w+)/g)].map((m) => [m[1]!, target.parcel.id]),
+        );
+        const query = pattern.includes('$') ? '' : `?search=${target.parcel.trackingNumber}`;
+        requests += 1;
+        const response = await module
+          .loader({
+            request: new Request(`http://localhost${url}${query}`, {
+              headers: { Cookie: shipperCookie },
+            }),
+            params,
+            context: { clientAddress: '10.9.9.8' },
+          })
+          .catch((thrown: Response) => thrown);
+        const text = await response.text();
+        const where = `GET ${url}${query} (shipper) → ${response.status}`;
+        if (pattern.includes('$') && response.status !== 404) leaks.push(`${where}: found it`);
+        const seen = target.markers.find(
+          (marker) => text.includes(marker) && !`${url}${query}`.includes(marker),
+        );
+        if (seen) leaks.push(`${where}: shows ${seen}`);
+      }
+    }
+    console.info(
+      `Tenancy: ${pages.length} portal pages, ${requests} requests by a shipper on others' records, ${leaks.length} leaks`,
+    );
+    expect(leaks).toEqual([]);
   });
 });
