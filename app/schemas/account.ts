@@ -140,3 +140,10 @@ export const ChoosePasswordSchema = z
     message: 'The passwords differ',
     path: ['confirm'],
   });
+
+/** Settings → Accounts: suspending or reactivating an account. */
+export const AccountStatusFormSchema = z.object({
+  intent: z.literal('status'),
+  accountId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid account'),
+  status,
+});

@@ -9,7 +9,11 @@ import { connectDb, disconnectDb } from '~/lib/db.server';
 import { ApiKey } from '~/models/api-key.server';
 import { recordScan } from '~/services/scans.server';
 import type { ScanInput } from '~/schemas/scan';
-import { callRoute } from '../support/api';
+import { answer, callRoute, pageRequest, toastOf } from '../support/api';
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from '~/routes/dashboard.settings.accounts';
 import { createAccount, createParcel, createUser, type TestUser } from '../support/factories';
 
 let admin: TestUser;
@@ -82,6 +86,35 @@ describe('shipper accounts', () => {
       body: { status: 'suspended' },
     });
     expect((await suspended.json()).account.status).toBe('suspended');
+  });
+});
+
+describe('Settings → Accounts', () => {
+  it('adds, suspends and reactivates accounts through forms that work without JavaScript', async () => {
+    const post = (form: Record<string, string>) =>
+      answer(settingsAction, pageRequest('/dashboard/settings/accounts', admin, form));
+    const bad = await post({ name: '', email: 'x', 'address.city': 'Portland' });
+    expect(bad.status).toBe(400);
+    const added = await post({
+      name: 'Form Books',
+      email: 'form@books.example',
+      'address.address': '5 Quay',
+      'address.city': 'Portland',
+      'address.country': 'US',
+    });
+    expect(added.status).toBe(302);
+    const page = await answer(settingsLoader, pageRequest('/dashboard/settings/accounts', admin));
+    const account = (await page.json()).accounts.find(
+      (a: { name: string }) => a.name === 'Form Books',
+    );
+    expect(account).toMatchObject({ status: 'active', pickupAddress: { address: '5 Quay' } });
+    const suspend = await post({ intent: 'status', accountId: account.id, status: 'suspended' });
+    expect((await toastOf(suspend))?.title).toBe('Account suspended');
+    const refused = await answer(
+      settingsLoader,
+      pageRequest('/dashboard/settings/accounts', staff),
+    );
+    expect(refused.status).toBe(403);
   });
 });
 
