@@ -3,7 +3,7 @@ import { listAccounts } from '~/models/account.server';
 import { AccountCreateSchema } from '~/schemas/account';
 import { apiRoute } from '~/http/api.server';
 import { apiEvery, apiHandler } from '~/http/api-handler.server';
-import { wrap } from '~/http/api-operation.server';
+import { example, wrap } from '~/http/api-operation.server';
 import { createAccount } from '~/services/accounts.server';
 
 /** Shipper accounts are the admin's. */
@@ -20,19 +20,13 @@ export const { loader, action } = apiRoute({
       summary: 'Create a shipper account (admin)',
       description:
         "Creates a shipper account: the company's name, contact e-mail and phone, billing address, pickup address (the billing one when not given: the sender of the parcels its keys create) and default language. Its API keys come from POST /api/accounts/{id}/api-keys.",
-      bodyExample: {
-        name: 'Acme Books',
-        email: 'shipping@acmebooks.example',
-        phone: '+1 503 555 0100',
-        address: {
-          address: '1 Harbor Rd',
-          city: 'Portland',
-          region: 'OR',
-          postalCode: '97201',
-          country: 'US',
-        },
-        language: 'en',
-      },
+      bodyExample: (({ name, email, phone, address, language }) => ({
+        name,
+        email,
+        phone,
+        address,
+        language,
+      }))(example('Account') as Record<string, unknown>),
       responses: { 201: wrap('account', 'Account') },
     },
     async ({ body, actor }) => json({ account: await createAccount(body, actor) }, { status: 201 }),

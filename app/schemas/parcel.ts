@@ -248,6 +248,18 @@ const ServiceTypeSchema = z.enum(SERVICE_TYPES, {
   error: `Service type must be one of: ${SERVICE_TYPES.join(', ')}`,
 });
 
+/** The shipper account a parcel belongs to, as staff set it on a new parcel or a change. */
+const accountIdField = z
+  .string({ error: 'Invalid account' })
+  .regex(OBJECT_ID_PATTERN, 'Invalid account')
+  .transform((value) => value.toLowerCase())
+  .nullable()
+  .optional()
+  .meta({
+    description:
+      "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
+  });
+
 /** The fields of a new parcel, before the defaults that need the whole input (below). */
 const ParcelCreateFields = z.object({
   sender: SenderSchema.default(EMPTY_CONTACT),
@@ -288,16 +300,7 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
     .describe(`Ignored: a new parcel costs ${PARCEL_CREATION_COST}, as the spec's client sends`),
   status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
   deliveryWindow: DeliveryWindowInputSchema,
-  accountId: z
-    .string({ error: 'Invalid account' })
-    .regex(OBJECT_ID_PATTERN, 'Invalid account')
-    .transform((value) => value.toLowerCase())
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
-    }),
+  accountId: accountIdField,
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -357,16 +360,7 @@ export const ParcelUpdateSchema = z.object({
   priority: PrioritySchema.optional(),
   estimatedDelivery: OptionalDateSchema,
   deliveryWindow: DeliveryWindowInputSchema,
-  accountId: z
-    .string({ error: 'Invalid account' })
-    .regex(OBJECT_ID_PATTERN, 'Invalid account')
-    .transform((value) => value.toLowerCase())
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
-    }),
+  accountId: accountIdField,
 });
 export type ParcelUpdateInput = Omit<z.output<typeof ParcelUpdateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
