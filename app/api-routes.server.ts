@@ -1,5 +1,9 @@
 import { buildOpenApiDocument, routePath, type ApiRouteModule } from '~/http/openapi.server';
 import { env } from '~/lib/env.server';
+import { loader as accountsIdApiKeys } from './routes/api.accounts.$id.api-keys';
+import { loader as accountsIdUsers } from './routes/api.accounts.$id.users';
+import { loader as accountsId } from './routes/api.accounts.$id';
+import { loader as accounts } from './routes/api.accounts';
 import { loader as apiKeysId } from './routes/api.api-keys.$id';
 import { loader as apiKeys } from './routes/api.api-keys';
 import { loader as audit } from './routes/api.audit';
@@ -38,6 +42,7 @@ import { loader as runsIdStart } from './routes/api.runs.$id.start';
 import { loader as runsId } from './routes/api.runs.$id';
 import { loader as runs } from './routes/api.runs';
 import { loader as scans } from './routes/api.scans';
+import { loader as testParcelsIdAdvance } from './routes/api.test.parcels.$id.advance';
 import { loader as trackingParcelIdEvents } from './routes/api.tracking.$parcelId.events';
 import { loader as trackingEventsId } from './routes/api.tracking.events.$id';
 import { loader as trackingTrackTrackingNumberDeliveryPreferences } from './routes/api.tracking.track.$trackingNumber.delivery-preferences';
@@ -62,6 +67,10 @@ import { loader as webhooks } from './routes/api.webhooks';
 export function apiRoutes(): ApiRouteModule[] {
   // Read when asked, not at load: this module and the document's own route import each other.
   const routes = [
+    ['api.accounts.$id.api-keys.ts', accountsIdApiKeys],
+    ['api.accounts.$id.ts', accountsId],
+    ['api.accounts.$id.users.ts', accountsIdUsers],
+    ['api.accounts.ts', accounts],
     ['api.api-keys.$id.ts', apiKeysId],
     ['api.api-keys.ts', apiKeys],
     ['api.audit.ts', audit],
@@ -100,6 +109,7 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.runs.$id.ts', runsId],
     ['api.runs.ts', runs],
     ['api.scans.ts', scans],
+    ['api.test.parcels.$id.advance.ts', testParcelsIdAdvance],
     ['api.tracking.$parcelId.events.ts', trackingParcelIdEvents],
     ['api.tracking.events.$id.ts', trackingEventsId],
     [

@@ -34,13 +34,14 @@ type Schema = z.ZodType | undefined;
 async function readIds<K extends string>(
   params: ApiArgs['params'],
   spec: Record<K, IdParam>,
+  actor: Actor,
 ): Promise<Record<K, string>> {
   const entries = await Promise.all(
     Object.entries<IdParam>(spec).map(async ([name, read]) => [
       name,
       typeof read === 'string'
         ? requireObjectId(params[name], read)
-        : await read(params[name], name),
+        : await read(params[name], name, actor),
     ]),
   );
   return Object.fromEntries(entries) as Record<K, string>;
@@ -83,14 +84,16 @@ export function apiHandler<
 ): DeclaredHandler {
   const { role: access, ...rest } = spec;
   return declared({ ...rest, access }, async (args) => {
-    const { role, scope } = typeof spec.role === 'string' ? { role: spec.role } : spec.role;
+    const access = typeof spec.role === 'string' ? { role: spec.role } : spec.role;
     const user = await requireApiUser(args.request, {
       allowTemporaryPassword: spec.temporaryPassword,
     });
-    requireRole(user, role, 'api');
-    if (scope) requireAdminScope(args.request);
+    // An account acts only where the route lets accounts in, and there within its own scope.
+    const asAccount = !!user.account && !!access.accounts;
+    if (!asAccount) requireRole(user, access.role, 'api');
+    if (access.scope && !asAccount) requireAdminScope(args.request);
     const actor: Actor = { user, context: args.context, via: 'api' };
-    const ids = await readIds(args.params, spec.ids ?? ({} as Record<K, IdParam>));
+    const ids = await readIds(args.params, spec.ids ?? ({} as Record<K, IdParam>), actor);
     const query = (spec.query ? parseQuery(args.request, spec.query) : undefined) as Parsed<Q>;
     const answer = async () => {
       const body = (
@@ -110,11 +113,11 @@ export function apiEvery(
   role: Access,
   key: string,
   item: string,
-  list: () => Promise<unknown[]>,
+  list: (actor: Actor) => Promise<unknown[]>,
   doc: ListDoc,
 ) {
-  return apiHandler({ role, responses: { 200: items(key, item) }, ...doc }, async () =>
-    json({ [key]: await list() }),
+  return apiHandler({ role, responses: { 200: items(key, item) }, ...doc }, async ({ actor }) =>
+    json({ [key]: await list(actor) }),
   );
 }
 
@@ -137,8 +140,8 @@ export function apiSyncedList<Q extends z.ZodType<{ cursor?: unknown; updatedSin
     query: Q;
     key: string;
     item: string;
-    list: (query: z.output<Q>) => Promise<unknown>;
-    changes: (query: z.output<Q>) => Promise<unknown>;
+    list: (query: z.output<Q>, actor: Actor) => Promise<unknown>;
+    changes: (query: z.output<Q>, actor: Actor) => Promise<unknown>;
   },
 ) {
   return apiHandler(
@@ -149,9 +152,11 @@ export function apiSyncedList<Q extends z.ZodType<{ cursor?: unknown; updatedSin
       description: `${description}${SYNC_NOTE}`,
       responses: { 200: syncedList(key, item) },
     },
-    async ({ query }) => {
+    async ({ query, actor }) => {
       const read = query as z.output<Q>;
-      return json(read.cursor || read.updatedSince ? await changes(read) : await list(read));
+      return json(
+        read.cursor || read.updatedSince ? await changes(read, actor) : await list(read, actor),
+      );
     },
   );
 }

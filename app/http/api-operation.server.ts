@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { EXAMPLE_IDS, SCHEMA_EXAMPLES } from '~/schemas/api-examples';
 import type { UserRole } from '~/schemas/user';
+import type { Scoped } from '~/lib/tenancy.server';
 import { encodeSyncCursor } from '~/schemas/sync';
 import type { ApiHandler } from './api.server';
 
@@ -19,16 +20,26 @@ type JsonSchema = Record<string, unknown>;
  * or the staff session), or the admin areas' `ADMIN_AREA`, which also needs an API key's admin
  * scope; 'public' for the endpoints that take no credential.
  */
-export type Access = UserRole | { role: UserRole; scope: 'admin' };
+export type Access = UserRole | { role: UserRole; scope?: 'admin'; accounts?: true };
 
 /** Users, API keys and webhooks: the admin role, and with an API key its admin scope. */
 export const ADMIN_AREA: Access = { role: 'admin', scope: 'admin' };
 
 /**
+ * What a shipper account may also do, within its own parcels (app/lib/tenancy.server.ts): staff
+ * with at least `role`, or an account's user or key, whose every read and change is scoped to
+ * its account and mode. Any other route refuses an account with 403 naming the staff role.
+ */
+export const forAccounts = (role: UserRole): Access => ({ role, accounts: true });
+/** The account's own webhooks: admins (with a key's admin scope), or an account for its own. */
+export const WEBHOOKS_AREA: Access = { role: 'admin', scope: 'admin', accounts: true };
+
+/**
  * A URL parameter that names a record: what it is called in a 400 when it is not a 24-hex id, or
  * how it is read into one (`resolveParcelRef`, which also takes a tracking number).
  */
-export type IdParam = string | ((value: string | undefined, name: string) => Promise<string>);
+export type IdParam =
+  string | ((value: string | undefined, name: string, actor: Scoped) => Promise<string>);
 
 /** An answer's schema and the example that goes with it. */
 export type Shape = { schema: JsonSchema; example?: unknown };

@@ -277,6 +277,15 @@ export async function readJsonBody<T extends z.ZodTypeAny>(
   return result.data;
 }
 
+/** A JSON body that may be left out: an empty request without a Content-Type is `{}`. */
+export async function readOptionalJsonBody<T extends z.ZodTypeAny>(
+  request: Request,
+  schema: T,
+): Promise<z.output<T> | Record<string, never>> {
+  const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';
+  return hasBody ? readJsonBody(request, schema) : {};
+}
+
 /**
  * Reads a CSV body (`text/csv`, or `application/csv`) as UTF-8 text: 415 for another type, 413
  * past `limit` bytes, 400 for bytes that are not UTF-8.

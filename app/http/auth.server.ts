@@ -1,7 +1,14 @@
 import { json, redirect } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
-import { authenticateApiKey, looksLikeApiKey } from '~/models/api-key.server';
+import {
+  authenticateApiKey,
+  looksLikeApiKey,
+  type ApiKeyCredential,
+} from '~/models/api-key.server';
+import { isAccountActive } from '~/models/account.server';
+import { SHIPPER_ROLE } from '~/schemas/roles';
+import type { AccountScope } from '~/lib/tenancy.server';
 import type { ApiKeyScope } from '~/schemas/integrations';
 import { findUserIdByToken } from '~/models/api-token.server';
 import { USER_SESSION_KEY } from '~/models/session.server';
@@ -147,8 +154,15 @@ export async function getUserId(request: Request): Promise<string | null> {
 export async function getSessionUser(request: Request): Promise<PublicUser | null> {
   const userId = await getUserId(request);
   if (!userId) return null;
-  const user = await getUserById(userId);
+  const user = await activeUser(userId);
   if (user) noteRequestUser(user.id);
+  return user;
+}
+
+/** An enabled user, and for a shipper one whose account is not suspended; else null. */
+async function activeUser(userId: string): Promise<PublicUser | null> {
+  const user = await getUserById(userId);
+  if (user?.account && !(await isAccountActive(user.account.accountId))) return null;
   return user;
 }
 
@@ -168,6 +182,35 @@ export function loginRedirectUrl(request: Request) {
   return `${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`;
 }
 
+/** A user of the courier's own: any role but a shipper account's. */
+export type StaffUser = PublicUser & { role: UserRole };
+export const STAFF_ONLY =
+  'This needs a staff role (viewer, courier, staff or admin): shippers sign in at /account';
+
+export function isStaff(user: PublicUser): user is StaffUser {
+  return user.role !== SHIPPER_ROLE && !user.account;
+}
+
+/** The shipper portal's sign-in page. */
+export const PORTAL_SIGN_IN = '/account/sign-in';
+
+/** A shipper signed in to the portal: the account they act for is always there. */
+export type ShipperUser = PublicUser & { account: AccountScope };
+
+/**
+ * For the portal's pages: the signed-in shipper, or a redirect to the portal's sign-in that comes
+ * back here. A staff session does not sign anyone in to the portal.
+ */
+export async function requireShipper(request: Request): Promise<ShipperUser> {
+  const user = await getSessionUser(request);
+  if (!user?.account) {
+    const url = new URL(request.url);
+    const redirectTo = safeRedirect(url.pathname + url.search, '/account');
+    throw redirect(`${PORTAL_SIGN_IN}?${new URLSearchParams({ redirectTo })}`);
+  }
+  return user as ShipperUser;
+}
+
 /** Where a user changes their own password (and must, after a temporary one). */
 export const ACCOUNT_PATH = '/dashboard/account';
 
@@ -175,9 +218,10 @@ export const ACCOUNT_PATH = '/dashboard/account';
  * For staff pages: the signed-in user, or a redirect to the login page that comes back here. A
  * user still on a temporary password is sent to change it first.
  */
-export async function requireUser(request: Request): Promise<PublicUser> {
+export async function requireUser(request: Request): Promise<StaffUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect(loginRedirectUrl(request));
+  if (!isStaff(user)) throw json({ message: STAFF_ONLY }, { status: 403 });
   if (user.mustChangePassword && new URL(request.url).pathname !== ACCOUNT_PATH)
     throw redirect(ACCOUNT_PATH);
   return user;
@@ -266,13 +310,35 @@ function invalidToken(message: string) {
   });
 }
 
+/**
+ * Who a key acts as: a company key as the admin who made it; an account's key as the account
+ * itself (the shipper role, within the account's scope), and as no one once the account is
+ * suspended.
+ */
+async function keyPrincipal(key: ApiKeyCredential): Promise<PublicUser | null> {
+  if (!key.account) return getUserById(key.userId);
+  if (!(await isAccountActive(key.account.accountId))) return null;
+  return {
+    id: key.id,
+    _id: key.id,
+    username: key.prefix,
+    name: key.name,
+    email: '',
+    role: SHIPPER_ROLE,
+    disabled: false,
+    mustChangePassword: false,
+    createdAt: null,
+    account: key.account,
+  };
+}
+
 async function authenticateApiRequest(request: Request): Promise<PublicUser> {
   if (request.headers.has('authorization')) {
     const token = bearerToken(request);
     if (!token) throw new ApiError(401, BEARER_ONLY);
     if (looksLikeApiKey(token)) {
       const key = await authenticateApiKey(token);
-      const user = key ? await getUserById(key.userId) : null;
+      const user = key ? await keyPrincipal(key) : null;
       if (!key || !user) throw invalidToken('Invalid or revoked API key');
       await identify(request, `key:${key.id}`);
       keyScopes.set(request, key.scopes);
@@ -281,7 +347,7 @@ async function authenticateApiRequest(request: Request): Promise<PublicUser> {
       return user;
     }
     const userId = await findUserIdByToken(token);
-    const user = userId ? await getUserById(userId) : null;
+    const user = userId ? await activeUser(userId) : null;
     if (!user) throw invalidToken('Invalid or expired token');
     await identify(request, `user:${user.id}`);
     return user;
@@ -332,14 +398,14 @@ export const OFFICE_ONLY = 'This page is for viewers, staff and admins: couriers
  * For the office's pages (receipts, e-mails to customers): the signed-in user, unless a courier
  * (403). Couriers work at the scan station and the door; viewers read these pages.
  */
-export async function requireOfficeUser(request: Request): Promise<PublicUser> {
+export async function requireOfficeUser(request: Request): Promise<StaffUser> {
   const user = await requireUser(request);
   if (user.role === 'courier') throw json({ message: OFFICE_ONLY }, { status: 403 });
   return user;
 }
 
 /** For staff pages and actions: the signed-in user with at least `needed`, else 403 naming it. */
-export async function requireUserWithRole(request: Request, needed: UserRole): Promise<PublicUser> {
+export async function requireUserWithRole(request: Request, needed: UserRole): Promise<StaffUser> {
   const user = await requireUser(request);
   requireRole(user, needed, 'page');
   return user;

@@ -64,6 +64,8 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/webhooks', 'Webhooks'],
   ['/api/users', 'Users'],
   ['/api/audit', 'Audit'],
+  ['/api/accounts', 'Accounts'],
+  ['/api/test/', 'Test mode'],
 ];
 
 /** The operations of the routes given, in the order their files and methods come. */
@@ -88,7 +90,14 @@ function accessNote(op: Op): string {
   if (op.access === ADMIN_AREA)
     return ' Needs the admin role; an API key also needs the admin scope.';
   const role = typeof op.access === 'string' ? op.access : op.access.role;
-  return role === 'viewer' ? '' : ` Needs the ${role} role.`;
+  const scope =
+    typeof op.access !== 'string' && op.access.scope
+      ? '; an API key also needs the admin scope'
+      : '';
+  const staff = role === 'viewer' ? '' : ` Needs the ${role} role${scope}.`;
+  if (typeof op.access === 'string' || !op.access.accounts)
+    return `${staff} A shipper account's key or user is refused (403).`;
+  return `${staff} A shipper account's key (\`sk_live_\`, \`sk_test_\`) may call it too, for its own records of its key's mode only: any other is 404.`;
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
@@ -401,7 +410,7 @@ function webhookOperations() {
         post: {
           operationId: `on${webhookPayloadName(type)}`,
           summary: WEBHOOK_SUMMARIES[type],
-          description: `Sent to each active endpoint that subscribes to ${type}, signed per the Standard Webhooks specification (verify it with the standardwebhooks library and the endpoint's whsec_ secret). Answer 2xx within ${env.WEBHOOK_TIMEOUT_MS / 1000} s; anything else is tried again after ${retries}, then the delivery is failed (see GET /api/webhooks/{id}/deliveries). No bearer token is sent: the signature is the credential.`,
+          description: `Sent to each active endpoint that subscribes to ${type} (a shipper account's endpoints get only its own parcels' events, live and test; the company's get every live event; \`accountId\` and \`livemode\` say whose and which), signed per the Standard Webhooks specification (verify it with the standardwebhooks library and the endpoint's whsec_ secret). Answer 2xx within ${env.WEBHOOK_TIMEOUT_MS / 1000} s; anything else is tried again after ${retries}, then the delivery is failed (see GET /api/webhooks/{id}/deliveries). No bearer token is sent: the signature is the credential.`,
           tags: ['Webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS.map((header) => ({
@@ -417,6 +426,8 @@ function webhookOperations() {
                 example: {
                   type,
                   timestamp: '2026-05-04T14:30:00.000Z',
+                  accountId: null,
+                  livemode: true,
                   data: WEBHOOK_DATA_EXAMPLES[type],
                 },
               },
@@ -449,6 +460,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Endpoints that receive signed events, and their deliveries (admin)',
   Users: 'Staff accounts and roles (admin)',
   Audit: 'Who changed what, and when',
+  Accounts:
+    "Shipper accounts: the courier's customers, each with its own parcels, users, keys and webhooks (admin)",
+  'Test mode':
+    "An account's test data (`sk_test_` keys): parcels with `livemode: false`, moved along a realistic life on request",
 };
 
 /** The document of the routes given (every API route module: app/api-routes.server.ts). */
@@ -484,7 +499,7 @@ Compatibility: fields are added, never renamed or removed, so a client must igno
           type: 'http',
           scheme: 'bearer',
           description:
-            'A token from POST /api/auth/login (7 days), or a long-lived API key (sk_…) with scopes: read (GET), write (changes), admin (users, API keys and webhooks). Any other Authorization scheme is a 401.',
+            "A token from POST /api/auth/login (7 days), or a long-lived API key with scopes: read (GET), write (changes), admin (users, API keys and webhooks). A company key (`sk_…`, made by an admin) acts as the admin who made it. A shipper account's key (`sk_live_…` for its live data, `sk_test_…` for its test data, made with POST /api/accounts/{id}/api-keys) acts for the account: it reads and changes only the account's own records of its mode (any other is 404), staff routes answer it 403, and it is 401 once the account is suspended. Any other Authorization scheme is a 401.",
         },
         cookieAuth: { type: 'apiKey', in: 'cookie', name: '__session' },
       },

@@ -118,6 +118,9 @@ export function readParcelTableQuery(url: URL): TableQuery {
     sort,
     order: pick(fields.order, params.get('order'), undefined) ?? defaultSortOrder(sort),
     view: params.get('view') === 'cards' ? 'cards' : 'table',
+    // One shipper account's parcels (or `none`, the company's own); the accounts' test parcels.
+    account: pick(fields.account, params.get('account'), undefined),
+    mode: pick(fields.mode, params.get('mode'), undefined),
   };
 }
 

@@ -21,8 +21,13 @@ const apiKeySchema = new Schema(
     scopes: { type: [String], enum: API_KEY_SCOPES, required: true },
     prefix: { type: String, required: true },
     keyHash: { type: String, required: true, unique: true },
-    // Requests made with the key act as this user (the admin who created it).
+    // Requests made with a company key act as this user (the admin who created it); an account's
+    // key records who made it, and acts for the account.
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    // An account's key (`sk_live_…`, `sk_test_…`): it acts for the account, on its live or test
+    // data. A company key has neither.
+    accountId: { type: Schema.Types.ObjectId, default: null },
+    livemode: { type: Boolean, default: true },
     lastUsedAt: { type: Date, default: null },
   },
   { timestamps: true },
@@ -41,6 +46,9 @@ export type SerializedApiKey = {
   prefix: string;
   createdAt: string;
   lastUsedAt: string | null;
+  /** The account the key acts for (null for a company key), and whether on live data. */
+  accountId: string | null;
+  livemode: boolean;
 };
 
 function serialize(doc: LeanApiKey): SerializedApiKey {
@@ -51,6 +59,8 @@ function serialize(doc: LeanApiKey): SerializedApiKey {
     prefix: doc.prefix,
     createdAt: doc.createdAt.toISOString(),
     lastUsedAt: iso(doc.lastUsedAt),
+    accountId: doc.accountId ? String(doc.accountId) : null,
+    livemode: doc.livemode !== false,
   };
 }
 
@@ -66,20 +76,26 @@ export function looksLikeApiKey(token: string): boolean {
 export async function createApiKey(
   input: ApiKeyCreateInput,
   userId: string,
+  account?: { accountId: string; livemode: boolean },
 ): Promise<{ apiKey: SerializedApiKey; key: string }> {
-  const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const mode = account ? (account.livemode ? 'live_' : 'test_') : '';
+  const key = `${API_KEY_PREFIX}${mode}${randomBytes(32).toString('base64url')}`;
   const doc = await ApiKey.create({
     name: input.name,
     scopes: input.scopes,
-    prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+    prefix: key.slice(0, SHOWN_PREFIX_LENGTH + mode.length),
     keyHash: hashKey(key),
     userId,
+    ...(account ? { accountId: account.accountId, livemode: account.livemode } : {}),
   });
   return { apiKey: serialize(doc.toObject() as LeanApiKey), key };
 }
 
-export async function listApiKeys(): Promise<SerializedApiKey[]> {
-  const docs = await ApiKey.find().sort({ createdAt: -1, _id: -1 }).lean<LeanApiKey[]>();
+/** The company's keys, or one account's. */
+export async function listApiKeys(accountId: string | null = null): Promise<SerializedApiKey[]> {
+  const docs = await ApiKey.find({ accountId })
+    .sort({ createdAt: -1, _id: -1 })
+    .lean<LeanApiKey[]>();
   return docs.map(serialize);
 }
 
@@ -87,12 +103,29 @@ export async function getApiKey(id: string): Promise<SerializedApiKey | null> {
   return serializedById(id, (id) => ApiKey.findById(id).lean<LeanApiKey>(), serialize);
 }
 
-/** Revokes (deletes) a key; the revoked key's record, or null if there was none. */
-export async function removeApiKey(id: string): Promise<SerializedApiKey | null> {
-  return serializedById(id, (id) => ApiKey.findByIdAndDelete(id).lean<LeanApiKey>(), serialize);
+/**
+ * Revokes (deletes) a key of the company's (or, with `accountId`, of that account's); the revoked
+ * key's record, or null if there was none.
+ */
+export async function removeApiKey(
+  id: string,
+  accountId: string | null = null,
+): Promise<SerializedApiKey | null> {
+  return serializedById(
+    id,
+    (id) => ApiKey.findOneAndDelete({ _id: id, accountId }).lean<LeanApiKey>(),
+    serialize,
+  );
 }
 
-export type ApiKeyCredential = { id: string; userId: string; scopes: ApiKeyScope[] };
+export type ApiKeyCredential = {
+  id: string;
+  userId: string;
+  scopes: ApiKeyScope[];
+  prefix: string;
+  name: string;
+  account: { accountId: string; livemode: boolean } | null;
+};
 
 /** The key's record when the key is valid, noting that it was used. */
 export async function authenticateApiKey(
@@ -108,5 +141,14 @@ export async function authenticateApiKey(
       { $set: { lastUsedAt: now } },
     );
   }
-  return { id: String(doc._id), userId: String(doc.userId), scopes: doc.scopes as ApiKeyScope[] };
+  return {
+    id: String(doc._id),
+    userId: String(doc.userId),
+    scopes: doc.scopes as ApiKeyScope[],
+    prefix: doc.prefix,
+    name: doc.name,
+    account: doc.accountId
+      ? { accountId: String(doc.accountId), livemode: doc.livemode !== false }
+      : null,
+  };
 }

@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
+import { scopeFilter, type AccountScope, type ListMode } from '~/lib/tenancy.server';
 import { findChanges, type SyncRequest } from '~/lib/changes.server';
 import { type ParcelSortKey, type ParcelStatus, type SortOrder } from '~/schemas/constants';
 import { defaultSortOrder } from '~/schemas/parcel';
@@ -58,19 +59,32 @@ export type ParcelListOptions = {
   order?: SortOrder;
   /** Only these parcels (a selection in the table). */
   ids?: string[];
+  /** Staff: one account's parcels, or 'none' for the company's own. */
+  account?: string;
+  /** Staff: live parcels (the default) or the accounts' test ones. */
+  mode?: ListMode;
+  /** Who reads: an account sees only its own parcels of its mode (app/lib/tenancy.server.ts). */
+  scope?: AccountScope | null;
 };
 
-/** The filter of a parcel list: the search (see parcelSearchFilter), the status and the ids. */
+/**
+ * The filter of a parcel list: the search (see parcelSearchFilter), the status, the ids, the
+ * account and mode staff asked for, and the reader's tenancy, which nothing given overrides.
+ */
 export function parcelListFilter({
   status,
   search,
   ids,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids'>) {
+  account,
+  mode,
+  scope,
+}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'account' | 'mode' | 'scope'>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
-  return filter;
+  if (account) filter.accountId = account === 'none' ? null : new mongoose.Types.ObjectId(account);
+  return { ...filter, ...scopeFilter(scope ?? null, { mode: mode ?? 'live' }) };
 }
 
 /** The sort of a parcel list: the column asked for, then _id the same way, so pages are stable. */
@@ -119,15 +133,27 @@ export async function listParcelChanges(options: ParcelListOptions & SyncRequest
   return { parcels: items, ...rest };
 }
 
+/** Whether the parcel with this id is among those `scope` (a tenancy filter) lets one see. */
+export async function parcelInScope(id: string, scope: Record<string, unknown>): Promise<boolean> {
+  if (!isObjectId(id)) return false;
+  return !!(await Parcel.exists({ _id: id, ...scope }));
+}
+
 export async function getParcel(id: string): Promise<SerializedParcel | null> {
   return serializedById(id, (id) => Parcel.findById(id).lean<LeanParcel>(), serializeParcel);
 }
 
-/** A parcel as getParcel gives it, by its tracking number (already normalised); null if none. */
+/**
+ * A live parcel as getParcel gives it, by its tracking number (already normalised); null if none.
+ * An account's test parcel is never in a courier's hands: the scan station does not know it.
+ */
 export async function getParcelByTrackingNumber(
   trackingNumber: string,
 ): Promise<SerializedParcel | null> {
-  const doc = await Parcel.findOne({ trackingNumber }).lean<LeanParcel>();
+  const doc = await Parcel.findOne({
+    trackingNumber,
+    ...scopeFilter(null, { mode: 'live' }),
+  }).lean<LeanParcel>();
   return doc ? serializeParcel(doc) : null;
 }
 
@@ -287,6 +313,46 @@ export async function getParcelForReceipt(id: string) {
       _id: mongoose.Types.ObjectId;
     }
   >();
+}
+
+/** Whose a parcel is: its account (null: the company's own) and whether it is live data. */
+export async function getParcelTenancy(id: string) {
+  if (!isObjectId(id)) return null;
+  const doc = await Parcel.findById(id, { accountId: 1, livemode: 1 }).lean<LeanParcel>();
+  return doc
+    ? { accountId: doc.accountId ? String(doc.accountId) : null, livemode: doc.livemode !== false }
+    : null;
+}
+
+/**
+ * An account's overview: its parcels made since `since` by status, and its exceptions (failed
+ * attempts and returns), newest first.
+ */
+export async function accountParcelSummary(scope: AccountScope, since: Date) {
+  const own = scopeFilter(scope);
+  const [byStatus, exceptions] = await Promise.all([
+    Parcel.aggregate<{ _id: string; count: number }>([
+      { $match: { ...own, createdAt: { $gte: since } } },
+      { $group: { _id: '$status', count: { $sum: 1 } } },
+    ]),
+    Parcel.find({ ...own, status: { $in: ['Failed', 'Returned'] } }, { events: 0 })
+      .sort({ updatedAt: -1, _id: -1 })
+      .limit(20)
+      .lean<LeanParcel[]>(),
+  ]);
+  return {
+    byStatus: Object.fromEntries(byStatus.map((row) => [row._id, row.count])) as Record<
+      string,
+      number
+    >,
+    exceptions: exceptions.map(listedParcel),
+  };
+}
+
+/** Whose the parcel with this tracking number is (see getParcelTenancy). */
+export async function getParcelTenancyByNumber(trackingNumber: string) {
+  const doc = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<LeanParcel>();
+  return doc ? getParcelTenancy(String(doc._id)) : null;
 }
 
 /** The number and status of a parcel, for the webhooks about its events. */

@@ -94,9 +94,12 @@ export async function findParcelByTrackingNumber(trackingNumber: string) {
 }
 
 /** The id of the parcel with this tracking number (already normalised), or null. */
-export async function findParcelIdByTrackingNumber(trackingNumber: string): Promise<string | null> {
+export async function findParcelIdByTrackingNumber(
+  trackingNumber: string,
+  scope: Record<string, unknown> = {},
+): Promise<string | null> {
   const doc = await Parcel.collection.findOne<{ _id: unknown }>(
-    { trackingNumber },
+    { trackingNumber, ...scope },
     { projection: { _id: 1 } },
   );
   return doc ? String(doc._id) : null;

@@ -34,7 +34,10 @@ export type StoredWindow = { from: Date; until: Date } | null;
 
 /** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
 export async function insertParcel(
-  input: Omit<ParcelCreateInput, 'deliveryWindow'> & { deliveryWindow?: StoredWindow },
+  input: Omit<ParcelCreateInput, 'deliveryWindow'> & {
+    deliveryWindow?: StoredWindow;
+    livemode?: boolean;
+  },
 ): Promise<SerializedParcel> {
   const { deliveryWindow, ...fields } = input;
   const doc = await withChange((changeSeq) =>
@@ -106,6 +109,9 @@ export function importedParcelDocument(input: ImportedParcel) {
     events: [],
     // The import's change number is given when it is written (insertImportedParcels).
     changeSeq: 0,
+    // An import is the staff's: the courier's own live parcels (an account is set afterwards).
+    accountId: null,
+    livemode: true,
     createdAt: input.createdAt,
     updatedAt: input.updatedAt,
     __v: 0,
@@ -159,6 +165,7 @@ function updateFields(input: ParcelFieldChanges): Record<string, unknown> {
   }
   if (input.destinations) set.destinations = input.destinations;
   if (input.deliveryWindow) set.deliveryWindow = input.deliveryWindow;
+  if (input.accountId !== undefined) set.accountId = input.accountId;
   return set;
 }
 

@@ -150,9 +150,14 @@ const parcelSchema = new Schema(
       ),
       default: undefined,
     },
+    // The shipper account it belongs to (none: the courier's own), and whether it is live data
+    // or an account's test data (app/lib/tenancy.server.ts).
+    accountId: { type: Schema.Types.ObjectId, default: null },
+    livemode: { type: Boolean, default: true },
   },
   { timestamps: true },
 );
+parcelSchema.index({ accountId: 1, livemode: 1, createdAt: -1 });
 
 parcelSchema.index({ createdAt: -1 });
 parcelSchema.index({ status: 1, createdAt: -1 });
@@ -240,6 +245,8 @@ export type LeanParcel = {
   changeSeq?: number | null;
   run?: { id?: unknown; depotId?: unknown; courierId?: unknown } | null;
   eta?: LeanEta | null;
+  accountId?: unknown;
+  livemode?: boolean | null;
 };
 export type LeanEta = {
   from?: Date | null;
@@ -356,6 +363,8 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     eta: serializeEta(parcel),
     createdAt: iso(parcel.createdAt),
     updatedAt: iso(parcel.updatedAt),
+    accountId: parcel.accountId ? String(parcel.accountId) : null,
+    livemode: parcel.livemode !== false,
   };
 }
 export type SerializedParcel = ReturnType<typeof serializeParcel>;

@@ -10,6 +10,8 @@ import {
 } from '~/schemas/user';
 import { getDummyHash, hashPassword, verifyPassword } from '~/lib/password.server';
 import { ConflictError } from '~/lib/errors.server';
+import type { AccountScope } from '~/lib/tenancy.server';
+import { SHIPPER_ROLE, type AnyRole } from '~/schemas/roles';
 import { iso, recordIds, registeredModel } from '~/lib/records.server';
 
 export { hasRole, USER_ROLES, type UserRole };
@@ -20,12 +22,18 @@ const userSchema = new Schema(
     username: { type: String, required: true, unique: true, lowercase: true, trim: true },
     name: { type: String, default: '', trim: true },
     email: { type: String, default: '', trim: true, lowercase: true },
-    role: { type: String, enum: USER_ROLES, default: 'staff' },
+    role: { type: String, enum: [...USER_ROLES, SHIPPER_ROLE], default: 'staff' },
     passwordHash: { type: String, required: true, select: false },
     // A disabled user cannot sign in; disabling also ends their sessions and API tokens.
     disabled: { type: Boolean, default: false },
     // Set with a temporary password: the user must choose their own at the next sign-in.
     mustChangePassword: { type: Boolean, default: false },
+    // A shipper: the account they act for, as its admin or a member.
+    accountId: { type: Schema.Types.ObjectId, default: null },
+    accountRole: { type: String, enum: ['admin', 'member', null], default: null },
+    // The one link that may set the password now (an invitation or a reset), until it expires.
+    accessNonce: { type: String, default: null, select: false },
+    accessExpires: { type: Date, default: null },
   },
   { timestamps: true },
 );
@@ -38,10 +46,14 @@ export type PublicUser = {
   username: string;
   name: string;
   email: string;
-  role: UserRole;
+  role: AnyRole;
   disabled: boolean;
   mustChangePassword: boolean;
   createdAt: string | null;
+  /** The shipper account a shipper (or an account's API key) acts for; none for staff. */
+  account?: AccountScope | null;
+  /** A shipper: the account's admin (invites users, makes keys) or a member. */
+  accountRole?: 'admin' | 'member' | null;
 };
 
 export function toPublicUser(user: {
@@ -53,16 +65,24 @@ export function toPublicUser(user: {
   disabled?: boolean | null;
   mustChangePassword?: boolean | null;
   createdAt?: Date | null;
+  accountId?: unknown;
+  accountRole?: string | null;
 }): PublicUser {
   return {
     ...recordIds(user._id),
     username: user.username,
     name: user.name ?? '',
     email: user.email ?? '',
-    role: (user.role as UserRole) ?? 'staff',
+    role: (user.role as AnyRole) ?? 'staff',
     disabled: !!user.disabled,
     mustChangePassword: !!user.mustChangePassword,
     createdAt: iso(user.createdAt),
+    ...(user.accountId
+      ? {
+          account: { accountId: String(user.accountId), livemode: true },
+          accountRole: (user.accountRole as 'admin' | 'member' | null) ?? 'member',
+        }
+      : {}),
   };
 }
 
@@ -100,8 +120,9 @@ export async function findUserById(id: string): Promise<PublicUser | null> {
   return user ? toPublicUser(user) : null;
 }
 
+/** The staff's users (a shipper account's are listed with their account). */
 export async function listUsers(): Promise<PublicUser[]> {
-  const users = await User.find().sort({ username: 1 }).lean();
+  const users = await User.find({ accountId: null }).sort({ username: 1 }).lean();
   return users.map(toPublicUser);
 }
 
@@ -235,6 +256,92 @@ export async function verifyLogin(username: string, password: string): Promise<P
   const valid = await verifyPassword(password, user.passwordHash);
   // A disabled user is told the same as a wrong password.
   return valid && !user.disabled ? toPublicUser(user) : null;
+}
+
+/** A shipper account's users, by name. */
+export async function listAccountUsers(accountId: string): Promise<PublicUser[]> {
+  const users = await User.find({ accountId }).sort({ name: 1, username: 1 }).lean();
+  return users.map(toPublicUser);
+}
+
+/** Whether anyone (staff or shipper) signs in with this e-mail address or has it. */
+export async function emailInUse(email: string): Promise<boolean> {
+  const address = email.trim().toLowerCase();
+  return !!(await User.exists({ $or: [{ username: address }, { email: address }] }));
+}
+
+/**
+ * A shipper of an account, who signs in with their e-mail address once they have chosen a
+ * password through the link `accessNonce` opens (an unusable random one until then).
+ */
+export async function insertShipperUser(input: {
+  accountId: string;
+  accountRole: 'admin' | 'member';
+  name: string;
+  email: string;
+  accessNonce: string;
+  accessExpires: Date;
+}): Promise<PublicUser> {
+  const email = input.email.trim().toLowerCase();
+  try {
+    const doc = await User.create({
+      ...input,
+      username: email,
+      email,
+      role: SHIPPER_ROLE,
+      passwordHash: await hashPassword(temporaryPassword()),
+    });
+    return toPublicUser(doc);
+  } catch (error) {
+    if (isDuplicateKey(error)) throw new UserConflictError(`${email} is already in use`);
+    throw error;
+  }
+}
+
+/** The user a sign-in e-mail address names, if any. */
+export async function findUserByEmail(email: string): Promise<PublicUser | null> {
+  const user = await User.findOne({ username: email.trim().toLowerCase() }).lean();
+  return user ? toPublicUser(user) : null;
+}
+
+/** Opens a new access link for the user (an invitation or a reset); earlier ones stop working. */
+export async function setAccessNonce(id: string, nonce: string, expires: Date): Promise<boolean> {
+  const result = await User.updateOne(
+    { _id: id },
+    { $set: { accessNonce: nonce, accessExpires: expires } },
+  );
+  return result.matchedCount > 0;
+}
+
+/** The access link the user may use now, if any: its nonce and when it ends. */
+export async function getAccess(id: string) {
+  if (!isObjectId(id)) return null;
+  const user = await User.findById(id).select('+accessNonce').lean();
+  return user
+    ? {
+        nonce: user.accessNonce ?? null,
+        expires: user.accessExpires ?? null,
+        user: toPublicUser(user),
+      }
+    : null;
+}
+
+/** Sets the password through the link `nonce` opened, once: false when it was used meanwhile. */
+export async function consumeAccess(id: string, nonce: string, password: string): Promise<boolean> {
+  const result = await User.updateOne(
+    { _id: id, accessNonce: nonce },
+    {
+      $set: { passwordHash: await hashPassword(password), mustChangePassword: false },
+      $unset: { accessNonce: 1, accessExpires: 1 },
+    },
+  );
+  return result.modifiedCount > 0;
+}
+
+/** Every user of an account (a suspension): their ids, to end their sessions. */
+export async function accountUserIds(accountId: string): Promise<string[]> {
+  const users = await User.find({ accountId }, { _id: 1 }).lean();
+  return users.map((u) => String(u._id));
 }
 
 export async function countUsers(): Promise<number> {

@@ -29,6 +29,8 @@ const webhookSchema = new Schema(
     description: { type: String, default: '' },
     active: { type: Boolean, default: true },
     secret: { type: String, required: true, select: false },
+    // A shipper account's endpoint: only its own parcels' events. None: the company's.
+    accountId: { type: Schema.Types.ObjectId, default: null },
   },
   { timestamps: true },
 );
@@ -86,6 +88,7 @@ export type SerializedWebhook = {
   description: string;
   active: boolean;
   createdAt: string;
+  accountId: string | null;
 };
 
 export type SerializedDeliveryAttempt = {
@@ -116,6 +119,7 @@ function serializeWebhook(doc: LeanWebhook): SerializedWebhook {
     description: doc.description ?? '',
     active: doc.active ?? true,
     createdAt: doc.createdAt.toISOString(),
+    accountId: doc.accountId ? String(doc.accountId) : null,
   };
 }
 
@@ -142,16 +146,21 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** A new endpoint of the company's, or with `accountId` of that shipper account's. */
 export async function createWebhook(
   input: WebhookCreateInput,
+  accountId: string | null = null,
 ): Promise<{ webhook: SerializedWebhook; secret: string }> {
   const secret = newWebhookSecret();
-  const doc = await Webhook.create({ ...input, active: true, secret });
+  const doc = await Webhook.create({ ...input, active: true, secret, accountId });
   return { webhook: serializeWebhook(doc.toObject() as LeanWebhook), secret };
 }
 
-export async function listWebhooks(): Promise<SerializedWebhook[]> {
-  const docs = await Webhook.find().sort({ createdAt: -1, _id: -1 }).lean<LeanWebhook[]>();
+/** The company's endpoints, or one account's. */
+export async function listWebhooks(accountId: string | null = null): Promise<SerializedWebhook[]> {
+  const docs = await Webhook.find({ accountId })
+    .sort({ createdAt: -1, _id: -1 })
+    .lean<LeanWebhook[]>();
   return docs.map(serializeWebhook);
 }
 
@@ -184,9 +193,26 @@ export async function removeWebhook(id: string): Promise<SerializedWebhook | nul
   );
 }
 
-/** Active endpoints that want events of this type, with their secrets. */
-export async function subscribedWebhooks(type: WebhookEventType) {
-  const docs = await Webhook.find({ active: true, events: type }, { _id: 1 }).lean<LeanWebhook[]>();
+/** Whether the endpoint is the account's (the company's, when `accountId` is null). */
+export async function webhookOwnedBy(id: string, accountId: string | null): Promise<boolean> {
+  if (!isObjectId(id)) return false;
+  return !!(await Webhook.exists({ _id: id, accountId }));
+}
+
+/**
+ * Active endpoints that want events of this type about a parcel of `accountId` (null: the
+ * company's own) in the given mode: the account's own endpoints, and the company's for live data.
+ */
+export async function subscribedWebhooks(
+  type: WebhookEventType,
+  { accountId, livemode }: { accountId: string | null; livemode: boolean },
+) {
+  const owners = [...(livemode ? [null] : []), ...(accountId ? [accountId] : [])];
+  if (!owners.length) return [];
+  const docs = await Webhook.find(
+    { active: true, events: type, accountId: { $in: owners } },
+    { _id: 1 },
+  ).lean<LeanWebhook[]>();
   return docs.map((doc) => String(doc._id));
 }
 

@@ -8,7 +8,7 @@ import { issueApiKey } from '~/services/integrations.server';
 
 /** API keys are the admin's. */
 export const { loader, action } = apiRoute({
-  GET: apiEvery(ADMIN_AREA, 'apiKeys', 'ApiKey', listApiKeys, {
+  GET: apiEvery(ADMIN_AREA, 'apiKeys', 'ApiKey', () => listApiKeys(), {
     summary: 'List API keys (admin)',
     description: 'Every API key, newest first, without the keys themselves.',
   }),

@@ -2,7 +2,7 @@ import { getParcel } from '~/models/parcel-reads.server';
 import { labelFilename } from '~/schemas/label';
 import { apiRoute, found } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
-import { file } from '~/http/api-operation.server';
+import { file, forAccounts } from '~/http/api-operation.server';
 import { renderLabelPdf } from '~/services/label-render.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { fileResponse } from '~/lib/http-cache.server';
@@ -10,7 +10,7 @@ import { fileResponse } from '~/lib/http-cache.server';
 export const { loader, action } = apiRoute({
   GET: apiHandler(
     {
-      role: 'viewer',
+      role: forAccounts('viewer'),
       ids: { id: resolveParcelRef },
       summary:
         "The parcel's 4×6 in shipping label as a PDF: sender, recipient, service, weight, a Code 128 barcode of the tracking number and a QR code of its tracking page",

@@ -2,14 +2,14 @@ import { getProof } from '~/models/proof-of-delivery.server';
 import { apiRoute, found } from '~/http/api.server';
 import { fileResponse } from '~/lib/http-cache.server';
 import { apiHandler } from '~/http/api-handler.server';
-import { file } from '~/http/api-operation.server';
+import { file, forAccounts } from '~/http/api-operation.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { proofFilename, renderProofPdf } from '~/services/proof-render.server';
 
 export const { loader, action } = apiRoute({
   GET: apiHandler(
     {
-      role: 'viewer',
+      role: forAccounts('viewer'),
       ids: { id: resolveParcelRef, proofId: 'proof of delivery id' },
       summary: 'A proof of delivery as a one-page PDF',
       description: 'One proof of delivery as a one-page PDF, with its photos and signature.',

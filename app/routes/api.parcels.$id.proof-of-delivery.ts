@@ -12,7 +12,7 @@ import { EXAMPLE_IDS, EXAMPLE_TRACKING_NUMBER } from '~/schemas/api-examples';
 import { ApiError, apiRoute, found, UNKNOWN_FIELD, validationError } from '~/http/api.server';
 import { readMultipart } from '~/http/multipart.server';
 import { apiHandler } from '~/http/api-handler.server';
-import { example, items, obj, ref } from '~/http/api-operation.server';
+import { example, items, obj, ref, forAccounts } from '~/http/api-operation.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 
@@ -22,7 +22,7 @@ const ids = { id: resolveParcelRef };
 export const { loader, action } = apiRoute({
   GET: apiHandler(
     {
-      role: 'viewer',
+      role: forAccounts('viewer'),
       ids,
       summary: "The parcel's proofs of delivery, by stop",
       description: "The parcel's proofs of delivery, one per stop that has one, in one list.",

@@ -2,7 +2,7 @@ import { getParcel, getParcelVersioned } from '~/models/parcel-reads.server';
 import { ParcelUpdateSchema } from '~/schemas/parcel';
 import { apiRoute } from '~/http/api.server';
 import { apiRecord } from '~/http/api-handler.server';
-import { deleted } from '~/http/api-operation.server';
+import { deleted, forAccounts } from '~/http/api-operation.server';
 import { deleteParcel, resolveParcelRef, updateParcel } from '~/services/parcels.server';
 
 // :id is the parcel's id or its tracking number.
@@ -13,7 +13,7 @@ const parcel = apiRecord('parcel', {
 });
 
 export const { loader, action } = apiRoute({
-  GET: parcel.get('viewer', getParcel, {
+  GET: parcel.get(forAccounts('viewer'), getParcel, {
     summary: 'A parcel with its tracking events',
     description:
       'One parcel with its tracking events, newest first. Answers carry an ETag: send it back in If-None-Match for a 304 while the parcel is unchanged.',

@@ -3,28 +3,29 @@ import { listParcelChanges, listParcels } from '~/models/parcel-reads.server';
 import { ParcelCreateSchema, ParcelListQuerySchema } from '~/schemas/parcel';
 import { apiRoute } from '~/http/api.server';
 import { apiHandler, apiSyncedList } from '~/http/api-handler.server';
-import { wrap } from '~/http/api-operation.server';
+import { forAccounts, wrap } from '~/http/api-operation.server';
+import { scopeOf } from '~/lib/tenancy.server';
 import { createParcel } from '~/services/parcels.server';
 
 export const { loader, action } = apiRoute({
-  GET: apiSyncedList('viewer', {
+  GET: apiSyncedList(forAccounts('viewer'), {
     query: ParcelListQuerySchema,
     key: 'parcels',
     item: 'Parcel',
-    list: listParcels,
-    changes: listParcelChanges,
+    list: (query, actor) => listParcels({ ...query, scope: scopeOf(actor) }),
+    changes: (query, actor) => listParcelChanges({ ...query, scope: scopeOf(actor) }),
     summary: 'List parcels, newest first',
     description:
-      'Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list.',
+      "Parcels, newest first (or by `sort` and `order`), a page at a time: `page` from 1, `limit` at most 100. `status` and `search` (tracking number, sender or recipient) filter the list. Staff see the company's live parcels and every account's (`account`, `mode=test` for the accounts' test parcels); a shipper account's key sees only its own parcels of its key's mode (`sk_live_` or `sk_test_`).",
   }),
   POST: apiHandler(
     {
-      role: 'staff',
+      role: forAccounts('staff'),
       idempotent: true,
       body: ParcelCreateSchema,
       summary: "Create a parcel ('Pending', fixed cost, a new tracking number)",
       description:
-        "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority).",
+        "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority). Made with a shipper account's key, the parcel is the account's (`accountId`), of the key's mode (`livemode: false` for an `sk_test_` key), and its sender is the account's pickup address unless the body gives a sender's address.",
       bodyExample: {
         recipient: {
           name: 'Ada Lovelace',

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node';
 import { ReceiptGenerateSchema } from '~/schemas/receipt';
-import { apiRoute, found, readJsonBody } from '~/http/api.server';
+import { apiRoute, found, readOptionalJsonBody } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
 import { wrap } from '~/http/api-operation.server';
 import { resolveParcelRef } from '~/services/parcels.server';
@@ -28,8 +28,7 @@ export const { loader, action } = apiRoute({
     },
     async ({ request, ids, actor }) => {
       // The body is optional: an empty request without a Content-Type means "all defaults".
-      const hasBody = request.headers.has('content-type') || (await request.clone().text()) !== '';
-      const input = hasBody ? await readJsonBody(request, ReceiptGenerateSchema) : {};
+      const input = await readOptionalJsonBody(request, ReceiptGenerateSchema);
       const receipt = await found(
         generateReceipt(ids.parcelId, input, new Date(), actor),
         'Parcel not found',

@@ -4,7 +4,7 @@ import { EventListQuerySchema } from '~/schemas/sync';
 import { TrackingEventSchema } from '~/schemas/tracking-event';
 import { apiRoute, found } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
-import { SYNC_NOTE, syncedList, wrap } from '~/http/api-operation.server';
+import { SYNC_NOTE, syncedList, wrap, forAccounts } from '~/http/api-operation.server';
 import { resolveParcelRef } from '~/services/parcels.server';
 import { addEvent } from '~/services/tracking-events.server';
 
@@ -15,7 +15,7 @@ const ID = { parcelId: resolveParcelRef };
 export const { loader, action } = apiRoute({
   GET: apiHandler(
     {
-      role: 'viewer',
+      role: forAccounts('viewer'),
       ids: ID,
       query: EventListQuerySchema,
       summary: "A parcel's events, newest first",

@@ -1,14 +1,16 @@
 import { json } from '@remix-run/node';
 import { apiRoute, found } from '~/http/api.server';
-import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
-import { wrap } from '~/http/api-operation.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { WEBHOOKS_AREA, wrap } from '~/http/api-operation.server';
+import { accountRecordRef } from '~/http/account-refs.server';
+import { webhookOwnedBy } from '~/models/webhook.server';
 import { redeliver } from '~/services/webhooks.server';
 
 export const { loader, action } = apiRoute({
   POST: apiHandler(
     {
-      role: ADMIN_AREA,
-      ids: { id: 'webhook id', deliveryId: 'delivery id' },
+      role: WEBHOOKS_AREA,
+      ids: { id: accountRecordRef('webhook', webhookOwnedBy), deliveryId: 'delivery id' },
       idempotent: true,
       summary: 'Queue a delivery again (admin)',
       description:

@@ -1,15 +1,16 @@
 import { json } from '@remix-run/node';
-import { getWebhook, listDeliveries } from '~/models/webhook.server';
+import { getWebhook, listDeliveries, webhookOwnedBy } from '~/models/webhook.server';
 import { WebhookDeliveryQuerySchema } from '~/schemas/integrations';
 import { apiRoute, found } from '~/http/api.server';
-import { ADMIN_AREA, apiHandler } from '~/http/api-handler.server';
-import { list } from '~/http/api-operation.server';
+import { apiHandler } from '~/http/api-handler.server';
+import { list, WEBHOOKS_AREA } from '~/http/api-operation.server';
+import { accountRecordRef } from '~/http/account-refs.server';
 
 export const { loader, action } = apiRoute({
   GET: apiHandler(
     {
-      role: ADMIN_AREA,
-      ids: { id: 'webhook id' },
+      role: WEBHOOKS_AREA,
+      ids: { id: accountRecordRef('webhook', webhookOwnedBy) },
       query: WebhookDeliveryQuerySchema,
       summary: "An endpoint's deliveries and their attempts (admin)",
       description:

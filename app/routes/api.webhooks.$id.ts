@@ -1,25 +1,26 @@
-import { getWebhook } from '~/models/webhook.server';
+import { getWebhook, webhookOwnedBy } from '~/models/webhook.server';
 import { WebhookUpdateSchema } from '~/schemas/integrations';
 import { apiRoute } from '~/http/api.server';
-import { ADMIN_AREA, apiRecord } from '~/http/api-handler.server';
-import { deleted } from '~/http/api-operation.server';
+import { apiRecord } from '~/http/api-handler.server';
+import { deleted, WEBHOOKS_AREA } from '~/http/api-operation.server';
+import { accountRecordRef } from '~/http/account-refs.server';
 import { deleteWebhook, updateWebhook } from '~/services/integrations.server';
 import { checkWebhookUrl } from '~/services/webhooks.server';
 
 const webhook = apiRecord('webhook', {
   item: 'Webhook',
-  idLabel: 'webhook id',
+  idLabel: accountRecordRef('webhook', webhookOwnedBy),
   notFound: 'Webhook not found',
 });
 
-/** Webhooks are the admin's. */
+/** Webhooks are the admin's, and a shipper account's own. */
 export const { loader, action } = apiRoute({
-  GET: webhook.get(ADMIN_AREA, getWebhook, {
+  GET: webhook.get(WEBHOOKS_AREA, getWebhook, {
     summary: 'One endpoint (admin)',
     description: 'One webhook endpoint, without its secret.',
   }),
   PUT: webhook.update(
-    ADMIN_AREA,
+    WEBHOOKS_AREA,
     WebhookUpdateSchema,
     async (id, input, actor) => {
       await checkWebhookUrl(input.url);
@@ -32,7 +33,7 @@ export const { loader, action } = apiRoute({
       bodyExample: { active: false },
     },
   ),
-  DELETE: webhook.change(ADMIN_AREA, deleteWebhook, {
+  DELETE: webhook.change(WEBHOOKS_AREA, deleteWebhook, {
     summary: 'Delete an endpoint (admin)',
     description: 'Deletes an endpoint and its delivery log.',
     responses: { 200: deleted('webhook', 'Webhook') },

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: '/dashboard/settings/api-keys', label: 'API keys' },
   { to: '/dashboard/settings/webhooks', label: 'Webhooks' },
   { to: '/dashboard/settings/depots', label: 'Depots' },
+  { to: '/dashboard/settings/accounts', label: 'Accounts' },
 ];
 
 export default function Settings() {

@@ -8,7 +8,14 @@ import { Logo } from '~/components/public/site-header';
 import { Field, FormErrors } from '~/components/ui/field';
 import { useCompany } from '~/utils/use-company';
 import { LoginFormSchema } from '~/schemas/auth';
-import { authenticateForm, getSessionUser, LOGIN_FAILED, LoginError } from '~/http/auth.server';
+import {
+  authenticateForm,
+  getSessionUser,
+  INVALID_CREDENTIALS,
+  isStaff,
+  LOGIN_FAILED,
+  LoginError,
+} from '~/http/auth.server';
 import { createToastHeaders } from '~/lib/flash.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import { startUserSession } from '~/http/session.server';
@@ -21,7 +28,7 @@ import { useIsPending } from '~/utils/use-is-pending';
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.
   const user = await getSessionUser(request).catch(() => null);
-  if (user) {
+  if (user && isStaff(user)) {
     const redirectTo = new URL(request.url).searchParams.get('redirectTo');
     throw redirect(safeRedirect(redirectTo, '/dashboard'));
   }
@@ -38,6 +45,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   try {
     const user = await authenticateForm(request, clientAddress(context));
+    // A shipper signs in to the portal, never to the dashboard.
+    if (!isStaff(user)) throw new LoginError('invalid', INVALID_CREDENTIALS);
     const headers = await createToastHeaders(request, {
       type: 'success',
       title: 'Login successful',

@@ -10,6 +10,7 @@ const DEPOT_ID = '665f1c2ab4d3e8a1c0ffee03';
 const PROOF_ID = '665f1c2ab4d3e8a1c0ffee04';
 const FILE_ID = '665f1c2ab4d3e8a1c0ffee05';
 const USER_ID = '665f1c2ab4d3e8a1c0ffee06';
+const ACCOUNT_ID = '665f1c2ab4d3e8a1c0ffee1a';
 export const EXAMPLE_TRACKING_NUMBER = 'SWX123456785';
 const at = '2026-05-04T14:30:00.000Z';
 const created = '2026-05-01T09:00:00.000Z';
@@ -89,6 +90,8 @@ const parcel = {
   events: [event],
   createdAt: created,
   updatedAt: at,
+  accountId: null,
+  livemode: true,
 };
 
 const notification = {
@@ -257,6 +260,32 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     prefix: 'sk_3f9a',
     createdAt: created,
     lastUsedAt: at,
+    accountId: null,
+    livemode: true,
+  },
+  Account: {
+    ...ids(ACCOUNT_ID),
+    name: 'Acme Books',
+    email: 'shipping@acmebooks.example',
+    phone: '+1 503 555 0100',
+    address: {
+      address: '1 Harbor Rd',
+      city: 'Portland',
+      region: 'OR',
+      postalCode: '97201',
+      country: 'US',
+    },
+    pickupAddress: {
+      address: '1 Harbor Rd',
+      city: 'Portland',
+      region: 'OR',
+      postalCode: '97201',
+      country: 'US',
+    },
+    language: 'en',
+    status: 'active',
+    createdAt: created,
+    updatedAt: at,
   },
   Webhook: {
     ...ids('665f1c2ab4d3e8a1c0ffee0a'),
@@ -265,6 +294,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     description: 'Order system',
     active: true,
     createdAt: created,
+    accountId: null,
   },
   WebhookDelivery: {
     ...ids('665f1c2ab4d3e8a1c0ffee0b'),
@@ -428,6 +458,7 @@ export const EXAMPLE_IDS = {
   depot: DEPOT_ID,
   user: USER_ID,
   run: RUN_ID,
+  account: ACCOUNT_ID,
 };
 
 /** A depot as a request gives it (POST and PUT /api/depots). */

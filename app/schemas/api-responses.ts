@@ -4,6 +4,8 @@ import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
 import { RUN_STATUSES } from './run';
+import { SHIPPER_ROLE } from './roles';
+import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
   EVENT_STATUSES,
   FAILURE_REASON_CODES,
@@ -182,6 +184,12 @@ export const ParcelSchema = z
       ),
     createdAt: nullableDate,
     updatedAt: nullableDate,
+    accountId: id
+      .nullable()
+      .describe("The shipper account the parcel belongs to; null for the courier's own"),
+    livemode: z
+      .boolean()
+      .describe("false for an account's test parcel (made with an sk_test_ key): never delivered"),
   })
   .meta({ id: 'Parcel' });
 
@@ -248,7 +256,14 @@ export const UserSchema = z
     username: z.string(),
     name: z.string(),
     email: z.string(),
-    role: z.enum(USER_ROLES),
+    role: z
+      .enum([...USER_ROLES, SHIPPER_ROLE])
+      .describe("shipper: a shipper account's user, who signs in to the portal (/account)"),
+    accountRole: z
+      .enum(['admin', 'member'])
+      .nullable()
+      .optional()
+      .describe("A shipper: the account's admin or a member"),
   })
   .meta({ id: 'User' });
 
@@ -398,8 +413,39 @@ export const ApiKeySchema = z
     prefix: z.string().describe('The first characters of the key, to tell keys apart'),
     createdAt: isoDate,
     lastUsedAt: nullableDate,
+    accountId: id
+      .nullable()
+      .describe('The shipper account the key acts for (sk_live_/sk_test_); null for a company key'),
+    livemode: z.boolean().describe("An account's key: false for a test key (sk_test_)"),
   })
   .meta({ id: 'ApiKey' });
+
+const AccountAddressObject = z.looseObject({
+  address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
+
+export const AccountSchema = z
+  .looseObject({
+    ...ids,
+    name: z.string().describe('The company'),
+    email: z.string().describe('Its contact e-mail'),
+    phone: z.string(),
+    address: AccountAddressObject.describe('Its billing address'),
+    pickupAddress: AccountAddressObject.describe(
+      'Where parcels are collected: the sender of a parcel its key creates without one',
+    ),
+    language: z.enum(ACCOUNT_LANGUAGES),
+    status: z
+      .enum(ACCOUNT_STATUSES)
+      .describe("suspended: the account's keys answer 401 and its users are signed out"),
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Account' });
 
 export const WebhookSchema = z
   .looseObject({
@@ -409,6 +455,9 @@ export const WebhookSchema = z
     description: z.string(),
     active: z.boolean(),
     createdAt: isoDate,
+    accountId: id
+      .nullable()
+      .describe("The shipper account whose parcels' events it receives; null for the company's"),
   })
   .meta({ id: 'Webhook' });
 
@@ -660,6 +709,10 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Record<WebhookEventType, z.ZodType> = Obje
       .looseObject({
         type: z.literal(type),
         timestamp: isoDate.describe('When the event happened'),
+        accountId: id
+          .nullable()
+          .describe("The shipper account whose parcel it is about; null for the courier's own"),
+        livemode: z.boolean().describe("false for an account's test parcel (sk_test_ keys)"),
         data: WEBHOOK_DATA[type],
       })
       .meta({ id: webhookPayloadName(type) }) as z.ZodType,

@@ -18,6 +18,7 @@ export const AUDIT_ENTITY_NAMES = [
   'depot',
   'settings',
   'run',
+  'account',
 ] as const;
 /**
  * Who may read one record's history: the roles that may read the record itself. Users, API keys
@@ -39,6 +40,7 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
   depot: 'courier',
   settings: 'admin',
   run: 'viewer',
+  account: 'admin',
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */

@@ -263,6 +263,18 @@ const ServiceTypeSchema = z.enum(SERVICE_TYPES, {
   error: `Service type must be one of: ${SERVICE_TYPES.join(', ')}`,
 });
 
+/** The shipper account a parcel belongs to, as staff set it on a new parcel or a change. */
+const accountIdField = z
+  .string({ error: 'Invalid account' })
+  .regex(OBJECT_ID_PATTERN, 'Invalid account')
+  .transform((value) => value.toLowerCase())
+  .nullable()
+  .optional()
+  .meta({
+    description:
+      "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
+  });
+
 /** The fields of a new parcel, before the defaults that need the whole input (below). */
 const ParcelCreateFields = z.object({
   sender: SenderSchema.default(EMPTY_CONTACT),
@@ -303,6 +315,7 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
     .describe(`Ignored: a new parcel costs ${PARCEL_CREATION_COST}, as the spec's client sends`),
   status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
   deliveryWindow: DeliveryWindowInputSchema,
+  accountId: accountIdField,
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -363,6 +376,7 @@ export const ParcelUpdateSchema = z.object({
   priority: PrioritySchema.optional(),
   estimatedDelivery: OptionalDateSchema,
   deliveryWindow: DeliveryWindowInputSchema,
+  accountId: accountIdField,
 });
 export type ParcelUpdateInput = Omit<z.output<typeof ParcelUpdateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -385,6 +399,17 @@ export const ParcelListQuerySchema = z.object({
     .enum(PARCEL_SORT_KEYS, { error: `Sort must be one of: ${PARCEL_SORT_KEYS.join(', ')}` })
     .default('createdAt'),
   order: z.enum(SORT_ORDERS, { error: 'Order must be asc or desc' }).optional(),
+  account: z
+    .union([z.literal('none'), z.string().regex(OBJECT_ID_PATTERN, 'Invalid account')])
+    .optional()
+    .meta({
+      description:
+        "Staff: only this shipper account's parcels, or `none` for the company's own (an account's key always sees its own)",
+    }),
+  mode: z.enum(['live', 'test'], { error: 'Mode must be live or test' }).optional().meta({
+    description:
+      "Staff: `live` (the default) or the accounts' `test` parcels (an account's key sees its key's mode)",
+  }),
   updatedSince,
   cursor: syncCursor('parcels'),
 });

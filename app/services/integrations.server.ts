@@ -12,6 +12,7 @@ import type {
   WebhookUpdateInput,
 } from '~/schemas/integrations';
 import { auditedUpdate, auditRecord, type Actor } from './audit.server';
+import { scopeOf } from '~/lib/tenancy.server';
 
 /**
  * An admin's changes to what integrators use — API keys and webhook endpoints — from the
@@ -43,7 +44,7 @@ export async function addWebhook(
   input: WebhookCreateInput,
   actor: Actor,
 ): Promise<{ webhook: SerializedWebhook; secret: string }> {
-  const created = await createWebhook(input);
+  const created = await createWebhook(input, scopeOf(actor)?.accountId ?? null);
   await auditRecord(actor, 'create', 'webhook', {
     label: created.webhook.url,
     after: created.webhook,

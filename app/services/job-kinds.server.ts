@@ -14,6 +14,7 @@ import {
   newSubscriberEmailKind,
 } from './inquiries.server';
 import { defineJob } from './jobs.server';
+import { ACCESS_EMAIL, accountAccessEmailKind } from './account-users.server';
 import { NOTIFICATION_EMAIL, notificationEmailKind } from './notifications.server';
 import {
   CONFIRM_EMAIL,
@@ -37,6 +38,7 @@ export const EMAIL_KINDS: Record<string, EmailKind> = {
   [INQUIRY_EMAIL]: inquiryEmailKind,
   [INQUIRY_ACKNOWLEDGEMENT_EMAIL]: inquiryAcknowledgementEmailKind,
   [NEW_SUBSCRIBER_EMAIL]: newSubscriberEmailKind,
+  [ACCESS_EMAIL]: accountAccessEmailKind,
 };
 
 export const JOB_KINDS = {

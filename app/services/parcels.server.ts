@@ -1,5 +1,5 @@
 import { findParcelIdByTrackingNumber } from '~/models/parcel-tracking-numbers.server';
-import { getParcel, getParcelSchedule } from '~/models/parcel-reads.server';
+import { getParcel, getParcelSchedule, parcelInScope } from '~/models/parcel-reads.server';
 import {
   insertParcel,
   removeParcel,
@@ -12,7 +12,9 @@ import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.ser
 import { dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
-import { ValidationError } from '~/lib/errors.server';
+import { NotFoundError, ValidationError } from '~/lib/errors.server';
+import { scopeFilter, scopeOf, type AccountScope, type Scoped } from '~/lib/tenancy.server';
+import { getAccount } from '~/models/account.server';
 import { isObjectId } from '~/lib/db.server';
 import { auditRecord, type Actor } from './audit.server';
 import { planDayBeforeEmail } from './day-before-emails.server';
@@ -26,16 +28,32 @@ import { notFound, trackingNumberNotFound } from './public-tracking.server';
  * parcel has is a 404 with code tracking_number_mistyped or tracking_number_not_found, as the
  * public lookup answers; anything else is a 400 naming the parameter.
  */
-export async function resolveParcelRef(value: string | undefined, name: string): Promise<string> {
-  if (isObjectId(value)) return value;
+export async function resolveParcelRef(
+  value: string | undefined,
+  name: string,
+  actor?: Scoped,
+): Promise<string> {
+  const scope = scopeOf(actor);
+  if (isObjectId(value)) {
+    // An account's request names only its own parcels: any other is not there.
+    if (scope && !(await parcelInScope(value, scopeFilter(scope))))
+      throw new NotFoundError('Parcel not found');
+    return value;
+  }
   const trackingNumber = normalizeTrackingNumber(value ?? '');
   if (!TRACKING_NUMBER_PATTERN.test(trackingNumber)) {
     const message = 'Expected a parcel id (24 hex digits) or a tracking number, e.g. SWX123456789';
     throw new ValidationError({ [name]: [message] }, 'Invalid parcel id');
   }
-  const id = await findParcelIdByTrackingNumber(trackingNumber);
+  const id = await findParcelIdByTrackingNumber(trackingNumber, scopeFilter(scope));
   if (!id) throw trackingNumberNotFound(notFound(trackingNumber));
   return id;
+}
+
+/** A parcel's account as staff set it: one that exists, or none. */
+async function checkAccount(accountId: string | null | undefined) {
+  if (accountId && !(await getAccount(accountId)))
+    throw new ValidationError({ accountId: ['No account has this id'] });
 }
 
 /** The calendar day a parcel's estimated delivery names (kept as midnight UTC of that day). */
@@ -97,14 +115,40 @@ export async function createParcel(
   input: ParcelCreateInput,
   actor?: Actor,
 ): Promise<SerializedParcel> {
+  const scope = scopeOf(actor);
+  if (!scope) await checkAccount(input.accountId);
   const parcel = await insertParcel({
     ...input,
+    ...(scope ? await accountParcelFields(scope, input.sender) : {}),
     deliveryWindow: await windowToStore(null, input),
   });
   await emitWebhookEvent('parcel.created', { parcel });
   await auditRecord(actor, 'create', 'parcel', { label: parcel.trackingNumber, after: parcel });
   await planDayBeforeEmail(parcel);
   return parcel;
+}
+
+/**
+ * What a parcel an account creates carries: the account, its mode, and its pickup address as
+ * the sender when the sender's address is not given.
+ */
+async function accountParcelFields(scope: AccountScope, sender: ParcelCreateInput['sender']) {
+  const account = await getAccount(scope.accountId);
+  const pickup = account?.pickupAddress;
+  return {
+    accountId: scope.accountId,
+    livemode: scope.livemode,
+    sender:
+      sender.address || !account || !pickup
+        ? sender
+        : {
+            ...sender,
+            ...pickup,
+            name: sender.name || account.name,
+            email: sender.email || account.email,
+            phone: sender.phone || account.phone,
+          },
+  };
 }
 
 /** Only the fields given change (nested ones too); null when there is no such parcel. */
@@ -114,6 +158,7 @@ export async function updateParcel(
   actor?: Actor,
   { version }: { version?: number | null } = {},
 ): Promise<SerializedParcel | null> {
+  await checkAccount(changes.accountId);
   const before = actor ? await getParcel(id) : null;
   const result = await updateParcelFields(
     id,

@@ -37,7 +37,7 @@ export type KeptCredential = { sessionId?: string; token?: string };
  * Ends every staff session and login token of a user but `keep`. API keys are separate: they are
  * revoked on their own, under Settings.
  */
-async function endCredentials(userId: string, keep: KeptCredential = {}) {
+export async function endCredentials(userId: string, keep: KeptCredential = {}) {
   await deleteUserSessions(userId, { except: keep.sessionId });
   await deleteUserTokens(userId, { except: keep.token });
 }

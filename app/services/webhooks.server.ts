@@ -6,6 +6,7 @@ import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Webhook as Signer } from 'standardwebhooks';
 import { enqueueJob, getJob } from '~/models/job.server';
+import { getParcelTenancy } from '~/models/parcel-reads.server';
 import {
   createDelivery,
   getDeliveryRecord,
@@ -169,8 +170,27 @@ async function enqueueDelivery(deliveryId: string) {
 }
 
 /**
+ * Whose an event is: the account and mode of the parcel it is about (the parcel as sent, else as
+ * stored), or the company's live data for an event about no parcel of an account.
+ */
+async function eventOwner(
+  data: Record<string, unknown>,
+): Promise<{ accountId: string | null; livemode: boolean }> {
+  const parcel = (data.parcel ?? null) as {
+    id?: string;
+    accountId?: string | null;
+    livemode?: boolean;
+  } | null;
+  const parcelId = parcel?.id ?? (data.notification as { parcelId?: string } | undefined)?.parcelId;
+  if (parcel && 'livemode' in parcel)
+    return { accountId: parcel.accountId ?? null, livemode: parcel.livemode !== false };
+  return (parcelId && (await getParcelTenancy(parcelId))) || { accountId: null, livemode: true };
+}
+
+/**
  * The one place events come from: the services call it after a change is stored, whichever
- * path (API, dashboard, import) made it. Each active endpoint that wants the type gets a delivery,
+ * path (API, dashboard, import) made it. Each active endpoint that wants the type and may hear
+ * of the parcel (its account's, and the company's for live data) gets a delivery,
  * queued before this returns. A failure here is logged and never fails the change itself.
  */
 export async function emitWebhookEvent(
@@ -178,9 +198,10 @@ export async function emitWebhookEvent(
   data: Record<string, unknown>,
 ): Promise<void> {
   try {
-    const webhookIds = await subscribedWebhooks(type);
+    const owner = await eventOwner(data);
+    const webhookIds = await subscribedWebhooks(type, owner);
     if (!webhookIds.length) return;
-    const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
+    const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), ...owner, data });
     await Promise.all(
       webhookIds.map(async (webhookId) => {
         const delivery = await createDelivery({

@@ -62,6 +62,8 @@ describe('API keys', () => {
       prefix: key.slice(0, 11),
       createdAt: expect.any(String),
       lastUsedAt: null,
+      accountId: null,
+      livemode: true,
     });
     const stored = await ApiKey.findById(apiKey.id).lean();
     expect(JSON.stringify(stored)).not.toContain(key);

@@ -113,6 +113,7 @@ describe('webhook endpoints', () => {
       description: 'Warehouse',
       active: true,
       createdAt: expect.any(String),
+      accountId: null,
     });
     const list = await (await callRoute(webhooksLoader, '/api/webhooks', { headers: auth })).json();
     expect(list.webhooks).toContainEqual(webhook);
@@ -221,6 +222,8 @@ describe('deliveries', () => {
     expect(byType['parcel.created']).toEqual({
       type: 'parcel.created',
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      accountId: null,
+      livemode: true,
       data: { parcel: expect.objectContaining({ id: parcel.id, status: 'Pending' }) },
     });
     expect(byType['tracking_event.created'].data).toEqual({

@@ -1,4 +1,5 @@
 import { createApiKey as storeApiKey } from '~/models/api-key.server';
+import { insertAccount } from '~/models/account.server';
 import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
 import { Parcel } from '~/models/parcel.server';
 import { createUser as storeUser } from '~/models/user.server';
@@ -52,6 +53,47 @@ export async function createUsers<R extends UserRole>(
 export async function createApiKey(scopes: ApiKeyScope[], owner: { user: { id: string } }) {
   made += 1;
   const { apiKey, key } = await storeApiKey({ name: `Key ${made}`, scopes }, owner.user.id);
+  return { apiKey, key, auth: { Authorization: `Bearer ${key}` } };
+}
+
+/** A shipper account (active unless `overrides` say otherwise). */
+export async function createAccount(overrides: Record<string, unknown> = {}) {
+  made += 1;
+  const account = await insertAccount({
+    name: `Shop ${made}`,
+    email: `shop${made}@example.com`,
+    phone: '',
+    address: {
+      address: `${made} Pickup Rd`,
+      city: 'Portland',
+      region: 'OR',
+      postalCode: '97201',
+      country: 'US',
+    },
+    language: 'en',
+    ...overrides,
+  });
+  return account;
+}
+
+/** A key that acts for the account, live unless `mode` is 'test', and its bearer header. */
+export async function createAccountKey(
+  account: { id: string },
+  owner: { user: { id: string } },
+  {
+    mode = 'live',
+    scopes = ['read', 'write'],
+  }: { mode?: 'live' | 'test'; scopes?: ApiKeyScope[] } = {},
+) {
+  made += 1;
+  const { apiKey, key } = await storeApiKey(
+    { name: `Account key ${made}`, scopes },
+    owner.user.id,
+    {
+      accountId: account.id,
+      livemode: mode === 'live',
+    },
+  );
   return { apiKey, key, auth: { Authorization: `Bearer ${key}` } };
 }
 

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { Link } from '@remix-run/react';
+import { Logo } from '~/components/public/site-header';
+import { useCompany } from '~/utils/use-company';
+
+/** The portal's pages before sign-in: the company's logo over one card (sign-in, links). */
+export function PortalCard({ title, children }: { title: string; children: ReactNode }) {
+  const company = useCompany();
+  return (
+    <main className="flex flex-1 items-center justify-center px-4 py-10">
+      <div className="w-full max-w-md">
+        <div className="mb-6 flex justify-center">
+          <Link to="/" reloadDocument aria-label={`${company.name} home`}>
+            <Logo name={company.name} />
+          </Link>
+        </div>
+        <div className="card space-y-4 p-6">
+          <h1 className="text-2xl font-bold text-gray-900">{title}</h1>
+          {children}
+        </div>
+      </div>
+    </main>
+  );
+}

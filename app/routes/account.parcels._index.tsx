@@ -1,0 +1,111 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
+import { DataTable, type Column } from '~/components/ui/data-table';
+import { FilterSelect } from '~/components/ui/filter-select';
+import { Pagination } from '~/components/parcels/pagination';
+import { StatusBadge } from '~/components/parcels/status-badge';
+import { listParcels } from '~/models/parcel-reads.server';
+import type { SerializedParcel } from '~/models/parcel.server';
+import { PARCEL_STATUSES } from '~/schemas/constants';
+import { ParcelListQuerySchema } from '~/schemas/parcel';
+import { requireShipper } from '~/http/auth.server';
+import { formatDate } from '~/utils/format';
+import { useCompany } from '~/utils/use-company';
+
+const PAGE_SIZE = 25;
+
+/** The account's parcels: search, status, pages, and the CSV of all it finds. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireShipper(request);
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = ParcelListQuerySchema.pick({ page: true, status: true, search: true }).safeParse(
+    params,
+  );
+  const query = parsed.success ? parsed.data : { page: 1 };
+  const { parcels, pagination } = await listParcels({
+    ...query,
+    limit: PAGE_SIZE,
+    scope: user.account,
+  });
+  return json({
+    parcels,
+    pagination,
+    search: parsed.success ? (parsed.data.search ?? '') : '',
+    status: parsed.success ? (parsed.data.status ?? '') : '',
+  });
+}
+
+type Row = Omit<SerializedParcel, 'events'>;
+
+export default function AccountParcels() {
+  const { parcels, pagination, search, status } = useLoaderData<typeof loader>();
+  const { timeZone } = useCompany();
+  const location = useLocation();
+  const columns: Column<Row>[] = [
+    {
+      header: 'Tracking number',
+      rowHeader: true,
+      cell: (p) => (
+        <Link to={`/account/parcels/${p.id}`} className="font-mono text-brand-700 underline">
+          {p.trackingNumber}
+        </Link>
+      ),
+    },
+    { header: 'Recipient', cell: (p) => p.recipient.name },
+    { header: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
+    {
+      header: 'Created',
+      className: 'hidden sm:table-cell',
+      cell: (p) => formatDate(p.createdAt, timeZone),
+    },
+  ];
+  const csv = new URLSearchParams({ ...(search ? { search } : {}), ...(status ? { status } : {}) });
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold text-gray-900">Parcels</h1>
+      <Form method="get" className="flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="search" className="field-label">
+            Search
+          </label>
+          <input
+            id="search"
+            name="search"
+            type="search"
+            defaultValue={search}
+            placeholder="Tracking number or recipient"
+            className="field-input"
+          />
+        </div>
+        <FilterSelect
+          id="status"
+          name="status"
+          label="Status"
+          defaultValue={status}
+          all="All statuses"
+          choices={PARCEL_STATUSES}
+        />
+        <button type="submit" className="btn-secondary">
+          Filter
+        </button>
+        <a href={`/account/parcels.csv?${csv}`} className="btn-secondary" download>
+          Export CSV
+        </a>
+      </Form>
+      {parcels.length ? (
+        <div className="card overflow-x-auto">
+          <DataTable caption="Parcels" columns={columns} rows={parcels} rowKey={(p) => p.id} />
+        </div>
+      ) : (
+        <p className="card p-6 text-center text-gray-600">No parcels found.</p>
+      )}
+      <Pagination
+        currentPage={pagination.currentPage}
+        totalPages={pagination.totalPages}
+        searchParams={new URLSearchParams(location.search)}
+        basePath="/account/parcels"
+      />
+    </div>
+  );
+}

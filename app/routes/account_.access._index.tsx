@@ -1,0 +1,56 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, useActionData } from '@remix-run/react';
+import { PortalCard } from '~/components/account/portal-card';
+import { Field } from '~/components/ui/field';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { AccessRequestSchema } from '~/schemas/account';
+import { invalidForm } from '~/lib/form-reply.server';
+import { readFormData } from '~/lib/form.server';
+import { requestAccess } from '~/services/account-users.server';
+import { useIsPending } from '~/utils/use-is-pending';
+
+const SENT =
+  'If this address belongs to a shipping account, we have sent it a link to choose a password. It works once, for 7 days.';
+
+/** A new link to choose a password: a reset, or an invitation that ran out or was used. */
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readFormData(request), { schema: AccessRequestSchema });
+  if (submission.status !== 'success') return invalidForm(submission);
+  await requestAccess(submission.value.email);
+  return json({ sent: true as const });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Choose a new password' }];
+
+export default function RequestAccess() {
+  const answer = useActionData<typeof action>();
+  const sent = answer && 'sent' in answer;
+  const [form, fields] = useForm({ lastResult: sent ? undefined : answer });
+  const pending = useIsPending();
+  return (
+    <PortalCard title="Choose a new password">
+      {sent ? (
+        <p role="status">{SENT}</p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="space-y-4">
+          <p className="text-sm text-gray-600">
+            Give the e-mail address you sign in with: we will send you a link to choose a password.
+          </p>
+          <Field
+            label="Email"
+            {...getInputProps(fields.email, { type: 'email' })}
+            autoComplete="email"
+            required
+            errors={fields.email.errors}
+          />
+          <SubmitButton className="btn-primary w-full" pending={pending}>
+            Send me a link
+          </SubmitButton>
+        </Form>
+      )}
+    </PortalCard>
+  );
+}

@@ -1,0 +1,146 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { DashboardSectionError } from '~/components/dashboard/section-error';
+import { CardSection } from '~/components/ui/card-section';
+import { DataTable, type Column } from '~/components/ui/data-table';
+import { Field, FormErrors } from '~/components/ui/field';
+import { SubmitButton } from '~/components/ui/submit-button';
+import { listAccounts, type SerializedAccount } from '~/models/account.server';
+import { AccountCreateSchema, AccountStatusFormSchema } from '~/schemas/account';
+import { requireUserWithRole } from '~/http/auth.server';
+import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
+import { readFormData } from '~/lib/form.server';
+import { invalidForm } from '~/lib/form-reply.server';
+import { createAccount, updateAccount } from '~/services/accounts.server';
+import { useIsPending } from '~/utils/use-is-pending';
+
+const PATH = '/dashboard/settings/accounts';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUserWithRole(request, 'admin');
+  return json({ accounts: await listAccounts() });
+}
+
+/** Adds a shipper account, or suspends or reactivates one. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUserWithRole(request, 'admin');
+  const actor = { user, context };
+  const formData = await readFormData(request);
+  if (formData.get('intent') === 'status') {
+    const submission = parseWithZod(formData, { schema: AccountStatusFormSchema });
+    if (submission.status !== 'success') return invalidForm(submission);
+    const { accountId, status } = submission.value;
+    const account = await updateAccount(accountId, { status }, actor);
+    return redirectWithOutcome(request, PATH, account, {
+      gone: { title: 'Failed to change the account', description: GONE },
+      done: (changed) => ({
+        title: changed.status === 'suspended' ? 'Account suspended' : 'Account reactivated',
+        description: changed.name,
+      }),
+    });
+  }
+  const submission = parseWithZod(formData, { schema: AccountCreateSchema });
+  if (submission.status !== 'success') return invalidForm(submission);
+  const account = await createAccount(submission.value, actor);
+  return redirectWithToast(request, PATH, {
+    type: 'success',
+    title: 'Account added',
+    description: account.name,
+  });
+}
+
+export const meta: MetaFunction = () => [{ title: 'Accounts · Settings · Management dashboard' }];
+
+const ADDRESS_PARTS = [
+  ['address', 'Address'],
+  ['city', 'City'],
+  ['region', 'Region (optional)'],
+  ['postalCode', 'Postal code (optional)'],
+  ['country', 'Country'],
+] as const;
+
+export default function AccountSettings() {
+  const { accounts } = useLoaderData<typeof loader>();
+  const [form, fields] = useForm({
+    lastResult: useActionData<typeof action>(),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountCreateSchema }),
+  });
+  const address = fields.address.getFieldset();
+  const pending = useIsPending();
+  const columns: Column<SerializedAccount>[] = [
+    { header: 'Company', rowHeader: true, cell: (a) => a.name },
+    { header: 'Email', cell: (a) => a.email },
+    { header: 'Status', cell: (a) => (a.status === 'suspended' ? 'Suspended' : 'Active') },
+    {
+      header: <span className="sr-only">Actions</span>,
+      cell: (a) => (
+        <Form method="post">
+          <input type="hidden" name="intent" value="status" />
+          <input type="hidden" name="accountId" value={a.id} />
+          <input
+            type="hidden"
+            name="status"
+            value={a.status === 'suspended' ? 'active' : 'suspended'}
+          />
+          <button type="submit" className="text-brand-700 underline">
+            {a.status === 'suspended' ? 'Reactivate' : 'Suspend'}
+            <span className="sr-only"> {a.name}</span>
+          </button>
+        </Form>
+      ),
+    },
+  ];
+  return (
+    <div className="space-y-6">
+      <CardSection
+        headingId="accounts-heading"
+        title="Shipper accounts"
+        description="Customers who see their own parcels in the portal (/account) and through their own API keys."
+        empty={accounts.length ? false : 'No accounts yet.'}
+      >
+        <DataTable
+          caption="Shipper accounts"
+          columns={columns}
+          rows={accounts}
+          rowKey={(a) => a.id}
+        />
+      </CardSection>
+      <CardSection headingId="new-account-heading" title="Add an account">
+        <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-2">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            label="Company name"
+            {...getInputProps(fields.name, { type: 'text' })}
+            errors={fields.name.errors}
+          />
+          <Field
+            label="Email"
+            {...getInputProps(fields.email, { type: 'email' })}
+            errors={fields.email.errors}
+          />
+          <Field
+            label="Phone (optional)"
+            {...getInputProps(fields.phone, { type: 'tel' })}
+            errors={fields.phone.errors}
+          />
+          {ADDRESS_PARTS.map(([part, label]) => {
+            const { key: _key, ...props } = getInputProps(address[part], { type: 'text' });
+            return <Field key={part} label={label} {...props} errors={address[part].errors} />;
+          })}
+          <div className="sm:col-span-2">
+            <SubmitButton pending={pending} pendingLabel="Adding...">
+              Add account
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardSection>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <DashboardSectionError />;
+}
