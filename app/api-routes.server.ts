@@ -34,6 +34,7 @@ import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
 import { loader as scans } from './routes/api.scans';
+import { loader as smsInbound } from './routes/api.sms.inbound';
 import { loader as trackingParcelIdEvents } from './routes/api.tracking.$parcelId.events';
 import { loader as trackingEventsId } from './routes/api.tracking.events.$id';
 import { loader as trackingTrackTrackingNumberDeliveryPreferences } from './routes/api.tracking.track.$trackingNumber.delivery-preferences';
@@ -92,6 +93,7 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],
     ['api.scans.ts', scans],
+    ['api.sms.inbound.ts', smsInbound],
     ['api.tracking.$parcelId.events.ts', trackingParcelIdEvents],
     ['api.tracking.events.$id.ts', trackingEventsId],
     [

@@ -53,6 +53,7 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/scans', 'Scans'],
   ['/api/depots', 'Depots'],
   ['/api/notification', 'Notifications'],
+  ['/api/sms/', 'Notifications'],
   ['/api/receipts', 'Receipts'],
   ['/api/dashboard/', 'Dashboard'],
   ['/api/health', 'Meta'],

@@ -229,6 +229,10 @@ export const NOTIFICATION_TYPES = [
   'Custom',
   'Delivery Reminder',
 ] as const;
+/** How a notification goes: an e-mail, or a text message. */
+export const NOTIFICATION_CHANNELS = ['email', 'sms'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 
 export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;

@@ -82,12 +82,27 @@ export const SenderSchema = z.object({
   ...contactAddressParts,
 });
 
+/**
+ * The API answers the recipient's phone in E.164 beside it, worked out and never stored: taken
+ * back and ignored (the model keeps only its own fields), so an answer can be sent back as it came.
+ */
+const answeredPhone = {
+  phoneE164: z.string().max(20).nullable().optional().describe('Ignored: the server works it out'),
+  phoneProblem: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .describe('Ignored: the server works it out'),
+};
+
 export const RecipientSchema = z.object({
   name: ContactShape.name.min(1, 'Recipient name is required'),
   email: ContactShape.email.default(''),
   phone: ContactShape.phone.default(''),
   address: ContactShape.address.min(1, 'Recipient address is required'),
   ...contactAddressParts,
+  ...answeredPhone,
 });
 
 export const DestinationSchema = z.object({
@@ -336,6 +351,7 @@ export const ParcelUpdateSchema = z.object({
       ...ContactShape,
       name: ContactShape.name.min(1, 'Recipient name is required'),
       address: ContactShape.address.min(1, 'Recipient address is required'),
+      ...answeredPhone,
     })
     .partial()
     .optional(),
