@@ -3,7 +3,7 @@ import { expectedWindow } from '~/lib/parcel-delivery-data.server';
 import { recipientTimeZone } from '~/lib/address-time-zone.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { type FailureReason } from '~/schemas/constants';
-import { type TextEvent, type TextLanguage } from '~/schemas/texts';
+import { type TEXT_PLACEHOLDERS, type TextEvent, type TextLanguage } from '~/schemas/texts';
 import type { PlaceholderParcel } from './templates.server';
 
 /**
@@ -142,18 +142,6 @@ export const DEFAULT_TEXT_TEMPLATES: Record<TextEvent, Record<TextLanguage, stri
     ar: '{{companyName}}: يصل طردك {{trackingNumber}} غدًا، {{deliveryDay}}، {{deliveryWindow}}. إدارته: {{trackingUrl}}',
   },
 };
-
-/** The placeholders a text template may use. */
-export const TEXT_PLACEHOLDERS = [
-  'companyName',
-  'trackingNumber',
-  'deliveryDay',
-  'deliveryWindow',
-  'reason',
-  'nextStep',
-  'receivedBy',
-  'trackingUrl',
-] as const;
 
 /** What happened that a text tells: a failed attempt's reason and next day, who received it. */
 export type TextFacts = {

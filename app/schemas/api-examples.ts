@@ -302,6 +302,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
       { status: 'Delivered', enabled: true, template: 'Delivery Confirmation' },
     ],
     dayBefore: { enabled: true, template: 'Delivery Reminder' },
+    texts: { outForDelivery: true, failed: true, delivered: false, dayBefore: true },
     updatedAt: at,
   },
   AuditEntry: {

@@ -1,3 +1,4 @@
+import { TEXT_EVENTS } from './texts';
 import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
@@ -630,6 +631,11 @@ export const NotificationSettingsObjectSchema = z
       .looseObject({ enabled: z.boolean(), template: z.enum(NOTIFICATION_TYPES) })
       .describe(
         'The e-mail to the recipient the day before the estimated delivery day, with the day and the expected window',
+      ),
+    texts: z
+      .looseObject(Object.fromEntries(TEXT_EVENTS.map((event) => [event, z.boolean()])))
+      .describe(
+        'The automatic texts to the recipient’s mobile, on or off by event (out for delivery, a failed attempt, delivered, the day before); on by default once a provider (SMS_URL) is configured',
       ),
     updatedAt: nullableDate,
   })

@@ -31,6 +31,18 @@ export function textLanguage(language: unknown): TextLanguage {
   return (TEXT_LANGUAGES as readonly string[]).includes(code) ? (code as TextLanguage) : 'en';
 }
 
+/** The placeholders a text template may use. */
+export const TEXT_PLACEHOLDERS = [
+  'companyName',
+  'trackingNumber',
+  'deliveryDay',
+  'deliveryWindow',
+  'reason',
+  'nextStep',
+  'receivedBy',
+  'trackingUrl',
+] as const;
+
 export const TEXT_TEMPLATE_MAX = 1000;
 export const TOO_MANY_SEGMENTS = `A text is at most ${MAX_SMS_SEGMENTS} messages: shorten it`;
 

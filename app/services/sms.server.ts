@@ -1,10 +1,5 @@
 import mongoose from 'mongoose';
-import {
-  composeText,
-  DEFAULT_TEXT_TEMPLATES,
-  replyText,
-  type TextFacts,
-} from '~/emails/texts.server';
+import { composeText, replyText, type TextFacts } from '~/emails/texts.server';
 import type { PlaceholderParcel } from '~/emails/templates.server';
 import { jobExists, type JobRecord } from '~/models/job.server';
 import {
@@ -18,7 +13,6 @@ import { textRuleOn } from '~/models/notification-settings.server';
 import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import { findParcelForRecipient } from '~/models/parcel-tracking-numbers.server';
 import { isOptedOut, setOptedOut } from '~/models/sms-consent.server';
-import { getSmsTemplate } from '~/models/sms-template.server';
 import { recipientTimeZone } from '~/lib/address-time-zone.server';
 import { env } from '~/lib/env.server';
 import { e164, mobilePhone } from '~/lib/phone.server';
@@ -28,6 +22,7 @@ import { TEXT_EVENT_LABELS, textLanguage, type TextEvent } from '~/schemas/texts
 import { quietHoursEnd } from '~/utils/quiet-hours';
 import { applyDeliveryPreferences, textReplyActor } from './delivery-preferences.server';
 import type { JobHandler } from './jobs.server';
+import { textTemplate } from './notification-templates.server';
 import {
   enqueueNotificationSend,
   notificationEmailKind,
@@ -64,11 +59,6 @@ const TEXT_TYPES: Record<TextEvent, NotificationType> = {
 /** The recipient's language, when the parcel carries one; English otherwise. */
 function recipientLanguage(parcel: { recipient?: unknown }) {
   return textLanguage((parcel.recipient as { language?: unknown } | null | undefined)?.language);
-}
-
-/** The template of an event in a language: an admin's, else the default. */
-export async function textTemplate(event: TextEvent, language: ReturnType<typeof textLanguage>) {
-  return (await getSmsTemplate(event, language)) ?? DEFAULT_TEXT_TEMPLATES[event][language];
 }
 
 /** When a text to `timeZone` may go: now, or when its quiet hours end. */

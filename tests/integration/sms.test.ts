@@ -18,7 +18,17 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { retryNotification } from '~/services/notifications.server';
 import { SMS_JOB } from '~/services/sms-queue.server';
 import { addEvent } from '~/services/tracking-events.server';
-import { callRoute } from '../support/api';
+import { callRoute, pageRequest } from '../support/api';
+import {
+  action as settingsPage,
+  loader as settingsPageLoader,
+} from '~/routes/dashboard.notifications_.settings';
+import {
+  action as textsPage,
+  loader as textsPageLoader,
+} from '~/routes/dashboard.notifications_.texts';
+import { countSms, smsCountText } from '~/utils/sms-segments';
+import { quietHoursEnd } from '~/utils/quiet-hours';
 import { createUsers, type UsersByRole } from '../support/factories';
 import { attemptDueJob } from '../support/jobs';
 
@@ -396,5 +406,107 @@ describe('Twilio', () => {
         ? `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/send`
         : saved;
     }
+  });
+});
+
+describe('the rules and the templates', () => {
+  it('counts characters and messages as GSM-7 or UCS-2', () => {
+    expect(countSms('a'.repeat(160))).toMatchObject({
+      encoding: 'GSM-7',
+      segments: 1,
+      remaining: 0,
+    });
+    expect(countSms('a'.repeat(161))).toMatchObject({ segments: 2, remaining: 145 });
+    expect(countSms('{€}'.repeat(53))).toMatchObject({ units: 318, segments: 3 });
+    expect(countSms('ç'.repeat(70))).toMatchObject({ encoding: 'UCS-2', segments: 1 });
+    expect(countSms('Olá 😀')).toMatchObject({ encoding: 'UCS-2', characters: 5, units: 6 });
+    expect(smsCountText(countSms('é'.repeat(71)))).toBe('71 characters · 1 message (GSM-7)');
+    expect(smsCountText(countSms('ś'.repeat(71)))).toBe('71 characters · 2 messages (UCS-2)');
+  });
+
+  it('holds a text due at 23:00 in the recipient’s zone until 08:00 there', () => {
+    const late = new Date('2026-07-01T06:00:00Z'); // 23:00 in Los Angeles
+    expect(quietHoursEnd(late, 'America/Los_Angeles', '21:00-08:00')!.toISOString()).toBe(
+      '2026-07-01T15:00:00.000Z',
+    );
+    expect(
+      quietHoursEnd(
+        new Date('2026-07-01T13:00:00Z'),
+        'America/Los_Angeles',
+        '21:00-08:00',
+      )!.toISOString(),
+    ).toBe('2026-07-01T15:00:00.000Z');
+    expect(
+      quietHoursEnd(new Date('2026-07-01T16:00:00Z'), 'America/Los_Angeles', '21:00-08:00'),
+    ).toBeNull();
+    expect(quietHoursEnd(late, 'America/Los_Angeles', 'off')).toBeNull();
+  });
+
+  it('turns a text off on the rules page, and an admin’s template, counted, is what goes; one over three messages is refused', async () => {
+    const shown = await (
+      await settingsPageLoader({
+        request: pageRequest('/dashboard/notifications/settings', users.admin),
+        params: {},
+        context: {},
+      } as never)
+    ).json();
+    expect(shown.settings.texts).toEqual({
+      outForDelivery: true,
+      failed: true,
+      delivered: true,
+      dayBefore: true,
+    });
+    const off = await settingsPage({
+      request: pageRequest('/dashboard/notifications/settings', users.admin, {
+        'texts.shown': 'true',
+        'texts.failed': 'on',
+        'texts.delivered': 'on',
+        'texts.dayBefore': 'on',
+      }),
+      params: {},
+      context: {},
+    } as never);
+    expect(off.status).toBe(302);
+    const parcel = await makeParcel();
+    await addEvent(parcel.id, ev('Out for Delivery'));
+    expect(await textsTo(parcel.phone)).toHaveLength(0);
+
+    const url = '/dashboard/notifications/texts?event=failed&language=en';
+    const page = await (
+      await textsPageLoader({
+        request: pageRequest(url, users.admin),
+        params: {},
+        context: {},
+      } as never)
+    ).json();
+    expect(page.body).toMatch(/we missed you/);
+    const tooLong = await textsPage({
+      request: pageRequest(url, users.admin, {
+        event: 'failed',
+        language: 'en',
+        intent: 'save',
+        body: 'x'.repeat(460),
+      }),
+      params: {},
+      context: {},
+    } as never);
+    expect(tooLong.status).toBe(400);
+    expect(JSON.stringify(await tooLong.json())).toContain('A text is at most 3 messages');
+    const saved = await textsPage({
+      request: pageRequest(url, users.admin, {
+        event: 'failed',
+        language: 'en',
+        intent: 'save',
+        body: 'Missed you with {{trackingNumber}}: {{reason}}.',
+      }),
+      params: {},
+      context: {},
+    } as never);
+    expect(saved.status).toBe(302);
+    await addEvent(parcel.id, ev('Failed Delivery', { reason: 'weather' }));
+    const [text] = await textsTo(parcel.phone);
+    expect(text!.message).toBe(
+      `SwiftShip Courier: Missed you with ${parcel.trackingNumber}: the weather prevented it.`,
+    );
   });
 });
