@@ -6,7 +6,8 @@ import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FormErrors, TextareaField } from '~/components/ui/field';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { ResetAndSave } from '~/components/ui/submit-button';
+import { FilterSelect } from '~/components/ui/filter-select';
 import { requireRole, requireUser } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -93,26 +94,20 @@ export default function TextTemplatesPage() {
         </Link>
       </div>
       <Form method="get" className="card flex flex-wrap items-end gap-3 p-4">
-        <label className="text-sm">
-          <span className="block font-medium">Event</span>
-          <select name="event" defaultValue={event} className="field-input">
-            {TEXT_EVENTS.map((e) => (
-              <option key={e} value={e}>
-                {TEXT_EVENT_LABELS[e]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="block font-medium">Language</span>
-          <select name="language" defaultValue={language} className="field-input">
-            {TEXT_LANGUAGES.map((l) => (
-              <option key={l} value={l}>
-                {TEXT_LANGUAGE_NAMES[l]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          id="text-event"
+          name="event"
+          label="Event"
+          defaultValue={event}
+          choices={TEXT_EVENTS.map((e) => ({ value: e, label: TEXT_EVENT_LABELS[e] }))}
+        />
+        <FilterSelect
+          id="text-language"
+          name="language"
+          label="Language"
+          defaultValue={language}
+          choices={TEXT_LANGUAGES.map((l) => ({ value: l, label: TEXT_LANGUAGE_NAMES[l] }))}
+        />
         <button type="submit" className="btn-secondary">
           Open
         </button>
@@ -147,20 +142,7 @@ export default function TextTemplatesPage() {
         >
           {smsCountText(count)}
         </p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <SubmitButton
-            name="intent"
-            value="reset"
-            formNoValidate
-            className="btn-danger"
-            pending={resetting}
-          >
-            Reset to default
-          </SubmitButton>
-          <SubmitButton name="intent" value="save" pending={saving} pendingLabel="Saving...">
-            Save text
-          </SubmitButton>
-        </div>
+        <ResetAndSave resetting={resetting} saving={saving} saveLabel="Save text" />
       </Form>
     </div>
   );

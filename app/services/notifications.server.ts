@@ -161,6 +161,9 @@ export async function deleteNotification(
   });
 }
 
+/** A status change an automatic message is about: the parcel, the event and the status it set. */
+export type StatusChangeRef = { parcelId: string; eventId: string; status: ParcelStatus };
+
 /**
  * An automatic e-mail for a status change: when the event `eventId` set the parcel's status to
  * one that the rules e-mail, the recipient is e-mailed with that rule's template and what
@@ -172,11 +175,7 @@ export async function queueStatusEmail({
   parcelId,
   eventId,
   status,
-}: {
-  parcelId: string;
-  eventId: string;
-  status: ParcelStatus;
-}): Promise<SerializedNotification | null> {
+}: StatusChangeRef): Promise<SerializedNotification | null> {
   const rule = await automaticRuleFor(status);
   if (!rule) return null;
   return queueAutomaticEmail({

@@ -28,6 +28,7 @@ import {
   notificationEmailKind,
   sendNotificationAttempt,
   whatHappened,
+  type StatusChangeRef,
 } from './notifications.server';
 import { deliverText, smsSender } from './sms-sender.server';
 import { smsRetryDelays, type TextJobPayload } from './sms-queue.server';
@@ -163,11 +164,7 @@ export async function queueStatusText({
   parcelId,
   eventId,
   status,
-}: {
-  parcelId: string;
-  eventId: string;
-  status: ParcelStatus;
-}): Promise<SerializedNotification | null> {
+}: StatusChangeRef): Promise<SerializedNotification | null> {
   const event = STATUS_TEXTS[status];
   if (!event) return null;
   const happened = await whatHappened(status, parcelId, eventId);
