@@ -43,6 +43,7 @@ import { loader as runsId } from './routes/api.runs.$id';
 import { loader as runs } from './routes/api.runs';
 import { loader as scans } from './routes/api.scans';
 import { loader as testParcelsIdAdvance } from './routes/api.test.parcels.$id.advance';
+import { loader as smsInbound } from './routes/api.sms.inbound';
 import { loader as trackingParcelIdEvents } from './routes/api.tracking.$parcelId.events';
 import { loader as trackingEventsId } from './routes/api.tracking.events.$id';
 import { loader as trackingTrackTrackingNumberDeliveryPreferences } from './routes/api.tracking.track.$trackingNumber.delivery-preferences';
@@ -110,6 +111,7 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.runs.ts', runs],
     ['api.scans.ts', scans],
     ['api.test.parcels.$id.advance.ts', testParcelsIdAdvance],
+    ['api.sms.inbound.ts', smsInbound],
     ['api.tracking.$parcelId.events.ts', trackingParcelIdEvents],
     ['api.tracking.events.$id.ts', trackingEventsId],
     [

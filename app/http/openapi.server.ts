@@ -55,6 +55,7 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/runs', 'Runs'],
   ['/api/reports/', 'Reports'],
   ['/api/notification', 'Notifications'],
+  ['/api/sms/', 'Notifications'],
   ['/api/receipts', 'Receipts'],
   ['/api/dashboard/', 'Dashboard'],
   ['/api/health', 'Meta'],

@@ -137,6 +137,29 @@ const EnvSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   // Seconds to wait before each new attempt at an e-mail the mail server refused.
   MAIL_RETRY_DELAYS: secondsList('MAIL_RETRY_DELAYS').default([60, 300, 1800]),
+  // Text messages (app/services/sms-sender.server.ts): twilio://SID:TOKEN@FROM,
+  // vonage://KEY:SECRET@FROM, or an http(s):// gateway given {to, from, body}; unset, texts are
+  // written to DATA_DIR/sms-outbox. SMS_FROM overrides the sender the URL names.
+  SMS_URL: optionalUrl(['twilio:', 'vonage:', 'http:', 'https:']),
+  SMS_FROM: z.string().trim().min(2).max(20).optional(),
+  SMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Seconds to wait before each new attempt at a text the provider refused.
+  SMS_RETRY_DELAYS: secondsList('SMS_RETRY_DELAYS').default([60, 300, 1800]),
+  // When no text goes out, in the recipient's zone ("21:00-08:00"), or off.
+  SMS_QUIET_HOURS: z
+    .string()
+    .trim()
+    .regex(/^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/, 'must be HH:MM-HH:MM or off')
+    .default('21:00-08:00'),
+  // The Standard Webhooks secret (whsec_…) a generic gateway signs inbound texts with.
+  SMS_INBOUND_SECRET: z.string().trim().min(16).optional(),
+  // The country of a phone number typed without +, when its address names none (ISO 3166 alpha-2).
+  DEFAULT_PHONE_COUNTRY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code, e.g. US')
+    .transform((value) => value.toUpperCase())
+    .default('US'),
   // The request log's level (app/lib/logger.server.ts): info, or silent under NODE_ENV=test.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // The bearer token GET /metrics asks for; unset, /metrics is not served.

@@ -88,7 +88,7 @@ const jobRuns = metric(
 /** Starts timing one attempt at a job; call what it returns with the attempt's outcome. */
 export function timeJob(kind: string) {
   const end = jobRuns.startTimer({ kind });
-  return (outcome: 'succeeded' | 'retry' | 'failed') => void end({ outcome });
+  return (outcome: 'succeeded' | 'retry' | 'failed' | 'postponed') => void end({ outcome });
 }
 
 /** The queue as its reader reports it: jobs of a kind in a state, and the oldest due one's time. */

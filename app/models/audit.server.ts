@@ -48,6 +48,8 @@ type Plain = Record<string, unknown>;
 export type AuditValue =
   string | number | boolean | null | AuditValue[] | { [key: string]: AuditValue };
 const IGNORED = new Set(['id', '_id', 'createdAt', 'updatedAt', 'events', '__v', 'passwordHash']);
+/** Worked out from the fields beside them, never stored: their change is the other field's. */
+const DERIVED = new Set(['recipient.phoneE164', 'recipient.phoneProblem']);
 
 /** Leaf fields by dotted path; arrays count as one value. */
 function flatten(value: unknown, prefix = '', out: Plain = {}): Plain {
@@ -56,7 +58,7 @@ function flatten(value: unknown, prefix = '', out: Plain = {}): Plain {
       if (!prefix && IGNORED.has(key)) continue;
       flatten(inner, prefix ? `${prefix}.${key}` : key, out);
     }
-  } else if (prefix) {
+  } else if (prefix && !DERIVED.has(prefix)) {
     out[prefix] = value instanceof Date ? value.toISOString() : value;
   }
   return out;

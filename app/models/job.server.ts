@@ -181,6 +181,21 @@ export async function failJobAttempt(
   return retry ? 'queued' : 'failed';
 }
 
+/**
+ * A leased job that is not to run yet (a text in the recipient's quiet hours): back in the queue
+ * until `runAt`, the attempt not counted. False if the lease was lost.
+ */
+export async function postponeJob(id: string, workerId: string, runAt: Date): Promise<boolean> {
+  const result = await Job.updateOne(
+    { _id: id, status: 'running', lockedBy: workerId },
+    {
+      $set: { status: 'queued', runAt, lockedUntil: null, lockedBy: null },
+      $inc: { attempts: -1 },
+    },
+  );
+  return result.modifiedCount === 1;
+}
+
 /** Puts a finished (or waiting) job back in the queue to run now, with its attempts reset. */
 export async function requeueJob(id: string, retryDelays?: number[]): Promise<boolean> {
   const result = await Job.updateOne(

@@ -8,6 +8,8 @@ import {
   type NotificationSettingsInput,
 } from '~/schemas/notification-settings';
 import { iso, registeredModel } from '~/lib/records.server';
+import { env } from '~/lib/env.server';
+import { TEXT_EVENTS, type TextEvent, type TextRules } from '~/schemas/texts';
 
 /** The automatic e-mail rules: one document, each status's rule stored once an admin saves it. */
 const settingsSchema = new Schema(
@@ -37,6 +39,13 @@ const settingsSchema = new Schema(
       ),
       default: undefined,
     },
+    // The automatic texts, by event, as an admin set them; unset: on once a provider is configured.
+    texts: {
+      type: new Schema(Object.fromEntries(TEXT_EVENTS.map((event) => [event, { type: Boolean }])), {
+        _id: false,
+      }),
+      default: undefined,
+    },
   },
   { timestamps: true },
 );
@@ -48,6 +57,7 @@ const KEY = 'automatic-emails';
 type LeanSettings = {
   rules?: Array<{ status: string; enabled?: boolean | null; template: string }> | null;
   dayBefore?: { enabled?: boolean | null; template: string } | null;
+  texts?: Partial<Record<TextEvent, boolean | null>> | null;
   updatedAt?: Date | null;
 };
 
@@ -69,9 +79,13 @@ function merge(doc: LeanSettings | null) {
         template: doc.dayBefore.template as DayBeforeRule['template'],
       }
     : DEFAULT_DAY_BEFORE_RULE;
+  const texts = Object.fromEntries(
+    TEXT_EVENTS.map((event) => [event, doc?.texts?.[event] ?? Boolean(env.SMS_URL)]),
+  ) as TextRules;
   return {
     rules,
     dayBefore,
+    texts,
     updatedAt: iso(doc?.updatedAt),
   };
 }
@@ -88,13 +102,20 @@ export async function saveNotificationSettings(
 ): Promise<NotificationSettingsRecord> {
   const current = await getNotificationSettings();
   // Nothing to change: nothing is written.
-  if (input.rules.length === 0 && !input.dayBefore) return current;
+  const texts = Object.entries(input.texts ?? {}).filter(([, on]) => on !== undefined);
+  if (input.rules.length === 0 && !input.dayBefore && !texts.length) return current;
   const rules = current.rules.map(
     (rule) => input.rules.find((r) => r.status === rule.status) ?? rule,
   );
   const doc = await NotificationSettings.findOneAndUpdate(
     { key: KEY },
-    { $set: { rules, ...(input.dayBefore ? { dayBefore: input.dayBefore } : {}) } },
+    {
+      $set: {
+        rules,
+        ...(input.dayBefore ? { dayBefore: input.dayBefore } : {}),
+        ...Object.fromEntries(texts.map(([event, on]) => [`texts.${event}`, on])),
+      },
+    },
     { upsert: true, returnDocument: 'after' },
   ).lean<LeanSettings>();
   return merge(doc);
@@ -104,6 +125,12 @@ export async function saveNotificationSettings(
 export async function dayBeforeRule(): Promise<DayBeforeRule | null> {
   const { dayBefore } = await getNotificationSettings();
   return dayBefore.enabled ? dayBefore : null;
+}
+
+/** Whether the automatic text of `event` is on. */
+export async function textRuleOn(event: TextEvent): Promise<boolean> {
+  const { texts } = await getNotificationSettings();
+  return texts[event];
 }
 
 export async function automaticRuleFor(status: ParcelStatus): Promise<AutomaticRule | null> {

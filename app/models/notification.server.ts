@@ -2,10 +2,12 @@ import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
+  NOTIFICATION_CHANNELS,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
 } from '~/schemas/constants';
 import type { NotificationStatus, NotificationType } from '~/schemas/notification';
+import type { NotificationChannel } from '~/schemas/constants';
 import { ConflictError } from '~/lib/errors.server';
 import { findPage, iso, registeredModel, serializedById } from '~/lib/records.server';
 import {
@@ -50,6 +52,10 @@ const notificationSchema = new Schema(
      * it meets the job the request is queueing instead of making a second one.
      */
     jobKey: { type: String },
+    /** An e-mail to an address, or a text to a phone number in E.164 (its body the message). */
+    channel: { type: String, enum: NOTIFICATION_CHANNELS, default: 'email' },
+    /** A text that offers the recipient choices to reply with (1, 2). */
+    replyChoices: { type: Boolean },
     /** Queued by a status change (automatic e-mails), not by a staff member. */
     automatic: { type: Boolean, default: false },
     /** The tracking event whose status change queued it (automatic ones). */
@@ -65,6 +71,7 @@ notificationSchema.index({ status: 1, createdAt: -1 });
 notificationSchema.index({ trackingNumber: 1, createdAt: -1 });
 notificationSchema.index({ parcelId: 1, createdAt: -1 });
 notificationSchema.index({ changeSeq: 1, _id: 1 });
+notificationSchema.index({ recipient: 1, channel: 1, createdAt: -1 });
 
 export const Notification = registeredModel('Notification', notificationSchema);
 
@@ -83,6 +90,8 @@ export type LeanNotification = {
   jobKey?: string | null;
   automatic?: boolean | null;
   eventId?: unknown;
+  channel?: string | null;
+  replyChoices?: boolean | null;
   emailResult?: {
     messageId?: string | null;
     error?: string | null;
@@ -110,6 +119,7 @@ export function serializeNotification(n: LeanNotification) {
     trackingNumber: n.trackingNumber,
     parcelId: n.parcelId ? String(n.parcelId) : null,
     status,
+    channel: (n.channel ?? 'email') as NotificationChannel,
     automatic: Boolean(n.automatic),
     eventId: n.eventId ? String(n.eventId) : null,
     emailResult: {
@@ -212,6 +222,8 @@ export type NewNotification = {
   parcelId: string;
   automatic?: boolean;
   eventId?: string;
+  channel?: NotificationChannel;
+  replyChoices?: boolean;
   /** The unique key its `email.send` job will be queued under. */
   jobKey?: string;
 };
@@ -338,23 +350,54 @@ export async function markNotificationFailed(
 
 /** Every pending notification, with the job that should be sending it. */
 export async function listPendingNotifications(): Promise<
-  Array<{ id: string; jobId: string | null; jobKey: string | null }>
+  Array<{ id: string; jobId: string | null; jobKey: string | null; channel: NotificationChannel }>
 > {
-  const docs = await Notification.find({ status: 'pending' }, { _id: 1, jobId: 1, jobKey: 1 }).lean<
-    Array<{ _id: unknown; jobId?: unknown; jobKey?: string | null }>
-  >();
+  const docs = await Notification.find(
+    { status: 'pending' },
+    { _id: 1, jobId: 1, jobKey: 1, channel: 1 },
+  ).lean<Array<{ _id: unknown; jobId?: unknown; jobKey?: string | null; channel?: string }>>();
   return docs.map((n) => ({
     id: String(n._id),
     jobId: n.jobId ? String(n.jobId) : null,
     jobKey: n.jobKey ?? null,
+    channel: (n.channel ?? 'email') as NotificationChannel,
   }));
+}
+
+/** A text held for the recipient's quiet hours: pending, with when it will go. */
+export async function recordNotificationHeld(id: string, until: Date) {
+  await withChange((changeSeq) =>
+    Notification.updateOne(
+      { _id: id, status: 'pending' },
+      { $set: { 'emailResult.nextAttemptAt': until, changeSeq } },
+    ),
+  );
+}
+
+/**
+ * The newest text sent to this number (with `replyChoices`, the newest that offered choices): the
+ * parcel a reply from it is about. Null when none went to it.
+ */
+export async function findNewestTextTo(
+  phone: string,
+  { replyChoices = false }: { replyChoices?: boolean } = {},
+): Promise<{ id: string; parcelId: string; trackingNumber: string } | null> {
+  const doc = await Notification.findOne(
+    { recipient: phone, channel: 'sms', status: 'sent', ...(replyChoices ? { replyChoices } : {}) },
+    { parcelId: 1, trackingNumber: 1 },
+  )
+    .sort({ createdAt: -1, _id: -1 })
+    .lean<{ _id: unknown; parcelId?: unknown; trackingNumber: string }>();
+  return doc?.parcelId
+    ? { id: String(doc._id), parcelId: String(doc.parcelId), trackingNumber: doc.trackingNumber }
+    : null;
 }
 
 /** The e-mails sent about a parcel, newest first, for its tracking timeline. */
 export async function listSentEmailsForParcel(parcelId: string) {
   if (!isObjectId(parcelId)) return [];
   const docs = await Notification.find(
-    { parcelId, status: 'sent' },
+    { parcelId, status: 'sent', channel: { $ne: 'sms' } },
     { recipient: 1, title: 1, type: 1, automatic: 1, 'emailResult.sentAt': 1 },
   )
     .sort({ 'emailResult.sentAt': -1 })

@@ -152,12 +152,15 @@ export type ParcelFieldChanges = Omit<ParcelUpdateInput, 'deliveryWindow'> & {
   deliveryWindow?: StoredWindow;
 };
 
+/** Fields the API answers and takes back, never stored. */
+const ANSWERED_ONLY = new Set(['phoneE164', 'phoneProblem']);
+
 /** Dotted `$set` paths for the fields given, so nested fields not given stay as they are. */
 function updateFields(input: ParcelFieldChanges): Record<string, unknown> {
   const set: Record<string, unknown> = {};
   for (const key of ['sender', 'recipient', 'dimensions'] as const) {
     for (const [field, value] of Object.entries(input[key] ?? {})) {
-      if (value !== undefined) set[`${key}.${field}`] = value;
+      if (value !== undefined && !ANSWERED_ONLY.has(field)) set[`${key}.${field}`] = value;
     }
   }
   for (const key of ['weight', 'serviceType', 'status', 'priority', 'estimatedDelivery'] as const) {

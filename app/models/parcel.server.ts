@@ -10,6 +10,7 @@ import {
 } from '~/schemas/constants';
 import { env } from '~/lib/env.server';
 import { iso, recordIds, registeredModel } from '~/lib/records.server';
+import { mobilePhone } from '~/lib/phone.server';
 
 /**
  * The parcels collection: its schema (destinations and tracking events embedded, so every change
@@ -335,7 +336,10 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     ...recordIds(parcel._id),
     trackingNumber: parcel.trackingNumber,
     sender: contact(parcel.sender),
-    recipient: recipientContact(parcel.recipient),
+    recipient: {
+      ...recipientContact(parcel.recipient),
+      ...mobilePhone(parcel.recipient?.phone, parcel.recipient?.country),
+    },
     weight: parcel.weight ?? 0,
     dimensions: {
       length: parcel.dimensions?.length ?? 0,

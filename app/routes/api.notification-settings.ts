@@ -14,7 +14,7 @@ export const { loader, action } = apiRoute({
       role: 'viewer',
       summary: 'Which parcel statuses e-mail the recipient, with which template',
       description:
-        'Which parcel statuses e-mail the recipient automatically, and with which template; `dayBefore`, whether the recipient is e-mailed the day before the estimated delivery day with the day and the expected window.',
+        'Which parcel statuses e-mail the recipient automatically, and with which template; `dayBefore`, whether the recipient is e-mailed the day before the estimated delivery day with the day and the expected window; `texts`, which events text the recipient’s mobile.',
       responses: { 200: settings },
     },
     async () => json({ settings: await getNotificationSettings() }),
@@ -25,7 +25,7 @@ export const { loader, action } = apiRoute({
       body: NotificationSettingsSchema,
       summary: 'Change the automatic e-mail rules (admin)',
       description:
-        'Changes the automatic e-mail rules (admin): one rule per status given (statuses not given keep theirs), and the day-before e-mail’s when `dayBefore` is given.',
+        'Changes the automatic e-mail rules (admin): one rule per status given (statuses not given keep theirs), and the day-before e-mail’s when `dayBefore` is given; `texts` turns the automatic texts on or off by event (those not given keep theirs).',
       bodyExample: {
         rules: [{ status: 'Delivered', enabled: true, template: 'Delivery Confirmation' }],
         dayBefore: { enabled: true, template: 'Delivery Reminder' },

@@ -16,13 +16,25 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { smsProviderConfigured } from '~/services/sms-sender.server';
+import { TEXT_EVENT_LABELS, TEXT_EVENTS, type TextRules } from '~/schemas/texts';
+
+/** The boxes of the automatic texts, as the rules store them. */
+function textRulesOf(texts: Record<string, unknown>): TextRules {
+  return Object.fromEntries(
+    TEXT_EVENTS.map((event) => [event, texts[event] === true]),
+  ) as TextRules;
+}
 
 const PATH = '/dashboard/notifications/settings';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
-  return json({ settings: await getNotificationSettings() });
+  return json({
+    settings: await getNotificationSettings(),
+    smsProvider: smsProviderConfigured(),
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,6 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ...(dayBeforeChanged
         ? { dayBefore: { enabled: dayBefore.enabled, template: dayBefore.template } }
         : {}),
+      ...(submission.value.texts ? { texts: textRulesOf(submission.value.texts) } : {}),
     },
     { user, context },
   );
@@ -64,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Automatic e-mails · Management dashboard' }];
 
 export default function AutomaticEmailsPage() {
-  const { settings } = useLoaderData<typeof loader>();
+  const { settings, smsProvider } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const saving = useIsPending({ state: 'submitting' });
   const [form, fields] = useForm({
@@ -151,6 +164,29 @@ export default function AutomaticEmailsPage() {
             ))}
           </tbody>
         </table>
+        <fieldset className="space-y-2 border-t pt-4">
+          <legend className="pt-4 text-lg font-semibold text-gray-900">Automatic texts</legend>
+          <p className="text-sm text-gray-600">
+            {smsProvider
+              ? 'Texts go to the recipient’s mobile through the SMS provider, never in their quiet hours and never to a number that replied STOP.'
+              : 'No SMS provider is configured (SMS_URL): texts are written to the SMS outbox folder.'}{' '}
+            <Link to="/dashboard/notifications/texts" className="text-brand-700 underline">
+              Edit text templates
+            </Link>
+          </p>
+          <input type="hidden" name="texts.shown" value="true" />
+          {TEXT_EVENTS.map((event) => (
+            <label key={event} className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                name={`texts.${event}`}
+                defaultChecked={settings.texts[event]}
+                className="h-4 w-4"
+              />
+              Text the recipient: {TEXT_EVENT_LABELS[event]}
+            </label>
+          ))}
+        </fieldset>
         <div className="flex justify-end">
           <SubmitButton pending={saving} pendingLabel="Saving...">
             Save

@@ -30,7 +30,7 @@ import {
   resetNotificationTemplate,
   saveNotificationTemplate,
 } from '~/services/notification-templates.server';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { ResetAndSave, SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 
 const LIST_PATH = '/dashboard/notifications/templates';
@@ -157,7 +157,7 @@ export default function EditTemplatePage() {
               </option>
             ))}
           </SelectField>
-          <div className="flex flex-wrap justify-end gap-2">
+          <ResetAndSave resetting={resetting} saving={saving} saveLabel="Save template">
             <SubmitButton
               name="intent"
               value="preview"
@@ -166,19 +166,7 @@ export default function EditTemplatePage() {
             >
               Preview
             </SubmitButton>
-            <SubmitButton
-              name="intent"
-              value="reset"
-              formNoValidate
-              className="btn-danger"
-              pending={resetting}
-            >
-              Reset to default
-            </SubmitButton>
-            <SubmitButton name="intent" value="save" pending={saving} pendingLabel="Saving...">
-              Save template
-            </SubmitButton>
-          </div>
+          </ResetAndSave>
         </Form>
         <section aria-labelledby="template-preview-heading" className="card space-y-3 p-4">
           <h2 id="template-preview-heading" className="text-lg font-semibold">

@@ -13,6 +13,8 @@ export const API_ERROR_CODE_MEANINGS = {
     'No credential, or one that is not valid (expired token, revoked key): WWW-Authenticate says which',
   password_change_required:
     'The account has a temporary password: change it with POST /api/auth/password first',
+  invalid_signature:
+    'An inbound text (POST /api/sms/inbound) without the signature of the SMS provider or of SMS_INBOUND_SECRET',
   forbidden:
     'The credential may not do this: a role or API key scope it lacks, or a cross-site request',
   not_found: 'No record with that id, or no endpoint at that path',

@@ -75,7 +75,7 @@ const parcel = {
   ...ids(PARCEL_ID),
   trackingNumber: EXAMPLE_TRACKING_NUMBER,
   sender: { ...contact, name: 'Acme Books', email: 'orders@acme.example' },
-  recipient: contact,
+  recipient: { ...contact, phoneE164: '+12175550143', phoneProblem: null },
   weight: 2.5,
   dimensions: { length: 30, width: 20, height: 10 },
   serviceType: 'Express',
@@ -104,6 +104,7 @@ const notification = {
   trackingNumber: EXAMPLE_TRACKING_NUMBER,
   parcelId: PARCEL_ID,
   status: 'sent',
+  channel: 'email',
   emailResult: { messageId: '<1@mail.example>', error: null, sentAt: at, attempts: 1 },
   createdAt: at,
   updatedAt: at,
@@ -252,6 +253,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     message: 'Check your inbox: we sent a link to confirm updates on this parcel.',
   },
   Health: { status: 'ok', database: 'up', timestamp: at },
+  SmsInboundResult: { received: true, outcome: 'neighbour' },
   Success: { success: true, message: 'Parcel deleted successfully' },
   ApiKey: {
     ...ids('665f1c2ab4d3e8a1c0ffee09'),
@@ -374,6 +376,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
       { status: 'Delivered', enabled: true, template: 'Delivery Confirmation' },
     ],
     dayBefore: { enabled: true, template: 'Delivery Reminder' },
+    texts: { outForDelivery: true, failed: true, delivered: false, dayBefore: true },
     updatedAt: at,
   },
   AuditEntry: {

@@ -1,3 +1,4 @@
+import { TEXT_EVENTS } from './texts';
 import { API_ERROR_CODE_MEANINGS, API_ERROR_CODES } from '~/schemas/api-error-codes';
 import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
@@ -151,7 +152,21 @@ export const ParcelSchema = z
     ...ids,
     trackingNumber: z.string().regex(TRACKING_NUMBER_PATTERN),
     sender: ContactSchema,
-    recipient: ContactSchema,
+    recipient: ContactSchema.extend({
+      phoneE164: z
+        .string()
+        .regex(/^\+[1-9]\d{6,14}$/)
+        .nullable()
+        .describe(
+          'The phone as typed, read with the address’s country (else the server’s DEFAULT_PHONE_COUNTRY) and written in E.164; null when it cannot receive texts',
+        ),
+      phoneProblem: z
+        .string()
+        .nullable()
+        .describe(
+          'Why no text can go to the phone (none, not a number, not a mobile); null when one can',
+        ),
+    }),
     weight: z.number(),
     dimensions: z.looseObject({ length: z.number(), width: z.number(), height: z.number() }),
     serviceType: z.enum(SERVICE_TYPES),
@@ -216,6 +231,9 @@ export const NotificationSchema = z
     trackingNumber: z.string(),
     parcelId: id.nullable(),
     status: z.enum(['pending', 'sent', 'failed']),
+    channel: z
+      .enum(['email', 'sms'])
+      .describe('How it goes: an e-mail to an address, or a text to a phone number (E.164)'),
     emailResult: z.looseObject({
       messageId: z.string().nullable(),
       error: z.string().nullable(),
@@ -392,6 +410,17 @@ export const SubscriptionRequestedSchema = z
       .describe('The same whatever the address: a confirmation e-mail is sent when it can be'),
   })
   .meta({ id: 'SubscriptionRequested' });
+
+export const SmsInboundResultSchema = z
+  .looseObject({
+    received: z.literal(true),
+    outcome: z
+      .enum(['stopped', 'started', 'neighbour', 'depot', 'closed', 'ignored'])
+      .describe(
+        'What the text did: the number stopped or started, the parcel left with a neighbour or held at the depot, nothing because the parcel was delivered (closed), or nothing at all (ignored)',
+      ),
+  })
+  .meta({ id: 'SmsInboundResult' });
 
 export const HealthSchema = z
   .looseObject({
@@ -744,6 +773,11 @@ export const NotificationSettingsObjectSchema = z
       .looseObject({ enabled: z.boolean(), template: z.enum(NOTIFICATION_TYPES) })
       .describe(
         'The e-mail to the recipient the day before the estimated delivery day, with the day and the expected window',
+      ),
+    texts: z
+      .looseObject(Object.fromEntries(TEXT_EVENTS.map((event) => [event, z.boolean()])))
+      .describe(
+        'The automatic texts to the recipient’s mobile, on or off by event (out for delivery, a failed attempt, delivered, the day before); on by default once a provider (SMS_URL) is configured',
       ),
     updatedAt: nullableDate,
   })

@@ -247,6 +247,11 @@ export const NOTIFICATION_TEMPLATE_DESCRIPTIONS: Record<
   Custom: 'Write your own subject and message.',
   'Delivery Reminder': 'Tell the recipient the day before delivery when to expect the parcel.',
 };
+
+/** How a notification goes: an e-mail, or a text message. */
+export const NOTIFICATION_CHANNELS = ['email', 'sms'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 
 export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;

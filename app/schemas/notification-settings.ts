@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { NOTIFICATION_TYPES, PARCEL_STATUSES, type ParcelStatus } from './constants';
+import { TEXT_EVENTS, TextRulesSchema } from './texts';
 
 type TemplateType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -68,6 +69,7 @@ export const NotificationSettingsSchema = z.object({
     )
     .default([]),
   dayBefore: dayBeforeSchema.optional(),
+  texts: TextRulesSchema.optional(),
 });
 export type NotificationSettingsInput = z.infer<typeof NotificationSettingsSchema>;
 
@@ -89,6 +91,13 @@ export const NotificationSettingsFormSchema = z.object({
       ...choiceShape,
       wasEnabled: z.enum(['true', 'false']).optional(),
       wasTemplate: z.enum(NOTIFICATION_TYPES).optional(),
+    })
+    .optional(),
+  // The automatic texts' boxes: sent only when the page shows them; a box left empty is off.
+  texts: z
+    .object({
+      shown: z.literal('true'),
+      ...Object.fromEntries(TEXT_EVENTS.map((event) => [event, z.boolean().default(false)])),
     })
     .optional(),
 });

@@ -96,6 +96,20 @@ export const SenderSchema = z.object({
   ...contactAddressParts,
 });
 
+/**
+ * The API answers the recipient's phone in E.164 beside it, worked out and never stored: taken
+ * back and ignored (the model keeps only its own fields), so an answer can be sent back as it came.
+ */
+const answeredPhone = {
+  phoneE164: z.string().max(20).nullable().optional().describe('Ignored: the server works it out'),
+  phoneProblem: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .describe('Ignored: the server works it out'),
+};
+
 export const RecipientSchema = z.object({
   name: ContactShape.name.min(1, 'Recipient name is required'),
   email: ContactShape.email.default(''),
@@ -103,6 +117,7 @@ export const RecipientSchema = z.object({
   address: ContactShape.address.min(1, 'Recipient address is required'),
   ...contactAddressParts,
   language: RecipientLanguageSchema.optional(),
+  ...answeredPhone,
 });
 
 export const DestinationSchema = z.object({
@@ -365,6 +380,7 @@ export const ParcelUpdateSchema = z.object({
       name: ContactShape.name.min(1, 'Recipient name is required'),
       address: ContactShape.address.min(1, 'Recipient address is required'),
       language: RecipientLanguageSchema,
+      ...answeredPhone,
     })
     .partial()
     .optional(),

@@ -11,6 +11,7 @@ import { addDays, dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import type { JobHandler } from './jobs.server';
 import { queueAutomaticEmail } from './notifications.server';
+import { queueDayBeforeText } from './sms.server';
 
 /**
  * The e-mail the day before delivery: the recipient hears the day and the expected window once
@@ -58,6 +59,7 @@ async function sendDayBeforeEmail(parcelId: string, day: string) {
   if (OVER.includes(parcel.status as ParcelStatus)) return;
   // Run late (the worker was down): on the day itself, "tomorrow" would be wrong.
   if (dayIn(new Date(), env.COMPANY_TIMEZONE) !== addDays(day, -1)) return;
+  await queueDayBeforeText(parcelId, day);
   const rule = await dayBeforeRule();
   if (!rule) return;
   await queueAutomaticEmail({

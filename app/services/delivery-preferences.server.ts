@@ -128,7 +128,20 @@ export async function updateDeliveryPreferences(
 ): Promise<PreferencesOutcome> {
   const check = await checkRecipientPostcode(trackingNumber, input.postalCode, client);
   if (check.kind !== 'ok') return check;
-  const { parcel } = check;
+  return applyDeliveryPreferences(check.parcel, input, recipientActor(client, via));
+}
+
+/**
+ * What the recipient asked for, stored on a parcel whose recipient they were shown to be (their
+ * postcode, or a reply from the number a text went to): the write, the day-before e-mail for a
+ * day asked for, the confirmation, `parcel.delivery_preferences_updated` and the audit entry.
+ */
+export async function applyDeliveryPreferences(
+  parcel: LeanParcel,
+  input: Omit<DeliveryPreferencesInput, 'postalCode'>,
+  actor: Actor,
+): Promise<Exclude<PreferencesOutcome, { kind: 'wrong-postcode' | 'rate-limited' }>> {
+  const trackingNumber = parcel.trackingNumber;
   // A failed attempt is when the recipient most needs a say: only a journey over is closed.
   if (JOURNEY_OVER.includes((parcel.status ?? 'Pending') as ParcelStatus))
     return { kind: 'closed' };
@@ -148,7 +161,7 @@ export async function updateDeliveryPreferences(
     parcel: { id: updated.id, trackingNumber: updated.trackingNumber, status: updated.status },
     deliveryPreferences: preferences,
   });
-  await auditRecord(recipientActor(client, via), 'update', 'parcel', {
+  await auditRecord(actor, 'update', 'parcel', {
     label: updated.trackingNumber,
     before: { id: updated.id, deliveryPreferences: before } as never,
     after: { id: updated.id, deliveryPreferences: preferences } as never,
@@ -182,5 +195,14 @@ function recipientActor(client: string, via: 'page' | 'api'): Actor {
     user: { id: '', username: 'recipient (postcode)', role: 'viewer' } as Actor['user'],
     context: { clientAddress: client },
     via,
+  };
+}
+
+/** The audit trail's "who" for a change the recipient made by replying to a text. */
+export function textReplyActor(phone: string): Actor {
+  return {
+    user: { id: '', username: `recipient (text from ${phone})`, role: 'viewer' } as Actor['user'],
+    context: {},
+    via: 'api',
   };
 }

@@ -23,6 +23,8 @@ import {
   UPDATE_EMAIL,
 } from './parcel-subscriptions.server';
 import { RECEIPT_EMAIL, receiptEmailKind } from './receipt-email.server';
+import { SMS_JOB } from './sms-queue.server';
+import { textJob } from './sms.server';
 import { WEBHOOK_JOB, webhookDeliveryJob } from './webhooks.server';
 
 /**
@@ -43,6 +45,7 @@ export const EMAIL_KINDS: Record<string, EmailKind> = {
 
 export const JOB_KINDS = {
   [EMAIL_JOB]: emailJobHandler(EMAIL_KINDS),
+  [SMS_JOB]: textJob,
   [WEBHOOK_JOB]: webhookDeliveryJob,
   [DAY_BEFORE_JOB]: dayBeforeEmailJob,
   [DAY_BEFORE_PLANNING_JOB]: dayBeforePlanningJob,

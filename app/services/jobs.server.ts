@@ -4,6 +4,7 @@ import {
   failJobAttempt,
   jobEvents,
   newWorkerId,
+  postponeJob,
   renewLease,
   type JobRecord,
 } from '~/models/job.server';
@@ -29,8 +30,11 @@ import { timeJob } from '~/lib/metrics.server';
  */
 
 export type JobHandler = {
-  /** Does the work; throwing (or rejecting) is a failed attempt that is retried. */
-  run: (job: JobRecord) => Promise<void>;
+  /**
+   * Does the work; throwing (or rejecting) is a failed attempt that is retried. Answering
+   * `{ postponedUntil }` puts the job back until then, the attempt not counted.
+   */
+  run: (job: JobRecord) => Promise<void | { postponedUntil: Date }>;
   /** Called once when the last attempt failed. */
   onFailed?: (job: JobRecord, error: string) => Promise<void>;
 };
@@ -70,8 +74,13 @@ export async function runJob(job: JobRecord, workerId: string, leaseMs: number) 
   renew.unref();
   const timed = timeJob(job.type);
   try {
-    await handler.run(job);
+    const outcome = await handler.run(job);
     clearInterval(renew);
+    if (outcome?.postponedUntil) {
+      await postponeJob(job.id, workerId, outcome.postponedUntil);
+      timed('postponed');
+      return;
+    }
     await completeJob(job.id, workerId);
     timed('succeeded');
   } catch (error) {

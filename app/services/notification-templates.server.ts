@@ -19,6 +19,51 @@ import type { NotificationSettingsInput } from '~/schemas/notification-settings'
 import { auditedUpdate, auditRecord, type Actor } from './audit.server';
 import { shippedTemplate } from '~/lib/i18n.server';
 import { SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
+import { deleteSmsTemplate, getSmsTemplate, saveSmsTemplate } from '~/models/sms-template.server';
+import { DEFAULT_TEXT_TEMPLATES } from '~/emails/texts.server';
+import { ValidationError } from '~/lib/errors.server';
+import {
+  TEXT_EVENT_LABELS,
+  TEXT_LANGUAGE_NAMES,
+  TOO_MANY_SEGMENTS,
+  type TextEvent,
+  type TextLanguage,
+} from '~/schemas/texts';
+import { countSms, MAX_SMS_SEGMENTS } from '~/utils/sms-segments';
+
+/** The template an automatic text of `event` is made with in `language`: an admin's, else the default. */
+export async function textTemplate(event: TextEvent, language: TextLanguage) {
+  return (await getSmsTemplate(event, language)) ?? DEFAULT_TEXT_TEMPLATES[event][language];
+}
+
+/**
+ * An admin's text template for an event and language, audited; an empty body (or a reset) goes
+ * back to the default. A ValidationError for one over MAX_SMS_SEGMENTS messages.
+ */
+export async function saveTextTemplate(
+  event: TextEvent,
+  language: TextLanguage,
+  body: string,
+  actor?: Actor,
+) {
+  if (countSms(body).segments > MAX_SMS_SEGMENTS)
+    throw new ValidationError({ body: [TOO_MANY_SEGMENTS] });
+  const id = `text-${event}-${language}`;
+  const read = async () => ({ id, body: await textTemplate(event, language) });
+  return auditedUpdate(
+    actor,
+    'template',
+    () => `Text: ${TEXT_EVENT_LABELS[event]} (${TEXT_LANGUAGE_NAMES[language]})`,
+    {
+      read,
+      write: async () => {
+        if (body) await saveSmsTemplate(event, language, body);
+        else await deleteSmsTemplate(event, language);
+        return read();
+      },
+    },
+  );
+}
 
 /**
  * An admin's changes to the e-mail templates and the automatic e-mail rules (the settings pages
@@ -98,7 +143,7 @@ export async function automaticEmailTemplate(
 export async function saveAutomaticEmailSettings(input: NotificationSettingsInput, actor?: Actor) {
   const before = await getNotificationSettings();
   const after = await saveNotificationSettings(input);
-  if (input.rules.length || input.dayBefore)
+  if (input.rules.length || input.dayBefore || input.texts)
     await auditRecord(actor, 'update', 'settings', {
       label: 'Automatic e-mails',
       before: { id: 'automatic-emails', ...before },

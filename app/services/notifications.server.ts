@@ -32,6 +32,7 @@ import {
   removeNotification,
   setNotificationJob,
   startNotificationAttempt,
+  type LeanNotification,
   type SerializedNotification,
 } from '~/models/notification.server';
 import { automaticRuleFor } from '~/models/notification-settings.server';
@@ -42,6 +43,7 @@ import type { NotificationCreateInput, NotificationType } from '~/schemas/notifi
 import { env } from '~/lib/env.server';
 import { auditedDelete, auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, mailRetryDelays, type EmailKind } from './email-queue.server';
+import { enqueueText, smsRetryDelays, type TextJobPayload } from './sms-queue.server';
 import { deliverMail, messageIdFor, type DeliveryResult } from './mailer.server';
 import { deliveryDataFor } from './public-tracking.server';
 import { emitWebhookEvent } from './webhooks.server';
@@ -69,17 +71,24 @@ const jobKey = (id: string) => `email:notification:${id}`;
  * null when that job delivers another notification (one queued the same e-mail first), so this
  * one is not to be sent.
  */
-async function enqueueNotificationEmail(
+export async function enqueueNotificationSend(
   id: string,
   key = jobKey(id),
+  text?: Omit<TextJobPayload, 'notificationId'> & { runAt?: Date },
 ): Promise<SerializedNotification | null> {
-  const job = await enqueueEmail(
-    { kind: NOTIFICATION_EMAIL, notificationId: id },
-    { uniqueKey: key },
-  );
+  const job = text
+    ? await enqueueText(
+        { notificationId: id, timeZone: text.timeZone, ...(text.reply ? { reply: true } : {}) },
+        { uniqueKey: key, runAt: text.runAt },
+      )
+    : await enqueueEmail({ kind: NOTIFICATION_EMAIL, notificationId: id }, { uniqueKey: key });
   if (String(job.payload.notificationId) !== id) return null;
   return setNotificationJob(id, job.id);
 }
+
+/** A text's job, queued again after a restart or a retry: in the company's zone if none kept. */
+const textAgain = (channel: string) =>
+  channel === 'sms' ? { timeZone: env.COMPANY_TIMEZONE } : undefined;
 
 /**
  * Stores the notification as pending and queues its e-mail; a worker sends it. The tracking
@@ -111,7 +120,7 @@ export async function createNotification(
     trackingNumber: parcel.trackingNumber,
     parcelId: String(parcel._id),
   });
-  await enqueueNotificationEmail(notification.id);
+  await enqueueNotificationSend(notification.id);
   await auditRecord(actor, 'create', 'notification', {
     label: notification.trackingNumber,
     after: notification,
@@ -131,10 +140,13 @@ export async function retryNotification(
   const before = actor ? await getNotification(id) : null;
   const claimed = await claimFailedNotification(id);
   if (!claimed) return null;
-  const requeued = claimed.jobId ? await requeueJob(claimed.jobId, mailRetryDelays()) : false;
-  // The finished job is no longer kept (or never was): a new one takes its key.
-  if (!requeued) await enqueueNotificationEmail(id);
   const { notification } = claimed;
+  const sms = notification.channel === 'sms';
+  const requeued = claimed.jobId
+    ? await requeueJob(claimed.jobId, sms ? smsRetryDelays() : mailRetryDelays())
+    : false;
+  // The finished job is no longer kept (or never was): a new one takes its key.
+  if (!requeued) await enqueueNotificationSend(id, jobKey(id), textAgain(notification.channel));
   await auditRecord(actor, 'update', 'notification', {
     label: notification.trackingNumber,
     before,
@@ -157,6 +169,9 @@ export async function deleteNotification(
   });
 }
 
+/** A status change an automatic message is about: the parcel, the event and the status it set. */
+export type StatusChangeRef = { parcelId: string; eventId: string; status: ParcelStatus };
+
 /**
  * An automatic e-mail for a status change: when the event `eventId` set the parcel's status to
  * one that the rules e-mail, the recipient is e-mailed with that rule's template and what
@@ -169,10 +184,7 @@ export async function queueStatusEmail({
   eventId,
   status,
   parcel,
-}: {
-  parcelId: string;
-  eventId: string;
-  status: ParcelStatus;
+}: StatusChangeRef & {
   /** The parcel as the event's write left it, when the write returned it: not read again. */
   parcel?: LeanParcel;
 }): Promise<SerializedNotification | null> {
@@ -190,7 +202,7 @@ export async function queueStatusEmail({
 }
 
 /** What a status e-mail reports of its event: a failed attempt, a delivery, or nothing more. */
-async function whatHappened(
+export async function whatHappened(
   status: ParcelStatus,
   parcelId: string,
   eventId: string,
@@ -265,7 +277,7 @@ export async function queueAutomaticEmail({
     jobKey: key,
     ...(eventId ? { eventId } : {}),
   });
-  const queued = await enqueueNotificationEmail(id, key);
+  const queued = await enqueueNotificationSend(id, key);
   // Another request queued this e-mail first.
   if (!queued) await removeNotification(id);
   return queued;
@@ -283,10 +295,10 @@ export async function queueAutomaticEmail({
 export async function resumeNotificationSends(): Promise<{ queued: number; failed: number }> {
   let queued = 0;
   let failed = 0;
-  for (const { id, jobId, jobKey: key } of await listPendingNotifications()) {
+  for (const { id, jobId, jobKey: key, channel } of await listPendingNotifications()) {
     const job = jobId ? await getJob(jobId) : null;
     if (!job) {
-      if (await enqueueNotificationEmail(id, key ?? jobKey(id))) queued += 1;
+      if (await enqueueNotificationSend(id, key ?? jobKey(id), textAgain(channel))) queued += 1;
       else await removeNotification(id);
     } else if (job.status === 'failed') {
       if (await markNotificationFailed(id, job.lastError ?? 'Not sent')) failed += 1;
@@ -348,16 +360,22 @@ export async function deliverNotificationEmail(
  * is sent: one already sent (or deleted) is left alone, so a job taken again after a crash never
  * sends it twice. A refused attempt is recorded and thrown, for the queue to retry.
  */
-async function sendNotificationAttempt(id: string, job: JobRecord): Promise<void> {
+export async function sendNotificationAttempt(
+  id: string,
+  job: JobRecord,
+  deliver: (doc: LeanNotification & { id: string }) => Promise<DeliveryResult> = (doc) =>
+    deliverNotificationEmail(doc),
+  retryDelays = mailRetryDelays(),
+): Promise<void> {
   const doc = await startNotificationAttempt(id, job.id);
   if (!doc) return;
-  const result = await deliverNotificationEmail({ ...doc, id });
+  const result = await deliver({ ...doc, id });
   if (result.ok) {
     const sent = await markNotificationSent(id, result.messageId);
     if (sent) await emitWebhookEvent('notification.sent', { notification: sent });
     return;
   }
-  const delays = job.lastAttempt ? [] : mailRetryDelays();
+  const delays = job.lastAttempt ? [] : retryDelays;
   const delay = delays[job.attempts - 1];
   await recordNotificationError(
     id,

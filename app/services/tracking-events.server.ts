@@ -13,6 +13,7 @@ import { FAILED_DELIVERY } from '~/schemas/constants';
 import type { TrackingEventInput, TrackingEventUpdate } from '~/schemas/tracking-event';
 import { audit, auditRecord, type Actor } from './audit.server';
 import { queueStatusEmail } from './notifications.server';
+import { queueStatusText } from './sms.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { noteStopOutcome } from './run-progress.server';
 import { emitWebhookEvent } from './webhooks.server';
@@ -48,6 +49,11 @@ async function statusChanged(
     await queueStatusEmail({ parcelId: change.parcel.id, ...change.setBy, parcel });
   } catch (error) {
     console.error('Could not queue the automatic status e-mail', error);
+  }
+  try {
+    await queueStatusText({ parcelId: change.parcel.id, ...change.setBy });
+  } catch (error) {
+    console.error('Could not queue the automatic status text', error);
   }
 }
 

@@ -48,6 +48,7 @@ const SCREENS: Screen[] = [
   { path: () => '/dashboard/notifications/templates' },
   { path: () => '/dashboard/notifications/templates/status-update' },
   { path: () => '/dashboard/notifications/settings' },
+  { path: () => '/dashboard/notifications/texts' },
   { path: () => '/dashboard/users' },
   { path: () => '/dashboard/users/new' },
   { path: (f) => `/dashboard/users/${f.userId}` },

@@ -12,6 +12,9 @@ import { NotificationStatusBadge } from './notification-status-badge';
 import { useCompany } from '~/utils/use-company';
 import type { EntryActions } from '~/components/dashboard/record-list';
 
+/** How each notification went, as its entry says. */
+const CHANNEL_LABELS = { email: 'E-mail', sms: 'Text' } as const;
+
 /** What a failed notification offers. */
 const FAILED_ACTIONS = [
   { intent: 'retry', label: 'Retry', pendingLabel: 'Retrying...', className: 'btn-secondary' },
@@ -51,6 +54,10 @@ export function NotificationItem({
             {notification.title}
           </h3>
           <p className="text-sm text-gray-600">
+            <span className="font-medium text-gray-800">
+              {CHANNEL_LABELS[notification.channel]}
+            </span>
+            {' · '}
             <span className="font-medium text-gray-800">{notification.type}</span>
             {notification.automatic ? ' (automatic)' : null}
             {' · '}To <span className="break-all">{notification.recipient}</span>
@@ -83,9 +90,22 @@ export function NotificationItem({
           ) : null}
         </p>
       ) : null}
+      {notification.status === 'pending' &&
+      !notification.emailResult.error &&
+      notification.emailResult.nextAttemptAt ? (
+        <p className="rounded-md bg-gray-50 px-3 py-2 text-sm text-gray-700">
+          Held for the recipient&apos;s quiet hours until{' '}
+          <time dateTime={notification.emailResult.nextAttemptAt}>
+            {formatDateTime(notification.emailResult.nextAttemptAt, timeZone)}
+          </time>
+        </p>
+      ) : null}
       {notification.status === 'failed' && notification.emailResult.error ? (
         <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          <span className="font-semibold">E-mail error:</span> {notification.emailResult.error}
+          <span className="font-semibold">
+            {notification.channel === 'sms' ? 'Provider error:' : 'E-mail error:'}
+          </span>{' '}
+          {notification.emailResult.error}
         </p>
       ) : null}
       {notification.status === 'failed' && canEdit ? (

@@ -66,3 +66,37 @@ export function DefaultSubmit({ children }: { children: ReactNode }) {
     </button>
   );
 }
+
+/**
+ * A template form's closing row (the e-mail and text templates): whatever comes first
+ * (`children`), Reset to default, and the save button; each submits its `intent`.
+ */
+export function ResetAndSave({
+  resetting,
+  saving,
+  saveLabel,
+  children,
+}: {
+  resetting: boolean;
+  saving: boolean;
+  saveLabel: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      {children}
+      <SubmitButton
+        name="intent"
+        value="reset"
+        formNoValidate
+        className="btn-danger"
+        pending={resetting}
+      >
+        Reset to default
+      </SubmitButton>
+      <SubmitButton name="intent" value="save" pending={saving} pendingLabel="Saving...">
+        {saveLabel}
+      </SubmitButton>
+    </div>
+  );
+}
