@@ -11,7 +11,7 @@ import { updateParcel } from '~/services/parcels.server';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
 import { connectDb } from '~/lib/db.server';
 import { createUser } from '../support/factories';
-import { toastOf } from '../support/api';
+import { toastOf, expectToast } from '../support/api';
 
 const context = { clientAddress: '10.1.2.3' };
 let sessionCookie = '';
@@ -185,21 +185,22 @@ describe('create parcel form', () => {
   });
 });
 
+/** The edit form of a parcel saved with `fields` over the base ones. */
+function saveEdit(parcelId: string, fields: Record<string, string>) {
+  return editAction({
+    request: post(`/dashboard/parcels/${parcelId}/edit`, { ...baseFields, ...fields }),
+    params: { parcelId },
+    context,
+  } as never);
+}
+
 describe('edit and delete parcel forms', () => {
   it('updates the status and records the delivery', async () => {
     const parcel = await Parcel.create({
       trackingNumber: 'EDT000000001',
       recipient: { name: 'E', address: 'A' },
     });
-    const res = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        weight: '7.25',
-        status: 'Delivered',
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const res = await saveEdit(parcel.id, { weight: '7.25', status: 'Delivered' });
     expect(res.status).toBe(302);
     expect((await toastOf(res))?.title).toBe('Parcel updated successfully');
     const stored = await Parcel.findById(parcel.id).lean();
@@ -214,12 +215,7 @@ describe('edit and delete parcel forms', () => {
       recipient: { name: 'E', address: 'A' },
       estimatedDelivery: new Date('2030-07-02T00:00:00Z'),
     });
-    const edit = (fields: Record<string, string>) =>
-      editAction({
-        request: post(`/dashboard/parcels/${parcel.id}/edit`, { ...baseFields, ...fields }),
-        params: { parcelId: parcel.id },
-        context,
-      } as never);
+    const edit = (fields: Record<string, string>) => saveEdit(parcel.id, fields);
     // Kept day (the date left empty); New York is four hours behind UTC in July.
     let res = await edit({ 'deliveryWindow.from': '09:30', 'deliveryWindow.until': '13:00' });
     expect(res.status).toBe(302);
@@ -251,15 +247,7 @@ describe('edit and delete parcel forms', () => {
     const opened = await load();
     // Someone else saves first (the API, another tab).
     await updateParcel(parcel.id, { weight: 4 } as never);
-    const res = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        weight: '9',
-        version: String(opened.version),
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const res = await saveEdit(parcel.id, { weight: '9', version: String(opened.version) });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ changedMeanwhile: CHANGED_MEANWHILE });
     expect((await Parcel.findById(parcel.id).lean())?.weight).toBe(4);
@@ -267,15 +255,7 @@ describe('edit and delete parcel forms', () => {
     const reloaded = await load();
     expect(reloaded.parcel.weight).toBe(4);
     expect(reloaded.version).toBeGreaterThan(opened.version);
-    const again = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        weight: '9',
-        version: String(reloaded.version),
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const again = await saveEdit(parcel.id, { weight: '9', version: String(reloaded.version) });
     expect(again.status).toBe(302);
     expect((await Parcel.findById(parcel.id).lean())?.weight).toBe(9);
   });
@@ -285,14 +265,7 @@ describe('edit and delete parcel forms', () => {
       trackingNumber: 'EDT000000002',
       recipient: { name: 'E', address: 'A' },
     });
-    const res = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        status: 'Lost',
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const res = await saveEdit(parcel.id, { status: 'Lost' });
     expect(res.status).toBe(400);
     expect(Object.keys(((await res.json()) as FormReply).error ?? {})).toEqual(['status']);
     expect((await Parcel.findById(parcel.id).lean())?.status).toBe('Pending');
@@ -308,8 +281,7 @@ describe('edit and delete parcel forms', () => {
       params: { parcelId: parcel.id },
       context,
     } as never);
-    expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({
+    await expectToast(res, {
       type: 'success',
       title: 'Parcel deleted successfully',
     });

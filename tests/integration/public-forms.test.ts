@@ -13,7 +13,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { until } from '../support/jobs';
 import { startTestSmtpServer } from '../support/smtp';
-import { toastOf } from '../support/api';
+import { toastOf, expectToast } from '../support/api';
 
 let addressCounter = 0;
 function nextAddress() {
@@ -101,9 +101,7 @@ describe('contact form', () => {
     const fields = validContact();
     const res = await submit(contactAction, '/contact', fields);
 
-    expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe('/contact?sent=1#sent');
-    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
+    await expectToast(res, { type: 'success', title: 'Message sent' }, '/contact?sent=1#sent');
 
     const stored = await until(() =>
       Inquiry.findOne({ subject: fields.subject, emailStatus: { $ne: 'pending' } }).lean(),
@@ -199,8 +197,7 @@ describe('contact form', () => {
       const fields = validContact();
       const res = await submit(contactAction, '/contact', fields);
 
-      expect(res.status).toBe(302);
-      expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Message sent' });
+      await expectToast(res, { type: 'success', title: 'Message sent' });
       const stored = await until(() =>
         Inquiry.findOne({ subject: fields.subject, emailStatus: { $ne: 'pending' } }).lean(),
       );
@@ -236,9 +233,11 @@ describe('quote form', () => {
     const fields = validQuote();
     const res = await submit(quoteAction, '/quote', fields);
 
-    expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe('/quote?sent=1#sent');
-    expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Quote request received' });
+    await expectToast(
+      res,
+      { type: 'success', title: 'Quote request received' },
+      '/quote?sent=1#sent',
+    );
 
     const stored = await until(() =>
       Inquiry.findOne({ destination: fields.destination, emailStatus: { $ne: 'pending' } }).lean(),
@@ -295,12 +294,8 @@ describe('newsletter', () => {
       redirectTo: '/about?x=1',
     });
 
-    expect(first.status).toBe(302);
-    expect(first.headers.get('Location')).toBe('/services');
-    expect(await toastOf(first)).toMatchObject({ type: 'success', title: 'Subscribed' });
-    expect(second.status).toBe(302);
-    expect(second.headers.get('Location')).toBe('/about?x=1');
-    expect(await toastOf(second)).toMatchObject({ type: 'success', title: 'Subscribed' });
+    await expectToast(first, { type: 'success', title: 'Subscribed' }, '/services');
+    await expectToast(second, { type: 'success', title: 'Subscribed' }, '/about?x=1');
 
     const docs = await Subscription.find({ email: email.toLowerCase() }).lean();
     expect(docs).toHaveLength(1);
@@ -319,13 +314,15 @@ describe('newsletter', () => {
       redirectTo: '/contact',
     });
 
-    expect(res.status).toBe(302);
-    expect(res.headers.get('Location')).toBe('/contact');
-    expect(await toastOf(res)).toMatchObject({
-      type: 'error',
-      title: 'Subscription failed',
-      description: 'Enter a valid email address',
-    });
+    await expectToast(
+      res,
+      {
+        type: 'error',
+        title: 'Subscription failed',
+        description: 'Enter a valid email address',
+      },
+      '/contact',
+    );
     expect(await Subscription.countDocuments()).toBe(before);
   });
 
