@@ -765,6 +765,35 @@ function dateArithmetic(name: '$dateAdd' | '$dateSubtract', sign: 1 | -1): Expre
   };
 }
 
+/**
+ * The `unit`, `startOfWeek` (7, Sunday, unless a week's is given) and `timezone` arguments of
+ * $dateDiff and $dateTrunc; null when one evaluates to null or nothing.
+ */
+function unitInZone(
+  name: string,
+  obj: unknown,
+  args: Record<string, unknown>,
+  options: Options,
+): { unit: ReturnType<typeof unitArgument>; startOfWeek: number; zone: Zone } | null {
+  const unitValue = computeValue(obj, args.unit, null, options);
+  if (nullish(unitValue)) return null;
+  const unit = unitArgument(name, unitValue, 5439013, 5439014);
+  let startOfWeek = 7;
+  if (unit === 'week' && args.startOfWeek !== undefined) {
+    const v = computeValue(obj, args.startOfWeek, null, options);
+    if (nullish(v)) return null;
+    startOfWeek = startOfWeekArgument(name, v);
+  }
+  const zone = zoneArgument(
+    obj,
+    args.timezone,
+    options,
+    timezoneNotString,
+    `${name} parameter 'timezone' value parsing failed`,
+  );
+  return zone && { unit, startOfWeek, zone };
+}
+
 const $dateDiff: Expression = (obj, expr, options) => {
   const args = checkArguments(
     '$dateDiff',
@@ -777,23 +806,9 @@ const $dateDiff: Expression = (obj, expr, options) => {
   if (nullish(start)) return null;
   const end = computeValue(obj, args.endDate, null, options);
   if (nullish(end)) return null;
-  const unitValue = computeValue(obj, args.unit, null, options);
-  if (nullish(unitValue)) return null;
-  const unit = unitArgument('$dateDiff', unitValue, 5439013, 5439014);
-  let startOfWeek = 7;
-  if (unit === 'week' && args.startOfWeek !== undefined) {
-    const v = computeValue(obj, args.startOfWeek, null, options);
-    if (nullish(v)) return null;
-    startOfWeek = startOfWeekArgument('$dateDiff', v);
-  }
-  const zone = zoneArgument(
-    obj,
-    args.timezone,
-    options,
-    timezoneNotString,
-    "$dateDiff parameter 'timezone' value parsing failed",
-  );
-  if (!zone) return null;
+  const calendar = unitInZone('$dateDiff', obj, args, options);
+  if (!calendar) return null;
+  const { unit, startOfWeek, zone } = calendar;
   const convert = (v: unknown, what: string): number => {
     const ms = dateOf(v);
     if (ms === null)
@@ -829,23 +844,9 @@ const $dateTrunc: Expression = (obj, expr, options) => {
       fail(5439018, `$dateTrunc requires 'binSize' to be greater than 0, but got value ${n}`);
     binSize = n;
   }
-  const unitValue = computeValue(obj, args.unit, null, options);
-  if (nullish(unitValue)) return null;
-  const unit = unitArgument('$dateTrunc', unitValue, 5439013, 5439014);
-  let startOfWeek = 7;
-  if (unit === 'week' && args.startOfWeek !== undefined) {
-    const v = computeValue(obj, args.startOfWeek, null, options);
-    if (nullish(v)) return null;
-    startOfWeek = startOfWeekArgument('$dateTrunc', v);
-  }
-  const zone = zoneArgument(
-    obj,
-    args.timezone,
-    options,
-    timezoneNotString,
-    "$dateTrunc parameter 'timezone' value parsing failed",
-  );
-  if (!zone) return null;
+  const calendar = unitInZone('$dateTrunc', obj, args, options);
+  if (!calendar) return null;
+  const { unit, startOfWeek, zone } = calendar;
   const ms = dateOf(date);
   if (ms === null)
     fail(5439012, `$dateTrunc requires 'date' to be a date, but got ${typeName(date)}`);
