@@ -96,6 +96,11 @@ afterAll(async () => {
   await disconnectDb();
 });
 
+/** The inquiry that matches `filter` once its e-mail to support has been tried. */
+function handled(filter: Record<string, string>) {
+  return until(() => Inquiry.findOne({ ...filter, emailStatus: { $ne: 'pending' } }).lean());
+}
+
 describe('contact form', () => {
   it('stores a valid message, e-mails support and redirects with a confirmation', async () => {
     const fields = validContact();
@@ -103,9 +108,7 @@ describe('contact form', () => {
 
     await expectToast(res, { type: 'success', title: 'Message sent' }, '/contact?sent=1#sent');
 
-    const stored = await until(() =>
-      Inquiry.findOne({ subject: fields.subject, emailStatus: { $ne: 'pending' } }).lean(),
-    );
+    const stored = await handled({ subject: fields.subject });
     expect(stored).toMatchObject({
       kind: 'contact',
       name: 'Ada Lovelace',
@@ -198,9 +201,7 @@ describe('contact form', () => {
       const res = await submit(contactAction, '/contact', fields);
 
       await expectToast(res, { type: 'success', title: 'Message sent' });
-      const stored = await until(() =>
-        Inquiry.findOne({ subject: fields.subject, emailStatus: { $ne: 'pending' } }).lean(),
-      );
+      const stored = await handled({ subject: fields.subject });
       expect(stored?.emailStatus).toBe('failed');
       expect(stored?.emailError).toMatch(/550|not accepted/);
       expect(warn).toHaveBeenCalledWith(
@@ -239,9 +240,7 @@ describe('quote form', () => {
       '/quote?sent=1#sent',
     );
 
-    const stored = await until(() =>
-      Inquiry.findOne({ destination: fields.destination, emailStatus: { $ne: 'pending' } }).lean(),
-    );
+    const stored = await handled({ destination: fields.destination });
     expect(stored).toMatchObject({
       kind: 'quote',
       name: 'Grace Hopper',
