@@ -58,6 +58,9 @@ beforeAll(async () => {
   parcel = await newParcel('Jane Label');
 });
 
+/** The error toast of a bulk action that did nothing. */
+const refused = (title: string, description: string) => ({ type: 'error', title, description });
+
 /** A form of `fields` posted to the action as `who` (the staff user unless said). */
 function post(action: unknown, url: string, fields: [string, string][], who: Who = staff) {
   return callRoute(action, url, {
@@ -389,11 +392,7 @@ describe('bulk actions on the parcel table', () => {
       ['intent', 'status'],
       ['newStatus', 'Delivered'],
     ]);
-    expect(await toastOf(noIds)).toEqual({
-      type: 'error',
-      title: 'Nothing changed',
-      description: 'Select at least one parcel.',
-    });
+    expect(await toastOf(noIds)).toEqual(refused('Nothing changed', 'Select at least one parcel.'));
     const noStatus = await post(listAction, '/dashboard/parcels', [
       ['intent', 'status'],
       ['ids', parcel.id],
@@ -410,11 +409,7 @@ describe('bulk actions on the parcel table', () => {
       ['intent', 'delete'],
       ['ids', target.id],
     ]);
-    expect(await toastOf(unknown)).toEqual({
-      type: 'error',
-      title: 'Nothing changed',
-      description: 'Unknown action.',
-    });
+    expect(await toastOf(unknown)).toEqual(refused('Nothing changed', 'Unknown action.'));
     const notIds = await post(listAction, '/dashboard/parcels?page=2', [
       ['intent', 'status'],
       ['ids', `${target.id},{"$ne":null}`],
@@ -437,11 +432,9 @@ describe('bulk actions on the parcel table', () => {
       ['back', '?search=Second'],
     ]);
     expect(many.headers.get('location')).toBe('/dashboard/parcels?search=Hostile');
-    expect(await toastOf(many)).toEqual({
-      type: 'error',
-      title: 'Nothing deleted',
-      description: 'Select at most 100 parcels at a time.',
-    });
+    expect(await toastOf(many)).toEqual(
+      refused('Nothing deleted', 'Select at most 100 parcels at a time.'),
+    );
     const confirm = await callRoute(
       bulkDeleteLoader,
       `/dashboard/parcels/delete?ids=${target.id}&ids=nope`,
