@@ -57,20 +57,24 @@ const baseFields = {
   estimatedDelivery: '',
 };
 
+/** The new-parcel form submitted with `fields` over the base ones. */
+function submitNew(fields: Record<string, string>) {
+  return createAction({
+    request: post('/dashboard/parcels/new', { ...baseFields, ...fields }),
+    params: {},
+    context,
+  } as never);
+}
+
 describe('create parcel form', () => {
   it('adds and removes destination rows without storing anything', async () => {
     const before = await Parcel.countDocuments();
-    const add = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'recipient.name': '',
-        'destinations[0].name': 'Kept',
-        'destinations[0].country': 'USA',
-        __intent__: insertDestination,
-      }),
-      params: {},
-      context,
-    } as never);
+    const add = await submitNew({
+      'recipient.name': '',
+      'destinations[0].name': 'Kept',
+      'destinations[0].country': 'USA',
+      __intent__: insertDestination,
+    });
     // Not a failed submission: the form comes back with one row more, and no errors yet.
     expect(add.status).toBe(200);
     const added = (await add.json()) as FormReply;
@@ -80,16 +84,11 @@ describe('create parcel form', () => {
       { country: 'USA' },
     ]);
     expect(added.initialValue.weight).toBe('heavy');
-    const remove = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'destinations[0].name': 'Gone',
-        'destinations[1].name': 'Kept',
-        __intent__: removeDestination(0),
-      }),
-      params: {},
-      context,
-    } as never);
+    const remove = await submitNew({
+      'destinations[0].name': 'Gone',
+      'destinations[1].name': 'Kept',
+      __intent__: removeDestination(0),
+    });
     expect(remove.status).toBe(200);
     const removed = (await remove.json()) as FormReply;
     expect(removed.initialValue.destinations).toEqual([{ name: 'Kept' }]);
@@ -98,15 +97,7 @@ describe('create parcel form', () => {
 
   it('returns field errors with status 400 and stores nothing', async () => {
     const before = await Parcel.countDocuments();
-    const res = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'recipient.name': '',
-        'sender.email': 'nope',
-      }),
-      params: {},
-      context,
-    } as never);
+    const res = await submitNew({ 'recipient.name': '', 'sender.email': 'nope' });
     expect(res.status).toBe(400);
     const body = (await res.json()) as FormReply;
     expect(body.status).toBe('error');
@@ -158,15 +149,10 @@ describe('create parcel form', () => {
     [{ from: '2 pm', until: '16:00' }, { 'deliveryWindow.from': ['Enter a time as HH:MM'] }],
   ])('refuses the delivery window %j with a field error', async (window, errors) => {
     const before = await Parcel.countDocuments();
-    const res = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'deliveryWindow.from': window.from,
-        'deliveryWindow.until': window.until,
-      }),
-      params: {},
-      context,
-    } as never);
+    const res = await submitNew({
+      'deliveryWindow.from': window.from,
+      'deliveryWindow.until': window.until,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as FormReply).error).toEqual(errors);
     expect(await Parcel.countDocuments()).toBe(before);

@@ -35,6 +35,13 @@ beforeAll(async () => {
   });
 });
 
+/** A scan of the parcel to `status` at the Seattle depot. */
+const atSeattle = (parcel: { trackingNumber: string }, status: string) => ({
+  trackingNumber: parcel.trackingNumber,
+  status,
+  depotId: seattle.id,
+});
+
 const scan = (body: Record<string, unknown>) =>
   callRoute(scansApi, '/api/scans', { method: 'POST', headers: users.courier.auth, body });
 
@@ -73,11 +80,7 @@ describe('a delivered or returned parcel', () => {
     });
     const events = (await stored(parcel.id))!.events.length;
 
-    const res = await scan({
-      trackingNumber: parcel.trackingNumber,
-      status: 'Arrived at Facility',
-      depotId: seattle.id,
-    });
+    const res = await scan(atSeattle(parcel, 'Arrived at Facility'));
     expect(res.status).toBe(409);
     const body = await res.json();
     expect(body).toMatchObject({ code: 'parcel_closed', status: 'Delivered' });
@@ -194,11 +197,7 @@ describe('a delivered or returned parcel', () => {
 describe('a scan that moves a parcel back', () => {
   it('is recorded and flagged, in the API and at the station', async () => {
     const parcel = await outForDelivery();
-    const res = await scan({
-      trackingNumber: parcel.trackingNumber,
-      status: 'Arrived at Facility',
-      depotId: seattle.id,
-    });
+    const res = await scan(atSeattle(parcel, 'Arrived at Facility'));
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({
       parcel: { status: 'In Transit' },
@@ -302,11 +301,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
       deliveryPreferences: { requestedDate: tomorrow, updatedAt: new Date() },
     });
     const query = `?status=Out+for+Delivery&depot=${seattle.id}`;
-    const form = {
-      trackingNumber: parcel.trackingNumber,
-      status: 'Out for Delivery',
-      depotId: seattle.id,
-    };
+    const form = atSeattle(parcel, 'Out for Delivery');
     const warned = await station(form, query);
     expect(warned.status).toBe(200);
     const { scan: answer } = await warned.json();
@@ -337,11 +332,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
       recipient: { name: 'Hal Held', address: '1 Elm St', city: 'Seattle' },
       deliveryPreferences: { holdAtDepot: true, updatedAt: new Date() },
     });
-    const heldScan = await scan({
-      trackingNumber: held.trackingNumber,
-      status: 'Out for Delivery',
-      depotId: seattle.id,
-    });
+    const heldScan = await scan(atSeattle(held, 'Out for Delivery'));
     expect(heldScan.status).toBe(409);
     expect(await heldScan.json()).toMatchObject({
       code: 'scan_needs_confirmation',
@@ -352,11 +343,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
       recipient: { name: 'Pat Away', address: '3 Oak St', city: 'Portland' },
       destinations: [{ name: 'Pat Away', address: '3 Oak St', city: 'Portland' }],
     });
-    const body = {
-      trackingNumber: portland.trackingNumber,
-      status: 'Out for Delivery',
-      depotId: seattle.id,
-    };
+    const body = atSeattle(portland, 'Out for Delivery');
     const away = await scan(body);
     expect(away.status).toBe(409);
     expect((await away.json()).warnings).toEqual([
@@ -370,15 +357,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
     // A parcel for the depot's own town goes out without a word.
     const local = await outForDelivery();
     await createEvent(local.id, 'Arrived at Facility');
-    expect(
-      (
-        await scan({
-          trackingNumber: local.trackingNumber,
-          status: 'Out for Delivery',
-          depotId: seattle.id,
-        })
-      ).status,
-    ).toBe(201);
+    expect((await scan(atSeattle(local, 'Out for Delivery'))).status).toBe(201);
   });
 });
 
