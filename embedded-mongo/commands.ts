@@ -242,33 +242,50 @@ function writeReply(n: number, errors: Doc[], extra: Doc = {}): Doc {
   return reply;
 }
 
+/** A write command's statements (`insert.documents`, `update.updates`, `delete.deletes`). */
+function statementsOf(cmd: Doc, command: string, field: string): unknown[] {
+  const statements = cmd[field];
+  if (!Array.isArray(statements))
+    fail(9, `BSON field '${command}.${field}' is missing but a required field`);
+  return statements;
+}
+
+/** Runs each statement, its error kept as a write error; an ordered batch stops at the first. */
+function runStatements(
+  cmd: Doc,
+  statements: unknown[],
+  run: (statement: unknown, index: number) => void,
+): Doc[] {
+  const ordered = cmd.ordered !== false;
+  const errors: Doc[] = [];
+  statements.forEach((statement, index) => {
+    if (ordered && errors.length) return;
+    try {
+      run(statement, index);
+    } catch (err) {
+      errors.push(toMongoError(err).toWriteError(index));
+    }
+  });
+  return errors;
+}
+
 const insert: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'insert');
-  const docs = cmd.documents;
-  if (!Array.isArray(docs))
-    fail(9, "BSON field 'insert.documents' is missing but a required field");
+  const docs = statementsOf(cmd, 'insert', 'documents');
   if (docs.length > LIMITS.maxWriteBatchSize)
     fail(
       16,
       `Write batch sizes must be between 1 and ${LIMITS.maxWriteBatchSize}. Got ${docs.length} operations.`,
     );
-  const ordered = cmd.ordered !== false;
   const coll = engine.ensureCollection(db, name);
-  const errors: Doc[] = [];
   let n = 0;
-  docs.forEach((raw: unknown, index) => {
-    if (ordered && errors.length) return;
-    try {
-      if (!isPlainObject(raw)) fail(2, 'document to insert must be an object');
-      checkSize(raw);
-      const doc = raw._id === undefined ? withIdFirst(raw, newId()) : raw;
-      if (Array.isArray(doc._id) || doc._id instanceof RegExp)
-        fail(2, `can't use an array for _id`);
-      engine.insert(coll, doc);
-      n++;
-    } catch (err) {
-      errors.push(toMongoError(err).toWriteError(index));
-    }
+  const errors = runStatements(cmd, docs, (raw) => {
+    if (!isPlainObject(raw)) fail(2, 'document to insert must be an object');
+    checkSize(raw);
+    const doc = raw._id === undefined ? withIdFirst(raw, newId()) : raw;
+    if (Array.isArray(doc._id) || doc._id instanceof RegExp) fail(2, `can't use an array for _id`);
+    engine.insert(coll, doc);
+    n++;
   });
   return writeReply(n, errors);
 };
@@ -294,50 +311,41 @@ function buildUpsert(filter: Doc, u: unknown, arrayFilters: Doc[] | undefined): 
 
 const update: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'update');
-  const updates = cmd.updates;
-  if (!Array.isArray(updates))
-    fail(9, "BSON field 'update.updates' is missing but a required field");
+  const updates = statementsOf(cmd, 'update', 'updates');
   if (cmd.let !== undefined && cmd.let !== null) notImplemented('The update option let');
-  const ordered = cmd.ordered !== false;
-  const errors: Doc[] = [];
   const upserted: Doc[] = [];
   let n = 0;
   let nModified = 0;
-  updates.forEach((spec: unknown, index) => {
-    if (ordered && errors.length) return;
-    try {
-      if (!isPlainObject(spec)) fail(9, 'update statement must be an object');
-      const filter = asDoc(spec.q, 'q') ?? {};
-      const u = spec.u;
-      refuseUnsupported(spec, 'update');
-      validateUpdate(u);
-      if (Array.isArray(u)) validatePipeline(u);
-      const multi = spec.multi === true;
-      if (multi && !Array.isArray(u) && !isOperatorUpdate(u))
-        fail(9, 'multi update is not supported for replacement-style update');
-      const arrayFilters = spec.arrayFilters as Doc[] | undefined;
-      const coll = engine.collection(db, name);
-      const matches = coll ? coll.find(filter, multi ? 0 : 1) : (compileFilter(filter), []);
-      if (matches.length === 0) {
-        if (spec.upsert === true) {
-          const { doc } = buildUpsert(filter, u, arrayFilters);
-          engine.insert(engine.ensureCollection(db, name), doc);
-          n++;
-          upserted.push({ index, _id: doc._id });
-        }
-        return;
-      }
-      for (const old of matches) {
-        const { doc, changed } = applyUpdate(old, u, { filter, arrayFilters, inserting: false });
+  const errors = runStatements(cmd, updates, (spec, index) => {
+    if (!isPlainObject(spec)) fail(9, 'update statement must be an object');
+    const filter = asDoc(spec.q, 'q') ?? {};
+    const u = spec.u;
+    refuseUnsupported(spec, 'update');
+    validateUpdate(u);
+    if (Array.isArray(u)) validatePipeline(u);
+    const multi = spec.multi === true;
+    if (multi && !Array.isArray(u) && !isOperatorUpdate(u))
+      fail(9, 'multi update is not supported for replacement-style update');
+    const arrayFilters = spec.arrayFilters as Doc[] | undefined;
+    const coll = engine.collection(db, name);
+    const matches = coll ? coll.find(filter, multi ? 0 : 1) : (compileFilter(filter), []);
+    if (matches.length === 0) {
+      if (spec.upsert === true) {
+        const { doc } = buildUpsert(filter, u, arrayFilters);
+        engine.insert(engine.ensureCollection(db, name), doc);
         n++;
-        if (changed) {
-          checkSize(doc);
-          engine.replace(coll!, old, doc);
-          nModified++;
-        }
+        upserted.push({ index, _id: doc._id });
       }
-    } catch (err) {
-      errors.push(toMongoError(err).toWriteError(index));
+      return;
+    }
+    for (const old of matches) {
+      const { doc, changed } = applyUpdate(old, u, { filter, arrayFilters, inserting: false });
+      n++;
+      if (changed) {
+        checkSize(doc);
+        engine.replace(coll!, old, doc);
+        nModified++;
+      }
     }
   });
   return writeReply(n, errors, { nModified, ...(upserted.length ? { upserted } : {}) });
@@ -345,31 +353,22 @@ const update: Handler = (engine, cmd, db) => {
 
 const del: Handler = (engine, cmd, db) => {
   const name = collName(cmd, 'delete');
-  const deletes = cmd.deletes;
-  if (!Array.isArray(deletes))
-    fail(9, "BSON field 'delete.deletes' is missing but a required field");
+  const deletes = statementsOf(cmd, 'delete', 'deletes');
   if (cmd.let !== undefined && cmd.let !== null) notImplemented('The delete option let');
-  const ordered = cmd.ordered !== false;
-  const errors: Doc[] = [];
   let n = 0;
-  deletes.forEach((spec: unknown, index) => {
-    if (ordered && errors.length) return;
-    try {
-      if (!isPlainObject(spec)) fail(9, 'delete statement must be an object');
-      refuseUnsupported(spec, 'delete');
-      const coll = engine.collection(db, name);
-      if (!coll) {
-        compileFilter(asDoc(spec.q, 'q'));
-        return;
-      }
-      const limit = asNumber(spec.limit);
-      if (limit !== 0 && limit !== 1) fail(9, 'The limit field in delete objects must be 0 or 1');
-      for (const doc of coll.find(asDoc(spec.q, 'q') ?? {}, limit)) {
-        engine.remove(coll, doc);
-        n++;
-      }
-    } catch (err) {
-      errors.push(toMongoError(err).toWriteError(index));
+  const errors = runStatements(cmd, deletes, (spec) => {
+    if (!isPlainObject(spec)) fail(9, 'delete statement must be an object');
+    refuseUnsupported(spec, 'delete');
+    const coll = engine.collection(db, name);
+    if (!coll) {
+      compileFilter(asDoc(spec.q, 'q'));
+      return;
+    }
+    const limit = asNumber(spec.limit);
+    if (limit !== 0 && limit !== 1) fail(9, 'The limit field in delete objects must be 0 or 1');
+    for (const doc of coll.find(asDoc(spec.q, 'q') ?? {}, limit)) {
+      engine.remove(coll, doc);
+      n++;
     }
   });
   return writeReply(n, errors);

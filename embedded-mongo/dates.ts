@@ -314,6 +314,31 @@ const pad = (n: number, width: number): string => {
 
 export const ISO_FORMAT = '%Y-%m-%dT%H:%M:%S.%LZ';
 
+/** Each $dateToString specifier's text for a date's local fields. */
+const SPECIFIER_TEXT: Record<string, (local: Local) => string> = {
+  '%': () => '%',
+  Y: (l) => pad(l.year, 4),
+  m: (l) => pad(l.month, 2),
+  d: (l) => pad(l.day, 2),
+  H: (l) => pad(l.hour, 2),
+  M: (l) => pad(l.minute, 2),
+  S: (l) => pad(l.second, 2),
+  L: (l) => pad(l.millisecond, 3),
+  j: (l) => pad(l.dayOfYear, 3),
+  w: (l) => pad(l.weekday + 1, 1), // 1 (Sunday) … 7 (Saturday)
+  u: (l) => pad(isoWeekday(l), 1), // 1 (Monday) … 7 (Sunday)
+  U: (l) => pad(sundayWeek(l), 2),
+  G: (l) => pad(isoWeekOf(l.year, l.month, l.day)[0], 4),
+  V: (l) => pad(isoWeekOf(l.year, l.month, l.day)[1], 2),
+  b: (l) => MONTHS[l.month - 1]!.slice(0, 3),
+  B: (l) => MONTHS[l.month - 1]!,
+  z: (l) => {
+    const minutes = Math.trunc(l.offset / MINUTE);
+    return `${minutes < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(minutes) / 60), 2)}${pad(Math.abs(minutes) % 60, 2)}`;
+  },
+  Z: (l) => String(Math.trunc(l.offset / MINUTE)),
+};
+
 /** `ms` formatted with MongoDB's $dateToString specifiers in the zone. */
 export function formatDate(ms: number, format: string, zone: Zone): string {
   const local = localTime(ms, zone);
@@ -324,67 +349,30 @@ export function formatDate(ms: number, format: string, zone: Zone): string {
       out += c;
       continue;
     }
-    const spec = format[++i]!;
-    switch (spec) {
-      case '%':
-        out += '%';
-        break;
-      case 'Y':
-        out += pad(local.year, 4);
-        break;
-      case 'm':
-        out += pad(local.month, 2);
-        break;
-      case 'd':
-        out += pad(local.day, 2);
-        break;
-      case 'H':
-        out += pad(local.hour, 2);
-        break;
-      case 'M':
-        out += pad(local.minute, 2);
-        break;
-      case 'S':
-        out += pad(local.second, 2);
-        break;
-      case 'L':
-        out += pad(local.millisecond, 3);
-        break;
-      case 'j':
-        out += pad(local.dayOfYear, 3);
-        break;
-      case 'w': // 1 (Sunday) … 7 (Saturday)
-        out += pad(local.weekday + 1, 1);
-        break;
-      case 'u': // 1 (Monday) … 7 (Sunday)
-        out += pad(isoWeekday(local), 1);
-        break;
-      case 'U':
-        out += pad(sundayWeek(local), 2);
-        break;
-      case 'G':
-        out += pad(isoWeekOf(local.year, local.month, local.day)[0], 4);
-        break;
-      case 'V':
-        out += pad(isoWeekOf(local.year, local.month, local.day)[1], 2);
-        break;
-      case 'b':
-        out += MONTHS[local.month - 1]!.slice(0, 3);
-        break;
-      case 'B':
-        out += MONTHS[local.month - 1]!;
-        break;
-      case 'z': {
-        const minutes = Math.trunc(local.offset / MINUTE);
-        out += `${minutes < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(minutes) / 60), 2)}${pad(Math.abs(minutes) % 60, 2)}`;
-        break;
-      }
-      case 'Z':
-        out += String(Math.trunc(local.offset / MINUTE));
-        break;
-    }
+    out += SPECIFIER_TEXT[format[++i]!]?.(local) ?? '';
   }
   return out;
+}
+
+/** A `format` argument, evaluated and checked: a string of known specifiers, or nullish. */
+function formatArgument(
+  name: string,
+  obj: unknown,
+  expr: Record<string, unknown>,
+  options: Options,
+  notStringCode: number,
+  specifiers: Set<string>,
+): unknown {
+  if (!('format' in expr)) return undefined;
+  const format = computeValue(obj, expr.format, null, options);
+  if (nullish(format)) return format;
+  if (typeof format !== 'string')
+    fail(
+      notStringCode,
+      `${name} requires that 'format' be a string, found: ${typeName(format)} with value ${String(format)}`,
+    );
+  validateFormat(format, specifiers);
+  return format;
 }
 
 const $dateToString: Expression = (obj, expr, options) => {
@@ -394,18 +382,7 @@ const $dateToString: Expression = (obj, expr, options) => {
       fail(18534, `Unrecognized argument to $dateToString: ${k}`);
   if (!('date' in expr)) fail(18628, "Missing 'date' parameter to $dateToString");
   const date = computeValue(obj, expr.date, null, options);
-  let format: unknown;
-  if ('format' in expr) {
-    format = computeValue(obj, expr.format, null, options);
-    if (!nullish(format)) {
-      if (typeof format !== 'string')
-        fail(
-          18533,
-          `$dateToString requires that 'format' be a string, found: ${typeName(format)} with value ${String(format)}`,
-        );
-      validateFormat(format, TO_STRING_SPECIFIERS);
-    }
-  }
+  const format = formatArgument('$dateToString', obj, expr, options, 18533, TO_STRING_SPECIFIERS);
   const zone = zoneArgument(obj, expr.timezone, options, timezoneNotString);
   if (nullish(date)) return 'onNull' in expr ? computeValue(obj, expr.onNull, null, options) : null;
   if (!zone) return null;
@@ -788,6 +765,35 @@ function dateArithmetic(name: '$dateAdd' | '$dateSubtract', sign: 1 | -1): Expre
   };
 }
 
+/**
+ * The `unit`, `startOfWeek` (7, Sunday, unless a week's is given) and `timezone` arguments of
+ * $dateDiff and $dateTrunc; null when one evaluates to null or nothing.
+ */
+function unitInZone(
+  name: string,
+  obj: unknown,
+  args: Record<string, unknown>,
+  options: Options,
+): { unit: ReturnType<typeof unitArgument>; startOfWeek: number; zone: Zone } | null {
+  const unitValue = computeValue(obj, args.unit, null, options);
+  if (nullish(unitValue)) return null;
+  const unit = unitArgument(name, unitValue, 5439013, 5439014);
+  let startOfWeek = 7;
+  if (unit === 'week' && args.startOfWeek !== undefined) {
+    const v = computeValue(obj, args.startOfWeek, null, options);
+    if (nullish(v)) return null;
+    startOfWeek = startOfWeekArgument(name, v);
+  }
+  const zone = zoneArgument(
+    obj,
+    args.timezone,
+    options,
+    timezoneNotString,
+    `${name} parameter 'timezone' value parsing failed`,
+  );
+  return zone && { unit, startOfWeek, zone };
+}
+
 const $dateDiff: Expression = (obj, expr, options) => {
   const args = checkArguments(
     '$dateDiff',
@@ -800,23 +806,9 @@ const $dateDiff: Expression = (obj, expr, options) => {
   if (nullish(start)) return null;
   const end = computeValue(obj, args.endDate, null, options);
   if (nullish(end)) return null;
-  const unitValue = computeValue(obj, args.unit, null, options);
-  if (nullish(unitValue)) return null;
-  const unit = unitArgument('$dateDiff', unitValue, 5439013, 5439014);
-  let startOfWeek = 7;
-  if (unit === 'week' && args.startOfWeek !== undefined) {
-    const v = computeValue(obj, args.startOfWeek, null, options);
-    if (nullish(v)) return null;
-    startOfWeek = startOfWeekArgument('$dateDiff', v);
-  }
-  const zone = zoneArgument(
-    obj,
-    args.timezone,
-    options,
-    timezoneNotString,
-    "$dateDiff parameter 'timezone' value parsing failed",
-  );
-  if (!zone) return null;
+  const calendar = unitInZone('$dateDiff', obj, args, options);
+  if (!calendar) return null;
+  const { unit, startOfWeek, zone } = calendar;
   const convert = (v: unknown, what: string): number => {
     const ms = dateOf(v);
     if (ms === null)
@@ -852,23 +844,9 @@ const $dateTrunc: Expression = (obj, expr, options) => {
       fail(5439018, `$dateTrunc requires 'binSize' to be greater than 0, but got value ${n}`);
     binSize = n;
   }
-  const unitValue = computeValue(obj, args.unit, null, options);
-  if (nullish(unitValue)) return null;
-  const unit = unitArgument('$dateTrunc', unitValue, 5439013, 5439014);
-  let startOfWeek = 7;
-  if (unit === 'week' && args.startOfWeek !== undefined) {
-    const v = computeValue(obj, args.startOfWeek, null, options);
-    if (nullish(v)) return null;
-    startOfWeek = startOfWeekArgument('$dateTrunc', v);
-  }
-  const zone = zoneArgument(
-    obj,
-    args.timezone,
-    options,
-    timezoneNotString,
-    "$dateTrunc parameter 'timezone' value parsing failed",
-  );
-  if (!zone) return null;
+  const calendar = unitInZone('$dateTrunc', obj, args, options);
+  if (!calendar) return null;
+  const { unit, startOfWeek, zone } = calendar;
   const ms = dateOf(date);
   if (ms === null)
     fail(5439012, `$dateTrunc requires 'date' to be a date, but got ${typeName(date)}`);
@@ -1039,18 +1017,14 @@ const $dateFromString: Expression = (obj, expr, options) => {
       fail(40541, `Unrecognized argument to $dateFromString: ${k}`);
   if (!('dateString' in expr)) fail(40542, "Missing 'dateString' parameter to $dateFromString");
   const s = computeValue(obj, expr.dateString, null, options);
-  let format: unknown;
-  if ('format' in expr) {
-    format = computeValue(obj, expr.format, null, options);
-    if (!nullish(format)) {
-      if (typeof format !== 'string')
-        fail(
-          40684,
-          `$dateFromString requires that 'format' be a string, found: ${typeName(format)} with value ${String(format)}`,
-        );
-      validateFormat(format, FROM_STRING_SPECIFIERS);
-    }
-  }
+  const format = formatArgument(
+    '$dateFromString',
+    obj,
+    expr,
+    options,
+    40684,
+    FROM_STRING_SPECIFIERS,
+  );
   const zone = zoneArgument(obj, expr.timezone, options, timezoneNotString);
   if (nullish(s)) return 'onNull' in expr ? computeValue(obj, expr.onNull, null, options) : null;
   try {

@@ -257,41 +257,42 @@ const GEO_OPERATORS = new Set([
   '$minDistance',
 ]);
 
+/** A path's test: some of its values pass `test`. */
+const someValue =
+  (test: (v: unknown) => boolean): ValueTest =>
+  (cands) =>
+    cands.some(test);
+
+/** A path's test: none of its values pass `test`. */
+const noValue =
+  (test: (v: unknown) => boolean): ValueTest =>
+  (cands) =>
+    !cands.some(test);
+
 /** Compiles the operators (or equality) given for one path into a test on its values. */
 export function compileValueTest(cond: unknown): ValueTest {
-  if (cond instanceof RegExp) {
-    const test = regexTest(cond);
-    return (cands) => cands.some(test);
-  }
-  if (!isOperatorSpec(cond)) {
-    const test = equalsTest(cond);
-    return (cands) => cands.some(test);
-  }
+  if (cond instanceof RegExp) return someValue(regexTest(cond));
+  if (!isOperatorSpec(cond)) return someValue(equalsTest(cond));
   const spec = cond as Doc;
   const tests: ValueTest[] = [];
   const keys = Object.keys(spec);
   for (const op of keys) {
     const arg = spec[op];
     switch (op) {
-      case '$eq': {
-        const test = equalsTest(arg);
-        tests.push((cands) => cands.some(test));
+      case '$eq':
+        tests.push(someValue(equalsTest(arg)));
         break;
-      }
       case '$ne': {
         if (arg instanceof RegExp) fail(2, "Can't have regex as arg to $ne.");
-        const test = equalsTest(arg);
-        tests.push((cands) => !cands.some(test));
+        tests.push(noValue(equalsTest(arg)));
         break;
       }
       case '$gt':
       case '$gte':
       case '$lt':
-      case '$lte': {
-        const test = comparisonTest(op, arg);
-        tests.push((cands) => cands.some(test));
+      case '$lte':
+        tests.push(someValue(comparisonTest(op, arg)));
         break;
-      }
       case '$in':
       case '$nin': {
         if (!Array.isArray(arg)) fail(2, `${op} needs an array`);
@@ -301,7 +302,7 @@ export function compileValueTest(cond: unknown): ValueTest {
           return x instanceof RegExp ? regexTest(x) : equalsTest(x);
         });
         const any = (v: unknown): boolean => each.some((t) => t(v));
-        tests.push(op === '$in' ? (cands) => cands.some(any) : (cands) => !cands.some(any));
+        tests.push(op === '$in' ? someValue(any) : noValue(any));
         break;
       }
       case '$exists': {
@@ -310,23 +311,18 @@ export function compileValueTest(cond: unknown): ValueTest {
         tests.push((_, leaves) => leaves.some((v) => v !== MISSING) === want);
         break;
       }
-      case '$type': {
-        const test = typeTest(arg);
-        tests.push((cands) => cands.some(test));
+      case '$type':
+        tests.push(someValue(typeTest(arg)));
         break;
-      }
-      case '$regex': {
-        const test = regexTest(makeRegex(arg, spec.$options));
-        tests.push((cands) => cands.some(test));
+      case '$regex':
+        tests.push(someValue(regexTest(makeRegex(arg, spec.$options))));
         break;
-      }
       case '$options':
         if (!('$regex' in spec)) fail(2, '$options needs a $regex');
         break;
       case '$not': {
         if (arg instanceof RegExp) {
-          const inner = regexTest(arg);
-          tests.push((cands) => !cands.some(inner));
+          tests.push(noValue(regexTest(arg)));
           break;
         }
         if (!isPlainObject(arg)) fail(2, '$not needs a regex or a document');
@@ -355,8 +351,7 @@ export function compileValueTest(cond: unknown): ValueTest {
           }
           if (isPlainObject(x) && Object.keys(x).some((k) => k.startsWith('$')))
             fail(2, 'no $ expressions in $all');
-          const test = x instanceof RegExp ? regexTest(x) : equalsTest(x);
-          return (cands) => cands.some(test);
+          return someValue(x instanceof RegExp ? regexTest(x) : equalsTest(x));
         });
         tests.push((cands, leaves) => parts.every((p) => p(cands, leaves)));
         break;
@@ -369,19 +364,15 @@ export function compileValueTest(cond: unknown): ValueTest {
         tests.push((_, leaves) => leaves.some((v) => Array.isArray(v) && v.length === n));
         break;
       }
-      case '$mod': {
-        const test = modTest(arg);
-        tests.push((cands) => cands.some(test));
+      case '$mod':
+        tests.push(someValue(modTest(arg)));
         break;
-      }
       case '$bitsAllSet':
       case '$bitsAnySet':
       case '$bitsAllClear':
-      case '$bitsAnyClear': {
-        const test = bitsTest(op, arg);
-        tests.push((cands) => cands.some(test));
+      case '$bitsAnyClear':
+        tests.push(someValue(bitsTest(op, arg)));
         break;
-      }
       case '$comment':
         break;
       default:

@@ -147,17 +147,20 @@ export function distinctValues(values: unknown[]): unknown[] {
 
 const keys = (values: unknown[]): Set<string> => new Set(values.map(keyOf));
 
+/** One of a set operator's operands, which must be an array. */
+function operandArray(name: string, code: number, a: unknown): unknown[] {
+  if (!Array.isArray(a))
+    fail(code, `All operands of ${name} must be arrays. One argument is of type: ${typeName(a)}`);
+  return a;
+}
+
 const $setUnion: Expression = (obj, expr, options) => {
   const args = evaluateArguments('$setUnion', obj, expr, options, 0, Infinity);
   const out: unknown[] = [];
   for (const a of args) {
     if (nullish(a)) return null;
-    if (!Array.isArray(a))
-      fail(
-        17043,
-        `All operands of $setUnion must be arrays. One argument is of type: ${typeName(a)}`,
-      );
-    out.push(...a);
+    const array = operandArray('$setUnion', 17043, a);
+    out.push(...array);
   }
   return distinctValues(out);
 };
@@ -167,33 +170,36 @@ const $setIntersection: Expression = (obj, expr, options) => {
   let out: unknown[] | null = null;
   for (const a of args) {
     if (nullish(a)) return null;
-    if (!Array.isArray(a))
-      fail(
-        17047,
-        `All operands of $setIntersection must be arrays. One argument is of type: ${typeName(a)}`,
-      );
-    if (out === null) out = distinctValues(a);
+    const array = operandArray('$setIntersection', 17047, a);
+    if (out === null) out = distinctValues(array);
     else {
-      const here = keys(a);
+      const here = keys(array);
       out = out.filter((v) => here.has(keyOf(v)));
     }
   }
   return out ?? [];
 };
 
+/** Two set operands that must both be arrays, refused with the operator's code for each. */
+function bothArrays(
+  name: string,
+  [a, b]: unknown[],
+  [firstCode, secondCode]: [number, number],
+): [unknown[], unknown[]] {
+  const notArray = (code: number, which: string, v: unknown): never =>
+    fail(
+      code,
+      `both operands of ${name} must be arrays. ${which} argument is of type: ${typeName(v)}`,
+    );
+  if (!Array.isArray(a)) notArray(firstCode, 'First', a);
+  if (!Array.isArray(b)) notArray(secondCode, 'Second', b);
+  return [a as unknown[], b as unknown[]];
+}
+
 const $setDifference: Expression = (obj, expr, options) => {
-  const [a, b] = evaluateArguments('$setDifference', obj, expr, options, 2);
-  if (nullish(a) || nullish(b)) return null;
-  if (!Array.isArray(a))
-    fail(
-      17048,
-      `both operands of $setDifference must be arrays. First argument is of type: ${typeName(a)}`,
-    );
-  if (!Array.isArray(b))
-    fail(
-      17049,
-      `both operands of $setDifference must be arrays. Second argument is of type: ${typeName(b)}`,
-    );
+  const args = evaluateArguments('$setDifference', obj, expr, options, 2);
+  if (args.some(nullish)) return null;
+  const [a, b] = bothArrays('$setDifference', args, [17048, 17049]);
   const removed = keys(b);
   return distinctValues(a).filter((v) => !removed.has(keyOf(v)));
 };
@@ -202,12 +208,8 @@ const $setEquals: Expression = (obj, expr, options) => {
   const args = evaluateArguments('$setEquals', obj, expr, options, 2, Infinity);
   let first: Set<string> | null = null;
   for (const a of args) {
-    if (!Array.isArray(a))
-      fail(
-        17044,
-        `All operands of $setEquals must be arrays. One argument is of type: ${typeName(a)}`,
-      );
-    const here = keys(a);
+    const array = operandArray('$setEquals', 17044, a);
+    const here = keys(array);
     if (first === null) first = here;
     else if (here.size !== first.size || [...here].some((k) => !first!.has(k))) return false;
   }
@@ -215,17 +217,11 @@ const $setEquals: Expression = (obj, expr, options) => {
 };
 
 const $setIsSubset: Expression = (obj, expr, options) => {
-  const [a, b] = evaluateArguments('$setIsSubset', obj, expr, options, 2);
-  if (!Array.isArray(a))
-    fail(
-      17046,
-      `both operands of $setIsSubset must be arrays. First argument is of type: ${typeName(a)}`,
-    );
-  if (!Array.isArray(b))
-    fail(
-      17042,
-      `both operands of $setIsSubset must be arrays. Second argument is of type: ${typeName(b)}`,
-    );
+  const [a, b] = bothArrays(
+    '$setIsSubset',
+    evaluateArguments('$setIsSubset', obj, expr, options, 2),
+    [17046, 17042],
+  );
   const within = keys(b);
   return a.every((v) => within.has(keyOf(v)));
 };

@@ -18,53 +18,7 @@ import { FIELD_PATH, context, mingoOptions } from './mingo-context';
  * with the engine's context (mingo-context.ts).
  */
 
-/** Pipeline stages MongoDB 7 knows. Those mingo does not run are refused by name. */
-const KNOWN_STAGES = new Set([
-  '$addFields',
-  '$bucket',
-  '$bucketAuto',
-  '$changeStream',
-  '$changeStreamSplitLargeEvent',
-  '$collStats',
-  '$count',
-  '$currentOp',
-  '$densify',
-  '$documents',
-  '$facet',
-  '$fill',
-  '$geoNear',
-  '$graphLookup',
-  '$group',
-  '$indexStats',
-  '$limit',
-  '$listLocalSessions',
-  '$listSampledQueries',
-  '$listSearchIndexes',
-  '$listSessions',
-  '$lookup',
-  '$match',
-  '$merge',
-  '$out',
-  '$planCacheStats',
-  '$project',
-  '$redact',
-  '$replaceRoot',
-  '$replaceWith',
-  '$sample',
-  '$search',
-  '$searchMeta',
-  '$set',
-  '$setWindowFields',
-  '$shardedDataDistribution',
-  '$skip',
-  '$sort',
-  '$sortByCount',
-  '$unionWith',
-  '$unset',
-  '$unwind',
-  '$vectorSearch',
-]);
-
+/** The pipeline stages this engine runs. */
 const ENGINE_STAGES = new Set([
   '$addFields',
   '$bucket',
@@ -92,6 +46,28 @@ const ENGINE_STAGES = new Set([
   '$redact',
   '$densify',
   '$fill',
+]);
+
+/** Pipeline stages MongoDB 7 knows: those this engine runs and those it refuses by name. */
+const KNOWN_STAGES = new Set([
+  ...ENGINE_STAGES,
+  '$changeStream',
+  '$changeStreamSplitLargeEvent',
+  '$collStats',
+  '$currentOp',
+  '$geoNear',
+  '$indexStats',
+  '$listLocalSessions',
+  '$listSampledQueries',
+  '$listSearchIndexes',
+  '$listSessions',
+  '$merge',
+  '$out',
+  '$planCacheStats',
+  '$search',
+  '$searchMeta',
+  '$shardedDataDistribution',
+  '$vectorSearch',
 ]);
 
 /**

@@ -107,6 +107,17 @@ interface CollectionHeader {
   indexes: Document[];
 }
 
+/** What a backup or a restore reports of its collections, and their documents in all. */
+function collectionsOf(headers: CollectionHeader[], counts: Record<string, number>) {
+  const collections = headers.map((h) => ({
+    name: h.name,
+    type: h.type,
+    documents: counts[h.name] ?? 0,
+    indexes: h.indexes.length,
+  }));
+  return { collections, documents: collections.reduce((sum, c) => sum + c.documents, 0) };
+}
+
 /** Types are kept as they are: Int32 stays Int32, Double stays Double, Int64 stays Int64. */
 const RAW_TYPES = { promoteValues: false, promoteLongs: false, promoteBuffers: false } as const;
 const CANONICAL = { relaxed: false } as const;
@@ -210,17 +221,10 @@ export async function backupDatabase(uri: string, out: string): Promise<BackupRe
     await pipeline(Readable.from(lines()), createGzip(), createWriteStream(tmp, { mode: 0o600 }));
     renameSync(tmp, out);
 
-    const collections = headers.map((h) => ({
-      name: h.name,
-      type: h.type,
-      documents: counts[h.name] ?? 0,
-      indexes: h.indexes.length,
-    }));
     return {
       database: db.databaseName,
       file: out,
-      collections,
-      documents: collections.reduce((sum, c) => sum + c.documents, 0),
+      ...collectionsOf(headers, counts),
       bytes: statSync(out).size,
       rawBytes,
       seconds: (performance.now() - started) / 1000,
@@ -449,17 +453,10 @@ export async function restoreDatabase(
           `Collection ${header.name} holds ${stored} documents after the restore, the backup ${counts[header.name]}`,
         );
     }
-    const collections = headers.map((h) => ({
-      name: h.name,
-      type: h.type,
-      documents: counts[h.name] ?? 0,
-      indexes: h.indexes.length,
-    }));
     return {
       database: db.databaseName,
       file,
-      collections,
-      documents: collections.reduce((sum, c) => sum + c.documents, 0),
+      ...collectionsOf(headers, counts),
       bytes: statSync(file).size,
       dropped: occupied.map((o) => o.name),
       seconds: (performance.now() - started) / 1000,

@@ -1,17 +1,9 @@
-import {
-  expectNoViolations,
-  expectNoViolationsHere,
-  makeFixtures,
-  PLACEHOLDERS,
-  skipBrowserChecks,
-  type Fixtures,
-  type Screen,
-} from './support/accessibility';
+import { checkScreens, expectNoViolationsHere, skipBrowserChecks } from './support/accessibility';
 import { expect, NO_JS, test } from './support/fixtures';
 
 // The public site and the pages a subscriber reaches from e-mails, seen signed out. They load
 // none of the framework's JavaScript, so they are the same without it: checked once.
-const SCREENS: Screen[] = [
+const made = checkScreens('public', [
   { path: () => '/' },
   { path: () => '/track' },
   { path: (f) => `/track?number=${f.trackingNumber}` },
@@ -35,31 +27,13 @@ const SCREENS: Screen[] = [
   { path: (f) => f.confirmPath },
   { path: (f) => f.confirmedPath },
   { path: (f) => f.unsubscribePath },
-];
+]);
 
 test.use({ storageState: { cookies: [], origins: [] } });
-// Both workers share the screens; axe takes a few seconds a width on a busy machine.
-test.describe.configure({ mode: 'parallel', timeout: 60_000 });
-
-let fixtures: Fixtures;
-
-test.beforeAll(async ({ playwright, adminState, adminToken }) => {
-  fixtures = await makeFixtures({ playwright, adminState, adminToken });
-});
-
-for (const [index, screen] of SCREENS.entries()) {
-  test(
-    `public screen ${index + 1}: ${screen.path(PLACEHOLDERS)}`,
-    screen.withoutJavaScript ? NO_JS : {},
-    async ({ page }) => {
-      await expectNoViolations(page, screen.path(fixtures));
-    },
-  );
-}
 
 test('the subscribe form under a result showing its field error', async ({ page }) => {
   // Without JavaScript the browser's own checks stop the submit.
-  await page.goto(`/track?number=${fixtures.trackingNumber}`);
+  await page.goto(`/track?number=${made.fixtures.trackingNumber}`);
   await skipBrowserChecks(page);
   await page.getByLabel('Your e-mail address').fill('not-an-address');
   await page.getByRole('button', { name: 'Subscribe to updates' }).click();

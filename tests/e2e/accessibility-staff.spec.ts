@@ -1,19 +1,11 @@
-import {
-  expectNoViolations,
-  expectNoViolationsHere,
-  makeFixtures,
-  PLACEHOLDERS,
-  skipBrowserChecks,
-  type Fixtures,
-  type Screen,
-} from './support/accessibility';
-import { expect, NO_JS, test } from './support/fixtures';
+import { checkScreens, expectNoViolationsHere, skipBrowserChecks } from './support/accessibility';
+import { expect, test } from './support/fixtures';
 import { parcelCombobox } from './support/helpers';
 
 // Every dashboard tab and dialog, signed in as the admin. Dialogs are pages without JavaScript,
 // the parcel list's bulk bar and the pickers change with it, and the print page has a
 // <noscript>: those are checked in both projects.
-const SCREENS: Screen[] = [
+checkScreens('staff', [
   { path: () => '/dashboard' },
   { path: () => '/dashboard/parcels', withoutJavaScript: true },
   { path: () => '/dashboard/parcels?search=no-such-parcel-anywhere' },
@@ -71,26 +63,7 @@ const SCREENS: Screen[] = [
   { path: (f) => `/dashboard/parcels/${f.parcelId}/reopen` },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}` },
   { path: (f) => `/dashboard/settings/webhooks/${f.webhookId}?delete` },
-];
-
-// Both workers share the screens; axe takes a few seconds a width on a busy machine.
-test.describe.configure({ mode: 'parallel', timeout: 60_000 });
-
-let fixtures: Fixtures;
-
-test.beforeAll(async ({ playwright, adminState, adminToken }) => {
-  fixtures = await makeFixtures({ playwright, adminState, adminToken });
-});
-
-for (const [index, screen] of SCREENS.entries()) {
-  test(
-    `staff screen ${index + 1}: ${screen.path(PLACEHOLDERS)}`,
-    screen.withoutJavaScript ? NO_JS : {},
-    async ({ page }) => {
-      await expectNoViolations(page, screen.path(fixtures));
-    },
-  );
-}
+]);
 
 test("the parcel import showing a file's errors, then a file's preview", async ({ page }) => {
   await page.goto('/dashboard/parcels/import');

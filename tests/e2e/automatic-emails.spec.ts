@@ -1,6 +1,6 @@
 import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
 import {
-  eventFormReady,
+  addEventFromTrackingPage,
   reloadUntil,
   toastRegion,
   uniqueName,
@@ -26,12 +26,7 @@ test('an event that sets Out for Delivery e-mails the recipient once, shown in t
   const { parcel } = await created.json();
 
   await page.goto(`/dashboard/tracking/${parcel.id}`);
-  await page.getByRole('link', { name: 'Add Event' }).click();
-  await eventFormReady(page);
-  await page.getByLabel('Status', { exact: true }).selectOption('Out for Delivery');
-  await page.getByLabel('Location').fill('Depot');
-  await page.getByRole('button', { name: 'Add Event' }).click();
-  await expect(toastRegion(page)).toContainText('Tracking event added');
+  await addEventFromTrackingPage(page, 'Out for Delivery', 'Depot');
 
   const mail = await waitForMail(email);
   expect(mail.subject).toBe(`Status update for your parcel ${parcel.trackingNumber}`);

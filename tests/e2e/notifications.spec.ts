@@ -97,24 +97,31 @@ test('a quick template link opens the dialog with that template chosen', async (
   await expect(page.getByLabel('Template', { exact: true })).toHaveValue('Delivery Confirmation');
 });
 
+/**
+ * Sends the parcel's status update from the list to an address the SMTP server refuses: it is
+ * refused on every attempt (MAIL_RETRY_DELAYS is short here) and ends failed. Its list item.
+ */
+async function sendRefused(page: Page, parcel: CreatedParcel) {
+  await page.goto(LIST);
+  await fillStatusUpdate(page, parcel);
+  const item = notificationItem(page, parcel.email);
+  setSmtpRejecting(parcel.email, true);
+  try {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(toastRegion(page)).toContainText('Notification sent');
+    await reloadUntil(page, () => expect(item.locator('[data-status="failed"]')).toBeVisible());
+  } finally {
+    setSmtpRejecting(parcel.email, false);
+  }
+  return item;
+}
+
 test(
   'a refused e-mail shows as failed with the error text; Retry sends it',
   NO_JS,
   async ({ page, request, admin }) => {
     const parcel = await createParcel(request, admin);
-    await page.goto(LIST);
-    await fillStatusUpdate(page, parcel);
-
-    const item = notificationItem(page, parcel.email);
-    setSmtpRejecting(parcel.email, true);
-    try {
-      await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await expect(toastRegion(page)).toContainText('Notification sent');
-      // Refused on every attempt (MAIL_RETRY_DELAYS is short here), it ends failed.
-      await reloadUntil(page, () => expect(item.locator('[data-status="failed"]')).toBeVisible());
-    } finally {
-      setSmtpRejecting(parcel.email, false);
-    }
+    const item = await sendRefused(page, parcel);
     await expect(item).toContainText('550');
     await expect(item).toContainText('Mailbox unavailable');
     await expect(item).toContainText('4 attempts');
@@ -130,19 +137,7 @@ test(
 
 test('a failed notification can be deleted', NO_JS, async ({ page, request, admin }) => {
   const parcel = await createParcel(request, admin);
-  await page.goto(LIST);
-  await fillStatusUpdate(page, parcel);
-
-  const item = notificationItem(page, parcel.email);
-  setSmtpRejecting(parcel.email, true);
-  try {
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect(toastRegion(page)).toContainText('Notification sent');
-    await reloadUntil(page, () => expect(item.locator('[data-status="failed"]')).toBeVisible());
-  } finally {
-    setSmtpRejecting(parcel.email, false);
-  }
-
+  const item = await sendRefused(page, parcel);
   await item.getByRole('button', { name: /Delete/ }).click();
   await expect(toastRegion(page)).toContainText('Notification deleted');
   await expect(notificationItem(page, parcel.email)).toHaveCount(0);

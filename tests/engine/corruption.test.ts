@@ -58,15 +58,20 @@ function runCli(args: string[]): Promise<{ code: number | null; out: string; err
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
+/** A data directory of `count` parcels whose writer was killed, its journal and a copy to damage. */
+async function killedJournal(count: number) {
+  const dir = tempDbDir('embedded-mongo-damage-');
+  await fillAndKill(dir, count);
+  const journal = join(dir, 'journal.0.bson');
+  const original = readFileSync(journal);
+  return { dir, journal, original, damaged: Buffer.from(original) };
+}
+
 describe('damaged data files', () => {
   it('refuses to start on a journal damaged in the middle, and leaves it as it is', async () => {
-    const dir = tempDbDir('embedded-mongo-damage-');
-    await fillAndKill(dir, 143);
-    const journal = join(dir, 'journal.0.bson');
-    const original = readFileSync(journal);
+    const { dir, journal, original, damaged } = await killedJournal(143);
     expect(original.length).toBeGreaterThan(130_000);
     const hit = recordAt(records(original), 20_050);
-    const damaged = Buffer.from(original);
     damaged[20_050]! ^= 0x10;
     writeFileSync(journal, damaged);
     // Besides the socket files (the lock), the directory stays as it is.
@@ -101,13 +106,9 @@ describe('damaged data files', () => {
   }, 60_000);
 
   it('does not take a damaged length field for a torn final record', async () => {
-    const dir = tempDbDir('embedded-mongo-damage-');
-    await fillAndKill(dir, 40);
-    const journal = join(dir, 'journal.0.bson');
-    const original = readFileSync(journal);
+    const { dir, journal, original, damaged } = await killedJournal(40);
     const recs = records(original);
     const hit = recs[Math.floor(recs.length / 2)]!;
-    const damaged = Buffer.from(original);
     damaged[hit.offset + 3] = 0x7f; // declares a record far longer than the file
     writeFileSync(journal, damaged);
     await expect(startEmbeddedMongoHere({ dir })).rejects.toMatchObject({
@@ -122,12 +123,8 @@ describe('damaged data files', () => {
   }, 60_000);
 
   it('drops a final record whose checksum fails, with a warning', async () => {
-    const dir = tempDbDir('embedded-mongo-damage-');
-    await fillAndKill(dir, 10);
-    const journal = join(dir, 'journal.0.bson');
-    const original = readFileSync(journal);
+    const { dir, journal, original, damaged } = await killedJournal(10);
     const last = records(original).at(-1)!;
-    const damaged = Buffer.from(original);
     damaged[last.offset + 40]! ^= 0x01;
     writeFileSync(journal, damaged);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

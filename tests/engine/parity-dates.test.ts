@@ -358,30 +358,22 @@ describe('dates in MongoDB’s documented cases', () => {
   });
 
   it('count $dateDiff boundaries in the zone, and weeks from the given first day', async () => {
-    const diff = (startDate: Date, endDate: Date, unit: string, extra: Document = {}) =>
-      value({ $dateDiff: { startDate, endDate, unit, ...extra } });
-    expect(
-      await diff(new Date('2020-11-01T18:23:36Z'), new Date('2020-11-01T20:00:00Z'), 'hour', {
-        timezone: 'GMT',
-      }),
-    ).toBe(2);
-    expect(
-      await diff(new Date('2021-01-24T00:00:00Z'), new Date('2021-01-25T00:00:00Z'), 'week', {
-        startOfWeek: 'Monday',
-      }),
-    ).toBe(1);
-    expect(
-      await diff(new Date('2021-01-23T00:00:00Z'), new Date('2021-01-24T00:00:00Z'), 'week'),
-    ).toBe(1);
-    // 23:30 and 00:30 local in Berlin are a day apart, though one hour passes.
-    expect(
-      await diff(new Date('2026-07-15T21:30:00Z'), new Date('2026-07-15T22:30:00Z'), 'day', {
-        timezone: 'Europe/Berlin',
-      }),
-    ).toBe(1);
-    expect(
-      await diff(new Date('2026-07-15T21:30:00Z'), new Date('2026-07-15T22:30:00Z'), 'day'),
-    ).toBe(0);
+    // [start, end, unit, other arguments, boundaries crossed]
+    const cases: [string, string, string, Document, number][] = [
+      ['2020-11-01T18:23:36Z', '2020-11-01T20:00:00Z', 'hour', { timezone: 'GMT' }, 2],
+      ['2021-01-24T00:00:00Z', '2021-01-25T00:00:00Z', 'week', { startOfWeek: 'Monday' }, 1],
+      ['2021-01-23T00:00:00Z', '2021-01-24T00:00:00Z', 'week', {}, 1],
+      // 23:30 and 00:30 local in Berlin are a day apart, though one hour passes.
+      ['2026-07-15T21:30:00Z', '2026-07-15T22:30:00Z', 'day', { timezone: 'Europe/Berlin' }, 1],
+      ['2026-07-15T21:30:00Z', '2026-07-15T22:30:00Z', 'day', {}, 0],
+    ];
+    for (const [start, end, unit, extra, boundaries] of cases)
+      expect(
+        await value({
+          $dateDiff: { startDate: new Date(start), endDate: new Date(end), unit, ...extra },
+        }),
+        `${unit} from ${start} to ${end} ${JSON.stringify(extra)}`,
+      ).toBe(boundaries);
   });
 
   it('refuse a time zone MongoDB does not know with code 40485', async () => {

@@ -137,48 +137,30 @@ describe('error codes', () => {
         403,
         'forbidden',
       ],
-      [
-        'an unknown id',
+      ...(
+        [
+          ['an unknown id', '0123456789abcdef01234567', 'not_found'],
+          [
+            'an unknown tracking number',
+            unknownNumber({ mistyped: false }),
+            'tracking_number_not_found',
+          ],
+          [
+            'a mistyped tracking number',
+            unknownNumber({ mistyped: true }),
+            'tracking_number_mistyped',
+          ],
+        ] as const
+      ).map(([what, id, code]): [string, () => Promise<Response>, number, string] => [
+        what,
         () =>
-          callRoute(
-            parcelLoader,
-            `/api/parcels/${encodeURIComponent('0123456789abcdef01234567')}`,
-            {
-              headers: staff,
-              params: { id: '0123456789abcdef01234567' },
-            },
-          ),
+          callRoute(parcelLoader, `/api/parcels/${encodeURIComponent(id)}`, {
+            headers: staff,
+            params: { id },
+          }),
         404,
-        'not_found',
-      ],
-      [
-        'an unknown tracking number',
-        () =>
-          callRoute(
-            parcelLoader,
-            `/api/parcels/${encodeURIComponent(unknownNumber({ mistyped: false }))}`,
-            {
-              headers: staff,
-              params: { id: unknownNumber({ mistyped: false }) },
-            },
-          ),
-        404,
-        'tracking_number_not_found',
-      ],
-      [
-        'a mistyped tracking number',
-        () =>
-          callRoute(
-            parcelLoader,
-            `/api/parcels/${encodeURIComponent(unknownNumber({ mistyped: true }))}`,
-            {
-              headers: staff,
-              params: { id: unknownNumber({ mistyped: true }) },
-            },
-          ),
-        404,
-        'tracking_number_mistyped',
-      ],
+        code,
+      ]),
       [
         'a method the path does not take',
         () => callRoute(parcelAction, '/api/parcels/x', { method: 'PATCH', headers: staff }),

@@ -44,6 +44,18 @@ type Entries = {
   }>;
 };
 
+/** A record changed with `body` and then deleted through its API route, as the holder of `token`. */
+async function changeThenDelete(
+  route: Parameters<typeof callRoute>[0],
+  path: string,
+  id: string,
+  token: string,
+  body: Record<string, unknown>,
+) {
+  await callRoute(route, path, { token, method: 'PUT', body, params: { id } });
+  await callRoute(route, path, { token, method: 'DELETE', params: { id } });
+}
+
 describe('the audit trail', () => {
   it('records a parcel created and updated through the API with who, where and the fields before and after', async () => {
     const created = await callRoute(parcelsApi, '/api/parcels', {
@@ -217,16 +229,8 @@ describe('the audit trail', () => {
     });
     expect(generated.status).toBe(201);
     const { receipt } = await generated.json();
-    await callRoute(receiptApi, `/api/receipts/${receipt.id}`, {
-      token: staff.token,
-      method: 'PUT',
-      body: { customerName: 'Trail Buyer' },
-      params: { id: receipt.id },
-    });
-    await callRoute(receiptApi, `/api/receipts/${receipt.id}`, {
-      token: staff.token,
-      method: 'DELETE',
-      params: { id: receipt.id },
+    await changeThenDelete(receiptApi, `/api/receipts/${receipt.id}`, receipt.id, staff.token, {
+      customerName: 'Trail Buyer',
     });
     expect(await kinds('receipt', receipt.id)).toEqual(['delete', 'update', 'create']);
     const [receiptUpdate] = (
@@ -274,16 +278,8 @@ describe('the audit trail', () => {
     });
     expect(hookAnswer.status).toBe(201);
     const { webhook, secret } = await hookAnswer.json();
-    await callRoute(webhookApi, `/api/webhooks/${webhook.id}`, {
-      token: admin.token,
-      method: 'PUT',
-      body: { url: 'https://93.184.215.14/audited' },
-      params: { id: webhook.id },
-    });
-    await callRoute(webhookApi, `/api/webhooks/${webhook.id}`, {
-      token: admin.token,
-      method: 'DELETE',
-      params: { id: webhook.id },
+    await changeThenDelete(webhookApi, `/api/webhooks/${webhook.id}`, webhook.id, admin.token, {
+      url: 'https://93.184.215.14/audited',
     });
     expect(await kinds('webhook', webhook.id)).toEqual(['delete', 'update', 'create']);
 

@@ -73,37 +73,28 @@ describe('the app counts', () => {
 
   it('webhook attempts by outcome, and the job runs that made them', async () => {
     const { port } = receiver.address() as AddressInfo;
-    await createWebhook({
-      url: `http://127.0.0.1:${port}/ok`,
-      events: ['parcel.deleted'],
-      description: '',
-    });
-    const succeeded = 'courier_webhook_deliveries_total{outcome="succeeded"}';
-    const runs = `courier_job_run_duration_seconds_count{kind="${WEBHOOK_JOB}",outcome="succeeded"}`;
-    const runsBefore = await value(runs);
-    expect(
-      await growth(succeeded, async () => {
-        await emitWebhookEvent('parcel.deleted', { parcel: { id: 'x' } });
-        await attemptDueJob(WEBHOOK_JOB);
-      }),
-    ).toBe(1);
-    expect((await value(runs)) - runsBefore).toBe(1);
-
-    await createWebhook({
-      url: `http://127.0.0.1:${port}/fail`,
-      events: ['parcel.imported'],
-      description: '',
-    });
-    const retrying = 'courier_webhook_deliveries_total{outcome="retrying"}';
-    const retries = `courier_job_run_duration_seconds_count{kind="${WEBHOOK_JOB}",outcome="retry"}`;
-    const retriesBefore = await value(retries);
-    expect(
-      await growth(retrying, async () => {
-        await emitWebhookEvent('parcel.imported', { count: 0 });
-        await attemptDueJob(WEBHOOK_JOB);
-      }),
-    ).toBe(1);
-    expect((await value(retries)) - retriesBefore).toBe(1);
+    // [the receiver's path, the event, the delivery's outcome, the job run's, the event's data]
+    const cases = [
+      ['ok', 'parcel.deleted', 'succeeded', 'succeeded', { parcel: { id: 'x' } }],
+      ['fail', 'parcel.imported', 'retrying', 'retry', { count: 0 }],
+    ] as const;
+    for (const [path, event, outcome, runOutcome, data] of cases) {
+      await createWebhook({
+        url: `http://127.0.0.1:${port}/${path}`,
+        events: [event],
+        description: '',
+      });
+      const runs = `courier_job_run_duration_seconds_count{kind="${WEBHOOK_JOB}",outcome="${runOutcome}"}`;
+      const runsBefore = await value(runs);
+      expect(
+        await growth(`courier_webhook_deliveries_total{outcome="${outcome}"}`, async () => {
+          await emitWebhookEvent(event, data);
+          await attemptDueJob(WEBHOOK_JOB);
+        }),
+        event,
+      ).toBe(1);
+      expect((await value(runs)) - runsBefore, event).toBe(1);
+    }
   });
 
   it('sign-ins refused for wrong credentials, and those refused while locked out', async () => {

@@ -11,7 +11,7 @@ import { updateParcel } from '~/services/parcels.server';
 import { action as createAction } from '~/routes/dashboard.parcels.new';
 import { connectDb } from '~/lib/db.server';
 import { createUser } from '../support/factories';
-import { toastOf } from '../support/api';
+import { toastOf, expectToast } from '../support/api';
 
 const context = { clientAddress: '10.1.2.3' };
 let sessionCookie = '';
@@ -57,20 +57,24 @@ const baseFields = {
   estimatedDelivery: '',
 };
 
+/** The new-parcel form submitted with `fields` over the base ones. */
+function submitNew(fields: Record<string, string>) {
+  return createAction({
+    request: post('/dashboard/parcels/new', { ...baseFields, ...fields }),
+    params: {},
+    context,
+  } as never);
+}
+
 describe('create parcel form', () => {
   it('adds and removes destination rows without storing anything', async () => {
     const before = await Parcel.countDocuments();
-    const add = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'recipient.name': '',
-        'destinations[0].name': 'Kept',
-        'destinations[0].country': 'USA',
-        __intent__: insertDestination,
-      }),
-      params: {},
-      context,
-    } as never);
+    const add = await submitNew({
+      'recipient.name': '',
+      'destinations[0].name': 'Kept',
+      'destinations[0].country': 'USA',
+      __intent__: insertDestination,
+    });
     // Not a failed submission: the form comes back with one row more, and no errors yet.
     expect(add.status).toBe(200);
     const added = (await add.json()) as FormReply;
@@ -80,16 +84,11 @@ describe('create parcel form', () => {
       { country: 'USA' },
     ]);
     expect(added.initialValue.weight).toBe('heavy');
-    const remove = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'destinations[0].name': 'Gone',
-        'destinations[1].name': 'Kept',
-        __intent__: removeDestination(0),
-      }),
-      params: {},
-      context,
-    } as never);
+    const remove = await submitNew({
+      'destinations[0].name': 'Gone',
+      'destinations[1].name': 'Kept',
+      __intent__: removeDestination(0),
+    });
     expect(remove.status).toBe(200);
     const removed = (await remove.json()) as FormReply;
     expect(removed.initialValue.destinations).toEqual([{ name: 'Kept' }]);
@@ -98,15 +97,7 @@ describe('create parcel form', () => {
 
   it('returns field errors with status 400 and stores nothing', async () => {
     const before = await Parcel.countDocuments();
-    const res = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'recipient.name': '',
-        'sender.email': 'nope',
-      }),
-      params: {},
-      context,
-    } as never);
+    const res = await submitNew({ 'recipient.name': '', 'sender.email': 'nope' });
     expect(res.status).toBe(400);
     const body = (await res.json()) as FormReply;
     expect(body.status).toBe('error');
@@ -158,15 +149,10 @@ describe('create parcel form', () => {
     [{ from: '2 pm', until: '16:00' }, { 'deliveryWindow.from': ['Enter a time as HH:MM'] }],
   ])('refuses the delivery window %j with a field error', async (window, errors) => {
     const before = await Parcel.countDocuments();
-    const res = await createAction({
-      request: post('/dashboard/parcels/new', {
-        ...baseFields,
-        'deliveryWindow.from': window.from,
-        'deliveryWindow.until': window.until,
-      }),
-      params: {},
-      context,
-    } as never);
+    const res = await submitNew({
+      'deliveryWindow.from': window.from,
+      'deliveryWindow.until': window.until,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as FormReply).error).toEqual(errors);
     expect(await Parcel.countDocuments()).toBe(before);
@@ -185,21 +171,22 @@ describe('create parcel form', () => {
   });
 });
 
+/** The edit form of a parcel saved with `fields` over the base ones. */
+function saveEdit(parcelId: string, fields: Record<string, string>) {
+  return editAction({
+    request: post(`/dashboard/parcels/${parcelId}/edit`, { ...baseFields, ...fields }),
+    params: { parcelId },
+    context,
+  } as never);
+}
+
 describe('edit and delete parcel forms', () => {
   it('updates the status and records the delivery', async () => {
     const parcel = await Parcel.create({
       trackingNumber: 'EDT000000001',
       recipient: { name: 'E', address: 'A' },
     });
-    const res = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        weight: '7.25',
-        status: 'Delivered',
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const res = await saveEdit(parcel.id, { weight: '7.25', status: 'Delivered' });
     expect(res.status).toBe(302);
     expect((await toastOf(res))?.title).toBe('Parcel updated successfully');
     const stored = await Parcel.findById(parcel.id).lean();
@@ -214,12 +201,7 @@ describe('edit and delete parcel forms', () => {
       recipient: { name: 'E', address: 'A' },
       estimatedDelivery: new Date('2030-07-02T00:00:00Z'),
     });
-    const edit = (fields: Record<string, string>) =>
-      editAction({
-        request: post(`/dashboard/parcels/${parcel.id}/edit`, { ...baseFields, ...fields }),
-        params: { parcelId: parcel.id },
-        context,
-      } as never);
+    const edit = (fields: Record<string, string>) => saveEdit(parcel.id, fields);
     // Kept day (the date left empty); New York is four hours behind UTC in July.
     let res = await edit({ 'deliveryWindow.from': '09:30', 'deliveryWindow.until': '13:00' });
     expect(res.status).toBe(302);
@@ -251,15 +233,7 @@ describe('edit and delete parcel forms', () => {
     const opened = await load();
     // Someone else saves first (the API, another tab).
     await updateParcel(parcel.id, { weight: 4 } as never);
-    const res = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        weight: '9',
-        version: String(opened.version),
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const res = await saveEdit(parcel.id, { weight: '9', version: String(opened.version) });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ changedMeanwhile: CHANGED_MEANWHILE });
     expect((await Parcel.findById(parcel.id).lean())?.weight).toBe(4);
@@ -267,15 +241,7 @@ describe('edit and delete parcel forms', () => {
     const reloaded = await load();
     expect(reloaded.parcel.weight).toBe(4);
     expect(reloaded.version).toBeGreaterThan(opened.version);
-    const again = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        weight: '9',
-        version: String(reloaded.version),
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const again = await saveEdit(parcel.id, { weight: '9', version: String(reloaded.version) });
     expect(again.status).toBe(302);
     expect((await Parcel.findById(parcel.id).lean())?.weight).toBe(9);
   });
@@ -285,14 +251,7 @@ describe('edit and delete parcel forms', () => {
       trackingNumber: 'EDT000000002',
       recipient: { name: 'E', address: 'A' },
     });
-    const res = await editAction({
-      request: post(`/dashboard/parcels/${parcel.id}/edit`, {
-        ...baseFields,
-        status: 'Lost',
-      }),
-      params: { parcelId: parcel.id },
-      context,
-    } as never);
+    const res = await saveEdit(parcel.id, { status: 'Lost' });
     expect(res.status).toBe(400);
     expect(Object.keys(((await res.json()) as FormReply).error ?? {})).toEqual(['status']);
     expect((await Parcel.findById(parcel.id).lean())?.status).toBe('Pending');
@@ -308,8 +267,7 @@ describe('edit and delete parcel forms', () => {
       params: { parcelId: parcel.id },
       context,
     } as never);
-    expect(res.status).toBe(302);
-    expect(await toastOf(res)).toMatchObject({
+    await expectToast(res, {
       type: 'success',
       title: 'Parcel deleted successfully',
     });

@@ -144,17 +144,7 @@ describe('the stored form of an imported parcel', () => {
   it('is what mongoose would store for the same parcel', () => {
     const input = {
       trackingNumber: 'ABC123456789',
-      sender: {
-        name: 'S',
-        email: 'Mixed@Case.Example',
-        phone: '',
-        address: '',
-        city: '',
-        region: '',
-        postalCode: '',
-        country: '',
-        timeZone: '',
-      },
+      sender: { ...EMPTY_CONTACT, name: 'S', email: 'Mixed@Case.Example' },
       recipient: {
         name: 'R',
         email: '',

@@ -18,7 +18,7 @@ import { renderLabelPdf } from '~/services/label-render.server';
 import { printable } from '~/services/pdf-fonts.server';
 import { trackingUrl } from '~/lib/urls.server';
 import { createParcel } from '~/services/parcels.server';
-import { callRoute, toastOf } from '../support/api';
+import { callRoute, toastOf, expectToast } from '../support/api';
 import { pdfBarcodes, pdfPageCount, pdfText } from '../support/pdf';
 import { type SignedIn } from '../support/sign-in';
 import { createUsers } from '../support/factories';
@@ -57,6 +57,18 @@ beforeAll(async () => {
   ({ staff, viewer } = await createUsers(['staff', 'viewer'], 'label'));
   parcel = await newParcel('Jane Label');
 });
+
+/** The error toast of a bulk action that did nothing. */
+const refused = (title: string, description: string) => ({ type: 'error', title, description });
+
+/** A form of `fields` posted to the action as `who` (the staff user unless said). */
+function post(action: unknown, url: string, fields: [string, string][], who: Who = staff) {
+  return callRoute(action, url, {
+    method: 'POST',
+    headers: { Cookie: who.cookie },
+    body: new URLSearchParams(fields),
+  });
+}
 
 describe('GET /api/parcels/:id/label.pdf', () => {
   it('is a 4×6 in PDF whose barcode decodes to the tracking number', async () => {
@@ -318,8 +330,6 @@ describe('GET /dashboard/parcels/labels.pdf (the bulk sheet)', () => {
 });
 
 describe('bulk actions on the parcel table', () => {
-  const form = (fields: Array<[string, string]>) => new URLSearchParams(fields);
-
   it('changes the status of the selected parcels as single edits do: audit entries and webhooks', async () => {
     const [a, b, c] = await Promise.all([
       newParcel('Bulk A'),
@@ -331,24 +341,22 @@ describe('bulk actions on the parcel table', () => {
       events: ['parcel.status_changed'],
       description: '',
     });
-    const res = await callRoute(listAction, '/dashboard/parcels?search=Bulk&page=1', {
-      method: 'POST',
-      headers: { Cookie: staff.cookie },
-      body: form([
-        ['intent', 'status'],
-        ['ids', a!.id],
-        ['ids', b!.id],
-        ['newStatus', 'In Transit'],
-        ['paper', 'a4'],
-        ['back', ''],
-      ]),
-    });
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/dashboard/parcels?search=Bulk&page=1');
-    expect(await toastOf(res)).toMatchObject({
-      type: 'success',
-      title: 'Status changed for 2 parcels',
-    });
+    const res = await post(listAction, '/dashboard/parcels?search=Bulk&page=1', [
+      ['intent', 'status'],
+      ['ids', a!.id],
+      ['ids', b!.id],
+      ['newStatus', 'In Transit'],
+      ['paper', 'a4'],
+      ['back', ''],
+    ]);
+    await expectToast(
+      res,
+      {
+        type: 'success',
+        title: 'Status changed for 2 parcels',
+      },
+      '/dashboard/parcels?search=Bulk&page=1',
+    );
     expect((await getParcel(a!.id))!.status).toBe('In Transit');
     expect((await getParcel(b!.id))!.status).toBe('In Transit');
     expect((await getParcel(c!.id))!.status).toBe('Pending');
@@ -370,64 +378,38 @@ describe('bulk actions on the parcel table', () => {
     );
 
     // Once more: both are already In Transit, so nothing changes and nothing is recorded.
-    const again = await callRoute(listAction, '/dashboard/parcels', {
-      method: 'POST',
-      headers: { Cookie: staff.cookie },
-      body: form([
-        ['intent', 'status'],
-        ['ids', `${a!.id},${b!.id}`],
-        ['newStatus', 'In Transit'],
-      ]),
-    });
+    const again = await post(listAction, '/dashboard/parcels', [
+      ['intent', 'status'],
+      ['ids', `${a!.id},${b!.id}`],
+      ['newStatus', 'In Transit'],
+    ]);
     expect(await toastOf(again)).toMatchObject({ title: 'No status changed' });
     expect(await AuditEntry.countDocuments({ entityId: { $in: [a!.id, b!.id] } })).toBe(2);
   });
 
   it('says what is missing instead of changing anything', async () => {
-    const noIds = await callRoute(listAction, '/dashboard/parcels', {
-      method: 'POST',
-      headers: { Cookie: staff.cookie },
-      body: form([
-        ['intent', 'status'],
-        ['newStatus', 'Delivered'],
-      ]),
-    });
-    expect(await toastOf(noIds)).toEqual({
-      type: 'error',
-      title: 'Nothing changed',
-      description: 'Select at least one parcel.',
-    });
-    const noStatus = await callRoute(listAction, '/dashboard/parcels', {
-      method: 'POST',
-      headers: { Cookie: staff.cookie },
-      body: form([
-        ['intent', 'status'],
-        ['ids', parcel.id],
-        ['newStatus', ''],
-      ]),
-    });
+    const noIds = await post(listAction, '/dashboard/parcels', [
+      ['intent', 'status'],
+      ['newStatus', 'Delivered'],
+    ]);
+    expect(await toastOf(noIds)).toEqual(refused('Nothing changed', 'Select at least one parcel.'));
+    const noStatus = await post(listAction, '/dashboard/parcels', [
+      ['intent', 'status'],
+      ['ids', parcel.id],
+      ['newStatus', ''],
+    ]);
     expect(await toastOf(noStatus)).toMatchObject({ description: 'Choose the new status.' });
     expect((await getParcel(parcel.id))!.status).toBe('Pending');
   });
 
   it('changes and deletes nothing for a selection that is not one of parcels', async () => {
     const target = await newParcel('Hostile Target');
-    const post = (action: typeof listAction, url: string, fields: [string, string][]) =>
-      callRoute(action, url, {
-        method: 'POST',
-        headers: { Cookie: staff.cookie },
-        body: form(fields),
-      });
     // An unknown action is named first, whatever else is wrong.
     const unknown = await post(listAction, '/dashboard/parcels', [
       ['intent', 'delete'],
       ['ids', target.id],
     ]);
-    expect(await toastOf(unknown)).toEqual({
-      type: 'error',
-      title: 'Nothing changed',
-      description: 'Unknown action.',
-    });
+    expect(await toastOf(unknown)).toEqual(refused('Nothing changed', 'Unknown action.'));
     const notIds = await post(listAction, '/dashboard/parcels?page=2', [
       ['intent', 'status'],
       ['ids', `${target.id},{"$ne":null}`],
@@ -450,18 +432,15 @@ describe('bulk actions on the parcel table', () => {
       ['back', '?search=Second'],
     ]);
     expect(many.headers.get('location')).toBe('/dashboard/parcels?search=Hostile');
-    expect(await toastOf(many)).toEqual({
-      type: 'error',
-      title: 'Nothing deleted',
-      description: 'Select at most 100 parcels at a time.',
-    });
+    expect(await toastOf(many)).toEqual(
+      refused('Nothing deleted', 'Select at most 100 parcels at a time.'),
+    );
     const confirm = await callRoute(
       bulkDeleteLoader,
       `/dashboard/parcels/delete?ids=${target.id}&ids=nope`,
       { headers: { Cookie: staff.cookie } },
     );
-    expect(confirm.status).toBe(302);
-    expect(await toastOf(confirm)).toMatchObject({ description: 'Not a parcel id.' });
+    await expectToast(confirm, { description: 'Not a parcel id.' });
     const stored = await getParcel(target.id);
     expect(stored?.status).toBe('Pending');
     expect(await AuditEntry.countDocuments({ entityId: target.id })).toBe(0);
@@ -491,18 +470,16 @@ describe('bulk actions on the parcel table', () => {
     // Nothing is deleted by looking at the confirmation.
     expect(await Parcel.countDocuments({ _id: { $in: [a!.id, b!.id] } })).toBe(2);
 
-    const res = await callRoute(bulkDeleteAction, `/dashboard/parcels/delete?${query}`, {
-      method: 'POST',
-      headers: { Cookie: staff.cookie },
-      body: form([
-        ['back', '?search=Gone'],
-        ['ids', a!.id],
-        ['ids', b!.id],
-      ]),
-    });
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/dashboard/parcels?search=Gone');
-    expect(await toastOf(res)).toMatchObject({ type: 'success', title: '2 parcels deleted' });
+    const res = await post(bulkDeleteAction, `/dashboard/parcels/delete?${query}`, [
+      ['back', '?search=Gone'],
+      ['ids', a!.id],
+      ['ids', b!.id],
+    ]);
+    await expectToast(
+      res,
+      { type: 'success', title: '2 parcels deleted' },
+      '/dashboard/parcels?search=Gone',
+    );
     expect(await Parcel.countDocuments({ _id: { $in: [a!.id, b!.id] } })).toBe(0);
     expect(await getParcel(keep!.id)).not.toBeNull();
     const entries = await AuditEntry.find({ action: 'delete', entityId: { $in: [a!.id, b!.id] } });
@@ -512,8 +489,7 @@ describe('bulk actions on the parcel table', () => {
     const stale = await callRoute(bulkDeleteLoader, `/dashboard/parcels/delete?ids=${a!.id}`, {
       headers: { Cookie: staff.cookie },
     });
-    expect(stale.status).toBe(302);
-    expect(await toastOf(stale)).toMatchObject({
+    await expectToast(stale, {
       type: 'error',
       description: 'The selected parcels no longer exist.',
     });
@@ -521,15 +497,16 @@ describe('bulk actions on the parcel table', () => {
 
   it('lets viewers print labels and export, and nothing else', async () => {
     const target = await newParcel('Viewer Target');
-    const status = await callRoute(listAction, '/dashboard/parcels', {
-      method: 'POST',
-      headers: { Cookie: viewer.cookie },
-      body: form([
+    const status = await post(
+      listAction,
+      '/dashboard/parcels',
+      [
         ['intent', 'status'],
         ['ids', target.id],
         ['newStatus', 'Delivered'],
-      ]),
-    });
+      ],
+      viewer,
+    );
     expect(status.status).toBe(403);
     const confirm = await callRoute(
       bulkDeleteLoader,
@@ -539,11 +516,12 @@ describe('bulk actions on the parcel table', () => {
       },
     );
     expect(confirm.status).toBe(403);
-    const del = await callRoute(bulkDeleteAction, '/dashboard/parcels/delete', {
-      method: 'POST',
-      headers: { Cookie: viewer.cookie },
-      body: form([['ids', target.id]]),
-    });
+    const del = await post(
+      bulkDeleteAction,
+      '/dashboard/parcels/delete',
+      [['ids', target.id]],
+      viewer,
+    );
     expect(del.status).toBe(403);
     const stored = await getParcel(target.id);
     expect(stored?.status).toBe('Pending');

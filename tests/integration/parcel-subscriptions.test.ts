@@ -122,6 +122,15 @@ afterAll(async () => {
   await disconnectDb();
 });
 
+/** The one-click unsubscribe form (RFC 8058) posted to `url`, as a mail client or the page sends it. */
+function unsubscribePost(action: unknown, url: string) {
+  return callRoute(action, url, {
+    method: 'POST',
+    body: 'List-Unsubscribe=One-Click',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+}
+
 describe('following a parcel by e-mail', () => {
   it('is confirmed by its link, then e-mails every new event with one-click unsubscribe, until unsubscribed', async () => {
     const parcel = await makeParcel();
@@ -200,19 +209,17 @@ describe('following a parcel by e-mail', () => {
     expect(update!.html).toContain(unsubscribe.search.replace(/&/g, '&amp;'));
 
     // One-click unsubscribe, as a mail client does it: a cookieless POST with that body.
-    const oneClick = await callRoute(oneClickAction, oneClickUrl.pathname + oneClickUrl.search, {
-      method: 'POST',
-      body: 'List-Unsubscribe=One-Click',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
+    const oneClick = await unsubscribePost(
+      oneClickAction,
+      oneClickUrl.pathname + oneClickUrl.search,
+    );
     expect(oneClick.status).toBe(200);
     expect((await ParcelSubscription.findOne({ email }).lean())?.status).toBe('unsubscribed');
     // Again, from the page's button: still fine, still unsubscribed.
-    const again = await callRoute(unsubscribeAction, unsubscribe.pathname + unsubscribe.search, {
-      method: 'POST',
-      body: 'List-Unsubscribe=One-Click',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
+    const again = await unsubscribePost(
+      unsubscribeAction,
+      unsubscribe.pathname + unsubscribe.search,
+    );
     expect(again.status).toBe(200);
     const unsubscribedPage = await callRoute(
       unsubscribeLoader,
@@ -308,14 +315,9 @@ describe('following a parcel by e-mail', () => {
       `/subscriptions/confirm?token=${'a'.repeat(24)}.${'b'.repeat(43)}`,
     );
     expect(forged.status).toBe(404);
-    const forgedPost = await callRoute(
+    const forgedPost = await unsubscribePost(
       unsubscribeAction,
       `/subscriptions/unsubscribe?token=${'a'.repeat(24)}.${'b'.repeat(43)}`,
-      {
-        method: 'POST',
-        body: 'List-Unsubscribe=One-Click',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      },
     );
     expect(forgedPost.status).toBe(404);
     const forgedOneClick = await callRoute(

@@ -42,15 +42,18 @@ function newParcel(name: string, stops: Array<{ name: string; city: string }> = 
   } as never) as Promise<SerializedParcel>;
 }
 
-function post(parcelId: string, form: FormData, token = staff.token) {
+/** The proof of delivery form of `fields` posted to the parcel's endpoint. */
+function post(parcelId: string, fields: ProofFields, token = staff.token) {
   return callRoute(proofApi, `/api/parcels/${parcelId}/proof-of-delivery`, {
     token,
     params: { id: parcelId },
-    body: form,
+    body: proofForm(fields),
   });
 }
 
-function proofForm(fields: Record<string, string | File | File[]>) {
+type ProofFields = Record<string, string | File | File[]>;
+
+function proofForm(fields: ProofFields) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields))
     for (const v of Array.isArray(value) ? value : [value]) form.append(key, v);
@@ -75,15 +78,12 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     const original = await jpegWithGps(3000, 2000);
     expect((await sharp(original).metadata()).exif?.toString('latin1')).toContain('TestCam');
 
-    const res = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Jane Proof',
-        note: 'Left with the recipient',
-        photo: fileOf(original, 'door.jpg', 'image/jpeg'),
-        signature: fileOf(await signaturePng(), 'signature.png', 'image/png'),
-      }),
-    );
+    const res = await post(parcel.id, {
+      receivedBy: 'Jane Proof',
+      note: 'Left with the recipient',
+      photo: fileOf(original, 'door.jpg', 'image/jpeg'),
+      signature: fileOf(await signaturePng(), 'signature.png', 'image/png'),
+    });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(201);
     expect(body.parcel).toEqual({
@@ -182,16 +182,13 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
       ProofOfDelivery.countDocuments(),
       eventCount(parcel.id),
     ]);
-    const res = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Someone',
-        photo: [
-          fileOf(await jpegWithGps(40, 30), 'fine.jpg', 'image/jpeg'),
-          fileOf('%PDF-1.4 not a photo', 'door.jpg', 'image/jpeg'),
-        ],
-      }),
-    );
+    const res = await post(parcel.id, {
+      receivedBy: 'Someone',
+      photo: [
+        fileOf(await jpegWithGps(40, 30), 'fine.jpg', 'image/jpeg'),
+        fileOf('%PDF-1.4 not a photo', 'door.jpg', 'image/jpeg'),
+      ],
+    });
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({
       error: 'Photo 2 is not a JPEG, PNG or WebP image',
@@ -205,13 +202,10 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     expect((await getParcel(parcel.id))!.status).toBe('Pending');
 
     // A signature must be a PNG: a JPEG is refused the same way.
-    const jpegSignature = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Someone',
-        signature: fileOf(await jpegWithGps(40, 30), 'sig.png', 'image/png'),
-      }),
-    );
+    const jpegSignature = await post(parcel.id, {
+      receivedBy: 'Someone',
+      signature: fileOf(await jpegWithGps(40, 30), 'sig.png', 'image/png'),
+    });
     expect(jpegSignature.status).toBe(415);
     expect((await jpegSignature.json()).details).toEqual({
       signature: ['The signature is not a PNG image'],
@@ -223,20 +217,17 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     const parcel = await newParcel('Too Many Pixels');
     const files = await countFiles();
     // 10,950 × 10,950 of 16-bit RGBA: 120 megapixels, 959 MB decoded, in a file of a few bytes.
-    const deep = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Someone',
-        photo: [
-          fileOf(await jpegWithGps(40, 30), 'fine.jpg', 'image/jpeg'),
-          fileOf(
-            pngHeaderOnly(10_950, 10_950, { bitDepth: 16, colorType: 6 }),
-            'deep.png',
-            'image/png',
-          ),
-        ],
-      }),
-    );
+    const deep = await post(parcel.id, {
+      receivedBy: 'Someone',
+      photo: [
+        fileOf(await jpegWithGps(40, 30), 'fine.jpg', 'image/jpeg'),
+        fileOf(
+          pngHeaderOnly(10_950, 10_950, { bitDepth: 16, colorType: 6 }),
+          'deep.png',
+          'image/png',
+        ),
+      ],
+    });
     expect(deep.status).toBe(413);
     const message =
       'Photo 2 is too large: at most 50 megapixels and 160 MB decoded (it is 10,950 × 10,950 pixels, 960 MB decoded)';
@@ -247,39 +238,30 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
       details: { 'photo.1': [message] },
     });
     // Past the pixel limit, whatever the bytes: said so, not "not an image".
-    const wide = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Someone',
-        photo: fileOf(pngHeaderOnly(50_000, 50_000), 'wide.png', 'image/png'),
-      }),
-    );
+    const wide = await post(parcel.id, {
+      receivedBy: 'Someone',
+      photo: fileOf(pngHeaderOnly(50_000, 50_000), 'wide.png', 'image/png'),
+    });
     expect(wide.status).toBe(413);
     expect((await wide.json()).details.photo[0]).toMatch(
       /^The photo is too large: at most 50 megapixels and 160 MB decoded \(it is 50,000 × 50,000 pixels/,
     );
     // Under both limits but 16 bits deep: 40 megapixels of RGBA at 2 bytes a sample is 320 MB.
-    const signature = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Someone',
-        signature: fileOf(
-          pngHeaderOnly(8000, 5000, { bitDepth: 16, colorType: 6 }),
-          's.png',
-          'image/png',
-        ),
-      }),
-    );
+    const signature = await post(parcel.id, {
+      receivedBy: 'Someone',
+      signature: fileOf(
+        pngHeaderOnly(8000, 5000, { bitDepth: 16, colorType: 6 }),
+        's.png',
+        'image/png',
+      ),
+    });
     expect(signature.status).toBe(413);
     expect((await signature.json()).details.signature[0]).toContain('320 MB decoded');
     // A header within the limits is decoded, and this one's pixels are not there.
-    const broken = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'Someone',
-        photo: fileOf(pngHeaderOnly(300, 200), 'b.png', 'image/png'),
-      }),
-    );
+    const broken = await post(parcel.id, {
+      receivedBy: 'Someone',
+      photo: fileOf(pngHeaderOnly(300, 200), 'b.png', 'image/png'),
+    });
     expect(broken.status).toBe(415);
     expect(await countFiles()).toBe(files);
     expect(await eventCount(parcel.id)).toBe(0);
@@ -287,41 +269,33 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
 
   it('validates the fields, the stop and the role', async () => {
     const parcel = await newParcel('Fields');
-    const missing = await post(parcel.id, proofForm({ note: 'x', extra: 'y' }));
+    const missing = await post(parcel.id, { note: 'x', extra: 'y' });
     expect(missing.status).toBe(400);
     expect((await missing.json()).details).toEqual({ extra: [UNKNOWN_FIELD] });
     // A file under a name the endpoint does not take is refused the same way, not dropped.
-    const unknownFile = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'A',
-        selfie: fileOf(await jpegWithGps(20, 20), 'me.jpg', 'image/jpeg'),
-      }),
-    );
+    const unknownFile = await post(parcel.id, {
+      receivedBy: 'A',
+      selfie: fileOf(await jpegWithGps(20, 20), 'me.jpg', 'image/jpeg'),
+    });
     expect(unknownFile.status).toBe(400);
     expect((await unknownFile.json()).details).toEqual({ selfie: [UNKNOWN_FIELD] });
 
-    const noName = await post(parcel.id, proofForm({ receivedBy: '  ' }));
+    const noName = await post(parcel.id, { receivedBy: '  ' });
     expect(noName.status).toBe(400);
     expect((await noName.json()).details).toEqual({
       receivedBy: ['Enter the name of the person who received the parcel'],
     });
 
-    const tooMany = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'A',
-        photo: await Promise.all(
-          [1, 2, 3, 4].map(async (i) =>
-            fileOf(await jpegWithGps(20, 20), `${i}.jpg`, 'image/jpeg'),
-          ),
-        ),
-      }),
-    );
+    const tooMany = await post(parcel.id, {
+      receivedBy: 'A',
+      photo: await Promise.all(
+        [1, 2, 3, 4].map(async (i) => fileOf(await jpegWithGps(20, 20), `${i}.jpg`, 'image/jpeg')),
+      ),
+    });
     expect(tooMany.status).toBe(400);
     expect((await tooMany.json()).details).toEqual({ photo: ['At most 3 photos'] });
 
-    const noStop = await post(parcel.id, proofForm({ receivedBy: 'A', destination: '1' }));
+    const noStop = await post(parcel.id, { receivedBy: 'A', destination: '1' });
     expect(noStop.status).toBe(400);
     expect((await noStop.json()).details).toEqual({
       destination: ['This parcel has one stop: leave the destination out or send 0'],
@@ -335,17 +309,17 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     });
     expect(json.status).toBe(415);
 
-    const asViewer = await post(parcel.id, proofForm({ receivedBy: 'A' }), viewer.token);
+    const asViewer = await post(parcel.id, { receivedBy: 'A' }, viewer.token);
     expect(asViewer.status).toBe(403);
     expect((await asViewer.json()).error).toBe('This needs the courier role');
 
     const unknown = new mongoose.Types.ObjectId().toString();
-    expect((await post(unknown, proofForm({ receivedBy: 'A' }))).status).toBe(404);
+    expect((await post(unknown, { receivedBy: 'A' })).status).toBe(404);
 
     // Without photos or a signature pad, a typed name is the signature; a courier records it.
     const typed = await post(
       parcel.id,
-      proofForm({ receivedBy: 'A', signatureName: 'A. Person' }),
+      { receivedBy: 'A', signatureName: 'A. Person' },
       courier.token,
     );
     expect(typed.status).toBe(201);
@@ -354,7 +328,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
       signature: null,
       signatureName: 'A. Person',
     });
-    const again = await post(parcel.id, proofForm({ receivedBy: 'B' }));
+    const again = await post(parcel.id, { receivedBy: 'B' });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ code: 'proof_of_delivery_exists' });
   });
@@ -364,7 +338,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
       { name: 'First Stop', city: 'Springfield' },
       { name: 'Second Stop', city: 'Shelbyville' },
     ]);
-    const second = await post(parcel.id, proofForm({ receivedBy: 'B', destination: '1' }));
+    const second = await post(parcel.id, { receivedBy: 'B', destination: '1' });
     expect(second.status).toBe(201);
     const secondProof = (await second.json()).proofOfDelivery;
     expect(secondProof.stop).toMatchObject({ name: 'Second Stop', city: 'Shelbyville' });
@@ -377,7 +351,7 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
     });
     const before = await WebhookDelivery.countDocuments({ type: 'parcel.delivered' });
 
-    const first = await post(parcel.id, proofForm({ receivedBy: 'A' }));
+    const first = await post(parcel.id, { receivedBy: 'A' });
     expect(first.status).toBe(201);
     const firstProof = (await first.json()).proofOfDelivery;
     now = (await getParcel(parcel.id))!;
@@ -400,13 +374,10 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
 
   it('serves files only to signed-in staff', async () => {
     const parcel = await newParcel('Files');
-    const res = await post(
-      parcel.id,
-      proofForm({
-        receivedBy: 'C',
-        photo: fileOf(await jpegWithGps(64, 48), 'p.webp', 'image/webp'),
-      }),
-    );
+    const res = await post(parcel.id, {
+      receivedBy: 'C',
+      photo: fileOf(await jpegWithGps(64, 48), 'p.webp', 'image/webp'),
+    });
     const proof = (await res.json()).proofOfDelivery;
     const url = proof.photos[0].url;
     const anonymous = await callRoute(fileApi, url, { params: { fileId: proof.photos[0].id } });

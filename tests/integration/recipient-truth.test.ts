@@ -11,6 +11,7 @@ import { lookupGlance, lookupTrackingNumber } from '~/services/public-tracking.s
 import { wordsFor } from '~/lib/i18n.server';
 import { addEvent } from '~/services/tracking-events.server';
 import { requestableDays } from '~/services/delivery-preferences.server';
+import { EMPTY_CONTACT } from '~/schemas/parcel';
 import { loader as parcelDetails } from '~/routes/dashboard.parcels.$parcelId._index';
 import { callRoute, uniqueAddress } from '../support/api';
 import { createUser } from '../support/factories';
@@ -28,6 +29,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await disconnectDb();
 });
+
+/** A parcel sent to `recipient` (the contact's other fields empty), expected on `estimated`. */
+function parcelFor(
+  recipient: Partial<typeof EMPTY_CONTACT>,
+  estimated: string,
+  extra: Partial<Parameters<typeof createParcel>[0]> = {},
+) {
+  return createParcel({
+    sender: undefined as never,
+    recipient: { ...EMPTY_CONTACT, ...recipient },
+    destinations: [],
+    weight: 1,
+    dimensions: { length: 0, width: 0, height: 0 },
+    serviceType: 'Standard',
+    priority: 'Standard',
+    estimatedDelivery: new Date(estimated),
+    ...extra,
+  });
+}
 
 async function publicResult(trackingNumber: string) {
   const lookup = await lookupTrackingNumber(trackingNumber);
@@ -78,26 +98,17 @@ describe('the place’s own time', () => {
       address: '',
       timeZone: 'America/Los_Angeles',
     });
-    const parcel = await createParcel({
-      sender: undefined as never,
-      recipient: {
+    const parcel = await parcelFor(
+      {
         name: 'Claire Dubois',
-        email: '',
-        phone: '',
         address: '12 rue de Rivoli',
         city: 'Paris',
-        region: '',
         postalCode: '75004',
         country: 'France',
-        timeZone: '',
       },
-      destinations: [],
-      weight: 1,
-      dimensions: { length: 0, width: 0, height: 0 },
-      serviceType: 'Express',
-      priority: 'Standard',
-      estimatedDelivery: new Date('2030-03-04T00:00:00Z'),
-    });
+      '2030-03-04T00:00:00Z',
+      { serviceType: 'Express' },
+    );
     await addEvent(parcel.id, {
       status: 'Departed Facility',
       location: '',
@@ -125,27 +136,18 @@ describe('the place’s own time', () => {
   });
 
   it('a window typed for a California address is kept and shown in Pacific time, named', async () => {
-    const parcel = await createParcel({
-      sender: undefined as never,
-      recipient: {
+    const parcel = await parcelFor(
+      {
         name: 'Sam Diego',
-        email: '',
-        phone: '',
         address: '1 Harbor Dr',
         city: 'San Diego',
         region: 'CA',
         postalCode: '92101',
         country: 'US',
-        timeZone: '',
       },
-      destinations: [],
-      weight: 1,
-      dimensions: { length: 0, width: 0, height: 0 },
-      serviceType: 'Standard',
-      priority: 'Standard',
-      estimatedDelivery: new Date('2099-01-06T00:00:00Z'),
-      deliveryWindow: { fromTime: '09:00', untilTime: '12:00' },
-    });
+      '2099-01-06T00:00:00Z',
+      { deliveryWindow: { fromTime: '09:00', untilTime: '12:00' } },
+    );
     expect(parcel.deliveryWindow).toEqual({
       from: '2099-01-06T17:00:00.000Z',
       until: '2099-01-06T20:00:00.000Z',
@@ -175,26 +177,18 @@ describe('the place’s own time', () => {
 
 describe('after a failed attempt', () => {
   it('the page leads with the reason and the next attempt, the choices stay open, and the e-mail says the same first', async () => {
-    const parcel = await createParcel({
-      sender: undefined as never,
-      recipient: {
+    const parcel = await parcelFor(
+      {
         name: 'Rosa Failed',
         email: 'rosa@example.com',
-        phone: '',
         address: '5 Oak Ave',
         city: 'Boston',
         region: 'MA',
         postalCode: '02108',
         country: 'US',
-        timeZone: '',
       },
-      destinations: [],
-      weight: 1,
-      dimensions: { length: 0, width: 0, height: 0 },
-      serviceType: 'Standard',
-      priority: 'Standard',
-      estimatedDelivery: new Date('2099-01-06T00:00:00Z'),
-    });
+      '2099-01-06T00:00:00Z',
+    );
     await addEvent(parcel.id, {
       status: 'Failed Delivery',
       location: 'Boston',

@@ -13,7 +13,7 @@ import { action as stationAction } from '~/routes/dashboard.scan';
 import { createDepot, saveDeliveredByScan } from '~/services/depots.server';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import { addDays, dayIn } from '~/utils/delivery-headline';
-import { callRoute, toastOf } from '../support/api';
+import { callRoute, expectToast } from '../support/api';
 import { createEvent, createParcel, createUsers, type TestUser } from '../support/factories';
 
 /**
@@ -33,6 +33,13 @@ beforeAll(async () => {
     city: 'Seattle',
     timeZone: 'America/Los_Angeles',
   });
+});
+
+/** A scan of the parcel to `status` at the Seattle depot. */
+const atSeattle = (parcel: { trackingNumber: string }, status: string) => ({
+  trackingNumber: parcel.trackingNumber,
+  status,
+  depotId: seattle.id,
 });
 
 const scan = (body: Record<string, unknown>) =>
@@ -73,11 +80,7 @@ describe('a delivered or returned parcel', () => {
     });
     const events = (await stored(parcel.id))!.events.length;
 
-    const res = await scan({
-      trackingNumber: parcel.trackingNumber,
-      status: 'Arrived at Facility',
-      depotId: seattle.id,
-    });
+    const res = await scan(atSeattle(parcel, 'Arrived at Facility'));
     expect(res.status).toBe(409);
     const body = await res.json();
     expect(body).toMatchObject({ code: 'parcel_closed', status: 'Delivered' });
@@ -169,8 +172,7 @@ describe('a delivered or returned parcel', () => {
       status: 'Out for Delivery',
       reason: 'Recipient called: deliver again',
     });
-    expect(done.status).toBe(302);
-    expect(await toastOf(done)).toMatchObject({ title: 'Parcel reopened' });
+    await expectToast(done, { title: 'Parcel reopened' });
     expect((await stored(parcel.id))!.status).toBe('Out for Delivery');
     const again = await post({ reason: 'Twice' });
     expect(again.status).toBe(409);
@@ -195,11 +197,7 @@ describe('a delivered or returned parcel', () => {
 describe('a scan that moves a parcel back', () => {
   it('is recorded and flagged, in the API and at the station', async () => {
     const parcel = await outForDelivery();
-    const res = await scan({
-      trackingNumber: parcel.trackingNumber,
-      status: 'Arrived at Facility',
-      depotId: seattle.id,
-    });
+    const res = await scan(atSeattle(parcel, 'Arrived at Facility'));
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({
       parcel: { status: 'In Transit' },
@@ -303,11 +301,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
       deliveryPreferences: { requestedDate: tomorrow, updatedAt: new Date() },
     });
     const query = `?status=Out+for+Delivery&depot=${seattle.id}`;
-    const form = {
-      trackingNumber: parcel.trackingNumber,
-      status: 'Out for Delivery',
-      depotId: seattle.id,
-    };
+    const form = atSeattle(parcel, 'Out for Delivery');
     const warned = await station(form, query);
     expect(warned.status).toBe(200);
     const { scan: answer } = await warned.json();
@@ -338,11 +332,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
       recipient: { name: 'Hal Held', address: '1 Elm St', city: 'Seattle' },
       deliveryPreferences: { holdAtDepot: true, updatedAt: new Date() },
     });
-    const heldScan = await scan({
-      trackingNumber: held.trackingNumber,
-      status: 'Out for Delivery',
-      depotId: seattle.id,
-    });
+    const heldScan = await scan(atSeattle(held, 'Out for Delivery'));
     expect(heldScan.status).toBe(409);
     expect(await heldScan.json()).toMatchObject({
       code: 'scan_needs_confirmation',
@@ -353,11 +343,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
       recipient: { name: 'Pat Away', address: '3 Oak St', city: 'Portland' },
       destinations: [{ name: 'Pat Away', address: '3 Oak St', city: 'Portland' }],
     });
-    const body = {
-      trackingNumber: portland.trackingNumber,
-      status: 'Out for Delivery',
-      depotId: seattle.id,
-    };
+    const body = atSeattle(portland, 'Out for Delivery');
     const away = await scan(body);
     expect(away.status).toBe(409);
     expect((await away.json()).warnings).toEqual([
@@ -371,15 +357,7 @@ describe('an Out for Delivery scan that contradicts the delivery', () => {
     // A parcel for the depot's own town goes out without a word.
     const local = await outForDelivery();
     await createEvent(local.id, 'Arrived at Facility');
-    expect(
-      (
-        await scan({
-          trackingNumber: local.trackingNumber,
-          status: 'Out for Delivery',
-          depotId: seattle.id,
-        })
-      ).status,
-    ).toBe(201);
+    expect((await scan(atSeattle(local, 'Out for Delivery'))).status).toBe(201);
   });
 });
 

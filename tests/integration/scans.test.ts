@@ -72,6 +72,16 @@ async function deliveries(type: WebhookEventType) {
   return WebhookDelivery.find({ type }).lean<{ payload: string }[]>();
 }
 
+/** A tracking event posted to the parcel through the API, as the staff user. */
+function postEvent(parcelId: string, body: Record<string, unknown>) {
+  return callRoute(eventsApi, `/api/tracking/${parcelId}/events`, {
+    method: 'POST',
+    headers: bearer('staff'),
+    params: { parcelId },
+    body,
+  });
+}
+
 describe('depots', () => {
   it('admins add them, couriers and staff read them, others are refused', async () => {
     const body = { name: 'Chicago Hub', address: '1 Depot Rd', timeZone: 'america/chicago' };
@@ -116,11 +126,11 @@ describe('depots', () => {
 
   it('give an event recorded there their name and zone, in the API and the form', async () => {
     const parcel = await newParcel();
-    const res = await callRoute(eventsApi, `/api/tracking/${parcel.id}/events`, {
-      method: 'POST',
-      headers: bearer('staff'),
-      params: { parcelId: parcel.id },
-      body: { status: 'Arrived at Facility', depotId, location: 'ignored', timeZone: 'UTC' },
+    const res = await postEvent(parcel.id, {
+      status: 'Arrived at Facility',
+      depotId,
+      location: 'ignored',
+      timeZone: 'UTC',
     });
     expect(res.status).toBe(201);
     expect((await res.json()).event).toMatchObject({
@@ -288,12 +298,7 @@ describe('POST /api/scans', () => {
 
   it('lets the event API refuse a failed attempt without a reason too', async () => {
     const parcel = await newParcel();
-    const res = await callRoute(eventsApi, `/api/tracking/${parcel.id}/events`, {
-      method: 'POST',
-      headers: bearer('staff'),
-      params: { parcelId: parcel.id },
-      body: { status: 'Failed Delivery' },
-    });
+    const res = await postEvent(parcel.id, { status: 'Failed Delivery' });
     expect(res.status).toBe(400);
     expect((await res.json()).details.reason).toEqual(['Choose why the delivery failed']);
   });

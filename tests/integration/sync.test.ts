@@ -104,6 +104,17 @@ function csvOf(rows: number, prefix: string) {
   return `${lines.join('\n')}\n`;
 }
 
+/** Imports `count` parcels named after `name` through the API, as the staff user. */
+async function importCsv(count: number, name: string) {
+  const res = await callRoute(importAction, '/api/parcels/import', {
+    method: 'POST',
+    token: staff.token,
+    headers: { 'Content-Type': 'text/csv' },
+    body: csvOf(count, name),
+  });
+  expect(res.status).toBe(200);
+}
+
 describe('a sync that follows nextCursor', () => {
   it('sees every change once, deletions included, while writers run and an import writes 150 parcels in one instant', async () => {
     const hot = await createParcel(parcelInput('Hot Parcel'));
@@ -135,13 +146,7 @@ describe('a sync that follows nextCursor', () => {
       }
     };
     const importer = async () => {
-      const res = await callRoute(importAction, '/api/parcels/import', {
-        method: 'POST',
-        token: staff.token,
-        headers: { 'Content-Type': 'text/csv' },
-        body: csvOf(150, 'Imported'),
-      });
-      expect(res.status).toBe(200);
+      await importCsv(150, 'Imported');
     };
     const reader = async () => {
       // Small pages, so the client is often between two writes.
@@ -208,13 +213,7 @@ describe('a sync that follows nextCursor', () => {
 
   it('pages through many changes of one instant, and page numbers still serve people', async () => {
     const before = new Date().toISOString();
-    const res = await callRoute(importAction, '/api/parcels/import', {
-      method: 'POST',
-      token: staff.token,
-      headers: { 'Content-Type': 'text/csv' },
-      body: csvOf(150, 'Same Instant'),
-    });
-    expect(res.status).toBe(200);
+    await importCsv(150, 'Same Instant');
     const list = (query: string) =>
       callRoute(parcelsLoader, `/api/parcels?${query}`, { token: viewer.token }).then((r) =>
         r.json(),

@@ -69,6 +69,13 @@ function call(
 
 const listCall = (parcelId: string, auth?: string | null) =>
   call(eventsLoader, request(`/api/tracking/${parcelId}/events`, { auth }), { parcelId });
+/** Posts an event that must be added (201), and answers it. */
+async function addedEvent(parcelId: string, body: unknown) {
+  const res = await postCall(parcelId, body);
+  expect(res.status).toBe(201);
+  return (await res.json()).event;
+}
+
 const postCall = (
   parcelId: string,
   body: unknown,
@@ -152,13 +159,11 @@ describe('POST /api/tracking/:parcelId/events', () => {
   it('creates an event (201) and defaults the timestamp to now', async () => {
     const parcelId = await newParcelId();
     const before = Date.now();
-    const res = await postCall(parcelId, {
+    const event = await addedEvent(parcelId, {
       status: 'Departed Facility',
       location: 'Memphis Hub',
       description: 'Left hub',
     });
-    expect(res.status).toBe(201);
-    const { event } = await res.json();
     expect(event).toMatchObject({
       status: 'Departed Facility',
       location: 'Memphis Hub',
@@ -176,14 +181,12 @@ describe('POST /api/tracking/:parcelId/events', () => {
 
   it("keeps the time zone of the place, defaulting to the company's; timestamps stay UTC", async () => {
     const parcelId = await newParcelId();
-    const res = await postCall(parcelId, {
+    const event = await addedEvent(parcelId, {
       status: 'Arrived at Facility',
       location: 'Tokyo Hub',
       timestamp: '2026-11-22T15:15:00+09:00',
       timeZone: 'Asia/Tokyo',
     });
-    expect(res.status).toBe(201);
-    const { event } = await res.json();
     expect(event).toMatchObject({
       timestamp: '2026-11-22T06:15:00.000Z',
       timeZone: 'Asia/Tokyo',

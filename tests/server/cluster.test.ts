@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../support/small-server';
 
 /**
  * server.js with two app processes: the limits must hold across them, a process that dies is
@@ -21,18 +21,6 @@ const ADMIN = { username: 'clusteradmin', password: 'cluster-admin-password' };
 let PORT = 0;
 let server: ChildProcess;
 let output = '';
-
-/** A port nothing listens on now, for server.js, which takes its port from PORT. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function serverJs(env: Record<string, string>) {
   return spawn(process.execPath, ['server.js'], {

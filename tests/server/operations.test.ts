@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../support/small-server';
 
 /**
  * What an operator of server.js sees, with two app processes as in production: the first start's
@@ -20,17 +20,6 @@ let base = '';
 let server: ChildProcess;
 let stdout = '';
 let output = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParcel } from '../support/factories';
 import { interlacedPng } from '../support/images';
-import { startRealServer, type RealServer } from '../support/real-server';
+import { startRealServerWithAuth, type RealServer } from '../support/real-server';
 
 /**
  * Proof-of-delivery uploads against the production server in this process, whose memory is the
@@ -14,13 +14,10 @@ let server: RealServer;
 let auth: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startRealServer();
-  auth = { authorization: `Bearer ${await server.apiToken()}` };
+  ({ server, auth } = await startRealServerWithAuth());
 });
 
-afterAll(async () => {
-  await server?.close();
-});
+afterAll(() => server?.close());
 
 function upload(parcelId: string, photo: Buffer) {
   const form = new FormData();

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { json, type ServerBuild } from '@remix-run/node';
+import { json } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, noteRequestUser, reportError, requestContext } from '~/lib/logger.server';
 import { createApp } from '../../server/index.js';
 import { until } from '../support/jobs';
+import { smallBuild } from '../support/small-server';
 
 /**
  * The request log of server/index.js on a small build: one JSON line per request, with what an
@@ -27,39 +28,25 @@ const destination = new Writable({
   },
 });
 
-const route = (id: string, routePath: string, module: object) => ({
-  id: `routes/${id}`,
-  parentId: 'root',
-  path: routePath,
-  module,
-});
-const build = {
-  mode: 'production',
-  entry: {
-    module: {
-      default: () => new Response('no documents here'),
-      handleError: (error: unknown) => reportError(error),
-    },
-  },
-  routes: {
-    root: { id: 'root', path: '', module: {} },
-    'routes/thing': route('thing', 'things/:thingId', {
+const build = smallBuild(dir, (error: unknown) => reportError(error), {
+  thing: [
+    'things/:thingId',
+    {
       loader: ({ params }: { params: { thingId: string } }) => {
         noteRequestUser('user-42');
         return json({ id: params.thingId });
       },
-    }),
-    'routes/fail': route('fail', 'fail', {
+    },
+  ],
+  fail: [
+    'fail',
+    {
       loader: () => {
         throw new Error('secret internals');
       },
-    }),
-  },
-  assets: { routes: {}, entry: { module: '', imports: [] }, url: '', version: '1' },
-  future: {},
-  publicPath: '/build/',
-  assetsBuildDirectory: path.join(dir, 'build', 'assets'),
-} as unknown as ServerBuild;
+    },
+  ],
+});
 
 let server: http.Server;
 let base = '';

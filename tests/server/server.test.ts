@@ -4,11 +4,12 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { json, type ServerBuild } from '@remix-run/node';
+import { json } from '@remix-run/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiRoute } from '~/http/api.server';
 import { declared } from '~/http/api-operation.server';
 import { createApp, setTimeouts } from '../../server/index.js';
+import { smallBuild } from '../support/small-server';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -24,101 +25,118 @@ let received = 0;
 let mutations = 0;
 let apiBodyReads = 0;
 
-/** A Remix build with three resource routes, enough to drive the adapter end to end. */
-const route = (id: string, routePath: string, module: object) => ({
-  id: `routes/${id}`,
-  parentId: 'root',
-  path: routePath,
-  module,
-});
-const build = {
-  mode: 'production',
-  entry: {
-    module: {
-      default: () => new Response('no documents here'),
-      // As the app's entry does: a body cut off at the limit has already been answered, and a
-      // client that went away hears nothing.
-      handleError: (error: Error, { request }: { request: Request }) => {
-        if (request.signal.aborted) return;
-        if (error.name !== 'PayloadTooLargeError') console.error(error);
-      },
-    },
+/** A Remix build with resource routes, enough to drive the adapter end to end. */
+const build = smallBuild(
+  dir,
+  // As the app's entry does: a body cut off at the limit has already been answered, and a
+  // client that went away hears nothing.
+  (error: Error, { request }: { request: Request }) => {
+    if (request.signal.aborted) return;
+    if (error.name !== 'PayloadTooLargeError') console.error(error);
   },
-  routes: {
-    root: { id: 'root', path: '', module: {} },
-    'routes/echo': route('echo', 'echo', {
-      action: async ({ request, context }: { request: Request; context: object }) => {
-        const text = await request.text();
-        received += text.length;
-        return json({ length: text.length, context, method: request.method });
+  {
+    echo: [
+      'echo',
+      {
+        action: async ({ request, context }: { request: Request; context: object }) => {
+          const text = await request.text();
+          received += text.length;
+          return json({ length: text.length, context, method: request.method });
+        },
+        loader: ({ request, context }: { request: Request; context: object }) =>
+          json({ url: request.url, context, big: 'x'.repeat(4000) }),
       },
-      loader: ({ request, context }: { request: Request; context: object }) =>
-        json({ url: request.url, context, big: 'x'.repeat(4000) }),
-    }),
-    'routes/import': route('import', 'api/parcels/import', {
-      action: async ({ request }: { request: Request }) => {
-        const text = await request.text();
-        received += text.length;
-        return json({ length: text.length });
+    ],
+    import: [
+      'api/parcels/import',
+      {
+        action: async ({ request }: { request: Request }) => {
+          const text = await request.text();
+          received += text.length;
+          return json({ length: text.length });
+        },
       },
-    }),
-    'routes/cookies': route('cookies', 'cookies', {
-      loader: () => {
-        const headers = new Headers();
-        headers.append('Set-Cookie', 'a=1; Path=/');
-        headers.append('Set-Cookie', 'b=2; Path=/');
-        return json({ ok: true }, { headers });
+    ],
+    cookies: [
+      'cookies',
+      {
+        loader: () => {
+          const headers = new Headers();
+          headers.append('Set-Cookie', 'a=1; Path=/');
+          headers.append('Set-Cookie', 'b=2; Path=/');
+          return json({ ok: true }, { headers });
+        },
       },
-    }),
-    'routes/dashboard': route('dashboard', 'dashboard', {
-      loader: () => json({ staff: true }, { headers: { 'Cache-Control': 'public, max-age=60' } }),
-      action: async () => {
-        mutations += 1;
-        return json({ changed: true });
+    ],
+    dashboard: [
+      'dashboard',
+      {
+        loader: () => json({ staff: true }, { headers: { 'Cache-Control': 'public, max-age=60' } }),
+        action: async () => {
+          mutations += 1;
+          return json({ changed: true });
+        },
       },
-    }),
-    'routes/api-thing': route('api-thing', 'api/thing', {
-      loader: () => json({ thing: true }),
-      action: async () => {
-        mutations += 1;
-        return json({ changed: true }, { status: 201 });
+    ],
+    'api-thing': [
+      'api/thing',
+      {
+        loader: () => json({ thing: true }),
+        action: async () => {
+          mutations += 1;
+          return json({ changed: true }, { status: 201 });
+        },
       },
-    }),
-    'routes/not-modified': route('not-modified', 'not-modified', {
-      loader: () => new Response(null, { status: 304, headers: { ETag: 'W/"x"' } }),
-    }),
-    'routes/public-lookup': route('public-lookup', 'api/tracking/track', {
-      action: async () => {
-        mutations += 1;
-        return json({ results: [] });
+    ],
+    'not-modified': [
+      'not-modified',
+      {
+        loader: () => new Response(null, { status: 304, headers: { ETag: 'W/"x"' } }),
       },
-    }),
-    'routes/subscribe': route('subscribe', 'api/tracking/track/:trackingNumber/subscriptions', {
-      action: async () => {
-        mutations += 1;
-        return json({ message: 'ok' }, { status: 202 });
+    ],
+    'public-lookup': [
+      'api/tracking/track',
+      {
+        action: async () => {
+          mutations += 1;
+          return json({ results: [] });
+        },
       },
-    }),
-    'routes/unsubscribe': route('unsubscribe', 'subscriptions/one-click', {
-      action: async () => {
-        mutations += 1;
-        return json({ unsubscribed: true });
+    ],
+    subscribe: [
+      'api/tracking/track/:trackingNumber/subscriptions',
+      {
+        action: async () => {
+          mutations += 1;
+          return json({ message: 'ok' }, { status: 202 });
+        },
       },
-    }),
+    ],
+    unsubscribe: [
+      'subscriptions/one-click',
+      {
+        action: async () => {
+          mutations += 1;
+          return json({ unsubscribed: true });
+        },
+      },
+    ],
     // A route that sets security headers of its own, as a file or a print page does.
-    'routes/own-headers': route('own-headers', 'own-headers', {
-      loader: () =>
-        new Response('<p>a receipt</p>', {
-          headers: {
-            'Content-Type': 'text/html',
-            'X-Content-Type-Options': 'nosniff',
-            'Content-Security-Policy': "default-src 'none'",
-          },
-        }),
-    }),
+    'own-headers': [
+      'own-headers',
+      {
+        loader: () =>
+          new Response('<p>a receipt</p>', {
+            headers: {
+              'Content-Type': 'text/html',
+              'X-Content-Type-Options': 'nosniff',
+              'Content-Security-Policy': "default-src 'none'",
+            },
+          }),
+      },
+    ],
     // An API route that reads a JSON body, answered through the app's own API error handling.
-    'routes/api-body': route(
-      'api-body',
+    'api-body': [
       'api/body',
       apiRoute({
         POST: declared(
@@ -134,25 +152,18 @@ const build = {
           },
         ),
       }),
-    ),
-    'routes/fail': route('fail', 'fail', {
-      loader: () => {
-        throw new Error('secret internals');
+    ],
+    fail: [
+      'fail',
+      {
+        loader: () => {
+          throw new Error('secret internals');
+        },
       },
-    }),
+    ],
   },
-  assets: {
-    url: '/build/manifest.js',
-    version: '1',
-    entry: { module: '', imports: [] },
-    routes: {},
-  },
-  publicPath: '/build/',
-  assetsBuildDirectory: path.join(dir, 'build', 'assets'),
-  future: { v3_lazyRouteDiscovery: false },
-  isSpaMode: false,
-  basename: undefined,
-} as unknown as ServerBuild;
+  { future: { v3_lazyRouteDiscovery: false }, isSpaMode: false, basename: undefined },
+);
 
 function start(trustProxy: false | number | string[]) {
   const app = createApp({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { named, parsePage, submitGetForm, textOf } from '../support/html';
 import { fileOf, jpegWithGps } from '../support/images';
-import { startRealServer, type RealServer } from '../support/real-server';
+import { startRealServerWithAuth, type RealServer } from '../support/real-server';
 
 /**
  * The track page and the batch tracking API as the production server sends them. The page runs no
@@ -13,13 +13,10 @@ let server: RealServer;
 let auth: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startRealServer();
-  auth = { authorization: `Bearer ${await server.apiToken()}` };
+  ({ server, auth } = await startRealServerWithAuth());
 });
 
-afterAll(async () => {
-  await server?.close();
-});
+afterAll(() => server?.close());
 
 async function createParcel(events: Array<{ status: string; location: string }> = []) {
   const contact = { name: 'Quiet Parcel', email: 'q@example.com', phone: '555-0100' };

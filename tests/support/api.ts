@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { contractViolations } from './contract';
 
 type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<Response> | Response;
@@ -157,4 +157,18 @@ export async function toastOf(response: Response) {
   const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
   const flash = await flashStorage.getSession(cookies.join('; '));
   return flash.get('toast') as { type: string; title: string; description?: string } | undefined;
+}
+
+/**
+ * Expects `response` to redirect (to `location`, when given) with a toast that has the fields of
+ * `toast`.
+ */
+export async function expectToast(
+  response: Response,
+  toast: Partial<NonNullable<Awaited<ReturnType<typeof toastOf>>>>,
+  location?: string,
+) {
+  expect(response.status).toBe(302);
+  if (location !== undefined) expect(response.headers.get('Location')).toBe(location);
+  expect(await toastOf(response)).toMatchObject(toast);
 }

@@ -143,3 +143,9 @@ export async function startRealServer({
     },
   };
 }
+
+/** The server started as startRealServer starts it, and the admin's API bearer header. */
+export async function startRealServerWithAuth() {
+  const server = await startRealServer();
+  return { server, auth: { authorization: `Bearer ${await server.apiToken()}` } };
+}

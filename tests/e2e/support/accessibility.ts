@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import type { ParsedMail } from 'mailparser';
-import { expect, javaScriptOn, test } from './fixtures';
-import { uniqueEmail, uniqueName, waitForMail } from './helpers';
+import { expect, javaScriptOn, NO_JS, test } from './fixtures';
+import { addEventThroughApi, uniqueEmail, uniqueName, waitForMail } from './helpers';
 
 // axe (WCAG 2.1 A and AA rules) on every screen of the app: public pages, sign-in, every
 // dashboard tab and every dialog. Each screen is loaded once and checked at a phone's width and a
@@ -78,11 +78,10 @@ async function subscriptionLinks(
     maxRedirects: 0,
   });
   expect(done.status()).toBe(302);
-  const added = await request.post(`/api/tracking/${parcel.id}/events`, {
-    headers,
-    data: { status: 'Departed Facility', location: 'Boston hub', description: '' },
+  await addEventThroughApi(request, headers, parcel.id, {
+    status: 'Departed Facility',
+    location: 'Boston hub',
   });
-  expect(added.status()).toBe(201);
   const update = await waitForMail(confirmed, (m) => !isConfirmation(m));
   return {
     confirmPath,
@@ -131,12 +130,11 @@ async function makeFixturesWith(
   });
   expect(created.status()).toBe(201);
   const { parcel } = (await created.json()) as { parcel: { id: string; trackingNumber: string } };
-  const added = await request.post(`/api/tracking/${parcel.id}/events`, {
-    headers,
-    data: { status: 'In Transit', location: 'Boston hub', description: 'Arrived at the hub' },
+  const event = await addEventThroughApi(request, headers, parcel.id, {
+    status: 'In Transit',
+    location: 'Boston hub',
+    description: 'Arrived at the hub',
   });
-  expect(added.status()).toBe(201);
-  const { event } = (await added.json()) as { event: { id: string } };
   const generated = await request.post(`/api/receipts/generate/${parcel.id}`, {
     headers,
     data: {},
@@ -205,6 +203,30 @@ async function newsletterSubscriber(request: APIRequestContext) {
 }
 
 /** Loads the screen once, then checks it at each width. */
+/**
+ * One test per screen, named `${kind} screen` and its number, each checked with axe at every
+ * width against fixtures made once for the file (`made.fixtures`, for its other tests too); the
+ * no-JavaScript project runs the screens marked withoutJavaScript.
+ */
+export function checkScreens(kind: string, screens: Screen[]): { fixtures: Fixtures } {
+  const made = {} as { fixtures: Fixtures };
+  // Both workers share the screens; axe takes a few seconds a width on a busy machine.
+  test.describe.configure({ mode: 'parallel', timeout: 60_000 });
+  test.beforeAll(async ({ playwright, adminState, adminToken }) => {
+    made.fixtures = await makeFixtures({ playwright, adminState, adminToken });
+  });
+  for (const [index, screen] of screens.entries()) {
+    test(
+      `${kind} screen ${index + 1}: ${screen.path(PLACEHOLDERS)}`,
+      screen.withoutJavaScript ? NO_JS : {},
+      async ({ page }) => {
+        await expectNoViolations(page, screen.path(made.fixtures));
+      },
+    );
+  }
+  return made;
+}
+
 export async function expectNoViolations(page: Page, path: string) {
   await page.setViewportSize(WIDTHS[0]!);
   const response = await page.goto(path);

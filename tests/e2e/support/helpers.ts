@@ -147,6 +147,31 @@ export async function eventFormReady(page: Page) {
   await expect(page.getByLabel('Time zone')).toHaveValue('America/New_York');
 }
 
+/** Adds a tracking event to the parcel through the API, as `headers` authorize; the event. */
+export async function addEventThroughApi(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  parcelId: string,
+  event: { status: string; location: string; description?: string },
+) {
+  const added = await request.post(`/api/tracking/${parcelId}/events`, {
+    headers,
+    data: { description: '', ...event },
+  });
+  expect(added.status()).toBe(201);
+  return (await added.json()).event as { id: string };
+}
+
+/** Adds an event of `status` at `location` from a parcel's tracking page through its dialog. */
+export async function addEventFromTrackingPage(page: Page, status: string, location: string) {
+  await page.getByRole('link', { name: 'Add Event' }).click();
+  await eventFormReady(page);
+  await page.getByLabel('Status', { exact: true }).selectOption(status);
+  await page.getByLabel('Location').fill(location);
+  await page.getByRole('button', { name: 'Add Event' }).click();
+  await expect(toastRegion(page)).toContainText('Tracking event added');
+}
+
 /**
  * A parcel picker once JavaScript has made it a combobox. Until the page has hydrated, a `<select>`
  * (a combobox too, with the same label) or a search box stands in its place, and keys pressed
