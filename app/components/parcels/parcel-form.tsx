@@ -134,6 +134,8 @@ function LanguageField({ field }: { field: FieldMetadata<string | undefined> }) 
       key={key}
       label="Language of e-mails and tracking page"
       {...select}
+      // The company's default is marked as chosen, so that an untouched form reads as untouched.
+      defaultValue={current}
       options={options}
       errors={field.errors}
     >
