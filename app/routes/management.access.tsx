@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
-import { Logo } from '~/components/public/site-header';
+import { Logo } from '~/components/public/logo';
 import { Field, FormErrors } from '~/components/ui/field';
 import { useCompany } from '~/utils/use-company';
 import { LoginFormSchema } from '~/schemas/auth';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@remix-run/react';
-import { Logo } from '~/components/public/site-header';
+import { Logo } from '~/components/public/logo';
 import { useCompany } from '~/utils/use-company';
 
 /** The portal's pages before sign-in: the company's logo over one card (sign-in, links). */

@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react';
-import { Logo } from '~/components/public/site-header';
+import { Logo } from '~/components/public/logo';
 import type { PublicUser } from '~/models/user.server';
 
 export function RoleBadge({ role }: { role: string }) {

@@ -2,6 +2,7 @@ import { useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { CompanyInfo } from '~/lib/env.server';
 import { keepLanguage } from '~/utils/page-language';
+import { Logo } from './logo';
 
 /** The site's pages, each named by its `layout.nav` message. */
 export const NAV_LINKS = [
@@ -14,19 +15,6 @@ export const NAV_LINKS = [
 
 function telHref(phone: string) {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}
-
-export function Logo({ name }: { name: string }) {
-  return (
-    <span className="flex items-center gap-2 text-lg font-extrabold tracking-tight text-brand-800">
-      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8 shrink-0">
-        <rect width="32" height="32" rx="6" fill="#1d4ed8" />
-        <path d="M7 11l9-5 9 5v10l-9 5-9-5z" fill="none" stroke="#fff" strokeWidth="2" />
-        <path d="M7 11l9 5 9-5M16 16v10" fill="none" stroke="#fb923c" strokeWidth="2" />
-      </svg>
-      {name}
-    </span>
-  );
 }
 
 /** Whether a navigation entry is the page being shown (or a page under it). */
