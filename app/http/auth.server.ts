@@ -173,13 +173,16 @@ async function activeUser(userId: string): Promise<PublicUser | null> {
  */
 const MAX_REDIRECT_LENGTH = 2000;
 
-export function loginRedirectUrl(request: Request) {
+export function loginRedirectUrl(
+  request: Request,
+  { signIn = LOGIN_PATH, home = '/dashboard' }: { signIn?: string; home?: string } = {},
+) {
   const url = new URL(request.url);
   const target = [url.pathname + url.search, url.pathname].find(
     (candidate) => candidate.length <= MAX_REDIRECT_LENGTH,
   );
-  const redirectTo = safeRedirect(target, '/dashboard');
-  return `${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`;
+  const redirectTo = safeRedirect(target, home);
+  return `${signIn}?${new URLSearchParams({ redirectTo })}`;
 }
 
 /** A user of the courier's own: any role but a shipper account's. */
@@ -203,11 +206,8 @@ export type ShipperUser = PublicUser & { account: AccountScope };
  */
 export async function requireShipper(request: Request): Promise<ShipperUser> {
   const user = await getSessionUser(request);
-  if (!user?.account) {
-    const url = new URL(request.url);
-    const redirectTo = safeRedirect(url.pathname + url.search, '/account');
-    throw redirect(`${PORTAL_SIGN_IN}?${new URLSearchParams({ redirectTo })}`);
-  }
+  if (!user?.account)
+    throw redirect(loginRedirectUrl(request, { signIn: PORTAL_SIGN_IN, home: '/account' }));
   return user as ShipperUser;
 }
 
