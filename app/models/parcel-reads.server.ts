@@ -286,6 +286,9 @@ const TEMPLATE_FIELDS = {
   estimatedDelivery: 1,
   deliveryWindow: 1,
   serviceType: 1,
+  // Whose it is: a message about a test parcel goes to its account's test log.
+  accountId: 1,
+  livemode: 1,
 };
 
 /** What the notification templates' placeholders need of a parcel (and its recipient's e-mail). */
@@ -318,7 +321,11 @@ export async function getParcelForReceipt(id: string) {
 /** Whose a parcel is: its account (null: the company's own) and whether it is live data. */
 export async function getParcelTenancy(id: string) {
   if (!isObjectId(id)) return null;
-  const doc = await Parcel.findById(id, { accountId: 1, livemode: 1 }).lean<LeanParcel>();
+  return tenancyOf(await Parcel.findById(id, { accountId: 1, livemode: 1 }).lean<LeanParcel>());
+}
+
+/** Whose a parcel is: its account (none: the courier's own) and whether it is live data. */
+export function tenancyOf(doc: Pick<LeanParcel, 'accountId' | 'livemode'> | null | undefined) {
   return doc
     ? { accountId: doc.accountId ? String(doc.accountId) : null, livemode: doc.livemode !== false }
     : null;
@@ -351,13 +358,14 @@ export async function accountParcelSummary(scope: AccountScope, since: Date) {
 
 /** Whose the parcel with this tracking number is (see getParcelTenancy). */
 export async function getParcelTenancyByNumber(trackingNumber: string) {
-  const doc = await Parcel.findOne({ trackingNumber }, { _id: 1 }).lean<LeanParcel>();
-  return doc ? getParcelTenancy(String(doc._id)) : null;
+  return tenancyOf(
+    await Parcel.findOne({ trackingNumber }, { accountId: 1, livemode: 1 }).lean<LeanParcel>(),
+  );
 }
 
 /** The number and status of a parcel, for the webhooks about its events. */
 export async function getParcelStatus(id: string) {
-  return Parcel.findById(id, { trackingNumber: 1, status: 1 }).lean<
-    Pick<LeanParcel, '_id' | 'trackingNumber' | 'status'>
+  return Parcel.findById(id, { trackingNumber: 1, status: 1, accountId: 1, livemode: 1 }).lean<
+    Pick<LeanParcel, '_id' | 'trackingNumber' | 'status' | 'accountId' | 'livemode'>
   >();
 }

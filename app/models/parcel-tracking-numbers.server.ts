@@ -78,6 +78,9 @@ const PUBLIC_TRACKING_PROJECTION = {
   'destinations.country': 1,
   'sender.address': 1,
   deliveryPreferences: 1,
+  // Whose it is: an e-mail about a test parcel goes to its account's test log.
+  accountId: 1,
+  livemode: 1,
   events: 1,
 } as const;
 

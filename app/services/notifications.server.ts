@@ -14,7 +14,8 @@ import {
 } from '~/emails/templates.server';
 import type { NotificationTemplate } from '~/schemas/notification-template';
 import { listProofs } from '~/models/proof-of-delivery.server';
-import { getParcel, getParcelTenancyByNumber } from '~/models/parcel-reads.server';
+import { getParcel, tenancyOf } from '~/models/parcel-reads.server';
+import { findParcelByTrackingNumber } from '~/models/parcel-tracking-numbers.server';
 import { recordTestMessage } from '~/models/test-message.server';
 import { stopAddress } from './address-format.server';
 import { proofLink } from './public-proof.server';
@@ -315,13 +316,14 @@ export async function deliverNotificationEmail(
   notification: RenderableNotification,
   options: { smtpUrl?: string; timeoutMs?: number; parcel?: LeanParcel } = {},
 ): Promise<DeliveryResult> {
-  // The parcel as it is now, for mail programs (`parcel`, when the caller has just read it); the
-  // e-mail goes without it if it cannot be read.
-  const delivery = await deliveryDataFor(notification.trackingNumber, options.parcel).catch(
-    () => null,
-  );
+  // The parcel as it is now, read once (`parcel`, when the caller has just read it): for mail
+  // programs, and whose it is. The e-mail goes without the former if it cannot be read.
+  const parcel =
+    options.parcel ??
+    (await findParcelByTrackingNumber(notification.trackingNumber).catch(() => null));
+  const delivery = parcel ? await deliveryDataFor(notification.trackingNumber, parcel) : null;
   // A test parcel's recipient is no real person: the e-mail goes to the account's test log.
-  const tenancy = await getParcelTenancyByNumber(notification.trackingNumber);
+  const tenancy = tenancyOf(parcel);
   if (tenancy && !tenancy.livemode) {
     const content = notificationEmail({ ...notification, delivery });
     const logged = await recordTestMessage({

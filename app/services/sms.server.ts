@@ -1,3 +1,4 @@
+import type { LeanParcel } from '~/models/parcel.server';
 import mongoose from 'mongoose';
 import { composeText, replyText, type TextFacts } from '~/emails/texts.server';
 import type { PlaceholderParcel } from '~/emails/templates.server';
@@ -123,19 +124,22 @@ async function queueText({
  */
 export async function queueAutomaticText({
   parcelId,
+  parcel: known,
   event,
   key,
   facts,
   eventId,
 }: {
   parcelId: string;
+  /** The parcel as a write just left it, when the caller has it: not read again. */
+  parcel?: LeanParcel;
   event: TextEvent;
   key: string;
   facts?: TextFacts;
   eventId?: string;
 }): Promise<SerializedNotification | null> {
   if (!(await textRuleOn(event))) return null;
-  const parcel = await getParcelForTemplate({ id: parcelId });
+  const parcel = known ?? (await getParcelForTemplate({ id: parcelId }));
   if (!parcel) return null;
   const { phoneE164 } = mobilePhone(parcel.recipient?.phone, parcel.recipient?.country);
   if (!phoneE164 || (await isOptedOut(phoneE164))) return null;
@@ -164,12 +168,14 @@ export async function queueStatusText({
   parcelId,
   eventId,
   status,
-}: StatusChangeRef): Promise<SerializedNotification | null> {
+  parcel,
+}: StatusChangeRef & { parcel?: LeanParcel }): Promise<SerializedNotification | null> {
   const event = STATUS_TEXTS[status];
   if (!event) return null;
   const happened = await whatHappened(status, parcelId, eventId);
   return queueAutomaticText({
     parcelId,
+    parcel,
     event,
     key: `sms:status:${eventId}`,
     eventId,

@@ -51,7 +51,7 @@ async function statusChanged(
     console.error('Could not queue the automatic status e-mail', error);
   }
   try {
-    await queueStatusText({ parcelId: change.parcel.id, ...change.setBy });
+    await queueStatusText({ parcelId: change.parcel.id, ...change.setBy, parcel });
   } catch (error) {
     console.error('Could not queue the automatic status text', error);
   }
@@ -65,8 +65,15 @@ async function emitEventChange(
 ) {
   await emitWebhookEvent(type, {
     event,
+    // Whose the parcel is, so that its webhooks go to its account without reading it again.
     parcel: parcel
-      ? { id: event.parcelId, trackingNumber: parcel.trackingNumber, status: parcel.status }
+      ? {
+          id: event.parcelId,
+          trackingNumber: parcel.trackingNumber,
+          status: parcel.status,
+          accountId: parcel.accountId ? String(parcel.accountId) : null,
+          livemode: parcel.livemode !== false,
+        }
       : { id: event.parcelId },
   });
 }

@@ -127,13 +127,15 @@ describe('one walk per request', () => {
     const [notification] = await Notification.find({ parcelId: parcel.id }).lean();
     expect(notification?.message).toContain('Out for Delivery');
 
-    // The recipient's e-mail and the follower's update: one read of the parcel each.
+    // The recipient's e-mail and the follower's update: one read of the parcel each, and the
+    // recipient's notification.sent webhook one more of whose the parcel is (its account's
+    // endpoints hear of it, the company's only of live data).
     expect(
       await parcelCommands(async () => {
         await attemptDueJob(EMAIL_JOB);
         await attemptDueJob(EMAIL_JOB);
       }),
-    ).toEqual(['find', 'find']);
+    ).toEqual(['find', 'find', 'find']);
     const sentTo = smtp.messages.flatMap((m) =>
       [m.to].flat().flatMap((to) => to?.value.map((v) => v.address) ?? []),
     );
