@@ -327,11 +327,16 @@ export async function findChanges<D, L extends { _id: unknown; changeSeq?: numbe
 export async function findChangesIn<T extends { id: string }>(
   kind: SyncKind,
   list: SyncList,
-  records: Array<{ seq: number; updatedAt: Date; item: T }>,
+  readRecords: () => Promise<Array<{ seq: number; updatedAt: Date; item: T }> | null>,
   parcelId: string,
   { cursor, updatedSince, page, limit }: SyncRequest & { page: number; limit: number },
-): Promise<ChangePage<T>> {
+): Promise<ChangePage<T> | null> {
+  // The horizon first, the records after: a change still being written when the horizon was
+  // taken is above it, and one written before is in what is read next. Read the other way round,
+  // a change could land between the two reads, below the horizon and missing from the records.
   const horizon = await changeHorizon();
+  const records = await readRecords();
+  if (!records) return null;
   const isAfter = (seq: number, id: string) =>
     cursor ? byPosition({ seq, id }, { seq: cursor.seq, id: cursor.id }) > 0 : true;
   const tombstones = await Tombstone.find({

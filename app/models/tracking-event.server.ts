@@ -178,18 +178,24 @@ export async function listEventChanges(
   { page = 1, limit = 100, ...sync }: { page?: number; limit?: number } & SyncRequest,
 ) {
   if (!isObjectId(parcelId)) return null;
-  const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
-  if (!parcel) return null;
-  const records = (parcel.events ?? []).map((e) => ({
-    seq: e.changeSeq ?? 0,
-    updatedAt: new Date(e.updatedAt ?? e.createdAt ?? e.timestamp),
-    item: toEvent(parcel._id, e),
-  }));
-  const { items, ...rest } = await findChangesIn('event', 'events', records, parcelId, {
+  const readRecords = async () => {
+    const parcel = await Parcel.findById(parcelId, { events: 1 }).lean<LeanParcel>();
+    return (
+      parcel &&
+      (parcel.events ?? []).map((e) => ({
+        seq: e.changeSeq ?? 0,
+        updatedAt: new Date(e.updatedAt ?? e.createdAt ?? e.timestamp),
+        item: toEvent(parcel._id, e),
+      }))
+    );
+  };
+  const changes = await findChangesIn('event', 'events', readRecords, parcelId, {
     ...sync,
     page,
     limit,
   });
+  if (!changes) return null;
+  const { items, ...rest } = changes;
   return { events: items, ...rest };
 }
 
