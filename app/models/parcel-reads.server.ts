@@ -321,14 +321,21 @@ export async function getParcelForReceipt(id: string) {
 /** Whose a parcel is: its account (null: the company's own) and whether it is live data. */
 export async function getParcelTenancy(id: string) {
   if (!isObjectId(id)) return null;
-  return tenancyOf(await Parcel.findById(id, { accountId: 1, livemode: 1 }).lean<LeanParcel>());
+  const doc = await Parcel.findById(id, { accountId: 1, livemode: 1 }).lean<LeanParcel>();
+  return doc && (tenancyOf(doc) ?? { accountId: null, livemode: true });
 }
 
-/** Whose a parcel is: its account (none: the courier's own) and whether it is live data. */
+/**
+ * Whose a parcel is: its account (none: the courier's own) and whether it is live data. Null
+ * when the document was read without saying (a projection without `livemode`, or a parcel stored
+ * before accounts), for the caller to read it.
+ */
 export function tenancyOf(doc: Pick<LeanParcel, 'accountId' | 'livemode'> | null | undefined) {
-  return doc
-    ? { accountId: doc.accountId ? String(doc.accountId) : null, livemode: doc.livemode !== false }
-    : null;
+  if (!doc || !('livemode' in doc)) return null;
+  return {
+    accountId: doc.accountId ? String(doc.accountId) : null,
+    livemode: doc.livemode !== false,
+  };
 }
 
 /**
@@ -358,9 +365,11 @@ export async function accountParcelSummary(scope: AccountScope, since: Date) {
 
 /** Whose the parcel with this tracking number is (see getParcelTenancy). */
 export async function getParcelTenancyByNumber(trackingNumber: string) {
-  return tenancyOf(
-    await Parcel.findOne({ trackingNumber }, { accountId: 1, livemode: 1 }).lean<LeanParcel>(),
-  );
+  const doc = await Parcel.findOne(
+    { trackingNumber },
+    { accountId: 1, livemode: 1 },
+  ).lean<LeanParcel>();
+  return doc && (tenancyOf(doc) ?? { accountId: null, livemode: true });
 }
 
 /** The number and status of a parcel, for the webhooks about its events. */

@@ -1,4 +1,4 @@
-import { getParcel, getParcelStatus } from '~/models/parcel-reads.server';
+import { getParcel, getParcelStatus, tenancyOf } from '~/models/parcel-reads.server';
 import { type LeanParcel, type SerializedParcel, serializeParcel } from '~/models/parcel.server';
 import {
   pullEvent,
@@ -63,19 +63,17 @@ async function emitEventChange(
   event: TrackingEvent,
   parcel: Awaited<ReturnType<typeof getParcelStatus>>,
 ) {
-  await emitWebhookEvent(type, {
-    event,
+  await emitWebhookEvent(
+    type,
+    {
+      event,
+      parcel: parcel
+        ? { id: event.parcelId, trackingNumber: parcel.trackingNumber, status: parcel.status }
+        : { id: event.parcelId },
+    },
     // Whose the parcel is, so that its webhooks go to its account without reading it again.
-    parcel: parcel
-      ? {
-          id: event.parcelId,
-          trackingNumber: parcel.trackingNumber,
-          status: parcel.status,
-          accountId: parcel.accountId ? String(parcel.accountId) : null,
-          livemode: parcel.livemode !== false,
-        }
-      : { id: event.parcelId },
-  });
+    tenancyOf(parcel),
+  );
 }
 
 export const UNKNOWN_DEPOT = 'Choose a depot from the list';

@@ -196,9 +196,11 @@ async function eventOwner(
 export async function emitWebhookEvent(
   type: WebhookEventType,
   data: Record<string, unknown>,
+  /** Whose the parcel is, when the caller knows: not read again. */
+  knownOwner?: { accountId: string | null; livemode: boolean } | null,
 ): Promise<void> {
   try {
-    const owner = await eventOwner(data);
+    const owner = knownOwner ?? (await eventOwner(data));
     const webhookIds = await subscribedWebhooks(type, owner);
     if (!webhookIds.length) return;
     const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), ...owner, data });
