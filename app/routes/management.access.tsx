@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
-import { Logo } from '~/components/public/logo';
+import { HomeLogo } from '~/components/public/logo';
 import { Field, FormErrors } from '~/components/ui/field';
 import { useCompany } from '~/utils/use-company';
 import { LoginFormSchema } from '~/schemas/auth';
@@ -91,11 +91,7 @@ export default function StaffLogin() {
   return (
     <main className="flex flex-1 items-center justify-center bg-gradient-to-br from-brand-50 to-white px-4 py-12">
       <div className="w-full max-w-md">
-        <div className="mb-6 flex justify-center">
-          <Link to="/" reloadDocument aria-label={`${company.name} home`}>
-            <Logo name={company.name} />
-          </Link>
-        </div>
+        <HomeLogo name={company.name} />
         <div className="card p-6 sm:p-8">
           <h1 className="text-2xl font-bold text-gray-900">Staff login</h1>
           <p className="mt-1 text-sm text-gray-600">Sign in to the management dashboard.</p>

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from '@remix-run/react';
-import { Logo } from '~/components/public/logo';
+import { HomeLogo } from '~/components/public/logo';
 import { useCompany } from '~/utils/use-company';
 
 /** The portal's pages before sign-in: the company's logo over one card (sign-in, links). */
@@ -9,11 +8,7 @@ export function PortalCard({ title, children }: { title: string; children: React
   return (
     <main className="flex flex-1 items-center justify-center px-4 py-10">
       <div className="w-full max-w-md">
-        <div className="mb-6 flex justify-center">
-          <Link to="/" reloadDocument aria-label={`${company.name} home`}>
-            <Logo name={company.name} />
-          </Link>
-        </div>
+        <HomeLogo name={company.name} />
         <div className="card space-y-4 p-6">
           <h1 className="text-2xl font-bold text-gray-900">{title}</h1>
           {children}

@@ -1,3 +1,5 @@
+import { Link } from '@remix-run/react';
+
 /** The company's mark and name: on the site, the dashboard and the sign-in pages. */
 export function Logo({ name }: { name: string }) {
   return (
@@ -9,5 +11,16 @@ export function Logo({ name }: { name: string }) {
       </svg>
       {name}
     </span>
+  );
+}
+
+/** The logo centred over a sign-in card, linking to the site's home page. */
+export function HomeLogo({ name }: { name: string }) {
+  return (
+    <div className="mb-6 flex justify-center">
+      <Link to="/" reloadDocument aria-label={`${name} home`}>
+        <Logo name={name} />
+      </Link>
+    </div>
   );
 }
