@@ -125,6 +125,15 @@ const parcelSchema = new Schema(
       default: undefined,
     },
     cost: { type: Number, default: PARCEL_CREATION_COST, min: 0 },
+    // The price it was booked at, in the currency's minor units (absent on parcels booked before
+    // prices, which keep only `cost`).
+    price: {
+      type: new Schema(
+        { amount: { type: Number, min: 0 }, currency: { type: String } },
+        { _id: false },
+      ),
+      default: undefined,
+    },
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
     events: { type: [trackingEventSchema], default: [] },
@@ -239,6 +248,7 @@ export type LeanParcel = {
   deliveryWindow?: { from?: Date | null; until?: Date | null } | null;
   deliveryPreferences?: LeanDeliveryPreferences | null;
   cost?: number | null;
+  price?: { amount?: number | null; currency?: string | null } | null;
   destinations?: LeanDestination[] | null;
   events?: LeanEvent[] | null;
   createdAt?: Date | null;
