@@ -171,7 +171,21 @@ type RecordDoc = Pick<OperationDoc, 'summary' | 'description'> & Partial<Operati
  */
 export function apiRecord(
   key: string,
-  { item, idLabel, notFound }: { item: string; idLabel: IdParam; notFound: string },
+  {
+    item,
+    label = key,
+    idLabel = `${label} id`,
+    notFound = `${label[0].toUpperCase()}${label.slice(1)} not found`,
+  }: {
+    /** The response schema's name (its OpenAPI component). */
+    item: string;
+    /** How the record is named in messages: `key` unless given. */
+    label?: string;
+    /** The id parameter's label, or how the id is resolved: "<label> id" unless given. */
+    idLabel?: IdParam;
+    /** The 404's message: "<Label> not found" unless given. */
+    notFound?: string;
+  },
 ) {
   const ids = { id: idLabel };
   const one = wrap(key, item);

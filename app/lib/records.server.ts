@@ -25,6 +25,15 @@ export function registeredModel<S extends Schema>(
 }
 
 /** `id` and `_id`, the same string, as every record the app answers with carries them. */
+/** The fields of a structured postal address, each a trimmed string ('' when not given). */
+export const addressFields = {
+  address: { type: String, default: '', trim: true },
+  city: { type: String, default: '', trim: true },
+  region: { type: String, default: '', trim: true },
+  postalCode: { type: String, default: '', trim: true },
+  country: { type: String, default: '', trim: true },
+} as const;
+
 export function recordIds(_id: unknown): { id: string; _id: string } {
   const id = String(_id);
   return { id, _id: id };

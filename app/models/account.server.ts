@@ -1,7 +1,14 @@
 import type mongoose from 'mongoose';
 import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
-import { givenFields, iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
+import {
+  addressFields,
+  givenFields,
+  iso,
+  recordIds,
+  registeredModel,
+  serializedById,
+} from '~/lib/records.server';
 import {
   ACCOUNT_LANGUAGES,
   ACCOUNT_STATUSES,
@@ -13,16 +20,7 @@ import {
 } from '~/schemas/account';
 
 /** The shipper accounts: the courier's customers, whose users and keys see their own parcels. */
-const addressSchema = new Schema(
-  {
-    address: { type: String, default: '', trim: true },
-    city: { type: String, default: '', trim: true },
-    region: { type: String, default: '', trim: true },
-    postalCode: { type: String, default: '', trim: true },
-    country: { type: String, default: '', trim: true },
-  },
-  { _id: false },
-);
+const addressSchema = new Schema({ ...addressFields }, { _id: false });
 
 const accountSchema = new Schema(
   {

@@ -9,7 +9,7 @@ import {
   eventStatusOf,
 } from '~/schemas/constants';
 import { env } from '~/lib/env.server';
-import { iso, recordIds, registeredModel } from '~/lib/records.server';
+import { addressFields, iso, recordIds, registeredModel } from '~/lib/records.server';
 import { mobilePhone } from '~/lib/phone.server';
 
 /**
@@ -24,11 +24,7 @@ const contactSchema = new Schema(
     name: { type: String, default: '', trim: true },
     email: { type: String, default: '', trim: true, lowercase: true },
     phone: { type: String, default: '', trim: true },
-    address: { type: String, default: '', trim: true },
-    city: { type: String, default: '', trim: true },
-    region: { type: String, default: '', trim: true },
-    postalCode: { type: String, default: '', trim: true },
-    country: { type: String, default: '', trim: true },
+    ...addressFields,
     timeZone: { type: String, default: '', trim: true },
   },
   { _id: false },

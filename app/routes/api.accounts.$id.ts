@@ -4,11 +4,7 @@ import { apiRoute } from '~/http/api.server';
 import { apiRecord } from '~/http/api-handler.server';
 import { updateAccount } from '~/services/accounts.server';
 
-const account = apiRecord('account', {
-  item: 'Account',
-  idLabel: 'account id',
-  notFound: 'Account not found',
-});
+const account = apiRecord('account', { item: 'Account' });
 
 export const { loader, action } = apiRoute({
   GET: account.get('admin', getAccount, {

@@ -4,11 +4,7 @@ import { ADMIN_AREA, apiRecord } from '~/http/api-handler.server';
 import { deleted } from '~/http/api-operation.server';
 import { revokeApiKey } from '~/services/integrations.server';
 
-const apiKey = apiRecord('apiKey', {
-  item: 'ApiKey',
-  idLabel: 'API key id',
-  notFound: 'API key not found',
-});
+const apiKey = apiRecord('apiKey', { item: 'ApiKey', label: 'API key' });
 
 /** API keys are the admin's. */
 export const { loader, action } = apiRoute({

@@ -5,11 +5,7 @@ import { apiRecord } from '~/http/api-handler.server';
 import { deleted } from '~/http/api-operation.server';
 import { deleteDepot, getDepot, updateDepot } from '~/services/depots.server';
 
-const depot = apiRecord('depot', {
-  item: 'Depot',
-  idLabel: 'depot id',
-  notFound: 'Depot not found',
-});
+const depot = apiRecord('depot', { item: 'Depot' });
 
 /** Events recorded at a depot keep its name and zone whatever becomes of it. */
 export const { loader, action } = apiRoute({

@@ -5,11 +5,7 @@ import { apiRecord } from '~/http/api-handler.server';
 import { deleted } from '~/http/api-operation.server';
 import { deleteReceipt, updateReceipt } from '~/services/receipts.server';
 
-const receipt = apiRecord('receipt', {
-  item: 'Receipt',
-  idLabel: 'receipt id',
-  notFound: 'Receipt not found',
-});
+const receipt = apiRecord('receipt', { item: 'Receipt' });
 
 export const { loader, action } = apiRoute({
   GET: receipt.get('viewer', getReceipt, {

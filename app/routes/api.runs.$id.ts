@@ -4,7 +4,7 @@ import { apiRoute } from '~/http/api.server';
 import { apiRecord } from '~/http/api-handler.server';
 import { getRun, updateRunStops } from '~/services/runs.server';
 
-const run = apiRecord('run', { item: 'Run', idLabel: 'run id', notFound: 'Run not found' });
+const run = apiRecord('run', { item: 'Run' });
 
 export const { loader, action } = apiRoute({
   GET: run.get('viewer', getRun, {

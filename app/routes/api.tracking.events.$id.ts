@@ -7,7 +7,6 @@ import { deleteEvent, updateEvent } from '~/services/tracking-events.server';
 
 const event = apiRecord('event', {
   item: 'ParcelTrackingEvent',
-  idLabel: 'event id',
   notFound: 'Tracking event not found',
 });
 
