@@ -46,6 +46,13 @@ async function storedParcel(id: string) {
   return parcel;
 }
 
+/** The parcel's stored status, and its delivery date (null where it has none). */
+async function expectParcel(id: string, status: string, actualDelivery: string | null) {
+  const stored = await storedParcel(id);
+  expect(stored.status).toBe(status);
+  expect(stored.actualDelivery?.toISOString() ?? null).toBe(actualDelivery);
+}
+
 function request(
   path: string,
   init: { method?: string; body?: unknown; auth?: string | null; raw?: string } = {},
@@ -281,9 +288,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
     expect(events.map((e) => e.location)).toEqual(
       Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`),
     );
-    const stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-01T09:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-01T09:00:00.000Z');
   });
 });
 
@@ -300,11 +305,8 @@ describe('parcel status follows the newest event', () => {
         ...(eventStatus === 'Failed Delivery' ? { reason: 'weather' } : {}),
       });
       expect(res.status).toBe(201);
-      const stored = await storedParcel(parcelId);
-      expect(stored.status).toBe(parcelStatus);
-      if (parcelStatus === 'Delivered')
-        expect(stored.actualDelivery?.toISOString()).toBe('2024-12-05T12:00:00.000Z');
-      else expect(stored.actualDelivery ?? null).toBeNull();
+      const deliveredAt = parcelStatus === 'Delivered' ? '2024-12-05T12:00:00.000Z' : null;
+      await expectParcel(parcelId, parcelStatus, deliveredAt);
     },
   );
 
@@ -365,12 +367,10 @@ describe('parcel status follows the newest event', () => {
     const res = await deleteCall(second.id);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, message: 'Tracking event deleted' });
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('In Transit');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'In Transit', null);
 
     expect((await deleteCall(first.id)).status).toBe(200);
-    stored = await storedParcel(parcelId);
+    const stored = await storedParcel(parcelId);
     expect(stored.events).toHaveLength(0);
     expect(stored.status).toBe('Pending');
   });
@@ -384,14 +384,10 @@ describe('parcel status follows the newest event', () => {
       ).json()
     ).event;
     await postCall(parcelId, { status: 'Held at customs', timestamp: '2024-12-03T08:00:00Z' });
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-02T08:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-02T08:00:00.000Z');
 
     expect((await deleteCall(delivered.id)).status).toBe(200);
-    stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('In Transit');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'In Transit', null);
   });
 
   it('deleting the only Delivered event, with only Custom Status events left, makes the parcel Pending', async () => {
@@ -400,15 +396,12 @@ describe('parcel status follows the newest event', () => {
     const note = await createEvent(parcelId, 'Left with neighbour', { at: '2024-12-02T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Delivered');
     await deleteEvent(delivered.id);
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Pending');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'Pending', null);
 
     // Removing a Custom Status event leaves a status set by hand alone.
     await Parcel.updateOne({ _id: parcelId }, { $set: { status: 'Failed' } });
     await deleteEvent(note.id);
-    stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Failed');
+    expect((await storedParcel(parcelId)).status).toBe('Failed');
   });
 
   it('editing Delivered into another status moves the parcel and clears the delivery date', async () => {
@@ -417,18 +410,14 @@ describe('parcel status follows the newest event', () => {
     const delivered = await createEvent(parcelId, 'Delivered', { at: '2024-12-02T08:00:00Z' });
     const edited = await updateEvent(delivered.id, { status: 'Failed Delivery' });
     expect(edited?.status).toBe('Failed Delivery');
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Failed');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'Failed', null);
 
     // Into a custom status: the newest mapped event left decides.
     await updateEvent(delivered.id, {
       status: 'Custom Status',
       customStatus: 'Awaiting pickup point',
     });
-    stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('In Transit');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'In Transit', null);
   });
 
   it('editing an event re-evaluates which one is newest', async () => {
@@ -437,9 +426,7 @@ describe('parcel status follows the newest event', () => {
     await createEvent(parcelId, 'In Transit', { at: '2024-12-02T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('In Transit');
     await updateEvent(old.id, { timestamp: new Date('2024-12-03T08:00:00Z') });
-    const stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-03T08:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-03T08:00:00.000Z');
     expect((await listEvents(parcelId))!.events.map((e) => e.status)).toEqual([
       'Delivered',
       'In Transit',
@@ -495,9 +482,7 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       nextAttemptDate: null,
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    const stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-04T07:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-04T07:00:00.000Z');
   });
 
   it('PUT answers 401, 400 (bad id, bad body, empty body) and 404, changing nothing', async () => {
@@ -883,7 +868,7 @@ describe('dashboard Tracking pages', () => {
     );
     expect(edited.status).toBe(302);
     expect(edited.headers.get('Location')).toBe(`/dashboard/tracking/${parcelId}`);
-    let stored = await storedParcel(parcelId);
+    const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
     expect(stored.events[0]).toMatchObject({ status: 'Delivered', location: 'Front door' });
 
@@ -905,9 +890,7 @@ describe('dashboard Tracking pages', () => {
       params,
     );
     expect(deleted.status).toBe(302);
-    stored = await storedParcel(parcelId);
-    expect(stored.events).toHaveLength(0);
-    expect(stored.status).toBe('Pending');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    expect((await storedParcel(parcelId)).events).toHaveLength(0);
+    await expectParcel(parcelId, 'Pending', null);
   });
 });
