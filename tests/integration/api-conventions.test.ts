@@ -18,6 +18,7 @@ import { env } from '~/lib/env.server';
 import { trackingLimiter } from '~/services/public-tracking.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { createUser, parcelInput } from '../support/factories';
+import { apiError } from '../support/api-error';
 
 let auth: Record<string, string>;
 
@@ -63,11 +64,7 @@ describe('JSON everywhere under /api', () => {
     const health = await callRoute(healthAction, '/api/health', { method: 'POST' });
     expect(health.status).toBe(405);
     expect(health.headers.get('allow')).toBe('GET');
-    expect(await health.json()).toEqual({
-      error: 'Method not allowed',
-      message: 'Method not allowed',
-      code: 'method_not_allowed',
-    });
+    expect(await health.json()).toEqual(apiError('Method not allowed', 'method_not_allowed'));
     const parcel = await callRoute(parcelAction, '/api/parcels/x', {
       method: 'PATCH',
       headers: auth,
@@ -239,12 +236,11 @@ describe('contract details', () => {
       clientAddress: uniqueAddress(),
     });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({
-      error: 'Tracking number not found',
-      message: 'Tracking number not found',
-      code: 'tracking_number_mistyped',
-      trackingNumber: 'ZZZ000000009',
-    });
+    expect(await res.json()).toEqual(
+      apiError('Tracking number not found', 'tracking_number_mistyped', {
+        trackingNumber: 'ZZZ000000009',
+      }),
+    );
   });
 
   it('answers a bad enum in a query 400 with a message for that field', async () => {

@@ -25,6 +25,7 @@ import {
 } from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction, loader as eventLoader } from '~/routes/api.tracking.events.$id';
 import { createEvent, createParcel, createUser } from '../support/factories';
+import { apiError } from '../support/api-error';
 
 const context = { clientAddress: '10.1.2.3' };
 const MISSING_ID = '0123456789abcdef01234567';
@@ -154,11 +155,7 @@ describe('GET /api/tracking/:parcelId/events', () => {
     expect((await bad.json()).message).toMatch(/invalid parcel id/i);
     const missing = await listCall(MISSING_ID);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({
-      error: 'Parcel not found',
-      message: 'Parcel not found',
-      code: 'not_found',
-    });
+    expect(await missing.json()).toEqual(apiError('Parcel not found', 'not_found'));
   });
 });
 
