@@ -375,12 +375,14 @@ function formatArgument(
   return format;
 }
 
-const $dateToString: Expression = (obj, expr, options) => {
-  if (!isPlainObject(expr)) fail(18629, '$dateToString only supports an object as its argument');
-  for (const k of Object.keys(expr))
-    if (!['date', 'format', 'timezone', 'onNull'].includes(k))
-      fail(18534, `Unrecognized argument to $dateToString: ${k}`);
-  if (!('date' in expr)) fail(18628, "Missing 'date' parameter to $dateToString");
+const $dateToString: Expression = (obj, argument, options) => {
+  const expr = checkArguments(
+    '$dateToString',
+    argument,
+    ['date', 'format', 'timezone', 'onNull'],
+    ['date'],
+    [18629, 18534, 18628],
+  );
   const date = computeValue(obj, expr.date, null, options);
   const format = formatArgument('$dateToString', obj, expr, options, 18533, TO_STRING_SPECIFIERS);
   const zone = zoneArgument(obj, expr.timezone, options, timezoneNotString);
@@ -393,12 +395,14 @@ const $dateToString: Expression = (obj, expr, options) => {
 
 // --- $dateToParts and $dateFromParts
 
-const $dateToParts: Expression = (obj, expr, options) => {
-  if (!isPlainObject(expr)) fail(40524, '$dateToParts only supports an object as its argument');
-  for (const k of Object.keys(expr))
-    if (!['date', 'timezone', 'iso8601'].includes(k))
-      fail(40520, `Unrecognized argument to $dateToParts: ${k}`);
-  if (!('date' in expr)) fail(40522, "Missing 'date' parameter to $dateToParts");
+const $dateToParts: Expression = (obj, argument, options) => {
+  const expr = checkArguments(
+    '$dateToParts',
+    argument,
+    ['date', 'timezone', 'iso8601'],
+    ['date'],
+    [40524, 40520, 40522],
+  );
   const date = computeValue(obj, expr.date, null, options);
   const zone = zoneArgument(obj, expr.timezone, options, timezoneNotString);
   if (!zone) return null;

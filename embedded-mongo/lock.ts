@@ -56,9 +56,10 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 
 export const SOCKET_NAME = 'mongod.sock';
-const POINTER_NAME = 'mongod.sock.path';
+export const POINTER_NAME = 'mongod.sock.path';
 const OLD_LOCK = 'mongod.lock';
-const OWN_RE = /^mongod-[0-9a-f]{16}\.sock$/;
+/** An engine's own socket, which `mongod.sock` links to. */
+export const OWN_RE = /^mongod-[0-9a-f]{16}\.sock$/;
 const LINK_TMP_RE = /^mongod\.sock\.[0-9a-f]{12}\.tmp$/;
 /** Longest socket path that works everywhere: macOS allows 104 bytes with the closing NUL. */
 const MAX_SOCKET_PATH = 103;
@@ -86,26 +87,35 @@ function hashOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-/** True when something accepts a connection on `path` (or does not refuse it in time). */
-function answers(path: string): Promise<boolean> {
+/**
+ * What a connection to the socket `path` meets: a listener that accepts it; a refusal (a socket
+ * file nobody listens on, or not a socket at all) or no file (removed since); or neither within
+ * `PROBE_MS` or another error (EACCES, EAGAIN with a full backlog), which may well be a live engine.
+ */
+export function probeSocket(path: string): Promise<'accepted' | 'refused' | 'unsure'> {
   return new Promise((resolve) => {
     const socket = connect(path);
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve(true);
+      resolve('unsure');
     }, PROBE_MS);
     socket.once('connect', () => {
       clearTimeout(timer);
       socket.destroy();
-      resolve(true);
+      resolve('accepted');
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      // Refused: a socket file nobody listens on (or not a socket at all); gone: removed since.
-      // Anything else (EACCES, EAGAIN with a full backlog) may well be a live engine.
-      resolve(!['ECONNREFUSED', 'ENOENT', 'ENOTSOCK'].includes(err.code ?? ''));
+      resolve(
+        ['ECONNREFUSED', 'ENOENT', 'ENOTSOCK'].includes(err.code ?? '') ? 'refused' : 'unsure',
+      );
     });
   });
+}
+
+/** True when something accepts a connection on `path` (or does not refuse it in time). */
+async function answers(path: string): Promise<boolean> {
+  return (await probeSocket(path)) !== 'refused';
 }
 
 function listen(server: Server, path: string): Promise<void> {

@@ -78,6 +78,22 @@ function freeMarker(bytes: Buffer): number {
   return 0;
 }
 
+/** The bytes of a BSON value of each type whose values all have one size. */
+const FIXED_SIZES = new Map([
+  [0x01, 8], // double
+  [0x06, 0], // undefined
+  [0x07, 12], // ObjectId
+  [0x08, 1], // boolean
+  [0x09, 8], // date
+  [0x0a, 0], // null
+  [0x10, 4], // int32
+  [0x11, 8], // timestamp
+  [0x12, 8], // int64
+  [0x13, 16], // decimal128
+  [0x7f, 0], // max key
+  [0xff, 0], // min key
+]);
+
 /** Gives the `$ref`, `$id` and `$db` names in the document at `start` (and those within) `marker` as their first byte. */
 function markDbRefNames(buf: Buffer, start: number, marker: number): void {
   let at = start;
@@ -96,13 +112,12 @@ function markDbRefNames(buf: Buffer, start: number, marker: number): void {
     if (buf[name] === 0x24 && DBREF_NAMES.has(buf.toString('latin1', name + 1, at)))
       buf[name] = marker;
     at++;
+    const size = FIXED_SIZES.get(type);
+    if (size !== undefined) {
+      at += size;
+      continue;
+    }
     switch (type) {
-      case 0x01: // double
-      case 0x09: // date
-      case 0x11: // timestamp
-      case 0x12: // int64
-        at += 8;
-        break;
       case 0x02: // string
       case 0x0d: // code
       case 0x0e: // symbol
@@ -116,12 +131,6 @@ function markDbRefNames(buf: Buffer, start: number, marker: number): void {
       case 0x05: // binary
         at += 5 + length(0);
         break;
-      case 0x07: // ObjectId
-        at += 12;
-        break;
-      case 0x08: // boolean
-        at += 1;
-        break;
       case 0x0b: // regex: pattern and options
         for (let i = 0; i < 2; i++) {
           while (at < end && buf[at] !== 0) at++;
@@ -133,17 +142,6 @@ function markDbRefNames(buf: Buffer, start: number, marker: number): void {
         break;
       case 0x0f: // code with scope
         at += length(5);
-        break;
-      case 0x10: // int32
-        at += 4;
-        break;
-      case 0x13: // decimal128
-        at += 16;
-        break;
-      case 0x06: // undefined
-      case 0x0a: // null
-      case 0x7f: // max key
-      case 0xff: // min key
         break;
       default:
         return; // not BSON: deserialize reports it

@@ -559,52 +559,43 @@ const scenarios: [number, (token: string, n: number) => Promise<void>][] = [
           body: JSON.stringify(parcelBody(n)),
         }),
       );
-      if (!created || !running()) return;
+      if (!created) return;
       const { id } = created.parcel;
-      await call('GET /api/parcels/:id', 'GET', `/api/parcels/${id}`, {
-        expected: 200,
-        headers: json(token),
-      });
-      if (!running()) return;
-      await call('PUT /api/parcels/:id', 'PUT', `/api/parcels/${id}`, {
-        expected: 200,
-        headers: json(token),
-        body: JSON.stringify({
-          status: 'In Transit',
-          weight: 2.5,
-          recipient: { phone: '+1 555 0100' },
-        }),
-      });
-      if (!running()) return;
-      await call('POST /api/tracking/:id/events', 'POST', `/api/tracking/${id}/events`, {
-        expected: 201,
-        headers: json(token),
-        body: JSON.stringify({
-          status: 'Arrived at Facility',
-          location: 'Springfield hub',
-          description: 'Sorted for delivery',
-        }),
-      });
-      if (!running()) return;
-      await call('GET /api/tracking/:id/events', 'GET', `/api/tracking/${id}/events`, {
-        expected: 200,
-        headers: json(token),
-      });
-      if (!running()) return;
-      await call(
-        'GET /api/parcels?search=',
-        'GET',
-        `/api/parcels?search=${encodeURIComponent(`Soak ${n}`)}&limit=20`,
-        {
-          expected: 200,
+      const search = `/api/parcels?search=${encodeURIComponent(`Soak ${n}`)}&limit=20`;
+      const steps: Array<
+        [kind: string, method: string, path: string, expected: number, body?: unknown]
+      > = [
+        ['GET /api/parcels/:id', 'GET', `/api/parcels/${id}`, 200],
+        [
+          'PUT /api/parcels/:id',
+          'PUT',
+          `/api/parcels/${id}`,
+          200,
+          { status: 'In Transit', weight: 2.5, recipient: { phone: '+1 555 0100' } },
+        ],
+        [
+          'POST /api/tracking/:id/events',
+          'POST',
+          `/api/tracking/${id}/events`,
+          201,
+          {
+            status: 'Arrived at Facility',
+            location: 'Springfield hub',
+            description: 'Sorted for delivery',
+          },
+        ],
+        ['GET /api/tracking/:id/events', 'GET', `/api/tracking/${id}/events`, 200],
+        ['GET /api/parcels?search=', 'GET', search, 200],
+        ['DELETE /api/parcels/:id', 'DELETE', `/api/parcels/${id}`, 200],
+      ];
+      for (const [kind, method, path, expected, body] of steps) {
+        if (!running()) return;
+        await call(kind, method, path, {
+          expected,
           headers: json(token),
-        },
-      );
-      if (!running()) return;
-      await call('DELETE /api/parcels/:id', 'DELETE', `/api/parcels/${id}`, {
-        expected: 200,
-        headers: json(token),
-      });
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      }
     },
   ],
   [

@@ -10,17 +10,12 @@
  * beside where it would be. What counts is whether something answers on the socket, never that
  * the file exists: a crashed engine leaves its socket file behind.
  *
- * This is the one place that knows that layout; the engine's lock (embedded-mongo/lock.ts)
- * defines it.
+ * The engine's lock (embedded-mongo/lock.ts) defines that layout and how a socket is probed;
+ * this is the one place outside the engine that reads it.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { connect } from 'node:net';
 import path from 'node:path';
-
-const SOCKET_NAME = 'mongod.sock';
-const POINTER_NAME = 'mongod.sock.path';
-const OWN_SOCKET = /^mongod-[0-9a-f]{16}\.sock$/;
-const PROBE_MS = 2000;
+import { OWN_RE, POINTER_NAME, probeSocket, SOCKET_NAME } from '../../embedded-mongo/lock';
 
 /** The socket files an engine serving `dbDir` would answer on, best candidate first. */
 export function engineSocketCandidates(dbDir: string): string[] {
@@ -33,30 +28,10 @@ export function engineSocketCandidates(dbDir: string): string[] {
   const where = path.dirname(stable);
   const own = existsSync(where)
     ? readdirSync(where)
-        .filter((name) => OWN_SOCKET.test(name))
+        .filter((name) => OWN_RE.test(name))
         .map((name) => path.join(where, name))
     : [];
   return [stable, ...own];
-}
-
-/** True when something accepts a connection on the Unix socket `file`. */
-function answers(file: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(file);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(false);
-    }, PROBE_MS);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
 }
 
 /**
@@ -66,7 +41,7 @@ function answers(file: string): Promise<boolean> {
 export async function findRunningEngine(dbDir: string): Promise<string | null> {
   if (process.platform === 'win32') return null;
   for (const file of engineSocketCandidates(dbDir)) {
-    if (await answers(file)) return `mongodb://${encodeURIComponent(file)}/`;
+    if ((await probeSocket(file)) === 'accepted') return `mongodb://${encodeURIComponent(file)}/`;
   }
   return null;
 }

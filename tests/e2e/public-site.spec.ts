@@ -165,25 +165,23 @@ test('the carousel advances every 5 seconds and keeps going after a click', asyn
 }) => {
   test.skip(!javaScriptEnabled, 'The loop is the one enhancement that needs JavaScript.');
   await stopTheClock(page);
+  /** Slide `from` stays not quite 5 seconds, and then slide `to`, titled `title`, shows. */
+  const fiveSecondsOn = async (from: number, to: number, title: string) => {
+    await page.clock.runFor(4_900);
+    await expectRestingOn(page, from);
+    await page.clock.runFor(200);
+    await expectRestingOn(page, to);
+    await expect(slideTitle(page, title)).toBeInViewport({ ratio: 0.9 });
+  };
   await page.goto('/');
   await expectRestingOn(page, 1);
-  // Not before 5 seconds...
-  await page.clock.runFor(4_900);
-  await expectRestingOn(page, 1);
-  // ...and then the next slide.
-  await page.clock.runFor(200);
-  await expectRestingOn(page, 2);
-  await expect(slideTitle(page, 'Worldwide Shipping')).toBeInViewport({ ratio: 0.9 });
+  await fiveSecondsOn(1, 2, 'Worldwide Shipping');
   // A click gives the chosen slide its full 5 seconds.
   await page.clock.runFor(3_000);
   await page.locator('#hero-slide-2').getByRole('link', { name: 'Next slide' }).click();
   await expectRestingOn(page, 3);
-  await page.clock.runFor(4_900);
-  await expectRestingOn(page, 3);
   // Interaction does not stop the loop: it goes round to the first slide.
-  await page.clock.runFor(200);
-  await expectRestingOn(page, 1);
-  await expect(slideTitle(page, 'Fast & Reliable Delivery')).toBeInViewport({ ratio: 0.9 });
+  await fiveSecondsOn(3, 1, 'Fast & Reliable Delivery');
   // Scrolling the row in place of the links' jump leaves the address as it was.
   expect(new URL(page.url()).hash).toBe('');
 });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { NO_JS } from './support/fixtures';
 import { listedTrackingNumbers, signIn } from './support/helpers';
 
@@ -11,6 +11,18 @@ async function demoTrackingNumber(request: APIRequestContext) {
     'status=In%20Transit&sort=createdAt&order=asc&limit=1',
   );
   return number!;
+}
+
+/** A demo parcel's result, in a window `width` by `height` px. */
+async function openDemoResult(
+  page: Page,
+  request: APIRequestContext,
+  width: number,
+  height: number,
+) {
+  const number = await demoTrackingNumber(request);
+  await page.setViewportSize({ width, height });
+  await page.goto(`/track?number=${number}`);
 }
 
 test.describe('tracking a parcel', () => {
@@ -29,9 +41,7 @@ test.describe('tracking a parcel', () => {
     page,
     request,
   }) => {
-    const number = await demoTrackingNumber(request);
-    await page.setViewportSize({ width: 320, height: 568 });
-    await page.goto(`/track?number=${number}`);
+    await openDemoResult(page, request, 320, 568);
     const firstScreen = async (text: string | RegExp) => {
       const box = await page.getByText(text).first().boundingBox();
       expect(box, `${text} is shown`).not.toBeNull();
@@ -50,9 +60,7 @@ test.describe('tracking a parcel', () => {
     page,
     request,
   }) => {
-    const number = await demoTrackingNumber(request);
-    await page.setViewportSize({ width: 375, height: 812 });
-    await page.goto(`/track?number=${number}`);
+    await openDemoResult(page, request, 375, 812);
     await page.locator('#manage summary').click();
     const sizes = await page.locator('main').evaluate((main) =>
       [...main.querySelectorAll('a, button, input, select, textarea, summary')]

@@ -235,14 +235,17 @@ function expectedFor(t: number, zone: string, other: number): Document {
   };
 }
 
+/** `op` of the document's instant `t` in its zone `z`. */
+const inZone = (op: string) => ({ [op]: { date: '$t', timezone: '$z' } });
+
 const PROJECTION = {
   _id: 0,
-  hour: { $hour: { date: '$t', timezone: '$z' } },
-  dayOfMonth: { $dayOfMonth: { date: '$t', timezone: '$z' } },
-  dayOfWeek: { $dayOfWeek: { date: '$t', timezone: '$z' } },
-  week: { $week: { date: '$t', timezone: '$z' } },
-  isoWeek: { $isoWeek: { date: '$t', timezone: '$z' } },
-  parts: { $dateToParts: { date: '$t', timezone: '$z' } },
+  hour: inZone('$hour'),
+  dayOfMonth: inZone('$dayOfMonth'),
+  dayOfWeek: inZone('$dayOfWeek'),
+  week: inZone('$week'),
+  isoWeek: inZone('$isoWeek'),
+  parts: inZone('$dateToParts'),
   text: { $dateToString: { date: '$t', timezone: '$z', format: FORMAT } },
   day: { $dateTrunc: { date: '$t', unit: 'day', timezone: '$z' } },
   nextDay: { $dateAdd: { startDate: '$t', unit: 'day', amount: 1, timezone: '$z' } },
@@ -251,13 +254,13 @@ const PROJECTION = {
   days: { $dateDiff: { startDate: '$t', endDate: '$u', unit: 'day', timezone: '$z' } },
   fromParts: {
     $dateFromParts: {
-      year: { $year: { date: '$t', timezone: '$z' } },
-      month: { $month: { date: '$t', timezone: '$z' } },
-      day: { $dayOfMonth: { date: '$t', timezone: '$z' } },
-      hour: { $hour: { date: '$t', timezone: '$z' } },
-      minute: { $minute: { date: '$t', timezone: '$z' } },
-      second: { $second: { date: '$t', timezone: '$z' } },
-      millisecond: { $millisecond: { date: '$t', timezone: '$z' } },
+      year: inZone('$year'),
+      month: inZone('$month'),
+      day: inZone('$dayOfMonth'),
+      hour: inZone('$hour'),
+      minute: inZone('$minute'),
+      second: inZone('$second'),
+      millisecond: inZone('$millisecond'),
       timezone: '$z',
     },
   },

@@ -25,6 +25,7 @@ import { updateParcel } from '~/services/parcels.server';
 import { s10CheckDigit } from '~/utils/tracking-number';
 import { callRoute } from '../support/api';
 import { createUsers } from '../support/factories';
+import { apiError } from '../support/api-error';
 
 let staff: Record<string, string>;
 let viewer: Record<string, string>;
@@ -239,11 +240,7 @@ describe('error codes', () => {
     const res = toApiErrorResponse(new Error('secret detail'));
     logged.mockRestore();
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({
-      error: 'Internal server error',
-      message: 'Internal server error',
-      code: 'internal_error',
-    });
+    expect(await res.json()).toEqual(apiError('Internal server error', 'internal_error'));
   });
 
   it('every code is snake_case', () => {

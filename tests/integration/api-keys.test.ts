@@ -18,6 +18,7 @@ import {
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
 import { createUser } from '../support/factories';
+import { apiError } from '../support/api-error';
 
 let adminAuth: Record<string, string>;
 let staffAuth: Record<string, string>;
@@ -170,11 +171,9 @@ describe('API keys', () => {
     expect(await revoked.json()).toMatchObject({ success: true, apiKey: { id: body.apiKey.id } });
     const after = await callRoute(meLoader, '/api/auth/me', { headers: auth });
     expect(after.status).toBe(401);
-    expect(await after.json()).toEqual({
-      error: 'Invalid or revoked API key',
-      message: 'Invalid or revoked API key',
-      code: 'authentication_required',
-    });
+    expect(await after.json()).toEqual(
+      apiError('Invalid or revoked API key', 'authentication_required'),
+    );
     const again = await callRoute(keyAction, `/api/api-keys/${body.apiKey.id}`, {
       method: 'DELETE',
       headers: adminAuth,

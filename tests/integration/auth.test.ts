@@ -9,6 +9,7 @@ import { action as logoutAction, loader as logoutLoader } from '~/routes/logout'
 import { action as loginPageAction, loader as loginPageLoader } from '~/routes/management.access';
 import { loginFailures, requireUser } from '~/http/auth.server';
 import { connectDb } from '~/lib/db.server';
+import { apiError } from '../support/api-error';
 
 const PASSWORD = 'correct-horse-battery';
 
@@ -141,11 +142,7 @@ describe('POST /api/auth/login', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const wrongBody = await wrong.json();
-    expect(wrongBody).toEqual({
-      error: 'Invalid credentials',
-      message: 'Invalid credentials',
-      code: 'authentication_required',
-    });
+    expect(wrongBody).toEqual(apiError('Invalid credentials', 'authentication_required'));
     expect(await unknown.json()).toEqual(wrongBody);
   });
 

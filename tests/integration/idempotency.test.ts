@@ -6,6 +6,7 @@ import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
 import { createApiKey, createUser } from '../support/factories';
+import { apiError } from '../support/api-error';
 
 let tokenAuth: Record<string, string>;
 let keyAuth: Record<string, string>;
@@ -47,11 +48,12 @@ describe('Idempotency-Key on POST', () => {
 
     const other = await createParcel(parcel('Someone Else'), 'order-1001');
     expect(other.status).toBe(422);
-    expect(await other.json()).toEqual({
-      error: 'This Idempotency-Key was already used with a different request',
-      message: 'This Idempotency-Key was already used with a different request',
-      code: 'idempotency_key_reused',
-    });
+    expect(await other.json()).toEqual(
+      apiError(
+        'This Idempotency-Key was already used with a different request',
+        'idempotency_key_reused',
+      ),
+    );
     expect(await Parcel.countDocuments({ 'recipient.name': 'Someone Else' })).toBe(0);
 
     // The same key on another endpoint is another request too.

@@ -16,7 +16,7 @@ import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from '~/services/parcel-csv.server';
 import { parcelImportTemplate, readParcelCsv } from '~/services/parcel-import.server';
-import { createUser } from '../support/factories';
+import { createUser, parcelInput } from '../support/factories';
 
 type ImportBody = {
   imported: number;
@@ -186,14 +186,8 @@ describe('writing imported parcels', () => {
     const taken = await Parcel.create({ trackingNumber: 'DUP000000001', recipient: { name: 'x' } });
     const make = (trackingNumber: string) =>
       importedParcelDocument({
+        ...parcelInput({ recipient: { ...EMPTY_CONTACT, name: 'R', address: 'A' }, weight: 0 }),
         trackingNumber,
-        sender: EMPTY_CONTACT,
-        recipient: { ...EMPTY_CONTACT, name: 'R', address: 'A' },
-        destinations: [],
-        weight: 0,
-        dimensions: { length: 0, width: 0, height: 0 },
-        serviceType: 'Standard',
-        priority: 'Standard',
         status: 'Pending',
         cost: 0,
         estimatedDelivery: new Date(),

@@ -32,6 +32,7 @@ import {
 import { addEvent } from '~/services/tracking-events.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { apiError } from '../support/api-error';
 
 let smtp: TestSmtpServer;
 let worker: JobWorker;
@@ -378,12 +379,11 @@ describe('POST /api/tracking/track/:trackingNumber/subscriptions', () => {
     // 99999999 would end in 5: the number is told apart as mistyped, as on the tracking API.
     const unknown = await post('ZZZ999999999', { email });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({
-      error: 'Tracking number not found',
-      message: 'Tracking number not found',
-      code: 'tracking_number_mistyped',
-      trackingNumber: 'ZZZ999999999',
-    });
+    expect(await unknown.json()).toEqual(
+      apiError('Tracking number not found', 'tracking_number_mistyped', {
+        trackingNumber: 'ZZZ999999999',
+      }),
+    );
 
     const preflight = await callRoute(apiLoader, url(parcel.trackingNumber), {
       method: 'OPTIONS',

@@ -22,6 +22,7 @@ import { callRoute } from '../support/api';
 import { createUsers, type TestUser } from '../support/factories';
 import { fileOf, jpegWithGps, pngHeaderOnly, signaturePng } from '../support/images';
 import { pdfPageCount, pdfText } from '../support/pdf';
+import { apiError } from '../support/api-error';
 
 let staff: TestUser;
 let viewer: TestUser;
@@ -190,12 +191,11 @@ describe('POST /api/parcels/:id/proof-of-delivery', () => {
       ],
     });
     expect(res.status).toBe(415);
-    expect(await res.json()).toEqual({
-      error: 'Photo 2 is not a JPEG, PNG or WebP image',
-      message: 'Photo 2 is not a JPEG, PNG or WebP image',
-      code: 'unsupported_image',
-      details: { 'photo.1': ['Photo 2 is not a JPEG, PNG or WebP image'] },
-    });
+    expect(await res.json()).toEqual(
+      apiError('Photo 2 is not a JPEG, PNG or WebP image', 'unsupported_image', {
+        details: { 'photo.1': ['Photo 2 is not a JPEG, PNG or WebP image'] },
+      }),
+    );
     expect(await countFiles()).toBe(files);
     expect(await ProofOfDelivery.countDocuments()).toBe(proofs);
     expect(await eventCount(parcel.id)).toBe(events);

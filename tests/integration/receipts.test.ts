@@ -28,6 +28,7 @@ import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { pdfText } from '../support/pdf';
 import { createUser } from '../support/factories';
 import { toastOf, expectToast } from '../support/api';
+import { apiError } from '../support/api-error';
 
 const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
@@ -263,11 +264,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     expect(malformed.status).toBe(400);
     const unknown = await generate('0123456789abcdef01234567');
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({
-      error: 'Parcel not found',
-      message: 'Parcel not found',
-      code: 'not_found',
-    });
+    expect(await unknown.json()).toEqual(apiError('Parcel not found', 'not_found'));
 
     const get = await call(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), {
       parcelId: parcel.id,
@@ -427,11 +424,7 @@ describe('/api/receipts/:id', () => {
 
     const missing = await call(itemLoader, apiRequest(`/api/receipts/${unknown}`), { id: unknown });
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({
-      error: 'Receipt not found',
-      message: 'Receipt not found',
-      code: 'not_found',
-    });
+    expect(await missing.json()).toEqual(apiError('Receipt not found', 'not_found'));
     expect(
       (
         await call(

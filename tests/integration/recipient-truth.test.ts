@@ -14,7 +14,7 @@ import { requestableDays } from '~/services/delivery-preferences.server';
 import { EMPTY_CONTACT } from '~/schemas/parcel';
 import { loader as parcelDetails } from '~/routes/dashboard.parcels.$parcelId._index';
 import { callRoute, uniqueAddress } from '../support/api';
-import { createUser } from '../support/factories';
+import { createUser, parcelInput } from '../support/factories';
 import { fileOf, jpegWithGps } from '../support/images';
 
 /**
@@ -36,17 +36,14 @@ function parcelFor(
   estimated: string,
   extra: Partial<Parameters<typeof createParcel>[0]> = {},
 ) {
-  return createParcel({
-    sender: undefined as never,
-    recipient: { ...EMPTY_CONTACT, ...recipient },
-    destinations: [],
-    weight: 1,
-    dimensions: { length: 0, width: 0, height: 0 },
-    serviceType: 'Standard',
-    priority: 'Standard',
-    estimatedDelivery: new Date(estimated),
-    ...extra,
-  });
+  return createParcel(
+    parcelInput({
+      sender: undefined,
+      recipient: { ...EMPTY_CONTACT, ...recipient },
+      estimatedDelivery: new Date(estimated),
+      ...extra,
+    }),
+  );
 }
 
 async function publicResult(trackingNumber: string) {

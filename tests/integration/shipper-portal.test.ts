@@ -12,28 +12,22 @@ import { loader as portalParcelLoader } from '~/routes/account.parcels.$parcelId
 import { loader as portalCsvLoader } from '~/routes/account.parcels[.]csv';
 import { loader as dashboardLoader } from '~/routes/dashboard';
 import { connectDb, disconnectDb } from '~/lib/db.server';
-import { env } from '~/lib/env.server';
 import { EMAIL_JOB } from '~/services/email-queue.server';
-import { registerJobKinds } from '~/services/job-kinds.server';
 import { answer, callRoute, pageRequest } from '../support/api';
-import { attemptDueJob } from '../support/jobs';
-import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { attemptDueJob, startMailServer, type MailServer } from '../support/jobs';
 import { createAccount, createParcel, createUser, type TestUser } from '../support/factories';
 
 let admin: TestUser;
-let smtp: TestSmtpServer;
+let mail: MailServer;
 
 beforeAll(async () => {
   await connectDb();
-  registerJobKinds();
-  smtp = await startTestSmtpServer();
-  env.SMTP_URL = smtp.url;
+  mail = await startMailServer();
   admin = await createUser('admin');
 });
 
 afterAll(async () => {
-  env.SMTP_URL = undefined;
-  await smtp.stop();
+  await mail.stop();
   await disconnectDb();
 });
 
@@ -55,7 +49,9 @@ async function invite(accountId: string, email: string, auth = admin.auth) {
   });
   if (res.status !== 201) return { status: res.status, link: '' };
   await attemptDueJob(EMAIL_JOB);
-  const message = [...smtp.messages].reverse().find((m) => m.text?.includes('/account/access/'));
+  const message = [...mail.smtp.messages]
+    .reverse()
+    .find((m) => m.text?.includes('/account/access/'));
   const link = message!.text!.match(/\/account\/access\/(\S+)/)![1]!;
   return { status: res.status, link };
 }
@@ -163,7 +159,7 @@ describe('shipper users and the portal', () => {
     // A reset sends a new link; suspending the account signs its users out at once.
     await answer(requestAccessAction, post('/account/access', { email: 'grace@shop-a.example' }));
     await attemptDueJob(EMAIL_JOB);
-    expect(smtp.messages.at(-1)!.subject).toMatch(/Choose a new password/);
+    expect(mail.smtp.messages.at(-1)!.subject).toMatch(/Choose a new password/);
     await callRoute(accountAction, `/api/accounts/${a.id}`, {
       method: 'PUT',
       headers: admin.auth,

@@ -2,7 +2,6 @@ import type { CommandStartedEvent } from 'mongodb';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDb, disconnectDb } from '~/lib/db.server';
-import { env } from '~/lib/env.server';
 import { recipientCookie } from '~/lib/cookies.server';
 import { Notification } from '~/models/notification.server';
 import { confirmSubscription, openParcelSubscription } from '~/models/parcel-subscription.server';
@@ -11,12 +10,10 @@ import { loader as trackApi } from '~/routes/api.tracking.track.$trackingNumber'
 import { action as scansApi } from '~/routes/api.scans';
 import { loader as trackPage } from '~/routes/_public.track';
 import { EMAIL_JOB } from '~/services/email-queue.server';
-import { registerJobKinds } from '~/services/job-kinds.server';
 import { trackingLimiter } from '~/services/public-tracking.server';
 import { callRoute } from '../support/api';
 import { createParcel, createUser } from '../support/factories';
-import { attemptDueJob } from '../support/jobs';
-import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
+import { attemptDueJob, startMailServer, type MailServer } from '../support/jobs';
 
 /**
  * Each request walks the parcel's document as few times as it can: the tracking page and API read
@@ -24,18 +21,15 @@ import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
  * queued e-mails need), and the e-mail worker reads it once per e-mail.
  */
 
-let smtp: TestSmtpServer;
+let mail: MailServer;
 
 beforeAll(async () => {
   await connectDb();
-  registerJobKinds();
-  smtp = await startTestSmtpServer();
-  env.SMTP_URL = smtp.url;
+  mail = await startMailServer();
 });
 
 afterAll(async () => {
-  env.SMTP_URL = undefined;
-  await smtp.stop();
+  await mail.stop();
   await trackingLimiter.clear();
   await disconnectDb();
 });
@@ -136,7 +130,7 @@ describe('one walk per request', () => {
         await attemptDueJob(EMAIL_JOB);
       }),
     ).toEqual(['find', 'find', 'find']);
-    const sentTo = smtp.messages.flatMap((m) =>
+    const sentTo = mail.smtp.messages.flatMap((m) =>
       [m.to].flat().flatMap((to) => to?.value.map((v) => v.address) ?? []),
     );
     expect(sentTo.sort()).toEqual(['follower.walks@example.com', 'rita.walks@example.com']);

@@ -25,6 +25,7 @@ import {
 } from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction, loader as eventLoader } from '~/routes/api.tracking.events.$id';
 import { createEvent, createParcel, createUser } from '../support/factories';
+import { apiError } from '../support/api-error';
 
 const context = { clientAddress: '10.1.2.3' };
 const MISSING_ID = '0123456789abcdef01234567';
@@ -44,6 +45,13 @@ async function storedParcel(id: string) {
   const parcel = await Parcel.findById(id).lean();
   if (!parcel) throw new Error('parcel vanished');
   return parcel;
+}
+
+/** The parcel's stored status, and its delivery date (null where it has none). */
+async function expectParcel(id: string, status: string, actualDelivery: string | null) {
+  const stored = await storedParcel(id);
+  expect(stored.status).toBe(status);
+  expect(stored.actualDelivery?.toISOString() ?? null).toBe(actualDelivery);
 }
 
 function request(
@@ -147,11 +155,7 @@ describe('GET /api/tracking/:parcelId/events', () => {
     expect((await bad.json()).message).toMatch(/invalid parcel id/i);
     const missing = await listCall(MISSING_ID);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({
-      error: 'Parcel not found',
-      message: 'Parcel not found',
-      code: 'not_found',
-    });
+    expect(await missing.json()).toEqual(apiError('Parcel not found', 'not_found'));
   });
 });
 
@@ -281,9 +285,7 @@ describe('POST /api/tracking/:parcelId/events', () => {
     expect(events.map((e) => e.location)).toEqual(
       Array.from({ length: 10 }, (_, i) => `Stop ${9 - i}`),
     );
-    const stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-01T09:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-01T09:00:00.000Z');
   });
 });
 
@@ -300,11 +302,8 @@ describe('parcel status follows the newest event', () => {
         ...(eventStatus === 'Failed Delivery' ? { reason: 'weather' } : {}),
       });
       expect(res.status).toBe(201);
-      const stored = await storedParcel(parcelId);
-      expect(stored.status).toBe(parcelStatus);
-      if (parcelStatus === 'Delivered')
-        expect(stored.actualDelivery?.toISOString()).toBe('2024-12-05T12:00:00.000Z');
-      else expect(stored.actualDelivery ?? null).toBeNull();
+      const deliveredAt = parcelStatus === 'Delivered' ? '2024-12-05T12:00:00.000Z' : null;
+      await expectParcel(parcelId, parcelStatus, deliveredAt);
     },
   );
 
@@ -365,12 +364,10 @@ describe('parcel status follows the newest event', () => {
     const res = await deleteCall(second.id);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, message: 'Tracking event deleted' });
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('In Transit');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'In Transit', null);
 
     expect((await deleteCall(first.id)).status).toBe(200);
-    stored = await storedParcel(parcelId);
+    const stored = await storedParcel(parcelId);
     expect(stored.events).toHaveLength(0);
     expect(stored.status).toBe('Pending');
   });
@@ -384,14 +381,10 @@ describe('parcel status follows the newest event', () => {
       ).json()
     ).event;
     await postCall(parcelId, { status: 'Held at customs', timestamp: '2024-12-03T08:00:00Z' });
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-02T08:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-02T08:00:00.000Z');
 
     expect((await deleteCall(delivered.id)).status).toBe(200);
-    stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('In Transit');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'In Transit', null);
   });
 
   it('deleting the only Delivered event, with only Custom Status events left, makes the parcel Pending', async () => {
@@ -400,15 +393,12 @@ describe('parcel status follows the newest event', () => {
     const note = await createEvent(parcelId, 'Left with neighbour', { at: '2024-12-02T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('Delivered');
     await deleteEvent(delivered.id);
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Pending');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'Pending', null);
 
     // Removing a Custom Status event leaves a status set by hand alone.
     await Parcel.updateOne({ _id: parcelId }, { $set: { status: 'Failed' } });
     await deleteEvent(note.id);
-    stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Failed');
+    expect((await storedParcel(parcelId)).status).toBe('Failed');
   });
 
   it('editing Delivered into another status moves the parcel and clears the delivery date', async () => {
@@ -417,18 +407,14 @@ describe('parcel status follows the newest event', () => {
     const delivered = await createEvent(parcelId, 'Delivered', { at: '2024-12-02T08:00:00Z' });
     const edited = await updateEvent(delivered.id, { status: 'Failed Delivery' });
     expect(edited?.status).toBe('Failed Delivery');
-    let stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Failed');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'Failed', null);
 
     // Into a custom status: the newest mapped event left decides.
     await updateEvent(delivered.id, {
       status: 'Custom Status',
       customStatus: 'Awaiting pickup point',
     });
-    stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('In Transit');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    await expectParcel(parcelId, 'In Transit', null);
   });
 
   it('editing an event re-evaluates which one is newest', async () => {
@@ -437,9 +423,7 @@ describe('parcel status follows the newest event', () => {
     await createEvent(parcelId, 'In Transit', { at: '2024-12-02T08:00:00Z' });
     expect((await storedParcel(parcelId)).status).toBe('In Transit');
     await updateEvent(old.id, { timestamp: new Date('2024-12-03T08:00:00Z') });
-    const stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-03T08:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-03T08:00:00.000Z');
     expect((await listEvents(parcelId))!.events.map((e) => e.status)).toEqual([
       'Delivered',
       'In Transit',
@@ -495,9 +479,7 @@ describe('GET/PUT/DELETE /api/tracking/events/:id', () => {
       nextAttemptDate: null,
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    const stored = await storedParcel(parcelId);
-    expect(stored.status).toBe('Delivered');
-    expect(stored.actualDelivery?.toISOString()).toBe('2024-12-04T07:00:00.000Z');
+    await expectParcel(parcelId, 'Delivered', '2024-12-04T07:00:00.000Z');
   });
 
   it('PUT answers 401, 400 (bad id, bad body, empty body) and 404, changing nothing', async () => {
@@ -570,29 +552,16 @@ describe('TrackingEventFormSchema', () => {
       timestamp: new Date('2024-12-15T09:30:00Z'),
       timeZone: 'UTC',
     });
-    const chicago = TrackingEventFormSchema.parse({
-      status: 'Delivered',
-      date: '2024-12-15',
-      time: '09:30',
-      timeZone: 'America/Chicago',
-    });
-    expect(chicago.timestamp).toEqual(new Date('2024-12-15T15:30:00Z'));
-    expect(chicago.timeZone).toBe('America/Chicago');
     // Summer time where it applies: 09:30 in Chicago in July is 14:30 UTC.
-    const july = TrackingEventFormSchema.parse({
-      status: 'Delivered',
-      date: '2024-07-15',
-      time: '09:30',
-      timeZone: 'America/Chicago',
-    });
-    expect(july.timestamp).toEqual(new Date('2024-07-15T14:30:00Z'));
-    const tokyo = TrackingEventFormSchema.parse({
-      status: 'Delivered',
-      date: '2024-12-15',
-      time: '08:00',
-      timeZone: 'Asia/Tokyo',
-    });
-    expect(tokyo.timestamp).toEqual(new Date('2024-12-14T23:00:00Z'));
+    for (const [date, time, timeZone, utc] of [
+      ['2024-12-15', '09:30', 'America/Chicago', '2024-12-15T15:30:00Z'],
+      ['2024-07-15', '09:30', 'America/Chicago', '2024-07-15T14:30:00Z'],
+      ['2024-12-15', '08:00', 'Asia/Tokyo', '2024-12-14T23:00:00Z'],
+    ]) {
+      const local = TrackingEventFormSchema.parse({ status: 'Delivered', date, time, timeZone });
+      expect(local.timestamp, `${date} ${time} in ${timeZone}`).toEqual(new Date(utc!));
+      expect(local.timeZone).toBe(timeZone);
+    }
   });
 
   it('asks for a time zone it knows', () => {
@@ -883,7 +852,7 @@ describe('dashboard Tracking pages', () => {
     );
     expect(edited.status).toBe(302);
     expect(edited.headers.get('Location')).toBe(`/dashboard/tracking/${parcelId}`);
-    let stored = await storedParcel(parcelId);
+    const stored = await storedParcel(parcelId);
     expect(stored.status).toBe('Delivered');
     expect(stored.events[0]).toMatchObject({ status: 'Delivered', location: 'Front door' });
 
@@ -905,9 +874,7 @@ describe('dashboard Tracking pages', () => {
       params,
     );
     expect(deleted.status).toBe(302);
-    stored = await storedParcel(parcelId);
-    expect(stored.events).toHaveLength(0);
-    expect(stored.status).toBe('Pending');
-    expect(stored.actualDelivery ?? null).toBeNull();
+    expect((await storedParcel(parcelId)).events).toHaveLength(0);
+    await expectParcel(parcelId, 'Pending', null);
   });
 });

@@ -25,6 +25,7 @@ import { connectDb } from '~/lib/db.server';
 import { callRoute } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
 import { signedIn } from '../support/sign-in';
+import { apiError } from '../support/api-error';
 
 type Who = TestUser;
 let admin: Who;
@@ -89,11 +90,7 @@ describe('roles on the API', () => {
     ];
     for (const res of await Promise.all(writes)) {
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({
-        error: 'This needs the staff role',
-        message: 'This needs the staff role',
-        code: 'forbidden',
-      });
+      expect(await res.json()).toEqual(apiError('This needs the staff role', 'forbidden'));
     }
     expect(await Parcel.countDocuments()).toBe(1);
     expect((await Parcel.findById(parcelId).lean())?.events).toHaveLength(0);

@@ -3,6 +3,7 @@ import { insertAccount } from '~/models/account.server';
 import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
 import { Parcel } from '~/models/parcel.server';
 import { createUser as storeUser } from '~/models/user.server';
+import { EMPTY_CONTACT, type ParcelCreateInput } from '~/schemas/parcel';
 import type { UserRole } from '~/schemas/roles';
 import type { ApiKeyScope } from '~/schemas/integrations';
 import { addEvent } from '~/services/tracking-events.server';
@@ -115,6 +116,23 @@ export async function createParcel(overrides: Record<string, unknown> = {}) {
     id: String(doc._id),
     trackingNumber: doc.trackingNumber,
   };
+}
+
+/**
+ * A whole parcel as a form or the API hands it to the parcel service's `createParcel`: empty
+ * contacts but the recipient's name and address, no destinations, 1 kg of no size, Standard.
+ */
+export function parcelInput(overrides: Partial<ParcelCreateInput> = {}): ParcelCreateInput {
+  return {
+    sender: EMPTY_CONTACT,
+    recipient: { ...EMPTY_CONTACT, name: 'Bob Recipient', address: '2 High St' },
+    destinations: [],
+    weight: 1,
+    dimensions: { length: 0, width: 0, height: 0 },
+    serviceType: 'Standard',
+    priority: 'Standard',
+    ...overrides,
+  } as ParcelCreateInput;
 }
 
 /**

@@ -33,22 +33,38 @@ export async function attemptDueJob(type: string, leaseMs = 60_000): Promise<voi
 }
 
 /**
+ * A test SMTP server that the queued e-mails go to, with no worker: a test sends each one with
+ * `attemptDueJob`. `stop` ends the server and forgets it.
+ */
+export async function startMailServer() {
+  const smtp = await startTestSmtpServer();
+  registerJobKinds();
+  env.SMTP_URL = smtp.url;
+  return {
+    smtp,
+    async stop() {
+      env.SMTP_URL = undefined;
+      await smtp.stop();
+    },
+  };
+}
+
+export type MailServer = Awaited<ReturnType<typeof startMailServer>>;
+
+/**
  * A test SMTP server and a job worker that sends the queued e-mails to it, retrying a few
  * hundredths of a second apart; `stop` ends both and forgets the server.
  */
 export async function startMailWorker() {
-  const smtp = await startTestSmtpServer();
-  registerJobKinds();
-  env.SMTP_URL = smtp.url;
+  const mail = await startMailServer();
   env.MAIL_RETRY_DELAYS = [0.05, 0.05, 0.05];
   const worker = startJobWorker({ pollMs: 20 });
   return {
-    smtp,
+    smtp: mail.smtp,
     worker,
     async stop() {
       await worker.stop();
-      env.SMTP_URL = undefined;
-      await smtp.stop();
+      await mail.stop();
     },
   };
 }
