@@ -1,7 +1,7 @@
 import type { APIRequestContext, Request } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './support/fixtures';
-import { uniqueName } from './support/helpers';
+import { drawSignature, uniqueName } from './support/helpers';
 
 /** The company's day (America/New_York unless COMPANY_TIMEZONE says otherwise). */
 const today = new Intl.DateTimeFormat('en-CA', {
@@ -83,14 +83,7 @@ test('offline, a scan and two stops’ outcomes wait on the phone through a clos
       mimeType: 'image/jpeg',
       buffer: photo,
     });
-  const pad = stop(delivered).getByRole('img', { name: 'Signature' });
-  await pad.scrollIntoViewIfNeeded();
-  const box = (await pad.boundingBox())!;
-  await myRun.mouse.move(box.x + 20, box.y + 40);
-  await myRun.mouse.down();
-  await myRun.mouse.move(box.x + 120, box.y + 80, { steps: 8 });
-  await myRun.mouse.up();
-  await expect(pad).toHaveAttribute('data-signed', 'true');
+  await drawSignature(myRun, stop(delivered).getByRole('img', { name: 'Signature' }));
   await stop(delivered).getByRole('button', { name: 'Record proof of delivery' }).click();
   await expect(
     stops.getByRole('heading', { name: 'Stop 1 · Delivered, waiting to send' }),
