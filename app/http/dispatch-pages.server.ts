@@ -75,8 +75,8 @@ export async function dispatchAction({ request, context }: ActionFunctionArgs) {
   if (!depotId) return invalidForm(submission, { formErrors: ['Choose a depot and a day first'] });
   try {
     if (submission.value.intent === 'move') {
-      const { runId, parcelId, direction } = submission.value;
-      await moveStop(runId, parcelId, direction, actor);
+      const { runId, parcelId, direction, position } = submission.value;
+      await moveStop(runId, parcelId, direction ?? position!, actor);
       return redirectWithToast(request, back, { title: 'Stop moved' });
     }
     const { ids, courierId } = submission.value;

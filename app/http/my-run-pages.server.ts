@@ -40,6 +40,7 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
             phone: parcel.recipient.phone,
             preferences: describeDeliveryPreferences(parcel.deliveryPreferences),
             mapsHref: `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`,
+            destination: next,
             proofHref: stationProofHref(parcel.id, next, '?from=my-run'),
             // Where a failed attempt is recorded: the stop's town.
             location:

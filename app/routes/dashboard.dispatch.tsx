@@ -1,18 +1,24 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import type { MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useSubmit } from '@remix-run/react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { dispatchAction, dispatchLoader } from '~/http/dispatch-pages.server';
+import { useHydrated } from '~/utils/use-hydrated';
 import { useIsPending } from '~/utils/use-is-pending';
+
+// Dragging a planned run's stops: dnd-kit, fetched once the page is interactive.
+const SortableStops = lazy(() => import('~/components/dispatch/sortable-stops'));
 
 /**
  * Dispatch: one depot's day. The parcels due there and not on a run yet, in the suggested order
  * (postcode, then street): tick them and choose a courier to add them to that courier's run. Each
- * run lists its stops in order, each moved up or down with a button, and prints as a run sheet.
- * Everything is a plain form.
+ * run lists its stops in order, each moved up or down with a button (or, with JavaScript, dragged:
+ * the drop posts the same move with its position), and prints as a run sheet. Everything is a
+ * plain form.
  */
 export { dispatchAction as action, dispatchLoader as loader };
 
@@ -38,6 +44,8 @@ export default function Dispatch() {
   const lastResult = useActionData<typeof dispatchAction>();
   const [form] = useForm({ id: 'dispatch-assign', lastResult });
   const day = `?date=${date}&depot=${depotId ?? ''}`;
+  const hydrated = useHydrated();
+  const submit = useSubmit();
   const adding = useIsPending({
     formAction: `/dashboard/dispatch${day}`,
     formData: { intent: 'assign' },
@@ -115,56 +123,87 @@ export default function Dispatch() {
               </Form>
             ) : null}
           </CardSection>
-          {runs.map((run) => (
-            <CardSection
-              key={run.id}
-              headingId={`run-${run.id}`}
-              title={`Run of ${run.courier} · ${run.status} · ${run.stops.length} stops`}
-              empty={run.stops.length === 0 && 'No stops on this run.'}
-            >
-              <p className="mb-2 text-sm">
-                <a
-                  href={`/dashboard/dispatch/${run.id}/sheet.pdf`}
-                  className="text-brand-700 underline"
-                >
-                  Run sheet (PDF)
-                </a>
-              </p>
+          {runs.map((run) => {
+            const stopRow = (stop: (typeof run.stops)[number], i: number): ReactNode => (
+              <>
+                <span className="flex-1">
+                  <span className="font-semibold">{i + 1}.</span> <ParcelLine parcel={stop} />
+                </span>
+                {run.status === 'planned' ? (
+                  <Form
+                    method="post"
+                    action={`/dashboard/dispatch${day}`}
+                    className="flex shrink-0 gap-1"
+                  >
+                    <input type="hidden" name="intent" value="move" />
+                    <input type="hidden" name="runId" value={run.id} />
+                    <input type="hidden" name="parcelId" value={stop.id} />
+                    {(['up', 'down'] as const).map((direction) => (
+                      <button
+                        key={direction}
+                        type="submit"
+                        name="direction"
+                        value={direction}
+                        className="btn-secondary min-h-11"
+                        disabled={direction === 'up' ? i === 0 : i === run.stops.length - 1}
+                        aria-label={`Move ${stop.trackingNumber} ${direction}`}
+                      >
+                        {direction === 'up' ? 'Up' : 'Down'}
+                      </button>
+                    ))}
+                  </Form>
+                ) : null}
+              </>
+            );
+            const plainStops = (
               <ol className="divide-y divide-gray-100">
                 {run.stops.map((stop, i) => (
                   <li key={stop.id} className="flex items-start justify-between gap-3 py-2 text-sm">
-                    <span>
-                      <span className="font-semibold">{i + 1}.</span> <ParcelLine parcel={stop} />
-                    </span>
-                    {run.status === 'planned' ? (
-                      <Form
-                        method="post"
-                        action={`/dashboard/dispatch${day}`}
-                        className="flex shrink-0 gap-1"
-                      >
-                        <input type="hidden" name="intent" value="move" />
-                        <input type="hidden" name="runId" value={run.id} />
-                        <input type="hidden" name="parcelId" value={stop.id} />
-                        {(['up', 'down'] as const).map((direction) => (
-                          <button
-                            key={direction}
-                            type="submit"
-                            name="direction"
-                            value={direction}
-                            className="btn-secondary min-h-11"
-                            disabled={direction === 'up' ? i === 0 : i === run.stops.length - 1}
-                            aria-label={`Move ${stop.trackingNumber} ${direction}`}
-                          >
-                            {direction === 'up' ? 'Up' : 'Down'}
-                          </button>
-                        ))}
-                      </Form>
-                    ) : null}
+                    {stopRow(stop, i)}
                   </li>
                 ))}
               </ol>
-            </CardSection>
-          ))}
+            );
+            return (
+              <CardSection
+                key={run.id}
+                headingId={`run-${run.id}`}
+                title={`Run of ${run.courier} · ${run.status} · ${run.stops.length} stops`}
+                empty={run.stops.length === 0 && 'No stops on this run.'}
+              >
+                <p className="mb-2 text-sm">
+                  <a
+                    href={`/dashboard/dispatch/${run.id}/sheet.pdf`}
+                    className="text-brand-700 underline"
+                  >
+                    Run sheet (PDF)
+                  </a>
+                </p>
+                {run.status === 'planned' && hydrated ? (
+                  <Suspense fallback={plainStops}>
+                    <SortableStops
+                      stops={run.stops}
+                      onMove={(stop, position) =>
+                        submit(
+                          { intent: 'move', runId: run.id, parcelId: stop.id, position },
+                          { method: 'post', action: `/dashboard/dispatch${day}` },
+                        )
+                      }
+                    >
+                      {(id, i) =>
+                        stopRow(
+                          run.stops.find((stop) => stop.id === id)!,
+                          i,
+                        )
+                      }
+                    </SortableStops>
+                  </Suspense>
+                ) : (
+                  plainStops
+                )}
+              </CardSection>
+            );
+          })}
         </>
       ) : (
         <p className="text-gray-700">Choose a depot and a day.</p>

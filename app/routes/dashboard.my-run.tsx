@@ -1,25 +1,86 @@
 import type { MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
+import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FailedReasons } from '~/components/scan/failed-reasons';
+import { OutboxStatus } from '~/components/scan/outbox-status';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
 import { useCompany } from '~/utils/use-company';
 import { formatDateTime } from '~/utils/format';
+import { multipartBody, scanBody, useOutbox, type OutboxEntry } from '~/utils/outbox';
 
 /**
  * The courier's run on their phone: today's stops in order, the next one on top, each with what
  * the door needs (tracking number, address, the recipient's preferences and notes, a link to the
  * maps app) and one tap to Delivered (the proof form) or Failed (its reason). Start run sends
- * every stop out for delivery at once. Every button is a plain form post.
+ * every stop out for delivery at once. Every button is a plain form post. With JavaScript, a
+ * stop's outcome made offline (or while others wait) is kept on the phone, the proof's photos
+ * and signature with it, and sent in order once the connection is back (useOutbox).
  */
 export { myRunAction as action, myRunLoader as loader };
 
 export const meta: MetaFunction = () => [{ title: 'My run · Management dashboard' }];
 
+// The proof form drawn here offline, with its signature pad: fetched once the page is interactive.
+const loadProofForm = () => import('~/components/parcels/proof-of-delivery-form');
+const ProofOfDeliveryForm = lazy(() =>
+  loadProofForm().then((module) => ({ default: module.ProofOfDeliveryForm })),
+);
+
 type Stop = ReturnType<typeof useLoaderData<typeof myRunLoader>>['runs'][number]['stops'][number];
 
-function StopCard({ stop, live, next }: { stop: Stop; live: boolean; next: boolean }) {
+type Keep = (entry: Omit<OutboxEntry, 'id' | 'key'>) => Promise<void>;
+
+/** A proof's fields to keep: the files chosen or drawn, and the typed fields not left empty. */
+function proofFields(form: HTMLFormElement) {
+  const fields = new FormData();
+  for (const [name, value] of new FormData(form))
+    if (typeof value === 'string' ? value !== '' : value.size > 0) fields.append(name, value);
+  return multipartBody(fields);
+}
+
+function StopCard({
+  stop,
+  live,
+  next,
+  waiting,
+  shouldQueue,
+  keep,
+}: {
+  stop: Stop;
+  live: boolean;
+  next: boolean;
+  /** What this stop's outcome waits to send, if it does. */
+  waiting: string | undefined;
+  shouldQueue: () => boolean;
+  keep: Keep;
+}) {
   const { timeZone } = useCompany();
+  const [proofHere, setProofHere] = useState(false);
+  const keepFailed = (event: FormEvent<HTMLFormElement>) => {
+    if (!shouldQueue()) return;
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const json = scanBody(event.currentTarget, submitter);
+    void keep({
+      url: '/api/scans',
+      body: { json },
+      trackingNumber: stop.trackingNumber,
+      what: 'Failed Delivery',
+    });
+  };
+  const keepProof = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void proofFields(event.currentTarget).then((body) =>
+      keep({
+        url: `/api/parcels/${stop.parcelId}/proof-of-delivery`,
+        body,
+        trackingNumber: stop.trackingNumber,
+        what: 'Delivered',
+      }),
+    );
+    setProofHere(false);
+  };
   return (
     <li
       className={`card space-y-3 p-4 ${next ? 'ring-2 ring-brand-600' : ''}`}
@@ -29,6 +90,7 @@ function StopCard({ stop, live, next }: { stop: Stop; live: boolean; next: boole
         <h3 id={`stop-${stop.parcelId}`} className="text-lg font-semibold text-gray-900">
           {next ? 'Next stop: ' : ''}Stop {stop.sequence}
           {stop.outcome ? ` · ${stop.outcome === 'delivered' ? 'Delivered' : 'Failed'}` : ''}
+          {waiting && !stop.outcome ? ` · ${waiting}, waiting to send` : ''}
         </h3>
         <p className="font-mono text-base font-semibold">{stop.trackingNumber}</p>
         <p className="text-gray-900">
@@ -61,12 +123,36 @@ function StopCard({ stop, live, next }: { stop: Stop; live: boolean; next: boole
           ) : null}
         </p>
       </div>
-      {live && !stop.outcome ? (
+      {live && !stop.outcome && !waiting && proofHere ? (
+        <Suspense>
+          <div className="border-t border-gray-200 pt-3">
+            <ProofOfDeliveryForm
+              destination={Number(
+                new URL(stop.proofHref, 'http://x').searchParams.get('destination'),
+              )}
+              lastResult={null}
+              closeTo={stop.proofHref}
+              large
+              onSubmit={keepProof}
+              onCancel={() => setProofHere(false)}
+            />
+          </div>
+        </Suspense>
+      ) : live && !stop.outcome && !waiting ? (
         <div className="space-y-3 border-t border-gray-200 pt-3">
-          <Link to={stop.proofHref} className="btn-primary min-h-11 w-full">
+          <Link
+            to={stop.proofHref}
+            className="btn-primary min-h-11 w-full"
+            onClick={(event) => {
+              // Offline the proof form opens here, and the proof waits on the phone.
+              if (!shouldQueue()) return;
+              event.preventDefault();
+              setProofHere(true);
+            }}
+          >
             Delivered
           </Link>
-          <Form method="post" className="space-y-2">
+          <Form method="post" className="space-y-2" onSubmit={keepFailed}>
             <input type="hidden" name="location" value={stop.location} />
             <FailedReasons trackingNumber={stop.trackingNumber} />
           </Form>
@@ -79,6 +165,17 @@ function StopCard({ stop, live, next }: { stop: Stop; live: boolean; next: boole
 export default function MyRun() {
   const { runs } = useLoaderData<typeof myRunLoader>();
   const answer = useActionData<typeof myRunAction>() as { error?: string } | undefined;
+  const revalidator = useRevalidator();
+  // Once a kept outcome is sent, the run is read again: its stop is done.
+  const outbox = useOutbox({ onSent: useCallback(() => revalidator.revalidate(), [revalidator]) });
+  // Offline the proof form opens here: it and its signature pad must already be on the phone.
+  const [proofReady, setProofReady] = useState(false);
+  useEffect(() => {
+    void loadProofForm()
+      .then((module) => module.loadSignaturePad())
+      .then(() => setProofReady(true));
+  }, []);
+  const waitingFor = new Map(outbox.waiting.map((entry) => [entry.trackingNumber, entry.what]));
   return (
     <div className="mx-auto max-w-xl space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">My run</h1>
@@ -87,11 +184,17 @@ export default function MyRun() {
           {answer.error}
         </p>
       ) : null}
+      <OutboxStatus
+        waiting={outbox.waiting}
+        sent={outbox.sent}
+        ready={outbox.ready && proofReady}
+      />
       {runs.length === 0 ? <p className="text-gray-700">No run for you today.</p> : null}
       {runs.map((run) => {
         // The next stop on top, then those after it, then those done.
-        const left = run.stops.filter((stop) => !stop.outcome);
-        const done = run.stops.filter((stop) => stop.outcome);
+        const isDone = (stop: Stop) => !!stop.outcome || waitingFor.has(stop.trackingNumber);
+        const left = run.stops.filter((stop) => !isDone(stop));
+        const done = run.stops.filter(isDone);
         return (
           <section
             key={run.id}
@@ -121,7 +224,10 @@ export default function MyRun() {
                   key={stop.parcelId}
                   stop={stop}
                   live={run.status === 'started'}
-                  next={run.status === 'started' && i === 0 && !stop.outcome}
+                  next={run.status === 'started' && i === 0 && !isDone(stop)}
+                  waiting={waitingFor.get(stop.trackingNumber)}
+                  shouldQueue={outbox.shouldQueue}
+                  keep={outbox.keep}
                 />
               ))}
             </ol>

@@ -1,8 +1,9 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@remix-run/react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CameraScan } from '~/components/scan/camera-scan';
 import { FailedReasons } from '~/components/scan/failed-reasons';
+import { OutboxStatus } from '~/components/scan/outbox-status';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import {
@@ -15,6 +16,7 @@ import {
 } from '~/schemas/constants';
 import { scanStationAction, scanStationLoader, type ScanView } from '~/http/scan-station.server';
 import { useHydrated } from '~/utils/use-hydrated';
+import { scanBody, useOutbox } from '~/utils/outbox';
 
 /**
  * The scan station: staff and couriers choose the status and the depot (or place) once, kept in
@@ -23,7 +25,9 @@ import { useHydrated } from '~/utils/use-hydrated';
  * without leaving the page, the field keeps focus and this session's scans can be undone. The
  * answer for a parcel out for delivery is the doorstep: Delivered (its proof form, the stop
  * chosen) or a failed attempt's reason, one tap each. A scan the rules refuse says why, and one
- * that contradicts the delivery asks before it is recorded. Couriers land here.
+ * that contradicts the delivery asks before it is recorded. Couriers land here. With JavaScript,
+ * a scan made offline (or while others wait) is kept on the phone and sent, in order, once the
+ * connection is back (useOutbox).
  */
 export { scanStationAction as action, scanStationLoader as loader };
 
@@ -46,6 +50,7 @@ export default function ScanStation() {
   const form = useRef<HTMLFormElement>(null);
   const [session, setSession] = useState<ScanView[]>([]);
   const [undone, setUndone] = useState<string[]>([]);
+  const outbox = useOutbox();
 
   const latest = (scanFetcher.data ?? actionData) as ActionData | undefined;
   const scanData = latest?.intent === 'scan' ? latest : undefined;
@@ -99,6 +104,26 @@ export default function ScanStation() {
   ) : null;
   const current = scanData?.scan ?? null;
   const hydrated = useHydrated();
+
+  // Offline, or while earlier scans wait: this one waits too, for the API with its own key.
+  const keepScan = (scanForm: HTMLFormElement, submitter?: HTMLElement | null) => {
+    const json = scanBody(scanForm, submitter);
+    const trackingNumber = String(json.trackingNumber ?? '').toUpperCase();
+    if (trackingNumber)
+      void outbox.keep({
+        url: '/api/scans',
+        body: { json },
+        trackingNumber,
+        what: `${json.status}`,
+      });
+    if (input.current && scanForm === form.current) input.current.value = '';
+    input.current?.focus();
+  };
+  const queueIfWaiting = (event: FormEvent<HTMLFormElement>) => {
+    if (!outbox.shouldQueue()) return;
+    event.preventDefault();
+    keepScan(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
+  };
 
   return (
     <div className="mx-auto max-w-xl space-y-4">
@@ -173,6 +198,7 @@ export default function ScanStation() {
             ref={form}
             id="scan"
             className="space-y-3"
+            onSubmit={queueIfWaiting}
           >
             <input type="hidden" name="status" value={setup.status ?? ''} />
             {placeFields}
@@ -235,11 +261,14 @@ export default function ScanStation() {
             onCode={(code) => {
               if (!input.current || !form.current) return;
               input.current.value = code;
-              scanFetcher.submit(form.current);
+              if (outbox.shouldQueue()) keepScan(form.current);
+              else scanFetcher.submit(form.current);
             }}
           />
         </section>
       ) : null}
+
+      <OutboxStatus waiting={outbox.waiting} sent={outbox.sent} ready={outbox.ready} />
 
       <div role="status" aria-live="polite">
         {current ? (
@@ -256,7 +285,12 @@ export default function ScanStation() {
               </undoFetcher.Form>
             )}
             scanForm={(children, className) => (
-              <scanFetcher.Form method="post" action={action} className={className}>
+              <scanFetcher.Form
+                method="post"
+                action={action}
+                className={className}
+                onSubmit={queueIfWaiting}
+              >
                 {placeFields}
                 {children}
               </scanFetcher.Form>

@@ -62,12 +62,26 @@ export const DispatchAssignSchema = z.object({
 });
 
 /** The Dispatch page: a stop one place up or down its run. */
-export const DispatchMoveSchema = z.object({
-  intent: z.literal('move'),
-  runId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown run'),
-  parcelId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown parcel'),
-  direction: z.enum(['up', 'down']),
-});
+/**
+ * A stop moved on the Dispatch page: one place up or down (the buttons), or to a position from 0
+ * (dragged there). Both go through the same service.
+ */
+export const DispatchMoveSchema = z
+  .object({
+    intent: z.literal('move'),
+    runId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown run'),
+    parcelId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown parcel'),
+    direction: z.enum(['up', 'down']).optional(),
+    position: z.coerce
+      .number({ error: 'Position must be a whole number' })
+      .int('Position must be a whole number')
+      .min(0, 'Position must be a whole number')
+      .max(MAX_RUN_STOPS - 1, 'Position must be a whole number')
+      .optional(),
+  })
+  .refine((value) => (value.direction === undefined) !== (value.position === undefined), {
+    message: 'Move the stop up, down or to a position',
+  });
 
 /** The courier's page: Start run. */
 export const RunStartSchema = z.object({

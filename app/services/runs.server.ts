@@ -121,20 +121,20 @@ export async function updateRunStops(
   return written.after;
 }
 
-/** One stop one place up or down a planned run. */
+/** One stop of a planned run one place up or down (the buttons), or to a position (dragged). */
 export async function moveStop(
   runId: string,
   parcelId: string,
-  direction: 'up' | 'down',
+  to: 'up' | 'down' | number,
   actor?: Actor,
 ) {
   const run = await getRun(runId);
   if (!run) throw new NotFoundError('Run not found');
   const ids = run.stops.map((s) => s.parcelId);
   const at = ids.indexOf(parcelId);
-  const to = direction === 'up' ? at - 1 : at + 1;
-  if (at < 0 || to < 0 || to >= ids.length) return run;
-  [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+  const position = to === 'up' ? at - 1 : to === 'down' ? at + 1 : to;
+  if (at < 0 || position === at || position < 0 || position >= ids.length) return run;
+  ids.splice(position, 0, ...ids.splice(at, 1));
   return updateRunStops(runId, ids, actor);
 }
 

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
-import { uniqueName } from './support/helpers';
+import { drawSignature, uniqueName } from './support/helpers';
 
 async function newParcel(request: APIRequestContext, admin: Record<string, string>) {
   const name = uniqueName('Pat Proof');
@@ -33,13 +33,7 @@ test(
       .getByLabel(/Photos/)
       .setInputFiles({ name: 'door.jpg', mimeType: 'image/jpeg', buffer: photo });
     if (javaScriptOn()) {
-      const pad = page.getByRole('img', { name: 'Signature' });
-      const box = (await pad.boundingBox())!;
-      await page.mouse.move(box.x + 20, box.y + 40);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 120, box.y + 80, { steps: 8 });
-      await page.mouse.up();
-      await expect(pad).toHaveAttribute('data-signed', 'true');
+      await drawSignature(page, page.getByRole('img', { name: 'Signature' }));
     } else {
       await form.getByLabel('Typed signature').fill('Pat');
     }

@@ -430,6 +430,35 @@ describe('the Dispatch page', () => {
     });
     expect(moved.status).toBe(302);
     expect((await page()).runs[0].stops.map((s: { id: string }) => s.id)).toEqual([z!.id, b2!.id]);
+    // Dragged: the same action takes the position it was dropped at; a bad one is a 400.
+    await callRoute(dispatchAction, url, {
+      cookie: users.staff.cookie,
+      form: { intent: 'assign', ids: b10!.id, courierId: users.courier.user.id },
+    });
+    const dragged = await callRoute(dispatchAction, url, {
+      cookie: users.staff.cookie,
+      form: { intent: 'move', runId: after.runs[0].id, parcelId: b10!.id, position: '0' },
+    });
+    expect(dragged.status).toBe(302);
+    const order = async () => (await page()).runs[0].stops.map((s: { id: string }) => s.id);
+    expect(await order()).toEqual([b10!.id, z!.id, b2!.id]);
+    const bads: Record<string, string>[] = [
+      { position: 'first' },
+      { position: '1', direction: 'up' },
+      {},
+    ];
+    for (const bad of bads) {
+      const refused = await callRoute(dispatchAction, url, {
+        cookie: users.staff.cookie,
+        form: { intent: 'move', runId: after.runs[0].id, parcelId: b10!.id, ...bad },
+      });
+      expect(refused.status).toBe(400);
+    }
+    await callRoute(dispatchAction, url, {
+      cookie: users.staff.cookie,
+      form: { intent: 'move', runId: after.runs[0].id, parcelId: b10!.id, position: '2' },
+    });
+    expect(await order()).toEqual([z!.id, b2!.id, b10!.id]);
 
     const sheet = await callRoute(
       sheetLoader,
@@ -441,7 +470,11 @@ describe('the Dispatch page', () => {
     );
     expect(sheet.headers.get('content-type')).toBe('application/pdf');
     const pdf = Buffer.from(await sheet.arrayBuffer());
-    expect(pdfBarcodes(pdf, 'code128')).toEqual([z!.trackingNumber, b2!.trackingNumber]);
+    expect(pdfBarcodes(pdf, 'code128')).toEqual([
+      z!.trackingNumber,
+      b2!.trackingNumber,
+      b10!.trackingNumber,
+    ]);
     const text = pdfText(pdf);
     expect(text.indexOf(z!.trackingNumber)).toBeLessThan(text.indexOf(b2!.trackingNumber));
     expect(text).toContain('Ring twice');

@@ -1,5 +1,7 @@
 import { Form, Link } from '@remix-run/react';
+import type { FormEventHandler } from 'react';
 import { SignaturePadField } from '~/components/parcels/signature-pad';
+export { loadSignaturePad } from '~/components/parcels/signature-pad';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { MAX_PROOF_PHOTOS } from '~/schemas/constants';
@@ -17,18 +19,24 @@ type ProofReply = {
  * signature (with JavaScript) or a typed one. The details dialog and the scan station's page draw
  * it; `large` gives the station's thumb-sized controls and starts on Received by. Only the server
  * checks it (the photos and the signature are files), so the form is a plain one that shows the
- * server's reply, without conform's script: the courier's page stays light on a phone.
+ * server's reply, without conform's script: the courier's page stays light on a phone. Offline,
+ * the courier's run draws it in place with `onSubmit` (the proof waits on the phone) and
+ * `onCancel` (a button instead of the link back).
  */
 export function ProofOfDeliveryForm({
   destination,
   lastResult,
   closeTo,
   large = false,
+  onSubmit,
+  onCancel,
 }: {
   destination: number;
   lastResult: unknown;
   closeTo: string;
   large?: boolean;
+  onSubmit?: FormEventHandler<HTMLFormElement>;
+  onCancel?: () => void;
 }) {
   const hydrated = useHydrated();
   const id = `proof-of-delivery-${destination}`;
@@ -41,7 +49,14 @@ export function ProofOfDeliveryForm({
   const busy = useIsPending({ state: 'submitting' });
   const button = large ? 'min-h-11 w-full sm:w-auto' : '';
   return (
-    <Form method="post" encType="multipart/form-data" id={id} noValidate className="space-y-4">
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      id={id}
+      noValidate
+      className="space-y-4"
+      onSubmit={onSubmit}
+    >
       <FormErrors id={`${id}-form-error`} errors={errors('')} />
       <input type="hidden" name="destination" value={String(destination)} />
       <Field
@@ -102,9 +117,15 @@ export function ProofOfDeliveryForm({
         errors={errors('note')}
       />
       <div className="flex flex-wrap justify-end gap-3">
-        <Link to={closeTo} className={`btn-secondary ${button}`}>
-          Cancel
-        </Link>
+        {onCancel ? (
+          <button type="button" className={`btn-secondary ${button}`} onClick={onCancel}>
+            Cancel
+          </button>
+        ) : (
+          <Link to={closeTo} className={`btn-secondary ${button}`}>
+            Cancel
+          </Link>
+        )}
         <SubmitButton
           className={`btn-primary ${button}`}
           pending={busy}

@@ -7,6 +7,14 @@ import type SignaturePadType from 'signature_pad';
  * through DataTransfer), so the server receives it exactly as an API client's upload. Without
  * JavaScript this renders nothing and the typed name stands for the signature.
  */
+/**
+ * signature_pad, fetched once: the courier's run asks for it as soon as it is interactive, so that
+ * a proof taken offline can still be signed.
+ */
+export function loadSignaturePad() {
+  return import('signature_pad');
+}
+
 export function SignaturePadField({ name, errors }: { name: string; errors?: string[] }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -17,7 +25,7 @@ export function SignaturePadField({ name, errors }: { name: string; errors?: str
     let cancelled = false;
     const canvas = canvasRef.current;
     if (!canvas) return;
-    void import('signature_pad').then(({ default: SignaturePad }) => {
+    void loadSignaturePad().then(({ default: SignaturePad }) => {
       if (cancelled) return;
       // Drawn at the screen's pixel density, so the PNG is sharp.
       const ratio = Math.max(window.devicePixelRatio || 1, 1);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { E2E_ADMIN, E2E_DIR } from '../../../playwright.config';
 
@@ -213,4 +213,15 @@ export async function chooseParcel(
 
 function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Draws a stroke on a proof's signature pad (`pad`, its canvas) and waits for it to be taken. */
+export async function drawSignature(page: Page, pad: Locator) {
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 120, box.y + 80, { steps: 8 });
+  await page.mouse.up();
+  await expect(pad).toHaveAttribute('data-signed', 'true');
 }
