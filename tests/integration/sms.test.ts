@@ -28,6 +28,10 @@ import {
   loader as textsPageLoader,
 } from '~/routes/dashboard.notifications_.texts';
 import { countSms, smsCountText } from '~/utils/sms-segments';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { PhoneTextWarning } from '~/components/parcels/phone-text-warning';
+import { loader as editLoader } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { quietHoursEnd } from '~/utils/quiet-hours';
 import { createUsers, type UsersByRole } from '../support/factories';
 import { attemptDueJob } from '../support/jobs';
@@ -280,10 +284,26 @@ describe('phone numbers', () => {
         },
       },
     });
-    expect((await stored.json()).parcel.recipient).toMatchObject({
-      phoneE164: null,
-      phoneProblem: NOT_MOBILE,
+    const landlineParcel = (await stored.json()).parcel;
+    expect(landlineParcel.recipient).toMatchObject({ phoneE164: null, phoneProblem: NOT_MOBILE });
+    // The staff's edit form warns why, without blocking; a mobile number or no phone says nothing.
+    const edit = await callRoute(editLoader, `/dashboard/parcels/${landlineParcel.id}/edit`, {
+      params: { parcelId: landlineParcel.id },
+      cookie: users.staff.cookie,
     });
+    const { parcel: editing } = await edit.json();
+    const warning = (recipient: { phone: string; phoneProblem: string | null }) =>
+      renderToStaticMarkup(
+        createElement(PhoneTextWarning, {
+          phone: recipient.phone,
+          problem: recipient.phoneProblem,
+        }),
+      );
+    expect(warning(editing.recipient)).toContain(
+      'No texts can go to this phone: Not a mobile number: it cannot receive texts.',
+    );
+    expect(warning(parcel.recipient)).toBe('');
+    expect(warning({ phone: '', phoneProblem: 'No phone number' })).toBe('');
     await addEvent(landline.id, ev('Out for Delivery'));
     expect(await Notification.countDocuments({ trackingNumber: landline.trackingNumber })).toBe(0);
   });
