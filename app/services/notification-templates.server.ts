@@ -22,7 +22,8 @@ import { auditedUpdate, auditRecord, type Actor } from './audit.server';
 import { SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
 import { deleteSmsTemplate, getSmsTemplate, saveSmsTemplate } from '~/models/sms-template.server';
 import { DEFAULT_TEXT_TEMPLATES } from '~/emails/texts.server';
-import { ValidationError } from '~/lib/errors.server';
+import { NotFoundError, ValidationError } from '~/lib/errors.server';
+import { getAccount } from '~/models/account.server';
 import {
   TEXT_EVENT_LABELS,
   TEXT_LANGUAGE_NAMES,
@@ -156,13 +157,17 @@ export async function automaticEmailTemplate(
  * the day-before e-mail's when given; audited as the settings' change.
  */
 export async function saveAutomaticEmailSettings(input: NotificationSettingsInput, actor?: Actor) {
-  const before = await getNotificationSettings();
+  const { accountId } = input;
+  // An account's texts: for an account that exists.
+  if (accountId && !(await getAccount(accountId))) throw new NotFoundError('Account not found');
+  const before = await getNotificationSettings(accountId);
   const after = await saveNotificationSettings(input);
+  const id = accountId ? `automatic-texts-${accountId}` : 'automatic-emails';
   if (input.rules.length || input.dayBefore || input.texts)
     await auditRecord(actor, 'update', 'settings', {
-      label: 'Automatic e-mails',
-      before: { id: 'automatic-emails', ...before },
-      after: { id: 'automatic-emails', ...after },
+      label: accountId ? `Automatic texts of account ${accountId}` : 'Automatic e-mails',
+      before: { id, ...before },
+      after: { id, ...after },
     });
   return after;
 }

@@ -28,6 +28,11 @@ import {
   loader as textsPageLoader,
 } from '~/routes/dashboard.notifications_.texts';
 import { countSms, smsCountText } from '~/utils/sms-segments';
+import { Account } from '~/models/account.server';
+import {
+  loader as settingsLoader,
+  action as settingsAction,
+} from '~/routes/api.notification-settings';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { PhoneTextWarning } from '~/components/parcels/phone-text-warning';
@@ -254,6 +259,46 @@ describe('texts through the generic gateway', () => {
     } finally {
       env.SMS_QUIET_HOURS = 'off';
     }
+  });
+});
+
+describe('texts per shipper account', () => {
+  it('an account with its out-for-delivery texts off gets none; the company’s parcels still do', async () => {
+    const account = await Account.create({ name: 'Quiet Shop', email: 'quiet@example.com' });
+    const accountId = String(account._id);
+    const put = (body: unknown) =>
+      callRoute(settingsAction, '/api/notification-settings', {
+        method: 'PUT',
+        token: users.admin.token,
+        body,
+      });
+    const off = await put({ accountId, texts: { outForDelivery: false } });
+    expect(off.status).toBe(200);
+    expect((await off.json()).settings.texts).toMatchObject({
+      outForDelivery: false,
+      failed: true,
+    });
+    expect((await put({ accountId: 'a'.repeat(24), texts: { failed: false } })).status).toBe(404);
+    const read = await callRoute(
+      settingsLoader,
+      `/api/notification-settings?accountId=${accountId}`,
+      {
+        token: users.admin.token,
+      },
+    );
+    expect((await read.json()).settings.texts.outForDelivery).toBe(false);
+    const company = await callRoute(settingsLoader, '/api/notification-settings', {
+      token: users.admin.token,
+    });
+    expect((await company.json()).settings.texts.outForDelivery).toBe(true);
+
+    const theirs = await makeParcel();
+    await Parcel.updateOne({ _id: theirs.id }, { $set: { accountId: account._id } });
+    const ours = await makeParcel();
+    await addEvent(theirs.id, ev('Out for Delivery'));
+    await addEvent(ours.id, ev('Out for Delivery'));
+    expect(await textsTo(theirs.phone)).toHaveLength(0);
+    expect(await textsTo(ours.phone)).toHaveLength(1);
   });
 });
 
