@@ -70,7 +70,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   requireRole(user, 'admin', 'page');
   const type = typeFrom(params.id);
   const language = languageFrom(request);
-  const here = `${LIST_PATH}/${params.id}?${new URLSearchParams({ language })}`;
+  const here = `${LIST_PATH}/${params.id}${language === SOURCE_LANGUAGE ? '' : `?language=${language}`}`;
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationTemplateFormSchema,
   });
@@ -96,7 +96,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return json({ result: submission.reply(), preview });
   }
   await saveNotificationTemplate(type, value, { user, context }, language);
-  return redirectWithToast(request, here, {
+  return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Template saved',
     description: `${type} template saved (${languageName(language)}).`,

@@ -281,7 +281,7 @@ describe('editing templates', () => {
       params,
     );
     expect(saved.status).toBe(302);
-    expect(saved.headers.get('Location')).toBe(url('fr'));
+    expect(saved.headers.get('Location')).toBe('/dashboard/notifications/templates');
     const after = await (await call(editLoader, page(url('fr'), 'admin'), params)).json();
     expect(after.template).toMatchObject({ translated: true, customized: true, ...fields });
     // English is untouched; a French recipient's automatic e-mail is made with the French one.
