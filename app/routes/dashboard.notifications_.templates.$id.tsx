@@ -1,3 +1,4 @@
+import { OpenForm } from '~/components/ui/open-form';
 import {
   getFormProps,
   getInputProps,
@@ -133,7 +134,7 @@ export default function EditTemplatePage() {
           All templates
         </Link>
       </div>
-      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4">
+      <OpenForm>
         <FilterSelect
           id="template-language"
           name="language"
@@ -141,10 +142,7 @@ export default function EditTemplatePage() {
           defaultValue={language}
           choices={LANGUAGES.map(({ code }) => ({ value: code, label: languageName(code) }))}
         />
-        <button type="submit" className="btn-secondary">
-          Open
-        </button>
-      </Form>
+      </OpenForm>
       <div className="grid gap-6 xl:grid-cols-2 xl:items-start">
         <Form
           method="post"

@@ -261,11 +261,8 @@ describe('editing templates', () => {
     // The Custom template is shipped in no language: French falls back to English, and says so.
     const french = await (await call(editLoader, page(url('fr'), 'admin'), params)).json();
     expect(french.template).toMatchObject({ language: 'fr', translated: false, customized: false });
-    const fields = {
-      subject: 'Colis {{trackingNumber}}',
-      text: 'Bonjour {{recipientName}}.',
-      html: '',
-    };
+    const text = 'Bonjour {{recipientName}}.';
+    const fields = { subject: 'Colis {{trackingNumber}}', text, html: '' };
     const refused = await call(
       editAction,
       page(url('fr'), 'admin', { intent: 'save', ...fields, text: 'Bonjour {{prenom}}.' }),
