@@ -95,6 +95,8 @@ test(
     await expect(page.getByTestId('sms-count')).toContainText(
       `${body.length} characters · 2 messages (UCS-2)`,
     );
+    // Opened again, without the toast over the buttons: back to the default text.
+    await page.goto(`/dashboard/notifications/texts?event=delivered&language=${language}`);
     await page.getByRole('button', { name: 'Reset to default' }).click();
     await expect(toastRegion(page)).toContainText('Text template reset');
   },
