@@ -89,10 +89,13 @@ export function templateEmail(template: Template, parcel: PlaceholderParcel): Em
 /**
  * A subscriber's update: the template of the parcel's status. Anyone may follow a parcel, so a
  * subscriber is greeted as the templates greet a recipient without a name, never by the
- * recipient's.
+ * recipient's; in the language they asked in.
  */
-export function subscriberEmail(template: Template, parcel: PlaceholderParcel): EmailContent {
-  const language = parcelLanguage(parcel);
+export function subscriberEmail(
+  template: Template,
+  parcel: PlaceholderParcel,
+  language: Language = parcelLanguage(parcel),
+): EmailContent {
   return fillTemplate(template, {
     ...placeholderValues(parcel, language),
     recipientName: neutralRecipientName(language),
@@ -103,8 +106,8 @@ export function subscriberEmail(template: Template, parcel: PlaceholderParcel): 
 export function preferencesConfirmationEmail(
   parcel: PlaceholderParcel,
   preferences: Parameters<typeof describeDeliveryPreferences>[0],
+  language: Language = parcelLanguage(parcel),
 ): EmailContent {
-  const language = parcelLanguage(parcel);
   const t = translator(language);
   const page = translator(language, 'public');
   const words: PreferenceWords = {

@@ -164,3 +164,14 @@ export function ButtonLink({
 export function textSignature(): string[] {
   return ['--', env.COMPANY_NAME, `${env.COMPANY_PHONE} · ${env.COMPANY_EMAIL}`];
 }
+
+/** A message whose `<0>…</0>` part is drawn in bold (the words around it stay as translated). */
+export function Strong({ message }: { message: string }) {
+  return (
+    <>
+      {message
+        .split(/<0>(.*?)<\/0>/)
+        .map((part, i) => (i % 2 ? <strong key={i}>{part}</strong> : part))}
+    </>
+  );
+}

@@ -1,29 +1,37 @@
 import { env } from '~/lib/env.server';
+import { translator } from '~/lib/i18n.server';
 import { trackingUrl } from '~/lib/urls.server';
-import { ButtonLink, Heading, renderEmailHtml, textSignature } from './layout.server';
+import type { Language } from '~/schemas/languages';
+import { ButtonLink, Heading, renderEmailHtml, Strong, textSignature } from './layout.server';
 
-/** The double opt-in e-mail to someone who asked for updates on a parcel. */
+/**
+ * The double opt-in e-mail to someone who asked for updates on a parcel, in the language they
+ * asked in.
+ */
 export function subscriptionConfirmEmail({
   to,
   trackingNumber,
   link,
   hours,
+  language,
 }: {
   to: string;
   trackingNumber: string;
   link: string;
   hours: number;
+  language: Language;
 }) {
-  const subject = `Confirm e-mail updates for parcel ${trackingNumber}`;
+  const t = translator(language);
+  const subject = t('subscription.subject', { trackingNumber });
   const text = [
-    `Someone, hopefully you, asked for e-mail updates about parcel ${trackingNumber} at ${env.COMPANY_NAME}.`,
+    t('subscription.asked', { trackingNumber, company: env.COMPANY_NAME }),
     '',
-    `To get an e-mail at every new scan until delivery, confirm within ${hours} hours:`,
+    t('subscription.confirmWithin', { hours }),
     link,
     '',
-    'If you did not ask for this, ignore this e-mail: nothing more will be sent.',
+    t('subscription.ignore'),
     '',
-    `Track the parcel: ${trackingUrl(trackingNumber)}`,
+    t('subscription.track', { url: trackingUrl(trackingNumber) }),
     '',
     ...textSignature(),
   ].join('\n');
@@ -32,13 +40,15 @@ export function subscriptionConfirmEmail({
     <>
       <Heading>{subject}</Heading>
       <p>
-        Someone, hopefully you, asked for e-mail updates about parcel{' '}
-        <strong>{trackingNumber}</strong>.
+        <Strong message={t('subscription.askedHtml', { trackingNumber })} />
       </p>
-      <p>To get an e-mail at every new scan until delivery, confirm within {hours} hours:</p>
-      <ButtonLink href={link}>Confirm e-mail updates</ButtonLink>
-      <p>If you did not ask for this, ignore this e-mail: nothing more will be sent.</p>
+      <p>{t('subscription.confirmWithin', { hours })}</p>
+      <ButtonLink href={link} language={language}>
+        {t('subscription.button')}
+      </ButtonLink>
+      <p>{t('subscription.ignore')}</p>
     </>,
+    language,
   );
   return { to, subject, text, html };
 }

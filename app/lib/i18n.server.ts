@@ -130,6 +130,17 @@ export async function requestLanguage(
   );
 }
 
+/**
+ * The language a public form was filled in: the page's (its hidden `lang` field), else the
+ * request's. What it leads to (a confirmation e-mail, a subscriber's updates) is written in it.
+ */
+export async function formLanguage(request: Request, formData: FormData): Promise<Language> {
+  const field = formData.get('lang');
+  return (
+    (typeof field === 'string' && supportedLanguage(field)) || (await requestLanguage(request))
+  );
+}
+
 export function queryLanguage(request: Request): Language | null {
   return supportedLanguage(new URL(request.url).searchParams.get('lang'));
 }

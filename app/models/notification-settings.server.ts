@@ -92,14 +92,34 @@ function merge(doc: LeanSettings | null) {
 
 export type NotificationSettingsRecord = ReturnType<typeof merge>;
 
-export async function getNotificationSettings(): Promise<NotificationSettingsRecord> {
-  return merge(await NotificationSettings.findOne({ key: KEY }).lean<LeanSettings>());
+/** The document of a shipper account's own automatic texts (only `texts`, where it differs). */
+function accountKey(accountId: string) {
+  return `account:${accountId}`;
+}
+
+/**
+ * The automatic e-mail and text rules; with `accountId`, the texts as they are for that account's
+ * parcels: its own choice for an event where it made one, else the company's.
+ */
+export async function getNotificationSettings(
+  accountId?: string | null,
+): Promise<NotificationSettingsRecord> {
+  const company = merge(await NotificationSettings.findOne({ key: KEY }).lean<LeanSettings>());
+  if (!accountId) return company;
+  const own = await NotificationSettings.findOne({
+    key: accountKey(accountId),
+  }).lean<LeanSettings>();
+  const texts = Object.fromEntries(
+    TEXT_EVENTS.map((event) => [event, own?.texts?.[event] ?? company.texts[event]]),
+  ) as TextRules;
+  return { ...company, texts };
 }
 
 /** Saves the rules given; the statuses not given keep their rule, as does the day before's. */
 export async function saveNotificationSettings(
   input: NotificationSettingsInput,
 ): Promise<NotificationSettingsRecord> {
+  if (input.accountId) return saveAccountTexts(input.accountId, input.texts ?? {});
   const current = await getNotificationSettings();
   // Nothing to change: nothing is written.
   const texts = Object.entries(input.texts ?? {}).filter(([, on]) => on !== undefined);
@@ -121,6 +141,18 @@ export async function saveNotificationSettings(
   return merge(doc);
 }
 
+/** A shipper account's own automatic texts: the events given, on or off for its parcels. */
+async function saveAccountTexts(accountId: string, input: Partial<Record<TextEvent, boolean>>) {
+  const texts = Object.entries(input).filter(([, on]) => on !== undefined);
+  if (texts.length)
+    await NotificationSettings.updateOne(
+      { key: accountKey(accountId) },
+      { $set: Object.fromEntries(texts.map(([event, on]) => [`texts.${event}`, on])) },
+      { upsert: true },
+    );
+  return getNotificationSettings(accountId);
+}
+
 /** The day-before e-mail's rule, when it is on. */
 export async function dayBeforeRule(): Promise<DayBeforeRule | null> {
   const { dayBefore } = await getNotificationSettings();
@@ -128,8 +160,8 @@ export async function dayBeforeRule(): Promise<DayBeforeRule | null> {
 }
 
 /** Whether the automatic text of `event` is on. */
-export async function textRuleOn(event: TextEvent): Promise<boolean> {
-  const { texts } = await getNotificationSettings();
+export async function textRuleOn(event: TextEvent, accountId?: string | null): Promise<boolean> {
+  const { texts } = await getNotificationSettings(accountId);
   return texts[event];
 }
 

@@ -32,6 +32,8 @@ const parcelSubscriptionSchema = new Schema(
     trackingNumber: { type: String, required: true, uppercase: true, trim: true },
     email: { type: String, required: true, lowercase: true, trim: true },
     status: { type: String, enum: SUBSCRIPTION_STATUSES, default: 'pending' },
+    /** The language the visitor asked in: their confirmation and updates are written in it. */
+    language: { type: String },
     /** `<parcelId>:<n>` while pending or confirmed, n < MAX_PARCEL_SUBSCRIBERS. */
     slot: { type: String },
     confirmedAt: { type: Date },
@@ -94,10 +96,12 @@ export async function openParcelSubscription({
   parcelId,
   trackingNumber,
   email,
+  language,
 }: {
   parcelId: string;
   trackingNumber: string;
   email: string;
+  language?: string;
 }): Promise<string | null> {
   const now = new Date();
   // Requests that were never confirmed give their slots back now rather than when the TTL
@@ -105,6 +109,7 @@ export async function openParcelSubscription({
   await ParcelSubscription.deleteMany({ parcelId, status: 'pending', expiresAt: { $lte: now } });
   const pending = {
     status: 'pending',
+    language,
     expiresAt: new Date(now.getTime() + CONFIRM_HOURS * HOUR),
   };
   const existing = await ParcelSubscription.findOne({ parcelId, email }).lean<LeanSubscription>();
@@ -158,6 +163,8 @@ export type StoredParcelSubscription = {
   email: string;
   status: SubscriptionStatus;
   expiresAt: Date;
+  /** The language the visitor asked in (none for subscriptions from before it was kept). */
+  language: string | null;
 };
 
 export async function getParcelSubscription(id: string): Promise<StoredParcelSubscription | null> {
@@ -170,6 +177,7 @@ export async function getParcelSubscription(id: string): Promise<StoredParcelSub
     email: sub.email,
     status: sub.status as SubscriptionStatus,
     expiresAt: sub.expiresAt,
+    language: sub.language ?? null,
   };
 }
 

@@ -58,7 +58,7 @@ import {
   trackingLimiter,
 } from '~/services/public-tracking.server';
 import { clientAddress } from '~/lib/rate-limit.server';
-import { requestLanguage, translator } from '~/lib/i18n.server';
+import { formLanguage, requestLanguage, translator } from '~/lib/i18n.server';
 import type { Language } from '~/schemas/languages';
 import { keepLanguage, metaText } from '~/utils/page-language';
 import { Trans, useTranslation } from 'react-i18next';
@@ -263,6 +263,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await requestParcelSubscription({
     trackingNumber,
     email: submission.value.email,
+    language: await formLanguage(request, formData),
   });
   if (outcome === 'not-found')
     return invalidForm(submission, { formErrors: [TRACKING_NOT_FOUND], status: 404 });
@@ -349,6 +350,7 @@ async function preferencesAction(
     client: clientAddress(context),
     via: 'page',
     context,
+    language: await formLanguage(request, formData),
   });
   if (outcome.kind === 'saved')
     return redirect(

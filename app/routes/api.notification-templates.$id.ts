@@ -1,6 +1,10 @@
 import { json } from '@remix-run/node';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
-import { NotificationTemplateSchema } from '~/schemas/notification-template';
+import {
+  NotificationTemplateSchema,
+  TemplateLanguageQuerySchema,
+} from '~/schemas/notification-template';
+import type { Language } from '~/schemas/languages';
 import { ApiError, apiRoute, readJsonBody } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
 import { wrap } from '~/http/api-operation.server';
@@ -15,7 +19,11 @@ function typeFrom(id: string | undefined) {
   return type;
 }
 
-const template = { responses: { 200: wrap('template', 'NotificationTemplate') }, errors: [404] };
+const template = {
+  query: TemplateLanguageQuerySchema,
+  responses: { 200: wrap('template', 'NotificationTemplate') },
+  errors: [404],
+};
 
 // :id is the template's key: status-update, delivery-confirmation, pickup-confirmation, custom.
 export const { loader, action } = apiRoute({
@@ -24,10 +32,14 @@ export const { loader, action } = apiRoute({
       role: 'viewer',
       summary:
         'One e-mail template (status-update, delivery-confirmation, pickup-confirmation, custom)',
-      description: 'One e-mail template by its key, stored or default.',
+      description:
+        "One e-mail template by its key, stored or default, in ?language= (English by default); a language without its own version answers English's with translated: false.",
       ...template,
     },
-    async ({ params }) => json({ template: await getNotificationTemplate(typeFrom(params.id)) }),
+    async ({ params, query }) =>
+      json({
+        template: await getNotificationTemplate(typeFrom(params.id), query.language as Language),
+      }),
   ),
   // The template is looked for before the body is read: an unknown one is a 404.
   PUT: apiHandler(
@@ -36,27 +48,35 @@ export const { loader, action } = apiRoute({
       readsBody: NotificationTemplateSchema,
       summary: 'Change an e-mail template; unknown placeholders are refused (admin)',
       description:
-        'Changes an e-mail template (admin); an unknown {{placeholder}} is a 400 naming the field.',
+        'Changes an e-mail template in ?language= (English by default; admin); the placeholders are the same in every language, and an unknown {{placeholder}} is a 400 naming the field.',
       bodyExample: {
         subject: 'Update on {{trackingNumber}}',
         text: 'Your parcel {{trackingNumber}} is now {{status}}.',
       },
       ...template,
     },
-    async ({ request, params, actor }) => {
+    async ({ request, params, actor, query }) => {
       const type = typeFrom(params.id);
       const input = await readJsonBody(request, NotificationTemplateSchema);
-      return json({ template: await saveNotificationTemplate(type, input, actor) });
+      const language = query.language as Language;
+      return json({ template: await saveNotificationTemplate(type, input, actor, language) });
     },
   ),
   DELETE: apiHandler(
     {
       role: 'admin',
       summary: 'Reset an e-mail template to the default (admin)',
-      description: 'Resets an e-mail template to its default (admin).',
+      description:
+        "Resets an e-mail template in ?language= to its default (admin): as shipped in that language, else English's.",
       ...template,
     },
-    async ({ params, actor }) =>
-      json({ template: await resetNotificationTemplate(typeFrom(params.id), actor) }),
+    async ({ params, actor, query }) =>
+      json({
+        template: await resetNotificationTemplate(
+          typeFrom(params.id),
+          actor,
+          query.language as Language,
+        ),
+      }),
   ),
 });

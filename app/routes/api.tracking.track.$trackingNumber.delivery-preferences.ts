@@ -1,3 +1,4 @@
+import { acceptedLanguage, queryLanguage } from '~/lib/i18n.server';
 import { json } from '@remix-run/node';
 import { deliveryPreferencesSchema } from '~/schemas/delivery-preferences';
 import { ApiError, readJsonBody } from '~/http/api.server';
@@ -41,6 +42,8 @@ const update = trackingNumberHandler(
       client: clientAddress(context),
       via: 'api',
       context,
+      // The confirmation in the language asked for (`?lang=`, Accept-Language), else the parcel's.
+      language: queryLanguage(request) ?? acceptedLanguage(request) ?? undefined,
     });
     switch (outcome.kind) {
       case 'rate-limited':

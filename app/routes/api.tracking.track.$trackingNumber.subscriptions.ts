@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import { ParcelSubscribeSchema } from '~/schemas/public-forms';
 import { apiErrorResponse, readJsonBody } from '~/http/api.server';
+import { requestLanguage } from '~/lib/i18n.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import {
   requestParcelSubscription,
@@ -32,7 +33,9 @@ const subscribe = trackingNumberHandler(
     counted(limit);
     if (!limit.allowed)
       return apiErrorResponse(429, 'Too many subscription requests. Please wait and try again.');
-    const outcome = await requestParcelSubscription({ trackingNumber, email });
+    // In the language the caller asks for (`?lang=`, else Accept-Language), else the company's.
+    const language = await requestLanguage(request);
+    const outcome = await requestParcelSubscription({ trackingNumber, email, language });
     if (outcome === 'not-found') throw trackingNumberNotFound(notFound(trackingNumber));
     if (outcome === 'delivered')
       return apiErrorResponse(409, 'This parcel has been delivered: there are no more updates.');

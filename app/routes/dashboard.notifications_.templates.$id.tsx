@@ -1,3 +1,4 @@
+import { OpenForm } from '~/components/ui/open-form';
 import {
   getFormProps,
   getInputProps,
@@ -32,6 +33,9 @@ import {
 } from '~/services/notification-templates.server';
 import { ResetAndSave, SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { FilterSelect } from '~/components/ui/filter-select';
+import { LANGUAGES, SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
+import { TEXT_LANGUAGE_NAMES } from '~/schemas/texts';
 
 const LIST_PATH = '/dashboard/notifications/templates';
 
@@ -41,12 +45,22 @@ function typeFrom(id: string | undefined) {
   return type;
 }
 
+/** The language chosen in the URL (`?language=es`), English by default. */
+function languageFrom(request: Request): Language {
+  const asked = new URL(request.url).searchParams.get('language');
+  return LANGUAGES.find((language) => language.code === asked)?.code ?? SOURCE_LANGUAGE;
+}
+
+function languageName(code: Language) {
+  return TEXT_LANGUAGE_NAMES[code];
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
   const type = typeFrom(params.id);
   const [template, parcels] = await Promise.all([
-    getNotificationTemplate(type),
+    getNotificationTemplate(type, languageFrom(request)),
     listParcelOptions({ limit: NOTIFICATION_PARCEL_CHOICES }),
   ]);
   return json({ template, parcels });
@@ -56,6 +70,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   requireRole(user, 'admin', 'page');
   const type = typeFrom(params.id);
+  const language = languageFrom(request);
+  const here = `${LIST_PATH}/${params.id}${language === SOURCE_LANGUAGE ? '' : `?language=${language}`}`;
   const submission = parseWithZod(await readFormData(request), {
     schema: NotificationTemplateFormSchema,
   });
@@ -63,15 +79,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return invalidForm(submission, { into });
   const value = submission.value;
   if (value.intent === 'reset') {
-    await resetNotificationTemplate(type, { user, context });
-    return redirectWithToast(request, `${LIST_PATH}/${params.id}`, {
+    await resetNotificationTemplate(type, { user, context }, language);
+    return redirectWithToast(request, here, {
       type: 'success',
       title: 'Template reset',
-      description: `${type} is back to the default template.`,
+      description: `${type} (${languageName(language)}) is back to the default template.`,
     });
   }
   if (value.intent === 'preview') {
-    const preview = await previewNotificationTemplate(value, value.parcelId ?? '');
+    const preview = await previewNotificationTemplate(value, value.parcelId ?? '', language);
     if (!preview) {
       return invalidForm(submission, {
         fieldErrors: { parcelId: ['Please select a parcel'] },
@@ -80,11 +96,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     return json({ result: submission.reply(), preview });
   }
-  await saveNotificationTemplate(type, value, { user, context });
+  await saveNotificationTemplate(type, value, { user, context }, language);
   return redirectWithToast(request, LIST_PATH, {
     type: 'success',
     title: 'Template saved',
-    description: `${type} template saved.`,
+    description: `${type} template saved (${languageName(language)}).`,
   });
 }
 
@@ -92,13 +108,14 @@ export const meta: MetaFunction = () => [{ title: 'Edit e-mail template · Manag
 
 export default function EditTemplatePage() {
   const { template, parcels } = useLoaderData<typeof loader>();
+  const language = template.language as Language;
   const actionData = useActionData<typeof action>();
   const pending = (intent: string) => ({ state: 'submitting' as const, formData: { intent } });
   const previewing = useIsPending(pending('preview'));
   const resetting = useIsPending(pending('reset'));
   const saving = useIsPending(pending('save'));
   const [form, fields] = useForm({
-    id: `template-${template.id}-${template.updatedAt ?? 'default'}`,
+    id: `template-${template.id}-${template.language}-${template.updatedAt ?? 'default'}`,
     lastResult: actionData?.result,
     defaultValue: { subject: template.subject, text: template.text, html: template.html },
     shouldValidate: 'onSubmit',
@@ -117,12 +134,34 @@ export default function EditTemplatePage() {
           All templates
         </Link>
       </div>
+      <OpenForm>
+        <FilterSelect
+          id="template-language"
+          name="language"
+          label="Language"
+          defaultValue={language}
+          choices={LANGUAGES.map(({ code }) => ({ value: code, label: languageName(code) }))}
+        />
+      </OpenForm>
       <div className="grid gap-6 xl:grid-cols-2 xl:items-start">
-        <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
+        <Form
+          method="post"
+          action={`?${new URLSearchParams({ language })}`}
+          {...getFormProps(form)}
+          className="card space-y-4 p-4"
+        >
+          <h2 className="text-lg font-semibold">{languageName(language)}</h2>
           <FormErrors id={form.errorId} errors={form.errors} />
+          {template.translated ? null : (
+            <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" role="note">
+              Not translated: the English text is sent. Save this form to give{' '}
+              {languageName(language)} its own.
+            </p>
+          )}
           <p className="text-sm text-gray-600">
             {template.customized ? 'Edited by an admin.' : 'This is the default template.'}{' '}
-            Placeholders, filled in for the parcel when the e-mail is sent: {placeholders}.
+            Placeholders, the same in every language, filled in for the parcel when the e-mail is
+            sent: {placeholders}.
           </p>
           <Field
             label="Subject"

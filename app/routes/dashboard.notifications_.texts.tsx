@@ -1,3 +1,4 @@
+import { OpenForm } from '~/components/ui/open-form';
 import { useState } from 'react';
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
@@ -93,7 +94,7 @@ export default function TextTemplatesPage() {
           Automatic e-mails and texts
         </Link>
       </div>
-      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4">
+      <OpenForm>
         <FilterSelect
           id="text-event"
           name="event"
@@ -108,10 +109,7 @@ export default function TextTemplatesPage() {
           defaultValue={language}
           choices={TEXT_LANGUAGES.map((l) => ({ value: l, label: TEXT_LANGUAGE_NAMES[l] }))}
         />
-        <button type="submit" className="btn-secondary">
-          Open
-        </button>
-      </Form>
+      </OpenForm>
       <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
         <h2 className="text-lg font-semibold">
           {TEXT_EVENT_LABELS[event]} · {TEXT_LANGUAGE_NAMES[language]}

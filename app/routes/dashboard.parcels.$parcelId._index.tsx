@@ -1,3 +1,4 @@
+import { PhoneTextWarning } from '~/components/parcels/phone-text-warning';
 import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 import { useCanDeliver, useCanEdit } from '~/utils/use-dashboard-user';
 import { DIALOG_FRAGMENT } from '~/utils/dialog-fragment';
@@ -56,7 +57,13 @@ function ContactDetails({
   lines,
 }: {
   title: string;
-  contact: { name: string; email: string; phone: string; address: string };
+  contact: {
+    name: string;
+    email: string;
+    phone: string;
+    address: string;
+    phoneProblem?: string | null;
+  };
   lines: string[];
 }) {
   return (
@@ -65,7 +72,10 @@ function ContactDetails({
       <dl className="grid gap-2 text-sm sm:grid-cols-2">
         <Item label="Name">{contact.name || '—'}</Item>
         <Item label="Email">{contact.email || '—'}</Item>
-        <Item label="Phone">{contact.phone || '—'}</Item>
+        <Item label="Phone">
+          {contact.phone || '—'}
+          <PhoneTextWarning phone={contact.phone} problem={contact.phoneProblem} />
+        </Item>
         <Item label="Address">{lines.join(', ') || '—'}</Item>
       </dl>
     </section>

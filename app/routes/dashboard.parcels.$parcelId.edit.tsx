@@ -83,6 +83,7 @@ export default function EditParcelDialog() {
       timeZone={timeZone}
       version={version}
       notice={changedMeanwhile}
+      phoneProblem={parcel.recipient.phoneProblem}
       lastResult={answer && !('changedMeanwhile' in answer) ? answer : undefined}
       submitLabel="Update Parcel"
       busyLabel="Updating..."

@@ -364,6 +364,8 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   NotificationTemplate: {
     id: 'status-update',
     type: 'Status Update',
+    language: 'en',
+    translated: true,
     subject: 'Update on {{trackingNumber}}',
     text: 'Your parcel {{trackingNumber}} is now {{status}}.',
     html: '',

@@ -752,6 +752,10 @@ export const NotificationTemplateObjectSchema = z
   .looseObject({
     id: z.string().describe('The template key, as in /api/notification-templates/{id}'),
     type: z.enum(NOTIFICATION_TYPES),
+    language: z.string().describe('The language of this version (?language=, English by default)'),
+    translated: z
+      .boolean()
+      .describe('false when the language has no version of its own: the English one is sent'),
     subject: z.string(),
     text: z.string(),
     html: z.string(),

@@ -70,7 +70,23 @@ export const NotificationSettingsSchema = z.object({
     .default([]),
   dayBefore: dayBeforeSchema.optional(),
   texts: TextRulesSchema.optional(),
+  accountId: z
+    .string()
+    .regex(/^[a-f\d]{24}$/i, 'Invalid account')
+    .optional()
+    .describe(
+      'A shipper account: only `texts` is read, and turns its parcels’ automatic texts on or off (the others keep the company’s)',
+    ),
 });
+/** GET /api/notification-settings?accountId=: the texts as they are for that account's parcels. */
+export const AccountTextsQuerySchema = z.object({
+  accountId: z
+    .string()
+    .regex(/^[a-f\d]{24}$/i, 'Invalid account')
+    .optional()
+    .describe('A shipper account: `texts` as they are for its parcels'),
+});
+
 export type NotificationSettingsInput = z.infer<typeof NotificationSettingsSchema>;
 
 /**

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { NOTIFICATION_TYPES } from './constants';
+import { LANGUAGES } from './languages';
 
 /**
  * Notification templates: a subject, a text body and an HTML body per notification type, with
@@ -25,12 +26,15 @@ export const TEMPLATE_HTML_MAX = 20_000;
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-/** Names used between {{ and }} that are not placeholders. */
-export function unknownPlaceholders(text: string): string[] {
+/** Names used between {{ and }} that are not placeholders (of `known`: the e-mails' by default). */
+export function unknownPlaceholders(
+  text: string,
+  known: readonly string[] = TEMPLATE_PLACEHOLDERS,
+): string[] {
   const unknown = new Set<string>();
   for (const match of text.matchAll(PLACEHOLDER)) {
     const name = match[1] ?? '';
-    if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name)) unknown.add(name);
+    if (!known.includes(name)) unknown.add(name);
   }
   return [...unknown];
 }
@@ -49,10 +53,16 @@ export function fillPlaceholders(
 }
 
 const placeholdersKnown = (value: string) => unknownPlaceholders(value).length === 0;
-const unknownMessage = (value: string) =>
-  `Unknown placeholder ${unknownPlaceholders(value)
+
+/** What a field with an unknown placeholder says: which ones, and the ones to use. */
+export const unknownPlaceholderMessage = (
+  value: string,
+  known: readonly string[] = TEMPLATE_PLACEHOLDERS,
+) =>
+  `Unknown placeholder ${unknownPlaceholders(value, known)
     .map((name) => `{{${name}}}`)
-    .join(', ')}. Use ${TEMPLATE_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}.`;
+    .join(', ')}. Use ${known.map((name) => `{{${name}}}`).join(', ')}.`;
+const unknownMessage = (value: string) => unknownPlaceholderMessage(value);
 
 function templateText(label: string, max: number, required: boolean) {
   const base = z
@@ -76,6 +86,18 @@ export const NotificationTemplateSchema = z.object({
 });
 export type NotificationTemplateInput = z.infer<typeof NotificationTemplateSchema>;
 
+const TEMPLATE_LANGUAGES = LANGUAGES.map((language) => language.code);
+
+/** Which language's version of a template (GET, PUT, DELETE /api/notification-templates/:id). */
+export const TemplateLanguageQuerySchema = z.object({
+  language: z
+    .enum(TEMPLATE_LANGUAGES as [string, ...string[]], {
+      error: `Language must be one of: ${TEMPLATE_LANGUAGES.join(', ')}`,
+    })
+    .default('en')
+    .describe("The template's language; en by default"),
+});
+
 /** The dashboard editor's buttons: save the fields, or go back to the default template. */
 export const NotificationTemplateFormSchema = z.discriminatedUnion('intent', [
   NotificationTemplateSchema.extend({
@@ -92,6 +114,10 @@ export const NotificationTemplateFormSchema = z.discriminatedUnion('intent', [
 export type NotificationTemplate = {
   id: string;
   type: (typeof NOTIFICATION_TYPES)[number];
+  /** The language this version is written in. */
+  language: string;
+  /** False when the language has no version of its own: English's is sent in its place. */
+  translated: boolean;
   subject: string;
   text: string;
   html: string;

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { countSms, MAX_SMS_SEGMENTS } from '~/utils/sms-segments';
+import { unknownPlaceholderMessage, unknownPlaceholders } from './notification-template';
 
 /**
  * The automatic texts: the events that send one, the languages their templates are written in
@@ -55,6 +56,9 @@ export const TextTemplateSchema = z.object({
     .trim()
     .max(TEXT_TEMPLATE_MAX, `At most ${TEXT_TEMPLATE_MAX} characters`)
     .refine((body) => countSms(body).segments <= MAX_SMS_SEGMENTS, TOO_MANY_SEGMENTS)
+    .refine((body) => unknownPlaceholders(body, TEXT_PLACEHOLDERS).length === 0, {
+      error: (issue) => unknownPlaceholderMessage(String(issue.input), TEXT_PLACEHOLDERS),
+    })
     .default(''),
 });
 

@@ -1,3 +1,4 @@
+import type { Language } from '~/schemas/languages';
 import { findParcelForRecipient } from '~/models/parcel-tracking-numbers.server';
 import { setDeliveryPreferences } from '~/models/parcel-writes.server';
 import { type LeanParcel, type SerializedDeliveryPreferences } from '~/models/parcel.server';
@@ -124,11 +125,21 @@ export type PreferencesOutcome =
 export async function updateDeliveryPreferences(
   trackingNumber: string,
   input: DeliveryPreferencesInput,
-  { client, via }: { client: string; via: 'page' | 'api'; context: unknown },
+  {
+    client,
+    via,
+    language,
+  }: {
+    client: string;
+    via: 'page' | 'api';
+    context: unknown;
+    /** The language the form was filled in: the confirmation is written in it. */
+    language?: Language;
+  },
 ): Promise<PreferencesOutcome> {
   const check = await checkRecipientPostcode(trackingNumber, input.postalCode, client);
   if (check.kind !== 'ok') return check;
-  return applyDeliveryPreferences(check.parcel, input, recipientActor(client, via));
+  return applyDeliveryPreferences(check.parcel, input, recipientActor(client, via), language);
 }
 
 /**
@@ -140,6 +151,7 @@ export async function applyDeliveryPreferences(
   parcel: LeanParcel,
   input: Omit<DeliveryPreferencesInput, 'postalCode'>,
   actor: Actor,
+  language?: Language,
 ): Promise<Exclude<PreferencesOutcome, { kind: 'wrong-postcode' | 'rate-limited' }>> {
   const trackingNumber = parcel.trackingNumber;
   // A failed attempt is when the recipient most needs a say: only a journey over is closed.
@@ -156,7 +168,7 @@ export async function applyDeliveryPreferences(
   if (!updated?.deliveryPreferences) return notFound(trackingNumber);
   const preferences = updated.deliveryPreferences;
   if (preferences.requestedDate) await planDayBeforeEmail(updated);
-  await queuePreferencesConfirmation(updated.id, preferences);
+  await queuePreferencesConfirmation(updated.id, preferences, language);
   await emitWebhookEvent('parcel.delivery_preferences_updated', {
     parcel: { id: updated.id, trackingNumber: updated.trackingNumber, status: updated.status },
     deliveryPreferences: preferences,
@@ -171,18 +183,22 @@ export async function applyDeliveryPreferences(
 
 /**
  * The recipient hears of every change to their delivery at their own address (queued like every
- * e-mail): what is now asked, and whom to call if it was not them.
+ * e-mail): what is now asked, and whom to call if it was not them; in the language they asked in
+ * (else the parcel's).
  */
 async function queuePreferencesConfirmation(
   parcelId: string,
   preferences: SerializedDeliveryPreferences,
+  language?: Language,
 ) {
   try {
     await queueAutomaticEmail({
       parcelId,
       template: 'Custom',
       key: `email:preferences:${parcelId}:${preferences.updatedAt}`,
-      compose: (parcel) => preferencesConfirmationEmail(parcel, preferences),
+      language,
+      compose: (parcel, _template, inLanguage) =>
+        preferencesConfirmationEmail(parcel, preferences, inLanguage),
     });
   } catch (error) {
     console.error('Could not queue the confirmation of the delivery preferences', error);

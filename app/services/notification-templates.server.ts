@@ -7,9 +7,11 @@ import {
 } from '~/models/notification-template.server';
 import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import type { NotificationType } from '~/schemas/notification';
-import type {
-  NotificationTemplate,
-  NotificationTemplateInput,
+import {
+  unknownPlaceholderMessage,
+  unknownPlaceholders,
+  type NotificationTemplate,
+  type NotificationTemplateInput,
 } from '~/schemas/notification-template';
 import {
   getNotificationSettings,
@@ -17,14 +19,15 @@ import {
 } from '~/models/notification-settings.server';
 import type { NotificationSettingsInput } from '~/schemas/notification-settings';
 import { auditedUpdate, auditRecord, type Actor } from './audit.server';
-import { shippedTemplate } from '~/lib/i18n.server';
 import { SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
 import { deleteSmsTemplate, getSmsTemplate, saveSmsTemplate } from '~/models/sms-template.server';
 import { DEFAULT_TEXT_TEMPLATES } from '~/emails/texts.server';
-import { ValidationError } from '~/lib/errors.server';
+import { NotFoundError, ValidationError } from '~/lib/errors.server';
+import { getAccount } from '~/models/account.server';
 import {
   TEXT_EVENT_LABELS,
   TEXT_LANGUAGE_NAMES,
+  TEXT_PLACEHOLDERS,
   TOO_MANY_SEGMENTS,
   type TextEvent,
   type TextLanguage,
@@ -48,6 +51,8 @@ export async function saveTextTemplate(
 ) {
   if (countSms(body).segments > MAX_SMS_SEGMENTS)
     throw new ValidationError({ body: [TOO_MANY_SEGMENTS] });
+  if (unknownPlaceholders(body, TEXT_PLACEHOLDERS).length)
+    throw new ValidationError({ body: [unknownPlaceholderMessage(body, TEXT_PLACEHOLDERS)] });
   const id = `text-${event}-${language}`;
   const read = async () => ({ id, body: await textTemplate(event, language) });
   return auditedUpdate(
@@ -70,25 +75,32 @@ export async function saveTextTemplate(
  * and the API), audited; and the template an automatic e-mail is made with.
  */
 
+/** The audit trail's name for a template in a language: English's is its type alone. */
+function templateLabel(type: NotificationType, language: Language) {
+  return language === SOURCE_LANGUAGE ? type : `${type} (${TEXT_LANGUAGE_NAMES[language]})`;
+}
+
 export async function saveNotificationTemplate(
   type: NotificationType,
   input: NotificationTemplateInput,
   actor?: Actor,
+  language: Language = SOURCE_LANGUAGE,
 ): Promise<NotificationTemplate> {
-  return auditedUpdate(actor, 'template', () => type, {
-    read: () => getNotificationTemplate(type),
-    write: () => upsertNotificationTemplate(type, input),
+  return auditedUpdate(actor, 'template', () => templateLabel(type, language), {
+    read: () => getNotificationTemplate(type, language),
+    write: () => upsertNotificationTemplate(type, input, language),
   });
 }
 
-/** Back to the default template. */
+/** Back to the default template (in `language`: as shipped, else English's). */
 export async function resetNotificationTemplate(
   type: NotificationType,
   actor?: Actor,
+  language: Language = SOURCE_LANGUAGE,
 ): Promise<NotificationTemplate> {
-  return auditedUpdate(actor, 'template', () => type, {
-    read: () => getNotificationTemplate(type),
-    write: () => deleteNotificationTemplate(type),
+  return auditedUpdate(actor, 'template', () => templateLabel(type, language), {
+    read: () => getNotificationTemplate(type, language),
+    write: () => deleteNotificationTemplate(type, language),
   });
 }
 
@@ -96,12 +108,14 @@ export async function resetNotificationTemplate(
 export async function previewNotificationTemplate(
   template: { subject: string; text: string; html: string },
   parcelId: string,
+  language?: Language,
 ) {
-  const placeholders = await placeholdersForParcel(parcelId);
+  const placeholders = await placeholdersForParcel(parcelId, language);
   if (!placeholders) return null;
   const { trackingNumber, values } = placeholders;
   const filled = fillTemplate(template, values);
   const email = notificationEmail({
+    language,
     recipient: '',
     title: filled.subject,
     message: filled.text,
@@ -112,15 +126,19 @@ export async function previewNotificationTemplate(
 }
 
 /** What each placeholder stands for with a parcel, for a message being written to its recipient. */
-export async function placeholdersForParcel(parcelId: string) {
+export async function placeholdersForParcel(parcelId: string, language?: Language) {
   const parcel = await getParcelForTemplate({ id: parcelId });
   if (!parcel) return null;
-  return { parcelId, trackingNumber: parcel.trackingNumber, values: placeholderValues(parcel) };
+  return {
+    parcelId,
+    trackingNumber: parcel.trackingNumber,
+    values: placeholderValues(parcel, language),
+  };
 }
 
 /**
  * The template an automatic e-mail of `type` is made with, in the recipient's `language`: the
- * admins' own in English, the template as shipped in another language (app/locales/<language>/
+ * admins' own in that language, else the template as shipped in it (app/locales/<language>/
  * templates.json), else English's. An empty one (a Custom template not written yet) cannot make
  * an e-mail: the Status Update one stands in.
  */
@@ -128,9 +146,7 @@ export async function automaticEmailTemplate(
   type: NotificationType,
   language: Language = SOURCE_LANGUAGE,
 ): Promise<Pick<NotificationTemplate, 'subject' | 'text' | 'html'>> {
-  const template =
-    (language === SOURCE_LANGUAGE ? null : shippedTemplate(type, language)) ??
-    (await getNotificationTemplate(type));
+  const template = await getNotificationTemplate(type, language);
   if (!template.subject.trim() || !template.text.trim())
     return type === 'Status Update' ? template : automaticEmailTemplate('Status Update', language);
   return template;
@@ -141,13 +157,17 @@ export async function automaticEmailTemplate(
  * the day-before e-mail's when given; audited as the settings' change.
  */
 export async function saveAutomaticEmailSettings(input: NotificationSettingsInput, actor?: Actor) {
-  const before = await getNotificationSettings();
+  const { accountId } = input;
+  // An account's texts: for an account that exists.
+  if (accountId && !(await getAccount(accountId))) throw new NotFoundError('Account not found');
+  const before = await getNotificationSettings(accountId);
   const after = await saveNotificationSettings(input);
+  const id = accountId ? `automatic-texts-${accountId}` : 'automatic-emails';
   if (input.rules.length || input.dayBefore || input.texts)
     await auditRecord(actor, 'update', 'settings', {
-      label: 'Automatic e-mails',
-      before: { id: 'automatic-emails', ...before },
-      after: { id: 'automatic-emails', ...after },
+      label: accountId ? `Automatic texts of account ${accountId}` : 'Automatic e-mails',
+      before: { id, ...before },
+      after: { id, ...after },
     });
   return after;
 }

@@ -1,3 +1,4 @@
+import type { Language } from '~/schemas/languages';
 import mongoose from 'mongoose';
 import { notificationEmail, type RenderableNotification } from '~/emails/notification.server';
 import {
@@ -243,9 +244,12 @@ export async function queueAutomaticEmail({
   template: type,
   key,
   eventId,
+  language: asked,
   compose = (parcel, template) => templateEmail(template, parcel),
 }: {
   parcelId: string;
+  /** The language to write it in, when not the recipient's (the one a form was filled in). */
+  language?: Language;
   /** The parcel, when the caller has it as it is now (else it is read). */
   parcel?: LeanParcel;
   template: NotificationType;
@@ -254,6 +258,7 @@ export async function queueAutomaticEmail({
   compose?: (
     parcel: PlaceholderParcel,
     template: Pick<NotificationTemplate, 'subject' | 'text' | 'html'>,
+    language: Language,
   ) => EmailContent | Promise<EmailContent>;
 }): Promise<SerializedNotification | null> {
   const parcel = known ?? (await getParcelForTemplate({ id: parcelId }));
@@ -261,8 +266,8 @@ export async function queueAutomaticEmail({
   if (!parcel || !recipient) return null;
   if (await jobExists(key)) return null;
   // In the recipient's language, whoever made the change that sends it.
-  const language = parcelLanguage(parcel);
-  const filled = await compose(parcel, await automaticEmailTemplate(type, language));
+  const language = asked ?? parcelLanguage(parcel);
+  const filled = await compose(parcel, await automaticEmailTemplate(type, language), language);
   const id = String(new mongoose.Types.ObjectId());
   await insertNotification({
     id,

@@ -16,8 +16,12 @@ import {
   keepConfirmedSubscriptions,
   listConfirmedSubscriptions,
   openParcelSubscription,
+  type StoredParcelSubscription,
   type SubscriptionLink,
 } from '~/models/parcel-subscription.server';
+import { parcelLanguage, type PlaceholderParcel } from '~/emails/templates.server';
+import { recipientLanguage, translator } from '~/lib/i18n.server';
+import { supportedLanguage, type Language } from '~/schemas/languages';
 import { eventTimeZone } from '~/models/parcel.server';
 import { getParcelForTemplate, getParcelWithEvents } from '~/models/parcel-reads.server';
 import { normalizeTrackingNumber, type ParcelStatus } from '~/schemas/constants';
@@ -102,9 +106,12 @@ export type SubscribeOutcome = 'requested' | 'not-found' | 'delivered';
 export async function requestParcelSubscription({
   trackingNumber,
   email,
+  language,
 }: {
   trackingNumber: string;
   email: string;
+  /** The language the visitor asked in: the confirmation and the updates are written in it. */
+  language?: Language;
 }): Promise<SubscribeOutcome> {
   const parcel = await getParcelForTemplate({
     trackingNumber: normalizeTrackingNumber(trackingNumber),
@@ -117,6 +124,7 @@ export async function requestParcelSubscription({
     parcelId: String(parcel._id),
     trackingNumber: parcel.trackingNumber,
     email: address,
+    language,
   });
   if (id) await enqueueEmail({ kind: CONFIRM_EMAIL, subscriptionId: id });
   return 'requested';
@@ -181,12 +189,21 @@ export async function queueSubscriberEmails(
   return subscribers.length;
 }
 
-/** The template the automatic e-mails use for this status (Status Update when there is none). */
-async function templateFor(status: ParcelStatus) {
+/**
+ * The template the automatic e-mails use for this status (Status Update when there is none), in
+ * `language`.
+ */
+async function templateFor(status: ParcelStatus, language: Language) {
   const { rules } = await getNotificationSettings();
   return automaticEmailTemplate(
     rules.find((rule) => rule.status === status)?.template ?? 'Status Update',
+    language,
   );
+}
+
+/** The language a subscriber's e-mails are written in: the one they asked in, else the parcel's. */
+function subscriberLanguage(sub: StoredParcelSubscription, parcel: PlaceholderParcel): Language {
+  return supportedLanguage(sub.language) ?? parcelLanguage(parcel);
 }
 
 /**
@@ -200,20 +217,23 @@ async function sendUpdateAttempt(subscriptionId: string, eventId: string): Promi
   const parcel = await getParcelWithEvents(sub.parcelId);
   const event = parcel?.events?.find((e) => String(e._id) === eventId);
   if (!parcel || !event) return;
-  const template = await templateFor((parcel.status ?? 'Pending') as ParcelStatus);
-  const filled = subscriberEmail(template, parcel);
+  const language = subscriberLanguage(sub, parcel);
+  const template = await templateFor((parcel.status ?? 'Pending') as ParcelStatus, language);
+  const filled = subscriberEmail(template, parcel, language);
+  const status = eventStatusLabel(event);
   const result = await deliverNotificationEmail(
     {
       recipient: sub.email,
+      language,
       title: filled.subject,
       message: filled.text,
       html: filled.html || null,
       trackingNumber: parcel.trackingNumber,
       event: {
-        status: eventStatusLabel(event),
+        status: translator(language)(`status.${status}`, { defaultValue: status }),
         location: event.location,
         description: event.description,
-        time: longDateTime(event.timestamp, eventTimeZone(event)),
+        time: longDateTime(event.timestamp, eventTimeZone(event), language),
       },
       unsubscribe: {
         page: unsubscribeUrl(subscriptionId),
@@ -241,6 +261,7 @@ async function sendConfirmation(subscriptionId: string): Promise<void> {
       trackingNumber: sub.trackingNumber,
       link: confirmUrl(subscriptionId),
       hours: CONFIRM_HOURS,
+      language: recipientLanguage(sub.language),
     }),
   );
 }

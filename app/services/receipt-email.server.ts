@@ -5,6 +5,8 @@ import {
   type SerializedReceipt,
 } from '~/models/receipt.server';
 import { receiptEmailText } from '~/emails/receipt.server';
+import { recipientLanguage } from '~/lib/i18n.server';
+import { getParcelForTemplate } from '~/models/parcel-reads.server';
 import { publicCompanyInfo } from '~/lib/env.server';
 import { enqueueEmail, type EmailKind } from './email-queue.server';
 import { messageIdFor, sendMail, type MailResult } from './mailer.server';
@@ -37,11 +39,16 @@ export async function deliverReceiptEmail(
     throw new ReceiptEmailError('This receipt has no customer e-mail address.');
   const company = publicCompanyInfo();
   const file = await renderReceiptFile(receipt, receipt.format, company);
+  // In the parcel's recipient's language, whoever sends it.
+  const parcel = await getParcelForTemplate({ id: receipt.parcelId });
+  const language = recipientLanguage(parcel?.recipient?.language);
+  const { subject, text, lead } = receiptEmailText(receipt, company, language);
   const result = await sendMail(
     {
       to: receipt.customerEmail,
-      ...receiptEmailText(receipt, company),
-      html: renderReceiptHtml(receipt, company),
+      subject,
+      text,
+      html: renderReceiptHtml(receipt, company, { beforeReceipt: lead }),
       attachments: [
         { filename: file.filename, content: file.content, contentType: file.contentType },
       ],

@@ -119,7 +119,8 @@ async function queueText({
 }
 
 /**
- * The automatic text of `event` to the parcel's recipient, once under `key`: when the rule is on,
+ * The automatic text of `event` to the parcel's recipient, once under `key`: when the rule is on
+ * (the parcel's account's, where it set one),
  * the recipient's phone is a mobile that did not reply STOP, and the key is new. Null otherwise.
  */
 export async function queueAutomaticText({
@@ -138,9 +139,10 @@ export async function queueAutomaticText({
   facts?: TextFacts;
   eventId?: string;
 }): Promise<SerializedNotification | null> {
-  if (!(await textRuleOn(event))) return null;
   const parcel = known ?? (await getParcelForTemplate({ id: parcelId }));
-  if (!parcel) return null;
+  // The parcel's account's choice for its parcels, else the company's.
+  if (!parcel || !(await textRuleOn(event, parcel.accountId ? String(parcel.accountId) : null)))
+    return null;
   const { phoneE164 } = mobilePhone(parcel.recipient?.phone, parcel.recipient?.country);
   if (!phoneE164 || (await isOptedOut(phoneE164))) return null;
   const language = recipientLanguage(parcel);

@@ -5,7 +5,7 @@ import { listedTrackingNumbers } from './support/helpers';
 // The footer's language picker is a plain form, and Arabic pages mirror: at 375 px the page is
 // right to left, the logo on the right, and nothing runs off the side.
 test(
-  'the footer picker changes the language without JavaScript; Arabic mirrors at 375 px',
+  'the footer picker changes the language without JavaScript; the Arabic tracking result and home page mirror at 375 px',
   NO_JS,
   async ({ page, request }) => {
     const [number] = await listedTrackingNumbers(request, 'sort=createdAt&order=asc&limit=1');
@@ -27,8 +27,14 @@ test(
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
     );
-    // The choice stays: the next page is in Arabic too.
-    await page.goto('/track');
+    // The choice stays: the next page is in Arabic too, the home page mirrored as well.
+    await page.goto('/');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    const homeLogo = (await page.getByRole('link', { name: /^الصفحة الرئيسية/ }).boundingBox())!;
+    expect(homeLogo.x + homeLogo.width).toBeGreaterThan(375 / 2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
   },
 );

@@ -12,6 +12,11 @@ import {
   action as editAction,
   loader as editLoader,
 } from '~/routes/dashboard.notifications_.templates.$id';
+import {
+  action as textsAction,
+  loader as textsLoader,
+} from '~/routes/dashboard.notifications_.texts';
+import { automaticEmailTemplate } from '~/services/notification-templates.server';
 import { connectDb } from '~/lib/db.server';
 import { answer as call, requestsAs } from '../support/api';
 import { createUsers, type UsersByRole } from '../support/factories';
@@ -247,5 +252,77 @@ describe('editing templates', () => {
     expect(reset.status).toBe(302);
     const back = await (await call(editLoader, page(url, 'admin'), params)).json();
     expect(back.template.customized).toBe(false);
+  });
+
+  it('keeps a version per language: English stands in where one has none, and says so; the same placeholders everywhere', async () => {
+    const url = (language: string) =>
+      `/dashboard/notifications/templates/custom?language=${language}`;
+    const params = { id: 'custom' };
+    // The Custom template is shipped in no language: French falls back to English, and says so.
+    const french = await (await call(editLoader, page(url('fr'), 'admin'), params)).json();
+    expect(french.template).toMatchObject({ language: 'fr', translated: false, customized: false });
+    const text = 'Bonjour {{recipientName}}.';
+    const fields = { subject: 'Colis {{trackingNumber}}', text, html: '' };
+    const refused = await call(
+      editAction,
+      page(url('fr'), 'admin', { intent: 'save', ...fields, text: 'Bonjour {{prenom}}.' }),
+      params,
+    );
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).result.error.text[0]).toMatch(
+      /Unknown placeholder \{\{prenom\}\}/,
+    );
+    const saved = await call(
+      editAction,
+      page(url('fr'), 'admin', { intent: 'save', ...fields }),
+      params,
+    );
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get('Location')).toBe('/dashboard/notifications/templates');
+    const after = await (await call(editLoader, page(url('fr'), 'admin'), params)).json();
+    expect(after.template).toMatchObject({ translated: true, customized: true, ...fields });
+    // English is untouched; a French recipient's automatic e-mail is made with the French one.
+    const english = await (await call(editLoader, page(url('en'), 'admin'), params)).json();
+    expect(english.template).toMatchObject({ subject: '', translated: true });
+    expect((await automaticEmailTemplate('Custom', 'fr')).subject).toBe(fields.subject);
+    // The API reads and changes each language's version, and refuses an unknown placeholder.
+    const apiUrl = '/api/notification-templates/status-update?language=de';
+    const shipped = await (
+      await call(templateApiLoader, api(apiUrl, 'viewer'), { id: 'status-update' })
+    ).json();
+    expect(shipped.template).toMatchObject({ language: 'de', translated: true, customized: false });
+    expect(shipped.template.subject).toMatch(/Paket \{\{trackingNumber\}\}/);
+    const bad = await call(
+      templateApiAction,
+      api(apiUrl, 'admin', { method: 'PUT', body: { subject: '{{Sendungsnummer}}', text: 'x' } }),
+      { id: 'status-update' },
+    );
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).details.subject[0]).toMatch(/Unknown placeholder/);
+    const unknownLanguage = await call(
+      templateApiLoader,
+      api('/api/notification-templates/status-update?language=it', 'viewer'),
+      { id: 'status-update' },
+    );
+    expect(unknownLanguage.status).toBe(400);
+    await call(editAction, page(url('fr'), 'admin', { intent: 'reset' }), params);
+    expect((await automaticEmailTemplate('Custom', 'fr')).subject).not.toBe(fields.subject);
+  });
+
+  it('the text templates refuse an unknown placeholder beside the field', async () => {
+    const url = '/dashboard/notifications/texts?event=delivered&language=es';
+    const refused = await call(
+      textsAction,
+      page(url, 'admin', {
+        event: 'delivered',
+        language: 'es',
+        intent: 'save',
+        body: 'Hola {{nombre}}',
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.body[0]).toMatch(/Unknown placeholder \{\{nombre\}\}/);
+    const loaded = await (await call(textsLoader, page(url, 'admin'))).json();
+    expect(loaded.body).not.toContain('nombre');
   });
 });

@@ -5,9 +5,13 @@ import { action as parcelsApi } from '~/routes/api.parcels';
 import { action as parcelApi, loader as parcelApiLoader } from '~/routes/api.parcels.$id';
 import { action as eventsApi } from '~/routes/api.tracking.$parcelId.events';
 import { parcelCsvStream } from '~/services/parcel-csv.server';
-import { callRoute } from '../support/api';
+import { action as trackAction } from '~/routes/_public.track';
+import { action as confirmAction } from '~/routes/_public.subscriptions.confirm';
+import { action as receiptApi } from '~/routes/api.receipts.generate.$parcelId';
+import { queueReceiptEmail } from '~/services/receipt-email.server';
+import { callRoute, uniqueAddress } from '../support/api';
 import { createUsers, type UsersByRole } from '../support/factories';
-import { startMailWorker, type MailWorker } from '../support/jobs';
+import { startMailWorker, until, type MailWorker } from '../support/jobs';
 
 /**
  * The recipient's language travels with the parcel (API, form, CSV) and every automatic e-mail
@@ -110,5 +114,89 @@ describe('the recipient’s language', () => {
     expect(mail.subject).toBe(`مستجدات طردك ${body.parcel.trackingNumber}`);
     expect(mail.text).toContain('«خرج للتسليم»');
     expect(mail.html).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it('writes a subscriber’s e-mails in the language of the page they asked on, not the recipient’s', async () => {
+    const { body } = await createParcel({ language: 'fr', email: 'zoe.sub@example.fr' });
+    const { id, trackingNumber } = body.parcel;
+    // The page was read in Spanish: its form says so in its hidden field.
+    const asked = await callRoute(trackAction, `/track?number=${trackingNumber}`, {
+      method: 'POST',
+      body: new URLSearchParams({ email: 'lucia@example.es', website: '', lang: 'es' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      clientAddress: uniqueAddress(),
+    });
+    expect(asked.status).toBe(302);
+    const confirmation = await outbox.smtp.waitForMessage('lucia@example.es');
+    expect(confirmation.subject).toBe(
+      `Confirma los avisos por correo del paquete ${trackingNumber}`,
+    );
+    expect(confirmation.text).toContain('confirma en las próximas 48 horas');
+    expect(confirmation.html).toContain('<html lang="es" dir="ltr">');
+    expect(confirmation.html).toContain(`<strong>${trackingNumber}</strong>`);
+    const link = new URL(
+      /https?:\/\/\S+\/subscriptions\/confirm\?token=\S+/.exec(confirmation.text!)![0],
+    );
+    await callRoute(confirmAction, link.pathname + link.search, { method: 'POST' });
+    await callRoute(eventsApi, `/api/tracking/${id}/events`, {
+      params: { parcelId: id },
+      token: users.staff.token,
+      body: {
+        status: 'Arrived at Facility',
+        location: 'Lyon',
+        timestamp: '2027-11-25T09:30:00.000Z',
+      },
+    });
+    const update = await until(async () =>
+      outbox.smtp.messages.find(
+        (m) =>
+          m.to &&
+          JSON.stringify(m.to).includes('lucia@example.es') &&
+          m.subject !== confirmation.subject,
+      ),
+    );
+    expect(update.subject).toBe(`Novedades de tu paquete ${trackingNumber}`);
+    expect(update.text).toMatch(
+      /Última novedad: Ha llegado al centro · Lyon · jueves 25 de noviembre, 10:30/,
+    );
+    expect(update.html).toContain('<html lang="es" dir="ltr">');
+    expect(update.text).not.toMatch(/Latest update|Dear|Cher/);
+  });
+
+  it('confirms delivery preferences in the language of the form, and e-mails a receipt in the recipient’s', async () => {
+    const { body } = await createParcel({
+      language: 'de',
+      email: 'jonas@example.de',
+      postalCode: '10115',
+    });
+    const { id, trackingNumber } = body.parcel;
+    const saved = await callRoute(trackAction, `/track?number=${trackingNumber}`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        intent: 'preferences',
+        postalCode: '10115',
+        instructions: 'Bitte klingeln',
+        lang: 'ar',
+      }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      clientAddress: uniqueAddress(),
+    });
+    expect(saved.status).toBe(302);
+    const preferences = await outbox.smtp.waitForMessage('jonas@example.de');
+    expect(preferences.html).toContain('<html lang="ar" dir="rtl">');
+    expect(preferences.subject).not.toMatch(/[A-Za-z]{4}/);
+
+    const generated = await callRoute(receiptApi, `/api/receipts/generate/${id}`, {
+      params: { parcelId: id },
+      token: users.staff.token,
+      body: { customerEmail: 'jonas.receipt@example.de', customerName: 'Jonas' },
+    });
+    expect(generated.status).toBe(201);
+    await queueReceiptEmail(((await generated.json()) as { receipt: never }).receipt);
+    const receipt = await outbox.smtp.waitForMessage('jonas.receipt@example.de');
+    expect(receipt.subject).toMatch(/^Ihre Quittung RCP-/);
+    expect(receipt.text).toMatch(/^Guten Tag Jonas,/);
+    expect(receipt.text).toMatch(/Gesamt.*\d+,\d\d\s\$/);
+    expect(receipt.html).toContain('<div lang="de" dir="ltr"');
   });
 });

@@ -28,6 +28,15 @@ import {
   loader as textsPageLoader,
 } from '~/routes/dashboard.notifications_.texts';
 import { countSms, smsCountText } from '~/utils/sms-segments';
+import { Account } from '~/models/account.server';
+import {
+  loader as settingsLoader,
+  action as settingsAction,
+} from '~/routes/api.notification-settings';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { PhoneTextWarning } from '~/components/parcels/phone-text-warning';
+import { loader as editLoader } from '~/routes/dashboard.parcels.$parcelId.edit';
 import { quietHoursEnd } from '~/utils/quiet-hours';
 import { createUsers, type UsersByRole } from '../support/factories';
 import { attemptDueJob } from '../support/jobs';
@@ -253,6 +262,46 @@ describe('texts through the generic gateway', () => {
   });
 });
 
+describe('texts per shipper account', () => {
+  it('an account with its out-for-delivery texts off gets none; the company’s parcels still do', async () => {
+    const account = await Account.create({ name: 'Quiet Shop', email: 'quiet@example.com' });
+    const accountId = String(account._id);
+    const put = (body: unknown) =>
+      callRoute(settingsAction, '/api/notification-settings', {
+        method: 'PUT',
+        token: users.admin.token,
+        body,
+      });
+    const off = await put({ accountId, texts: { outForDelivery: false } });
+    expect(off.status).toBe(200);
+    expect((await off.json()).settings.texts).toMatchObject({
+      outForDelivery: false,
+      failed: true,
+    });
+    expect((await put({ accountId: 'a'.repeat(24), texts: { failed: false } })).status).toBe(404);
+    const read = await callRoute(
+      settingsLoader,
+      `/api/notification-settings?accountId=${accountId}`,
+      {
+        token: users.admin.token,
+      },
+    );
+    expect((await read.json()).settings.texts.outForDelivery).toBe(false);
+    const company = await callRoute(settingsLoader, '/api/notification-settings', {
+      token: users.admin.token,
+    });
+    expect((await company.json()).settings.texts.outForDelivery).toBe(true);
+
+    const theirs = await makeParcel();
+    await Parcel.updateOne({ _id: theirs.id }, { $set: { accountId: account._id } });
+    const ours = await makeParcel();
+    await addEvent(theirs.id, ev('Out for Delivery'));
+    await addEvent(ours.id, ev('Out for Delivery'));
+    expect(await textsTo(theirs.phone)).toHaveLength(0);
+    expect(await textsTo(ours.phone)).toHaveLength(1);
+  });
+});
+
 describe('phone numbers', () => {
   it('normalises a number typed nationally with the address’s country, keeps what was typed, and never texts a landline', async () => {
     const created = await callRoute(parcelsApi, '/api/parcels', {
@@ -280,10 +329,26 @@ describe('phone numbers', () => {
         },
       },
     });
-    expect((await stored.json()).parcel.recipient).toMatchObject({
-      phoneE164: null,
-      phoneProblem: NOT_MOBILE,
+    const landlineParcel = (await stored.json()).parcel;
+    expect(landlineParcel.recipient).toMatchObject({ phoneE164: null, phoneProblem: NOT_MOBILE });
+    // The staff's edit form warns why, without blocking; a mobile number or no phone says nothing.
+    const edit = await callRoute(editLoader, `/dashboard/parcels/${landlineParcel.id}/edit`, {
+      params: { parcelId: landlineParcel.id },
+      cookie: users.staff.cookie,
     });
+    const { parcel: editing } = await edit.json();
+    const warning = (recipient: { phone: string; phoneProblem: string | null }) =>
+      renderToStaticMarkup(
+        createElement(PhoneTextWarning, {
+          phone: recipient.phone,
+          problem: recipient.phoneProblem,
+        }),
+      );
+    expect(warning(editing.recipient)).toContain(
+      'No texts can go to this phone: Not a mobile number: it cannot receive texts.',
+    );
+    expect(warning(parcel.recipient)).toBe('');
+    expect(warning({ phone: '', phoneProblem: 'No phone number' })).toBe('');
     await addEvent(landline.id, ev('Out for Delivery'));
     expect(await Notification.countDocuments({ trackingNumber: landline.trackingNumber })).toBe(0);
   });

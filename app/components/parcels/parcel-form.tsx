@@ -1,3 +1,4 @@
+import { PhoneTextWarning } from './phone-text-warning';
 import { Fragment, type ReactNode } from 'react';
 import {
   getFormProps,
@@ -213,8 +214,11 @@ export function ParcelForm({
   timeZone,
   version,
   notice,
+  phoneProblem,
 }: {
   mode: 'create' | 'edit';
+  /** Why the stored recipient's phone cannot be texted (the edit form warns; it does not block). */
+  phoneProblem?: string | null;
   /** The edited parcel's version as it was loaded: a save over a newer one is refused. */
   version?: number;
   /** Said above the fields, as an alert (a change someone else made meanwhile). */
@@ -256,6 +260,7 @@ export function ParcelForm({
       <ContactFields field={fields.sender} legend="Sender Information" />
       <ContactFields field={fields.recipient} legend="Recipient Information" required>
         <LanguageField field={fields.recipient.getFieldset().language} />
+        <PhoneTextWarning phone={defaults.recipient?.phone} problem={phoneProblem} />
       </ContactFields>
       <fieldset className="space-y-3">
         <legend className="text-base font-semibold text-gray-900">Additional Destinations</legend>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
@@ -55,6 +56,7 @@ export function ResultSectionForm<Schema extends Record<string, unknown>>({
 }) {
   const { messages } = usePublicMessages();
   const { search } = useLocation();
+  const { i18n } = useTranslation();
   return (
     <>
       <FormErrors id={form.errorId} errors={messages(form.errors)} />
@@ -68,6 +70,8 @@ export function ResultSectionForm<Schema extends Record<string, unknown>>({
         aria-labelledby={`${section}-heading`}
         className={className}
       >
+        {/* The language the visitor reads the page in: their e-mails are written in it. */}
+        <input type="hidden" name="lang" value={i18n.language} />
         {children}
       </form>
     </>
