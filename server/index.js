@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import compression from 'compression';
+import expressStaticGzip from 'express-static-gzip';
 import express from 'express';
 import onHeaders from 'on-headers';
 import { metricsEndpoint, requestMetrics } from './metrics.js';
@@ -110,13 +111,15 @@ export function createApp({
   app.use(compression());
   app.use(securityHeaders());
   app.get('/metrics', metricsEndpoint({ token: metricsToken }));
+  // The build's scripts and styles as compressed once at build time (scripts/precompress.js):
+  // brotli where the browser takes it, else gzip at its best level; compression() leaves those be.
   app.use(
     '/build',
-    express.static(path.join(buildDir, 'assets'), {
-      immutable: true,
-      maxAge: '1y',
+    expressStaticGzip(path.join(buildDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
       index: false,
-      redirect: false,
+      serveStatic: { immutable: true, maxAge: '1y', index: false, redirect: false },
     }),
   );
   // A missing asset is a plain 404, not a page.

@@ -1,9 +1,7 @@
 import type { MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@remix-run/react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { CameraScan } from '~/components/scan/camera-scan';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FailedReasons } from '~/components/scan/failed-reasons';
-import { OutboxStatus } from '~/components/scan/outbox-status';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import {
@@ -17,6 +15,15 @@ import {
 import { scanStationAction, scanStationLoader, type ScanView } from '~/http/scan-station.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { scanBody, useOutbox } from '~/utils/outbox';
+
+// Both render nothing until the page runs its scripts (the camera where the browser reads
+// barcodes, the outbox once it can keep scans): their code comes after, off the first load.
+const CameraScan = lazy(() =>
+  import('~/components/scan/camera-scan').then((m) => ({ default: m.CameraScan })),
+);
+const OutboxStatus = lazy(() =>
+  import('~/components/scan/outbox-status').then((m) => ({ default: m.OutboxStatus })),
+);
 
 /**
  * The scan station: staff and couriers choose the status and the depot (or place) once, kept in
@@ -257,18 +264,26 @@ export default function ScanStation() {
               Each scan of this session is listed below, with Undo.
             </p>
           ) : null}
-          <CameraScan
-            onCode={(code) => {
-              if (!input.current || !form.current) return;
-              input.current.value = code;
-              if (outbox.shouldQueue()) keepScan(form.current);
-              else scanFetcher.submit(form.current);
-            }}
-          />
+          {hydrated ? (
+            <Suspense fallback={null}>
+              <CameraScan
+                onCode={(code) => {
+                  if (!input.current || !form.current) return;
+                  input.current.value = code;
+                  if (outbox.shouldQueue()) keepScan(form.current);
+                  else scanFetcher.submit(form.current);
+                }}
+              />
+            </Suspense>
+          ) : null}
         </section>
       ) : null}
 
-      <OutboxStatus waiting={outbox.waiting} sent={outbox.sent} ready={outbox.ready} />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <OutboxStatus waiting={outbox.waiting} sent={outbox.sent} ready={outbox.ready} />
+        </Suspense>
+      ) : null}
 
       <div role="status" aria-live="polite">
         {current ? (

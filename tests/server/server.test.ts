@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,6 +18,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'server-'));
 fs.mkdirSync(path.join(dir, 'build', 'assets', '_shared'), { recursive: true });
 fs.mkdirSync(path.join(dir, 'public'), { recursive: true });
 fs.writeFileSync(path.join(dir, 'build', 'assets', '_shared', 'chunk-ABC.js'), 'export const x=1;');
+// As the build leaves them: a brotli and a gzip copy beside each script.
+execFileSync(process.execPath, ['scripts/precompress.js', path.join(dir, 'build', 'assets')]);
 fs.writeFileSync(path.join(dir, 'public', 'favicon.svg'), '<svg/>');
 
 const LIMIT = 64 * 1024;
@@ -328,6 +331,20 @@ describe('the express server', () => {
     const asset = await send('/build/_shared/chunk-ABC.js');
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.body).toBe('export const x=1;');
+    // Compressed once at build time: brotli where the browser takes it, else gzip.
+    for (const [accepts, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ]) {
+      const compressed = await send('/build/_shared/chunk-ABC.js', {
+        headers: { 'accept-encoding': accepts },
+      });
+      expect(compressed.headers['content-encoding']).toBe(encoding);
+      expect(compressed.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(compressed.headers['content-type']).toMatch(/javascript/);
+      expect(compressed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
     const icon = await send('/favicon.svg');
     expect(icon.status).toBe(200);
     expect(icon.headers['cache-control']).toBe('public, max-age=3600');
