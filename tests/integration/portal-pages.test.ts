@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loader as layoutLoader } from '~/routes/account';
+import { action as usersAction, loader as usersLoader } from '~/routes/account.users';
+import { action as keysAction, loader as keysLoader } from '~/routes/account.api-keys';
+import { action as hooksAction, loader as hooksLoader } from '~/routes/account.webhooks._index';
+import { action as hookAction, loader as hookLoader } from '~/routes/account.webhooks.$webhookId';
+import { action as logoutAction } from '~/routes/logout';
+import { connectDb, disconnectDb } from '~/lib/db.server';
+import { env } from '~/lib/env.server';
+import { authenticateApiKey } from '~/models/api-key.server';
+import { createWebhook } from '~/models/webhook.server';
+import { ACCOUNT_ADMIN_ONLY, PORTAL_SIGN_IN, LOGIN_PATH } from '~/http/auth.server';
+import { EMAIL_IN_USE } from '~/services/account-users.server';
+import { answer, expectToast, pageRequest } from '../support/api';
+import { sessionCookie } from '../support/sign-in';
+import {
+  createAccount,
+  createAccountKey,
+  createShipper,
+  createUser,
+  type TestUser,
+} from '../support/factories';
+
+/**
+ * The portal's Users, API keys and Webhooks pages (an account's admin changes, a member reads
+ * Users only), its parcels' days, its proof images and its sign-out.
+ */
+type Shipper = Awaited<ReturnType<typeof createShipper>>;
+let staff: TestUser;
+let a: { id: string };
+let b: { id: string };
+let admin: Shipper;
+let member: Shipper;
+let other: Shipper;
+
+beforeAll(async () => {
+  await connectDb();
+  env.WEBHOOKS_ALLOW_PRIVATE = 'false';
+  staff = await createUser('admin');
+  [a, b] = [await createAccount(), await createAccount()];
+  admin = await createShipper(a, 'admin');
+  member = await createShipper(a, 'member');
+  other = await createShipper(b, 'admin');
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+const page = (url: string, who: { cookie: string }, form?: Record<string, string>) =>
+  pageRequest(url, who, form);
+
+describe('the portal', () => {
+  it("lists the account's users to everyone in it; only its admins invite and disable", async () => {
+    const list = await answer(usersLoader, page('/account/users', member));
+    const seen = await list.json();
+    expect(seen.canManage).toBe(false);
+    expect(seen.users.map((u: { id: string }) => u.id).sort()).toEqual(
+      [admin.user.id, member.user.id].sort(),
+    );
+    expect((await answer(usersLoader, page('/account/users', admin))).status).toBe(200);
+    expect(
+      (await (await answer(usersLoader, page('/account/users', admin))).json()).canManage,
+    ).toBe(true);
+    // The layout shows admins the keys and webhooks links.
+    expect((await (await answer(layoutLoader, page('/account', member))).json()).isAdmin).toBe(
+      false,
+    );
+
+    const byMember = await answer(
+      usersAction,
+      page('/account/users', member, { name: 'X', email: 'x@shop.example' }),
+    );
+    expect(byMember.status).toBe(403);
+    expect((await byMember.json()).message).toBe(ACCOUNT_ADMIN_ONLY);
+
+    const invited = await answer(
+      usersAction,
+      page('/account/users', admin, { name: 'Ada', email: 'ada@shop-a.example' }),
+    );
+    await expectToast(invited, { title: 'Invitation sent' }, '/account/users');
+    const again = await answer(
+      usersAction,
+      page('/account/users', admin, { name: 'Ada', email: 'ADA@shop-a.example' }),
+    );
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.email).toEqual([EMAIL_IN_USE]);
+    const blank = await answer(
+      usersAction,
+      page('/account/users', admin, { name: '', email: 'x' }),
+    );
+    expect(blank.status).toBe(400);
+    expect(Object.keys((await blank.json()).error).sort()).toEqual(['email', 'name']);
+
+    // Another account's user is not there; disabling one's own ends their sessions at once.
+    const foreign = await answer(
+      usersAction,
+      page('/account/users', admin, {
+        intent: 'user-status',
+        userId: other.user.id,
+        disabled: 'true',
+      }),
+    );
+    expect(foreign.status).toBe(404);
+    expect((await answer(layoutLoader, page('/account', other))).status).toBe(200);
+    const disabled = await answer(
+      usersAction,
+      page('/account/users', admin, {
+        intent: 'user-status',
+        userId: member.user.id,
+        disabled: 'true',
+      }),
+    );
+    await expectToast(disabled, { title: 'User disabled' });
+    expect((await answer(layoutLoader, page('/account', member))).status).toBe(302);
+    const enabled = await answer(
+      usersAction,
+      page('/account/users', admin, {
+        intent: 'user-status',
+        userId: member.user.id,
+        disabled: 'false',
+      }),
+    );
+    await expectToast(enabled, { title: 'User enabled' });
+    // Enabled again, they sign in anew.
+    member = { ...member, cookie: await sessionCookie(member.user.id) };
+    expect((await answer(layoutLoader, page('/account', member))).status).toBe(200);
+  });
+
+  it("makes an account's keys for its admins only, shows a key once and revokes only its own", async () => {
+    expect((await answer(keysLoader, page('/account/api-keys', member))).status).toBe(403);
+    expect(
+      (
+        await answer(
+          keysAction,
+          page('/account/api-keys', member, { name: 'K', scopes: 'read', mode: 'live' }),
+        )
+      ).status,
+    ).toBe(403);
+
+    const made = await answer(
+      keysAction,
+      page('/account/api-keys', admin, { name: 'Shop', scopes: 'read', mode: 'test' }),
+    );
+    const { created } = await made.json();
+    expect(created.key).toMatch(/^sk_test_/);
+    expect(created.apiKey).toMatchObject({ accountId: a.id, livemode: false, scopes: ['read'] });
+    const listed = await (await answer(keysLoader, page('/account/api-keys', admin))).text();
+    expect(listed).toContain(created.apiKey.id);
+    expect(listed).not.toContain(created.key);
+    const bad = await answer(
+      keysAction,
+      page('/account/api-keys', admin, { name: '', scopes: 'admin', mode: 'x' }),
+    );
+    expect(bad.status).toBe(400);
+    const fields = Object.keys((await bad.json()).result.error);
+    expect(fields).toEqual(expect.arrayContaining(['mode', 'name']));
+    expect(fields.some((field) => field.startsWith('scopes'))).toBe(true);
+
+    // B's key is not among A's: revoking it is refused, and it still works.
+    const ofB = await createAccountKey(b, staff);
+    expect(listed).not.toContain(ofB.apiKey.id);
+    const foreign = await answer(
+      keysAction,
+      page('/account/api-keys', admin, { intent: 'revoke', keyId: ofB.apiKey.id }),
+    );
+    expect(foreign.status).toBe(404);
+    expect(await authenticateApiKey(ofB.key)).not.toBeNull();
+    const revoked = await answer(
+      keysAction,
+      page('/account/api-keys', admin, { intent: 'revoke', keyId: created.apiKey.id }),
+    );
+    await expectToast(revoked, { title: 'API key revoked' }, '/account/api-keys');
+    expect(await authenticateApiKey(created.key)).toBeNull();
+  });
+
+  it("adds an account's webhooks (its admins only), shows the secret once, and never opens another's", async () => {
+    expect((await answer(hooksLoader, page('/account/webhooks', member))).status).toBe(403);
+    const made = await answer(
+      hooksAction,
+      page('/account/webhooks', admin, {
+        url: 'https://93.184.215.14/hooks-a',
+        events: 'parcel.created',
+      }),
+    );
+    const { created } = await made.json();
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(created.webhook.accountId).toBe(a.id);
+    const local = await answer(
+      hooksAction,
+      page('/account/webhooks', admin, { url: 'http://127.0.0.1/x', events: 'parcel.created' }),
+    );
+    expect(local.status).toBe(400);
+    expect((await local.json()).result.error.url).toBeTruthy();
+
+    const ofB = await createWebhook(
+      { url: 'https://93.184.215.14/hooks-b', events: ['parcel.created'], description: '' },
+      b.id,
+    );
+    const listed = await (await answer(hooksLoader, page('/account/webhooks', admin))).text();
+    expect(listed).toContain(created.webhook.id);
+    expect(listed).not.toContain(created.secret);
+    expect(listed).not.toContain('hooks-b');
+    const id = ofB.webhook.id;
+    const foreign = page(`/account/webhooks/${id}`, admin);
+    expect((await answer(hookLoader, foreign, { webhookId: id })).status).toBe(404);
+    const deleteForeign = page(`/account/webhooks/${id}`, admin, { intent: 'delete' });
+    expect((await answer(hookAction, deleteForeign, { webhookId: id })).status).toBe(404);
+
+    const own = created.webhook.id;
+    const opened = await answer(hookLoader, page(`/account/webhooks/${own}`, admin), {
+      webhookId: own,
+    });
+    expect((await opened.json()).webhook.url).toBe('https://93.184.215.14/hooks-a');
+    const deleted = await answer(
+      hookAction,
+      page(`/account/webhooks/${own}`, admin, { intent: 'delete' }),
+      { webhookId: own },
+    );
+    await expectToast(deleted, { title: 'Webhook deleted' }, '/account/webhooks');
+  });
+
+  it('signs a shipper out to the portal’s sign-in and staff to theirs', async () => {
+    // Sessions of their own: signing out ends them.
+    const out = async (userId: string) =>
+      (
+        await answer(logoutAction, page('/logout', { cookie: await sessionCookie(userId) }, {}))
+      ).headers.get('Location');
+    expect(await out(other.user.id)).toBe(PORTAL_SIGN_IN);
+    expect(await out(staff.user.id)).toBe(LOGIN_PATH);
+  });
+});
