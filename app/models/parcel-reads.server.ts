@@ -65,6 +65,8 @@ export type ParcelListOptions = {
   mode?: ListMode;
   /** Who reads: an account sees only its own parcels of its mode (app/lib/tenancy.server.ts). */
   scope?: AccountScope | null;
+  /** Only parcels created at or after `from` and before `before`. */
+  created?: { from?: Date; before?: Date };
 };
 
 /**
@@ -78,9 +80,18 @@ export function parcelListFilter({
   account,
   mode,
   scope,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'account' | 'mode' | 'scope'>) {
+  created,
+}: Pick<
+  ParcelListOptions,
+  'status' | 'search' | 'ids' | 'account' | 'mode' | 'scope' | 'created'
+>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
+  if (created?.from || created?.before)
+    filter.createdAt = {
+      ...(created.from ? { $gte: created.from } : {}),
+      ...(created.before ? { $lt: created.before } : {}),
+    };
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   if (account) filter.accountId = account === 'none' ? null : new mongoose.Types.ObjectId(account);

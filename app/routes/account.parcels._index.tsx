@@ -8,38 +8,30 @@ import { StatusBadge } from '~/components/parcels/status-badge';
 import { listParcels } from '~/models/parcel-reads.server';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { PARCEL_STATUSES } from '~/schemas/constants';
-import { ParcelListQuerySchema } from '~/schemas/parcel';
 import { requireShipper } from '~/http/auth.server';
+import { portalFilterParams, portalParcelQuery } from '~/http/portal-pages.server';
 import { formatDate } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';
 
 const PAGE_SIZE = 25;
 
-/** The account's parcels: search, status, pages, and the CSV of all it finds. */
+/** The account's parcels: search, status, days, pages, and the CSV of all it finds. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShipper(request);
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = ParcelListQuerySchema.pick({ page: true, status: true, search: true }).safeParse(
-    params,
-  );
-  const query = parsed.success ? parsed.data : { page: 1 };
+  const { query, filters, problem } = portalParcelQuery(request);
   const { parcels, pagination } = await listParcels({
-    ...query,
+    ...filters,
+    page: query.page,
     limit: PAGE_SIZE,
     scope: user.account,
   });
-  return json({
-    parcels,
-    pagination,
-    search: parsed.success ? (parsed.data.search ?? '') : '',
-    status: parsed.success ? (parsed.data.status ?? '') : '',
-  });
+  return json({ parcels, pagination, query, problem, csv: portalFilterParams(query) });
 }
 
 type Row = Omit<SerializedParcel, 'events'>;
 
 export default function AccountParcels() {
-  const { parcels, pagination, search, status } = useLoaderData<typeof loader>();
+  const { parcels, pagination, query, problem, csv } = useLoaderData<typeof loader>();
   const { timeZone } = useCompany();
   const location = useLocation();
   const columns: Column<Row>[] = [
@@ -60,7 +52,6 @@ export default function AccountParcels() {
       cell: (p) => formatDate(p.createdAt, timeZone),
     },
   ];
-  const csv = new URLSearchParams({ ...(search ? { search } : {}), ...(status ? { status } : {}) });
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">Parcels</h1>
@@ -73,8 +64,8 @@ export default function AccountParcels() {
             id="search"
             name="search"
             type="search"
-            defaultValue={search}
-            placeholder="Tracking number or recipient"
+            defaultValue={query.search ?? ''}
+            placeholder="Number, recipient or reference"
             className="field-input"
           />
         </div>
@@ -82,10 +73,34 @@ export default function AccountParcels() {
           id="status"
           name="status"
           label="Status"
-          defaultValue={status}
+          defaultValue={query.status ?? ''}
           all="All statuses"
           choices={PARCEL_STATUSES}
         />
+        <div>
+          <label htmlFor="from" className="field-label">
+            Created from
+          </label>
+          <input
+            id="from"
+            name="from"
+            type="date"
+            defaultValue={query.from ?? ''}
+            className="field-input"
+          />
+        </div>
+        <div>
+          <label htmlFor="to" className="field-label">
+            Created to
+          </label>
+          <input
+            id="to"
+            name="to"
+            type="date"
+            defaultValue={query.to ?? ''}
+            className="field-input"
+          />
+        </div>
         <button type="submit" className="btn-secondary">
           Filter
         </button>
@@ -93,6 +108,11 @@ export default function AccountParcels() {
           Export CSV
         </a>
       </Form>
+      {problem ? (
+        <p role="alert" className="text-sm text-red-700">
+          {problem}
+        </p>
+      ) : null}
       {parcels.length ? (
         <div className="card overflow-x-auto">
           <DataTable caption="Parcels" columns={columns} rows={parcels} rowKey={(p) => p.id} />

@@ -4,18 +4,24 @@ import { action as usersAction, loader as usersLoader } from '~/routes/account.u
 import { action as keysAction, loader as keysLoader } from '~/routes/account.api-keys';
 import { action as hooksAction, loader as hooksLoader } from '~/routes/account.webhooks._index';
 import { action as hookAction, loader as hookLoader } from '~/routes/account.webhooks.$webhookId';
+import { loader as parcelsLoader } from '~/routes/account.parcels._index';
+import { loader as csvLoader } from '~/routes/account.parcels[.]csv';
+import { loader as fileLoader } from '~/routes/api.proof-of-delivery.files.$fileId';
 import { action as logoutAction } from '~/routes/logout';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { authenticateApiKey } from '~/models/api-key.server';
 import { createWebhook } from '~/models/webhook.server';
+import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import { ACCOUNT_ADMIN_ONLY, PORTAL_SIGN_IN, LOGIN_PATH } from '~/http/auth.server';
 import { EMAIL_IN_USE } from '~/services/account-users.server';
 import { answer, expectToast, pageRequest } from '../support/api';
 import { sessionCookie } from '../support/sign-in';
+import { fileOf, signaturePng } from '../support/images';
 import {
   createAccount,
   createAccountKey,
+  createParcel,
   createShipper,
   createUser,
   type TestUser,
@@ -218,6 +224,60 @@ describe('the portal', () => {
       { webhookId: own },
     );
     await expectToast(deleted, { title: 'Webhook deleted' }, '/account/webhooks');
+  });
+
+  it("filters the account's parcels by the company's days, and its CSV keeps them", async () => {
+    env.COMPANY_TIMEZONE = 'America/New_York';
+    // 03:30 UTC on the 2nd is still the 1st in New York.
+    const late = await createParcel({
+      accountId: a.id,
+      createdAt: new Date('2026-03-02T03:30:00Z'),
+    });
+    const next = await createParcel({
+      accountId: a.id,
+      createdAt: new Date('2026-03-02T15:00:00Z'),
+    });
+    const ids = async (query: string) =>
+      (
+        await (await answer(parcelsLoader, page(`/account/parcels?${query}`, admin))).json()
+      ).parcels.map((p: { id: string }) => p.id);
+    expect(await ids('from=2026-03-01&to=2026-03-01')).toEqual([late.id]);
+    expect(await ids('from=2026-03-02&to=')).toContain(next.id);
+    expect(await ids('from=2026-03-02')).not.toContain(late.id);
+    const csv = await answer(
+      csvLoader,
+      page('/account/parcels.csv?from=2026-03-02&to=2026-03-02', admin),
+    );
+    const text = await csv.text();
+    expect(text).toContain(next.trackingNumber);
+    expect(text).not.toContain(late.trackingNumber);
+    const list = await (
+      await answer(parcelsLoader, page('/account/parcels?from=2026-03-02&status=Pending', admin))
+    ).json();
+    expect(list.csv).toBe('status=Pending&from=2026-03-02');
+    const bad = await (
+      await answer(parcelsLoader, page('/account/parcels?from=2026-03-05&to=2026-03-01', admin))
+    ).json();
+    expect(bad.problem).toBe('The last day comes after the first');
+  });
+
+  it("serves a proof's signature to its parcel's account only", async () => {
+    const parcel = await createParcel({ accountId: a.id });
+    const { proof } = await recordProofOfDelivery(parcel.id, {
+      receivedBy: 'Ada',
+      destination: 0,
+      note: '',
+      signatureName: '',
+      photo: [],
+      signature: fileOf(await signaturePng(), 'signature.png', 'image/png'),
+    });
+    const fileId = proof.signature!.id;
+    const get = (who: { cookie: string }) =>
+      answer(fileLoader, page(`/api/proof-of-delivery/files/${fileId}`, who), { fileId });
+    expect((await get(admin)).status).toBe(200);
+    expect((await get(member)).status).toBe(200);
+    expect((await get(staff)).status).toBe(200);
+    expect((await get(other)).status).toBe(404);
   });
 
   it('signs a shipper out to the portal’s sign-in and staff to theirs', async () => {
