@@ -551,8 +551,14 @@ const parcelFormCoercion = configureCoercion({
   type: { number: formNumber },
 });
 
+/** The forms' Account: a shipper account's id, or empty for none (the company's own). */
+const accountFormField = z.preprocess((value) => (value === '' ? null : value), accountIdField);
+
 export const ParcelCreateFormSchema = parcelFormCoercion.coerceFormValue(
-  ParcelCreateFields.extend({ deliveryWindow: WindowTimesSchema }).transform(withCreateDefaults),
+  ParcelCreateFields.extend({
+    deliveryWindow: WindowTimesSchema,
+    accountId: accountFormField,
+  }).transform(withCreateDefaults),
 );
 /** A field the form always sends: missing is the same as left empty. */
 const sentByForm = <T extends z.ZodType>(schema: T) => z.preprocess((value) => value ?? '', schema);
@@ -565,6 +571,7 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
   ParcelUpdateSchema.extend({
     // Sent by the form every time: empty times clear the window.
     deliveryWindow: WindowTimesSchema,
+    accountId: accountFormField,
     recipient: z
       .object({
         ...ContactShape,

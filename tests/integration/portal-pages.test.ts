@@ -8,6 +8,15 @@ import { loader as parcelsLoader } from '~/routes/account.parcels._index';
 import { loader as csvLoader } from '~/routes/account.parcels[.]csv';
 import { loader as fileLoader } from '~/routes/api.proof-of-delivery.files.$fileId';
 import { action as logoutAction } from '~/routes/logout';
+import {
+  action as newParcelAction,
+  loader as newParcelLoader,
+} from '~/routes/dashboard.parcels.new';
+import { action as editParcelAction } from '~/routes/dashboard.parcels.$parcelId.edit';
+import { loader as parcelPageLoader } from '~/routes/dashboard.parcels.$parcelId._index';
+import { loader as parcelTableLoader } from '~/routes/dashboard.parcels';
+import { Parcel } from '~/models/parcel.server';
+import { updateAccount } from '~/services/accounts.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { authenticateApiKey } from '~/models/api-key.server';
@@ -288,5 +297,55 @@ describe('the portal', () => {
       ).headers.get('Location');
     expect(await out(other.user.id)).toBe(PORTAL_SIGN_IN);
     expect(await out(staff.user.id)).toBe(LOGIN_PATH);
+  });
+});
+
+describe('staff and accounts', () => {
+  it('give a parcel to an account in its form, show it on its page and filter the table by it', async () => {
+    const suspended = await createAccount({ name: 'Closed Shop' });
+    await updateAccount(suspended.id, { status: 'suspended' });
+    const choices = await (
+      await answer(newParcelLoader, page('/dashboard/parcels/new', staff))
+    ).json();
+    const names = choices.accounts.map((account: { id: string }) => account.id);
+    expect(names).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(names).not.toContain(suspended.id);
+
+    const fields = {
+      'recipient.name': 'Of An Account',
+      'recipient.address': '1 Shop St',
+      serviceType: 'Standard',
+      priority: 'Standard',
+      accountId: b.id,
+    };
+    const made = await answer(newParcelAction, page('/dashboard/parcels/new', staff, fields));
+    expect(made.status).toBe(302);
+    const stored = await Parcel.findOne({ 'recipient.name': 'Of An Account' }).lean();
+    expect(String(stored!.accountId)).toBe(b.id);
+    const id = String(stored!._id);
+
+    const shown = await (
+      await answer(parcelPageLoader, page(`/dashboard/parcels/${id}`, staff), { parcelId: id })
+    ).json();
+    expect(shown.account).toEqual({ id: b.id, name: expect.any(String) });
+    const table = async (account: string) =>
+      (
+        await (
+          await answer(parcelTableLoader, page(`/dashboard/parcels?account=${account}`, staff))
+        ).json()
+      ).parcels.map((p: { id: string }) => p.id);
+    expect(await table(b.id)).toContain(id);
+    expect(await table(a.id)).not.toContain(id);
+    expect(await table('none')).not.toContain(id);
+
+    // "None" makes it the company's own again.
+    const edited = await answer(
+      editParcelAction,
+      page(`/dashboard/parcels/${id}/edit`, staff, { ...fields, status: 'Pending', accountId: '' }),
+      { parcelId: id },
+    );
+    expect(edited.status).toBe(302);
+    expect((await Parcel.findById(id).lean())!.accountId).toBeNull();
+    expect(await table('none')).toContain(id);
   });
 });

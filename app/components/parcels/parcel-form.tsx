@@ -50,6 +50,8 @@ export type ParcelFormDefaults = {
   estimatedDelivery?: string;
   /** Times (HH:MM) on the estimated day, in the company's zone. */
   deliveryWindow?: { from: string; until: string };
+  /** The shipper account it belongs to; empty for the company's own. */
+  accountId?: string;
 };
 
 export function newParcelDefaults(): ParcelFormDefaults {
@@ -70,6 +72,7 @@ export function parcelToFormDefaults(
     serviceType: parcel.serviceType,
     priority: parcel.priority,
     status: parcel.status,
+    accountId: parcel.accountId ?? '',
     estimatedDelivery: parcel.estimatedDelivery ? parcel.estimatedDelivery.slice(0, 10) : '',
     deliveryWindow:
       window?.from && window.until
@@ -185,6 +188,27 @@ const PACKAGE_CHOICES: Array<{
   { name: 'status', label: 'Status', options: PARCEL_STATUSES, editOnly: true },
 ];
 
+/** Which shipper account the parcel is of: one of the active ones, or none. */
+function AccountField({
+  field,
+  accounts,
+}: {
+  field: FieldMetadata<string | null | undefined>;
+  accounts: ReadonlyArray<{ id: string; name: string }>;
+}) {
+  const { key: _key, ...select } = getSelectProps(field);
+  const options = accounts.map(({ id, name }) => ({ value: id, label: name }));
+  // A parcel of an account suspended since keeps it (shown by its id) until changed.
+  const current = typeof field.initialValue === 'string' ? field.initialValue : '';
+  if (current && !options.some((option) => option.value === current))
+    options.push({ value: current, label: current });
+  return (
+    <SelectField label="Account" {...select} options={options} errors={field.errors}>
+      <option value="">None — the company&apos;s own</option>
+    </SelectField>
+  );
+}
+
 function MeasureField({ label, field }: { label: string; field: FieldMetadata<number> }) {
   return (
     <Field
@@ -213,8 +237,11 @@ export function ParcelForm({
   timeZone,
   version,
   notice,
+  accounts = [],
 }: {
   mode: 'create' | 'edit';
+  /** The active shipper accounts a parcel may be given to. */
+  accounts?: ReadonlyArray<{ id: string; name: string }>;
   /** The edited parcel's version as it was loaded: a save over a newer one is refused. */
   version?: number;
   /** Said above the fields, as an alert (a change someone else made meanwhile). */
@@ -322,6 +349,7 @@ export function ParcelForm({
               );
             },
           )}
+          <AccountField field={fields.accountId} accounts={accounts} />
           <Field
             label="Estimated Delivery Date"
             {...getInputProps(fields.estimatedDelivery, { type: 'date' })}
