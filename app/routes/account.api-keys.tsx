@@ -1,18 +1,21 @@
-import { getInputProps, getSelectProps } from '@conform-to/react';
+import { getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { ApiKeyList, NewApiKey, RevokeApiKey } from '~/components/settings/api-keys';
-import { CheckboxGroup } from '~/components/settings/checkbox-group';
-import { CreateSection, useCreateForm } from '~/components/settings/create-section';
-import { Field, SelectField } from '~/components/ui/field';
+import {
+  ApiKeyCreateSection,
+  ApiKeyList,
+  NewApiKey,
+  RevokeApiKey,
+} from '~/components/settings/api-keys';
+import { useCreateForm } from '~/components/settings/create-section';
+import { SelectField } from '~/components/ui/field';
 import {
   ACCOUNT_KEY_SCOPES,
   AccountApiKeyCreateSchema,
   type AccountApiKeyCreateSchema as CreateSchema,
 } from '~/schemas/account';
-import { API_KEY_NAME_MAX } from '~/schemas/constants';
 import { requireAccountAdmin } from '~/http/auth.server';
 import { apiKeysPageData, keyFormReply, revokeListedApiKey } from '~/http/settings-pages.server';
 import { readFormData } from '~/lib/form.server';
@@ -72,33 +75,19 @@ export default function AccountApiKeys() {
       <h1 className="text-2xl font-bold text-gray-900">API keys</h1>
       {created ? <NewApiKey created={created} /> : null}
       {toRevoke ? <RevokeApiKey apiKey={toRevoke} path={PATH} /> : null}
-      <CreateSection
-        headingId="create-key-heading"
-        title="Create an API key"
-        form={create}
-        submitLabel="Create API key"
+      <ApiKeyCreateSection
+        create={create}
+        scopes={ACCOUNT_KEY_SCOPES}
+        scopeHints={SCOPE_HINTS}
+        nameHint="Who or what uses it, e.g. Shop integration"
       >
-        <Field
-          label="Name"
-          {...getInputProps(fields.name, { type: 'text' })}
-          required
-          maxLength={API_KEY_NAME_MAX}
-          hint="Who or what uses it, e.g. Shop integration"
-          errors={fields.name.errors}
-        />
-        <CheckboxGroup
-          legend="Scopes"
-          field={fields.scopes}
-          options={ACCOUNT_KEY_SCOPES}
-          labels={SCOPE_HINTS}
-        />
         <SelectField
           label="Mode"
           {...getSelectProps(fields.mode)}
           options={MODE_OPTIONS}
           errors={fields.mode.errors}
         />
-      </CreateSection>
+      </ApiKeyCreateSection>
       <ApiKeyList apiKeys={apiKeys} path={PATH} withMode />
     </div>
   );

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
 import { DataTable, type Column } from '~/components/ui/data-table';
-import { FilterSelect } from '~/components/ui/filter-select';
+import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import { Pagination } from '~/components/parcels/pagination';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { listParcels } from '~/models/parcel-reads.server';
@@ -14,6 +14,10 @@ import { formatDate } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';
 
 const PAGE_SIZE = 25;
+const DAY_FILTERS = [
+  { name: 'from', label: 'Created from' },
+  { name: 'to', label: 'Created to' },
+] as const;
 
 /** The account's parcels: search, status, days, pages, and the CSV of all it finds. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -77,30 +81,16 @@ export default function AccountParcels() {
           all="All statuses"
           choices={PARCEL_STATUSES}
         />
-        <div>
-          <label htmlFor="from" className="field-label">
-            Created from
-          </label>
-          <input
-            id="from"
-            name="from"
+        {DAY_FILTERS.map(({ name, label }) => (
+          <FilterText
+            key={name}
+            id={name}
+            name={name}
+            label={label}
             type="date"
-            defaultValue={query.from ?? ''}
-            className="field-input"
+            defaultValue={query[name] ?? ''}
           />
-        </div>
-        <div>
-          <label htmlFor="to" className="field-label">
-            Created to
-          </label>
-          <input
-            id="to"
-            name="to"
-            type="date"
-            defaultValue={query.to ?? ''}
-            className="field-input"
-          />
-        </div>
+        ))}
         <button type="submit" className="btn-secondary">
           Filter
         </button>

@@ -1,13 +1,15 @@
-import { CreateSection, useCreateForm } from '~/components/settings/create-section';
-import { getInputProps } from '@conform-to/react';
+import { useCreateForm } from '~/components/settings/create-section';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { CheckboxGroup } from '~/components/settings/checkbox-group';
-import { ApiKeyList, NewApiKey, RevokeApiKey } from '~/components/settings/api-keys';
-import { Field } from '~/components/ui/field';
-import { API_KEY_NAME_MAX, API_KEY_SCOPES } from '~/schemas/constants';
+import {
+  ApiKeyCreateSection,
+  ApiKeyList,
+  NewApiKey,
+  RevokeApiKey,
+} from '~/components/settings/api-keys';
+import { API_KEY_SCOPES } from '~/schemas/constants';
 import type { ApiKeyCreateSchema } from '~/schemas/integrations';
 import {
   apiKeysPageData,
@@ -69,34 +71,19 @@ export default function ApiKeysSettings() {
     action: PATH,
     intent: 'create',
   });
-  const { fields, created } = create;
+  const { created } = create;
 
   return (
     <div className="space-y-6">
       {created ? <NewApiKey created={created} /> : null}
       {toRevoke ? <RevokeApiKey apiKey={toRevoke} path={PATH} /> : null}
 
-      <CreateSection
-        headingId="create-key-heading"
-        title="Create an API key"
-        form={create}
-        submitLabel="Create API key"
-      >
-        <Field
-          label="Name"
-          {...getInputProps(fields.name, { type: 'text' })}
-          required
-          maxLength={API_KEY_NAME_MAX}
-          hint="Who or what uses it, e.g. Warehouse sync"
-          errors={fields.name.errors}
-        />
-        <CheckboxGroup
-          legend="Scopes"
-          field={fields.scopes}
-          options={API_KEY_SCOPES}
-          labels={SCOPE_HINTS}
-        />
-      </CreateSection>
+      <ApiKeyCreateSection
+        create={create}
+        scopes={API_KEY_SCOPES}
+        scopeHints={SCOPE_HINTS}
+        nameHint="Who or what uses it, e.g. Warehouse sync"
+      />
 
       <ApiKeyList apiKeys={apiKeys} path={PATH} />
     </div>

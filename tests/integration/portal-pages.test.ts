@@ -64,6 +64,16 @@ afterAll(async () => {
 
 const page = (url: string, who: { cookie: string }, form?: Record<string, string>) =>
   pageRequest(url, who, form);
+/** The Users page's Disable or Enable button, as the account's admin presses it. */
+const setDisabled = (userId: string, disabled: boolean) =>
+  answer(
+    usersAction,
+    page('/account/users', admin, {
+      intent: 'user-status',
+      userId,
+      disabled: String(disabled),
+    }),
+  );
 
 describe('the portal', () => {
   it("lists the account's users to everyone in it; only its admins invite and disable", async () => {
@@ -108,34 +118,13 @@ describe('the portal', () => {
     expect(Object.keys((await blank.json()).error).sort()).toEqual(['email', 'name']);
 
     // Another account's user is not there; disabling one's own ends their sessions at once.
-    const foreign = await answer(
-      usersAction,
-      page('/account/users', admin, {
-        intent: 'user-status',
-        userId: other.user.id,
-        disabled: 'true',
-      }),
-    );
+    const foreign = await setDisabled(other.user.id, true);
     expect(foreign.status).toBe(404);
     expect((await answer(layoutLoader, page('/account', other))).status).toBe(200);
-    const disabled = await answer(
-      usersAction,
-      page('/account/users', admin, {
-        intent: 'user-status',
-        userId: member.user.id,
-        disabled: 'true',
-      }),
-    );
+    const disabled = await setDisabled(member.user.id, true);
     await expectToast(disabled, { title: 'User disabled' });
     expect((await answer(layoutLoader, page('/account', member))).status).toBe(302);
-    const enabled = await answer(
-      usersAction,
-      page('/account/users', admin, {
-        intent: 'user-status',
-        userId: member.user.id,
-        disabled: 'false',
-      }),
-    );
+    const enabled = await setDisabled(member.user.id, false);
     await expectToast(enabled, { title: 'User enabled' });
     // Enabled again, they sign in anew.
     member = { ...member, cookie: await sessionCookie(member.user.id) };

@@ -1,8 +1,14 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react';
 import { Link } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { CheckboxGroup } from '~/components/settings/checkbox-group';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
+import { CreateSection } from '~/components/settings/create-section';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { CardSection } from '~/components/ui/card-section';
 import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
+import { Field } from '~/components/ui/field';
+import { API_KEY_NAME_MAX } from '~/schemas/constants';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';
 
@@ -106,5 +112,46 @@ export function RevokeApiKey({ apiKey, path }: { apiKey: ApiKeyRow; path: string
         from now on. This cannot be undone: an integration that uses it needs a new key.
       </p>
     </ConfirmPanel>
+  );
+}
+
+type KeyFields = {
+  name: FieldMetadata<string | undefined>;
+  scopes: FieldMetadata<string[] | undefined>;
+};
+
+/** The create form's card: the key's name and scopes, then the page's own fields. */
+export function ApiKeyCreateSection<Schema extends Record<string, unknown>>({
+  create,
+  scopes,
+  scopeHints,
+  nameHint,
+  children,
+}: {
+  create: Parameters<typeof CreateSection<Schema>>[0]['form'] & { fields: KeyFields };
+  scopes: readonly string[];
+  scopeHints: Record<string, string>;
+  nameHint: string;
+  children?: ReactNode;
+}) {
+  const { fields } = create;
+  return (
+    <CreateSection
+      headingId="create-key-heading"
+      title="Create an API key"
+      form={create}
+      submitLabel="Create API key"
+    >
+      <Field
+        label="Name"
+        {...getInputProps(fields.name, { type: 'text' })}
+        required
+        maxLength={API_KEY_NAME_MAX}
+        hint={nameHint}
+        errors={fields.name.errors}
+      />
+      <CheckboxGroup legend="Scopes" field={fields.scopes} options={scopes} labels={scopeHints} />
+      {children}
+    </CreateSection>
   );
 }
