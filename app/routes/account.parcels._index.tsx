@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
-import { DataTable, type Column } from '~/components/ui/data-table';
+import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import { Pagination } from '~/components/parcels/pagination';
 import { StatusBadge } from '~/components/parcels/status-badge';
@@ -104,9 +104,9 @@ export default function AccountParcels() {
         </p>
       ) : null}
       {parcels.length ? (
-        <div className="card overflow-x-auto">
+        <ScrollRegion label="Parcels" className="card overflow-x-auto">
           <DataTable caption="Parcels" columns={columns} rows={parcels} rowKey={(p) => p.id} />
-        </div>
+        </ScrollRegion>
       ) : (
         <p className="card p-6 text-center text-gray-600">No parcels found.</p>
       )}

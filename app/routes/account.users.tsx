@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
-import { DataTable, type Column } from '~/components/ui/data-table';
+import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { Field, FormErrors, SelectField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { accountUserOwnedBy, listAccountUsers, type PublicUser } from '~/models/user.server';
@@ -131,9 +131,9 @@ export default function AccountUsers() {
         title="Your account's users"
         description={canManage ? undefined : "Only your account's admins invite or disable users."}
       >
-        <div className="overflow-x-auto">
+        <ScrollRegion label="Users">
           <DataTable caption="Users" columns={columns} rows={users} rowKey={(u) => u.id} />
-        </div>
+        </ScrollRegion>
       </CardSection>
       {canManage ? (
         <CardSection headingId="invite-heading" title="Invite a user">

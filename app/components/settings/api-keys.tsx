@@ -6,7 +6,7 @@ import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { CreateSection } from '~/components/settings/create-section';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { CardSection } from '~/components/ui/card-section';
-import { DataTable, FLUSH, type Column } from '~/components/ui/data-table';
+import { DataTable, FLUSH, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { Field } from '~/components/ui/field';
 import { API_KEY_NAME_MAX } from '~/schemas/constants';
 import { formatDateTime } from '~/utils/format';
@@ -72,14 +72,14 @@ export function ApiKeyList({
       title="API keys"
       empty={apiKeys.length === 0 && 'No API keys yet.'}
     >
-      <div className="overflow-x-auto">
+      <ScrollRegion label="API keys">
         <DataTable
           look={FLUSH}
           columns={apiKeyColumns(timeZone, path, withMode)}
           rows={apiKeys}
           rowKey={(key) => key.id}
         />
-      </div>
+      </ScrollRegion>
     </CardSection>
   );
 }
