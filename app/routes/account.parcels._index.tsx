@@ -49,6 +49,7 @@ export default function AccountParcels() {
       ),
     },
     { header: 'Recipient', cell: (p) => p.recipient.name },
+    { header: 'Reference', className: 'hidden sm:table-cell', cell: (p) => p.reference },
     { header: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
     {
       header: 'Created',

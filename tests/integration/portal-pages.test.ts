@@ -224,7 +224,7 @@ describe('the portal', () => {
     await expectToast(deleted, { title: 'Webhook deleted' }, '/account/webhooks');
   });
 
-  it("filters the account's parcels by the company's days, and its CSV keeps them", async () => {
+  it("filters the account's parcels by the company's days and finds them by reference, and its CSV keeps the filters", async () => {
     env.COMPANY_TIMEZONE = 'America/New_York';
     // 03:30 UTC on the 2nd is still the 1st in New York.
     const late = await createParcel({
@@ -240,6 +240,10 @@ describe('the portal', () => {
         await (await answer(parcelsLoader, page(`/account/parcels?${query}`, admin))).json()
       ).parcels.map((p: { id: string }) => p.id);
     expect(await ids('from=2026-03-01&to=2026-03-01')).toEqual([late.id]);
+    // The shipper's own reference is searched, as the number and the recipient are.
+    const ordered = await createParcel({ accountId: a.id, reference: 'ORD-77812' });
+    await createParcel({ accountId: b.id, reference: 'ORD-77812' });
+    expect(await ids('search=ord-778')).toEqual([ordered.id]);
     expect(await ids('from=2026-03-02&to=')).toContain(next.id);
     expect(await ids('from=2026-03-02')).not.toContain(late.id);
     const csv = await answer(
@@ -324,6 +328,9 @@ describe('staff and accounts', () => {
         ).json()
       ).parcels.map((p: { id: string }) => p.id);
     expect(await table(b.id)).toContain(id);
+    // An account's test parcel stays out of the staff's table, its account's filter included.
+    const testParcel = await createParcel({ accountId: b.id, livemode: false });
+    expect(await table(b.id)).not.toContain(testParcel.id);
     expect(await table(a.id)).not.toContain(id);
     expect(await table('none')).not.toContain(id);
 
