@@ -196,14 +196,22 @@ function AccountField({
   field: FieldMetadata<string | null | undefined>;
   accounts: ReadonlyArray<{ id: string; name: string }>;
 }) {
-  const { key: _key, ...select } = getSelectProps(field);
+  const { key, ...select } = getSelectProps(field);
   const options = accounts.map(({ id, name }) => ({ value: id, label: name }));
   // A parcel of an account suspended since keeps it (shown by its id) until changed.
   const current = typeof field.initialValue === 'string' ? field.initialValue : '';
   if (current && !options.some((option) => option.value === current))
     options.push({ value: current, label: current });
   return (
-    <SelectField label="Account" {...select} options={options} errors={field.errors}>
+    <SelectField
+      key={key}
+      label="Account"
+      {...select}
+      // None is marked as chosen, so that an untouched form reads as untouched.
+      defaultValue={current}
+      options={options}
+      errors={field.errors}
+    >
       <option value="">None — the company&apos;s own</option>
     </SelectField>
   );
