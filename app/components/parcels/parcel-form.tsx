@@ -124,25 +124,48 @@ const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
  * given through the API or an import that we do not write (kept as it is).
  */
 function LanguageField({ field }: { field: FieldMetadata<string | undefined> }) {
+  return (
+    <KeptChoiceField
+      field={field}
+      label="Language of e-mails and tracking page"
+      options={LANGUAGES.map(({ code, name }) => ({ value: code, label: `${name} (${code})` }))}
+      none="The company’s default"
+    />
+  );
+}
+
+/**
+ * A select of `options` after a first empty choice (`none`), which keeps the stored value that is
+ * not among them (shown as it is) and marks the stored one as chosen, so that an untouched form
+ * reads as untouched once the page's scripts run.
+ */
+function KeptChoiceField({
+  field,
+  label,
+  options,
+  none,
+}: {
+  field: FieldMetadata<string | null | undefined>;
+  label: string;
+  options: Array<{ value: string; label: string }>;
+  none: string;
+}) {
   const { key, ...select } = getSelectProps(field);
   const current = typeof field.initialValue === 'string' ? field.initialValue : '';
-  const options: Array<{ value: string; label: string }> = LANGUAGES.map(({ code, name }) => ({
-    value: code,
-    label: `${name} (${code})`,
-  }));
-  if (current && !options.some((option) => option.value === current))
-    options.push({ value: current, label: current });
+  const choices =
+    current && !options.some((option) => option.value === current)
+      ? [...options, { value: current, label: current }]
+      : options;
   return (
     <SelectField
       key={key}
-      label="Language of e-mails and tracking page"
+      label={label}
       {...select}
-      // The company's default is marked as chosen, so that an untouched form reads as untouched.
       defaultValue={current}
-      options={options}
+      options={choices}
       errors={field.errors}
     >
-      <option value="">The company’s default</option>
+      <option value="">{none}</option>
     </SelectField>
   );
 }
@@ -188,7 +211,7 @@ const PACKAGE_CHOICES: Array<{
   { name: 'status', label: 'Status', options: PARCEL_STATUSES, editOnly: true },
 ];
 
-/** Which shipper account the parcel is of: one of the active ones, or none. */
+/** Which shipper account the parcel is of: one of the active ones (or one suspended since), or none. */
 function AccountField({
   field,
   accounts,
@@ -196,24 +219,13 @@ function AccountField({
   field: FieldMetadata<string | null | undefined>;
   accounts: ReadonlyArray<{ id: string; name: string }>;
 }) {
-  const { key, ...select } = getSelectProps(field);
-  const options = accounts.map(({ id, name }) => ({ value: id, label: name }));
-  // A parcel of an account suspended since keeps it (shown by its id) until changed.
-  const current = typeof field.initialValue === 'string' ? field.initialValue : '';
-  if (current && !options.some((option) => option.value === current))
-    options.push({ value: current, label: current });
   return (
-    <SelectField
-      key={key}
+    <KeptChoiceField
+      field={field}
       label="Account"
-      {...select}
-      // None is marked as chosen, so that an untouched form reads as untouched.
-      defaultValue={current}
-      options={options}
-      errors={field.errors}
-    >
-      <option value="">None — the company&apos;s own</option>
-    </SelectField>
+      options={accounts.map(({ id, name }) => ({ value: id, label: name }))}
+      none="None — the company's own"
+    />
   );
 }
 
