@@ -211,6 +211,20 @@ export async function requireShipper(request: Request): Promise<ShipperUser> {
   return user as ShipperUser;
 }
 
+export const ACCOUNT_ADMIN_ONLY = "This needs the account's admin";
+
+/** Whether a shipper is their account's admin (invites users, makes keys and webhooks). */
+export function isAccountAdmin(user: PublicUser): boolean {
+  return !!user.account && user.accountRole === 'admin';
+}
+
+/** For the portal's pages that change the account's users, keys or webhooks: its admins only. */
+export async function requireAccountAdmin(request: Request): Promise<ShipperUser> {
+  const user = await requireShipper(request);
+  if (!isAccountAdmin(user)) throw json({ message: ACCOUNT_ADMIN_ONLY }, { status: 403 });
+  return user;
+}
+
 /** Where a user changes their own password (and must, after a temporary one). */
 export const ACCOUNT_PATH = '/dashboard/account';
 

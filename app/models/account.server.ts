@@ -113,8 +113,15 @@ export async function isAccountActive(id: string): Promise<boolean> {
   return !!(await Account.exists({ _id: id, status: { $ne: 'suspended' } }));
 }
 
-/** The names of the accounts, for the parcel table's filter and the parcel form's choice. */
-export async function listAccountNames(): Promise<Array<{ id: string; name: string }>> {
-  const docs = await Account.find({}, { name: 1 }).sort({ name: 1, _id: 1 }).lean<LeanAccount[]>();
+/**
+ * The names of the accounts, for the parcel table's filter, and of the active ones
+ * (`activeOnly`) for the parcel form's choice.
+ */
+export async function listAccountNames({ activeOnly = false } = {}): Promise<
+  Array<{ id: string; name: string }>
+> {
+  const docs = await Account.find(activeOnly ? { status: { $ne: 'suspended' } } : {}, { name: 1 })
+    .sort({ name: 1, _id: 1 })
+    .lean<LeanAccount[]>();
   return docs.map((doc) => ({ id: String(doc._id), name: doc.name }));
 }

@@ -25,14 +25,14 @@ function escapeRegex(value: string): string {
 }
 
 /**
- * The staff search: what was typed, literally and in any case, within the tracking number, the
- * sender's name or the recipient's name. Empty input matches every parcel.
+ * The search: what was typed, literally and in any case, within the tracking number, the
+ * sender's name, the recipient's name or the shipper's reference. Empty input matches every parcel.
  */
 export function parcelSearchFilter(search: string | undefined): Record<string, unknown> {
   const term = search?.trim();
   if (!term) return {};
   const pattern = new RegExp(escapeRegex(term), 'i');
-  const names = [{ 'sender.name': pattern }, { 'recipient.name': pattern }];
+  const names = [{ 'sender.name': pattern }, { 'recipient.name': pattern }, { reference: pattern }];
   // A tracking number holds only letters and digits: a name with a space, a hyphen or an accent
   // need not be looked for in it (a new search tests every parcel).
   return { $or: /^[a-z\d]+$/i.test(term) ? [{ trackingNumber: pattern }, ...names] : names };
@@ -65,6 +65,8 @@ export type ParcelListOptions = {
   mode?: ListMode;
   /** Who reads: an account sees only its own parcels of its mode (app/lib/tenancy.server.ts). */
   scope?: AccountScope | null;
+  /** Only parcels created at or after `from` and before `before`. */
+  created?: { from?: Date; before?: Date };
 };
 
 /**
@@ -78,9 +80,18 @@ export function parcelListFilter({
   account,
   mode,
   scope,
-}: Pick<ParcelListOptions, 'status' | 'search' | 'ids' | 'account' | 'mode' | 'scope'>) {
+  created,
+}: Pick<
+  ParcelListOptions,
+  'status' | 'search' | 'ids' | 'account' | 'mode' | 'scope' | 'created'
+>) {
   const filter: Record<string, unknown> = parcelSearchFilter(search);
   if (status) filter.status = status;
+  if (created?.from || created?.before)
+    filter.createdAt = {
+      ...(created.from ? { $gte: created.from } : {}),
+      ...(created.before ? { $lt: created.before } : {}),
+    };
   if (ids)
     filter._id = { $in: ids.filter(isObjectId).map((id) => new mongoose.Types.ObjectId(id)) };
   if (account) filter.accountId = account === 'none' ? null : new mongoose.Types.ObjectId(account);

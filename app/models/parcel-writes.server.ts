@@ -169,6 +169,7 @@ function updateFields(input: ParcelFieldChanges): Record<string, unknown> {
   if (input.destinations) set.destinations = input.destinations;
   if (input.deliveryWindow) set.deliveryWindow = input.deliveryWindow;
   if (input.accountId !== undefined) set.accountId = input.accountId;
+  if (input.reference !== undefined) set.reference = input.reference;
   return set;
 }
 

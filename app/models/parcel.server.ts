@@ -160,6 +160,8 @@ const parcelSchema = new Schema(
     // or an account's test data (app/lib/tenancy.server.ts).
     accountId: { type: Schema.Types.ObjectId, default: null },
     livemode: { type: Boolean, default: true },
+    // The shipper's own reference (an order number); none unless given.
+    reference: { type: String, trim: true },
   },
   { timestamps: true },
 );
@@ -254,6 +256,7 @@ export type LeanParcel = {
   eta?: LeanEta | null;
   accountId?: unknown;
   livemode?: boolean | null;
+  reference?: string | null;
 };
 export type LeanEta = {
   from?: Date | null;
@@ -375,6 +378,7 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     updatedAt: iso(parcel.updatedAt),
     accountId: parcel.accountId ? String(parcel.accountId) : null,
     livemode: parcel.livemode !== false,
+    reference: parcel.reference ?? '',
   };
 }
 export type SerializedParcel = ReturnType<typeof serializeParcel>;

@@ -180,11 +180,18 @@ export async function getProof(parcelId: string, id: string): Promise<Serialized
 
 /** Whether a stored file belongs to a proof (only those are served). */
 export async function isProofFile(fileId: string): Promise<boolean> {
-  if (!isObjectId(fileId)) return false;
+  return (await proofFileParcelId(fileId)) !== null;
+}
+
+/** The parcel whose proof of delivery holds this photo or signature, or null for none. */
+export async function proofFileParcelId(fileId: string): Promise<string | null> {
+  if (!isObjectId(fileId)) return null;
   const id = new mongoose.Types.ObjectId(fileId);
-  return !!(await ProofOfDelivery.exists({
-    $or: [{ 'photos.fileId': id }, { 'signature.fileId': id }],
-  }));
+  const proof = await ProofOfDelivery.findOne(
+    { $or: [{ 'photos.fileId': id }, { 'signature.fileId': id }] },
+    { parcelId: 1 },
+  ).lean<{ parcelId: unknown }>();
+  return proof ? String(proof.parcelId) : null;
 }
 
 /** The proofs of a parcel's other stops, for the webhook when its last stop is delivered. */

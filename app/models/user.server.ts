@@ -264,6 +264,12 @@ export async function listAccountUsers(accountId: string): Promise<PublicUser[]>
   return users.map(toPublicUser);
 }
 
+/** Whether the user is one of the account's (another account's, or staff, is not). */
+export async function accountUserOwnedBy(id: string, accountId: string): Promise<boolean> {
+  if (!isObjectId(id)) return false;
+  return !!(await User.exists({ _id: id, accountId }));
+}
+
 /** Whether anyone (staff or shipper) signs in with this e-mail address or has it. */
 export async function emailInUse(email: string): Promise<boolean> {
   const address = email.trim().toLowerCase();

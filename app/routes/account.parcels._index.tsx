@@ -1,45 +1,41 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
-import { DataTable, type Column } from '~/components/ui/data-table';
-import { FilterSelect } from '~/components/ui/filter-select';
+import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
+import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import { Pagination } from '~/components/parcels/pagination';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { listParcels } from '~/models/parcel-reads.server';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { PARCEL_STATUSES } from '~/schemas/constants';
-import { ParcelListQuerySchema } from '~/schemas/parcel';
 import { requireShipper } from '~/http/auth.server';
+import { portalFilterParams, portalParcelQuery } from '~/http/portal-pages.server';
 import { formatDate } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';
 
 const PAGE_SIZE = 25;
+const DAY_FILTERS = [
+  { name: 'from', label: 'Created from' },
+  { name: 'to', label: 'Created to' },
+] as const;
 
-/** The account's parcels: search, status, pages, and the CSV of all it finds. */
+/** The account's parcels: search, status, days, pages, and the CSV of all it finds. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShipper(request);
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = ParcelListQuerySchema.pick({ page: true, status: true, search: true }).safeParse(
-    params,
-  );
-  const query = parsed.success ? parsed.data : { page: 1 };
+  const { query, filters, problem } = portalParcelQuery(request);
   const { parcels, pagination } = await listParcels({
-    ...query,
+    ...filters,
+    page: query.page,
     limit: PAGE_SIZE,
     scope: user.account,
   });
-  return json({
-    parcels,
-    pagination,
-    search: parsed.success ? (parsed.data.search ?? '') : '',
-    status: parsed.success ? (parsed.data.status ?? '') : '',
-  });
+  return json({ parcels, pagination, query, problem, csv: portalFilterParams(query) });
 }
 
 type Row = Omit<SerializedParcel, 'events'>;
 
 export default function AccountParcels() {
-  const { parcels, pagination, search, status } = useLoaderData<typeof loader>();
+  const { parcels, pagination, query, problem, csv } = useLoaderData<typeof loader>();
   const { timeZone } = useCompany();
   const location = useLocation();
   const columns: Column<Row>[] = [
@@ -53,6 +49,7 @@ export default function AccountParcels() {
       ),
     },
     { header: 'Recipient', cell: (p) => p.recipient.name },
+    { header: 'Reference', className: 'hidden sm:table-cell', cell: (p) => p.reference },
     { header: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
     {
       header: 'Created',
@@ -60,7 +57,6 @@ export default function AccountParcels() {
       cell: (p) => formatDate(p.createdAt, timeZone),
     },
   ];
-  const csv = new URLSearchParams({ ...(search ? { search } : {}), ...(status ? { status } : {}) });
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">Parcels</h1>
@@ -73,8 +69,8 @@ export default function AccountParcels() {
             id="search"
             name="search"
             type="search"
-            defaultValue={search}
-            placeholder="Tracking number or recipient"
+            defaultValue={query.search ?? ''}
+            placeholder="Number, recipient or reference"
             className="field-input"
           />
         </div>
@@ -82,10 +78,20 @@ export default function AccountParcels() {
           id="status"
           name="status"
           label="Status"
-          defaultValue={status}
+          defaultValue={query.status ?? ''}
           all="All statuses"
           choices={PARCEL_STATUSES}
         />
+        {DAY_FILTERS.map(({ name, label }) => (
+          <FilterText
+            key={name}
+            id={name}
+            name={name}
+            label={label}
+            type="date"
+            defaultValue={query[name] ?? ''}
+          />
+        ))}
         <button type="submit" className="btn-secondary">
           Filter
         </button>
@@ -93,10 +99,15 @@ export default function AccountParcels() {
           Export CSV
         </a>
       </Form>
+      {problem ? (
+        <p role="alert" className="text-sm text-red-700">
+          {problem}
+        </p>
+      ) : null}
       {parcels.length ? (
-        <div className="card overflow-x-auto">
+        <ScrollRegion label="Parcels" className="card overflow-x-auto">
           <DataTable caption="Parcels" columns={columns} rows={parcels} rowKey={(p) => p.id} />
-        </div>
+        </ScrollRegion>
       ) : (
         <p className="card p-6 text-center text-gray-600">No parcels found.</p>
       )}

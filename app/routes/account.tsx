@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { getAccount } from '~/models/account.server';
-import { requireShipper } from '~/http/auth.server';
+import { isAccountAdmin, requireShipper } from '~/http/auth.server';
 
 /**
  * The shipper portal: an account's own parcels, for its users. Every page works without
@@ -11,7 +11,11 @@ import { requireShipper } from '~/http/auth.server';
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireShipper(request);
   const account = await getAccount(user.account.accountId);
-  return json({ user: { name: user.name, email: user.email }, accountName: account?.name ?? '' });
+  return json({
+    user: { name: user.name, email: user.email },
+    accountName: account?.name ?? '',
+    isAdmin: isAccountAdmin(user),
+  });
 }
 
 export const meta: MetaFunction = () => [
@@ -22,17 +26,20 @@ export const meta: MetaFunction = () => [
 const LINKS = [
   { to: '/account', label: 'Overview', end: true },
   { to: '/account/parcels', label: 'Parcels', end: false },
+  { to: '/account/users', label: 'Users', end: false },
+  { to: '/account/api-keys', label: 'API keys', end: false, admin: true },
+  { to: '/account/webhooks', label: 'Webhooks', end: false, admin: true },
 ];
 
 export default function AccountLayout() {
-  const { user, accountName } = useLoaderData<typeof loader>();
+  const { user, accountName, isAdmin } = useLoaderData<typeof loader>();
   return (
     <div className="flex min-h-full flex-1 flex-col">
       <header className="border-b border-gray-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
           <p className="font-semibold text-gray-900">{accountName}</p>
-          <nav aria-label="Account" className="flex gap-3 text-sm">
-            {LINKS.map((link) => (
+          <nav aria-label="Account" className="flex flex-wrap gap-x-3 gap-y-1 text-sm">
+            {LINKS.filter((link) => isAdmin || !link.admin).map((link) => (
               <NavLink
                 key={link.to}
                 to={link.to}

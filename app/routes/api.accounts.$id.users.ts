@@ -6,13 +6,13 @@ import { ApiError, apiRoute, found } from '~/http/api.server';
 import { apiHandler } from '~/http/api-handler.server';
 import { items, wrap, type Access } from '~/http/api-operation.server';
 import { accountRecordRef } from '~/http/account-refs.server';
+import { ACCOUNT_ADMIN_ONLY } from '~/http/auth.server';
 import type { Actor } from '~/services/audit.server';
 import { inviteAccountUser } from '~/services/account-users.server';
 
 /** Staff admins, or the account's own admin (as a user: an account's key is not one). */
 const ACCOUNT_ADMINS: Access = { role: 'admin', accounts: true };
 const ids = { id: accountRecordRef('account', async (id, accountId) => id === accountId) };
-const ACCOUNT_ADMIN_ONLY = "This needs the account's admin";
 
 function requireAccountAdmin(actor: Actor) {
   if (actor.user.account && actor.user.accountRole !== 'admin')

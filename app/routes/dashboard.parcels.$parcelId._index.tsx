@@ -10,6 +10,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { destinationLine } from '~/components/parcels/parcel-card';
 import { PriorityBadge, StatusBadge } from '~/components/parcels/status-badge';
 import { RouteDialog } from '~/components/ui/route-dialog';
+import { getAccount } from '~/models/account.server';
 import { getParcel } from '~/models/parcel-reads.server';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
@@ -31,10 +32,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     recipient: addressLines(parcel.recipient),
     destinations: parcel.destinations.map(addressLines),
   };
+  const account = parcel.accountId ? await getAccount(parcel.accountId) : null;
   return json({
     parcel: { ...rest, eventCount: events?.length ?? 0 },
     addresses,
     proofs: await listProofs(parcel.id),
+    account: account ? { id: account.id, name: account.name } : null,
   });
 }
 
@@ -86,7 +89,7 @@ export default function ParcelDetailsDialog() {
   const { timeZone } = useCompany();
   const canEdit = useCanEdit();
   const canDeliver = useCanDeliver();
-  const { parcel, proofs, addresses } = useLoaderData<typeof loader>();
+  const { parcel, proofs, addresses, account } = useLoaderData<typeof loader>();
   const stops = parcel.destinations.length
     ? parcel.destinations
     : [{ name: parcel.recipient.name, address: parcel.recipient.address }];
@@ -113,6 +116,16 @@ export default function ParcelDetailsDialog() {
             <Item label="Delivered">{formatDateTime(parcel.actualDelivery, timeZone)}</Item>
           ) : null}
           <Item label="Tracking Events">{parcel.eventCount}</Item>
+          <Item label="Account">
+            {account ? (
+              <Link to="/dashboard/settings/accounts" className="text-brand-700 underline">
+                {account.name}
+              </Link>
+            ) : (
+              "None — the company's own"
+            )}
+            {parcel.livemode === false ? ' (test)' : null}
+          </Item>
         </dl>
         {parcel.deliveryPreferences ? (
           <section aria-labelledby="preferences-heading" className="mt-4">

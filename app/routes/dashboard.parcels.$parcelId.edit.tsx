@@ -6,6 +6,7 @@ import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { ParcelFormDialog, parcelToFormDefaults } from '~/components/parcels/parcel-form';
 import { getParcelVersioned } from '~/models/parcel-reads.server';
 import { ParcelUpdateFormSchema, ParcelVersionSchema } from '~/schemas/parcel';
+import { listAccountNames } from '~/models/account.server';
 import { requireUserWithRole } from '~/http/auth.server';
 import {
   CHANGED_MEANWHILE,
@@ -31,6 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     parcel: { ...found.record, events: undefined },
     version: found.version,
     timeZone: recipientTimeZone(found.record),
+    accounts: await listAccountNames({ activeOnly: true }),
   });
 }
 
@@ -71,7 +73,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function EditParcelDialog() {
-  const { parcel, version, timeZone } = useLoaderData<typeof loader>();
+  const { parcel, version, timeZone, accounts } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const changedMeanwhile =
     answer && 'changedMeanwhile' in answer ? answer.changedMeanwhile : undefined;
@@ -81,6 +83,7 @@ export default function EditParcelDialog() {
       mode="edit"
       defaults={parcelToFormDefaults(parcel, timeZone)}
       timeZone={timeZone}
+      accounts={accounts}
       version={version}
       notice={changedMeanwhile}
       phoneProblem={parcel.recipient.phoneProblem}

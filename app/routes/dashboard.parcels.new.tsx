@@ -5,6 +5,7 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { newParcelDefaults, ParcelFormDialog } from '~/components/parcels/parcel-form';
 import { ParcelCreateFormSchema } from '~/schemas/parcel';
+import { listAccountNames } from '~/models/account.server';
 import { requireUserWithRole } from '~/http/auth.server';
 import { parcelSaveFailed, redirectAfterParcelChange } from '~/http/parcel-pages.server';
 import { createParcel } from '~/services/parcels.server';
@@ -14,7 +15,10 @@ import { invalidForm } from '~/lib/form-reply.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
-  return json({ timeZone: env.COMPANY_TIMEZONE });
+  return json({
+    timeZone: env.COMPANY_TIMEZONE,
+    accounts: await listAccountNames({ activeOnly: true }),
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -44,7 +48,7 @@ export default function CreateParcelDialog() {
       title="Create New Parcel"
       mode="create"
       defaults={newParcelDefaults()}
-      timeZone={useLoaderData<typeof loader>().timeZone}
+      {...useLoaderData<typeof loader>()}
       lastResult={useActionData<typeof action>()}
       submitLabel="Create Parcel"
       busyLabel="Creating..."

@@ -18,6 +18,7 @@ import { ParcelCard } from '~/components/parcels/parcel-card';
 import { ParcelTable } from '~/components/parcels/parcel-table';
 import { Pagination } from '~/components/parcels/pagination';
 import { Spinner } from '~/components/ui/spinner';
+import { listAccountNames } from '~/models/account.server';
 import { listParcels } from '~/models/parcel-reads.server';
 import { hasRole } from '~/schemas/roles';
 import {
@@ -55,6 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     order: query.order,
     limit: query.limit,
     view: query.view,
+    account: query.account ?? '',
+    accounts: await listAccountNames(),
     canEdit: hasRole(user, 'staff'),
   };
   let result: Awaited<ReturnType<typeof listParcels>>;
@@ -110,8 +113,20 @@ export const meta: MetaFunction = () => [{ title: 'Parcels · Management dashboa
 const SEARCH_DEBOUNCE_MS = 350;
 
 export default function ParcelsTab() {
-  const { search, status, sort, order, limit, view, canEdit, parcels, pagination, loadFailed } =
-    useLoaderData<typeof loader>();
+  const {
+    search,
+    status,
+    sort,
+    order,
+    limit,
+    view,
+    account,
+    accounts,
+    canEdit,
+    parcels,
+    pagination,
+    loadFailed,
+  } = useLoaderData<typeof loader>();
   const location = useLocation();
   const onCardClick = useLinkNavigation({ preventScrollReset: true });
   const navigation = useNavigation();
@@ -155,7 +170,7 @@ export default function ParcelsTab() {
   };
 
   const here = `/dashboard/parcels${location.search}`;
-  const filtering = Boolean(search || status);
+  const filtering = Boolean(search || status || account);
   const loading =
     navigation.state === 'loading' &&
     navigation.location.pathname === '/dashboard/parcels' &&
@@ -236,6 +251,20 @@ export default function ParcelsTab() {
           all="All Statuses"
           choices={PARCEL_STATUSES}
         />
+        {accounts.length ? (
+          <FilterSelect
+            id="parcel-account-filter"
+            name="account"
+            label="Filter by account"
+            hideLabel
+            defaultValue={account}
+            all="All accounts"
+            choices={[
+              { value: 'none', label: "None — the company's own" },
+              ...accounts.map((a) => ({ value: a.id, label: a.name })),
+            ]}
+          />
+        ) : null}
         <FilterSelect
           id="parcel-page-size"
           name="limit"

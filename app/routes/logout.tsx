@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { LogoutSchema } from '~/schemas/auth';
 import { invalidForm } from '~/lib/form-reply.server';
-import { getUserId, LOGIN_PATH } from '~/http/auth.server';
+import { getSessionUser, getUserId, LOGIN_PATH, PORTAL_SIGN_IN } from '~/http/auth.server';
 import { destroySession, getSession } from '~/http/session.server';
 import { readFormData } from '~/lib/form.server';
 
@@ -20,7 +20,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: LogoutSchema });
   if (submission.status !== 'success') return invalidForm(submission);
   const session = await getSession(request);
-  return redirect(LOGIN_PATH, {
+  // A shipper goes back to the portal's sign-in, staff to theirs.
+  const user = await getSessionUser(request);
+  return redirect(user?.account ? PORTAL_SIGN_IN : LOGIN_PATH, {
     headers: { 'Set-Cookie': await destroySession(session, request) },
   });
 }

@@ -147,3 +147,10 @@ export const AccountStatusFormSchema = z.object({
   accountId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid account'),
   status,
 });
+
+/** The portal's Users page: an account's admin disables or enables one of its users. */
+export const AccountUserStatusFormSchema = z.object({
+  intent: z.literal('user-status'),
+  userId: z.string().regex(/^[a-f\d]{24}$/i, 'Invalid user'),
+  disabled: z.enum(['true', 'false'], { error: 'Invalid status' }).transform((v) => v === 'true'),
+});

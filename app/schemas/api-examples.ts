@@ -92,6 +92,7 @@ const parcel = {
   updatedAt: at,
   accountId: null,
   livemode: true,
+  reference: '',
 };
 
 const notification = {

@@ -205,6 +205,9 @@ export const ParcelSchema = z
     livemode: z
       .boolean()
       .describe("false for an account's test parcel (made with an sk_test_ key): never delivered"),
+    reference: z
+      .string()
+      .describe("The shipper's own reference (such as an order number); empty when none"),
   })
   .meta({ id: 'Parcel' });
 

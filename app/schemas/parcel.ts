@@ -19,6 +19,7 @@ import {
 } from './constants';
 import { syncCursor, updatedSince } from './sync';
 import { positiveInt } from './paging';
+import { textField } from './text';
 import { TIME_ZONE_MESSAGE } from './depot';
 import { canonicalTimeZone, isTimeZone } from '~/utils/time-zone';
 import { canonicalLanguageTag, LANGUAGE_CODES } from './languages';
@@ -290,6 +291,11 @@ const accountIdField = z
       "Staff: the shipper account the parcel belongs to (null: the courier's own). An account's key cannot set it: its parcels are its own",
   });
 
+/** The shipper's own reference for a parcel (an order number), which the portal searches. */
+const referenceField = textField('Reference', 100)
+  .optional()
+  .meta({ description: "The shipper's own reference for the parcel, such as an order number" });
+
 /** The fields of a new parcel, before the defaults that need the whole input (below). */
 const ParcelCreateFields = z.object({
   sender: SenderSchema.default(EMPTY_CONTACT),
@@ -331,6 +337,7 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
   status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
   deliveryWindow: DeliveryWindowInputSchema,
   accountId: accountIdField,
+  reference: referenceField,
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -393,6 +400,7 @@ export const ParcelUpdateSchema = z.object({
   estimatedDelivery: OptionalDateSchema,
   deliveryWindow: DeliveryWindowInputSchema,
   accountId: accountIdField,
+  reference: referenceField,
 });
 export type ParcelUpdateInput = Omit<z.output<typeof ParcelUpdateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;
@@ -551,8 +559,14 @@ const parcelFormCoercion = configureCoercion({
   type: { number: formNumber },
 });
 
+/** The forms' Account: a shipper account's id, or empty for none (the company's own). */
+const accountFormField = z.preprocess((value) => (value === '' ? null : value), accountIdField);
+
 export const ParcelCreateFormSchema = parcelFormCoercion.coerceFormValue(
-  ParcelCreateFields.extend({ deliveryWindow: WindowTimesSchema }).transform(withCreateDefaults),
+  ParcelCreateFields.extend({
+    deliveryWindow: WindowTimesSchema,
+    accountId: accountFormField,
+  }).transform(withCreateDefaults),
 );
 /** A field the form always sends: missing is the same as left empty. */
 const sentByForm = <T extends z.ZodType>(schema: T) => z.preprocess((value) => value ?? '', schema);
@@ -565,6 +579,7 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
   ParcelUpdateSchema.extend({
     // Sent by the form every time: empty times clear the window.
     deliveryWindow: WindowTimesSchema,
+    accountId: accountFormField,
     recipient: z
       .object({
         ...ContactShape,

@@ -32,9 +32,16 @@ export async function issueApiKey(
   return created;
 }
 
-/** The key stops working at once; its record as it was, or null when there was none. */
-export async function revokeApiKey(id: string, actor: Actor): Promise<SerializedApiKey | null> {
-  const revoked = await removeApiKey(id);
+/**
+ * The key of the company's (or, with `accountId`, of that account's) stops working at once; its
+ * record as it was, or null when there was none.
+ */
+export async function revokeApiKey(
+  id: string,
+  actor: Actor,
+  accountId: string | null = null,
+): Promise<SerializedApiKey | null> {
+  const revoked = await removeApiKey(id, accountId);
   if (revoked) await auditRecord(actor, 'delete', 'key', { label: revoked.name, before: revoked });
   return revoked;
 }

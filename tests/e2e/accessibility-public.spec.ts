@@ -1,5 +1,11 @@
-import { checkScreens, expectNoViolationsHere, skipBrowserChecks } from './support/accessibility';
-import { expect, NO_JS, test } from './support/fixtures';
+import {
+  checkScreens,
+  expectNoViolations,
+  expectNoViolationsHere,
+  skipBrowserChecks,
+} from './support/accessibility';
+import { makeShipper } from './support/portal';
+import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
 
 // The public site and the pages a subscriber reaches from e-mails, seen signed out. They load
 // none of the framework's JavaScript, so they are the same without it: checked once.
@@ -23,6 +29,7 @@ const made = checkScreens('public', [
   { path: () => '/no-such-page-here' },
   // The sign-in page keeps the framework: its no-JavaScript render is checked too.
   { path: () => '/management/access', withoutJavaScript: true },
+  { path: () => '/account/sign-in' },
   { path: () => '/api/docs' },
   { path: (f) => f.confirmPath },
   { path: (f) => f.confirmedPath },
@@ -59,4 +66,27 @@ test('the contact form showing its field errors', async ({ page }) => {
   await expect(form.getByText('First name is required')).toBeVisible();
   await expect(page.getByRole('link', { name: 'First name is required' })).toBeVisible();
   await expectNoViolationsHere(page);
+});
+
+// The portal's pages are the server's markup, the same with JavaScript or without: checked once,
+// without it (axe then reads one copy of each page for both widths).
+test("the portal's screens, signed in as a shipper", NO_JS, async ({ page, admin }) => {
+  test.skip(javaScriptOn(), 'checked without JavaScript');
+  test.setTimeout(60_000);
+  const shipper = await makeShipper(page.request, admin);
+  const signedIn = await page.request.post('/account/sign-in', {
+    form: { email: shipper.email, password: shipper.password },
+    headers: { origin: test.info().project.use.baseURL! },
+    maxRedirects: 0,
+  });
+  expect(signedIn.status()).toBe(302);
+  for (const path of [
+    '/account',
+    '/account/parcels',
+    `/account/parcels/${shipper.ownParcelId}`,
+    '/account/users',
+    '/account/api-keys',
+    '/account/webhooks',
+  ])
+    await expectNoViolations(page, path);
 });

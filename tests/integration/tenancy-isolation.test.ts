@@ -5,8 +5,9 @@ import { apiRoutes } from '~/api-routes.server';
 import { routePath } from '~/http/openapi.server';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
-import { createWebhook } from '~/models/webhook.server';
-import { insertShipperUser } from '~/models/user.server';
+import { createWebhook, Webhook } from '~/models/webhook.server';
+import { ApiKey } from '~/models/api-key.server';
+import { insertShipperUser, User } from '~/models/user.server';
 import { sessionCookie } from '../support/sign-in';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import {
@@ -32,7 +33,14 @@ const OK_FOR_FOREIGN_IDS = new Set([401, 403, 404, 405]);
 
 let keys: Record<'live' | 'test', Record<string, string>>;
 let foreign: Record<'live' | 'test', Foreign[]>;
-let ids: { webhook: string; account: string; event: string; proof: string };
+let ids: {
+  webhook: string;
+  account: string;
+  event: string;
+  proof: string;
+  user: string;
+  key: string;
+};
 let shipperCookie: string;
 
 beforeAll(async () => {
@@ -79,9 +87,33 @@ beforeAll(async () => {
     { url: 'https://hooks.foreign.example/b', events: ['parcel.created'], description: '' },
     b.id,
   );
-  ids = { webhook: hook.webhook.id, account: b.id, event: event.id, proof: proof.id };
+  const userOfB = await insertShipperUser({
+    accountId: b.id,
+    accountRole: 'member',
+    name: 'B shipper',
+    email: 'shipper@b.example',
+    accessNonce: 'x',
+    accessExpires: new Date(),
+  });
+  const keyOfB = await createAccountKey(b, admin);
+  ids = {
+    webhook: hook.webhook.id,
+    account: b.id,
+    event: event.id,
+    proof: proof.id,
+    user: userOfB.id,
+    key: keyOfB.apiKey.id,
+  };
   const others = [ofB, ofBTest, company];
-  const bMarkers = [b.id, 'Foreign Books', hook.webhook.id, 'hooks.foreign.example'];
+  const bMarkers = [
+    b.id,
+    'Foreign Books',
+    hook.webhook.id,
+    'hooks.foreign.example',
+    ids.user,
+    'shipper@b.example',
+    ids.key,
+  ];
   foreign = {
     live: [...others, aTest].map((f) => ({ ...f, markers: [...f.markers, ...bMarkers] })),
     test: [...others, aLive].map((f) => ({ ...f, markers: [...f.markers, ...bMarkers] })),
@@ -102,6 +134,15 @@ function paramValue(routeFile: string, name: string, target: Foreign, byNumber: 
   if (routeFile.startsWith('api.tracking.events')) return ids.event;
   return byNumber ? target.parcel.trackingNumber : target.parcel.id;
 }
+
+/** What each portal page's forms post to change another account's user, key or endpoint. */
+const FOREIGN_FORMS: Record<string, (() => Record<string, string>) | null> = {
+  // Adds an endpoint of the account's own: it names no record.
+  'account.webhooks._index.tsx': null,
+  'account.users.tsx': () => ({ intent: 'user-status', userId: ids.user, disabled: 'true' }),
+  'account.api-keys.tsx': () => ({ intent: 'revoke', keyId: ids.key }),
+  'account.webhooks.$webhookId.tsx': () => ({ intent: 'delete' }),
+};
 
 const BODIES: Record<string, unknown> = {
   POST: { status: 'In Transit', to: 'Delivered', name: 'x', scopes: ['read'], mode: 'live' },
@@ -201,9 +242,10 @@ describe('tenancy', () => {
         .join('/')
         .replace('\u0000', '.')}`;
       for (const target of foreign.live) {
-        const url = pattern.replace(/\$(\w+)/g, target.parcel.id);
+        const value = (name: string) => (name === 'webhookId' ? ids.webhook : target.parcel.id);
+        const url = pattern.replace(/\$(\w+)/g, (_, name: string) => value(name));
         const params = Object.fromEntries(
-          [...pattern.matchAll(/\$(\w+)/g)].map((m) => [m[1]!, target.parcel.id]),
+          [...pattern.matchAll(/\$(\w+)/g)].map((m) => [m[1]!, value(m[1]!)]),
         );
         const query = pattern.includes('$') ? '' : `?search=${target.parcel.trackingNumber}`;
         requests += 1;
@@ -225,8 +267,41 @@ describe('tenancy', () => {
         if (seen) leaks.push(`${where}: shows ${seen}`);
       }
     }
+    // Every form of the portal, posted by the account's admin naming another account's record.
+    let posts = 0;
+    for (const file of pages) {
+      const module = (await import(`../../app/routes/${file.replace(/\.tsx?$/, '')}`)) as {
+        action?: (args: unknown) => Promise<Response>;
+      };
+      if (!module.action) continue;
+      const form = FOREIGN_FORMS[file];
+      if (form === null) continue;
+      if (!form) {
+        leaks.push(`${file}: has an action that FOREIGN_FORMS does not try`);
+        continue;
+      }
+      posts += 1;
+      const response = await module
+        .action({
+          request: new Request(`http://localhost/account/${file}`, {
+            method: 'POST',
+            headers: {
+              Cookie: shipperCookie,
+              'Content-Type': 'application/x-www-form-urlencoded',
+            },
+            body: new URLSearchParams(form()),
+          }),
+          params: { webhookId: ids.webhook },
+          context: { clientAddress: '10.9.9.8' },
+        })
+        .catch((thrown: Response) => thrown);
+      if (response.status !== 404) leaks.push(`POST ${file} (shipper) → ${response.status}`);
+    }
+    expect(await User.findById(ids.user).lean()).toMatchObject({ disabled: false });
+    expect(await ApiKey.exists({ _id: ids.key })).toBeTruthy();
+    expect(await Webhook.exists({ _id: ids.webhook })).toBeTruthy();
     console.info(
-      `Tenancy: ${pages.length} portal pages, ${requests} requests by a shipper on others' records, ${leaks.length} leaks`,
+      `Tenancy: ${pages.length} portal pages, ${requests} requests and ${posts} forms by a shipper on others' records, ${leaks.length} leaks`,
     );
     expect(leaks).toEqual([]);
   });

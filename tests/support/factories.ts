@@ -2,12 +2,12 @@ import { createApiKey as storeApiKey } from '~/models/api-key.server';
 import { insertAccount } from '~/models/account.server';
 import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
 import { Parcel } from '~/models/parcel.server';
-import { createUser as storeUser } from '~/models/user.server';
+import { insertShipperUser, createUser as storeUser } from '~/models/user.server';
 import { EMPTY_CONTACT, type ParcelCreateInput } from '~/schemas/parcel';
 import type { UserRole } from '~/schemas/roles';
 import type { ApiKeyScope } from '~/schemas/integrations';
 import { addEvent } from '~/services/tracking-events.server';
-import { signedIn, type SignedIn } from './sign-in';
+import { sessionCookie, signedIn, type SignedIn } from './sign-in';
 
 /**
  * The records integration tests start from, stored through the app's own models. Each call makes
@@ -75,6 +75,23 @@ export async function createAccount(overrides: Record<string, unknown> = {}) {
     ...overrides,
   });
   return account;
+}
+
+/** A shipper of the account (its admin or a member), signed in to the portal. */
+export async function createShipper(
+  account: { id: string },
+  accountRole: 'admin' | 'member' = 'admin',
+) {
+  made += 1;
+  const user = await insertShipperUser({
+    accountId: account.id,
+    accountRole,
+    name: `Shipper ${made}`,
+    email: `shipper${made}@shop.example`,
+    accessNonce: 'unused',
+    accessExpires: new Date(),
+  });
+  return { user, cookie: await sessionCookie(user.id) };
 }
 
 /** A key that acts for the account, live unless `mode` is 'test', and its bearer header. */

@@ -51,6 +51,8 @@ export type ParcelFormDefaults = {
   estimatedDelivery?: string;
   /** Times (HH:MM) on the estimated day, in the company's zone. */
   deliveryWindow?: { from: string; until: string };
+  /** The shipper account it belongs to; empty for the company's own. */
+  accountId?: string;
 };
 
 export function newParcelDefaults(): ParcelFormDefaults {
@@ -71,6 +73,7 @@ export function parcelToFormDefaults(
     serviceType: parcel.serviceType,
     priority: parcel.priority,
     status: parcel.status,
+    accountId: parcel.accountId ?? '',
     estimatedDelivery: parcel.estimatedDelivery ? parcel.estimatedDelivery.slice(0, 10) : '',
     deliveryWindow:
       window?.from && window.until
@@ -122,25 +125,48 @@ const DESTINATION_INPUTS: Array<InputSpec<keyof DestinationInput>> = [
  * given through the API or an import that we do not write (kept as it is).
  */
 function LanguageField({ field }: { field: FieldMetadata<string | undefined> }) {
+  return (
+    <KeptChoiceField
+      field={field}
+      label="Language of e-mails and tracking page"
+      options={LANGUAGES.map(({ code, name }) => ({ value: code, label: `${name} (${code})` }))}
+      none="The company’s default"
+    />
+  );
+}
+
+/**
+ * A select of `options` after a first empty choice (`none`), which keeps the stored value that is
+ * not among them (shown as it is) and marks the stored one as chosen, so that an untouched form
+ * reads as untouched once the page's scripts run.
+ */
+function KeptChoiceField({
+  field,
+  label,
+  options,
+  none,
+}: {
+  field: FieldMetadata<string | null | undefined>;
+  label: string;
+  options: Array<{ value: string; label: string }>;
+  none: string;
+}) {
   const { key, ...select } = getSelectProps(field);
   const current = typeof field.initialValue === 'string' ? field.initialValue : '';
-  const options: Array<{ value: string; label: string }> = LANGUAGES.map(({ code, name }) => ({
-    value: code,
-    label: `${name} (${code})`,
-  }));
-  if (current && !options.some((option) => option.value === current))
-    options.push({ value: current, label: current });
+  const choices =
+    current && !options.some((option) => option.value === current)
+      ? [...options, { value: current, label: current }]
+      : options;
   return (
     <SelectField
       key={key}
-      label="Language of e-mails and tracking page"
+      label={label}
       {...select}
-      // The company's default is marked as chosen, so that an untouched form reads as untouched.
       defaultValue={current}
-      options={options}
+      options={choices}
       errors={field.errors}
     >
-      <option value="">The company’s default</option>
+      <option value="">{none}</option>
     </SelectField>
   );
 }
@@ -186,6 +212,24 @@ const PACKAGE_CHOICES: Array<{
   { name: 'status', label: 'Status', options: PARCEL_STATUSES, editOnly: true },
 ];
 
+/** Which shipper account the parcel is of: one of the active ones (or one suspended since), or none. */
+function AccountField({
+  field,
+  accounts,
+}: {
+  field: FieldMetadata<string | null | undefined>;
+  accounts: ReadonlyArray<{ id: string; name: string }>;
+}) {
+  return (
+    <KeptChoiceField
+      field={field}
+      label="Account"
+      options={accounts.map(({ id, name }) => ({ value: id, label: name }))}
+      none="None — the company's own"
+    />
+  );
+}
+
 function MeasureField({ label, field }: { label: string; field: FieldMetadata<number> }) {
   return (
     <Field
@@ -215,10 +259,13 @@ export function ParcelForm({
   version,
   notice,
   phoneProblem,
+  accounts = [],
 }: {
   mode: 'create' | 'edit';
   /** Why the stored recipient's phone cannot be texted (the edit form warns; it does not block). */
   phoneProblem?: string | null;
+  /** The active shipper accounts a parcel may be given to. */
+  accounts?: ReadonlyArray<{ id: string; name: string }>;
   /** The edited parcel's version as it was loaded: a save over a newer one is refused. */
   version?: number;
   /** Said above the fields, as an alert (a change someone else made meanwhile). */
@@ -327,6 +374,7 @@ export function ParcelForm({
               );
             },
           )}
+          <AccountField field={fields.accountId} accounts={accounts} />
           <Field
             label="Estimated Delivery Date"
             {...getInputProps(fields.estimatedDelivery, { type: 'date' })}

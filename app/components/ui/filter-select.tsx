@@ -44,20 +44,25 @@ export const FilterSelect = forwardRef<HTMLSelectElement, FilterSelectProps>(fun
   );
 });
 
-/** One text filter of a list's GET form: a labelled field, at most `maxLength` characters. */
+/**
+ * One text filter of a list's GET form: a labelled field, at most `maxLength` characters, or of
+ * another `type` (a day's).
+ */
 export function FilterText({
   id,
   name,
   label,
   defaultValue,
   maxLength,
+  type,
   className = 'field-input',
 }: {
   id: string;
   name: string;
   label: string;
   defaultValue: string;
-  maxLength: number;
+  maxLength?: number;
+  type?: 'date';
   className?: string;
 }) {
   return (
@@ -68,6 +73,7 @@ export function FilterText({
       <input
         id={id}
         name={name}
+        type={type}
         defaultValue={defaultValue}
         maxLength={maxLength}
         className={className}
