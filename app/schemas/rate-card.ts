@@ -300,3 +300,35 @@ export function rateCardForm(card: RateCard) {
   };
 }
 export type RateCardFormValues = ReturnType<typeof rateCardForm>;
+
+/** The public quote page's GET form: a parcel to price, as its fields are named. */
+export const QUOTE_PAGE_FIELDS = {
+  fromCountry: 'from.country',
+  fromPostalCode: 'from.postalCode',
+  toCountry: 'to.country',
+  toPostalCode: 'to.postalCode',
+  weight: 'weight',
+  length: 'dimensions.length',
+  width: 'dimensions.width',
+  height: 'dimensions.height',
+} as const;
+export type QuotePageField = keyof typeof QUOTE_PAGE_FIELDS;
+
+export const QuotePageQuerySchema = z
+  .object(
+    Object.fromEntries(Object.keys(QUOTE_PAGE_FIELDS).map((name) => [name, formText])) as Record<
+      QuotePageField,
+      typeof formText
+    >,
+  )
+  .transform((query): unknown => ({
+    from: { country: query.fromCountry, postalCode: query.fromPostalCode },
+    to: { country: query.toCountry, postalCode: query.toPostalCode },
+    weight: formNumber(query.weight),
+    dimensions: {
+      length: formNumber(query.length),
+      width: formNumber(query.width),
+      height: formNumber(query.height),
+    },
+  }))
+  .pipe(QuoteCreateSchema as z.ZodType<QuoteCreateInput>);

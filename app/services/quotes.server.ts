@@ -202,3 +202,14 @@ export { releaseQuote };
 
 /** Public quotes (without a key) per client address: the /quote page and POST /api/quotes. */
 export const quoteClientLimiter = new RateLimit('quotes', 60, 10 * 60 * 1000, { perAddress: true });
+
+/** The public's prices for a parcel, one per service, without holding them (the /quote page). */
+export async function publicPrices(input: QuoteCreateInput) {
+  return priceParcel(await getRateCard(), input).map((quote) => ({
+    serviceType: quote.serviceType,
+    amount: quote.amount,
+    currency: quote.currency,
+    chargeableWeight: quote.chargeableWeight,
+    estimatedDelivery: quote.estimatedDelivery.toISOString().slice(0, 10),
+  }));
+}

@@ -292,3 +292,37 @@ describe('Settings → Prices', () => {
     await putCard(DEFAULT_RATE_CARD);
   });
 });
+
+describe('the public /quote page', () => {
+  it('prices each service from its GET form, and says when a postcode is not served', async () => {
+    const { loader } = await import('~/routes/_public.quote');
+    const page = async (query: string) => {
+      const response = await callRoute(loader, `/quote?${query}`, {
+        clientAddress: uniqueAddress(),
+      });
+      return (await response.json()).pricer;
+    };
+    const empty = await page('');
+    expect(empty).toMatchObject({ prices: null, problem: null, values: { fromCountry: 'US' } });
+    const form =
+      'fromCountry=US&fromPostalCode=97201&toCountry=us&toPostalCode=62701&weight=0.5&length=20&width=15&height=10';
+    const priced = await page(form);
+    expect(
+      priced.prices.map((p: { serviceType: string; amount: number }) => [p.serviceType, p.amount]),
+    ).toEqual([
+      ['Standard', 999],
+      ['Express', 1499],
+      ['Premium', 1999],
+      ['Overnight', 2499],
+    ]);
+    expect(await page(form.replace('toCountry=us', 'toCountry=JP'))).toMatchObject({
+      prices: null,
+      problem: 'not-served',
+      invalid: ['toPostalCode'],
+    });
+    expect(await page(form.replace('weight=0.5', 'weight=heavy'))).toMatchObject({
+      prices: null,
+      invalid: ['weight'],
+    });
+  });
+});
