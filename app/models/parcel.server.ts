@@ -136,6 +136,8 @@ const parcelSchema = new Schema(
     },
     // How a booking is paid ('account'); absent on parcels not booked at a price.
     paymentMethod: { type: String, default: undefined },
+    // The shipper's own reference (an order number).
+    reference: { type: String, default: undefined },
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
     events: { type: [trackingEventSchema], default: [] },
@@ -252,6 +254,7 @@ export type LeanParcel = {
   cost?: number | null;
   price?: { amount?: number | null; currency?: string | null } | null;
   paymentMethod?: string | null;
+  reference?: string | null;
   destinations?: LeanDestination[] | null;
   events?: LeanEvent[] | null;
   createdAt?: Date | null;
@@ -372,6 +375,7 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
         ? { amount: parcel.price.amount, currency: parcel.price.currency }
         : null,
     paymentMethod: parcel.paymentMethod ?? null,
+    reference: parcel.reference ?? '',
     destinations: (parcel.destinations ?? []).map((d) => ({
       ...(d._id ? { id: String(d._id), _id: String(d._id) } : {}),
       name: d.name ?? '',

@@ -22,6 +22,7 @@ export const meta: MetaFunction = () => [
 const LINKS = [
   { to: '/account', label: 'Overview', end: true },
   { to: '/account/parcels', label: 'Parcels', end: false },
+  { to: '/account/send', label: 'Send a parcel', end: false },
 ];
 
 export default function AccountLayout() {

@@ -88,6 +88,7 @@ const parcel = {
   cost: 25.99,
   price: { amount: 2599, currency: 'USD' },
   paymentMethod: 'account',
+  reference: 'ORDER-1042',
   destinations: [],
   events: [event],
   createdAt: created,

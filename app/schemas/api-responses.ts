@@ -257,6 +257,7 @@ export const ParcelSchema = z
       .nullable()
       .optional()
       .describe('How its booking is paid; null when it was not booked at a price'),
+    reference: z.string().optional().describe('The shipper’s own reference; empty when none'),
     destinations: z.array(
       z.looseObject({
         id: id.optional(),

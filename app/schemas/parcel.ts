@@ -332,6 +332,9 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
   status: StatusSchema.optional().describe("Ignored: a new parcel is 'Pending'"),
   deliveryWindow: DeliveryWindowInputSchema,
   accountId: accountIdField,
+  reference: text(100)
+    .optional()
+    .describe('The shipper’s own reference for the parcel (an order number), printed nowhere else'),
   quoteId: z
     .string({ error: 'Invalid quote' })
     .regex(OBJECT_ID_PATTERN, 'Invalid quote')

@@ -332,3 +332,30 @@ export const QuotePageQuerySchema = z
     },
   }))
   .pipe(QuoteCreateSchema as z.ZodType<QuoteCreateInput>);
+
+/** The portal's "Send a parcel" form: the addresses, the parcel, a reference, then its quote. */
+export const SendParcelFormSchema = z.object({
+  intent: z.enum(['price', 'book']).default('price'),
+  recipientName: z.string().trim().min(1, 'Recipient name is required').max(200),
+  recipientAddress: z.string().trim().min(1, 'Recipient address is required').max(500),
+  recipientCity: z.string().trim().max(100).default(''),
+  recipientPostalCode: z.string().trim().max(20).default(''),
+  recipientCountry: QuotePlaceSchema.shape.country,
+  recipientEmail: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || z.email().safeParse(v).success, 'Invalid email address')
+    .default(''),
+  senderName: z.string().trim().max(200).default(''),
+  senderAddress: z.string().trim().min(1, 'Pickup address is required').max(500),
+  senderCity: z.string().trim().max(100).default(''),
+  senderPostalCode: z.string().trim().max(20).default(''),
+  senderCountry: QuotePlaceSchema.shape.country,
+  weight: QuoteRequestFields.weight,
+  length: QuoteRequestFields.dimensions.shape.length,
+  width: QuoteRequestFields.dimensions.shape.width,
+  height: QuoteRequestFields.dimensions.shape.height,
+  reference: z.string().trim().max(100).default(''),
+  quoteId: formText,
+});
+export type SendParcelForm = z.output<typeof SendParcelFormSchema>;

@@ -326,3 +326,59 @@ describe('the public /quote page', () => {
     });
   });
 });
+
+describe('the portal’s Send a parcel', () => {
+  it('prices the parcel from the pickup address, then books the chosen service at its price, once', async () => {
+    const { loader, action } = await import('~/routes/account.send');
+    const { User } = await import('~/models/user.server');
+    const account = await createAccount();
+    const shipper = await createUser('shipper' as never);
+    await User.updateOne({ _id: shipper.user.id }, { $set: { accountId: account.id } });
+    const page = await callRoute(loader, '/account/send', { cookie: shipper.cookie });
+    const { defaults } = await page.json();
+    expect(defaults).toMatchObject({ senderPostalCode: '97201', senderCountry: 'US' });
+
+    const form = {
+      ...defaults,
+      recipientName: 'Ada Lovelace',
+      recipientAddress: '12 Analytical Way',
+      recipientPostalCode: '62701',
+      recipientCountry: 'US',
+      weight: '0.8',
+      length: '20',
+      width: '15',
+      height: '10',
+      reference: 'ORDER-1042',
+    };
+    const priced = await callRoute(action, '/account/send', {
+      cookie: shipper.cookie,
+      form: { ...form, intent: 'price' },
+    });
+    expect(priced.status).toBe(200);
+    const { quotes: offered } = await priced.json();
+    const premium = offered.find((q: { serviceType: string }) => q.serviceType === 'Premium');
+    expect(premium.amount).toBe(1999);
+
+    const booking = { ...form, intent: 'book', quoteId: premium.id };
+    const booked = await callRoute(action, '/account/send', {
+      cookie: shipper.cookie,
+      form: booking,
+    });
+    expect(booked.status).toBe(302);
+    const parcelId = booked.headers.get('Location')!.split('/').pop()!;
+    const { Parcel } = await import('~/models/parcel.server');
+    expect(await Parcel.findById(parcelId).lean()).toMatchObject({
+      price: { amount: 1999, currency: 'USD' },
+      cost: 19.99,
+      serviceType: 'Premium',
+      reference: 'ORDER-1042',
+      paymentMethod: 'account',
+      sender: { postalCode: '97201' },
+    });
+    const again = await callRoute(action, '/account/send', {
+      cookie: shipper.cookie,
+      form: booking,
+    });
+    expect(again.status).toBe(409);
+  });
+});
