@@ -34,6 +34,8 @@ import { loader as parcelsExportCsv } from './routes/api.parcels.export[.]csv';
 import { loader as parcelsImport } from './routes/api.parcels.import';
 import { loader as parcels } from './routes/api.parcels';
 import { loader as proofOfDeliveryFilesFileId } from './routes/api.proof-of-delivery.files.$fileId';
+import { loader as quotes } from './routes/api.quotes';
+import { loader as rates } from './routes/api.rates';
 import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
@@ -102,6 +104,8 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.parcels.import.ts', parcelsImport],
     ['api.parcels.ts', parcels],
     ['api.proof-of-delivery.files.$fileId.ts', proofOfDeliveryFilesFileId],
+    ['api.quotes.ts', quotes],
+    ['api.rates.ts', rates],
     ['api.receipts.$id.ts', receiptsId],
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],

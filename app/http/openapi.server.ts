@@ -67,6 +67,8 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/audit', 'Audit'],
   ['/api/accounts', 'Accounts'],
   ['/api/test/', 'Test mode'],
+  ['/api/quotes', 'Prices'],
+  ['/api/rates', 'Prices'],
 ];
 
 /** The operations of the routes given, in the order their files and methods come. */
@@ -447,6 +449,8 @@ function webhookOperations() {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Signing in and out, your own account and password',
   Parcels: 'Parcels, their labels, CSV import and export, and proof of delivery',
+  Prices:
+    'The rate card, and quotes: a price per service for a parcel, held for a booking (`quoteId`)',
   Tracking: "A parcel's tracking events: each one moves the parcel's status",
   Scans: 'What couriers record at depots and doors',
   Depots: 'The places scans are recorded at, each with its time zone',

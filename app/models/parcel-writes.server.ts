@@ -1,3 +1,4 @@
+import { toMajor, type Money } from '~/utils/money';
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { StaleRecordError } from '~/lib/errors.server';
@@ -34,9 +35,10 @@ export type StoredWindow = { from: Date; until: Date } | null;
 
 /** Stores a new parcel: status 'Pending', the fixed creation cost, a fresh tracking number. */
 export async function insertParcel(
-  input: Omit<ParcelCreateInput, 'deliveryWindow'> & {
+  input: Omit<ParcelCreateInput, 'deliveryWindow' | 'quoteId'> & {
     deliveryWindow?: StoredWindow;
     livemode?: boolean;
+    price?: Money;
   },
 ): Promise<SerializedParcel> {
   const { deliveryWindow, ...fields } = input;
@@ -47,7 +49,8 @@ export async function insertParcel(
         ...(deliveryWindow ? { deliveryWindow } : {}),
         trackingNumber,
         status: 'Pending',
-        cost: PARCEL_CREATION_COST,
+        // A parcel booked at a price costs it (in major units, as the spec's `cost` is).
+        cost: input.price ? toMajor(input.price) : PARCEL_CREATION_COST,
         changeSeq,
       }),
     ),

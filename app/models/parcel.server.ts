@@ -130,6 +130,8 @@ const parcelSchema = new Schema(
       ),
       default: undefined,
     },
+    // How a booking is paid ('account'); absent on parcels not booked at a price.
+    paymentMethod: { type: String, default: undefined },
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
     events: { type: [trackingEventSchema], default: [] },
@@ -247,6 +249,8 @@ export type LeanParcel = {
   deliveryPreferences?: LeanDeliveryPreferences | null;
   cost?: number | null;
   price?: { amount?: number | null; currency?: string | null } | null;
+  paymentMethod?: string | null;
+  reference?: string | null;
   destinations?: LeanDestination[] | null;
   events?: LeanEvent[] | null;
   createdAt?: Date | null;
@@ -256,7 +260,6 @@ export type LeanParcel = {
   eta?: LeanEta | null;
   accountId?: unknown;
   livemode?: boolean | null;
-  reference?: string | null;
 };
 export type LeanEta = {
   from?: Date | null;
@@ -363,6 +366,11 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
     deliveryWindow: serializeWindow(parcel.deliveryWindow),
     deliveryPreferences: serializePreferences(parcel.deliveryPreferences),
     cost: parcel.cost ?? 0,
+    price:
+      parcel.price?.amount != null && parcel.price.currency
+        ? { amount: parcel.price.amount, currency: parcel.price.currency }
+        : null,
+    paymentMethod: parcel.paymentMethod ?? null,
     destinations: (parcel.destinations ?? []).map((d) => ({
       ...(d._id ? { id: String(d._id), _id: String(d._id) } : {}),
       name: d.name ?? '',

@@ -20,6 +20,12 @@ import {
 } from '~/schemas/public-forms';
 import { publicFormAction } from '~/lib/public-form.server';
 import { quoteLimiter, submitQuoteRequest } from '~/services/inquiries.server';
+import { publicPrices, quoteClientLimiter } from '~/services/quotes.server';
+import { QUOTE_PAGE_FIELDS, QuotePageQuerySchema } from '~/schemas/rate-card';
+import { ParcelPrices, type ParcelPricesData } from '~/components/public/parcel-prices';
+import { clientAddress } from '~/lib/rate-limit.server';
+import { asApiError } from '~/http/api.server';
+import { queryLanguage } from '~/lib/i18n.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -27,10 +33,57 @@ const SUCCESS_TOAST = {
   description: 'Thank you. Our sales team will send your quote within 2 hours.',
 } as const;
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const plan = params.get('plan');
-  return json({ plan: isQuotePlan(plan) ? plan : 'not-sure', sent: params.get('sent') === '1' });
+  return json({
+    plan: isQuotePlan(plan) ? plan : 'not-sure',
+    sent: params.get('sent') === '1',
+    pricer: await pricesFor(request, clientAddress(context)),
+  });
+}
+
+/** The pricer's answer to its GET form: nothing until it is filled in, then a price per service. */
+async function pricesFor(request: Request, address: string): Promise<ParcelPricesData> {
+  const params = new URL(request.url).searchParams;
+  const values = Object.fromEntries(
+    Object.keys(QUOTE_PAGE_FIELDS).map((name) => [name, params.get(name)?.slice(0, 40) ?? '']),
+  );
+  const data: ParcelPricesData = {
+    values: { ...values, fromCountry: values.fromCountry || 'US' },
+    invalid: [],
+    problem: null,
+    prices: null,
+    language: queryLanguage(request),
+  };
+  if (!params.has('weight')) return data;
+  const parsed = QuotePageQuerySchema.safeParse(values);
+  if (!parsed.success) {
+    const paths = parsed.error.issues.map((issue) => issue.path.join('.'));
+    data.invalid = fieldsAt(paths);
+    return data;
+  }
+  const limit = await quoteClientLimiter.hit(address);
+  if (!limit.allowed) return { ...data, problem: 'too-many' };
+  try {
+    return { ...data, prices: await publicPrices(parsed.data) };
+  } catch (error) {
+    const refusal = asApiError(error);
+    if (!refusal) throw error;
+    const notServed = refusal.options.code === 'destination_not_served';
+    return {
+      ...data,
+      invalid: fieldsAt(Object.keys(refusal.details ?? {})),
+      problem: notServed ? 'not-served' : 'not-offered',
+    };
+  }
+}
+
+/** The form's fields that the paths of the API's body name. */
+function fieldsAt(paths: string[]) {
+  return Object.entries(QUOTE_PAGE_FIELDS)
+    .filter(([, path]) => paths.some((given) => given === path || path.startsWith(`${given}.`)))
+    .map(([name]) => name);
 }
 
 export function action(args: ActionFunctionArgs) {
@@ -51,7 +104,7 @@ export const meta = publicPageMeta(
 );
 
 export default function QuotePage() {
-  const { plan, sent } = useLoaderData<typeof loader>();
+  const { plan, sent, pricer } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { form, fields } = useQuoteForm(plan, lastResult);
 
@@ -62,6 +115,7 @@ export default function QuotePage() {
         Tell us what you ship, how often and where to. A sales specialist replies within 2 hours
         with a price for your volume — no obligation.
       </PageHero>
+      <ParcelPrices data={pricer} />
       <section
         aria-labelledby="quote-form-heading"
         className="mx-auto grid max-w-7xl gap-12 px-4 py-16 lg:grid-cols-3"

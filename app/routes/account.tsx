@@ -26,6 +26,7 @@ export const meta: MetaFunction = () => [
 const LINKS = [
   { to: '/account', label: 'Overview', end: true },
   { to: '/account/parcels', label: 'Parcels', end: false },
+  { to: '/account/send', label: 'Send a parcel', end: false },
   { to: '/account/users', label: 'Users', end: false },
   { to: '/account/api-keys', label: 'API keys', end: false, admin: true },
   { to: '/account/webhooks', label: 'Webhooks', end: false, admin: true },

@@ -23,9 +23,11 @@ export const { loader, action } = apiRoute({
       role: forAccounts('staff'),
       idempotent: true,
       body: ParcelCreateSchema,
-      summary: "Create a parcel ('Pending', fixed cost, a new tracking number)",
+      summary:
+        "Create a parcel ('Pending', a new tracking number), at a quote's price with `quoteId`",
       description:
-        "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority). Made with a shipper account's key, the parcel is the account's (`accountId`), of the key's mode (`livemode: false` for an `sk_test_` key), and its sender is the account's pickup address unless the body gives a sender's address.",
+        "Creates a parcel: status Pending, the fixed creation cost and a new tracking number whose last digit is its check digit. Only the recipient's name and address are required; unset fields take their defaults (Standard service and priority). Made with a shipper account's key, the parcel is the account's (`accountId`), of the key's mode (`livemode: false` for an `sk_test_` key), and its sender is the account's pickup address unless the body gives a sender's address. With `quoteId` (POST /api/quotes), the parcel is booked at the quote's price (`price`, and `cost` in major units), service, weight and dimensions, by its estimated day, and to its postcode; an account's booking is paid on account (`paymentMethod`). A quote books one parcel: again is 409 `quote_used`, after it expires 409 `quote_expired` with a new quote at today's price. A later change of the rate card never changes a booked parcel's price.",
+      errorAnswers: { 409: 'QuoteExpired' },
       bodyExample: {
         recipient: {
           name: 'Ada Lovelace',

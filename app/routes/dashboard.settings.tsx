@@ -17,6 +17,7 @@ const SECTIONS = [
   { to: '/dashboard/settings/webhooks', label: 'Webhooks' },
   { to: '/dashboard/settings/depots', label: 'Depots' },
   { to: '/dashboard/settings/accounts', label: 'Accounts' },
+  { to: '/dashboard/settings/prices', label: 'Prices' },
 ];
 
 export default function Settings() {

@@ -40,6 +40,15 @@ export const API_ERROR_CODE_MEANINGS = {
     'The run has started (or is completed): its stops no longer change, and it starts once',
   parcel_on_started_run:
     'A parcel is out for delivery on another courier’s started run: it moves to another run only once that stop is done',
+  destination_not_served:
+    'The rate card serves no zone with this postcode (`details` names `from.postalCode` or `to.postalCode`): it is not priced by guess',
+  service_not_offered:
+    'The rate card has no price for this service, zone and chargeable weight (`details` names `serviceType` or `weight`)',
+  quote_not_found: 'No quote of the caller’s has that `quoteId`',
+  quote_used:
+    'The quote was already used for a booking: a quote books one parcel; ask for a new one',
+  quote_expired:
+    'The quote has expired: `quote` is a new quote for the same parcel and service at today’s price (null when the card no longer prices it)',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

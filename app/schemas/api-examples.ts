@@ -86,13 +86,25 @@ const parcel = {
   deliveryWindow: { from: '2026-05-06T13:00:00.000Z', until: '2026-05-06T17:00:00.000Z' },
   deliveryPreferences: null,
   cost: 25.99,
+  price: { amount: 2599, currency: 'USD' },
+  paymentMethod: 'account',
+  reference: 'ORDER-1042',
   destinations: [],
   events: [event],
   createdAt: created,
   updatedAt: at,
   accountId: null,
   livemode: true,
-  reference: '',
+};
+
+const quote = {
+  ...ids('665f1c2ab4d3e8a1c0ffee11'),
+  serviceType: 'Standard',
+  amount: 999,
+  currency: 'USD',
+  breakdown: [{ label: 'Standard, up to 1 kg, United States', amount: 999 }],
+  estimatedDelivery: '2026-05-08',
+  expiresAt: '2026-05-01T12:30:00.000Z',
 };
 
 const notification = {
@@ -371,6 +383,29 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     text: 'Your parcel {{trackingNumber}} is now {{status}}.',
     html: '',
     customized: true,
+    updatedAt: at,
+  },
+  Money: { amount: 999, currency: 'USD' },
+  Quote: quote,
+  QuoteExpired: {
+    error: 'This quote has expired: book with the new quote',
+    message: 'This quote has expired: book with the new quote',
+    code: 'quote_expired',
+    details: { quoteId: ['This quote has expired: `quote` is today’s price for the same parcel'] },
+    quote,
+  },
+  RateCard: {
+    currency: 'USD',
+    volumetricDivisor: 5000,
+    fuelSurchargePercent: 0,
+    remoteSurchargeAmount: 1500,
+    remoteAreas: [{ country: 'US', postcodePrefixes: ['995', '996'] }],
+    zones: [{ code: 'domestic', name: 'United States', countries: ['US'], postcodePrefixes: [] }],
+    prices: [
+      { zone: 'domestic', serviceType: 'Standard', maxWeightKg: 1, priceAmount: 999 },
+      { zone: 'domestic', serviceType: 'Premium', maxWeightKg: 1, priceAmount: 1999 },
+    ],
+    accountDiscounts: [{ accountId: '665f1c2ab4d3e8a1c0ffee10', discountPercent: 10 }],
     updatedAt: at,
   },
   NotificationSettings: {

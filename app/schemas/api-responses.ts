@@ -8,6 +8,7 @@ import { RUN_STATUSES } from './run';
 import { SHIPPER_ROLE } from './roles';
 import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
+  BOOKING_PAYMENT_METHODS,
   EVENT_STATUSES,
   FAILURE_REASON_CODES,
   NOTIFICATION_TYPES,
@@ -47,6 +48,73 @@ export const ErrorSchema = z
       .describe('Per-field messages, keyed by dotted path, on validation errors'),
   })
   .meta({ id: 'Error' });
+
+export const MoneySchema = z
+  .looseObject({
+    amount: z.number().int().describe('In the currency’s minor units (2599 is $25.99)'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217'),
+  })
+  .meta({ id: 'Money' });
+
+export const QuoteSchema = z
+  .looseObject({
+    ...ids,
+    serviceType: z.enum(SERVICE_TYPES),
+    amount: z.number().int().describe('The price, in the currency’s minor units'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217'),
+    breakdown: z
+      .array(z.looseObject({ label: z.string(), amount: z.number().int() }))
+      .describe('The lines the price adds up from (a discount is negative), in minor units'),
+    estimatedDelivery: z.iso.date().describe('The day it is delivered if booked today'),
+    expiresAt: isoDate.describe('Book with `quoteId` before then; a quote books one parcel'),
+  })
+  .meta({ id: 'Quote' });
+
+const zoneAnswer = z.looseObject({
+  code: z.string(),
+  name: z.string(),
+  countries: z.array(z.string()),
+  postcodePrefixes: z.array(z.string()),
+});
+
+export const RateCardObjectSchema = z
+  .looseObject({
+    currency: z.string(),
+    volumetricDivisor: z.number(),
+    fuelSurchargePercent: z.number(),
+    remoteSurchargeAmount: z.number().int(),
+    remoteAreas: z.array(
+      z.looseObject({ country: z.string(), postcodePrefixes: z.array(z.string()) }),
+    ),
+    zones: z.array(zoneAnswer),
+    prices: z.array(
+      z.looseObject({
+        zone: z.string(),
+        serviceType: z.enum(SERVICE_TYPES),
+        maxWeightKg: z.number(),
+        priceAmount: z.number().int(),
+      }),
+    ),
+    accountDiscounts: z.array(
+      z.looseObject({ accountId: z.string(), discountPercent: z.number() }),
+    ),
+    updatedAt: nullableDate.describe('When it was last saved; null for the starting card'),
+  })
+  .meta({ id: 'RateCard' });
+
+export const QuoteExpiredSchema = ErrorSchema.extend({
+  quote: QuoteSchema.nullable()
+    .optional()
+    .describe(
+      '`quote_expired`: a new quote for the same parcel and service at today’s price; null when the card no longer prices it',
+    ),
+}).meta({ id: 'QuoteExpired' });
 
 export const PaginationSchema = z
   .looseObject({
@@ -178,7 +246,17 @@ export const ParcelSchema = z
     deliveryPreferences: DeliveryPreferencesSchema.nullable().describe(
       'What the recipient asked for behind their postcode; null when nothing was asked',
     ),
-    cost: z.number(),
+    cost: z.number().describe('The price in major units (the spec’s field; `price` is exact)'),
+    price: MoneySchema.nullable()
+      .optional()
+      .describe(
+        'The price it was booked at, in the currency’s minor units; null for a parcel booked before prices',
+      ),
+    paymentMethod: z
+      .enum(BOOKING_PAYMENT_METHODS)
+      .nullable()
+      .optional()
+      .describe('How its booking is paid; null when it was not booked at a price'),
     destinations: z.array(
       z.looseObject({
         id: id.optional(),

@@ -255,6 +255,9 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 
 export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;
+/** How a booked parcel is paid: on the shipper account, billed by its monthly statement. */
+export const BOOKING_PAYMENT_METHODS = ['account'] as const;
+
 export const PAYMENT_METHODS = [
   'Credit Card',
   'Debit Card',

@@ -2,6 +2,7 @@ import { configureCoercion } from '@conform-to/zod/v4/future';
 import { z } from './zod';
 import { LABEL_PAPERS, MAX_LABELS_PER_SHEET } from './label';
 import {
+  BOOKING_PAYMENT_METHODS,
   DEFAULT_DELIVERY_DAYS,
   MAX_PAGE_SIZE,
   MAX_PARCEL_DESTINATIONS,
@@ -338,6 +339,21 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
   deliveryWindow: DeliveryWindowInputSchema,
   accountId: accountIdField,
   reference: referenceField,
+  quoteId: z
+    .string({ error: 'Invalid quote' })
+    .regex(OBJECT_ID_PATTERN, 'Invalid quote')
+    .optional()
+    .describe(
+      'A quote of POST /api/quotes: the parcel is booked at its price, service, weight and dimensions, and the quote is used',
+    ),
+  paymentMethod: z
+    .enum(BOOKING_PAYMENT_METHODS, {
+      error: `Payment method must be one of: ${BOOKING_PAYMENT_METHODS.join(', ')}`,
+    })
+    .optional()
+    .describe(
+      "How a booking is paid: 'account', billed on the account's monthly statement (an account's default)",
+    ),
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {
   deliveryWindow?: DeliveryWindowInput;

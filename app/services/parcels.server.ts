@@ -11,7 +11,11 @@ import type { DeliveryWindowInput, ParcelCreateInput, ParcelUpdateInput } from '
 import { recipientTimeZone, type ZonedParcel } from '~/lib/address-time-zone.server';
 import { dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
-import { normalizeTrackingNumber, TRACKING_NUMBER_PATTERN } from '~/schemas/constants';
+import {
+  normalizeTrackingNumber,
+  TRACKING_NUMBER_PATTERN,
+  type ServiceType,
+} from '~/schemas/constants';
 import { NotFoundError, ValidationError } from '~/lib/errors.server';
 import { scopeFilter, scopeOf, type AccountScope, type Scoped } from '~/lib/tenancy.server';
 import { getAccount } from '~/models/account.server';
@@ -20,6 +24,8 @@ import { auditRecord, type Actor } from './audit.server';
 import { planDayBeforeEmail } from './day-before-emails.server';
 import { emitWebhookEvent } from './webhooks.server';
 import { notFound, trackingNumberNotFound } from './public-tracking.server';
+import { releaseQuote, takeQuote } from './quotes.server';
+import { noteQuoteParcel, type StoredQuote } from '~/models/quote.server';
 
 /**
  * The parcel a URL parameter (`name`) names, by its id or by its tracking number (any case,
@@ -117,15 +123,66 @@ export async function createParcel(
 ): Promise<SerializedParcel> {
   const scope = scopeOf(actor);
   if (!scope) await checkAccount(input.accountId);
-  const parcel = await insertParcel({
-    ...input,
-    ...(scope ? await accountParcelFields(scope, input.sender) : {}),
-    deliveryWindow: await windowToStore(null, input),
-  });
+  const { quoteId, paymentMethod, ...fields } = input;
+  const quote = quoteId ? await takeQuote(quoteId, scope) : null;
+  let parcel: SerializedParcel;
+  try {
+    const booked = quote ? bookedAtQuote(fields, quote) : fields;
+    parcel = await insertParcel({
+      ...booked,
+      ...(scope ? await accountParcelFields(scope, input.sender) : {}),
+      ...(quote && (scope || paymentMethod) ? { paymentMethod: paymentMethod ?? 'account' } : {}),
+      deliveryWindow: await windowToStore(null, booked),
+    });
+  } catch (error) {
+    if (quote) await releaseQuote(quote.id);
+    throw error;
+  }
+  if (quote) await noteQuoteParcel(quote.id, parcel.id);
   await emitWebhookEvent('parcel.created', { parcel });
   await auditRecord(actor, 'create', 'parcel', { label: parcel.trackingNumber, after: parcel });
   await planDayBeforeEmail(parcel);
   return parcel;
+}
+
+/**
+ * A parcel booked with a quote: the quote's price, service, weight and dimensions, delivered by
+ * its day, to its postcode (a recipient's postcode elsewhere is refused: it was not priced).
+ */
+function bookedAtQuote<T extends Omit<ParcelCreateInput, 'quoteId' | 'paymentMethod'>>(
+  input: T,
+  quote: StoredQuote,
+) {
+  const postcode = (value: string) => value.toUpperCase().replace(/\s+/g, '');
+  if (
+    input.recipient.postalCode &&
+    postcode(input.recipient.postalCode) !== postcode(quote.to.postalCode)
+  )
+    throw new ValidationError(
+      {
+        'recipient.postalCode': [
+          `The quote was for postcode ${quote.to.postalCode}: ask for a quote to this one`,
+        ],
+      },
+      'The recipient’s postcode is not the one quoted',
+    );
+  const recipient = {
+    ...input.recipient,
+    postalCode: input.recipient.postalCode || quote.to.postalCode,
+    country: input.recipient.country || quote.to.country,
+  };
+  return {
+    ...input,
+    recipient,
+    destinations: input.destinations.map((d, index) =>
+      index === 0 && !d.postalCode ? { ...d, postalCode: recipient.postalCode } : d,
+    ),
+    serviceType: quote.serviceType as ServiceType,
+    weight: quote.weight,
+    dimensions: quote.dimensions,
+    estimatedDelivery: new Date(`${quote.estimatedDelivery}T00:00:00.000Z`),
+    price: { amount: quote.amount, currency: quote.currency },
+  };
 }
 
 /**

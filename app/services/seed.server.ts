@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { seedRateCard } from '~/models/rate-card.server';
 import { Parcel } from '~/models/parcel.server';
 import { insertWithTrackingNumber } from '~/models/parcel-tracking-numbers.server';
 import { User, createUser } from '~/models/user.server';
@@ -356,6 +357,8 @@ export async function seedIfEmpty(options: { demoParcels: boolean }): Promise<Se
     mustChangePassword: generatedPassword,
   });
   const trackingNumbers = options.demoParcels ? await createDemoParcels() : [];
+  // The starting prices: a small parcel at home costs the plans (Basic 9.99, Premium 19.99).
+  await seedRateCard();
   return {
     seeded: true,
     username,

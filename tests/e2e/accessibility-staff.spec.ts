@@ -51,6 +51,7 @@ checkScreens('staff', [
   { path: (f) => `/dashboard/settings/api-keys?revoke=${f.apiKeyId}` },
   { path: () => '/dashboard/settings/webhooks' },
   { path: () => '/dashboard/settings/depots' },
+  { path: () => '/dashboard/settings/prices' },
   { path: () => '/dashboard/exceptions' },
   { path: () => '/dashboard/dispatch' },
   { path: () => '/dashboard/my-run' },
