@@ -38,6 +38,8 @@ import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
 import { loader as reportsDeliveryPerformance } from './routes/api.reports.delivery-performance';
+import { loader as pickupsId } from './routes/api.pickups.$id';
+import { loader as pickups } from './routes/api.pickups';
 import { loader as runsIdStart } from './routes/api.runs.$id.start';
 import { loader as runsId } from './routes/api.runs.$id';
 import { loader as runs } from './routes/api.runs';
@@ -106,6 +108,8 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],
     ['api.reports.delivery-performance.ts', reportsDeliveryPerformance],
+    ['api.pickups.$id.ts', pickupsId],
+    ['api.pickups.ts', pickups],
     ['api.runs.$id.start.ts', runsIdStart],
     ['api.runs.$id.ts', runsId],
     ['api.runs.ts', runs],

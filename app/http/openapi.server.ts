@@ -53,6 +53,7 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/scans', 'Scans'],
   ['/api/depots', 'Depots'],
   ['/api/runs', 'Runs'],
+  ['/api/pickups', 'Pickups'],
   ['/api/reports/', 'Reports'],
   ['/api/notification', 'Notifications'],
   ['/api/sms/', 'Notifications'],
@@ -376,6 +377,9 @@ const WEBHOOK_SUMMARIES: Record<WebhookEventType, string> = {
   'tracking_event.deleted': 'A tracking event was deleted',
   'notification.sent': 'The mail server accepted a notification e-mail',
   'notification.failed': 'A notification e-mail failed for good',
+  'pickup.scheduled': 'A pickup was asked for (API or portal)',
+  'pickup.cancelled': 'A pickup was cancelled before its cut-off',
+  'pickup.completed': 'Every parcel of a pickup (or its count) was scanned Picked Up',
 };
 
 const SIGNATURE_HEADERS = [

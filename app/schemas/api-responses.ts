@@ -5,6 +5,7 @@ import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
 import { RUN_STATUSES } from './run';
+import { PICKUP_STATUSES } from './pickup';
 import { SHIPPER_ROLE } from './roles';
 import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
@@ -592,6 +593,38 @@ export const RunObjectSchema = z
   })
   .meta({ id: 'Run' });
 
+const PickupAddressObject = z.looseObject({
+  address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
+
+export const PickupObjectSchema = z
+  .looseObject({
+    ...ids,
+    accountId: id.nullable().describe('The shipper account that asked; null for the company'),
+    livemode: z.boolean().describe('false for a pickup asked for with an sk_test_ key'),
+    date: z.string().describe('The company’s day (YYYY-MM-DD)'),
+    window: z.looseObject({
+      from: z.string().describe('HH:MM, company time'),
+      until: z.string().describe('HH:MM, company time'),
+    }),
+    address: PickupAddressObject.describe('Where the courier collects'),
+    depotId: id.nullable().describe('The depot of the address’s town, when there is one'),
+    parcelIds: z.array(id).describe('The parcels named (empty when only a count was given)'),
+    parcelCount: z.number().int().min(1),
+    collectedCount: z.number().int().min(0).describe('Parcels scanned Picked Up so far'),
+    notes: z.string(),
+    status: z.enum(PICKUP_STATUSES),
+    cancelledAt: nullableDate,
+    completedAt: nullableDate,
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Pickup' });
+
 export const DeliveryPerformanceSchema = z
   .looseObject({
     rows: z.array(
@@ -721,6 +754,11 @@ const WEBHOOK_DATA = {
   'tracking_event.deleted': eventChange,
   'notification.sent': notificationOnly,
   'notification.failed': notificationOnly,
+  'pickup.scheduled': z.looseObject({ pickup: PickupObjectSchema }),
+  'pickup.cancelled': z.looseObject({ pickup: PickupObjectSchema }),
+  'pickup.completed': z.looseObject({
+    pickup: PickupObjectSchema.describe('Done: every parcel it named (or its count) is in'),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 export function webhookPayloadName(type: WebhookEventType) {

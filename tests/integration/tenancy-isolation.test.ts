@@ -7,6 +7,7 @@ import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { createWebhook } from '~/models/webhook.server';
 import { insertShipperUser } from '~/models/user.server';
+import { insertPickup } from '~/models/pickup.server';
 import { sessionCookie } from '../support/sign-in';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import {
@@ -32,7 +33,7 @@ const OK_FOR_FOREIGN_IDS = new Set([401, 403, 404, 405]);
 
 let keys: Record<'live' | 'test', Record<string, string>>;
 let foreign: Record<'live' | 'test', Foreign[]>;
-let ids: { webhook: string; account: string; event: string; proof: string };
+let ids: { webhook: string; account: string; event: string; proof: string; pickup: string };
 let shipperCookie: string;
 
 beforeAll(async () => {
@@ -79,7 +80,29 @@ beforeAll(async () => {
     { url: 'https://hooks.foreign.example/b', events: ['parcel.created'], description: '' },
     b.id,
   );
-  ids = { webhook: hook.webhook.id, account: b.id, event: event.id, proof: proof.id };
+  const pickup = await insertPickup({
+    scope: { accountId: b.id, livemode: true },
+    date: '2026-06-01',
+    window: { from: '09:00', until: '12:00' },
+    address: {
+      address: '9 Foreign Rd',
+      city: 'Foreign',
+      region: '',
+      postalCode: '',
+      country: 'US',
+    },
+    depotId: null,
+    parcelIds: [ofB.parcel.id],
+    parcelCount: 1,
+    notes: '',
+  });
+  ids = {
+    webhook: hook.webhook.id,
+    account: b.id,
+    event: event.id,
+    proof: proof.id,
+    pickup: pickup.id,
+  };
   const others = [ofB, ofBTest, company];
   const bMarkers = [b.id, 'Foreign Books', hook.webhook.id, 'hooks.foreign.example'];
   foreign = {
@@ -98,6 +121,7 @@ function paramValue(routeFile: string, name: string, target: Foreign, byNumber: 
   if (name === 'eventId') return ids.event;
   if (name === 'deliveryId' || name === 'fileId') return ids.event;
   if (routeFile.startsWith('api.webhooks')) return ids.webhook;
+  if (routeFile.startsWith('api.pickups')) return ids.pickup;
   if (routeFile.startsWith('api.accounts')) return ids.account;
   if (routeFile.startsWith('api.tracking.events')) return ids.event;
   return byNumber ? target.parcel.trackingNumber : target.parcel.id;
