@@ -1,5 +1,6 @@
 import { buildOpenApiDocument, routePath, type ApiRouteModule } from '~/http/openapi.server';
 import { env } from '~/lib/env.server';
+import { loader as accountsIdStatementsMonth } from './routes/api.accounts.$id.statements.$month';
 import { loader as accountsIdApiKeys } from './routes/api.accounts.$id.api-keys';
 import { loader as accountsIdUsers } from './routes/api.accounts.$id.users';
 import { loader as accountsId } from './routes/api.accounts.$id';
@@ -70,6 +71,7 @@ import { loader as webhooks } from './routes/api.webhooks';
 export function apiRoutes(): ApiRouteModule[] {
   // Read when asked, not at load: this module and the document's own route import each other.
   const routes = [
+    ['api.accounts.$id.statements.$month.ts', accountsIdStatementsMonth],
     ['api.accounts.$id.api-keys.ts', accountsIdApiKeys],
     ['api.accounts.$id.ts', accountsId],
     ['api.accounts.$id.users.ts', accountsIdUsers],

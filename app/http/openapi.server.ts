@@ -1,3 +1,4 @@
+import { MONTH_PATTERN } from '~/schemas/statement';
 import { z } from 'zod';
 import { defaultErrorCode } from '~/schemas/api-error-codes';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '~/schemas/integrations';
@@ -161,6 +162,13 @@ function pathParameter(name: string, { ids, path }: Op) {
       schema: TRACKING_NUMBER,
       example: EXAMPLE_TRACKING_NUMBER,
     };
+  if (name === 'month')
+    return {
+      ...base,
+      description: 'A month (YYYY-MM) in the company’s zone',
+      schema: { type: 'string', pattern: MONTH_PATTERN.source },
+      example: '2026-11',
+    };
   if (path.startsWith('/api/notification-templates/'))
     return {
       ...base,
@@ -264,7 +272,13 @@ function operation(op: Op) {
           ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
           : {}),
       },
-      content: media(op.contentType ?? 'application/json', shape),
+      content: {
+        ...media(op.contentType ?? 'application/json', shape),
+        ...Object.assign(
+          {},
+          ...Object.entries(op.alsoAs ?? {}).map(([type, as]) => media(type, as)),
+        ),
+      },
     };
   }
   if (op.etag)

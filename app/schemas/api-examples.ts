@@ -345,6 +345,49 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   },
   Run: run,
   Pickup: pickup,
+  Statement: {
+    accountId: ACCOUNT_ID,
+    accountName: 'Northwind Books',
+    month: '2026-05',
+    currency: 'USD',
+    parcels: [
+      {
+        parcelId: PARCEL_ID,
+        trackingNumber: EXAMPLE_TRACKING_NUMBER,
+        bookedAt: created,
+        serviceType: 'Standard',
+        recipientName: 'Jane Smith',
+        priceAmount: 2599,
+        currency: 'USD',
+      },
+    ],
+    adjustments: [
+      {
+        id: '665f1c2ab4d3e8a1c0ffee0d',
+        kind: 'credit',
+        amount: -500,
+        note: 'Late delivery',
+        createdAt: at,
+      },
+    ],
+    payments: [
+      {
+        id: '665f1c2ab4d3e8a1c0ffee0e',
+        amount: 1000,
+        date: '2026-06-03',
+        note: 'Bank transfer',
+        createdAt: at,
+      },
+    ],
+    parcelsAmount: 2599,
+    adjustmentsAmount: -500,
+    totalAmount: 2099,
+    paidAmount: 1000,
+    outstandingAmount: 1099,
+    delivered: 1,
+    firstAttemptRate: 1,
+    onTimeRate: 1,
+  },
   Eta: ETA_EXAMPLE,
   DeliveryPerformance: {
     rows: [

@@ -625,6 +625,59 @@ export const PickupObjectSchema = z
   })
   .meta({ id: 'Pickup' });
 
+const minor = z.number().int().describe('In the currency’s minor units (cents for USD)');
+
+export const StatementObjectSchema = z
+  .looseObject({
+    accountId: id,
+    accountName: z.string(),
+    month: z.string().describe('The company month (YYYY-MM)'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217: every …Amount is in it'),
+    parcels: z
+      .array(
+        z.looseObject({
+          parcelId: id,
+          trackingNumber: z.string(),
+          bookedAt: isoDate,
+          serviceType: z.string(),
+          recipientName: z.string(),
+          priceAmount: minor.describe('Its booked price, else its `cost`'),
+          currency: z.string(),
+        }),
+      )
+      .describe('Every live parcel the account booked in the month, oldest first'),
+    adjustments: z.array(
+      z.looseObject({
+        id,
+        kind: z.enum(['credit', 'charge']),
+        amount: minor.describe('Negative for a credit'),
+        note: z.string(),
+        createdAt: nullableDate,
+      }),
+    ),
+    payments: z.array(
+      z.looseObject({
+        id,
+        amount: minor,
+        date: z.string().nullable().describe('The day it was paid (YYYY-MM-DD)'),
+        note: z.string(),
+        createdAt: nullableDate,
+      }),
+    ),
+    parcelsAmount: minor,
+    adjustmentsAmount: minor,
+    totalAmount: minor.describe('The parcels and the adjustments'),
+    paidAmount: minor,
+    outstandingAmount: minor.describe('The total less the payments'),
+    delivered: z.number().int().min(0).describe('Parcels of the account delivered in the month'),
+    firstAttemptRate: z.number().min(0).max(1).nullable(),
+    onTimeRate: z.number().min(0).max(1).nullable(),
+  })
+  .meta({ id: 'Statement' });
+
 export const DeliveryPerformanceSchema = z
   .looseObject({
     rows: z.array(

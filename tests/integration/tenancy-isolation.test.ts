@@ -118,6 +118,7 @@ afterAll(async () => {
 /** The value of a URL parameter naming `target`'s records on this path. */
 function paramValue(routeFile: string, name: string, target: Foreign, byNumber: boolean) {
   if (name === 'proofId') return ids.proof;
+  if (name === 'month') return '2026-11';
   if (name === 'eventId') return ids.event;
   if (name === 'deliveryId' || name === 'fileId') return ids.event;
   if (routeFile.startsWith('api.webhooks')) return ids.webhook;
