@@ -22,6 +22,8 @@ export const meta: MetaFunction = () => [
 const LINKS = [
   { to: '/account', label: 'Overview', end: true },
   { to: '/account/parcels', label: 'Parcels', end: false },
+  { to: '/account/pickups', label: 'Pickups', end: false },
+  { to: '/account/statements', label: 'Statements', end: false },
 ];
 
 export default function AccountLayout() {

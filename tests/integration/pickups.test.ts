@@ -5,6 +5,9 @@ import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { action as pickupsAction, loader as pickupsLoader } from '~/routes/api.pickups';
 import { action as pickupAction, loader as pickupLoader } from '~/routes/api.pickups.$id';
 import { action as scansAction } from '~/routes/api.scans';
+import { action as portalAction, loader as portalLoader } from '~/routes/account.pickups';
+import { insertShipperUser } from '~/models/user.server';
+import { sessionCookie } from '../support/sign-in';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { callRoute } from '../support/api';
@@ -184,5 +187,41 @@ describe('pickups', () => {
     );
     // The other account's endpoint hears of none of them.
     expect(await deliveries(otherHook)).toEqual([]);
+  });
+
+  it('are asked for and cancelled in the portal with the same rules, without JavaScript', async () => {
+    const shipper = await insertShipperUser({
+      accountId: account.id,
+      accountRole: 'member',
+      name: 'Portal shipper',
+      email: 'portal@pickups.example',
+      accessNonce: 'x',
+      accessExpires: new Date(),
+    });
+    const cookie = await sessionCookie(shipper.id);
+    clock(at(FRIDAY, '15:00'));
+    const form = { date: FRIDAY, from: '09:00', until: '12:00', parcelCount: '3', notes: '' };
+    const late = await callRoute(portalAction, '/account/pickups', { cookie, form });
+    expect(late.status).toBe(400);
+    expect(JSON.stringify(await late.json())).toContain('the next possible day is 2026-11-30');
+    const made = await callRoute(portalAction, '/account/pickups', {
+      cookie,
+      form: { ...form, date: MONDAY },
+    });
+    expect(made.status).toBe(302);
+    const page = await (await callRoute(portalLoader, '/account/pickups', { cookie })).json();
+    expect(page.firstDay).toBe(MONDAY);
+    const mine = page.pickups.find((p: { parcelCount: number }) => p.parcelCount === 3);
+    expect(mine).toMatchObject({ date: MONDAY, status: 'scheduled' });
+    const cancelled = await callRoute(portalAction, '/account/pickups', {
+      cookie,
+      form: { intent: 'cancel', pickupId: mine.id },
+    });
+    expect(cancelled.status).toBe(302);
+    const foreign = await callRoute(portalAction, '/account/pickups', {
+      cookie,
+      form: { intent: 'cancel', pickupId: '6b0abf97c9cfe6f3f6d515f5' },
+    });
+    expect(foreign.status).toBe(404);
   });
 });

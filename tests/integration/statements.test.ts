@@ -4,6 +4,7 @@ import { env } from '~/lib/env.server';
 import { Job } from '~/models/job.server';
 import { Parcel } from '~/models/parcel.server';
 import { loader as statementLoader } from '~/routes/api.accounts.$id.statements.$month';
+import { action as staffStatementAction } from '~/routes/dashboard.accounts.$accountId.statements.$month';
 import { deliveryPerformanceReport } from '~/services/reports.server';
 import {
   addStatementAdjustment,
@@ -196,5 +197,28 @@ describe('statements', () => {
     expect(
       await Job.exists({ type: STATEMENT_PLANNING_JOB, 'payload.month': '2026-11' }),
     ).toBeTruthy();
+  });
+
+  it('take payments and adjustments from staff on the dashboard, refusing a bad amount', async () => {
+    const path = `/dashboard/accounts/${other.id}/statements/${MONTH}`;
+    const params = { accountId: other.id, month: MONTH };
+    const bad = await callRoute(staffStatementAction, path, {
+      headers: { Cookie: staff.cookie },
+      params,
+      form: { intent: 'pay', amount: '1.005', date: '2026-11-02', note: '' },
+    });
+    expect(bad.status).toBe(400);
+    const paid = await callRoute(staffStatementAction, path, {
+      headers: { Cookie: staff.cookie },
+      params,
+      form: { intent: 'pay', amount: '4.99', date: '2026-11-02', note: 'Card' },
+    });
+    expect(paid.status).toBe(302);
+    const res = await read(other.id, staff.auth);
+    expect((await res.json()).statement).toMatchObject({
+      totalAmount: 999,
+      paidAmount: 499,
+      outstandingAmount: 500,
+    });
   });
 });
