@@ -7,6 +7,8 @@ import { action as pickupAction, loader as pickupLoader } from '~/routes/api.pic
 import { action as scansAction } from '~/routes/api.scans';
 import { action as portalAction, loader as portalLoader } from '~/routes/account.pickups';
 import { insertShipperUser } from '~/models/user.server';
+import { loader as staffPickupsLoader } from '~/routes/dashboard.pickups';
+import { savePickupCutoff } from '~/services/depots.server';
 import { sessionCookie } from '../support/sign-in';
 import { registerJobKinds } from '~/services/job-kinds.server';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
@@ -223,5 +225,19 @@ describe('pickups', () => {
       form: { intent: 'cancel', pickupId: '6b0abf97c9cfe6f3f6d515f5' },
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it("follow the settings' cut-off, and staff see each day's on the Pickups page", async () => {
+    clock(at(FRIDAY, '15:00'));
+    await savePickupCutoff('16:00', { user: staff.user, context: null });
+    const ok = await ask({ date: FRIDAY, window, parcelCount: 5 });
+    await savePickupCutoff('14:00', { user: staff.user, context: null });
+    expect(ok.status).toBe(201);
+    const page = await callRoute(staffPickupsLoader, `/dashboard/pickups?date=${FRIDAY}`, {
+      cookie: staff.cookie,
+    });
+    const { pickups } = await page.json();
+    expect(pickups.map((p: { id: string }) => p.id)).toContain(ok.body.pickup.id);
+    expect(pickups.every((p: { date: string }) => p.date === FRIDAY)).toBe(true);
   });
 });
