@@ -1,5 +1,6 @@
 import type { CompanyInfo } from '~/lib/env.server';
 import { formatAmount } from '~/utils/minor-units';
+import type { Statement } from './statements.server';
 import { fitText, pdfDocument } from './label-render.server';
 import { PDF_FONT, PDF_FONT_BOLD } from './pdf-fonts.server';
 
@@ -12,34 +13,10 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 40;
 const LINE = 16;
 
-type StatementForPdf = {
-  accountName: string;
-  month: string;
-  currency: string;
-  parcels: {
-    trackingNumber: string;
-    bookedAt: string;
-    serviceType: string;
-    recipientName: string;
-    priceAmount: number;
-  }[];
-  adjustments: { kind: string; amount: number; note: string }[];
-  payments: { amount: number; date: string | null; note: string }[];
-  totalAmount: number;
-  paidAmount: number;
-  outstandingAmount: number;
-  delivered: number;
-  firstAttemptRate: number | null;
-  onTimeRate: number | null;
-};
-
 const percent = (rate: number | null) =>
   rate === null ? '—' : `${Math.round(rate * 1000) / 10} %`;
 
-export function renderStatementPdf(
-  statement: StatementForPdf,
-  company: CompanyInfo,
-): Promise<Buffer> {
+export function renderStatementPdf(statement: Statement, company: CompanyInfo): Promise<Buffer> {
   const { doc, done } = pdfDocument(
     A4,
     {

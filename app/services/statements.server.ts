@@ -179,11 +179,11 @@ export function statementPdf(statement: Statement): Promise<Buffer> {
   return renderStatementPdf(statement, publicCompanyInfo());
 }
 
-/** Staff add a credit (lowers the total) or a charge (raises it), with its note; audited. */
-export async function addStatementAdjustment(
+/** An entry staff add to a statement (an adjustment or a payment), in minor units; audited. */
+async function addStatementEntry(
   accountId: string,
   month: string,
-  input: { kind: 'credit' | 'charge'; amount: string; note: string },
+  input: { kind: 'credit' | 'charge' | 'payment'; amount: string; date?: string; note: string },
   actor: Actor,
 ) {
   const account = await getAccount(accountId);
@@ -195,6 +195,7 @@ export async function addStatementAdjustment(
     kind: input.kind,
     amount: amountFromText(input.amount, currency),
     currency,
+    date: input.date ?? null,
     note: input.note,
   });
   await auditRecord(actor, 'create', 'statement', {
@@ -204,30 +205,24 @@ export async function addStatementAdjustment(
   return entry;
 }
 
-/** Staff record a payment against the statement (amount, day, note); audited. */
-export async function recordStatementPayment(
+/** Staff add a credit (lowers the total) or a charge (raises it), with its note. */
+export function addStatementAdjustment(
+  accountId: string,
+  month: string,
+  input: { kind: 'credit' | 'charge'; amount: string; note: string },
+  actor: Actor,
+) {
+  return addStatementEntry(accountId, month, input, actor);
+}
+
+/** Staff record a payment against the statement (amount, day, note). */
+export function recordStatementPayment(
   accountId: string,
   month: string,
   input: { amount: string; date: string; note: string },
   actor: Actor,
 ) {
-  const account = await getAccount(accountId);
-  if (!account) throw new NotFoundError('Account not found');
-  const currency = env.COMPANY_CURRENCY;
-  const entry = await insertStatementEntry({
-    accountId,
-    month,
-    kind: 'payment',
-    amount: amountFromText(input.amount, currency),
-    currency,
-    date: input.date,
-    note: input.note,
-  });
-  await auditRecord(actor, 'create', 'statement', {
-    label: `${account.name} ${month}: payment ${input.amount} ${currency}`,
-    after: entry,
-  });
-  return entry;
+  return addStatementEntry(accountId, month, { ...input, kind: 'payment' }, actor);
 }
 
 /** The month before the one `day` is in. */

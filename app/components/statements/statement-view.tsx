@@ -1,32 +1,13 @@
 import type { ReactNode } from 'react';
 import { CardSection } from '~/components/ui/card-section';
 import { formatAmount } from '~/utils/minor-units';
+import type { Statement } from '~/services/statements.server';
 
 /**
  * One account's monthly statement as the portal and the staff's page show it: the month's
  * rates, each parcel at its price, the adjustments, the total, payments and what is outstanding,
  * with its CSV and PDF (the API's own answer, which the signed-in session may read).
  */
-type StatementShown = {
-  accountId: string;
-  month: string;
-  currency: string;
-  parcels: {
-    parcelId: string;
-    trackingNumber: string;
-    bookedAt: string;
-    serviceType: string;
-    priceAmount: number;
-  }[];
-  adjustments: { id: string; kind: string; amount: number; note: string }[];
-  payments: { id: string; amount: number; date: string | null; note: string }[];
-  totalAmount: number;
-  paidAmount: number;
-  outstandingAmount: number;
-  delivered: number;
-  firstAttemptRate: number | null;
-  onTimeRate: number | null;
-};
 
 const percent = (rate: number | null) =>
   rate === null ? '—' : `${Math.round(rate * 1000) / 10} %`;
@@ -35,7 +16,7 @@ export function StatementView({
   statement,
   children,
 }: {
-  statement: StatementShown;
+  statement: Statement;
   children?: ReactNode;
 }) {
   const money = (amount: number) =>
