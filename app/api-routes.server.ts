@@ -1,5 +1,6 @@
 import { buildOpenApiDocument, routePath, type ApiRouteModule } from '~/http/openapi.server';
 import { env } from '~/lib/env.server';
+import { loader as accountsIdStatementsMonth } from './routes/api.accounts.$id.statements.$month';
 import { loader as accountsIdApiKeys } from './routes/api.accounts.$id.api-keys';
 import { loader as accountsIdUsers } from './routes/api.accounts.$id.users';
 import { loader as accountsId } from './routes/api.accounts.$id';
@@ -40,6 +41,8 @@ import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
 import { loader as reportsDeliveryPerformance } from './routes/api.reports.delivery-performance';
+import { loader as pickupsId } from './routes/api.pickups.$id';
+import { loader as pickups } from './routes/api.pickups';
 import { loader as runsIdStart } from './routes/api.runs.$id.start';
 import { loader as runsId } from './routes/api.runs.$id';
 import { loader as runs } from './routes/api.runs';
@@ -70,6 +73,7 @@ import { loader as webhooks } from './routes/api.webhooks';
 export function apiRoutes(): ApiRouteModule[] {
   // Read when asked, not at load: this module and the document's own route import each other.
   const routes = [
+    ['api.accounts.$id.statements.$month.ts', accountsIdStatementsMonth],
     ['api.accounts.$id.api-keys.ts', accountsIdApiKeys],
     ['api.accounts.$id.ts', accountsId],
     ['api.accounts.$id.users.ts', accountsIdUsers],
@@ -110,6 +114,8 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],
     ['api.reports.delivery-performance.ts', reportsDeliveryPerformance],
+    ['api.pickups.$id.ts', pickupsId],
+    ['api.pickups.ts', pickups],
     ['api.runs.$id.start.ts', runsIdStart],
     ['api.runs.$id.ts', runsId],
     ['api.runs.ts', runs],

@@ -14,6 +14,7 @@ import { Notification } from './models/notification.server';
 import { Parcel } from './models/parcel.server';
 import { Receipt } from './models/receipt.server';
 import { planDayBeforePlanning } from './services/day-before-emails.server';
+import { planStatementEmails } from './services/statements.server';
 import { resumeInquiryEmails } from './services/inquiries.server';
 import { JOB_KINDS, registerJobKinds } from './services/job-kinds.server';
 import { startJobWorker, type JobWorker } from './services/jobs.server';
@@ -76,11 +77,13 @@ export function startWorkers() {
   const id = newWorkerId();
   // Jobs this machine's earlier (crashed or killed) processes held are taken again at once, and
   // e-mails a stop left without a job (or with a failed one) are queued (or failed) again; the
-  // day's planning of tomorrow's day-before e-mails is queued unless it already is.
+  // day's planning of tomorrow's day-before e-mails and the month's statements is queued unless
+  // it already is.
   releaseLeasesOfDeadWorkers(id)
     .then(() => resumeNotificationSends())
     .then(() => resumeInquiryEmails())
     .then(() => planDayBeforePlanning())
+    .then(() => planStatementEmails())
     .catch((error) =>
       console.error(
         'Could not resume queued e-mails',

@@ -66,6 +66,8 @@ export type OperationDoc = {
   rawBody?: { contentType: string; schema: JsonSchema; description: string; example: unknown };
   /** The success answer's media type, when it is not JSON. */
   contentType?: string;
+  /** The success answer in other media types too (asked for with `?format=`), by type. */
+  alsoAs?: Record<string, Shape>;
   /** A single resource answered with an ETag (304 for If-None-Match). */
   etag?: boolean;
   /** A change that honours If-Match (412 when the record changed since). */

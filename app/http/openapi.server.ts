@@ -1,3 +1,4 @@
+import { MONTH_PATTERN } from '~/schemas/statement';
 import { z } from 'zod';
 import { defaultErrorCode } from '~/schemas/api-error-codes';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '~/schemas/integrations';
@@ -53,6 +54,7 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/scans', 'Scans'],
   ['/api/depots', 'Depots'],
   ['/api/runs', 'Runs'],
+  ['/api/pickups', 'Pickups'],
   ['/api/reports/', 'Reports'],
   ['/api/notification', 'Notifications'],
   ['/api/sms/', 'Notifications'],
@@ -162,6 +164,13 @@ function pathParameter(name: string, { ids, path }: Op) {
       schema: TRACKING_NUMBER,
       example: EXAMPLE_TRACKING_NUMBER,
     };
+  if (name === 'month')
+    return {
+      ...base,
+      description: 'A month (YYYY-MM) in the company’s zone',
+      schema: { type: 'string', pattern: MONTH_PATTERN.source },
+      example: '2026-11',
+    };
   if (path.startsWith('/api/notification-templates/'))
     return {
       ...base,
@@ -265,7 +274,13 @@ function operation(op: Op) {
           ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
           : {}),
       },
-      content: media(op.contentType ?? 'application/json', shape),
+      content: {
+        ...media(op.contentType ?? 'application/json', shape),
+        ...Object.assign(
+          {},
+          ...Object.entries(op.alsoAs ?? {}).map(([type, as]) => media(type, as)),
+        ),
+      },
     };
   }
   if (op.etag)
@@ -378,6 +393,9 @@ const WEBHOOK_SUMMARIES: Record<WebhookEventType, string> = {
   'tracking_event.deleted': 'A tracking event was deleted',
   'notification.sent': 'The mail server accepted a notification e-mail',
   'notification.failed': 'A notification e-mail failed for good',
+  'pickup.scheduled': 'A pickup was asked for (API or portal)',
+  'pickup.cancelled': 'A pickup was cancelled before its cut-off',
+  'pickup.completed': 'Every parcel of a pickup (or its count) was scanned Picked Up',
 };
 
 const SIGNATURE_HEADERS = [

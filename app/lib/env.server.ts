@@ -88,6 +88,12 @@ const EnvSchema = z.object({
     .refine(isTimeZone, 'must be an IANA time zone, e.g. America/New_York')
     .transform(canonicalTimeZone)
     .default(DEFAULT_COMPANY_TIME_ZONE),
+  /** The currency (ISO 4217) of the spec's `cost`: what a parcel booked without a price is billed in. */
+  COMPANY_CURRENCY: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. USD')
+    .default('USD'),
   /** The public pages' and customers' e-mails' language when nothing says another one. */
   DEFAULT_LANGUAGE: z
     .enum(LANGUAGE_CODES as [Language, ...Language[]], {

@@ -1,6 +1,7 @@
 import { Schema } from 'mongoose';
 import { STALE_SCAN_DAYS_DEFAULT } from '~/schemas/depot';
 import { registeredModel } from '~/lib/records.server';
+import { DEFAULT_PICKUP_CUTOFF } from '~/schemas/pickup';
 
 /** How deliveries are watched and recorded: one document, holding what admins changed. */
 const settingsSchema = new Schema(
@@ -10,6 +11,8 @@ const settingsSchema = new Schema(
     // Whether a scan that names who received the parcel may record it Delivered (a proof of
     // delivery without photo or signature); otherwise only the proof-of-delivery form does.
     deliveredByScan: { type: Boolean, default: false },
+    // Until when (HH:MM, company time) a pickup may be asked for or cancelled for the same day.
+    pickupCutoff: { type: String, default: DEFAULT_PICKUP_CUTOFF },
   },
   { timestamps: true },
 );
@@ -18,7 +21,11 @@ export const OperationsSettings = registeredModel('OperationsSettings', settings
 
 const KEY = 'operations';
 
-export type OperationsSettingsValues = { staleScanDays: number; deliveredByScan: boolean };
+export type OperationsSettingsValues = {
+  staleScanDays: number;
+  deliveredByScan: boolean;
+  pickupCutoff: string;
+};
 
 export async function getOperationsSettings(): Promise<OperationsSettingsValues> {
   const doc = await OperationsSettings.findOne({ key: KEY }).lean<
@@ -27,6 +34,7 @@ export async function getOperationsSettings(): Promise<OperationsSettingsValues>
   return {
     staleScanDays: doc?.staleScanDays ?? STALE_SCAN_DAYS_DEFAULT,
     deliveredByScan: doc?.deliveredByScan ?? false,
+    pickupCutoff: doc?.pickupCutoff ?? DEFAULT_PICKUP_CUTOFF,
   };
 }
 

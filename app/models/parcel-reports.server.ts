@@ -73,15 +73,19 @@ export function deliveryPerformancePipeline({
   end,
   groupBy,
   timeZone,
+  where = {},
 }: {
   start: Date;
   end: Date;
   groupBy: ReportGroup;
   timeZone: string;
+  /** The parcels counted (one account's live parcels, for its statement): every one if empty. */
+  where?: Record<string, unknown>;
 }): PipelineStage[] {
   return [
     {
       $match: {
+        ...where,
         $or: [
           { actualDelivery: { $gte: start, $lt: end } },
           {
@@ -225,11 +229,8 @@ export function deliveryPerformancePipeline({
   ];
 }
 
-export async function deliveryPerformance(options: {
-  start: Date;
-  end: Date;
-  groupBy: ReportGroup;
-  timeZone: string;
-}): Promise<PerformanceRow[]> {
+export async function deliveryPerformance(
+  options: Parameters<typeof deliveryPerformancePipeline>[0],
+): Promise<PerformanceRow[]> {
   return Parcel.aggregate<PerformanceRow>(deliveryPerformancePipeline(options));
 }

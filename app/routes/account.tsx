@@ -30,6 +30,8 @@ const LINKS = [
   { to: '/account/users', label: 'Users', end: false },
   { to: '/account/api-keys', label: 'API keys', end: false, admin: true },
   { to: '/account/webhooks', label: 'Webhooks', end: false, admin: true },
+  { to: '/account/pickups', label: 'Pickups', end: false },
+  { to: '/account/statements', label: 'Statements', end: false },
 ];
 
 export default function AccountLayout() {

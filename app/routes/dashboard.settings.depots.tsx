@@ -20,12 +20,14 @@ import {
   ExceptionSettingsSchema,
   STALE_SCAN_DAYS_MAX,
 } from '~/schemas/depot';
+import { PickupSettingsSchema } from '~/schemas/pickup';
 import { requireUserWithRole } from '~/http/auth.server';
 import {
   createDepot,
   deleteDepot,
   DepotNameTaken,
   saveDeliveredByScan,
+  savePickupCutoff,
   saveStaleScanDays,
 } from '~/services/depots.server';
 import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
@@ -76,6 +78,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== 'success')
       return json({ intent, result: submission.reply() }, { status: 400 });
     await saveStaleScanDays(submission.value.staleScanDays, actor);
+    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
+  }
+  if (intent === 'pickups') {
+    const submission = parseWithZod(formData, { schema: PickupSettingsSchema });
+    if (submission.status !== 'success')
+      return json({ intent, result: submission.reply() }, { status: 400 });
+    await savePickupCutoff(submission.value.pickupCutoff, actor);
     return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
   }
   const submission = parseWithZod(formData, { schema: DepotCreateFormSchema });
@@ -214,6 +223,22 @@ export default function DepotSettings() {
             </span>
           </label>
           <button type="submit" name="intent" value="deliveries" className="btn-secondary">
+            Save
+          </button>
+        </Form>
+      </CardSection>
+
+      <CardSection headingId="pickups-heading" title="Pickups">
+        <Form method="post" action={PATH} className="flex flex-wrap items-end gap-3">
+          <Field
+            label="Same-day pickups until (company time)"
+            name="pickupCutoff"
+            type="time"
+            required
+            defaultValue={settings.pickupCutoff}
+            errors={resultFor('pickups')?.error?.pickupCutoff ?? undefined}
+          />
+          <button type="submit" name="intent" value="pickups" className="btn-secondary">
             Save
           </button>
         </Form>

@@ -49,6 +49,10 @@ export const API_ERROR_CODE_MEANINGS = {
     'The quote was already used for a booking: a quote books one parcel; ask for a new one',
   quote_expired:
     'The quote has expired: `quote` is a new quote for the same parcel and service at today’s price (null when the card no longer prices it)',
+  pickup_too_late:
+    'The pickup’s day is past its cut-off (14:00 company time for the same day unless the settings say otherwise) or is not a business day (Monday to Friday): `nextDate` (and `details.nextDate`) is the first day open',
+  pickup_closed:
+    'The pickup is no longer scheduled (cancelled or completed), or its day’s cut-off has passed: it no longer changes',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

@@ -49,6 +49,31 @@ const ETA_EXAMPLE = {
   stops: 11,
 };
 const RUN_ID = '665f1c2ab4d3e8a1c0ffee08';
+const PICKUP_ID = '665f1c2ab4d3e8a1c0ffee09';
+const pickup = {
+  ...ids(PICKUP_ID),
+  accountId: ACCOUNT_ID,
+  livemode: true,
+  date: '2026-05-06',
+  window: { from: '14:00', until: '17:00' },
+  address: {
+    address: '12 Dock Rd',
+    city: 'Seattle',
+    region: 'WA',
+    postalCode: '98101',
+    country: 'US',
+  },
+  depotId: DEPOT_ID,
+  parcelIds: [PARCEL_ID],
+  parcelCount: 1,
+  collectedCount: 0,
+  notes: 'Loading bay at the back',
+  status: 'scheduled',
+  cancelledAt: null,
+  completedAt: null,
+  createdAt: created,
+  updatedAt: created,
+};
 const run = {
   ...ids(RUN_ID),
   date: '2026-05-06',
@@ -332,6 +357,50 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     updatedAt: created,
   },
   Run: run,
+  Pickup: pickup,
+  Statement: {
+    accountId: ACCOUNT_ID,
+    accountName: 'Northwind Books',
+    month: '2026-05',
+    currency: 'USD',
+    parcels: [
+      {
+        parcelId: PARCEL_ID,
+        trackingNumber: EXAMPLE_TRACKING_NUMBER,
+        bookedAt: created,
+        serviceType: 'Standard',
+        recipientName: 'Jane Smith',
+        priceAmount: 2599,
+        currency: 'USD',
+      },
+    ],
+    adjustments: [
+      {
+        id: '665f1c2ab4d3e8a1c0ffee0d',
+        kind: 'credit',
+        amount: -500,
+        note: 'Late delivery',
+        createdAt: at,
+      },
+    ],
+    payments: [
+      {
+        id: '665f1c2ab4d3e8a1c0ffee0e',
+        amount: 1000,
+        date: '2026-06-03',
+        note: 'Bank transfer',
+        createdAt: at,
+      },
+    ],
+    parcelsAmount: 2599,
+    adjustmentsAmount: -500,
+    totalAmount: 2099,
+    paidAmount: 1000,
+    outstandingAmount: 1099,
+    delivered: 1,
+    firstAttemptRate: 1,
+    onTimeRate: 1,
+  },
   Eta: ETA_EXAMPLE,
   DeliveryPerformance: {
     rows: [
@@ -484,6 +553,11 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
   'tracking_event.updated': { event: parcelEvent, parcel: { ...parcelRef, status: 'In Transit' } },
   'tracking_event.deleted': { event: parcelEvent, parcel: { ...parcelRef, status: 'In Transit' } },
   'notification.sent': { notification },
+  'pickup.scheduled': { pickup },
+  'pickup.cancelled': { pickup: { ...pickup, status: 'cancelled', cancelledAt: at } },
+  'pickup.completed': {
+    pickup: { ...pickup, status: 'completed', collectedCount: 1, completedAt: at },
+  },
   'notification.failed': {
     notification: {
       ...notification,
@@ -494,6 +568,7 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
 };
 
 export const EXAMPLE_IDS = {
+  pickup: PICKUP_ID,
   parcel: PARCEL_ID,
   event: EVENT_ID,
   depot: DEPOT_ID,

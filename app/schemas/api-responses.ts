@@ -5,6 +5,7 @@ import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
 import { RUN_STATUSES } from './run';
+import { PICKUP_STATUSES } from './pickup';
 import { SHIPPER_ROLE } from './roles';
 import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
@@ -673,6 +674,91 @@ export const RunObjectSchema = z
   })
   .meta({ id: 'Run' });
 
+const PickupAddressObject = z.looseObject({
+  address: z.string(),
+  city: z.string(),
+  region: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
+
+export const PickupObjectSchema = z
+  .looseObject({
+    ...ids,
+    accountId: id.nullable().describe('The shipper account that asked; null for the company'),
+    livemode: z.boolean().describe('false for a pickup asked for with an sk_test_ key'),
+    date: z.string().describe('The company’s day (YYYY-MM-DD)'),
+    window: z.looseObject({
+      from: z.string().describe('HH:MM, company time'),
+      until: z.string().describe('HH:MM, company time'),
+    }),
+    address: PickupAddressObject.describe('Where the courier collects'),
+    depotId: id.nullable().describe('The depot of the address’s town, when there is one'),
+    parcelIds: z.array(id).describe('The parcels named (empty when only a count was given)'),
+    parcelCount: z.number().int().min(1),
+    collectedCount: z.number().int().min(0).describe('Parcels scanned Picked Up so far'),
+    notes: z.string(),
+    status: z.enum(PICKUP_STATUSES),
+    cancelledAt: nullableDate,
+    completedAt: nullableDate,
+    createdAt: nullableDate,
+    updatedAt: nullableDate,
+  })
+  .meta({ id: 'Pickup' });
+
+const minor = z.number().int().describe('In the currency’s minor units (cents for USD)');
+
+export const StatementObjectSchema = z
+  .looseObject({
+    accountId: id,
+    accountName: z.string(),
+    month: z.string().describe('The company month (YYYY-MM)'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217: every …Amount is in it'),
+    parcels: z
+      .array(
+        z.looseObject({
+          parcelId: id,
+          trackingNumber: z.string(),
+          bookedAt: isoDate,
+          serviceType: z.string(),
+          recipientName: z.string(),
+          priceAmount: minor.describe('Its booked price, else its `cost`'),
+          currency: z.string(),
+        }),
+      )
+      .describe('Every live parcel the account booked in the month, oldest first'),
+    adjustments: z.array(
+      z.looseObject({
+        id,
+        kind: z.enum(['credit', 'charge']),
+        amount: minor.describe('Negative for a credit'),
+        note: z.string(),
+        createdAt: nullableDate,
+      }),
+    ),
+    payments: z.array(
+      z.looseObject({
+        id,
+        amount: minor,
+        date: z.string().nullable().describe('The day it was paid (YYYY-MM-DD)'),
+        note: z.string(),
+        createdAt: nullableDate,
+      }),
+    ),
+    parcelsAmount: minor,
+    adjustmentsAmount: minor,
+    totalAmount: minor.describe('The parcels and the adjustments'),
+    paidAmount: minor,
+    outstandingAmount: minor.describe('The total less the payments'),
+    delivered: z.number().int().min(0).describe('Parcels of the account delivered in the month'),
+    firstAttemptRate: z.number().min(0).max(1).nullable(),
+    onTimeRate: z.number().min(0).max(1).nullable(),
+  })
+  .meta({ id: 'Statement' });
+
 export const DeliveryPerformanceSchema = z
   .looseObject({
     rows: z.array(
@@ -802,6 +888,11 @@ const WEBHOOK_DATA = {
   'tracking_event.deleted': eventChange,
   'notification.sent': notificationOnly,
   'notification.failed': notificationOnly,
+  'pickup.scheduled': z.looseObject({ pickup: PickupObjectSchema }),
+  'pickup.cancelled': z.looseObject({ pickup: PickupObjectSchema }),
+  'pickup.completed': z.looseObject({
+    pickup: PickupObjectSchema.describe('Done: every parcel it named (or its count) is in'),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 export function webhookPayloadName(type: WebhookEventType) {

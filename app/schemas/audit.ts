@@ -19,6 +19,8 @@ export const AUDIT_ENTITY_NAMES = [
   'settings',
   'run',
   'account',
+  'pickup',
+  'statement',
 ] as const;
 /**
  * Who may read one record's history: the roles that may read the record itself. Users, API keys
@@ -41,6 +43,8 @@ export const AUDIT_READERS: Record<(typeof AUDIT_ENTITY_NAMES)[number], UserRole
   settings: 'admin',
   run: 'viewer',
   account: 'admin',
+  pickup: 'viewer',
+  statement: 'staff',
 };
 
 /** `import`: a parcel created by a CSV import (one entry per parcel, written together). */

@@ -44,6 +44,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'tracking_event.deleted',
   'notification.sent',
   'notification.failed',
+  'pickup.scheduled',
+  'pickup.cancelled',
+  'pickup.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -76,4 +76,9 @@ export function saveDeliveredByScan(deliveredByScan: boolean, actor?: Actor) {
   return saveSettings('Deliveries', { deliveredByScan }, actor);
 }
 
+/** Until when (company time) a pickup may be asked for or cancelled for the same day. */
+export function savePickupCutoff(pickupCutoff: string, actor?: Actor) {
+  return saveSettings('Pickups', { pickupCutoff }, actor);
+}
+
 export { getDepot };

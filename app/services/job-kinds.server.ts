@@ -23,6 +23,12 @@ import {
   UPDATE_EMAIL,
 } from './parcel-subscriptions.server';
 import { RECEIPT_EMAIL, receiptEmailKind } from './receipt-email.server';
+import {
+  STATEMENT_EMAIL,
+  STATEMENT_PLANNING_JOB,
+  statementEmailKind,
+  statementPlanningJob,
+} from './statements.server';
 import { SMS_JOB } from './sms-queue.server';
 import { textJob } from './sms.server';
 import { WEBHOOK_JOB, webhookDeliveryJob } from './webhooks.server';
@@ -41,6 +47,7 @@ export const EMAIL_KINDS: Record<string, EmailKind> = {
   [INQUIRY_ACKNOWLEDGEMENT_EMAIL]: inquiryAcknowledgementEmailKind,
   [NEW_SUBSCRIBER_EMAIL]: newSubscriberEmailKind,
   [ACCESS_EMAIL]: accountAccessEmailKind,
+  [STATEMENT_EMAIL]: statementEmailKind,
 };
 
 export const JOB_KINDS = {
@@ -49,6 +56,7 @@ export const JOB_KINDS = {
   [WEBHOOK_JOB]: webhookDeliveryJob,
   [DAY_BEFORE_JOB]: dayBeforeEmailJob,
   [DAY_BEFORE_PLANNING_JOB]: dayBeforePlanningJob,
+  [STATEMENT_PLANNING_JOB]: statementPlanningJob,
 };
 
 export function registerJobKinds() {

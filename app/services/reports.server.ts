@@ -12,6 +12,8 @@ import { zonedDateTimeToUtc } from '~/utils/time-zone';
  */
 export async function deliveryPerformanceReport(
   query: DeliveryPerformanceQuery,
+  /** The parcels counted (a statement's account): every one unless given. */
+  where?: Record<string, unknown>,
 ): Promise<{ rows: PerformanceRow[] }> {
   const timeZone = env.COMPANY_TIMEZONE;
   const rows = await deliveryPerformance({
@@ -19,6 +21,7 @@ export async function deliveryPerformanceReport(
     end: zonedDateTimeToUtc(addDays(query.to, 1), '00:00', timeZone),
     groupBy: query.groupBy,
     timeZone,
+    where,
   });
   return { rows };
 }

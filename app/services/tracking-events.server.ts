@@ -16,6 +16,7 @@ import { queueStatusEmail } from './notifications.server';
 import { queueStatusText } from './sms.server';
 import { queueSubscriberEmails } from './parcel-subscriptions.server';
 import { noteStopOutcome } from './run-progress.server';
+import { notePickedUp } from './pickups.server';
 import { emitWebhookEvent } from './webhooks.server';
 // Reopening a delivered or returned parcel (reopenParcel).
 import { isObjectId } from '~/lib/db.server';
@@ -163,6 +164,9 @@ export async function recordEvent(
   if (event.status === FAILED_DELIVERY) await emitDeliveryFailed(event, parcel);
   // A courier's run: the stop is done, and the windows of those to come move.
   await noteStopOutcome(event, parcel?.status);
+  // A pickup: the parcel is in, and the pickups it completes are done.
+  if (event.status === 'Picked Up')
+    await notePickedUp({ id: event.parcelId, ...tenancyOf(parcel) }, new Date());
   await auditRecord(actor, 'create', 'event', { label: eventStatusLabel(event), after: event });
   return {
     event,

@@ -54,6 +54,7 @@ checkScreens('staff', [
   { path: () => '/dashboard/settings/prices' },
   { path: () => '/dashboard/exceptions' },
   { path: () => '/dashboard/dispatch' },
+  { path: () => '/dashboard/pickups' },
   { path: () => '/dashboard/my-run' },
   { path: () => '/dashboard/reports' },
   { path: () => '/dashboard/scan?status=In+Transit&location=Dock+4', withoutJavaScript: true },

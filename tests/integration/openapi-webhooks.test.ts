@@ -14,6 +14,11 @@ import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as scansAction } from '~/routes/api.scans';
 import { action as depotsAction } from '~/routes/api.depots';
 import { action as runsAction } from '~/routes/api.runs';
+import { action as pickupsAction } from '~/routes/api.pickups';
+import { action as pickupAction } from '~/routes/api.pickups.$id';
+import { firstPickupDay } from '~/services/pickups.server';
+import { DEFAULT_PICKUP_CUTOFF } from '~/schemas/pickup';
+import { nextWorkingDay } from '~/utils/delivery-headline';
 import { action as runStartAction } from '~/routes/api.runs.$id.start';
 import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
 import { action as eventAction } from '~/routes/api.tracking.events.$id';
@@ -193,6 +198,28 @@ describe('webhook payloads', () => {
           trackingNumber: parcel.trackingNumber,
         },
       });
+    // A pickup asked for, another cancelled, and the first done once its parcel is picked up.
+    const day = nextWorkingDay(firstPickupDay(new Date(), DEFAULT_PICKUP_CUTOFF));
+    const address = { address: '3 Dock Rd', city: 'Boston', country: 'US' };
+    const pickupOf = (parcelIds: string[]) =>
+      call(pickupsAction, '/api/pickups', {
+        method: 'POST',
+        body: { date: day, window: { from: '09:00', until: '12:00' }, address, parcelIds },
+      });
+    const { parcel: collected } = await call(parcelsAction, '/api/parcels', {
+      method: 'POST',
+      body: { recipient: { name: 'Pickup Recipient', address: '4 Dock Rd' } },
+    });
+    await pickupOf([collected.id]);
+    const { pickup: dropped } = await pickupOf([collected.id]);
+    await call(pickupAction, `/api/pickups/${dropped.id}`, {
+      method: 'DELETE',
+      params: { id: dropped.id },
+    });
+    await call(scansAction, '/api/scans', {
+      method: 'POST',
+      body: { trackingNumber: collected.trackingNumber, status: 'Picked Up', location: 'Dock' },
+    });
     await call(parcelAction, `/api/parcels/${parcel.id}`, { method: 'DELETE', params });
 
     const types = () => new Set(received.map((r) => JSON.parse(r.body).type as string));

@@ -8,6 +8,7 @@ import { env } from '~/lib/env.server';
 import { createWebhook, Webhook } from '~/models/webhook.server';
 import { ApiKey } from '~/models/api-key.server';
 import { insertShipperUser, User } from '~/models/user.server';
+import { insertPickup } from '~/models/pickup.server';
 import { sessionCookie } from '../support/sign-in';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import {
@@ -40,6 +41,7 @@ let ids: {
   proof: string;
   user: string;
   key: string;
+  pickup: string;
 };
 let shipperCookie: string;
 
@@ -96,6 +98,22 @@ beforeAll(async () => {
     accessExpires: new Date(),
   });
   const keyOfB = await createAccountKey(b, admin);
+  const pickup = await insertPickup({
+    scope: { accountId: b.id, livemode: true },
+    date: '2026-06-01',
+    window: { from: '09:00', until: '12:00' },
+    address: {
+      address: '9 Foreign Rd',
+      city: 'Foreign',
+      region: '',
+      postalCode: '',
+      country: 'US',
+    },
+    depotId: null,
+    parcelIds: [ofB.parcel.id],
+    parcelCount: 1,
+    notes: '',
+  });
   ids = {
     webhook: hook.webhook.id,
     account: b.id,
@@ -103,6 +121,7 @@ beforeAll(async () => {
     proof: proof.id,
     user: userOfB.id,
     key: keyOfB.apiKey.id,
+    pickup: pickup.id,
   };
   const others = [ofB, ofBTest, company];
   const bMarkers = [
@@ -127,9 +146,11 @@ afterAll(async () => {
 /** The value of a URL parameter naming `target`'s records on this path. */
 function paramValue(routeFile: string, name: string, target: Foreign, byNumber: boolean) {
   if (name === 'proofId') return ids.proof;
+  if (name === 'month') return '2026-11';
   if (name === 'eventId') return ids.event;
   if (name === 'deliveryId' || name === 'fileId') return ids.event;
   if (routeFile.startsWith('api.webhooks')) return ids.webhook;
+  if (routeFile.startsWith('api.pickups')) return ids.pickup;
   if (routeFile.startsWith('api.accounts')) return ids.account;
   if (routeFile.startsWith('api.tracking.events')) return ids.event;
   return byNumber ? target.parcel.trackingNumber : target.parcel.id;

@@ -36,6 +36,7 @@ const COURIER_SECTIONS = new Set([
 export const STAFF_TABS = [
   { to: '/dashboard/exceptions', label: 'Exceptions', end: false },
   { to: '/dashboard/dispatch', label: 'Dispatch', end: false },
+  { to: '/dashboard/pickups', label: 'Pickups', end: false },
   { to: '/dashboard/reports', label: 'Reports', end: false },
   { to: '/dashboard/inbox', label: 'Inbox', end: false },
 ] as const;

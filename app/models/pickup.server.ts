@@ -1,0 +1,207 @@
+import mongoose, { Schema } from 'mongoose';
+import { isObjectId } from '~/lib/db.server';
+import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
+import { scopeFilter, type AccountScope } from '~/lib/tenancy.server';
+import type { AccountAddress } from '~/schemas/account';
+import type { PickupListQuery, PickupStatus } from '~/schemas/pickup';
+
+/**
+ * Pickups: a courier sent to a shipper's address on a day, within a window, for the parcels it
+ * names or a count of them. Scheduled until every parcel is in (completed) or the shipper cancels.
+ */
+const addressSchema = new Schema(
+  {
+    address: { type: String, default: '' },
+    city: { type: String, default: '' },
+    region: { type: String, default: '' },
+    postalCode: { type: String, default: '' },
+    country: { type: String, default: '' },
+  },
+  { _id: false },
+);
+
+const pickupSchema = new Schema(
+  {
+    accountId: { type: Schema.Types.ObjectId, default: null },
+    livemode: { type: Boolean, default: true },
+    date: { type: String, required: true },
+    window: {
+      from: { type: String, required: true },
+      until: { type: String, required: true },
+    },
+    address: { type: addressSchema, required: true },
+    depotId: { type: Schema.Types.ObjectId, default: null },
+    parcelIds: { type: [Schema.Types.ObjectId], default: [] },
+    parcelCount: { type: Number, required: true },
+    // The parcels scanned Picked Up so far: the pickup is done once they are all in.
+    collectedParcelIds: { type: [Schema.Types.ObjectId], default: [] },
+    notes: { type: String, default: '' },
+    status: { type: String, enum: ['scheduled', 'completed', 'cancelled'], default: 'scheduled' },
+    cancelledAt: { type: Date },
+    completedAt: { type: Date },
+  },
+  { timestamps: true },
+);
+pickupSchema.index({ date: 1, depotId: 1 });
+pickupSchema.index({ accountId: 1, date: -1 });
+pickupSchema.index({ parcelIds: 1, status: 1 });
+
+export const Pickup = registeredModel('Pickup', pickupSchema);
+
+type LeanPickup = {
+  _id: unknown;
+  accountId?: unknown;
+  livemode?: boolean | null;
+  date: string;
+  window: { from: string; until: string };
+  address: AccountAddress;
+  depotId?: unknown;
+  parcelIds: unknown[];
+  parcelCount: number;
+  collectedParcelIds?: unknown[];
+  notes?: string | null;
+  status: PickupStatus;
+  cancelledAt?: Date | null;
+  completedAt?: Date | null;
+  createdAt?: Date | null;
+  updatedAt?: Date | null;
+};
+
+function serialize(doc: LeanPickup) {
+  return {
+    ...recordIds(doc._id),
+    accountId: doc.accountId ? String(doc.accountId) : null,
+    livemode: doc.livemode !== false,
+    date: doc.date,
+    window: { from: doc.window.from, until: doc.window.until },
+    address: {
+      address: doc.address.address ?? '',
+      city: doc.address.city ?? '',
+      region: doc.address.region ?? '',
+      postalCode: doc.address.postalCode ?? '',
+      country: doc.address.country ?? '',
+    },
+    depotId: doc.depotId ? String(doc.depotId) : null,
+    parcelIds: doc.parcelIds.map(String),
+    parcelCount: doc.parcelCount,
+    collectedCount: doc.collectedParcelIds?.length ?? 0,
+    notes: doc.notes ?? '',
+    status: doc.status,
+    cancelledAt: iso(doc.cancelledAt),
+    completedAt: iso(doc.completedAt),
+    createdAt: iso(doc.createdAt),
+    updatedAt: iso(doc.updatedAt),
+  };
+}
+export type SerializedPickup = ReturnType<typeof serialize>;
+
+const oid = (id: string) => new mongoose.Types.ObjectId(id);
+
+export async function insertPickup(input: {
+  scope: AccountScope | null;
+  date: string;
+  window: { from: string; until: string };
+  address: AccountAddress;
+  depotId: string | null;
+  parcelIds: string[];
+  parcelCount: number;
+  notes: string;
+}): Promise<SerializedPickup> {
+  const doc = await Pickup.create({
+    accountId: input.scope ? oid(input.scope.accountId) : null,
+    livemode: input.scope ? input.scope.livemode : true,
+    date: input.date,
+    window: input.window,
+    address: input.address,
+    depotId: input.depotId ? oid(input.depotId) : null,
+    parcelIds: input.parcelIds.map(oid),
+    parcelCount: input.parcelCount,
+    notes: input.notes,
+  });
+  return serialize(doc.toObject() as LeanPickup);
+}
+
+export async function getPickup(id: string): Promise<SerializedPickup | null> {
+  return serializedById(id, (id) => Pickup.findById(id).lean<LeanPickup>(), serialize);
+}
+
+/** Whether the pickup is the account's (any mode: the mode is checked with the record). */
+export async function isAccountPickup(id: string, scope: AccountScope): Promise<boolean> {
+  if (!isObjectId(id)) return false;
+  return !!(await Pickup.exists({ _id: id, ...scopeFilter(scope) }));
+}
+
+/** An account's pickups (newest day first), or for staff every one, by day, depot and status. */
+export async function listPickups(
+  scope: AccountScope | null,
+  query: PickupListQuery,
+): Promise<SerializedPickup[]> {
+  const filter: Record<string, unknown> = { ...scopeFilter(scope) };
+  if (query.date) filter.date = query.date;
+  if (query.depotId) filter.depotId = oid(query.depotId);
+  if (query.status) filter.status = query.status;
+  const docs = await Pickup.find(filter)
+    .sort({ date: -1, 'window.from': 1, _id: 1 })
+    .limit(500)
+    .lean<LeanPickup[]>();
+  return docs.map(serialize);
+}
+
+/** A scheduled pickup cancelled now; null when it is no longer scheduled. */
+export async function markPickupCancelled(id: string, at: Date) {
+  if (!isObjectId(id)) return null;
+  const doc = await Pickup.findOneAndUpdate(
+    { _id: id, status: 'scheduled' },
+    { $set: { status: 'cancelled', cancelledAt: at } },
+    { returnDocument: 'after' },
+  ).lean<LeanPickup>();
+  return doc ? serialize(doc) : null;
+}
+
+/**
+ * A parcel picked up: it counts towards the scheduled pickups that name it or, when none does,
+ * the account's (same mode) pickups of that day that give only a count. The pickups that it
+ * completed, each once.
+ */
+export async function notePickupParcel(
+  parcel: { id: string; accountId: string | null; livemode: boolean },
+  day: string,
+  at: Date,
+): Promise<SerializedPickup[]> {
+  const parcelId = oid(parcel.id);
+  const named: Record<string, unknown> = { status: 'scheduled', parcelIds: parcelId };
+  const counted: Record<string, unknown> | null = parcel.accountId
+    ? {
+        status: 'scheduled',
+        date: day,
+        accountId: oid(parcel.accountId),
+        livemode: parcel.livemode,
+        'parcelIds.0': { $exists: false },
+      }
+    : null;
+  // A parcel a pickup names counts there only; else towards the day's pickups by count.
+  let touched = await Pickup.find(named, { _id: 1 }).lean<{ _id: unknown }[]>();
+  if (!touched.length && counted)
+    touched = await Pickup.find(counted, { _id: 1 }).sort({ _id: 1 }).lean<{ _id: unknown }[]>();
+  const completed: SerializedPickup[] = [];
+  for (const { _id } of touched) {
+    const after = await Pickup.findOneAndUpdate(
+      { _id, status: 'scheduled' },
+      { $addToSet: { collectedParcelIds: parcelId } },
+      { returnDocument: 'after' },
+    ).lean<LeanPickup>();
+    if (!after) continue;
+    const collected = (after.collectedParcelIds ?? []).map(String);
+    const done = after.parcelIds.length
+      ? after.parcelIds.every((id) => collected.includes(String(id)))
+      : collected.length >= after.parcelCount;
+    if (!done) continue;
+    const doc = await Pickup.findOneAndUpdate(
+      { _id, status: 'scheduled' },
+      { $set: { status: 'completed', completedAt: at } },
+      { returnDocument: 'after' },
+    ).lean<LeanPickup>();
+    if (doc) completed.push(serialize(doc));
+  }
+  return completed;
+}
