@@ -1,6 +1,6 @@
 import type { CompanyInfo } from '~/lib/env.server';
 import { escapeHtml } from '~/lib/html';
-import { formatAmount } from '~/utils/minor-units';
+import { formatAmount } from '~/utils/money';
 
 /** The monthly statement's e-mail: the month's total and what is outstanding, files attached. */
 export function statementEmail(

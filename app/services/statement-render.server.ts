@@ -1,5 +1,5 @@
 import type { CompanyInfo } from '~/lib/env.server';
-import { formatAmount } from '~/utils/minor-units';
+import { formatAmount } from '~/utils/money';
 import type { Statement } from './statements.server';
 import { fitText, pdfDocument } from './label-render.server';
 import { PDF_FONT, PDF_FONT_BOLD } from './pdf-fonts.server';

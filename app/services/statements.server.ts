@@ -9,7 +9,7 @@ import { listParcelsBooked, type StatementParcelDoc } from '~/models/parcel-stat
 import { insertStatementEntry, listStatementEntries } from '~/models/statement-entry.server';
 import { statementEmail } from '~/emails/statement.server';
 import { addDays, dayIn } from '~/utils/delivery-headline';
-import { formatAmount, minorUnitsPer } from '~/utils/minor-units';
+import { formatAmount, fromMajor, minorDigits, roundHalfAwayFromZero } from '~/utils/money';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, type EmailKind } from './email-queue.server';
@@ -40,15 +40,17 @@ export function parcelPriceAmount(
 ) {
   if (parcel.price && typeof parcel.price.amount === 'number')
     return { amount: parcel.price.amount, currency: parcel.price.currency || currency };
-  return { amount: Math.round((parcel.cost ?? 0) * minorUnitsPer(currency)), currency };
+  const cost = parcel.cost ?? 0;
+  return { amount: roundHalfAwayFromZero(cost * 10 ** minorDigits(currency)), currency };
 }
 
 /** "12.50" in minor units of `currency`; a ValidationError when it has more decimals. */
 export function amountFromText(text: string, currency: string, field = 'amount'): number {
-  const per = minorUnitsPer(currency);
-  const amount = Math.round(Number(text) * per);
-  if (Math.abs(amount - Number(text) * per) > 1e-6)
-    throw new ValidationError({ [field]: [`At most ${Math.log10(per)} decimals in ${currency}`] });
+  const amount = fromMajor(text, currency);
+  if (amount === null)
+    throw new ValidationError({
+      [field]: [`Enter an amount with at most ${minorDigits(currency)} decimals in ${currency}`],
+    });
   return amount;
 }
 

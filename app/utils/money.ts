@@ -64,3 +64,8 @@ export function formatMoney({ amount, currency }: Money, locale = 'en'): string 
     toMajor({ amount, currency }),
   );
 }
+
+/** An amount as a plain number of major units, for files (CSV, PDF): 1250 USD → "12.50". */
+export function formatAmount(amount: number, currency: string): string {
+  return toMajor({ amount, currency }).toFixed(minorDigits(currency));
+}

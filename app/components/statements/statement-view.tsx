@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CardSection } from '~/components/ui/card-section';
-import { formatAmount } from '~/utils/minor-units';
+import { formatAmount } from '~/utils/money';
 import type { Statement } from '~/services/statements.server';
 
 /**
