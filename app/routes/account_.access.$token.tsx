@@ -45,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [
   { title: 'Choose your password' },
   { name: 'robots', content: 'noindex' },
-  { name: 'referrer', content: 'no-referrer' },
+  { name: 'referrer', content: 'same-origin' },
 ];
 
 export default function ChoosePassword() {

@@ -1,5 +1,5 @@
 import { expect, NO_JS, test } from './support/fixtures';
-import { toastRegion, uniqueEmail } from './support/helpers';
+import { toastRegion, uniqueEmail, waitForMail } from './support/helpers';
 import { makeShipper } from './support/portal';
 
 // The shipper portal signed in as a shipper (no staff session): the sign-in form, the account's
@@ -7,7 +7,7 @@ import { makeShipper } from './support/portal';
 test.use({ storageState: { cookies: [], origins: [] } });
 
 test(
-  'a shipper signs in, sees only its own parcels and invites a user',
+  'a shipper signs in, sees only its own parcels and invites a user, who chooses a password',
   NO_JS,
   async ({ page, request, admin }) => {
     const shipper = await makeShipper(request, admin);
@@ -37,5 +37,16 @@ test(
     await expect(
       page.getByRole('table', { name: 'Users' }).getByRole('cell', { name: invitee, exact: true }),
     ).toBeVisible();
+
+    // The invitation's link, as the invitee opens it: the page that must not pass its token on
+    // still lets its own form through the server's same-origin check.
+    const mail = await waitForMail(invitee);
+    const link = /https?:\/\/\S+(\/account\/access\/\S+)/.exec(mail.text ?? '')![1]!;
+    await page.context().clearCookies();
+    await page.goto(link);
+    await page.getByLabel('Password', { exact: true }).fill('invitee-e2e-password');
+    await page.getByLabel('Repeat the password').fill('invitee-e2e-password');
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   },
 );
