@@ -97,13 +97,27 @@ function Table({
   );
 }
 
+/**
+ * What was typed, one value a field: a list of rows stays a list, but a field sent twice (only a
+ * tampered form does that) shows the first of its values.
+ */
+function typed(value: unknown): unknown {
+  if (Array.isArray(value))
+    return value.every((one) => one === null || typeof one === 'string')
+      ? (value[0] ?? '')
+      : value.map(typed);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, one]) => [key, typed(one)]));
+  return value;
+}
+
 export default function PriceSettings() {
   const loaded = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const pending = useIsPending();
   // After a refusal, the form shows what was typed.
   const values =
-    (lastResult?.initialValue as Partial<RateCardFormValues> | undefined) ?? loaded.values;
+    (typed(lastResult?.initialValue) as Partial<RateCardFormValues> | undefined) ?? loaded.values;
   const errors = Object.entries(lastResult?.error ?? {}).flatMap(([field, messages]) =>
     (messages ?? []).map((message) => `${field || 'Form'}: ${message}`),
   );

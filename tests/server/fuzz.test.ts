@@ -500,7 +500,8 @@ describe('hostile input', () => {
               failures.push(
                 `${reply.status} POST ${key} (${what}${headers.cookie ? ', signed in' : ''}): ${reply.body.slice(0, 200)}`,
               );
-            if (what === 'deep' && headers.cookie && reply.status !== 400)
+            // Refused: 400, or 413 where a form's many names made that deep are over the body limit.
+            if (what === 'deep' && headers.cookie && ![400, 413].includes(reply.status))
               failures.push(`${reply.status} POST ${key} (deep): not refused`);
           });
     }
