@@ -8,7 +8,7 @@ import { env } from '~/lib/env.server';
 import { createWebhook, Webhook } from '~/models/webhook.server';
 import { ApiKey } from '~/models/api-key.server';
 import { insertShipperUser, User } from '~/models/user.server';
-import { insertPickup } from '~/models/pickup.server';
+import { insertPickup, Pickup } from '~/models/pickup.server';
 import { sessionCookie } from '../support/sign-in';
 import { recordProofOfDelivery } from '~/services/proof-of-delivery.server';
 import {
@@ -163,6 +163,9 @@ const FOREIGN_FORMS: Record<string, (() => Record<string, string>) | null> = {
   'account.users.tsx': () => ({ intent: 'user-status', userId: ids.user, disabled: 'true' }),
   'account.api-keys.tsx': () => ({ intent: 'revoke', keyId: ids.key }),
   'account.webhooks.$webhookId.tsx': () => ({ intent: 'delete' }),
+  'account.pickups.tsx': () => ({ intent: 'cancel', pickupId: ids.pickup }),
+  // Books at a quote: another account's is refused as quote_not_found, nothing booked (prices.test).
+  'account.send.tsx': null,
 };
 
 const BODIES: Record<string, unknown> = {
@@ -321,6 +324,7 @@ describe('tenancy', () => {
     expect(await User.findById(ids.user).lean()).toMatchObject({ disabled: false });
     expect(await ApiKey.exists({ _id: ids.key })).toBeTruthy();
     expect(await Webhook.exists({ _id: ids.webhook })).toBeTruthy();
+    expect(await Pickup.findById(ids.pickup).lean()).toMatchObject({ status: 'scheduled' });
     console.info(
       `Tenancy: ${pages.length} portal pages, ${requests} requests and ${posts} forms by a shipper on others' records, ${leaks.length} leaks`,
     );
