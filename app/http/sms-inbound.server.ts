@@ -1,3 +1,5 @@
+import { AlgorithmTypes } from '@vonage/auth';
+import { SMS } from '@vonage/sms';
 import twilio from 'twilio';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
@@ -10,8 +12,12 @@ import { ApiError } from './api.server';
  * A text received from a recipient, as the provider posts it to /api/sms/inbound, its signature
  * checked by the provider's own library: Twilio's form fields (`From`, `To`, `Body`) under
  * `X-Twilio-Signature` (twilio's validateRequest, with the account's auth token from SMS_URL and
- * the address Twilio was given, PUBLIC_URL's), or a generic gateway's JSON `{from, to, body}`
- * signed as our own webhooks are (Standard Webhooks, SMS_INBOUND_SECRET). Anything else is 401.
+ * the address Twilio was given, PUBLIC_URL's), Vonage's signed inbound message (`msisdn`, `to`,
+ * `text`, `timestamp` and `sig`, as a form or JSON: @vonage/sms's verifySignature, with the
+ * signature secret SMS_INBOUND_SECRET and the method SMS_URL's `?signature=` names, MD5HASH
+ * unless it says; signed within the last 5 minutes), or a generic gateway's JSON
+ * `{from, to, body}` signed as our own webhooks are (Standard Webhooks, SMS_INBOUND_SECRET).
+ * Anything else is 401.
  */
 
 export const INBOUND_PATH = '/api/sms/inbound';
@@ -35,8 +41,57 @@ export function fromTwilio(request: Request) {
   return request.headers.has('x-twilio-signature');
 }
 
+/** How old a Vonage text's signature may be: a replayed one is refused after this. */
+const VONAGE_SIGNED_WITHIN_MS = 5 * 60 * 1000;
+
+function vonageParams(raw: string, request: Request): Record<string, string> | null {
+  const url = env.SMS_URL ? new URL(env.SMS_URL) : null;
+  if (url?.protocol !== 'vonage:') return null;
+  let body: Record<string, unknown> = {};
+  if ((request.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  } else body = Object.fromEntries(new URLSearchParams(raw));
+  if (!body || typeof body !== 'object' || !('msisdn' in body)) return null;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value : String(value),
+    ]),
+  );
+}
+
+function readVonageText(params: Record<string, string>): InboundText {
+  const url = new URL(env.SMS_URL!);
+  const method = (url.searchParams.get('signature') ?? AlgorithmTypes.md5hash).toUpperCase();
+  const algorithm = Object.values(AlgorithmTypes).find((one) => one === method);
+  const secret = env.SMS_INBOUND_SECRET;
+  if (!secret || !algorithm || !params.sig) refuse();
+  let valid = false;
+  try {
+    valid = new SMS({
+      apiKey: decodeURIComponent(url.username),
+      apiSecret: decodeURIComponent(url.password),
+    }).verifySignature(params.sig, params, secret, algorithm);
+  } catch {
+    refuse();
+  }
+  const signedAt = Number(params.timestamp) * 1000;
+  if (!valid || !(Math.abs(Date.now() - signedAt) <= VONAGE_SIGNED_WITHIN_MS)) refuse();
+  return {
+    from: params.msisdn!.startsWith('+') ? params.msisdn! : `+${params.msisdn}`,
+    to: params.to,
+    body: params.text ?? '',
+  };
+}
+
 export async function readInboundText(request: Request): Promise<InboundText> {
   const raw = await request.text();
+  const vonage = vonageParams(raw, request);
+  if (vonage) return readVonageText(vonage);
   if (fromTwilio(request)) {
     const url = env.SMS_URL ? new URL(env.SMS_URL) : null;
     if (url?.protocol !== 'twilio:') refuse();

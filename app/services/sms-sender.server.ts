@@ -1,3 +1,4 @@
+import { SMS, SMSFailure, TypeEnum } from '@vonage/sms';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,8 +9,8 @@ import { countMessage } from '~/lib/metrics.server';
 /**
  * The text transport: one small interface, `SmsSender`, with a provider behind it chosen by
  * SMS_URL — Twilio (`twilio://ACCOUNT_SID:AUTH_TOKEN@FROM`, through its library), Vonage
- * (`vonage://API_KEY:API_SECRET@FROM`, through its documented SMS API with fetch: its library,
- * @vonage/sms, wants Node 22 where the app runs on 20), a generic gateway (`https://…`, given
+ * (`vonage://API_KEY:API_SECRET@FROM`, through @vonage/sms, held at 1.21, the last line that runs
+ * on Node 20), a generic gateway (`https://…`, given
  * JSON `{to, from, body}`; any 2xx is taken), or, unset, files in DATA_DIR/sms-outbox. The
  * `sms.send` jobs call it (sms.server.ts); what they send is written in app/emails/texts.server.ts.
  */
@@ -66,38 +67,30 @@ function twilioSender(url: URL): SmsSender {
   };
 }
 
-export const VONAGE_SMS_URL = 'https://rest.nexmo.com/sms/json';
-
-/** Vonage's SMS API: form fields in, one status per part out ("0" is taken). */
+/** Vonage's SMS API, through its library (@vonage/sms): one status per part; "0" is taken. */
 function vonageSender(url: URL): SmsSender {
   const from = senderOf(url).replace(/^\+/, '');
+  const credentials = {
+    apiKey: decodeURIComponent(url.username),
+    apiSecret: decodeURIComponent(url.password),
+  };
   return {
     provider: 'vonage',
     async send({ to, body }, { timeoutMs }) {
       const unicode = /[^\x20-\x7e\n\r]/.test(body);
-      const response = await fetch(VONAGE_SMS_URL, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          api_key: decodeURIComponent(url.username),
-          api_secret: decodeURIComponent(url.password),
+      try {
+        const answer = await new SMS(credentials, { timeout: timeoutMs }).send({
           from,
           to: to.replace(/^\+/, ''),
           text: body,
-          ...(unicode ? { type: 'unicode' } : {}),
-        }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const answer = (await response.json().catch(() => null)) as {
-        messages?: Array<{ status?: string; 'message-id'?: string; 'error-text'?: string }>;
-      } | null;
-      const parts = answer?.messages ?? [];
-      const refused = parts.find((part) => part.status !== '0');
-      if (!response.ok || !parts.length || refused)
-        throw new Error(
-          `Vonage refused the text: ${refused?.['error-text'] ?? `HTTP ${response.status}`}`,
-        );
-      return { messageId: parts[0]!['message-id'] ?? 'vonage' };
+          ...(unicode ? { type: TypeEnum.UNICODE } : {}),
+        });
+        return { messageId: answer.messages[0]?.messageId ?? 'vonage' };
+      } catch (error) {
+        const refused =
+          error instanceof SMSFailure ? error.getFailedMessages()[0]?.errorText : undefined;
+        throw new Error(`Vonage refused the text: ${refused ?? (error as Error).message}`);
+      }
     },
   };
 }
