@@ -38,6 +38,8 @@ class Index {
   /** The first field's distinct values in MongoDB's order, made by the first range lookup. */
   private ordered: Array<{ key: string; value: unknown }> | null = null;
   multikey = false;
+  /** Whether the first field's value itself has been an array (not only a document it is in). */
+  firstHeldArrays = false;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
@@ -59,6 +61,7 @@ class Index {
       if (raw.length > 0) present = true;
       const values = raw.flatMap((v) => (Array.isArray(v) ? (v.length ? v : [undefined]) : [v]));
       if (values.length > 1 || raw.some(Array.isArray)) this.multikey = true;
+      if (field === this.fields[0] && raw.some(Array.isArray)) this.firstHeldArrays = true;
       const keys = [...new Set((values.length ? values : [null]).map(keyOf))];
       combos = combos.flatMap((c) => keys.map((k) => (c ? c + '|' + k : k)));
     }
@@ -170,6 +173,7 @@ class Index {
     this.firsts.clear();
     this.ordered = null;
     this.multikey = false;
+    this.firstHeldArrays = false;
   }
 }
 
@@ -241,18 +245,21 @@ function rangeOn(cond: unknown, oneBound: boolean): Range | undefined {
 }
 
 /**
- * The range a filter puts on a field: on the field itself (`{ at: { $gte: … } }`), or on a field
- * of an array's elements through `$elemMatch` (`{ events: { $elemMatch: { at: { $gte: … } } } }`).
+ * The range a filter puts on an index's first field: on the field itself (`{ at: { $gte: … } }`),
+ * or on a field of an array's elements through `$elemMatch` (`{ events: { $elemMatch: { at:
+ * { $gte: … } } } }`), where both bounds hold for one element's value unless that can be an array.
  */
-function rangeFor(filter: Doc, field: string, multikey: boolean): Range | undefined {
-  if (Object.hasOwn(filter, field)) return rangeOn(filter[field], multikey);
+function rangeFor(filter: Doc, index: Index): Range | undefined {
+  const field = index.fields[0]!;
+  if (Object.hasOwn(filter, field)) return rangeOn(filter[field], index.multikey);
   const parts = field.split('.');
   for (let i = 1; i < parts.length; i++) {
     const prefix = parts.slice(0, i).join('.');
     const cond = Object.hasOwn(filter, prefix) ? filter[prefix] : undefined;
     const elem = isPlainObject(cond) ? cond.$elemMatch : undefined;
     const rest = parts.slice(i).join('.');
-    if (isPlainObject(elem) && Object.hasOwn(elem, rest)) return rangeOn(elem[rest], true);
+    if (isPlainObject(elem) && Object.hasOwn(elem, rest))
+      return rangeOn(elem[rest], index.firstHeldArrays || rest.includes('.'));
   }
   return undefined;
 }
@@ -486,7 +493,7 @@ export class Collection {
     }
     for (const index of this.indexes) {
       if (index.isText || index.spec.partialFilterExpression) continue;
-      const range = rangeFor(filter, index.fields[0]!, index.multikey);
+      const range = rangeFor(filter, index);
       if (range) return index.range(range);
     }
     // Every branch of an $or narrowed: their union; one branch of an $and: that one.

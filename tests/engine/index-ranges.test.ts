@@ -97,6 +97,8 @@ describe('range filters over an index', () => {
   it('stay right through inserts, updates and deletes made after a lookup', async () => {
     for (const coll of [indexed, plain]) {
       await coll.insertOne({ _id: 100, at: day(2), n: 9, k: day(3), s: 'x', tags: [day(1)] });
+      // An element whose time is an array: each bound may hold for another of its values.
+      await coll.insertOne({ _id: 101, events: [{ status: 'failed', at: [day(1), day(9)] }] });
       await coll.updateMany({ n: 3 }, { $set: { at: day(5), n: 1 } });
       await coll.updateOne({ _id: 1 }, { $unset: { at: '' } });
       await coll.deleteMany({ at: 'a' });
@@ -106,13 +108,23 @@ describe('range filters over an index', () => {
 
   it('read only the documents in the range', () => {
     const coll = new Collection('db', 'c');
-    for (let i = 0; i < 100; i++) coll.insert({ _id: i, at: day(i % 50), n: i });
+    for (let i = 0; i < 100; i++)
+      coll.insert({
+        _id: i,
+        at: day(i % 50),
+        n: i,
+        events: [{ at: day(i % 50) }, { at: day(60) }],
+      });
     coll.addIndex({ v: 2, key: { at: -1, n: 1 }, name: 'at_-1_n_1' }, true);
+    coll.addIndex({ v: 2, key: { 'events.at': 1 }, name: 'events.at_1' }, true);
     const read = (filter: Document) => [...coll.candidates(filter)].map((d) => d._id);
     expect(read({ at: { $gte: day(48) } })).toEqual([48, 49, 98, 99]);
     expect(read({ at: { $gt: day(1), $lte: day(2) } })).toEqual([2, 52]);
     expect(read({ $or: [{ at: { $lt: day(1) } }, { _id: 7 }] })).toEqual([0, 7, 50]);
     expect(read({ at: { $gte: 5 } })).toEqual([]);
+    expect(read({ events: { $elemMatch: { at: { $gte: day(48), $lt: day(50) } } } })).toEqual([
+      48, 49, 98, 99,
+    ]);
     expect(read({ n: { $gte: 98 } })).toHaveLength(100);
   });
 });
