@@ -494,7 +494,7 @@ const aggregateCmd: Handler = (engine, cmd, db) => {
   const resolver = (other: string): Doc[] =>
     [...(engine.collection(db, other)?.docs.values() ?? [])].map(cloneDoc);
   const counted = countOnly(input, stages);
-  const out = counted ?? (stages.length ? aggregate(input.map(cloneDoc), stages, resolver) : input);
+  const out = counted ?? (stages.length ? aggregate(input, stages, resolver) : input);
   const ns = `${db}.${name ?? '$cmd.aggregate'}`;
   return cursorReply(engine, ns, out, {
     batchSize: cursorOpts.batchSize === undefined ? undefined : asNumber(cursorOpts.batchSize),

@@ -76,25 +76,39 @@ function namedZone(name: string): Zone | null {
   // Intl takes any letter case and canonical aliases; MongoDB's zone names are case-sensitive.
   const resolved = format.resolvedOptions().timeZone;
   if (resolved !== name && resolved.toLowerCase() === name.toLowerCase()) return null;
+  const exactly = (ms: number): number => {
+    const second = Math.floor(ms / 1000) * 1000;
+    const fields: Record<string, string> = {};
+    for (const p of format.formatToParts(second)) fields[p.type] = p.value;
+    const year =
+      fields.era === 'BC' || fields.era === 'B' ? 1 - Number(fields.year) : Number(fields.year);
+    return (
+      wallTime(
+        year,
+        Number(fields.month),
+        Number(fields.day),
+        Number(fields.hour),
+        Number(fields.minute),
+        Number(fields.second),
+      ) - second
+    );
+  };
+  // The offset of each hour asked about, when it is the same at the hour's first and last second
+  // (a zone's offset changes at most once in an hour); an hour with a change is worked out anew.
+  const hours = new Map<number, number | null>();
   return {
     fixed: null,
     utc: false,
     offsetAt(ms) {
-      const second = Math.floor(ms / 1000) * 1000;
-      const fields: Record<string, string> = {};
-      for (const p of format.formatToParts(second)) fields[p.type] = p.value;
-      const year =
-        fields.era === 'BC' || fields.era === 'B' ? 1 - Number(fields.year) : Number(fields.year);
-      return (
-        wallTime(
-          year,
-          Number(fields.month),
-          Number(fields.day),
-          Number(fields.hour),
-          Number(fields.minute),
-          Number(fields.second),
-        ) - second
-      );
+      const hour = Math.floor(ms / HOUR);
+      let offset = hours.get(hour);
+      if (offset === undefined) {
+        const first = exactly(hour * HOUR);
+        offset = first === exactly(hour * HOUR + HOUR - 1000) ? first : null;
+        if (hours.size >= 100_000) hours.clear();
+        hours.set(hour, offset);
+      }
+      return offset ?? exactly(ms);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Aggregator } from 'mingo/aggregator';
 import { fail } from './errors';
 import {
+  cloneDoc,
   escapeKey,
   formatValue,
   fromMingo,
@@ -273,15 +274,44 @@ function escapePipeline(stages: unknown[]): unknown[] {
   );
 }
 
+/**
+ * Whether a first stage builds its documents anew without changing the ones it reads: `$group`,
+ * and `$project` unless it removes a field inside an embedded document (which mingo does in
+ * place, on the embedded document it shares with its input).
+ */
+function leavesInputAlone(stage: Doc | undefined): boolean {
+  if (!stage) return false;
+  if (isPlainObject(stage.$group)) return true;
+  const removesNested = (spec: Doc): boolean =>
+    Object.entries(spec).some(([k, v]) =>
+      isPlainObject(v)
+        ? !Object.keys(v)[0]?.startsWith('$') && removesNested(v)
+        : k.includes('.') && (v === 0 || v === false),
+    );
+  return isPlainObject(stage.$project) && !removesNested(stage.$project);
+}
+
+/**
+ * Runs a pipeline over stored documents, which it leaves as they are: mingo changes some
+ * documents in place, so they go in as copies. A first `$project` or `$group` reads the stored
+ * documents themselves, and only what it makes (fewer, smaller documents) is copied.
+ */
 export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string) => Doc[]): Doc[] {
-  const agg = new Aggregator(
-    escapePipeline(toMingo(pipeline)) as Doc[],
-    mingoOptions({ collectionResolver: (name) => resolver(name).map(toMingo) }),
-  );
+  const options = mingoOptions({ collectionResolver: (name) => resolver(name).map(toMingo) });
+  const stages = escapePipeline(toMingo(pipeline)) as Doc[];
+  if (leavesInputAlone(pipeline[0])) {
+    const made = new Aggregator(stages.slice(0, 1), options).run(docs.map(toMingo)) as Doc[];
+    const rest = stages.slice(1);
+    const copies = made.map(cloneDoc);
+    const out = rest.length ? (new Aggregator(rest, options).run(copies) as Doc[]) : copies;
+    return out.map(fromMingo);
+  }
+  const agg = new Aggregator(stages, options);
   // mingo computes with JS numbers; documents that pass through unchanged go out as stored, with
   // their Double values still Doubles.
   const originals = new Map<Doc, Doc>();
-  const input = docs.map((doc) => {
+  const input = docs.map((stored) => {
+    const doc = cloneDoc(stored);
     const view = toMingo(doc);
     originals.set(view, doc);
     return view;

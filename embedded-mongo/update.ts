@@ -89,7 +89,7 @@ export interface UpdateContext {
 }
 
 function applyPipeline(doc: Doc, pipeline: Doc[]): Doc {
-  const [out] = aggregate([cloneDoc(doc)], pipeline, () => []);
+  const [out] = aggregate([doc], pipeline, () => []);
   if (!out) fail(2, 'update pipeline produced no document');
   return out;
 }

@@ -390,7 +390,8 @@ export function setPath(doc: Doc, path: string, value: unknown): void {
   setField(cur, parts[parts.length - 1]!, value);
 }
 
-function typeRank(v: unknown): number {
+/** A value's place in MongoDB's order of types (numbers together, strings together, ...). */
+export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 2;
   switch (typeof v) {
     case 'number':

@@ -180,8 +180,9 @@ parcelSchema.index({ estimatedDelivery: 1, _id: 1 });
 parcelSchema.index({ 'events._id': 1 });
 // GET /api/parcels?updatedSince or ?cursor: changes in the order they were made.
 parcelSchema.index({ changeSeq: 1, _id: 1 });
-// The delivery reports: deliveries by day.
+// The delivery reports: deliveries by day, and failed attempts (events) within the period.
 parcelSchema.index({ actualDelivery: 1 });
+parcelSchema.index({ 'events.timestamp': 1 });
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 

@@ -1,0 +1,61 @@
+import { describe, expect, it, vi } from 'vitest';
+import { aggregate } from '../../embedded-mongo/pipeline';
+import * as values from '../../embedded-mongo/values';
+
+vi.mock('../../embedded-mongo/values', async (actual) => {
+  const real = await actual<typeof values>();
+  return { ...real, cloneDoc: vi.fn(real.cloneDoc) };
+});
+
+// An aggregation copies the stored documents it reads only where mingo could change them: a first
+// $project or $group reads them as they are, and its own (smaller) documents are copied.
+const stored = () =>
+  Array.from({ length: 20 }, (_, i) => ({
+    _id: i,
+    a: { b: i, c: [i, { d: i }] },
+    at: new Date(Date.UTC(2030, 0, 1 + (i % 3))),
+  }));
+
+function run(pipeline: values.Doc[]) {
+  const docs = stored();
+  const before = structuredClone(docs);
+  vi.mocked(values.cloneDoc).mockClear();
+  const out = aggregate(docs, pipeline, () => []);
+  const copiedStored = vi
+    .mocked(values.cloneDoc)
+    .mock.calls.some(([d]) => docs.includes(d as (typeof docs)[number]));
+  expect(docs).toEqual(before);
+  return { out, copiedStored };
+}
+
+describe('aggregation copies', () => {
+  it('a first $project or $group reads the stored documents without copying them', () => {
+    const projected = run([
+      { $project: { a: 1, day: { $dateToString: { date: '$at', format: '%d' } } } },
+      { $addFields: { 'a.x': 1, 'a.c': 0 } },
+      { $unwind: { path: '$a.c', preserveNullAndEmptyArrays: true, includeArrayIndex: 'i' } },
+      { $limit: 2 },
+    ]);
+    expect(projected.copiedStored).toBe(false);
+    expect(projected.out).toEqual([
+      { _id: 0, a: { b: 0, c: 0, x: 1 }, day: '01', i: null },
+      { _id: 1, a: { b: 1, c: 0, x: 1 }, day: '02', i: null },
+    ]);
+    const grouped = run([
+      { $group: { _id: '$at', first: { $first: '$$ROOT' }, n: { $sum: 1 } } },
+      { $set: { 'first.a.b': -1 } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(grouped.copiedStored).toBe(false);
+    expect(grouped.out.map((g) => [g.n, (g.first as { a: { b: number } }).a.b])).toEqual([
+      [7, -1],
+      [7, -1],
+      [6, -1],
+    ]);
+  });
+
+  it('copies them first for stages that would change them', () => {
+    expect(run([{ $project: { 'a.b': 0 } }]).copiedStored).toBe(true);
+    expect(run([{ $addFields: { 'a.b': 1 } }]).copiedStored).toBe(true);
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryPerformancePipeline } from '~/models/parcel-reports.server';
+import { Parcel } from '~/models/parcel.server';
+
+// The delivery performance report reads only the parcels of its period: its first stage is a
+// $match whose every branch puts the period on the first field of an index the model declares.
+describe('the delivery performance report', () => {
+  it('starts with a $match on indexed date ranges, then projects before grouping', () => {
+    const start = new Date('2030-01-01T00:00:00Z');
+    const end = new Date('2030-01-31T00:00:00Z');
+    const pipeline = deliveryPerformancePipeline({ start, end, groupBy: 'day', timeZone: 'UTC' });
+    const firstFields = Parcel.schema.indexes().map(([key]) => Object.keys(key)[0]);
+    const match = (pipeline[0] as { $match: { $or: Record<string, unknown>[] } }).$match;
+    const ranged = match.$or.map((branch) => {
+      const [field, cond] = Object.entries(branch)[0]!;
+      const within = (cond as { $elemMatch?: Record<string, unknown> }).$elemMatch;
+      const [inner, range] = within ? Object.entries(within).find(([k]) => k !== 'status')! : [];
+      return [within ? `${field}.${inner}` : field, range ?? cond];
+    });
+    expect(ranged).toEqual([
+      ['actualDelivery', { $gte: start, $lt: end }],
+      ['events.timestamp', { $gte: start, $lt: end }],
+    ]);
+    for (const [field] of ranged) expect(firstFields).toContain(field);
+    expect(Object.keys(pipeline[1]!)).toEqual(['$project']);
+  });
+});
