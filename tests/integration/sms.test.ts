@@ -75,7 +75,9 @@ const twilioApi = setupServer(
   mock.post('https://rest.nexmo.com/sms/json', async ({ request }) => {
     const sent = (await request.json()) as Record<string, string>;
     const auth = request.headers.get('authorization') ?? '';
-    const key = Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().split(':')[0]!;
+    const key = Buffer.from(auth.replace(/^Basic /, ''), 'base64')
+      .toString()
+      .split(':')[0]!;
     received.push({ to: sent.to!, from: sent.from!, body: sent.text!, key: sent.api_key ?? key });
     return HttpResponse.json({
       'message-count': '1',
