@@ -1,6 +1,9 @@
 import { expect, NO_JS, test } from './support/fixtures';
 import { toastRegion, uniqueEmail, uniqueName, waitForMail } from './support/helpers';
 
+// A shipper's browser: no staff session, which choosing a password would end for every other spec.
+test.use({ storageState: { cookies: [], origins: [] } });
+
 test(
   'a shipper requests a pickup in the portal',
   NO_JS,
@@ -30,7 +33,6 @@ test(
       maxRedirects: 0,
     });
     expect(chosen.status()).toBe(302);
-    await page.context().clearCookies();
     await page.goto('/account/sign-in');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('pickup-password-1');
@@ -41,7 +43,8 @@ test(
       .getByRole('navigation', { name: 'Account' })
       .getByRole('link', { name: 'Pickups' })
       .click();
-    await page.getByLabel('Parcels').fill('4');
+    await expect(page).toHaveURL(/\/account\/pickups$/);
+    await page.getByLabel('Parcels', { exact: true }).fill('4');
     await page.getByLabel('Notes (optional)').fill('Ring at the loading bay');
     await page.getByRole('button', { name: 'Request pickup' }).click();
     await expect(toastRegion(page)).toContainText('Pickup requested');
