@@ -44,9 +44,8 @@ export function fromTwilio(request: Request) {
 /** How old a Vonage text's signature may be: a replayed one is refused after this. */
 const VONAGE_SIGNED_WITHIN_MS = 5 * 60 * 1000;
 
+/** Vonage's inbound message's parameters, when SMS_URL is Vonage's and the body is one. */
 function vonageParams(raw: string, request: Request): Record<string, string> | null {
-  const url = env.SMS_URL ? new URL(env.SMS_URL) : null;
-  if (url?.protocol !== 'vonage:') return null;
   let body: Record<string, unknown> = {};
   if ((request.headers.get('content-type') ?? '').includes('json')) {
     try {
@@ -56,16 +55,10 @@ function vonageParams(raw: string, request: Request): Record<string, string> | n
     }
   } else body = Object.fromEntries(new URLSearchParams(raw));
   if (!body || typeof body !== 'object' || !('msisdn' in body)) return null;
-  return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [
-      key,
-      typeof value === 'string' ? value : String(value),
-    ]),
-  );
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, String(value)]));
 }
 
-function readVonageText(params: Record<string, string>): InboundText {
-  const url = new URL(env.SMS_URL!);
+function readVonageText(params: Record<string, string>, url: URL): InboundText {
   const method = (url.searchParams.get('signature') ?? AlgorithmTypes.md5hash).toUpperCase();
   const algorithm = Object.values(AlgorithmTypes).find((one) => one === method);
   const secret = env.SMS_INBOUND_SECRET;
@@ -90,10 +83,10 @@ function readVonageText(params: Record<string, string>): InboundText {
 
 export async function readInboundText(request: Request): Promise<InboundText> {
   const raw = await request.text();
-  const vonage = vonageParams(raw, request);
-  if (vonage) return readVonageText(vonage);
+  const url = env.SMS_URL ? new URL(env.SMS_URL) : null;
+  const vonage = url?.protocol === 'vonage:' ? vonageParams(raw, request) : null;
+  if (vonage) return readVonageText(vonage, url!);
   if (fromTwilio(request)) {
-    const url = env.SMS_URL ? new URL(env.SMS_URL) : null;
     if (url?.protocol !== 'twilio:') refuse();
     const params = Object.fromEntries(new URLSearchParams(raw));
     const valid = twilio.validateRequest(
