@@ -9,9 +9,8 @@ import {
   FAILURE_REASON_CODES,
   failureReasonLabel,
   SCAN_STATUSES,
-  TRACKING_NOT_FOUND,
-  TRACKING_NUMBER_PLACEHOLDER,
-} from '~/schemas/constants';
+} from '~/schemas/event-statuses';
+import { TRACKING_NOT_FOUND, TRACKING_NUMBER_PLACEHOLDER } from '~/schemas/tracking-number';
 import { scanStationAction, scanStationLoader, type ScanView } from '~/http/scan-station.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { scanBody, useOutbox } from '~/utils/outbox';

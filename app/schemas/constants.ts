@@ -1,3 +1,5 @@
+import { CUSTOM_EVENT_STATUS, EVENT_STATUSES, type EventStatus } from './event-statuses';
+
 export const PARCEL_STATUSES = [
   'Pending',
   'In Transit',
@@ -36,27 +38,14 @@ export const STATUS_PROGRESS: Record<ParcelStatus, number> = {
 /** The statuses staff may reopen a delivered or returned parcel to. */
 export const REOPEN_STATUSES = ['In Transit', 'Arrived at Facility', 'Out for Delivery'] as const;
 
+export * from './event-statuses';
+export * from './tracking-number';
+
 export const PRIORITIES = ['Low', 'Standard', 'High', 'Express'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
 export const SERVICE_TYPES = ['Standard', 'Express', 'Premium', 'Overnight'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
-
-export const EVENT_STATUSES = [
-  'Package Picked Up',
-  'Departed Facility',
-  'In Transit',
-  'Arrived at Facility',
-  'Out for Delivery',
-  'Delivered',
-  'Picked Up',
-  'Failed Delivery',
-  'Returned to Sender',
-  'Custom Status',
-] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
-
-export const CUSTOM_EVENT_STATUS = 'Custom Status';
 
 /**
  * What an event's status reads as: a Custom Status's own words, else the status. An event stored
@@ -128,76 +117,8 @@ export const DAY_BEFORE_EMAIL_TIME = '10:00';
  */
 export const DAY_BEFORE_PLANNING_TIME = '06:00';
 
-/** Where the recipient may ask a courier to leave a parcel ("other" comes with their words). */
-export const SAFE_PLACES = {
-  front_door: 'At the front door',
-  back_door: 'At the back door',
-  porch: 'In the porch',
-  garage: 'In the garage',
-  reception: 'At reception',
-  neighbour: 'With a neighbour',
-  other: 'Somewhere else (say where)',
-} as const;
-export type SafePlace = keyof typeof SAFE_PLACES;
-export const SAFE_PLACE_CODES = Object.keys(SAFE_PLACES) as [SafePlace, ...SafePlace[]];
-
-export const FAILED_DELIVERY = 'Failed Delivery';
-
-/** What every client reads when a number is not found (spec section 8). */
-export const TRACKING_NOT_FOUND = 'Tracking number not found';
-
-/** What a scan may record: every event status but free text. */
-export const SCAN_STATUSES = EVENT_STATUSES.filter((s) => s !== 'Custom Status') as [
-  EventStatus,
-  ...EventStatus[],
-];
-
-/** Why a delivery attempt failed: the code, and the words the recipient's e-mail and staff read. */
-export const FAILURE_REASONS = {
-  recipient_unavailable: 'Nobody was available to receive the parcel',
-  address_not_found: 'We could not find the delivery address',
-  access_restricted: 'We could not get access to the address',
-  refused: 'The parcel was refused',
-  business_closed: 'The business was closed',
-  damaged: 'The parcel was damaged and could not be delivered',
-  weather: 'The weather prevented the delivery',
-  other: 'The delivery could not be completed',
-} as const;
-export type FailureReason = keyof typeof FAILURE_REASONS;
-/** A failed attempt's reason as the recipient reads it (an unknown code: the "other" words). */
-export function failureReasonWords(reason: string | null | undefined): string {
-  return FAILURE_REASONS[(reason ?? 'other') as FailureReason] ?? FAILURE_REASONS.other;
-}
-export const FAILURE_REASON_CODES = Object.keys(FAILURE_REASONS) as [
-  FailureReason,
-  ...FailureReason[],
-];
-
-/** A reason code as staff read it in lists: "recipient_unavailable" → "Recipient unavailable". */
-export function failureReasonLabel(code: string): string {
-  const words = code.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /** A record's id as MongoDB writes it: 24 hexadecimal digits (read in any case). */
 export const OBJECT_ID_PATTERN = /^[a-f\d]{24}$/i;
-
-export const TRACKING_NUMBER_PATTERN = /^[A-Z]{3}\d{9}$/;
-export const TRACKING_NUMBER_PLACEHOLDER = 'e.g. SWX123456789';
-/**
- * A tracking number as requests may give it, for the API's document: any case, spaces around
- * it trimmed. The check digit cannot be a pattern, so it is described.
- */
-export const TRACKING_NUMBER_INPUT = {
-  pattern: '^\\s*[A-Za-z]{3}\\d{9}\\s*$',
-  description:
-    'Three letters and nine digits, in any case (e.g. SWX123456785). The ninth digit of numbers issued now is the UPU S10 check digit of the eight before it; older numbers without it stay valid.',
-};
-/** What a visitor is told when a number does not have that shape. */
-export const TRACKING_NUMBER_FORMAT_MESSAGE =
-  'Tracking numbers are three letters and nine digits, like ABC123456789';
-/** How many numbers one lookup (the track page, the batch API) takes at once. */
-export const MAX_TRACKING_NUMBERS = 30;
 
 export const PARCEL_CREATION_COST = 25.99;
 export const DEFAULT_DELIVERY_DAYS = 4;
@@ -267,23 +188,6 @@ export const PAYMENT_METHODS = [
 ] as const;
 export const RECEIPT_TAX_RATE = 0;
 
-/** Normalises what a visitor typed into the stored form of a tracking number. */
-export function normalizeTrackingNumber(input: string): string {
-  return input.trim().toUpperCase();
-}
-
-/**
- * The numbers in what a visitor typed or pasted: separated by commas, spaces or new lines,
- * normalised, each once, in the order given.
- */
-export function splitTrackingNumbers(input: string): string[] {
-  const numbers = input
-    .split(/[\s,;]+/)
-    .map(normalizeTrackingNumber)
-    .filter(Boolean);
-  return [...new Set(numbers)];
-}
-
 export function formatMoney(amount: number): string {
   return `$${amount.toFixed(2)}`;
 }
@@ -302,8 +206,6 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const API_KEY_NAME_MAX = 100;
 
 export const MAX_PARCEL_DESTINATIONS = 50;
-/** Photos one proof of delivery takes (the courier's form shows it; schemas/proof-of-delivery.ts checks it). */
-export const MAX_PROOF_PHOTOS = 3;
 export const PARCEL_SEARCH_MAX_LENGTH = 100;
 /** How many parcels a parcel picker's combobox offers for one search. */
 export const PARCEL_OPTIONS_LIMIT = 20;

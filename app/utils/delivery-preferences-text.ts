@@ -1,4 +1,4 @@
-import { SAFE_PLACES, type SafePlace } from '~/schemas/constants';
+import { SAFE_PLACES, type SafePlace } from '~/schemas/event-statuses';
 import { longDay } from './delivery-headline';
 
 type Preferences = {

@@ -4,7 +4,7 @@
  * Safe in the browser.
  */
 
-export const DEFAULT_COMPANY_TIME_ZONE = 'America/New_York';
+export { DEFAULT_COMPANY_TIME_ZONE } from './company-defaults';
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 

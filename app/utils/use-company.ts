@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react';
 import type { CompanyInfo } from '~/lib/env.server';
-import { DEFAULT_COMPANY_TIME_ZONE } from './time-zone';
+import { DEFAULT_COMPANY_TIME_ZONE } from './company-defaults';
 
 /** What the defaults say of the company, for a page drawn without the root's data (an error). */
 const FALLBACK: CompanyInfo = {

@@ -4,7 +4,7 @@ import { SignaturePadField } from '~/components/parcels/signature-pad';
 export { loadSignaturePad } from '~/components/parcels/signature-pad';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
-import { MAX_PROOF_PHOTOS } from '~/schemas/constants';
+import { MAX_PROOF_PHOTOS } from '~/schemas/event-statuses';
 import { useHydrated } from '~/utils/use-hydrated';
 import { useIsPending } from '~/utils/use-is-pending';
 

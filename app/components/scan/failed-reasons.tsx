@@ -1,5 +1,9 @@
 import { Field } from '~/components/ui/field';
-import { FAILED_DELIVERY, FAILURE_REASON_CODES, failureReasonLabel } from '~/schemas/constants';
+import {
+  FAILED_DELIVERY,
+  FAILURE_REASON_CODES,
+  failureReasonLabel,
+} from '~/schemas/event-statuses';
 
 /**
  * At the door: each reason button records the failed attempt at once; Other asks what happened.
