@@ -381,6 +381,8 @@ const PAGE_BUDGETS = (
     budget: 120 * KB,
     signedIn: true,
   },
+  // The courier's run, stop by stop.
+  { page: '/dashboard/my-run', budget: 120 * KB, signedIn: true },
   // The staff's tabs, each with all its scripts (settings opens on its API keys).
   { page: '/dashboard', budget: 150 * KB, signedIn: true },
   { page: '/dashboard/parcels', budget: 150 * KB, signedIn: true },

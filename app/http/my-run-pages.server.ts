@@ -1,11 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
+import { env } from '~/lib/env.server';
 import { readFormData } from '~/lib/form.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { RunStartSchema } from '~/schemas/run';
 import { ScanSchema } from '~/schemas/scan';
 import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
+import { formatDateTime } from '~/utils/format';
 import { stopAddress } from '~/services/address-format.server';
 import { courierDay, startRun } from '~/services/runs.server';
 import { recordScan, stopsToDeliver } from '~/services/scans.server';
@@ -46,6 +48,8 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
             location:
               parcel.recipient.city || parcel.destinations[next]?.city || 'Delivery address',
             eta: stop.eta,
+            // The page's words for it, in the company's zone (the phone loads no time zone code).
+            expected: stop.eta ? formatDateTime(stop.eta, env.COMPANY_TIMEZONE) : null,
             outcome: stop.outcome,
           };
         }),

@@ -3,10 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FailedReasons } from '~/components/scan/failed-reasons';
-import { OutboxStatus } from '~/components/scan/outbox-status';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
-import { useCompany } from '~/utils/use-company';
-import { formatDateTime } from '~/utils/format';
+import { useHydrated } from '~/utils/use-hydrated';
 import { multipartBody, scanBody, useOutbox, type OutboxEntry } from '~/utils/outbox';
 
 /**
@@ -25,6 +23,11 @@ export const meta: MetaFunction = () => [{ title: 'My run · Management dashboar
 const loadProofForm = () => import('~/components/parcels/proof-of-delivery-form');
 const ProofOfDeliveryForm = lazy(() =>
   loadProofForm().then((module) => ({ default: module.ProofOfDeliveryForm })),
+);
+
+// What waits to be sent, once the page can keep anything: its code comes after the first load.
+const OutboxStatus = lazy(() =>
+  import('~/components/scan/outbox-status').then((m) => ({ default: m.OutboxStatus })),
 );
 
 type Stop = ReturnType<typeof useLoaderData<typeof myRunLoader>>['runs'][number]['stops'][number];
@@ -55,7 +58,6 @@ function StopCard({
   shouldQueue: () => boolean;
   keep: Keep;
 }) {
-  const { timeZone } = useCompany();
   const [proofHere, setProofHere] = useState(false);
   const keepFailed = (event: FormEvent<HTMLFormElement>) => {
     if (!shouldQueue()) return;
@@ -97,8 +99,8 @@ function StopCard({
           <strong>{stop.recipientName || '—'}</strong>
           {stop.address ? `, ${stop.address}` : ''}
         </p>
-        {stop.eta && !stop.outcome ? (
-          <p className="text-sm text-gray-700">Expected {formatDateTime(stop.eta, timeZone)}</p>
+        {stop.expected && !stop.outcome ? (
+          <p className="text-sm text-gray-700">Expected {stop.expected}</p>
         ) : null}
         {stop.preferences.length ? (
           <ul className="mt-1 list-disc pl-5 text-sm text-gray-800">
@@ -167,6 +169,7 @@ export default function MyRun() {
   const answer = useActionData<typeof myRunAction>() as { error?: string } | undefined;
   const revalidator = useRevalidator();
   // Once a kept outcome is sent, the run is read again: its stop is done.
+  const hydrated = useHydrated();
   const outbox = useOutbox({ onSent: useCallback(() => revalidator.revalidate(), [revalidator]) });
   // Offline the proof form opens here: it and its signature pad must already be on the phone.
   const [proofReady, setProofReady] = useState(false);
@@ -184,11 +187,15 @@ export default function MyRun() {
           {answer.error}
         </p>
       ) : null}
-      <OutboxStatus
-        waiting={outbox.waiting}
-        sent={outbox.sent}
-        ready={outbox.ready && proofReady}
-      />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <OutboxStatus
+            waiting={outbox.waiting}
+            sent={outbox.sent}
+            ready={outbox.ready && proofReady}
+          />
+        </Suspense>
+      ) : null}
       {runs.length === 0 ? <p className="text-gray-700">No run for you today.</p> : null}
       {runs.map((run) => {
         // The next stop on top, then those after it, then those done.

@@ -63,6 +63,7 @@ const PAGES: Array<[string, string[], number]> = [
   ],
   ['/dashboard/scan', ['dashboard', 'dashboard.scan'], 120_000],
   ['/dashboard/scan/proof/:parcelId', ['dashboard', 'dashboard.scan_.proof.$parcelId'], 120_000],
+  ['/dashboard/my-run', ['dashboard', 'dashboard.my-run'], 120_000],
 ];
 
 describe('the scripts a staff page loads with it', () => {
