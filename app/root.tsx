@@ -22,10 +22,10 @@ import { requestLanguage } from './lib/i18n.server';
 import { publicUrl } from './lib/urls.server';
 import { languageDirection, SOURCE_LANGUAGE } from './schemas/languages';
 import { languageAlternates, languageUrl, pageLanguage } from './utils/page-language';
-import stylesheet from './tailwind.css';
+import { publicStylesheet } from './utils/stylesheets';
 
+// Each side's layout links its own stylesheet (utils/stylesheets.ts).
 export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
@@ -105,9 +105,13 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
+  // Without any route below the root, no layout links a stylesheet: the public site's is used.
   return (
-    <main className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
-      <GeneralErrorBoundary />
-    </main>
+    <>
+      <link rel="stylesheet" href={publicStylesheet} />
+      <main className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+        <GeneralErrorBoundary />
+      </main>
+    </>
   );
 }

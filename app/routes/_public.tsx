@@ -6,6 +6,9 @@ import { SiteHeader } from '~/components/public/site-header';
 import { useCompany } from '~/utils/use-company';
 import { PUBLIC_PAGE_CACHE } from '~/lib/http-cache.server';
 import type { RouteHandle } from '~/utils/route-handle';
+import { publicStyles } from '~/utils/stylesheets';
+
+export { publicStyles as links };
 
 // The public site is plain HTML and CSS: visitors on slow phones get the page in one round trip,
 // with none of the framework's JavaScript.

@@ -3,6 +3,9 @@ import { json } from '@remix-run/node';
 import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { getAccount } from '~/models/account.server';
 import { isAccountAdmin, requireShipper } from '~/http/auth.server';
+import { staffStyles } from '~/utils/stylesheets';
+
+export { staffStyles as links };
 
 /**
  * The shipper portal: an account's own parcels, for its users. Every page works without

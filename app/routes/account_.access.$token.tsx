@@ -16,6 +16,9 @@ import {
   type AccessCheck,
 } from '~/services/account-users.server';
 import { useIsPending } from '~/utils/use-is-pending';
+import { staffStyles } from '~/utils/stylesheets';
+
+export { staffStyles as links };
 
 const REFUSED: Record<Exclude<AccessCheck['state'], 'valid'>, string> = {
   expired: 'This link has expired: links to choose a password work for 7 days.',

@@ -11,6 +11,9 @@ import { invalidForm } from '~/lib/form-reply.server';
 import { readFormData } from '~/lib/form.server';
 import { requestAccess } from '~/services/account-users.server';
 import { useIsPending } from '~/utils/use-is-pending';
+import { staffStyles } from '~/utils/stylesheets';
+
+export { staffStyles as links };
 
 const SENT =
   'If this address belongs to a shipping account, we have sent it a link to choose a password. It works once, for 7 days.';

@@ -19,6 +19,9 @@ import { readFormData } from '~/lib/form.server';
 import { clientAddress } from '~/lib/rate-limit.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { useIsPending } from '~/utils/use-is-pending';
+import { staffStyles } from '~/utils/stylesheets';
+
+export { staffStyles as links };
 
 /**
  * The shipper portal's sign-in: the staff's form strategy and lockout, with the e-mail address

@@ -7,6 +7,9 @@ import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
 import { RouteAnnouncer } from '~/components/route-announcer';
 import { useCompany } from '~/utils/use-company';
 import { requireUser } from '~/http/auth.server';
+import { staffStyles } from '~/utils/stylesheets';
+
+export { staffStyles as links };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -24,6 +24,9 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { staffStyles } from '~/utils/stylesheets';
+
+export { staffStyles as links };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A broken session or an unreachable database just shows the form.

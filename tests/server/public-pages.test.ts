@@ -37,6 +37,11 @@ describe('public pages ship no framework JavaScript', () => {
       expect(document.querySelectorAll('script[src]')).toHaveLength(0);
       expect(document.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
       expect(document.querySelectorAll('link[rel="preload"][as="script"]')).toHaveLength(0);
+      // The public site's own stylesheet, without the dashboard's classes.
+      const stylesheets = [...document.querySelectorAll('link[rel="stylesheet"]')].map((node) =>
+        node.getAttribute('href'),
+      );
+      expect(stylesheets).toEqual([expect.stringMatching(/^\/build\/_assets\/public-\w+\.css$/)]);
       // Inline scripts: only the carousel's loop on the home page, small and with the nonce.
       const inline = [...document.querySelectorAll('script')].map((node) => ({
         nonce: node.getAttribute('nonce'),

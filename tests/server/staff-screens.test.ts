@@ -345,3 +345,13 @@ describe('editing a parcel someone else changed meanwhile', () => {
     expect(((await stored.json()) as { parcel: { weight: number } }).parcel.weight).toBe(4);
   });
 });
+
+describe("the staff's stylesheet", () => {
+  it("is the one a courier's page links, not the public site's", async () => {
+    const { document } = await server.page('/dashboard/scan', { headers: { cookie } });
+    const stylesheets = [...document.querySelectorAll('link[rel="stylesheet"]')].map((node) =>
+      node.getAttribute('href'),
+    );
+    expect(stylesheets).toEqual([expect.stringMatching(/^\/build\/_assets\/staff-\w+\.css$/)]);
+  });
+});
