@@ -8,6 +8,7 @@ import express from 'express';
 import onHeaders from 'on-headers';
 import { metricsEndpoint, requestMetrics } from './metrics.js';
 import { requestLog } from './request-log.js';
+import { routeAreas } from './route-areas.js';
 import { routeLabels } from './route-labels.js';
 import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from './security.js';
 
@@ -134,18 +135,24 @@ export function createApp({
   );
   app.use(sameOriginMutations({ publicUrl, sessionCookie, openPaths: PUBLIC_POST_ENDPOINTS }));
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode,
-      getLoadContext: (req, res) => ({
-        clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-        cspNonce: res.locals.cspNonce,
-        requestId: res.locals.requestId,
+  // One Remix handler per side of the app, each over the routes that side's paths can match
+  // (server/route-areas.js).
+  const { builds, areaOf } = routeAreas(build);
+  const handlers = new Map(
+    [...builds].map(([area, areaBuild]) => [
+      area,
+      createRequestHandler({
+        build: areaBuild,
+        mode,
+        getLoadContext: (req, res) => ({
+          clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+          cspNonce: res.locals.cspNonce,
+          requestId: res.locals.requestId,
+        }),
       }),
-    }),
+    ]),
   );
+  app.all('*', (req, res, next) => handlers.get(areaOf(req.path))(req, res, next));
   // After a 413 the adapter's own answer has nowhere to go; anything else is logged (in the
   // request's line, or on standard error while the log is off), never shown.
   app.use((error, req, res, _next) => {
