@@ -12,6 +12,7 @@ import type { ReactNode, TextareaHTMLAttributes } from 'react';
 import type { z } from 'zod';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { HoneypotField } from './honeypot-field';
+import { usePageText } from './page-text';
 
 /**
  * conform's form for a public inquiry (contact, quote): checked in the browser when it is sent,
@@ -34,7 +35,10 @@ export function useInquiryForm<S extends z.ZodType<Record<string, unknown>>>(
   });
 }
 
-/** How the inquiry forms ask for each of their text fields. */
+/**
+ * How the inquiry forms ask for each of their text fields: in English here, and in the page's
+ * language under `inquiry.<name>` (and `inquiry.<name>Placeholder`) in the pages' messages.
+ */
 const INQUIRY_INPUTS: Record<
   string,
   {
@@ -62,9 +66,16 @@ const INQUIRY_INPUTS: Record<
 
 type InquiryMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
 
-/** A field's label, which says when the schema lets it be left empty. */
-function inquiryLabel(label: string, meta: InquiryMeta) {
-  return meta.required ? label : `${label} (optional)`;
+/** A field's label in the page's language, which says when the schema lets it be left empty. */
+function useInquiryLabel() {
+  const { t } = usePageText();
+  return {
+    t,
+    label: (name: string, english: string, meta: InquiryMeta) => {
+      const label = t(`inquiry.${name}`, { defaultValue: english });
+      return meta.required ? label : t('inquiry.optional', { label });
+    },
+  };
 }
 
 /**
@@ -80,6 +91,7 @@ export function InquiryFields({
   className?: string;
   message?: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'rows' | 'minLength' | 'placeholder'>;
 }) {
+  const { t, label: inquiryLabel } = useInquiryLabel();
   return of.map((meta) => {
     if (message) {
       const { key, ...props } = getTextareaProps(meta);
@@ -87,7 +99,7 @@ export function InquiryFields({
         <TextareaField
           key={`${meta.name}-${key ?? ''}`}
           className="sm:col-span-2"
-          label={inquiryLabel('Message', meta)}
+          label={inquiryLabel('message', 'Message', meta)}
           {...message}
           {...props}
           maxLength={5000}
@@ -95,16 +107,19 @@ export function InquiryFields({
         />
       );
     }
-    const { type = 'text', label, ...input } = INQUIRY_INPUTS[meta.name];
+    const { type = 'text', label, placeholder, ...input } = INQUIRY_INPUTS[meta.name];
     // conform's key changes when the form is reset, which starts the input afresh.
     const { key, ...props } = getInputProps(meta, { type });
     return (
       <Field
         key={`${meta.name}-${key ?? ''}`}
         className={className}
-        label={inquiryLabel(label, meta)}
+        label={inquiryLabel(meta.name, label, meta)}
         {...props}
         {...input}
+        placeholder={
+          placeholder && t(`inquiry.${meta.name}Placeholder`, { defaultValue: placeholder })
+        }
         errors={meta.errors}
       />
     );
