@@ -61,7 +61,7 @@ async function read(path: string, acceptLanguage?: string) {
 }
 /** A message's key shown instead of its words ("track.title", "footer.language", "home.why.title"). */
 const RAW_KEY =
-  /\b(layout|footer|track|errors|result|status|service|delivery|subscribe|manage|proof|links|common|carousel|trackingBox|servicesSection|home|about|services|inquiry|contact|quote|legal|privacy|terms|cookies)\.[a-z][a-zA-Z]*\b/;
+  /\b(layout|footer|track|errors|result|status|service|delivery|subscribe|manage|proof|links|common|carousel|trackingBox|servicesSection|home|about|services|inquiry|contact|quote|legal|privacy|terms|cookies|notFound)\.[a-z][a-zA-Z]*\b/;
 
 type Messages = { [key: string]: string | Messages };
 const pagesMessages = (language: Language): Messages =>
@@ -110,6 +110,7 @@ const PAGE_PHRASES: Record<string, string[]> = {
   '/privacy-policy': ['privacy.collect.heading', 'privacy.bases.text', 'privacy.retention.text'],
   '/terms-of-service': ['terms.booking.packed', 'terms.times.text', 'terms.claims.window'],
   '/cookie-policy': ['cookies.what.text', 'cookies.used.sessionPurpose', 'cookies.managing.text'],
+  '/no-such-page-here': ['notFound.heading', 'notFound.text', 'notFound.home'],
 };
 
 /**
