@@ -8,6 +8,7 @@ import {
   InquiryFields,
   InquiryForm,
   useInquiryForm,
+  useInquiryMessages,
 } from '~/components/public/inquiry-form';
 import { PageHero } from '~/components/public/page-hero';
 import { SelectField } from '~/components/ui/field';
@@ -159,6 +160,7 @@ function useQuoteForm(plan: QuotePlan, lastResult?: SubmissionResult<string[]> |
 function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { sent: boolean }) {
   const volume = getSelectProps(fields.shipmentsPerMonth);
   const { t } = usePageText();
+  const { messages } = useInquiryMessages();
   return (
     <InquiryForm
       form={form}
@@ -178,7 +180,7 @@ function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { s
         label={t('quote.plan')}
         {...getSelectProps(fields.plan)}
         options={QUOTE_PLANS.map(({ value }) => ({ value, label: t(`quote.plans.${value}`) }))}
-        errors={fields.plan.errors}
+        errors={messages(fields.plan.errors)}
       />
       <SelectField
         label={t('quote.volume')}
@@ -186,7 +188,7 @@ function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { s
         // Until a range is chosen the disabled prompt shows, not the first range.
         defaultValue={volume.defaultValue ?? ''}
         options={SHIPMENT_VOLUMES.map((value) => ({ value, label: t(`quote.volumes.${value}`) }))}
-        errors={fields.shipmentsPerMonth.errors}
+        errors={messages(fields.shipmentsPerMonth.errors)}
       >
         <option value="" disabled>
           {t('quote.chooseRange')}

@@ -206,6 +206,24 @@ describe('the language of a public page', () => {
     expect(refused.headers.getSetCookie()).toEqual([]);
   });
 
+  it('a refused contact form answers in the page’s language, and its action keeps the language', async () => {
+    const answer = await server.request('/contact?lang=de', {
+      method: 'POST',
+      body: new URLSearchParams({ email: 'not an address', lang: 'de' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(answer.status).toBe(400);
+    const document = parsePage(await answer.text());
+    const summary = document.getElementById('errors')!;
+    expect(textOf(summary.querySelector('h2'))).toBe(message('de', 'inquiry.errors.problem'));
+    expect(textOf(summary)).toContain('„Vorname“ ist ein Pflichtfeld');
+    expect(textOf(summary)).toContain('Bitte geben Sie eine gültige E-Mail-Adresse ein');
+    expect(textOf(summary)).not.toMatch(/is required|valid email/);
+    expect(document.querySelector('main form[method="post"]')!.getAttribute('action')).toBe(
+      '/contact?lang=de#errors',
+    );
+  });
+
   it('every public page names its languages (hreflang), renders no key and, for the marketing pages, no English words, in every language', async () => {
     for (const path of PUBLIC_PAGES)
       for (const language of LANGUAGE_CODES) {
