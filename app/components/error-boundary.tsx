@@ -48,14 +48,22 @@ export function GeneralErrorBoundary({
   );
 }
 
-export function NotFound() {
+const NOT_FOUND_WORDS = {
+  heading: 'Oops! Page not found',
+  text: 'The page you are looking for has moved, or never existed.',
+  home: 'Return to Home',
+  homeHref: '/',
+};
+
+/** The 404 page: in English, or in the words the public site gives it in the page's language. */
+export function NotFound({ words = NOT_FOUND_WORDS }: { words?: typeof NOT_FOUND_WORDS }) {
   return (
     <div className="space-y-4 py-16 text-center">
       <p className="text-6xl font-extrabold text-brand-600">404</p>
-      <h1 className="text-3xl font-bold">Oops! Page not found</h1>
-      <p className="text-gray-600">The page you are looking for has moved, or never existed.</p>
-      <Link to="/" reloadDocument className="btn-primary">
-        Return to Home
+      <h1 className="text-3xl font-bold">{words.heading}</h1>
+      <p className="text-gray-600">{words.text}</p>
+      <Link to={words.homeHref} reloadDocument className="btn-primary">
+        {words.home}
       </Link>
     </div>
   );

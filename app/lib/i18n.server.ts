@@ -14,13 +14,14 @@ import type { Words } from '~/utils/delivery-headline';
 import { env } from './env.server';
 
 /**
- * The messages of the public site and the customers' e-mails, through i18next with ICU message
+ * The messages of the public site (the tracking page and the site's frame in `public`, the
+ * marketing and legal pages' bodies in `pages`) and the customers' e-mails, through i18next with ICU message
  * syntax (plurals, placeholders), read once from app/locales/<language>/<namespace>.json; and
  * which language a request is answered in. Per-process: the messages are the build's, the same in
  * every process.
  */
 
-export const NAMESPACES = ['public', 'emails', 'templates'] as const;
+export const NAMESPACES = ['public', 'pages', 'emails', 'templates'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export const LOCALES_DIR = path.resolve('app/locales');

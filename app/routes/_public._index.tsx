@@ -1,141 +1,30 @@
-import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
-import { HeroCarousel, type HeroSlide } from '~/components/public/hero-carousel';
+import { FaqAccordion } from '~/components/public/faq-accordion';
+import { HeroCarousel } from '~/components/public/hero-carousel';
 import { PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
+import { usePageText } from '~/components/public/page-text';
 import { Figures, TitledPoints } from '~/components/public/card-lists';
 import { ServicesSection } from '~/components/public/services-section';
 import { TrackingBox } from '~/components/public/tracking-box';
-import { useCompany } from '~/utils/use-company';
 
-export const meta = publicPageMeta(
-  'Fast, reliable parcel delivery worldwide',
-  'Ship parcels to 200+ countries with real-time tracking, 99.5% on-time delivery and 24/7 support.',
-);
+export const meta = publicPageMeta('pages:home.title', 'pages:home.description');
 
-const SLIDES: HeroSlide[] = [
-  {
-    title: 'Fast & Reliable Delivery',
-    subtitle: 'Express shipping in 1-2 days',
-    description:
-      'Time-critical parcels picked up from your door and delivered by dedicated drivers, with 99.5% of shipments arriving on time.',
-    features: ['Same-day pickup', 'Express 1-2 days', '99.5% on-time'],
-  },
-  {
-    title: 'Worldwide Shipping',
-    subtitle: 'Over 200 countries and territories',
-    description:
-      'Door-to-door international delivery in 7-21 days, with customs paperwork prepared and cleared by our own brokers.',
-    features: ['200+ countries', 'Customs clearance', 'Duties paid options'],
-  },
-  {
-    title: 'Track Every Step',
-    subtitle: 'Real-time visibility, 24/7',
-    description:
-      'Follow every scan from pickup to doorstep with one tracking number, and receive a photo proof of delivery when it arrives.',
-    features: ['Live status updates', 'E-mail notifications', 'Proof of delivery'],
-  },
-];
-
-const WHY_US = [
-  {
-    title: 'On time, every time',
-    text: '99.5% of our parcels arrive on or before the promised day, backed by a money-back guarantee on Express.',
-  },
-  {
-    title: 'Tracking you can trust',
-    text: 'Every hand-over is scanned and published within minutes, so the status you see is where your parcel is.',
-  },
-  {
-    title: 'Careful handling',
-    text: 'Trained handlers, padded vehicles and declared-value insurance on every shipment, fragile or not.',
-  },
-  {
-    title: 'People who answer',
-    text: 'Support is staffed 24/7 by our own team; e-mails are answered within 2 hours, calls in under a minute.',
-  },
-];
-
-const STEPS = [
-  {
-    title: 'Order placed',
-    text: 'Book online or by phone and tell us what you are sending, from where and to whom.',
-  },
-  {
-    title: 'Payment',
-    text: 'Pay the shown price in advance by card or on account; no hidden fees are added later.',
-  },
-  {
-    title: 'Pickup scheduled',
-    text: 'Choose a pickup slot; a driver collects the parcel at your door and gives it a tracking number.',
-  },
-  {
-    title: 'In-transit tracking',
-    text: 'Follow every scan between depots, flights and customs in real time, with e-mail updates.',
-  },
-  {
-    title: 'Delivered with proof',
-    text: 'The recipient signs, and a delivery photo and timestamp are added to the tracking record.',
-  },
-];
-
+// Each list by its messages' keys (home.<section>.<key>) in app/locales/<language>/pages.json.
+const SLIDES = ['fast', 'worldwide', 'tracking'] as const;
+const WHY_US = ['onTime', 'tracking', 'handling', 'people'] as const;
+const STEPS = ['ordered', 'payment', 'pickup', 'transit', 'delivered'] as const;
 const TESTIMONIALS = [
-  {
-    quote:
-      'We ship around 400 orders a week to customers in 30 countries. Parcels arrive when promised, and when a customs form was missing their team fixed it the same morning.',
-    name: 'Sarah Mitchell',
-    role: 'Operations Manager, Northwind Home Goods',
-  },
-  {
-    quote:
-      'I sent my daughter’s university documents to London on Express Air and could see every scan. They were signed for in under two days.',
-    name: 'David Okafor',
-    role: 'Private customer, Chicago',
-  },
-  {
-    quote:
-      'Switching our B2B deliveries to their freight service cut failed deliveries to almost zero. Booked slots and proof of delivery make invoicing painless.',
-    name: 'Elena Rodríguez',
-    role: 'Supply Chain Lead, Brightline Medical',
-  },
-];
-
-const FAQ: FaqItem[] = [
-  {
-    question: 'How do I track my package?',
-    answer:
-      'Enter your tracking number — three letters followed by nine digits, such as SWX123456789 — in the tracking box on this page or on the Track Package page. You will see the current status and every scan so far.',
-  },
-  {
-    question: 'How long does delivery take?',
-    answer:
-      'Express delivers in 1-2 business days, Standard in 3-5 and Economy in 5-10. International shipments take 7-21 days depending on the destination and customs.',
-  },
-  {
-    question: 'Which countries do you ship to?',
-    answer:
-      'We deliver to more than 200 countries and territories. A few destinations under sanctions or embargo are excluded; our team will tell you before you book.',
-  },
-  {
-    question: 'What happens if my parcel is damaged?',
-    answer:
-      'Report damage within 24 hours of delivery and keep the packaging. Every shipment carries declared-value insurance, and formal claims can be filed up to 30 days after delivery.',
-  },
-  {
-    question: 'Can I change the delivery address after shipping?',
-    answer:
-      'Yes, until the parcel is out for delivery. Contact support with your tracking number and the new address; a redirection may change the delivery estimate.',
-  },
-  {
-    question: 'How do I get a price for regular shipments?',
-    answer:
-      'Basic costs $9.99 and Premium $19.99 per shipment. For higher volumes, request a quote and our sales team will reply within 2 hours with Enterprise pricing.',
-  },
-];
+  { key: 'sarah', name: 'Sarah Mitchell' },
+  { key: 'david', name: 'David Okafor' },
+  { key: 'elena', name: 'Elena Rodríguez' },
+] as const;
+const FAQ = ['track', 'duration', 'countries', 'damaged', 'address', 'price'] as const;
 
 function StarRating() {
+  const { t } = usePageText();
   return (
     <p className="flex items-center gap-0.5 text-accent-500">
-      <span className="sr-only">Rated 5 out of 5 stars</span>
+      <span className="sr-only">{t('common.stars')}</span>
       {[0, 1, 2, 3, 4].map((i) => (
         <svg key={i} aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5 fill-current">
           <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9z" />
@@ -145,20 +34,17 @@ function StarRating() {
   );
 }
 
-const FIGURES = [
-  { value: '50,000+', label: 'Customers' },
-  { value: '200+', label: 'Countries' },
-  { value: '15+', label: 'Years of experience' },
-  { value: '2009', label: 'Founded' },
-];
-
 export default function Home() {
-  const company = useCompany();
+  const { t, rich, href, values } = usePageText();
+  const figures = [
+    { value: `${values.customers}+`, label: t('common.customers') },
+    { value: '200+', label: t('common.countries') },
+    { value: '15+', label: t('home.about.experience') },
+    { value: '2009', label: t('home.about.founded') },
+  ];
   return (
     <>
-      <h1 className="sr-only">
-        {company.name}: fast, reliable parcel delivery and tracking worldwide
-      </h1>
+      <h1 className="sr-only">{t('home.heading')}</h1>
       {/* On a phone the tracking box comes first, above the fold; wider, it overlaps the hero. It
           comes first in the HTML too, so a page drawn while it is still arriving never shows the
           hero first and then pushes it down. */}
@@ -166,21 +52,32 @@ export default function Home() {
         <div className="px-4 pt-4 sm:order-last sm:pt-0">
           <TrackingBox />
         </div>
-        <HeroCarousel slides={SLIDES} />
+        <HeroCarousel
+          slides={SLIDES.map((key) => ({
+            title: t(`home.slides.${key}.title`),
+            subtitle: t(`home.slides.${key}.subtitle`),
+            description: t(`home.slides.${key}.description`),
+            features: [
+              t(`home.slides.${key}.feature1`),
+              t(`home.slides.${key}.feature2`),
+              t(`home.slides.${key}.feature3`),
+            ],
+          }))}
+        />
       </div>
 
       <PublicSection
         headingId="why-heading"
-        eyebrow="Why choose us"
-        title={`Why choose ${company.name}?`}
-        intro={
-          <>
-            Businesses and families trust us with the parcels that matter because we combine speed
-            with care — and tell you exactly where things are.
-          </>
-        }
+        eyebrow={t('home.why.eyebrow')}
+        title={t('home.why.title')}
+        intro={t('home.why.intro')}
       >
-        <TitledPoints points={WHY_US} />
+        <TitledPoints
+          points={WHY_US.map((key) => ({
+            title: t(`home.why.${key}.title`),
+            text: t(`home.why.${key}.text`),
+          }))}
+        />
       </PublicSection>
 
       <section aria-labelledby="about-heading" className="bg-white py-20">
@@ -188,34 +85,29 @@ export default function Home() {
           <div>
             <SectionHeading
               id="about-heading"
-              eyebrow="About us"
-              title="Delivering since 2009"
+              eyebrow={t('home.about.eyebrow')}
+              title={t('home.about.title')}
               align="left"
             >
-              {company.name} was founded in 2009 in New York with three vans and one promise: every
-              parcel on time, and every customer told where it is.
+              {t('home.about.intro')}
             </SectionHeading>
-            <p className="mt-4 text-gray-600">
-              Today our own drivers, hubs and partner carriers move parcels for more than 50,000
-              customers — online shops, hospitals, law firms and families sending gifts home — to
-              over 200 countries.
-            </p>
-            <a href="/about" className="btn-secondary mt-6">
-              More about us
+            <p className="mt-4 text-gray-600">{t('home.about.text')}</p>
+            <a href={href('/about')} className="btn-secondary mt-6">
+              {t('home.about.more')}
             </a>
           </div>
-          <Figures figures={FIGURES} />
+          <Figures figures={figures} />
         </div>
       </section>
 
       <PublicSection
         headingId="how-heading"
-        eyebrow="How it works"
-        title="From order to doorstep in five steps"
+        eyebrow={t('home.how.eyebrow')}
+        title={t('home.how.title')}
       >
         <ol className="mt-12 grid gap-6 md:grid-cols-5">
-          {STEPS.map((step, index) => (
-            <li key={step.title} className="card p-6">
+          {STEPS.map((key, index) => (
+            <li key={key} className="card p-6">
               <span
                 className="flex h-10 w-10 items-center justify-center rounded-full bg-brand-600 font-bold text-white"
                 aria-hidden="true"
@@ -223,10 +115,10 @@ export default function Home() {
                 {index + 1}
               </span>
               <h3 className="mt-4 font-semibold text-gray-900">
-                <span className="sr-only">Step {index + 1}: </span>
-                {step.title}
+                <span className="sr-only">{t('home.how.step', { n: index + 1 })}</span>
+                {t(`home.how.${key}.title`)}
               </h3>
-              <p className="mt-2 text-sm text-gray-600">{step.text}</p>
+              <p className="mt-2 text-sm text-gray-600">{t(`home.how.${key}.text`)}</p>
             </li>
           ))}
         </ol>
@@ -234,17 +126,19 @@ export default function Home() {
 
       <PublicSection
         headingId="testimonials-heading"
-        eyebrow="Testimonials"
-        title="What our customers say"
+        eyebrow={t('home.testimonials.eyebrow')}
+        title={t('home.testimonials.title')}
         band="bg-brand-50"
       >
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {TESTIMONIALS.map((t) => (
-            <li key={t.name} className="card flex flex-col p-6">
+          {TESTIMONIALS.map(({ key, name }) => (
+            <li key={key} className="card flex flex-col p-6">
               <StarRating />
-              <blockquote className="mt-4 flex-1 text-gray-700">“{t.quote}”</blockquote>
-              <p className="mt-6 font-semibold text-gray-900">{t.name}</p>
-              <p className="text-sm text-gray-600">{t.role}</p>
+              <blockquote className="mt-4 flex-1 text-gray-700">
+                {t('common.quoted', { quote: t(`home.testimonials.${key}.quote`) })}
+              </blockquote>
+              <p className="mt-6 font-semibold text-gray-900">{name}</p>
+              <p className="text-sm text-gray-600">{t(`home.testimonials.${key}.role`)}</p>
             </li>
           ))}
         </ul>
@@ -254,21 +148,25 @@ export default function Home() {
 
       <PublicSection
         headingId="faq-heading"
-        eyebrow="FAQ"
-        title="Frequently asked questions"
+        eyebrow={t('common.faq')}
+        title={t('common.faqTitle')}
         width="max-w-3xl"
-        intro={
-          <>
-            Can’t find your answer?{' '}
-            <a href="/contact" className="font-semibold text-brand-700 underline">
-              Contact our team
-            </a>
-            , available 24/7.
-          </>
-        }
+        intro={rich('home.faq.intro', [
+          <a
+            key="contact"
+            href={href('/contact')}
+            className="font-semibold text-brand-700 underline"
+          />,
+        ])}
       >
         <div className="mt-10">
-          <FaqAccordion items={FAQ} group="faq" />
+          <FaqAccordion
+            items={FAQ.map((key) => ({
+              question: t(`home.faq.${key}.question`),
+              answer: t(`home.faq.${key}.answer`),
+            }))}
+            group="faq"
+          />
         </div>
       </PublicSection>
     </>

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { FaqAccordion, type FaqItem } from '~/components/public/faq-accordion';
+import { FaqAccordion } from '~/components/public/faq-accordion';
+import { usePageText } from '~/components/public/page-text';
 import { publicPageMeta } from '~/components/public/page-meta';
 import {
   InquiryErrorSummary,
@@ -39,74 +40,37 @@ export function action(args: ActionFunctionArgs) {
   });
 }
 
-export const meta = publicPageMeta(
-  'Contact Us',
-  'Call, e-mail or write to our support team, available 24/7. We reply within 2 hours.',
-);
+export const meta = publicPageMeta('pages:contact.title', 'pages:contact.description');
 
+// The offices and questions by their messages' keys (contact.offices.<key>, contact.faq.<key>).
 const OFFICES = [
-  {
-    city: 'New York',
-    role: 'Headquarters',
-    address: ['350 Fifth Avenue, Suite 4100', 'New York, NY 10118', 'United States'],
-    hours: 'Mon–Fri 8:00 AM – 8:00 PM ET',
-  },
-  {
-    city: 'Los Angeles',
-    role: 'West Coast hub',
-    address: ['1200 S Figueroa Street, Suite 900', 'Los Angeles, CA 90015', 'United States'],
-    hours: 'Mon–Fri 7:00 AM – 7:00 PM PT',
-  },
-  {
-    city: 'London',
-    role: 'Europe, Middle East & Africa',
-    address: ['1 Canada Square, Level 30', 'London E14 5AB', 'United Kingdom'],
-    hours: 'Mon–Fri 8:00 AM – 6:00 PM GMT',
-  },
-];
+  { key: 'newYork', address: ['350 Fifth Avenue, Suite 4100', 'New York, NY 10118'] },
+  { key: 'losAngeles', address: ['1200 S Figueroa Street, Suite 900', 'Los Angeles, CA 90015'] },
+  { key: 'london', address: ['1 Canada Square, Level 30', 'London E14 5AB'] },
+] as const;
 
-const CONTACT_FAQ: FaqItem[] = [
-  {
-    question: 'How quickly will I get an answer?',
-    answer:
-      'Our support team answers every message within 2 hours, around the clock. Urgent questions about a parcel that is out for delivery are fastest by phone.',
-  },
-  {
-    question: 'What should I include in my message?',
-    answer:
-      'Your tracking number (three letters followed by nine digits, e.g. SWX123456789), the sender and recipient names, and a short description of the problem. Photos help for damage reports.',
-  },
-  {
-    question: 'How do I report a damaged parcel?',
-    answer:
-      'Tell us within 24 hours of delivery and keep the packaging. We open a claim the same day; formal claims can be filed up to 30 days after delivery.',
-  },
-  {
-    question: 'Can I change the delivery address of a parcel in transit?',
-    answer:
-      'Usually yes, until the parcel is out for delivery. Contact us with the tracking number and the new address; a redirection may change the delivery estimate.',
-  },
-];
+const CONTACT_FAQ = ['speed', 'include', 'damaged', 'address'] as const;
 
 export default function ContactPage() {
   const { sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useInquiryForm(ContactMessageSchema, lastResult);
   const company = useCompany();
+  const { t } = usePageText();
   const phoneHref = `tel:${company.phone.replace(/[^\d+]/g, '')}`;
 
   const channels = [
     {
-      title: 'Call us 24/7',
+      title: t('contact.call.title'),
       detail: (
         <a href={phoneHref} className="font-semibold text-brand-700 hover:underline">
           {company.phone}
         </a>
       ),
-      text: 'Day and night, every day of the year, including public holidays.',
+      text: t('contact.call.text'),
     },
     {
-      title: 'Email support',
+      title: t('contact.email.title'),
       detail: (
         <a
           href={`mailto:${company.email}`}
@@ -115,35 +79,34 @@ export default function ContactPage() {
           {company.email}
         </a>
       ),
-      text: 'We reply to every e-mail within 2 hours.',
+      text: t('contact.email.text'),
     },
     {
-      title: 'Send a message',
+      title: t('contact.message.title'),
       detail: (
         <a href="#contact-form" className="font-semibold text-brand-700 hover:underline">
-          Use the form below
+          {t('contact.message.detail')}
         </a>
       ),
-      text: 'Day or night, a member of our support team replies within 2 hours.',
+      text: t('contact.message.text'),
     },
     {
-      title: 'Headquarters',
+      title: t('contact.headquarters.title'),
       detail: <span className="font-semibold text-gray-900">350 Fifth Avenue, Suite 4100</span>,
-      text: 'New York, NY 10118, United States',
+      text: t('contact.headquarters.text'),
     },
   ];
 
   return (
     <>
       <InquiryErrorSummary form={form} fields={fields} lastResult={lastResult} />
-      <PageHero eyebrow="Contact" title="Get in touch with our team">
-        Questions about a shipment, a quote or an invoice? Our support team is available 24/7 and
-        replies to every message within 2 hours.
+      <PageHero eyebrow={t('contact.eyebrow')} title={t('contact.heading')}>
+        {t('contact.intro')}
       </PageHero>
 
       <section aria-labelledby="channels-heading" className="mx-auto max-w-7xl px-4 py-16">
         <h2 id="channels-heading" className="sr-only">
-          Ways to reach us
+          {t('contact.ways')}
         </h2>
         <TitledPoints points={channels} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4" />
       </section>
@@ -153,28 +116,24 @@ export default function ContactPage() {
           <div className="lg:col-span-2">
             <SectionHeading
               id="contact-form-heading"
-              eyebrow="Write to us"
-              title="Send us a message"
+              eyebrow={t('contact.form.eyebrow')}
+              title={t('contact.form.title')}
               align="left"
             >
-              Fill in the form and a member of our support team will get back to you within 2 hours.
-              For a price on regular shipments, request a quote instead.
+              {t('contact.form.intro')}
             </SectionHeading>
-            <p className="mt-6 text-sm text-gray-600">
-              Have your tracking number ready if your message is about a parcel. It has three
-              letters followed by nine digits, for example SWX123456789.
-            </p>
+            <p className="mt-6 text-sm text-gray-600">{t('contact.form.hint')}</p>
           </div>
           <div className="lg:col-span-3">
             <InquiryForm
               form={form}
               name="contact"
-              submitLabel="Send Message"
+              submitLabel={t('contact.form.submit')}
               sent={
                 sent &&
                 !lastResult && {
-                  title: 'Thank you! Your message has been sent.',
-                  text: 'We have received it and will reply by e-mail within 2 hours.',
+                  title: t('contact.form.sentTitle'),
+                  text: t('contact.form.sentText'),
                 }
               }
             >
@@ -188,29 +147,28 @@ export default function ContactPage() {
 
       <PublicSection
         headingId="offices-heading"
-        eyebrow="Offices"
-        title="Our offices"
+        eyebrow={t('contact.offices.eyebrow')}
+        title={t('contact.offices.title')}
         padding="py-16"
-        intro={
-          <>
-            Drop-off counters and account managers in three cities, backed by a network of partner
-            depots in more than 200 countries.
-          </>
-        }
+        intro={t('contact.offices.intro')}
       >
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
-          {OFFICES.map((office) => (
-            <li key={office.city} className="card p-6">
-              <h3 className="text-xl font-semibold text-gray-900">{office.city}</h3>
-              <p className="text-sm font-medium text-accent-700">{office.role}</p>
+          {OFFICES.map(({ key, address }) => (
+            <li key={key} className="card p-6">
+              <h3 className="text-xl font-semibold text-gray-900">
+                {t(`contact.offices.${key}.city`)}
+              </h3>
+              <p className="text-sm font-medium text-accent-700">
+                {t(`contact.offices.${key}.role`)}
+              </p>
               <address className="mt-3 not-italic text-gray-700">
-                {office.address.map((line) => (
+                {[...address, t(`contact.offices.${key}.country`)].map((line) => (
                   <span key={line} className="block">
                     {line}
                   </span>
                 ))}
               </address>
-              <p className="mt-3 text-sm text-gray-600">{office.hours}</p>
+              <p className="mt-3 text-sm text-gray-600">{t(`contact.offices.${key}.hours`)}</p>
             </li>
           ))}
         </ul>
@@ -218,14 +176,20 @@ export default function ContactPage() {
 
       <PublicSection
         headingId="contact-faq-heading"
-        eyebrow="FAQ"
-        title="Frequently asked questions"
+        eyebrow={t('common.faq')}
+        title={t('common.faqTitle')}
         band="bg-white"
         width="max-w-3xl"
         padding="py-16"
       >
         <div className="mt-10">
-          <FaqAccordion items={CONTACT_FAQ} group="contact-faq" />
+          <FaqAccordion
+            items={CONTACT_FAQ.map((key) => ({
+              question: t(`contact.faq.${key}.question`),
+              answer: t(`contact.faq.${key}.answer`),
+            }))}
+            group="contact-faq"
+          />
         </div>
       </PublicSection>
     </>

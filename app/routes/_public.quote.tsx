@@ -8,6 +8,7 @@ import {
   InquiryFields,
   InquiryForm,
   useInquiryForm,
+  useInquiryMessages,
 } from '~/components/public/inquiry-form';
 import { PageHero } from '~/components/public/page-hero';
 import { SelectField } from '~/components/ui/field';
@@ -26,6 +27,7 @@ import { ParcelPrices, type ParcelPricesData } from '~/components/public/parcel-
 import { clientAddress } from '~/lib/rate-limit.server';
 import { asApiError } from '~/http/api.server';
 import { queryLanguage } from '~/lib/i18n.server';
+import { usePageText } from '~/components/public/page-text';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -98,22 +100,19 @@ export function action(args: ActionFunctionArgs) {
   });
 }
 
-export const meta = publicPageMeta(
-  'Get a Quote',
-  'Tell us what you ship and where, and get a tailored shipping quote within 2 hours.',
-);
+export const meta = publicPageMeta('pages:quote.title', 'pages:quote.description');
 
 export default function QuotePage() {
   const { plan, sent, pricer } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const { form, fields } = useQuoteForm(plan, lastResult);
+  const { t, rich, href } = usePageText();
 
   return (
     <>
       <InquiryErrorSummary form={form} fields={fields} lastResult={lastResult} />
-      <PageHero eyebrow="Get Quote" title="Request a shipping quote">
-        Tell us what you ship, how often and where to. A sales specialist replies within 2 hours
-        with a price for your volume — no obligation.
+      <PageHero eyebrow={t('quote.eyebrow')} title={t('quote.heading')}>
+        {t('quote.intro')}
       </PageHero>
       <ParcelPrices data={pricer} />
       <section
@@ -122,27 +121,27 @@ export default function QuotePage() {
       >
         <div>
           <h2 id="quote-form-heading" className="text-2xl font-bold text-gray-900">
-            Your shipping needs
+            {t('quote.needs')}
           </h2>
-          <p className="mt-3 text-gray-600">
-            Basic costs $9.99 per shipment and Premium $19.99 per shipment. Enterprise pricing
-            depends on your volume and lanes; our sales team builds it with you.
-          </p>
+          <p className="mt-3 text-gray-600">{t('quote.prices')}</p>
           <ul className="mt-6 space-y-2 text-sm text-gray-700">
-            <li>✓ Express 1-2 days, Standard 3-5 days, Economy 5-10 days</li>
-            <li>✓ International delivery to 200+ countries in 7-21 days</li>
-            <li>✓ 99.5% of parcels delivered on time</li>
+            <li>✓ {t('quote.point1')}</li>
+            <li>✓ {t('quote.point2')}</li>
+            <li>✓ {t('quote.point3')}</li>
           </ul>
           <p className="mt-6 text-sm text-gray-600">
-            Not ready for a quote?{' '}
-            <a href="/services" className="font-semibold text-brand-700 underline">
-              Compare our plans
-            </a>{' '}
-            or{' '}
-            <a href="/contact" className="font-semibold text-brand-700 underline">
-              send us a question
-            </a>
-            .
+            {rich('quote.notReady', [
+              <a
+                key="services"
+                href={href('/services')}
+                className="font-semibold text-brand-700 underline"
+              />,
+              <a
+                key="contact"
+                href={href('/contact')}
+                className="font-semibold text-brand-700 underline"
+              />,
+            ])}
           </p>
         </div>
         <div className="lg:col-span-2">
@@ -160,37 +159,39 @@ function useQuoteForm(plan: QuotePlan, lastResult?: SubmissionResult<string[]> |
 
 function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { sent: boolean }) {
   const volume = getSelectProps(fields.shipmentsPerMonth);
+  const { t } = usePageText();
+  const { messages } = useInquiryMessages();
   return (
     <InquiryForm
       form={form}
       name="quote"
-      submitLabel="Request Quote"
+      submitLabel={t('quote.submit')}
       className="card p-6"
       submitClassName="btn-accent"
       sent={
         sent && {
-          title: 'Thank you! Your quote request has been sent.',
-          text: 'Our sales team will e-mail your quote within 2 hours.',
+          title: t('quote.sentTitle'),
+          text: t('quote.sentText'),
         }
       }
     >
       <InquiryFields of={[fields.name, fields.email, fields.phone, fields.company]} />
       <SelectField
-        label="Plan"
+        label={t('quote.plan')}
         {...getSelectProps(fields.plan)}
-        options={QUOTE_PLANS}
-        errors={fields.plan.errors}
+        options={QUOTE_PLANS.map(({ value }) => ({ value, label: t(`quote.plans.${value}`) }))}
+        errors={messages(fields.plan.errors)}
       />
       <SelectField
-        label="Shipments per month"
+        label={t('quote.volume')}
         {...volume}
         // Until a range is chosen the disabled prompt shows, not the first range.
         defaultValue={volume.defaultValue ?? ''}
-        options={SHIPMENT_VOLUMES}
-        errors={fields.shipmentsPerMonth.errors}
+        options={SHIPMENT_VOLUMES.map((value) => ({ value, label: t(`quote.volumes.${value}`) }))}
+        errors={messages(fields.shipmentsPerMonth.errors)}
       >
         <option value="" disabled>
-          Choose a range
+          {t('quote.chooseRange')}
         </option>
       </SelectField>
       <InquiryFields of={[fields.origin, fields.destination]} />
@@ -198,7 +199,7 @@ function QuoteForm({ form, fields, sent }: ReturnType<typeof useQuoteForm> & { s
         of={[fields.message]}
         message={{
           rows: 5,
-          placeholder: 'Typical parcel sizes and weights, special handling, delivery deadlines…',
+          placeholder: t('quote.messagePlaceholder'),
         }}
       />
     </InquiryForm>

@@ -1,166 +1,123 @@
 import { PageHero, PublicSection } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
+import { usePageText } from '~/components/public/page-text';
 import { CheckList } from '~/components/public/card-lists';
 import { ServicesSection } from '~/components/public/services-section';
 import { DataTable, type Column, type TableLook } from '~/components/ui/data-table';
 
-export const meta = publicPageMeta(
-  'Services & Pricing',
-  'Ground, Express Air, International and Freight shipping. Plans from $9.99 per shipment, with tracking and insurance included.',
-);
+export const meta = publicPageMeta('pages:services.title', 'pages:services.description');
 
+// The plans and services by their messages' keys (services.plans.<id>, services.times.<key>).
 const PLANS = [
-  {
-    id: 'basic',
-    name: 'Basic',
-    price: '$9.99',
-    unit: 'per shipment',
-    summary: 'For occasional senders and small online shops.',
-    features: [
-      'Standard delivery in 3-5 business days',
-      'Real-time tracking and e-mail updates',
-      'Insurance up to $100 per parcel',
-      'Drop-off at any partner point',
-      'E-mail support, answered within 2 hours',
-    ],
-    cta: 'Choose Plan',
-    popular: false,
-  },
-  {
-    id: 'premium',
-    name: 'Premium',
-    price: '$19.99',
-    unit: 'per shipment',
-    summary: 'For growing businesses that ship every day.',
-    features: [
-      'Express delivery in 1-2 business days',
-      'Free scheduled pickup from your door',
-      'Insurance up to $1,000 per parcel',
-      'Signature and photo proof of delivery',
-      '24/7 phone support with priority routing',
-    ],
-    cta: 'Choose Plan',
-    popular: true,
-  },
-  {
-    id: 'enterprise',
-    name: 'Enterprise',
-    price: 'Custom',
-    unit: 'volume pricing',
-    summary: 'For high-volume shippers and freight.',
-    features: [
-      'All services, including International and Freight',
-      'Volume discounts and monthly invoicing',
-      'Dedicated account manager',
-      'API integration and bulk label creation',
-      'Custom insurance and delivery agreements',
-    ],
-    cta: 'Contact Sales',
-    popular: false,
-  },
+  { id: 'basic', price: 'basic', popular: false },
+  { id: 'premium', price: 'premium', popular: true },
+  { id: 'enterprise', price: null, popular: false },
 ] as const;
 
-const DELIVERY_TIMES = [
-  { service: 'Express', time: '1-2 business days' },
-  { service: 'Standard', time: '3-5 business days' },
-  { service: 'Economy', time: '5-10 business days' },
-  { service: 'International', time: '7-21 days' },
-];
+const DELIVERY_TIMES = ['express', 'standard', 'economy', 'international'] as const;
 
 /** A table of the public site: white on the page's colour, like its cards. */
 const DELIVERY_TIMES_LOOK: TableLook = {
-  table: 'mt-8 w-full overflow-hidden rounded-lg bg-white text-left shadow-sm',
+  table: 'mt-8 w-full overflow-hidden rounded-lg bg-white text-start shadow-sm',
   head: 'bg-gray-100 text-sm text-gray-700',
   body: 'divide-y divide-gray-200',
   cell: 'px-4 py-3',
 };
 
-const DELIVERY_TIME_COLUMNS: Column<(typeof DELIVERY_TIMES)[number]>[] = [
-  {
-    header: 'Service',
-    rowHeader: true,
-    cellClassName: 'font-medium text-gray-900',
-    cell: (row) => row.service,
-  },
-  { header: 'Typical delivery time', cellClassName: 'text-gray-700', cell: (row) => row.time },
-];
+type DeliveryTime = { service: string; time: string };
 
 export default function ServicesPage() {
+  const { t, href, values } = usePageText();
+  const columns: Column<DeliveryTime>[] = [
+    {
+      header: t('services.times.service'),
+      rowHeader: true,
+      cellClassName: 'font-medium text-gray-900',
+      cell: (row) => row.service,
+    },
+    { header: t('services.times.time'), cellClassName: 'text-gray-700', cell: (row) => row.time },
+  ];
   return (
     <>
-      <PageHero eyebrow="Services" title="Shipping services built around your deadlines">
-        Whether you send one parcel a year or a thousand a day, pick the speed you need and pay a
-        clear price per shipment. Tracking, insurance and 24/7 support are always included.
+      <PageHero eyebrow={t('services.eyebrow')} title={t('services.heading')}>
+        {t('services.intro')}
       </PageHero>
 
       <ServicesSection />
 
       <PublicSection
         headingId="delivery-times-heading"
-        eyebrow="Delivery times"
-        title="How fast will it arrive?"
+        eyebrow={t('services.times.eyebrow')}
+        title={t('services.times.title')}
         width="max-w-3xl"
         padding="py-16"
-        intro={
-          <>
-            Delivery times are estimates counted from pickup and can vary with customs, weather and
-            remote destinations.
-          </>
-        }
+        intro={t('services.times.intro')}
       >
         <DataTable
           look={DELIVERY_TIMES_LOOK}
-          columns={DELIVERY_TIME_COLUMNS}
-          rows={DELIVERY_TIMES}
+          columns={columns}
+          rows={DELIVERY_TIMES.map((key) => ({
+            service: t(`services.times.${key}`),
+            time: t(`services.times.${key}Time`),
+          }))}
           rowKey={(row) => row.service}
         />
       </PublicSection>
 
       <PublicSection
         headingId="plans-heading"
-        eyebrow="Pricing"
-        title="Choose your plan"
+        eyebrow={t('services.plans.eyebrow')}
+        title={t('services.plans.title')}
         band="bg-brand-50"
-        intro={
-          <>
-            Simple per-shipment pricing with no monthly fees. Fees are shown before you book and
-            paid in advance.
-          </>
-        }
+        intro={t('services.plans.intro')}
       >
         <ul className="mt-12 grid gap-8 lg:grid-cols-3">
-          {PLANS.map((plan) => (
-            <li
-              key={plan.id}
-              className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-700 shadow-lg' : ''}`}
-              aria-labelledby={`plan-${plan.id}`}
-            >
-              {plan.popular ? (
-                <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
-                  Most Popular
-                </p>
-              ) : null}
-              <h3 id={`plan-${plan.id}`} className="text-xl font-bold text-gray-900">
-                {plan.name}
-              </h3>
-              <p className="mt-1 text-sm text-gray-600">{plan.summary}</p>
-              <p className="mt-6">
-                <span className="text-4xl font-extrabold text-gray-900">{plan.price}</span>{' '}
-                <span className="text-sm text-gray-600">{plan.unit}</span>
-              </p>
-              <CheckList
-                items={plan.features}
-                className="mt-6 flex-1 space-y-2 text-sm text-gray-700"
-              />
-              <a
-                href={`/quote?plan=${plan.id}`}
-                className={`mt-8 w-full ${plan.popular ? 'btn-accent' : 'btn-primary'}`}
-                aria-label={`${plan.cta}: ${plan.name}`}
+          {PLANS.map((plan) => {
+            const name = t(`services.plans.${plan.id}.name`);
+            const cta = plan.price
+              ? t('services.plans.choose')
+              : t('services.plans.enterprise.cta');
+            return (
+              <li
+                key={plan.id}
+                className={`card relative flex flex-col p-8 ${plan.popular ? 'border-2 border-accent-700 shadow-lg' : ''}`}
+                aria-labelledby={`plan-${plan.id}`}
               >
-                {plan.cta}
-              </a>
-            </li>
-          ))}
+                {plan.popular ? (
+                  <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-accent-700 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white">
+                    {t('services.plans.popular')}
+                  </p>
+                ) : null}
+                <h3 id={`plan-${plan.id}`} className="text-xl font-bold text-gray-900">
+                  {name}
+                </h3>
+                <p className="mt-1 text-sm text-gray-600">
+                  {t(`services.plans.${plan.id}.summary`)}
+                </p>
+                <p className="mt-6">
+                  <span className="text-4xl font-extrabold text-gray-900">
+                    {plan.price ? values[plan.price] : t('services.plans.enterprise.price')}
+                  </span>{' '}
+                  <span className="text-sm text-gray-600">
+                    {plan.price
+                      ? t('services.plans.perShipment')
+                      : t('services.plans.enterprise.unit')}
+                  </span>
+                </p>
+                <CheckList
+                  items={[1, 2, 3, 4, 5].map((n) => t(`services.plans.${plan.id}.feature${n}`))}
+                  className="mt-6 flex-1 space-y-2 text-sm text-gray-700"
+                />
+                <a
+                  href={href(`/quote?plan=${plan.id}`)}
+                  className={`mt-8 w-full ${plan.popular ? 'btn-accent' : 'btn-primary'}`}
+                  aria-label={t('services.plans.ctaLabel', { cta, plan: name })}
+                >
+                  {cta}
+                </a>
+              </li>
+            );
+          })}
         </ul>
       </PublicSection>
     </>

@@ -1,9 +1,10 @@
 /**
  * The languages the public site and the customers' e-mails are written in: one line each. A
  * language is this line and its folder of messages, app/locales/<code>/ (public.json for the
- * pages, emails.json for the e-mails, templates.json for the e-mail templates as shipped), which
- * the suite holds to English's keys and placeholders. The staff dashboard and the API's error
- * messages stay English. Safe in the browser (no zod).
+ * site's frame and the tracking page, pages.json for the marketing pages, emails.json for the
+ * e-mails, templates.json for the e-mail templates as shipped), which the suite holds to
+ * English's keys and placeholders. The staff dashboard and the API's error messages stay
+ * English. Safe in the browser (no zod).
  */
 export const LANGUAGES = [
   { code: 'en', name: 'English', dir: 'ltr' },

@@ -65,6 +65,19 @@ export function formatMoney({ amount, currency }: Money, locale = 'en'): string 
   );
 }
 
+/** A price as a price list writes it: a whole amount without its cents ("$100", "$9.99", "100 $"). */
+export function formatPrice(money: Money, locale = 'en'): string {
+  const major = toMajor(money);
+  const whole = Number.isInteger(major)
+    ? { minimumFractionDigits: 0, maximumFractionDigits: 0 }
+    : {};
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: money.currency,
+    ...whole,
+  }).format(major);
+}
+
 /** An amount as a plain number of major units, for files (CSV, PDF): 1250 USD → "12.50". */
 export function formatAmount(amount: number, currency: string): string {
   return toMajor({ amount, currency }).toFixed(minorDigits(currency));

@@ -73,11 +73,12 @@ export function renderingWith<T>(translate: Translate, render: () => T): T {
   }
 }
 
-const MESSAGE_KEY = /^[a-zA-Z]\w*(\.[\w ]+)+$/;
+const MESSAGE_KEY = /^(\w+:)?[a-zA-Z]\w*(\.[\w ]+)+$/;
 
 /**
  * A message of the public pages for a route's `meta`, in the page's language; a text that is
- * not a message's key ("section.name") is its own words.
+ * not a message's key ("section.name", or "pages:section.name" for the marketing pages') is its
+ * own words.
  */
 export function metaText(key: string, values?: Record<string, string | number>): string {
   return current && MESSAGE_KEY.test(key) ? current(key, values) : key;

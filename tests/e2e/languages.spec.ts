@@ -3,9 +3,9 @@ import { NO_JS } from './support/fixtures';
 import { listedTrackingNumbers } from './support/helpers';
 
 // The footer's language picker is a plain form, and Arabic pages mirror: at 375 px the page is
-// right to left, the logo on the right, and nothing runs off the side.
+// right to left, the logo on the right, and nothing runs off the side, marketing pages' bodies included.
 test(
-  'the footer picker changes the language without JavaScript; the Arabic tracking result and home page mirror at 375 px',
+  'the footer picker changes the language without JavaScript; the Arabic tracking result, home and services pages mirror at 375 px',
   NO_JS,
   async ({ page, request }) => {
     const [number] = await listedTrackingNumbers(request, 'sort=createdAt&order=asc&limit=1');
@@ -33,6 +33,14 @@ test(
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     const homeLogo = (await page.getByRole('link', { name: /^الصفحة الرئيسية/ }).boundingBox())!;
     expect(homeLogo.x + homeLogo.width).toBeGreaterThan(375 / 2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+    // A marketing page's body in Arabic too: its table, plans and prices fit the screen.
+    await page.goto('/services');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'خدمات شحن مصمَّمة حول مواعيدك' }),
+    ).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
     );

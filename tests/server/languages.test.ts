@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGE_CODES } from '~/schemas/languages';
+import { LOCALES_DIR } from '~/lib/i18n.server';
+import { LANGUAGE_CODES, languageDirection, type Language } from '~/schemas/languages';
+import { pageFigures } from '~/utils/page-figures';
 import { parsePage, textOf } from '../support/html';
 import { PUBLIC_PAGES } from '../support/public-pages';
 import { startRealServer, type RealServer } from '../support/real-server';
@@ -55,9 +59,90 @@ async function read(path: string, acceptLanguage?: string) {
     headline: textOf(document.querySelector('[data-headline]')),
   };
 }
-/** A message's key shown instead of its words ("track.title", "footer.language"). */
+/** A message's key shown instead of its words ("track.title", "footer.language", "home.why.title"). */
 const RAW_KEY =
-  /\b(layout|footer|track|errors|result|status|service|delivery|subscribe|manage|proof|links)\.[a-z][a-zA-Z]*\b/;
+  /\b(layout|footer|track|errors|result|status|service|delivery|subscribe|manage|proof|links|common|carousel|trackingBox|servicesSection|home|about|services|inquiry|contact|quote|legal|privacy|terms|cookies|notFound)\.[a-z][a-zA-Z]*\b/;
+
+type Messages = { [key: string]: string | Messages };
+const pagesMessages = (language: Language): Messages =>
+  JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, language, 'pages.json'), 'utf8'));
+const PAGES_TEXT = Object.fromEntries(
+  LANGUAGE_CODES.map((language) => [language, pagesMessages(language)]),
+) as Record<Language, Messages>;
+const message = (language: Language, key: string) =>
+  key
+    .split('.')
+    .reduce<string | Messages>(
+      (node, part) => (node as Messages)[part]!,
+      PAGES_TEXT[language],
+    ) as string;
+
+/** Words as `textOf` reads them: any white space (no-break ones included) as one space. */
+const asRead = (words: string) => words.replace(/\s+/g, ' ').trim();
+
+/** Every message of the marketing pages, flattened: key → words. */
+function flat(messages: Messages, prefix = ''): Array<[string, string]> {
+  return Object.entries(messages).flatMap(([key, value]) =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value]] : flat(value, `${prefix}${key}.`),
+  );
+}
+
+/**
+ * The English words of the marketing pages that another language must not show: each message's
+ * runs of text between its placeholders and tags, when the language says them otherwise.
+ */
+function englishRuns(language: Language): string[] {
+  const own = new Map(flat(PAGES_TEXT[language]));
+  return flat(PAGES_TEXT.en)
+    .filter(([key, words]) => own.get(key) !== words)
+    .flatMap(([, words]) => words.split(/\{[^}]*\}|<\/?\d+>/))
+    .map(asRead)
+    .filter((run) => run.length >= 20);
+}
+
+/** Messages each marketing page shows in its body, in the page's language. */
+const PAGE_PHRASES: Record<string, string[]> = {
+  '/': ['home.how.title', 'home.faq.track.question', 'servicesSection.freight.description'],
+  '/services': ['services.heading', 'services.times.intro', 'services.plans.premium.summary'],
+  '/about': ['about.story.p2', 'about.mission.text', 'about.timeline.2015'],
+  '/contact': ['contact.heading', 'contact.form.hint', 'contact.faq.include.question'],
+  '/quote': ['quote.heading', 'quote.needs', 'inquiry.originPlaceholder'],
+  '/privacy-policy': ['privacy.collect.heading', 'privacy.bases.text', 'privacy.retention.text'],
+  '/terms-of-service': ['terms.booking.packed', 'terms.times.text', 'terms.claims.window'],
+  '/cookie-policy': ['cookies.what.text', 'cookies.used.sessionPurpose', 'cookies.managing.text'],
+  '/no-such-page-here': ['notFound.heading', 'notFound.text', 'notFound.home'],
+};
+
+/**
+ * A marketing page in `language`: its own words (a few known phrases, its prices and its update
+ * date written the language's way), none of the English ones, and the language's direction.
+ */
+function expectPageIn(pagePath: string, language: Language, document: Document) {
+  const phrases = PAGE_PHRASES[pagePath];
+  if (!phrases) return;
+  expect(html(document).getAttribute('dir'), pagePath).toBe(languageDirection(language));
+  const main = document.querySelector('main')!;
+  const text =
+    textOf(main) +
+    ' ' +
+    [...main.querySelectorAll('[placeholder]')]
+      .map((input) => input.getAttribute('placeholder'))
+      .join(' ');
+  for (const key of phrases)
+    expect(text, `${pagePath} in ${language}`).toContain(asRead(message(language, key)));
+  if (language !== 'en')
+    for (const run of englishRuns(language))
+      expect(text, `${pagePath} in ${language}`).not.toContain(run);
+  if (pagePath === '/services') expect(text).toContain(asRead(pageFigures(language).premium));
+  if (pagePath.endsWith('-policy') || pagePath.startsWith('/terms'))
+    expect(text).toContain(
+      asRead(
+        new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
+          new Date('2024-12-15T12:00:00Z'),
+        ),
+      ),
+    );
+}
 
 describe('the language of a public page', () => {
   it('?lang= answers in that language: lang, the headline written its way, no raw keys', async () => {
@@ -121,7 +206,25 @@ describe('the language of a public page', () => {
     expect(refused.headers.getSetCookie()).toEqual([]);
   });
 
-  it('every public page names its languages (hreflang) and renders no key, in every language', async () => {
+  it('a refused contact form answers in the page’s language, and its action keeps the language', async () => {
+    const answer = await server.request('/contact?lang=de', {
+      method: 'POST',
+      body: new URLSearchParams({ email: 'not an address', lang: 'de' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(answer.status).toBe(400);
+    const document = parsePage(await answer.text());
+    const summary = document.getElementById('errors')!;
+    expect(textOf(summary.querySelector('h2'))).toBe(message('de', 'inquiry.errors.problem'));
+    expect(textOf(summary)).toContain('„Vorname“ ist ein Pflichtfeld');
+    expect(textOf(summary)).toContain('Bitte geben Sie eine gültige E-Mail-Adresse ein');
+    expect(textOf(summary)).not.toMatch(/is required|valid email/);
+    expect(document.querySelector('main form[method="post"]')!.getAttribute('action')).toBe(
+      '/contact?lang=de#errors',
+    );
+  });
+
+  it('every public page names its languages (hreflang), renders no key and, for the marketing pages, no English words, in every language', async () => {
     for (const path of PUBLIC_PAGES)
       for (const language of LANGUAGE_CODES) {
         const response = await server.request(`${path}?lang=${language}`);
@@ -143,6 +246,7 @@ describe('the language of a public page', () => {
           new RegExp(`\\?lang=${language}$`),
         );
         for (const script of document.querySelectorAll('script')) script.remove();
+        expectPageIn(path, language, document);
         expect(textOf(document.body), `${path} in ${language}`).not.toMatch(RAW_KEY);
         expect(document.title, `${path} in ${language}`).not.toMatch(RAW_KEY);
         // Still no framework JavaScript.

@@ -1,4 +1,5 @@
 import { useNonce } from '~/utils/nonce-provider';
+import { usePageText } from './page-text';
 
 export type HeroSlide = {
   title: string;
@@ -41,12 +42,13 @@ schedule();
  */
 export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
   const nonce = useNonce();
+  const { t } = usePageText();
   const count = slides.length;
   const slideId = (index: number) => `hero-slide-${((index + count) % count) + 1}`;
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Highlights"
+      aria-label={t('carousel.label')}
       className="relative bg-brand-900 text-white"
     >
       <div
@@ -59,7 +61,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
             id={slideId(index)}
             role="group"
             aria-roledescription="slide"
-            aria-label={`${index + 1} of ${count}`}
+            aria-label={t('carousel.slide', { n: index + 1, count })}
             className={`relative w-full shrink-0 snap-start snap-always scroll-mt-[100vh] bg-gradient-to-br ${BACKGROUNDS[index % BACKGROUNDS.length]}`}
           >
             <div className="mx-auto max-w-7xl px-4 pb-32 pt-12 sm:px-16 sm:pb-36 sm:pt-20">
@@ -75,7 +77,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
               <p className="mt-5 max-w-2xl text-base text-blue-100 sm:text-lg">
                 {slide.description}
               </p>
-              <ul className="mt-8 flex flex-wrap gap-3" aria-label="Features">
+              <ul className="mt-8 flex flex-wrap gap-3" aria-label={t('carousel.features')}>
                 {slide.features.map((feature) => (
                   <li
                     key={feature}
@@ -90,7 +92,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
               <a
                 href={`#${slideId(index - 1)}`}
                 data-slide={index - 1}
-                aria-label="Previous slide"
+                aria-label={t('carousel.previous')}
                 className="flex h-10 w-10 items-center justify-center rounded-full bg-white/15 text-xl leading-none hover:bg-white/25"
               >
                 <span aria-hidden="true">‹</span>
@@ -100,7 +102,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
                   key={other.title}
                   href={`#${slideId(otherIndex)}`}
                   data-slide={otherIndex}
-                  aria-label={`Show slide ${otherIndex + 1}: ${other.title}`}
+                  aria-label={t('carousel.show', { n: otherIndex + 1, title: other.title })}
                   aria-current={otherIndex === index ? 'true' : undefined}
                   className="group flex h-6 w-6 items-center justify-center"
                 >
@@ -112,7 +114,7 @@ export function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
               <a
                 href={`#${slideId(index + 1)}`}
                 data-slide={index + 1}
-                aria-label="Next slide"
+                aria-label={t('carousel.next')}
                 className="flex h-10 w-10 items-center justify-center rounded-full bg-white/15 text-xl leading-none hover:bg-white/25"
               >
                 <span aria-hidden="true">›</span>

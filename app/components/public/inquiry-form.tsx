@@ -12,6 +12,8 @@ import type { ReactNode, TextareaHTMLAttributes } from 'react';
 import type { z } from 'zod';
 import { Field, FormErrors, TextareaField } from '~/components/ui/field';
 import { HoneypotField } from './honeypot-field';
+import { usePageText } from './page-text';
+import { usePublicMessages } from './public-messages';
 
 /**
  * conform's form for a public inquiry (contact, quote): checked in the browser when it is sent,
@@ -34,7 +36,10 @@ export function useInquiryForm<S extends z.ZodType<Record<string, unknown>>>(
   });
 }
 
-/** How the inquiry forms ask for each of their text fields. */
+/**
+ * How the inquiry forms ask for each of their text fields: in English here, and in the page's
+ * language under `inquiry.<name>` (and `inquiry.<name>Placeholder`) in the pages' messages.
+ */
 const INQUIRY_INPUTS: Record<
   string,
   {
@@ -62,9 +67,56 @@ const INQUIRY_INPUTS: Record<
 
 type InquiryMeta = FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
 
-/** A field's label, which says when the schema lets it be left empty. */
-function inquiryLabel(label: string, meta: InquiryMeta) {
-  return meta.required ? label : `${label} (optional)`;
+/** A field's label in the page's language, which says when the schema lets it be left empty. */
+function useInquiryLabel() {
+  const { t } = usePageText();
+  return {
+    t,
+    label: (name: string, english: string, meta: InquiryMeta) => {
+      const label = t(`inquiry.${name}`, { defaultValue: english });
+      return meta.required ? label : t('inquiry.optional', { label });
+    },
+  };
+}
+
+const INQUIRY_REFUSALS: Record<string, string> = {
+  'Enter a valid phone number': 'inquiry.errors.phone',
+  'Choose a plan': 'inquiry.errors.plan',
+  'Choose how many shipments you send per month': 'inquiry.errors.volume',
+};
+
+/**
+ * The inquiry schemas' refusals (in English, as the API keeps them) in the page's language: the
+ * shared ones (`usePublicMessages`), then "<label> is required", "<label> must be at most/least
+ * N characters" with the field's label in that language, then the forms' own.
+ */
+export function useInquiryMessages() {
+  const { t } = usePageText();
+  const { message: shared } = usePublicMessages();
+  const labelled = (english: string) => {
+    const name =
+      english === 'Message'
+        ? 'message'
+        : Object.keys(INQUIRY_INPUTS).find((key) => INQUIRY_INPUTS[key]!.label === english);
+    return name ? t(`inquiry.${name}`, { defaultValue: english }) : null;
+  };
+  const message = (text: string) => {
+    const known = shared(text);
+    if (known !== text) return known;
+    const required = /^(.+) is required$/.exec(text);
+    const label = required && labelled(required[1]!);
+    if (label) return t('inquiry.errors.required', { label });
+    const length = /^(.+) must be at (most|least) (\d+) characters$/.exec(text);
+    const named = length && labelled(length[1]!);
+    if (named)
+      return t(length[2] === 'most' ? 'inquiry.errors.max' : 'inquiry.errors.min', {
+        label: named,
+        count: length[3]!,
+      });
+    const key = INQUIRY_REFUSALS[text];
+    return key ? t(key) : text;
+  };
+  return { message, messages: (list: string[] | undefined) => list?.map(message) };
 }
 
 /**
@@ -80,6 +132,8 @@ export function InquiryFields({
   className?: string;
   message?: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'rows' | 'minLength' | 'placeholder'>;
 }) {
+  const { t, label: inquiryLabel } = useInquiryLabel();
+  const { messages } = useInquiryMessages();
   return of.map((meta) => {
     if (message) {
       const { key, ...props } = getTextareaProps(meta);
@@ -87,25 +141,28 @@ export function InquiryFields({
         <TextareaField
           key={`${meta.name}-${key ?? ''}`}
           className="sm:col-span-2"
-          label={inquiryLabel('Message', meta)}
+          label={inquiryLabel('message', 'Message', meta)}
           {...message}
           {...props}
           maxLength={5000}
-          errors={meta.errors}
+          errors={messages(meta.errors)}
         />
       );
     }
-    const { type = 'text', label, ...input } = INQUIRY_INPUTS[meta.name];
+    const { type = 'text', label, placeholder, ...input } = INQUIRY_INPUTS[meta.name];
     // conform's key changes when the form is reset, which starts the input afresh.
     const { key, ...props } = getInputProps(meta, { type });
     return (
       <Field
         key={`${meta.name}-${key ?? ''}`}
         className={className}
-        label={inquiryLabel(label, meta)}
+        label={inquiryLabel(meta.name, label, meta)}
         {...props}
         {...input}
-        errors={meta.errors}
+        placeholder={
+          placeholder && t(`inquiry.${meta.name}Placeholder`, { defaultValue: placeholder })
+        }
+        errors={messages(meta.errors)}
       />
     );
   });
@@ -124,12 +181,23 @@ export function InquiryErrorSummary({
   fields: Record<string, { id: string; errors?: string[] }>;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
+  const { t } = usePageText();
+  const { messages } = useInquiryMessages();
+  const names = refusedFields(lastResult);
+  // conform's fields can only be read by name.
+  const inLanguage = Object.fromEntries(
+    names.flatMap((name) => {
+      const field = fields[name];
+      return field ? [[name, { id: field.id, errors: messages(field.errors) }]] : [];
+    }),
+  );
   return (
     <ErrorSummary
-      fields={fields}
-      names={refusedFields(lastResult)}
-      formErrors={form.errors}
+      fields={inLanguage}
+      names={names}
+      formErrors={messages(form.errors)}
       formId={form.id}
+      heading={t('inquiry.errors.problem')}
     />
   );
 }
@@ -153,10 +221,10 @@ function SentNotice({ title, children }: { title: string; children: ReactNode })
 }
 
 /**
- * A public inquiry form: a plain POST to its page, `/{name}#errors` (it works without JavaScript;
- * a refused form comes back scrolled to the page's error summary, see ErrorSummary), labelled
- * by the page's `{name}-form-heading`, with the honeypot, the form's own errors, its fields and its
- * submit button; above it, once it was sent, the `sent` notice.
+ * A public inquiry form: a plain POST to its page, `/{name}#errors`, keeping `?lang=` (it works
+ * without JavaScript; a refused form comes back scrolled to the page's error summary, see
+ * ErrorSummary), labelled by the page's `{name}-form-heading`, with the honeypot, the form's own
+ * errors, its fields and its submit button; above it, once it was sent, the `sent` notice.
  */
 export function InquiryForm({
   form,
@@ -175,19 +243,21 @@ export function InquiryForm({
   sent?: { title: string; text: string } | false;
   children: ReactNode;
 }) {
+  const { messages } = useInquiryMessages();
+  const { href } = usePageText();
   return (
     <>
       {sent ? <SentNotice title={sent.title}>{sent.text}</SentNotice> : null}
       <form
         method="post"
-        action={`/${name}#${ERROR_SUMMARY_ID}`}
+        action={`${href(`/${name}`)}#${ERROR_SUMMARY_ID}`}
         {...getFormProps(form)}
         className={`relative grid gap-5 sm:grid-cols-2 ${className}`.trim()}
         aria-labelledby={`${name}-form-heading`}
       >
         <HoneypotField />
         <div className="sm:col-span-2">
-          <FormErrors id={form.errorId} errors={form.errors} />
+          <FormErrors id={form.errorId} errors={messages(form.errors)} />
         </div>
         {children}
         <div className="sm:col-span-2">

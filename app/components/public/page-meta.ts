@@ -1,5 +1,6 @@
 import type { MetaFunction } from '@remix-run/node';
-import { metaText } from '~/utils/page-language';
+import { pageFigures } from '~/utils/page-figures';
+import { metaText, pageLanguage } from '~/utils/page-language';
 
 type Matches = Array<{ id: string; data?: unknown } | undefined>;
 
@@ -18,16 +19,20 @@ export function pageTitle(matches: Matches, title: string | null): string {
 
 /**
  * A public page's meta function: its title, its description (their messages' keys in the public
- * pages' messages) and whether search engines list it.
+ * pages' messages, or in the marketing pages' as `pages:<key>`, with the figures they quote) and
+ * whether search engines list it.
  */
 export function publicPageMeta(
   title: string | null,
   description: string,
   { index = true }: { index?: boolean } = {},
 ): MetaFunction {
-  return ({ matches }) => [
-    { title: pageTitle(matches, title ? metaText(title) : null) },
-    { name: 'description', content: metaText(description) },
-    ...(index ? [] : [{ name: 'robots', content: 'noindex' }]),
-  ];
+  return ({ matches }) => {
+    const figures = pageFigures(pageLanguage(matches));
+    return [
+      { title: pageTitle(matches, title ? metaText(title, figures) : null) },
+      { name: 'description', content: metaText(description, figures) },
+      ...(index ? [] : [{ name: 'robots', content: 'noindex' }]),
+    ];
+  };
 }

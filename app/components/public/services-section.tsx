@@ -1,74 +1,16 @@
 import { CheckList, Figures, TitledPoints } from './card-lists';
 import { PublicSection } from './page-hero';
+import { usePageText } from './page-text';
 
-export const SERVICES = [
-  {
-    name: 'Ground Shipping',
-    icon: 'truck',
-    description:
-      'Cost-effective road delivery for everyday parcels, with pickup from your door and live tracking at every depot scan.',
-    points: [
-      'Standard delivery in 3-5 business days',
-      'Economy option in 5-10 business days',
-      'Parcels up to 70 kg',
-    ],
-  },
-  {
-    name: 'Express Air',
-    icon: 'plane',
-    description:
-      'Time-critical documents and parcels flown on the first available departure and delivered by a dedicated driver.',
-    points: [
-      'Delivery in 1-2 business days',
-      'Morning and same-day cut-offs',
-      'Signature on delivery',
-    ],
-  },
-  {
-    name: 'International',
-    icon: 'globe',
-    description:
-      'Door-to-door delivery to more than 200 countries, with customs paperwork prepared and cleared by our brokers.',
-    points: [
-      'Delivery in 7-21 days by destination',
-      'Duties paid or unpaid',
-      'Local last-mile partners',
-    ],
-  },
-  {
-    name: 'Freight Services',
-    icon: 'pallet',
-    description:
-      'Pallets and oversized consignments by road, air or sea, with booked delivery slots and liftgate vehicles.',
-    points: ['Full and part loads', 'Temperature-controlled options', 'Dedicated account manager'],
-  },
+/** The four services, each by its messages' key (`servicesSection.<key>`) and its icon. */
+const SERVICES = [
+  { key: 'ground', icon: 'truck' },
+  { key: 'express', icon: 'plane' },
+  { key: 'international', icon: 'globe' },
+  { key: 'freight', icon: 'pallet' },
 ] as const;
 
-const STATS = [
-  { value: '200+', label: 'Countries served' },
-  { value: '99.5%', label: 'On-time delivery' },
-  { value: '50,000+', label: 'Happy customers' },
-  { value: '2 hours', label: 'Support response time' },
-];
-
-const BENEFITS = [
-  {
-    title: 'Real-time tracking',
-    text: 'Every scan, from pickup to the photo proof of delivery, visible with your tracking number.',
-  },
-  {
-    title: 'Insurance included',
-    text: 'Declared-value cover on every shipment, with damage claims opened within 24 hours of delivery.',
-  },
-  {
-    title: 'Transparent pricing',
-    text: 'One price per shipment, fees shown before you book, no fuel or residential surprises.',
-  },
-  {
-    title: '24/7 support',
-    text: 'Real people on the phone day and night, and answers to every e-mail within 2 hours.',
-  },
-];
+const BENEFITS = ['tracking', 'insurance', 'pricing', 'support'] as const;
 
 // Inline icons: emoji render as empty boxes on phones and browsers without colour-emoji fonts.
 const ICON_PATHS: Record<(typeof SERVICES)[number]['icon'], string> = {
@@ -102,34 +44,46 @@ function ServiceIcon({ name }: { name: keyof typeof ICON_PATHS }) {
 
 /** The four services, the figures block and the benefits; shown on the home and services pages. */
 export function ServicesSection({ headingId = 'services-heading' }: { headingId?: string }) {
+  const { t, values } = usePageText();
+  const stats = [
+    { value: '200+', label: t('common.countriesServed') },
+    { value: values.onTime, label: t('common.onTimeDelivery') },
+    { value: `${values.customers}+`, label: t('servicesSection.happyCustomers') },
+    { value: t('servicesSection.responseTime'), label: t('servicesSection.responseTimeLabel') },
+  ];
   return (
     <PublicSection
       headingId={headingId}
-      eyebrow="Our services"
-      title="Shipping solutions for every parcel"
+      eyebrow={t('servicesSection.eyebrow')}
+      title={t('servicesSection.title')}
       band="bg-white"
-      intro={
-        <>
-          From a single envelope to a full truckload, choose the speed and price that fits. Every
-          service comes with tracking, insurance and 24/7 support.
-        </>
-      }
+      intro={t('servicesSection.intro')}
     >
       <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-        {SERVICES.map((service) => (
-          <li key={service.name} className="card flex flex-col p-6">
-            <ServiceIcon name={service.icon} />
-            <h3 className="mt-4 text-lg font-semibold text-gray-900">{service.name}</h3>
-            <p className="mt-2 flex-1 text-sm text-gray-600">{service.description}</p>
-            <CheckList items={service.points} className="mt-4 space-y-1 text-sm text-gray-700" />
+        {SERVICES.map(({ key, icon }) => (
+          <li key={key} className="card flex flex-col p-6">
+            <ServiceIcon name={icon} />
+            <h3 className="mt-4 text-lg font-semibold text-gray-900">
+              {t(`servicesSection.${key}.name`)}
+            </h3>
+            <p className="mt-2 flex-1 text-sm text-gray-600">
+              {t(`servicesSection.${key}.description`)}
+            </p>
+            <CheckList
+              items={[1, 2, 3].map((n) => t(`servicesSection.${key}.point${n}`))}
+              className="mt-4 space-y-1 text-sm text-gray-700"
+            />
           </li>
         ))}
       </ul>
 
-      <Figures figures={STATS} look="band" />
+      <Figures figures={stats} look="band" />
 
       <TitledPoints
-        points={BENEFITS}
+        points={BENEFITS.map((key) => ({
+          title: t(`servicesSection.${key}.title`),
+          text: t(`servicesSection.${key}.text`),
+        }))}
         cards={false}
         className="mt-16 grid gap-8 sm:grid-cols-2 lg:grid-cols-4"
       />

@@ -33,11 +33,11 @@ export const RULED: TableLook = {
 
 /** A table within a card's or a page's text, its columns flush with the text. */
 export const FLUSH: TableLook = {
-  table: 'w-full text-left text-sm',
+  table: 'w-full text-start text-sm',
   head: 'text-gray-600',
   headRow: 'border-b border-gray-200',
   row: 'border-b border-gray-100 align-top',
-  cell: 'py-2 pr-4 last:pr-0',
+  cell: 'py-2 pe-4 last:pe-0',
 };
 
 /** A small table inside one entry of a list, such as an audit entry's changed fields. */

@@ -21,12 +21,15 @@ export function ErrorSummary({
   names,
   formErrors,
   formId,
+  heading = 'There is a problem with what you sent',
 }: {
   fields: Record<string, FieldLike>;
   /** The fields the server refused (conform's fields can only be read by name). */
   names: string[];
   formErrors?: string[] | undefined;
   formId: string;
+  /** The summary's heading, in the page's language on a public page. */
+  heading?: string;
 }) {
   const entries = names
     .map((name) => [name, fields[name]] as const)
@@ -42,7 +45,7 @@ export function ErrorSummary({
     >
       <div className="rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
         <h2 id="errors-heading" className="font-bold">
-          There is a problem with what you sent
+          {heading}
         </h2>
         <ul className="mt-2 list-disc space-y-1 pl-5">
           {formErrors?.map((message) => (
