@@ -24,7 +24,7 @@ import {
   type OperationDoc,
 } from './api-operation.server';
 
-import { requireAdminScope, requireApiUser, requireRole } from './auth.server';
+import { OFFICE_FIGURES_ONLY, requireAdminScope, requireApiUser, requireRole } from './auth.server';
 import { idempotent } from './idempotency.server';
 
 export { ADMIN_AREA, type Access, type IdParam };
@@ -92,6 +92,7 @@ export function apiHandler<
     const asAccount = !!user.account && !!access.accounts;
     if (!asAccount) requireRole(user, access.role, 'api');
     if (access.scope && !asAccount) requireAdminScope(args.request);
+    if (access.office && user.role === 'courier') throw new ApiError(403, OFFICE_FIGURES_ONLY);
     const actor: Actor = { user, context: args.context, via: 'api' };
     const ids = await readIds(args.params, spec.ids ?? ({} as Record<K, IdParam>), actor);
     const query = (spec.query ? parseQuery(args.request, spec.query) : undefined) as Parsed<Q>;

@@ -20,7 +20,15 @@ type JsonSchema = Record<string, unknown>;
  * or the staff session), or the admin areas' `ADMIN_AREA`, which also needs an API key's admin
  * scope; 'public' for the endpoints that take no credential.
  */
-export type Access = UserRole | { role: UserRole; scope?: 'admin'; accounts?: true };
+export type Access =
+  | UserRole
+  | {
+      role: UserRole;
+      scope?: 'admin';
+      accounts?: true;
+      /** The office's figures: every role from `role` up but couriers (403). */
+      office?: true;
+    };
 
 /** Users, API keys and webhooks: the admin role, and with an API key its admin scope. */
 export const ADMIN_AREA: Access = { role: 'admin', scope: 'admin' };

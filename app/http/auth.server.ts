@@ -407,6 +407,9 @@ export function requireRole(user: PublicUser, needed: UserRole, kind: 'api' | 'p
 }
 
 export const OFFICE_ONLY = 'This page is for viewers, staff and admins: couriers work from Scan';
+/** What the API answers a courier who asks for the office's figures. */
+export const OFFICE_FIGURES_ONLY =
+  "The office's figures are for viewers, staff and admins: couriers work from Scan";
 
 /**
  * For the office's pages (receipts, e-mails to customers): the signed-in user, unless a courier

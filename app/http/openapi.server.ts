@@ -100,8 +100,10 @@ function accessNote(op: Op): string {
       ? '; an API key also needs the admin scope'
       : '';
   const staff = role === 'viewer' ? '' : ` Needs the ${role} role${scope}.`;
+  const office =
+    typeof op.access !== 'string' && op.access.office ? ' A courier is refused (403).' : '';
   if (typeof op.access === 'string' || !op.access.accounts)
-    return `${staff} A shipper account's key or user is refused (403).`;
+    return `${staff}${office} A shipper account's key or user is refused (403).`;
   return `${staff} A shipper account's key (\`sk_live_\`, \`sk_test_\`) may call it too, for its own records of its key's mode only: any other is 404.`;
 }
 

@@ -6,7 +6,7 @@ import { apiHandler } from '~/http/api-handler.server';
 export const { loader, action } = apiRoute({
   GET: apiHandler(
     {
-      role: 'viewer',
+      role: { role: 'viewer', office: true },
       summary: 'Overview figures',
       description:
         "The overview's figures: parcel counts and revenue, and their change from last month.",

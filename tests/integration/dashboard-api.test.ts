@@ -225,6 +225,15 @@ describe('dashboard API', () => {
     }
   });
 
+  it("refuses a courier the office's figures (403), as the Overview page does", async () => {
+    const { token: courier } = await createUser('courier', { username: 'dash-courier' });
+    const refused = await get(statsApi, '/api/dashboard/stats', {
+      authorization: `Bearer ${courier}`,
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'forbidden' });
+  });
+
   it('refuses a bad limit with 400', async () => {
     for (const limit of ['0', '-1', '101', 'abc', '2.5', '']) {
       for (const [handler, path] of [
