@@ -1,6 +1,6 @@
 import { Decimal128, Double, Int32, Long } from 'bson';
 import { computeValue, type Options } from 'mingo/core';
-import * as accumulatorOperators from 'mingo/operators/accumulator';
+import { valuesOf } from './compiled';
 import { fail } from './errors';
 import {
   evaluateArguments,
@@ -580,9 +580,6 @@ class Deviation {
   }
 }
 
-type Accumulator = (collection: unknown[], expr: unknown, options: Options) => unknown;
-const { $push } = accumulatorOperators as unknown as Record<string, Accumulator>;
-
 /**
  * An operator that is an accumulator in $group (and windows, $bucket), over the values of the
  * expression for each document, and an expression elsewhere: over the elements of its one
@@ -590,7 +587,7 @@ const { $push } = accumulatorOperators as unknown as Record<string, Accumulator>
  */
 function accumulating(name: string, result: (values: unknown[]) => unknown): Expression {
   return (obj, expr, options) => {
-    if (Array.isArray(obj)) return result($push!(obj, expr, options) as unknown[]);
+    if (Array.isArray(obj)) return result(valuesOf(obj, expr, options));
     const list = Array.isArray(expr) ? expr : [expr];
     const values = list.map((e) => computeValue(obj, e, null, options));
     if (list.length === 1 && Array.isArray(values[0])) return result(values[0]);

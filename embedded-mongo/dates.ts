@@ -1,5 +1,6 @@
 import { Long, ObjectId, type Timestamp } from 'bson';
 import { computeValue, type Options } from 'mingo/core';
+import { compiledOperators } from './compiled';
 import { fail } from './errors';
 import { notImplemented, nullish, type Expression } from './expression-support';
 import { numeric, type Num } from './arithmetic';
@@ -406,6 +407,33 @@ const $dateToString: Expression = (obj, argument, options) => {
   const f = (format as string | undefined) ?? (zone.utc ? ISO_FORMAT : '%Y-%m-%dT%H:%M:%S.%L');
   return formatDate(coerceToDate(date), f, zone);
 };
+
+/**
+ * Compiled (see compiled.ts) when the format and the zone are constants, checked once: then only
+ * the date is evaluated for each document. Anything else is evaluated as above.
+ */
+compiledOperators.set('$dateToString', (argument, compile) => {
+  if (!isPlainObject(argument) || !('date' in argument)) return null;
+  const keys = Object.keys(argument);
+  if (keys.some((k) => k !== 'date' && k !== 'format' && k !== 'timezone')) return null;
+  const constant = (v: unknown): v is string | undefined =>
+    v === undefined || (typeof v === 'string' && !v.startsWith('$'));
+  const { format, timezone } = argument;
+  if (!constant(format) || !constant(timezone)) return null;
+  let zone: Zone;
+  try {
+    if (format !== undefined) validateFormat(format, TO_STRING_SPECIFIERS);
+    zone = timezone === undefined ? UTC : zoneNamed(timezone);
+  } catch {
+    return null;
+  }
+  const f = format ?? (zone.utc ? ISO_FORMAT : '%Y-%m-%dT%H:%M:%S.%L');
+  const date = compile(argument.date);
+  return (doc, options) => {
+    const value = date(doc, options);
+    return nullish(value) ? null : formatDate(coerceToDate(value), f, zone);
+  };
+});
 
 // --- $dateToParts and $dateFromParts
 

@@ -18,7 +18,6 @@ import { textExpressions } from './text';
 import {
   compareValues,
   escapeKey,
-  fieldOf,
   isPlainObject,
   sortDocs,
   typeName,
@@ -27,6 +26,7 @@ import {
 } from './values';
 import { compileFilter } from './filter';
 import { compileProjectionSpec, type ProjectionKind } from './projection';
+import { compileExpression, FIELD_PATH, followPath, valuesOf, type Compiled } from './compiled';
 
 /**
  * mingo, MongoDB's aggregation language in JavaScript, set up with the engine's own parts where
@@ -102,12 +102,13 @@ function projectStage(
   options: Options,
 ): Iterator {
   const project = compileProjectionSpec(spec, kind, {
-    // Escaped with the rest of the pipeline.
-    prepare: (expr) => expr,
+    // Escaped with the rest of the pipeline, and compiled once for the stage.
+    prepare: compileExpression,
     evaluate: (doc) => {
       // The stage's options carry the variables in scope ($lookup's let); the root is this document.
-      const forDoc = ComputeOptions.init(options).update(doc);
-      return (expr) => computeValue(doc, expr, null, forDoc);
+      let forDoc: Options | null = null;
+      const options_ = () => (forDoc ??= ComputeOptions.init(options).update(doc));
+      return (expr) => (expr as Compiled)(doc, options_);
     },
   });
   return collection.map((doc) => project(doc as Doc));
@@ -139,28 +140,7 @@ const engineExpressions: Record<string, Expression> = {
   },
 };
 
-/**
- * A field path through documents, read as MongoDB reads it: field by field, own fields only (mingo
- * would also index arrays by a numeric part and read the properties of a BSON value such as an
- * ObjectId); through an array, the path is followed in each of its documents and what is found
- * makes an array. The argument is the variable to start from and the path.
- */
-export const FIELD_PATH = '$engineFieldPath';
-
-function followPath(value: unknown, parts: string[], i: number): unknown {
-  if (Array.isArray(value)) {
-    const found: unknown[] = [];
-    for (const e of value) {
-      const v = isPlainObject(e) ? followPath(e, parts, i) : undefined;
-      if (v !== undefined) found.push(v);
-    }
-    return found;
-  }
-  if (!isPlainObject(value)) return undefined;
-  const next = fieldOf(value, parts[i]!);
-  if (i === parts.length - 1) return next;
-  return isPlainObject(next) || Array.isArray(next) ? followPath(next, parts, i + 1) : undefined;
-}
+export { FIELD_PATH };
 
 engineExpressions[FIELD_PATH] = (obj, expr, options) => {
   const [base, path] = expr as [string, string];
@@ -213,7 +193,7 @@ const extreme =
   (sign: 1 | -1): Accumulator =>
   (collection, expr, options) => {
     let best: unknown = null;
-    for (const v of $push!(collection, expr, options) as unknown[]) {
+    for (const v of valuesOf(collection, expr, options)) {
       if (v === null || v === undefined) continue;
       if (best === null || compareValues(v, best) * sign > 0) best = v;
     }
@@ -256,10 +236,10 @@ const engineAccumulators: Record<string, Accumulator> = {
   ),
   // A missing value is not pushed.
   $push: (collection, expr, options) =>
-    ($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined),
+    valuesOf(collection, expr, options).filter((v) => v !== undefined),
   // Each value once, as MongoDB compares them (1 and 1.0 are one value); missing values are skipped.
   $addToSet: (collection, expr, options) =>
-    distinctValues(($push!(collection, expr, options) as unknown[]).filter((v) => v !== undefined)),
+    distinctValues(valuesOf(collection, expr, options).filter((v) => v !== undefined)),
   $min: extreme(-1),
   $max: extreme(1),
   $top: ranked('top', true),

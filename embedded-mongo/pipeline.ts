@@ -11,6 +11,8 @@ import {
   type Doc,
 } from './values';
 import { compileFilter } from './filter';
+import { compileProjectionSpec } from './projection';
+import { READ_ONLY_STAGES } from './stages';
 import { FIELD_PATH, context, mingoOptions } from './mingo-context';
 
 /**
@@ -291,6 +293,33 @@ function leavesInputAlone(stage: Doc | undefined): boolean {
   return isPlainObject(stage.$project) && !removesNested(stage.$project);
 }
 
+/** Whether a `$project` only keeps fields (`1` or `true`, `_id` perhaps left out): no expression. */
+function onlyIncludes(spec: unknown): boolean {
+  if (!isPlainObject(spec) || Object.keys(spec).length === 0) return false;
+  const keeps = (v: unknown): boolean =>
+    v === 1 || v === true || (isPlainObject(v) && Object.keys(v).length > 0 && within(v));
+  const within = (v: Doc): boolean =>
+    Object.entries(v).every(([k, x]) => !k.startsWith('$') && keeps(x));
+  const { _id: id, ...rest } = spec;
+  return (
+    Object.keys(rest).length > 0 &&
+    within(rest) &&
+    (id === undefined || id === 0 || id === false || id === 1 || id === true)
+  );
+}
+
+/**
+ * The fields a `$project` that only keeps fields keeps, read from the stored documents as they
+ * are, so that only what is kept is then converted for mingo.
+ */
+function includedFields(docs: Doc[], spec: Doc): Doc[] {
+  const project = compileProjectionSpec(spec, 'project', {
+    prepare: () => fail(2, 'a projection that only keeps fields has no expression'),
+    evaluate: () => () => undefined,
+  });
+  return docs.map((doc) => project(doc));
+}
+
 /**
  * Runs a pipeline over stored documents, which it leaves as they are: mingo changes some
  * documents in place, so they go in as copies. A first `$project` or `$group` reads the stored
@@ -300,10 +329,22 @@ export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string)
   const options = mingoOptions({ collectionResolver: (name) => resolver(name).map(toMingo) });
   const stages = escapePipeline(toMingo(pipeline)) as Doc[];
   if (leavesInputAlone(pipeline[0])) {
-    const made = new Aggregator(stages.slice(0, 1), options).run(docs.map(toMingo)) as Doc[];
+    const made = onlyIncludes(pipeline[0]!.$project)
+      ? includedFields(docs, pipeline[0]!.$project as Doc).map(toMingo)
+      : (new Aggregator(stages.slice(0, 1), options).run(docs.map(toMingo)) as Doc[]);
+    // The stages after it that only read go on reading them as they are; what they give is copied.
     const rest = stages.slice(1);
-    const copies = made.map(cloneDoc);
-    const out = rest.length ? (new Aggregator(rest, options).run(copies) as Doc[]) : copies;
+    let reading = 0;
+    while (reading < rest.length && READ_ONLY_STAGES.has(Object.keys(rest[reading]!)[0]!))
+      reading++;
+    const read = reading
+      ? (new Aggregator(rest.slice(0, reading), options).run(made) as Doc[])
+      : made;
+    const copies = read.map(cloneDoc);
+    const out =
+      rest.length > reading
+        ? (new Aggregator(rest.slice(reading), options).run(copies) as Doc[])
+        : copies;
     return out.map(fromMingo);
   }
   const agg = new Aggregator(stages, options);

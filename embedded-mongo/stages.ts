@@ -1,13 +1,15 @@
 import { Long } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
-import { ComputeOptions, computeValue, type Options } from 'mingo/core';
+import { ComputeOptions, computeValue, ProcessingMode, type Options } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as pipelineOperators from 'mingo/operators/pipeline';
+import { perDocument } from './compiled';
 import { fail } from './errors';
 import { compareExpressionValues, notImplemented } from './expression-support';
 import { equalityKeys } from './paths';
 import {
   bsonTypeCode,
+  cloneDoc,
   isPlainObject,
   keyOf,
   pathValues,
@@ -80,10 +82,14 @@ const $group = (collection: Iterator, spec: unknown, options: Options): Iterator
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');
   const { _id: idExpr, ...fields } = spec;
   checkAccumulators('$group', fields);
+  const groupKey = perDocument(idExpr, options);
   return deferred(() =>
     partition(
       collection.value() as Doc[],
-      (doc) => computeValue(doc, idExpr, null, options) ?? null,
+      // With options of their own (a root already set), as mingo evaluates it.
+      options instanceof ComputeOptions
+        ? (doc) => computeValue(doc, idExpr, null, options) ?? null
+        : (doc) => groupKey(doc) ?? null,
     ).map((g) => ({ _id: g.id, ...accumulate(g.docs, fields, g.id, options) })),
   );
 };
@@ -562,6 +568,50 @@ function bucketAuto(mingoStage: Stage): Stage {
 }
 
 /** The stages above; $graphLookup's restrictSearchWithMatch compiles with `compile`. */
+/**
+ * The engine's stages that read their documents without changing them ($facet gives each of its
+ * pipelines documents of their own, see below).
+ */
+export const READ_ONLY_STAGES = new Set([
+  '$facet',
+  '$match',
+  '$group',
+  '$sort',
+  '$count',
+  '$limit',
+  '$skip',
+  '$sortByCount',
+  '$bucket',
+]);
+
+/**
+ * $facet: each pipeline over the same documents, each with documents of its own. A pipeline's
+ * leading stages that only read (a `$match`, a `$group`) read them as they are, and what they
+ * give is copied for the rest, so only what they keep is copied rather than every document.
+ */
+const $facet = (collection: Iterator, spec: unknown, options: Options): Iterator =>
+  collection.transform((docs) => {
+    const out: Doc = {};
+    const opts = { ...options, processingMode: ProcessingMode.CLONE_OFF };
+    for (const [name, pipeline] of Object.entries(spec as Doc)) {
+      const stages = pipeline as Doc[];
+      let reading = 0;
+      while (
+        reading < stages.length &&
+        isPlainObject(stages[reading]) &&
+        READ_ONLY_STAGES.has(Object.keys(stages[reading]!)[0]!)
+      )
+        reading++;
+      const read = reading
+        ? (new Aggregator(stages.slice(0, reading), opts).run(docs) as Doc[])
+        : docs;
+      const copies = read.map(cloneDoc);
+      out[name] =
+        reading < stages.length ? new Aggregator(stages.slice(reading), opts).run(copies) : copies;
+    }
+    return [out];
+  });
+
 export function groupingStages(compile: FilterCompiler) {
   const mingo = pipelineOperators as unknown as Record<string, Stage>;
   return {
@@ -570,6 +620,7 @@ export function groupingStages(compile: FilterCompiler) {
     $densify: ordered('$densify', mingo.$densify!),
     $fill: ordered('$fill', mingo.$fill!),
     $group,
+    $facet,
     $count,
     $bucket,
     $sortByCount,

@@ -4,10 +4,11 @@ import { FAILED_DELIVERY } from '~/schemas/constants';
 import { Parcel } from './parcel.server';
 
 /**
- * Delivery performance, computed by the database in one aggregation over the parcels: each
- * parcel gives a fact for its delivery within the period and one for each failed attempt within
- * it; the facts are grouped by the company's day or ISO week (in its zone: a delivery at 23:30
- * there counts on that day), the depot, courier or account, and summed.
+ * Delivery performance, computed by the database in one aggregation over the parcels of the
+ * period (found through the indexes on delivery and attempt times, and only the fields the
+ * figures need): the deliveries within the period are grouped at their time, and the failed
+ * attempts within it at theirs, by the company's day or ISO week (in its zone: a delivery at 23:30
+ * there counts on that day), the depot, courier or account; the two are then summed per group.
  */
 export type PerformanceRow = {
   key: string;
@@ -19,11 +20,7 @@ export type PerformanceRow = {
   averageStopsPerRun: number | null;
 };
 
-const inPeriod = (value: string, start: Date, end: Date) => ({
-  $and: [{ $gte: [value, start] }, { $lt: [value, end] }],
-});
-
-const failedAttempts = { $eq: ['$$e.status', FAILED_DELIVERY] };
+const inPeriod = (start: Date, end: Date) => ({ $gte: start, $lt: end });
 
 /** A delivery is on time within its window, or without one by its promised day. */
 function onTime(timeZone: string) {
@@ -41,8 +38,8 @@ function onTime(timeZone: string) {
   };
 }
 
-function groupKey(groupBy: ReportGroup, timeZone: string) {
-  const at = '$facts.at';
+/** The group of a fact that happened at `at` (a delivery or a failed attempt). */
+function groupKey(groupBy: ReportGroup, timeZone: string, at: string) {
   switch (groupBy) {
     case 'day':
       return { $dateToString: { date: at, format: '%Y-%m-%d', timezone: timeZone } };
@@ -57,6 +54,20 @@ function groupKey(groupBy: ReportGroup, timeZone: string) {
       return { $ifNull: [{ $toString: '$accountId' }, 'none'] };
   }
 }
+
+/** The runs and the stops (run and parcel) of a group's parcels, for the stops per run. */
+const runsAndStops = {
+  runs: { $addToSet: { $ifNull: ['$run.id', null] } },
+  stops: {
+    $addToSet: {
+      $cond: [
+        { $ifNull: ['$run.id', false] },
+        { $concat: [{ $toString: '$run.id' }, ':', { $toString: '$_id' }] },
+        null,
+      ],
+    },
+  },
+};
 
 const setUnion = (field: string) => ({
   $reduce: { input: field, initialValue: [], in: { $setUnion: ['$$value', '$$this'] } },
@@ -82,110 +93,70 @@ export function deliveryPerformancePipeline({
   /** The parcels counted (one account's live parcels, for its statement): every one if empty. */
   where?: Record<string, unknown>;
 }): PipelineStage[] {
+  const period = inPeriod(start, end);
+  const failedInPeriod = { status: FAILED_DELIVERY, timestamp: period };
   return [
+    // Only the period's deliveries and failed attempts are read, each through its index.
     {
       $match: {
         ...where,
-        $or: [
-          { actualDelivery: { $gte: start, $lt: end } },
+        $or: [{ actualDelivery: period }, { events: { $elemMatch: failedInPeriod } }],
+      },
+    },
+    // The few fields the figures need.
+    {
+      $project: {
+        status: 1,
+        actualDelivery: 1,
+        estimatedDelivery: 1,
+        'deliveryWindow.until': 1,
+        run: 1,
+        accountId: 1,
+        'events.status': 1,
+        'events.timestamp': 1,
+        'events.reason': 1,
+      },
+    },
+    {
+      $facet: {
+        // Each delivery within the period, at its time; first attempt when no attempt failed.
+        deliveries: [
+          { $match: { status: 'Delivered', actualDelivery: period } },
           {
-            events: {
-              $elemMatch: { status: FAILED_DELIVERY, timestamp: { $gte: start, $lt: end } },
+            $group: {
+              _id: { key: groupKey(groupBy, timeZone, '$actualDelivery'), reason: null },
+              delivered: { $sum: 1 },
+              firstAttempt: {
+                $sum: {
+                  $cond: [{ $in: [FAILED_DELIVERY, { $ifNull: ['$events.status', []] }] }, 0, 1],
+                },
+              },
+              onTime: { $sum: { $cond: [onTime(timeZone), 1, 0] } },
+              ...runsAndStops,
+            },
+          },
+        ],
+        // Each failed attempt within the period, at its time, by reason.
+        failures: [
+          { $match: { events: { $elemMatch: failedInPeriod } } },
+          { $unwind: '$events' },
+          { $match: { 'events.status': FAILED_DELIVERY, 'events.timestamp': period } },
+          {
+            $group: {
+              _id: {
+                key: groupKey(groupBy, timeZone, '$events.timestamp'),
+                reason: { $ifNull: ['$events.reason', 'other'] },
+              },
+              failed: { $sum: 1 },
+              ...runsAndStops,
             },
           },
         ],
       },
     },
-    {
-      $project: {
-        run: 1,
-        accountId: 1,
-        facts: {
-          $concatArrays: [
-            {
-              $cond: [
-                {
-                  $and: [
-                    { $eq: ['$status', 'Delivered'] },
-                    inPeriod('$actualDelivery', start, end),
-                  ],
-                },
-                [
-                  {
-                    at: '$actualDelivery',
-                    delivered: 1,
-                    firstAttempt: {
-                      $cond: [
-                        {
-                          $eq: [
-                            {
-                              $size: {
-                                $filter: {
-                                  input: { $ifNull: ['$events', []] },
-                                  as: 'e',
-                                  cond: failedAttempts,
-                                },
-                              },
-                            },
-                            0,
-                          ],
-                        },
-                        1,
-                        0,
-                      ],
-                    },
-                    onTime: { $cond: [onTime(timeZone), 1, 0] },
-                    failed: 0,
-                    reason: null,
-                  },
-                ],
-                [],
-              ],
-            },
-            {
-              $map: {
-                input: {
-                  $filter: {
-                    input: { $ifNull: ['$events', []] },
-                    as: 'e',
-                    cond: { $and: [failedAttempts, inPeriod('$$e.timestamp', start, end)] },
-                  },
-                },
-                as: 'e',
-                in: {
-                  at: '$$e.timestamp',
-                  delivered: 0,
-                  firstAttempt: 0,
-                  onTime: 0,
-                  failed: 1,
-                  reason: { $ifNull: ['$$e.reason', 'other'] },
-                },
-              },
-            },
-          ],
-        },
-      },
-    },
+    { $project: { facts: { $concatArrays: ['$deliveries', '$failures'] } } },
     { $unwind: '$facts' },
-    {
-      $group: {
-        _id: { key: groupKey(groupBy, timeZone), reason: '$facts.reason' },
-        delivered: { $sum: '$facts.delivered' },
-        firstAttempt: { $sum: '$facts.firstAttempt' },
-        onTime: { $sum: '$facts.onTime' },
-        failed: { $sum: '$facts.failed' },
-        runs: { $addToSet: { $ifNull: ['$run.id', null] } },
-        stops: {
-          $addToSet: {
-            $cond: [
-              { $ifNull: ['$run.id', false] },
-              { $concat: [{ $toString: '$run.id' }, ':', { $toString: '$_id' }] },
-              null,
-            ],
-          },
-        },
-      },
-    },
+    { $replaceRoot: { newRoot: '$facts' } },
     {
       $group: {
         _id: '$_id.key',
@@ -193,7 +164,7 @@ export function deliveryPerformancePipeline({
         firstAttempt: { $sum: '$firstAttempt' },
         onTime: { $sum: '$onTime' },
         failed: { $sum: '$failed' },
-        reasons: { $push: { k: '$_id.reason', v: '$failed' } },
+        reasons: { $push: { k: '$_id.reason', v: { $ifNull: ['$failed', 0] } } },
         runs: { $push: '$runs' },
         stops: { $push: '$stops' },
       },
