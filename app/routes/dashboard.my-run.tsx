@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FailedReasons } from '~/components/scan/failed-reasons';
+import { PickupStopCard } from '~/components/runs/pickup-stop-card';
 import { OutboxStatus } from '~/components/scan/outbox-status';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
 import { useCompany } from '~/utils/use-company';
@@ -12,8 +13,9 @@ import { multipartBody, scanBody, useOutbox, type OutboxEntry } from '~/utils/ou
 /**
  * The courier's run on their phone: today's stops in order, the next one on top, each with what
  * the door needs (tracking number, address, the recipient's preferences and notes, a link to the
- * maps app) and one tap to Delivered (the proof form) or Failed (its reason). Start run sends
- * every stop out for delivery at once. Every button is a plain form post. With JavaScript, a
+ * maps app) and one tap to Delivered (the proof form) or Failed (its reason); a pickup stop with
+ * whose it is, its window, count and notes, and one tap to Collected or Not collected
+ * (PickupStopCard). Start run sends every parcel out for delivery at once. Every button is a plain form post. With JavaScript, a
  * stop's outcome made offline (or while others wait) is kept on the phone, the proof's photos
  * and signature with it, and sent in order once the connection is back (useOutbox).
  */
@@ -27,7 +29,10 @@ const ProofOfDeliveryForm = lazy(() =>
   loadProofForm().then((module) => ({ default: module.ProofOfDeliveryForm })),
 );
 
-type Stop = ReturnType<typeof useLoaderData<typeof myRunLoader>>['runs'][number]['stops'][number];
+type AnyStop = ReturnType<
+  typeof useLoaderData<typeof myRunLoader>
+>['runs'][number]['stops'][number];
+type Stop = Extract<AnyStop, { kind: 'delivery' }>;
 
 type Keep = (entry: Omit<OutboxEntry, 'id' | 'key'>) => Promise<void>;
 
@@ -192,7 +197,8 @@ export default function MyRun() {
       {runs.length === 0 ? <p className="text-gray-700">No run for you today.</p> : null}
       {runs.map((run) => {
         // The next stop on top, then those after it, then those done.
-        const isDone = (stop: Stop) => !!stop.outcome || waitingFor.has(stop.trackingNumber);
+        const isDone = (stop: AnyStop) =>
+          !!stop.outcome || (stop.kind === 'delivery' && waitingFor.has(stop.trackingNumber));
         const left = run.stops.filter((stop) => !isDone(stop));
         const done = run.stops.filter(isDone);
         return (
@@ -219,17 +225,26 @@ export default function MyRun() {
               </Form>
             ) : null}
             <ol className="space-y-3">
-              {[...left, ...done].map((stop, i) => (
-                <StopCard
-                  key={stop.parcelId}
-                  stop={stop}
-                  live={run.status === 'started'}
-                  next={run.status === 'started' && i === 0 && !isDone(stop)}
-                  waiting={waitingFor.get(stop.trackingNumber)}
-                  shouldQueue={outbox.shouldQueue}
-                  keep={outbox.keep}
-                />
-              ))}
+              {[...left, ...done].map((stop, i) =>
+                stop.kind === 'pickup' ? (
+                  <PickupStopCard
+                    key={stop.key}
+                    stop={stop}
+                    live={run.status === 'started'}
+                    next={run.status === 'started' && i === 0 && !isDone(stop)}
+                  />
+                ) : (
+                  <StopCard
+                    key={stop.key}
+                    stop={stop}
+                    live={run.status === 'started'}
+                    next={run.status === 'started' && i === 0 && !isDone(stop)}
+                    waiting={waitingFor.get(stop.trackingNumber)}
+                    shouldQueue={outbox.shouldQueue}
+                    keep={outbox.keep}
+                  />
+                ),
+              )}
             </ol>
           </section>
         );
