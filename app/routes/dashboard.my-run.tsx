@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FailedReasons } from '~/components/scan/failed-reasons';
+import { MapsLink } from '~/components/runs/maps-link';
 import { PickupStopCard } from '~/components/runs/pickup-stop-card';
 import { OutboxStatus } from '~/components/scan/outbox-status';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
@@ -113,14 +114,7 @@ function StopCard({
           </ul>
         ) : null}
         <p className="mt-2 flex flex-wrap gap-3 text-sm">
-          <a
-            href={stop.mapsHref}
-            className="inline-flex min-h-11 items-center underline"
-            target="_blank"
-            rel="noreferrer"
-          >
-            Open in maps
-          </a>
+          <MapsLink href={stop.mapsHref} />
           {stop.phone ? (
             <a href={`tel:${stop.phone}`} className="inline-flex min-h-11 items-center underline">
               Call {stop.phone}

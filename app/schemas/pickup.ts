@@ -92,11 +92,7 @@ export const PickupStopOutcomeSchema = z.discriminatedUnion('outcome', [
     intent: z.literal('pickup'),
     pickupId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown pickup'),
     outcome: z.literal('collected'),
-    collectedCount: z.coerce
-      .number({ error: 'Choose how many parcels were collected' })
-      .int('Choose how many parcels were collected')
-      .min(1, 'Choose how many parcels were collected')
-      .max(MAX_PICKUP_PARCELS, `At most ${MAX_PICKUP_PARCELS} parcels`),
+    collectedCount: parcelCount,
   }),
   z.object({
     intent: z.literal('pickup'),

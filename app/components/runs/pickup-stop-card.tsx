@@ -1,5 +1,6 @@
 import { Form } from '@remix-run/react';
-import { Field } from '~/components/ui/field';
+import { ReasonButtons } from '~/components/scan/failed-reasons';
+import { MapsLink } from './maps-link';
 import { PICKUP_MISSED_REASONS, PICKUP_MISSED_REASON_CODES } from '~/schemas/constants';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';
@@ -59,14 +60,7 @@ export function PickupStopCard({
         ) : null}
         {stop.notes ? <p className="text-sm text-gray-800">{stop.notes}</p> : null}
         <p className="mt-2 text-sm">
-          <a
-            href={stop.mapsHref}
-            className="inline-flex min-h-11 items-center underline"
-            target="_blank"
-            rel="noreferrer"
-          >
-            Open in maps
-          </a>
+          <MapsLink href={stop.mapsHref} />
         </p>
       </div>
       {live && !stop.outcome ? (
@@ -101,39 +95,13 @@ export function PickupStopCard({
             <input type="hidden" name="intent" value="pickup" />
             <input type="hidden" name="pickupId" value={stop.pickupId} />
             <input type="hidden" name="outcome" value="not_collected" />
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-medium text-gray-800">Not collected: why?</legend>
-              <div className="grid grid-cols-2 gap-2">
-                {PICKUP_MISSED_REASON_CODES.filter((code) => code !== 'other').map((code) => (
-                  <button
-                    key={code}
-                    type="submit"
-                    name="reason"
-                    value={code}
-                    className="btn-secondary min-h-11 px-2"
-                  >
-                    {PICKUP_MISSED_REASONS[code]}
-                  </button>
-                ))}
-              </div>
-              <div className="flex items-end gap-2">
-                <Field
-                  label="Other (say what happened)"
-                  name="note"
-                  autoComplete="off"
-                  className="flex-1"
-                />
-                <button
-                  type="submit"
-                  name="reason"
-                  value="other"
-                  className="btn-secondary min-h-11"
-                  aria-label="Not collected: other"
-                >
-                  Other
-                </button>
-              </div>
-            </fieldset>
+            <ReasonButtons
+              legend="Not collected: why?"
+              otherLabel="Not collected: other"
+              reasons={PICKUP_MISSED_REASON_CODES.filter((code) => code !== 'other').map(
+                (code) => ({ code, label: PICKUP_MISSED_REASONS[code] }),
+              )}
+            />
           </Form>
         </div>
       ) : null}
