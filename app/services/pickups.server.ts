@@ -221,8 +221,18 @@ export async function recordPickupStop(
       ? { status: 'completed', collectedCount: input.collectedCount }
       : { status: 'missed', reason: input.reason, note: input.note },
   );
-  if (!closed)
-    throw new ConflictError(`This pickup is ${before.status} already`, { code: 'pickup_closed' });
+  if (!closed) {
+    // Closed meanwhile (a scan collected it, the shipper cancelled): its stop is done all the same.
+    const now = await getPickup(input.pickupId);
+    await notePickupStopDone(
+      input.pickupId,
+      now?.status === 'completed' ? 'collected' : 'not_collected',
+      at,
+    );
+    throw new ConflictError(`This pickup is ${now?.status ?? before.status} already`, {
+      code: 'pickup_closed',
+    });
+  }
   if (closed.status === 'completed') return (await pickupCompleted(closed, at, actor), closed);
   await auditRecord(actor, 'update', 'pickup', {
     label: pickupLabel(closed),

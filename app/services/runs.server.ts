@@ -13,6 +13,7 @@ import {
   listCourierRuns,
   listRuns,
   markRunStarted,
+  markStopDone,
   openRunsOf,
   pullFromOtherRuns,
   setRunStops,
@@ -260,6 +261,14 @@ export async function startRun(id: string, actor: Actor): Promise<SerializedRun 
           override: true,
         },
         actor,
+      );
+  // A pickup closed since it was planned (collected by a scan, cancelled) is a stop done.
+  for (const pickup of await getPickupsByIds(run.stops.flatMap((s) => s.pickupId ?? [])))
+    if (pickup.status !== 'scheduled')
+      await markStopDone(
+        pickup.id,
+        pickup.status === 'completed' ? 'collected' : 'not_collected',
+        new Date(),
       );
   await recomputeRunEta(run.id);
   const started = (await getRun(id))!;

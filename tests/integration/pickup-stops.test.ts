@@ -8,6 +8,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { companyToday, getRun } from '~/services/runs.server';
 import { action as runsAction } from '~/routes/api.runs';
 import { action as runAction } from '~/routes/api.runs.$id';
+import { action as startAction } from '~/routes/api.runs.$id.start';
 import { loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { action as scansAction } from '~/routes/api.scans';
 import { action as myRunAction, loader as myRunLoader } from '~/routes/dashboard.my-run';
@@ -242,6 +243,18 @@ describe('pickups as stops', () => {
         sender: { name: 'Dockside Books', address: '12 Dock Rd', postalCode: '50077' },
       });
     const [first, second] = [await sent(), await sent()];
+    // On a started run, its stop is then collected too.
+    const planned = await callRoute(runsAction, '/api/runs', {
+      method: 'POST',
+      headers: users.staff.auth,
+      body: { date: today(), depotId, courierId: users.admin.user.id, pickupIds: [pickup.id] },
+    });
+    const { run } = await planned.json();
+    await callRoute(startAction, `/api/runs/${run.id}/start`, {
+      method: 'POST',
+      headers: users.staff.auth,
+      params: { id: run.id },
+    });
     const elsewhere = await createParcel({ accountId: account.id, livemode: true });
     expect((await scan(elsewhere.trackingNumber, 'Picked Up')).status).toBe(201);
     expect((await getPickup(pickup.id))?.status).toBe('scheduled');
@@ -251,6 +264,10 @@ describe('pickups as stops', () => {
     await scan(second.trackingNumber, 'Picked Up');
     expect(await getPickup(pickup.id)).toMatchObject({ status: 'completed', collectedCount: 2 });
     expect(await completions(pickup.id)).toBe(1);
+    expect(await getRun(run.id)).toMatchObject({
+      status: 'completed',
+      stops: [{ outcome: 'collected' }],
+    });
 
     // A pickup naming its parcels is completed by one of them.
     const named = await createParcel({ accountId: account.id, livemode: true });
