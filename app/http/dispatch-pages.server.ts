@@ -14,14 +14,18 @@ import {
   courierChoices,
   dispatchDay,
   moveStop,
+  suggestedOrder,
+  type PickupWithAccount,
+  type StopWithRecord,
 } from '~/services/runs.server';
+import { pickupSummary } from '~/utils/pickup-summary';
 import type { SerializedParcel } from '~/models/parcel.server';
 import { asApiError } from './api.server';
 import { requireUserWithRole } from './auth.server';
 
 /**
- * The Dispatch page (routes/dashboard.dispatch.tsx): one depot's day, its parcels still to give
- * to a courier in the suggested order, and its runs with their stops. Tick and choose, move a
+ * The Dispatch page (routes/dashboard.dispatch.tsx): one depot's day, its parcels and pickups
+ * still to give to a courier in the suggested order, and its runs with their stops. Tick and choose, move a
  * stop up or down: plain form posts, each back to the same day.
  */
 function dayOf(request: Request) {
@@ -32,6 +36,7 @@ function dayOf(request: Request) {
 }
 
 const line = (parcel: SerializedParcel) => ({
+  kind: 'delivery' as 'delivery' | 'pickup',
   id: parcel.id,
   trackingNumber: parcel.trackingNumber,
   recipientName: parcel.recipient.name,
@@ -39,6 +44,20 @@ const line = (parcel: SerializedParcel) => ({
   preferences: describeDeliveryPreferences(parcel.deliveryPreferences).join(' · '),
   status: parcel.status,
 });
+
+/** A pickup as a line of the page: its account, address, window, count and notes. */
+const pickupLine = (pickup: PickupWithAccount): ReturnType<typeof line> => ({
+  kind: 'pickup',
+  id: pickup.id,
+  trackingNumber: '',
+  recipientName: pickup.accountName,
+  address: addressLines(pickup.address).join(', '),
+  preferences: [pickupSummary(pickup), pickup.notes].filter(Boolean).join(' · '),
+  status: pickup.status,
+});
+
+const stopLine = (stop: StopWithRecord) =>
+  stop.kind === 'pickup' ? pickupLine(stop.pickup) : line(stop.parcel);
 
 export async function dispatchLoader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'staff');
@@ -50,13 +69,22 @@ export async function dispatchLoader({ request }: LoaderFunctionArgs) {
     depotId,
     depots: depots.map(({ id, name }) => ({ id, name })),
     couriers,
-    parcels: day?.parcels.map(line) ?? [],
+    // The parcels and pickups to dispatch, in one suggested order.
+    toDispatch: day
+      ? suggestedOrder(
+          [
+            ...day.parcels.map((p) => ({ place: p.recipient, line: line(p) })),
+            ...day.pickups.map((p) => ({ place: p.address, line: pickupLine(p) })),
+          ],
+          (item) => item.place,
+        ).map((item) => item.line)
+      : [],
     runs:
-      day?.runs.map(({ run, courier, parcels }) => ({
+      day?.runs.map(({ run, courier, stops }) => ({
         id: run.id,
         status: run.status,
         courier,
-        stops: parcels.map(line),
+        stops: stops.map(stopLine),
       })) ?? [],
   });
 }
@@ -75,15 +103,18 @@ export async function dispatchAction({ request, context }: ActionFunctionArgs) {
   if (!depotId) return invalidForm(submission, { formErrors: ['Choose a depot and a day first'] });
   try {
     if (submission.value.intent === 'move') {
-      const { runId, parcelId, direction, position } = submission.value;
-      await moveStop(runId, parcelId, direction ?? position!, actor);
+      const { runId, parcelId, pickupId, direction, position } = submission.value;
+      await moveStop(runId, (parcelId ?? pickupId)!, direction ?? position!, actor);
       return redirectWithToast(request, back, { title: 'Stop moved' });
     }
-    const { ids, courierId } = submission.value;
-    const run = await assignToCourierRun({ date, depotId, courierId, parcelIds: ids }, actor);
+    const { ids, pickupIds, courierId } = submission.value;
+    const run = await assignToCourierRun(
+      { date, depotId, courierId, parcelIds: ids, pickupIds },
+      actor,
+    );
     return redirectWithToast(request, back, {
       title: 'Run planned',
-      description: `${run?.stops.length ?? ids.length} stops on the run.`,
+      description: `${run.stops.length} stops on the run.`,
     });
   } catch (caught) {
     const error = asApiError(caught);

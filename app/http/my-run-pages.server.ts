@@ -8,8 +8,12 @@ import { RunStartSchema } from '~/schemas/run';
 import { ScanSchema } from '~/schemas/scan';
 import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
 import { formatDateTime } from '~/utils/format';
-import { stopAddress } from '~/services/address-format.server';
-import { courierDay, startRun } from '~/services/runs.server';
+import type { RunStop } from '~/models/run.server';
+import { MAX_PICKUP_PARCELS, PickupStopOutcomeSchema } from '~/schemas/pickup';
+import { pickupSummary } from '~/utils/pickup-summary';
+import { addressLines, stopAddress } from '~/services/address-format.server';
+import { recordPickupStop } from '~/services/pickups.server';
+import { courierDay, startRun, type PickupWithAccount } from '~/services/runs.server';
 import { recordScan, stopsToDeliver } from '~/services/scans.server';
 import { asApiError } from './api.server';
 import { requireUserWithRole } from './auth.server';
@@ -17,10 +21,41 @@ import { stationProofHref } from './scan-station.server';
 
 /**
  * The courier's run page (routes/dashboard.my-run.tsx): today's stops in order, the next one
- * first, each with what the door needs; Start run, and a failed attempt's reason, as plain form
+ * first, each with what the door needs; Start run, a failed attempt's reason and a pickup's
+ * outcome (Collected with the count chosen, or Not collected with its reason), as plain form
  * posts. Kept here so the page's scripts carry no schema.
  */
 export const MY_RUN = '/dashboard/my-run';
+
+const mapsHref = (address: string) =>
+  `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
+
+/** A pickup stop as the courier reads it: whose, where, when, how many, and the notes. */
+function pickupStop(stop: RunStop, pickup: PickupWithAccount) {
+  const address = addressLines(pickup.address).join(', ');
+  return {
+    kind: 'pickup' as const,
+    key: pickup.id,
+    sequence: stop.sequence,
+    pickupId: pickup.id,
+    accountName: pickup.accountName,
+    address,
+    mapsHref: mapsHref(address),
+    summary: pickupSummary(pickup),
+    parcelCount: pickup.parcelCount,
+    // Collected is chosen from a list, never typed: up to this many.
+    mostCollected: Math.min(MAX_PICKUP_PARCELS, pickup.parcelCount + 10),
+    notes: pickup.notes,
+    eta: stop.eta,
+    expected: expectedAt(stop.eta),
+    outcome: stop.outcome,
+  };
+}
+
+/** A stop's expected time in words, in the company's zone (the phone loads no time zone code). */
+function expectedAt(eta: Date | string | null | undefined): string | null {
+  return eta ? formatDateTime(eta, env.COMPANY_TIMEZONE) : null;
+}
 
 export async function myRunLoader({ request }: LoaderFunctionArgs) {
   const user = await requireUserWithRole(request, 'courier');
@@ -30,10 +65,15 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
       id: run.id,
       status: run.status,
       stops: await Promise.all(
-        stops.map(async ({ stop, parcel }) => {
+        stops.map(async (found) => {
+          const { stop } = found;
+          if (found.kind === 'pickup') return pickupStop(stop, found.pickup);
+          const { parcel } = found;
           const next = (await stopsToDeliver(parcel))[0] ?? 0;
           const address = stopAddress(parcel, next);
           return {
+            kind: 'delivery' as const,
+            key: parcel.id,
             sequence: stop.sequence,
             parcelId: parcel.id,
             trackingNumber: parcel.trackingNumber,
@@ -41,15 +81,14 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
             address,
             phone: parcel.recipient.phone,
             preferences: describeDeliveryPreferences(parcel.deliveryPreferences),
-            mapsHref: `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`,
+            mapsHref: mapsHref(address),
             destination: next,
             proofHref: stationProofHref(parcel.id, next, '?from=my-run'),
             // Where a failed attempt is recorded: the stop's town.
             location:
               parcel.recipient.city || parcel.destinations[next]?.city || 'Delivery address',
             eta: stop.eta,
-            // The page's words for it, in the company's zone (the phone loads no time zone code).
-            expected: stop.eta ? formatDateTime(stop.eta, env.COMPANY_TIMEZONE) : null,
+            expected: expectedAt(stop.eta),
             outcome: stop.outcome,
           };
         }),
@@ -59,7 +98,7 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
   return json({ runs });
 }
 
-/** Start run, or a stop's failed attempt with its reason. */
+/** Start run, a pickup's outcome, or a stop's failed attempt with its reason. */
 export async function myRunAction({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'courier');
   const actor = { user, context };
@@ -73,6 +112,22 @@ export async function myRunAction({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(request, MY_RUN, {
         title: 'Run started',
         description: `${run.stops.length} parcels are out for delivery.`,
+      });
+    } catch (caught) {
+      const error = asApiError(caught);
+      if (!error) throw caught;
+      return json({ error: error.message }, { status: error.status });
+    }
+  }
+  if (formData.get('intent') === 'pickup') {
+    const submission = parseWithZod(formData, { schema: PickupStopOutcomeSchema });
+    if (submission.status !== 'success')
+      return json({ error: 'Choose what was collected, or why nothing was' }, { status: 400 });
+    try {
+      const pickup = await recordPickupStop(submission.value, actor);
+      return redirectWithToast(request, MY_RUN, {
+        title: pickup.status === 'completed' ? 'Pickup collected' : 'Pickup not collected',
+        description: pickup.status === 'completed' ? `${pickup.collectedCount} parcels` : '',
       });
     } catch (caught) {
       const error = asApiError(caught);

@@ -385,7 +385,13 @@ export async function getParcelTenancyByNumber(trackingNumber: string) {
 
 /** The number and status of a parcel, for the webhooks about its events. */
 export async function getParcelStatus(id: string) {
-  return Parcel.findById(id, { trackingNumber: 1, status: 1, accountId: 1, livemode: 1 }).lean<
-    Pick<LeanParcel, '_id' | 'trackingNumber' | 'status' | 'accountId' | 'livemode'>
+  return Parcel.findById(id, {
+    trackingNumber: 1,
+    status: 1,
+    accountId: 1,
+    livemode: 1,
+    sender: 1,
+  }).lean<
+    Pick<LeanParcel, '_id' | 'trackingNumber' | 'status' | 'accountId' | 'livemode' | 'sender'>
   >();
 }

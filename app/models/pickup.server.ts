@@ -3,11 +3,13 @@ import { isObjectId } from '~/lib/db.server';
 import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
 import { scopeFilter, type AccountScope } from '~/lib/tenancy.server';
 import type { AccountAddress } from '~/schemas/account';
-import type { PickupListQuery, PickupStatus } from '~/schemas/pickup';
+import type { PickupMissedReason } from '~/schemas/constants';
+import { PICKUP_STATUSES, type PickupListQuery, type PickupStatus } from '~/schemas/pickup';
 
 /**
  * Pickups: a courier sent to a shipper's address on a day, within a window, for the parcels it
- * names or a count of them. Scheduled until every parcel is in (completed) or the shipper cancels.
+ * names or a count of them. Scheduled until the courier collects (completed: a parcel of it scanned
+ * Picked Up, or Collected on their run), comes back without (missed) or the shipper cancels.
  */
 const addressSchema = new Schema(
   {
@@ -35,8 +37,13 @@ const pickupSchema = new Schema(
     parcelCount: { type: Number, required: true },
     // The parcels scanned Picked Up so far: the pickup is done once they are all in.
     collectedParcelIds: { type: [Schema.Types.ObjectId], default: [] },
+    // The count the courier said was handed over (Collected on their run).
+    collectedCount: { type: Number },
     notes: { type: String, default: '' },
-    status: { type: String, enum: ['scheduled', 'completed', 'cancelled'], default: 'scheduled' },
+    status: { type: String, enum: PICKUP_STATUSES, default: 'scheduled' },
+    // Not collected: why (PICKUP_MISSED_REASONS) and what the courier added.
+    missedReason: { type: String },
+    missedNote: { type: String },
     cancelledAt: { type: Date },
     completedAt: { type: Date },
   },
@@ -59,8 +66,11 @@ type LeanPickup = {
   parcelIds: unknown[];
   parcelCount: number;
   collectedParcelIds?: unknown[];
+  collectedCount?: number | null;
   notes?: string | null;
   status: PickupStatus;
+  missedReason?: PickupMissedReason | null;
+  missedNote?: string | null;
   cancelledAt?: Date | null;
   completedAt?: Date | null;
   createdAt?: Date | null;
@@ -84,9 +94,10 @@ function serialize(doc: LeanPickup) {
     depotId: doc.depotId ? String(doc.depotId) : null,
     parcelIds: doc.parcelIds.map(String),
     parcelCount: doc.parcelCount,
-    collectedCount: doc.collectedParcelIds?.length ?? 0,
+    collectedCount: Math.max(doc.collectedCount ?? 0, doc.collectedParcelIds?.length ?? 0),
     notes: doc.notes ?? '',
     status: doc.status,
+    missedReason: doc.missedReason ?? null,
     cancelledAt: iso(doc.cancelledAt),
     completedAt: iso(doc.completedAt),
     createdAt: iso(doc.createdAt),
@@ -158,44 +169,85 @@ export async function markPickupCancelled(id: string, at: Date) {
   return doc ? serialize(doc) : null;
 }
 
+/** Pickups by id, in no order. */
+export async function getPickupsByIds(ids: string[]): Promise<SerializedPickup[]> {
+  const docs = await Pickup.find({ _id: { $in: ids.filter(isObjectId).map(oid) } }).lean<
+    LeanPickup[]
+  >();
+  return docs.map(serialize);
+}
+
 /**
- * A parcel picked up: it counts towards the scheduled pickups that name it or, when none does,
- * the account's (same mode) pickups of that day that give only a count. The pickups that it
- * completed, each once.
+ * A scheduled pickup closed by the courier: completed with the count handed over, or missed
+ * with its reason. Null when it is no longer scheduled (closed once).
+ */
+export async function closePickup(
+  id: string,
+  at: Date,
+  close:
+    | { status: 'completed'; collectedCount: number }
+    | { status: 'missed'; reason: PickupMissedReason; note: string },
+) {
+  if (!isObjectId(id)) return null;
+  const doc = await Pickup.findOneAndUpdate(
+    { _id: id, status: 'scheduled' },
+    {
+      $set:
+        close.status === 'completed'
+          ? { status: 'completed', completedAt: at, collectedCount: close.collectedCount }
+          : { status: 'missed', missedReason: close.reason, missedNote: close.note },
+    },
+    { returnDocument: 'after' },
+  ).lean<LeanPickup>();
+  return doc ? serialize(doc) : null;
+}
+
+const addressKey = (address: { address?: string | null; postalCode?: string | null }) =>
+  [address.address, address.postalCode]
+    .map((part) => (part ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''))
+    .join('|');
+
+/**
+ * A parcel picked up on `day`: it counts towards that day's pickups (scheduled or done) that
+ * name it or, when none does, its account's (same mode) pickups of the day at its sender's
+ * address that give only a count. Its first parcel scanned completes a scheduled pickup: the
+ * pickups it completed, each once.
  */
 export async function notePickupParcel(
-  parcel: { id: string; accountId: string | null; livemode: boolean },
+  parcel: {
+    id: string;
+    accountId: string | null;
+    livemode: boolean;
+    sender: { address?: string | null; postalCode?: string | null } | null;
+  },
   day: string,
   at: Date,
 ): Promise<SerializedPickup[]> {
   const parcelId = oid(parcel.id);
-  const named: Record<string, unknown> = { status: 'scheduled', parcelIds: parcelId };
-  const counted: Record<string, unknown> | null = parcel.accountId
-    ? {
-        status: 'scheduled',
+  const open = { $in: ['scheduled', 'completed'] as PickupStatus[] };
+  // A parcel a pickup names counts there only; else towards the day's pickup at its address.
+  let touched = await Pickup.find({ status: open, date: day, parcelIds: parcelId }, { _id: 1 })
+    .sort({ _id: 1 })
+    .lean<{ _id: unknown }[]>();
+  if (!touched.length && parcel.accountId && parcel.sender) {
+    const counted = await Pickup.find(
+      {
+        status: open,
         date: day,
         accountId: oid(parcel.accountId),
         livemode: parcel.livemode,
         'parcelIds.0': { $exists: false },
-      }
-    : null;
-  // A parcel a pickup names counts there only; else towards the day's pickups by count.
-  let touched = await Pickup.find(named, { _id: 1 }).lean<{ _id: unknown }[]>();
-  if (!touched.length && counted)
-    touched = await Pickup.find(counted, { _id: 1 }).sort({ _id: 1 }).lean<{ _id: unknown }[]>();
+      },
+      { _id: 1, address: 1 },
+    )
+      .sort({ _id: 1 })
+      .lean<{ _id: unknown; address: AccountAddress }[]>();
+    const here = addressKey(parcel.sender);
+    touched = counted.filter((pickup) => addressKey(pickup.address) === here);
+  }
   const completed: SerializedPickup[] = [];
   for (const { _id } of touched) {
-    const after = await Pickup.findOneAndUpdate(
-      { _id, status: 'scheduled' },
-      { $addToSet: { collectedParcelIds: parcelId } },
-      { returnDocument: 'after' },
-    ).lean<LeanPickup>();
-    if (!after) continue;
-    const collected = (after.collectedParcelIds ?? []).map(String);
-    const done = after.parcelIds.length
-      ? after.parcelIds.every((id) => collected.includes(String(id)))
-      : collected.length >= after.parcelCount;
-    if (!done) continue;
+    await Pickup.updateOne({ _id }, { $addToSet: { collectedParcelIds: parcelId } });
     const doc = await Pickup.findOneAndUpdate(
       { _id, status: 'scheduled' },
       { $set: { status: 'completed', completedAt: at } },

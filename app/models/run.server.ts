@@ -1,21 +1,31 @@
 import mongoose, { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
-import type { RunStatus } from '~/schemas/run';
+import {
+  STOP_KINDS,
+  STOP_OUTCOMES,
+  type RunStatus,
+  type StopKind,
+  type StopOutcome,
+} from '~/schemas/run';
 
 /**
- * Couriers' runs: one depot's day given to one courier, its stops in the order they are
- * delivered. A parcel is a stop of one open run at most: a unique index on the stops' parcels
- * among open runs says so in the database, so two dispatchers at once cannot both place it.
+ * Couriers' runs: one depot's day given to one courier, its stops in the order they are made: a
+ * parcel to deliver, or a shipper's pickup. A parcel or a pickup is a stop of one open run at
+ * most: a unique index on the stops' records among open runs says so in the database, so two
+ * dispatchers at once cannot both place it.
  */
 const stopSchema = new Schema(
   {
+    // The stop's record: the parcel's id, or for a pickup stop the pickup's (ids are unique
+    // across collections), so that the one unique index holds parcels and pickups alike.
     parcelId: { type: Schema.Types.ObjectId, required: true },
-    trackingNumber: { type: String, required: true },
+    kind: { type: String, enum: STOP_KINDS },
+    trackingNumber: { type: String, default: '' },
     // The stop's expected arrival, once the run has started.
     eta: { type: Date },
-    // What became of it: delivered, or failed (the courier moves on).
-    outcome: { type: String, enum: ['delivered', 'failed'] },
+    // What became of it: delivered or failed, collected or not (the courier moves on).
+    outcome: { type: String, enum: STOP_OUTCOMES },
     doneAt: { type: Date },
   },
   { _id: false },
@@ -47,9 +57,10 @@ export const Run = registeredModel('Run', runSchema);
 
 type LeanStop = {
   parcelId: unknown;
-  trackingNumber: string;
+  kind?: StopKind | null;
+  trackingNumber?: string | null;
   eta?: Date | null;
-  outcome?: 'delivered' | 'failed' | null;
+  outcome?: StopOutcome | null;
   doneAt?: Date | null;
 };
 export type LeanRun = {
@@ -74,8 +85,10 @@ function serialize(run: LeanRun) {
     courierId: String(run.courierId),
     status: run.status,
     stops: run.stops.map((stop, i) => ({
-      parcelId: String(stop.parcelId),
-      trackingNumber: stop.trackingNumber,
+      kind: stop.kind ?? 'delivery',
+      parcelId: stop.kind === 'pickup' ? null : String(stop.parcelId),
+      pickupId: stop.kind === 'pickup' ? String(stop.parcelId) : null,
+      trackingNumber: stop.kind === 'pickup' ? null : (stop.trackingNumber ?? ''),
       sequence: i + 1,
       eta: iso(stop.eta),
       outcome: stop.outcome ?? null,
@@ -90,9 +103,21 @@ function serialize(run: LeanRun) {
 export type SerializedRun = ReturnType<typeof serialize>;
 export type RunStop = SerializedRun['stops'][number];
 
+/** A stop's record: its parcel's id, or its pickup's. */
+export const stopKey = (stop: Pick<RunStop, 'parcelId' | 'pickupId'>) =>
+  (stop.parcelId ?? stop.pickupId)!;
+
+/** A stop as it is written: a parcel with its tracking number, or a pickup. */
+export type NewStop =
+  { kind: 'delivery'; id: string; trackingNumber: string } | { kind: 'pickup'; id: string };
+
 const oid = (id: string) => new mongoose.Types.ObjectId(id);
-const stopsOf = (stops: { parcelId: string; trackingNumber: string }[]) =>
-  stops.map((stop) => ({ parcelId: oid(stop.parcelId), trackingNumber: stop.trackingNumber }));
+const stopsOf = (stops: NewStop[]) =>
+  stops.map((stop) =>
+    stop.kind === 'pickup'
+      ? { parcelId: oid(stop.id), kind: 'pickup' }
+      : { parcelId: oid(stop.id), kind: 'delivery', trackingNumber: stop.trackingNumber },
+  );
 
 export async function getRun(id: string): Promise<SerializedRun | null> {
   return serializedById(id, (id) => Run.findById(id).lean<LeanRun>(), serialize);
@@ -114,21 +139,21 @@ export async function listCourierRuns(courierId: string, date: string) {
   return runs.map(serialize);
 }
 
-/** The open runs the parcels are on, by parcel. */
-export async function openRunsOf(parcelIds: string[]): Promise<Map<string, SerializedRun>> {
-  const ids = parcelIds.filter(isObjectId).map(oid);
-  const runs = await Run.find({ open: true, 'stops.parcelId': { $in: ids } }).lean<LeanRun[]>();
-  const byParcel = new Map<string, SerializedRun>();
+/** The open runs the parcels (or pickups) are on, by parcel (or pickup). */
+export async function openRunsOf(ids: string[]): Promise<Map<string, SerializedRun>> {
+  const keys = ids.filter(isObjectId).map(oid);
+  const runs = await Run.find({ open: true, 'stops.parcelId': { $in: keys } }).lean<LeanRun[]>();
+  const byStop = new Map<string, SerializedRun>();
   for (const run of runs.map(serialize))
-    for (const stop of run.stops) byParcel.set(stop.parcelId, run);
-  return byParcel;
+    for (const stop of run.stops) byStop.set(stopKey(stop), run);
+  return byStop;
 }
 
 export async function insertRun(input: {
   date: string;
   depotId: string;
   courierId: string;
-  stops: { parcelId: string; trackingNumber: string }[];
+  stops: NewStop[];
 }): Promise<SerializedRun> {
   const run = await Run.create({
     date: input.date,
@@ -139,18 +164,18 @@ export async function insertRun(input: {
   return serialize(run.toObject() as LeanRun);
 }
 
-/** Takes parcels off every open run but `keep`: what moving them to `keep` starts with. */
-export async function pullFromOtherRuns(parcelIds: string[], keep: string | null) {
+/** Takes parcels or pickups off every open run but `keep`: what moving them there starts with. */
+export async function pullFromOtherRuns(ids: string[], keep: string | null) {
   await Run.updateMany(
     { open: true, ...(keep ? { _id: { $ne: oid(keep) } } : {}) },
-    { $pull: { stops: { parcelId: { $in: parcelIds.map(oid) } } } },
+    { $pull: { stops: { parcelId: { $in: ids.map(oid) } } } },
   );
 }
 
 /** A planned run's stops replaced (before and after); null when it is gone or no longer planned. */
 export async function setRunStops(
   id: string,
-  stops: { parcelId: string; trackingNumber: string }[],
+  stops: NewStop[],
 ): Promise<{ before: SerializedRun; after: SerializedRun } | null> {
   if (!isObjectId(id)) return null;
   const before = await Run.findOneAndUpdate(
@@ -175,19 +200,19 @@ export async function markRunStarted(id: string, at: Date): Promise<SerializedRu
 }
 
 /**
- * A started run's stop done (delivered or failed) at `at`, once; the run completed with its last
- * stop. The run after, or null when the parcel is on no started run or the stop was done already.
+ * A started run's stop (a parcel's or a pickup's) done at `at`, once; the run completed with its
+ * last stop. The run after, or null when it is on no started run or the stop was done already.
  */
 export async function markStopDone(
-  parcelId: string,
-  outcome: 'delivered' | 'failed',
+  key: string,
+  outcome: StopOutcome,
   at: Date,
 ): Promise<SerializedRun | null> {
-  if (!isObjectId(parcelId)) return null;
+  if (!isObjectId(key)) return null;
   const run = await Run.findOneAndUpdate(
     {
       status: 'started',
-      stops: { $elemMatch: { parcelId: oid(parcelId), outcome: { $exists: false } } },
+      stops: { $elemMatch: { parcelId: oid(key), outcome: { $exists: false } } },
     },
     { $set: { 'stops.$.outcome': outcome, 'stops.$.doneAt': at } },
     { returnDocument: 'after' },
@@ -204,12 +229,12 @@ export async function markStopDone(
   return serialize(run);
 }
 
-/** Each stop's expected arrival, by parcel (one update per stop: a stop's outcome stays). */
+/** Each stop's expected arrival, by its record (one update per stop: a stop's outcome stays). */
 export async function setStopEtas(id: string, etas: Map<string, Date>) {
   if (!isObjectId(id) || !etas.size) return;
-  for (const [parcelId, eta] of etas)
+  for (const [key, eta] of etas)
     await Run.updateOne(
-      { _id: oid(id), 'stops.parcelId': oid(parcelId) },
+      { _id: oid(id), 'stops.parcelId': oid(key) },
       { $set: { 'stops.$.eta': eta } },
     );
 }

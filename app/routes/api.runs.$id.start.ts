@@ -12,7 +12,7 @@ export const { loader, action } = apiRoute({
       ids: { id: 'run id' },
       summary: 'Start a run: every stop Out for Delivery',
       description:
-        'Starts a planned run (its courier, or staff): each stop is recorded Out for Delivery as a scan at the run’s depot would be (events, e-mails, webhooks), and each gets its expected one-hour window (`eta` on the parcel, `parcel.eta_updated`). 409 with code run_started when it has already started; a courier’s own runs only (404 otherwise).',
+        'Starts a planned run (its courier, or staff): each parcel’s stop is recorded Out for Delivery as a scan at the run’s depot would be (events, e-mails, webhooks), a pickup’s stop stays as it is; and each stop gets its expected time, each parcel its one-hour window (`eta` on the parcel, `parcel.eta_updated`). 409 with code run_started when it has already started; a courier’s own runs only (404 otherwise).',
       responses: { 200: wrap('run', 'Run') },
       errors: [404, 409],
     },

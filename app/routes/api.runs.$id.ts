@@ -10,17 +10,17 @@ export const { loader, action } = apiRoute({
   GET: run.get('viewer', getRun, {
     summary: 'One courier’s run',
     description:
-      'One run with its stops in order; once started, each stop’s expected arrival and, once done, its outcome.',
+      'One run with its stops in order (parcels to deliver and pickups to make, by `kind`); once started, each stop’s expected arrival and, once done, its outcome.',
   }),
   PUT: run.update(
     'staff',
     RunUpdateSchema,
-    (id, input, actor) => updateRunStops(id, input.parcelIds, actor),
+    (id, input, actor) => updateRunStops(id, input, actor),
     {
       summary: 'Reorder or change a planned run’s stops',
       description:
-        'Sets a planned run’s stops to `parcelIds`, in that order (staff): a parcel left out comes off the run, one on another planned run moves here. 409 with code run_started once it has started.',
-      bodyExample: { parcelIds: [EXAMPLE_IDS.parcel] },
+        'Sets a planned run’s stops (staff): `stops` (or both `parcelIds` and `pickupIds`) gives every stop in order; `parcelIds` alone sets the deliveries in that order and keeps the pickups in their places, `pickupIds` alone the reverse. A stop left out comes off the run, one on another planned run moves here. 409 with code run_started once it has started.',
+      bodyExample: { parcelIds: [EXAMPLE_IDS.parcel], pickupIds: [EXAMPLE_IDS.pickup] },
       errors: [404, 409],
     },
   ),

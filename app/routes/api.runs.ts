@@ -25,12 +25,15 @@ export const { loader, action } = apiRoute({
       body: RunCreateSchema,
       summary: 'Plan a courier’s run: its stops in the order given',
       description:
-        'Gives parcels to a courier’s run for a depot’s day (staff), its stops in the order of `parcelIds`. A parcel is on one open run at a time: one on another planned run moves to this one; one out on a started run is 409 with code parcel_on_started_run, a delivered or returned one 409 with code parcel_closed. 400 for an unknown depot, courier or parcel.',
+        'Gives parcels to deliver and the day’s pickups to make to a courier’s run for a depot’s day (staff): its stops in the order of `parcelIds` then `pickupIds`, or of `stops`, which mixes both (`{kind: "delivery", parcelId}` or `{kind: "pickup", pickupId}`); `parcelIds` alone works as it always has. Each stop of the run carries its `kind`, and `pickupId` for a pickup. A parcel or a pickup is on one open run at a time: one on another planned run moves to this one; one on a started run is 409 with code parcel_on_started_run or pickup_on_started_run, a delivered or returned parcel 409 with code parcel_closed, a pickup no longer scheduled 409 with code pickup_closed. 400 for an unknown depot, courier, parcel or pickup, or a pickup of another day.',
       bodyExample: {
         date: '2026-05-06',
         depotId: EXAMPLE_IDS.depot,
         courierId: EXAMPLE_IDS.user,
-        parcelIds: [EXAMPLE_IDS.parcel],
+        stops: [
+          { kind: 'delivery', parcelId: EXAMPLE_IDS.parcel },
+          { kind: 'pickup', pickupId: EXAMPLE_IDS.pickup },
+        ],
       },
       responses: { 201: wrap('run', 'Run') },
       errors: [409],

@@ -14,8 +14,9 @@ import { useIsPending } from '~/utils/use-is-pending';
 const SortableStops = lazy(() => import('~/components/dispatch/sortable-stops'));
 
 /**
- * Dispatch: one depot's day. The parcels due there and not on a run yet, in the suggested order
- * (postcode, then street): tick them and choose a courier to add them to that courier's run. Each
+ * Dispatch: one depot's day. The parcels due there and the pickups scheduled there, not on a run
+ * yet, in one suggested order (postcode, then street): tick them and choose a courier to add them
+ * to that courier's run. Each
  * run lists its stops in order, each moved up or down with a button (or, with JavaScript, dragged:
  * the drop posts the same move with its position), and prints as a run sheet. Everything is a
  * plain form.
@@ -24,12 +25,19 @@ export { dispatchAction as action, dispatchLoader as loader };
 
 export const meta: MetaFunction = () => [{ title: 'Dispatch · Management dashboard' }];
 
-type Line = ReturnType<typeof useLoaderData<typeof dispatchLoader>>['parcels'][number];
+type Line = ReturnType<typeof useLoaderData<typeof dispatchLoader>>['toDispatch'][number];
+
+/** How a stop is named to a screen reader: its tracking number, or whose pickup it is. */
+const stopName = (line: Line) => line.trackingNumber || `the pickup of ${line.recipientName}`;
 
 function ParcelLine({ parcel }: { parcel: Line }) {
   return (
     <>
-      <span className="font-mono font-semibold">{parcel.trackingNumber}</span>{' '}
+      {parcel.kind === 'pickup' ? (
+        <span className="font-semibold uppercase text-brand-700">Pickup</span>
+      ) : (
+        <span className="font-mono font-semibold">{parcel.trackingNumber}</span>
+      )}{' '}
       <span className="text-gray-900">{parcel.recipientName}</span>
       <span className="block text-gray-700">{parcel.address}</span>
       {parcel.preferences ? (
@@ -40,7 +48,8 @@ function ParcelLine({ parcel }: { parcel: Line }) {
 }
 
 export default function Dispatch() {
-  const { date, depotId, depots, couriers, parcels, runs } = useLoaderData<typeof dispatchLoader>();
+  const { date, depotId, depots, couriers, toDispatch, runs } =
+    useLoaderData<typeof dispatchLoader>();
   const lastResult = useActionData<typeof dispatchAction>();
   const [form] = useForm({ id: 'dispatch-assign', lastResult });
   const day = `?date=${date}&depot=${depotId ?? ''}`;
@@ -72,11 +81,11 @@ export default function Dispatch() {
         <>
           <CardSection
             headingId="to-dispatch"
-            title={`To dispatch (${parcels.length})`}
-            description="Due this day at this depot and on no run yet, by postcode then street."
-            empty={parcels.length === 0 && 'No parcels left to dispatch for this day.'}
+            title={`To dispatch (${toDispatch.length})`}
+            description="Parcels due and pickups scheduled this day at this depot and on no run yet, by postcode then street."
+            empty={toDispatch.length === 0 && 'No parcels left to dispatch for this day.'}
           >
-            {parcels.length ? (
+            {toDispatch.length ? (
               <Form
                 method="post"
                 action={`/dashboard/dispatch${day}`}
@@ -86,12 +95,12 @@ export default function Dispatch() {
                 <FormErrors id={form.errorId} errors={form.errors} />
                 <input type="hidden" name="intent" value="assign" />
                 <ul className="divide-y divide-gray-100">
-                  {parcels.map((parcel) => (
+                  {toDispatch.map((parcel) => (
                     <li key={parcel.id} className="py-2 text-sm">
                       <label className="flex items-start gap-3">
                         <input
                           type="checkbox"
-                          name="ids"
+                          name={parcel.kind === 'pickup' ? 'pickupIds' : 'ids'}
                           value={parcel.id}
                           className="mt-1 h-5 w-5"
                         />
@@ -137,7 +146,11 @@ export default function Dispatch() {
                   >
                     <input type="hidden" name="intent" value="move" />
                     <input type="hidden" name="runId" value={run.id} />
-                    <input type="hidden" name="parcelId" value={stop.id} />
+                    <input
+                      type="hidden"
+                      name={stop.kind === 'pickup' ? 'pickupId' : 'parcelId'}
+                      value={stop.id}
+                    />
                     {(['up', 'down'] as const).map((direction) => (
                       <button
                         key={direction}
@@ -146,7 +159,7 @@ export default function Dispatch() {
                         value={direction}
                         className="btn-secondary min-h-11"
                         disabled={direction === 'up' ? i === 0 : i === run.stops.length - 1}
-                        aria-label={`Move ${stop.trackingNumber} ${direction}`}
+                        aria-label={`Move ${stopName(stop)} ${direction}`}
                       >
                         {direction === 'up' ? 'Up' : 'Down'}
                       </button>
@@ -182,13 +195,18 @@ export default function Dispatch() {
                 {run.status === 'planned' && hydrated ? (
                   <Suspense fallback={plainStops}>
                     <SortableStops
-                      stops={run.stops}
-                      onMove={(stop, position) =>
+                      stops={run.stops.map((stop) => ({
+                        id: stop.id,
+                        trackingNumber: stopName(stop),
+                      }))}
+                      onMove={(moved, position) => {
+                        const stop = run.stops.find((s) => s.id === moved.id)!;
+                        const key = stop.kind === 'pickup' ? 'pickupId' : 'parcelId';
                         submit(
-                          { intent: 'move', runId: run.id, parcelId: stop.id, position },
+                          { intent: 'move', runId: run.id, [key]: stop.id, position },
                           { method: 'post', action: `/dashboard/dispatch${day}` },
-                        )
-                      }
+                        );
+                      }}
                     >
                       {(id, i) =>
                         stopRow(

@@ -3,6 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FailedReasons } from '~/components/scan/failed-reasons';
+import { MapsLink } from '~/components/runs/maps-link';
+import { PickupStopCard } from '~/components/runs/pickup-stop-card';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { multipartBody, scanBody, useOutbox, type OutboxEntry } from '~/utils/outbox';
@@ -10,8 +12,9 @@ import { multipartBody, scanBody, useOutbox, type OutboxEntry } from '~/utils/ou
 /**
  * The courier's run on their phone: today's stops in order, the next one on top, each with what
  * the door needs (tracking number, address, the recipient's preferences and notes, a link to the
- * maps app) and one tap to Delivered (the proof form) or Failed (its reason). Start run sends
- * every stop out for delivery at once. Every button is a plain form post. With JavaScript, a
+ * maps app) and one tap to Delivered (the proof form) or Failed (its reason); a pickup stop with
+ * whose it is, its window, count and notes, and one tap to Collected or Not collected
+ * (PickupStopCard). Start run sends every parcel out for delivery at once. Every button is a plain form post. With JavaScript, a
  * stop's outcome made offline (or while others wait) is kept on the phone, the proof's photos
  * and signature with it, and sent in order once the connection is back (useOutbox).
  */
@@ -30,7 +33,10 @@ const OutboxStatus = lazy(() =>
   import('~/components/scan/outbox-status').then((m) => ({ default: m.OutboxStatus })),
 );
 
-type Stop = ReturnType<typeof useLoaderData<typeof myRunLoader>>['runs'][number]['stops'][number];
+type AnyStop = ReturnType<
+  typeof useLoaderData<typeof myRunLoader>
+>['runs'][number]['stops'][number];
+type Stop = Extract<AnyStop, { kind: 'delivery' }>;
 
 type Keep = (entry: Omit<OutboxEntry, 'id' | 'key'>) => Promise<void>;
 
@@ -110,14 +116,7 @@ function StopCard({
           </ul>
         ) : null}
         <p className="mt-2 flex flex-wrap gap-3 text-sm">
-          <a
-            href={stop.mapsHref}
-            className="inline-flex min-h-11 items-center underline"
-            target="_blank"
-            rel="noreferrer"
-          >
-            Open in maps
-          </a>
+          <MapsLink href={stop.mapsHref} />
           {stop.phone ? (
             <a href={`tel:${stop.phone}`} className="inline-flex min-h-11 items-center underline">
               Call {stop.phone}
@@ -199,7 +198,8 @@ export default function MyRun() {
       {runs.length === 0 ? <p className="text-gray-700">No run for you today.</p> : null}
       {runs.map((run) => {
         // The next stop on top, then those after it, then those done.
-        const isDone = (stop: Stop) => !!stop.outcome || waitingFor.has(stop.trackingNumber);
+        const isDone = (stop: AnyStop) =>
+          !!stop.outcome || (stop.kind === 'delivery' && waitingFor.has(stop.trackingNumber));
         const left = run.stops.filter((stop) => !isDone(stop));
         const done = run.stops.filter(isDone);
         return (
@@ -226,17 +226,26 @@ export default function MyRun() {
               </Form>
             ) : null}
             <ol className="space-y-3">
-              {[...left, ...done].map((stop, i) => (
-                <StopCard
-                  key={stop.parcelId}
-                  stop={stop}
-                  live={run.status === 'started'}
-                  next={run.status === 'started' && i === 0 && !isDone(stop)}
-                  waiting={waitingFor.get(stop.trackingNumber)}
-                  shouldQueue={outbox.shouldQueue}
-                  keep={outbox.keep}
-                />
-              ))}
+              {[...left, ...done].map((stop, i) =>
+                stop.kind === 'pickup' ? (
+                  <PickupStopCard
+                    key={stop.key}
+                    stop={stop}
+                    live={run.status === 'started'}
+                    next={run.status === 'started' && i === 0 && !isDone(stop)}
+                  />
+                ) : (
+                  <StopCard
+                    key={stop.key}
+                    stop={stop}
+                    live={run.status === 'started'}
+                    next={run.status === 'started' && i === 0 && !isDone(stop)}
+                    waiting={waitingFor.get(stop.trackingNumber)}
+                    shouldQueue={outbox.shouldQueue}
+                    keep={outbox.keep}
+                  />
+                ),
+              )}
             </ol>
           </section>
         );

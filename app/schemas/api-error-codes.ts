@@ -40,6 +40,8 @@ export const API_ERROR_CODE_MEANINGS = {
     'The run has started (or is completed): its stops no longer change, and it starts once',
   parcel_on_started_run:
     'A parcel is out for delivery on another courier’s started run: it moves to another run only once that stop is done',
+  pickup_on_started_run:
+    'A pickup is a stop of another courier’s started run: it moves to another run only once that stop is done',
   destination_not_served:
     'The rate card serves no zone with this postcode (`details` names `from.postalCode` or `to.postalCode`): it is not priced by guess',
   service_not_offered:
@@ -52,7 +54,7 @@ export const API_ERROR_CODE_MEANINGS = {
   pickup_too_late:
     'The pickup’s day is past its cut-off (14:00 company time for the same day unless the settings say otherwise) or is not a business day (Monday to Friday): `nextDate` (and `details.nextDate`) is the first day open',
   pickup_closed:
-    'The pickup is no longer scheduled (cancelled or completed), or its day’s cut-off has passed: it no longer changes',
+    'The pickup is no longer scheduled (cancelled, completed or missed), or its day’s cut-off has passed: it no longer changes',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

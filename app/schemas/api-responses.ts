@@ -4,7 +4,7 @@ import { SAFE_PLACE_CODES } from './delivery-preferences';
 import { z } from './zod';
 import { API_KEY_SCOPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './integrations';
 import { USER_ROLES } from './user';
-import { RUN_STATUSES } from './run';
+import { RUN_STATUSES, STOP_KINDS, STOP_OUTCOMES } from './run';
 import { PICKUP_STATUSES } from './pickup';
 import { SHIPPER_ROLE } from './roles';
 import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
@@ -12,6 +12,7 @@ import {
   BOOKING_PAYMENT_METHODS,
   EVENT_STATUSES,
   FAILURE_REASON_CODES,
+  PICKUP_MISSED_REASON_CODES,
   NOTIFICATION_TYPES,
   PARCEL_STATUSES,
   PAYMENT_METHODS,
@@ -659,11 +660,20 @@ export const RunObjectSchema = z
     status: z.enum(RUN_STATUSES),
     stops: z.array(
       z.looseObject({
-        parcelId: id,
-        trackingNumber: z.string().regex(TRACKING_NUMBER_PATTERN),
+        kind: z.enum(STOP_KINDS).describe('A parcel to deliver, or a pickup to make'),
+        parcelId: id.nullable().describe('The parcel delivered (null for a pickup)'),
+        pickupId: id.nullable().describe('The pickup made (null for a delivery)'),
+        trackingNumber: z
+          .string()
+          .regex(TRACKING_NUMBER_PATTERN)
+          .nullable()
+          .describe('The parcel’s (null for a pickup)'),
         sequence: z.number().int().min(1).describe('Its place in the run, from 1'),
         eta: nullableDate.describe('Its expected arrival once the run has started'),
-        outcome: z.enum(['delivered', 'failed']).nullable(),
+        outcome: z
+          .enum(STOP_OUTCOMES)
+          .nullable()
+          .describe('A delivery is delivered or failed; a pickup collected or not_collected'),
         doneAt: nullableDate,
       }),
     ),
@@ -696,9 +706,21 @@ export const PickupObjectSchema = z
     depotId: id.nullable().describe('The depot of the address’s town, when there is one'),
     parcelIds: z.array(id).describe('The parcels named (empty when only a count was given)'),
     parcelCount: z.number().int().min(1),
-    collectedCount: z.number().int().min(0).describe('Parcels scanned Picked Up so far'),
+    collectedCount: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Parcels collected: scanned Picked Up, or the count the courier gave'),
     notes: z.string(),
-    status: z.enum(PICKUP_STATUSES),
+    status: z
+      .enum(PICKUP_STATUSES)
+      .describe(
+        'completed once collected (Collected on the courier’s run, or a parcel of it scanned Picked Up that day); missed when the courier came back without',
+      ),
+    missedReason: z
+      .enum(PICKUP_MISSED_REASON_CODES)
+      .nullable()
+      .describe('Why nothing was collected (missed only)'),
     cancelledAt: nullableDate,
     completedAt: nullableDate,
     createdAt: nullableDate,
@@ -891,7 +913,9 @@ const WEBHOOK_DATA = {
   'pickup.scheduled': z.looseObject({ pickup: PickupObjectSchema }),
   'pickup.cancelled': z.looseObject({ pickup: PickupObjectSchema }),
   'pickup.completed': z.looseObject({
-    pickup: PickupObjectSchema.describe('Done: every parcel it named (or its count) is in'),
+    pickup: PickupObjectSchema.describe(
+      'Done: collected on the courier’s run, or its first parcel scanned Picked Up that day',
+    ),
   }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 

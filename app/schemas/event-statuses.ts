@@ -49,6 +49,20 @@ export const FAILURE_REASON_CODES = Object.keys(FAILURE_REASONS) as [
   ...FailureReason[],
 ];
 
+/** Why a courier at a pickup came back without its parcels ("Not collected" on their run). */
+export const PICKUP_MISSED_REASONS = {
+  closed: 'Premises closed',
+  not_ready: 'Parcels not ready',
+  nothing_to_collect: 'Nothing to collect',
+  no_access: 'No access',
+  other: 'Other',
+} as const;
+export type PickupMissedReason = keyof typeof PICKUP_MISSED_REASONS;
+export const PICKUP_MISSED_REASON_CODES = Object.keys(PICKUP_MISSED_REASONS) as [
+  PickupMissedReason,
+  ...PickupMissedReason[],
+];
+
 /** A reason code as staff read it in lists: "recipient_unavailable" → "Recipient unavailable". */
 export function failureReasonLabel(code: string): string {
   const words = code.replace(/_/g, ' ');

@@ -1,5 +1,5 @@
 import { AccountAddressSchema } from './account';
-import { OBJECT_ID_PATTERN } from './constants';
+import { OBJECT_ID_PATTERN, PICKUP_MISSED_REASON_CODES } from './constants';
 import { parcelIdsSchema } from './parcel';
 import { dayField } from './run';
 import { textField } from './text';
@@ -9,7 +9,7 @@ import { z } from './zod';
  * Pickups: a shipper asks a courier to come for its parcels on a business day, within a window.
  * The API, the portal's form and the staff's Pickups page read these schemas.
  */
-export const PICKUP_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+export const PICKUP_STATUSES = ['scheduled', 'completed', 'missed', 'cancelled'] as const;
 export type PickupStatus = (typeof PICKUP_STATUSES)[number];
 
 /** Until when (company time) a pickup may still be asked for, or cancelled, for that same day. */
@@ -82,6 +82,27 @@ export const PickupListQuerySchema = z.object({
   status: z.enum(PICKUP_STATUSES).optional(),
 });
 export type PickupListQuery = z.output<typeof PickupListQuerySchema>;
+
+/**
+ * The courier's run: a pickup stop's one-tap outcome, Collected (with the count handed over,
+ * chosen, never typed) or Not collected (with its reason).
+ */
+export const PickupStopOutcomeSchema = z.discriminatedUnion('outcome', [
+  z.object({
+    intent: z.literal('pickup'),
+    pickupId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown pickup'),
+    outcome: z.literal('collected'),
+    collectedCount: parcelCount,
+  }),
+  z.object({
+    intent: z.literal('pickup'),
+    pickupId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown pickup'),
+    outcome: z.literal('not_collected'),
+    reason: z.enum(PICKUP_MISSED_REASON_CODES, { error: 'Choose why nothing was collected' }),
+    note: textField('Note', PICKUP_NOTES_MAX).default(''),
+  }),
+]);
+export type PickupStopOutcome = z.output<typeof PickupStopOutcomeSchema>;
 
 /** Settings → Depots: the pickups' cut-off. */
 export const PickupSettingsSchema = z.object({

@@ -6,6 +6,7 @@ import { listDepots } from '~/models/depot.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import { parcelInScope } from '~/models/parcel-reads.server';
 import {
+  closePickup,
   getPickup,
   insertPickup,
   listPickups,
@@ -14,18 +15,25 @@ import {
   type SerializedPickup,
 } from '~/models/pickup.server';
 import type { AccountAddress } from '~/schemas/account';
-import { PICKUP_DAYS_AHEAD, type PickupCreateInput } from '~/schemas/pickup';
+import {
+  PICKUP_DAYS_AHEAD,
+  type PickupCreateInput,
+  type PickupStopOutcome,
+} from '~/schemas/pickup';
 import { addDays, dayIn, nextWorkingDay } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { auditRecord, type Actor } from './audit.server';
+import { notePickupStopDone } from './run-progress.server';
 import { emitWebhookEvent } from './webhooks.server';
 
 /**
  * Pickups: a shipper asks for a courier on a business day (Monday to Friday) within a window.
  * The same day is taken until the cut-off (Settings → Depots, 14:00 company time unless
- * changed), and a pickup is cancelled until the cut-off of its own day. A parcel scanned Picked
- * Up counts towards the pickups that name it (or, for those that give a count, its account's of
- * that day); the last one in completes the pickup. Each change is audited and sent to webhooks.
+ * changed), and a pickup is cancelled until the cut-off of its own day. On the day, a pickup is
+ * a stop of a courier's run, which collects it (Collected with the count, or Not collected with
+ * a reason), or a parcel of it scanned Picked Up does (one it names, or for one that gives a
+ * count, one its account sends from its address): the first completes it. Each change is
+ * audited and sent to webhooks.
  */
 
 /** A pickup asked for too late, or for a day without pickups: `nextDate` is the first one open. */
@@ -156,30 +164,83 @@ export async function cancelPickup(
   return cancelled;
 }
 
+/** A pickup done: audited, `pickup.completed`, and its stop on a started run collected. */
+async function pickupCompleted(pickup: SerializedPickup, at: Date, actor?: Actor) {
+  await auditRecord(actor, 'update', 'pickup', { label: pickupLabel(pickup), after: pickup });
+  await emitPickup('pickup.completed', pickup);
+  await notePickupStopDone(pickup.id, 'collected', at);
+}
+
 /**
- * A parcel scanned Picked Up: the pickups it completes are done (`pickup.completed`). Called by
- * recordEvent; a failure here is logged and never fails the scan.
+ * A parcel scanned Picked Up on the company's day: the pickups of that day it belongs to are
+ * done (`pickup.completed`, once each), and it counts as collected. Called by recordEvent; a
+ * failure here is logged and never fails the scan.
  */
 export async function notePickedUp(
-  parcel: { id: string; accountId?: string | null; livemode?: boolean },
+  parcel: {
+    id: string;
+    accountId?: string | null;
+    livemode?: boolean;
+    sender?: { address?: string | null; postalCode?: string | null } | null;
+  },
   at: Date,
 ) {
   try {
     const completed = await notePickupParcel(
-      { id: parcel.id, accountId: parcel.accountId ?? null, livemode: parcel.livemode !== false },
+      {
+        id: parcel.id,
+        accountId: parcel.accountId ?? null,
+        livemode: parcel.livemode !== false,
+        sender: parcel.sender ?? null,
+      },
       dayIn(at, env.COMPANY_TIMEZONE),
       at,
     );
-    for (const pickup of completed) {
-      await auditRecord(undefined, 'update', 'pickup', {
-        label: pickupLabel(pickup),
-        after: pickup,
-      });
-      await emitPickup('pickup.completed', pickup);
-    }
+    for (const pickup of completed) await pickupCompleted(pickup, at);
   } catch (error) {
     console.error('Could not mark the pickups of a parcel picked up', error);
   }
+}
+
+/**
+ * A pickup stop's outcome on the courier's run: Collected (the pickup done with the count handed
+ * over) or Not collected (missed, with its reason); either way its stop is done. A pickup no
+ * longer scheduled (collected by a scan, cancelled) is a conflict.
+ */
+export async function recordPickupStop(
+  input: PickupStopOutcome,
+  actor: Actor,
+  at = new Date(),
+): Promise<SerializedPickup> {
+  const before = await getPickup(input.pickupId);
+  if (!before) throw new NotFoundError('Pickup not found');
+  const closed = await closePickup(
+    input.pickupId,
+    at,
+    input.outcome === 'collected'
+      ? { status: 'completed', collectedCount: input.collectedCount }
+      : { status: 'missed', reason: input.reason, note: input.note },
+  );
+  if (!closed) {
+    // Closed meanwhile (a scan collected it, the shipper cancelled): its stop is done all the same.
+    const now = await getPickup(input.pickupId);
+    await notePickupStopDone(
+      input.pickupId,
+      now?.status === 'completed' ? 'collected' : 'not_collected',
+      at,
+    );
+    throw new ConflictError(`This pickup is ${now?.status ?? before.status} already`, {
+      code: 'pickup_closed',
+    });
+  }
+  if (closed.status === 'completed') return (await pickupCompleted(closed, at, actor), closed);
+  await auditRecord(actor, 'update', 'pickup', {
+    label: pickupLabel(closed),
+    before,
+    after: closed,
+  });
+  await notePickupStopDone(closed.id, 'not_collected', at);
+  return closed;
 }
 
 export { getPickup, listPickups };

@@ -1,6 +1,12 @@
 import { getDepot } from '~/models/depot.server';
 import { getParcelEtas, setParcelEtas } from '~/models/parcel-runs.server';
-import { getRun, markStopDone, setStopEtas, type SerializedRun } from '~/models/run.server';
+import {
+  getRun,
+  markStopDone,
+  setStopEtas,
+  stopKey,
+  type SerializedRun,
+} from '~/models/run.server';
 import {
   DEFAULT_STOP_MINUTES,
   DEFAULT_TRAVEL_MINUTES,
@@ -16,8 +22,11 @@ import { emitWebhookEvent } from './webhooks.server';
 /**
  * A started run's expected times. From the start, each stop is expected after the depot's travel
  * time between stops and its time at each stop; once the courier has completed two stops, after
- * their own pace today (the mean time between completed stops). Recomputed after every stop
- * delivered or failed: each parcel still to come gets its stop's one-hour window, which the
+ * their own pace today (the mean time between completed stops). A pickup is a stop like any
+ * other: it takes the courier's time, and its own expected arrival. Recomputed after every stop
+ * done (delivered, failed, collected or not): each parcel still to come gets its stop's
+ * one-hour window, and "stop N of M" counts every stop still to make, pickups included (each
+ * one the courier makes before theirs delays them as much as a delivery), which the
  * recipient's tracking page and the API read, `parcel.eta_updated` when it changes, and one
  * e-mail when it has moved more than ETA_NOTICE_MINUTES from the window they were last told of.
  */
@@ -55,7 +64,8 @@ export function expectedArrivals(
   const base = Math.max(Date.parse(run.startedAt ?? new Date().toISOString()), ...doneAts);
   const left = run.stops.filter((stop) => !stop.outcome);
   return left.map((stop, i) => ({
-    parcelId: stop.parcelId,
+    key: stopKey(stop),
+    kind: stop.kind,
     at: new Date(base + pace.first + i * pace.next),
     stopsBefore: i,
     stops: left.length,
@@ -77,8 +87,9 @@ export async function recomputeRunEta(runId: string): Promise<void> {
     stopMinutes: depot?.stopMinutes ?? DEFAULT_STOP_MINUTES,
     travelMinutes: depot?.travelMinutes ?? DEFAULT_TRAVEL_MINUTES,
   });
-  const stored = await getParcelEtas(arrivals.map((a) => a.parcelId));
-  const etas = arrivals.map(({ parcelId, at, stopsBefore, stops }) => {
+  const deliveries = arrivals.filter((a) => a.kind === 'delivery');
+  const stored = await getParcelEtas(deliveries.map((a) => a.key));
+  const etas = deliveries.map(({ key: parcelId, at, stopsBefore, stops }) => {
     const window = windowAround(at);
     const before = stored.get(parcelId)?.eta;
     const toldFrom = before?.toldFrom ?? window.from;
@@ -96,7 +107,7 @@ export async function recomputeRunEta(runId: string): Promise<void> {
     };
   });
   await setParcelEtas(etas.map(({ changed: _c, moved: _m, ...eta }) => eta));
-  await setStopEtas(runId, new Map(arrivals.map((a) => [a.parcelId, a.at])));
+  await setStopEtas(runId, new Map(arrivals.map((a) => [a.key, a.at])));
   for (const eta of etas) {
     const parcel = stored.get(eta.parcelId);
     if (!parcel) continue;
@@ -162,5 +173,15 @@ export async function noteStopOutcome(
     outcome,
     event.timestamp ? new Date(event.timestamp) : new Date(),
   );
+  if (run?.status === 'started') await recomputeRunEta(run.id);
+}
+
+/** A pickup stop collected or not: done on the started run it is on (once), windows recomputed. */
+export async function notePickupStopDone(
+  pickupId: string,
+  outcome: 'collected' | 'not_collected',
+  at: Date,
+) {
+  const run = await markStopDone(pickupId, outcome, at);
   if (run?.status === 'started') await recomputeRunEta(run.id);
 }

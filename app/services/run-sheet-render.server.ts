@@ -1,14 +1,16 @@
 import { publicCompanyInfo } from '~/lib/env.server';
-import type { SerializedParcel } from '~/models/parcel.server';
 import type { SerializedRun } from '~/models/run.server';
+import { pickupSummary } from '~/utils/pickup-summary';
 import { describeDeliveryPreferences } from '~/utils/delivery-preferences-text';
-import { stopAddress } from './address-format.server';
+import { addressLines, stopAddress } from './address-format.server';
 import { fitText, labelImages, pdfDocument } from './label-render.server';
 import { PDF_FONT, PDF_FONT_BOLD } from './pdf-fonts.server';
+import type { StopWithRecord } from './runs.server';
 
 /**
  * A run's sheet for the courier's clipboard: A4, its stops in order, each with the address, the
- * recipient's preferences and the parcel's Code 128 barcode, drawn with the label's own pieces
+ * recipient's preferences and the parcel's Code 128 barcode (a pickup: its account, window,
+ * parcel count and notes, and nothing to scan), drawn with the label's own pieces
  * (the barcode image, the fitted text, the document).
  */
 const A4: [number, number] = [595.28, 841.89];
@@ -18,11 +20,13 @@ const BARCODE_WIDTH = 170;
 
 export async function renderRunSheetPdf(
   run: SerializedRun,
-  stops: SerializedParcel[],
+  stops: StopWithRecord[],
   names: { depot: string; courier: string },
 ): Promise<Buffer> {
   const company = publicCompanyInfo();
-  const images = await Promise.all(stops.map((p) => labelImages(p.trackingNumber)));
+  const images = await Promise.all(
+    stops.map((s) => (s.kind === 'delivery' ? labelImages(s.parcel.trackingNumber) : null)),
+  );
   const { doc, done } = pdfDocument(
     A4,
     {
@@ -48,12 +52,23 @@ export async function renderRunSheetPdf(
     );
     y = MARGIN + 28;
   };
-  stops.forEach((parcel, i) => {
+  stops.forEach((stop, i) => {
     if (y + ROW > A4[1] - MARGIN) header();
-    const preferences = describeDeliveryPreferences(parcel.deliveryPreferences).join(' · ');
+    const row =
+      stop.kind === 'delivery'
+        ? {
+            title: `${stop.parcel.trackingNumber} · ${stop.parcel.recipient.name}`,
+            address: stopAddress(stop.parcel, 0),
+            details: describeDeliveryPreferences(stop.parcel.deliveryPreferences).join(' · '),
+          }
+        : {
+            title: `Pickup · ${stop.pickup.accountName}`,
+            address: addressLines(stop.pickup.address).join(', '),
+            details: [pickupSummary(stop.pickup), stop.pickup.notes].filter(Boolean).join(' · '),
+          };
     fitText(
       doc,
-      `${i + 1}. ${parcel.trackingNumber} · ${parcel.recipient.name}`,
+      `${i + 1}. ${row.title}`,
       { x: MARGIN, y, width: textWidth, height: 16 },
       PDF_FONT_BOLD,
       11,
@@ -62,25 +77,24 @@ export async function renderRunSheetPdf(
     );
     fitText(
       doc,
-      stopAddress(parcel, 0),
+      row.address,
       { x: MARGIN, y: y + 18, width: textWidth, height: 26 },
       PDF_FONT,
       9.5,
       7,
     );
-    if (preferences)
+    if (row.details)
       fitText(
         doc,
-        preferences,
+        row.details,
         { x: MARGIN, y: y + 46, width: textWidth, height: 34 },
         PDF_FONT,
         8.5,
         6.5,
       );
-    doc.image(images[i]!.barcode, MARGIN + textWidth + 12, y + 4, {
-      width: BARCODE_WIDTH,
-      height: 48,
-    });
+    const barcode = images[i]?.barcode;
+    if (barcode)
+      doc.image(barcode, MARGIN + textWidth + 12, y + 4, { width: BARCODE_WIDTH, height: 48 });
     doc
       .moveTo(MARGIN, y + ROW - 6)
       .lineTo(MARGIN + width, y + ROW - 6)

@@ -166,7 +166,10 @@ export async function recordEvent(
   await noteStopOutcome(event, parcel?.status);
   // A pickup: the parcel is in, and the pickups it completes are done.
   if (event.status === 'Picked Up')
-    await notePickedUp({ id: event.parcelId, ...tenancyOf(parcel) }, new Date());
+    await notePickedUp(
+      { id: event.parcelId, ...tenancyOf(parcel), sender: parcel?.sender },
+      new Date(),
+    );
   await auditRecord(actor, 'create', 'event', { label: eventStatusLabel(event), after: event });
   return {
     event,

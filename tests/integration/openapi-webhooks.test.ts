@@ -17,6 +17,8 @@ import { action as runsAction } from '~/routes/api.runs';
 import { action as pickupsAction } from '~/routes/api.pickups';
 import { action as pickupAction } from '~/routes/api.pickups.$id';
 import { firstPickupDay } from '~/services/pickups.server';
+import { insertPickup } from '~/models/pickup.server';
+import { companyToday } from '~/services/runs.server';
 import { DEFAULT_PICKUP_CUTOFF } from '~/schemas/pickup';
 import { nextWorkingDay } from '~/utils/delivery-headline';
 import { action as runStartAction } from '~/routes/api.runs.$id.start';
@@ -198,7 +200,7 @@ describe('webhook payloads', () => {
           trackingNumber: parcel.trackingNumber,
         },
       });
-    // A pickup asked for, another cancelled, and the first done once its parcel is picked up.
+    // A pickup asked for, another cancelled, and today's done once its parcel is picked up.
     const day = nextWorkingDay(firstPickupDay(new Date(), DEFAULT_PICKUP_CUTOFF));
     const address = { address: '3 Dock Rd', city: 'Boston', country: 'US' };
     const pickupOf = (parcelIds: string[]) =>
@@ -212,6 +214,17 @@ describe('webhook payloads', () => {
     });
     await pickupOf([collected.id]);
     const { pickup: dropped } = await pickupOf([collected.id]);
+    // A scan completes a pickup of its own day: one for today, as a courier's run has it.
+    await insertPickup({
+      scope: null,
+      date: companyToday(),
+      window: { from: '09:00', until: '12:00' },
+      address: { ...address, region: '', postalCode: '' },
+      depotId: null,
+      parcelIds: [collected.id],
+      parcelCount: 1,
+      notes: '',
+    });
     await call(pickupAction, `/api/pickups/${dropped.id}`, {
       method: 'DELETE',
       params: { id: dropped.id },
