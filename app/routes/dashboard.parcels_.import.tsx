@@ -1,12 +1,7 @@
 import { getFormProps, useForm, type Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import {
-  json,
-  redirect,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { fieldLabel, Readable } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
@@ -27,7 +22,7 @@ import { ParcelImportFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/http/auth.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { readFormData } from '~/lib/form.server';
+import { readFormOrUpload } from '~/http/multipart.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 import { SubmitButton } from '~/components/ui/submit-button';
@@ -74,25 +69,6 @@ const fileError = (message: string) => ({
   fieldErrors: { file: [message] },
 });
 
-/** The form as sent: a multipart upload (the file), or the confirmation's plain form. */
-async function readForm(request: Request): Promise<FormData> {
-  if (!/^multipart\/form-data/i.test(request.headers.get('content-type') ?? ''))
-    return readFormData(request);
-  try {
-    return await unstable_parseMultipartFormData(
-      request,
-      unstable_createMemoryUploadHandler({ maxPartSize: env.IMPORT_BODY_LIMIT_BYTES }),
-    );
-  } catch (error) {
-    // Cut off at the size limit: the server has already answered 413.
-    if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
-    throw new Response('The request body is not a form submission', {
-      status: 400,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
-  }
-}
-
 /**
  * Upload: the file is read and checked in full (every row, and the rows of stored parcels against
  * them: which would change, and how). With errors, the page shows them and the first rows, and offers no import. Without,
@@ -102,7 +78,7 @@ async function readForm(request: Request): Promise<FormData> {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const form = await readForm(request);
+  const form = await readFormOrUpload(request, env.IMPORT_BODY_LIMIT_BYTES);
   const submission = parseWithZod(form, {
     schema: ParcelImportFormSchema,
     disableAutoCoercion: true,
