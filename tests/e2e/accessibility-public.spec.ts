@@ -87,6 +87,7 @@ test("the portal's screens, signed in as a shipper", NO_JS, async ({ page, admin
     '/account/users',
     '/account/api-keys',
     '/account/webhooks',
+    '/account/send/bulk',
   ])
     await expectNoViolations(page, path);
 });
