@@ -2,9 +2,10 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useActionData } from '@remix-run/react';
+import { Form, useActionData } from '@remix-run/react';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
-import { FormErrors } from '~/components/ui/field';
+import { Field, FormErrors, TextareaField } from '~/components/ui/field';
+import { CsvPageHeading } from '~/components/ui/csv-page-heading';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { requireShipper } from '~/http/auth.server';
 import { readFormOrUpload } from '~/http/multipart.server';
@@ -201,17 +202,11 @@ export default function BulkBookingPage() {
   const csv = data?.csv ?? '';
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-gray-900">Book parcels from a CSV</h1>
-        <div className="flex gap-2">
-          <a href={`${PAGE}/template.csv`} className="btn-secondary" download>
-            Download template
-          </a>
-          <Link to="/account/send" className="btn-secondary">
-            Send one parcel
-          </Link>
-        </div>
-      </div>
+      <CsvPageHeading
+        title="Book parcels from a CSV"
+        templateHref={`${PAGE}/template.csv`}
+        back={{ to: '/account/send', label: 'Send one parcel' }}
+      />
       <p className="text-sm text-gray-700">
         Paste a CSV or upload one, up to {BULK_BOOKING_MAX_ROWS} parcels. Each is sent from your
         pickup address, on account, at your prices. The preview shows each row&apos;s price or what
@@ -246,44 +241,22 @@ export default function BulkBookingPage() {
         className="card space-y-4 p-4"
       >
         <input type="hidden" name="intent" value="preview" />
-        <div>
-          <label htmlFor="bulk-csv" className="field-label">
-            CSV text
-          </label>
-          <textarea
-            id="bulk-csv"
-            name={fields.csv.name}
-            rows={6}
-            defaultValue={csv}
-            className="field-input font-mono text-xs"
-            aria-invalid={fields.csv.errors?.length ? true : undefined}
-            aria-describedby={fields.csv.errors?.length ? 'bulk-csv-error' : undefined}
-          />
-          {fields.csv.errors?.length ? (
-            <p id="bulk-csv-error" className="field-error">
-              {fields.csv.errors.join(' ')}
-            </p>
-          ) : null}
-        </div>
-        <div>
-          <label htmlFor="bulk-file" className="field-label">
-            Or a CSV file
-          </label>
-          <input
-            id="bulk-file"
-            name={fields.file.name}
-            type="file"
-            accept=".csv,text/csv"
-            className="field-input"
-            aria-invalid={fields.file.errors?.length ? true : undefined}
-            aria-describedby={fields.file.errors?.length ? 'bulk-file-error' : undefined}
-          />
-          {fields.file.errors?.length ? (
-            <p id="bulk-file-error" className="field-error">
-              {fields.file.errors.join(' ')}
-            </p>
-          ) : null}
-        </div>
+        <TextareaField
+          id="bulk-csv"
+          label="CSV text"
+          name={fields.csv.name}
+          rows={6}
+          defaultValue={csv}
+          errors={fields.csv.errors}
+        />
+        <Field
+          id="bulk-file"
+          label="Or a CSV file"
+          name={fields.file.name}
+          type="file"
+          accept=".csv,text/csv"
+          errors={fields.file.errors}
+        />
         <SubmitButton pending={previewing} pendingLabel="Pricing...">
           Preview prices
         </SubmitButton>

@@ -7,6 +7,7 @@ import { fieldLabel, Readable } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { FormErrors } from '~/components/ui/field';
+import { CsvPageHeading } from '~/components/ui/csv-page-heading';
 import {
   getPendingImport,
   PendingImportTooLarge,
@@ -335,17 +336,11 @@ export default function ImportParcelsPage() {
   const fileErrorId = 'import-file-error';
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-gray-900">Import Parcels</h1>
-        <div className="flex gap-2">
-          <a href={`${PAGE}/template.csv`} className="btn-secondary" download>
-            Download template
-          </a>
-          <Link to="/dashboard/parcels" className="btn-secondary">
-            Back to parcels
-          </Link>
-        </div>
-      </div>
+      <CsvPageHeading
+        title="Import Parcels"
+        templateHref={`${PAGE}/template.csv`}
+        back={{ to: '/dashboard/parcels', label: 'Back to parcels' }}
+      />
       <p className="text-sm text-gray-700">
         A CSV file with a header row naming its columns: the columns of <strong>Export CSV</strong>{' '}
         (any order; <code>recipientName</code> and <code>recipientAddress</code> are needed, the

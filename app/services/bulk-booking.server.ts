@@ -12,7 +12,7 @@ import { defaultDestination, type ParcelImportRow } from '~/schemas/parcel';
 import { QuoteCreateSchema } from '~/schemas/rate-card';
 import type { ShipperUser } from '~/http/auth.server';
 import { sumAmounts, toMajor, type Money } from '~/utils/money';
-import { auditMany, type Actor } from './audit.server';
+import { auditNewParcels, type Actor } from './audit.server';
 import { planDayBeforeEmailsOf } from './day-before-emails.server';
 import {
   freshTrackingNumbers,
@@ -280,16 +280,7 @@ export async function bookBulk(
     };
   }
   const parcels = docs.map((doc) => serializeParcel(doc as unknown as LeanParcel));
-  await auditMany(
-    actor,
-    parcels.map((parcel) => ({
-      action: 'create' as const,
-      entity: 'parcel' as const,
-      entityId: parcel.id,
-      label: parcel.trackingNumber,
-      after: parcel,
-    })),
-  );
+  await auditNewParcels(actor, 'create', parcels);
   const owner = { accountId: scope.accountId, livemode: scope.livemode };
   for (const parcel of parcels) await emitWebhookEvent('parcel.created', { parcel }, owner);
   await planDayBeforeEmailsOf(parcels);

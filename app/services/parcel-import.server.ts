@@ -23,7 +23,7 @@ import {
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
-import { auditMany, type Actor } from './audit.server';
+import { auditNewParcels, type Actor } from './audit.server';
 import { planDayBeforeEmailsOf } from './day-before-emails.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 import { isDuplicateKey } from '~/lib/db.server';
@@ -620,16 +620,7 @@ export async function importParcelCsv(
   }
 
   const parcels = docs.map((doc) => serializeParcel(doc as LeanParcel));
-  await auditMany(
-    who,
-    parcels.map((parcel) => ({
-      action: 'import' as const,
-      entity: 'parcel' as const,
-      entityId: parcel.id,
-      label: parcel.trackingNumber,
-      after: parcel,
-    })),
-  );
+  await auditNewParcels(who, 'import', parcels);
   await planDayBeforeEmailsOf(parcels);
   const updatedTrackingNumbers: string[] = [];
   for (const { id, changes } of check.updates) {

@@ -1,6 +1,6 @@
 import { expect, NO_JS, test } from './support/fixtures';
 import { toastRegion } from './support/helpers';
-import { makeShipper } from './support/portal';
+import { makeShipper, signInShipper } from './support/portal';
 
 // A shipper's browser: no staff session.
 test.use({ storageState: { cookies: [], origins: [] } });
@@ -10,12 +10,7 @@ test(
   NO_JS,
   async ({ page, admin }) => {
     const shipper = await makeShipper(page.request, admin);
-    const signedIn = await page.request.post('/account/sign-in', {
-      form: { email: shipper.email, password: shipper.password },
-      headers: { origin: test.info().project.use.baseURL! },
-      maxRedirects: 0,
-    });
-    expect(signedIn.status()).toBe(302);
+    await signInShipper(page, shipper);
 
     await page.goto('/account/send');
     await page.getByRole('link', { name: 'Book many from a CSV' }).click();
