@@ -1,6 +1,8 @@
 import { buildOpenApiDocument, routePath, type ApiRouteModule } from '~/http/openapi.server';
 import { env } from '~/lib/env.server';
 import { loader as accountsIdStatementsMonth } from './routes/api.accounts.$id.statements.$month';
+import { loader as accountsIdStatementsMonthAdjustments } from './routes/api.accounts.$id.statements.$month.adjustments';
+import { loader as accountsIdStatementsMonthPayments } from './routes/api.accounts.$id.statements.$month.payments';
 import { loader as accountsIdApiKeys } from './routes/api.accounts.$id.api-keys';
 import { loader as accountsIdUsers } from './routes/api.accounts.$id.users';
 import { loader as accountsId } from './routes/api.accounts.$id';
@@ -74,6 +76,8 @@ export function apiRoutes(): ApiRouteModule[] {
   // Read when asked, not at load: this module and the document's own route import each other.
   const routes = [
     ['api.accounts.$id.statements.$month.ts', accountsIdStatementsMonth],
+    ['api.accounts.$id.statements.$month.adjustments.ts', accountsIdStatementsMonthAdjustments],
+    ['api.accounts.$id.statements.$month.payments.ts', accountsIdStatementsMonthPayments],
     ['api.accounts.$id.api-keys.ts', accountsIdApiKeys],
     ['api.accounts.$id.ts', accountsId],
     ['api.accounts.$id.users.ts', accountsIdUsers],

@@ -4,6 +4,7 @@ import {
   unstable_parseMultipartFormData,
 } from '@remix-run/node';
 import { ApiError, UNKNOWN_FIELD } from '~/http/api.server';
+import { readFormData } from '~/lib/form.server';
 
 /**
  * A multipart/form-data body read with Remix's own parser into memory: files only for the
@@ -41,5 +42,28 @@ export async function readMultipart(
     // Cut off at the size limit: the server has already answered 413.
     if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
     throw new ApiError(400, 'The request body is not a valid multipart/form-data message');
+  }
+}
+
+/**
+ * A page's form as sent: a multipart upload (its files in memory, each at most `maxPartSize`;
+ * the server bounds the whole body first), or a plain form such as a confirmation's. A body that
+ * does not parse is a 400 page.
+ */
+export async function readFormOrUpload(request: Request, maxPartSize: number): Promise<FormData> {
+  if (!/^multipart\/form-data/i.test(request.headers.get('content-type') ?? ''))
+    return readFormData(request);
+  try {
+    return await unstable_parseMultipartFormData(
+      request,
+      unstable_createMemoryUploadHandler({ maxPartSize }),
+    );
+  } catch (error) {
+    // Cut off at the size limit: the server has already answered 413.
+    if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
+    throw new Response('The request body is not a form submission', {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
 }

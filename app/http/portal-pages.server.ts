@@ -1,3 +1,7 @@
+import { getBookingBatch } from '~/models/booking-batch.server';
+import { getParcelsByIds } from '~/models/parcel-reads.server';
+import { scopeOf } from '~/lib/tenancy.server';
+import { requireShipper } from './auth.server';
 import { PortalParcelQuerySchema, type PortalParcelQuery } from '~/schemas/portal';
 import { env } from '~/lib/env.server';
 import { addDays } from '~/utils/delivery-headline';
@@ -42,4 +46,19 @@ export function portalFilterParams({ search, status, from, to }: PortalParcelQue
       Boolean(entry[1]),
     ),
   ).toString();
+}
+
+/**
+ * A bulk booking of the signed-in shipper's account and its parcels, in the order booked; 404
+ * for any other (another account's, the other mode's, or none).
+ */
+export async function bookedBatch(request: Request, batchId: string | undefined) {
+  const user = await requireShipper(request);
+  const scope = scopeOf({ user })!;
+  const batch = await getBookingBatch(batchId ?? '', scope);
+  if (!batch) throw new Response('Not found', { status: 404 });
+  const parcels = (await getParcelsByIds(batch.parcelIds)).filter(
+    (parcel) => parcel.accountId === scope.accountId && parcel.livemode === scope.livemode,
+  );
+  return { batch, parcels };
 }

@@ -112,8 +112,9 @@ export function importedParcelDocument(input: ImportedParcel) {
     events: [],
     // The import's change number is given when it is written (insertImportedParcels).
     changeSeq: 0,
-    // An import is the staff's: the courier's own live parcels (an account is set afterwards).
-    accountId: null,
+    // An import is the staff's: the courier's own live parcels (an account is set afterwards;
+    // the portal's bulk booking sets its own).
+    accountId: null as mongoose.Types.ObjectId | null,
     livemode: true,
     createdAt: input.createdAt,
     updatedAt: input.updatedAt,

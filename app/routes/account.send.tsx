@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { requireShipper } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -169,7 +169,12 @@ export default function SendParcel() {
   const quotes = sent?.quotes ?? null;
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold text-gray-900">Send a parcel</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-gray-900">Send a parcel</h1>
+        <Link to="/account/send/bulk" className="btn-secondary">
+          Book many from a CSV
+        </Link>
+      </div>
       {errors['']?.length ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
           {errors[''].join(' ')}

@@ -1,24 +1,17 @@
 import { json } from '@remix-run/node';
 import { accountRecordRef } from '~/http/account-refs.server';
-import { ApiError, apiRoute } from '~/http/api.server';
+import { apiRoute } from '~/http/api.server';
+import { statementMonthParam } from '~/http/statement-api.server';
 import { apiHandler } from '~/http/api-handler.server';
 import { file, forAccounts, wrap } from '~/http/api-operation.server';
 import { fileResponse } from '~/lib/http-cache.server';
-import { monthField, StatementQuerySchema } from '~/schemas/statement';
+import { StatementQuerySchema } from '~/schemas/statement';
 import {
   getStatement,
   statementCsv,
   statementFilename,
   statementPdf,
 } from '~/services/statements.server';
-
-/** The month in the path: YYYY-MM, a 400 otherwise (read once the account is known). */
-function monthParam(value: string | undefined) {
-  const month = monthField.safeParse(value);
-  if (!month.success)
-    throw new ApiError(400, 'Invalid month', { month: ['Enter a month as YYYY-MM'] });
-  return month.data;
-}
 
 export const { loader, action } = apiRoute({
   GET: apiHandler(
@@ -34,7 +27,7 @@ export const { loader, action } = apiRoute({
       errors: [404],
     },
     async ({ ids, query, params }) => {
-      const statement = await getStatement(ids.id, monthParam(params.month));
+      const statement = await getStatement(ids.id, statementMonthParam(params.month));
       if (query.format === 'csv')
         return fileResponse(statementCsv(statement), {
           contentType: 'text/csv; charset=utf-8',

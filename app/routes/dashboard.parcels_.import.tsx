@@ -1,17 +1,13 @@
 import { getFormProps, useForm, type Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import {
-  json,
-  redirect,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { fieldLabel, Readable } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { FormErrors } from '~/components/ui/field';
+import { CsvPageHeading } from '~/components/ui/csv-page-heading';
 import {
   getPendingImport,
   PendingImportTooLarge,
@@ -27,7 +23,7 @@ import { ParcelImportFormSchema } from '~/schemas/parcel';
 import { requireUserWithRole } from '~/http/auth.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { readFormData } from '~/lib/form.server';
+import { readFormOrUpload } from '~/http/multipart.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { checkParcelCsv, importParcelCsv, type ImportError } from '~/services/parcel-import.server';
 import { SubmitButton } from '~/components/ui/submit-button';
@@ -74,25 +70,6 @@ const fileError = (message: string) => ({
   fieldErrors: { file: [message] },
 });
 
-/** The form as sent: a multipart upload (the file), or the confirmation's plain form. */
-async function readForm(request: Request): Promise<FormData> {
-  if (!/^multipart\/form-data/i.test(request.headers.get('content-type') ?? ''))
-    return readFormData(request);
-  try {
-    return await unstable_parseMultipartFormData(
-      request,
-      unstable_createMemoryUploadHandler({ maxPartSize: env.IMPORT_BODY_LIMIT_BYTES }),
-    );
-  } catch (error) {
-    // Cut off at the size limit: the server has already answered 413.
-    if (error instanceof Error && error.name === 'PayloadTooLargeError') throw error;
-    throw new Response('The request body is not a form submission', {
-      status: 400,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
-  }
-}
-
 /**
  * Upload: the file is read and checked in full (every row, and the rows of stored parcels against
  * them: which would change, and how). With errors, the page shows them and the first rows, and offers no import. Without,
@@ -102,7 +79,7 @@ async function readForm(request: Request): Promise<FormData> {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'staff');
-  const form = await readForm(request);
+  const form = await readFormOrUpload(request, env.IMPORT_BODY_LIMIT_BYTES);
   const submission = parseWithZod(form, {
     schema: ParcelImportFormSchema,
     disableAutoCoercion: true,
@@ -359,17 +336,11 @@ export default function ImportParcelsPage() {
   const fileErrorId = 'import-file-error';
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-gray-900">Import Parcels</h1>
-        <div className="flex gap-2">
-          <a href={`${PAGE}/template.csv`} className="btn-secondary" download>
-            Download template
-          </a>
-          <Link to="/dashboard/parcels" className="btn-secondary">
-            Back to parcels
-          </Link>
-        </div>
-      </div>
+      <CsvPageHeading
+        title="Import Parcels"
+        templateHref={`${PAGE}/template.csv`}
+        back={{ to: '/dashboard/parcels', label: 'Back to parcels' }}
+      />
       <p className="text-sm text-gray-700">
         A CSV file with a header row naming its columns: the columns of <strong>Export CSV</strong>{' '}
         (any order; <code>recipientName</code> and <code>recipientAddress</code> are needed, the

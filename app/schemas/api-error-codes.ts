@@ -55,6 +55,8 @@ export const API_ERROR_CODE_MEANINGS = {
     'The pickup’s day is past its cut-off (14:00 company time for the same day unless the settings say otherwise) or is not a business day (Monday to Friday): `nextDate` (and `details.nextDate`) is the first day open',
   pickup_closed:
     'The pickup is no longer scheduled (cancelled, completed or missed), or its day’s cut-off has passed: it no longer changes',
+  currency_mismatch:
+    'An amount is not in the currency it must be in (a statement’s is COMPANY_CURRENCY): `details` names the field',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

@@ -781,6 +781,34 @@ export const StatementObjectSchema = z
   })
   .meta({ id: 'Statement' });
 
+export const StatementAdjustmentSchema = z
+  .looseObject({
+    id,
+    _id: id,
+    accountId: id,
+    month: z.string().describe('The company month (YYYY-MM)'),
+    kind: z.enum(['credit', 'charge']),
+    amount: minor.describe('Negative for a credit'),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    description: z.string(),
+    createdAt: nullableDate,
+  })
+  .meta({ id: 'StatementAdjustment' });
+
+export const StatementPaymentSchema = z
+  .looseObject({
+    id,
+    _id: id,
+    accountId: id,
+    month: z.string().describe('The company month (YYYY-MM)'),
+    amount: minor,
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    receivedAt: z.string().describe('The company’s day it was received (YYYY-MM-DD)'),
+    reference: z.string(),
+    createdAt: nullableDate,
+  })
+  .meta({ id: 'StatementPayment' });
+
 export const DeliveryPerformanceSchema = z
   .looseObject({
     rows: z.array(

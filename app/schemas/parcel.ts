@@ -377,6 +377,8 @@ export const ParcelImportRowSchema = ParcelCreateFields.extend({
   cost: measure('Cost').default(PARCEL_CREATION_COST),
   actualDelivery: OptionalDateSchema,
   createdAt: OptionalDateSchema,
+  // The portal's bulk booking's column: the export has none, so the staff's import never reads one.
+  reference: referenceField,
 }).transform(withCreateDefaults);
 export type ParcelImportRow = z.output<typeof ParcelImportRowSchema>;
 
@@ -617,8 +619,8 @@ export const ParcelUpdateFormSchema = parcelFormCoercion.coerceFormValue(
 /* ---------- The dashboard's CSV import ---------- */
 
 /** An uploaded file as FormData holds it (the browser's File, or the server's multipart part). */
-type UploadedFile = { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> };
-const isUploadedFile = (value: unknown): value is UploadedFile =>
+export type UploadedFile = { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> };
+export const isUploadedFile = (value: unknown): value is UploadedFile =>
   typeof value === 'object' &&
   value !== null &&
   typeof (value as UploadedFile).size === 'number' &&

@@ -1,6 +1,6 @@
 import { OBJECT_ID_PATTERN } from './constants';
 import { dayField } from './run';
-import { textField } from './text';
+import { requiredText, textField } from './text';
 import { z } from './zod';
 
 /**
@@ -55,3 +55,51 @@ export const StatementMonthParams = z.object({
   accountId: z.string().regex(OBJECT_ID_PATTERN),
   month: monthField,
 });
+
+/** An amount of the statement's currency as the API gives it: minor units, never zero. */
+const statementMoney = (what: string) =>
+  z
+    .strictObject({
+      amount: z
+        .number({ error: 'Amount must be a number' })
+        .int('Amount is a whole number of the currency’s minor units')
+        .refine((value) => value !== 0, 'Amount cannot be 0')
+        .refine((value) => Math.abs(value) <= STATEMENT_AMOUNT_MAX * 1000, 'Amount is too large')
+        .describe(what),
+      currency: z
+        .string({ error: 'Currency must be text' })
+        .regex(/^[A-Z]{3}$/, 'Currency is an ISO 4217 code, e.g. USD')
+        .describe('ISO 4217: the statement’s currency (COMPANY_CURRENCY)'),
+    })
+    .meta({ examples: [{ amount: 1250, currency: 'USD' }] });
+
+/** POST /api/accounts/:id/statements/:month/payments: a payment received against the statement. */
+export const StatementPaymentBodySchema = z.object({
+  amount: statementMoney('In minor units, above 0 (1250 is $12.50)').refine(
+    (money) => money.amount > 0,
+    { path: ['amount'], message: 'A payment is above 0' },
+  ),
+  reference: textField('Reference', STATEMENT_NOTE_MAX)
+    .default('')
+    .describe('The payment’s reference, such as the bank transfer’s'),
+  receivedAt: z
+    .union([dayField, z.iso.datetime({ offset: true })], {
+      error: 'Received at must be a day (YYYY-MM-DD) or an ISO date-time',
+    })
+    .optional()
+    .describe(
+      'When it was received: a day, or an instant read as the company’s day; today when not given',
+    ),
+});
+export type StatementPaymentBody = z.output<typeof StatementPaymentBodySchema>;
+
+/** POST /api/accounts/:id/statements/:month/adjustments: a credit (negative) or a charge. */
+export const StatementAdjustmentBodySchema = z.object({
+  description: requiredText('Description', STATEMENT_NOTE_MAX).describe(
+    'What it is for, as the statement shows it',
+  ),
+  amount: statementMoney(
+    'In minor units: negative for a credit (lowers the total), positive for a charge',
+  ),
+});
+export type StatementAdjustmentBody = z.output<typeof StatementAdjustmentBodySchema>;

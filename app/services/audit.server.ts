@@ -98,6 +98,24 @@ export async function auditedDelete<T extends AuditedRecord>(
 }
 
 /** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
+/** New parcels, each with its own entry: created (a bulk booking) or imported (a CSV import). */
+export function auditNewParcels(
+  who: Actor | undefined,
+  action: 'create' | 'import',
+  parcels: Array<{ id: string; trackingNumber: string }>,
+) {
+  return auditMany(
+    who,
+    parcels.map((parcel) => ({
+      action,
+      entity: 'parcel' as const,
+      entityId: parcel.id,
+      label: parcel.trackingNumber,
+      after: parcel,
+    })),
+  );
+}
+
 export async function auditMany(who: Actor | undefined, entries: Entry[]) {
   if (!who) return;
   const actor = { id: who.user.id, username: who.user.username, role: who.user.role };

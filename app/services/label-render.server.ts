@@ -318,23 +318,41 @@ export function pdfDocument(
 }
 
 /** A parcel's 4×6 in shipping label as a one-page PDF. */
-export async function renderLabelPdf(
+export function renderLabelPdf(
   parcel: LabelParcel,
   company: CompanyInfo = publicCompanyInfo(),
   options: { compress?: boolean } = {},
 ): Promise<Buffer> {
-  const images = await labelImages(parcel.trackingNumber);
+  return renderLabelsPdf([parcel], company, options);
+}
+
+/** Parcels' 4×6 in shipping labels, one a page, in one PDF (a label printer's roll). */
+export async function renderLabelsPdf(
+  parcels: LabelParcel[],
+  company: CompanyInfo = publicCompanyInfo(),
+  options: { compress?: boolean } = {},
+): Promise<Buffer> {
+  const images = await Promise.all(parcels.map((p) => labelImages(p.trackingNumber)));
+  const one = parcels.length === 1 ? parcels[0]!.trackingNumber : null;
   const { doc, done } = pdfDocument(
     [LABEL_WIDTH, LABEL_HEIGHT],
-    {
-      Title: `Shipping label ${parcel.trackingNumber}`,
-      Author: company.name,
-      Subject: `Shipping label for parcel ${parcel.trackingNumber}`,
-    },
+    one
+      ? {
+          Title: `Shipping label ${one}`,
+          Author: company.name,
+          Subject: `Shipping label for parcel ${one}`,
+        }
+      : {
+          Title: `Shipping labels (${parcels.length})`,
+          Author: company.name,
+          Subject: `Shipping labels for ${parcels.length} parcels`,
+        },
     options.compress ?? true,
   );
-  doc.addPage({ size: [LABEL_WIDTH, LABEL_HEIGHT], margin: 0 });
-  drawLabel(doc, parcel, images, company, 0, 0);
+  parcels.forEach((parcel, i) => {
+    doc.addPage({ size: [LABEL_WIDTH, LABEL_HEIGHT], margin: 0 });
+    drawLabel(doc, parcel, images[i]!, company, 0, 0);
+  });
   doc.end();
   return done;
 }

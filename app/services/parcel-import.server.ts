@@ -23,7 +23,7 @@ import {
 } from '~/schemas/parcel';
 import type { z } from '~/schemas/zod';
 import { hasValidCheckDigit } from '~/utils/tracking-number';
-import { auditMany, type Actor } from './audit.server';
+import { auditNewParcels, type Actor } from './audit.server';
 import { planDayBeforeEmailsOf } from './day-before-emails.server';
 import { CSV_ESCAPING } from '~/lib/csv.server';
 import { isDuplicateKey } from '~/lib/db.server';
@@ -71,6 +71,8 @@ export type ImportCheck = {
    * stored parcels (checkParcelCsv), only those that create one.
    */
   parcels: Array<{ row: number; parcel: ParcelImportRow; cells: Cells }>;
+  /** readParcelCsv's rows that passed, even when others did not. */
+  valid?: Array<{ row: number; parcel: ParcelImportRow; cells: Cells }>;
   /** The rows that change a stored parcel, with the changes its edit would make. */
   updates: Array<{ row: number; id: string; trackingNumber: string; changes: ParcelUpdateInput }>;
   /** Rows of stored parcels that change nothing. */
@@ -83,8 +85,32 @@ type Cells = Partial<Record<ImportColumn, string>>;
 /** Rows of the preview table. */
 export const PREVIEW_ROWS = 20;
 
-const REQUIRED_COLUMNS: ImportColumn[] = ['recipientName', 'recipientAddress'];
-const KNOWN = new Set<string>(PARCEL_CSV_COLUMNS);
+/**
+ * What a parcel CSV may hold and how much of it is read: the columns it may name (the export's
+ * for the staff's import; the portal's bulk booking takes fewer), those it must, the most parcel
+ * rows, the preview's rows and columns, and how the messages name the columns and what is done.
+ */
+export type ParcelCsvLayout = {
+  columns: readonly string[];
+  required: readonly string[];
+  /** How the messages name the columns allowed. */
+  columnsNote: string;
+  maxRows: number;
+  previewRows: number;
+  previewColumns: readonly string[];
+  /** What is done with the rows, for the message about too many ("imported"). */
+  done: string;
+};
+
+export const IMPORT_LAYOUT: ParcelCsvLayout = {
+  columns: PARCEL_CSV_COLUMNS,
+  required: ['recipientName', 'recipientAddress'],
+  columnsNote: `those of the export (${PARCEL_CSV_COLUMNS.join(', ')})`,
+  maxRows: PARCEL_IMPORT_MAX_ROWS,
+  previewRows: PREVIEW_ROWS,
+  previewColumns: PREVIEW_COLUMNS,
+  done: 'imported',
+};
 const CONTACT_FIELDS = [
   'name',
   'email',
@@ -128,9 +154,17 @@ export function parcelImportTemplate(): string {
       },
     ]),
   };
-  return stringify([PARCEL_CSV_COLUMNS.map((c) => example[c] ?? '')], {
+  return parcelCsvTemplate(PARCEL_CSV_COLUMNS, example);
+}
+
+/** A CSV of the columns given: the header row and one example row. */
+export function parcelCsvTemplate(
+  columns: readonly string[],
+  example: Partial<Record<string, string>>,
+): string {
+  return stringify([columns.map((c) => example[c] ?? '')], {
     header: true,
-    columns: [...PARCEL_CSV_COLUMNS],
+    columns: [...columns],
     ...CSV_ESCAPING,
   });
 }
@@ -166,8 +200,8 @@ function issueField(issue: z.core.$ZodIssue): { field: string | null; message: s
 
 /** The schema's input for one row: empty cells are "not given", numbers are read strictly. */
 function rowInput(cells: Record<string, string>) {
-  const cell = (c: ImportColumn) => cells[c] ?? '';
-  const given = (c: ImportColumn) => (cell(c).trim() === '' ? undefined : cell(c));
+  const cell = (c: ImportColumn | 'reference') => cells[c] ?? '';
+  const given = (c: ImportColumn | 'reference') => (cell(c).trim() === '' ? undefined : cell(c));
   const number = (c: ImportColumn) => {
     const value = cell(c).trim();
     if (value === '') return undefined;
@@ -189,6 +223,7 @@ function rowInput(cells: Record<string, string>) {
     estimatedDelivery: given('estimatedDelivery'),
     actualDelivery: given('actualDelivery'),
     createdAt: given('createdAt'),
+    reference: given('reference'),
     sender: contact('sender'),
     recipient: contact('recipient'),
   };
@@ -196,10 +231,12 @@ function rowInput(cells: Record<string, string>) {
 
 /**
  * Reads and validates a CSV file without touching the database (tracking numbers already stored
- * are checked by checkParcelCsv). Everything wrong is reported, row by row.
+ * are checked by checkParcelCsv). Everything wrong is reported, row by row. `valid` keeps the rows
+ * that passed even when others did not (the bulk booking prices them beside the others' errors).
  */
-export function readParcelCsv(text: string): ImportCheck {
+export function readParcelCsv(text: string, layout: ParcelCsvLayout = IMPORT_LAYOUT): ImportCheck {
   const errors = new ErrorList();
+  const known = new Set<string>(layout.columns);
   const result: ImportCheck = {
     rows: 0,
     errors: [],
@@ -226,22 +263,18 @@ export function readParcelCsv(text: string): ImportCheck {
   const columns = header.map((name) => name.trim());
 
   if (!columns.some(Boolean)) {
-    errors.add(1, null, `The first row must name the columns: ${PARCEL_CSV_COLUMNS.join(', ')}`);
+    errors.add(1, null, `The first row must name the columns: ${layout.columns.join(', ')}`);
     return { ...result, errors: errors.items };
   }
   const seen = new Set<string>();
   columns.forEach((name, i) => {
     if (!name) errors.add(1, null, `Column ${i + 1} has no name`);
-    else if (!KNOWN.has(name))
-      errors.add(
-        1,
-        name,
-        `Unknown column "${name}": the columns are those of the export (${PARCEL_CSV_COLUMNS.join(', ')})`,
-      );
+    else if (!known.has(name))
+      errors.add(1, name, `Unknown column "${name}": the columns are ${layout.columnsNote}`);
     else if (seen.has(name)) errors.add(1, name, `The column "${name}" is named twice`);
     seen.add(name);
   });
-  for (const name of REQUIRED_COLUMNS)
+  for (const name of layout.required)
     if (!seen.has(name)) errors.add(1, name, `The column "${name}" is missing`);
   if (errors.count) return { ...result, errors: errors.items };
 
@@ -250,11 +283,11 @@ export function readParcelCsv(text: string): ImportCheck {
     .map((cells, i) => ({ row: i + 2, cells }))
     .filter(({ cells }) => cells.some((c) => c.trim() !== ''));
   result.rows = rows.length;
-  if (rows.length > PARCEL_IMPORT_MAX_ROWS) {
+  if (rows.length > layout.maxRows) {
     errors.add(
       1,
       null,
-      `The file has ${rows.length} parcel rows; at most ${PARCEL_IMPORT_MAX_ROWS} can be imported at once`,
+      `The file has ${rows.length} parcel rows; at most ${layout.maxRows} can be ${layout.done} at once`,
     );
     return { ...result, errors: errors.items };
   }
@@ -263,10 +296,10 @@ export function readParcelCsv(text: string): ImportCheck {
   for (const { row, cells } of rows) {
     const values: Record<string, string> = {};
     columns.forEach((name, i) => (values[name] = unescapeCsvCell(cells[i] ?? '')));
-    if (result.preview.length < PREVIEW_ROWS)
+    if (result.preview.length < layout.previewRows)
       result.preview.push({
         row,
-        ...(Object.fromEntries(PREVIEW_COLUMNS.map((c) => [c, values[c] ?? ''])) as Record<
+        ...(Object.fromEntries(layout.previewColumns.map((c) => [c, values[c] ?? ''])) as Record<
           (typeof PREVIEW_COLUMNS)[number],
           string
         >),
@@ -312,6 +345,7 @@ export function readParcelCsv(text: string): ImportCheck {
     }
     result.parcels.push({ row, parcel: parsed.data, cells: values as Cells });
   }
+  result.valid = result.parcels;
   if (errors.count || errors.truncated) result.parcels = [];
   return { ...result, errors: errors.items, truncated: errors.truncated };
 }
@@ -457,7 +491,7 @@ export async function checkParcelCsv(text: string): Promise<ImportCheck> {
 }
 
 /** New tracking numbers for the rows without one: none stored, none in the file. */
-async function freshTrackingNumbers(count: number, taken: Set<string>): Promise<string[]> {
+export async function freshTrackingNumbers(count: number, taken: Set<string>): Promise<string[]> {
   const chosen = new Set<string>();
   while (chosen.size < count) {
     const batch = new Set<string>();
@@ -586,16 +620,7 @@ export async function importParcelCsv(
   }
 
   const parcels = docs.map((doc) => serializeParcel(doc as LeanParcel));
-  await auditMany(
-    who,
-    parcels.map((parcel) => ({
-      action: 'import' as const,
-      entity: 'parcel' as const,
-      entityId: parcel.id,
-      label: parcel.trackingNumber,
-      after: parcel,
-    })),
-  );
+  await auditNewParcels(who, 'import', parcels);
   await planDayBeforeEmailsOf(parcels);
   const updatedTrackingNumbers: string[] = [];
   for (const { id, changes } of check.updates) {

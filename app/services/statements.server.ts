@@ -9,7 +9,14 @@ import { listParcelsBooked, type StatementParcelDoc } from '~/models/parcel-stat
 import { insertStatementEntry, listStatementEntries } from '~/models/statement-entry.server';
 import { statementEmail } from '~/emails/statement.server';
 import { addDays, dayIn } from '~/utils/delivery-headline';
-import { formatAmount, fromMajor, minorDigits, roundHalfAwayFromZero } from '~/utils/money';
+import {
+  formatAmount,
+  fromMajor,
+  minorDigits,
+  roundHalfAwayFromZero,
+  type Money,
+} from '~/utils/money';
+import { recordIds } from '~/lib/records.server';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { auditRecord, type Actor } from './audit.server';
 import { enqueueEmail, type EmailKind } from './email-queue.server';
@@ -181,50 +188,117 @@ export function statementPdf(statement: Statement): Promise<Buffer> {
   return renderStatementPdf(statement, publicCompanyInfo());
 }
 
+/**
+ * An amount as staff give it: text in major units (the page's forms), or money in minor units
+ * (the API), which must be in the statement's currency.
+ */
+function entryAmount(amount: string | Money, currency: string): number {
+  if (typeof amount === 'string') return amountFromText(amount, currency);
+  if (amount.currency !== currency)
+    throw new ValidationError(
+      { 'amount.currency': [`Statements are in ${currency}`] },
+      `The amount must be in the statement’s currency, ${currency}`,
+      'currency_mismatch',
+    );
+  return amount.amount;
+}
+
 /** An entry staff add to a statement (an adjustment or a payment), in minor units; audited. */
 async function addStatementEntry(
   accountId: string,
   month: string,
-  input: { kind: 'credit' | 'charge' | 'payment'; amount: string; date?: string; note: string },
+  input: {
+    kind: 'credit' | 'charge' | 'payment';
+    amount: string | Money;
+    date?: string;
+    note: string;
+  },
   actor: Actor,
 ) {
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
   const currency = env.COMPANY_CURRENCY;
+  const amount = entryAmount(input.amount, currency);
   const entry = await insertStatementEntry({
     accountId,
     month,
     kind: input.kind,
-    amount: amountFromText(input.amount, currency),
+    amount,
     currency,
     date: input.date ?? null,
     note: input.note,
   });
   await auditRecord(actor, 'create', 'statement', {
-    label: `${account.name} ${month}: ${input.kind} ${input.amount} ${currency}`,
+    label: `${account.name} ${month}: ${input.kind} ${formatAmount(amount, currency)} ${currency}`,
     after: entry,
   });
   return entry;
 }
 
-/** Staff add a credit (lowers the total) or a charge (raises it), with its note. */
-export function addStatementAdjustment(
+/**
+ * Staff add a credit (lowers the total) or a charge (raises it), with its note: the page gives
+ * the kind and the amount as text, the API a signed amount (negative: a credit).
+ */
+export async function addStatementAdjustment(
   accountId: string,
   month: string,
-  input: { kind: 'credit' | 'charge'; amount: string; note: string },
+  input:
+    { kind: 'credit' | 'charge'; amount: string; note: string } | { amount: Money; note: string },
   actor: Actor,
 ) {
-  return addStatementEntry(accountId, month, input, actor);
+  const entry =
+    'kind' in input
+      ? await addStatementEntry(accountId, month, input, actor)
+      : await addStatementEntry(
+          accountId,
+          month,
+          {
+            kind: input.amount.amount < 0 ? 'credit' : 'charge',
+            amount: { ...input.amount, amount: Math.abs(input.amount.amount) },
+            note: input.note,
+          },
+          actor,
+        );
+  return {
+    ...recordIds(entry.id),
+    accountId,
+    month,
+    kind: entry.kind as 'credit' | 'charge',
+    amount: entry.kind === 'credit' ? -entry.amount : entry.amount,
+    currency: entry.currency,
+    description: entry.note,
+    createdAt: entry.createdAt,
+  };
 }
 
-/** Staff record a payment against the statement (amount, day, note). */
-export function recordStatementPayment(
+/**
+ * Staff record a payment against the statement: its amount, the day it was received (an
+ * instant is read as the company's day; today when not given) and a note or reference.
+ */
+export async function recordStatementPayment(
   accountId: string,
   month: string,
-  input: { amount: string; date: string; note: string },
+  input: { amount: string | Money; date?: string; note: string },
   actor: Actor,
 ) {
-  return addStatementEntry(accountId, month, { ...input, kind: 'payment' }, actor);
+  const given = input.date ?? new Date().toISOString();
+  const date = given.length > 10 ? dayIn(new Date(given), env.COMPANY_TIMEZONE) : given;
+  const entry = await addStatementEntry(
+    accountId,
+    month,
+    { ...input, date, kind: 'payment' },
+    actor,
+  );
+  return {
+    ...recordIds(entry.id),
+    accountId,
+    month,
+    amount: entry.amount,
+    currency: entry.currency,
+    receivedAt: entry.date,
+    reference: entry.note,
+    createdAt: entry.createdAt,
+  };
 }
 
 /** The month before the one `day` is in. */

@@ -4,7 +4,7 @@ import {
   expectNoViolationsHere,
   skipBrowserChecks,
 } from './support/accessibility';
-import { makeShipper } from './support/portal';
+import { makeShipper, signInShipper } from './support/portal';
 import { expect, javaScriptOn, NO_JS, test } from './support/fixtures';
 
 // The public site and the pages a subscriber reaches from e-mails, seen signed out. They load
@@ -74,12 +74,7 @@ test("the portal's screens, signed in as a shipper", NO_JS, async ({ page, admin
   test.skip(javaScriptOn(), 'checked without JavaScript');
   test.setTimeout(60_000);
   const shipper = await makeShipper(page.request, admin);
-  const signedIn = await page.request.post('/account/sign-in', {
-    form: { email: shipper.email, password: shipper.password },
-    headers: { origin: test.info().project.use.baseURL! },
-    maxRedirects: 0,
-  });
-  expect(signedIn.status()).toBe(302);
+  await signInShipper(page, shipper);
   for (const path of [
     '/account',
     '/account/parcels',
@@ -87,6 +82,7 @@ test("the portal's screens, signed in as a shipper", NO_JS, async ({ page, admin
     '/account/users',
     '/account/api-keys',
     '/account/webhooks',
+    '/account/send/bulk',
   ])
     await expectNoViolations(page, path);
 });

@@ -4,6 +4,8 @@ import { env } from '~/lib/env.server';
 import { Job } from '~/models/job.server';
 import { Parcel } from '~/models/parcel.server';
 import { loader as statementLoader } from '~/routes/api.accounts.$id.statements.$month';
+import { action as paymentsAction } from '~/routes/api.accounts.$id.statements.$month.payments';
+import { action as adjustmentsAction } from '~/routes/api.accounts.$id.statements.$month.adjustments';
 import { action as staffStatementAction } from '~/routes/dashboard.accounts.$accountId.statements.$month';
 import { deliveryPerformanceReport } from '~/services/reports.server';
 import {
@@ -13,6 +15,7 @@ import {
   STATEMENT_PLANNING_JOB,
   statementPlanningJob,
 } from '~/services/statements.server';
+import { dayIn } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { callRoute } from '../support/api';
 import {
@@ -219,6 +222,90 @@ describe('statements', () => {
       totalAmount: 999,
       paidAmount: 499,
       outstandingAmount: 500,
+    });
+  });
+
+  it('take payments and adjustments through the API from staff, in the statement’s currency', async () => {
+    const third = await createAccount({ name: 'Third Books', email: 'billing@third.example' });
+    const post = (
+      action: unknown,
+      what: string,
+      body: unknown,
+      headers: Record<string, string> = staff.auth,
+      accountId = third.id,
+    ) =>
+      callRoute(action, `/api/accounts/${accountId}/statements/${MONTH}/${what}`, {
+        headers,
+        params: { id: accountId, month: MONTH },
+        body,
+      });
+    const credit = await post(adjustmentsAction, 'adjustments', {
+      description: 'Late delivery',
+      amount: { amount: -500, currency: 'USD' },
+    });
+    expect(credit.status).toBe(201);
+    expect((await credit.json()).adjustment).toMatchObject({
+      kind: 'credit',
+      amount: -500,
+      currency: 'USD',
+      description: 'Late delivery',
+      month: MONTH,
+    });
+    const charge = await post(adjustmentsAction, 'adjustments', {
+      description: 'Oversize',
+      amount: { amount: 1500, currency: 'USD' },
+    });
+    expect((await charge.json()).adjustment).toMatchObject({ kind: 'charge', amount: 1500 });
+    const paid = await post(paymentsAction, 'payments', {
+      amount: { amount: 700, currency: 'USD' },
+      reference: 'Transfer 42',
+      receivedAt: '2026-11-02T23:30:00Z',
+    });
+    expect(paid.status).toBe(201);
+    expect((await paid.json()).payment).toMatchObject({
+      amount: 700,
+      reference: 'Transfer 42',
+      receivedAt: dayIn(new Date('2026-11-02T23:30:00Z'), env.COMPANY_TIMEZONE),
+    });
+
+    // Refused: another currency, a zero, an unknown field, an account's key, an unknown account.
+    const euro = await post(paymentsAction, 'payments', {
+      amount: { amount: 100, currency: 'EUR' },
+    });
+    expect(euro.status).toBe(400);
+    expect((await euro.json()).code).toBe('currency_mismatch');
+    const zero = await post(adjustmentsAction, 'adjustments', {
+      description: 'Nothing',
+      amount: { amount: 0, currency: 'USD' },
+    });
+    expect(zero.status).toBe(400);
+    const extra = await post(paymentsAction, 'payments', {
+      amount: { amount: 100, currency: 'USD' },
+      paid: true,
+    });
+    expect(extra.status).toBe(400);
+    const shipper = await post(
+      paymentsAction,
+      'payments',
+      { amount: { amount: 100, currency: 'USD' } },
+      key,
+    );
+    expect(shipper.status).toBe(403);
+    const unknown = await post(
+      paymentsAction,
+      'payments',
+      { amount: { amount: 100, currency: 'USD' } },
+      staff.auth,
+      '665f1c2ab4d3e8a1c0ffee99',
+    );
+    expect(unknown.status).toBe(404);
+
+    const res = await read(third.id, staff.auth);
+    expect((await res.json()).statement).toMatchObject({
+      adjustmentsAmount: 1000,
+      totalAmount: 1000,
+      paidAmount: 700,
+      outstandingAmount: 300,
     });
   });
 });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { uniqueEmail, uniqueName, waitForMail } from './helpers';
 
 /**
@@ -58,4 +58,14 @@ export async function makeShipper(
   const ownParcelId = await parcel(own, ownRecipient);
   await parcel(other, otherRecipient);
   return { email, password, ownRecipient, otherRecipient, ownParcelId };
+}
+
+/** Signs the shipper in to the portal through the sign-in form's action, for the page's browser. */
+export async function signInShipper(page: Page, shipper: Shipper) {
+  const signedIn = await page.request.post('/account/sign-in', {
+    form: { email: shipper.email, password: shipper.password },
+    headers: { origin: test.info().project.use.baseURL! },
+    maxRedirects: 0,
+  });
+  expect(signedIn.status()).toBe(302);
 }
