@@ -1,25 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import type { MetaFunction } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { DashboardBrand, DashboardHeader } from '~/components/dashboard/dashboard-header';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { DashboardTabs } from '~/components/dashboard/dashboard-tabs';
 import { RouteAnnouncer } from '~/components/route-announcer';
 import { useCompany } from '~/utils/use-company';
-import { requireUser } from '~/http/auth.server';
+import { dashboardLayoutLoader } from '~/http/dashboard-layout.server';
 import { staffStyles } from '~/utils/stylesheets';
 
-export { staffStyles as links };
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return json({ user });
-}
+export { dashboardLayoutLoader as loader, staffStyles as links };
 
 export const meta: MetaFunction = () => [{ title: 'Management dashboard' }];
 
 export default function DashboardLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user } = useLoaderData<typeof dashboardLayoutLoader>();
   const company = useCompany();
   return (
     <div className="flex min-h-full flex-1 flex-col">
