@@ -26,6 +26,7 @@ import { ParcelPrices, type ParcelPricesData } from '~/components/public/parcel-
 import { clientAddress } from '~/lib/rate-limit.server';
 import { asApiError } from '~/http/api.server';
 import { queryLanguage } from '~/lib/i18n.server';
+import { cardPaymentOffered } from '~/services/card-payments.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -55,6 +56,7 @@ async function pricesFor(request: Request, address: string): Promise<ParcelPrice
     problem: null,
     prices: null,
     language: queryLanguage(request),
+    cardOffered: cardPaymentOffered(),
   };
   if (!params.has('weight')) return data;
   const parsed = QuotePageQuerySchema.safeParse(values);

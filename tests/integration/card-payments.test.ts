@@ -6,6 +6,9 @@ import { action as quotesAction } from '~/routes/api.quotes';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as scansAction } from '~/routes/api.scans';
 import { action as stripeAction } from '~/routes/api.stripe.webhook';
+import { action as bookAction, loader as bookLoader } from '~/routes/_public.book';
+import { loader as bookingLoader } from '~/routes/_public.book_.$trackingNumber';
+import { loader as quotePageLoader } from '~/routes/_public.quote';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env, parseEnv } from '~/lib/env.server';
 import { getParcel } from '~/models/parcel-reads.server';
@@ -246,5 +249,96 @@ describe('card payment through Stripe Checkout', () => {
     const onAccount = await bookByCard({ paymentMethod: 'account' }, auth);
     const { parcel: billed } = await onAccount.json();
     expect(billed).toMatchObject({ paymentMethod: 'account', payment: null });
+  });
+});
+
+describe('a visitor’s booking, paid by card', () => {
+  const pricer = {
+    fromCountry: 'US',
+    fromPostalCode: '97201',
+    toCountry: 'US',
+    toPostalCode: '62701',
+    weight: '0.8',
+    length: '20',
+    width: '15',
+    height: '10',
+  };
+  const people = {
+    senderName: 'Grace Hopper',
+    senderEmail: 'grace@example.com',
+    senderPhone: '+1 503 555 0100',
+    senderAddress: '1 Harbor Rd',
+    senderCity: 'Portland',
+    recipientName: 'Ada Lovelace',
+    recipientEmail: '',
+    recipientPhone: '',
+    recipientAddress: '12 Analytical Way',
+    recipientCity: 'Springfield',
+  };
+
+  it('books a price from /quote through the form and goes on to Stripe Checkout; the page it comes back to reads the payment from Stripe’s event', async () => {
+    const page = await (
+      await callRoute(quotePageLoader, `/quote?${new URLSearchParams(pricer)}`)
+    ).json();
+    expect(page.pricer).toMatchObject({ cardOffered: true, prices: expect.any(Array) });
+
+    const held = await callRoute(bookAction, '/book', {
+      form: { ...pricer, intent: 'quote', serviceType: 'Express', lang: 'fr' },
+      clientAddress: uniqueAddress(),
+    });
+    expect(held.status).toBe(303);
+    const location = new URL(held.headers.get('location')!, 'http://localhost');
+    expect(location.pathname).toBe('/book');
+    expect(location.searchParams.get('lang')).toBe('fr');
+    const quoteId = location.searchParams.get('quote')!;
+    const form = await (await callRoute(bookLoader, `/book?quote=${quoteId}`)).json();
+    expect(form.quote).toMatchObject({ id: quoteId, serviceType: 'Express', currency: 'USD' });
+
+    const incomplete = await callRoute(bookAction, `/book?quote=${quoteId}`, {
+      form: { ...people, quoteId, senderEmail: 'not-an-address', recipientName: '' },
+      clientAddress: uniqueAddress(),
+    });
+    expect(incomplete.status).toBe(400);
+    expect(Object.keys((await incomplete.json()).reply.error).sort()).toEqual([
+      'recipientName',
+      'senderEmail',
+    ]);
+
+    const booked = await callRoute(bookAction, `/book?quote=${quoteId}`, {
+      // A price sent along is not read: the quote's is charged.
+      form: { ...people, quoteId, amount: '1' },
+      clientAddress: uniqueAddress(),
+    });
+    expect(booked.status).toBe(303);
+    expect(booked.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\//);
+    const sent = Object.fromEntries(sessions.at(-1)!);
+    expect(sent['line_items[0][price_data][unit_amount]']).toBe(String(form.quote.amount));
+    const parcel = (await getParcel(sent.client_reference_id!))!;
+    expect(parcel).toMatchObject({
+      accountId: null,
+      paymentMethod: 'card',
+      price: { amount: form.quote.amount, currency: 'USD' },
+      sender: { name: 'Grace Hopper', postalCode: '97201', email: 'grace@example.com' },
+      recipient: { name: 'Ada Lovelace', postalCode: '62701' },
+      payment: { status: 'pending' },
+    });
+    const again = await callRoute(bookAction, `/book?quote=${quoteId}`, {
+      form: { ...people, quoteId },
+      clientAddress: uniqueAddress(),
+    });
+    expect(await again.json()).toMatchObject({ problem: 'expired' });
+
+    // Coming back from Stripe says nothing about the payment: only the signed event does.
+    const back = `/book/${parcel.trackingNumber}?payment=done`;
+    const params = { trackingNumber: parcel.trackingNumber };
+    const pending = await (await callRoute(bookingLoader, back, { params })).json();
+    expect(pending).toMatchObject({ payment: 'pending', trackingNumber: parcel.trackingNumber });
+    await stripeEvent('checkout.session.completed', {
+      id: sent.client_reference_id && `cs_test_${sessions.length}a1B2c3D4e5F6`,
+      client_reference_id: parcel.id,
+      payment_status: 'paid',
+    });
+    const paid = await (await callRoute(bookingLoader, back, { params })).json();
+    expect(paid).toMatchObject({ payment: 'paid', checkoutUrl: null });
   });
 });
