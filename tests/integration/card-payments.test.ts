@@ -9,6 +9,12 @@ import { action as stripeAction } from '~/routes/api.stripe.webhook';
 import { action as bookAction, loader as bookLoader } from '~/routes/_public.book';
 import { loader as bookingLoader } from '~/routes/_public.book_.$trackingNumber';
 import { loader as quotePageLoader } from '~/routes/_public.quote';
+import { action as sendAction, loader as sendLoader } from '~/routes/account.send';
+import { action as pickupsAction } from '~/routes/api.pickups';
+import { User } from '~/models/user.server';
+import { firstPickupDay } from '~/services/pickups.server';
+import { DEFAULT_PICKUP_CUTOFF } from '~/schemas/pickup';
+import { nextWorkingDay } from '~/utils/delivery-headline';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env, parseEnv } from '~/lib/env.server';
 import { getParcel } from '~/models/parcel-reads.server';
@@ -17,7 +23,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { CARD_PAYMENT_EXPIRY_JOB } from '~/services/card-payments.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { attemptDueJob } from '../support/jobs';
-import { createUser, type TestUser } from '../support/factories';
+import { createAccount, createUser, type TestUser } from '../support/factories';
 
 /**
  * Card bookings through Stripe Checkout, with msw standing in for Stripe's API and events signed
@@ -340,5 +346,55 @@ describe('a visitor’s booking, paid by card', () => {
     });
     const paid = await (await callRoute(bookingLoader, back, { params })).json();
     expect(paid).toMatchObject({ payment: 'paid', checkoutUrl: null });
+  });
+});
+
+describe('the portal’s Send a parcel, by card', () => {
+  it('offers card beside the account, goes on to Stripe Checkout, and refuses a pickup of the unpaid parcel', async () => {
+    const account = await createAccount();
+    const shipper = await createUser('shipper' as never);
+    await User.updateOne({ _id: shipper.user.id }, { $set: { accountId: account.id } });
+    const { defaults, cardOffered } = await (
+      await callRoute(sendLoader, '/account/send', { cookie: shipper.cookie })
+    ).json();
+    expect(cardOffered).toBe(true);
+    const form = {
+      ...defaults,
+      recipientName: 'Ada Lovelace',
+      recipientAddress: '12 Analytical Way',
+      recipientPostalCode: '62701',
+      recipientCountry: 'US',
+      weight: '0.8',
+      length: '20',
+      width: '15',
+      height: '10',
+    };
+    const priced = await callRoute(sendAction, '/account/send', {
+      cookie: shipper.cookie,
+      form: { ...form, intent: 'price' },
+    });
+    const [quote] = (await priced.json()).quotes;
+    const booked = await callRoute(sendAction, '/account/send', {
+      cookie: shipper.cookie,
+      form: { ...form, intent: 'book', quoteId: quote.id, paymentMethod: 'card' },
+    });
+    expect(booked.status).toBe(303);
+    expect(booked.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const parcelId = Object.fromEntries(sessions.at(-1)!).client_reference_id!;
+    expect((await getParcel(parcelId))!).toMatchObject({
+      accountId: account.id,
+      paymentMethod: 'card',
+      payment: { status: 'pending' },
+    });
+    const pickup = await callRoute(pickupsAction, '/api/pickups', {
+      cookie: shipper.cookie,
+      body: {
+        date: nextWorkingDay(firstPickupDay(new Date(), DEFAULT_PICKUP_CUTOFF)),
+        window: { from: '09:00', until: '12:00' },
+        parcelIds: [parcelId],
+      },
+    });
+    expect(pickup.status).toBe(409);
+    expect(await pickup.json()).toMatchObject({ code: 'payment_pending' });
   });
 });
