@@ -11,7 +11,6 @@ import { loader as bookingLoader } from '~/routes/_public.book_.$trackingNumber'
 import { loader as quotePageLoader } from '~/routes/_public.quote';
 import { action as sendAction, loader as sendLoader } from '~/routes/account.send';
 import { action as pickupsAction } from '~/routes/api.pickups';
-import { User } from '~/models/user.server';
 import { firstPickupDay } from '~/services/pickups.server';
 import { DEFAULT_PICKUP_CUTOFF } from '~/schemas/pickup';
 import { nextWorkingDay } from '~/utils/delivery-headline';
@@ -23,7 +22,13 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { CARD_PAYMENT_EXPIRY_JOB } from '~/services/card-payments.server';
 import { callRoute, uniqueAddress } from '../support/api';
 import { attemptDueJob } from '../support/jobs';
-import { createAccount, createUser, type TestUser } from '../support/factories';
+import {
+  createAccount,
+  createShipper,
+  createUser,
+  sendParcelForm,
+  type TestUser,
+} from '../support/factories';
 
 /**
  * Card bookings through Stripe Checkout, with msw standing in for Stripe's API and events signed
@@ -352,23 +357,12 @@ describe('a visitor’s booking, paid by card', () => {
 describe('the portal’s Send a parcel, by card', () => {
   it('offers card beside the account, goes on to Stripe Checkout, and refuses a pickup of the unpaid parcel', async () => {
     const account = await createAccount();
-    const shipper = await createUser('shipper' as never);
-    await User.updateOne({ _id: shipper.user.id }, { $set: { accountId: account.id } });
+    const shipper = await createShipper(account);
     const { defaults, cardOffered } = await (
       await callRoute(sendLoader, '/account/send', { cookie: shipper.cookie })
     ).json();
     expect(cardOffered).toBe(true);
-    const form = {
-      ...defaults,
-      recipientName: 'Ada Lovelace',
-      recipientAddress: '12 Analytical Way',
-      recipientPostalCode: '62701',
-      recipientCountry: 'US',
-      weight: '0.8',
-      length: '20',
-      width: '15',
-      height: '10',
-    };
+    const form = sendParcelForm(defaults);
     const priced = await callRoute(sendAction, '/account/send', {
       cookie: shipper.cookie,
       form: { ...form, intent: 'price' },

@@ -204,3 +204,18 @@ export async function createParcelSeries(
     })),
   );
 }
+
+/** The portal's Send a parcel form for a small parcel to Springfield, from the page's defaults. */
+export function sendParcelForm(defaults: Record<string, string>) {
+  return {
+    ...defaults,
+    recipientName: 'Ada Lovelace',
+    recipientAddress: '12 Analytical Way',
+    recipientPostalCode: '62701',
+    recipientCountry: 'US',
+    weight: '0.8',
+    length: '20',
+    width: '15',
+    height: '10',
+  };
+}
