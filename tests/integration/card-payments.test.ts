@@ -28,6 +28,7 @@ import {
   createUser,
   sendParcelForm,
   type TestUser,
+  VISITOR_BOOKING,
 } from '../support/factories';
 
 /**
@@ -274,18 +275,7 @@ describe('a visitor’s booking, paid by card', () => {
     width: '15',
     height: '10',
   };
-  const people = {
-    senderName: 'Grace Hopper',
-    senderEmail: 'grace@example.com',
-    senderPhone: '+1 503 555 0100',
-    senderAddress: '1 Harbor Rd',
-    senderCity: 'Portland',
-    recipientName: 'Ada Lovelace',
-    recipientEmail: '',
-    recipientPhone: '',
-    recipientAddress: '12 Analytical Way',
-    recipientCity: 'Springfield',
-  };
+  const people = VISITOR_BOOKING;
 
   it('books a price from /quote through the form and goes on to Stripe Checkout; the page it comes back to reads the payment from Stripe’s event', async () => {
     const page = await (

@@ -5,6 +5,7 @@ import { env } from '~/lib/env.server';
 import { named, parsePage, textOf } from '../support/html';
 import { PUBLIC_PAGES } from '../support/public-pages';
 import { startRealServer, type RealServer } from '../support/real-server';
+import { VISITOR_BOOKING } from '../support/factories';
 
 /**
  * The public pages as the production server sends them: their titles and headings, that they
@@ -288,14 +289,7 @@ describe('booking and paying by card without JavaScript', () => {
     const booking = new URLSearchParams({
       quoteId,
       lang: 'de',
-      senderName: 'Grace Hopper',
-      senderEmail: 'grace@example.com',
-      senderPhone: '+1 503 555 0100',
-      senderAddress: '1 Harbor Rd',
-      senderCity: 'Portland',
-      recipientName: 'Ada Lovelace',
-      recipientAddress: '12 Analytical Way',
-      recipientCity: 'Springfield',
+      ...VISITOR_BOOKING,
     });
     const action = form.getAttribute('action')!;
     const paid = await server.request(action, { method: 'POST', headers: origin, body: booking });

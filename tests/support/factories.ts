@@ -219,3 +219,17 @@ export function sendParcelForm(defaults: Record<string, string>) {
     height: '10',
   };
 }
+
+/** The visitor's booking form (/book) filled in: who sends and who receives; the rest is the quote's. */
+export const VISITOR_BOOKING = {
+  senderName: 'Grace Hopper',
+  senderEmail: 'grace@example.com',
+  senderPhone: '+1 503 555 0100',
+  senderAddress: '1 Harbor Rd',
+  senderCity: 'Portland',
+  recipientName: 'Ada Lovelace',
+  recipientEmail: '',
+  recipientPhone: '',
+  recipientAddress: '12 Analytical Way',
+  recipientCity: 'Springfield',
+};
