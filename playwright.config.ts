@@ -77,6 +77,9 @@ export default defineConfig({
       JOBS_POLL_MS: '100',
       MAIL_RETRY_DELAYS: '0.2,0.2,0.2',
       PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+      // Card payment offered (no test reaches Stripe): the booking screens are checked.
+      STRIPE_SECRET_KEY: 'sk_test_e2eNotAKey0123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_e2eNotASecret0123',
       RATE_LIMIT_TRACKING_PER_MINUTE: '100000',
       RATE_LIMIT_SUBSCRIBE_PER_HOUR: '100000',
       // Every spec uses the same admin: its API budget is the whole run's.

@@ -51,6 +51,7 @@ import { loader as runs } from './routes/api.runs';
 import { loader as scans } from './routes/api.scans';
 import { loader as testParcelsIdAdvance } from './routes/api.test.parcels.$id.advance';
 import { loader as smsInbound } from './routes/api.sms.inbound';
+import { loader as stripeWebhook } from './routes/api.stripe.webhook';
 import { loader as trackingParcelIdEvents } from './routes/api.tracking.$parcelId.events';
 import { loader as trackingEventsId } from './routes/api.tracking.events.$id';
 import { loader as trackingTrackTrackingNumberDeliveryPreferences } from './routes/api.tracking.track.$trackingNumber.delivery-preferences';
@@ -126,6 +127,7 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.scans.ts', scans],
     ['api.test.parcels.$id.advance.ts', testParcelsIdAdvance],
     ['api.sms.inbound.ts', smsInbound],
+    ['api.stripe.webhook.ts', stripeWebhook],
     ['api.tracking.$parcelId.events.ts', trackingParcelIdEvents],
     ['api.tracking.events.$id.ts', trackingEventsId],
     [

@@ -15,13 +15,14 @@ import { noStoreForPrivateAnswers, sameOriginMutations, securityHeaders } from '
 /**
  * Public endpoints other sites may post to: the tracking lookups and subscription requests (from
  * a browser, CORS), one-click unsubscribe (from a mail provider) and the texts recipients send
- * (from the SMS provider). They read no cookie.
+ * (from the SMS provider) and Stripe's events about card payments. They read no cookie.
  */
 const PUBLIC_POST_ENDPOINTS = [
   '/api/tracking/track',
   /^\/api\/tracking\/track\/[^/]+\/subscriptions$/,
   '/subscriptions/one-click',
   '/api/sms/inbound',
+  '/api/stripe/webhook',
 ];
 
 /** Routes that take uploads (the parcel CSV import): their bodies may reach `uploadBodyLimit`. */

@@ -10,6 +10,7 @@ import {
   FileTooLargeError,
   NotFoundError,
   StaleRecordError,
+  UnavailableError,
   UnsupportedFileError,
   ValidationError,
 } from '~/lib/errors.server';
@@ -175,6 +176,7 @@ const STATUS_OF: [kind: abstract new (...args: never[]) => DomainError, status: 
   [StaleRecordError, 412],
   [FileTooLargeError, 413],
   [UnsupportedFileError, 415],
+  [UnavailableError, 503],
 ];
 
 /**

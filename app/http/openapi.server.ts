@@ -71,6 +71,7 @@ const TAG_OF_PATH: [prefix: string, tag: string][] = [
   ['/api/test/', 'Test mode'],
   ['/api/quotes', 'Prices'],
   ['/api/rates', 'Prices'],
+  ['/api/stripe/', 'Prices'],
 ];
 
 /** The operations of the routes given, in the order their files and methods come. */

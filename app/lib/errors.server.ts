@@ -59,3 +59,6 @@ export class UnsupportedFileError extends DomainError {}
 
 /** A file larger than the domain takes (an image too large to decode). */
 export class FileTooLargeError extends DomainError {}
+
+/** An outside service the change needs did not answer (the card payment provider): try again. */
+export class UnavailableError extends DomainError {}

@@ -395,3 +395,21 @@ export async function getParcelStatus(id: string) {
     Pick<LeanParcel, '_id' | 'trackingNumber' | 'status' | 'accountId' | 'livemode' | 'sender'>
   >();
 }
+
+/** The tracking numbers of those of the parcels whose card payment is not made (pending or expired). */
+export async function unpaidParcelNumbers(ids: string[]): Promise<string[]> {
+  const valid = ids.filter(isObjectId);
+  if (!valid.length) return [];
+  const docs = await Parcel.find(
+    { _id: { $in: valid }, 'payment.status': { $in: ['pending', 'expired'] } },
+    { trackingNumber: 1 },
+  ).lean<Pick<LeanParcel, 'trackingNumber'>[]>();
+  return docs.map((doc) => doc.trackingNumber);
+}
+
+/** The Stripe Checkout session a card booking is paid through; null when none was opened. */
+export async function getParcelPaymentSession(id: string) {
+  if (!isObjectId(id)) return null;
+  const doc = await Parcel.findById(id, { payment: 1 }).lean<Pick<LeanParcel, 'payment'>>();
+  return doc?.payment?.sessionId ? { sessionId: doc.payment.sessionId } : null;
+}

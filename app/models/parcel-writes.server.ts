@@ -39,6 +39,7 @@ export async function insertParcel(
     deliveryWindow?: StoredWindow;
     livemode?: boolean;
     price?: Money;
+    payment?: { status: 'pending'; expiresAt: Date };
   },
 ): Promise<SerializedParcel> {
   const { deliveryWindow, ...fields } = input;
@@ -317,6 +318,46 @@ export async function setDeliveryPreferences(
       { ...update, $set: { ...set, changeSeq } },
       { returnDocument: 'after', runValidators: true },
     ).lean<LeanParcel>(),
+  );
+  return doc ? serializeParcel(doc) : null;
+}
+
+/** A card booking's payment as it starts: Stripe's Checkout session, its page and its deadline. */
+export async function startParcelPayment(
+  id: string,
+  payment: { checkoutUrl: string; sessionId: string; expiresAt: Date },
+): Promise<SerializedParcel | null> {
+  return changePendingPayment(id, { ...payment, status: 'pending' }, { pendingOnly: false });
+}
+
+/**
+ * Moves a pending card payment to paid or expired, in one update on the condition that it is
+ * still pending: an event replayed, or one about a payment already settled, changes nothing
+ * (null). The parcel after the change.
+ */
+export async function settleParcelPayment(
+  id: string,
+  outcome: { status: 'paid'; paidAt: Date } | { status: 'expired' },
+): Promise<SerializedParcel | null> {
+  return changePendingPayment(id, outcome, { pendingOnly: true });
+}
+
+async function changePendingPayment(
+  id: string,
+  fields: Record<string, unknown>,
+  { pendingOnly }: { pendingOnly: boolean },
+): Promise<SerializedParcel | null> {
+  if (!isObjectId(id)) return null;
+  const filter = { _id: id, ...(pendingOnly ? { 'payment.status': 'pending' as const } : {}) };
+  const set = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`payment.${k}`, v]));
+  const doc = await withChangeIf(
+    () => Parcel.exists(filter),
+    (changeSeq) =>
+      Parcel.findOneAndUpdate(
+        filter,
+        { $set: { ...set, changeSeq } },
+        { returnDocument: 'after' },
+      ).lean<LeanParcel>(),
   );
   return doc ? serializeParcel(doc) : null;
 }

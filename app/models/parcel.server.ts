@@ -4,9 +4,11 @@ import {
   DEFAULT_DELIVERY_DAYS,
   PARCEL_CREATION_COST,
   PARCEL_STATUSES,
+  PAYMENT_STATUSES,
   PRIORITIES,
   SERVICE_TYPES,
   eventStatusOf,
+  type PaymentStatus,
 } from '~/schemas/constants';
 import { env } from '~/lib/env.server';
 import { addressFields, iso, recordIds, registeredModel } from '~/lib/records.server';
@@ -130,8 +132,23 @@ const parcelSchema = new Schema(
       ),
       default: undefined,
     },
-    // How a booking is paid ('account'); absent on parcels not booked at a price.
+    // How a booking is paid ('account' or 'card'); absent on parcels not booked at a price.
     paymentMethod: { type: String, default: undefined },
+    // A card booking's payment through Stripe Checkout: pending until Stripe's signed event says
+    // paid, expired when it was not paid in time (the booking is then cancelled).
+    payment: {
+      type: new Schema(
+        {
+          status: { type: String, enum: PAYMENT_STATUSES },
+          checkoutUrl: { type: String },
+          sessionId: { type: String },
+          expiresAt: { type: Date },
+          paidAt: { type: Date },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
     destinations: { type: [destinationSchema], default: [] },
     // Newest first: the public page and the dashboard read events[0] as the latest.
     events: { type: [trackingEventSchema], default: [] },
@@ -251,6 +268,7 @@ export type LeanParcel = {
   cost?: number | null;
   price?: { amount?: number | null; currency?: string | null } | null;
   paymentMethod?: string | null;
+  payment?: LeanPayment | null;
   reference?: string | null;
   destinations?: LeanDestination[] | null;
   events?: LeanEvent[] | null;
@@ -262,6 +280,26 @@ export type LeanParcel = {
   accountId?: unknown;
   livemode?: boolean | null;
 };
+export type LeanPayment = {
+  status?: PaymentStatus | null;
+  checkoutUrl?: string | null;
+  sessionId?: string | null;
+  expiresAt?: Date | null;
+  paidAt?: Date | null;
+};
+
+/** A card booking's payment as the API reads it; null for a booking not paid by card. */
+export function serializePayment(payment: LeanPayment | null | undefined) {
+  if (!payment?.status) return null;
+  return {
+    status: payment.status,
+    // Where the payer pays, while it can still be paid.
+    checkoutUrl: payment.status === 'pending' ? (payment.checkoutUrl ?? null) : null,
+    expiresAt: iso(payment.expiresAt),
+    paidAt: iso(payment.paidAt),
+  };
+}
+
 export type LeanEta = {
   from?: Date | null;
   until?: Date | null;
@@ -372,6 +410,7 @@ export function serializeParcel(parcel: LeanParcel, options: { events?: boolean 
         ? { amount: parcel.price.amount, currency: parcel.price.currency }
         : null,
     paymentMethod: parcel.paymentMethod ?? null,
+    payment: serializePayment(parcel.payment),
     destinations: (parcel.destinations ?? []).map((d) => ({
       ...(d._id ? { id: String(d._id), _id: String(d._id) } : {}),
       name: d.name ?? '',

@@ -137,3 +137,21 @@ export async function noteQuoteParcel(id: string, parcelId: string) {
     { $set: { parcelId: new Types.ObjectId(parcelId) } },
   );
 }
+
+/**
+ * A quote the public asked for (no account's) that can still be booked: unused and not expired;
+ * null otherwise.
+ */
+export async function getOpenPublicQuote(
+  id: string,
+  now = new Date(),
+): Promise<StoredQuote | null> {
+  if (!isObjectId(id)) return null;
+  const quote = await Quote.findOne({
+    _id: new Types.ObjectId(id),
+    accountId: null,
+    usedAt: null,
+    expiresAt: { $gt: now },
+  }).lean<LeanQuote>();
+  return quote ? stored(quote) : null;
+}

@@ -28,6 +28,7 @@ import { clientAddress } from '~/lib/rate-limit.server';
 import { asApiError } from '~/http/api.server';
 import { queryLanguage } from '~/lib/i18n.server';
 import { usePageText } from '~/components/public/page-text';
+import { cardPaymentOffered } from '~/services/card-payments.server';
 
 const SUCCESS_TOAST = {
   type: 'success',
@@ -57,6 +58,7 @@ async function pricesFor(request: Request, address: string): Promise<ParcelPrice
     problem: null,
     prices: null,
     language: queryLanguage(request),
+    cardOffered: cardPaymentOffered(),
   };
   if (!params.has('weight')) return data;
   const parsed = QuotePageQuerySchema.safeParse(values);

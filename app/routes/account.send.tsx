@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { requireShipper } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
@@ -11,6 +11,7 @@ import { ParcelCreateSchema } from '~/schemas/parcel';
 import { SendParcelFormSchema, type SendParcelForm } from '~/schemas/rate-card';
 import { createParcel } from '~/services/parcels.server';
 import { createQuotes } from '~/services/quotes.server';
+import { cardPaymentOffered } from '~/services/card-payments.server';
 import { formatMoney } from '~/utils/money';
 
 /**
@@ -23,6 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const account = await getAccount(user.account.accountId);
   const pickup = account?.pickupAddress;
   return json({
+    cardOffered: cardPaymentOffered(),
     defaults: {
       senderName: account?.name ?? '',
       senderAddress: pickup?.address ?? '',
@@ -62,6 +64,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     if (form.intent === 'book' && form.quoteId) {
       const parcel = await createParcel(ParcelCreateSchema.parse(bookingOf(form)), actor);
+      // Paid by card: on to Stripe Checkout; the parcel is paid once Stripe's signed event says so.
+      if (parcel.payment?.checkoutUrl) return redirect(parcel.payment.checkoutUrl, 303);
       return redirectWithToast(request, `/account/parcels/${parcel.id}`, {
         type: 'success',
         title: 'Parcel booked',
@@ -94,6 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 function bookingOf(form: SendParcelForm) {
   return {
     quoteId: form.quoteId,
+    paymentMethod: form.paymentMethod,
     reference: form.reference,
     recipient: {
       name: form.recipientName,
@@ -161,8 +166,13 @@ const SECTIONS: Array<{ legend: string; fields: Array<[string, string, string?]>
   },
 ];
 
+const PAYMENT_CHOICES = [
+  ['account', 'On account (billed by the monthly statement)'],
+  ['card', 'By card now (Stripe Checkout)'],
+] as const;
+
 export default function SendParcel() {
-  const { defaults } = useLoaderData<typeof loader>();
+  const { defaults, cardOffered } = useLoaderData<typeof loader>();
   const sent = useActionData<typeof action>();
   const values = sent?.values ?? defaults;
   const errors = sent?.errors ?? {};
@@ -219,6 +229,22 @@ export default function SendParcel() {
               <span key={message} className="field-error block">
                 {message}
               </span>
+            ))}
+          </fieldset>
+        ) : null}
+        {quotes?.length && cardOffered ? (
+          <fieldset className="card space-y-2 p-4">
+            <legend className="px-1 font-semibold text-gray-900">Payment</legend>
+            {PAYMENT_CHOICES.map(([value, label]) => (
+              <label key={value} className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="paymentMethod"
+                  value={value}
+                  defaultChecked={(values.paymentMethod ?? 'account') === value}
+                />
+                {label}
+              </label>
             ))}
           </fieldset>
         ) : null}

@@ -14,7 +14,7 @@ export const API_ERROR_CODE_MEANINGS = {
   password_change_required:
     'The account has a temporary password: change it with POST /api/auth/password first',
   invalid_signature:
-    'An inbound text (POST /api/sms/inbound) without the signature of the SMS provider or of SMS_INBOUND_SECRET',
+    'An inbound text (POST /api/sms/inbound) without the signature of the SMS provider or of SMS_INBOUND_SECRET, or a Stripe event (POST /api/stripe/webhook) without a valid Stripe-Signature',
   forbidden:
     'The credential may not do this: a role or API key scope it lacks, or a cross-site request',
   not_found: 'No record with that id, or no endpoint at that path',
@@ -57,6 +57,12 @@ export const API_ERROR_CODE_MEANINGS = {
     'The pickup is no longer scheduled (cancelled, completed or missed), or its day’s cut-off has passed: it no longer changes',
   currency_mismatch:
     'An amount is not in the currency it must be in (a statement’s is COMPANY_CURRENCY): `details` names the field',
+  card_payment_unavailable:
+    'Card payment is not offered here (Stripe is not configured), or a card booking was asked for without `quoteId` (the price it charges)',
+  payment_pending:
+    'The parcel was booked to be paid by card and Stripe has not confirmed the payment (or it expired): it takes no scan and no pickup until it is paid',
+  payment_provider_unavailable:
+    'The card payment provider (Stripe) did not answer: nothing was booked; try again',
   payload_too_large: 'The body is larger than the endpoint takes',
   unsupported_media_type: 'The body is not of a type the endpoint takes (JSON, or CSV for imports)',
   unsupported_image: 'An uploaded image is not one the endpoint can read',

@@ -10,6 +10,8 @@ import { SHIPPER_ROLE } from './roles';
 import { ACCOUNT_LANGUAGES, ACCOUNT_STATUSES } from './account';
 import {
   BOOKING_PAYMENT_METHODS,
+  CARD_PAYMENT_HOURS,
+  PAYMENT_STATUSES,
   EVENT_STATUSES,
   FAILURE_REASON_CODES,
   PICKUP_MISSED_REASON_CODES,
@@ -259,6 +261,25 @@ export const ParcelSchema = z
       .nullable()
       .optional()
       .describe('How its booking is paid; null when it was not booked at a price'),
+    payment: z
+      .looseObject({
+        status: z
+          .enum(PAYMENT_STATUSES)
+          .describe(
+            `pending until Stripe's signed event says the payment is made (paid); expired when it was not paid within ${CARD_PAYMENT_HOURS} hours, and the booking cancelled`,
+          ),
+        checkoutUrl: z
+          .string()
+          .nullable()
+          .describe("Stripe Checkout's page where the booking is paid, while it is pending"),
+        expiresAt: nullableDate.describe('When an unpaid booking is cancelled'),
+        paidAt: nullableDate,
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'A card booking’s payment (paymentMethod card); null otherwise. Never marked paid but by Stripe’s signed event: an unpaid booking takes no scan and no pickup',
+      ),
     destinations: z.array(
       z.looseObject({
         id: id.optional(),

@@ -176,8 +176,21 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export const NOTIFICATION_STATUSES = ['sent', 'pending', 'failed'] as const;
 
 export const RECEIPT_FORMATS = ['pdf', 'html', 'txt'] as const;
-/** How a booked parcel is paid: on the shipper account, billed by its monthly statement. */
-export const BOOKING_PAYMENT_METHODS = ['account'] as const;
+/**
+ * How a booked parcel is paid: on the shipper account, billed by its monthly statement, or by
+ * card through Stripe Checkout (offered only when Stripe is configured).
+ */
+export const BOOKING_PAYMENT_METHODS = ['account', 'card'] as const;
+export type BookingPaymentMethod = (typeof BOOKING_PAYMENT_METHODS)[number];
+
+/**
+ * A card booking's payment: pending until Stripe's signed event says it is paid; expired when it
+ * was not paid within CARD_PAYMENT_HOURS (the booking is then cancelled).
+ */
+export const PAYMENT_STATUSES = ['pending', 'paid', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** How long a card booking waits for its payment before it is cancelled. */
+export const CARD_PAYMENT_HOURS = 24;
 
 export const PAYMENT_METHODS = [
   'Credit Card',

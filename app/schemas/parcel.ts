@@ -352,7 +352,7 @@ export const ParcelCreateSchema = ParcelCreateFields.extend({
     })
     .optional()
     .describe(
-      "How a booking is paid: 'account', billed on the account's monthly statement (an account's default)",
+      "How a booking is paid: 'account', billed on the account's monthly statement (an account's default), or 'card' through Stripe Checkout (with `quoteId`; only where card payment is offered, else 400 card_payment_unavailable): the parcel's `payment.checkoutUrl` is where it is paid",
     ),
 }).transform(({ cost: _cost, status: _status, ...input }) => withCreateDefaults(input));
 export type ParcelCreateInput = Omit<z.output<typeof ParcelCreateSchema>, 'deliveryWindow'> & {

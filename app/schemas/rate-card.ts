@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { OBJECT_ID_PATTERN, SERVICE_TYPES } from './constants';
+import { BOOKING_PAYMENT_METHODS, OBJECT_ID_PATTERN, SERVICE_TYPES } from './constants';
 import { fromMajor, isCurrency, minorDigits, toMajor } from '~/utils/money';
 
 /**
@@ -357,5 +357,6 @@ export const SendParcelFormSchema = z.object({
   height: QuoteRequestFields.dimensions.shape.height,
   reference: z.string().trim().max(100).default(''),
   quoteId: formText,
+  paymentMethod: z.enum(BOOKING_PAYMENT_METHODS).default('account'),
 });
 export type SendParcelForm = z.output<typeof SendParcelFormSchema>;

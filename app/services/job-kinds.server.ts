@@ -14,6 +14,7 @@ import {
   newSubscriberEmailKind,
 } from './inquiries.server';
 import { defineJob } from './jobs.server';
+import { CARD_PAYMENT_EXPIRY_JOB, cardPaymentExpiryJob } from './card-payments.server';
 import { ACCESS_EMAIL, accountAccessEmailKind } from './account-users.server';
 import { NOTIFICATION_EMAIL, notificationEmailKind } from './notifications.server';
 import {
@@ -57,6 +58,7 @@ export const JOB_KINDS = {
   [DAY_BEFORE_JOB]: dayBeforeEmailJob,
   [DAY_BEFORE_PLANNING_JOB]: dayBeforePlanningJob,
   [STATEMENT_PLANNING_JOB]: statementPlanningJob,
+  [CARD_PAYMENT_EXPIRY_JOB]: cardPaymentExpiryJob,
 };
 
 export function registerJobKinds() {

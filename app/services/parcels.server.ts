@@ -25,6 +25,7 @@ import { planDayBeforeEmail } from './day-before-emails.server';
 import { emitWebhookEvent } from './webhooks.server';
 import { notFound, trackingNumberNotFound } from './public-tracking.server';
 import { releaseQuote, takeQuote } from './quotes.server';
+import { checkCardBooking, pendingPayment, startCardPayment } from './card-payments.server';
 import { noteQuoteParcel, type StoredQuote } from '~/models/quote.server';
 
 /**
@@ -124,17 +125,23 @@ export async function createParcel(
   const scope = scopeOf(actor);
   if (!scope) await checkAccount(input.accountId);
   const { quoteId, paymentMethod, ...fields } = input;
+  const byCard = paymentMethod === 'card';
+  if (byCard) checkCardBooking(quoteId);
   const quote = quoteId ? await takeQuote(quoteId, scope) : null;
-  let parcel: SerializedParcel;
+  let parcel: SerializedParcel | null = null;
   try {
     const booked = quote ? bookedAtQuote(fields, quote) : fields;
     parcel = await insertParcel({
       ...booked,
       ...(scope ? await accountParcelFields(scope, input.sender) : {}),
       ...(quote && (scope || paymentMethod) ? { paymentMethod: paymentMethod ?? 'account' } : {}),
+      ...(byCard ? { payment: pendingPayment() } : {}),
       deliveryWindow: await windowToStore(null, booked),
     });
+    if (byCard) parcel = await startCardPayment(parcel);
   } catch (error) {
+    // Nothing is booked when the card payment cannot start: the quote can be used again.
+    if (parcel) await removeParcel(parcel.id);
     if (quote) await releaseQuote(quote.id);
     throw error;
   }

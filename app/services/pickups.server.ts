@@ -1,4 +1,5 @@
 import { env } from '~/lib/env.server';
+import { refuseUnpaidParcels } from './card-payments.server';
 import { ConflictError, NotFoundError, ValidationError } from '~/lib/errors.server';
 import { scopeOf, scopeFilter } from '~/lib/tenancy.server';
 import { getAccount } from '~/models/account.server';
@@ -112,6 +113,7 @@ export async function requestPickup(
   for (const id of parcelIds)
     if (!(await parcelInScope(id, scopeFilter(scope))))
       throw new NotFoundError(`No parcel has the id ${id}`);
+  await refuseUnpaidParcels(parcelIds);
   let address = input.address;
   if (!address && scope) {
     const pickupAddress = (await getAccount(scope.accountId))?.pickupAddress;

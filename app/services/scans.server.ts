@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from '~/lib/errors.server';
+import { refuseUnpaid } from './card-payments.server';
 import { env } from '~/lib/env.server';
 import { getDepot } from '~/models/depot.server';
 import { eventScannedBy } from '~/models/delivery.server';
@@ -129,6 +130,7 @@ export async function recordScan(input: ScanInput, actor: Actor): Promise<ScanOu
   // One read of the parcel, for what the scan decides on; the write then returns it as it leaves it.
   const found = await getParcelByTrackingNumber(input.trackingNumber);
   if (!found) return notFound;
+  refuseUnpaid(found);
   if (FINAL_STATUSES.includes(found.status as ParcelStatus))
     return { kind: 'closed', parcel: found, message: await closedMessage(found) };
   if (input.status === 'Delivered') return deliverByScan(found, input, actor);

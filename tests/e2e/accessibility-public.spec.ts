@@ -23,6 +23,12 @@ const made = checkScreens('public', [
   { path: () => '/about' },
   { path: () => '/contact' },
   { path: () => '/quote' },
+  // Card payment is offered on the browser suite's server: each price has Book and pay.
+  {
+    path: () =>
+      '/quote?fromCountry=US&fromPostalCode=97201&toCountry=US&toPostalCode=62701&weight=0.8&length=20&width=15&height=10',
+  },
+  { path: (f) => `/book?quote=${f.quoteId}` },
   { path: () => '/privacy-policy' },
   { path: () => '/terms-of-service' },
   { path: () => '/cookie-policy' },

@@ -8,7 +8,13 @@ import { DEFAULT_RATE_CARD } from '~/models/rate-card.server';
 import { listAudit } from '~/models/audit.server';
 import { formatMoney, fromMajor, percentOf, roundHalfAwayFromZero, toMajor } from '~/utils/money';
 import { callRoute, uniqueAddress } from '../support/api';
-import { createAccount, createAccountKey, createUser, type TestUser } from '../support/factories';
+import {
+  createAccount,
+  createAccountKey,
+  createUser,
+  sendParcelForm,
+  type TestUser,
+} from '../support/factories';
 
 let admin: TestUser;
 
@@ -338,18 +344,7 @@ describe('the portal’s Send a parcel', () => {
     const { defaults } = await page.json();
     expect(defaults).toMatchObject({ senderPostalCode: '97201', senderCountry: 'US' });
 
-    const form = {
-      ...defaults,
-      recipientName: 'Ada Lovelace',
-      recipientAddress: '12 Analytical Way',
-      recipientPostalCode: '62701',
-      recipientCountry: 'US',
-      weight: '0.8',
-      length: '20',
-      width: '15',
-      height: '10',
-      reference: 'ORDER-1042',
-    };
+    const form = { ...sendParcelForm(defaults), reference: 'ORDER-1042' };
     const priced = await callRoute(action, '/account/send', {
       cookie: shipper.cookie,
       form: { ...form, intent: 'price' },

@@ -1,7 +1,11 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { env } from '~/lib/env.server';
 import { named, parsePage, textOf } from '../support/html';
 import { PUBLIC_PAGES } from '../support/public-pages';
 import { startRealServer, type RealServer } from '../support/real-server';
+import { VISITOR_BOOKING } from '../support/factories';
 
 /**
  * The public pages as the production server sends them: their titles and headings, that they
@@ -223,5 +227,87 @@ describe('HTTP caching', () => {
       const again = await server.request(path, { headers: { 'If-None-Match': etag } });
       expect(again.status, path).toBe(304);
     }
+  });
+});
+
+/**
+ * A visitor's booking paid by card, before any script runs: /quote's Book and pay forms, the
+ * booking form, and its post (same-origin, as a browser sends it without JavaScript) answered with
+ * a redirect to Stripe Checkout (msw stands in for Stripe's API; the server shares this process's
+ * configuration).
+ */
+const stripeApi = setupServer(
+  http.post('https://api.stripe.com/v1/checkout/sessions', () =>
+    HttpResponse.json({
+      id: 'cs_test_server1a2B3c',
+      object: 'checkout.session',
+      url: 'https://checkout.stripe.com/c/pay/cs_test_server1a2B3c',
+    }),
+  ),
+);
+
+const pricer =
+  'fromCountry=US&fromPostalCode=97201&toCountry=US&toPostalCode=62701&weight=0.8&length=20&width=15&height=10';
+
+describe('booking and paying by card without JavaScript', () => {
+  beforeAll(() => {
+    stripeApi.listen({ onUnhandledRequest: 'bypass' });
+    Object.assign(env, {
+      STRIPE_SECRET_KEY: 'sk_test_serverbooking01',
+      STRIPE_WEBHOOK_SECRET: 'whsec_serverbooking0123456',
+    });
+  });
+
+  afterAll(() => {
+    Object.assign(env, { STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined });
+    stripeApi.close();
+  });
+
+  it('books a price from /quote in plain forms and is sent on to Stripe Checkout', async () => {
+    const { document: quote } = await server.page(`/quote?${pricer}&lang=de`);
+    const bookForms = [...quote.querySelectorAll('form[action="/book"][method="post"]')];
+    expect(bookForms).toHaveLength(4);
+    expect(quote.querySelectorAll('script[src]')).toHaveLength(0);
+    const express = bookForms.find(
+      (form) => form.querySelector('[name=serviceType]')?.getAttribute('value') === 'Express',
+    )!;
+    expect(textOf(express.querySelector('button'))).toBe('Buchen und bezahlen');
+    const fields = new URLSearchParams(
+      [...express.querySelectorAll('input')].map((input) => [
+        input.getAttribute('name')!,
+        input.getAttribute('value') ?? '',
+      ]),
+    );
+    const origin = { origin: server.base };
+    const held = await server.request('/book', { method: 'POST', headers: origin, body: fields });
+    expect(held.status).toBe(303);
+    const formPath = held.headers.get('location')!;
+    expect(formPath).toMatch(/^\/book\?quote=[a-f\d]{24}&lang=de$/);
+
+    const { response, document } = await server.page(formPath);
+    expect(response.status).toBe(200);
+    expect(document.querySelectorAll('script[src]')).toHaveLength(0);
+    expect(document.documentElement.getAttribute('lang')).toBe('de');
+    const form = document.querySelector('form[method="post"]')!;
+    expect(textOf(form.querySelector('button[type=submit]'))).toBe('Buchen und per Karte bezahlen');
+    const quoteId = form.querySelector('[name=quoteId]')!.getAttribute('value')!;
+    const booking = new URLSearchParams({
+      quoteId,
+      lang: 'de',
+      ...VISITOR_BOOKING,
+    });
+    const action = form.getAttribute('action')!;
+    const paid = await server.request(action, { method: 'POST', headers: origin, body: booking });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(
+      'https://checkout.stripe.com/c/pay/cs_test_server1a2B3c',
+    );
+    // Another site's page cannot book.
+    const forged = await server.request(action, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+      body: booking,
+    });
+    expect(forged.status).toBe(403);
   });
 });

@@ -204,3 +204,32 @@ export async function createParcelSeries(
     })),
   );
 }
+
+/** The portal's Send a parcel form for a small parcel to Springfield, from the page's defaults. */
+export function sendParcelForm(defaults: Record<string, string>) {
+  return {
+    ...defaults,
+    recipientName: 'Ada Lovelace',
+    recipientAddress: '12 Analytical Way',
+    recipientPostalCode: '62701',
+    recipientCountry: 'US',
+    weight: '0.8',
+    length: '20',
+    width: '15',
+    height: '10',
+  };
+}
+
+/** The visitor's booking form (/book) filled in: who sends and who receives; the rest is the quote's. */
+export const VISITOR_BOOKING = {
+  senderName: 'Grace Hopper',
+  senderEmail: 'grace@example.com',
+  senderPhone: '+1 503 555 0100',
+  senderAddress: '1 Harbor Rd',
+  senderCity: 'Portland',
+  recipientName: 'Ada Lovelace',
+  recipientEmail: '',
+  recipientPhone: '',
+  recipientAddress: '12 Analytical Way',
+  recipientCity: 'Springfield',
+};

@@ -15,6 +15,8 @@ export type ParcelPricesData = {
     estimatedDelivery: string;
   }> | null;
   language: string | null;
+  /** Card payment is offered: each price can be booked and paid at once (/book). */
+  cardOffered?: boolean;
 };
 
 const PLACES = [
@@ -138,6 +140,9 @@ export function ParcelPrices({ data }: { data: ParcelPricesData }) {
                   <p className="mt-1 text-sm text-gray-600">
                     {t('prices.delivery', { day: day(price.estimatedDelivery) })}
                   </p>
+                  {data.cardOffered ? (
+                    <BookAndPay data={data} serviceType={price.serviceType} />
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -145,5 +150,30 @@ export function ParcelPrices({ data }: { data: ParcelPricesData }) {
         ) : null}
       </div>
     </section>
+  );
+}
+
+/**
+ * "Book and pay" under a price: posts the parcel and the service to /book, which holds the price
+ * as a quote and opens the booking form (the price itself is never sent).
+ */
+function BookAndPay({ data, serviceType }: { data: ParcelPricesData; serviceType: string }) {
+  const { t } = useTranslation('public');
+  return (
+    <form method="post" action="/book" className="mt-3">
+      <input type="hidden" name="intent" value="quote" />
+      <input type="hidden" name="serviceType" value={serviceType} />
+      {Object.entries(data.values).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {data.language ? <input type="hidden" name="lang" value={data.language} /> : null}
+      <button
+        type="submit"
+        className="btn-primary w-full"
+        aria-label={t('book.bookAndPayService', { service: t(`service.${serviceType}`) })}
+      >
+        {t('book.bookAndPay')}
+      </button>
+    </form>
   );
 }

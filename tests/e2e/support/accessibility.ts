@@ -28,6 +28,8 @@ export type Fixtures = {
   confirmedPath: string;
   unsubscribePath: string;
   subscriptionId: string;
+  /** A quote at the company's prices, for the visitor's booking form (/book?quote=). */
+  quoteId: string;
 };
 
 export const PLACEHOLDERS: Fixtures = {
@@ -42,6 +44,7 @@ export const PLACEHOLDERS: Fixtures = {
   confirmedPath: ':confirmedPath',
   unsubscribePath: ':unsubscribePath',
   subscriptionId: ':subscriptionId',
+  quoteId: ':quoteId',
 };
 
 /** A screen, and whether its markup differs without JavaScript (then both projects check it). */
@@ -95,6 +98,14 @@ async function subscriptionLinks(
  * links and a newsletter subscriber, so other specs cannot delete what the screens show. Made as
  * the admin (its session and its token), whether or not the screens are then seen signed in.
  */
+/** A small parcel from Portland to Springfield, as /quote's form and POST /api/quotes take it. */
+const QUOTED_PARCEL = {
+  from: { country: 'US', postalCode: '97201' },
+  to: { country: 'US', postalCode: '62701' },
+  weight: 0.8,
+  dimensions: { length: 20, width: 15, height: 10 },
+};
+
 export async function makeFixtures({
   playwright,
   adminState,
@@ -164,7 +175,14 @@ async function makeFixturesWith(
   const { apiKey } = (await keyed.json()) as { apiKey: { id: string } };
   const links = await subscriptionLinks(request, parcel, headers);
   const subscriptionId = await newsletterSubscriber(request);
+  const quoted = await request.post('/api/quotes', {
+    headers,
+    data: { ...QUOTED_PARCEL, serviceType: 'Express' },
+  });
+  expect(quoted.status()).toBe(201);
+  const { quotes } = (await quoted.json()) as { quotes: { id: string }[] };
   return {
+    quoteId: quotes[0]!.id,
     ...links,
     subscriptionId,
     parcelId: parcel.id,
