@@ -17,12 +17,6 @@ import { ContactMessageSchema } from '~/schemas/public-forms';
 import { publicFormAction } from '~/lib/public-form.server';
 import { contactLimiter, submitContactMessage } from '~/services/inquiries.server';
 
-const SUCCESS_TOAST = {
-  type: 'success',
-  title: 'Message sent',
-  description: 'Thank you for getting in touch. Our support team replies within 2 hours.',
-} as const;
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1';
   return json({ sent });
@@ -32,10 +26,8 @@ export function action(args: ActionFunctionArgs) {
   return publicFormAction(args, {
     schema: ContactMessageSchema,
     limiter: contactLimiter,
-    tooMany: (minutes) =>
-      `You have sent several messages in a short time. Please wait ${minutes} minutes and try again, or call us.`,
+    page: 'contact',
     sentPath: '/contact?sent=1#sent',
-    toast: SUCCESS_TOAST,
     submit: submitContactMessage,
   });
 }

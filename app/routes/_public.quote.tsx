@@ -30,12 +30,6 @@ import { queryLanguage } from '~/lib/i18n.server';
 import { usePageText } from '~/components/public/page-text';
 import { cardPaymentOffered } from '~/services/card-payments.server';
 
-const SUCCESS_TOAST = {
-  type: 'success',
-  title: 'Quote request received',
-  description: 'Thank you. Our sales team will send your quote within 2 hours.',
-} as const;
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const plan = params.get('plan');
@@ -94,10 +88,8 @@ export function action(args: ActionFunctionArgs) {
   return publicFormAction(args, {
     schema: QuoteRequestSchema,
     limiter: quoteLimiter,
-    tooMany: (minutes) =>
-      `You have sent several quote requests in a short time. Please wait ${minutes} minutes and try again, or call our sales team.`,
+    page: 'quote',
     sentPath: '/quote?sent=1#sent',
-    toast: SUCCESS_TOAST,
     submit: submitQuoteRequest,
   });
 }

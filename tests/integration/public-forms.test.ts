@@ -282,6 +282,20 @@ describe('quote form', () => {
       expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(302);
     expect((await submit(quoteAction, '/quote', validQuote(), address)).status).toBe(429);
   });
+
+  it('thanks and refuses in the language the form was filled in, keeping a chosen one', async () => {
+    const address = nextAddress();
+    const sent = await submit(quoteAction, '/quote?lang=fr', validQuote(), address);
+    await expectToast(
+      sent,
+      { type: 'success', title: 'Demande de devis reçue' },
+      '/quote?sent=1&lang=fr#sent',
+    );
+    for (let i = 0; i < 4; i += 1) await submit(quoteAction, '/quote', validQuote(), address);
+    const limited = await submit(quoteAction, '/quote', { ...validQuote(), lang: 'de' }, address);
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error[''][0]).toMatch(/^Sie haben in kurzer Zeit .* Minuten/);
+  });
 });
 
 describe('newsletter', () => {
