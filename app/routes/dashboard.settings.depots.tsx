@@ -1,5 +1,5 @@
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { Field, FormErrors } from '~/components/ui/field';
 import { listDepots } from '~/models/depot.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import {
@@ -34,6 +34,7 @@ import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server
 import { readFormData } from '~/lib/form.server';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { env } from '~/lib/env.server';
+import { InputFor, SelectFor } from '~/components/ui/conform-fields';
 
 const PATH = '/dashboard/settings/depots';
 const DepotCreateFormSchema = DepotSchema;
@@ -191,17 +192,13 @@ export default function DepotSettings() {
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <InputsFromTable inputs={DEPOT_INPUTS} of={fields} />
-          <SelectField
-            label="Time zone"
-            {...getSelectProps(fields.timeZone)}
-            errors={fields.timeZone.errors}
-          >
+          <SelectFor label="Time zone" meta={fields.timeZone}>
             {TIME_ZONE_CHOICES.map((zone) => (
               <option key={zone} value={zone}>
                 {zone.replace(/_/g, ' ')}
               </option>
             ))}
-          </SelectField>
+          </SelectFor>
           <button type="submit" name="intent" value="create" className="btn-primary">
             Add depot
           </button>
@@ -251,12 +248,12 @@ export default function DepotSettings() {
           {...getFormProps(exceptionsForm)}
           className="flex flex-wrap items-end gap-3"
         >
-          <Field
+          <InputFor
             label="Days without a scan before an open parcel is listed"
-            {...getInputProps(exceptionFields.staleScanDays, { type: 'number' })}
+            meta={exceptionFields.staleScanDays}
+            type="number"
             min={1}
             max={STALE_SCAN_DAYS_MAX}
-            errors={exceptionFields.staleScanDays.errors}
           />
           <button type="submit" name="intent" value="exceptions" className="btn-secondary">
             Save
