@@ -3,6 +3,7 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
+import type { z } from 'zod';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
@@ -52,6 +53,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+/**
+ * One of the page's settings forms: its answer with its errors (400), or the setting saved and
+ * "Settings saved".
+ */
+async function saveSetting<Schema extends z.ZodType>(
+  request: Request,
+  formData: FormData,
+  intent: string,
+  schema: Schema,
+  save: (value: z.output<Schema>) => Promise<unknown>,
+) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== 'success')
+    return json({ intent, result: submission.reply() }, { status: 400 });
+  await save(submission.value);
+  return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'admin');
   const actor = { user, context };
@@ -67,27 +86,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       done: (deleted) => ({ title: 'Depot deleted', description: deleted.name }),
     });
   }
-  if (intent === 'deliveries') {
-    const submission = parseWithZod(formData, { schema: DeliverySettingsSchema });
-    if (submission.status !== 'success')
-      return json({ intent, result: submission.reply() }, { status: 400 });
-    await saveDeliveredByScan(submission.value.deliveredByScan, actor);
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
-  }
-  if (intent === 'exceptions') {
-    const submission = parseWithZod(formData, { schema: ExceptionSettingsSchema });
-    if (submission.status !== 'success')
-      return json({ intent, result: submission.reply() }, { status: 400 });
-    await saveStaleScanDays(submission.value.staleScanDays, actor);
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
-  }
-  if (intent === 'pickups') {
-    const submission = parseWithZod(formData, { schema: PickupSettingsSchema });
-    if (submission.status !== 'success')
-      return json({ intent, result: submission.reply() }, { status: 400 });
-    await savePickupCutoff(submission.value.pickupCutoff, actor);
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
-  }
+  if (intent === 'deliveries')
+    return saveSetting(request, formData, intent, DeliverySettingsSchema, (value) =>
+      saveDeliveredByScan(value.deliveredByScan, actor),
+    );
+  if (intent === 'exceptions')
+    return saveSetting(request, formData, intent, ExceptionSettingsSchema, (value) =>
+      saveStaleScanDays(value.staleScanDays, actor),
+    );
+  if (intent === 'pickups')
+    return saveSetting(request, formData, intent, PickupSettingsSchema, (value) =>
+      savePickupCutoff(value.pickupCutoff, actor),
+    );
   const submission = parseWithZod(formData, { schema: DepotCreateFormSchema });
   if (submission.status !== 'success')
     return json({ intent: 'create', result: submission.reply() }, { status: 400 });
