@@ -3,6 +3,7 @@ import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
+import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
@@ -215,62 +216,68 @@ export default function DepotSettings() {
         </Form>
       </CardSection>
 
-      <CardSection headingId="deliveries-heading" title="Deliveries">
-        <Form method="post" action={PATH} className="space-y-3">
-          <label className="flex min-h-6 items-start gap-2 text-sm text-gray-800">
-            <input
-              type="checkbox"
-              name="deliveredByScan"
-              defaultChecked={settings.deliveredByScan}
-              className="mt-0.5 h-5 w-5"
-            />
-            <span>
-              Couriers may record Delivered with a scan that names who received the parcel (no photo
-              or signature). Otherwise Delivered is recorded with a proof of delivery.
-            </span>
-          </label>
-          <button type="submit" name="intent" value="deliveries" className="btn-secondary">
-            Save
-          </button>
-        </Form>
-      </CardSection>
-
-      <CardSection headingId="pickups-heading" title="Pickups">
-        <Form method="post" action={PATH} className="flex flex-wrap items-end gap-3">
-          <Field
-            label="Same-day pickups until (company time)"
-            name="pickupCutoff"
-            type="time"
-            required
-            defaultValue={settings.pickupCutoff}
-            errors={resultFor('pickups')?.error?.pickupCutoff ?? undefined}
+      <SettingCard intent="deliveries" title="Deliveries" className="space-y-3">
+        <label className="flex min-h-6 items-start gap-2 text-sm text-gray-800">
+          <input
+            type="checkbox"
+            name="deliveredByScan"
+            defaultChecked={settings.deliveredByScan}
+            className="mt-0.5 h-5 w-5"
           />
-          <button type="submit" name="intent" value="pickups" className="btn-secondary">
-            Save
-          </button>
-        </Form>
-      </CardSection>
+          <span>
+            Couriers may record Delivered with a scan that names who received the parcel (no photo
+            or signature). Otherwise Delivered is recorded with a proof of delivery.
+          </span>
+        </label>
+      </SettingCard>
 
-      <CardSection headingId="exceptions-heading" title="Exceptions">
-        <Form
-          method="post"
-          action={PATH}
-          {...getFormProps(exceptionsForm)}
-          className="flex flex-wrap items-end gap-3"
-        >
-          <InputFor
-            label="Days without a scan before an open parcel is listed"
-            meta={exceptionFields.staleScanDays}
-            type="number"
-            min={1}
-            max={STALE_SCAN_DAYS_MAX}
-          />
-          <button type="submit" name="intent" value="exceptions" className="btn-secondary">
-            Save
-          </button>
-        </Form>
-      </CardSection>
+      <SettingCard intent="pickups" title="Pickups">
+        <Field
+          label="Same-day pickups until (company time)"
+          name="pickupCutoff"
+          type="time"
+          required
+          defaultValue={settings.pickupCutoff}
+          errors={resultFor('pickups')?.error?.pickupCutoff ?? undefined}
+        />
+      </SettingCard>
+
+      <SettingCard intent="exceptions" title="Exceptions" formProps={getFormProps(exceptionsForm)}>
+        <InputFor
+          label="Days without a scan before an open parcel is listed"
+          meta={exceptionFields.staleScanDays}
+          type="number"
+          min={1}
+          max={STALE_SCAN_DAYS_MAX}
+        />
+      </SettingCard>
     </div>
+  );
+}
+
+/** A card of one setting: its form, sent with its intent by the card's Save button. */
+function SettingCard({
+  intent,
+  title,
+  className = 'flex flex-wrap items-end gap-3',
+  formProps,
+  children,
+}: {
+  intent: 'deliveries' | 'pickups' | 'exceptions';
+  title: string;
+  className?: string;
+  formProps?: ReturnType<typeof getFormProps>;
+  children: ReactNode;
+}) {
+  return (
+    <CardSection headingId={`${intent}-heading`} title={title}>
+      <Form method="post" action={PATH} {...formProps} className={className}>
+        {children}
+        <button type="submit" name="intent" value={intent} className="btn-secondary">
+          Save
+        </button>
+      </Form>
+    </CardSection>
   );
 }
 
