@@ -1,6 +1,7 @@
 import { trackingUrl } from '~/lib/urls.server';
 import { recipientLanguage, translator } from '~/lib/i18n.server';
 import { jsonLdText } from '~/utils/json-ld';
+import type { LeanNotification } from '~/models/notification.server';
 import {
   ButtonLink,
   Heading,
@@ -9,19 +10,15 @@ import {
   textSignature,
 } from './layout.server';
 
-export type RenderableNotification = {
+/** A stored notification's message, or an e-mail written like one, with what goes around it. */
+export type RenderableNotification = Pick<
+  LeanNotification,
+  'recipient' | 'title' | 'message' | 'html' | 'language' | 'trackingNumber'
+> & {
   /** The notification's id: its e-mail carries a Message-ID made from it. */
   id?: string;
   /** For e-mails that are not notifications: the key their Message-ID is made from. */
   messageKey?: string;
-  recipient: string;
-  title: string;
-  message: string;
-  /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
-  html?: string | null;
-  /** The language it is written in (its recipient's); none: the default language. */
-  language?: string | null;
-  trackingNumber: string;
   /** The tracking event the e-mail reports (subscribers' e-mails), shown under the message. */
   event?: { status: string; location?: string | null; description?: string | null; time: string };
   /**

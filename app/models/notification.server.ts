@@ -81,7 +81,9 @@ export type LeanNotification = {
   recipient: string;
   title: string;
   message: string;
+  /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
   html?: string | null;
+  /** The language it is written in (its recipient's); none: the default language. */
   language?: string | null;
   trackingNumber: string;
   parcelId?: unknown;

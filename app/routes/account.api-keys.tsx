@@ -1,4 +1,3 @@
-import { getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
@@ -10,7 +9,6 @@ import {
   RevokeApiKey,
 } from '~/components/settings/api-keys';
 import { useCreateForm } from '~/components/settings/create-section';
-import { SelectField } from '~/components/ui/field';
 import {
   ACCOUNT_KEY_SCOPES,
   AccountApiKeyCreateSchema,
@@ -21,6 +19,7 @@ import { apiKeysPageData, keyFormReply, revokeListedApiKey } from '~/http/settin
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { issueAccountApiKey } from '~/services/accounts.server';
+import { SelectFor } from '~/components/ui/conform-fields';
 
 const PATH = '/account/api-keys';
 
@@ -81,12 +80,7 @@ export default function AccountApiKeys() {
         scopeHints={SCOPE_HINTS}
         nameHint="Who or what uses it, e.g. Shop integration"
       >
-        <SelectField
-          label="Mode"
-          {...getSelectProps(fields.mode)}
-          options={MODE_OPTIONS}
-          errors={fields.mode.errors}
-        />
+        <SelectFor label="Mode" meta={fields.mode} options={MODE_OPTIONS} />
       </ApiKeyCreateSection>
       <ApiKeyList apiKeys={apiKeys} path={PATH} withMode />
     </div>

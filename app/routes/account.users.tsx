@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { accountUserOwnedBy, listAccountUsers, type PublicUser } from '~/models/user.server';
 import { AccountUserInviteSchema, AccountUserStatusFormSchema } from '~/schemas/account';
@@ -17,6 +17,7 @@ import { invalidForm } from '~/lib/form-reply.server';
 import { EMAIL_IN_USE, inviteAccountUser } from '~/services/account-users.server';
 import { setUserDisabled } from '~/services/users.server';
 import { useIsPending } from '~/utils/use-is-pending';
+import { InputFor, SelectFor } from '~/components/ui/conform-fields';
 
 const PATH = '/account/users';
 const ROLE_OPTIONS = [
@@ -139,24 +140,9 @@ export default function AccountUsers() {
         <CardSection headingId="invite-heading" title="Invite a user">
           <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-2">
             <FormErrors id={form.errorId} errors={form.errors} />
-            <Field
-              label="Name"
-              {...getInputProps(fields.name, { type: 'text' })}
-              autoComplete="off"
-              errors={fields.name.errors}
-            />
-            <Field
-              label="Email"
-              {...getInputProps(fields.email, { type: 'email' })}
-              autoComplete="off"
-              errors={fields.email.errors}
-            />
-            <SelectField
-              label="Role"
-              {...getSelectProps(fields.accountRole)}
-              options={ROLE_OPTIONS}
-              errors={fields.accountRole.errors}
-            />
+            <InputFor label="Name" meta={fields.name} autoComplete="off" />
+            <InputFor label="Email" meta={fields.email} type="email" autoComplete="off" />
+            <SelectFor label="Role" meta={fields.accountRole} options={ROLE_OPTIONS} />
             <div className="sm:col-span-2">
               <SubmitButton pending={inviting} pendingLabel="Inviting...">
                 Invite user

@@ -1,10 +1,9 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { PortalCard } from '~/components/account/portal-card';
-import { Field } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { ChoosePasswordSchema } from '~/schemas/account';
 import { startUserSession } from '~/http/session.server';
@@ -17,6 +16,7 @@ import {
 } from '~/services/account-users.server';
 import { useIsPending } from '~/utils/use-is-pending';
 import { staffStyles } from '~/utils/stylesheets';
+import { InputFor } from '~/components/ui/conform-fields';
 
 export { staffStyles as links };
 
@@ -69,19 +69,19 @@ export default function ChoosePassword() {
     <PortalCard title="Choose your password">
       <p className="text-sm text-gray-600">You will sign in as {email}.</p>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <Field
+        <InputFor
           label="Password"
-          {...getInputProps(fields.password, { type: 'password' })}
+          meta={fields.password}
+          type="password"
           autoComplete="new-password"
           required
-          errors={fields.password.errors}
         />
-        <Field
+        <InputFor
           label="Repeat the password"
-          {...getInputProps(fields.confirm, { type: 'password' })}
+          meta={fields.confirm}
+          type="password"
           autoComplete="new-password"
           required
-          errors={fields.confirm.errors}
         />
         <SubmitButton className="btn-primary w-full" pending={pending}>
           Save and sign in

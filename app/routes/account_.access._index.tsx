@@ -1,10 +1,9 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData } from '@remix-run/react';
 import { PortalCard } from '~/components/account/portal-card';
-import { Field } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { AccessRequestSchema } from '~/schemas/account';
 import { invalidForm } from '~/lib/form-reply.server';
@@ -12,6 +11,7 @@ import { readFormData } from '~/lib/form.server';
 import { requestAccess } from '~/services/account-users.server';
 import { useIsPending } from '~/utils/use-is-pending';
 import { staffStyles } from '~/utils/stylesheets';
+import { InputFor } from '~/components/ui/conform-fields';
 
 export { staffStyles as links };
 
@@ -42,13 +42,7 @@ export default function RequestAccess() {
           <p className="text-sm text-gray-600">
             Give the e-mail address you sign in with: we will send you a link to choose a password.
           </p>
-          <Field
-            label="Email"
-            {...getInputProps(fields.email, { type: 'email' })}
-            autoComplete="email"
-            required
-            errors={fields.email.errors}
-          />
+          <InputFor label="Email" meta={fields.email} type="email" autoComplete="email" required />
           <SubmitButton className="btn-primary w-full" pending={pending}>
             Send me a link
           </SubmitButton>

@@ -1,4 +1,3 @@
-import { getSelectProps, getInputProps, getTextareaProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, type SerializeFrom } from '@remix-run/node';
@@ -8,7 +7,7 @@ import {
   type PickerDialog,
   type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
-import { Field, SelectField, TextareaField } from '~/components/ui/field';
+import { Field } from '~/components/ui/field';
 import { getParcelOption } from '~/models/parcel-reads.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
 import {
@@ -32,6 +31,7 @@ import { invalidForm } from '~/lib/form-reply.server';
 import { createNotification } from '~/services/notifications.server';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { InputFor, SelectFor, TextareaFor } from '~/components/ui/conform-fields';
 
 const LIST_PATH = '/dashboard/notifications';
 
@@ -157,12 +157,11 @@ function SendNotificationFields({
           className="[&_input]:bg-gray-50"
         />
       ) : null}
-      <SelectField
+      <SelectFor
         label="Template"
-        {...getSelectProps(fields.type)}
+        meta={fields.type}
         onChange={(e) => applyTemplate(asType(e.target.value))}
         options={NOTIFICATION_TYPES}
-        errors={fields.type.errors}
       />
       {hydrated ? null : (
         <ApplyChoiceButton
@@ -171,20 +170,13 @@ function SendNotificationFields({
           hint="Fills the subject and message from the chosen template."
         />
       )}
-      <Field
-        label="Subject"
-        {...getInputProps(fields.title, { type: 'text' })}
-        required
-        maxLength={NOTIFICATION_TITLE_MAX}
-        errors={fields.title.errors}
-      />
-      <TextareaField
+      <InputFor label="Subject" meta={fields.title} required maxLength={NOTIFICATION_TITLE_MAX} />
+      <TextareaFor
         label="Message"
-        {...getTextareaProps(fields.message)}
+        meta={fields.message}
         required
         rows={8}
         maxLength={NOTIFICATION_MESSAGE_MAX}
-        errors={fields.message.errors}
       />
       <p id="placeholder-hint" className="text-xs text-gray-600">
         Placeholders are filled in for the chosen parcel when the e-mail is sent:{' '}

@@ -1,17 +1,11 @@
 import { OpenForm } from '~/components/ui/open-form';
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-} from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { getNotificationTemplate, templateTypeOf } from '~/models/notification-template.server';
 import { listParcelOptions } from '~/models/parcel-reads.server';
 import { NOTIFICATION_PARCEL_CHOICES } from '~/schemas/notification';
@@ -36,6 +30,7 @@ import { useIsPending } from '~/utils/use-is-pending';
 import { FilterSelect } from '~/components/ui/filter-select';
 import { LANGUAGES, SOURCE_LANGUAGE, type Language } from '~/schemas/languages';
 import { TEXT_LANGUAGE_NAMES } from '~/schemas/texts';
+import { InputFor, SelectFor, TextareaFor } from '~/components/ui/conform-fields';
 
 const LIST_PATH = '/dashboard/notifications/templates';
 
@@ -163,39 +158,28 @@ export default function EditTemplatePage() {
             Placeholders, the same in every language, filled in for the parcel when the e-mail is
             sent: {placeholders}.
           </p>
-          <Field
-            label="Subject"
-            {...getInputProps(fields.subject, { type: 'text' })}
-            maxLength={TEMPLATE_SUBJECT_MAX}
-            errors={fields.subject.errors}
-          />
-          <TextareaField
+          <InputFor label="Subject" meta={fields.subject} maxLength={TEMPLATE_SUBJECT_MAX} />
+          <TextareaFor
             label="Text body"
-            {...getTextareaProps(fields.text)}
+            meta={fields.text}
             rows={10}
             maxLength={TEMPLATE_TEXT_MAX}
-            errors={fields.text.errors}
           />
-          <TextareaField
+          <TextareaFor
             label="HTML body"
-            {...getTextareaProps(fields.html)}
+            meta={fields.html}
             rows={10}
             maxLength={TEMPLATE_HTML_MAX}
-            errors={fields.html.errors}
             className="font-mono"
           />
-          <SelectField
-            label="Preview with parcel"
-            {...getSelectProps(fields.parcelId)}
-            errors={fields.parcelId.errors}
-          >
+          <SelectFor label="Preview with parcel" meta={fields.parcelId}>
             <option value="">Select a parcel…</option>
             {parcels.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.trackingNumber} — {p.recipientName || 'No name'} ({p.status})
               </option>
             ))}
-          </SelectField>
+          </SelectFor>
           <ResetAndSave resetting={resetting} saving={saving} saveLabel="Save template">
             <SubmitButton
               name="intent"

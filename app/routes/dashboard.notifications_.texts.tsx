@@ -1,12 +1,12 @@
 import { OpenForm } from '~/components/ui/open-form';
 import { useState } from 'react';
-import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors, TextareaField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { ResetAndSave } from '~/components/ui/submit-button';
 import { FilterSelect } from '~/components/ui/filter-select';
 import { requireRole, requireUser } from '~/http/auth.server';
@@ -28,6 +28,7 @@ import {
 } from '~/schemas/texts';
 import { countSms, MAX_SMS_SEGMENTS, smsCountText } from '~/utils/sms-segments';
 import { useIsPending } from '~/utils/use-is-pending';
+import { TextareaFor } from '~/components/ui/conform-fields';
 
 const PATH = '/dashboard/notifications/texts';
 
@@ -122,12 +123,11 @@ export default function TextTemplatesPage() {
         </p>
         <input type="hidden" name="event" value={event} />
         <input type="hidden" name="language" value={language} />
-        <TextareaField
+        <TextareaFor
           label="Text"
-          {...getTextareaProps(fields.body)}
+          meta={fields.body}
           rows={5}
           maxLength={TEXT_TEMPLATE_MAX}
-          errors={fields.body.errors}
           dir={language === 'ar' ? 'rtl' : undefined}
           onChange={(e) => setTyped(e.currentTarget.value)}
         />

@@ -1,4 +1,3 @@
-import { getSelectProps } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, type SerializeFrom } from '@remix-run/node';
@@ -8,7 +7,6 @@ import {
   type PickerDialog,
   type PickerFieldsProps,
 } from '~/components/parcels/parcel-picker-dialog';
-import { SelectField } from '~/components/ui/field';
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 
 import {
@@ -30,6 +28,7 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { loadParcelChoices } from '~/http/parcel-pages.server';
 import { generateReceipt } from '~/services/receipts.server';
+import { SelectFor } from '~/components/ui/conform-fields';
 
 const LIST_PATH = '/dashboard/receipts';
 const NEW_PATH = `${LIST_PATH}/new`;
@@ -139,20 +138,14 @@ function GenerateReceiptFields({
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <InputsFromTable inputs={CUSTOMER_INPUTS} of={fields} autoComplete="off" />
-        <SelectField
-          label="Payment method"
-          {...getSelectProps(fields.paymentMethod)}
-          options={PAYMENT_METHODS}
-          errors={fields.paymentMethod.errors}
-        />
-        <SelectField
+        <SelectFor label="Payment method" meta={fields.paymentMethod} options={PAYMENT_METHODS} />
+        <SelectFor
           label="Format"
-          {...getSelectProps(fields.format)}
+          meta={fields.format}
           options={RECEIPT_FORMATS.map((format) => ({
             value: format,
             label: FORMAT_LABELS[format],
           }))}
-          errors={fields.format.errors}
         />
       </div>
       <p className="text-xs text-gray-500">Left empty, the customer is the parcel&apos;s sender.</p>

@@ -16,6 +16,7 @@ import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { createAccount, updateAccount } from '~/services/accounts.server';
 import { useIsPending } from '~/utils/use-is-pending';
+import { InputFor } from '~/components/ui/conform-fields';
 
 const PATH = '/dashboard/settings/accounts';
 
@@ -111,21 +112,9 @@ export default function AccountSettings() {
       <CardSection headingId="new-account-heading" title="Add an account">
         <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-2">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="Company name"
-            {...getInputProps(fields.name, { type: 'text' })}
-            errors={fields.name.errors}
-          />
-          <Field
-            label="Email"
-            {...getInputProps(fields.email, { type: 'email' })}
-            errors={fields.email.errors}
-          />
-          <Field
-            label="Phone (optional)"
-            {...getInputProps(fields.phone, { type: 'tel' })}
-            errors={fields.phone.errors}
-          />
+          <InputFor label="Company name" meta={fields.name} />
+          <InputFor label="Email" meta={fields.email} type="email" />
+          <InputFor label="Phone (optional)" meta={fields.phone} type="tel" />
           {ADDRESS_PARTS.map(([part, label]) => {
             const { key: _key, ...props } = getInputProps(address[part], { type: 'text' });
             return <Field key={part} label={label} {...props} errors={address[part].errors} />;

@@ -1,13 +1,15 @@
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
+import type { ReactNode } from 'react';
+import type { z } from 'zod';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { Field, FormErrors } from '~/components/ui/field';
 import { listDepots } from '~/models/depot.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import {
@@ -34,6 +36,7 @@ import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server
 import { readFormData } from '~/lib/form.server';
 import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { env } from '~/lib/env.server';
+import { InputFor, SelectFor } from '~/components/ui/conform-fields';
 
 const PATH = '/dashboard/settings/depots';
 const DepotCreateFormSchema = DepotSchema;
@@ -51,6 +54,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+/**
+ * One of the page's settings forms: its answer with its errors (400), or the setting saved and
+ * "Settings saved".
+ */
+async function saveSetting<Schema extends z.ZodType>(
+  request: Request,
+  formData: FormData,
+  intent: string,
+  schema: Schema,
+  save: (value: z.output<Schema>) => Promise<unknown>,
+) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== 'success')
+    return json({ intent, result: submission.reply() }, { status: 400 });
+  await save(submission.value);
+  return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUserWithRole(request, 'admin');
   const actor = { user, context };
@@ -66,27 +87,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       done: (deleted) => ({ title: 'Depot deleted', description: deleted.name }),
     });
   }
-  if (intent === 'deliveries') {
-    const submission = parseWithZod(formData, { schema: DeliverySettingsSchema });
-    if (submission.status !== 'success')
-      return json({ intent, result: submission.reply() }, { status: 400 });
-    await saveDeliveredByScan(submission.value.deliveredByScan, actor);
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
-  }
-  if (intent === 'exceptions') {
-    const submission = parseWithZod(formData, { schema: ExceptionSettingsSchema });
-    if (submission.status !== 'success')
-      return json({ intent, result: submission.reply() }, { status: 400 });
-    await saveStaleScanDays(submission.value.staleScanDays, actor);
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
-  }
-  if (intent === 'pickups') {
-    const submission = parseWithZod(formData, { schema: PickupSettingsSchema });
-    if (submission.status !== 'success')
-      return json({ intent, result: submission.reply() }, { status: 400 });
-    await savePickupCutoff(submission.value.pickupCutoff, actor);
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Settings saved' });
-  }
+  if (intent === 'deliveries')
+    return saveSetting(request, formData, intent, DeliverySettingsSchema, (value) =>
+      saveDeliveredByScan(value.deliveredByScan, actor),
+    );
+  if (intent === 'exceptions')
+    return saveSetting(request, formData, intent, ExceptionSettingsSchema, (value) =>
+      saveStaleScanDays(value.staleScanDays, actor),
+    );
+  if (intent === 'pickups')
+    return saveSetting(request, formData, intent, PickupSettingsSchema, (value) =>
+      savePickupCutoff(value.pickupCutoff, actor),
+    );
   const submission = parseWithZod(formData, { schema: DepotCreateFormSchema });
   if (submission.status !== 'success')
     return json({ intent: 'create', result: submission.reply() }, { status: 400 });
@@ -191,79 +203,81 @@ export default function DepotSettings() {
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <InputsFromTable inputs={DEPOT_INPUTS} of={fields} />
-          <SelectField
-            label="Time zone"
-            {...getSelectProps(fields.timeZone)}
-            errors={fields.timeZone.errors}
-          >
+          <SelectFor label="Time zone" meta={fields.timeZone}>
             {TIME_ZONE_CHOICES.map((zone) => (
               <option key={zone} value={zone}>
                 {zone.replace(/_/g, ' ')}
               </option>
             ))}
-          </SelectField>
+          </SelectFor>
           <button type="submit" name="intent" value="create" className="btn-primary">
             Add depot
           </button>
         </Form>
       </CardSection>
 
-      <CardSection headingId="deliveries-heading" title="Deliveries">
-        <Form method="post" action={PATH} className="space-y-3">
-          <label className="flex min-h-6 items-start gap-2 text-sm text-gray-800">
-            <input
-              type="checkbox"
-              name="deliveredByScan"
-              defaultChecked={settings.deliveredByScan}
-              className="mt-0.5 h-5 w-5"
-            />
-            <span>
-              Couriers may record Delivered with a scan that names who received the parcel (no photo
-              or signature). Otherwise Delivered is recorded with a proof of delivery.
-            </span>
-          </label>
-          <button type="submit" name="intent" value="deliveries" className="btn-secondary">
-            Save
-          </button>
-        </Form>
-      </CardSection>
-
-      <CardSection headingId="pickups-heading" title="Pickups">
-        <Form method="post" action={PATH} className="flex flex-wrap items-end gap-3">
-          <Field
-            label="Same-day pickups until (company time)"
-            name="pickupCutoff"
-            type="time"
-            required
-            defaultValue={settings.pickupCutoff}
-            errors={resultFor('pickups')?.error?.pickupCutoff ?? undefined}
+      <SettingCard intent="deliveries" title="Deliveries" className="space-y-3">
+        <label className="flex min-h-6 items-start gap-2 text-sm text-gray-800">
+          <input
+            type="checkbox"
+            name="deliveredByScan"
+            defaultChecked={settings.deliveredByScan}
+            className="mt-0.5 h-5 w-5"
           />
-          <button type="submit" name="intent" value="pickups" className="btn-secondary">
-            Save
-          </button>
-        </Form>
-      </CardSection>
+          <span>
+            Couriers may record Delivered with a scan that names who received the parcel (no photo
+            or signature). Otherwise Delivered is recorded with a proof of delivery.
+          </span>
+        </label>
+      </SettingCard>
 
-      <CardSection headingId="exceptions-heading" title="Exceptions">
-        <Form
-          method="post"
-          action={PATH}
-          {...getFormProps(exceptionsForm)}
-          className="flex flex-wrap items-end gap-3"
-        >
-          <Field
-            label="Days without a scan before an open parcel is listed"
-            {...getInputProps(exceptionFields.staleScanDays, { type: 'number' })}
-            min={1}
-            max={STALE_SCAN_DAYS_MAX}
-            errors={exceptionFields.staleScanDays.errors}
-          />
-          <button type="submit" name="intent" value="exceptions" className="btn-secondary">
-            Save
-          </button>
-        </Form>
-      </CardSection>
+      <SettingCard intent="pickups" title="Pickups">
+        <Field
+          label="Same-day pickups until (company time)"
+          name="pickupCutoff"
+          type="time"
+          required
+          defaultValue={settings.pickupCutoff}
+          errors={resultFor('pickups')?.error?.pickupCutoff ?? undefined}
+        />
+      </SettingCard>
+
+      <SettingCard intent="exceptions" title="Exceptions" formProps={getFormProps(exceptionsForm)}>
+        <InputFor
+          label="Days without a scan before an open parcel is listed"
+          meta={exceptionFields.staleScanDays}
+          type="number"
+          min={1}
+          max={STALE_SCAN_DAYS_MAX}
+        />
+      </SettingCard>
     </div>
+  );
+}
+
+/** A card of one setting: its form, sent with its intent by the card's Save button. */
+function SettingCard({
+  intent,
+  title,
+  className = 'flex flex-wrap items-end gap-3',
+  formProps,
+  children,
+}: {
+  intent: 'deliveries' | 'pickups' | 'exceptions';
+  title: string;
+  className?: string;
+  formProps?: ReturnType<typeof getFormProps>;
+  children: ReactNode;
+}) {
+  return (
+    <CardSection headingId={`${intent}-heading`} title={title}>
+      <Form method="post" action={PATH} {...formProps} className={className}>
+        {children}
+        <button type="submit" name="intent" value={intent} className="btn-secondary">
+          Save
+        </button>
+      </Form>
+    </CardSection>
   );
 }
 

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { Field, FormErrors } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { TemporaryPassword } from '~/components/users/temporary-password';
 import { UserProfileFields } from '~/components/users/user-fields';
 import { UserConflictError } from '~/models/user.server';
@@ -16,6 +16,7 @@ import { invalidForm, type FormReply } from '~/lib/form-reply.server';
 import { addUser } from '~/services/users.server';
 import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { InputFor } from '~/components/ui/conform-fields';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUserWithRole(request, 'admin');
@@ -85,19 +86,14 @@ export default function NewUserPage() {
       <h1 className="text-2xl font-bold text-gray-900">Add User</h1>
       <Form method="post" {...getFormProps(form)} className="card space-y-4 p-4">
         <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          label="Username"
-          autoComplete="off"
-          errors={fields.username.errors}
-          {...getInputProps(fields.username, { type: 'text' })}
-        />
+        <InputFor label="Username" autoComplete="off" meta={fields.username} />
         <UserProfileFields fields={fields} />
-        <Field
+        <InputFor
           label="Password (optional)"
           autoComplete="new-password"
           hint="Leave empty to get a temporary password, shown once, that the user changes at the first sign-in."
-          errors={fields.password.errors}
-          {...getInputProps(fields.password, { type: 'password' })}
+          meta={fields.password}
+          type="password"
         />
         <CancelAndSubmit
           cancelTo="/dashboard/users"

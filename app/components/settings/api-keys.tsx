@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react';
+import { type FieldMetadata } from '@conform-to/react';
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { CheckboxGroup } from '~/components/settings/checkbox-group';
@@ -7,10 +7,10 @@ import { CreateSection } from '~/components/settings/create-section';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { CardSection } from '~/components/ui/card-section';
 import { DataTable, FLUSH, ScrollRegion, type Column } from '~/components/ui/data-table';
-import { Field } from '~/components/ui/field';
 import { API_KEY_NAME_MAX } from '~/schemas/constants';
 import { formatDateTime } from '~/utils/format';
 import { useCompany } from '~/utils/use-company';
+import { InputFor } from '~/components/ui/conform-fields';
 
 /**
  * The pieces of an API keys page, the company's (Settings) and a shipper account's (the portal):
@@ -142,13 +142,12 @@ export function ApiKeyCreateSection<Schema extends Record<string, unknown>>({
       form={create}
       submitLabel="Create API key"
     >
-      <Field
+      <InputFor
         label="Name"
-        {...getInputProps(fields.name, { type: 'text' })}
+        meta={fields.name}
         required
         maxLength={API_KEY_NAME_MAX}
         hint={nameHint}
-        errors={fields.name.errors}
       />
       <CheckboxGroup legend="Scopes" field={fields.scopes} options={scopes} labels={scopeHints} />
       {children}

@@ -1,11 +1,11 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react';
-import { Field } from '~/components/ui/field';
+import { type FieldMetadata } from '@conform-to/react';
 import {
   WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_URL_MAX,
 } from '~/schemas/integrations';
 import { CheckboxGroup } from './checkbox-group';
+import { InputFor } from '~/components/ui/conform-fields';
 
 /** URL, description and events: the fields of the create and edit forms. */
 export function WebhookFields({
@@ -19,20 +19,15 @@ export function WebhookFields({
 }) {
   return (
     <>
-      <Field
+      <InputFor
         label="Endpoint URL"
-        {...getInputProps(fields.url, { type: 'url' })}
+        meta={fields.url}
+        type="url"
         required
         maxLength={WEBHOOK_URL_MAX}
         placeholder="https://example.com/webhooks/courier"
-        errors={fields.url.errors}
       />
-      <Field
-        label="Description"
-        {...getInputProps(fields.description, { type: 'text' })}
-        maxLength={WEBHOOK_DESCRIPTION_MAX}
-        errors={fields.description.errors}
-      />
+      <InputFor label="Description" meta={fields.description} maxLength={WEBHOOK_DESCRIPTION_MAX} />
       <CheckboxGroup legend="Events" field={fields.events} options={WEBHOOK_EVENT_TYPES} />
     </>
   );

@@ -1,15 +1,8 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from '@conform-to/react';
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, useParams } from '@remix-run/react';
 import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
-import { Field, FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { EVENT_STATUSES, FAILED_DELIVERY } from '~/schemas/constants';
 import type { DepotChoice } from '~/schemas/depot';
 import {
@@ -24,6 +17,7 @@ import { TIME_ZONE_CHOICES } from '~/utils/time-zone';
 import { useHydrated } from '~/utils/use-hydrated';
 import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { InputFor, SelectFor, TextareaFor } from '~/components/ui/conform-fields';
 
 export type EventFormValues = {
   status: string;
@@ -90,33 +84,26 @@ export function EventForm({
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <SelectField
-        label="Status"
-        {...getSelectProps(fields.status)}
-        options={EVENT_STATUSES}
-        errors={fields.status.errors}
-      />
+      <SelectFor label="Status" meta={fields.status} options={EVENT_STATUSES} />
       {showCustom ? (
-        <Field
+        <InputFor
           label="Custom status"
-          {...getInputProps(fields.customStatus, { type: 'text' })}
+          meta={fields.customStatus}
           maxLength={EVENT_STATUS_MAX}
           hint={`Used when the status is '${CUSTOM_EVENT_STATUS}'.`}
-          errors={fields.customStatus.errors}
         />
       ) : null}
       {showAttempt ? (
         <FailedAttemptFields reason={fields.reason} nextAttemptDate={fields.nextAttemptDate} />
       ) : null}
       {depots.length ? (
-        <SelectField
+        <SelectFor
           label="Depot"
-          {...getSelectProps(fields.depotId)}
+          meta={fields.depotId}
           options={depots.map((d) => ({ value: d.id, label: d.name }))}
-          errors={fields.depotId.errors}
         >
           <option value="">None (enter the location)</option>
-        </SelectField>
+        </SelectFor>
       ) : null}
       {depots.length && !depot ? (
         <p className="-mt-2 text-xs text-gray-500">
@@ -128,39 +115,32 @@ export function EventForm({
           Location: {depot.name} · Time zone: {depot.timeZone.replace(/_/g, ' ')}
         </p>
       ) : (
-        <Field
+        <InputFor
           label="Location"
-          {...getInputProps(fields.location, { type: 'text' })}
+          meta={fields.location}
           maxLength={EVENT_LOCATION_MAX}
           placeholder="e.g. Chicago Distribution Center"
-          errors={fields.location.errors}
         />
       )}
-      <TextareaField
+      <TextareaFor
         label="Description"
-        {...getTextareaProps(fields.description)}
+        meta={fields.description}
         rows={3}
         maxLength={EVENT_DESCRIPTION_MAX}
-        errors={fields.description.errors}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Date"
-          {...getInputProps(fields.date, { type: 'date' })}
-          errors={fields.date.errors}
-        />
-        <Field
+        <InputFor label="Date" meta={fields.date} type="date" />
+        <InputFor
           label="Time"
-          {...getInputProps(fields.time, { type: 'time' })}
+          meta={fields.time}
+          type="time"
           hint="Where the event happened. Leave date and time empty for now."
-          errors={fields.time.errors}
         />
-        <SelectField
+        <SelectFor
           className={depot ? 'hidden' : 'sm:col-span-2'}
           label="Time zone"
-          {...getSelectProps(fields.timeZone)}
+          meta={fields.timeZone}
           options={zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') }))}
-          errors={fields.timeZone.errors}
         />
       </div>
       <CancelAndSubmit

@@ -1,6 +1,6 @@
-import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react';
-import { Field, SelectField } from '~/components/ui/field';
+import { type FieldMetadata } from '@conform-to/react';
 import { FAILURE_REASON_CODES, failureReasonLabel } from '~/schemas/constants';
+import { InputFor, SelectFor } from '~/components/ui/conform-fields';
 
 /** A failed delivery's reason (required) and the day of the next attempt (optional). */
 export function FailedAttemptFields({
@@ -12,11 +12,7 @@ export function FailedAttemptFields({
 }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <SelectField
-        label="Reason (Failed Delivery)"
-        {...getSelectProps(reason)}
-        errors={reason.errors}
-      >
+      <SelectFor label="Reason (Failed Delivery)" meta={reason}>
         <option value="">Choose a reason</option>
         {FAILURE_REASON_CODES.map((code) => (
           <option key={code} value={code}>
@@ -25,12 +21,8 @@ export function FailedAttemptFields({
               : failureReasonLabel(code)}
           </option>
         ))}
-      </SelectField>
-      <Field
-        label="Next attempt (optional)"
-        {...getInputProps(nextAttemptDate, { type: 'date' })}
-        errors={nextAttemptDate.errors}
-      />
+      </SelectFor>
+      <InputFor label="Next attempt (optional)" meta={nextAttemptDate} type="date" />
     </div>
   );
 }

@@ -1,7 +1,7 @@
-import { getSelectProps, type FieldMetadata } from '@conform-to/react';
-import { SelectField } from '~/components/ui/field';
+import { type FieldMetadata } from '@conform-to/react';
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import { USER_ROLES } from '~/schemas/user';
+import { SelectFor } from '~/components/ui/conform-fields';
 
 const PROFILE_INPUTS: Array<InputSpec<'name' | 'email'>> = [
   { name: 'name', label: 'Name' },
@@ -17,12 +17,7 @@ export function UserProfileFields({
   return (
     <>
       <InputsFromTable inputs={PROFILE_INPUTS} of={fields} />
-      <SelectField
-        label="Role"
-        errors={fields.role.errors}
-        {...getSelectProps(fields.role)}
-        options={USER_ROLES}
-      />
+      <SelectFor label="Role" meta={fields.role} options={USER_ROLES} />
     </>
   );
 }
