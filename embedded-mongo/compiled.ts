@@ -106,6 +106,20 @@ function exactly(n: number, argument: unknown, compile: (expr: unknown) => Compi
   return Array.isArray(argument) && argument.length === n ? argument.map(compile) : null;
 }
 
+/**
+ * The compiled arguments of an operator taking from `min` to `max` of them (one may stand alone,
+ * outside a list), as evaluateArguments reads them; null otherwise, for mingo to refuse.
+ */
+export function compiledArguments(
+  argument: unknown,
+  compile: (expr: unknown) => Compiled,
+  min: number,
+  max = min,
+): Compiled[] | null {
+  const list = Array.isArray(argument) ? argument : [argument];
+  return list.length < min || list.length > max ? null : list.map(compile);
+}
+
 const comparison =
   (result: (c: number) => boolean): OperatorCompiler =>
   (argument, compile) => {
