@@ -251,7 +251,7 @@ export const conversionExpressions: Record<string, Expression> = {
 // Compiled (see compiled.ts): the argument evaluated for each document, then converted as above.
 for (const [name, to] of Object.entries(SHORTHANDS))
   compiledOperators.set(name, (argument, compile) => {
-    const [arg] = compiledArguments(argument, compile, 1) ?? [];
+    const [arg] = compiledArguments(argument, compile, 1) ?? [null];
     if (!arg) return null;
     return (doc, options) => {
       const v = arg(doc, options);
