@@ -1,6 +1,6 @@
 import { Decimal128, Double, Int32, Long } from 'bson';
 import { computeValue, type Options } from 'mingo/core';
-import { valuesOf } from './compiled';
+import { compiledArguments, compiledOperators, valuesOf, type Compiled } from './compiled';
 import { fail } from './errors';
 import {
   evaluateArguments,
@@ -285,6 +285,11 @@ const $multiply: Expression = (obj, expr, options) => {
 
 function twoNumbers(name: string, obj: unknown, expr: unknown, options: Options, code: number) {
   const [a, b] = evaluateArguments(name, obj, expr, options, 2);
+  return numbersOf(name, a, b, code);
+}
+
+/** Two arguments' numbers; null if one is null or missing; refused with `code` if not numbers. */
+function numbersOf(name: string, a: unknown, b: unknown, code: number) {
   const x = numeric(a);
   const y = numeric(b);
   if (x && y) return [x, y] as const;
@@ -293,7 +298,20 @@ function twoNumbers(name: string, obj: unknown, expr: unknown, options: Options,
 }
 
 const $divide: Expression = (obj, expr, options) => {
-  const args = twoNumbers('$divide', obj, expr, options, 14);
+  const [a, b] = evaluateArguments('$divide', obj, expr, options, 2);
+  return quotient(a, b);
+};
+
+// Compiled (see compiled.ts): both arguments evaluated for each document, then divided as above.
+compiledOperators.set('$divide', (argument, compile) => {
+  const args = compiledArguments(argument, compile, 2);
+  if (!args) return null;
+  const [a, b] = args as [Compiled, Compiled];
+  return (doc, options) => quotient(a(doc, options), b(doc, options));
+});
+
+function quotient(a: unknown, b: unknown): unknown {
+  const args = numbersOf('$divide', a, b, 14);
   if (!args) return null;
   const [x, y] = args;
   if (x.type === 'decimal' || y.type === 'decimal') {
@@ -304,7 +322,7 @@ const $divide: Expression = (obj, expr, options) => {
   const denominator = asDouble(y);
   if (denominator === 0) fail(2, "can't $divide by zero");
   return asDouble(x) / denominator;
-};
+}
 
 const $mod: Expression = (obj, expr, options) => {
   const args = twoNumbers('$mod', obj, expr, options, 16611);

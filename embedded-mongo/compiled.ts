@@ -48,62 +48,146 @@ type OperatorCompiler = (
 /** The operators compiled here; other modules add theirs (dates.ts adds $dateToString). */
 export const compiledOperators = new Map<string, OperatorCompiler>();
 
-const byMingo =
-  (expr: unknown): Compiled =>
-  (doc, options) =>
-    computeValue(doc, expr, null, options());
+/**
+ * The variables an operator compiled here binds ($filter's `as`), each a cell holding its value
+ * for the element being read, by name (escaped, as the pipeline hands them on).
+ */
+type Scope = ReadonlyMap<string, { value: unknown }>;
+const NO_VARIABLES: Scope = new Map();
+
+/**
+ * Thrown while compiling in a scope where a part left to mingo would read a variable of the scope
+ * (mingo does not know it): the operator that binds it is then left to mingo whole.
+ */
+class ReadsCompiledVariable extends Error {}
+
+/** Whether an (escaped) expression reads one of the scope's variables. */
+function readsVariable(expr: unknown, scope: Scope): boolean {
+  if (typeof expr === 'string')
+    return expr.startsWith('$$') && scope.has(expr.slice(2).split('.')[0]!);
+  if (Array.isArray(expr)) return expr.some((e) => readsVariable(e, scope));
+  if (!isPlainObject(expr)) return false;
+  return Object.values(expr).some((v) => readsVariable(v, scope));
+}
+
+const byMingo = (expr: unknown, scope: Scope): Compiled => {
+  if (scope.size && readsVariable(expr, scope)) throw new ReadsCompiledVariable();
+  return (doc, options) => computeValue(doc, expr, null, options());
+};
 
 const cache = new WeakMap<object, Compiled>();
 
 /** The expression (escaped, in mingo's form, as the pipeline hands it on) as a function. */
 export function compileExpression(expr: unknown): Compiled {
-  if (expr === null || typeof expr !== 'object') return compileScalar(expr);
+  return compileIn(expr, NO_VARIABLES);
+}
+
+function compileIn(expr: unknown, scope: Scope): Compiled {
+  if (expr === null || typeof expr !== 'object') return compileScalar(expr, scope);
+  if (scope.size) return compileObject(expr, scope);
   const cached = cache.get(expr);
   if (cached) return cached;
-  const compiled = compileObject(expr);
+  const compiled = compileObject(expr, scope);
   cache.set(expr, compiled);
   return compiled;
 }
 
-function compileScalar(expr: unknown): Compiled {
+function compileScalar(expr: unknown, scope: Scope): Compiled {
   if (typeof expr !== 'string' || !expr.startsWith('$')) return () => expr;
-  // `$name`: a field of the document (a dotted path comes as FIELD_PATH); variables by mingo.
+  // `$name`: a field of the document (a dotted path comes as FIELD_PATH); `$$name` a variable of
+  // the scope; other variables by mingo.
   const name = expr.slice(1);
-  if (name === '' || name.startsWith('$') || name.includes('.')) return byMingo(expr);
+  const cell = name.startsWith('$') ? scope.get(name.slice(1)) : undefined;
+  if (cell) return () => cell.value;
+  if (name === '' || name.startsWith('$') || name.includes('.')) return byMingo(expr, scope);
   return (doc) => resolve(doc as Doc, name);
 }
 
-function compileObject(expr: object): Compiled {
+function compileObject(expr: object, scope: Scope): Compiled {
+  const compile = (e: unknown) => compileIn(e, scope);
   if (Array.isArray(expr)) {
-    const items = expr.map(compileExpression);
+    const items = expr.map(compile);
     return (doc, options) => items.map((item) => item(doc, options));
   }
   if (!isPlainObject(expr)) return () => expr;
   const keys = Object.keys(expr);
   if (!keys.some((k) => k.startsWith('$'))) {
     // A document of expressions, its fields in their order.
-    const fields = keys.map((k) => [k, compileExpression(expr[k])] as const);
+    const fields = keys.map((k) => [k, compile(expr[k])] as const);
     return (doc, options) => {
       const out: Doc = {};
       for (const [k, field] of fields) setField(out, k, field(doc, options));
       return out;
     };
   }
-  if (keys.length !== 1) return byMingo(expr);
+  if (keys.length !== 1) return byMingo(expr, scope);
   const name = keys[0]!;
   const argument = expr[name];
   if (name === FIELD_PATH) {
     const [base, path] = argument as [string, string];
-    if (base !== '$$ROOT' && base !== '$$CURRENT') return byMingo(expr);
     const parts = path.split('.');
+    const cell = base.startsWith('$$') ? scope.get(base.slice(2)) : undefined;
+    if (cell) return () => followPath(cell.value, parts, 0);
+    if (base !== '$$ROOT' && base !== '$$CURRENT') return byMingo(expr, scope);
     return (doc) => followPath(doc, parts, 0);
   }
-  return compiledOperators.get(name)?.(argument, compileExpression) ?? byMingo(expr);
+  if (name === '$filter') return compileFilter(argument, scope) ?? byMingo(expr, scope);
+  return compiledOperators.get(name)?.(argument, compile) ?? byMingo(expr, scope);
+}
+
+/**
+ * $filter without a limit: the condition compiled once with the element as its variable, as
+ * logic.ts evaluates it (null for a null or missing input, anything else that is not an array
+ * refused as there, and any other shape of arguments left to mingo and the engine's $filter).
+ */
+function compileFilter(argument: unknown, scope: Scope): Compiled | null {
+  if (!isPlainObject(argument) || !('input' in argument) || !('cond' in argument)) return null;
+  if (Object.keys(argument).some((k) => k !== 'input' && k !== 'as' && k !== 'cond')) return null;
+  const name = argument.as === undefined ? 'this' : argument.as;
+  if (typeof name !== 'string') return null;
+  const cell = { value: undefined as unknown };
+  let input: Compiled;
+  let cond: Compiled;
+  try {
+    input = compileIn(argument.input, scope);
+    cond = compileIn(argument.cond, new Map([...scope, [name, cell]]));
+  } catch (e) {
+    if (e instanceof ReadsCompiledVariable) return null;
+    throw e;
+  }
+  return (doc, options) => {
+    const list = input(doc, options);
+    if (list === null || list === undefined) return null;
+    if (!Array.isArray(list))
+      fail(28651, `input to $filter must be an array not ${typeName(list)}`);
+    const out: unknown[] = [];
+    const outer = cell.value;
+    for (const e of list) {
+      cell.value = e;
+      if (isTrue(cond(doc, options))) out.push(e);
+    }
+    cell.value = outer;
+    return out;
+  };
 }
 
 /** The compiled arguments of an operator taking exactly `n`, as a list; null otherwise. */
 function exactly(n: number, argument: unknown, compile: (expr: unknown) => Compiled) {
   return Array.isArray(argument) && argument.length === n ? argument.map(compile) : null;
+}
+
+/**
+ * The compiled arguments of an operator taking from `min` to `max` of them (one may stand alone,
+ * outside a list), as evaluateArguments reads them; null otherwise, for mingo to refuse.
+ */
+export function compiledArguments(
+  argument: unknown,
+  compile: (expr: unknown) => Compiled,
+  min: number,
+  max = min,
+): Compiled[] | null {
+  const list = Array.isArray(argument) ? argument : [argument];
+  return list.length < min || list.length > max ? null : list.map(compile);
 }
 
 const comparison =

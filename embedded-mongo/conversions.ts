@@ -1,6 +1,7 @@
 import { Decimal128, Long, ObjectId, type Timestamp } from 'bson';
 import { computeValue } from 'mingo/core';
 import { asDecimal, asDouble, numeric, truncated, type Num } from './arithmetic';
+import { compiledArguments, compiledOperators } from './compiled';
 import { dateFromText, formatDate, ISO_FORMAT, UTC } from './dates';
 import { fail } from './errors';
 import {
@@ -229,14 +230,31 @@ function shorthand(name: string, to: Target): Expression {
   };
 }
 
+const SHORTHANDS: Record<string, Target> = {
+  $toString: 'string',
+  $toBool: 'bool',
+  $toInt: 'int',
+  $toLong: 'long',
+  $toDouble: 'double',
+  $toDecimal: 'decimal',
+  $toDate: 'date',
+  $toObjectId: 'objectId',
+};
+
 export const conversionExpressions: Record<string, Expression> = {
   $convert,
-  $toString: shorthand('$toString', 'string'),
-  $toBool: shorthand('$toBool', 'bool'),
-  $toInt: shorthand('$toInt', 'int'),
-  $toLong: shorthand('$toLong', 'long'),
-  $toDouble: shorthand('$toDouble', 'double'),
-  $toDecimal: shorthand('$toDecimal', 'decimal'),
-  $toDate: shorthand('$toDate', 'date'),
-  $toObjectId: shorthand('$toObjectId', 'objectId'),
+  ...Object.fromEntries(
+    Object.entries(SHORTHANDS).map(([name, to]) => [name, shorthand(name, to)]),
+  ),
 };
+
+// Compiled (see compiled.ts): the argument evaluated for each document, then converted as above.
+for (const [name, to] of Object.entries(SHORTHANDS))
+  compiledOperators.set(name, (argument, compile) => {
+    const [arg] = compiledArguments(argument, compile, 1) ?? [null];
+    if (!arg) return null;
+    return (doc, options) => {
+      const v = arg(doc, options);
+      return nullish(v) ? null : convert(v, to, name);
+    };
+  });

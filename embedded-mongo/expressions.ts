@@ -1,6 +1,7 @@
 import { type Binary, Long, type Timestamp } from 'bson';
 import { ComputeOptions, computeValue } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
+import { compiledArguments, compiledOperators } from './compiled';
 import { formatDate, ISO_FORMAT, UTC } from './dates';
 import { fail } from './errors';
 import {
@@ -63,12 +64,17 @@ function integralArgument(name: string, v: unknown, code: number, what: string):
   return toNumber(v);
 }
 
+const sizeOf = (v: unknown): number =>
+  requireArray(v, 17124, 'The argument to $size must be an array. Type of argument is ').length;
+
+// Compiled (see compiled.ts): the argument evaluated for each document, then measured as below.
+compiledOperators.set('$size', (argument, compile) => {
+  const [arg] = compiledArguments(argument, compile, 1) ?? [null];
+  return arg ? (doc, options) => sizeOf(arg(doc, options)) : null;
+});
+
 const arrays: Record<string, Expression> = {
-  $size: (obj, expr, options) => {
-    const [v] = evaluateArguments('$size', obj, expr, options, 1);
-    return requireArray(v, 17124, 'The argument to $size must be an array. Type of argument is ')
-      .length;
-  },
+  $size: (obj, expr, options) => sizeOf(evaluateArguments('$size', obj, expr, options, 1)[0]),
   $arrayElemAt: (obj, expr, options) => {
     const [array, index] = evaluateArguments('$arrayElemAt', obj, expr, options, 2);
     return elementAt('$arrayElemAt', array, index, false);

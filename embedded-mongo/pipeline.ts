@@ -12,7 +12,7 @@ import {
 } from './values';
 import { compileFilter } from './filter';
 import { compileProjectionSpec } from './projection';
-import { READ_ONLY_STAGES } from './stages';
+import { readsOnly } from './stages';
 import { FIELD_PATH, context, mingoOptions } from './mingo-context';
 
 /**
@@ -335,8 +335,7 @@ export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string)
     // The stages after it that only read go on reading them as they are; what they give is copied.
     const rest = stages.slice(1);
     let reading = 0;
-    while (reading < rest.length && READ_ONLY_STAGES.has(Object.keys(rest[reading]!)[0]!))
-      reading++;
+    while (reading < rest.length && readsOnly(rest[reading])) reading++;
     const read = reading
       ? (new Aggregator(rest.slice(0, reading), options).run(made) as Doc[])
       : made;

@@ -567,12 +567,11 @@ function bucketAuto(mingoStage: Stage): Stage {
   };
 }
 
-/** The stages above; $graphLookup's restrictSearchWithMatch compiles with `compile`. */
 /**
  * The engine's stages that read their documents without changing them ($facet gives each of its
  * pipelines documents of their own, see below).
  */
-export const READ_ONLY_STAGES = new Set([
+const READ_ONLY_STAGES = new Set([
   '$facet',
   '$match',
   '$group',
@@ -585,9 +584,27 @@ export const READ_ONLY_STAGES = new Set([
 ]);
 
 /**
+ * Whether a stage reads its documents without changing them: one of the above, or mingo's
+ * `$unwind` of a path alone, which makes each document it gives anew (a shallow copy with the
+ * element in place of the array) and passes on any other as it is. With `includeArrayIndex` or
+ * `preserveNullAndEmptyArrays` it writes into the documents it reads.
+ */
+export function readsOnly(stage: unknown): boolean {
+  if (!isPlainObject(stage)) return false;
+  const name = Object.keys(stage)[0]!;
+  if (name !== '$unwind') return READ_ONLY_STAGES.has(name);
+  const spec = stage.$unwind;
+  return (
+    typeof spec === 'string' ||
+    (isPlainObject(spec) && Object.keys(spec).every((k) => k === 'path'))
+  );
+}
+
+/**
  * $facet: each pipeline over the same documents, each with documents of its own. A pipeline's
- * leading stages that only read (a `$match`, a `$group`) read them as they are, and what they
- * give is copied for the rest, so only what they keep is copied rather than every document.
+ * leading stages that only read (a `$match`, a `$group`, an `$unwind`) read them as they are, and
+ * what they give is copied for the rest, so only what they keep is copied rather than every
+ * document.
  */
 const $facet = (collection: Iterator, spec: unknown, options: Options): Iterator =>
   collection.transform((docs) => {
@@ -596,12 +613,7 @@ const $facet = (collection: Iterator, spec: unknown, options: Options): Iterator
     for (const [name, pipeline] of Object.entries(spec as Doc)) {
       const stages = pipeline as Doc[];
       let reading = 0;
-      while (
-        reading < stages.length &&
-        isPlainObject(stages[reading]) &&
-        READ_ONLY_STAGES.has(Object.keys(stages[reading]!)[0]!)
-      )
-        reading++;
+      while (reading < stages.length && readsOnly(stages[reading])) reading++;
       const read = reading
         ? (new Aggregator(stages.slice(0, reading), opts).run(docs) as Doc[])
         : docs;
@@ -612,6 +624,7 @@ const $facet = (collection: Iterator, spec: unknown, options: Options): Iterator
     return [out];
   });
 
+/** The stages above; $graphLookup's restrictSearchWithMatch compiles with `compile`. */
 export function groupingStages(compile: FilterCompiler) {
   const mingo = pipelineOperators as unknown as Record<string, Stage>;
   return {

@@ -1,4 +1,5 @@
 import { computeValue, type Options } from 'mingo/core';
+import { compiledArguments, compiledOperators } from './compiled';
 import { fail } from './errors';
 import {
   evaluateArguments,
@@ -17,15 +18,25 @@ import { bsonType, compareStrings, isPlainObject, typeName } from './values';
 // case folding, MongoDB's codes for arguments of the wrong type, and regular expressions that
 // report code point positions and step past empty matches. Values are in mingo's form.
 
-const $concat: Expression = (obj, expr, options) => {
+/** $concat's strings joined: null if one is null or missing. */
+function concatenated(values: unknown[]): string | null {
   let out = '';
-  for (const v of evaluateArguments('$concat', obj, expr, options, 0, Infinity)) {
+  for (const v of values) {
     if (nullish(v)) return null;
     if (typeof v !== 'string') fail(16702, `$concat only supports strings, not ${typeName(v)}`);
     out += v;
   }
   return out;
-};
+}
+
+const $concat: Expression = (obj, expr, options) =>
+  concatenated(evaluateArguments('$concat', obj, expr, options, 0, Infinity));
+
+// Compiled (see compiled.ts): every argument evaluated for each document, then joined as above.
+compiledOperators.set('$concat', (argument, compile) => {
+  const args = compiledArguments(argument, compile, 0, Infinity);
+  return args && ((doc, options) => concatenated(args.map((arg) => arg(doc, options))));
+});
 
 /** $indexOfBytes and $indexOfCP: the first position of a substring, in bytes or code points. */
 function indexOf(name: '$indexOfBytes' | '$indexOfCP'): Expression {

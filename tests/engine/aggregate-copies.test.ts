@@ -54,6 +54,21 @@ describe('aggregation copies', () => {
     ]);
   });
 
+  it('an $unwind of a path alone reads what it is given as it is; one that writes reads copies', () => {
+    const counted = (unwind: unknown) => {
+      const { out } = run([
+        { $project: { a: 1 } },
+        { $unwind: unwind },
+        { $match: { 'a.c': { $gte: 0 } } },
+        { $group: { _id: null, n: { $sum: 1 } } },
+      ]);
+      return { out, copies: vi.mocked(values.cloneDoc).mock.calls.length };
+    };
+    expect(counted('$a.c')).toEqual({ out: [{ _id: null, n: 20 }], copies: 1 });
+    expect(counted({ path: '$a.c' })).toEqual({ out: [{ _id: null, n: 20 }], copies: 1 });
+    expect(counted({ path: '$a.c', includeArrayIndex: 'i' }).copies).toBe(20);
+  });
+
   it('copies them first for stages that would change them', () => {
     expect(run([{ $project: { 'a.b': 0 } }]).copiedStored).toBe(true);
     expect(run([{ $addFields: { 'a.b': 1 } }]).copiedStored).toBe(true);

@@ -1,11 +1,16 @@
 import { Decimal128, Long } from 'bson';
-import { computeValue } from 'mingo/core';
+import * as core from 'mingo/core';
 import { describe, expect, it, vi } from 'vitest';
 import { compileExpression } from '../../embedded-mongo/compiled';
 import { baseOptions } from '../../embedded-mongo/mingo-context';
 import { aggregate, escapeExpression } from '../../embedded-mongo/pipeline';
 import * as values from '../../embedded-mongo/values';
 
+const { computeValue } = core;
+vi.mock('mingo/core', async (actual) => {
+  const real = await actual<typeof core>();
+  return { ...real, computeValue: vi.fn(real.computeValue) };
+});
 vi.mock('../../embedded-mongo/values', async (actual) => {
   const real = await actual<typeof values>();
   return { ...real, cloneDoc: vi.fn(real.cloneDoc) };
@@ -45,6 +50,28 @@ const expressions = [
   { $dateToString: { date: '$at' } },
   { $dateToString: { date: '$at', timezone: '$tz' } },
   { $cond: ['$a', { $toString: '$r.id' }, null] },
+  { $toString: ['$a'] },
+  { $toString: ['$a', '$a'] },
+  { $toDouble: '$r.id' },
+  { $concat: [{ $toString: '$r.id' }, ':', { $toString: '$_id' }] },
+  { $concat: ['$e.s'] },
+  { $concat: [] },
+  { $size: '$e' },
+  { $size: { $filter: { input: '$e', as: 'x', cond: { $ne: ['$$x.s', 'y'] } } } },
+  { $filter: { input: '$e', cond: { $eq: ['$$this.s', 'y'] } } },
+  { $filter: { input: '$e', as: 'x', cond: { $toBool: { $strLenCP: '$$x.s' } } } },
+  {
+    $filter: {
+      input: '$e',
+      as: 'x',
+      cond: { $size: { $filter: { input: '$e', as: 'y', cond: { $eq: ['$$x', '$$y'] } } } },
+    },
+  },
+  { $filter: { input: '$e', as: 'x', cond: true, limit: 1 } },
+  { $filter: { input: '$e', as: 1, cond: true } },
+  { $divide: ['$a', 2] },
+  { $divide: [1, '$a'] },
+  { $divide: [{ $size: '$e' }, 2, 3] },
 ];
 
 const evaluate = (f: () => unknown) => {
@@ -69,6 +96,20 @@ describe('compiled expressions', () => {
     expect(() =>
       compileExpression(escapeExpression({ $in: ['y', '$a'] }))(docs[0], () => baseOptions),
     ).toThrow('$in requires an array as a second argument, found: int');
+  });
+
+  it('evaluates $filter with its variable, $size, $divide, $concat and $toString without mingo', () => {
+    const compiled = compileExpression(
+      escapeExpression({
+        $divide: [
+          { $size: { $filter: { input: '$e', as: 'x', cond: { $ne: ['$$x.s', 'y'] } } } },
+          { $cond: [{ $eq: [{ $concat: [{ $toString: '$_id' }, ':'] }, '1:'] }, 2, 0] },
+        ],
+      }),
+    );
+    vi.mocked(computeValue).mockClear();
+    expect(compiled(docs[0], () => baseOptions)).toBe(0.5);
+    expect(vi.mocked(computeValue)).not.toHaveBeenCalled();
   });
 
   it('$facet gives each pipeline documents of its own, copying only what its first stages keep', () => {
