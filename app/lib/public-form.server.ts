@@ -2,10 +2,11 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs } from '@remix-run/node';
 import type { z } from 'zod';
 import { HONEYPOT_FIELD } from '~/schemas/public-forms';
+import { keepLanguage } from '~/utils/page-language';
 import { redirectWithToast } from './flash.server';
 import { invalidForm } from './form-reply.server';
 import { readFormData } from './form.server';
-import { formLanguage, queryLanguage, translator } from './i18n.server';
+import { formLanguage, translator } from './i18n.server';
 import { clientAddress, type RateLimit } from './rate-limit.server';
 
 /**
@@ -35,11 +36,8 @@ export async function publicFormAction<S extends z.ZodType<Record<string, unknow
 ) {
   const formData = await readFormData(request);
   const t = translator(await formLanguage(request, formData), 'pages');
-  const chosen = queryLanguage(request);
-  const [path, hash] = sentPath.split('#');
-  const sent = `${path}${chosen ? `&lang=${chosen}` : ''}${hash ? `#${hash}` : ''}`;
   const thanked = () =>
-    redirectWithToast(request, sent, {
+    redirectWithToast(request, keepLanguage(sentPath, new URL(request.url).search), {
       type: 'success',
       title: t(`${page}.sentToast.title`),
       description: t(`${page}.sentToast.description`),
