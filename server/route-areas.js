@@ -1,3 +1,5 @@
+import { patternOf } from './route-labels.js';
+
 /**
  * The sides of the app whose paths start with a segment of their own: `/api/…` and
  * `/dashboard/…`. Everything else (the public site, the shippers' portal, the sign-in pages) is
@@ -20,18 +22,18 @@ const AREAS = ['api', 'dashboard'];
  * @returns {{ builds: Map<string, typeof build>, areaOf: (pathname: string) => string }}
  */
 export function routeAreas(build) {
+  // The side of each route: its first segment's, or every side's for a route whose first
+  // segment is a parameter or a splat (or a layout with no path of its own).
+  const sides = Object.values(build.routes).map((route) => {
+    const first = patternOf(build.routes, route).split('/').find(Boolean) ?? null;
+    const anywhere = first === null || first.startsWith(':') || first === '*';
+    return { route, side: anywhere ? null : areaOfSegment(first) };
+  });
   const builds = new Map();
   for (const area of [...AREAS, 'rest']) {
     const kept = new Set();
-    for (const route of Object.values(build.routes)) {
-      const first = firstSegment(build.routes, route);
-      const mayMatch =
-        first === null || first.startsWith(':') || first === '*'
-          ? true
-          : area === 'rest'
-            ? !AREAS.includes(first.toLowerCase())
-            : first.toLowerCase() === area;
-      if (!mayMatch) continue;
+    for (const { route, side } of sides) {
+      if (side !== null && side !== area) continue;
       // The route and every layout above it.
       for (let at = route; at && !kept.has(at.id); at = build.routes[at.parentId]) kept.add(at.id);
     }
@@ -56,16 +58,13 @@ function areaOf(pathname) {
   } catch {
     // Remix matches a segment it cannot decode as it stands.
   }
-  const area = decoded.toLowerCase();
-  return AREAS.includes(area) ? area : 'rest';
+  return areaOfSegment(decoded);
 }
 
-/** A route's first path segment (its parents' first), or null for a layout with no path of its own yet. */
-function firstSegment(routes, route) {
-  const segments = [];
-  for (let at = route; at; at = at.parentId ? routes[at.parentId] : undefined)
-    if (at.path) segments.unshift(...at.path.split('/').filter(Boolean));
-  return segments[0] ?? null;
+/** The side a first segment names, in any case: an area's, else the rest. */
+function areaOfSegment(segment) {
+  const name = segment.toLowerCase();
+  return AREAS.includes(name) ? name : 'rest';
 }
 
 function pick(record, ids) {

@@ -42,7 +42,7 @@ export function routeLabels(build, extra = []) {
 }
 
 /** A route's full path: its own after its parents'. */
-function patternOf(routes, route) {
+export function patternOf(routes, route) {
   const segments = [];
   for (let at = route; at; at = at.parentId ? routes[at.parentId] : undefined)
     if (at.path) segments.unshift(at.path.replace(/^\/+|\/+$/g, ''));
