@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
+import { addressTimeZone, stopTimeZone } from '~/lib/address-time-zone.server';
 import { env } from '~/lib/env.server';
 import { readFormData } from '~/lib/form.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -47,14 +48,14 @@ function pickupStop(stop: RunStop, pickup: PickupWithAccount) {
     mostCollected: Math.min(MAX_PICKUP_PARCELS, pickup.parcelCount + 10),
     notes: pickup.notes,
     eta: stop.eta,
-    expected: expectedAt(stop.eta),
+    expected: expectedAt(stop.eta, addressTimeZone(pickup.address) ?? env.COMPANY_TIMEZONE),
     outcome: stop.outcome,
   };
 }
 
-/** A stop's expected time in words, in the company's zone (the phone loads no time zone code). */
-function expectedAt(eta: Date | string | null | undefined): string | null {
-  return eta ? formatDateTime(eta, env.COMPANY_TIMEZONE) : null;
+/** A stop's expected time in words, in the stop's own zone (the phone loads no time zone code). */
+function expectedAt(eta: Date | string | null | undefined, zone: string): string | null {
+  return eta ? formatDateTime(eta, zone) : null;
 }
 
 export async function myRunLoader({ request }: LoaderFunctionArgs) {
@@ -88,7 +89,7 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
             location:
               parcel.recipient.city || parcel.destinations[next]?.city || 'Delivery address',
             eta: stop.eta,
-            expected: expectedAt(stop.eta),
+            expected: expectedAt(stop.eta, stopTimeZone(parcel, next)),
             outcome: stop.outcome,
           };
         }),

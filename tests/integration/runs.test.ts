@@ -374,6 +374,36 @@ describe('the courier’s run page', () => {
   });
 });
 
+describe('a stop’s expected time on the courier’s run', () => {
+  it('is written in the zone of the stop’s address', async () => {
+    const courier = (await createUsers(['courier'], 'my-run-zone')).courier;
+    const parcel = await createParcel({
+      recipient: {
+        name: 'R Seattle',
+        address: '400 Broad St',
+        city: 'Seattle',
+        region: 'WA',
+        postalCode: '98109',
+        country: 'US',
+      },
+      estimatedDelivery: new Date(`${today()}T12:00:00Z`),
+    });
+    await callRoute(scansAction, '/api/scans', {
+      method: 'POST',
+      headers: users.staff.auth,
+      body: { trackingNumber: parcel.trackingNumber, status: 'Arrived at Facility', depotId },
+    });
+    const { body } = await planRun([parcel.id], courier.user.id);
+    await callRoute(myRunAction, '/dashboard/my-run', {
+      cookie: courier.cookie,
+      form: { intent: 'start', runId: body.run.id },
+    });
+    const res = await callRoute(myRunLoader, '/dashboard/my-run', { cookie: courier.cookie });
+    const [stop] = (await res.json()).runs[0].stops;
+    expect(stop.expected).toMatch(/P[SD]T$/);
+  });
+});
+
 describe('the Dispatch page', () => {
   it('suggests the day’s parcels by postcode then street, plans a run by tick and choice, moves stops and prints the run sheet', async () => {
     const dispatchDepot = (
