@@ -54,10 +54,15 @@ test(
     await expect(page.getByText('No parcels left to dispatch for this day.')).toBeVisible();
     if (javaScriptOn()) {
       // Dragged with the keyboard: Space picks the stop up, the arrow moves it, Space drops it.
+      // Each key waits for what a screen reader hears: the stop is over its own place once the
+      // list is measured, and an arrow pressed before that moves nothing.
+      const heard = page.locator('[id^="DndLiveRegion"]');
       const handle = page.getByRole('button', { name: `Drag ${third.trackingNumber}` });
       await handle.focus();
       await handle.press('Space');
+      await expect(heard).toContainText(`${third.trackingNumber} over stop 3.`);
       await page.keyboard.press('ArrowUp');
+      await expect(heard).toContainText(`${third.trackingNumber} over stop 2.`);
       await page.keyboard.press('Space');
     } else {
       // Without JavaScript the toast covers the corner the button is in: the keyboard presses it.
