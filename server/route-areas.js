@@ -1,70 +1,116 @@
 import { patternOf } from './route-labels.js';
 
-/**
- * The sides of the app whose paths start with a segment of their own: `/api/…` and
- * `/dashboard/…`. Everything else (the public site, the shippers' portal, the sign-in pages) is
- * the rest.
- */
-const AREAS = ['api', 'dashboard'];
+/** How many leading segments of a path choose its route table. */
+const DEPTH = 2;
 
 /**
- * The build cut into one route table per side of the app, and the side of a request's path.
+ * The build cut into small route tables, one per start of a path (its first two segments), and
+ * the table a request's path is answered over.
  *
- * Remix v2's route matching flattens and ranks every route of the table on each call, and a
- * request calls it three times or more (the request handler, the data router, the render): with
- * this app's 160 routes that was a third of a tracking page's CPU time. (React Router 7 keeps the
- * ranked table instead: remix-run/react-router#14967.) A path under `/api/` can only match the
- * API's routes, the catch-alls and the layouts above them, so each side is answered by Remix's
- * own request handler over a build that holds just those; the result is the same route, found
- * among a fraction of them.
+ * Remix v2's route matching flattens and ranks every route of the table on each call, then
+ * compiles each route's pattern until one matches, and a request calls it twice or more (the
+ * request handler, the data router, the render): with this app's 160 routes that was a third of
+ * a tracking page's CPU time. (React Router 7 keeps the ranked table instead:
+ * remix-run/react-router#14967.) A path can only match routes whose leading static segments are
+ * its own (letters in any case), or that have a parameter, a splat or an optional segment there,
+ * or no segment at all (layouts, the home page), and the layouts above them: `/api/tracking/…`
+ * is answered by Remix's own request handler over a build that holds just those. The result is
+ * the same route, found among a handful.
+ *
+ * A table is made the first time a path needs it. The start of a path that no route has (a
+ * mistyped address, anything a client invents) is read as "other", so there are never more
+ * tables than the routes' own starts.
  *
  * @param {{ routes: Record<string, { id: string, parentId?: string, path?: string }>, assets: { routes: Record<string, unknown> } }} build
- * @returns {{ builds: Map<string, typeof build>, areaOf: (pathname: string) => string }}
+ * @returns {{ areaOf: (pathname: string) => string, buildFor: (pathname: string) => typeof build }}
  */
 export function routeAreas(build) {
-  // The side of each route: its first segment's, or every side's for a route whose first
-  // segment is a parameter or a splat (or a layout with no path of its own).
-  const sides = Object.values(build.routes).map((route) => {
-    const first = patternOf(build.routes, route).split('/').find(Boolean) ?? null;
-    const anywhere = first === null || first.startsWith(':') || first === '*';
-    return { route, side: anywhere ? null : areaOfSegment(first) };
-  });
-  const builds = new Map();
-  for (const area of [...AREAS, 'rest']) {
+  const routes = Object.values(build.routes).map((route) => ({
+    route,
+    segments: patternOf(build.routes, route)
+      .split('/')
+      .filter(Boolean)
+      .slice(0, DEPTH)
+      .map((segment) => segment.toLowerCase()),
+  }));
+  // The starts routes have: `api`, `api/tracking`, `track`… up to the first segment that is not
+  // static.
+  const starts = new Set();
+  for (const { segments } of routes) {
+    const kept = [];
+    for (const segment of segments) {
+      if (isDynamic(segment)) break;
+      kept.push(segment);
+      starts.add(kept.join('/'));
+    }
+  }
+
+  /** The start of a path as routes know it: `api/tracking`, `api/*` or `*` and so on. */
+  function areaOf(pathname) {
+    const key = [];
+    for (const segment of pathname.split('/').slice(1, DEPTH + 1)) {
+      const name = decoded(segment).toLowerCase();
+      if (!starts.has([...key, name].join('/'))) break;
+      key.push(name);
+    }
+    return [...key, ...Array(DEPTH - key.length).fill('*')].join('/');
+  }
+
+  const tables = new Map();
+  function buildFor(pathname) {
+    const area = areaOf(pathname);
+    let table = tables.get(area);
+    if (!table) {
+      table = tableOf(area.split('/'));
+      tables.set(area, table);
+    }
+    return table;
+  }
+
+  function tableOf(key) {
     const kept = new Set();
-    for (const { route, side } of sides) {
-      if (side !== null && side !== area) continue;
+    for (const { route, segments } of routes) {
+      if (!mayMatch(segments, key)) continue;
       // The route and every layout above it.
       for (let at = route; at && !kept.has(at.id); at = build.routes[at.parentId]) kept.add(at.id);
     }
-    builds.set(area, {
+    return {
       ...build,
       routes: pick(build.routes, kept),
       assets: { ...build.assets, routes: pick(build.assets.routes, kept) },
-    });
+    };
   }
-  return { builds, areaOf };
+
+  return { areaOf, buildFor };
 }
 
 /**
- * The side a path belongs to, read as Remix reads it (each segment decoded, letters in any case):
- * a path whose first segment is not exactly an area's name is the rest's.
+ * Whether a route's leading segments may match a path whose start is `key` (`*`: a segment no
+ * route has there, or none).
  */
-function areaOf(pathname) {
-  const segment = /^\/([^/]*)(?:\/|$)/.exec(pathname)?.[1] ?? '';
-  let decoded = segment;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    // Remix matches a segment it cannot decode as it stands.
+function mayMatch(segments, key) {
+  for (let i = 0; i < key.length; i++) {
+    const segment = segments[i];
+    if (segment === undefined || isDynamic(segment)) return true;
+    if (segment !== key[i]) return false;
   }
-  return areaOfSegment(decoded);
+  return true;
 }
 
-/** The side a first segment names, in any case: an area's, else the rest. */
-function areaOfSegment(segment) {
-  const name = segment.toLowerCase();
-  return AREAS.includes(name) ? name : 'rest';
+function isDynamic(segment) {
+  return segment.startsWith(':') || segment === '*' || segment.endsWith('?');
+}
+
+/**
+ * A segment decoded as Remix decodes it (a slash it encodes stays encoded); one it cannot decode
+ * stands as it is.
+ */
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment).replace(/\//g, '%2F');
+  } catch {
+    return segment;
+  }
 }
 
 function pick(record, ids) {

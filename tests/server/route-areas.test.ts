@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { routeAreas } from '../../server/route-areas.js';
 
 /**
- * Each side of the app is answered over its own share of the routes (server/route-areas.js): for
+ * Each start of a path is answered over its own share of the routes (server/route-areas.js): for
  * every route's own path, and for paths only a catch-all takes, the share matches exactly what
  * the whole table matches.
  */
@@ -55,7 +55,7 @@ const ids = (routes: RouteObject[], pathname: string) =>
   (matchRoutes(routes, pathname) ?? []).map((match) => match.route.id);
 
 describe('the route table of each side of the app', () => {
-  const { builds, areaOf } = routeAreas(build);
+  const { areaOf, buildFor } = routeAreas(build);
   const whole = tree(build.routes);
   const paths = [
     ...Object.values(build.routes).map(fullPath),
@@ -69,21 +69,29 @@ describe('the route table of each side of the app', () => {
     '/no/such/page',
     '/api/no/such/endpoint',
     '/dashboard/no/such/page',
+    '/api/',
+    '/api%2Ftracking/track/x',
+    '/Track',
+    '/api/tracking/TRACK/abc',
   ];
 
   it.each(paths)('%s matches the same routes in its share as in the whole', (pathname) => {
-    const share = builds.get(areaOf(pathname))!;
+    const share = buildFor(pathname);
     expect(ids(tree(share.routes), pathname)).toEqual(ids(whole, pathname));
     expect(Object.keys(share.assets.routes).sort()).toEqual(Object.keys(share.routes).sort());
   });
 
-  it('keeps a small share for the public site', () => {
-    const shares = Object.fromEntries(
-      [...builds].map(([area, share]) => [area, Object.keys(share.routes).length]),
-    );
-    expect(shares.rest).toBeLessThan(Object.keys(build.routes).length / 3);
-    expect(areaOf('/track')).toBe('rest');
-    expect(areaOf('/Api/parcels')).toBe('api');
-    expect(areaOf('/dashboard/scan')).toBe('dashboard');
+  it('keeps a small share for each start, and no more starts than the routes have', () => {
+    const all = Object.keys(build.routes).length;
+    const size = (pathname: string) => Object.keys(buildFor(pathname).routes).length;
+    expect(size('/track')).toBeLessThan(all / 10);
+    expect(size('/api/tracking/track/ABC123456789')).toBeLessThan(all / 10);
+    expect(size('/dashboard/scan')).toBeLessThan(all / 10);
+    expect(areaOf('/track')).toBe('track/*');
+    expect(areaOf('/Api/Parcels/123')).toBe('api/parcels');
+    expect(areaOf('/dashboard/scan')).toBe('dashboard/scan');
+    expect(areaOf('/no/such/page')).toBe('*/*');
+    expect(areaOf('/api/nothing-here')).toBe('api/*');
+    expect(buildFor('/api/one-invented')).toBe(buildFor('/api/another'));
   });
 });
