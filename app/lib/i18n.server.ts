@@ -11,6 +11,7 @@ import {
   type Language,
 } from '~/schemas/languages';
 import type { Words } from '~/utils/delivery-headline';
+import { remembered } from '~/utils/remembered';
 import { env } from './env.server';
 
 /**
@@ -62,10 +63,25 @@ export function translator(language: Language, namespace: Namespace = 'emails') 
   return i18n.getFixedT(language, namespace);
 }
 
+const wordsByLanguage = new Map<Language, Words>();
+
 /** Dates and sentences about a delivery (app/utils/delivery-headline.ts) in `language`. */
 export function wordsFor(language: Language): Words {
-  const t = i18n.getFixedT(language, 'public');
-  return { lang: language, t: (key, values) => t(`delivery.${key}`, values) };
+  let words = wordsByLanguage.get(language);
+  if (!words) {
+    const t = i18n.getFixedT(language, 'public');
+    // The shipped sentences never change while the app runs, and the same days and times come
+    // back: each sentence is put together once.
+    words = {
+      lang: language,
+      t: remembered(
+        (key: string, values?: Record<string, string | number>) => t(`delivery.${key}`, values),
+        (key, values) => `${key} ${JSON.stringify(values ?? null)}`,
+      ),
+    };
+    wordsByLanguage.set(language, words);
+  }
+  return words;
 }
 
 /** A file's messages as stored (the e-mail templates keep their {{placeholders}} as written). */

@@ -1,3 +1,5 @@
+import { remembered } from '~/utils/remembered';
+
 /**
  * The languages the public site and the customers' e-mails are written in: one line each. A
  * language is this line and its folder of messages, app/locales/<code>/ (public.json for the
@@ -32,11 +34,19 @@ export function canonicalLanguageTag(tag: string): string | null {
 
 /** The language we write for a BCP 47 tag ("fr-CA" → "fr"), or null when we do not write it. */
 export function supportedLanguage(tag: string | null | undefined): Language | null {
-  const canonical = tag ? canonicalLanguageTag(tag) : null;
-  if (!canonical) return null;
-  const base = new Intl.Locale(canonical).language;
-  return LANGUAGE_CODES.find((code) => code === base) ?? null;
+  return tag ? languageOfTag(tag) : null;
 }
+
+// Every page asks for its visitor's languages: each tag is read by Intl once.
+const languageOfTag = remembered(
+  (tag: string): Language | null => {
+    const canonical = canonicalLanguageTag(tag);
+    if (!canonical) return null;
+    const base = new Intl.Locale(canonical).language;
+    return LANGUAGE_CODES.find((code) => code === base) ?? null;
+  },
+  (tag) => tag,
+);
 
 export function languageDirection(language: Language): 'ltr' | 'rtl' {
   return LANGUAGES.find((entry) => entry.code === language)?.dir ?? 'ltr';

@@ -1,5 +1,6 @@
 import addressFormatter from '@fragaria/address-formatter';
 import { countryCode } from '~/lib/countries.server';
+import { remembered } from '~/utils/remembered';
 
 export { countryCode };
 
@@ -20,27 +21,39 @@ export type PostalAddress = {
 
 /** The lines of an address in its country's order, the country's name last. */
 export function addressLines(address: PostalAddress): string[] {
-  const street = address.address.trim();
-  const city = address.city?.trim() ?? '';
-  const region = address.region?.trim() ?? '';
-  const postalCode = address.postalCode?.trim() ?? '';
-  const country = address.country?.trim() ?? '';
-  if (!city && !region && !postalCode && !country) return street ? street.split(/\r?\n/) : [];
-  const code = countryCode(country);
-  const lines = addressFormatter.format(
-    {
-      road: street,
-      city,
-      state: region,
-      postcode: postalCode,
-      ...(code ? { countryCode: code } : { country }),
-    },
-    { output: 'array', appendCountry: !!code, cleanupPostcode: false },
-  );
-  // Without a known country the template cannot name it: the typed name goes last as it was.
-  if (!code && country && !lines.includes(country)) lines.push(country);
-  return lines.filter((line) => line.trim());
+  return [
+    ...laidOut(
+      address.address.trim(),
+      address.city?.trim() ?? '',
+      address.region?.trim() ?? '',
+      address.postalCode?.trim() ?? '',
+      address.country?.trim() ?? '',
+    ),
+  ];
 }
+
+/** The template's lines for an address's parts, kept: the same towns and streets come back. */
+const laidOut = remembered(
+  (street: string, city: string, region: string, postalCode: string, country: string) => {
+    if (!city && !region && !postalCode && !country) return street ? street.split(/\r?\n/) : [];
+    const code = countryCode(country);
+    const lines = addressFormatter.format(
+      {
+        road: street,
+        city,
+        state: region,
+        postcode: postalCode,
+        ...(code ? { countryCode: code } : { country }),
+      },
+      { output: 'array', appendCountry: !!code, cleanupPostcode: false },
+    );
+    // Without a known country the template cannot name it: the typed name goes last as it was.
+    if (!code && country && !lines.includes(country)) lines.push(country);
+    return lines.filter((line) => line.trim());
+  },
+  (...parts) => JSON.stringify(parts),
+  5000,
+);
 
 /**
  * A stop's postal address on one line, in its country's order: the stop's own, else the

@@ -1,3 +1,4 @@
+import { minuteOf, remembered } from './remembered';
 import { timeZoneAbbreviation } from './time-zone';
 
 /**
@@ -62,35 +63,41 @@ function format(
 const isEnglish = (lang: string) => lang === 'en' || lang.startsWith('en-');
 
 /** The calendar day (YYYY-MM-DD) `instant` fell on in `timeZone`. */
-export function dayIn(instant: Date, timeZone: string): string {
-  const parts = format('day', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(instant)
-    .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
+export const dayIn = remembered(
+  (instant: Date, timeZone: string): string => {
+    const parts = format('day', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(instant)
+      .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
+    return `${parts.year}-${parts.month}-${parts.day}`;
+  },
+  (instant, timeZone) => `${timeZone} ${minuteOf(instant)}`,
+);
 
 /**
  * "Thursday, 26 November": a day (YYYY-MM-DD, or an instant read in `timeZone`); in another
  * language as `Intl` writes it ("viernes 27 de noviembre", "Freitag, 27. November").
  */
-export function longDay(day: string, lang = 'en'): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  const options = { weekday: 'long', day: 'numeric', month: 'long' } as const;
-  if (!isEnglish(lang)) {
-    const parts = format('long', 'UTC', options, lang).formatToParts(date);
-    // Spanish runs the weekday into the date ("viernes 27 de noviembre"), as its style guides do.
-    const spanish = lang === 'es' || lang.startsWith('es-');
-    return parts
-      .map((p, i) =>
-        spanish && p.type === 'literal' && parts[i - 1]?.type === 'weekday' ? ' ' : p.value,
-      )
-      .join('');
-  }
-  const parts = format('long', 'UTC', options)
-    .formatToParts(date)
-    .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
-  return `${parts.weekday}, ${parts.day} ${parts.month}`;
-}
+export const longDay = remembered(
+  (day: string, lang: string = 'en'): string => {
+    const date = new Date(`${day}T00:00:00Z`);
+    const options = { weekday: 'long', day: 'numeric', month: 'long' } as const;
+    if (!isEnglish(lang)) {
+      const parts = format('long', 'UTC', options, lang).formatToParts(date);
+      // Spanish runs the weekday into the date ("viernes 27 de noviembre"), as its style guides do.
+      const spanish = lang === 'es' || lang.startsWith('es-');
+      return parts
+        .map((p, i) =>
+          spanish && p.type === 'literal' && parts[i - 1]?.type === 'weekday' ? ' ' : p.value,
+        )
+        .join('');
+    }
+    const parts = format('long', 'UTC', options)
+      .formatToParts(date)
+      .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
+    return `${parts.weekday}, ${parts.day} ${parts.month}`;
+  },
+  (day: string, lang = 'en') => `${day} ${lang}`,
+);
 
 function weekday(day: string, lang: string): string {
   return format('weekday', 'UTC', { weekday: 'long' }, isEnglish(lang) ? 'en-GB' : lang).format(
@@ -111,16 +118,19 @@ export function longDateTime(value: string | Date, timeZone: string, lang = 'en'
 }
 
 /** "2:32 pm", "6 pm": a time as the spec's sentences print it; "18:00" in another language. */
-export function shortTime(instant: Date, timeZone: string, lang = 'en'): string {
-  if (!isEnglish(lang))
-    return format('time', timeZone, { timeStyle: 'short' }, lang).format(instant);
-  const parts = format('time', timeZone, { hour: 'numeric', minute: '2-digit', hour12: true })
-    .formatToParts(instant)
-    .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
-  const period = (parts.dayPeriod ?? '').toLowerCase().replace(/\./g, '');
-  const minutes = parts.minute === '00' ? '' : `:${parts.minute}`;
-  return `${Number(parts.hour) || 12}${minutes} ${period}`;
-}
+export const shortTime = remembered(
+  (instant: Date, timeZone: string, lang: string = 'en'): string => {
+    if (!isEnglish(lang))
+      return format('time', timeZone, { timeStyle: 'short' }, lang).format(instant);
+    const parts = format('time', timeZone, { hour: 'numeric', minute: '2-digit', hour12: true })
+      .formatToParts(instant)
+      .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
+    const period = (parts.dayPeriod ?? '').toLowerCase().replace(/\./g, '');
+    const minutes = parts.minute === '00' ? '' : `:${parts.minute}`;
+    return `${Number(parts.hour) || 12}${minutes} ${period}`;
+  },
+  (instant: Date, timeZone: string, lang = 'en') => `${timeZone} ${lang} ${minuteOf(instant)}`,
+);
 
 export function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);

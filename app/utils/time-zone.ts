@@ -4,6 +4,8 @@
  * Safe in the browser.
  */
 
+import { minuteOf, remembered } from './remembered';
+
 export { DEFAULT_COMPANY_TIME_ZONE } from './company-defaults';
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
@@ -42,13 +44,18 @@ export function canonicalTimeZone(timeZone: string): string {
   return partsFormat(timeZone).resolvedOptions().timeZone;
 }
 
-/** The calendar date and time the clocks in `timeZone` showed at `instant`. */
-function wallClock(instant: Date, timeZone: string) {
-  const parts: Record<string, number> = {};
-  for (const part of partsFormat(timeZone).formatToParts(instant))
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
-}
+/** The calendar date and time the clocks in `timeZone` showed at `instant` (to the second). */
+const wallClock = remembered(
+  (instant: Date, timeZone: string) => {
+    const parts: Record<string, number> = {};
+    for (const part of partsFormat(timeZone).formatToParts(instant))
+      if (part.type !== 'literal') parts[part.type] = Number(part.value);
+    return parts as Readonly<
+      Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+    >;
+  },
+  (instant, timeZone) => `${timeZone} ${Math.floor(instant.getTime() / 1000)}`,
+);
 
 /** How far `timeZone`'s clocks were ahead of UTC at `instant`, in milliseconds. */
 function offsetAt(instant: Date, timeZone: string): number {
@@ -97,21 +104,25 @@ const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ'];
 const nameFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The short name of `timeZone` at `instant`, as carriers print it: "EST", "BST", else "GMT+9". */
-export function timeZoneAbbreviation(instant: Date, timeZone: string): string {
-  let fallback = '';
-  for (const locale of ABBREVIATION_LOCALES) {
-    const key = `${locale} ${timeZone}`;
-    let format = nameFormats.get(key);
-    if (!format) {
-      format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
-      nameFormats.set(key, format);
+export const timeZoneAbbreviation = remembered(
+  (instant: Date, timeZone: string): string => {
+    let fallback = '';
+    for (const locale of ABBREVIATION_LOCALES) {
+      const key = `${locale} ${timeZone}`;
+      let format = nameFormats.get(key);
+      if (!format) {
+        format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
+        nameFormats.set(key, format);
+      }
+      const name =
+        format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? '';
+      if (!/^(GMT|UTC)[+-−]/.test(name)) return name;
+      fallback ||= name;
     }
-    const name = format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (!/^(GMT|UTC)[+-−]/.test(name)) return name;
-    fallback ||= name;
-  }
-  return fallback;
-}
+    return fallback;
+  },
+  (instant, timeZone) => `${timeZone} ${minuteOf(instant)}`,
+);
 
 /**
  * Zones offered in the staff event form: UTC and the main zone of each region (every offset in

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryHeadline, progressSteps, type HeadlineInput } from '~/utils/delivery-headline';
 import { wordsFor } from '~/lib/i18n.server';
+import { remembered } from '~/utils/remembered';
 
 const ENGLISH = wordsFor('en');
 
@@ -218,5 +219,34 @@ describe('the progress steps', () => {
     const index = steps.findIndex((s) => s.state === 'current');
     expect(steps.slice(0, index).every((s) => s.state === 'done')).toBe(true);
     expect(steps.slice(index + 1).every((s) => s.state === 'upcoming')).toBe(true);
+  });
+});
+
+describe('the formatting kept between requests', () => {
+  it('computes an answer once per key, and keeps at most as many as it is given', () => {
+    const calls: string[] = [];
+    const upper = remembered(
+      (text: string) => {
+        calls.push(text);
+        return text.toUpperCase();
+      },
+      (text) => text,
+      2,
+    );
+    expect([upper('a'), upper('a'), upper('b')]).toEqual(['A', 'A', 'B']);
+    expect(calls).toEqual(['a', 'b']);
+    upper('c'); // 'a', the oldest, is forgotten
+    expect([upper('b'), upper('a')]).toEqual(['B', 'A']);
+    expect(calls).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('gives the same sentence the second time, in each language', () => {
+    const input = { status: 'Out for Delivery', window: BY_SIX, estimatedDelivery: null };
+    expect(headline(input)).toEqual(headline(input));
+    const spanish = wordsFor('es');
+    expect(spanish.t('windowBy', { time: '6 pm' })).toBe(spanish.t('windowBy', { time: '6 pm' }));
+    expect(spanish.t('windowBy', { time: '7 pm' })).not.toBe(
+      spanish.t('windowBy', { time: '6 pm' }),
+    );
   });
 });
