@@ -144,7 +144,7 @@ export default function handleRequest(
   const { matches, loaderData } = remixContext.staticHandlerContext;
   const language = pageLanguage(matches.map((match) => ({ data: loaderData[match.route.id] })));
   const i18n = i18nFor(language);
-  const html = renderPage(
+  const { html, etag } = renderPage(
     publicPageKey(request, responseStatusCode, responseHeaders, remixContext),
     nonce,
     (nonce) =>
@@ -165,5 +165,6 @@ export default function handleRequest(
     responseHeaders,
     `<!DOCTYPE html>${html}`,
     nonce,
+    etag,
   );
 }

@@ -43,14 +43,21 @@ export function conditionalResponse(
   request: Request,
   body: string,
   init: { status?: number; headers: Headers },
-  /** Text that differs per request without changing the page (the CSP nonce): left out of the ETag. */
-  volatile?: string,
+  {
+    volatile,
+    etag: known,
+  }: {
+    /** Text that differs per request without changing the page (the CSP nonce): left out of the ETag. */
+    volatile?: string;
+    /** The body's ETag when it is known already (a kept page's). */
+    etag?: string;
+  } = {},
 ): Response {
   const { headers } = init;
   const status = init.status ?? 200;
   if (!['GET', 'HEAD'].includes(request.method) || status !== 200)
     return new Response(body, { status, headers });
-  const etag = etagFor(volatile ? body.replaceAll(volatile, '') : body);
+  const etag = known ?? etagFor(volatile ? body.replaceAll(volatile, '') : body);
   headers.set('ETag', etag);
   if (matchesIfNoneMatch(request, etag)) {
     headers.delete('Content-Type');
@@ -71,12 +78,14 @@ export function documentResponse(
   headers: Headers,
   html: string,
   nonce: string,
+  /** The page's ETag when it is known already (a kept page's). */
+  etag?: string,
 ): Response {
   if (!['GET', 'HEAD'].includes(request.method)) headers.set('Cache-Control', 'no-store');
   else if (headers.has('Set-Cookie')) headers.set('Cache-Control', 'private, no-store');
   const policy = headers.get('Cache-Control');
   if (!policy || /no-store/i.test(policy)) return new Response(html, { status, headers });
-  return conditionalResponse(request, html, { status, headers }, nonce || undefined);
+  return conditionalResponse(request, html, { status, headers }, { volatile: nonce, etag });
 }
 
 /**

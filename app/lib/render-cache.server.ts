@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { etagFor } from './http-cache.server';
 
 /**
  * The public pages' HTML, rendered once for what they show. A page is drawn from its address and
@@ -15,24 +16,32 @@ import { LRUCache } from 'lru-cache';
 /** Stands for the request's nonce in a kept page: letters only, so React writes it unescaped. */
 export const NONCE_PLACEHOLDER = 'cachedpagenonceplaceholder';
 
-const pages = new LRUCache<string, string>({
+type KeptPage = { html: string; etag: string };
+
+const pages = new LRUCache<string, KeptPage>({
   max: 500,
   // A tracking result is a few dozen kilobytes: at most some 15 MB for the lot.
   maxSize: 16 * 1024 * 1024,
-  sizeCalculation: (html, key) => html.length + key.length,
+  sizeCalculation: (page, key) => page.html.length + key.length,
   ttl: 60_000,
 });
 
 /**
  * The page's HTML for `key` (null: a page not to keep), rendered by `render` with the nonce it
- * is given when it is not kept yet, with `nonce` in it.
+ * is given when it is not kept yet, with `nonce` in it; a kept page also has its ETag, worked out
+ * once from the page without the nonce.
  */
-export function renderPage(key: string | null, nonce: string, render: (nonce: string) => string) {
-  if (key === null || !nonce) return render(nonce);
-  let html = pages.get(key);
-  if (html === undefined) {
-    html = render(NONCE_PLACEHOLDER);
-    pages.set(key, html);
+export function renderPage(
+  key: string | null,
+  nonce: string,
+  render: (nonce: string) => string,
+): { html: string; etag?: string } {
+  if (key === null || !nonce) return { html: render(nonce) };
+  let page = pages.get(key);
+  if (page === undefined) {
+    const html = render(NONCE_PLACEHOLDER);
+    page = { html, etag: etagFor(html) };
+    pages.set(key, page);
   }
-  return html.replaceAll(NONCE_PLACEHOLDER, nonce);
+  return { html: page.html.replaceAll(NONCE_PLACEHOLDER, nonce), etag: page.etag };
 }
