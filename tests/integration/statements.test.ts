@@ -16,7 +16,7 @@ import {
   statementPlanningJob,
 } from '~/services/statements.server';
 import { dayIn } from '~/utils/delivery-headline';
-import { callRoute } from '../support/api';
+import { callRoute, jsonOf } from '../support/api';
 import {
   atCompanyTime,
   createAccount,
@@ -63,19 +63,21 @@ beforeAll(async () => {
     price: { amount: 1250, currency: 'USD' },
   });
   await booked('costed', atCompanyTime('2026-10-15', '12:00'), { ...own, cost: 25.99 });
-  await booked('onTime', atCompanyTime('2026-10-02', '09:00'), {
+  // Priced in cents, expected on a day and delivered on another at 11:00.
+  const delivered = (amount: number, expected: string, day: string) => ({
     ...own,
-    price: { amount: 999, currency: 'USD' },
+    price: { amount, currency: 'USD' },
     status: 'Delivered',
-    estimatedDelivery: new Date('2026-10-05T00:00:00Z'),
-    actualDelivery: atCompanyTime('2026-10-05', '11:00'),
+    estimatedDelivery: new Date(`${expected}T00:00:00Z`),
+    actualDelivery: atCompanyTime(day, '11:00'),
   });
+  await booked(
+    'onTime',
+    atCompanyTime('2026-10-02', '09:00'),
+    delivered(999, '2026-10-05', '2026-10-05'),
+  );
   await booked('late', atCompanyTime('2026-10-31', '23:50'), {
-    ...own,
-    price: { amount: 1999, currency: 'USD' },
-    status: 'Delivered',
-    estimatedDelivery: new Date('2026-10-06T00:00:00Z'),
-    actualDelivery: atCompanyTime('2026-10-08', '11:00'),
+    ...delivered(1999, '2026-10-06', '2026-10-08'),
     events: [
       { status: 'Delivered', timestamp: atCompanyTime('2026-10-08', '11:00'), location: 'Door' },
       {
@@ -123,6 +125,10 @@ const read = (accountId: string, headers: Record<string, string>, format = '') =
     headers,
     params: { id: accountId, month: MONTH },
   });
+
+/** The account's statement of the month as staff read it. */
+const statementForStaff = async (accountId: string) =>
+  (await jsonOf(await read(accountId, staff.auth), 200)).statement;
 
 describe('statements', () => {
   it("list the account's parcels of the company month at their prices, adjustments, payments and the report's rates", async () => {
@@ -217,8 +223,7 @@ describe('statements', () => {
       form: { intent: 'pay', amount: '4.99', date: '2026-11-02', note: 'Card' },
     });
     expect(paid.status).toBe(302);
-    const res = await read(other.id, staff.auth);
-    expect((await res.json()).statement).toMatchObject({
+    expect(await statementForStaff(other.id)).toMatchObject({
       totalAmount: 999,
       paidAmount: 499,
       outstandingAmount: 500,
@@ -300,8 +305,7 @@ describe('statements', () => {
     );
     expect(unknown.status).toBe(404);
 
-    const res = await read(third.id, staff.auth);
-    expect((await res.json()).statement).toMatchObject({
+    expect(await statementForStaff(third.id)).toMatchObject({
       adjustmentsAmount: 1000,
       totalAmount: 1000,
       paidAmount: 700,
