@@ -315,13 +315,24 @@ function quotient(a: unknown, b: unknown): unknown {
   if (!args) return null;
   const [x, y] = args;
   if (x.type === 'decimal' || y.type === 'decimal') {
-    const denominator = asDecimal(y);
-    if (isZero(denominator)) fail(2, "can't $divide by zero");
-    return decimalResult(decimalDivide(asDecimal(x), denominator));
+    return decimalDivision(x, y, decimalDivide, 2, "can't $divide by zero");
   }
   const denominator = asDouble(y);
   if (denominator === 0) fail(2, "can't $divide by zero");
   return asDouble(x) / denominator;
+}
+
+/** `divide` of x by y as Decimal128, which the server refuses (its code, its message) for a zero y. */
+function decimalDivision(
+  x: Num,
+  y: Num,
+  divide: (a: Decimal, b: Decimal) => Decimal,
+  code: number,
+  message: string,
+): unknown {
+  const divisor = asDecimal(y);
+  if (isZero(divisor)) fail(code, message);
+  return decimalResult(divide(asDecimal(x), divisor));
 }
 
 const $mod: Expression = (obj, expr, options) => {
@@ -329,9 +340,7 @@ const $mod: Expression = (obj, expr, options) => {
   if (!args) return null;
   const [x, y] = args;
   if (x.type === 'decimal' || y.type === 'decimal') {
-    const divisor = asDecimal(y);
-    if (isZero(divisor)) fail(5733415, "can't $mod by zero");
-    return decimalResult(decimalModulo(asDecimal(x), divisor));
+    return decimalDivision(x, y, decimalModulo, 5733415, "can't $mod by zero");
   }
   if (asDouble(y) === 0) fail(16610, "can't $mod by zero");
   if (x.type === 'double' || y.type === 'double') return asDouble(x) % asDouble(y);

@@ -771,6 +771,17 @@ function maxAmount(unit: Unit): number {
   }
 }
 
+/** The expressions' values in turn, or null at the first that is null or missing (the rest unread). */
+function presentValues(obj: unknown, options: Options, ...exprs: unknown[]): unknown[] | null {
+  const values: unknown[] = [];
+  for (const expr of exprs) {
+    const value = computeValue(obj, expr, null, options);
+    if (nullish(value)) return null;
+    values.push(value);
+  }
+  return values;
+}
+
 function dateArithmetic(name: '$dateAdd' | '$dateSubtract', sign: 1 | -1): Expression {
   return (obj, expr, options) => {
     const args = checkArguments(
@@ -780,10 +791,9 @@ function dateArithmetic(name: '$dateAdd' | '$dateSubtract', sign: 1 | -1): Expre
       ['startDate', 'unit', 'amount'],
       [5166400, 5166401, 5166402],
     );
-    const start = computeValue(obj, args.startDate, null, options);
-    if (nullish(start)) return null;
-    const unitValue = computeValue(obj, args.unit, null, options);
-    if (nullish(unitValue)) return null;
+    const given = presentValues(obj, options, args.startDate, args.unit);
+    if (!given) return null;
+    const [start, unitValue] = given;
     const unit = unitArgument(
       name,
       unitValue,
@@ -848,10 +858,9 @@ const $dateDiff: Expression = (obj, expr, options) => {
     ['startDate', 'endDate', 'unit'],
     [5166301, 5166302, 5166303],
   );
-  const start = computeValue(obj, args.startDate, null, options);
-  if (nullish(start)) return null;
-  const end = computeValue(obj, args.endDate, null, options);
-  if (nullish(end)) return null;
+  const given = presentValues(obj, options, args.startDate, args.endDate);
+  if (!given) return null;
+  const [start, end] = given;
   const calendar = unitInZone('$dateDiff', obj, args, options);
   if (!calendar) return null;
   const { unit, startOfWeek, zone } = calendar;

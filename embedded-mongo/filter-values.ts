@@ -269,6 +269,21 @@ const noValue =
   (cands) =>
     !cands.some(test);
 
+/** The operators that hold when one of a path's values passes their test, and that test. */
+const VALUE_TESTS = new Map<string, (op: string, arg: unknown) => (v: unknown) => boolean>([
+  ['$eq', (_, arg) => equalsTest(arg)],
+  ['$gt', comparisonTest],
+  ['$gte', comparisonTest],
+  ['$lt', comparisonTest],
+  ['$lte', comparisonTest],
+  ['$type', (_, arg) => typeTest(arg)],
+  ['$mod', (_, arg) => modTest(arg)],
+  ['$bitsAllSet', bitsTest],
+  ['$bitsAnySet', bitsTest],
+  ['$bitsAllClear', bitsTest],
+  ['$bitsAnyClear', bitsTest],
+]);
+
 /** Compiles the operators (or equality) given for one path into a test on its values. */
 export function compileValueTest(cond: unknown): ValueTest {
   if (cond instanceof RegExp) return someValue(regexTest(cond));
@@ -278,21 +293,17 @@ export function compileValueTest(cond: unknown): ValueTest {
   const keys = Object.keys(spec);
   for (const op of keys) {
     const arg = spec[op];
+    const valueTest = VALUE_TESTS.get(op);
+    if (valueTest) {
+      tests.push(someValue(valueTest(op, arg)));
+      continue;
+    }
     switch (op) {
-      case '$eq':
-        tests.push(someValue(equalsTest(arg)));
-        break;
       case '$ne': {
         if (arg instanceof RegExp) fail(2, "Can't have regex as arg to $ne.");
         tests.push(noValue(equalsTest(arg)));
         break;
       }
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        tests.push(someValue(comparisonTest(op, arg)));
-        break;
       case '$in':
       case '$nin': {
         if (!Array.isArray(arg)) fail(2, `${op} needs an array`);
@@ -311,9 +322,6 @@ export function compileValueTest(cond: unknown): ValueTest {
         tests.push((_, leaves) => leaves.some((v) => v !== MISSING) === want);
         break;
       }
-      case '$type':
-        tests.push(someValue(typeTest(arg)));
-        break;
       case '$regex':
         tests.push(someValue(regexTest(makeRegex(arg, spec.$options))));
         break;
@@ -364,15 +372,6 @@ export function compileValueTest(cond: unknown): ValueTest {
         tests.push((_, leaves) => leaves.some((v) => Array.isArray(v) && v.length === n));
         break;
       }
-      case '$mod':
-        tests.push(someValue(modTest(arg)));
-        break;
-      case '$bitsAllSet':
-      case '$bitsAnySet':
-      case '$bitsAllClear':
-      case '$bitsAnyClear':
-        tests.push(someValue(bitsTest(op, arg)));
-        break;
       case '$comment':
         break;
       default:

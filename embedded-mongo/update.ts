@@ -374,6 +374,12 @@ function compileArrayFilters(
   return out;
 }
 
+/** The field at `parts` (its parents made where missing) and what it holds now. */
+function fieldAt(doc: Doc, parts: string[]) {
+  const at = parentOf(doc, parts, true)!;
+  return { at, current: read(at.parent, at.key) };
+}
+
 function applyChange(next: Doc, c: Change, doc: Doc): void {
   const { op, path, parts, arg } = c;
   switch (op) {
@@ -397,8 +403,7 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
           14,
           `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${formatValue(arg)}}`,
         );
-      const at = parentOf(next, parts, true)!;
-      const current = read(at.parent, at.key);
+      const { at, current } = fieldAt(next, parts);
       if (current === undefined) {
         assign(at.parent, at.key, op === '$inc' ? arg : arithmetic('$mul', 0, arg));
         return;
@@ -419,8 +424,7 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
     }
     case '$min':
     case '$max': {
-      const at = parentOf(next, parts, true)!;
-      const current = read(at.parent, at.key);
+      const { at, current } = fieldAt(next, parts);
       const c = current === undefined ? 0 : compareValues(arg, current);
       if (current === undefined || (op === '$min' ? c < 0 : c > 0))
         assign(at.parent, at.key, cloneDoc(arg));
@@ -454,8 +458,7 @@ function applyChange(next: Doc, c: Change, doc: Doc): void {
     }
     case '$push':
     case '$addToSet': {
-      const at = parentOf(next, parts, true)!;
-      const current = read(at.parent, at.key);
+      const { at, current } = fieldAt(next, parts);
       if (current !== undefined && !Array.isArray(current))
         fail(
           2,

@@ -1,4 +1,10 @@
-import { Schema } from 'mongoose';
+import {
+  Schema,
+  type InferSchemaType,
+  type QueryFilter,
+  type Types,
+  type UpdateQuery,
+} from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import {
   normalizeTrackingNumber,
@@ -75,35 +81,9 @@ notificationSchema.index({ recipient: 1, channel: 1, createdAt: -1 });
 
 export const Notification = registeredModel('Notification', notificationSchema);
 
-export type LeanNotification = {
-  _id: unknown;
-  type: string;
-  recipient: string;
-  title: string;
-  message: string;
-  /** The HTML body (from a template, already filled in and escaped); else made from `message`. */
-  html?: string | null;
-  /** The language it is written in (its recipient's); none: the default language. */
-  language?: string | null;
-  trackingNumber: string;
-  parcelId?: unknown;
-  status?: string | null;
-  jobId?: unknown;
-  jobKey?: string | null;
-  automatic?: boolean | null;
-  eventId?: unknown;
-  channel?: string | null;
-  replyChoices?: boolean | null;
-  emailResult?: {
-    messageId?: string | null;
-    error?: string | null;
-    sentAt?: Date | null;
-    attempts?: number | null;
-    nextAttemptAt?: Date | null;
-  } | null;
-  createdAt?: Date | null;
-  updatedAt?: Date | null;
-  changeSeq?: number | null;
+/** A notification as stored (its HTML body, when there is one, already filled in and escaped). */
+export type LeanNotification = InferSchemaType<typeof notificationSchema> & {
+  _id: Types.ObjectId;
 };
 
 /** The JSON form used by the API and the dashboard. `subject` mirrors `title` for clients that read it. */
@@ -274,6 +254,20 @@ export async function setNotificationJob(
   return doc ? serializeNotification(doc) : null;
 }
 
+type NotificationFields = InferSchemaType<typeof notificationSchema>;
+
+/** The notification `filter` finds, changed by `update` (given the change's number), as it is after. */
+function changedNotification(
+  filter: QueryFilter<NotificationFields>,
+  update: (changeSeq: number) => UpdateQuery<NotificationFields>,
+): Promise<LeanNotification | null> {
+  return withChange((changeSeq) =>
+    Notification.findOneAndUpdate(filter, update(changeSeq), {
+      returnDocument: 'after',
+    }).lean<LeanNotification>(),
+  );
+}
+
 /**
  * Counts an attempt at a pending notification's e-mail by the job `jobId` and returns what it
  * says; null when the notification is no longer pending (sent, failed or deleted), or when
@@ -284,16 +278,13 @@ export async function startNotificationAttempt(
   jobId: string,
 ): Promise<LeanNotification | null> {
   if (!isObjectId(jobId)) return null;
-  return withChange((changeSeq) =>
-    Notification.findOneAndUpdate(
-      { _id: id, status: 'pending', jobId: { $in: [null, jobId] } },
-      {
-        $inc: { 'emailResult.attempts': 1 },
-        $unset: { 'emailResult.nextAttemptAt': 1 },
-        $set: { changeSeq },
-      },
-      { returnDocument: 'after' },
-    ).lean<LeanNotification>(),
+  return changedNotification(
+    { _id: id, status: 'pending', jobId: { $in: [null, jobId] } },
+    (changeSeq) => ({
+      $inc: { 'emailResult.attempts': 1 },
+      $unset: { 'emailResult.nextAttemptAt': 1 },
+      $set: { changeSeq },
+    }),
   );
 }
 
@@ -301,21 +292,15 @@ export async function markNotificationSent(
   id: string,
   messageId: string,
 ): Promise<SerializedNotification | null> {
-  const doc = await withChange((changeSeq) =>
-    Notification.findOneAndUpdate(
-      { _id: id },
-      {
-        $set: {
-          status: 'sent',
-          'emailResult.messageId': messageId,
-          'emailResult.sentAt': new Date(),
-          changeSeq,
-        },
-        $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
-      },
-      { returnDocument: 'after' },
-    ).lean<LeanNotification>(),
-  );
+  const doc = await changedNotification({ _id: id }, (changeSeq) => ({
+    $set: {
+      status: 'sent',
+      'emailResult.messageId': messageId,
+      'emailResult.sentAt': new Date(),
+      changeSeq,
+    },
+    $unset: { 'emailResult.error': 1, 'emailResult.nextAttemptAt': 1 },
+  }));
   return doc ? serializeNotification(doc) : null;
 }
 
@@ -340,13 +325,9 @@ export async function markNotificationFailed(
   id: string,
   error: string,
 ): Promise<SerializedNotification | null> {
-  const doc = await withChange((changeSeq) =>
-    Notification.findOneAndUpdate(
-      { _id: id, status: 'pending' },
-      { $set: { status: 'failed', 'emailResult.error': error, changeSeq } },
-      { returnDocument: 'after' },
-    ).lean<LeanNotification>(),
-  );
+  const doc = await changedNotification({ _id: id, status: 'pending' }, (changeSeq) => ({
+    $set: { status: 'failed', 'emailResult.error': error, changeSeq },
+  }));
   return doc ? serializeNotification(doc) : null;
 }
 

@@ -1,6 +1,12 @@
 import mongoose, { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
-import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
+import {
+  addressFields,
+  iso,
+  recordIds,
+  registeredModel,
+  serializedById,
+} from '~/lib/records.server';
 import { scopeFilter, type AccountScope } from '~/lib/tenancy.server';
 import type { AccountAddress } from '~/schemas/account';
 import type { PickupMissedReason } from '~/schemas/constants';
@@ -11,16 +17,7 @@ import { PICKUP_STATUSES, type PickupListQuery, type PickupStatus } from '~/sche
  * names or a count of them. Scheduled until the courier collects (completed: a parcel of it scanned
  * Picked Up, or Collected on their run), comes back without (missed) or the shipper cancels.
  */
-const addressSchema = new Schema(
-  {
-    address: { type: String, default: '' },
-    city: { type: String, default: '' },
-    region: { type: String, default: '' },
-    postalCode: { type: String, default: '' },
-    country: { type: String, default: '' },
-  },
-  { _id: false },
-);
+const addressSchema = new Schema({ ...addressFields }, { _id: false });
 
 const pickupSchema = new Schema(
   {
@@ -158,15 +155,23 @@ export async function listPickups(
   return docs.map(serialize);
 }
 
-/** A scheduled pickup cancelled now; null when it is no longer scheduled. */
-export async function markPickupCancelled(id: string, at: Date) {
-  if (!isObjectId(id)) return null;
+/** A pickup still scheduled, changed by `set`, as it is after; null when it is not scheduled. */
+async function changeScheduled(
+  _id: unknown,
+  set: Record<string, unknown>,
+): Promise<SerializedPickup | null> {
   const doc = await Pickup.findOneAndUpdate(
-    { _id: id, status: 'scheduled' },
-    { $set: { status: 'cancelled', cancelledAt: at } },
+    { _id, status: 'scheduled' },
+    { $set: set },
     { returnDocument: 'after' },
   ).lean<LeanPickup>();
   return doc ? serialize(doc) : null;
+}
+
+/** A scheduled pickup cancelled now; null when it is no longer scheduled. */
+export async function markPickupCancelled(id: string, at: Date) {
+  if (!isObjectId(id)) return null;
+  return changeScheduled(id, { status: 'cancelled', cancelledAt: at });
 }
 
 /** Pickups by id, in no order. */
@@ -189,17 +194,12 @@ export async function closePickup(
     | { status: 'missed'; reason: PickupMissedReason; note: string },
 ) {
   if (!isObjectId(id)) return null;
-  const doc = await Pickup.findOneAndUpdate(
-    { _id: id, status: 'scheduled' },
-    {
-      $set:
-        close.status === 'completed'
-          ? { status: 'completed', completedAt: at, collectedCount: close.collectedCount }
-          : { status: 'missed', missedReason: close.reason, missedNote: close.note },
-    },
-    { returnDocument: 'after' },
-  ).lean<LeanPickup>();
-  return doc ? serialize(doc) : null;
+  return changeScheduled(
+    id,
+    close.status === 'completed'
+      ? { status: 'completed', completedAt: at, collectedCount: close.collectedCount }
+      : { status: 'missed', missedReason: close.reason, missedNote: close.note },
+  );
 }
 
 const addressKey = (address: { address?: string | null; postalCode?: string | null }) =>
@@ -248,12 +248,8 @@ export async function notePickupParcel(
   const completed: SerializedPickup[] = [];
   for (const { _id } of touched) {
     await Pickup.updateOne({ _id }, { $addToSet: { collectedParcelIds: parcelId } });
-    const doc = await Pickup.findOneAndUpdate(
-      { _id, status: 'scheduled' },
-      { $set: { status: 'completed', completedAt: at } },
-      { returnDocument: 'after' },
-    ).lean<LeanPickup>();
-    if (doc) completed.push(serialize(doc));
+    const pickup = await changeScheduled(_id, { status: 'completed', completedAt: at });
+    if (pickup) completed.push(pickup);
   }
   return completed;
 }

@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { Schema } from 'mongoose';
+import { Schema, type InferSchemaType, type Types } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { StaleRecordError } from '~/lib/errors.server';
 import {
@@ -64,28 +64,7 @@ receiptSchema.index({ changeSeq: 1, _id: 1 });
 
 export const Receipt = registeredModel('Receipt', receiptSchema);
 
-export type LeanReceipt = {
-  _id: unknown;
-  receiptNumber: string;
-  parcelId: unknown;
-  trackingNumber: string;
-  customerName?: string | null;
-  customerEmail?: string | null;
-  amount: number;
-  service?: string | null;
-  date: Date;
-  status?: string | null;
-  tax?: number | null;
-  subtotal: number;
-  total: number;
-  paymentMethod?: string | null;
-  format?: string | null;
-  emailedAt?: Date | null;
-  emailError?: string | null;
-  createdAt?: Date | null;
-  updatedAt?: Date | null;
-  changeSeq?: number | null;
-};
+export type LeanReceipt = InferSchemaType<typeof receiptSchema> & { _id: Types.ObjectId };
 
 /** The JSON form of a receipt used by the API and the dashboard. */
 export function serializeReceipt(receipt: LeanReceipt) {

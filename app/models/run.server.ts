@@ -1,13 +1,7 @@
-import mongoose, { Schema } from 'mongoose';
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
-import {
-  STOP_KINDS,
-  STOP_OUTCOMES,
-  type RunStatus,
-  type StopKind,
-  type StopOutcome,
-} from '~/schemas/run';
+import { RUN_STATUSES, STOP_KINDS, STOP_OUTCOMES, type StopOutcome } from '~/schemas/run';
 
 /**
  * Couriers' runs: one depot's day given to one courier, its stops in the order they are made: a
@@ -36,7 +30,7 @@ const runSchema = new Schema(
     date: { type: String, required: true },
     depotId: { type: Schema.Types.ObjectId, required: true },
     courierId: { type: Schema.Types.ObjectId, required: true },
-    status: { type: String, enum: ['planned', 'started', 'completed'], default: 'planned' },
+    status: { type: String, enum: RUN_STATUSES, default: 'planned' },
     // Planned or started: its parcels are on it (the unique index's scope).
     open: { type: Boolean, default: true },
     stops: { type: [stopSchema], default: [] },
@@ -55,27 +49,7 @@ runSchema.index({ courierId: 1, date: 1 });
 
 export const Run = registeredModel('Run', runSchema);
 
-type LeanStop = {
-  parcelId: unknown;
-  kind?: StopKind | null;
-  trackingNumber?: string | null;
-  eta?: Date | null;
-  outcome?: StopOutcome | null;
-  doneAt?: Date | null;
-};
-export type LeanRun = {
-  _id: unknown;
-  date: string;
-  depotId: unknown;
-  courierId: unknown;
-  status: RunStatus;
-  open?: boolean;
-  stops: LeanStop[];
-  startedAt?: Date | null;
-  completedAt?: Date | null;
-  createdAt?: Date | null;
-  updatedAt?: Date | null;
-};
+export type LeanRun = InferSchemaType<typeof runSchema> & { _id: mongoose.Types.ObjectId };
 
 function serialize(run: LeanRun) {
   return {

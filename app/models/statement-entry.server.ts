@@ -1,4 +1,4 @@
-import mongoose, { Schema } from 'mongoose';
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { iso, recordIds, registeredModel } from '~/lib/records.server';
 
 /**
@@ -22,17 +22,7 @@ entrySchema.index({ accountId: 1, month: 1, createdAt: 1 });
 
 export const StatementEntry = registeredModel('StatementEntry', entrySchema);
 
-type LeanEntry = {
-  _id: unknown;
-  accountId: unknown;
-  month: string;
-  kind: 'credit' | 'charge' | 'payment';
-  amount: number;
-  currency: string;
-  date?: string | null;
-  note?: string | null;
-  createdAt?: Date | null;
-};
+type LeanEntry = InferSchemaType<typeof entrySchema> & { _id: mongoose.Types.ObjectId };
 
 function serialize(doc: LeanEntry) {
   return {

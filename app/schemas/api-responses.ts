@@ -553,7 +553,8 @@ export const ApiKeySchema = z
   })
   .meta({ id: 'ApiKey' });
 
-const AccountAddressObject = z.looseObject({
+/** A structured postal address: an account's, a pickup's. */
+const PostalAddressObject = z.looseObject({
   address: z.string(),
   city: z.string(),
   region: z.string(),
@@ -567,8 +568,8 @@ export const AccountSchema = z
     name: z.string().describe('The company'),
     email: z.string().describe('Its contact e-mail'),
     phone: z.string(),
-    address: AccountAddressObject.describe('Its billing address'),
-    pickupAddress: AccountAddressObject.describe(
+    address: PostalAddressObject.describe('Its billing address'),
+    pickupAddress: PostalAddressObject.describe(
       'Where parcels are collected: the sender of a parcel its key creates without one',
     ),
     language: z.enum(ACCOUNT_LANGUAGES),
@@ -705,14 +706,6 @@ export const RunObjectSchema = z
   })
   .meta({ id: 'Run' });
 
-const PickupAddressObject = z.looseObject({
-  address: z.string(),
-  city: z.string(),
-  region: z.string(),
-  postalCode: z.string(),
-  country: z.string(),
-});
-
 export const PickupObjectSchema = z
   .looseObject({
     ...ids,
@@ -723,7 +716,7 @@ export const PickupObjectSchema = z
       from: z.string().describe('HH:MM, company time'),
       until: z.string().describe('HH:MM, company time'),
     }),
-    address: PickupAddressObject.describe('Where the courier collects'),
+    address: PostalAddressObject.describe('Where the courier collects'),
     depotId: id.nullable().describe('The depot of the address’s town, when there is one'),
     parcelIds: z.array(id).describe('The parcels named (empty when only a count was given)'),
     parcelCount: z.number().int().min(1),

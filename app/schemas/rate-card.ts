@@ -79,6 +79,26 @@ export const AccountDiscountSchema = z.object({
   discountPercent: percent('Discount', 100),
 });
 
+/**
+ * An issue on `field` of each item of `list` (the card's `name`) whose `field` an earlier item
+ * already has; the values it has.
+ */
+function refuseRepeats<F extends string, T extends Record<F, string>>(
+  ctx: z.RefinementCtx,
+  list: T[],
+  name: string,
+  field: F,
+  message: string,
+): Set<string> {
+  const values = new Set<string>();
+  list.forEach((item, index) => {
+    if (values.has(item[field]))
+      ctx.addIssue({ code: 'custom', path: [name, index, field], message });
+    values.add(item[field]);
+  });
+  return values;
+}
+
 export const RateCardSchema = z
   .object({
     currency: z
@@ -118,16 +138,7 @@ export const RateCardSchema = z
     updatedAt: z.string().nullable().optional().describe('Ignored: when it was last saved'),
   })
   .superRefine((card, ctx) => {
-    const codes = new Set<string>();
-    card.zones.forEach((zone, index) => {
-      if (codes.has(zone.code))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['zones', index, 'code'],
-          message: 'Zone codes are unique',
-        });
-      codes.add(zone.code);
-    });
+    const codes = refuseRepeats(ctx, card.zones, 'zones', 'code', 'Zone codes are unique');
     const seen = new Set<string>();
     card.prices.forEach((price, index) => {
       if (!codes.has(price.zone))
@@ -145,16 +156,13 @@ export const RateCardSchema = z
         });
       seen.add(key);
     });
-    const accounts = new Set<string>();
-    card.accountDiscounts.forEach((discount, index) => {
-      if (accounts.has(discount.accountId))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['accountDiscounts', index, 'accountId'],
-          message: 'One discount per account',
-        });
-      accounts.add(discount.accountId);
-    });
+    refuseRepeats(
+      ctx,
+      card.accountDiscounts,
+      'accountDiscounts',
+      'accountId',
+      'One discount per account',
+    );
   })
   .transform(({ updatedAt: _updatedAt, ...card }) => card);
 

@@ -11,7 +11,7 @@ import type {
   AccountCreateInput,
   AccountUpdateInput,
 } from '~/schemas/account';
-import { auditedUpdate, auditRecord, type Actor } from './audit.server';
+import { auditedCreate, auditedUpdate, auditRecord, type Actor } from './audit.server';
 import { endCredentials } from './users.server';
 import { accountUserIds } from '~/models/user.server';
 
@@ -25,9 +25,12 @@ export async function createAccount(
   input: AccountCreateInput,
   actor?: Actor,
 ): Promise<SerializedAccount> {
-  const account = await insertAccount(input);
-  await auditRecord(actor, 'create', 'account', { label: account.name, after: account });
-  return account;
+  return auditedCreate(
+    actor,
+    'account',
+    (account) => account.name,
+    () => insertAccount(input),
+  );
 }
 
 /** The fields given change (`status: 'suspended'` suspends); null when there is no such account. */

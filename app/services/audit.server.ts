@@ -65,6 +65,18 @@ export function auditRecord(
 
 type AuditedRecord = { id: string; parcelId?: string | null };
 
+/** Creates one record through `create`, which answers it as stored, and audits it. */
+export async function auditedCreate<T extends AuditedRecord>(
+  who: Actor | undefined,
+  entity: AuditEntity,
+  label: (record: T) => string,
+  create: () => Promise<T>,
+): Promise<T> {
+  const after = await create();
+  await auditRecord(who, 'create', entity, { label: label(after), after });
+  return after;
+}
+
 /**
  * Changes one record and audits the change: `read` finds it as it was, `write` changes it and
  * answers it as it is, or null when there is no such record (then nothing is audited).
@@ -97,7 +109,6 @@ export async function auditedDelete<T extends AuditedRecord>(
   return before;
 }
 
-/** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
 /** New parcels, each with its own entry: created (a bulk booking) or imported (a CSV import). */
 export function auditNewParcels(
   who: Actor | undefined,
@@ -116,6 +127,7 @@ export function auditNewParcels(
   );
 }
 
+/** Records many changes by the same user at once (a CSV import); failures are logged, as above. */
 export async function auditMany(who: Actor | undefined, entries: Entry[]) {
   if (!who) return;
   const actor = { id: who.user.id, username: who.user.username, role: who.user.role };

@@ -9,7 +9,7 @@ import { saveOperationsSettings } from '~/models/operations-settings.server';
 import { isDuplicateKey } from '~/lib/db.server';
 import { ConflictError } from '~/lib/errors.server';
 import type { DepotInput } from '~/schemas/depot';
-import { auditRecord, type Actor } from './audit.server';
+import { auditedCreate, auditRecord, type Actor } from './audit.server';
 
 /** Depots and the exceptions setting, changed by admins: each change is audited. */
 
@@ -30,9 +30,12 @@ async function writing<T>(write: () => Promise<T>): Promise<T> {
 }
 
 export async function createDepot(input: DepotInput, actor?: Actor): Promise<SerializedDepot> {
-  const depot = await writing(() => insertDepot(input));
-  await auditRecord(actor, 'create', 'depot', { label: depot.name, after: depot });
-  return depot;
+  return auditedCreate(
+    actor,
+    'depot',
+    (depot) => depot.name,
+    () => writing(() => insertDepot(input)),
+  );
 }
 
 export async function updateDepot(

@@ -12,6 +12,7 @@ import {
   listInquiriesAwaitingEmail,
   recordAcknowledgement,
   recordInquiryEmail,
+  type StoredInquiry,
 } from '~/models/inquiry.server';
 import { subscribeToNewsletter } from '~/models/subscription.server';
 import {
@@ -84,28 +85,30 @@ async function mayAcknowledge(email: string) {
   return (await acknowledgementLimiter.hit(email.trim().toLowerCase())).allowed;
 }
 
-/** Stores a contact message, e-mails it to support and acknowledges it to the sender. */
-export async function submitContactMessage(
-  input: ContactMessageInput & { clientAddress?: string },
+/**
+ * Stores an inquiry through `store`, told whether its sender may be acknowledged, e-mails it to
+ * support and acknowledges it to the sender.
+ */
+async function submitInquiry<I extends { email: string }>(
+  input: I,
+  store: (input: I & { acknowledge: boolean }) => Promise<StoredInquiry>,
 ) {
-  const inquiry = await createContactMessage({
-    ...input,
-    acknowledge: await mayAcknowledge(input.email),
-  });
+  const inquiry = await store({ ...input, acknowledge: await mayAcknowledge(input.email) });
   await emailSupport(String(inquiry._id));
   if (inquiry.acknowledgement === 'pending') await acknowledge(String(inquiry._id));
   return inquiry;
 }
 
+/** Stores a contact message, e-mails it to support and acknowledges it to the sender. */
+export async function submitContactMessage(
+  input: ContactMessageInput & { clientAddress?: string },
+) {
+  return submitInquiry(input, createContactMessage);
+}
+
 /** Stores a quote request, e-mails it to support and acknowledges it to the sender. */
 export async function submitQuoteRequest(input: QuoteRequestInput & { clientAddress?: string }) {
-  const inquiry = await createQuoteRequest({
-    ...input,
-    acknowledge: await mayAcknowledge(input.email),
-  });
-  await emailSupport(String(inquiry._id));
-  if (inquiry.acknowledgement === 'pending') await acknowledge(String(inquiry._id));
-  return inquiry;
+  return submitInquiry(input, createQuoteRequest);
 }
 
 /**

@@ -80,16 +80,28 @@ function templateLabel(type: NotificationType, language: Language) {
   return language === SOURCE_LANGUAGE ? type : `${type} (${TEXT_LANGUAGE_NAMES[language]})`;
 }
 
+/** Changes a template in a language through `write`, audited with the template as it was. */
+function changeTemplate(
+  type: NotificationType,
+  language: Language,
+  actor: Actor | undefined,
+  write: () => Promise<NotificationTemplate>,
+): Promise<NotificationTemplate> {
+  return auditedUpdate(actor, 'template', () => templateLabel(type, language), {
+    read: () => getNotificationTemplate(type, language),
+    write,
+  });
+}
+
 export async function saveNotificationTemplate(
   type: NotificationType,
   input: NotificationTemplateInput,
   actor?: Actor,
   language: Language = SOURCE_LANGUAGE,
 ): Promise<NotificationTemplate> {
-  return auditedUpdate(actor, 'template', () => templateLabel(type, language), {
-    read: () => getNotificationTemplate(type, language),
-    write: () => upsertNotificationTemplate(type, input, language),
-  });
+  return changeTemplate(type, language, actor, () =>
+    upsertNotificationTemplate(type, input, language),
+  );
 }
 
 /** Back to the default template (in `language`: as shipped, else English's). */
@@ -98,10 +110,7 @@ export async function resetNotificationTemplate(
   actor?: Actor,
   language: Language = SOURCE_LANGUAGE,
 ): Promise<NotificationTemplate> {
-  return auditedUpdate(actor, 'template', () => templateLabel(type, language), {
-    read: () => getNotificationTemplate(type, language),
-    write: () => deleteNotificationTemplate(type, language),
-  });
+  return changeTemplate(type, language, actor, () => deleteNotificationTemplate(type, language));
 }
 
 /** The e-mail a template makes for a parcel: subject, text and the full HTML message. */

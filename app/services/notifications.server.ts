@@ -92,6 +92,20 @@ export async function enqueueNotificationSend(
 const textAgain = (channel: string) =>
   channel === 'sms' ? { timeZone: env.COMPANY_TIMEZONE } : undefined;
 
+/** The audit entry of a notification made or changed, which staff know by its tracking number. */
+function auditNotification(
+  actor: Actor | undefined,
+  action: 'create' | 'update',
+  notification: SerializedNotification,
+  before?: SerializedNotification | null,
+) {
+  return auditRecord(actor, action, 'notification', {
+    label: notification.trackingNumber,
+    before,
+    after: notification,
+  });
+}
+
 /**
  * Stores the notification as pending and queues its e-mail; a worker sends it. The tracking
  * number must be a parcel's (UnknownParcelError otherwise); the notification is linked to it.
@@ -123,10 +137,7 @@ export async function createNotification(
     parcelId: String(parcel._id),
   });
   await enqueueNotificationSend(notification.id);
-  await auditRecord(actor, 'create', 'notification', {
-    label: notification.trackingNumber,
-    after: notification,
-  });
+  await auditNotification(actor, 'create', notification);
   return notification;
 }
 
@@ -149,11 +160,7 @@ export async function retryNotification(
     : false;
   // The finished job is no longer kept (or never was): a new one takes its key.
   if (!requeued) await enqueueNotificationSend(id, jobKey(id), textAgain(notification.channel));
-  await auditRecord(actor, 'update', 'notification', {
-    label: notification.trackingNumber,
-    before,
-    after: notification,
-  });
+  await auditNotification(actor, 'update', notification, before);
   return notification;
 }
 

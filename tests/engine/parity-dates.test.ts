@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { type Collection, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Local } from '../../embedded-mongo/dates';
 import { openTestDb, type TestDb } from './helpers';
 
 // Dates in named time zones across daylight saving time, against an independent reading of the
@@ -63,18 +64,8 @@ function format(zone: string): Intl.DateTimeFormat {
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-interface Fields {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-  weekday: number;
-  /** Minutes east of UTC. */
-  offset: number;
-}
+/** The engine's local fields, but for the day of the year, with the offset in minutes east of UTC. */
+type Fields = Omit<Local, 'offset' | 'dayOfYear'> & { offset: number };
 
 function fields(ms: number, zone: string): Fields {
   const parts: Record<string, string> = {};

@@ -33,6 +33,21 @@ let admin: Record<string, string>;
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
+/** `method` as staff on one record's route: `path`, then the record's id, which `param` names. */
+const asStaff = (
+  handler: unknown,
+  method: string,
+  path: string,
+  [param, id]: [string, string],
+  body?: unknown,
+) =>
+  callRoute(handler, `${path}/${encodeURIComponent(id)}`, {
+    method,
+    headers: staff,
+    params: { [param]: id },
+    body,
+  });
+
 beforeAll(async () => {
   await connectDb();
   const users = await createUsers(['staff', 'viewer', 'admin'], 'contract');
@@ -305,11 +320,10 @@ describe('strict input', () => {
     expect(parcel).toMatchObject({ trackingNumber: expect.any(String) });
 
     const { cost: _cost, destinations: _destinations, ...update } = specParcel('Spec Client');
-    const put = await callRoute(parcelAction, `/api/parcels/${encodeURIComponent(parcel.id)}`, {
-      method: 'PUT',
-      headers: staff,
-      params: { id: parcel.id },
-      body: { ...update, status: 'In Transit', estimatedDelivery: undefined },
+    const put = await asStaff(parcelAction, 'PUT', '/api/parcels', ['id', parcel.id], {
+      ...update,
+      status: 'In Transit',
+      estimatedDelivery: undefined,
     });
     expect(put.status).toBe(200);
 
@@ -322,16 +336,10 @@ describe('strict input', () => {
     const added = await postEvent(parcel.id, eventBody);
     expect(added.status).toBe(201);
     const { event } = await added.json();
-    const changed = await callRoute(
-      eventAction,
-      `/api/tracking/events/${encodeURIComponent(event.id)}`,
-      {
-        method: 'PUT',
-        headers: staff,
-        params: { id: event.id },
-        body: { ...eventBody, description: 'Still on its way' },
-      },
-    );
+    const changed = await asStaff(eventAction, 'PUT', '/api/tracking/events', ['id', event.id], {
+      ...eventBody,
+      description: 'Still on its way',
+    });
     expect(changed.status).toBe(200);
 
     const sent = await postNotification(parcel.trackingNumber, 'About your parcel');
@@ -352,31 +360,22 @@ describe('strict input', () => {
       subtotal: 25.99,
       paymentMethod: 'Credit Card',
     };
-    const generated = await callRoute(
+    const generated = await asStaff(
       generateAction,
-      `/api/receipts/generate/${encodeURIComponent(parcel.id)}`,
-      {
-        method: 'POST',
-        headers: staff,
-        params: { parcelId: parcel.id },
-        body: clientReceipt,
-      },
+      'POST',
+      '/api/receipts/generate',
+      ['parcelId', parcel.id],
+      clientReceipt,
     );
     expect(generated.status).toBe(201);
     const { receipt } = await generated.json();
     expect(receipt.receiptNumber).not.toBe('RCP-2024-0001');
     expect(receipt.customerName).toBe('Ann Sender');
 
-    const edited = await callRoute(
-      receiptAction,
-      `/api/receipts/${encodeURIComponent(receipt.id)}`,
-      {
-        method: 'PUT',
-        headers: staff,
-        params: { id: receipt.id },
-        body: { ...clientReceipt, customerName: 'Ann B. Sender' },
-      },
-    );
+    const edited = await asStaff(receiptAction, 'PUT', '/api/receipts', ['id', receipt.id], {
+      ...clientReceipt,
+      customerName: 'Ann B. Sender',
+    });
     expect(edited.status).toBe(200);
     const after = (await edited.json()).receipt;
     expect(after).toMatchObject({

@@ -18,7 +18,7 @@ import {
 } from '~/routes/dashboard.notifications_.texts';
 import { automaticEmailTemplate } from '~/services/notification-templates.server';
 import { connectDb } from '~/lib/db.server';
-import { answer as call, requestsAs } from '../support/api';
+import { answer as call, jsonOf, requestsAs } from '../support/api';
 import { createUsers, type UsersByRole } from '../support/factories';
 import { startMailWorker, type MailWorker } from '../support/jobs';
 
@@ -105,8 +105,7 @@ describe('sending a template without JavaScript', () => {
         },
       }),
     );
-    expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = await jsonOf(res, 400);
     expect(body.details.title[0]).toMatch(/Unknown placeholder \{\{firstName\}\}/);
   });
 });
@@ -114,8 +113,7 @@ describe('sending a template without JavaScript', () => {
 describe('editing templates', () => {
   it('lists the templates with the placeholders', async () => {
     const res = await call(templatesApiLoader, api('/api/notification-templates', 'viewer'));
-    expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await jsonOf(res, 200);
     expect(body.templates.map((t: { id: string }) => t.id)).toEqual([
       'status-update',
       'delivery-confirmation',
@@ -144,8 +142,7 @@ describe('editing templates', () => {
     expect((await put('staff', edit)).status).toBe(403);
     expect((await put('viewer', edit)).status).toBe(403);
     const bad = await put('admin', { ...edit, text: 'Hi {{nope}} and {{ status }}' });
-    expect(bad.status).toBe(400);
-    const badBody = await bad.json();
+    const badBody = await jsonOf(bad, 400);
     expect(badBody.details.text[0]).toMatch(/Unknown placeholder \{\{nope\}\}/);
     expect((await put('admin', { ...edit, subject: '' })).status).toBe(400);
 

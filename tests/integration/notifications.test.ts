@@ -41,7 +41,7 @@ import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { until } from '../support/jobs';
 import { createUser } from '../support/factories';
-import { toastOf, expectToast } from '../support/api';
+import { answer, toastOf, expectToast } from '../support/api';
 
 let accepting: TestSmtpServer;
 let rejecting: TestSmtpServer;
@@ -51,7 +51,6 @@ let worker: JobWorker;
 
 const PARCEL_NUMBER = 'ABC123456789';
 
-const context = { clientAddress: '10.1.2.3' };
 const base = 'http://localhost';
 
 function input(overrides: Record<string, unknown> = {}) {
@@ -79,12 +78,6 @@ function apiRequest(
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 }
-
-const call = (
-  fn: (args: never) => Promise<Response> | Response,
-  request: Request,
-  params: Record<string, string> = {},
-) => fn({ request, params, context } as never) as Promise<Response>;
 
 /** Where the worker sends: a test server's URL, or undefined for the outbox. */
 function sendVia(url: string | undefined) {
@@ -397,7 +390,7 @@ describe('GET /api/notifications', () => {
     const a = await sendThrough(accepting.url, { type: 'Pickup Confirmation' });
     const b = await sendThrough(rejecting.url, { type: 'Pickup Confirmation' });
 
-    const res = await call(listLoader, apiRequest('/api/notifications?page=1&limit=2'));
+    const res = await answer(listLoader, apiRequest('/api/notifications?page=1&limit=2'));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.notifications).toHaveLength(2);
@@ -408,7 +401,7 @@ describe('GET /api/notifications', () => {
     expect(body.pagination.totalPages).toBe(Math.ceil(body.pagination.totalItems / 2));
 
     const filtered = await (
-      await call(
+      await answer(
         listLoader,
         apiRequest('/api/notifications?type=Pickup%20Confirmation&status=failed'),
       )
@@ -423,17 +416,17 @@ describe('GET /api/notifications', () => {
   });
 
   it('answers 401 without a valid token', async () => {
-    expect((await call(listLoader, apiRequest('/api/notifications', { auth: null }))).status).toBe(
-      401,
-    );
-    const res = await call(listLoader, apiRequest('/api/notifications', { auth: 'not-a-token' }));
+    expect(
+      (await answer(listLoader, apiRequest('/api/notifications', { auth: null }))).status,
+    ).toBe(401);
+    const res = await answer(listLoader, apiRequest('/api/notifications', { auth: 'not-a-token' }));
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'Invalid or expired token' });
   });
 
   it('answers 400 for a bad query', async () => {
     for (const query of ['limit=101', 'page=0', 'status=done', 'type=Spam', 'page=abc']) {
-      const res = await call(listLoader, apiRequest(`/api/notifications?${query}`));
+      const res = await answer(listLoader, apiRequest(`/api/notifications?${query}`));
       expect(res.status, query).toBe(400);
       expect((await res.json()).details, query).toBeDefined();
     }
@@ -444,7 +437,7 @@ describe('POST /api/notifications', () => {
   it('stores the notification as pending and answers 201 at once; the worker then sends it', async () => {
     const data = input();
     sendVia(accepting.url);
-    const res = await call(
+    const res = await answer(
       listAction,
       apiRequest('/api/notifications', { method: 'POST', body: data }),
     );
@@ -464,7 +457,7 @@ describe('POST /api/notifications', () => {
 
   it('answers 400 with a field error for a tracking number that matches no parcel, and stores nothing', async () => {
     const data = input({ trackingNumber: 'NOP123456789' });
-    const res = await call(
+    const res = await answer(
       listAction,
       apiRequest('/api/notifications', { method: 'POST', body: data }),
     );
@@ -478,7 +471,7 @@ describe('POST /api/notifications', () => {
 
   it('answers 401 without a token and stores nothing', async () => {
     const data = input();
-    const res = await call(
+    const res = await answer(
       listAction,
       apiRequest('/api/notifications', { method: 'POST', body: data, auth: null }),
     );
@@ -499,7 +492,7 @@ describe('POST /api/notifications', () => {
       { ...input(), title: undefined },
     ];
     for (const body of bodies) {
-      const res = await call(
+      const res = await answer(
         listAction,
         apiRequest('/api/notifications', { method: 'POST', body }),
       );
@@ -513,7 +506,7 @@ describe('POST /api/notifications', () => {
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
       body: 'hello',
     });
-    expect((await call(listAction, notJson)).status).toBe(415);
+    expect((await answer(listAction, notJson)).status).toBe(415);
     expect((await listNotifications({ limit: 1 })).pagination.totalItems).toBe(before);
   });
 });
@@ -521,22 +514,22 @@ describe('POST /api/notifications', () => {
 describe('/api/notifications/:id', () => {
   it('GET returns the notification; 404 unknown, 400 malformed, 401 without token', async () => {
     const n = await sendThrough(accepting.url);
-    const res = await call(itemLoader, apiRequest(`/api/notifications/${n.id}`), { id: n.id });
+    const res = await answer(itemLoader, apiRequest(`/api/notifications/${n.id}`), { id: n.id });
     expect(res.status).toBe(200);
     expect((await res.json()).notification).toMatchObject({ id: n.id, status: 'sent' });
     expect(
       (
-        await call(itemLoader, apiRequest('/api/notifications/0123456789abcdef01234567'), {
+        await answer(itemLoader, apiRequest('/api/notifications/0123456789abcdef01234567'), {
           id: '0123456789abcdef01234567',
         })
       ).status,
     ).toBe(404);
     expect(
-      (await call(itemLoader, apiRequest('/api/notifications/xyz'), { id: 'xyz' })).status,
+      (await answer(itemLoader, apiRequest('/api/notifications/xyz'), { id: 'xyz' })).status,
     ).toBe(400);
     expect(
       (
-        await call(itemLoader, apiRequest(`/api/notifications/${n.id}`, { auth: null }), {
+        await answer(itemLoader, apiRequest(`/api/notifications/${n.id}`, { auth: null }), {
           id: n.id,
         })
       ).status,
@@ -546,7 +539,7 @@ describe('/api/notifications/:id', () => {
   it('PUT cannot change the status (409) nor anything else (400); 404 unknown, 401 without token', async () => {
     const n = await sendThrough(accepting.url);
     const put = (id: string, body: unknown, auth?: string | null) =>
-      call(itemAction, apiRequest(`/api/notifications/${id}`, { method: 'PUT', body, auth }), {
+      answer(itemAction, apiRequest(`/api/notifications/${id}`, { method: 'PUT', body, auth }), {
         id,
       });
 
@@ -557,7 +550,7 @@ describe('/api/notifications/:id', () => {
     }
     expect((await getNotification(n.id))?.status).toBe('sent');
     // So a sent notification can never be made deletable.
-    const del = await call(
+    const del = await answer(
       itemAction,
       apiRequest(`/api/notifications/${n.id}`, { method: 'DELETE' }),
       { id: n.id },
@@ -574,7 +567,9 @@ describe('/api/notifications/:id', () => {
     const sent = await sendThrough(accepting.url);
     const failed = await sendThrough(rejecting.url);
     const del = (id: string, auth?: string | null) =>
-      call(itemAction, apiRequest(`/api/notifications/${id}`, { method: 'DELETE', auth }), { id });
+      answer(itemAction, apiRequest(`/api/notifications/${id}`, { method: 'DELETE', auth }), {
+        id,
+      });
 
     const conflict = await del(sent.id);
     expect(conflict.status).toBe(409);
@@ -599,7 +594,7 @@ describe('POST /api/notifications/:id/retry', () => {
   it('queues a failed notification again and returns the same record, pending; it is then sent', async () => {
     const failed = await sendThrough(rejecting.url);
     sendVia(accepting.url);
-    const res = await call(
+    const res = await answer(
       retryAction,
       apiRequest(`/api/notifications/${failed.id}/retry`, { method: 'POST' }),
       { id: failed.id },
@@ -615,7 +610,7 @@ describe('POST /api/notifications/:id/retry', () => {
   it('answers 409 for a sent notification, 404 unknown, 400 malformed, 401 without token, 405 for GET', async () => {
     const sent = await sendThrough(accepting.url);
     const retry = (id: string, auth?: string | null) =>
-      call(retryAction, apiRequest(`/api/notifications/${id}/retry`, { method: 'POST', auth }), {
+      answer(retryAction, apiRequest(`/api/notifications/${id}/retry`, { method: 'POST', auth }), {
         id,
       });
     const conflict = await retry(sent.id);
@@ -629,8 +624,11 @@ describe('POST /api/notifications/:id/retry', () => {
     expect((await retry('123')).status).toBe(400);
     expect((await retry(sent.id, null)).status).toBe(401);
     expect(
-      (await call(retryLoader, apiRequest(`/api/notifications/${sent.id}/retry`), { id: sent.id }))
-        .status,
+      (
+        await answer(retryLoader, apiRequest(`/api/notifications/${sent.id}/retry`), {
+          id: sent.id,
+        })
+      ).status,
     ).toBe(405);
   });
 });
@@ -649,7 +647,7 @@ function pageRequest(url: string, form?: Record<string, string>) {
 describe('dashboard: Notifications tab', () => {
   it('sends the staff to the login page without a session', async () => {
     const request = new Request(`${base}/dashboard/notifications`);
-    const res = await call(pageLoader, request).catch((e: Response) => e);
+    const res = await answer(pageLoader, request).catch((e: Response) => e);
     expect(res.status).toBe(302);
     expect(res.headers.get('Location')).toMatch(/^\/management\/access/);
   });
@@ -662,7 +660,7 @@ describe('dashboard: Notifications tab', () => {
     });
     const id = String(parcel._id);
     const loaded = await (
-      await call(
+      await answer(
         sendLoader,
         pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Status%20Update`),
       )
@@ -674,12 +672,15 @@ describe('dashboard: Notifications tab', () => {
     expect(loaded.values.message).toContain('its current status is "{{status}}"');
 
     const custom = await (
-      await call(sendLoader, pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Custom`))
+      await answer(
+        sendLoader,
+        pageRequest(`/dashboard/notifications/new?parcelId=${id}&type=Custom`),
+      )
     ).json();
     expect(custom.values).toMatchObject({ title: '', message: '' });
 
     sendVia(accepting.url);
-    const res = await call(
+    const res = await answer(
       sendAction,
       pageRequest('/dashboard/notifications/new', {
         parcelId: id,
@@ -726,7 +727,7 @@ describe('dashboard: Notifications tab', () => {
       [{ parcelId: String(noEmail._id), type: 'Custom', title: '', message: 'There' }, 'title'],
     ];
     for (const [form, field] of cases) {
-      const res = await call(sendAction, pageRequest('/dashboard/notifications/new', form));
+      const res = await answer(sendAction, pageRequest('/dashboard/notifications/new', form));
       expect(res.status).toBe(400);
       const body = await res.json();
       expect(body.status).toBe('error');
@@ -740,7 +741,7 @@ describe('dashboard: Notifications tab', () => {
     const sent = await sendThrough(accepting.url);
     const failed = await sendThrough(rejecting.url);
 
-    let res = await call(
+    let res = await answer(
       pageAction,
       pageRequest('/dashboard/notifications?page=2', { intent: 'retry', notificationId: sent.id }),
     );
@@ -749,7 +750,7 @@ describe('dashboard: Notifications tab', () => {
       title: 'Cannot retry notification',
       description: 'Only failed notifications can be retried.',
     });
-    res = await call(
+    res = await answer(
       pageAction,
       pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: sent.id }),
     );
@@ -760,7 +761,7 @@ describe('dashboard: Notifications tab', () => {
     expect(await getNotification(sent.id)).not.toBeNull();
 
     sendVia(accepting.url);
-    res = await call(
+    res = await answer(
       pageAction,
       pageRequest('/dashboard/notifications', { intent: 'retry', notificationId: failed.id }),
     );
@@ -768,14 +769,14 @@ describe('dashboard: Notifications tab', () => {
     expect((await settled(failed.id)).status).toBe('sent');
 
     const another = await sendThrough(rejecting.url);
-    res = await call(
+    res = await answer(
       pageAction,
       pageRequest('/dashboard/notifications', { intent: 'delete', notificationId: another.id }),
     );
     expect(await toastOf(res)).toMatchObject({ type: 'success', title: 'Notification deleted' });
     expect(await getNotification(another.id)).toBeNull();
 
-    const page = await (await call(pageLoader, pageRequest('/dashboard/notifications'))).json();
+    const page = await (await answer(pageLoader, pageRequest('/dashboard/notifications'))).json();
     expect(page.pagination.limit).toBe(20);
     expect(page.notifications[0].createdAt >= page.notifications[1].createdAt).toBe(true);
   });

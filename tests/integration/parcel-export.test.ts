@@ -3,6 +3,7 @@ import { Parcel } from '~/models/parcel.server';
 import { loader as exportLoader } from '~/routes/api.parcels.export[.]csv';
 import { connectDb } from '~/lib/db.server';
 import { PARCEL_CSV_COLUMNS } from '~/services/parcel-csv.server';
+import { callRoute } from '../support/api';
 import { createUser } from '../support/factories';
 
 let token = '';
@@ -53,11 +54,7 @@ describe('GET /api/parcels/export.csv', () => {
     expect(text.trimEnd().split('\n')).toHaveLength(401);
     const bad = await exportCsv('?sort=secret');
     expect(bad.status).toBe(400);
-    const anonymous = await exportLoader({
-      request: new Request('http://localhost/api/parcels/export.csv'),
-      params: {},
-      context: {},
-    } as never);
+    const anonymous = await callRoute(exportLoader, '/api/parcels/export.csv');
     expect(anonymous.status).toBe(401);
   });
 });

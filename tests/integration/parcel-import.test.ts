@@ -16,6 +16,7 @@ import { connectDb, disconnectDb } from '~/lib/db.server';
 import { env } from '~/lib/env.server';
 import { PARCEL_CSV_COLUMNS, unescapeCsvCell } from '~/services/parcel-csv.server';
 import { parcelImportTemplate, readParcelCsv } from '~/services/parcel-import.server';
+import { callRoute } from '../support/api';
 import { createUser, parcelInput } from '../support/factories';
 
 type ImportBody = {
@@ -446,11 +447,7 @@ describe('POST /api/parcels/import', () => {
     } finally {
       env.IMPORT_BODY_LIMIT_BYTES = limit;
     }
-    const get = await importLoader({
-      request: new Request('http://localhost/api/parcels/import'),
-      params: {},
-      context: {},
-    } as never);
+    const get = await callRoute(importLoader, '/api/parcels/import');
     expect(get.status).toBe(405);
   });
 

@@ -1,6 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectDb } from '~/lib/db.server';
-import { env } from '~/lib/env.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { action as pickupsAction, loader as pickupsLoader } from '~/routes/api.pickups';
 import { action as pickupAction, loader as pickupLoader } from '~/routes/api.pickups.$id';
@@ -11,18 +10,16 @@ import { loader as staffPickupsLoader } from '~/routes/dashboard.pickups';
 import { savePickupCutoff } from '~/services/depots.server';
 import { sessionCookie } from '../support/sign-in';
 import { registerJobKinds } from '~/services/job-kinds.server';
-import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { callRoute } from '../support/api';
 import {
+  atCompanyTime,
   createAccount,
-  createAccountKey,
   createParcel,
-  createUser,
+  createTwoAccounts,
   type TestUser,
 } from '../support/factories';
 
-/** Friday 27 November 2026 and the days around it, at a company time. */
-const at = (day: string, time: string) => zonedDateTimeToUtc(day, time, env.COMPANY_TIMEZONE);
+/** Friday 27 November 2026 and the days around it. */
 const FRIDAY = '2026-11-27';
 const SATURDAY = '2026-11-28';
 const MONDAY = '2026-11-30';
@@ -38,17 +35,13 @@ let otherHook: string;
 beforeAll(async () => {
   await connectDb();
   registerJobKinds();
-  const admin = await createUser('admin');
-  staff = await createUser('staff');
-  account = await createAccount();
-  const other = await createAccount({ name: 'Other Shop' });
-  key = (await createAccountKey(account, admin)).auth;
-  otherKey = (await createAccountKey(other, admin)).auth;
+  const accounts = await createTwoAccounts({}, { name: 'Other Shop' });
+  ({ staff, account, key, otherKey } = accounts);
   const events = ['pickup.scheduled', 'pickup.cancelled', 'pickup.completed'] as const;
   const hook = (id: string, url: string) =>
     createWebhook({ url, events: [...events], description: '' }, id);
   accountHook = (await hook(account.id, 'https://hooks.example/a')).webhook.id;
-  otherHook = (await hook(other.id, 'https://hooks.example/b')).webhook.id;
+  otherHook = (await hook(accounts.other.id, 'https://hooks.example/b')).webhook.id;
 });
 
 afterEach(() => {
@@ -82,7 +75,7 @@ const deliveries = async (webhookId: string) =>
 
 describe('pickups', () => {
   it('are refused after the cut-off or on a weekend with the next possible day', async () => {
-    clock(at(FRIDAY, '14:05'));
+    clock(atCompanyTime(FRIDAY, '14:05'));
     const late = await ask({ date: FRIDAY, window, parcelCount: 2 });
     expect(late.status).toBe(400);
     expect(late.body).toMatchObject({
@@ -97,7 +90,7 @@ describe('pickups', () => {
     expect(backwards.body.details['window.until']).toBeDefined();
 
     // Before the cut-off the same day is open, at the account's pickup address by default.
-    clock(at(FRIDAY, '13:55'));
+    clock(atCompanyTime(FRIDAY, '13:55'));
     const ok = await ask({ date: FRIDAY, window, parcelCount: 2, notes: 'Gate B' });
     expect(ok.status).toBe(201);
     expect(ok.body.pickup).toMatchObject({
@@ -112,7 +105,7 @@ describe('pickups', () => {
   });
 
   it("name only the account's own parcels, and are cancelled until their day's cut-off", async () => {
-    clock(at(FRIDAY, '10:00'));
+    clock(atCompanyTime(FRIDAY, '10:00'));
     const foreign = await createParcel({ accountId: (await createAccount()).id });
     const theirs = await ask({ date: MONDAY, window, parcelIds: [foreign.id] });
     expect(theirs.status).toBe(404);
@@ -120,11 +113,11 @@ describe('pickups', () => {
     const first = await ask({ date: MONDAY, window, parcelCount: 1 });
     const second = await ask({ date: MONDAY, window, parcelCount: 1 });
     expect((await cancel(first.body.pickup.id, otherKey)).status).toBe(404);
-    clock(at(MONDAY, '13:59'));
+    clock(atCompanyTime(MONDAY, '13:59'));
     const cancelled = await cancel(first.body.pickup.id);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.pickup).toMatchObject({ status: 'cancelled' });
-    clock(at(MONDAY, '14:00'));
+    clock(atCompanyTime(MONDAY, '14:00'));
     const tooLate = await cancel(second.body.pickup.id);
     expect(tooLate.status).toBe(409);
     expect(tooLate.body.code).toBe('pickup_closed');
@@ -146,7 +139,7 @@ describe('pickups', () => {
   });
 
   it('are done when a parcel named is scanned Picked Up on their day, with pickup.completed once', async () => {
-    clock(at(FRIDAY, '09:00'));
+    clock(atCompanyTime(FRIDAY, '09:00'));
     const parcels = [
       await createParcel({ accountId: account.id, livemode: true }),
       await createParcel({ accountId: account.id, livemode: true }),
@@ -201,7 +194,7 @@ describe('pickups', () => {
       accessExpires: new Date(),
     });
     const cookie = await sessionCookie(shipper.id);
-    clock(at(FRIDAY, '15:00'));
+    clock(atCompanyTime(FRIDAY, '15:00'));
     const form = { date: FRIDAY, from: '09:00', until: '12:00', parcelCount: '3', notes: '' };
     const late = await callRoute(portalAction, '/account/pickups', { cookie, form });
     expect(late.status).toBe(400);
@@ -228,7 +221,7 @@ describe('pickups', () => {
   });
 
   it("follow the settings' cut-off, and staff see each day's on the Pickups page", async () => {
-    clock(at(FRIDAY, '15:00'));
+    clock(atCompanyTime(FRIDAY, '15:00'));
     await savePickupCutoff('16:00', { user: staff.user, context: null });
     const ok = await ask({ date: FRIDAY, window, parcelCount: 5 });
     await savePickupCutoff('14:00', { user: staff.user, context: null });

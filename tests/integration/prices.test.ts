@@ -5,6 +5,7 @@ import { action as parcelsAction } from '~/routes/api.parcels';
 import { connectDb, disconnectDb } from '~/lib/db.server';
 import { Quote } from '~/models/quote.server';
 import { DEFAULT_RATE_CARD } from '~/models/rate-card.server';
+import { RateCardSchema } from '~/schemas/rate-card';
 import { listAudit } from '~/models/audit.server';
 import { formatMoney, fromMajor, percentOf, roundHalfAwayFromZero, toMajor } from '~/utils/money';
 import { callRoute, uniqueAddress } from '../support/api';
@@ -91,6 +92,22 @@ describe('money', () => {
 });
 
 describe('the rate card and quotes', () => {
+  it('refuses a zone code or an account given twice, at the repeat', () => {
+    const accountId = 'a'.repeat(24);
+    const result = RateCardSchema.safeParse({
+      ...DEFAULT_RATE_CARD,
+      zones: [...DEFAULT_RATE_CARD.zones, DEFAULT_RATE_CARD.zones[0]],
+      accountDiscounts: [
+        { accountId, discountPercent: 5 },
+        { accountId, discountPercent: 10 },
+      ],
+    });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      [`zones.${DEFAULT_RATE_CARD.zones.length}.code`, 'Zone codes are unique'],
+      ['accountDiscounts.1.accountId', 'One discount per account'],
+    ]);
+  });
+
   it('prices a small parcel at the plans, heavier and bulkier parcels higher, and stores each quote', async () => {
     const small = await quotes(parcel);
     expect(Object.keys(small).sort()).toEqual(['Express', 'Overnight', 'Premium', 'Standard']);

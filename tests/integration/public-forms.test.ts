@@ -13,7 +13,7 @@ import { registerJobKinds } from '~/services/job-kinds.server';
 import { startJobWorker, type JobWorker } from '~/services/jobs.server';
 import { until } from '../support/jobs';
 import { startTestSmtpServer } from '../support/smtp';
-import { toastOf, expectToast } from '../support/api';
+import { jsonOf, toastOf, expectToast } from '../support/api';
 
 let addressCounter = 0;
 function nextAddress() {
@@ -145,8 +145,7 @@ describe('contact form', () => {
       message: 'short',
     });
 
-    expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = await jsonOf(res, 400);
     expect(body.status).toBe('error');
     expect(body.error).toMatchObject({
       firstName: ['First name is required'],
@@ -265,8 +264,7 @@ describe('quote form', () => {
       origin: '',
     });
 
-    expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = await jsonOf(res, 400);
     expect(Object.keys(body.error).sort()).toEqual(['name', 'origin', 'plan', 'shipmentsPerMonth']);
     expect(body.error.plan).toEqual(['Choose a plan']);
     expect(await Inquiry.countDocuments({ kind: 'quote' })).toBe(before);

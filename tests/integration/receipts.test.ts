@@ -27,7 +27,7 @@ import {
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { pdfText } from '../support/pdf';
 import { createUser } from '../support/factories';
-import { toastOf, expectToast } from '../support/api';
+import { answer, toastOf, expectToast } from '../support/api';
 import { apiError } from '../support/api-error';
 
 const context = { clientAddress: '10.1.2.3' };
@@ -78,12 +78,6 @@ function apiRequest(
   });
 }
 
-const call = (
-  fn: (args: never) => Promise<Response> | Response,
-  request: Request,
-  params: Record<string, string> = {},
-) => fn({ request, params, context } as never) as Promise<Response>;
-
 async function makeParcel(overrides: Record<string, unknown> = {}) {
   const doc = await insertWithTrackingNumber((trackingNumber) =>
     Parcel.create({
@@ -109,7 +103,7 @@ async function makeParcel(overrides: Record<string, unknown> = {}) {
 }
 
 async function generate(parcelId: string, body?: unknown) {
-  return call(
+  return answer(
     generateAction,
     apiRequest(`/api/receipts/generate/${parcelId}`, { method: 'POST', body }),
     { parcelId },
@@ -212,7 +206,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     const parcel = await makeParcel();
     const before = await Receipt.countDocuments();
 
-    const noAuth = await call(
+    const noAuth = await answer(
       generateAction,
       apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: null }),
       { parcelId: parcel.id },
@@ -223,7 +217,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
       message: expect.any(String),
     });
 
-    const badToken = await call(
+    const badToken = await answer(
       generateAction,
       apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', auth: 'nope' }),
       { parcelId: parcel.id },
@@ -241,7 +235,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     const badMethod = await generate(parcel.id, { paymentMethod: 'Gold bars' });
     expect(badMethod.status).toBe(400);
 
-    const notJson = await call(
+    const notJson = await answer(
       generateAction,
       apiRequest(`/api/receipts/generate/${parcel.id}`, {
         method: 'POST',
@@ -251,7 +245,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
       { parcelId: parcel.id },
     );
     expect(notJson.status).toBe(415);
-    const brokenJson = await call(
+    const brokenJson = await answer(
       generateAction,
       apiRequest(`/api/receipts/generate/${parcel.id}`, { method: 'POST', rawBody: '{oops' }),
       {
@@ -266,7 +260,7 @@ describe('POST /api/receipts/generate/:parcelId', () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual(apiError('Parcel not found', 'not_found'));
 
-    const get = await call(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), {
+    const get = await answer(generateLoader, apiRequest(`/api/receipts/generate/${parcel.id}`), {
       parcelId: parcel.id,
     });
     expect(get.status).toBe(405);
@@ -283,7 +277,7 @@ describe('GET /api/receipts', () => {
       created.push((await (await generate(parcel.id)).json()).receipt.receiptNumber);
     const total = await Receipt.countDocuments();
 
-    const res = await call(listLoader, apiRequest('/api/receipts?page=1&limit=2'));
+    const res = await answer(listLoader, apiRequest('/api/receipts?page=1&limit=2'));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.receipts).toHaveLength(2);
@@ -298,19 +292,23 @@ describe('GET /api/receipts', () => {
       limit: 2,
     });
 
-    const page2 = await (await call(listLoader, apiRequest('/api/receipts?page=2&limit=2'))).json();
+    const page2 = await (
+      await answer(listLoader, apiRequest('/api/receipts?page=2&limit=2'))
+    ).json();
     expect(page2.receipts[0].receiptNumber).toBe(created[0]);
 
     const filtered = await (
-      await call(listLoader, apiRequest('/api/receipts?status=generated&limit=100'))
+      await answer(listLoader, apiRequest('/api/receipts?status=generated&limit=100'))
     ).json();
     expect(filtered.pagination.totalItems).toBe(total);
   });
 
   it('refuses a missing token and bad query values', async () => {
-    expect((await call(listLoader, apiRequest('/api/receipts', { auth: null }))).status).toBe(401);
+    expect((await answer(listLoader, apiRequest('/api/receipts', { auth: null }))).status).toBe(
+      401,
+    );
     for (const query of ['page=0', 'page=abc', 'limit=101', 'limit=0', 'status=paid']) {
-      const res = await call(listLoader, apiRequest(`/api/receipts?${query}`));
+      const res = await answer(listLoader, apiRequest(`/api/receipts?${query}`));
       expect(res.status, query).toBe(400);
       expect(await res.json()).toMatchObject({
         error: 'Validation failed',
@@ -325,13 +323,13 @@ describe('/api/receipts/:id', () => {
     const parcel = await makeParcel();
     const { receipt } = await (await generate(parcel.id)).json();
 
-    const got = await call(itemLoader, apiRequest(`/api/receipts/${receipt.id}`), {
+    const got = await answer(itemLoader, apiRequest(`/api/receipts/${receipt.id}`), {
       id: receipt.id,
     });
     expect(got.status).toBe(200);
     expect((await got.json()).receipt).toEqual(receipt);
 
-    const put = await call(
+    const put = await answer(
       itemAction,
       apiRequest(`/api/receipts/${receipt.id}`, {
         method: 'PUT',
@@ -351,7 +349,7 @@ describe('/api/receipts/:id', () => {
     });
     expect((await getReceipt(receipt.id))?.customerName).toBe('New Name');
 
-    const del = await call(
+    const del = await answer(
       itemAction,
       apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }),
       { id: receipt.id },
@@ -360,7 +358,7 @@ describe('/api/receipts/:id', () => {
     expect(await del.json()).toEqual({ success: true, message: 'Receipt deleted' });
     expect(await getReceipt(receipt.id)).toBeNull();
 
-    const again = await call(
+    const again = await answer(
       itemAction,
       apiRequest(`/api/receipts/${receipt.id}`, { method: 'DELETE' }),
       { id: receipt.id },
@@ -375,11 +373,11 @@ describe('/api/receipts/:id', () => {
     const unknown = '0123456789abcdef01234567';
 
     expect(
-      (await call(itemLoader, apiRequest(`/api/receipts/${id}`, { auth: null }), { id })).status,
+      (await answer(itemLoader, apiRequest(`/api/receipts/${id}`, { auth: null }), { id })).status,
     ).toBe(401);
     expect(
       (
-        await call(
+        await answer(
           itemAction,
           apiRequest(`/api/receipts/${id}`, {
             method: 'PUT',
@@ -392,7 +390,7 @@ describe('/api/receipts/:id', () => {
     ).toBe(401);
     expect(
       (
-        await call(
+        await answer(
           itemAction,
           apiRequest(`/api/receipts/${id}`, { method: 'DELETE', auth: null }),
           { id },
@@ -400,12 +398,15 @@ describe('/api/receipts/:id', () => {
       ).status,
     ).toBe(401);
 
-    expect((await call(itemLoader, apiRequest('/api/receipts/xyz'), { id: 'xyz' })).status).toBe(
+    expect((await answer(itemLoader, apiRequest('/api/receipts/xyz'), { id: 'xyz' })).status).toBe(
       400,
     );
     expect(
-      (await call(itemAction, apiRequest('/api/receipts/xyz', { method: 'DELETE' }), { id: 'xyz' }))
-        .status,
+      (
+        await answer(itemAction, apiRequest('/api/receipts/xyz', { method: 'DELETE' }), {
+          id: 'xyz',
+        })
+      ).status,
     ).toBe(400);
     for (const body of [
       { customerName: { $gt: '' } },
@@ -414,7 +415,7 @@ describe('/api/receipts/:id', () => {
       {},
       [],
     ]) {
-      const res = await call(
+      const res = await answer(
         itemAction,
         apiRequest(`/api/receipts/${id}`, { method: 'PUT', body }),
         { id },
@@ -422,12 +423,14 @@ describe('/api/receipts/:id', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
 
-    const missing = await call(itemLoader, apiRequest(`/api/receipts/${unknown}`), { id: unknown });
+    const missing = await answer(itemLoader, apiRequest(`/api/receipts/${unknown}`), {
+      id: unknown,
+    });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual(apiError('Receipt not found', 'not_found'));
     expect(
       (
-        await call(
+        await answer(
           itemAction,
           apiRequest(`/api/receipts/${unknown}`, { method: 'PUT', body: { customerName: 'X' } }),
           { id: unknown },
@@ -436,7 +439,7 @@ describe('/api/receipts/:id', () => {
     ).toBe(404);
     expect(
       (
-        await call(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'DELETE' }), {
+        await answer(itemAction, apiRequest(`/api/receipts/${unknown}`, { method: 'DELETE' }), {
           id: unknown,
         })
       ).status,

@@ -16,19 +16,17 @@ import {
   statementPlanningJob,
 } from '~/services/statements.server';
 import { dayIn } from '~/utils/delivery-headline';
-import { zonedDateTimeToUtc } from '~/utils/time-zone';
-import { callRoute } from '../support/api';
+import { callRoute, jsonOf } from '../support/api';
 import {
+  atCompanyTime,
   createAccount,
-  createAccountKey,
   createParcel,
-  createUser,
+  createTwoAccounts,
   type TestUser,
 } from '../support/factories';
 import { startMailWorker, type MailWorker } from '../support/jobs';
 
 const MONTH = '2026-10';
-const at = (day: string, time: string) => zonedDateTimeToUtc(day, time, env.COMPANY_TIMEZONE);
 
 let staff: TestUser;
 let account: Awaited<ReturnType<typeof createAccount>>;
@@ -53,46 +51,50 @@ async function booked(label: string, bookedAt: Date, fields: Record<string, unkn
 beforeAll(async () => {
   await connectDb();
   outbox = await startMailWorker();
-  const admin = await createUser('admin');
-  staff = await createUser('staff');
-  account = await createAccount({ email: 'billing@statement.example' });
-  other = await createAccount({ name: 'Other Books', email: 'billing@other.example' });
-  key = (await createAccountKey(account, admin)).auth;
-  otherKey = (await createAccountKey(other, admin)).auth;
+  ({ staff, account, other, key, otherKey } = await createTwoAccounts(
+    { email: 'billing@statement.example' },
+    { name: 'Other Books', email: 'billing@other.example' },
+  ));
   const own = { accountId: account.id, livemode: true };
   // Booked at its price; booked before prices, at its cost; delivered on time at the first
   // attempt; and delivered late after a failed attempt.
-  await booked('priced', at('2026-10-01', '00:10'), {
+  await booked('priced', atCompanyTime('2026-10-01', '00:10'), {
     ...own,
     price: { amount: 1250, currency: 'USD' },
   });
-  await booked('costed', at('2026-10-15', '12:00'), { ...own, cost: 25.99 });
-  await booked('onTime', at('2026-10-02', '09:00'), {
+  await booked('costed', atCompanyTime('2026-10-15', '12:00'), { ...own, cost: 25.99 });
+  // Priced in cents, expected on a day and delivered on another at 11:00.
+  const delivered = (amount: number, expected: string, day: string) => ({
     ...own,
-    price: { amount: 999, currency: 'USD' },
+    price: { amount, currency: 'USD' },
     status: 'Delivered',
-    estimatedDelivery: new Date('2026-10-05T00:00:00Z'),
-    actualDelivery: at('2026-10-05', '11:00'),
+    estimatedDelivery: new Date(`${expected}T00:00:00Z`),
+    actualDelivery: atCompanyTime(day, '11:00'),
   });
-  await booked('late', at('2026-10-31', '23:50'), {
-    ...own,
-    price: { amount: 1999, currency: 'USD' },
-    status: 'Delivered',
-    estimatedDelivery: new Date('2026-10-06T00:00:00Z'),
-    actualDelivery: at('2026-10-08', '11:00'),
+  await booked(
+    'onTime',
+    atCompanyTime('2026-10-02', '09:00'),
+    delivered(999, '2026-10-05', '2026-10-05'),
+  );
+  await booked('late', atCompanyTime('2026-10-31', '23:50'), {
+    ...delivered(1999, '2026-10-06', '2026-10-08'),
     events: [
-      { status: 'Delivered', timestamp: at('2026-10-08', '11:00'), location: 'Door' },
-      { status: 'Failed Delivery', timestamp: at('2026-10-07', '11:00'), location: 'Door' },
+      { status: 'Delivered', timestamp: atCompanyTime('2026-10-08', '11:00'), location: 'Door' },
+      {
+        status: 'Failed Delivery',
+        timestamp: atCompanyTime('2026-10-07', '11:00'),
+        location: 'Door',
+      },
     ],
   });
   // Not on it: the next month, the account's test data, another account's.
-  await booked('november', at('2026-11-01', '00:10'), { ...own, cost: 9.99 });
-  await booked('test', at('2026-10-10', '12:00'), {
+  await booked('november', atCompanyTime('2026-11-01', '00:10'), { ...own, cost: 9.99 });
+  await booked('test', atCompanyTime('2026-10-10', '12:00'), {
     accountId: account.id,
     livemode: false,
     cost: 9.99,
   });
-  await booked('others', at('2026-10-10', '12:00'), { accountId: other.id, cost: 9.99 });
+  await booked('others', atCompanyTime('2026-10-10', '12:00'), { accountId: other.id, cost: 9.99 });
   const actor = { user: staff.user, context: null };
   await addStatementAdjustment(
     account.id,
@@ -123,6 +125,10 @@ const read = (accountId: string, headers: Record<string, string>, format = '') =
     headers,
     params: { id: accountId, month: MONTH },
   });
+
+/** The account's statement of the month as staff read it. */
+const statementForStaff = async (accountId: string) =>
+  (await jsonOf(await read(accountId, staff.auth), 200)).statement;
 
 describe('statements', () => {
   it("list the account's parcels of the company month at their prices, adjustments, payments and the report's rates", async () => {
@@ -217,8 +223,7 @@ describe('statements', () => {
       form: { intent: 'pay', amount: '4.99', date: '2026-11-02', note: 'Card' },
     });
     expect(paid.status).toBe(302);
-    const res = await read(other.id, staff.auth);
-    expect((await res.json()).statement).toMatchObject({
+    expect(await statementForStaff(other.id)).toMatchObject({
       totalAmount: 999,
       paidAmount: 499,
       outstandingAmount: 500,
@@ -300,8 +305,7 @@ describe('statements', () => {
     );
     expect(unknown.status).toBe(404);
 
-    const res = await read(third.id, staff.auth);
-    expect((await res.json()).statement).toMatchObject({
+    expect(await statementForStaff(third.id)).toMatchObject({
       adjustmentsAmount: 1000,
       totalAmount: 1000,
       paidAmount: 700,

@@ -137,6 +137,12 @@ export async function answer(
   return response;
 }
 
+/** The JSON body of `response`, which must answer `status`. */
+export async function jsonOf(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  return response.json();
+}
+
 /** API and page requests as the user of a role among `users()`, read when a request is made. */
 export function requestsAs<R extends string>(
   users: () => Record<R, { token: string; cookie: string }>,

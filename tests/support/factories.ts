@@ -7,6 +7,8 @@ import { EMPTY_CONTACT, type ParcelCreateInput } from '~/schemas/parcel';
 import type { UserRole } from '~/schemas/roles';
 import type { ApiKeyScope } from '~/schemas/integrations';
 import { addEvent } from '~/services/tracking-events.server';
+import { env } from '~/lib/env.server';
+import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { sessionCookie, signedIn, type SignedIn } from './sign-in';
 
 /**
@@ -114,6 +116,28 @@ export async function createAccountKey(
   );
   return { apiKey, key, auth: { Authorization: `Bearer ${key}` } };
 }
+
+/**
+ * Staff, and two shipper accounts (made with `own` and `other`) with the bearer header of a live
+ * key of each, which an admin made: what a test of one account's records against another's
+ * starts from.
+ */
+export async function createTwoAccounts(
+  own: Record<string, unknown> = {},
+  other: Record<string, unknown> = {},
+) {
+  const admin = await createUser('admin');
+  const staff = await createUser('staff');
+  const account = await createAccount(own);
+  const otherAccount = await createAccount(other);
+  const key = (await createAccountKey(account, admin)).auth;
+  const otherKey = (await createAccountKey(otherAccount, admin)).auth;
+  return { staff, account, other: otherAccount, key, otherKey };
+}
+
+/** The instant a day's time (`HH:MM`) is at the company, in its zone. */
+export const atCompanyTime = (day: string, time: string) =>
+  zonedDateTimeToUtc(day, time, env.COMPANY_TIMEZONE);
 
 /**
  * A parcel stored as it is given (no webhook, audit entry or e-mail), with a new tracking number
