@@ -21,6 +21,16 @@ export default function CookiePolicyPage() {
       purpose: t('cookies.used.flashPurpose'),
       duration: t('cookies.used.flashDuration'),
     },
+    {
+      name: 'lang',
+      purpose: t('cookies.used.languagePurpose'),
+      duration: t('cookies.used.languageDuration'),
+    },
+    {
+      name: '__recipient',
+      purpose: t('cookies.used.recipientPurpose'),
+      duration: t('cookies.used.recipientDuration'),
+    },
   ];
   const columns: Column<CookieRow>[] = [
     { header: t('cookies.used.cookie'), cellClassName: 'font-mono', cell: (cookie) => cookie.name },

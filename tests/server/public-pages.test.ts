@@ -1,7 +1,9 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recipientCookie } from '~/lib/cookies.server';
 import { env } from '~/lib/env.server';
+import { languageCookie } from '~/lib/i18n.server';
 import { named, parsePage, textOf } from '../support/html';
 import { PUBLIC_PAGES } from '../support/public-pages';
 import { startRealServer, type RealServer } from '../support/real-server';
@@ -122,6 +124,17 @@ describe('the public site', () => {
         expect(textOf(document.querySelector('main'))).toContain('Last updated: December 15, 2024');
     });
   }
+
+  it('the cookie policy names every cookie the site sets, with what it is for', async () => {
+    const { document } = await server.page('/cookie-policy');
+    const rows = [...document.querySelectorAll('main table tbody tr')].map((row) => textOf(row));
+    for (const name of ['__session', '__flash', languageCookie.name, recipientCookie.name])
+      expect(
+        rows.find((row) => row.startsWith(name)),
+        name,
+      ).toMatch(/\w+ .{20,}/);
+    expect(rows.find((row) => row.startsWith('lang'))).toContain('One year');
+  });
 
   it('the terms state the claims window, advance fees and estimated delivery times', async () => {
     const { document } = await server.page('/terms-of-service');
