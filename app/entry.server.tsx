@@ -12,6 +12,7 @@ import { observeJobQueue } from './lib/metrics.server';
 import { newWorkerId, queueFigures, releaseLeasesOfDeadWorkers } from './models/job.server';
 import { Notification } from './models/notification.server';
 import { Parcel } from './models/parcel.server';
+import { refreshDeliveryFacts } from './models/parcel-delivery-facts.server';
 import { Receipt } from './models/receipt.server';
 import { planDayBeforePlanning } from './services/day-before-emails.server';
 import { planStatementEmails } from './services/statements.server';
@@ -28,14 +29,16 @@ import { pageLanguage, renderingWith } from './utils/page-language';
 /**
  * Called by the server before it listens: connects the database (the one connection every
  * request uses), registers the kinds of background job, numbers records stored before syncs
- * followed changes and, in the process that started an embedded database (or with SEED_DEMO),
- * seeds it when it is empty.
+ * followed changes, works out the delivery facts of parcels stored without them (or in another
+ * company zone) and, in the process that started an embedded database (or with SEED_DEMO), seeds
+ * it when it is empty.
  */
 export async function ready({ embedded = false }: { embedded?: boolean } = {}) {
   await connectDb();
   registerJobKinds();
   observeJobQueue(queueFigures, Object.keys(JOB_KINDS));
   await numberOlderRecords([Parcel, Notification, Receipt] as never[]);
+  await refreshDeliveryFacts();
   await seedOnFirstStart({ embedded });
 }
 

@@ -10,9 +10,11 @@ import { equalityKeys } from './paths';
 import {
   bsonTypeCode,
   cloneDoc,
+  fieldOf,
   isPlainObject,
   keyOf,
   pathValues,
+  setField,
   setPath,
   sortDocs,
   typeName,
@@ -624,10 +626,78 @@ const $facet = (collection: Iterator, spec: unknown, options: Options): Iterator
     return [out];
   });
 
+/** Whether mingo's $unwind drops a value that is not an array (as its `isEmpty` says). */
+const unwindsToNothing = (v: unknown): boolean =>
+  v === null ||
+  v === undefined ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (isPlainObject(v) && Object.keys(v).length === 0);
+
+/**
+ * `$unwind` of a path alone, giving what mingo's gives without its general path machinery: for
+ * each element of the array at the path, a shallow copy of the document (and of each embedded
+ * document on the way) with the element in place of the array; a value that is not an array as
+ * the document itself, unless it is empty (null, missing, '', [] or {}). A document whose path
+ * crosses an array or another value before its end, and every other form of the stage, are
+ * mingo's.
+ */
+function unwindPath(unwind: Stage): Stage {
+  return (collection, spec, options) => {
+    const path = typeof spec === 'string' ? spec : isPlainObject(spec) ? spec.path : undefined;
+    const alone =
+      typeof spec === 'string' || (isPlainObject(spec) && Object.keys(spec).length === 1);
+    if (!alone || typeof path !== 'string' || !path.startsWith('$') || path.length < 2)
+      return unwind(collection, spec, options);
+    const parts = path.slice(1).split('.');
+    return collection.transform((docs) => {
+      const out: unknown[] = [];
+      for (const doc of docs as Doc[]) {
+        const chain: Doc[] = [doc];
+        let value: unknown = doc;
+        let crossed = false;
+        for (let i = 0; i < parts.length; i++) {
+          if (i > 0) {
+            if (value === null || value === undefined) break;
+            if (!isPlainObject(value)) {
+              crossed = true;
+              break;
+            }
+            chain.push(value);
+          }
+          value = fieldOf(value as Doc, parts[i]!);
+        }
+        if (crossed) {
+          out.push(...(unwind(Lazy([doc]), spec, options).value() as unknown[]));
+          continue;
+        }
+        if (chain.length < parts.length) continue;
+        if (!Array.isArray(value)) {
+          if (!unwindsToNothing(value)) out.push(doc);
+          continue;
+        }
+        for (const item of value) {
+          const top = { ...doc };
+          let copy = top;
+          for (let i = 1; i < parts.length; i++) {
+            const inner = { ...chain[i]! };
+            setField(copy, parts[i - 1]!, inner);
+            copy = inner;
+          }
+          setField(copy, parts[parts.length - 1]!, item);
+          out.push(top);
+        }
+      }
+      return out;
+    });
+  };
+}
+
 /** The stages above; $graphLookup's restrictSearchWithMatch compiles with `compile`. */
 export function groupingStages(compile: FilterCompiler) {
   const mingo = pipelineOperators as unknown as Record<string, Stage>;
   return {
+    $unwind: unwindPath(mingo.$unwind!),
     $setWindowFields: windowFields(mingo.$setWindowFields!),
     $bucketAuto: bucketAuto(mingo.$bucketAuto!),
     $densify: ordered('$densify', mingo.$densify!),

@@ -1,14 +1,15 @@
 import type { PipelineStage } from 'mongoose';
 import type { ReportGroup } from '~/schemas/run';
-import { FAILED_DELIVERY } from '~/schemas/constants';
 import { Parcel } from './parcel.server';
 
 /**
  * Delivery performance, computed by the database in one aggregation over the parcels of the
- * period (found through the indexes on delivery and attempt times, and only the fields the
- * figures need): the deliveries within the period are grouped at their time, and the failed
- * attempts within it at theirs, by the company's day or ISO week (in its zone: a delivery at 23:30
- * there counts on that day), the depot, courier or account; the two are then summed per group.
+ * period: their delivery facts (app/lib/delivery-facts.server.ts, worked out when the parcel's
+ * status or events were written) are found through the indexes on the delivery and failed
+ * attempt times, and only those facts and the few fields the figures need are read. The
+ * deliveries within the period are grouped at their time, and the failed attempts within it at
+ * theirs, by the company's day or ISO week (as the facts hold them: a delivery at 23:30 there
+ * counts on that day), the depot, courier or account; the two are then summed per group.
  */
 export type PerformanceRow = {
   key: string;
@@ -22,29 +23,30 @@ export type PerformanceRow = {
 
 const inPeriod = (start: Date, end: Date) => ({ $gte: start, $lt: end });
 
-/** A delivery is on time within its window, or without one by its promised day. */
-function onTime(timeZone: string) {
-  return {
-    $cond: [
-      { $ifNull: ['$deliveryWindow.until', false] },
-      { $lte: ['$actualDelivery', '$deliveryWindow.until'] },
-      {
-        $lte: [
-          { $dateToString: { date: '$actualDelivery', format: '%Y-%m-%d', timezone: timeZone } },
-          { $dateToString: { date: '$estimatedDelivery', format: '%Y-%m-%d' } },
-        ],
-      },
-    ],
-  };
-}
+const DELIVERED = '$deliveryFacts.delivered';
+const FAILURE = '$deliveryFacts.failures';
 
-/** The group of a fact that happened at `at` (a delivery or a failed attempt). */
-function groupKey(groupBy: ReportGroup, timeZone: string, at: string) {
+/** A delivery is on time within its window, or without one by its promised day. */
+const onTime = {
+  $cond: [
+    { $ifNull: ['$deliveryWindow.until', false] },
+    { $lte: [`${DELIVERED}.at`, '$deliveryWindow.until'] },
+    {
+      $lte: [
+        `${DELIVERED}.day`,
+        { $dateToString: { date: '$estimatedDelivery', format: '%Y-%m-%d' } },
+      ],
+    },
+  ],
+};
+
+/** The group of a fact (a delivery or a failed attempt, `fact` its path). */
+function groupKey(groupBy: ReportGroup, fact: string) {
   switch (groupBy) {
     case 'day':
-      return { $dateToString: { date: at, format: '%Y-%m-%d', timezone: timeZone } };
+      return `${fact}.day`;
     case 'week':
-      return { $dateToString: { date: at, format: '%G-W%V', timezone: timeZone } };
+      return `${fact}.week`;
     case 'depot':
       return { $ifNull: [{ $toString: '$run.depotId' }, 'none'] };
     case 'courier':
@@ -83,70 +85,60 @@ export function deliveryPerformancePipeline({
   start,
   end,
   groupBy,
-  timeZone,
   where = {},
 }: {
   start: Date;
   end: Date;
   groupBy: ReportGroup;
-  timeZone: string;
   /** The parcels counted (one account's live parcels, for its statement): every one if empty. */
   where?: Record<string, unknown>;
 }): PipelineStage[] {
   const period = inPeriod(start, end);
-  const failedInPeriod = { status: FAILED_DELIVERY, timestamp: period };
   return [
     // Only the period's deliveries and failed attempts are read, each through its index.
     {
       $match: {
         ...where,
-        $or: [{ actualDelivery: period }, { events: { $elemMatch: failedInPeriod } }],
+        $or: [
+          { 'deliveryFacts.delivered.at': period },
+          { 'deliveryFacts.failures': { $elemMatch: { at: period } } },
+        ],
       },
     },
     // The few fields the figures need.
     {
       $project: {
-        status: 1,
-        actualDelivery: 1,
+        deliveryFacts: 1,
         estimatedDelivery: 1,
         'deliveryWindow.until': 1,
         run: 1,
         accountId: 1,
-        'events.status': 1,
-        'events.timestamp': 1,
-        'events.reason': 1,
       },
     },
     {
       $facet: {
         // Each delivery within the period, at its time; first attempt when no attempt failed.
         deliveries: [
-          { $match: { status: 'Delivered', actualDelivery: period } },
+          { $match: { 'deliveryFacts.delivered.at': period } },
           {
             $group: {
-              _id: { key: groupKey(groupBy, timeZone, '$actualDelivery'), reason: null },
+              _id: { key: groupKey(groupBy, DELIVERED), reason: null },
               delivered: { $sum: 1 },
               firstAttempt: {
-                $sum: {
-                  $cond: [{ $in: [FAILED_DELIVERY, { $ifNull: ['$events.status', []] }] }, 0, 1],
-                },
+                $sum: { $cond: [{ $eq: [{ $size: { $ifNull: [FAILURE, []] } }, 0] }, 1, 0] },
               },
-              onTime: { $sum: { $cond: [onTime(timeZone), 1, 0] } },
+              onTime: { $sum: { $cond: [onTime, 1, 0] } },
               ...runsAndStops,
             },
           },
         ],
         // Each failed attempt within the period, at its time, by reason.
         failures: [
-          { $match: { events: { $elemMatch: failedInPeriod } } },
-          { $unwind: '$events' },
-          { $match: { 'events.status': FAILED_DELIVERY, 'events.timestamp': period } },
+          { $unwind: FAILURE },
+          { $match: { 'deliveryFacts.failures.at': period } },
           {
             $group: {
-              _id: {
-                key: groupKey(groupBy, timeZone, '$events.timestamp'),
-                reason: { $ifNull: ['$events.reason', 'other'] },
-              },
+              _id: { key: groupKey(groupBy, FAILURE), reason: `${FAILURE}.reason` },
               failed: { $sum: 1 },
               ...runsAndStops,
             },

@@ -15,6 +15,7 @@ import {
   type ParcelUpdateInput,
 } from '~/schemas/parcel';
 import { env } from '~/lib/env.server';
+import { deliveryFactsOf } from '~/lib/delivery-facts.server';
 import {
   type Contact,
   type LeanDeliveryPreferences,
@@ -24,6 +25,7 @@ import {
   serializeParcel,
 } from './parcel.server';
 import { insertWithTrackingNumber } from './parcel-tracking-numbers.server';
+import { keepDeliveryFactsTrue } from './parcel-delivery-facts.server';
 
 /**
  * Writing parcels: a new one, an import's, the fields changed (with its status event), the
@@ -137,8 +139,9 @@ export async function insertImportedParcels(
   await withChange(
     async (changeSeq) => {
       try {
+        const zone = env.COMPANY_TIMEZONE;
         await Parcel.collection.insertMany(
-          docs.map((doc) => ({ ...doc, changeSeq })),
+          docs.map((doc) => ({ ...doc, changeSeq, deliveryFacts: deliveryFactsOf(doc, zone) })),
           { ordered: true },
         );
       } catch (error) {
@@ -267,6 +270,8 @@ export async function updateParcelFields(
         runValidators: true,
       }).lean<LeanParcel>();
       if (!doc) return null;
+      // A status set by hand changes the delivery facts too.
+      if (input.status) await keepDeliveryFactsTrue(doc);
       return { parcel: serializeParcel(doc), previousStatus: previous?.status ?? null };
     },
   );

@@ -13,6 +13,7 @@ import {
 import { env } from '~/lib/env.server';
 import { addressFields, iso, recordIds, registeredModel } from '~/lib/records.server';
 import { mobilePhone } from '~/lib/phone.server';
+import { deliveryFactsOf, type DeliveryFacts } from '~/lib/delivery-facts.server';
 
 /**
  * The parcels collection: its schema (destinations and tracking events embedded, so every change
@@ -175,6 +176,25 @@ const parcelSchema = new Schema(
       ),
       default: undefined,
     },
+    // What the delivery performance report reads of it, kept true by every write of its status
+    // or events (app/lib/delivery-facts.server.ts): the delivery and failed attempts with their
+    // company day and week, and the zone those are in.
+    deliveryFacts: {
+      type: new Schema(
+        {
+          zone: String,
+          delivered: {
+            type: new Schema({ at: Date, day: String, week: String }, { _id: false }),
+            default: undefined,
+          },
+          failures: [
+            new Schema({ at: Date, day: String, week: String, reason: String }, { _id: false }),
+          ],
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
     // The shipper account it belongs to (none: the courier's own), and whether it is live data
     // or an account's test data (app/lib/tenancy.server.ts).
     accountId: { type: Schema.Types.ObjectId, default: null },
@@ -200,6 +220,22 @@ parcelSchema.index({ changeSeq: 1, _id: 1 });
 // The delivery reports: deliveries by day, and failed attempts (events) within the period.
 parcelSchema.index({ actualDelivery: 1 });
 parcelSchema.index({ 'events.timestamp': 1 });
+// The delivery performance report: the period's deliveries and failed attempts; and the parcels
+// whose facts are in another zone than the company's, worked out again at start.
+parcelSchema.index({ 'deliveryFacts.delivered.at': 1 });
+parcelSchema.index({ 'deliveryFacts.failures.at': 1 });
+parcelSchema.index({ 'deliveryFacts.zone': 1 });
+
+// A parcel stored whole (created, seeded, saved) gets its delivery facts from what it holds.
+parcelSchema.pre('validate', function () {
+  if (
+    this.isNew ||
+    this.isModified('status') ||
+    this.isModified('actualDelivery') ||
+    this.isModified('events')
+  )
+    this.set('deliveryFacts', deliveryFactsOf(this, env.COMPANY_TIMEZONE));
+});
 
 export type ParcelDoc = InferSchemaType<typeof parcelSchema> & { _id: mongoose.Types.ObjectId };
 
@@ -279,6 +315,7 @@ export type LeanParcel = {
   eta?: LeanEta | null;
   accountId?: unknown;
   livemode?: boolean | null;
+  deliveryFacts?: DeliveryFacts | null;
 };
 export type LeanPayment = {
   status?: PaymentStatus | null;

@@ -14,6 +14,8 @@ import {
   type TrackingEventUpdate,
 } from '~/schemas/tracking-event';
 import { env } from '~/lib/env.server';
+import { deliveryFactsOf, factTime, sameDeliveryFacts } from '~/lib/delivery-facts.server';
+import { keepDeliveryFactsTrue } from './parcel-delivery-facts.server';
 import {
   Parcel,
   serializeEvent,
@@ -33,6 +35,8 @@ import {
 
 type LeanEvent = NonNullable<LeanParcel['events']>[number];
 type VersionedParcel = LeanParcel & { __v?: number };
+/** What an event write reads back to keep the parcel's delivery facts true. */
+const FACT_SOURCES = { status: 1, actualDelivery: 1, deliveryFacts: 1 } as const;
 
 export type TrackingEvent = ReturnType<typeof serializeEvent> & { parcelId: string };
 
@@ -114,16 +118,32 @@ async function syncParcelStatus(
   touchedMapped: boolean,
   stops: number,
   changeSeq: number,
+  stored: Pick<LeanParcel, 'status' | 'actualDelivery' | 'deliveryFacts'>,
 ): Promise<StatusChange | null> {
-  if (!touchedMapped) return null;
+  if (!touchedMapped) {
+    // The status stays, and so do its delivery facts, unless a write in between left them behind.
+    await keepDeliveryFactsTrue({ ...stored, _id: parcelId, events, __v: version, changeSeq });
+    return null;
+  }
   const next = statusFromEvents(events, stops) ?? {
     status: 'Pending' as const,
     actualDelivery: null,
   };
+  const deliveryFacts = deliveryFactsOf({ ...next, events }, env.COMPANY_TIMEZONE);
   const update =
     next.actualDelivery === null
-      ? { $set: { status: next.status, changeSeq }, $unset: { actualDelivery: 1 } }
-      : { $set: { status: next.status, actualDelivery: next.actualDelivery, changeSeq } };
+      ? {
+          $set: { status: next.status, deliveryFacts, changeSeq },
+          $unset: { actualDelivery: 1 },
+        }
+      : {
+          $set: {
+            status: next.status,
+            actualDelivery: next.actualDelivery,
+            deliveryFacts,
+            changeSeq,
+          },
+        };
   const before = await Parcel.findOneAndUpdate({ _id: parcelId, __v: version }, update, {
     returnDocument: 'before',
   }).lean<LeanParcel>();
@@ -365,6 +385,13 @@ async function pushEventAs(
   let parcel: VersionedParcel | null = null;
   if (sets) {
     const actualDelivery = sets === 'Delivered' ? new Date(event.timestamp) : undefined;
+    // The delivery facts change with it in the same update: the delivery, or none, and a failed
+    // attempt added to the others (first, as its event is).
+    const zone = env.COMPANY_TIMEZONE;
+    const failure =
+      input.status === FAILED_DELIVERY
+        ? { ...factTime(new Date(event.timestamp), zone), reason: event.reason ?? 'other' }
+        : null;
     const before = await Parcel.findOneAndUpdate(
       {
         ...filter,
@@ -374,13 +401,23 @@ async function pushEventAs(
       },
       {
         ...push,
+        ...(failure
+          ? {
+              $push: {
+                ...push.$push,
+                'deliveryFacts.failures': { $each: [failure], $position: 0 },
+              },
+            }
+          : {}),
         $set: {
           changeSeq,
           status: sets,
           updatedAt: now,
-          ...(actualDelivery ? { actualDelivery } : {}),
+          ...(actualDelivery
+            ? { actualDelivery, 'deliveryFacts.delivered': factTime(actualDelivery, zone) }
+            : {}),
         },
-        ...(actualDelivery ? {} : { $unset: { actualDelivery: 1 } }),
+        ...(actualDelivery ? {} : { $unset: { actualDelivery: 1, 'deliveryFacts.delivered': 1 } }),
       },
       { returnDocument: 'before', timestamps: false },
     ).lean<VersionedParcel>();
@@ -394,6 +431,11 @@ async function pushEventAs(
         updatedAt: now,
         __v: (before.__v ?? 0) + 1,
       };
+      // Facts that were not those of the parcel before (kept before facts were, read in another
+      // zone, or left behind by a write in between) are worked out again from the parcel after.
+      if (!sameDeliveryFacts(before.deliveryFacts, deliveryFactsOf(before, zone)))
+        await keepDeliveryFactsTrue({ ...after, deliveryFacts: null });
+      after.deliveryFacts = deliveryFactsOf(after, zone);
       const statusChange =
         before.status === sets
           ? null
@@ -408,7 +450,10 @@ async function pushEventAs(
     parcel = await Parcel.findOneAndUpdate(
       filter,
       { ...push, $set: { changeSeq } },
-      { returnDocument: 'after', projection: { events: 1, __v: 1, destinations: 1 } },
+      {
+        returnDocument: 'after',
+        projection: { events: 1, __v: 1, destinations: 1, ...FACT_SOURCES },
+      },
     ).lean<VersionedParcel>();
   }
   if (!parcel && (repeatWindowMs || refuseFinal)) {
@@ -442,6 +487,7 @@ async function pushEventAs(
     mapsToStatus(input.status),
     parcel.destinations?.length ?? 1,
     changeSeq,
+    parcel,
   );
   const stored = events.find((e) => String(e._id) === String(eventId));
   return { event: toEvent(parcel._id, stored ?? event), statusChange };
@@ -508,7 +554,10 @@ async function setEventFieldsAs(
       ...(parcelId ? { _id: parcelId } : {}),
     },
     { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}), $inc: { __v: 1 } },
-    { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
+    {
+      returnDocument: 'before',
+      projection: { events: 1, __v: 1, destinations: 1, ...FACT_SOURCES },
+    },
   ).lean<VersionedParcel>();
   if (!before) {
     if (version !== undefined && (await Parcel.exists({ 'events._id': eventId })))
@@ -533,6 +582,7 @@ async function setEventFieldsAs(
     mapsToStatus(previous.status) || mapsToStatus(changed.status),
     before.destinations?.length ?? 1,
     changeSeq,
+    before,
   );
   return {
     before: toEvent(before._id, previous),
@@ -568,7 +618,10 @@ async function pullEventAs(
   const before = await Parcel.findOneAndUpdate(
     { 'events._id': id, ...(parcelId ? { _id: parcelId } : {}) },
     { $pull: { events: { _id: id } }, $inc: { __v: 1 }, $set: { changeSeq } },
-    { returnDocument: 'before', projection: { events: 1, __v: 1, destinations: 1 } },
+    {
+      returnDocument: 'before',
+      projection: { events: 1, __v: 1, destinations: 1, ...FACT_SOURCES },
+    },
   ).lean<VersionedParcel>();
   if (!before) return null;
   const events = before.events ?? [];
@@ -580,6 +633,7 @@ async function pullEventAs(
     mapsToStatus(removed?.status),
     before.destinations?.length ?? 1,
     changeSeq,
+    before,
   );
   if (!removed) return null;
   await recordDeletion({

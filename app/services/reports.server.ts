@@ -8,7 +8,8 @@ import { zonedDateTimeToUtc } from '~/utils/time-zone';
 
 /**
  * Delivery performance over whole company days: `from` at midnight in the company's zone to
- * the midnight after `to`, grouped as asked; the figures come from the database's aggregation.
+ * the midnight after `to`, grouped as asked; the figures come from the database's aggregation
+ * of the parcels' delivery facts, whose days are in that same zone.
  */
 export async function deliveryPerformanceReport(
   query: DeliveryPerformanceQuery,
@@ -20,7 +21,6 @@ export async function deliveryPerformanceReport(
     start: zonedDateTimeToUtc(query.from, '00:00', timeZone),
     end: zonedDateTimeToUtc(addDays(query.to, 1), '00:00', timeZone),
     groupBy: query.groupBy,
-    timeZone,
     where,
   });
   return { rows };

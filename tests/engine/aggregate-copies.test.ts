@@ -69,6 +69,25 @@ describe('aggregation copies', () => {
     expect(counted({ path: '$a.c', includeArrayIndex: 'i' }).copies).toBe(20);
   });
 
+  it('an $unwind of a path alone gives each element in a copy of its document, keeping the order', () => {
+    const docs = [
+      { _id: 1, a: { c: [1, { d: 2 }], e: 3 }, f: 4 },
+      { _id: 2, a: { c: 5 } },
+      { _id: 3, a: { c: [] } },
+      { _id: 4, a: null },
+      { _id: 5 },
+    ];
+    const before = structuredClone(docs);
+    const out = aggregate(docs, [{ $project: { a: 1, f: 1 } }, { $unwind: '$a.c' }], () => []);
+    expect(out).toEqual([
+      { _id: 1, a: { c: 1, e: 3 }, f: 4 },
+      { _id: 1, a: { c: { d: 2 }, e: 3 }, f: 4 },
+      { _id: 2, a: { c: 5 } },
+    ]);
+    expect(out.map((d) => Object.keys(d.a as object))).toEqual([['c', 'e'], ['c', 'e'], ['c']]);
+    expect(docs).toEqual(before);
+  });
+
   it('copies them first for stages that would change them', () => {
     expect(run([{ $project: { 'a.b': 0 } }]).copiedStored).toBe(true);
     expect(run([{ $addFields: { 'a.b': 1 } }]).copiedStored).toBe(true);
