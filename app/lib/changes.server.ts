@@ -1,6 +1,12 @@
-import mongoose, { Schema, type Model, type QueryFilter, type mongo } from 'mongoose';
+import mongoose, {
+  Schema,
+  type Model,
+  type QueryFilter,
+  type UpdateQuery,
+  type mongo,
+} from 'mongoose';
 import { encodeSyncCursor, type SyncCursor, type SyncList } from '~/schemas/sync';
-import { registeredModel, type Pagination } from './records.server';
+import { findPage, registeredModel, type Pagination } from './records.server';
 
 /**
  * The order of changes that a sync reads, kept so that a client following `nextCursor` sees every
@@ -164,6 +170,30 @@ export async function withChangeIf<T>(
   return withChange(write, options);
 }
 
+/**
+ * Sets `set` on the record `filter` finds as one change, through withChangeIf: the record as it
+ * then is, as `serialize` makes it, or null (and no number taken) when `filter` finds none.
+ */
+export async function setIfFound<D, L, T>(
+  model: Model<D>,
+  filter: QueryFilter<D>,
+  set: Record<string, unknown>,
+  serialize: (doc: L) => T,
+  options: { runValidators?: boolean } = {},
+): Promise<T | null> {
+  const doc = await withChangeIf(
+    () => model.exists(filter),
+    (changeSeq) =>
+      model
+        .findOneAndUpdate(filter, { $set: { ...set, changeSeq } } as UpdateQuery<D>, {
+          returnDocument: 'after',
+          ...options,
+        })
+        .lean<L>(),
+  );
+  return doc ? serialize(doc) : null;
+}
+
 /** The highest change number a reader may pass: below every change still being written. */
 export async function changeHorizon(): Promise<number> {
   const state = await clock().findOne({ _id: CLOCK_ID });
@@ -318,6 +348,37 @@ export async function findChanges<D, L extends { _id: unknown; changeSeq?: numbe
     total: recordCount + deletionCount,
     cursor,
   });
+}
+
+/** Which page of a list is asked for; a page left out is the first, a limit the list's own. */
+export type PageRequest = { page?: number; limit?: number };
+
+/**
+ * The two reads of a synced collection's list, written once for its model, sync kind, list name,
+ * shape and page size: `page`, a page in the order asked (findPage), and `changes`, a page of its
+ * sync, deletions included (findChanges).
+ */
+export function syncedList<D, L extends { _id: unknown; changeSeq?: number | null }, T>(
+  model: Model<D>,
+  kind: SyncKind,
+  list: SyncList,
+  serialize: (doc: L) => T,
+  { limit: pageSize, projection }: { limit: number; projection?: object },
+) {
+  const paging = ({ page = 1, limit = pageSize }: PageRequest) => ({ page, limit, projection });
+  return {
+    page: (filter: QueryFilter<D>, sort: Record<string, 1 | -1>, request: PageRequest) =>
+      findPage(model, filter, { sort, ...paging(request) }, serialize),
+    changes: (filter: QueryFilter<D>, request: PageRequest & SyncRequest) =>
+      findChanges(
+        model,
+        kind,
+        list,
+        filter,
+        { cursor: request.cursor, updatedSince: request.updatedSince, ...paging(request) },
+        serialize,
+      ),
+  };
 }
 
 /**

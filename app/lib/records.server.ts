@@ -24,7 +24,6 @@ export function registeredModel<S extends Schema>(
   );
 }
 
-/** `id` and `_id`, the same string, as every record the app answers with carries them. */
 /** The fields of a structured postal address, each a trimmed string ('' when not given). */
 export const addressFields = {
   address: { type: String, default: '', trim: true },
@@ -34,6 +33,7 @@ export const addressFields = {
   country: { type: String, default: '', trim: true },
 } as const;
 
+/** `id` and `_id`, the same string, as every record the app answers with carries them. */
 export function recordIds(_id: unknown): { id: string; _id: string } {
   const id = String(_id);
   return { id, _id: id };
@@ -48,6 +48,37 @@ export function givenFields<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(
     Object.entries(input).filter(([, value]) => value !== undefined),
   ) as Partial<T>;
+}
+
+/**
+ * Changes only the fields `input` gives (one left undefined keeps what is stored; nothing is
+ * written when none is given): the record as it then is, or null when the id names none.
+ */
+export async function updateGivenFields<D, L, T>(
+  model: Model<D>,
+  id: string,
+  input: object,
+  serialize: (doc: L) => T,
+): Promise<T | null> {
+  if (!isObjectId(id)) return null;
+  const set = givenFields(input);
+  const doc = Object.keys(set).length
+    ? await model.findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after' }).lean<L>()
+    : await model.findById(id).lean<L>();
+  return doc ? serialize(doc) : null;
+}
+
+/** The records one account owns (the company's own when `accountId` is null), newest first. */
+export async function listOwned<D, L, T>(
+  model: Model<D>,
+  accountId: string | null,
+  serialize: (doc: L) => T,
+): Promise<T[]> {
+  const docs = await model
+    .find({ accountId } as QueryFilter<D>)
+    .sort({ createdAt: -1, _id: -1 })
+    .lean<L[]>();
+  return docs.map(serialize);
 }
 
 /** Where a list is: every list answer carries it. */
@@ -113,4 +144,18 @@ export async function versionedById<L extends { changeSeq?: number | null }, T>(
   if (!isObjectId(id)) return null;
   const doc = await find(id);
   return doc ? { record: serialize(doc), version: doc.changeSeq ?? 0 } : null;
+}
+
+/**
+ * A model's reads and writes by id, written once for its model and the shape it answers with:
+ * `byId` (serializedById), `ownedBy` (listOwned) and `updateGiven` (updateGivenFields).
+ */
+export function recordsOf<L, T, D = unknown>(model: Model<D>, serialize: (doc: L) => T) {
+  return {
+    byId: (id: string): Promise<T | null> =>
+      serializedById(id, (id) => model.findById(id).lean<L>(), serialize),
+    ownedBy: (accountId: string | null): Promise<T[]> => listOwned(model, accountId, serialize),
+    updateGiven: (id: string, input: object): Promise<T | null> =>
+      updateGivenFields(model, id, input, serialize),
+  };
 }

@@ -1,14 +1,7 @@
 import type mongoose from 'mongoose';
 import { Schema } from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
-import {
-  addressFields,
-  givenFields,
-  iso,
-  recordIds,
-  registeredModel,
-  serializedById,
-} from '~/lib/records.server';
+import { addressFields, iso, recordIds, recordsOf, registeredModel } from '~/lib/records.server';
 import {
   ACCOUNT_LANGUAGES,
   ACCOUNT_STATUSES,
@@ -88,24 +81,13 @@ export async function listAccounts(): Promise<SerializedAccount[]> {
   return docs.map(serializeAccount);
 }
 
-export async function getAccount(id: string): Promise<SerializedAccount | null> {
-  return serializedById(id, (id) => Account.findById(id).lean<LeanAccount>(), serializeAccount);
-}
+const accounts = recordsOf(Account, serializeAccount);
+
+export const getAccount = accounts.byId;
 
 /** Only the fields given change; null when there is no such account. */
-export async function updateAccountFields(
-  id: string,
-  input: AccountUpdateInput,
-): Promise<SerializedAccount | null> {
-  if (!isObjectId(id)) return null;
-  const set = givenFields(input);
-  const doc = await Account.findByIdAndUpdate(
-    id,
-    { $set: set },
-    { returnDocument: 'after' },
-  ).lean<LeanAccount>();
-  return doc ? serializeAccount(doc) : null;
-}
+export const updateAccountFields = (id: string, input: AccountUpdateInput) =>
+  accounts.updateGiven(id, input);
 
 /** Whether the account exists and is active: a suspended account's users and keys do nothing. */
 export async function isAccountActive(id: string): Promise<boolean> {

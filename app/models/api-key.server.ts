@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { Schema, type InferSchemaType } from 'mongoose';
 import { API_KEY_SCOPES, type ApiKeyCreateInput, type ApiKeyScope } from '~/schemas/integrations';
-import { iso, recordIds, registeredModel, serializedById } from '~/lib/records.server';
+import { iso, recordIds, recordsOf, registeredModel, serializedById } from '~/lib/records.server';
 
 /**
  * Long-lived API keys for integrators. A key is `sk_` and 43 random characters; only its SHA-256
@@ -91,17 +91,12 @@ export async function createApiKey(
   return { apiKey: serialize(doc.toObject() as LeanApiKey), key };
 }
 
-/** The company's keys, or one account's. */
-export async function listApiKeys(accountId: string | null = null): Promise<SerializedApiKey[]> {
-  const docs = await ApiKey.find({ accountId })
-    .sort({ createdAt: -1, _id: -1 })
-    .lean<LeanApiKey[]>();
-  return docs.map(serialize);
-}
+const apiKeys = recordsOf(ApiKey, serialize);
 
-export async function getApiKey(id: string): Promise<SerializedApiKey | null> {
-  return serializedById(id, (id) => ApiKey.findById(id).lean<LeanApiKey>(), serialize);
-}
+/** The company's keys, or one account's. */
+export const listApiKeys = (accountId: string | null = null) => apiKeys.ownedBy(accountId);
+
+export const getApiKey = apiKeys.byId;
 
 /**
  * Revokes (deletes) a key of the company's (or, with `accountId`, of that account's); the revoked

@@ -15,10 +15,11 @@ import {
 import type { NotificationStatus, NotificationType } from '~/schemas/notification';
 import type { NotificationChannel } from '~/schemas/constants';
 import { ConflictError } from '~/lib/errors.server';
-import { findPage, iso, registeredModel, serializedById } from '~/lib/records.server';
+import { iso, registeredModel, serializedById } from '~/lib/records.server';
 import {
-  findChanges,
   recordDeletion,
+  setIfFound,
+  syncedList,
   withChange,
   withChangeIf,
   type SyncRequest,
@@ -158,27 +159,28 @@ function notificationListFilter({
   return filter;
 }
 
+const notificationList = syncedList(
+  Notification,
+  'notification',
+  'notifications',
+  serializeNotification,
+  { limit: 20 },
+);
+
 export async function listNotifications(options: NotificationListOptions) {
-  const { page = 1, limit = 20 } = options;
-  const { items, pagination } = await findPage(
-    Notification,
+  const { items, pagination } = await notificationList.page(
     notificationListFilter(options),
-    { sort: { createdAt: -1, _id: -1 }, page, limit },
-    serializeNotification,
+    { createdAt: -1, _id: -1 },
+    options,
   );
   return { notifications: items, pagination };
 }
 
 /** A page of a sync of the notifications, deleted ones included (see findChanges). */
 export async function listNotificationChanges(options: NotificationListOptions & SyncRequest) {
-  const { page = 1, limit = 20 } = options;
-  const { items, ...rest } = await findChanges(
-    Notification,
-    'notification',
-    'notifications',
+  const { items, ...rest } = await notificationList.changes(
     notificationListFilter(options),
-    { ...options, page, limit },
-    serializeNotification,
+    options,
   );
   return { notifications: items, ...rest };
 }
@@ -405,24 +407,19 @@ export async function claimFailedNotification(
   id: string,
 ): Promise<{ notification: SerializedNotification; jobId: string | null } | null> {
   if (!isObjectId(id)) return null;
-  const claimed = await withChangeIf(
-    () => Notification.exists({ _id: id, status: 'failed' }),
-    (changeSeq) =>
-      Notification.findOneAndUpdate(
-        { _id: id, status: 'failed' },
-        { $set: { status: 'pending', changeSeq } },
-        { returnDocument: 'after' },
-      ).lean<LeanNotification>(),
+  const claimed = await setIfFound(
+    Notification,
+    { _id: id, status: 'failed' },
+    { status: 'pending' },
+    (doc: LeanNotification) => ({
+      notification: serializeNotification(doc),
+      jobId: doc.jobId ? String(doc.jobId) : null,
+    }),
   );
-  if (!claimed) {
-    const exists = await Notification.exists({ _id: id });
-    if (!exists) return null;
-    throw new NotificationStateError('retry', 'Only failed notifications can be retried.');
-  }
-  return {
-    notification: serializeNotification(claimed),
-    jobId: claimed.jobId ? String(claimed.jobId) : null,
-  };
+  if (claimed) return claimed;
+  const exists = await Notification.exists({ _id: id });
+  if (!exists) return null;
+  throw new NotificationStateError('retry', 'Only failed notifications can be retried.');
 }
 
 /** Deletes a failed notification. Returns false for an unknown id; throws unless failed. */

@@ -1,10 +1,10 @@
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { scopeFilter, type AccountScope, type ListMode } from '~/lib/tenancy.server';
-import { findChanges, type SyncRequest } from '~/lib/changes.server';
+import { syncedList, type SyncRequest } from '~/lib/changes.server';
 import { type ParcelSortKey, type ParcelStatus, type SortOrder } from '~/schemas/constants';
 import { defaultSortOrder } from '~/schemas/parcel';
-import { findPage, serializedById, versionedById } from '~/lib/records.server';
+import { serializedById, versionedById } from '~/lib/records.server';
 import { type LeanParcel, Parcel, type SerializedParcel, serializeParcel } from './parcel.server';
 
 /**
@@ -110,6 +110,11 @@ export function parcelListSort({
 /** A parcel as a list shows it: without its events. */
 const listedParcel = (doc: LeanParcel) => serializeParcel(doc, { events: false });
 
+const parcelList = syncedList(Parcel, 'parcel', 'parcels', listedParcel, {
+  limit: 100,
+  projection: { events: 0 },
+});
+
 /**
  * A page of parcels, newest first unless `sort`/`order` say otherwise; `search` matches tracking
  * number, sender or recipient name literally.
@@ -117,12 +122,10 @@ const listedParcel = (doc: LeanParcel) => serializeParcel(doc, { events: false }
 export async function listParcels(
   options: ParcelListOptions,
 ): Promise<{ parcels: SerializedParcel[]; pagination: ParcelPagination }> {
-  const { page = 1, limit = 100 } = options;
-  const { items, pagination } = await findPage(
-    Parcel,
+  const { items, pagination } = await parcelList.page(
     parcelListFilter(options),
-    { sort: parcelListSort(options), page, limit, projection: { events: 0 } },
-    listedParcel,
+    parcelListSort(options),
+    options,
   );
   return { parcels: items, pagination };
 }
@@ -132,15 +135,7 @@ export async function listParcels(
  * the order they were made, deleted parcels included, whatever the sort (see findChanges).
  */
 export async function listParcelChanges(options: ParcelListOptions & SyncRequest) {
-  const { page = 1, limit = 100 } = options;
-  const { items, ...rest } = await findChanges(
-    Parcel,
-    'parcel',
-    'parcels',
-    parcelListFilter(options),
-    { ...options, page, limit, projection: { events: 0 } },
-    listedParcel,
-  );
+  const { items, ...rest } = await parcelList.changes(parcelListFilter(options), options);
   return { parcels: items, ...rest };
 }
 

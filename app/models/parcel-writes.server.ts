@@ -2,7 +2,7 @@ import { toMajor, type Money } from '~/utils/money';
 import mongoose from 'mongoose';
 import { isObjectId } from '~/lib/db.server';
 import { StaleRecordError } from '~/lib/errors.server';
-import { recordDeletion, withChange, withChangeIf } from '~/lib/changes.server';
+import { recordDeletion, setIfFound, withChange, withChangeIf } from '~/lib/changes.server';
 import {
   PARCEL_CREATION_COST,
   PARCEL_TO_EVENT_STATUS,
@@ -355,14 +355,5 @@ async function changePendingPayment(
   if (!isObjectId(id)) return null;
   const filter = { _id: id, ...(pendingOnly ? { 'payment.status': 'pending' as const } : {}) };
   const set = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`payment.${k}`, v]));
-  const doc = await withChangeIf(
-    () => Parcel.exists(filter),
-    (changeSeq) =>
-      Parcel.findOneAndUpdate(
-        filter,
-        { $set: { ...set, changeSeq } },
-        { returnDocument: 'after' },
-      ).lean<LeanParcel>(),
-  );
-  return doc ? serializeParcel(doc) : null;
+  return setIfFound(Parcel, filter, set, (doc: LeanParcel) => serializeParcel(doc));
 }

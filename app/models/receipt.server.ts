@@ -17,14 +17,14 @@ import {
   type ReceiptUpdateInput,
 } from '~/schemas/receipt';
 import {
-  findChanges,
   recordDeletion,
+  setIfFound,
+  syncedList,
   withChange,
   withChangeIf,
   type SyncRequest,
 } from '~/lib/changes.server';
 import {
-  findPage,
   givenFields,
   iso,
   recordIds,
@@ -101,35 +101,20 @@ export function receiptAmounts(amount: number) {
   return { amount: subtotal, subtotal, tax, total: roundMoney(subtotal + tax) };
 }
 
-export async function listReceipts({
-  page = 1,
-  limit = 20,
-  status,
-}: Partial<Pick<ReceiptListQuery, 'page' | 'limit' | 'status'>> = {}) {
-  const { items, pagination } = await findPage(
-    Receipt,
-    status ? { status } : {},
-    { sort: { createdAt: -1, _id: -1 }, page, limit },
-    serializeReceipt,
-  );
+const receiptList = syncedList(Receipt, 'receipt', 'receipts', serializeReceipt, { limit: 20 });
+
+type ReceiptListOptions = Partial<Pick<ReceiptListQuery, 'page' | 'limit' | 'status'>>;
+
+export async function listReceipts(options: ReceiptListOptions = {}) {
+  const filter = options.status ? { status: options.status } : {};
+  const { items, pagination } = await receiptList.page(filter, { createdAt: -1, _id: -1 }, options);
   return { receipts: items, pagination };
 }
 
 /** A page of a sync of the receipts, deleted ones included (see findChanges). */
-export async function listReceiptChanges({
-  page = 1,
-  limit = 20,
-  status,
-  ...sync
-}: Partial<Pick<ReceiptListQuery, 'page' | 'limit' | 'status'>> & SyncRequest) {
-  const { items, ...rest } = await findChanges(
-    Receipt,
-    'receipt',
-    'receipts',
-    status ? { status } : {},
-    { ...sync, page, limit },
-    serializeReceipt,
-  );
+export async function listReceiptChanges(options: ReceiptListOptions & SyncRequest) {
+  const filter = options.status ? { status: options.status } : {};
+  const { items, ...rest } = await receiptList.changes(filter, options);
   return { receipts: items, ...rest };
 }
 
@@ -198,18 +183,12 @@ export async function updateReceiptFields(
   if (!isObjectId(id)) return null;
   const set = givenFields(input);
   const filter = { _id: id, ...(version == null ? {} : { changeSeq: version }) };
-  const receipt = await withChangeIf(
-    () => Receipt.exists(filter),
-    (changeSeq) =>
-      Receipt.findOneAndUpdate(
-        filter,
-        { $set: { ...set, changeSeq } },
-        { returnDocument: 'after', runValidators: true },
-      ).lean<LeanReceipt>(),
-  );
+  const receipt = await setIfFound(Receipt, filter, set, serializeReceipt, {
+    runValidators: true,
+  });
   if (!receipt && version != null && (await Receipt.exists({ _id: id })))
     throw new StaleRecordError('receipt');
-  return receipt ? serializeReceipt(receipt) : null;
+  return receipt;
 }
 
 export async function removeReceipt(id: string): Promise<boolean> {

@@ -10,8 +10,8 @@ import {
 } from '~/schemas/integrations';
 import {
   findPage,
-  givenFields,
   recordIds,
+  recordsOf,
   registeredModel,
   serializedById,
 } from '~/lib/records.server';
@@ -156,33 +156,15 @@ export async function createWebhook(
   return { webhook: serializeWebhook(doc.toObject() as LeanWebhook), secret };
 }
 
+const webhooks = recordsOf(Webhook, serializeWebhook);
+
 /** The company's endpoints, or one account's. */
-export async function listWebhooks(accountId: string | null = null): Promise<SerializedWebhook[]> {
-  const docs = await Webhook.find({ accountId })
-    .sort({ createdAt: -1, _id: -1 })
-    .lean<LeanWebhook[]>();
-  return docs.map(serializeWebhook);
-}
+export const listWebhooks = (accountId: string | null = null) => webhooks.ownedBy(accountId);
 
-export async function getWebhook(id: string): Promise<SerializedWebhook | null> {
-  return serializedById(id, (id) => Webhook.findById(id).lean<LeanWebhook>(), serializeWebhook);
-}
+export const getWebhook = webhooks.byId;
 
-export async function updateWebhookFields(
-  id: string,
-  input: WebhookUpdateInput,
-): Promise<SerializedWebhook | null> {
-  if (!isObjectId(id)) return null;
-  const set = givenFields(input);
-  const doc = Object.keys(set).length
-    ? await Webhook.findByIdAndUpdate(
-        id,
-        { $set: set },
-        { returnDocument: 'after' },
-      ).lean<LeanWebhook>()
-    : await Webhook.findById(id).lean<LeanWebhook>();
-  return doc ? serializeWebhook(doc) : null;
-}
+export const updateWebhookFields = (id: string, input: WebhookUpdateInput) =>
+  webhooks.updateGiven(id, input);
 
 /** Deletes an endpoint; its pending deliveries stop at their next attempt. */
 export async function removeWebhook(id: string): Promise<SerializedWebhook | null> {

@@ -11,7 +11,7 @@ import type {
   AccountCreateInput,
   AccountUpdateInput,
 } from '~/schemas/account';
-import { auditedCreate, auditedUpdate, auditRecord, type Actor } from './audit.server';
+import { auditedCreate, auditedCreateWithSecret, auditedUpdate, type Actor } from './audit.server';
 import { endCredentials } from './users.server';
 import { accountUserIds } from '~/models/user.server';
 
@@ -60,13 +60,15 @@ export async function issueAccountApiKey(
 ): Promise<{ apiKey: SerializedApiKey; key: string }> {
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
-  const created = await createApiKey({ name: input.name, scopes: input.scopes }, actor.user.id, {
-    accountId,
-    livemode: input.mode === 'live',
-  });
-  await auditRecord(actor, 'create', 'key', {
-    label: `${account.name}: ${created.apiKey.name}`,
-    after: created.apiKey,
-  });
-  return created;
+  return auditedCreateWithSecret(
+    actor,
+    'key',
+    (created) => created.apiKey,
+    (apiKey) => `${account.name}: ${apiKey.name}`,
+    () =>
+      createApiKey({ name: input.name, scopes: input.scopes }, actor.user.id, {
+        accountId,
+        livemode: input.mode === 'live',
+      }),
+  );
 }

@@ -78,6 +78,24 @@ export async function auditedCreate<T extends AuditedRecord>(
 }
 
 /**
+ * Creates what answers a new record beside a secret shown once (an API key, a webhook's signing
+ * secret) and audits the record alone, which `recordOf` picks out: the secret is never written
+ * to the log. Answers what `create` made.
+ */
+export async function auditedCreateWithSecret<C, T extends AuditedRecord>(
+  who: Actor | undefined,
+  entity: AuditEntity,
+  recordOf: (created: C) => T,
+  label: (record: T) => string,
+  create: () => Promise<C>,
+): Promise<C> {
+  const created = await create();
+  const after = recordOf(created);
+  await auditRecord(who, 'create', entity, { label: label(after), after });
+  return created;
+}
+
+/**
  * Changes one record and audits the change: `read` finds it as it was, `write` changes it and
  * answers it as it is, or null when there is no such record (then nothing is audited).
  */

@@ -11,7 +11,7 @@ import type {
   WebhookCreateInput,
   WebhookUpdateInput,
 } from '~/schemas/integrations';
-import { auditedUpdate, auditRecord, type Actor } from './audit.server';
+import { auditedCreateWithSecret, auditedUpdate, auditRecord, type Actor } from './audit.server';
 import { scopeOf } from '~/lib/tenancy.server';
 
 /**
@@ -24,12 +24,13 @@ export async function issueApiKey(
   input: ApiKeyCreateInput,
   actor: Actor,
 ): Promise<{ apiKey: SerializedApiKey; key: string }> {
-  const created = await createApiKey(input, actor.user.id);
-  await auditRecord(actor, 'create', 'key', {
-    label: created.apiKey.name,
-    after: created.apiKey,
-  });
-  return created;
+  return auditedCreateWithSecret(
+    actor,
+    'key',
+    (created) => created.apiKey,
+    (apiKey) => apiKey.name,
+    () => createApiKey(input, actor.user.id),
+  );
 }
 
 /**
@@ -51,12 +52,13 @@ export async function addWebhook(
   input: WebhookCreateInput,
   actor: Actor,
 ): Promise<{ webhook: SerializedWebhook; secret: string }> {
-  const created = await createWebhook(input, scopeOf(actor)?.accountId ?? null);
-  await auditRecord(actor, 'create', 'webhook', {
-    label: created.webhook.url,
-    after: created.webhook,
-  });
-  return created;
+  return auditedCreateWithSecret(
+    actor,
+    'webhook',
+    (created) => created.webhook,
+    (webhook) => webhook.url,
+    () => createWebhook(input, scopeOf(actor)?.accountId ?? null),
+  );
 }
 
 export async function updateWebhook(

@@ -41,7 +41,7 @@ import { outboxDir, sendMail } from '~/services/mailer.server';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { until } from '../support/jobs';
 import { createUser } from '../support/factories';
-import { answer, toastOf, expectToast } from '../support/api';
+import { answer, apiRequest as apiRequestAs, toastOf, expectToast } from '../support/api';
 
 let accepting: TestSmtpServer;
 let rejecting: TestSmtpServer;
@@ -64,20 +64,11 @@ function input(overrides: Record<string, unknown> = {}) {
   };
 }
 
-function apiRequest(
+/** An API request as the admin, or with the token `auth` (null: none). */
+const apiRequest = (
   url: string,
-  init: { method?: string; body?: unknown; auth?: string | null } = {},
-) {
-  const headers: Record<string, string> = {};
-  const auth = init.auth === undefined ? token : init.auth;
-  if (auth) headers.Authorization = `Bearer ${auth}`;
-  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  return new Request(`${base}${url}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+  { auth = token, ...init }: Parameters<typeof apiRequestAs>[2] & { auth?: string | null } = {},
+) => apiRequestAs(url, auth === null ? null : { token: auth }, init);
 
 /** Where the worker sends: a test server's URL, or undefined for the outbox. */
 function sendVia(url: string | undefined) {

@@ -27,7 +27,7 @@ import {
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp';
 import { pdfText } from '../support/pdf';
 import { createUser } from '../support/factories';
-import { answer, toastOf, expectToast } from '../support/api';
+import { answer, apiRequest as apiRequestAs, toastOf, expectToast } from '../support/api';
 import { apiError } from '../support/api-error';
 
 const context = { clientAddress: '10.1.2.3' };
@@ -56,27 +56,11 @@ async function emailOutcome(id: string) {
   throw new Error('timed out');
 }
 
-function apiRequest(
+/** An API request as the admin, or with the token `auth` (null: none). */
+const apiRequest = (
   url: string,
-  init: {
-    method?: string;
-    body?: unknown;
-    rawBody?: string;
-    auth?: string | null;
-    type?: string;
-  } = {},
-) {
-  const headers: Record<string, string> = {};
-  const auth = init.auth === undefined ? token : init.auth;
-  if (auth) headers.Authorization = `Bearer ${auth}`;
-  if (init.body !== undefined || init.rawBody !== undefined)
-    headers['Content-Type'] = init.type ?? 'application/json';
-  return new Request(`${base}${url}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-  });
-}
+  { auth = token, ...init }: Parameters<typeof apiRequestAs>[2] & { auth?: string | null } = {},
+) => apiRequestAs(url, auth === null ? null : { token: auth }, init);
 
 async function makeParcel(overrides: Record<string, unknown> = {}) {
   const doc = await insertWithTrackingNumber((trackingNumber) =>

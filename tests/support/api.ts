@@ -91,19 +91,23 @@ export function uniqueAddress(): string {
   return `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 }
 
-/** A request to the JSON API as `user` (its bearer token), with a JSON body when one is given. */
+/**
+ * A request to the JSON API as `user` (its bearer token; null or an empty token, none), with a
+ * JSON body when one is given, or `rawBody` as it is, sent as `type` (JSON unless it says).
+ */
 export function apiRequest(
   url: string,
-  user: { token: string },
-  init: { method?: string; body?: unknown } = {},
+  user: { token: string } | null,
+  init: { method?: string; body?: unknown; rawBody?: string; type?: string } = {},
 ) {
+  const body = init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   return new Request(`http://localhost${url}`, {
     method: init.method ?? 'GET',
     headers: {
-      Authorization: `Bearer ${user.token}`,
-      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(user?.token ? { Authorization: `Bearer ${user.token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': init.type ?? 'application/json' }),
     },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body,
   });
 }
 
