@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
-import { Field, FormErrors, TextareaField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { requireShipper } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
 import { env } from '~/lib/env.server';
@@ -20,6 +20,7 @@ import {
   listPickups,
   requestPickup,
 } from '~/services/pickups.server';
+import { InputFor, TextareaFor } from '~/components/ui/conform-fields';
 
 /**
  * The portal's pickups: ask for one (the same rules as POST /api/pickups: the cut-off, business
@@ -99,34 +100,11 @@ export default function AccountPickups() {
           className="grid gap-3 sm:grid-cols-2"
         >
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="Day"
-            {...getInputProps(fields.date, { type: 'date' })}
-            min={firstDay}
-            errors={fields.date.errors}
-          />
-          <Field
-            label="Parcels"
-            {...getInputProps(fields.parcelCount, { type: 'number' })}
-            min={1}
-            errors={fields.parcelCount.errors}
-          />
-          <Field
-            label="From"
-            {...getInputProps(fields.from, { type: 'time' })}
-            errors={fields.from.errors}
-          />
-          <Field
-            label="Until"
-            {...getInputProps(fields.until, { type: 'time' })}
-            errors={fields.until.errors}
-          />
-          <TextareaField
-            label="Notes (optional)"
-            className="sm:col-span-2"
-            {...getTextareaProps(fields.notes)}
-            errors={fields.notes.errors}
-          />
+          <InputFor label="Day" meta={fields.date} type="date" min={firstDay} />
+          <InputFor label="Parcels" meta={fields.parcelCount} type="number" min={1} />
+          <InputFor label="From" meta={fields.from} type="time" />
+          <InputFor label="Until" meta={fields.until} type="time" />
+          <TextareaFor label="Notes (optional)" className="sm:col-span-2" meta={fields.notes} />
           <div className="sm:col-span-2">
             <button type="submit" name="intent" value="request" className="btn-primary">
               Request pickup

@@ -1,4 +1,4 @@
-import { getSelectProps } from '@conform-to/react';
+import { type getSelectProps } from '@conform-to/react';
 import {
   Combobox,
   ComboboxButton,
@@ -13,10 +13,10 @@ import { useFetcher } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
 import { StatusBadge } from '~/components/parcels/status-badge';
-import { SelectField } from '~/components/ui/field';
 import { Spinner } from '~/components/ui/spinner';
 import type { ParcelOption } from '~/models/parcel-reads.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
+import { SelectFor } from '~/components/ui/conform-fields';
 
 export const PARCEL_OPTIONS_PATH = '/dashboard/parcels/options';
 const DEBOUNCE_MS = 200;
@@ -197,13 +197,13 @@ export function ParcelField({
       />
     );
   return (
-    <SelectField label="Parcel" {...getSelectProps(field)} required errors={field.errors}>
+    <SelectFor label="Parcel" meta={field} required>
       <option value="">Select a parcel…</option>
       {parcels.map((p) => (
         <option key={p.id} value={p.id}>
           {optionLabel(p)}
         </option>
       ))}
-    </SelectField>
+    </SelectFor>
   );
 }
