@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
@@ -10,7 +9,7 @@ import { asApiError } from '~/http/api.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { invalidForm } from '~/lib/form-reply.server';
-import { readFormData } from '~/lib/form.server';
+import { intentAction, intentForm } from '~/http/intent-action.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import { isAccountPickup } from '~/models/pickup.server';
 import { PickupCancelSchema, PickupFormSchema } from '~/schemas/pickup';
@@ -39,16 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireShipper(request);
-  const actor = { user, context };
-  const formData = await readFormData(request);
-  if (formData.get('intent') === 'cancel') {
-    const submission = parseWithZod(formData, { schema: PickupCancelSchema });
-    if (submission.status !== 'success') return invalidForm(submission);
-    const own = await isAccountPickup(submission.value.pickupId, user.account);
+export const action = intentAction(requireShipper, ({ request, user, actor }) => ({
+  cancel: intentForm(PickupCancelSchema, async ({ pickupId }, submission) => {
+    const own = await isAccountPickup(pickupId, user.account);
     try {
-      if (!own || !(await cancelPickup(submission.value.pickupId, actor)))
+      if (!own || !(await cancelPickup(pickupId, actor)))
         return invalidForm(submission, { formErrors: ['Pickup not found'], status: 404 });
     } catch (error) {
       const refused = asApiError(error);
@@ -56,24 +50,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return invalidForm(submission, { formErrors: [refused.message], status: 409 });
     }
     return redirectWithToast(request, PATH, { type: 'success', title: 'Pickup cancelled' });
-  }
-  const submission = parseWithZod(formData, { schema: PickupFormSchema });
-  if (submission.status !== 'success') return invalidForm(submission);
-  const { date, from, until, parcelCount, notes } = submission.value;
-  try {
-    await requestPickup({ date, window: { from, until }, parcelCount, notes }, actor);
-  } catch (error) {
-    const refused = asApiError(error);
-    if (refused?.status !== 400) throw error;
-    const { nextDate: _next, ...fieldErrors } = refused.details ?? {};
-    return invalidForm(submission, { fieldErrors });
-  }
-  return redirectWithToast(request, PATH, {
-    type: 'success',
-    title: 'Pickup requested',
-    description: `${date}, ${from}–${until}`,
-  });
-}
+  }),
+  '': intentForm(
+    PickupFormSchema,
+    async ({ date, from, until, parcelCount, notes }, submission) => {
+      try {
+        await requestPickup({ date, window: { from, until }, parcelCount, notes }, actor);
+      } catch (error) {
+        const refused = asApiError(error);
+        if (refused?.status !== 400) throw error;
+        const { nextDate: _next, ...fieldErrors } = refused.details ?? {};
+        return invalidForm(submission, { fieldErrors });
+      }
+      return redirectWithToast(request, PATH, {
+        type: 'success',
+        title: 'Pickup requested',
+        description: `${date}, ${from}–${until}`,
+      });
+    },
+  ),
+}));
 
 export const meta: MetaFunction = () => [{ title: 'Pickups · Your shipping account' }];
 
