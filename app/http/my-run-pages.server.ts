@@ -1,9 +1,8 @@
-import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { addressTimeZone, stopTimeZone } from '~/lib/address-time-zone.server';
 import { env } from '~/lib/env.server';
-import { readFormData } from '~/lib/form.server';
+import { intentAction, intentForm, withRole } from './intent-action.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { RunStartSchema } from '~/schemas/run';
 import { ScanSchema } from '~/schemas/scan';
@@ -99,54 +98,62 @@ export async function myRunLoader({ request }: LoaderFunctionArgs) {
   return json({ runs });
 }
 
+const refused =
+  (error: string, status = 400) =>
+  () =>
+    json({ error }, { status });
+
 /** Start run, a pickup's outcome, or a stop's failed attempt with its reason. */
-export async function myRunAction({ request, context }: ActionFunctionArgs) {
-  const user = await requireUserWithRole(request, 'courier');
-  const actor = { user, context };
-  const formData = await readFormData(request);
-  if (formData.get('intent') === 'start') {
-    const submission = parseWithZod(formData, { schema: RunStartSchema });
-    if (submission.status !== 'success') return json({ error: 'Unknown run' }, { status: 400 });
-    try {
-      const run = await startRun(submission.value.runId, actor);
-      if (!run) return json({ error: 'Unknown run' }, { status: 404 });
+export const myRunAction = intentAction(withRole('courier'), ({ request, actor }) => ({
+  start: intentForm(
+    RunStartSchema,
+    async ({ runId }) => {
+      try {
+        const run = await startRun(runId, actor);
+        if (!run) return json({ error: 'Unknown run' }, { status: 404 });
+        return redirectWithToast(request, MY_RUN, {
+          title: 'Run started',
+          description: `${run.stops.length} parcels are out for delivery.`,
+        });
+      } catch (caught) {
+        const error = asApiError(caught);
+        if (!error) throw caught;
+        return json({ error: error.message }, { status: error.status });
+      }
+    },
+    refused('Unknown run'),
+  ),
+  pickup: intentForm(
+    PickupStopOutcomeSchema,
+    async (value) => {
+      try {
+        const pickup = await recordPickupStop(value, actor);
+        return redirectWithToast(request, MY_RUN, {
+          title: pickup.status === 'completed' ? 'Pickup collected' : 'Pickup not collected',
+          description: pickup.status === 'completed' ? `${pickup.collectedCount} parcels` : '',
+        });
+      } catch (caught) {
+        const error = asApiError(caught);
+        if (!error) throw caught;
+        return json({ error: error.message }, { status: error.status });
+      }
+    },
+    refused('Choose what was collected, or why nothing was'),
+  ),
+  '': intentForm(
+    ScanSchema,
+    async (value) => {
+      const outcome = await recordScan(value, actor);
+      if (outcome.kind !== 'recorded' && outcome.kind !== 'repeated')
+        return json(
+          { error: 'message' in outcome ? outcome.message : 'Not recorded' },
+          { status: 409 },
+        );
       return redirectWithToast(request, MY_RUN, {
-        title: 'Run started',
-        description: `${run.stops.length} parcels are out for delivery.`,
+        title: 'Failed attempt recorded',
+        description: outcome.parcel.trackingNumber,
       });
-    } catch (caught) {
-      const error = asApiError(caught);
-      if (!error) throw caught;
-      return json({ error: error.message }, { status: error.status });
-    }
-  }
-  if (formData.get('intent') === 'pickup') {
-    const submission = parseWithZod(formData, { schema: PickupStopOutcomeSchema });
-    if (submission.status !== 'success')
-      return json({ error: 'Choose what was collected, or why nothing was' }, { status: 400 });
-    try {
-      const pickup = await recordPickupStop(submission.value, actor);
-      return redirectWithToast(request, MY_RUN, {
-        title: pickup.status === 'completed' ? 'Pickup collected' : 'Pickup not collected',
-        description: pickup.status === 'completed' ? `${pickup.collectedCount} parcels` : '',
-      });
-    } catch (caught) {
-      const error = asApiError(caught);
-      if (!error) throw caught;
-      return json({ error: error.message }, { status: error.status });
-    }
-  }
-  const submission = parseWithZod(formData, { schema: ScanSchema });
-  if (submission.status !== 'success')
-    return json({ error: 'Choose why the delivery failed' }, { status: 400 });
-  const outcome = await recordScan(submission.value, actor);
-  if (outcome.kind !== 'recorded' && outcome.kind !== 'repeated')
-    return json(
-      { error: 'message' in outcome ? outcome.message : 'Not recorded' },
-      { status: 409 },
-    );
-  return redirectWithToast(request, MY_RUN, {
-    title: 'Failed attempt recorded',
-    description: outcome.parcel.trackingNumber,
-  });
-}
+    },
+    refused('Choose why the delivery failed'),
+  ),
+}));

@@ -1,4 +1,4 @@
-import { FaqAccordion } from '~/components/public/faq-accordion';
+import { FaqSection } from '~/components/public/faq-accordion';
 import { HeroCarousel } from '~/components/public/hero-carousel';
 import { PublicSection, SectionHeading } from '~/components/public/page-hero';
 import { publicPageMeta } from '~/components/public/page-meta';
@@ -66,12 +66,7 @@ export default function Home() {
         />
       </div>
 
-      <PublicSection
-        headingId="why-heading"
-        eyebrow={t('home.why.eyebrow')}
-        title={t('home.why.title')}
-        intro={t('home.why.intro')}
-      >
+      <PublicSection headingId="why-heading" texts="home.why" intro>
         <TitledPoints
           points={WHY_US.map((key) => ({
             title: t(`home.why.${key}.title`),
@@ -83,14 +78,7 @@ export default function Home() {
       <section aria-labelledby="about-heading" className="bg-white py-20">
         <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 lg:grid-cols-2">
           <div>
-            <SectionHeading
-              id="about-heading"
-              eyebrow={t('home.about.eyebrow')}
-              title={t('home.about.title')}
-              align="left"
-            >
-              {t('home.about.intro')}
-            </SectionHeading>
+            <SectionHeading id="about-heading" texts="home.about" align="left" intro />
             <p className="mt-4 text-gray-600">{t('home.about.text')}</p>
             <a href={href('/about')} className="btn-secondary mt-6">
               {t('home.about.more')}
@@ -100,11 +88,7 @@ export default function Home() {
         </div>
       </section>
 
-      <PublicSection
-        headingId="how-heading"
-        eyebrow={t('home.how.eyebrow')}
-        title={t('home.how.title')}
-      >
+      <PublicSection headingId="how-heading" texts="home.how">
         <ol className="mt-12 grid gap-6 md:grid-cols-5">
           {STEPS.map((key, index) => (
             <li key={key} className="card p-6">
@@ -124,12 +108,7 @@ export default function Home() {
         </ol>
       </PublicSection>
 
-      <PublicSection
-        headingId="testimonials-heading"
-        eyebrow={t('home.testimonials.eyebrow')}
-        title={t('home.testimonials.title')}
-        band="bg-brand-50"
-      >
+      <PublicSection headingId="testimonials-heading" texts="home.testimonials" band="bg-brand-50">
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
           {TESTIMONIALS.map(({ key, name }) => (
             <li key={key} className="card flex flex-col p-6">
@@ -146,11 +125,10 @@ export default function Home() {
 
       <ServicesSection />
 
-      <PublicSection
-        headingId="faq-heading"
-        eyebrow={t('common.faq')}
-        title={t('common.faqTitle')}
-        width="max-w-3xl"
+      <FaqSection
+        group="faq"
+        texts="home.faq"
+        keys={FAQ}
         intro={rich('home.faq.intro', [
           <a
             key="contact"
@@ -158,17 +136,7 @@ export default function Home() {
             className="font-semibold text-brand-700 underline"
           />,
         ])}
-      >
-        <div className="mt-10">
-          <FaqAccordion
-            items={FAQ.map((key) => ({
-              question: t(`home.faq.${key}.question`),
-              answer: t(`home.faq.${key}.answer`),
-            }))}
-            group="faq"
-          />
-        </div>
-      </PublicSection>
+      />
     </>
   );
 }

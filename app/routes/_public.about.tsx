@@ -28,12 +28,7 @@ export default function AboutPage() {
         className="mx-auto grid max-w-7xl gap-12 px-4 py-20 lg:grid-cols-2"
       >
         <div>
-          <SectionHeading
-            id="story-heading"
-            eyebrow={t('about.story.eyebrow')}
-            title={t('about.story.title')}
-            align="left"
-          />
+          <SectionHeading id="story-heading" texts="about.story" align="left" />
           <div className="mt-6 space-y-4 text-gray-700">
             <p>{t('about.story.p1')}</p>
             <p>{t('about.story.p2')}</p>
@@ -56,12 +51,7 @@ export default function AboutPage() {
         </div>
       </section>
 
-      <PublicSection
-        headingId="timeline-heading"
-        eyebrow={t('about.timeline.eyebrow')}
-        title={t('about.timeline.title')}
-        width="max-w-4xl"
-      >
+      <PublicSection headingId="timeline-heading" texts="about.timeline" width="max-w-4xl">
         <ol className="relative mt-12 space-y-8 border-s-2 border-brand-100 ps-8">
           {TIMELINE.map((year) => (
             <li key={year} className="relative">
@@ -76,12 +66,7 @@ export default function AboutPage() {
         </ol>
       </PublicSection>
 
-      <PublicSection
-        headingId="values-heading"
-        eyebrow={t('about.values.eyebrow')}
-        title={t('about.values.title')}
-        band="bg-brand-50"
-      >
+      <PublicSection headingId="values-heading" texts="about.values" band="bg-brand-50">
         <TitledPoints
           points={VALUES.map((key) => ({
             title: t(`about.values.${key}.title`),

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { FaqAccordion } from '~/components/public/faq-accordion';
+import { FaqSection } from '~/components/public/faq-accordion';
 import { usePageText } from '~/components/public/page-text';
 import { publicPageMeta } from '~/components/public/page-meta';
 import {
@@ -106,14 +106,7 @@ export default function ContactPage() {
       <section aria-labelledby="contact-form-heading" className="bg-white py-16" id="contact-form">
         <div className="mx-auto grid max-w-7xl gap-12 px-4 lg:grid-cols-5">
           <div className="lg:col-span-2">
-            <SectionHeading
-              id="contact-form-heading"
-              eyebrow={t('contact.form.eyebrow')}
-              title={t('contact.form.title')}
-              align="left"
-            >
-              {t('contact.form.intro')}
-            </SectionHeading>
+            <SectionHeading id="contact-form-heading" texts="contact.form" align="left" intro />
             <p className="mt-6 text-sm text-gray-600">{t('contact.form.hint')}</p>
           </div>
           <div className="lg:col-span-3">
@@ -137,13 +130,7 @@ export default function ContactPage() {
         </div>
       </section>
 
-      <PublicSection
-        headingId="offices-heading"
-        eyebrow={t('contact.offices.eyebrow')}
-        title={t('contact.offices.title')}
-        padding="py-16"
-        intro={t('contact.offices.intro')}
-      >
+      <PublicSection headingId="offices-heading" texts="contact.offices" padding="py-16" intro>
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {OFFICES.map(({ key, address }) => (
             <li key={key} className="card p-6">
@@ -166,24 +153,13 @@ export default function ContactPage() {
         </ul>
       </PublicSection>
 
-      <PublicSection
-        headingId="contact-faq-heading"
-        eyebrow={t('common.faq')}
-        title={t('common.faqTitle')}
+      <FaqSection
+        group="contact-faq"
+        texts="contact.faq"
+        keys={CONTACT_FAQ}
         band="bg-white"
-        width="max-w-3xl"
         padding="py-16"
-      >
-        <div className="mt-10">
-          <FaqAccordion
-            items={CONTACT_FAQ.map((key) => ({
-              question: t(`contact.faq.${key}.question`),
-              answer: t(`contact.faq.${key}.answer`),
-            }))}
-            group="contact-faq"
-          />
-        </div>
-      </PublicSection>
+      />
     </>
   );
 }

@@ -8,8 +8,7 @@ export const meta = publicPageMeta('pages:cookies.title', 'pages:cookies.descrip
 type CookieRow = { name: string; purpose: string; duration: string };
 
 export default function CookiePolicyPage() {
-  const { t, rich, href } = usePageText();
-  const text = (key: string) => <p>{t(`cookies.${key}.text`)}</p>;
+  const { t } = usePageText();
   const cookies: CookieRow[] = [
     {
       name: '__session',
@@ -40,9 +39,8 @@ export default function CookiePolicyPage() {
   return (
     <LegalPage
       page="cookies"
-      intro={<p>{t('cookies.intro')}</p>}
       sections={[
-        { key: 'what', anchor: 'what-cookies-are', body: text('what') },
+        { key: 'what', anchor: 'what-cookies-are' },
         {
           key: 'used',
           anchor: 'cookies-we-use',
@@ -58,26 +56,12 @@ export default function CookiePolicyPage() {
             </>
           ),
         },
-        {
-          key: 'noTracking',
-          anchor: 'no-advertising-or-tracking-cookies',
-          body: text('noTracking'),
-        },
-        { key: 'managing', anchor: 'managing-cookies', body: text('managing') },
+        { key: 'noTracking', anchor: 'no-advertising-or-tracking-cookies' },
+        { key: 'managing', anchor: 'managing-cookies' },
         {
           key: 'changes',
           anchor: 'changes-and-contact',
-          body: (
-            <p>
-              {rich('cookies.changes.text', [
-                <a
-                  key="privacy"
-                  href={href('/privacy-policy')}
-                  className="text-brand-700 underline"
-                />,
-              ])}
-            </p>
-          ),
+          link: { key: 'privacy', to: '/privacy-policy' },
         },
       ]}
     />

@@ -8,12 +8,10 @@ const COLLECTED = ['shipment', 'delivery', 'messages', 'newsletter', 'technical'
 const USES = ['deliver', 'updates', 'customs', 'answer', 'newsletter'] as const;
 
 export default function PrivacyPolicyPage() {
-  const { t, rich, href } = usePageText();
-  const text = (key: string) => <p>{t(`privacy.${key}.text`)}</p>;
+  const { t, rich } = usePageText();
   return (
     <LegalPage
       page="privacy"
-      intro={<p>{t('privacy.intro')}</p>}
       sections={[
         {
           key: 'collect',
@@ -37,27 +35,17 @@ export default function PrivacyPolicyPage() {
             </ul>
           ),
         },
-        { key: 'bases', anchor: 'legal-bases', body: text('bases') },
-        { key: 'sharing', anchor: 'sharing', body: text('sharing') },
-        { key: 'retention', anchor: 'retention', body: text('retention') },
-        { key: 'transfers', anchor: 'international-transfers', body: text('transfers') },
-        { key: 'rights', anchor: 'your-rights', body: text('rights') },
+        { key: 'bases', anchor: 'legal-bases' },
+        { key: 'sharing', anchor: 'sharing' },
+        { key: 'retention', anchor: 'retention' },
+        { key: 'transfers', anchor: 'international-transfers' },
+        { key: 'rights', anchor: 'your-rights' },
         {
           key: 'security',
           anchor: 'security-and-cookies',
-          body: (
-            <p>
-              {rich('privacy.security.text', [
-                <a
-                  key="cookies"
-                  href={href('/cookie-policy')}
-                  className="text-brand-700 underline"
-                />,
-              ])}
-            </p>
-          ),
+          link: { key: 'cookies', to: '/cookie-policy' },
         },
-        { key: 'contact', anchor: 'contact', body: text('contact') },
+        { key: 'contact', anchor: 'contact' },
       ]}
     />
   );

@@ -47,11 +47,10 @@ export default function ServicesPage() {
 
       <PublicSection
         headingId="delivery-times-heading"
-        eyebrow={t('services.times.eyebrow')}
-        title={t('services.times.title')}
+        texts="services.times"
         width="max-w-3xl"
         padding="py-16"
-        intro={t('services.times.intro')}
+        intro
       >
         <DataTable
           look={DELIVERY_TIMES_LOOK}
@@ -64,13 +63,7 @@ export default function ServicesPage() {
         />
       </PublicSection>
 
-      <PublicSection
-        headingId="plans-heading"
-        eyebrow={t('services.plans.eyebrow')}
-        title={t('services.plans.title')}
-        band="bg-brand-50"
-        intro={t('services.plans.intro')}
-      >
+      <PublicSection headingId="plans-heading" texts="services.plans" band="bg-brand-50" intro>
         <ul className="mt-12 grid gap-8 lg:grid-cols-3">
           {PLANS.map((plan) => {
             const name = t(`services.plans.${plan.id}.name`);

@@ -1,25 +1,22 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
-import { Trans, useTranslation } from 'react-i18next';
-import { publicPageMeta } from '~/components/public/page-meta';
-import { LinkPage, linkPageData, type LinkPageData } from '~/components/tracking-public/link-page';
+import {
+  LinkPage,
+  linkPageHeaders,
+  linkPageMeta,
+  useLinkPage,
+} from '~/components/tracking-public/link-page';
 import { confirmParcelSubscription, readConfirmLink } from '~/services/parcel-subscriptions.server';
 import { subscriptionLinkToken } from '~/schemas/public-forms';
 import { safeRedirect } from '~/utils/safe-redirect';
+import { linkPageLoader } from '~/http/subscription-links.server';
 
 /**
  * The link in the confirmation e-mail. Opening it only shows a button: mail scanners and link
  * previews fetch links, and must not confirm a subscription nobody asked for. The button posts
  * here, and the page then shows the subscription confirmed.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const data = linkPageData(await readConfirmLink(subscriptionLinkToken(request)));
-  return json<LinkPageData>(data, {
-    status: data.state === 'invalid' ? 404 : 200,
-    headers: { 'Cache-Control': 'no-store' },
-  });
-}
+export const loader = linkPageLoader(readConfirmLink);
 
 export async function action({ request }: ActionFunctionArgs) {
   const link = await confirmParcelSubscription(subscriptionLinkToken(request));
@@ -28,26 +25,17 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect(safeRedirect(url.pathname + url.search));
 }
 
-// Links carry a token: never kept by a cache, never indexed.
-export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
+export { linkPageHeaders as headers };
 
-export const meta = publicPageMeta('links.confirmTitle', 'links.confirmDescription', {
-  index: false,
-});
-
-const STRONG = [<strong key="email" />, <strong key="number" className="font-mono" />];
+export const meta = linkPageMeta('links.confirmTitle', 'links.confirmDescription');
 
 export default function ConfirmSubscriptionPage() {
-  const data = useLoaderData<typeof loader>() as LinkPageData;
-  const { t } = useTranslation('public');
-  const values = { email: data.email ?? '', trackingNumber: data.trackingNumber ?? '' };
+  const { data, t, say } = useLinkPage();
   return (
     <LinkPage title={t('links.confirmHeading')}>
       {data.state === 'pending' ? (
         <>
-          <p>
-            <Trans t={t} i18nKey="links.confirmQuestion" values={values} components={STRONG} />
-          </p>
+          <p>{say('links.confirmQuestion')}</p>
           <form method="post" className="mt-6">
             <button type="submit" className="btn-primary">
               {t('links.confirmButton')}
@@ -55,22 +43,11 @@ export default function ConfirmSubscriptionPage() {
           </form>
         </>
       ) : data.state === 'confirmed' ? (
-        <p role="status">
-          <Trans t={t} i18nKey="links.confirmed" values={values} components={STRONG} />
-        </p>
+        <p role="status">{say('links.confirmed')}</p>
       ) : data.state === 'ended' ? (
-        <p>
-          <Trans t={t} i18nKey="links.ended" values={values} components={STRONG.slice(1)} />
-        </p>
+        <p>{say('links.ended', true)}</p>
       ) : data.state === 'unsubscribed' ? (
-        <p>
-          <Trans
-            t={t}
-            i18nKey="links.unsubscribedAlready"
-            values={values}
-            components={STRONG.slice(1)}
-          />
-        </p>
+        <p>{say('links.unsubscribedAlready', true)}</p>
       ) : data.state === 'invalid' ? (
         <p>{t('links.invalid')}</p>
       ) : (

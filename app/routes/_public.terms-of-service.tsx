@@ -5,14 +5,12 @@ import { usePageText } from '~/components/public/page-text';
 export const meta = publicPageMeta('pages:terms.title', 'pages:terms.description');
 
 export default function TermsOfServicePage() {
-  const { t, rich, href } = usePageText();
-  const text = (key: string) => <p>{t(`terms.${key}.text`)}</p>;
+  const { t } = usePageText();
   return (
     <LegalPage
       page="terms"
-      intro={<p>{t('terms.intro')}</p>}
       sections={[
-        { key: 'services', anchor: 'our-services', body: text('services') },
+        { key: 'services', anchor: 'our-services' },
         {
           key: 'booking',
           anchor: 'booking-and-your-responsibilities',
@@ -28,35 +26,18 @@ export default function TermsOfServicePage() {
             </>
           ),
         },
-        {
-          key: 'fees',
-          anchor: 'fees-and-payment',
-          body: (
-            <>
-              <p>{t('terms.fees.advance')}</p>
-              <p>{t('terms.fees.difference')}</p>
-            </>
-          ),
-        },
-        { key: 'times', anchor: 'delivery-times', body: text('times') },
-        { key: 'delivery', anchor: 'delivery-and-failed-delivery', body: text('delivery') },
-        { key: 'liability', anchor: 'liability-and-insurance', body: text('liability') },
+        { key: 'fees', anchor: 'fees-and-payment', texts: ['advance', 'difference'] },
+        { key: 'times', anchor: 'delivery-times' },
+        { key: 'delivery', anchor: 'delivery-and-failed-delivery' },
+        { key: 'liability', anchor: 'liability-and-insurance' },
         {
           key: 'claims',
           anchor: 'claims',
-          body: (
-            <>
-              <p>{t('terms.claims.window')}</p>
-              <p>
-                {rich('terms.claims.how', [
-                  <a key="contact" href={href('/contact')} className="text-brand-700 underline" />,
-                ])}
-              </p>
-            </>
-          ),
+          texts: ['window', 'how'],
+          link: { key: 'contact', to: '/contact' },
         },
-        { key: 'website', anchor: 'website-and-tracking', body: text('website') },
-        { key: 'law', anchor: 'changes-and-governing-law', body: text('law') },
+        { key: 'website', anchor: 'website-and-tracking' },
+        { key: 'law', anchor: 'changes-and-governing-law' },
       ]}
     />
   );

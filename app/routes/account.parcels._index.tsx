@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useLoaderData, useLocation } from '@remix-run/react';
+import { Form, Link, useLoaderData } from '@remix-run/react';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import { Pagination } from '~/components/parcels/pagination';
@@ -37,7 +37,6 @@ type Row = Omit<SerializedParcel, 'events'>;
 export default function AccountParcels() {
   const { parcels, pagination, query, problem, csv } = useLoaderData<typeof loader>();
   const { timeZone } = useCompany();
-  const location = useLocation();
   const columns: Column<Row>[] = [
     {
       header: 'Tracking number',
@@ -111,12 +110,7 @@ export default function AccountParcels() {
       ) : (
         <p className="card p-6 text-center text-gray-600">No parcels found.</p>
       )}
-      <Pagination
-        currentPage={pagination.currentPage}
-        totalPages={pagination.totalPages}
-        searchParams={new URLSearchParams(location.search)}
-        basePath="/account/parcels"
-      />
+      <Pagination pagination={pagination} basePath="/account/parcels" />
     </div>
   );
 }

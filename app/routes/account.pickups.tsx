@@ -1,16 +1,15 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { getFormProps, useForm } from '@conform-to/react';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
-import { Field, FormErrors, TextareaField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { requireShipper } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
 import { env } from '~/lib/env.server';
 import { redirectWithToast } from '~/lib/flash.server';
 import { invalidForm } from '~/lib/form-reply.server';
-import { readFormData } from '~/lib/form.server';
+import { intentAction, intentForm } from '~/http/intent-action.server';
 import { getOperationsSettings } from '~/models/operations-settings.server';
 import { isAccountPickup } from '~/models/pickup.server';
 import { PickupCancelSchema, PickupFormSchema } from '~/schemas/pickup';
@@ -20,6 +19,7 @@ import {
   listPickups,
   requestPickup,
 } from '~/services/pickups.server';
+import { InputFor, TextareaFor } from '~/components/ui/conform-fields';
 
 /**
  * The portal's pickups: ask for one (the same rules as POST /api/pickups: the cut-off, business
@@ -38,16 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireShipper(request);
-  const actor = { user, context };
-  const formData = await readFormData(request);
-  if (formData.get('intent') === 'cancel') {
-    const submission = parseWithZod(formData, { schema: PickupCancelSchema });
-    if (submission.status !== 'success') return invalidForm(submission);
-    const own = await isAccountPickup(submission.value.pickupId, user.account);
+export const action = intentAction(requireShipper, ({ request, user, actor }) => ({
+  cancel: intentForm(PickupCancelSchema, async ({ pickupId }, submission) => {
+    const own = await isAccountPickup(pickupId, user.account);
     try {
-      if (!own || !(await cancelPickup(submission.value.pickupId, actor)))
+      if (!own || !(await cancelPickup(pickupId, actor)))
         return invalidForm(submission, { formErrors: ['Pickup not found'], status: 404 });
     } catch (error) {
       const refused = asApiError(error);
@@ -55,24 +50,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return invalidForm(submission, { formErrors: [refused.message], status: 409 });
     }
     return redirectWithToast(request, PATH, { type: 'success', title: 'Pickup cancelled' });
-  }
-  const submission = parseWithZod(formData, { schema: PickupFormSchema });
-  if (submission.status !== 'success') return invalidForm(submission);
-  const { date, from, until, parcelCount, notes } = submission.value;
-  try {
-    await requestPickup({ date, window: { from, until }, parcelCount, notes }, actor);
-  } catch (error) {
-    const refused = asApiError(error);
-    if (refused?.status !== 400) throw error;
-    const { nextDate: _next, ...fieldErrors } = refused.details ?? {};
-    return invalidForm(submission, { fieldErrors });
-  }
-  return redirectWithToast(request, PATH, {
-    type: 'success',
-    title: 'Pickup requested',
-    description: `${date}, ${from}–${until}`,
-  });
-}
+  }),
+  '': intentForm(
+    PickupFormSchema,
+    async ({ date, from, until, parcelCount, notes }, submission) => {
+      try {
+        await requestPickup({ date, window: { from, until }, parcelCount, notes }, actor);
+      } catch (error) {
+        const refused = asApiError(error);
+        if (refused?.status !== 400) throw error;
+        const { nextDate: _next, ...fieldErrors } = refused.details ?? {};
+        return invalidForm(submission, { fieldErrors });
+      }
+      return redirectWithToast(request, PATH, {
+        type: 'success',
+        title: 'Pickup requested',
+        description: `${date}, ${from}–${until}`,
+      });
+    },
+  ),
+}));
 
 export const meta: MetaFunction = () => [{ title: 'Pickups · Your shipping account' }];
 
@@ -99,34 +96,11 @@ export default function AccountPickups() {
           className="grid gap-3 sm:grid-cols-2"
         >
           <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="Day"
-            {...getInputProps(fields.date, { type: 'date' })}
-            min={firstDay}
-            errors={fields.date.errors}
-          />
-          <Field
-            label="Parcels"
-            {...getInputProps(fields.parcelCount, { type: 'number' })}
-            min={1}
-            errors={fields.parcelCount.errors}
-          />
-          <Field
-            label="From"
-            {...getInputProps(fields.from, { type: 'time' })}
-            errors={fields.from.errors}
-          />
-          <Field
-            label="Until"
-            {...getInputProps(fields.until, { type: 'time' })}
-            errors={fields.until.errors}
-          />
-          <TextareaField
-            label="Notes (optional)"
-            className="sm:col-span-2"
-            {...getTextareaProps(fields.notes)}
-            errors={fields.notes.errors}
-          />
+          <InputFor label="Day" meta={fields.date} type="date" min={firstDay} />
+          <InputFor label="Parcels" meta={fields.parcelCount} type="number" min={1} />
+          <InputFor label="From" meta={fields.from} type="time" />
+          <InputFor label="Until" meta={fields.until} type="time" />
+          <TextareaFor label="Notes (optional)" className="sm:col-span-2" meta={fields.notes} />
           <div className="sm:col-span-2">
             <button type="submit" name="intent" value="request" className="btn-primary">
               Request pickup

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
@@ -12,7 +12,7 @@ import { AccountUserInviteSchema, AccountUserStatusFormSchema } from '~/schemas/
 import { isAccountAdmin, requireAccountAdmin, requireShipper } from '~/http/auth.server';
 import { ConflictError } from '~/lib/errors.server';
 import { redirectWithToast } from '~/lib/flash.server';
-import { readFormData } from '~/lib/form.server';
+import { intentAction, intentForm } from '~/http/intent-action.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { EMAIL_IN_USE, inviteAccountUser } from '~/services/account-users.server';
 import { setUserDisabled } from '~/services/users.server';
@@ -35,14 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireAccountAdmin(request);
-  const actor = { user, context };
-  const formData = await readFormData(request);
-  if (formData.get('intent') === 'user-status') {
-    const submission = parseWithZod(formData, { schema: AccountUserStatusFormSchema });
-    if (submission.status !== 'success') return invalidForm(submission);
-    const { userId, disabled } = submission.value;
+export const action = intentAction(requireAccountAdmin, ({ request, user, actor }) => ({
+  'user-status': intentForm(AccountUserStatusFormSchema, async ({ userId, disabled }) => {
     // Another account's user, or staff, is not there.
     if (!(await accountUserOwnedBy(userId, user.account.accountId)))
       throw json({ message: 'User not found' }, { status: 404 });
@@ -62,21 +56,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
         description: error.message,
       });
     }
-  }
-  const submission = parseWithZod(formData, { schema: AccountUserInviteSchema });
-  if (submission.status !== 'success') return invalidForm(submission);
-  try {
-    const invited = await inviteAccountUser(user.account.accountId, submission.value, actor);
-    return redirectWithToast(request, PATH, {
-      type: 'success',
-      title: 'Invitation sent',
-      description: invited.email,
-    });
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-    return invalidForm(submission, { fieldErrors: { email: [EMAIL_IN_USE] }, status: 409 });
-  }
-}
+  }),
+  '': intentForm(AccountUserInviteSchema, async (value, submission) => {
+    try {
+      const invited = await inviteAccountUser(user.account.accountId, value, actor);
+      return redirectWithToast(request, PATH, {
+        type: 'success',
+        title: 'Invitation sent',
+        description: invited.email,
+      });
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      return invalidForm(submission, { fieldErrors: { email: [EMAIL_IN_USE] }, status: 409 });
+    }
+  }),
+}));
 
 export const meta: MetaFunction = () => [
   { title: 'Users · Your shipping account' },

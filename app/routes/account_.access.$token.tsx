@@ -16,7 +16,7 @@ import {
 } from '~/services/account-users.server';
 import { useIsPending } from '~/utils/use-is-pending';
 import { staffStyles } from '~/utils/stylesheets';
-import { InputFor } from '~/components/ui/conform-fields';
+import { PasswordFor } from '~/components/ui/conform-fields';
 
 export { staffStyles as links };
 
@@ -69,19 +69,11 @@ export default function ChoosePassword() {
     <PortalCard title="Choose your password">
       <p className="text-sm text-gray-600">You will sign in as {email}.</p>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <InputFor
-          label="Password"
-          meta={fields.password}
-          type="password"
-          autoComplete="new-password"
-          required
-        />
-        <InputFor
+        <PasswordFor label="Password" meta={fields.password} autoComplete="new-password" />
+        <PasswordFor
           label="Repeat the password"
           meta={fields.confirm}
-          type="password"
           autoComplete="new-password"
-          required
         />
         <SubmitButton className="btn-primary w-full" pending={pending}>
           Save and sign in

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { PortalCard } from '~/components/account/portal-card';
-import { Field, FormErrors } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { ShipperSignInSchema } from '~/schemas/account';
 import {
@@ -20,6 +20,7 @@ import { clientAddress } from '~/lib/rate-limit.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 import { useIsPending } from '~/utils/use-is-pending';
 import { staffStyles } from '~/utils/stylesheets';
+import { InputFor, PasswordFor } from '~/components/ui/conform-fields';
 
 export { staffStyles as links };
 
@@ -82,20 +83,8 @@ export default function ShipperSignIn() {
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
         <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          label="Email"
-          {...getInputProps(fields.email, { type: 'email' })}
-          autoComplete="username"
-          required
-          errors={fields.email.errors}
-        />
-        <Field
-          label="Password"
-          {...getInputProps(fields.password, { type: 'password' })}
-          autoComplete="current-password"
-          required
-          errors={fields.password.errors}
-        />
+        <InputFor label="Email" meta={fields.email} type="email" autoComplete="username" required />
+        <PasswordFor label="Password" meta={fields.password} autoComplete="current-password" />
         <SubmitButton className="btn-primary w-full" pending={pending}>
           Sign In
         </SubmitButton>

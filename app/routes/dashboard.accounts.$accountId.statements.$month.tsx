@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { StatementView } from '~/components/statements/statement-view';
-import { Field, FormErrors, SelectField, SelectOptions } from '~/components/ui/field';
+import { FormErrors, SelectOptions } from '~/components/ui/field';
 import { requireRole, requireUser } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
 import { redirectWithToast } from '~/lib/flash.server';
@@ -22,6 +22,7 @@ import {
   getStatement,
   recordStatementPayment,
 } from '~/services/statements.server';
+import { InputFor, SelectFor } from '~/components/ui/conform-fields';
 
 /**
  * Staff read any account's monthly statement, add a credit or a charge with its note, and record
@@ -99,25 +100,20 @@ export default function AccountStatementPage() {
             <h3 className="font-semibold">Add an adjustment</h3>
             <FormErrors id={adjustForm.errorId} errors={adjustForm.errors} />
             <input type="hidden" name="intent" value="adjust" />
-            <SelectField label="Kind" {...getSelectProps(adjust.kind)} errors={adjust.kind.errors}>
+            <SelectFor label="Kind" meta={adjust.kind}>
               <SelectOptions
                 options={ADJUSTMENT_KINDS.map((kind) => ({
                   value: kind,
                   label: kind === 'credit' ? 'Credit' : 'Charge',
                 }))}
               />
-            </SelectField>
-            <Field
+            </SelectFor>
+            <InputFor
               label={`Amount (${statement.currency})`}
               inputMode="decimal"
-              {...getInputProps(adjust.amount, { type: 'text' })}
-              errors={adjust.amount.errors}
+              meta={adjust.amount}
             />
-            <Field
-              label="Note"
-              {...getInputProps(adjust.note, { type: 'text' })}
-              errors={adjust.note.errors}
-            />
+            <InputFor label="Note" meta={adjust.note} />
             <button type="submit" className="btn-secondary">
               Add adjustment
             </button>
@@ -126,22 +122,13 @@ export default function AccountStatementPage() {
             <h3 className="font-semibold">Record a payment</h3>
             <FormErrors id={payForm.errorId} errors={payForm.errors} />
             <input type="hidden" name="intent" value="pay" />
-            <Field
+            <InputFor
               label={`Amount (${statement.currency})`}
               inputMode="decimal"
-              {...getInputProps(pay.amount, { type: 'text' })}
-              errors={pay.amount.errors}
+              meta={pay.amount}
             />
-            <Field
-              label="Paid on"
-              {...getInputProps(pay.date, { type: 'date' })}
-              errors={pay.date.errors}
-            />
-            <Field
-              label="Note (optional)"
-              {...getInputProps(pay.note, { type: 'text' })}
-              errors={pay.note.errors}
-            />
+            <InputFor label="Paid on" meta={pay.date} type="date" />
+            <InputFor label="Note (optional)" meta={pay.note} />
             <button type="submit" className="btn-secondary">
               Record payment
             </button>

@@ -1,7 +1,7 @@
 import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useLoaderData, useLocation } from '@remix-run/react';
+import { Form, useLoaderData } from '@remix-run/react';
 import { AuditList } from '~/components/audit/audit-list';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { Pagination } from '~/components/parcels/pagination';
@@ -32,7 +32,6 @@ export const meta: MetaFunction = () => [{ title: 'Audit trail · Management das
 
 export default function AuditPage() {
   const { entries, pagination, filters } = useLoaderData<typeof loader>();
-  const location = useLocation();
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">Audit trail</h1>
@@ -79,12 +78,7 @@ export default function AuditPage() {
       </Form>
       <p className="text-sm text-gray-600">{`${pagination.totalItems} entries`}</p>
       <AuditList entries={entries} />
-      <Pagination
-        currentPage={pagination.currentPage}
-        totalPages={pagination.totalPages}
-        searchParams={new URLSearchParams(location.search)}
-        basePath="/dashboard/audit"
-      />
+      <Pagination pagination={pagination} basePath="/dashboard/audit" />
     </div>
   );
 }

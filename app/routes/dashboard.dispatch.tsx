@@ -4,11 +4,12 @@ import { Form, useActionData, useLoaderData, useSubmit } from '@remix-run/react'
 import { lazy, Suspense, type ReactNode } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { FormErrors, SelectField } from '~/components/ui/field';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { dispatchAction, dispatchLoader } from '~/http/dispatch-pages.server';
 import { useHydrated } from '~/utils/use-hydrated';
 import { useIsPending } from '~/utils/use-is-pending';
+import { DayAndDepotForm } from '~/components/runs/day-and-depot-form';
 
 // Dragging a planned run's stops: dnd-kit, fetched once the page is interactive.
 const SortableStops = lazy(() => import('~/components/dispatch/sortable-stops'));
@@ -62,21 +63,7 @@ export default function Dispatch() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold text-gray-900">Dispatch</h1>
-      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4">
-        <Field label="Day" name="date" type="date" defaultValue={date} required />
-        <SelectField
-          label="Depot"
-          name="depot"
-          defaultValue={depotId ?? ''}
-          options={[
-            { value: '', label: 'Choose a depot' },
-            ...depots.map((d) => ({ value: d.id, label: d.name })),
-          ]}
-        />
-        <button type="submit" className="btn-secondary min-h-11">
-          Show
-        </button>
-      </Form>
+      <DayAndDepotForm date={date} depotId={depotId ?? ''} depots={depots} none="Choose a depot" />
       {depotId ? (
         <>
           <CardSection

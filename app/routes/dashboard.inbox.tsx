@@ -136,12 +136,7 @@ export default function InboxPage() {
           />
         </ScrollRegion>
       )}
-      <Pagination
-        currentPage={pagination.currentPage}
-        totalPages={pagination.totalPages}
-        searchParams={new URLSearchParams(search)}
-        basePath="/dashboard/inbox"
-      />
+      <Pagination pagination={pagination} basePath="/dashboard/inbox" />
     </div>
   );
 }

@@ -43,6 +43,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return invalidForm(submission);
   const { intent, notificationId } = submission.value;
   const actor = { user, context };
+  // A notification whose state forbids the change: the toast says why.
+  const refused = (error: unknown, title: string) => {
+    if (!(error instanceof NotificationStateError)) throw error;
+    return redirectWithToast(request, back, { type: 'error', title, description: error.message });
+  };
 
   if (intent === 'retry') {
     try {
@@ -55,14 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         }),
       });
     } catch (error) {
-      if (error instanceof NotificationStateError) {
-        return redirectWithToast(request, back, {
-          type: 'error',
-          title: 'Cannot retry notification',
-          description: error.message,
-        });
-      }
-      throw error;
+      return refused(error, 'Cannot retry notification');
     }
   }
 
@@ -73,14 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       done: { title: 'Notification deleted' },
     });
   } catch (error) {
-    if (error instanceof NotificationStateError) {
-      return redirectWithToast(request, back, {
-        type: 'error',
-        title: 'Cannot delete notification',
-        description: error.message,
-      });
-    }
-    throw error;
+    return refused(error, 'Cannot delete notification');
   }
 }
 

@@ -5,7 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { json } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors, singleSelectProps } from '~/components/ui/field';
+import { FormErrors, SelectOptions, singleSelectProps } from '~/components/ui/field';
 import { getNotificationSettings } from '~/models/notification-settings.server';
 import { saveAutomaticEmailSettings } from '~/services/notification-templates.server';
 import { NOTIFICATION_TYPES } from '~/schemas/constants';
@@ -235,11 +235,7 @@ function RuleRow({
           aria-label={labels.template}
           className="field-input"
         >
-          {NOTIFICATION_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
+          <SelectOptions options={NOTIFICATION_TYPES} />
         </select>
       </td>
     </tr>

@@ -95,6 +95,13 @@ export default function ParcelDetailsDialog() {
     : [{ name: parcel.recipient.name, address: parcel.recipient.address }];
   const { search } = useLocation();
   const closeTo = `/dashboard/parcels${search}`;
+  // The dialogs that change the parcel: Reopen only once its journey is over.
+  const changes = [
+    ...(FINAL_STATUSES.includes(parcel.status as ParcelStatus)
+      ? [{ path: 'reopen', label: 'Reopen' }]
+      : []),
+    { path: 'edit', label: 'Edit' },
+  ];
   return (
     <RouteDialog title={`Parcel Details: ${parcel.trackingNumber}`} closeTo={closeTo} size="xl">
       <div className="space-y-6 text-sm">
@@ -220,24 +227,18 @@ export default function ParcelDetailsDialog() {
           ) : null}
         </nav>
         <div className="flex flex-wrap justify-end gap-3">
-          {canEdit && FINAL_STATUSES.includes(parcel.status as ParcelStatus) ? (
-            <Link
-              to={`/dashboard/parcels/${parcel.id}/reopen${search}${DIALOG_FRAGMENT}`}
-              className="btn-secondary"
-              preventScrollReset
-            >
-              Reopen
-            </Link>
-          ) : null}
-          {canEdit ? (
-            <Link
-              to={`/dashboard/parcels/${parcel.id}/edit${search}${DIALOG_FRAGMENT}`}
-              className="btn-secondary"
-              preventScrollReset
-            >
-              Edit
-            </Link>
-          ) : null}
+          {canEdit
+            ? changes.map(({ path, label }) => (
+                <Link
+                  key={path}
+                  to={`/dashboard/parcels/${parcel.id}/${path}${search}${DIALOG_FRAGMENT}`}
+                  className="btn-secondary"
+                  preventScrollReset
+                >
+                  {label}
+                </Link>
+              ))
+            : null}
           <Link to={closeTo} className="btn-primary" preventScrollReset>
             Done
           </Link>

@@ -1,10 +1,10 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { FormErrors, SelectField, TextareaField } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { RouteDialog } from '~/components/ui/route-dialog';
 import { CancelAndSubmit } from '~/components/ui/submit-button';
 import { getParcelStatus } from '~/models/parcel-reads.server';
@@ -17,6 +17,7 @@ import { isObjectId } from '~/lib/db.server';
 import { readFormData } from '~/lib/form.server';
 import { invalidForm } from '~/lib/form-reply.server';
 import { useIsPending } from '~/utils/use-is-pending';
+import { SelectFor, TextareaFor } from '~/components/ui/conform-fields';
 
 /**
  * Reopening a delivered or returned parcel (staff): scans no longer change such a parcel, so
@@ -86,24 +87,19 @@ export default function ReopenParcelDialog() {
             reason to its timeline and records it in the audit trail. Its proofs of delivery stay.
           </p>
           <FormErrors id={form.errorId} errors={form.errors} />
-          <SelectField
-            label="Back to"
-            {...getSelectProps(fields.status)}
-            errors={fields.status.errors}
-          >
+          <SelectFor label="Back to" meta={fields.status}>
             {REOPEN_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {status}
               </option>
             ))}
-          </SelectField>
-          <TextareaField
+          </SelectFor>
+          <TextareaFor
             label="Reason"
             rows={3}
-            {...getTextareaProps(fields.reason)}
+            meta={fields.reason}
             maxLength={REOPEN_REASON_MAX}
             required
-            errors={fields.reason.errors}
           />
           <CancelAndSubmit cancelTo={closeTo} pending={busy} pendingLabel="Reopening...">
             Reopen parcel

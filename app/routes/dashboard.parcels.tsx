@@ -112,6 +112,11 @@ export const meta: MetaFunction = () => [{ title: 'Parcels · Management dashboa
 
 const SEARCH_DEBOUNCE_MS = 350;
 
+const LAYOUTS = [
+  { value: 'table', label: 'Table' },
+  { value: 'cards', label: 'Cards' },
+] as const;
+
 export default function ParcelsTab() {
   const {
     search,
@@ -311,22 +316,17 @@ export default function ParcelsTab() {
               </p>
             ) : null}
             <nav aria-label="Layout" className="flex gap-1 text-sm">
-              <Link
-                to={viewHref('table')}
-                aria-current={view === 'table' ? 'page' : undefined}
-                className={view === 'table' ? 'btn-primary' : 'btn-secondary'}
-                preventScrollReset
-              >
-                Table
-              </Link>
-              <Link
-                to={viewHref('cards')}
-                aria-current={view === 'cards' ? 'page' : undefined}
-                className={view === 'cards' ? 'btn-primary' : 'btn-secondary'}
-                preventScrollReset
-              >
-                Cards
-              </Link>
+              {LAYOUTS.map(({ value, label }) => (
+                <Link
+                  key={value}
+                  to={viewHref(value)}
+                  aria-current={view === value ? 'page' : undefined}
+                  className={view === value ? 'btn-primary' : 'btn-secondary'}
+                  preventScrollReset
+                >
+                  {label}
+                </Link>
+              ))}
             </nav>
           </div>
           {view === 'table' ? (
@@ -373,14 +373,7 @@ export default function ParcelsTab() {
               />
             )}
           </div>
-          {pagination ? (
-            <Pagination
-              currentPage={pagination.currentPage}
-              totalPages={pagination.totalPages}
-              searchParams={new URLSearchParams(location.search)}
-              basePath="/dashboard/parcels"
-            />
-          ) : null}
+          {pagination ? <Pagination pagination={pagination} basePath="/dashboard/parcels" /> : null}
         </>
       )}
     </div>

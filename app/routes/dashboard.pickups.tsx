@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { CardSection } from '~/components/ui/card-section';
-import { Field, SelectField } from '~/components/ui/field';
 import { requireUserWithRole } from '~/http/auth.server';
 import { listAccountNames } from '~/models/account.server';
 import { listDepots } from '~/models/depot.server';
 import { PickupListQuerySchema } from '~/schemas/pickup';
 import { companyToday } from '~/services/runs.server';
 import { listPickups } from '~/services/pickups.server';
+import { DayAndDepotForm } from '~/components/runs/day-and-depot-form';
 
 /**
  * Pickups: one day's (today unless chosen), at one depot or all, in window order, with the
@@ -51,21 +51,7 @@ export default function Pickups() {
       <h1 className="text-2xl font-bold text-gray-900">
         Pickups · {date} · {depotName}
       </h1>
-      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4 print:hidden">
-        <Field label="Day" name="date" type="date" defaultValue={date} required />
-        <SelectField
-          label="Depot"
-          name="depot"
-          defaultValue={depotId}
-          options={[
-            { value: '', label: 'All depots' },
-            ...depots.map((d) => ({ value: d.id, label: d.name })),
-          ]}
-        />
-        <button type="submit" className="btn-secondary min-h-11">
-          Show
-        </button>
-      </Form>
+      <DayAndDepotForm date={date} depotId={depotId} depots={depots} none="All depots" />
       <CardSection
         headingId="pickups-heading"
         title={`${pickups.length} ${pickups.length === 1 ? 'pickup' : 'pickups'}`}

@@ -145,21 +145,18 @@ export default function ScanStation() {
             id="scan-status"
             name="status"
             defaultValue={setup.status ?? ''}
+            options={SCAN_STATUSES}
           >
             <option value="">Choose a status</option>
-            {SCAN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
           </SelectField>
-          <SelectField label="Depot" id="scan-depot" name="depot" defaultValue={depot?.id ?? ''}>
+          <SelectField
+            label="Depot"
+            id="scan-depot"
+            name="depot"
+            defaultValue={depot?.id ?? ''}
+            options={depots.map((d) => ({ value: d.id, label: d.name }))}
+          >
             <option value="">None (enter the location)</option>
-            {depots.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
           </SelectField>
           <Field
             label="Location (without a depot)"

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
@@ -12,8 +12,7 @@ import { listAccounts, type SerializedAccount } from '~/models/account.server';
 import { AccountCreateSchema, AccountStatusFormSchema } from '~/schemas/account';
 import { requireUserWithRole } from '~/http/auth.server';
 import { GONE, redirectWithOutcome, redirectWithToast } from '~/lib/flash.server';
-import { readFormData } from '~/lib/form.server';
-import { invalidForm } from '~/lib/form-reply.server';
+import { intentAction, intentForm, withRole } from '~/http/intent-action.server';
 import { createAccount, updateAccount } from '~/services/accounts.server';
 import { useIsPending } from '~/utils/use-is-pending';
 import { InputFor } from '~/components/ui/conform-fields';
@@ -26,14 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** Adds a shipper account, or suspends or reactivates one. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUserWithRole(request, 'admin');
-  const actor = { user, context };
-  const formData = await readFormData(request);
-  if (formData.get('intent') === 'status') {
-    const submission = parseWithZod(formData, { schema: AccountStatusFormSchema });
-    if (submission.status !== 'success') return invalidForm(submission);
-    const { accountId, status } = submission.value;
+export const action = intentAction(withRole('admin'), ({ request, actor }) => ({
+  status: intentForm(AccountStatusFormSchema, async ({ accountId, status }) => {
     const account = await updateAccount(accountId, { status }, actor);
     return redirectWithOutcome(request, PATH, account, {
       gone: { title: 'Failed to change the account', description: GONE },
@@ -42,16 +35,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
         description: changed.name,
       }),
     });
-  }
-  const submission = parseWithZod(formData, { schema: AccountCreateSchema });
-  if (submission.status !== 'success') return invalidForm(submission);
-  const account = await createAccount(submission.value, actor);
-  return redirectWithToast(request, PATH, {
-    type: 'success',
-    title: 'Account added',
-    description: account.name,
-  });
-}
+  }),
+  '': intentForm(AccountCreateSchema, async (value) => {
+    const account = await createAccount(value, actor);
+    return redirectWithToast(request, PATH, {
+      type: 'success',
+      title: 'Account added',
+      description: account.name,
+    });
+  }),
+}));
 
 export const meta: MetaFunction = () => [{ title: 'Accounts · Settings · Management dashboard' }];
 

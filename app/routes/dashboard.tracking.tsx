@@ -4,11 +4,11 @@ import { Form, NavLink, Outlet, useLoaderData, useNavigate, useParams } from '@r
 import { lazy, Suspense } from 'react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
-import { StatusBadge } from '~/components/parcels/status-badge';
 import { searchParcelsForTracking } from '~/models/tracking-event.server';
 import { PARCEL_SEARCH_MAX_LENGTH, PARCELS_PAGE_SIZE } from '~/schemas/constants';
 import { requireUser } from '~/http/auth.server';
 import { useHydrated } from '~/utils/use-hydrated';
+import { ParcelChoice } from '~/components/parcels/parcel-choice';
 
 // The picker (Headless UI's Combobox) loads once the page is interactive; until then, and
 // without JavaScript, the plain search form stands in for it.
@@ -109,15 +109,11 @@ export default function TrackingTab() {
                       `block rounded-md px-3 py-2 hover:bg-gray-50 ${isActive ? 'bg-brand-50 ring-1 ring-brand-500' : ''}`
                     }
                   >
-                    <span className="flex items-center justify-between gap-2">
-                      <span className="font-mono text-sm font-semibold">
-                        {parcel.trackingNumber}
-                      </span>
-                      <StatusBadge status={parcel.status} />
-                    </span>
-                    <span className="mt-0.5 block truncate text-xs text-gray-600">
-                      {parcel.senderName || '—'} → {parcel.recipientName || '—'}
-                    </span>
+                    <ParcelChoice
+                      parcel={parcel}
+                      numberClassName="font-mono text-sm font-semibold"
+                      partiesClassName="text-gray-600"
+                    />
                   </NavLink>
                 </li>
               ))}

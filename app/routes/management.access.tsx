@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useSearchParams } from '@remix-run/react';
 import { pageTitle } from '~/components/public/page-meta';
 import { HomeLogo } from '~/components/public/logo';
-import { Field, FormErrors } from '~/components/ui/field';
+import { FormErrors } from '~/components/ui/field';
 import { useCompany } from '~/utils/use-company';
 import { LoginFormSchema } from '~/schemas/auth';
 import {
@@ -25,6 +25,7 @@ import { invalidForm } from '~/lib/form-reply.server';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
 import { staffStyles } from '~/utils/stylesheets';
+import { InputFor, PasswordFor } from '~/components/ui/conform-fields';
 
 export { staffStyles as links };
 
@@ -101,23 +102,20 @@ export default function StaffLogin() {
           <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
             <input type="hidden" name={fields.redirectTo.name} value={redirectTo} />
             <FormErrors id={form.errorId} errors={form.errors} />
-            <Field
+            <InputFor
               label="Username"
-              {...getInputProps(fields.username, { type: 'text' })}
+              meta={fields.username}
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
               required
               maxLength={100}
-              errors={fields.username.errors}
             />
-            <Field
+            <PasswordFor
               label="Password"
-              {...getInputProps(fields.password, { type: 'password' })}
+              meta={fields.password}
               autoComplete="current-password"
-              required
               maxLength={200}
-              errors={fields.password.errors}
             />
             <SubmitButton
               className="btn-primary w-full"

@@ -6,6 +6,7 @@ import { LABEL_PAPER_NAMES, LABEL_PAPERS, MAX_LABELS_PER_SHEET } from '~/schemas
 import { useHydrated } from '~/utils/use-hydrated';
 import { SubmitButton } from '~/components/ui/submit-button';
 import { useIsPending } from '~/utils/use-is-pending';
+import { SelectOptions } from '~/components/ui/field';
 
 /** The bulk form's id: the table's row checkboxes belong to it through their `form` attribute. */
 export const BULK_FORM_ID = 'parcel-bulk';
@@ -126,11 +127,7 @@ export function ParcelBulkActions({
                 className="field-input py-1"
               >
                 <option value="">Choose…</option>
-                {PARCEL_STATUSES.map((status) => (
-                  <option key={status} value={status}>
-                    {status}
-                  </option>
-                ))}
+                <SelectOptions options={PARCEL_STATUSES} />
               </select>
             </div>
             <SubmitButton

@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react';
+import { Link, useLocation } from '@remix-run/react';
 
 /** Page numbers to show: the first, the last and two either side of the current one. */
 export function pageWindow(current: number, total: number): Array<number | 'gap'> {
@@ -13,21 +13,18 @@ export function pageWindow(current: number, total: number): Array<number | 'gap'
   return out;
 }
 
-/** Page links that keep the other query parameters (search, status). */
+/** Page links of a list at `basePath` that keep the page's other query parameters (search, status). */
 export function Pagination({
-  currentPage,
-  totalPages,
-  searchParams,
+  pagination: { currentPage, totalPages },
   basePath,
 }: {
-  currentPage: number;
-  totalPages: number;
-  searchParams: URLSearchParams;
+  pagination: { currentPage: number; totalPages: number };
   basePath: string;
 }) {
+  const { search } = useLocation();
   if (totalPages <= 1) return null;
   const href = (page: number) => {
-    const params = new URLSearchParams(searchParams);
+    const params = new URLSearchParams(search);
     if (page === 1) params.delete('page');
     else params.set('page', String(page));
     const query = params.toString();

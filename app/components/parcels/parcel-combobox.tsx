@@ -1,4 +1,4 @@
-import { getSelectProps } from '@conform-to/react';
+import { type getSelectProps } from '@conform-to/react';
 import {
   Combobox,
   ComboboxButton,
@@ -12,11 +12,11 @@ import {
 import { useFetcher } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { pickerMessage } from '~/components/parcels/parcel-picker-search';
-import { StatusBadge } from '~/components/parcels/status-badge';
-import { SelectField } from '~/components/ui/field';
+import { ParcelChoice } from '~/components/parcels/parcel-choice';
 import { Spinner } from '~/components/ui/spinner';
 import type { ParcelOption } from '~/models/parcel-reads.server';
 import { PARCEL_SEARCH_MAX_LENGTH } from '~/schemas/constants';
+import { SelectFor } from '~/components/ui/conform-fields';
 
 export const PARCEL_OPTIONS_PATH = '/dashboard/parcels/options';
 const DEBOUNCE_MS = 200;
@@ -125,13 +125,11 @@ export function ParcelCombobox({
                 value={parcel}
                 className="cursor-pointer px-3 py-2 text-gray-900 data-[focus]:bg-brand-50 data-[focus]:outline data-[focus]:outline-2 data-[focus]:-outline-offset-2 data-[focus]:outline-brand-500 data-[selected]:font-semibold"
               >
-                <span className="flex items-center justify-between gap-2">
-                  <span className="font-mono">{parcel.trackingNumber}</span>
-                  <StatusBadge status={parcel.status} />
-                </span>
-                <span className="mt-0.5 block truncate text-xs text-gray-700">
-                  {parcel.senderName || '—'} → {parcel.recipientName || '—'}
-                </span>
+                <ParcelChoice
+                  parcel={parcel}
+                  numberClassName="font-mono"
+                  partiesClassName="text-gray-700"
+                />
               </ComboboxOption>
             ))}
           </ComboboxOptions>
@@ -197,13 +195,13 @@ export function ParcelField({
       />
     );
   return (
-    <SelectField label="Parcel" {...getSelectProps(field)} required errors={field.errors}>
+    <SelectFor label="Parcel" meta={field} required>
       <option value="">Select a parcel…</option>
       {parcels.map((p) => (
         <option key={p.id} value={p.id}>
           {optionLabel(p)}
         </option>
       ))}
-    </SelectField>
+    </SelectFor>
   );
 }

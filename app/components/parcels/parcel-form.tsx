@@ -2,7 +2,6 @@ import { PhoneTextWarning } from './phone-text-warning';
 import { Fragment, type ReactNode } from 'react';
 import {
   getFormProps,
-  getInputProps,
   getSelectProps,
   useForm,
   type FieldMetadata,
@@ -12,7 +11,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Form } from '@remix-run/react';
 import { RouteDialog, useCloseTo } from '~/components/ui/route-dialog';
 import type { z } from 'zod';
-import { Field, FormErrors, SelectField } from '~/components/ui/field';
+import { FormErrors, SelectField } from '~/components/ui/field';
 import { LANGUAGES } from '~/schemas/languages';
 import { InputsFromTable, type InputSpec } from '~/components/ui/input-table';
 import type { SerializedParcel } from '~/models/parcel.server';
@@ -32,6 +31,7 @@ import {
 import { CancelAndSubmit, DefaultSubmit } from '~/components/ui/submit-button';
 import { toZonedInputs } from '~/utils/time-zone';
 import { useIsPending } from '~/utils/use-is-pending';
+import { InputFor } from '~/components/ui/conform-fields';
 
 /** The fields of both forms; only the edit form has the status. */
 type ParcelFormFields = z.input<typeof ParcelUpdateSchema>;
@@ -232,14 +232,7 @@ function AccountField({
 
 function MeasureField({ label, field }: { label: string; field: FieldMetadata<number> }) {
   return (
-    <Field
-      label={label}
-      {...getInputProps(field, { type: 'number' })}
-      step="0.1"
-      min="0"
-      inputMode="decimal"
-      errors={field.errors}
-    />
+    <InputFor label={label} meta={field} type="number" step="0.1" min="0" inputMode="decimal" />
   );
 }
 
@@ -375,15 +368,15 @@ export function ParcelForm({
             },
           )}
           <AccountField field={fields.accountId} accounts={accounts} />
-          <Field
+          <InputFor
             label="Estimated Delivery Date"
-            {...getInputProps(fields.estimatedDelivery, { type: 'date' })}
+            meta={fields.estimatedDelivery}
+            type="date"
             hint={
               mode === 'edit'
                 ? 'Leave empty to keep the current date.'
                 : 'Optional. Defaults to 4 days from now.'
             }
-            errors={fields.estimatedDelivery.errors}
           />
         </div>
         <fieldset className="space-y-2">
@@ -397,10 +390,10 @@ export function ParcelForm({
           <div className="grid grid-cols-2 gap-3">
             {(['from', 'until'] as const).map((end) => (
               <Fragment key={end}>
-                <Field
+                <InputFor
                   label={end === 'from' ? 'From' : 'Until'}
-                  {...getInputProps(window[end], { type: 'time' })}
-                  errors={window[end].errors}
+                  meta={window[end]}
+                  type="time"
                 />
               </Fragment>
             ))}

@@ -1,3 +1,7 @@
+import type { ReactNode } from 'react';
+import { PublicSection } from './page-hero';
+import { usePageText } from './page-text';
+
 export type FaqItem = { question: string; answer: string };
 
 /**
@@ -33,5 +37,48 @@ export function FaqAccordion({
         </details>
       ))}
     </div>
+  );
+}
+
+/**
+ * A page's questions, under the site's FAQ heading: the messages `<texts>.<key>.question` and
+ * `<texts>.<key>.answer` of each key, in an accordion named `group` (its heading `<group>-heading`).
+ */
+export function FaqSection({
+  group,
+  texts,
+  keys,
+  intro,
+  band,
+  padding,
+}: {
+  group: string;
+  texts: string;
+  keys: readonly string[];
+  intro?: ReactNode;
+  band?: 'bg-white';
+  padding?: 'py-16';
+}) {
+  const { t } = usePageText();
+  return (
+    <PublicSection
+      headingId={`${group}-heading`}
+      eyebrow={t('common.faq')}
+      title={t('common.faqTitle')}
+      band={band}
+      width="max-w-3xl"
+      padding={padding}
+      intro={intro}
+    >
+      <div className="mt-10">
+        <FaqAccordion
+          items={keys.map((key) => ({
+            question: t(`${texts}.${key}.question`),
+            answer: t(`${texts}.${key}.answer`),
+          }))}
+          group={group}
+        />
+      </div>
+    </PublicSection>
   );
 }

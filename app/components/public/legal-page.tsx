@@ -6,31 +6,56 @@ export const LEGAL_LAST_UPDATED = '2024-12-15';
 
 /**
  * A section of a legal document: its anchor (the same in every language) and its body; its
- * heading is the message `<page>.<key>.heading`.
+ * heading is the message `<page>.<key>.heading`. Without a body, the section is a paragraph per
+ * message `<page>.<key>.<text>` of `texts` (`text` alone unless given), whose `<0>…</0>` is a link
+ * to `link.to` when a link is given.
  */
-export type LegalSection = { key: string; anchor: string; body: ReactNode };
+export type LegalSection = {
+  key: string;
+  anchor: string;
+  body?: ReactNode;
+  texts?: string[];
+  link?: { key: string; to: string };
+};
 
-/** A legal document: one h1, the update date, a table of contents and numbered sections. */
+/**
+ * A legal document: one h1, the update date, its introduction (the message `<page>.intro`), a
+ * table of contents and numbered sections.
+ */
 export function LegalPage({
   page,
-  intro,
   sections,
 }: {
   /** The page's messages (`privacy`, `terms`, `cookies`): its title and its sections' headings. */
   page: string;
-  intro: ReactNode;
   sections: LegalSection[];
 }) {
-  const { t, language } = usePageText();
+  const { t, rich, href, language } = usePageText();
   const updated = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
     new Date(`${LEGAL_LAST_UPDATED}T12:00:00Z`),
   );
   const heading = (section: LegalSection) => t(`${page}.${section.key}.heading`);
+  const body = ({ key, body, texts = ['text'], link }: LegalSection) =>
+    body ??
+    texts.map((text) => {
+      const message = `${page}.${key}.${text}`;
+      return (
+        <p key={text}>
+          {link
+            ? rich(message, [
+                <a key={link.key} href={href(link.to)} className="text-brand-700 underline" />,
+              ])
+            : t(message)}
+        </p>
+      );
+    });
   return (
     <article className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-4xl font-extrabold tracking-tight text-gray-900">{t(`${page}.title`)}</h1>
       <p className="mt-2 text-sm text-gray-500">{t('legal.lastUpdated', { date: updated })}</p>
-      <div className="mt-8 space-y-4 text-gray-700">{intro}</div>
+      <div className="mt-8 space-y-4 text-gray-700">
+        <p>{t(`${page}.intro`)}</p>
+      </div>
       <nav aria-label={t('legal.contents')} className="card mt-8 p-6">
         <h2 className="font-semibold text-gray-900">{t('legal.contents')}</h2>
         <ol className="mt-3 list-decimal space-y-1 ps-5 text-sm">
@@ -49,7 +74,7 @@ export function LegalPage({
             {index + 1}. {heading(section)}
           </h2>
           <div className="mt-3 space-y-3 text-gray-700 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:ps-6">
-            {section.body}
+            {body(section)}
           </div>
         </section>
       ))}

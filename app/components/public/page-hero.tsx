@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { usePageText } from './page-text';
 
 /** The banner at the top of an inner public page, holding its one h1. */
 export function PageHero({
@@ -27,28 +28,40 @@ export function PageHero({
   );
 }
 
+/**
+ * The words over a section: the messages `<texts>.eyebrow` and `<texts>.title`, and
+ * `<texts>.intro` under them when `intro` is set, or the `eyebrow` and `title` given and
+ * `children` under them.
+ */
+export type HeadingWords =
+  | { texts: string; eyebrow?: never; title?: never }
+  | { texts?: never; eyebrow: string; title: string };
+
 export function SectionHeading({
   id,
-  eyebrow,
-  title,
-  children,
   align = 'center',
-}: {
+  intro: introMessage = false,
+  children,
+  ...words
+}: HeadingWords & {
   id?: string;
-  eyebrow?: string;
-  title: string;
+  intro?: boolean;
   children?: ReactNode;
   align?: 'center' | 'left';
 }) {
+  const { t } = usePageText();
+  const { texts } = words;
+  const eyebrow = texts ? t(`${texts}.eyebrow`) : words.eyebrow;
+  const intro = texts && introMessage ? t(`${texts}.intro`) : children;
   return (
     <div className={align === 'center' ? 'mx-auto max-w-2xl text-center' : 'max-w-2xl'}>
       {eyebrow ? (
         <p className="text-sm font-semibold uppercase tracking-wider text-accent-700">{eyebrow}</p>
       ) : null}
       <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-gray-900">
-        {title}
+        {texts ? t(`${texts}.title`) : words.title}
       </h2>
-      {children ? <p className="mt-3 text-gray-600">{children}</p> : null}
+      {intro ? <p className="mt-3 text-gray-600">{intro}</p> : null}
     </div>
   );
 }
@@ -59,17 +72,15 @@ export function SectionHeading({
  */
 export function PublicSection({
   headingId,
-  eyebrow,
-  title,
   intro,
   band,
   width = 'max-w-7xl',
   padding = 'py-20',
   children,
-}: {
+  ...words
+}: HeadingWords & {
   headingId: string;
-  eyebrow: string;
-  title: string;
+  /** With `texts`, true for the message `<texts>.intro`; otherwise the words under the heading. */
   intro?: ReactNode;
   band?: 'bg-white' | 'bg-brand-50';
   width?: 'max-w-3xl' | 'max-w-4xl' | 'max-w-7xl';
@@ -78,9 +89,13 @@ export function PublicSection({
 }) {
   const content = (
     <>
-      <SectionHeading id={headingId} eyebrow={eyebrow} title={title}>
-        {intro}
-      </SectionHeading>
+      {words.texts ? (
+        <SectionHeading id={headingId} texts={words.texts} intro={intro === true} />
+      ) : (
+        <SectionHeading id={headingId} eyebrow={words.eyebrow!} title={words.title!}>
+          {intro}
+        </SectionHeading>
+      )}
       {children}
     </>
   );

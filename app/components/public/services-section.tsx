@@ -52,13 +52,7 @@ export function ServicesSection({ headingId = 'services-heading' }: { headingId?
     { value: t('servicesSection.responseTime'), label: t('servicesSection.responseTimeLabel') },
   ];
   return (
-    <PublicSection
-      headingId={headingId}
-      eyebrow={t('servicesSection.eyebrow')}
-      title={t('servicesSection.title')}
-      band="bg-white"
-      intro={t('servicesSection.intro')}
-    >
+    <PublicSection headingId={headingId} texts="servicesSection" band="bg-white" intro>
       <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {SERVICES.map(({ key, icon }) => (
           <li key={key} className="card flex flex-col p-6">

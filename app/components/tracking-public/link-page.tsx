@@ -1,24 +1,32 @@
+import type { HeadersFunction } from '@remix-run/node';
 import type { ReactNode } from 'react';
-import { useLocation } from '@remix-run/react';
-import { useTranslation } from 'react-i18next';
+import { useLoaderData, useLocation } from '@remix-run/react';
+import { Trans, useTranslation } from 'react-i18next';
+import { publicPageMeta } from '~/components/public/page-meta';
 import { keepLanguage } from '~/utils/page-language';
-import type { SubscriptionLink } from '~/models/parcel-subscription.server';
+import type { LinkPageData } from '~/http/subscription-links.server';
 
-/** What a subscription link's page shows: the subscription's state, or why the link fails. */
-export type LinkPageData =
-  | { state: 'invalid' | 'expired'; trackingNumber: null; email: null }
-  | {
-      state: Exclude<SubscriptionLink['state'], 'expired'>;
-      trackingNumber: string;
-      email: string;
-    };
+// Links carry a token: never kept by a cache, never indexed.
+export const linkPageHeaders: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-/** A genuine link to a subscription that has since expired (and was removed) is 'expired'. */
-export function linkPageData(link: SubscriptionLink | 'gone' | null): LinkPageData {
-  if (!link) return { state: 'invalid', trackingNumber: null, email: null };
-  if (link === 'gone' || link.state === 'expired')
-    return { state: 'expired', trackingNumber: null, email: null };
-  return { state: link.state, trackingNumber: link.trackingNumber, email: link.email };
+export function linkPageMeta(titleKey: string, descriptionKey: string) {
+  return publicPageMeta(titleKey, descriptionKey, { index: false });
+}
+
+const STRONG = [<strong key="email" />, <strong key="number" className="font-mono" />];
+
+/**
+ * A link page's data and words: `say(key)` is a message with the subscriber's e-mail and the
+ * parcel's number in bold (`<0>`, `<1>`), or with `numberOnly` the number alone (`<0>`).
+ */
+export function useLinkPage() {
+  const data = useLoaderData() as LinkPageData;
+  const { t } = useTranslation('public');
+  const values = { email: data.email ?? '', trackingNumber: data.trackingNumber ?? '' };
+  const say = (key: string, numberOnly = false) => (
+    <Trans t={t} i18nKey={key} values={values} components={numberOnly ? STRONG.slice(1) : STRONG} />
+  );
+  return { data, t, say };
 }
 
 export function LinkPage({ title, children }: { title: string; children: ReactNode }) {

@@ -105,25 +105,20 @@ export function ManageDeliveryForm({
             label={t('manage.day')}
             {...getSelectProps(fields.requestedDate)}
             errors={messages(fields.requestedDate.errors)}
+            options={days}
           >
             <option value="">{t('manage.keepDay')}</option>
-            {days.map((day) => (
-              <option key={day.value} value={day.value}>
-                {day.label}
-              </option>
-            ))}
           </SelectField>
           <SelectField
             label={t('manage.safePlace')}
             {...getSelectProps(fields.safePlace)}
             errors={messages(fields.safePlace.errors)}
+            options={Object.keys(SAFE_PLACES).map((value) => ({
+              value,
+              label: t(`manage.places.${value}`),
+            }))}
           >
             <option value="">{t('manage.noSafePlace')}</option>
-            {Object.keys(SAFE_PLACES).map((value) => (
-              <option key={value} value={value}>
-                {t(`manage.places.${value}`)}
-              </option>
-            ))}
           </SelectField>
           <Field
             label={t('manage.where')}

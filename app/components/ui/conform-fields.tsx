@@ -34,3 +34,12 @@ export function TextareaFor({ meta, ...props }: Bound<ComponentProps<typeof Text
 export function SelectFor({ meta, ...props }: Bound<ComponentProps<typeof SelectField>>) {
   return <SelectField {...getSelectProps(meta)} {...props} errors={meta.errors} />;
 }
+
+/** A password the form asks for, to sign in (`current-password`) or to choose one (`new-password`). */
+export function PasswordFor(
+  props: Omit<ComponentProps<typeof InputFor>, 'type' | 'required' | 'autoComplete'> & {
+    autoComplete: 'current-password' | 'new-password';
+  },
+) {
+  return <InputFor {...props} type="password" required />;
+}
