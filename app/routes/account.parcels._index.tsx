@@ -60,19 +60,14 @@ export default function AccountParcels() {
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">Parcels</h1>
       <Form method="get" className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="search" className="field-label">
-            Search
-          </label>
-          <input
-            id="search"
-            name="search"
-            type="search"
-            defaultValue={query.search ?? ''}
-            placeholder="Number, recipient or reference"
-            className="field-input"
-          />
-        </div>
+        <FilterText
+          id="search"
+          name="search"
+          label="Search"
+          type="search"
+          defaultValue={query.search ?? ''}
+          placeholder="Number, recipient or reference"
+        />
         <FilterSelect
           id="status"
           name="status"

@@ -55,6 +55,7 @@ export function FilterText({
   defaultValue,
   maxLength,
   type,
+  placeholder,
   className = 'field-input',
 }: {
   id: string;
@@ -62,7 +63,8 @@ export function FilterText({
   label: string;
   defaultValue: string;
   maxLength?: number;
-  type?: 'date';
+  type?: 'date' | 'search';
+  placeholder?: string;
   className?: string;
 }) {
   return (
@@ -76,6 +78,7 @@ export function FilterText({
         type={type}
         defaultValue={defaultValue}
         maxLength={maxLength}
+        placeholder={placeholder}
         className={className}
       />
     </div>
