@@ -9,16 +9,23 @@ describe('a public page rendered once for what it shows', () => {
       return `<script nonce="${nonce}"></script><p>page ${renders.length}</p>`;
     };
     const key = '/track?number=SWX123456789\n{"parcel":1}';
-    expect(renderPage(key, 'first', render)).toBe('<script nonce="first"></script><p>page 1</p>');
-    expect(renderPage(key, 'second', render)).toBe('<script nonce="second"></script><p>page 1</p>');
+    const first = renderPage(key, 'first', render);
+    const second = renderPage(key, 'second', render);
+    expect(first.html).toBe('<script nonce="first"></script><p>page 1</p>');
+    expect(second.html).toBe('<script nonce="second"></script><p>page 1</p>');
     expect(renders).toEqual([NONCE_PLACEHOLDER]);
+    // Its ETag is worked out once, the same whatever the nonce.
+    expect(first.etag).toMatch(/^W\/"/);
+    expect(second.etag).toBe(first.etag);
 
     // The same address with other data (the parcel moved) is another page.
-    expect(renderPage(`${key}2`, 'third', render)).toContain('page 2');
+    const moved = renderPage(`${key}2`, 'third', render);
+    expect(moved.html).toContain('page 2');
+    expect(moved.etag).not.toBe(first.etag);
     // Staff pages and form answers are not kept; nor a page without a nonce to put back.
-    expect(renderPage(null, 'fourth', render)).toBe(
-      '<script nonce="fourth"></script><p>page 3</p>',
-    );
-    expect(renderPage(key, '', render)).toContain('page 4');
+    expect(renderPage(null, 'fourth', render)).toEqual({
+      html: '<script nonce="fourth"></script><p>page 3</p>',
+    });
+    expect(renderPage(key, '', render).html).toContain('page 4');
   });
 });
