@@ -89,4 +89,20 @@ export default tseslint.config(
     'app/services/**': { above: ['http', 'routes', 'components'], remix: false },
     'app/http/**': { above: ['routes', 'components'] },
   }),
+  // A page's loader and action are left out of the browser's bundle, and the server's modules
+  // with them; an export made by a call at the top of the module would still run there, and fail.
+  {
+    files: ['app/routes/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ExportNamedDeclaration > VariableDeclaration > VariableDeclarator[id.name=/^(loader|action)$/] > CallExpression.init',
+          message:
+            'A page exports its loader and action as functions (`(args) => builder(…)(args)`): a call at the top of the module runs in the browser too.',
+        },
+      ],
+    },
+  },
 );

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import {
   LinkPage,
@@ -16,7 +16,8 @@ import { linkPageLoader } from '~/http/subscription-links.server';
  * previews fetch links, and must not confirm a subscription nobody asked for. The button posts
  * here, and the page then shows the subscription confirmed.
  */
-export const loader = linkPageLoader(readConfirmLink);
+// A function, so that the browser's bundle, which leaves the server's code out, calls nothing.
+export const loader = (args: LoaderFunctionArgs) => linkPageLoader(readConfirmLink)(args);
 
 export async function action({ request }: ActionFunctionArgs) {
   const link = await confirmParcelSubscription(subscriptionLinkToken(request));

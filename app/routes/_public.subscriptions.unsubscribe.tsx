@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import {
   LinkPage,
@@ -18,7 +18,8 @@ import { linkPageLoader } from '~/http/subscription-links.server';
  * (a link opened by a mail scanner unsubscribes nobody), which posts here; the answer is the page
  * itself. Mail providers' one-click unsubscribe posts to subscriptions.one-click.
  */
-export const loader = linkPageLoader(readUnsubscribeLink);
+// A function, so that the browser's bundle, which leaves the server's code out, calls nothing.
+export const loader = (args: LoaderFunctionArgs) => linkPageLoader(readUnsubscribeLink)(args);
 
 export async function action({ request }: ActionFunctionArgs) {
   const link = await unsubscribeParcelSubscription(subscriptionLinkToken(request));

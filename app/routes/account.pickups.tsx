@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
@@ -38,38 +38,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export const action = intentAction(requireShipper, ({ request, user, actor }) => ({
-  cancel: intentForm(PickupCancelSchema, async ({ pickupId }, submission) => {
-    const own = await isAccountPickup(pickupId, user.account);
-    try {
-      if (!own || !(await cancelPickup(pickupId, actor)))
-        return invalidForm(submission, { formErrors: ['Pickup not found'], status: 404 });
-    } catch (error) {
-      const refused = asApiError(error);
-      if (refused?.status !== 409) throw error;
-      return invalidForm(submission, { formErrors: [refused.message], status: 409 });
-    }
-    return redirectWithToast(request, PATH, { type: 'success', title: 'Pickup cancelled' });
-  }),
-  '': intentForm(
-    PickupFormSchema,
-    async ({ date, from, until, parcelCount, notes }, submission) => {
+// A function, so that the browser's bundle, which leaves the server's code out, calls nothing.
+export const action = (args: ActionFunctionArgs) =>
+  intentAction(requireShipper, ({ request, user, actor }) => ({
+    cancel: intentForm(PickupCancelSchema, async ({ pickupId }, submission) => {
+      const own = await isAccountPickup(pickupId, user.account);
       try {
-        await requestPickup({ date, window: { from, until }, parcelCount, notes }, actor);
+        if (!own || !(await cancelPickup(pickupId, actor)))
+          return invalidForm(submission, { formErrors: ['Pickup not found'], status: 404 });
       } catch (error) {
         const refused = asApiError(error);
-        if (refused?.status !== 400) throw error;
-        const { nextDate: _next, ...fieldErrors } = refused.details ?? {};
-        return invalidForm(submission, { fieldErrors });
+        if (refused?.status !== 409) throw error;
+        return invalidForm(submission, { formErrors: [refused.message], status: 409 });
       }
-      return redirectWithToast(request, PATH, {
-        type: 'success',
-        title: 'Pickup requested',
-        description: `${date}, ${from}–${until}`,
-      });
-    },
-  ),
-}));
+      return redirectWithToast(request, PATH, { type: 'success', title: 'Pickup cancelled' });
+    }),
+    '': intentForm(
+      PickupFormSchema,
+      async ({ date, from, until, parcelCount, notes }, submission) => {
+        try {
+          await requestPickup({ date, window: { from, until }, parcelCount, notes }, actor);
+        } catch (error) {
+          const refused = asApiError(error);
+          if (refused?.status !== 400) throw error;
+          const { nextDate: _next, ...fieldErrors } = refused.details ?? {};
+          return invalidForm(submission, { fieldErrors });
+        }
+        return redirectWithToast(request, PATH, {
+          type: 'success',
+          title: 'Pickup requested',
+          description: `${date}, ${from}–${until}`,
+        });
+      },
+    ),
+  }))(args);
 
 export const meta: MetaFunction = () => [{ title: 'Pickups · Your shipping account' }];
 

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { CardSection } from '~/components/ui/card-section';
@@ -35,42 +35,44 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export const action = intentAction(requireAccountAdmin, ({ request, user, actor }) => ({
-  'user-status': intentForm(AccountUserStatusFormSchema, async ({ userId, disabled }) => {
-    // Another account's user, or staff, is not there.
-    if (!(await accountUserOwnedBy(userId, user.account.accountId)))
-      throw json({ message: 'User not found' }, { status: 404 });
-    try {
-      // Disabling ends the user's sessions at once.
-      const changed = await setUserDisabled(userId, disabled, actor);
-      return redirectWithToast(request, PATH, {
-        type: 'success',
-        title: disabled ? 'User disabled' : 'User enabled',
-        description: changed?.email ?? '',
-      });
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      return redirectWithToast(request, PATH, {
-        type: 'error',
-        title: 'Failed to change the user',
-        description: error.message,
-      });
-    }
-  }),
-  '': intentForm(AccountUserInviteSchema, async (value, submission) => {
-    try {
-      const invited = await inviteAccountUser(user.account.accountId, value, actor);
-      return redirectWithToast(request, PATH, {
-        type: 'success',
-        title: 'Invitation sent',
-        description: invited.email,
-      });
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      return invalidForm(submission, { fieldErrors: { email: [EMAIL_IN_USE] }, status: 409 });
-    }
-  }),
-}));
+// A function, so that the browser's bundle, which leaves the server's code out, calls nothing.
+export const action = (args: ActionFunctionArgs) =>
+  intentAction(requireAccountAdmin, ({ request, user, actor }) => ({
+    'user-status': intentForm(AccountUserStatusFormSchema, async ({ userId, disabled }) => {
+      // Another account's user, or staff, is not there.
+      if (!(await accountUserOwnedBy(userId, user.account.accountId)))
+        throw json({ message: 'User not found' }, { status: 404 });
+      try {
+        // Disabling ends the user's sessions at once.
+        const changed = await setUserDisabled(userId, disabled, actor);
+        return redirectWithToast(request, PATH, {
+          type: 'success',
+          title: disabled ? 'User disabled' : 'User enabled',
+          description: changed?.email ?? '',
+        });
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        return redirectWithToast(request, PATH, {
+          type: 'error',
+          title: 'Failed to change the user',
+          description: error.message,
+        });
+      }
+    }),
+    '': intentForm(AccountUserInviteSchema, async (value, submission) => {
+      try {
+        const invited = await inviteAccountUser(user.account.accountId, value, actor);
+        return redirectWithToast(request, PATH, {
+          type: 'success',
+          title: 'Invitation sent',
+          description: invited.email,
+        });
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        return invalidForm(submission, { fieldErrors: { email: [EMAIL_IN_USE] }, status: 409 });
+      }
+    }),
+  }))(args);
 
 export const meta: MetaFunction = () => [
   { title: 'Users · Your shipping account' },
