@@ -138,26 +138,18 @@ export function createApp({
   app.use(noStoreForPrivateAnswers({ sessionCookie }));
   // Remix's request handler over the routes a path's start can match (server/route-areas.js),
   // one per start, made when a path first needs it.
-  const { areaOf, buildFor } = routeAreas(build);
-  const handlers = new Map();
-  const handlerFor = (pathname) => {
-    const area = areaOf(pathname);
-    let handler = handlers.get(area);
-    if (!handler) {
-      handler = createRequestHandler({
-        build: buildFor(pathname),
-        mode,
-        getLoadContext: (req, res) => ({
-          clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-          cspNonce: res.locals.cspNonce,
-          requestId: res.locals.requestId,
-        }),
-      });
-      handlers.set(area, handler);
-    }
-    return handler;
-  };
-  app.all('*', (req, res, next) => handlerFor(req.path)(req, res, next));
+  const { forPath } = routeAreas(build, (table) =>
+    createRequestHandler({
+      build: table,
+      mode,
+      getLoadContext: (req, res) => ({
+        clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        cspNonce: res.locals.cspNonce,
+        requestId: res.locals.requestId,
+      }),
+    }),
+  );
+  app.all('*', (req, res, next) => forPath(req.path)(req, res, next));
   // After a 413 the adapter's own answer has nowhere to go; anything else is logged (in the
   // request's line, or on standard error while the log is off), never shown.
   app.use((error, req, res, _next) => {

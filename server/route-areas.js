@@ -21,10 +21,15 @@ const DEPTH = 2;
  * mistyped address, anything a client invents) is read as "other", so there are never more
  * tables than the routes' own starts.
  *
+ * `make` turns a table into what answers its paths (Remix's request handler); it is called once
+ * per table, and `forPath` gives what it made for a path's table.
+ *
+ * @template T
  * @param {{ routes: Record<string, { id: string, parentId?: string, path?: string }>, assets: { routes: Record<string, unknown> } }} build
- * @returns {{ areaOf: (pathname: string) => string, buildFor: (pathname: string) => typeof build }}
+ * @param {(table: typeof build) => T} make
+ * @returns {{ areaOf: (pathname: string) => string, forPath: (pathname: string) => T }}
  */
-export function routeAreas(build) {
+export function routeAreas(build, make) {
   const routes = Object.values(build.routes).map((route) => ({
     route,
     segments: patternOf(build.routes, route)
@@ -56,15 +61,15 @@ export function routeAreas(build) {
     return [...key, ...Array(DEPTH - key.length).fill('*')].join('/');
   }
 
-  const tables = new Map();
-  function buildFor(pathname) {
+  const made = new Map();
+  function forPath(pathname) {
     const area = areaOf(pathname);
-    let table = tables.get(area);
-    if (!table) {
-      table = tableOf(area.split('/'));
-      tables.set(area, table);
+    let answer = made.get(area);
+    if (!answer) {
+      answer = make(tableOf(area.split('/')));
+      made.set(area, answer);
     }
-    return table;
+    return answer;
   }
 
   function tableOf(key) {
@@ -81,7 +86,7 @@ export function routeAreas(build) {
     };
   }
 
-  return { areaOf, buildFor };
+  return { areaOf, forPath };
 }
 
 /**

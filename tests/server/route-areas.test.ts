@@ -55,7 +55,7 @@ const ids = (routes: RouteObject[], pathname: string) =>
   (matchRoutes(routes, pathname) ?? []).map((match) => match.route.id);
 
 describe('the route table of each side of the app', () => {
-  const { areaOf, buildFor } = routeAreas(build);
+  const { areaOf, forPath: tableFor } = routeAreas(build, (table) => table);
   const whole = tree(build.routes);
   const paths = [
     ...Object.values(build.routes).map(fullPath),
@@ -76,14 +76,14 @@ describe('the route table of each side of the app', () => {
   ];
 
   it.each(paths)('%s matches the same routes in its share as in the whole', (pathname) => {
-    const share = buildFor(pathname);
+    const share = tableFor(pathname);
     expect(ids(tree(share.routes), pathname)).toEqual(ids(whole, pathname));
     expect(Object.keys(share.assets.routes).sort()).toEqual(Object.keys(share.routes).sort());
   });
 
   it('keeps a small share for each start, and no more starts than the routes have', () => {
     const all = Object.keys(build.routes).length;
-    const size = (pathname: string) => Object.keys(buildFor(pathname).routes).length;
+    const size = (pathname: string) => Object.keys(tableFor(pathname).routes).length;
     expect(size('/track')).toBeLessThan(all / 10);
     expect(size('/api/tracking/track/ABC123456789')).toBeLessThan(all / 10);
     expect(size('/dashboard/scan')).toBeLessThan(all / 10);
@@ -92,6 +92,6 @@ describe('the route table of each side of the app', () => {
     expect(areaOf('/dashboard/scan')).toBe('dashboard/scan');
     expect(areaOf('/no/such/page')).toBe('*/*');
     expect(areaOf('/api/nothing-here')).toBe('api/*');
-    expect(buildFor('/api/one-invented')).toBe(buildFor('/api/another'));
+    expect(tableFor('/api/one-invented')).toBe(tableFor('/api/another'));
   });
 });
