@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { CardSection } from '~/components/ui/card-section';
+import { CardSection, ListCard } from '~/components/ui/card-section';
 import { StatusBadge } from '~/components/parcels/status-badge';
 import { accountParcelSummary } from '~/models/parcel-reads.server';
 import { listTestMessages } from '~/models/test-message.server';
@@ -35,35 +35,31 @@ export default function AccountOverview() {
           ))}
         </dl>
       </CardSection>
-      <CardSection
+      <ListCard
         headingId="exceptions-heading"
         title="Exceptions"
-        empty={exceptions.length ? false : 'No exceptions.'}
+        empty="No exceptions."
+        items={exceptions}
+        listClassName="space-y-1"
       >
-        <ul className="space-y-1">
-          {exceptions.map((parcel) => (
-            <li key={parcel.id}>
-              <Link to={`/account/parcels/${parcel.id}`} className="text-brand-700 underline">
-                {parcel.trackingNumber}
-              </Link>{' '}
-              {parcel.recipient.name} <StatusBadge status={parcel.status} />
-            </li>
-          ))}
-        </ul>
-      </CardSection>
-      <CardSection
+        {(parcel) => (
+          <>
+            <Link to={`/account/parcels/${parcel.id}`} className="text-brand-700 underline">
+              {parcel.trackingNumber}
+            </Link>{' '}
+            {parcel.recipient.name} <StatusBadge status={parcel.status} />
+          </>
+        )}
+      </ListCard>
+      <ListCard
         headingId="test-log-heading"
         title="Test log"
-        empty={testLog.length ? false : 'Messages your test parcels would send appear here.'}
+        empty="Messages your test parcels would send appear here."
+        items={testLog}
+        listClassName="space-y-1 text-sm"
       >
-        <ul className="space-y-1 text-sm">
-          {testLog.map((message) => (
-            <li key={message.id}>
-              {message.trackingNumber}: “{message.subject}” to {message.to} (not sent)
-            </li>
-          ))}
-        </ul>
-      </CardSection>
+        {(message) => `${message.trackingNumber}: “${message.subject}” to ${message.to} (not sent)`}
+      </ListCard>
     </div>
   );
 }

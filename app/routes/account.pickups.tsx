@@ -2,7 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { CardSection } from '~/components/ui/card-section';
+import { CardSection, ListCard } from '~/components/ui/card-section';
+import { RecordIntentButton } from '~/components/ui/submit-button';
 import { FormErrors } from '~/components/ui/field';
 import { requireShipper } from '~/http/auth.server';
 import { asApiError } from '~/http/api.server';
@@ -110,42 +111,42 @@ export default function AccountPickups() {
           </div>
         </Form>
       </CardSection>
-      <CardSection
+      <ListCard
         headingId="pickups-heading"
         title="Your pickups"
-        empty={pickups.length ? false : 'No pickups yet.'}
+        empty="No pickups yet."
+        items={pickups}
+        listClassName="divide-y divide-gray-200 text-sm"
+        itemClassName="flex flex-wrap items-center gap-x-4 gap-y-1 py-2"
       >
-        <ul className="divide-y divide-gray-200 text-sm">
-          {pickups.map((pickup) => (
-            <li key={pickup.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
-              <span className="font-medium">
-                {pickup.date} {pickup.window.from}–{pickup.window.until}
-              </span>
-              <span>
-                {pickup.collectedCount} of {pickup.parcelCount} parcels in
-              </span>
-              <span className="capitalize">{pickup.status}</span>
-              <span className="text-gray-600">
-                {pickup.address.address}, {pickup.address.city}
-              </span>
-              {pickup.status === 'scheduled' ? (
-                <Form method="post" action={PATH} className="ms-auto">
-                  <input type="hidden" name="pickupId" value={pickup.id} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="cancel"
-                    className="text-brand-700 underline"
-                    aria-label={`Cancel the pickup of ${pickup.date}`}
-                  >
-                    Cancel
-                  </button>
-                </Form>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </CardSection>
+        {(pickup) => (
+          <>
+            <span className="font-medium">
+              {pickup.date} {pickup.window.from}–{pickup.window.until}
+            </span>
+            <span>
+              {pickup.collectedCount} of {pickup.parcelCount} parcels in
+            </span>
+            <span className="capitalize">{pickup.status}</span>
+            <span className="text-gray-600">
+              {pickup.address.address}, {pickup.address.city}
+            </span>
+            {pickup.status === 'scheduled' ? (
+              <RecordIntentButton
+                action={PATH}
+                intent="cancel"
+                idField="pickupId"
+                id={pickup.id}
+                label={`Cancel the pickup of ${pickup.date}`}
+                className="text-brand-700 underline"
+                formClassName="ms-auto"
+              >
+                Cancel
+              </RecordIntentButton>
+            ) : null}
+          </>
+        )}
+      </ListCard>
     </div>
   );
 }

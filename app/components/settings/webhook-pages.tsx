@@ -7,7 +7,7 @@ import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
 import { CardSection } from '~/components/ui/card-section';
 import { FormErrors } from '~/components/ui/field';
-import { SubmitButton } from '~/components/ui/submit-button';
+import { RecordIntentButton, SubmitButton } from '~/components/ui/submit-button';
 import type { WebhookCreateSchema } from '~/schemas/integrations';
 import { WebhookEditFormSchema } from '~/schemas/integrations';
 import { formatDateTime } from '~/utils/format';
@@ -210,18 +210,16 @@ export function WebhookPage({
                       <code>{delivery.messageId}</code>
                     </span>
                   </p>
-                  <Form method="post" action={here}>
-                    <input type="hidden" name="deliveryId" value={delivery.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="redeliver"
-                      className="btn-secondary"
-                      aria-label={`Redeliver ${delivery.type} ${delivery.messageId}`}
-                    >
-                      Redeliver
-                    </button>
-                  </Form>
+                  <RecordIntentButton
+                    action={here}
+                    intent="redeliver"
+                    idField="deliveryId"
+                    id={delivery.id}
+                    label={`Redeliver ${delivery.type} ${delivery.messageId}`}
+                    className="btn-secondary"
+                  >
+                    Redeliver
+                  </RecordIntentButton>
                 </div>
                 {delivery.attempts.length ? (
                   <ol className="space-y-1 text-xs text-gray-600">

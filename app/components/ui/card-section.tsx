@@ -34,3 +34,37 @@ export function CardSection({
     </section>
   );
 }
+
+/**
+ * A card that lists records: its `items`, one `<li>` each (keyed by `id`), drawn by `children`,
+ * or the `empty` sentence when there are none.
+ */
+export function ListCard<Item extends { id: string }>({
+  headingId,
+  title,
+  empty,
+  items,
+  listClassName,
+  itemClassName,
+  children,
+}: {
+  headingId: string;
+  title: ReactNode;
+  empty: string;
+  items: Item[];
+  listClassName: string;
+  itemClassName?: string;
+  children: (item: Item) => ReactNode;
+}) {
+  return (
+    <CardSection headingId={headingId} title={title} empty={items.length ? false : empty}>
+      <ul className={listClassName}>
+        {items.map((item) => (
+          <li key={item.id} className={itemClassName}>
+            {children(item)}
+          </li>
+        ))}
+      </ul>
+    </CardSection>
+  );
+}

@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
-import { Link } from '@remix-run/react';
+import { Form, Link } from '@remix-run/react';
 import { Spinner } from './spinner';
 
 /**
@@ -98,5 +98,39 @@ export function ResetAndSave({
         {saveLabel}
       </SubmitButton>
     </div>
+  );
+}
+
+/**
+ * A list row's action on its record (cancel a pickup, redeliver a webhook): a form of its own
+ * that posts the record's id as `idField` and the button's `intent`, named for screen readers by
+ * `label`.
+ */
+export function RecordIntentButton({
+  action,
+  intent,
+  idField,
+  id,
+  label,
+  className,
+  formClassName,
+  children,
+}: {
+  action: string;
+  intent: string;
+  idField: string;
+  id: string;
+  label: string;
+  className: string;
+  formClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" action={action} className={formClassName}>
+      <input type="hidden" name={idField} value={id} />
+      <button type="submit" name="intent" value={intent} className={className} aria-label={label}>
+        {children}
+      </button>
+    </Form>
   );
 }
