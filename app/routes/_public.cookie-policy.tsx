@@ -7,7 +7,8 @@ export const meta = publicPageMeta('pages:cookies.title', 'pages:cookies.descrip
 
 type CookieRow = { name: string; purpose: string; duration: string };
 
-export default function CookiePolicyPage() {
+/** The cookies the site sets: each one's name, purpose and how long it is kept. */
+function CookiesWeUse() {
   const { t } = usePageText();
   const cookies: CookieRow[] = [
     {
@@ -37,25 +38,20 @@ export default function CookiePolicyPage() {
     { header: t('cookies.used.duration'), cell: (cookie) => cookie.duration },
   ];
   return (
+    <>
+      <p>{t('cookies.used.text')}</p>
+      <DataTable look={FLUSH} columns={columns} rows={cookies} rowKey={(cookie) => cookie.name} />
+    </>
+  );
+}
+
+export default function CookiePolicyPage() {
+  return (
     <LegalPage
       page="cookies"
       sections={[
         { key: 'what', anchor: 'what-cookies-are' },
-        {
-          key: 'used',
-          anchor: 'cookies-we-use',
-          body: (
-            <>
-              <p>{t('cookies.used.text')}</p>
-              <DataTable
-                look={FLUSH}
-                columns={columns}
-                rows={cookies}
-                rowKey={(cookie) => cookie.name}
-              />
-            </>
-          ),
-        },
+        { key: 'used', anchor: 'cookies-we-use', body: <CookiesWeUse /> },
         { key: 'noTracking', anchor: 'no-advertising-or-tracking-cookies' },
         { key: 'managing', anchor: 'managing-cookies' },
         {

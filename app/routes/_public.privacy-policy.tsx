@@ -1,6 +1,5 @@
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { usePageText } from '~/components/public/page-text';
 
 export const meta = publicPageMeta('pages:privacy.title', 'pages:privacy.description');
 
@@ -8,33 +7,12 @@ const COLLECTED = ['shipment', 'delivery', 'messages', 'newsletter', 'technical'
 const USES = ['deliver', 'updates', 'customs', 'answer', 'newsletter'] as const;
 
 export default function PrivacyPolicyPage() {
-  const { t, rich } = usePageText();
   return (
     <LegalPage
       page="privacy"
       sections={[
-        {
-          key: 'collect',
-          anchor: 'information-we-collect',
-          body: (
-            <ul>
-              {COLLECTED.map((item) => (
-                <li key={item}>{rich(`privacy.collect.${item}`, [<strong key="label" />])}</li>
-              ))}
-            </ul>
-          ),
-        },
-        {
-          key: 'use',
-          anchor: 'how-we-use-it',
-          body: (
-            <ul>
-              {USES.map((item) => (
-                <li key={item}>{t(`privacy.use.${item}`)}</li>
-              ))}
-            </ul>
-          ),
-        },
+        { key: 'collect', anchor: 'information-we-collect', texts: [COLLECTED] },
+        { key: 'use', anchor: 'how-we-use-it', texts: [USES] },
         { key: 'bases', anchor: 'legal-bases' },
         { key: 'sharing', anchor: 'sharing' },
         { key: 'retention', anchor: 'retention' },

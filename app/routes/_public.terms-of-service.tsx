@@ -1,11 +1,9 @@
 import { LegalPage } from '~/components/public/legal-page';
 import { publicPageMeta } from '~/components/public/page-meta';
-import { usePageText } from '~/components/public/page-text';
 
 export const meta = publicPageMeta('pages:terms.title', 'pages:terms.description');
 
 export default function TermsOfServicePage() {
-  const { t } = usePageText();
   return (
     <LegalPage
       page="terms"
@@ -14,17 +12,7 @@ export default function TermsOfServicePage() {
         {
           key: 'booking',
           anchor: 'booking-and-your-responsibilities',
-          body: (
-            <>
-              <p>{t('terms.booking.confirm')}</p>
-              <ul>
-                <li>{t('terms.booking.accurate')}</li>
-                <li>{t('terms.booking.packed')}</li>
-                <li>{t('terms.booking.prohibited')}</li>
-              </ul>
-              <p>{t('terms.booking.hold')}</p>
-            </>
-          ),
+          texts: ['confirm', ['accurate', 'packed', 'prohibited'], 'hold'],
         },
         { key: 'fees', anchor: 'fees-and-payment', texts: ['advance', 'difference'] },
         { key: 'times', anchor: 'delivery-times' },

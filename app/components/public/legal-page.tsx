@@ -8,13 +8,14 @@ export const LEGAL_LAST_UPDATED = '2024-12-15';
  * A section of a legal document: its anchor (the same in every language) and its body; its
  * heading is the message `<page>.<key>.heading`. Without a body, the section is a paragraph per
  * message `<page>.<key>.<text>` of `texts` (`text` alone unless given), whose `<0>…</0>` is a link
- * to `link.to` when a link is given.
+ * to `link.to` when a link is given; an entry of `texts` that is a list of names is a bulleted
+ * list of those messages, whose `<0>…</0>` is in bold.
  */
 export type LegalSection = {
   key: string;
   anchor: string;
   body?: ReactNode;
-  texts?: string[];
+  texts?: (string | readonly string[])[];
   link?: { key: string; to: string };
 };
 
@@ -38,6 +39,15 @@ export function LegalPage({
   const body = ({ key, body, texts = ['text'], link }: LegalSection) =>
     body ??
     texts.map((text) => {
+      if (typeof text !== 'string') {
+        return (
+          <ul key={text.join()}>
+            {text.map((item) => (
+              <li key={item}>{rich(`${page}.${key}.${item}`, [<strong key="label" />])}</li>
+            ))}
+          </ul>
+        );
+      }
       const message = `${page}.${key}.${text}`;
       return (
         <p key={text}>
