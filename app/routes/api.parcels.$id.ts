@@ -6,11 +6,7 @@ import { deleted, forAccounts } from '~/http/api-operation.server';
 import { deleteParcel, resolveParcelRef, updateParcel } from '~/services/parcels.server';
 
 // :id is the parcel's id or its tracking number.
-const parcel = apiRecord('parcel', {
-  item: 'Parcel',
-  idLabel: resolveParcelRef,
-  notFound: 'Parcel not found',
-});
+const parcel = apiRecord('parcel', { item: 'Parcel', idLabel: resolveParcelRef });
 
 export const { loader, action } = apiRoute({
   GET: parcel.get(forAccounts('viewer'), getParcel, {

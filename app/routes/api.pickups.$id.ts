@@ -13,11 +13,7 @@ const pickupRef: IdParam = async (value, _name, actor) => {
   return id;
 };
 
-const pickup = apiRecord('pickup', {
-  item: 'Pickup',
-  idLabel: pickupRef,
-  notFound: 'Pickup not found',
-});
+const pickup = apiRecord('pickup', { item: 'Pickup', idLabel: pickupRef });
 
 export const { loader, action } = apiRoute({
   GET: pickup.get(forAccounts('viewer'), getPickup, {

@@ -10,7 +10,6 @@ import { checkWebhookUrl } from '~/services/webhooks.server';
 const webhook = apiRecord('webhook', {
   item: 'Webhook',
   idLabel: accountRecordRef('webhook', webhookOwnedBy),
-  notFound: 'Webhook not found',
 });
 
 /** Webhooks are the admin's, and a shipper account's own. */
