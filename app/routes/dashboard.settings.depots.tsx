@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { DashboardSectionError } from '~/components/dashboard/section-error';
-import { CardSection } from '~/components/ui/card-section';
+import { CardSection, ListCard } from '~/components/ui/card-section';
 import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { Field, FormErrors } from '~/components/ui/field';
 import { listDepots } from '~/models/depot.server';
@@ -171,33 +171,31 @@ export default function DepotSettings() {
         </ConfirmPanel>
       ) : null}
 
-      <CardSection
+      <ListCard
         headingId="depots-heading"
         title="Depots"
-        empty={
-          depots.length === 0 &&
-          'No depots yet. Scans and events recorded at a depot take its name and time zone.'
-        }
+        empty="No depots yet. Scans and events recorded at a depot take its name and time zone."
+        items={depots}
+        listClassName="divide-y divide-gray-100"
+        itemClassName="flex flex-wrap items-center gap-x-4 gap-y-1 py-2"
       >
-        <ul className="divide-y divide-gray-100">
-          {depots.map((depot) => (
-            <li key={depot.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
-              <span className="font-medium text-gray-900">{depot.name}</span>
-              <span className="text-sm text-gray-600">
-                {[depot.address, depot.city].filter(Boolean).join(' · ')}
-              </span>
-              <span className="text-sm text-gray-600">{depot.timeZone.replace(/_/g, ' ')}</span>
-              <Link
-                to={`${PATH}?delete=${depot.id}`}
-                className="ml-auto text-sm font-medium text-red-700 hover:underline"
-                aria-label={`Delete ${depot.name}`}
-              >
-                Delete
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </CardSection>
+        {(depot) => (
+          <>
+            <span className="font-medium text-gray-900">{depot.name}</span>
+            <span className="text-sm text-gray-600">
+              {[depot.address, depot.city].filter(Boolean).join(' · ')}
+            </span>
+            <span className="text-sm text-gray-600">{depot.timeZone.replace(/_/g, ' ')}</span>
+            <Link
+              to={`${PATH}?delete=${depot.id}`}
+              className="ml-auto text-sm font-medium text-red-700 hover:underline"
+              aria-label={`Delete ${depot.name}`}
+            >
+              Delete
+            </Link>
+          </>
+        )}
+      </ListCard>
 
       <CardSection headingId="add-depot-heading" title="Add a depot">
         <Form method="post" action={PATH} {...getFormProps(form)} className="space-y-4">

@@ -5,7 +5,7 @@ import { ConfirmPanel } from '~/components/settings/confirm-panel';
 import { CreateSection, useCreateForm } from '~/components/settings/create-section';
 import { SecretOnce } from '~/components/settings/secret-once';
 import { WebhookFields } from '~/components/settings/webhook-fields';
-import { CardSection } from '~/components/ui/card-section';
+import { CardSection, ListCard } from '~/components/ui/card-section';
 import { FormErrors } from '~/components/ui/field';
 import { RecordIntentButton, SubmitButton } from '~/components/ui/submit-button';
 import type { WebhookCreateSchema } from '~/schemas/integrations';
@@ -79,35 +79,37 @@ export function WebhookListPage({ webhooks, path }: { webhooks: WebhookRow[]; pa
         <WebhookFields fields={create.fields} />
       </CreateSection>
 
-      <CardSection
+      <ListCard
         headingId="webhooks-heading"
         title="Webhooks"
-        empty={webhooks.length === 0 && 'No webhooks yet.'}
+        empty="No webhooks yet."
+        items={webhooks}
+        listLabel="Webhooks"
+        listClassName="divide-y divide-gray-100"
+        itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
       >
-        <ul aria-label="Webhooks" className="divide-y divide-gray-100">
-          {webhooks.map((webhook) => (
-            <li key={webhook.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
-              <div className="min-w-0 space-y-1">
-                <p className="break-all font-mono text-sm text-gray-900">{webhook.url}</p>
-                {webhook.description ? (
-                  <p className="text-sm text-gray-600">{webhook.description}</p>
-                ) : null}
-                <p className="text-xs text-gray-500">
-                  {webhook.active ? 'Active' : 'Paused'} · {webhook.events.join(', ')} · added{' '}
-                  {formatDateTime(webhook.createdAt, timeZone)}
-                </p>
-              </div>
-              <Link
-                to={`${path}/${webhook.id}`}
-                className="btn-secondary"
-                aria-label={`Manage ${webhook.url}`}
-              >
-                Manage
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </CardSection>
+        {(webhook) => (
+          <>
+            <div className="min-w-0 space-y-1">
+              <p className="break-all font-mono text-sm text-gray-900">{webhook.url}</p>
+              {webhook.description ? (
+                <p className="text-sm text-gray-600">{webhook.description}</p>
+              ) : null}
+              <p className="text-xs text-gray-500">
+                {webhook.active ? 'Active' : 'Paused'} · {webhook.events.join(', ')} · added{' '}
+                {formatDateTime(webhook.createdAt, timeZone)}
+              </p>
+            </div>
+            <Link
+              to={`${path}/${webhook.id}`}
+              className="btn-secondary"
+              aria-label={`Manage ${webhook.url}`}
+            >
+              Manage
+            </Link>
+          </>
+        )}
+      </ListCard>
     </div>
   );
 }

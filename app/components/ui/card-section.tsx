@@ -44,6 +44,7 @@ export function ListCard<Item extends { id: string }>({
   title,
   empty,
   items,
+  listLabel,
   listClassName,
   itemClassName,
   children,
@@ -52,13 +53,15 @@ export function ListCard<Item extends { id: string }>({
   title: ReactNode;
   empty: string;
   items: Item[];
+  /** The list's own name, where the heading's is not enough. */
+  listLabel?: string;
   listClassName: string;
   itemClassName?: string;
   children: (item: Item) => ReactNode;
 }) {
   return (
     <CardSection headingId={headingId} title={title} empty={items.length ? false : empty}>
-      <ul className={listClassName}>
+      <ul aria-label={listLabel} className={listClassName}>
         {items.map((item) => (
           <li key={item.id} className={itemClassName}>
             {children(item)}
