@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import {
   LinkPage,
+  LinkPageQuestion,
   linkPageHeaders,
   linkPageMeta,
   useLinkPage,
@@ -35,14 +36,10 @@ export default function ConfirmSubscriptionPage() {
   return (
     <LinkPage title={t('links.confirmHeading')}>
       {data.state === 'pending' ? (
-        <>
-          <p>{say('links.confirmQuestion')}</p>
-          <form method="post" className="mt-6">
-            <button type="submit" className="btn-primary">
-              {t('links.confirmButton')}
-            </button>
-          </form>
-        </>
+        <LinkPageQuestion
+          question={say('links.confirmQuestion')}
+          button={t('links.confirmButton')}
+        />
       ) : data.state === 'confirmed' ? (
         <p role="status">{say('links.confirmed')}</p>
       ) : data.state === 'ended' ? (

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import {
   LinkPage,
+  LinkPageQuestion,
   linkPageHeaders,
   linkPageMeta,
   useLinkPage,
@@ -38,15 +39,12 @@ export default function UnsubscribePage() {
   return (
     <LinkPage title={t('links.unsubscribeHeading')}>
       {data.state === 'pending' || data.state === 'confirmed' || data.state === 'ended' ? (
-        <>
-          <p>{say('links.unsubscribeQuestion')}</p>
-          <form method="post" className="mt-6">
-            <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-            <button type="submit" className="btn-primary">
-              {t('links.unsubscribeButton')}
-            </button>
-          </form>
-        </>
+        <LinkPageQuestion
+          question={say('links.unsubscribeQuestion')}
+          button={t('links.unsubscribeButton')}
+        >
+          <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+        </LinkPageQuestion>
       ) : data.state === 'invalid' ? (
         <p>{t('links.invalid')}</p>
       ) : (

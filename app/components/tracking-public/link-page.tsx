@@ -47,3 +47,30 @@ export function LinkPage({ title, children }: { title: string; children: ReactNo
     </div>
   );
 }
+
+/**
+ * A link page's question and its one button, which posts to the page itself: opening the link
+ * changes nothing (mail scanners open links too), pressing the button does. `children` are the
+ * hidden fields the post carries.
+ */
+export function LinkPageQuestion({
+  question,
+  button,
+  children,
+}: {
+  question: ReactNode;
+  button: string;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <p>{question}</p>
+      <form method="post" className="mt-6">
+        {children}
+        <button type="submit" className="btn-primary">
+          {button}
+        </button>
+      </form>
+    </>
+  );
+}
