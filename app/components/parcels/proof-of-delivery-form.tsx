@@ -46,6 +46,13 @@ export function ProofOfDeliveryForm({
     const value = reply?.initialValue?.[name];
     return typeof value === 'string' ? value : undefined;
   };
+  /** A typed field's id, name, the value sent and its errors, from its name. */
+  const typed = (name: string) => ({
+    id: `${id}-${name}`,
+    name,
+    defaultValue: sent(name),
+    errors: errors(name),
+  });
   const busy = useIsPending({ state: 'submitting' });
   const button = large ? 'min-h-11 w-full sm:w-auto' : '';
   return (
@@ -61,15 +68,12 @@ export function ProofOfDeliveryForm({
       <input type="hidden" name="destination" value={String(destination)} />
       <Field
         label="Received by"
-        id={`${id}-receivedBy`}
-        name="receivedBy"
+        {...typed('receivedBy')}
         type="text"
-        defaultValue={sent('receivedBy')}
         autoComplete="off"
         required
         // The station's page exists to take this name: the courier is at the door.
         autoFocus={large}
-        errors={errors('receivedBy')}
       />
       <div>
         <label htmlFor="proof-photos" className="field-label">
@@ -101,21 +105,11 @@ export function ProofOfDeliveryForm({
       <Field
         label={hydrated ? 'Or typed signature' : 'Typed signature'}
         hint="The recipient's name, typed as their signature."
-        id={`${id}-signatureName`}
-        name="signatureName"
+        {...typed('signatureName')}
         type="text"
-        defaultValue={sent('signatureName')}
         autoComplete="off"
-        errors={errors('signatureName')}
       />
-      <TextareaField
-        label="Note"
-        rows={2}
-        id={`${id}-note`}
-        name="note"
-        defaultValue={sent('note')}
-        errors={errors('note')}
-      />
+      <TextareaField label="Note" rows={2} {...typed('note')} />
       <div className="flex flex-wrap justify-end gap-3">
         {onCancel ? (
           <button type="button" className={`btn-secondary ${button}`} onClick={onCancel}>
