@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { Form, useLoaderData } from '@remix-run/react';
+import { trackingNumberColumn } from '~/components/account/parcel-column';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { FilterSelect, FilterText } from '~/components/ui/filter-select';
 import { Pagination } from '~/components/parcels/pagination';
@@ -38,15 +39,7 @@ export default function AccountParcels() {
   const { parcels, pagination, query, problem, csv } = useLoaderData<typeof loader>();
   const { timeZone } = useCompany();
   const columns: Column<Row>[] = [
-    {
-      header: 'Tracking number',
-      rowHeader: true,
-      cell: (p) => (
-        <Link to={`/account/parcels/${p.id}`} className="font-mono text-brand-700 underline">
-          {p.trackingNumber}
-        </Link>
-      ),
-    },
+    trackingNumberColumn(),
     { header: 'Recipient', cell: (p) => p.recipient.name },
     { header: 'Reference', className: 'hidden sm:table-cell', cell: (p) => p.reference },
     { header: 'Status', cell: (p) => <StatusBadge status={p.status} /> },

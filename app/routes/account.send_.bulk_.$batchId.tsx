@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
+import { trackingNumberColumn } from '~/components/account/parcel-column';
 import { DataTable, ScrollRegion, type Column } from '~/components/ui/data-table';
 import { bookedBatch } from '~/http/portal-pages.server';
 import { formatMoney } from '~/utils/money';
@@ -26,15 +27,7 @@ export const meta: MetaFunction = () => [{ title: 'Booked parcels · Your shippi
 type Row = ReturnType<typeof useLoaderData<typeof loader>>['parcels'][number];
 
 const COLUMNS: Column<Row>[] = [
-  {
-    header: 'Tracking number',
-    rowHeader: true,
-    cell: (p) => (
-      <Link to={`/account/parcels/${p.id}`} className="font-mono text-brand-700 hover:underline">
-        {p.trackingNumber}
-      </Link>
-    ),
-  },
+  trackingNumberColumn(),
   { header: 'Recipient', cell: (p) => p.recipientName },
   { header: 'Service', cell: (p) => p.serviceType },
   { header: 'Reference', cell: (p) => p.reference },
