@@ -94,6 +94,22 @@ async function staleSocket(dir: string, name: string, alsoAs?: string): Promise<
 
 const socketUri = (file: string) => `mongodb://${encodeURIComponent(file)}/`;
 
+/**
+ * Several starts at once, `rounds` times, each in a new directory that every other round
+ * `leftovers` first fills as a crash leaves it; `race` starts them and stops the one that won.
+ */
+async function raceEachRound(
+  rounds: number,
+  leftovers: (dir: string) => Promise<void>,
+  race: (dir: string, round: number) => Promise<void>,
+): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const dir = tempDbDir('embedded-mongo-lock-');
+    if (round % 2 === 1) await leftovers(dir);
+    await race(dir, round);
+  }
+}
+
 describe('data directory lock', () => {
   it('restarts at once after SIGKILL, 20 times in a row, with every acknowledged write', async () => {
     const dir = tempDbDir('embedded-mongo-lock-');
@@ -212,12 +228,11 @@ describe('data directory lock', () => {
   }, 60_000);
 
   it('lets exactly one of several engines starting at once have the directory', async () => {
-    for (let round = 0; round < 12; round++) {
-      const dir = tempDbDir('embedded-mongo-lock-');
-      if (round % 2 === 1) {
-        await staleSocket(dir, `mongod-${randomBytes(8).toString('hex')}.sock`, 'mongod.sock');
-        await staleSocket(dir, `mongod-${randomBytes(8).toString('hex')}.sock`);
-      }
+    const stale = async (dir: string) => {
+      await staleSocket(dir, `mongod-${randomBytes(8).toString('hex')}.sock`, 'mongod.sock');
+      await staleSocket(dir, `mongod-${randomBytes(8).toString('hex')}.sock`);
+    };
+    await raceEachRound(12, stale, async (dir, round) => {
       const starts = await Promise.allSettled([
         startEmbeddedMongoHere({ dir, tcp: false }),
         startEmbeddedMongoHere({ dir, tcp: false }),
@@ -236,17 +251,16 @@ describe('data directory lock', () => {
       await client.close();
       expect(readdirSync(dir).filter((f) => f.endsWith('.sock'))).toHaveLength(2);
       await engine.stop();
-    }
+    });
   }, 120_000);
 
   it('lets exactly one of several processes starting at once have the directory', async () => {
-    for (let round = 0; round < 4; round++) {
-      const dir = tempDbDir('embedded-mongo-lock-');
-      if (round % 2 === 1) {
-        const killed = await startCli(dir);
-        killGroup(killed.child);
-        await killed.exited;
-      }
+    const killed = async (dir: string) => {
+      const cli = await startCli(dir);
+      killGroup(cli.child);
+      await cli.exited;
+    };
+    await raceEachRound(4, killed, async (dir, round) => {
       const clis = await Promise.all([startCli(dir), startCli(dir), startCli(dir)]);
       const serving = clis.filter((c) => c.uri !== null);
       expect(serving).toHaveLength(1);
@@ -259,7 +273,7 @@ describe('data directory lock', () => {
       await client.close();
       serving[0]!.child.kill('SIGTERM');
       expect(await serving[0]!.exited).toBe(0);
-    }
+    });
   }, 120_000);
 
   it('serves on its socket only with tcp: false; the socket is private', async () => {
