@@ -4,13 +4,20 @@ import { toastRegion, uniqueName } from './support/helpers';
 
 type Made = { id: string; trackingNumber: string };
 
-/** Parcels made through the API, all with a recipient named `prefix` and a number. */
-async function makeParcels(
+test.describe.configure({ timeout: 90_000 });
+
+/**
+ * `count` parcels made through the API, each with a recipient named from `name` and a number, and
+ * the parcel list searched for them, opened: the parcels and the list's address.
+ */
+async function openParcels(
+  page: Page,
   request: APIRequestContext,
   admin: { Authorization: string },
-  prefix: string,
+  name: string,
   count: number,
 ) {
+  const prefix = uniqueName(name);
   const made: Made[] = [];
   for (let i = 1; i <= count; i++) {
     const created = await request.post('/api/parcels', {
@@ -20,7 +27,9 @@ async function makeParcels(
     expect(created.status()).toBe(201);
     made.push((await created.json()).parcel);
   }
-  return made;
+  const list = `/dashboard/parcels?search=${encodeURIComponent(prefix)}`;
+  await page.goto(list);
+  return [made, list] as const;
 }
 
 function parcelRow(page: Page, trackingNumber: string) {
@@ -36,11 +45,7 @@ test(
   'select two rows and change their status; select one, confirm and delete it',
   NO_JS,
   async ({ page, request, admin }) => {
-    test.setTimeout(90_000);
-    const prefix = uniqueName('Bulk Bea');
-    const [a, b, c] = await makeParcels(request, admin, prefix, 3);
-    const list = `/dashboard/parcels?search=${encodeURIComponent(prefix)}`;
-    await page.goto(list);
+    const [[a, b, c]] = await openParcels(page, request, admin, 'Bulk Bea', 3);
     await expect(page.locator('tbody tr')).toHaveCount(3);
 
     const bar = page.getByRole('form', { name: 'Selected parcels' });
@@ -104,10 +109,7 @@ test(
   'the label link and the bulk sheet answer PDFs; the selection exports as CSV',
   NO_JS,
   async ({ page, request, admin }) => {
-    test.setTimeout(90_000);
-    const prefix = uniqueName('Label Lou');
-    const [a, b] = await makeParcels(request, admin, prefix, 2);
-    await page.goto(`/dashboard/parcels?search=${encodeURIComponent(prefix)}`);
+    const [[a, b], list] = await openParcels(page, request, admin, 'Label Lou', 2);
 
     // The row menu and the details dialog link to the label.
     const row = parcelRow(page, a!.trackingNumber);
@@ -127,7 +129,7 @@ test(
     );
 
     // Print labels of the selection: a new tab with the sheet.
-    await page.goto(`/dashboard/parcels?search=${encodeURIComponent(prefix)}`);
+    await page.goto(list);
     await tick(page, a!);
     await tick(page, b!);
     await page.getByLabel('Paper').selectOption('letter');
