@@ -3,6 +3,7 @@ import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { ProofOfDeliveryList } from '~/components/parcels/proof-of-delivery-list';
 import { StatusBadge } from '~/components/parcels/status-badge';
+import { CardSection } from '~/components/ui/card-section';
 import { getParcel, parcelInScope } from '~/models/parcel-reads.server';
 import { listProofs } from '~/models/proof-of-delivery.server';
 import { requireShipper } from '~/http/auth.server';
@@ -48,10 +49,7 @@ export default function AccountParcel() {
           Label (PDF)
         </a>
       </p>
-      <section aria-labelledby="timeline-heading" className="card p-4">
-        <h2 id="timeline-heading" className="mb-2 text-lg font-semibold">
-          Timeline
-        </h2>
+      <CardSection headingId="timeline-heading" title="Timeline">
         <ol className="space-y-2">
           {(parcel.events ?? []).map((event) => (
             <li key={event.id}>
@@ -61,7 +59,7 @@ export default function AccountParcel() {
             </li>
           ))}
         </ol>
-      </section>
+      </CardSection>
       <div className="card p-4">
         <ProofOfDeliveryList
           parcelId={parcel.id}
