@@ -49,13 +49,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const query = readParcelTableQuery(url);
+  // What the list shows it is filtered and sorted by: the query but its page, '' for no filter.
+  const { page: _page, ...chosen } = query;
   const filters = {
+    ...chosen,
     search: query.search ?? '',
     status: query.status ?? '',
-    sort: query.sort,
-    order: query.order,
-    limit: query.limit,
-    view: query.view,
     account: query.account ?? '',
     accounts: await listAccountNames(),
     canEdit: hasRole(user, 'staff'),
