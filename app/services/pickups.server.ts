@@ -83,7 +83,7 @@ function pickupLabel(pickup: SerializedPickup) {
 }
 
 function emitPickup(
-  type: 'pickup.scheduled' | 'pickup.cancelled' | 'pickup.completed',
+  type: 'pickup.scheduled' | 'pickup.cancelled' | 'pickup.completed' | 'pickup.missed',
   pickup: SerializedPickup,
 ) {
   return emitWebhookEvent(
@@ -203,8 +203,8 @@ export async function notePickedUp(
 /**
  * A pickup stop's outcome on the courier's run (the page's form and POST
  * /api/pickups/:id/outcome): Collected (the pickup done with the count handed over,
- * `pickup.completed`) or Not collected (missed, with its reason); either way its stop is done.
- * A pickup no longer scheduled (collected by a scan, cancelled) is a conflict.
+ * `pickup.completed`) or Not collected (missed, with its reason, `pickup.missed`); either way its
+ * stop is done. A pickup no longer scheduled (collected by a scan, cancelled) is a conflict.
  */
 export async function recordPickupStop(
   pickupId: string,
@@ -239,6 +239,7 @@ export async function recordPickupStop(
     before,
     after: closed,
   });
+  await emitPickup('pickup.missed', closed);
   await notePickupStopDone(closed.id, 'not_collected', at);
   return closed;
 }
