@@ -79,6 +79,22 @@ function scan(trackingNumber: string, status: string) {
   });
 }
 
+/** A run of today for the courier with the pickup as its one stop, started. */
+async function startedRunOf(pickupId: string, courierId: string): Promise<{ id: string }> {
+  const planned = await callRoute(runsAction, '/api/runs', {
+    method: 'POST',
+    headers: users.staff.auth,
+    body: { date: today(), depotId, courierId, pickupIds: [pickupId] },
+  });
+  const { run } = await planned.json();
+  await callRoute(startAction, `/api/runs/${run.id}/start`, {
+    method: 'POST',
+    headers: users.staff.auth,
+    params: { id: run.id },
+  });
+  return run;
+}
+
 const completions = (pickupId: string) =>
   WebhookDelivery.countDocuments({ type: 'pickup.completed', payload: new RegExp(pickupId) });
 
@@ -246,17 +262,7 @@ describe('pickups as stops', () => {
       });
     const [first, second] = [await sent(), await sent()];
     // On a started run, its stop is then collected too.
-    const planned = await callRoute(runsAction, '/api/runs', {
-      method: 'POST',
-      headers: users.staff.auth,
-      body: { date: today(), depotId, courierId: users.admin.user.id, pickupIds: [pickup.id] },
-    });
-    const { run } = await planned.json();
-    await callRoute(startAction, `/api/runs/${run.id}/start`, {
-      method: 'POST',
-      headers: users.staff.auth,
-      params: { id: run.id },
-    });
+    const run = await startedRunOf(pickup.id, users.admin.user.id);
     const elsewhere = await createParcel({ accountId: account.id, livemode: true });
     expect((await scan(elsewhere.trackingNumber, 'Picked Up')).status).toBe(201);
     expect((await getPickup(pickup.id))?.status).toBe('scheduled');
@@ -282,17 +288,7 @@ describe('pickups as stops', () => {
 
   it('take their outcome through the API as the phone sends it, once under one Idempotency-Key', async () => {
     const pickup = await pickupToday({ postalCode: '50101' });
-    const planned = await callRoute(runsAction, '/api/runs', {
-      method: 'POST',
-      headers: users.staff.auth,
-      body: { date: today(), depotId, courierId: users.courier.user.id, pickupIds: [pickup.id] },
-    });
-    const { run } = await planned.json();
-    await callRoute(startAction, `/api/runs/${run.id}/start`, {
-      method: 'POST',
-      headers: users.courier.auth,
-      params: { id: run.id },
-    });
+    const run = await startedRunOf(pickup.id, users.courier.user.id);
     const outcome = (body: Record<string, unknown>, key: string, headers = users.courier.auth) =>
       callRoute(outcomeAction, `/api/pickups/${pickup.id}/outcome`, {
         method: 'POST',
