@@ -30,9 +30,10 @@ async function parcelAt(request: APIRequestContext, admin: Record<string, string
 }
 
 /**
- * An account's pickup of today at the depot, written into the server's database (its socket under
- * DATA_DIR) as the vitest suites write theirs: the API takes a pickup only for a business day
- * before its cut-off, and this test runs on any day at any hour.
+ * An account's pickup of today at the depot, written into the server's database (MONGODB_URI,
+ * else the embedded engine's socket under its DATA_DIR) as the vitest suites write theirs: the
+ * API takes a pickup only for a business day before its cut-off, and this test runs on any day
+ * at any hour.
  */
 async function pickupToday(
   request: APIRequestContext,
@@ -47,9 +48,8 @@ async function pickupToday(
   });
   const { account } = (await res.json()) as { account: { id: string } };
   const socket = path.join(E2E_DIR, 'data', 'db', 'mongod.sock');
-  const db = await mongoose
-    .createConnection(`mongodb://${encodeURIComponent(socket)}/courier`)
-    .asPromise();
+  const uri = process.env.MONGODB_URI ?? `mongodb://${encodeURIComponent(socket)}/courier`;
+  const db = await mongoose.createConnection(uri).asPromise();
   try {
     const now = new Date();
     const { ObjectId } = mongoose.Types;
