@@ -43,6 +43,7 @@ import { loader as receiptsId } from './routes/api.receipts.$id';
 import { loader as receiptsGenerateParcelId } from './routes/api.receipts.generate.$parcelId';
 import { loader as receipts } from './routes/api.receipts';
 import { loader as reportsDeliveryPerformance } from './routes/api.reports.delivery-performance';
+import { loader as pickupsIdOutcome } from './routes/api.pickups.$id.outcome';
 import { loader as pickupsId } from './routes/api.pickups.$id';
 import { loader as pickups } from './routes/api.pickups';
 import { loader as runsIdStart } from './routes/api.runs.$id.start';
@@ -119,6 +120,7 @@ export function apiRoutes(): ApiRouteModule[] {
     ['api.receipts.generate.$parcelId.ts', receiptsGenerateParcelId],
     ['api.receipts.ts', receipts],
     ['api.reports.delivery-performance.ts', reportsDeliveryPerformance],
+    ['api.pickups.$id.outcome.ts', pickupsIdOutcome],
     ['api.pickups.$id.ts', pickupsId],
     ['api.pickups.ts', pickups],
     ['api.runs.$id.start.ts', runsIdStart],

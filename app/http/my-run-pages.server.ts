@@ -127,7 +127,7 @@ export const myRunAction = intentAction(withRole('courier'), ({ request, actor }
     PickupStopOutcomeSchema,
     async (value) => {
       try {
-        const pickup = await recordPickupStop(value, actor);
+        const pickup = await recordPickupStop(value.pickupId, value, actor);
         return redirectWithToast(request, MY_RUN, {
           title: pickup.status === 'completed' ? 'Pickup collected' : 'Pickup not collected',
           description: pickup.status === 'completed' ? `${pickup.collectedCount} parcels` : '',

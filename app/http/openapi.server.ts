@@ -399,6 +399,7 @@ const WEBHOOK_SUMMARIES: Record<WebhookEventType, string> = {
   'pickup.scheduled': 'A pickup was asked for (API or portal)',
   'pickup.cancelled': 'A pickup was cancelled before its cut-off',
   'pickup.completed': 'Every parcel of a pickup (or its count) was scanned Picked Up',
+  'pickup.missed': 'The courier recorded a pickup as not collected, with its reason',
 };
 
 const SIGNATURE_HEADERS = [

@@ -4,10 +4,17 @@ import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from
 import { DashboardSectionError } from '~/components/dashboard/section-error';
 import { FailedReasons } from '~/components/scan/failed-reasons';
 import { MapsLink } from '~/components/runs/maps-link';
-import { PickupStopCard } from '~/components/runs/pickup-stop-card';
+import { OUTCOME_WORDS, PickupStopCard } from '~/components/runs/pickup-stop-card';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
 import { useHydrated } from '~/utils/use-hydrated';
-import { multipartBody, scanBody, useOutbox, type OutboxEntry } from '~/utils/outbox';
+import {
+  keepWhenQueued,
+  multipartBody,
+  pickupOutcomeBody,
+  scanBody,
+  useOutbox,
+  type Outbox,
+} from '~/utils/outbox';
 
 /**
  * The courier's run on their phone: today's stops in order, the next one on top, each with what
@@ -37,8 +44,7 @@ type AnyStop = ReturnType<
   typeof useLoaderData<typeof myRunLoader>
 >['runs'][number]['stops'][number];
 type Stop = Extract<AnyStop, { kind: 'delivery' }>;
-
-type Keep = (entry: Omit<OutboxEntry, 'id' | 'key'>) => Promise<void>;
+type PickupStop = Extract<AnyStop, { kind: 'pickup' }>;
 
 /** A proof's fields to keep: the files chosen or drawn, and the typed fields not left empty. */
 function proofFields(form: HTMLFormElement) {
@@ -48,35 +54,41 @@ function proofFields(form: HTMLFormElement) {
   return multipartBody(fields);
 }
 
+/** A pickup stop's Collected or Not collected, kept for POST /api/pickups/:id/outcome offline. */
+const keepPickupOutcome = (outbox: Outbox, stop: PickupStop) =>
+  keepWhenQueued(outbox, (form, submitter) => {
+    const json = pickupOutcomeBody(form, submitter);
+    return {
+      url: `/api/pickups/${stop.pickupId}/outcome`,
+      body: { json },
+      trackingNumber: '',
+      pickup: { id: stop.pickupId, accountName: stop.accountName },
+      what: OUTCOME_WORDS[String(json.outcome)] ?? String(json.outcome),
+    };
+  });
+
 function StopCard({
   stop,
   live,
   next,
   waiting,
-  shouldQueue,
-  keep,
+  outbox,
 }: {
   stop: Stop;
   live: boolean;
   next: boolean;
   /** What this stop's outcome waits to send, if it does. */
   waiting: string | undefined;
-  shouldQueue: () => boolean;
-  keep: Keep;
+  outbox: Outbox;
 }) {
+  const { shouldQueue, keep } = outbox;
   const [proofHere, setProofHere] = useState(false);
-  const keepFailed = (event: FormEvent<HTMLFormElement>) => {
-    if (!shouldQueue()) return;
-    event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    const json = scanBody(event.currentTarget, submitter);
-    void keep({
-      url: '/api/scans',
-      body: { json },
-      trackingNumber: stop.trackingNumber,
-      what: 'Failed Delivery',
-    });
-  };
+  const keepFailed = keepWhenQueued(outbox, (form, submitter) => ({
+    url: '/api/scans',
+    body: { json: scanBody(form, submitter) },
+    trackingNumber: stop.trackingNumber,
+    what: 'Failed Delivery',
+  }));
   const keepProof = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void proofFields(event.currentTarget).then((body) =>
@@ -177,7 +189,12 @@ export default function MyRun() {
       .then((module) => module.loadSignaturePad())
       .then(() => setProofReady(true));
   }, []);
-  const waitingFor = new Map(outbox.waiting.map((entry) => [entry.trackingNumber, entry.what]));
+  // What waits, by stop: a parcel's tracking number, or a pickup's id.
+  const waitingFor = new Map(
+    outbox.waiting.map((entry) => [entry.pickup?.id ?? entry.trackingNumber, entry.what]),
+  );
+  const waitingAt = (stop: AnyStop) =>
+    waitingFor.get(stop.kind === 'pickup' ? stop.pickupId : stop.trackingNumber);
   return (
     <div className="mx-auto max-w-xl space-y-4">
       <h1 className="text-2xl font-bold text-gray-900">My run</h1>
@@ -198,8 +215,7 @@ export default function MyRun() {
       {runs.length === 0 ? <p className="text-gray-700">No run for you today.</p> : null}
       {runs.map((run) => {
         // The next stop on top, then those after it, then those done.
-        const isDone = (stop: AnyStop) =>
-          !!stop.outcome || (stop.kind === 'delivery' && waitingFor.has(stop.trackingNumber));
+        const isDone = (stop: AnyStop) => !!stop.outcome || !!waitingAt(stop);
         const left = run.stops.filter((stop) => !isDone(stop));
         const done = run.stops.filter(isDone);
         return (
@@ -233,6 +249,8 @@ export default function MyRun() {
                     stop={stop}
                     live={run.status === 'started'}
                     next={run.status === 'started' && i === 0 && !isDone(stop)}
+                    waiting={waitingAt(stop)}
+                    onSubmit={keepPickupOutcome(outbox, stop)}
                   />
                 ) : (
                   <StopCard
@@ -240,9 +258,8 @@ export default function MyRun() {
                     stop={stop}
                     live={run.status === 'started'}
                     next={run.status === 'started' && i === 0 && !isDone(stop)}
-                    waiting={waitingFor.get(stop.trackingNumber)}
-                    shouldQueue={outbox.shouldQueue}
-                    keep={outbox.keep}
+                    waiting={waitingAt(stop)}
+                    outbox={outbox}
                   />
                 ),
               )}

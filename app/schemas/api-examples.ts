@@ -591,6 +591,7 @@ export const WEBHOOK_DATA_EXAMPLES: Record<string, unknown> = {
   'pickup.completed': {
     pickup: { ...pickup, status: 'completed', collectedCount: 1, completedAt: at },
   },
+  'pickup.missed': { pickup: { ...pickup, status: 'missed', missedReason: 'not_ready' } },
   'notification.failed': {
     notification: {
       ...notification,

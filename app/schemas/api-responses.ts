@@ -959,6 +959,11 @@ const WEBHOOK_DATA = {
       'Done: collected on the courier’s run, or its first parcel scanned Picked Up that day',
     ),
   }),
+  'pickup.missed': z.looseObject({
+    pickup: PickupObjectSchema.describe(
+      'Not collected on the courier’s run: status missed, with its `missedReason`',
+    ),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 export function webhookPayloadName(type: WebhookEventType) {

@@ -47,6 +47,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'pickup.scheduled',
   'pickup.cancelled',
   'pickup.completed',
+  'pickup.missed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -84,25 +84,27 @@ export const PickupListQuerySchema = z.object({
 export type PickupListQuery = z.output<typeof PickupListQuerySchema>;
 
 /**
- * The courier's run: a pickup stop's one-tap outcome, Collected (with the count handed over,
- * chosen, never typed) or Not collected (with its reason).
+ * A pickup's outcome, one tap on the courier's run: Collected (with the count handed over,
+ * chosen, never typed) or Not collected (with its reason). POST /api/pickups/:id/outcome.
  */
+const collected = z.object({ outcome: z.literal('collected'), collectedCount: parcelCount });
+const notCollected = z.object({
+  outcome: z.literal('not_collected'),
+  reason: z.enum(PICKUP_MISSED_REASON_CODES, { error: 'Choose why nothing was collected' }),
+  note: textField('Note', PICKUP_NOTES_MAX).default(''),
+});
+export const PickupOutcomeSchema = z.discriminatedUnion('outcome', [collected, notCollected]);
+
+/** The courier's run page: the same outcome, posted by the pickup stop's forms. */
+const stopForm = {
+  intent: z.literal('pickup'),
+  pickupId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown pickup'),
+};
 export const PickupStopOutcomeSchema = z.discriminatedUnion('outcome', [
-  z.object({
-    intent: z.literal('pickup'),
-    pickupId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown pickup'),
-    outcome: z.literal('collected'),
-    collectedCount: parcelCount,
-  }),
-  z.object({
-    intent: z.literal('pickup'),
-    pickupId: z.string().regex(OBJECT_ID_PATTERN, 'Unknown pickup'),
-    outcome: z.literal('not_collected'),
-    reason: z.enum(PICKUP_MISSED_REASON_CODES, { error: 'Choose why nothing was collected' }),
-    note: textField('Note', PICKUP_NOTES_MAX).default(''),
-  }),
+  collected.extend(stopForm),
+  notCollected.extend(stopForm),
 ]);
-export type PickupStopOutcome = z.output<typeof PickupStopOutcomeSchema>;
+export type PickupOutcome = z.output<typeof PickupOutcomeSchema>;
 
 /** Settings → Depots: the pickups' cut-off. */
 export const PickupSettingsSchema = z.object({

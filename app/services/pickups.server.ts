@@ -16,11 +16,7 @@ import {
   type SerializedPickup,
 } from '~/models/pickup.server';
 import type { AccountAddress } from '~/schemas/account';
-import {
-  PICKUP_DAYS_AHEAD,
-  type PickupCreateInput,
-  type PickupStopOutcome,
-} from '~/schemas/pickup';
+import { PICKUP_DAYS_AHEAD, type PickupCreateInput, type PickupOutcome } from '~/schemas/pickup';
 import { addDays, dayIn, nextWorkingDay } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
 import { auditRecord, type Actor } from './audit.server';
@@ -87,7 +83,7 @@ function pickupLabel(pickup: SerializedPickup) {
 }
 
 function emitPickup(
-  type: 'pickup.scheduled' | 'pickup.cancelled' | 'pickup.completed',
+  type: 'pickup.scheduled' | 'pickup.cancelled' | 'pickup.completed' | 'pickup.missed',
   pickup: SerializedPickup,
 ) {
   return emitWebhookEvent(
@@ -205,19 +201,21 @@ export async function notePickedUp(
 }
 
 /**
- * A pickup stop's outcome on the courier's run: Collected (the pickup done with the count handed
- * over) or Not collected (missed, with its reason); either way its stop is done. A pickup no
- * longer scheduled (collected by a scan, cancelled) is a conflict.
+ * A pickup stop's outcome on the courier's run (the page's form and POST
+ * /api/pickups/:id/outcome): Collected (the pickup done with the count handed over,
+ * `pickup.completed`) or Not collected (missed, with its reason, `pickup.missed`); either way its
+ * stop is done. A pickup no longer scheduled (collected by a scan, cancelled) is a conflict.
  */
 export async function recordPickupStop(
-  input: PickupStopOutcome,
+  pickupId: string,
+  input: PickupOutcome,
   actor: Actor,
   at = new Date(),
 ): Promise<SerializedPickup> {
-  const before = await getPickup(input.pickupId);
+  const before = await getPickup(pickupId);
   if (!before) throw new NotFoundError('Pickup not found');
   const closed = await closePickup(
-    input.pickupId,
+    pickupId,
     at,
     input.outcome === 'collected'
       ? { status: 'completed', collectedCount: input.collectedCount }
@@ -225,9 +223,9 @@ export async function recordPickupStop(
   );
   if (!closed) {
     // Closed meanwhile (a scan collected it, the shipper cancelled): its stop is done all the same.
-    const now = await getPickup(input.pickupId);
+    const now = await getPickup(pickupId);
     await notePickupStopDone(
-      input.pickupId,
+      pickupId,
       now?.status === 'completed' ? 'collected' : 'not_collected',
       at,
     );
@@ -241,6 +239,7 @@ export async function recordPickupStop(
     before,
     after: closed,
   });
+  await emitPickup('pickup.missed', closed);
   await notePickupStopDone(closed.id, 'not_collected', at);
   return closed;
 }

@@ -77,7 +77,8 @@ export function sendWaiting(onSent: (sent: OutboxSent) => void): Promise<void> {
         await db.delete('outbox', entry.id!);
         announce();
         const refused = response.ok || typeof answer?.message !== 'string' ? null : answer.message;
-        onSent({ trackingNumber: entry.trackingNumber, what: entry.what, refused });
+        const { trackingNumber, pickup, what } = entry;
+        onSent({ trackingNumber, pickup, what, refused });
       }
     } finally {
       sending = null;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 
 /**
  * The phone's outbox for a weak connection: a scan or a stop's outcome made offline (or while
@@ -19,13 +19,18 @@ export type OutboxEntry = {
    * them): encoded once, so that a retry is byte for byte the request its key was first sent with.
    */
   body: { json: Record<string, unknown> } | { multipart: Blob; contentType: string };
+  /** The parcel's tracking number ('' for a pickup's outcome, which names its `pickup`). */
   trackingNumber: string;
-  /** What was done, as the waiting list says it ("Failed Delivery", "Delivered"). */
+  /** A pickup stop's outcome: the pickup, and whose it is as the lists say it. */
+  pickup?: { id: string; accountName: string };
+  /** What was done, as the waiting list says it ("Failed Delivery", "Delivered", "Collected"). */
   what: string;
 };
 
 /** What the last send answered, for the page to say. */
-export type OutboxSent = { trackingNumber: string; what: string; refused: string | null };
+export type OutboxSent = Pick<OutboxEntry, 'trackingNumber' | 'pickup' | 'what'> & {
+  refused: string | null;
+};
 
 export const OUTBOX_CHANGED = 'outbox-changed';
 // A wait between tries while entries wait on a connection that says it is up.
@@ -92,6 +97,28 @@ export function useOutbox({ onSent }: { onSent?: (sent: OutboxSent) => void } = 
   return { waiting, sent, ready, keep, shouldQueue };
 }
 
+export type Outbox = Pick<ReturnType<typeof useOutbox>, 'keep' | 'shouldQueue'>;
+
+/**
+ * A form's submit handler: when the action must wait its turn (offline, or others waiting), the
+ * entry `entryOf` makes of the form and the button pressed is kept instead of the post;
+ * otherwise the form posts as always.
+ */
+export function keepWhenQueued(
+  outbox: Outbox,
+  entryOf: (
+    form: HTMLFormElement,
+    submitter: HTMLElement | null,
+  ) => Omit<OutboxEntry, 'id' | 'key'>,
+) {
+  return (event: FormEvent<HTMLFormElement>) => {
+    if (!outbox.shouldQueue()) return;
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    void outbox.keep(entryOf(event.currentTarget, submitter));
+  };
+}
+
 /** A form's fields as one multipart body, as the browser would post it, to keep. */
 export async function multipartBody(form: FormData) {
   const encoded = new Response(form);
@@ -101,20 +128,32 @@ export async function multipartBody(form: FormData) {
   };
 }
 
-/**
- * A scan form's fields as POST /api/scans's body, stamped with the time it was made: empty fields
- * left out, a ticked box as true.
- */
+/** A form's fields as a JSON body: the page's `intent` and empty fields left out, a ticked box as true. */
+function formJson(form: HTMLFormElement, submitter?: HTMLElement | null) {
+  const json: Record<string, unknown> = {};
+  for (const [name, value] of new FormData(form, submitter ?? undefined)) {
+    if (typeof value !== 'string' || value === '' || name === 'intent') continue;
+    json[name] = value === 'on' ? true : value;
+  }
+  return json;
+}
+
+/** A scan form's fields as POST /api/scans's body, stamped with the time it was made. */
 export function scanBody(
   form: HTMLFormElement,
   submitter?: HTMLElement | null,
 ): Record<string, unknown> {
-  const data = new FormData(form, submitter ?? undefined);
-  const json: Record<string, unknown> = {};
-  for (const [name, value] of data) {
-    if (typeof value !== 'string' || value === '' || name === 'intent') continue;
-    json[name] = value === 'on' ? true : value;
-  }
-  json.timestamp = new Date().toISOString();
-  return json;
+  return { ...formJson(form, submitter), timestamp: new Date().toISOString() };
+}
+
+/**
+ * A pickup stop's form as POST /api/pickups/:id/outcome's body: the outcome with its count, or
+ * its reason and note; the pickup is in the address.
+ */
+export function pickupOutcomeBody(
+  form: HTMLFormElement,
+  submitter?: HTMLElement | null,
+): Record<string, unknown> {
+  const { pickupId: _pickupId, collectedCount, ...json } = formJson(form, submitter);
+  return collectedCount === undefined ? json : { ...json, collectedCount: Number(collectedCount) };
 }

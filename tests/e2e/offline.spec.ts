@@ -1,7 +1,10 @@
+import path from 'node:path';
 import type { APIRequestContext, Request } from '@playwright/test';
+import mongoose from 'mongoose';
 import sharp from 'sharp';
+import { E2E_DIR } from '../../playwright.config';
 import { expect, test } from './support/fixtures';
-import { drawSignature, uniqueName } from './support/helpers';
+import { drawSignature, uniqueEmail, uniqueName } from './support/helpers';
 
 /** The company's day (America/New_York unless COMPANY_TIMEZONE says otherwise). */
 const today = new Intl.DateTimeFormat('en-CA', {
@@ -26,7 +29,52 @@ async function parcelAt(request: APIRequestContext, admin: Record<string, string
   return parcel;
 }
 
-test('offline, a scan and two stops’ outcomes wait on the phone through a closed tab and are sent once, in order', async ({
+/**
+ * An account's pickup of today at the depot, written into the server's database (MONGODB_URI,
+ * else the embedded engine's socket under its DATA_DIR) as the vitest suites write theirs: the
+ * API takes a pickup only for a business day before its cut-off, and this test runs on any day
+ * at any hour.
+ */
+async function pickupToday(
+  request: APIRequestContext,
+  admin: Record<string, string>,
+  depot: string,
+) {
+  const name = uniqueName('Offline Shop');
+  const address = { address: '4 Dock Rd', city: 'Portland', country: 'US' };
+  const res = await request.post('/api/accounts', {
+    headers: admin,
+    data: { name, email: uniqueEmail('offline-shop'), address },
+  });
+  const { account } = (await res.json()) as { account: { id: string } };
+  const socket = path.join(E2E_DIR, 'data', 'db', 'mongod.sock');
+  const uri = process.env.MONGODB_URI ?? `mongodb://${encodeURIComponent(socket)}/courier`;
+  const db = await mongoose.createConnection(uri).asPromise();
+  try {
+    const now = new Date();
+    const { ObjectId } = mongoose.Types;
+    const { insertedId } = await db.collection('pickups').insertOne({
+      accountId: new ObjectId(account.id),
+      livemode: true,
+      date: today,
+      window: { from: '09:00', until: '17:00' },
+      address: { ...address, region: '', postalCode: '' },
+      depotId: new ObjectId(depot),
+      parcelIds: [],
+      parcelCount: 2,
+      collectedParcelIds: [],
+      notes: '',
+      status: 'scheduled',
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { id: String(insertedId), accountName: name };
+  } finally {
+    await db.close();
+  }
+}
+
+test('offline, a scan and three stops’ outcomes wait on the phone through a closed tab and are sent once, in order', async ({
   context,
   request,
   admin,
@@ -39,10 +87,17 @@ test('offline, a scan and two stops’ outcomes wait on the phone through a clos
   const scanned = await parcelAt(request, admin, depot);
   const delivered = await parcelAt(request, admin, depot);
   const failed = await parcelAt(request, admin, depot);
+  const pickup = await pickupToday(request, admin, depot);
   const me = (await (await request.get('/api/auth/me', { headers: admin })).json()).user;
   const runRes = await request.post('/api/runs', {
     headers: admin,
-    data: { date: today, depotId: depot, courierId: me.id, parcelIds: [delivered.id, failed.id] },
+    data: {
+      date: today,
+      depotId: depot,
+      courierId: me.id,
+      parcelIds: [delivered.id, failed.id],
+      pickupIds: [pickup.id],
+    },
   });
   const { run } = (await runRes.json()) as { run: { id: string } };
   expect((await request.post(`/api/runs/${run.id}/start`, { headers: admin })).ok()).toBe(true);
@@ -60,7 +115,7 @@ test('offline, a scan and two stops’ outcomes wait on the phone through a clos
   await expect(station.getByText(ready)).toBeVisible();
   const myRun = await context.newPage();
   await myRun.goto('/dashboard/my-run');
-  const stops = myRun.getByRole('region', { name: 'Run of 2 stops' }).filter({
+  const stops = myRun.getByRole('region', { name: 'Run of 3 stops' }).filter({
     hasText: delivered.trackingNumber,
   });
   await expect(stops.getByRole('heading', { name: 'Next stop: Stop 1' })).toBeVisible();
@@ -89,7 +144,13 @@ test('offline, a scan and two stops’ outcomes wait on the phone through a clos
     stops.getByRole('heading', { name: 'Stop 1 · Delivered, waiting to send' }),
   ).toBeVisible();
   await stop(failed).getByRole('button', { name: 'Recipient unavailable' }).click();
-  await expect(myRun.getByRole('heading', { name: 'Waiting to send — 3' })).toBeVisible();
+  // The pickup's Not collected waits too, for its own API operation.
+  const pickupStop = stops.getByRole('listitem').filter({ hasText: pickup.accountName });
+  await pickupStop.getByRole('button', { name: 'Parcels not ready' }).click();
+  await expect(
+    stops.getByRole('heading', { name: 'Stop 3 · Pickup · Not collected, waiting to send' }),
+  ).toBeVisible();
+  await expect(myRun.getByRole('heading', { name: 'Waiting to send — 4' })).toBeVisible();
 
   // The tabs close. The proof's answer is lost on the way back, after the server took it.
   await station.close();
@@ -112,26 +173,31 @@ test('offline, a scan and two stops’ outcomes wait on the phone through a clos
   const page = await context.newPage();
   await page.goto('/dashboard/my-run');
   await firstSent;
-  await expect(page.getByRole('heading', { name: 'Waiting to send — 2' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Waiting to send — 3' })).toBeVisible();
   await expect(
     page.getByRole('list', { name: 'Waiting to send' }).getByRole('listitem'),
   ).toHaveText([
     `${delivered.trackingNumber} · Delivered`,
     `${failed.trackingNumber} · Failed Delivery`,
+    `Pickup from ${pickup.accountName} · Not collected`,
   ]);
 
   // The connection comes back: the rest go in the order made, the proof again with its key.
   await context.setOffline(true);
   await context.setOffline(false);
   await expect(page.getByRole('heading', { name: 'Everything is sent' })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Sent' }).getByRole('listitem')).toHaveCount(3);
+  await expect(page.getByRole('list', { name: 'Sent' }).getByRole('listitem')).toHaveCount(4);
   await expect(page.getByRole('heading', { name: 'Stop 2 · Failed' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Stop 3 · Pickup · Not collected' }),
+  ).toBeVisible();
   const urls = sent.map((req) => new URL(req.url()).pathname);
   const proofUrl = `/api/parcels/${delivered.id}/proof-of-delivery`;
-  expect(urls).toEqual(['/api/scans', proofUrl, proofUrl, '/api/scans']);
+  const pickupUrl = `/api/pickups/${pickup.id}/outcome`;
+  expect(urls).toEqual(['/api/scans', proofUrl, proofUrl, '/api/scans', pickupUrl]);
   const keys = sent.map((req) => req.headers()['idempotency-key']);
   expect(keys[1]).toBe(keys[2]);
-  expect(new Set(keys).size).toBe(3);
+  expect(new Set(keys).size).toBe(4);
   const replay = await sent[2]!.response();
   expect(replay?.headers()['idempotent-replayed']).toBe('true');
 
@@ -145,6 +211,11 @@ test('offline, a scan and two stops’ outcomes wait on the phone through a clos
   expect((await statuses(scanned)).filter((s) => s === 'Out for Delivery')).toHaveLength(1);
   expect((await statuses(delivered)).filter((s) => s === 'Delivered')).toHaveLength(1);
   expect((await statuses(failed)).filter((s) => s === 'Failed Delivery')).toHaveLength(1);
+  const missed = await request.get(`/api/pickups/${pickup.id}`, { headers: admin });
+  expect(((await missed.json()) as { pickup: unknown }).pickup).toMatchObject({
+    status: 'missed',
+    missedReason: 'not_ready',
+  });
   const proofs = await request.get(`/api/parcels/${delivered.id}/proof-of-delivery`, {
     headers: admin,
   });

@@ -16,6 +16,7 @@ import { action as depotsAction } from '~/routes/api.depots';
 import { action as runsAction } from '~/routes/api.runs';
 import { action as pickupsAction } from '~/routes/api.pickups';
 import { action as pickupAction } from '~/routes/api.pickups.$id';
+import { action as pickupOutcomeAction } from '~/routes/api.pickups.$id.outcome';
 import { firstPickupDay } from '~/services/pickups.server';
 import { insertPickup } from '~/models/pickup.server';
 import { companyToday } from '~/services/runs.server';
@@ -200,7 +201,8 @@ describe('webhook payloads', () => {
           trackingNumber: parcel.trackingNumber,
         },
       });
-    // A pickup asked for, another cancelled, and today's done once its parcel is picked up.
+    // A pickup asked for, another cancelled, today's done once its parcel is picked up, and one
+    // not collected.
     const day = nextWorkingDay(firstPickupDay(new Date(), DEFAULT_PICKUP_CUTOFF));
     const address = { address: '3 Dock Rd', city: 'Boston', country: 'US' };
     const pickupOf = (parcelIds: string[]) =>
@@ -215,15 +217,24 @@ describe('webhook payloads', () => {
     await pickupOf([collected.id]);
     const { pickup: dropped } = await pickupOf([collected.id]);
     // A scan completes a pickup of its own day: one for today, as a courier's run has it.
-    await insertPickup({
-      scope: null,
-      date: companyToday(),
-      window: { from: '09:00', until: '12:00' },
-      address: { ...address, region: '', postalCode: '' },
-      depotId: null,
-      parcelIds: [collected.id],
-      parcelCount: 1,
-      notes: '',
+    const todays = (parcelIds: string[]) =>
+      insertPickup({
+        scope: null,
+        date: companyToday(),
+        window: { from: '09:00', until: '12:00' },
+        address: { ...address, region: '', postalCode: '' },
+        depotId: null,
+        parcelIds,
+        parcelCount: 1,
+        notes: '',
+      });
+    await todays([collected.id]);
+    // And one the courier could not collect.
+    const missed = await todays([]);
+    await call(pickupOutcomeAction, `/api/pickups/${missed.id}/outcome`, {
+      method: 'POST',
+      params: { id: missed.id },
+      body: { outcome: 'not_collected', reason: 'closed' },
     });
     await call(pickupAction, `/api/pickups/${dropped.id}`, {
       method: 'DELETE',

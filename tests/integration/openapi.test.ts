@@ -222,6 +222,7 @@ describe('the OpenAPI document', () => {
       'parcel.updated',
       'pickup.cancelled',
       'pickup.completed',
+      'pickup.missed',
       'pickup.scheduled',
       'tracking_event.created',
       'tracking_event.deleted',

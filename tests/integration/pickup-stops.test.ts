@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectDb } from '~/lib/db.server';
 import { insertPickup, type SerializedPickup } from '~/models/pickup.server';
+import { AuditEntry } from '~/models/audit.server';
 import { createWebhook, WebhookDelivery } from '~/models/webhook.server';
 import { createDepot } from '~/services/depots.server';
 import { getPickup } from '~/services/pickups.server';
@@ -11,6 +12,7 @@ import { action as runAction } from '~/routes/api.runs.$id';
 import { action as startAction } from '~/routes/api.runs.$id.start';
 import { loader as parcelLoader } from '~/routes/api.parcels.$id';
 import { action as scansAction } from '~/routes/api.scans';
+import { action as outcomeAction } from '~/routes/api.pickups.$id.outcome';
 import { action as myRunAction, loader as myRunLoader } from '~/routes/dashboard.my-run';
 import { action as dispatchAction, loader as dispatchLoader } from '~/routes/dashboard.dispatch';
 import { loader as sheetLoader } from '~/routes/dashboard.dispatch.$runId.sheet[.]pdf';
@@ -75,6 +77,22 @@ function scan(trackingNumber: string, status: string) {
     headers: users.staff.auth,
     body: { trackingNumber, status, depotId, location: 'Pickford' },
   });
+}
+
+/** A run of today for the courier with the pickup as its one stop, started. */
+async function startedRunOf(pickupId: string, courierId: string): Promise<{ id: string }> {
+  const planned = await callRoute(runsAction, '/api/runs', {
+    method: 'POST',
+    headers: users.staff.auth,
+    body: { date: today(), depotId, courierId, pickupIds: [pickupId] },
+  });
+  const { run } = await planned.json();
+  await callRoute(startAction, `/api/runs/${run.id}/start`, {
+    method: 'POST',
+    headers: users.staff.auth,
+    params: { id: run.id },
+  });
+  return run;
 }
 
 const completions = (pickupId: string) =>
@@ -244,17 +262,7 @@ describe('pickups as stops', () => {
       });
     const [first, second] = [await sent(), await sent()];
     // On a started run, its stop is then collected too.
-    const planned = await callRoute(runsAction, '/api/runs', {
-      method: 'POST',
-      headers: users.staff.auth,
-      body: { date: today(), depotId, courierId: users.admin.user.id, pickupIds: [pickup.id] },
-    });
-    const { run } = await planned.json();
-    await callRoute(startAction, `/api/runs/${run.id}/start`, {
-      method: 'POST',
-      headers: users.staff.auth,
-      params: { id: run.id },
-    });
+    const run = await startedRunOf(pickup.id, users.admin.user.id);
     const elsewhere = await createParcel({ accountId: account.id, livemode: true });
     expect((await scan(elsewhere.trackingNumber, 'Picked Up')).status).toBe(201);
     expect((await getPickup(pickup.id))?.status).toBe('scheduled');
@@ -276,5 +284,37 @@ describe('pickups as stops', () => {
     expect((await res.json()).parcel.status).toBe('Picked Up');
     expect((await getPickup(listing.id))?.status).toBe('completed');
     expect(await completions(listing.id)).toBe(1);
+  });
+
+  it('take their outcome through the API as the phone sends it, once under one Idempotency-Key', async () => {
+    const pickup = await pickupToday({ postalCode: '50101' });
+    const run = await startedRunOf(pickup.id, users.courier.user.id);
+    const outcome = (body: Record<string, unknown>, key: string, headers = users.courier.auth) =>
+      callRoute(outcomeAction, `/api/pickups/${pickup.id}/outcome`, {
+        method: 'POST',
+        headers: { ...headers, 'Idempotency-Key': key },
+        params: { id: pickup.id },
+        body,
+      });
+    const collected = { outcome: 'collected', collectedCount: 2 };
+    expect((await outcome(collected, 'viewer-1', users.viewer.auth)).status).toBe(403);
+    const wrong = await outcome({ outcome: 'not_collected', reason: 'gone' }, 'bad-1');
+    expect(wrong.status).toBe(400);
+    expect((await outcome(collected, 'outcome-0', users.courier.auth)).status).toBe(200);
+    // The answer was lost: the phone sends the same outcome again with its key.
+    const again = await outcome(collected, 'outcome-0');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await again.json()).pickup).toMatchObject({ status: 'completed', collectedCount: 2 });
+    expect(await completions(pickup.id)).toBe(1);
+    expect(
+      await AuditEntry.countDocuments({ entity: 'pickup', entityId: pickup.id, action: 'update' }),
+    ).toBe(1);
+    expect((await getRun(run.id))?.stops.map((s) => s.outcome)).toEqual(['collected']);
+    // Another outcome for it is refused.
+    const late = await outcome({ outcome: 'not_collected', reason: 'closed' }, 'outcome-1');
+    expect(late.status).toBe(409);
+    expect((await late.json()).code).toBe('pickup_closed');
+    expect(await getPickup(pickup.id)).toMatchObject({ status: 'completed' });
   });
 });

@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDelivery } from '~/models/webhook.server';
 import { action as parcelsAction } from '~/routes/api.parcels';
 import { action as eventsAction } from '~/routes/api.tracking.$parcelId.events';
+import { action as pickupOutcomeAction } from '~/routes/api.pickups.$id.outcome';
+import { insertPickup } from '~/models/pickup.server';
 import { loader as deliveriesLoader } from '~/routes/api.webhooks.$id.deliveries';
 import { action as redeliverAction } from '~/routes/api.webhooks.$id.deliveries.$deliveryId.redeliver';
 import { action as webhookAction, loader as webhookLoader } from '~/routes/api.webhooks.$id';
@@ -386,5 +388,62 @@ describe('deliveries', () => {
     await worker.idle();
     expect(await WebhookDelivery.countDocuments({ webhookId: body.webhook.id })).toBe(0);
     expect(bodiesFor('paused')).toEqual([]);
+  });
+
+  it('tell an endpoint that wants pickup.missed of a pickup not collected, and not one that wants only pickup.completed', async () => {
+    for (const [name, event] of [
+      ['missed', 'pickup.missed'],
+      ['completed', 'pickup.completed'],
+    ])
+      expect(
+        (await createWebhook({ url: `https://hooks.example.test/${name}`, events: [event] }))
+          .status,
+      ).toBe(201);
+    const pickup = () =>
+      insertPickup({
+        scope: null,
+        date: '2026-06-01',
+        window: { from: '09:00', until: '12:00' },
+        address: {
+          address: '5 Dock Rd',
+          city: 'Boston',
+          region: '',
+          postalCode: '',
+          country: 'US',
+        },
+        depotId: null,
+        parcelIds: [],
+        parcelCount: 2,
+        notes: '',
+      });
+    const record = async (id: string, body: Record<string, unknown>) => {
+      const res = await callRoute(pickupOutcomeAction, `/api/pickups/${id}/outcome`, {
+        method: 'POST',
+        headers: auth,
+        params: { id },
+        body,
+      });
+      expect(res.status).toBe(200);
+    };
+    const [missed, collected] = [await pickup(), await pickup()];
+    await record(missed.id, { outcome: 'not_collected', reason: 'not_ready' });
+    await record(collected.id, { outcome: 'collected', collectedCount: 2 });
+    await until(async () => bodiesFor('missed').length >= 1 && bodiesFor('completed').length >= 1);
+    await worker.idle();
+    expect(bodiesFor('missed')).toEqual([
+      expect.objectContaining({
+        type: 'pickup.missed',
+        data: {
+          pickup: expect.objectContaining({
+            id: missed.id,
+            status: 'missed',
+            missedReason: 'not_ready',
+          }),
+        },
+      }),
+    ]);
+    expect(bodiesFor('completed').map((b) => [b.type, b.data.pickup.id])).toEqual([
+      ['pickup.completed', collected.id],
+    ]);
   });
 });

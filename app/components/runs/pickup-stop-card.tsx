@@ -1,4 +1,5 @@
 import { Form } from '@remix-run/react';
+import type { FormEventHandler } from 'react';
 import { ReasonButtons } from '~/components/scan/failed-reasons';
 import { MapsLink } from './maps-link';
 import { PICKUP_MISSED_REASONS, PICKUP_MISSED_REASON_CODES } from '~/schemas/event-statuses';
@@ -18,7 +19,7 @@ export type PickupStop = {
   outcome: string | null;
 };
 
-const OUTCOME_WORDS: Record<string, string> = {
+export const OUTCOME_WORDS: Record<string, string> = {
   collected: 'Collected',
   not_collected: 'Not collected',
 };
@@ -26,16 +27,22 @@ const OUTCOME_WORDS: Record<string, string> = {
 /**
  * A pickup stop on the courier's run: whose it is, where, its window and parcel count, the
  * shipper's notes and a maps link; once the run has started, one tap to Collected (the count
- * chosen from a list, the expected one first) or to Not collected with its reason. Plain forms.
+ * chosen from a list, the expected one first) or to Not collected with its reason. Plain forms;
+ * `onSubmit` may keep the outcome on the phone instead (offline), which it then says `waiting`.
  */
 export function PickupStopCard({
   stop,
   live,
   next,
+  waiting,
+  onSubmit,
 }: {
   stop: PickupStop;
   live: boolean;
   next: boolean;
+  /** What this stop's outcome waits to send, if it does. */
+  waiting?: string;
+  onSubmit?: FormEventHandler<HTMLFormElement>;
 }) {
   const headingId = `stop-${stop.pickupId}`;
   return (
@@ -47,6 +54,7 @@ export function PickupStopCard({
         <h3 id={headingId} className="text-lg font-semibold text-gray-900">
           {next ? 'Next stop: ' : ''}Stop {stop.sequence} · Pickup
           {stop.outcome ? ` · ${OUTCOME_WORDS[stop.outcome] ?? stop.outcome}` : ''}
+          {waiting && !stop.outcome ? ` · ${waiting}, waiting to send` : ''}
         </h3>
         <p className="text-gray-900">
           <strong>{stop.accountName}</strong>
@@ -61,9 +69,9 @@ export function PickupStopCard({
           <MapsLink href={stop.mapsHref} />
         </p>
       </div>
-      {live && !stop.outcome ? (
+      {live && !stop.outcome && !waiting ? (
         <div className="space-y-3 border-t border-gray-200 pt-3">
-          <Form method="post" className="flex items-end gap-2">
+          <Form method="post" className="flex items-end gap-2" onSubmit={onSubmit}>
             <input type="hidden" name="intent" value="pickup" />
             <input type="hidden" name="pickupId" value={stop.pickupId} />
             <label className="flex-1 text-sm font-medium text-gray-800">
@@ -89,7 +97,7 @@ export function PickupStopCard({
               Collected
             </button>
           </Form>
-          <Form method="post">
+          <Form method="post" onSubmit={onSubmit}>
             <input type="hidden" name="intent" value="pickup" />
             <input type="hidden" name="pickupId" value={stop.pickupId} />
             <input type="hidden" name="outcome" value="not_collected" />

@@ -1,5 +1,14 @@
 import type { OutboxEntry, OutboxSent } from '~/utils/outbox';
 
+/** Whose action it is: the parcel's tracking number, or the pickup and whose it is. */
+function Subject({ trackingNumber, pickup }: Pick<OutboxEntry, 'trackingNumber' | 'pickup'>) {
+  return pickup ? (
+    <>Pickup from {pickup.accountName}</>
+  ) : (
+    <span className="font-mono">{trackingNumber}</span>
+  );
+}
+
 /**
  * What the phone keeps for a weak connection: the scans and stops' outcomes waiting to be sent,
  * in the order made, and what each said once sent; before any, once the page can keep them
@@ -32,7 +41,7 @@ export function OutboxStatus({
         <ol aria-label="Waiting to send" className="list-decimal pl-5 text-sm text-gray-800">
           {waiting.map((entry) => (
             <li key={entry.key}>
-              <span className="font-mono">{entry.trackingNumber}</span> · {entry.what}
+              <Subject {...entry} /> · {entry.what}
             </li>
           ))}
         </ol>
@@ -40,8 +49,8 @@ export function OutboxStatus({
       {sent.length ? (
         <ul aria-label="Sent" className="text-sm text-gray-800">
           {sent.map((one, i) => (
-            <li key={`${one.trackingNumber}-${i}`}>
-              <span className="font-mono">{one.trackingNumber}</span> · {one.what}:{' '}
+            <li key={`${one.pickup?.id ?? one.trackingNumber}-${i}`}>
+              <Subject {...one} /> · {one.what}:{' '}
               {one.refused ? `not recorded: ${one.refused}` : 'sent'}
             </li>
           ))}
