@@ -7,14 +7,8 @@ import { MapsLink } from '~/components/runs/maps-link';
 import { OUTCOME_WORDS, PickupStopCard } from '~/components/runs/pickup-stop-card';
 import { myRunAction, myRunLoader } from '~/http/my-run-pages.server';
 import { useHydrated } from '~/utils/use-hydrated';
-import {
-  keepWhenQueued,
-  multipartBody,
-  pickupOutcomeBody,
-  scanBody,
-  useOutbox,
-  type Outbox,
-} from '~/utils/outbox';
+import { scanBody, useOutbox } from '~/utils/outbox';
+import { keepWhenQueued, multipartBody, pickupOutcomeBody, type Outbox } from '~/utils/run-outbox';
 
 /**
  * The courier's run on their phone: today's stops in order, the next one on top, each with what

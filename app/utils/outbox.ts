@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 /**
  * The phone's outbox for a weak connection: a scan or a stop's outcome made offline (or while
@@ -97,39 +97,8 @@ export function useOutbox({ onSent }: { onSent?: (sent: OutboxSent) => void } = 
   return { waiting, sent, ready, keep, shouldQueue };
 }
 
-export type Outbox = Pick<ReturnType<typeof useOutbox>, 'keep' | 'shouldQueue'>;
-
-/**
- * A form's submit handler: when the action must wait its turn (offline, or others waiting), the
- * entry `entryOf` makes of the form and the button pressed is kept instead of the post;
- * otherwise the form posts as always.
- */
-export function keepWhenQueued(
-  outbox: Outbox,
-  entryOf: (
-    form: HTMLFormElement,
-    submitter: HTMLElement | null,
-  ) => Omit<OutboxEntry, 'id' | 'key'>,
-) {
-  return (event: FormEvent<HTMLFormElement>) => {
-    if (!outbox.shouldQueue()) return;
-    event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    void outbox.keep(entryOf(event.currentTarget, submitter));
-  };
-}
-
-/** A form's fields as one multipart body, as the browser would post it, to keep. */
-export async function multipartBody(form: FormData) {
-  const encoded = new Response(form);
-  return {
-    multipart: await encoded.blob(),
-    contentType: encoded.headers.get('Content-Type') ?? 'multipart/form-data',
-  };
-}
-
 /** A form's fields as a JSON body: the page's `intent` and empty fields left out, a ticked box as true. */
-function formJson(form: HTMLFormElement, submitter?: HTMLElement | null) {
+export function formJson(form: HTMLFormElement, submitter?: HTMLElement | null) {
   const json: Record<string, unknown> = {};
   for (const [name, value] of new FormData(form, submitter ?? undefined)) {
     if (typeof value !== 'string' || value === '' || name === 'intent') continue;
@@ -144,16 +113,4 @@ export function scanBody(
   submitter?: HTMLElement | null,
 ): Record<string, unknown> {
   return { ...formJson(form, submitter), timestamp: new Date().toISOString() };
-}
-
-/**
- * A pickup stop's form as POST /api/pickups/:id/outcome's body: the outcome with its count, or
- * its reason and note; the pickup is in the address.
- */
-export function pickupOutcomeBody(
-  form: HTMLFormElement,
-  submitter?: HTMLElement | null,
-): Record<string, unknown> {
-  const { pickupId: _pickupId, collectedCount, ...json } = formJson(form, submitter);
-  return collectedCount === undefined ? json : { ...json, collectedCount: Number(collectedCount) };
 }
