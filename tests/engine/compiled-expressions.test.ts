@@ -141,3 +141,75 @@ describe('compiled expressions', () => {
     expect(vi.mocked(values.cloneDoc).mock.calls).toHaveLength(4);
   });
 });
+
+describe("$group's own accumulators", () => {
+  // The documents above, with numbers of every type to sum and values to collect.
+  const grouped = [...docs, { _id: 6, a: 2.5, r: { id: 7 } }, { _id: 7, a: 'x', r: { id: 7.0 } }];
+  const accumulators = {
+    n: { $sum: 1 },
+    sum: { $sum: '$a' },
+    avg: { $avg: '$a' },
+    pushed: { $push: '$a' },
+    set: { $addToSet: '$a' },
+    ids: { $addToSet: { $cond: [{ $ifNull: ['$r.id', false] }, { $toString: '$_id' }, null] } },
+    twice: { $sum: { $multiply: [{ $ifNull: ['$_id', 0] }, 2] } },
+    first: { $first: '$a' },
+  };
+
+  it('answer as mingo evaluates the accumulators over each group’s documents', () => {
+    for (const key of ['$r.id', { id: '$r.id', a: { $ifNull: ['$a', 'none'] } }, null]) {
+      const stage = escapeExpression(values.toMingo({ _id: key, ...accumulators })) as values.Doc;
+      const { _id: idExpr, ...fields } = stage;
+      const expected = new Map<string, values.Doc>();
+      for (const doc of grouped) {
+        const id = computeValue(doc, idExpr, null, baseOptions) ?? null;
+        const k = values.keyOf(id);
+        expected.set(k, { _id: id, docs: [...((expected.get(k)?.docs as unknown[]) ?? []), doc] });
+      }
+      const answers = [...expected.values()].map(({ _id, docs: members }) => ({
+        _id,
+        ...Object.fromEntries(
+          Object.entries(fields).map(([f, spec]) => [
+            f,
+            computeValue(members, spec, null, baseOptions),
+          ]),
+        ),
+      }));
+      expect(
+        aggregate(grouped, [{ $group: { _id: key, ...accumulators } }], () => []),
+        JSON.stringify(key),
+      ).toEqual(answers.map((a) => values.fromMingo(a)));
+    }
+  });
+
+  it('computes the key and $sum, $avg, $push and $addToSet of compiled expressions without mingo', () => {
+    vi.mocked(computeValue).mockClear();
+    const [group] = aggregate(
+      grouped,
+      [
+        { $match: { _id: { $lte: 3 } } },
+        {
+          $group: {
+            _id: { id: '$r.id', none: null },
+            n: { $sum: 1 },
+            sum: { $sum: '$a' },
+            avg: { $avg: { $ifNull: ['$a', 0] } },
+            pushed: { $push: '$_id' },
+            set: { $addToSet: { $cond: [{ $eq: ['$a', null] }, 'null', 'a'] } },
+          },
+        },
+        { $match: { '_id.id': 7 } },
+      ],
+      () => [],
+    );
+    expect(group).toEqual({
+      _id: { id: 7, none: null },
+      n: 1,
+      sum: 1,
+      avg: 1,
+      pushed: [1],
+      set: ['a'],
+    });
+    expect(vi.mocked(computeValue)).not.toHaveBeenCalled();
+  });
+});
