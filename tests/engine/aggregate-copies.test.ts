@@ -1,3 +1,4 @@
+import { Double } from 'bson';
 import { describe, expect, it, vi } from 'vitest';
 import { aggregate } from '../../embedded-mongo/pipeline';
 import * as values from '../../embedded-mongo/values';
@@ -52,6 +53,31 @@ describe('aggregation copies', () => {
       [7, -1],
       [6, -1],
     ]);
+  });
+
+  it('a first $project that only keeps fields converts for mingo only documents not in its form', () => {
+    const docs: values.Doc[] = [
+      { _id: 1, constructor: { x: 1 }, n: new Double(2) },
+      { _id: 2, constructor: { x: 1 }, n: 3 },
+      { _id: 3, n: 4, other: 'x' },
+    ];
+    expect(docs.map(values.inMingoForm)).toEqual([false, false, true]);
+    const before = structuredClone(docs);
+    for (let read = 0; read < 2; read++)
+      expect(
+        aggregate(
+          docs,
+          [
+            { $project: { constructor: 1, n: 1 } },
+            { $group: { _id: '$constructor.x', n: { $sum: '$n' } } },
+          ],
+          () => [],
+        ),
+      ).toEqual([
+        { _id: 1, n: 5 },
+        { _id: null, n: 4 },
+      ]);
+    expect(docs).toEqual(before);
   });
 
   it('an $unwind of a path alone reads what it is given as it is; one that writes reads copies', () => {
