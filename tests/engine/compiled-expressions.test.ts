@@ -22,6 +22,10 @@ const docs = [
   { _id: 3, a: Long.fromNumber(1), e: [{ s: 'y' }, { t: 1 }], r: { id: '7' } },
   { _id: 4, a: Decimal128.fromString('0'), at: new Date(0), e: 'x', constructor: 1 },
   { _id: 5 },
+  { _id: 6, at: new Date('0000-01-01T00:00:00Z') },
+  { _id: 7, at: new Date(Date.parse('0000-01-01T00:00:00Z') - 1) },
+  { _id: 8, at: new Date('9999-12-31T23:59:59.999Z') },
+  { _id: 9, at: new Date('+010000-01-01T00:00:00Z') },
 ].map(values.toMingo);
 
 // Expressions the engine compiles answer as mingo's evaluation of the same operators does, errors
@@ -47,6 +51,8 @@ const expressions = [
   { $ifNull: ['$missing', '$a', 'none'] },
   { $dateToString: { date: '$at', format: '%Y-%m-%d', timezone: 'America/New_York' } },
   { $dateToString: { date: '$at', format: '%G-W%V' } },
+  { $dateToString: { date: '$at', format: '%Y-%m-%d' } },
+  { $dateToString: { date: '$at', format: '%Y-%m-%d', timezone: '+00:00' } },
   { $dateToString: { date: '$at' } },
   { $dateToString: { date: '$at', timezone: '$tz' } },
   { $cond: ['$a', { $toString: '$r.id' }, null] },
@@ -144,7 +150,7 @@ describe('compiled expressions', () => {
 
 describe("$group's own accumulators", () => {
   // The documents above, with numbers of every type to sum and values to collect.
-  const grouped = [...docs, { _id: 6, a: 2.5, r: { id: 7 } }, { _id: 7, a: 'x', r: { id: 7.0 } }];
+  const grouped = [...docs, { _id: 10, a: 2.5, r: { id: 7 } }, { _id: 11, a: 'x', r: { id: 7.0 } }];
   const accumulators = {
     n: { $sum: 1 },
     sum: { $sum: '$a' },
