@@ -311,6 +311,14 @@ function onlyIncludes(spec: unknown): boolean {
 }
 
 /**
+ * What a first `$project` that only keeps fields kept of each stored document it read, with the
+ * projection's text: stored documents are never changed in place (a write stores a new version),
+ * and what is kept of them is only read and copied (see aggregate), so it stays right for as long
+ * as the document is kept, and the next aggregation with the same projection reads it again.
+ */
+const keptOfStored = new WeakMap<Doc, { projection: string; kept: Doc }>();
+
+/**
  * The fields a `$project` that only keeps fields keeps, read from the stored documents as they
  * are, in mingo's form: a stored document already in that form keeps parts that are too, and
  * only what is kept of another is converted.
@@ -320,9 +328,14 @@ function includedFields(docs: Doc[], spec: Doc): Doc[] {
     prepare: () => fail(2, 'a projection that only keeps fields has no expression'),
     evaluate: () => () => undefined,
   });
+  const projection = JSON.stringify(spec);
   return docs.map((doc) => {
-    const kept = project(doc);
-    return inMingoForm(doc) ? kept : storedToMingo(kept);
+    const known = keptOfStored.get(doc);
+    if (known?.projection === projection) return known.kept;
+    const found = project(doc);
+    const kept = inMingoForm(doc) ? found : storedToMingo(found);
+    keptOfStored.set(doc, { projection, kept });
+    return kept;
   });
 }
 

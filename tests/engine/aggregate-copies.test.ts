@@ -80,6 +80,26 @@ describe('aggregation copies', () => {
     expect(docs).toEqual(before);
   });
 
+  it('the next aggregation with the same first $project reads what it kept of a stored document', () => {
+    const docs = stored();
+    const pipeline = [{ $project: { a: 1 } }, { $match: { 'a.b': { $lt: 3 } } }];
+    const read = () => {
+      vi.mocked(values.cloneDoc).mockClear();
+      const out = aggregate(docs, pipeline, () => []);
+      return { out, kept: vi.mocked(values.cloneDoc).mock.calls.map(([d]) => d) };
+    };
+    const first = read();
+    const again = read();
+    expect(again.out).toEqual(first.out);
+    expect(again.kept).toHaveLength(3);
+    again.kept.forEach((kept, i) => expect(kept).toBe(first.kept[i]));
+    // Another projection, or a new version of the document, is read anew.
+    const other = aggregate(docs, [{ $project: { at: 1 } }, { $limit: 1 }], () => []);
+    expect(other).toEqual([{ _id: 0, at: docs[0]!.at }]);
+    docs[1] = { ...docs[1]!, a: { b: -1, c: [] } };
+    expect(aggregate(docs, pipeline, () => [])[1]).toEqual({ _id: 1, a: { b: -1, c: [] } });
+  });
+
   it('an $unwind of a path alone reads what it is given as it is; one that writes reads copies', () => {
     const counted = (unwind: unknown) => {
       const { out } = run([
