@@ -622,6 +622,21 @@ function accumulating(name: string, result: (values: unknown[]) => unknown): Exp
   };
 }
 
+/**
+ * $sum and $avg as running accumulators, one value at a time, for $group (stages.ts): the same
+ * sums as over the list of values.
+ */
+export const runningSums = {
+  $sum: () => {
+    const sum = new Sum();
+    return { add: (v: unknown) => sum.add(v), result: () => sum.value() };
+  },
+  $avg: () => {
+    const sum = new Sum();
+    return { add: (v: unknown) => sum.add(v), result: () => sum.average() };
+  },
+};
+
 const summed = (values: unknown[]): Sum => {
   const sum = new Sum();
   for (const v of values) sum.add(v);

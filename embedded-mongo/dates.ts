@@ -412,6 +412,9 @@ const $dateToString: Expression = (obj, argument, options) => {
  * Compiled (see compiled.ts) when the format and the zone are constants, checked once: then only
  * the date is evaluated for each document. Anything else is evaluated as above.
  */
+const FIRST_YEAR = Date.parse('0000-01-01T00:00:00Z');
+const AFTER_YEAR_9999 = Date.parse('+010000-01-01T00:00:00Z');
+
 compiledOperators.set('$dateToString', (argument, compile) => {
   if (!isPlainObject(argument) || !('date' in argument)) return null;
   const keys = Object.keys(argument);
@@ -429,9 +432,15 @@ compiledOperators.set('$dateToString', (argument, compile) => {
   }
   const f = format ?? (zone.utc ? ISO_FORMAT : '%Y-%m-%dT%H:%M:%S.%L');
   const date = compile(argument.date);
+  // A UTC day of the years 0 to 9999 is the start of the date's ISO 8601 form.
+  const utcDay = zone.fixed === 0 && f === '%Y-%m-%d';
   return (doc, options) => {
     const value = date(doc, options);
-    return nullish(value) ? null : formatDate(coerceToDate(value), f, zone);
+    if (nullish(value)) return null;
+    const ms = coerceToDate(value);
+    return utcDay && ms >= FIRST_YEAR && ms < AFTER_YEAR_9999
+      ? new Date(ms).toISOString().slice(0, 10)
+      : formatDate(ms, f, zone);
   };
 });
 

@@ -5,8 +5,10 @@ import {
   escapeKey,
   formatValue,
   fromMingo,
+  inMingoForm,
   isPlainObject,
   setField,
+  storedToMingo,
   toMingo,
   type Doc,
 } from './values';
@@ -309,15 +311,32 @@ function onlyIncludes(spec: unknown): boolean {
 }
 
 /**
+ * What a first `$project` that only keeps fields kept of each stored document it read, with the
+ * projection's text: stored documents are never changed in place (a write stores a new version),
+ * and what is kept of them is only read and copied (see aggregate), so it stays right for as long
+ * as the document is kept, and the next aggregation with the same projection reads it again.
+ */
+const keptOfStored = new WeakMap<Doc, { projection: string; kept: Doc }>();
+
+/**
  * The fields a `$project` that only keeps fields keeps, read from the stored documents as they
- * are, so that only what is kept is then converted for mingo.
+ * are, in mingo's form: a stored document already in that form keeps parts that are too, and
+ * only what is kept of another is converted.
  */
 function includedFields(docs: Doc[], spec: Doc): Doc[] {
   const project = compileProjectionSpec(spec, 'project', {
     prepare: () => fail(2, 'a projection that only keeps fields has no expression'),
     evaluate: () => () => undefined,
   });
-  return docs.map((doc) => project(doc));
+  const projection = JSON.stringify(spec);
+  return docs.map((doc) => {
+    const known = keptOfStored.get(doc);
+    if (known?.projection === projection) return known.kept;
+    const found = project(doc);
+    const kept = inMingoForm(doc) ? found : storedToMingo(found);
+    keptOfStored.set(doc, { projection, kept });
+    return kept;
+  });
 }
 
 /**
@@ -330,7 +349,7 @@ export function aggregate(docs: Doc[], pipeline: Doc[], resolver: (name: string)
   const stages = escapePipeline(toMingo(pipeline)) as Doc[];
   if (leavesInputAlone(pipeline[0])) {
     const made = onlyIncludes(pipeline[0]!.$project)
-      ? includedFields(docs, pipeline[0]!.$project as Doc).map(toMingo)
+      ? includedFields(docs, pipeline[0]!.$project as Doc)
       : (new Aggregator(stages.slice(0, 1), options).run(docs.map(toMingo)) as Doc[]);
     // The stages after it that only read go on reading them as they are; what they give is copied.
     const rest = stages.slice(1);

@@ -3,7 +3,8 @@ import { Aggregator } from 'mingo/aggregator';
 import { ComputeOptions, computeValue, ProcessingMode, type Options } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as pipelineOperators from 'mingo/operators/pipeline';
-import { perDocument } from './compiled';
+import { runningSums } from './arithmetic';
+import { compileExpression, perDocument, type Compiled } from './compiled';
 import { fail } from './errors';
 import { compareExpressionValues, notImplemented } from './expression-support';
 import { equalityKeys } from './paths';
@@ -31,12 +32,84 @@ type Stage = (collection: Iterator, spec: unknown, options: Options) => Iterator
 
 const FAILED_TO_PARSE = 9;
 
-/** The accumulated fields of a group: each field's operator over the group's documents. */
-function accumulate(docs: Doc[], fields: Doc, groupId: unknown, options: Options): Doc {
+/** An accumulator fed one value at a time, in the group's order of documents. */
+type Running = { add(value: unknown): void; result(): unknown };
+
+/**
+ * The accumulators $group runs itself, each over its expression's values for the group's
+ * documents, compiled once for the stage (compiled.ts): the same answers as the engine's
+ * accumulators over the list of values (mingo-context.ts), without the list. Others are mingo's.
+ */
+const RUNNING = new Map<string, () => Running>(
+  Object.entries({
+    ...runningSums,
+    // A missing value is not pushed.
+    $push: () => {
+      const out: unknown[] = [];
+      return { add: (v) => v !== undefined && out.push(v), result: () => out };
+    },
+    // Each value once, as MongoDB compares them (as distinctValues); missing values are skipped.
+    $addToSet: () => {
+      const seen = new Set<string>();
+      const out: unknown[] = [];
+      return {
+        add: (v) => {
+          if (v === undefined) return;
+          const k = keyOf(v);
+          if (seen.has(k)) return;
+          seen.add(k);
+          out.push(v);
+        },
+        result: () => out,
+      };
+    },
+  } satisfies Record<string, () => Running>),
+);
+
+/** How a group computes one of its fields: a running accumulator, or mingo's over its documents. */
+type FieldPlan =
+  { field: string; running: () => Running; value: Compiled } | { field: string; spec: unknown };
+
+function planFields(fields: Doc): FieldPlan[] {
+  return Object.entries(fields).map(([field, spec]) => {
+    const [name, expr] = Object.entries(spec as Doc)[0]!;
+    const running = RUNNING.get(name);
+    // Without an expression mingo's accumulators read the documents themselves.
+    return running && expr !== null && expr !== undefined
+      ? { field, running, value: compileExpression(expr) }
+      : { field, spec };
+  });
+}
+
+/** The accumulated fields of a group, each field's operator over its documents by mingo. */
+function accumulateByMingo(docs: Doc[], fields: Doc, groupId: unknown, options: Options): Doc {
   const copts = ComputeOptions.init(options).update(null, { groupId });
   const out: Doc = {};
   for (const [field, spec] of Object.entries(fields))
     out[field] = computeValue(docs, spec, null, copts);
+  return out;
+}
+
+/** The accumulated fields of a group: each field's operator over the group's documents. */
+function accumulate(docs: Doc[], fields: FieldPlan[], groupId: unknown, options: Options): Doc {
+  const copts = ComputeOptions.init(options).update(null, { groupId });
+  // What a part of an expression left to mingo reads: this document as its root, and the group.
+  let current: Doc | null = null;
+  let forDoc: ComputeOptions | null = null;
+  const optionsOf = () => (forDoc ??= ComputeOptions.init(copts)).update(current);
+  const out: Doc = {};
+  for (const plan of fields) {
+    if (!('running' in plan)) {
+      out[plan.field] = computeValue(docs, plan.spec, null, copts);
+      continue;
+    }
+    const acc = plan.running();
+    for (const doc of docs) {
+      current = doc;
+      acc.add(plan.value(doc, optionsOf));
+    }
+    out[plan.field] = acc.result();
+  }
   return out;
 }
 
@@ -52,6 +125,56 @@ function partition(docs: Doc[], key: (doc: Doc) => unknown): Array<{ id: unknown
   }
   return [...groups.values()];
 }
+
+/**
+ * $group's key when it is a document of expressions (`_id: { day: …, depot: … }`): each field
+ * compiled, and the key string made from the fields' values as keyOf makes it of the document,
+ * which is built only for a group's first document.
+ */
+function fieldsKey(idExpr: Doc, options: Options) {
+  const names = Object.keys(idExpr);
+  const prefixes = names.map((k) => JSON.stringify(k) + ':');
+  const parts = names.map((k) => compileExpression(idExpr[k]));
+  const values: unknown[] = new Array(names.length);
+  let current: Doc | null = null;
+  const optionsOf = () => ComputeOptions.init(options).update(current);
+  return {
+    key(doc: Doc): string {
+      current = doc;
+      let k = '{';
+      for (let i = 0; i < parts.length; i++) {
+        values[i] = parts[i]!(doc, optionsOf);
+        k += prefixes[i]! + keyOf(values[i]) + ',';
+      }
+      return k + '}';
+    },
+    /** The key document of the last document keyed. */
+    id(): Doc {
+      const id: Doc = {};
+      for (let i = 0; i < names.length; i++) setField(id, names[i]!, values[i]);
+      return id;
+    },
+  };
+}
+
+/** The documents by the key string of each (see fieldsKey), in the order the keys first appear. */
+function partitionByFields(
+  docs: Doc[],
+  key: ReturnType<typeof fieldsKey>,
+): Array<{ id: unknown; docs: Doc[] }> {
+  const groups = new Map<string, { id: unknown; docs: Doc[] }>();
+  for (const doc of docs) {
+    const k = key.key(doc);
+    const group = groups.get(k);
+    if (group) group.docs.push(doc);
+    else groups.set(k, { id: key.id(), docs: [doc] });
+  }
+  return [...groups.values()];
+}
+
+/** A document of expressions, no operator: the fields of a group's key. */
+const isFieldsDocument = (v: unknown): v is Doc =>
+  isPlainObject(v) && Object.keys(v).length > 0 && !Object.keys(v).some((k) => k.startsWith('$'));
 
 function checkAccumulators(stage: string, fields: Doc): void {
   for (const [field, spec] of Object.entries(fields)) {
@@ -84,16 +207,24 @@ const $group = (collection: Iterator, spec: unknown, options: Options): Iterator
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');
   const { _id: idExpr, ...fields } = spec;
   checkAccumulators('$group', fields);
-  const groupKey = perDocument(idExpr, options);
-  return deferred(() =>
-    partition(
-      collection.value() as Doc[],
-      // With options of their own (a root already set), as mingo evaluates it.
-      options instanceof ComputeOptions
-        ? (doc) => computeValue(doc, idExpr, null, options) ?? null
-        : (doc) => groupKey(doc) ?? null,
-    ).map((g) => ({ _id: g.id, ...accumulate(g.docs, fields, g.id, options) })),
-  );
+  // With options of their own (a root already set), everything is evaluated as mingo evaluates it.
+  if (options instanceof ComputeOptions)
+    return deferred(() =>
+      partition(
+        collection.value() as Doc[],
+        (doc) => computeValue(doc, idExpr, null, options) ?? null,
+      ).map((g) => ({ _id: g.id, ...accumulateByMingo(g.docs, fields, g.id, options) })),
+    );
+  const byFields = isFieldsDocument(idExpr) ? fieldsKey(idExpr, options) : null;
+  const groupKey = byFields ? null : perDocument(idExpr, options);
+  return deferred(() => {
+    const docs = collection.value() as Doc[];
+    const groups = groupKey
+      ? partition(docs, (doc) => groupKey(doc) ?? null)
+      : partitionByFields(docs, byFields!);
+    const plans = planFields(fields);
+    return groups.map((g) => ({ _id: g.id, ...accumulate(g.docs, plans, g.id, options) }));
+  });
 };
 
 const $count = (collection: Iterator, field: unknown): Iterator => {
@@ -207,7 +338,7 @@ const $bucket = (collection: Iterator, spec: unknown, options: Options): Iterato
     );
     const buckets = groups.map((g) => ({
       _id: g.id,
-      ...accumulate(g.docs, fields, g.id, options),
+      ...accumulateByMingo(g.docs, fields, g.id, options),
     }));
     return sortDocs(buckets, { _id: 1 });
   });

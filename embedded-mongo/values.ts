@@ -157,14 +157,21 @@ export function fromWire<T>(v: T): T {
  * A copy of plain objects and arrays with each key renamed and each other value mapped; parts
  * in which nothing changes are shared, not copied.
  */
-function mapTree(v: unknown, key: (k: string) => string, leaf: (x: unknown) => unknown): unknown {
+function mapTree(
+  v: unknown,
+  key: (k: string) => string,
+  leaf: (x: unknown) => unknown,
+  unchanged?: WeakSet<object>,
+): unknown {
   if (v === null || typeof v !== 'object') return v;
+  if (unchanged?.has(v)) return v;
   if (Array.isArray(v)) {
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
-      const x = mapTree(v[i], key, leaf);
+      const x = mapTree(v[i], key, leaf, unchanged);
       if (x !== v[i]) (out ??= [...v])[i] = x;
     }
+    if (!out) unchanged?.add(v);
     return out ?? v;
   }
   if (!isPlainObject(v)) return leaf(v);
@@ -173,13 +180,14 @@ function mapTree(v: unknown, key: (k: string) => string, leaf: (x: unknown) => u
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     const name = key(k);
-    const x = mapTree(v[k], key, leaf);
+    const x = mapTree(v[k], key, leaf, unchanged);
     if (!out && (name !== k || x !== v[k])) {
       out = {};
       for (const earlier of keys.slice(0, i)) setField(out, earlier, v[earlier]);
     }
     if (out) setField(out, name, x);
   }
+  if (!out) unchanged?.add(v);
   return out ?? v;
 }
 
@@ -219,6 +227,27 @@ export function unescapeKey(key: string): string {
  */
 export function toMingo<T>(v: T): T {
   return mapTree(v, escapeKey, plainNumber) as T;
+}
+
+/** Documents and arrays of stored documents found already in mingo's form (storedToMingo). */
+const storedInMingoForm = new WeakSet<object>();
+
+/**
+ * toMingo for what is read from stored documents: a document or array found already in mingo's
+ * form is remembered and from then on given as it is without being walked again. Stored
+ * documents are never changed in place (a write stores a new version, and every stage that would
+ * change a document is given a copy), so what was found holds for as long as they are kept.
+ */
+export function storedToMingo<T>(v: T): T {
+  return mapTree(v, escapeKey, plainNumber, storedInMingoForm) as T;
+}
+
+/**
+ * Whether a stored document is in mingo's form as it is (toMingo would give it back unchanged), so
+ * that any part of it is too; remembered, like what storedToMingo finds.
+ */
+export function inMingoForm(stored: Doc): boolean {
+  return storedInMingoForm.has(stored) || storedToMingo(stored) === stored;
 }
 
 /** A document mingo produced, with its field names restored. */

@@ -1,3 +1,4 @@
+import { Double } from 'bson';
 import { describe, expect, it, vi } from 'vitest';
 import { aggregate } from '../../embedded-mongo/pipeline';
 import * as values from '../../embedded-mongo/values';
@@ -52,6 +53,51 @@ describe('aggregation copies', () => {
       [7, -1],
       [6, -1],
     ]);
+  });
+
+  it('a first $project that only keeps fields converts for mingo only documents not in its form', () => {
+    const docs: values.Doc[] = [
+      { _id: 1, constructor: { x: 1 }, n: new Double(2) },
+      { _id: 2, constructor: { x: 1 }, n: 3 },
+      { _id: 3, n: 4, other: 'x' },
+    ];
+    expect(docs.map(values.inMingoForm)).toEqual([false, false, true]);
+    const before = structuredClone(docs);
+    for (let read = 0; read < 2; read++)
+      expect(
+        aggregate(
+          docs,
+          [
+            { $project: { constructor: 1, n: 1 } },
+            { $group: { _id: '$constructor.x', n: { $sum: '$n' } } },
+          ],
+          () => [],
+        ),
+      ).toEqual([
+        { _id: 1, n: 5 },
+        { _id: null, n: 4 },
+      ]);
+    expect(docs).toEqual(before);
+  });
+
+  it('the next aggregation with the same first $project reads what it kept of a stored document', () => {
+    const docs = stored();
+    const pipeline = [{ $project: { a: 1 } }, { $match: { 'a.b': { $lt: 3 } } }];
+    const read = () => {
+      vi.mocked(values.cloneDoc).mockClear();
+      const out = aggregate(docs, pipeline, () => []);
+      return { out, kept: vi.mocked(values.cloneDoc).mock.calls.map(([d]) => d) };
+    };
+    const first = read();
+    const again = read();
+    expect(again.out).toEqual(first.out);
+    expect(again.kept).toHaveLength(3);
+    again.kept.forEach((kept, i) => expect(kept).toBe(first.kept[i]));
+    // Another projection, or a new version of the document, is read anew.
+    const other = aggregate(docs, [{ $project: { at: 1 } }, { $limit: 1 }], () => []);
+    expect(other).toEqual([{ _id: 0, at: docs[0]!.at }]);
+    docs[1] = { ...docs[1]!, a: { b: -1, c: [] } };
+    expect(aggregate(docs, pipeline, () => [])[1]).toEqual({ _id: 1, a: { b: -1, c: [] } });
   });
 
   it('an $unwind of a path alone reads what it is given as it is; one that writes reads copies', () => {

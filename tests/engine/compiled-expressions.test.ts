@@ -22,6 +22,10 @@ const docs = [
   { _id: 3, a: Long.fromNumber(1), e: [{ s: 'y' }, { t: 1 }], r: { id: '7' } },
   { _id: 4, a: Decimal128.fromString('0'), at: new Date(0), e: 'x', constructor: 1 },
   { _id: 5 },
+  { _id: 6, at: new Date('0000-01-01T00:00:00Z') },
+  { _id: 7, at: new Date(Date.parse('0000-01-01T00:00:00Z') - 1) },
+  { _id: 8, at: new Date('9999-12-31T23:59:59.999Z') },
+  { _id: 9, at: new Date('+010000-01-01T00:00:00Z') },
 ].map(values.toMingo);
 
 // Expressions the engine compiles answer as mingo's evaluation of the same operators does, errors
@@ -47,6 +51,8 @@ const expressions = [
   { $ifNull: ['$missing', '$a', 'none'] },
   { $dateToString: { date: '$at', format: '%Y-%m-%d', timezone: 'America/New_York' } },
   { $dateToString: { date: '$at', format: '%G-W%V' } },
+  { $dateToString: { date: '$at', format: '%Y-%m-%d' } },
+  { $dateToString: { date: '$at', format: '%Y-%m-%d', timezone: '+00:00' } },
   { $dateToString: { date: '$at' } },
   { $dateToString: { date: '$at', timezone: '$tz' } },
   { $cond: ['$a', { $toString: '$r.id' }, null] },
@@ -139,5 +145,77 @@ describe('compiled expressions', () => {
     expect(stored).toEqual(before);
     // The two kept documents, the one sum, and the facet's answer: not the four documents read.
     expect(vi.mocked(values.cloneDoc).mock.calls).toHaveLength(4);
+  });
+});
+
+describe("$group's own accumulators", () => {
+  // The documents above, with numbers of every type to sum and values to collect.
+  const grouped = [...docs, { _id: 10, a: 2.5, r: { id: 7 } }, { _id: 11, a: 'x', r: { id: 7.0 } }];
+  const accumulators = {
+    n: { $sum: 1 },
+    sum: { $sum: '$a' },
+    avg: { $avg: '$a' },
+    pushed: { $push: '$a' },
+    set: { $addToSet: '$a' },
+    ids: { $addToSet: { $cond: [{ $ifNull: ['$r.id', false] }, { $toString: '$_id' }, null] } },
+    twice: { $sum: { $multiply: [{ $ifNull: ['$_id', 0] }, 2] } },
+    first: { $first: '$a' },
+  };
+
+  it('answer as mingo evaluates the accumulators over each group’s documents', () => {
+    for (const key of ['$r.id', { id: '$r.id', a: { $ifNull: ['$a', 'none'] } }, null]) {
+      const stage = escapeExpression(values.toMingo({ _id: key, ...accumulators })) as values.Doc;
+      const { _id: idExpr, ...fields } = stage;
+      const expected = new Map<string, values.Doc>();
+      for (const doc of grouped) {
+        const id = computeValue(doc, idExpr, null, baseOptions) ?? null;
+        const k = values.keyOf(id);
+        expected.set(k, { _id: id, docs: [...((expected.get(k)?.docs as unknown[]) ?? []), doc] });
+      }
+      const answers = [...expected.values()].map(({ _id, docs: members }) => ({
+        _id,
+        ...Object.fromEntries(
+          Object.entries(fields).map(([f, spec]) => [
+            f,
+            computeValue(members, spec, null, baseOptions),
+          ]),
+        ),
+      }));
+      expect(
+        aggregate(grouped, [{ $group: { _id: key, ...accumulators } }], () => []),
+        JSON.stringify(key),
+      ).toEqual(answers.map((a) => values.fromMingo(a)));
+    }
+  });
+
+  it('computes the key and $sum, $avg, $push and $addToSet of compiled expressions without mingo', () => {
+    vi.mocked(computeValue).mockClear();
+    const [group] = aggregate(
+      grouped,
+      [
+        { $match: { _id: { $lte: 3 } } },
+        {
+          $group: {
+            _id: { id: '$r.id', none: null },
+            n: { $sum: 1 },
+            sum: { $sum: '$a' },
+            avg: { $avg: { $ifNull: ['$a', 0] } },
+            pushed: { $push: '$_id' },
+            set: { $addToSet: { $cond: [{ $eq: ['$a', null] }, 'null', 'a'] } },
+          },
+        },
+        { $match: { '_id.id': 7 } },
+      ],
+      () => [],
+    );
+    expect(group).toEqual({
+      _id: { id: 7, none: null },
+      n: 1,
+      sum: 1,
+      avg: 1,
+      pushed: [1],
+      set: ['a'],
+    });
+    expect(vi.mocked(computeValue)).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { Decimal128, Long, type Db, type Document } from 'mongodb';
+import { Decimal128, Double, Long, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestDb } from './helpers';
 
@@ -282,6 +282,56 @@ describe('$bucket, $count and $group', () => {
       ])
       .toArray();
     expect(distinct).toEqual([{ _id: null, n: 6 }]);
+  });
+
+  it('$group by a document of expressions sums, averages, pushes and collects as MongoDB does', async () => {
+    const coll = db.collection('sums');
+    await coll.insertMany([
+      { g: 'a', v: 1, w: 1 },
+      { g: 'a', v: Long.fromNumber(2), w: new Double(1) },
+      { g: 'a', v: 2.5, w: Decimal128.fromString('1.00') },
+      // Not numbers: no part of a sum or an average; a missing value is neither pushed nor collected.
+      { g: 'a', v: 'text' },
+      { g: 'a', v: null },
+      { g: 'a' },
+      { g: 1, v: Decimal128.fromString('0.1') },
+      { g: new Double(1), v: Decimal128.fromString('0.2') },
+      { g: Long.fromNumber(1), v: 3 },
+      { g: 'b', v: 'only text' },
+    ]);
+    const groups = await coll
+      .aggregate([
+        {
+          $group: {
+            _id: { g: '$g', kind: { $literal: 'x' } },
+            n: { $sum: 1 },
+            total: { $sum: '$v' },
+            mean: { $avg: '$v' },
+            twice: { $sum: { $multiply: [{ $cond: [{ $isNumber: '$v' }, '$v', 0] }, 2] } },
+            values: { $push: '$v' },
+            distinct: { $addToSet: '$v' },
+            weights: { $addToSet: '$w' },
+            first: { $first: '$v' },
+          },
+        },
+      ])
+      .toArray();
+    const byKey = new Map(groups.map((g) => [String(g._id.g), g]));
+    expect(groups).toHaveLength(3);
+    const a = byKey.get('a')!;
+    expect(a).toMatchObject({ _id: { g: 'a', kind: 'x' }, n: 6, total: 5.5, twice: 11, first: 1 });
+    expect(a.mean).toBeCloseTo(5.5 / 3, 15);
+    expect(a.values).toEqual([1, 2, 2.5, 'text', null]);
+    expect(a.distinct).toHaveLength(5);
+    expect(a.distinct).toEqual(expect.arrayContaining([1, 2, 2.5, 'text', null]));
+    // 1, 1.0 and 1.00 are one value.
+    expect(a.weights).toHaveLength(1);
+    // 1, 1.0 and the long 1 are one key; decimals sum in decimal.
+    const one = byKey.get('1')!;
+    expect(one.n).toBe(3);
+    expect(String(one.total)).toBe('3.3');
+    expect(one.distinct).toHaveLength(3);
+    expect(byKey.get('b')).toMatchObject({ n: 1, total: 0, mean: null, twice: 0 });
   });
 });
 
