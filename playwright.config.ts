@@ -86,6 +86,8 @@ export default defineConfig({
       RATE_LIMIT_SUBSCRIBE_PER_HOUR: '100000',
       // Every spec uses the same admin: its API budget is the whole run's.
       RATE_LIMIT_API_PER_MINUTE: '100000',
+      // The cheapest password hash: every sign-in and new user hashes one (production: 16384).
+      PASSWORD_HASH_COST: '1024',
       // Every browser test signs in from 127.0.0.1; the lockout itself is covered by the vitest suite.
       LOGIN_MAX_FAILURES: '50',
       // Webhook receivers in the tests run on 127.0.0.1 and fail on purpose: quick retries.

@@ -131,6 +131,15 @@ const EnvSchema = z
       .int()
       .min(1024)
       .default(20 * 1024 * 1024),
+    // The work factor of the scrypt hash of a new password (scrypt's N, a power of two): a hash
+    // already stored keeps its own. The test suites lower it; production keeps the default.
+    PASSWORD_HASH_COST: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024)
+      .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
+      .default(16384),
     // The background queue: how often an idle worker looks for due jobs, and how many it runs at once.
     JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),

@@ -4,9 +4,10 @@ import {
   timingSafeEqual,
   type ScryptOptions,
 } from 'node:crypto';
+import { env } from './env.server';
 
 const KEY_LENGTH = 64;
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+const PARAMS = { N: env.PASSWORD_HASH_COST, r: 8, p: 1 } as const;
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {

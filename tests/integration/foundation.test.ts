@@ -42,6 +42,24 @@ describe('environment', () => {
     expect(env.PORT).toBe(3000);
     expect(env.COMPANY_NAME).toBeTruthy();
     expect(env.MONGODB_URI).toBeUndefined();
+    expect(env.PASSWORD_HASH_COST).toBe(16384);
+  });
+
+  it('hashes a new password at PASSWORD_HASH_COST and still checks a hash stored at another', async () => {
+    const { hashPassword, verifyPassword } = await import('~/lib/password.server');
+    // The suites lower the cost (tests/support/vitest-setup.ts); production keeps 16384.
+    const hash = await hashPassword('horse-battery');
+    expect(hash.split('$').slice(0, 4)).toEqual([
+      'scrypt',
+      String(env.PASSWORD_HASH_COST),
+      '8',
+      '1',
+    ]);
+    expect(await verifyPassword('horse-battery', hash)).toBe(true);
+    const stored =
+      'scrypt$16384$8$1$MDEyMzQ1Njc4OWFiY2RlZg==$OQ+n5Fg6k0yuwn2TdGtR5Dr/fV+dpSrLPN71yzgOU8pwXvAxrc25EwoKW7wrLi1wmqK18TcSbBb5k8DXxjLXpA==';
+    expect(await verifyPassword('horse-battery', stored)).toBe(true);
+    expect(await verifyPassword('horse-batteries', stored)).toBe(false);
   });
 
   it('names the variable that is wrong', () => {
@@ -49,6 +67,8 @@ describe('environment', () => {
     expect(() => parseEnv({ MONGODB_URI: 'postgres://x' })).toThrow(/MONGODB_URI/);
     expect(() => parseEnv({ COMPANY_EMAIL: 'not-an-email' })).toThrow(/COMPANY_EMAIL/);
     expect(() => parseEnv({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+    expect(() => parseEnv({ PASSWORD_HASH_COST: '1000' })).toThrow(/PASSWORD_HASH_COST/);
+    expect(() => parseEnv({ PASSWORD_HASH_COST: '512' })).toThrow(/PASSWORD_HASH_COST/);
   });
 
   it('treats empty values as unset', () => {

@@ -13,6 +13,9 @@ process.env.MONGODB_URI = uri.toString();
 process.env.DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'courier-test-'));
 process.env.SESSION_SECRET ??= 'test-session-secret-0123456789abcdef';
 process.env.NODE_ENV = 'test';
+// A password hash at scrypt's default cost takes a fifth of a second on a busy machine, and the
+// suites hash hundreds; a hash's check reads the cost stored with it, so 1024 checks the same.
+process.env.PASSWORD_HASH_COST ??= '1024';
 
 // An unexpected console.error usually means a swallowed failure: fail the test that caused it.
 let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
