@@ -61,19 +61,24 @@ function hasChangedField(element: HTMLElement) {
 const useLayoutEffectInBrowser = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
- * Someone who started on the form before the page's scripts ran (a slow phone, a busy machine)
- * keeps it: when a field was already changed or has focus at hydration, the dialog stays the
- * section it was rendered as, rather than becoming a modal whose new fields would be empty.
+ * Whether the dialog opens as a modal: at once when it opens in the browser (a link followed),
+ * and at hydration unless someone started on the form before the page's scripts ran (a slow
+ * phone, a busy machine): when a field was already changed or has focus, the dialog stays the
+ * section it was rendered as, rather than becoming a modal whose new fields would be empty. The
+ * fields are read and the modal put in their place in one step (a layout effect's update is
+ * rendered before the browser handles the next keystroke), so nothing typed in between is lost.
  */
-function useStartedBeforeHydration() {
+function useOpensAsModal() {
   const section = useRef<HTMLElement>(null);
-  const [started, setStarted] = useState(false);
+  const inBrowser = useHydrated();
+  const [modal, setModal] = useState(inBrowser);
   useLayoutEffectInBrowser(() => {
     const element = section.current;
     if (!element) return;
-    if (element.contains(document.activeElement) || hasChangedField(element)) setStarted(true);
+    if (element.contains(document.activeElement) || hasChangedField(element)) return;
+    setModal(true);
   }, []);
-  return { section, started };
+  return { section, modal };
 }
 
 /** Where a dialog over the page at `path` closes to: that page, with the search it was opened with. */
@@ -102,13 +107,12 @@ export function RouteDialog({
   size?: 'md' | 'lg' | 'xl';
   description?: ReactNode;
 }) {
-  const hydrated = useHydrated();
   const navigate = useNavigate();
   useReturnFocus();
-  const { section, started } = useStartedBeforeHydration();
+  const { section, modal } = useOpensAsModal();
   const width = size === 'md' ? 'max-w-md' : size === 'lg' ? 'max-w-2xl' : 'max-w-4xl';
 
-  if (!hydrated || started) {
+  if (!modal) {
     return (
       <section
         ref={section}
