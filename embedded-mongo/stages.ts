@@ -113,15 +113,23 @@ function accumulate(docs: Doc[], fields: FieldPlan[], groupId: unknown, options:
   return out;
 }
 
-/** The documents by the value of `key` for each, in the order the values first appear. */
-function partition(docs: Doc[], key: (doc: Doc) => unknown): Array<{ id: unknown; docs: Doc[] }> {
+/** How documents are grouped: each one's key string, and the value of the last one keyed. */
+type Keyer = { key(doc: Doc): string; id(): unknown };
+
+/** Grouping by a value worked out for each document, its key string as keyOf makes it. */
+function byValue(value: (doc: Doc) => unknown): Keyer {
+  let last: unknown;
+  return { key: (doc) => keyOf((last = value(doc))), id: () => last };
+}
+
+/** The documents by their key, in the order the keys first appear, each group with its value. */
+function partition(docs: Doc[], keyer: Keyer): Array<{ id: unknown; docs: Doc[] }> {
   const groups = new Map<string, { id: unknown; docs: Doc[] }>();
   for (const doc of docs) {
-    const id = key(doc);
-    const k = keyOf(id);
+    const k = keyer.key(doc);
     const group = groups.get(k);
     if (group) group.docs.push(doc);
-    else groups.set(k, { id, docs: [doc] });
+    else groups.set(k, { id: keyer.id(), docs: [doc] });
   }
   return [...groups.values()];
 }
@@ -131,7 +139,7 @@ function partition(docs: Doc[], key: (doc: Doc) => unknown): Array<{ id: unknown
  * compiled, and the key string made from the fields' values as keyOf makes it of the document,
  * which is built only for a group's first document.
  */
-function fieldsKey(idExpr: Doc, options: Options) {
+function fieldsKey(idExpr: Doc, options: Options): Keyer {
   const names = Object.keys(idExpr);
   const prefixes = names.map((k) => JSON.stringify(k) + ':');
   const parts = names.map((k) => compileExpression(idExpr[k]));
@@ -155,21 +163,6 @@ function fieldsKey(idExpr: Doc, options: Options) {
       return id;
     },
   };
-}
-
-/** The documents by the key string of each (see fieldsKey), in the order the keys first appear. */
-function partitionByFields(
-  docs: Doc[],
-  key: ReturnType<typeof fieldsKey>,
-): Array<{ id: unknown; docs: Doc[] }> {
-  const groups = new Map<string, { id: unknown; docs: Doc[] }>();
-  for (const doc of docs) {
-    const k = key.key(doc);
-    const group = groups.get(k);
-    if (group) group.docs.push(doc);
-    else groups.set(k, { id: key.id(), docs: [doc] });
-  }
-  return [...groups.values()];
 }
 
 /** A document of expressions, no operator: the fields of a group's key. */
@@ -212,16 +205,17 @@ const $group = (collection: Iterator, spec: unknown, options: Options): Iterator
     return deferred(() =>
       partition(
         collection.value() as Doc[],
-        (doc) => computeValue(doc, idExpr, null, options) ?? null,
+        byValue((doc) => computeValue(doc, idExpr, null, options) ?? null),
       ).map((g) => ({ _id: g.id, ...accumulateByMingo(g.docs, fields, g.id, options) })),
     );
-  const byFields = isFieldsDocument(idExpr) ? fieldsKey(idExpr, options) : null;
-  const groupKey = byFields ? null : perDocument(idExpr, options);
+  let keyer: Keyer;
+  if (isFieldsDocument(idExpr)) keyer = fieldsKey(idExpr, options);
+  else {
+    const groupKey = perDocument(idExpr, options);
+    keyer = byValue((doc) => groupKey(doc) ?? null);
+  }
   return deferred(() => {
-    const docs = collection.value() as Doc[];
-    const groups = groupKey
-      ? partition(docs, (doc) => groupKey(doc) ?? null)
-      : partitionByFields(docs, byFields!);
+    const groups = partition(collection.value() as Doc[], keyer);
     const plans = planFields(fields);
     return groups.map((g) => ({ _id: g.id, ...accumulate(g.docs, plans, g.id, options) }));
   });
@@ -333,8 +327,9 @@ const $bucket = (collection: Iterator, spec: unknown, options: Options): Iterato
     return spec.default;
   };
   return deferred(() => {
-    const groups = partition(collection.value() as Doc[], (doc) =>
-      bucketOf(computeValue(doc, groupBy, null, options)),
+    const groups = partition(
+      collection.value() as Doc[],
+      byValue((doc) => bucketOf(computeValue(doc, groupBy, null, options))),
     );
     const buckets = groups.map((g) => ({
       _id: g.id,
