@@ -16,6 +16,7 @@ import {
   type SerializedPickup,
 } from '~/models/pickup.server';
 import type { AccountAddress } from '~/schemas/account';
+import type { WebhookEventType } from '~/schemas/integrations';
 import { PICKUP_DAYS_AHEAD, type PickupCreateInput, type PickupOutcome } from '~/schemas/pickup';
 import { addDays, dayIn, nextWorkingDay } from '~/utils/delivery-headline';
 import { zonedDateTimeToUtc } from '~/utils/time-zone';
@@ -82,10 +83,7 @@ function pickupLabel(pickup: SerializedPickup) {
   return `${pickup.date} ${pickup.window.from}–${pickup.window.until} · ${pickup.parcelCount} parcels`;
 }
 
-function emitPickup(
-  type: 'pickup.scheduled' | 'pickup.cancelled' | 'pickup.completed' | 'pickup.missed',
-  pickup: SerializedPickup,
-) {
+function emitPickup(type: Extract<WebhookEventType, `pickup.${string}`>, pickup: SerializedPickup) {
   return emitWebhookEvent(
     type,
     { pickup },
